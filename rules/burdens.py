@@ -4,10 +4,10 @@ A Burden is a temporary negative Trait; anyone acting against its bearer may add
 Serious +1, Grave +2, Mortal +3. Burdens only ever add to a pool.
 """
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     SERIOUS = "serious"
     GRAVE = "grave"
     MORTAL = "mortal"

@@ -8,7 +8,7 @@ by 1.
 """
 
 from collections.abc import Sequence
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,7 +27,7 @@ MAX_MODIFIER = 10
 MAX_LABEL = 40
 
 
-class Source(str, Enum):
+class Source(StrEnum):
     """Where a contribution to a pool comes from."""
 
     RATING = "rating"

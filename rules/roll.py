@@ -1,0 +1,160 @@
+"""Rolling a pool and reading the dice (RULES.md §2).
+
+Reading is split from rolling so that the same reading applies to dice thrown by the bot (with
+an injected ``random.Random``) and to physical dice a player typed in.
+
+Rulings this module makes where the text leaves room, each chosen as a Narrator would expect:
+
+* A roll with a matching set that falls short keeps its Result: Result 4 against Difficulty 5
+  is Outcome -1 ("Just shy"). Only a roll with no set reads as Result 0.
+* A pool under 2 dice can succeed and still have a negative Outcome (Result 2, Difficulty 1, a
+  pool of 0: Outcome -1). Its Complications stand; its Nudges stay perks of the success, since
+  Nudges only cancel Complications on a *failed* roll.
+* Catching a Beat counts every Nudge the success can spend, free ones included.
+"""
+
+import random
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.errors import RulesError
+from rules.outcome import DEFAULT_DIFFICULTY, check_difficulty, clamp_outcome, outcome_name
+from rules.pool import MAX_DICE, MIN_DICE, Pool
+
+NUDGE_FACE = 6
+CATCH_A_BEAT = 3
+"""Nudges needed on a success to spend them all on an extra action."""
+GROUP_COMPLICATION_AT = -3
+"""At this Outcome or worse, one Complication may hit the roller and every ally nearby instead."""
+
+
+class Reading(BaseModel):
+    """Everything a roll means: the faces as thrown and what the table reads from them."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pool: Pool
+    faces: tuple[int, ...]
+    difficulty: int
+    extra: bool
+    """Extras get no Nudges: their 6s count for nothing."""
+    result: int
+    """Highest value 1–5 shown on two or more dice; 0 with no matching set."""
+    sixes: int
+    """6s thrown, whoever threw them."""
+    success: bool
+    outcome: int
+    complications: int
+    group_complication: bool
+    """The Narrator may swap the Complications for one that hits the roller and allies nearby."""
+    nudges: int
+    """Nudges this roll can spend: rolled plus free on a success, 0 on a failure or for Extras."""
+    cancelled_complications: int
+    """Complications the rolled Nudges cancelled on a failure."""
+
+    @property
+    def outcome_name(self) -> str:
+        return outcome_name(self.outcome)
+
+    @property
+    def rolled_nudges(self) -> int:
+        """6s that count as Nudges (none for Extras)."""
+        return 0 if self.extra else self.sixes
+
+    @property
+    def free_nudges(self) -> int:
+        """Free Nudges from an oversized pool that this roll can use (success only, never Extras)."""
+        return self.pool.free_nudges if self.success and not self.extra else 0
+
+    @property
+    def tiebreak_nudges(self) -> int:
+        """Nudges that break a tie in a Contest: rolled and free, none for Extras."""
+        return 0 if self.extra else self.sixes + self.pool.free_nudges
+
+    @property
+    def can_catch_beat(self) -> bool:
+        return self.success and self.nudges >= CATCH_A_BEAT
+
+    @property
+    def has_set(self) -> bool:
+        return self.result > 0
+
+
+def result_of(faces: Sequence[int]) -> int:
+    """Highest value 1–5 that shows on two or more dice, or 0 with no matching set."""
+    for value in range(5, 0, -1):
+        if faces.count(value) >= 2:
+            return value
+    return 0
+
+
+def _check_faces(faces: Sequence[int], pool: Pool) -> tuple[int, ...]:
+    if len(faces) != pool.dice:
+        raise RulesError(f"This pool rolls {pool.dice} dice, but {len(faces)} faces were given.")
+    for face in faces:
+        if type(face) is not int or not 1 <= face <= 6:
+            raise RulesError(f"Dice show 1 to 6; {face!r} is not a face of a die.")
+    return tuple(faces)
+
+
+def read(
+    faces: Sequence[int],
+    *,
+    pool: Pool | None = None,
+    difficulty: int = DEFAULT_DIFFICULTY,
+    extra: bool = False,
+) -> Reading:
+    """Read dice already thrown, by the bot or at the table (RULES.md §2).
+
+    Without a ``pool`` the faces are taken as a plain pool of that many dice, which is what a
+    Narrator typing in physical dice usually means. Give the pool to keep its free Nudges and
+    its underflow penalty.
+    """
+    if not MIN_DICE <= len(faces) <= MAX_DICE:
+        raise RulesError(f"A roll has {MIN_DICE} to {MAX_DICE} dice; {len(faces)} were given.")
+    pool = pool if pool is not None else Pool.of_dice(len(faces))
+    faces = _check_faces(faces, pool)
+    check_difficulty(difficulty)
+
+    result = result_of(faces)
+    sixes = faces.count(NUDGE_FACE)
+    success = result >= difficulty
+    outcome = clamp_outcome(result - difficulty - pool.underflow)
+    owed = max(0, -outcome)
+    cancelled = 0
+    if not success and not extra:
+        cancelled = min(owed, sixes)
+    complications = owed - cancelled
+    nudges = sixes + pool.free_nudges if success and not extra else 0
+    return Reading(
+        pool=pool,
+        faces=faces,
+        difficulty=difficulty,
+        extra=extra,
+        result=result,
+        sixes=sixes,
+        success=success,
+        outcome=outcome,
+        complications=complications,
+        group_complication=outcome <= GROUP_COMPLICATION_AT and complications > 0,
+        nudges=nudges,
+        cancelled_complications=cancelled,
+    )
+
+
+def roll_faces(dice: int, rng: random.Random) -> tuple[int, ...]:
+    """Throw ``dice`` six-sided dice with the given generator."""
+    return tuple(rng.randint(1, 6) for _ in range(dice))
+
+
+def roll(
+    pool: Pool,
+    rng: random.Random,
+    *,
+    difficulty: int = DEFAULT_DIFFICULTY,
+    extra: bool = False,
+) -> Reading:
+    """Throw a pool's dice and read them. The generator is injected so rolls replay in tests."""
+    check_difficulty(difficulty)
+    return read(roll_faces(pool.dice, rng), pool=pool, difficulty=difficulty, extra=extra)
