@@ -1,0 +1,96 @@
+"""Adding, easing and worsening a sheet's Burdens by name (RULES.md §5).
+
+Names match ignoring case and surrounding spaces. Severity steps run Serious → Grave →
+Mortal; stepping a Serious Burden down removes it.
+"""
+
+from rules.burdens import Severity
+from rules.character import limits as lim
+from rules.character.checked import validated
+from rules.character.model import Character
+from rules.character.names import parse_severity
+from rules.character.parts import Burden
+from rules.errors import RulesError
+
+STEPS = (Severity.SERIOUS, Severity.GRAVE, Severity.MORTAL)
+
+
+def _index(character: Character, name: str) -> int:
+    key = lim.name_key(name)
+    for i, burden in enumerate(character.burdens):
+        if lim.name_key(burden.name) == key:
+            return i
+    if not character.burdens:
+        raise RulesError(f"{character.name} has no Burdens.")
+    listed = ", ".join(b.name for b in character.burdens)
+    raise RulesError(f"{character.name} has no Burden called {lim.quoted(str(name))}. Burdens: {listed}.")
+
+
+def find_burden(character: Character, name: str) -> Burden:
+    """The Burden called ``name``; :class:`RulesError` listing the Burdens when there is none."""
+    return character.burdens[_index(character, name)]
+
+
+def unused_burden_name(character: Character, base: str) -> str:
+    """``base``, or ``base 2``, ``base 3``… whichever no Burden on the sheet has yet."""
+    taken = {lim.name_key(b.name) for b in character.burdens}
+    name, n = base, 1
+    while lim.name_key(name) in taken:
+        n += 1
+        name = f"{base} {n}"
+    return name
+
+
+def _replace(character: Character, index: int, burden: Burden | None) -> Character:
+    burdens = list(character.burdens)
+    if burden is None:
+        del burdens[index]
+    else:
+        burdens[index] = burden
+    return character.model_copy(update={"burdens": tuple(burdens)})
+
+
+def add_burden(character: Character, name: str, severity: Severity | str) -> Character:
+    """A new Burden on the sheet; refused if the name is taken or the sheet is full."""
+    burden = validated(Burden, {"name": name, "severity": parse_severity(severity)})
+    if any(lim.name_key(b.name) == lim.name_key(burden.name) for b in character.burdens):
+        raise RulesError(f"{character.name} already has a Burden called {lim.quoted(burden.name)}.")
+    if len(character.burdens) >= lim.BURDENS_MAX:
+        raise RulesError(f"{character.name} already has {lim.BURDENS_MAX} Burdens; remove or ease one first.")
+    return character.model_copy(update={"burdens": (*character.burdens, burden)})
+
+
+def remove_burden(character: Character, name: str) -> Character:
+    """The sheet without the named Burden."""
+    return _replace(character, _index(character, name), None)
+
+
+def set_burden_severity(character: Character, name: str, severity: Severity | str) -> Character:
+    """The named Burden at a new severity, keeping its place in the list."""
+    index = _index(character, name)
+    burden = character.burdens[index].model_copy(update={"severity": parse_severity(severity)})
+    return _replace(character, index, burden)
+
+
+def step_up_burden(character: Character, name: str) -> Character:
+    """Worsen the named Burden one step; a Mortal Burden cannot get worse."""
+    index = _index(character, name)
+    burden = character.burdens[index]
+    if burden.severity is Severity.MORTAL:
+        raise RulesError(f"{burden.name} is already Mortal, the worst a Burden gets.")
+    worse = STEPS[STEPS.index(burden.severity) + 1]
+    return _replace(character, index, burden.model_copy(update={"severity": worse}))
+
+
+def step_down_burden(character: Character, name: str) -> Character:
+    """Ease the named Burden one step; a Serious Burden is then gone.
+
+    This is the Narrator's tool and eases Mortal Burdens too (Advancements, strong magic);
+    a Long Breather uses ``ease_burden``, which refuses them.
+    """
+    index = _index(character, name)
+    burden = character.burdens[index]
+    if burden.severity is Severity.SERIOUS:
+        return _replace(character, index, None)
+    milder = STEPS[STEPS.index(burden.severity) - 1]
+    return _replace(character, index, burden.model_copy(update={"severity": milder}))

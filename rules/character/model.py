@@ -1,0 +1,220 @@
+"""The character sheet as frozen data (RULES.md §6).
+
+Everything here checks itself when built: ratings in their ranges, text within the caps of
+``rules.character.limits``, and the rules that tie parts together (Extras have no Destiny or
+Tragedy, a Standing cannot be spent below 1, Burden names are unique). Hero-creation totals
+are deliberately not checked here: a sheet grows past them with Advancements, so they live in
+the optional ``check_hero_build``.
+
+Build from a player's input with ``make_character`` / ``revise_character`` (in
+``rules.character.checked``), which turn any validation failure into one
+:class:`~rules.errors.RulesError`.
+"""
+
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, StrictInt, ValidationInfo, field_validator, model_validator
+
+from rules.character import limits as lim
+from rules.character.names import Attribute, CharacterKind, PowerType, Resilience, Standing
+from rules.character.parts import BuildLabels, Burden, Power, Prop, Traits
+
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
+
+
+class Attributes(BaseModel):
+    """Physique, Charm and Wits: 1–10 for anyone (a Hero's 2–6 is a build check)."""
+
+    model_config = _FROZEN
+
+    physique: StrictInt = 2
+    charm: StrictInt = 2
+    wits: StrictInt = 2
+
+    def get(self, attribute: Attribute) -> int:
+        return {Attribute.PHYSIQUE: self.physique, Attribute.CHARM: self.charm, Attribute.WITS: self.wits}[
+            attribute
+        ]
+
+    @model_validator(mode="after")
+    def _ranges(self) -> Self:
+        for attribute in Attribute:
+            lim.check_range(attribute.label, self.get(attribute), lim.ATTRIBUTE_MIN, lim.ATTRIBUTE_MAX)
+        return self
+
+
+class Standings(BaseModel):
+    """Resources, Influence and Spirit as written on the sheet: 2–10."""
+
+    model_config = _FROZEN
+
+    resources: StrictInt = 2
+    influence: StrictInt = 2
+    spirit: StrictInt = 2
+
+    def get(self, standing: Standing) -> int:
+        return {
+            Standing.RESOURCES: self.resources,
+            Standing.INFLUENCE: self.influence,
+            Standing.SPIRIT: self.spirit,
+        }[standing]
+
+    @model_validator(mode="after")
+    def _ranges(self) -> Self:
+        for standing in Standing:
+            lim.check_range(standing.label, self.get(standing), lim.STANDING_MIN, lim.STANDING_MAX)
+        return self
+
+
+class Spent(BaseModel):
+    """How far each Standing is lowered by rolls until it is recovered (RULES.md §6)."""
+
+    model_config = _FROZEN
+
+    resources: StrictInt = 0
+    influence: StrictInt = 0
+    spirit: StrictInt = 0
+
+    def get(self, standing: Standing) -> int:
+        return {
+            Standing.RESOURCES: self.resources,
+            Standing.INFLUENCE: self.influence,
+            Standing.SPIRIT: self.spirit,
+        }[standing]
+
+    @model_validator(mode="after")
+    def _ranges(self) -> Self:
+        for standing in Standing:
+            lim.check_range(f"{standing.label} spent", self.get(standing), 0, lim.STANDING_MAX - 1)
+        return self
+
+
+class Harm(BaseModel):
+    """Damage taken on each Resilience, kept apart from the maximum (RULES.md §5).
+
+    The remaining value is the maximum less this, never below 0; see ``rules.character.stats``.
+    """
+
+    model_config = _FROZEN
+
+    health: StrictInt = 0
+    reputation: StrictInt = 0
+    willpower: StrictInt = 0
+
+    def get(self, resilience: Resilience) -> int:
+        return {
+            Resilience.HEALTH: self.health,
+            Resilience.REPUTATION: self.reputation,
+            Resilience.WILLPOWER: self.willpower,
+        }[resilience]
+
+    def with_value(self, resilience: Resilience, value: int) -> "Harm":
+        return self.model_copy(update={resilience.value: value})
+
+    @model_validator(mode="after")
+    def _ranges(self) -> Self:
+        for resilience in Resilience:
+            lim.check_range(f"{resilience.label} damage", self.get(resilience), 0, lim.DAMAGE_MAX)
+        return self
+
+
+_TEXT_FIELDS = {
+    "name": ("The name", lim.NAME_MAX, True, False),
+    "concept": ("The concept", lim.CONCEPT_MAX, False, False),
+    "destiny": ("The Destiny", lim.DESTINY_MAX, False, False),
+    "tragedy": ("The Tragedy", lim.TRAGEDY_MAX, False, False),
+    "notes": ("The notes", lim.NOTES_MAX, False, True),
+}
+
+
+class Character(BaseModel):
+    """A Hero, Villain or Extra (group) and their sheet.
+
+    ``owner_id`` is the Discord user id of the player (Heroes) or of the Narrator who made the
+    Villain or Extra. ``size`` is the number of members of an Extras group (1 for a lone Extra
+    and for everyone else) and ``members_down`` how many of them are defeated, so the group
+    shrinks without losing its original size.
+    """
+
+    model_config = _FROZEN
+
+    name: str
+    kind: CharacterKind
+    owner_id: StrictInt
+    concept: str = ""
+    size: StrictInt = 1
+    members_down: StrictInt = 0
+    attributes: Attributes = Attributes()
+    standings: Standings = Standings()
+    spent: Spent = Spent()
+    damage: Harm = Harm()
+    traits: Traits = Traits()
+    destiny: str = ""
+    tragedy: str = ""
+    burdens: tuple[Burden, ...] = ()
+    powers: tuple[Power, ...] = ()
+    props: tuple[Prop, ...] = ()
+    build: BuildLabels | None = None
+    notes: str = ""
+
+    @property
+    def is_extra(self) -> bool:
+        return self.kind is CharacterKind.EXTRA
+
+    @property
+    def members_left(self) -> int:
+        """Members of an Extras group still standing (1 or 0 for a lone Extra)."""
+        return self.size - self.members_down
+
+    @field_validator(*_TEXT_FIELDS)
+    @classmethod
+    def _text(cls, value: str, info: ValidationInfo) -> str:
+        what, limit, required, multiline = _TEXT_FIELDS[str(info.field_name)]
+        return lim.clean_text(value, what, limit, required=required, multiline=multiline)
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        if not 0 <= self.owner_id <= lim.OWNER_ID_MAX:
+            raise lim.problem("The owner must be a Discord user id.")
+        self._check_kind()
+        for standing in Standing:
+            if self.spent.get(standing) > self.standings.get(standing) - 1:
+                raise lim.problem(
+                    f"{standing.label} {self.standings.get(standing)} cannot have "
+                    f"{self.spent.get(standing)} spent: spending always leaves at least 1."
+                )
+        self._check_lists()
+        return self
+
+    def _check_kind(self) -> None:
+        if self.is_extra:
+            lim.check_range("An Extras group's size", self.size, 1, lim.GROUP_MAX)
+            lim.check_range("The defeated members", self.members_down, 0, self.size)
+            if self.destiny or self.tragedy:
+                raise lim.problem("Extras have no Destiny or Tragedy.")
+            if self.damage != Harm():
+                raise lim.problem("Extras track defeated members, not damage to Resiliences.")
+        elif self.size != 1 or self.members_down != 0:
+            raise lim.problem(f"Only Extras come in groups; a {self.kind.label} has size 1.")
+
+    def _check_lists(self) -> None:
+        if len(self.burdens) > lim.BURDENS_MAX:
+            raise lim.problem(f"A sheet holds at most {lim.BURDENS_MAX} Burdens.")
+        seen: set[str] = set()
+        for burden in self.burdens:
+            if lim.name_key(burden.name) in seen:
+                raise lim.problem(
+                    f"Two Burdens are called {lim.quoted(burden.name)}; give each its own name."
+                )
+            seen.add(lim.name_key(burden.name))
+        if len(self.powers) > lim.POWERS_MAX:
+            raise lim.problem(f"A sheet holds at most {lim.POWERS_MAX} Powers.")
+        keys: set[tuple[PowerType, str]] = set()
+        for power in self.powers:
+            if (power.type, lim.name_key(power.name)) in keys:
+                raise lim.problem(f"{power.full_label} is listed twice; keep one and set its rating.")
+            keys.add((power.type, lim.name_key(power.name)))
+        if sum(len(p.stunts) for p in self.powers) > lim.STUNTS_MAX:
+            raise lim.problem(f"A sheet holds at most {lim.STUNTS_MAX} Stunts in all.")
+        if len(self.props) > lim.PROPS_MAX:
+            raise lim.problem(f"A sheet holds at most {lim.PROPS_MAX} Props.")

@@ -1,0 +1,72 @@
+"""Character sheets as versioned JSON files players can download and upload.
+
+The file is ``{"schema_version": 1, "character": {...}}``. Import is defensive, since the file
+comes from anyone: it is size-capped before parsing, parsed by pydantic's JSON reader (which
+refuses deep nesting and numbers too big to hold), checked for the schema version, then
+validated as a whole sheet. Any failure is one :class:`~rules.errors.RulesError`.
+"""
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+from pydantic_core import from_json
+
+from rules.character.checked import validated
+from rules.character.model import Character
+from rules.errors import RulesError
+
+SCHEMA_VERSION = 1
+MAX_FILE_BYTES = 64 * 1024
+
+
+class SheetFile(BaseModel):
+    """The exported file: a version stamp and the sheet."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: Literal[1]
+    character: Character
+
+
+def export_character(character: Character) -> str:
+    """The sheet as JSON text that ``import_character`` reads back to an equal Character."""
+    return SheetFile(schema_version=SCHEMA_VERSION, character=character).model_dump_json(indent=2)
+
+
+def _decode(data: str | bytes) -> bytes:
+    if isinstance(data, str):
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError:
+            raise RulesError("That file is not valid text.") from None
+    elif isinstance(data, bytes | bytearray):
+        raw = bytes(data)
+    else:
+        raise RulesError("That is not a character file.")
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesError(
+            f"That file is too big for a character sheet (at most {MAX_FILE_BYTES // 1024} KiB)."
+        )
+    return raw
+
+
+def import_character(data: str | bytes) -> Character:
+    """Read a sheet exported by ``export_character``; :class:`RulesError` for anything else."""
+    raw = _decode(data)
+    try:
+        parsed = from_json(raw, allow_inf_nan=False)
+    except (ValueError, RecursionError):
+        raise RulesError("That file is not a character sheet: it is not valid JSON.") from None
+    if not isinstance(parsed, dict) or "character" not in parsed:
+        raise RulesError("That file is not a character sheet exported by this bot.")
+    version = parsed.get("schema_version")
+    if type(version) is not int or version != SCHEMA_VERSION:
+        shown = str(version) if type(version) is int and abs(version) < 10**9 else "missing or unreadable"
+        raise RulesError(
+            f"That sheet's schema_version is {shown}; this bot reads version {SCHEMA_VERSION}. "
+            "Export it again from an up-to-date bot."
+        )
+    try:
+        return validated(SheetFile, parsed).character
+    except RulesError as exc:
+        raise RulesError(f"That sheet cannot be imported: {exc}") from None
