@@ -1,0 +1,48 @@
+"""Persistence for the bot: one SQLite file behind repositories that speak pydantic models.
+
+Nothing here knows about Discord; ids are plain ints. Start with ``await Storage.open(path)``.
+"""
+
+from storage.active import ActiveCharacterRepository
+from storage.characters import CharacterRepository, CharacterSummary, StoredCharacter, name_key
+from storage.conflicts import ConflictRepository, StoredConflict
+from storage.database import DEFAULT_DB_PATH, Database, Session
+from storage.errors import (
+    AlreadyExistsError,
+    DatabaseBusyError,
+    NotFoundError,
+    SchemaVersionError,
+    StaleWriteError,
+    StorageError,
+)
+from storage.migrations import LATEST_VERSION
+from storage.rolls import RollLog, RollRecord, RollStats
+from storage.settings import GuildSettings, SettingsRepository
+from storage.store import Repositories, Storage
+
+__all__ = [
+    "DEFAULT_DB_PATH",
+    "LATEST_VERSION",
+    "ActiveCharacterRepository",
+    "AlreadyExistsError",
+    "CharacterRepository",
+    "CharacterSummary",
+    "ConflictRepository",
+    "Database",
+    "DatabaseBusyError",
+    "GuildSettings",
+    "NotFoundError",
+    "Repositories",
+    "RollLog",
+    "RollRecord",
+    "RollStats",
+    "SchemaVersionError",
+    "Session",
+    "SettingsRepository",
+    "StaleWriteError",
+    "Storage",
+    "StorageError",
+    "StoredCharacter",
+    "StoredConflict",
+    "name_key",
+]

@@ -1,0 +1,122 @@
+"""Character storage at scale: 10^4 characters in one guild, timed per call.
+
+Run by hand: ``python -m bench.storage_bench`` (about 10 s) or with ``--characters`` and
+``--samples`` to change the sizes.
+
+Times each public call end to end through aiosqlite (so a thread hop per statement is
+included): get by name, prefix search (what autocomplete calls on every keystroke, with 1-,
+2- and 3-letter prefixes) and update with its version check (one transaction each). Also
+prints SQLite's query plans, to show the lookups use the (guild_id, name_key) index.
+"""
+
+import argparse
+import asyncio
+import random
+import statistics
+import string
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from rules.character import Character, CharacterKind, Harm, revise_character
+from storage import Storage
+from storage.characters import _SEARCH
+from storage.sql import fetch_all
+
+GUILD = 1
+OTHER_GUILD = 2
+
+
+def random_name(rng: random.Random) -> str:
+    first = rng.choice(string.ascii_uppercase) + "".join(
+        rng.choices(string.ascii_lowercase, k=rng.randint(2, 8))
+    )
+    return f"{first} {rng.choice(string.ascii_uppercase)}{rng.randint(1, 999_999)}"
+
+
+async def seed(storage: Storage, count: int, rng: random.Random) -> list[str]:
+    names: set[str] = set()
+    while len(names) < count:
+        names.add(random_name(rng))
+    ordered = sorted(names)
+    async with storage.transaction() as tx:
+        for i, name in enumerate(ordered):
+            kind = rng.choice(list(CharacterKind))
+            await tx.characters.create(GUILD, Character(name=name, kind=kind, owner_id=i % 50))
+            if i % 10 == 0:  # Another guild's rows interleaved in the same index.
+                await tx.characters.create(OTHER_GUILD, Character(name=name, kind=kind, owner_id=i % 50))
+    return ordered
+
+
+async def timed(samples: int, call: Callable[[int], Awaitable[object]]) -> list[float]:
+    times: list[float] = []
+    for i in range(samples):
+        start = time.perf_counter_ns()
+        await call(i)
+        times.append((time.perf_counter_ns() - start) / 1000)
+    return times
+
+
+def report(label: str, micros: list[float]) -> None:
+    cuts = statistics.quantiles(micros, n=100, method="inclusive")
+    p50, p99, worst = cuts[49], cuts[98], max(micros)
+    print(f"{label:<28} n={len(micros):>5}  p50 {p50:8.0f} µs  p99 {p99:8.0f} µs  max {worst:8.0f} µs")
+
+
+async def run(path: Path, count: int, samples: int) -> None:
+    rng = random.Random(7)
+    async with await Storage.open(path) as storage:
+        start = time.perf_counter()
+        names = await seed(storage, count, rng)
+        took = time.perf_counter() - start
+        print(f"seeded {count} characters (+{count // 10} in another guild) in {took:.2f} s")
+        chars = storage.characters
+
+        report(
+            "get_by_name", await timed(samples, lambda i: chars.get_by_name(GUILD, rng.choice(names).upper()))
+        )
+        for length in (1, 2, 3):
+            prefixes = [name[:length].lower() for name in rng.sample(names, samples)]
+
+            async def search(i: int, prefixes: list[str] = prefixes) -> None:
+                await chars.search(GUILD, prefixes[i])
+
+            report(f"search, {length}-letter prefix", await timed(samples, search))
+
+        targets = [await chars.get_by_name(GUILD, name) for name in rng.sample(names, samples)]
+
+        async def update(i: int) -> None:
+            stored = targets[i]
+            await chars.update(
+                GUILD, stored, revise_character(stored.character, damage=Harm(), notes=f"edit {i}")
+            )
+
+        report("update (1 transaction)", await timed(samples, update))
+
+        async def read_and_update(i: int) -> None:
+            stored = await chars.get(GUILD, targets[i].id)
+            await chars.update(GUILD, stored, revise_character(stored.character, notes=f"again {i}"))
+
+        report("get + update", await timed(samples, read_and_update))
+
+        plans = {
+            "get_by_name": ("SELECT id FROM characters WHERE guild_id = ? AND name_key = ?", (GUILD, "x")),
+            "search": (_SEARCH, (GUILD, "ab", "ac", 25)),
+        }
+        for label, (sql, params) in plans.items():
+            rows = await fetch_all(storage.database.reader, "EXPLAIN QUERY PLAN " + sql, params)
+            print(f"plan {label}: " + "; ".join(str(row["detail"]) for row in rows))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--characters", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=1_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run(Path(folder) / "bench.sqlite3", args.characters, args.samples))
+
+
+if __name__ == "__main__":
+    main()

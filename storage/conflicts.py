@@ -1,0 +1,136 @@
+"""Live Conflicts: at most one per channel, stored as an opaque JSON document with a version.
+
+Storage does not read the document; the Conflict engine owns its format. The version lets two
+clicks that loaded the same Conflict find out that one of them is stale instead of silently
+overwriting the other. Saves also check the Conflict's id, which is never reused: a version
+alone cannot tell the running Conflict from an ended one that reached the same number.
+
+Saving a Conflict together with the damage it dealt to character sheets is done by using this
+repository and the characters repository inside one ``Storage.transaction()``.
+"""
+
+import sqlite3
+from typing import NoReturn
+
+import aiosqlite
+from pydantic import AwareDatetime, BaseModel, ConfigDict
+
+from storage.database import Session
+from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
+from storage.sql import execute, fetch_one, from_text, to_text, utc_now
+
+NO_CONFLICT = "There is no Conflict running in this channel."
+ENDED = "That Conflict has ended."
+STALE = "Someone else changed this Conflict just now; try again."
+
+_SELECT = (
+    "SELECT id, guild_id, channel_id, version, updated_at, document FROM conflicts"
+    " WHERE guild_id = ? AND channel_id = ?"
+)
+
+
+class StoredConflict(BaseModel):
+    """A channel's live Conflict as saved, with the version to quote when saving it back."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    guild_id: int
+    channel_id: int
+    version: int
+    updated_at: AwareDatetime
+    document: str
+    """The Conflict as JSON text, written and read by the Conflict engine."""
+
+
+def _conflict(row: sqlite3.Row) -> StoredConflict:
+    return StoredConflict(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        version=row["version"],
+        updated_at=from_text(row["updated_at"]),
+        document=row["document"],
+    )
+
+
+class ConflictRepository:
+    """Starts, loads, saves (with a version check) and ends a channel's Conflict."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    async def get(self, guild_id: int, channel_id: int) -> StoredConflict | None:
+        """The channel's live Conflict, or None if there is none."""
+        row = await fetch_one(self._session.reader, _SELECT, (guild_id, channel_id))
+        return _conflict(row) if row is not None else None
+
+    async def create(self, guild_id: int, channel_id: int, document: str) -> StoredConflict:
+        """Start a Conflict in a channel that has none; its version starts at 1."""
+        now = utc_now()
+        async with self._session.writing() as conn:
+            try:
+                async with conn.execute(
+                    "INSERT INTO conflicts (guild_id, channel_id, version, updated_at, document)"
+                    " VALUES (?, ?, 1, ?, ?)",
+                    (guild_id, channel_id, to_text(now), document),
+                ) as cursor:
+                    row_id = cursor.lastrowid
+            except sqlite3.IntegrityError as error:
+                raise AlreadyExistsError(
+                    "A Conflict is already running in this channel; end it before starting another."
+                ) from error
+        if row_id is None:
+            raise RuntimeError("SQLite did not report the id of the new Conflict.")
+        return StoredConflict(
+            id=row_id, guild_id=guild_id, channel_id=channel_id, version=1, updated_at=now, document=document
+        )
+
+    async def save(self, guild_id: int, stored: StoredConflict, document: str) -> StoredConflict:
+        """Replace ``stored``'s document if nobody saved it since it was read; return the new state.
+
+        Raises :class:`StaleWriteError` if someone else saved it first, and
+        :class:`NotFoundError` if it was ended meanwhile.
+        """
+        now = utc_now()
+        async with self._session.writing() as conn:
+            changed = await execute(
+                conn,
+                "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
+                " WHERE guild_id = ? AND id = ? AND version = ?",
+                (document, to_text(now), guild_id, stored.id, stored.version),
+            )
+            if not changed:
+                await self._explain_miss(conn, guild_id, stored.id)
+        return stored.model_copy(
+            update={"version": stored.version + 1, "updated_at": now, "document": document}
+        )
+
+    async def delete(self, guild_id: int, channel_id: int, expected: StoredConflict | None = None) -> None:
+        """End the channel's Conflict; with ``expected``, only if it is that one, unchanged since."""
+        async with self._session.writing() as conn:
+            if expected is None:
+                changed = await execute(
+                    conn,
+                    "DELETE FROM conflicts WHERE guild_id = ? AND channel_id = ?",
+                    (guild_id, channel_id),
+                )
+                if not changed:
+                    raise NotFoundError(NO_CONFLICT)
+                return
+            changed = await execute(
+                conn,
+                "DELETE FROM conflicts WHERE guild_id = ? AND channel_id = ? AND id = ? AND version = ?",
+                (guild_id, channel_id, expected.id, expected.version),
+            )
+            if not changed:
+                await self._explain_miss(conn, guild_id, expected.id)
+
+    @staticmethod
+    async def _explain_miss(conn: aiosqlite.Connection, guild_id: int, conflict_id: int) -> NoReturn:
+        exists = await fetch_one(
+            conn, "SELECT 1 FROM conflicts WHERE guild_id = ? AND id = ?", (guild_id, conflict_id)
+        )
+        if exists is None:
+            raise NotFoundError(ENDED)
+        raise StaleWriteError(STALE)

@@ -1,0 +1,31 @@
+"""One error type for everything the database refuses.
+
+The bot shows ``str(error)`` to the player as it is, so every message is a full sentence that
+says what happened and what to do. :class:`StorageError` is independent of
+:class:`rules.errors.RulesError` so ``storage/`` does not depend on ``rules/`` for its errors; the
+bot's error handler catches both.
+"""
+
+
+class StorageError(Exception):
+    """A request the database could not carry out; the message is meant for the player."""
+
+
+class NotFoundError(StorageError):
+    """The row asked for does not exist in this server (or no longer does)."""
+
+
+class AlreadyExistsError(StorageError):
+    """A row with the same unique key (a character's name, a channel's Conflict) exists."""
+
+
+class StaleWriteError(StorageError):
+    """Someone else saved the row between our read and our write; reload and try again."""
+
+
+class DatabaseBusyError(StorageError):
+    """Another process held the database for longer than the busy timeout."""
+
+
+class SchemaVersionError(StorageError):
+    """The database file was written by a newer version of the bot than this one."""

@@ -1,0 +1,149 @@
+"""The schema, as numbered migrations applied in order at start-up.
+
+``PRAGMA user_version`` holds the number of the last migration applied. Each migration runs in
+one ``BEGIN IMMEDIATE`` transaction together with the bump of ``user_version``, so a crash
+leaves the file at the previous version, never half-migrated, and two processes starting at
+once apply each migration exactly once (the second re-reads the version under the write lock).
+
+Ids that other rows or in-memory copies refer to (characters, conflicts) are AUTOINCREMENT so
+they are never reused: a stale copy of a deleted row must not match a new row that took its id.
+
+Never edit a migration that has shipped: append a new one. A migration that rebuilds a table
+must not rely on ``PRAGMA foreign_keys`` (it cannot change inside a transaction).
+"""
+
+import sqlite3
+
+import aiosqlite
+
+from storage.errors import SchemaVersionError
+from storage.sql import rollback
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: characters, guild settings, active characters, roll log.
+    """
+    CREATE TABLE characters (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER NOT NULL,
+        name        TEXT    NOT NULL,
+        name_key    TEXT    NOT NULL,
+        owner_id    INTEGER NOT NULL,
+        kind        TEXT    NOT NULL,
+        version     INTEGER NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        document    TEXT    NOT NULL,
+        UNIQUE (guild_id, name_key),
+        UNIQUE (guild_id, id)
+    );
+    CREATE INDEX characters_by_owner ON characters (guild_id, owner_id, name_key);
+
+    CREATE TABLE guild_settings (
+        guild_id           INTEGER PRIMARY KEY,
+        narrator_role_ids  TEXT    NOT NULL,
+        gm_channel_id      INTEGER
+    );
+
+    CREATE TABLE active_characters (
+        guild_id      INTEGER NOT NULL,
+        user_id       INTEGER NOT NULL,
+        character_id  INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id),
+        FOREIGN KEY (guild_id, character_id)
+            REFERENCES characters (guild_id, id) ON DELETE CASCADE
+    );
+    CREATE INDEX active_characters_by_character ON active_characters (guild_id, character_id);
+
+    CREATE TABLE roll_log (
+        id           INTEGER PRIMARY KEY,
+        guild_id     INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        at           TEXT    NOT NULL,
+        label        TEXT    NOT NULL,
+        dice         INTEGER NOT NULL,
+        free_nudges  INTEGER NOT NULL,
+        underflow    INTEGER NOT NULL,
+        difficulty   INTEGER NOT NULL,
+        faces        TEXT    NOT NULL,
+        result       INTEGER NOT NULL,
+        outcome      INTEGER NOT NULL,
+        success      INTEGER NOT NULL CHECK (success IN (0, 1)),
+        ones         INTEGER NOT NULL,
+        twos         INTEGER NOT NULL,
+        threes       INTEGER NOT NULL,
+        fours        INTEGER NOT NULL,
+        fives        INTEGER NOT NULL,
+        sixes        INTEGER NOT NULL
+    );
+    CREATE INDEX roll_log_by_guild ON roll_log (guild_id, id);
+    CREATE INDEX roll_log_by_user ON roll_log (guild_id, user_id, id);
+    """,
+    # 2: one live Conflict per channel, as an opaque JSON document with a version.
+    """
+    CREATE TABLE conflicts (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        version     INTEGER NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        document    TEXT    NOT NULL,
+        UNIQUE (guild_id, channel_id)
+    );
+    """,
+)
+
+LATEST_VERSION = len(MIGRATIONS)
+
+
+def split_statements(script: str) -> list[str]:
+    """Cut a migration into single statements, so they can run inside our own transaction.
+
+    ``executescript`` would commit any open transaction first, which would break the
+    one-transaction-per-migration guarantee. ``sqlite3.complete_statement`` knows where a
+    statement ends (including ``CREATE TRIGGER ... END;``).
+    """
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        raise ValueError(f"Migration ends with an incomplete statement: {pending.strip()[:60]!r}")
+    return statements
+
+
+async def schema_version(conn: aiosqlite.Connection) -> int:
+    """The number of the last migration applied to the file behind ``conn``."""
+    async with conn.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row is not None else 0
+
+
+async def migrate(conn: aiosqlite.Connection, target: int = LATEST_VERSION) -> int:
+    """Apply every migration after the file's version up to ``target``; return the version reached.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``) with no open transaction.
+    ``target`` below the latest exists for tests that build an old file to upgrade.
+    """
+    if not 0 <= target <= LATEST_VERSION:
+        raise ValueError(f"Migration target {target} is outside 0..{LATEST_VERSION}.")
+    current = await schema_version(conn)
+    if current > LATEST_VERSION:
+        raise SchemaVersionError(
+            f"The database is at schema version {current}, newer than this bot knows "
+            f"({LATEST_VERSION}); update the bot before opening it."
+        )
+    for number in range(current + 1, target + 1):
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            if await schema_version(conn) < number:
+                for statement in split_statements(MIGRATIONS[number - 1]):
+                    await conn.execute(statement)
+                # PRAGMA takes no parameters; ``number`` is our own int, never user input.
+                await conn.execute(f"PRAGMA user_version = {int(number)}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            await rollback(conn)
+            raise
+    return max(current, target)

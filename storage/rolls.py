@@ -1,0 +1,177 @@
+"""The roll log: every roll the bot made, for history and for a dice-fairness report.
+
+Storage takes its own :class:`RollRecord` of plain numbers rather than the rules' roll type, so
+the log's format does not change whenever the rules' model does. Faces are kept in order as
+text ("1,3,6") and also counted per face in their own columns, so fairness totals are one
+``SUM`` instead of parsing every row.
+"""
+
+import sqlite3
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+
+from storage.database import Session
+from storage.sql import fetch_all, fetch_one, from_text, to_text
+
+MAX_RECENT = 100
+MAX_FACES = 20
+MAX_LABEL = 200
+
+_FACE_COLUMNS = ("ones", "twos", "threes", "fours", "fives", "sixes")
+_STATS = (
+    "COUNT(*) AS rolls, COALESCE(SUM(success), 0) AS successes,"
+    " COALESCE(SUM(ones), 0) AS ones, COALESCE(SUM(twos), 0) AS twos,"
+    " COALESCE(SUM(threes), 0) AS threes, COALESCE(SUM(fours), 0) AS fours,"
+    " COALESCE(SUM(fives), 0) AS fives, COALESCE(SUM(sixes), 0) AS sixes"
+)
+_SELECT_RECORD = (
+    "SELECT guild_id, user_id, at, label, dice, free_nudges, underflow, difficulty, faces,"
+    " result, outcome, success FROM roll_log"
+)
+_RECENT_IN_GUILD = _SELECT_RECORD + " WHERE guild_id = ? ORDER BY id DESC LIMIT ?"
+_RECENT_BY_USER = _SELECT_RECORD + " WHERE guild_id = ? AND user_id = ? ORDER BY id DESC LIMIT ?"
+_STATS_IN_GUILD = "SELECT " + _STATS + " FROM roll_log WHERE guild_id = ?"
+_STATS_BY_USER = "SELECT " + _STATS + " FROM roll_log WHERE guild_id = ? AND user_id = ?"
+_STATS_PER_USER = (
+    "SELECT user_id, " + _STATS + " FROM roll_log WHERE guild_id = ? GROUP BY user_id ORDER BY user_id"
+)
+
+
+class RollRecord(BaseModel):
+    """One roll as the log keeps it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    user_id: int
+    at: AwareDatetime
+    label: str = Field(max_length=MAX_LABEL)
+    dice: int = Field(ge=0, le=MAX_FACES, description="Dice thrown.")
+    free_nudges: int = Field(ge=0)
+    underflow: int = Field(ge=0)
+    difficulty: int = Field(ge=0)
+    faces: tuple[int, ...] = Field(max_length=MAX_FACES)
+    result: int = Field(ge=0, le=5, description="Highest matched value; 0 with no matching set.")
+    outcome: int = Field(ge=-6, le=6)
+    success: bool
+
+    @field_validator("faces")
+    @classmethod
+    def _dice_faces(cls, faces: tuple[int, ...]) -> tuple[int, ...]:
+        if any(not 1 <= face <= 6 for face in faces):
+            raise ValueError("every face must be between 1 and 6")
+        return faces
+
+
+class RollStats(BaseModel):
+    """Totals over a set of logged rolls."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rolls: int = 0
+    successes: int = 0
+    face_counts: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
+    """How many times each face 1..6 came up, for a fairness report."""
+
+    @property
+    def success_rate(self) -> float | None:
+        """Successes per roll, or None with no rolls (0 % would be a claim, not a fact)."""
+        return self.successes / self.rolls if self.rolls else None
+
+    @property
+    def dice_thrown(self) -> int:
+        return sum(self.face_counts)
+
+
+def _faces_text(faces: tuple[int, ...]) -> str:
+    return ",".join(str(face) for face in faces)
+
+
+def _faces_from_text(text: str) -> tuple[int, ...]:
+    return tuple(int(face) for face in text.split(",")) if text else ()
+
+
+def _record(row: sqlite3.Row) -> RollRecord:
+    return RollRecord(
+        guild_id=row["guild_id"],
+        user_id=row["user_id"],
+        at=from_text(row["at"]),
+        label=row["label"],
+        dice=row["dice"],
+        free_nudges=row["free_nudges"],
+        underflow=row["underflow"],
+        difficulty=row["difficulty"],
+        faces=_faces_from_text(row["faces"]),
+        result=row["result"],
+        outcome=row["outcome"],
+        success=bool(row["success"]),
+    )
+
+
+def _stats(row: sqlite3.Row | None) -> RollStats:
+    if row is None:
+        return RollStats()
+    c = tuple(int(row[column]) for column in _FACE_COLUMNS)
+    return RollStats(
+        rolls=row["rolls"], successes=row["successes"], face_counts=(c[0], c[1], c[2], c[3], c[4], c[5])
+    )
+
+
+class RollLog:
+    """Appends rolls and reads them back, always within one server."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    async def append(self, record: RollRecord) -> int:
+        """Log a roll; return its id (ids grow with time)."""
+        counts = [record.faces.count(face) for face in range(1, 7)]
+        async with (
+            self._session.writing() as conn,
+            conn.execute(
+                "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
+                " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.guild_id,
+                    record.user_id,
+                    to_text(record.at),
+                    record.label,
+                    record.dice,
+                    record.free_nudges,
+                    record.underflow,
+                    record.difficulty,
+                    _faces_text(record.faces),
+                    record.result,
+                    record.outcome,
+                    int(record.success),
+                    *counts,
+                ),
+            ) as cursor,
+        ):
+            row_id = cursor.lastrowid
+        if row_id is None:
+            raise RuntimeError("SQLite did not report the id of the logged roll.")
+        return row_id
+
+    async def recent(self, guild_id: int, user_id: int | None = None, limit: int = 10) -> list[RollRecord]:
+        """The latest rolls in the server (or by one member), newest first; at most 100."""
+        limit = max(0, min(limit, MAX_RECENT))
+        if user_id is None:
+            rows = await fetch_all(self._session.reader, _RECENT_IN_GUILD, (guild_id, limit))
+        else:
+            rows = await fetch_all(self._session.reader, _RECENT_BY_USER, (guild_id, user_id, limit))
+        return [_record(row) for row in rows]
+
+    async def stats(self, guild_id: int, user_id: int | None = None) -> RollStats:
+        """Totals over every logged roll in the server, or by one member in it."""
+        if user_id is None:
+            row = await fetch_one(self._session.reader, _STATS_IN_GUILD, (guild_id,))
+        else:
+            row = await fetch_one(self._session.reader, _STATS_BY_USER, (guild_id, user_id))
+        return _stats(row)
+
+    async def stats_by_user(self, guild_id: int) -> dict[int, RollStats]:
+        """Totals for every member who rolled in the server, by user id."""
+        rows = await fetch_all(self._session.reader, _STATS_PER_USER, (guild_id,))
+        return {int(row["user_id"]): _stats(row) for row in rows}

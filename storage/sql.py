@@ -1,0 +1,55 @@
+"""Small helpers every repository shares: fetching rows, rolling back safely, timestamps."""
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import aiosqlite
+
+Params = Sequence[object]
+
+
+async def fetch_all(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    """Run a query and read every row, which also ends the statement's read snapshot at once."""
+    async with conn.execute(sql, params) as cursor:
+        return list(await cursor.fetchall())
+
+
+async def fetch_one(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> sqlite3.Row | None:
+    """Run a query expected to match at most one row."""
+    rows = await fetch_all(conn, sql, params)
+    return rows[0] if rows else None
+
+
+async def execute(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> int:
+    """Run a write and return how many rows it changed."""
+    async with conn.execute(sql, params) as cursor:
+        return cursor.rowcount
+
+
+async def rollback(conn: aiosqlite.Connection) -> None:
+    """Roll back whatever transaction is open, if any.
+
+    Always queued, never skipped on ``conn.in_transaction``: aiosqlite runs statements in order
+    on its own thread, so after a cancellation a ``BEGIN`` may still be waiting to run, and
+    only a ``ROLLBACK`` queued behind it is sure to close it. SQLite already rolled back on
+    some errors, so "no transaction is active" is expected and ignored.
+    """
+    try:
+        await conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as error:
+        if "no transaction is active" not in str(error):
+            raise
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def to_text(moment: datetime) -> str:
+    """A UTC timestamp as fixed-width ISO 8601 text, so text order is time order."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def from_text(text: str) -> datetime:
+    return datetime.fromisoformat(text)

@@ -1,0 +1,78 @@
+"""The one object the bot holds: every repository, and a way to group writes in a transaction.
+
+``bot/`` sees only :class:`Storage` and the pydantic models the repositories return, never SQL
+or a connection, so another backend (PostgreSQL) would mean new repositories behind the same
+attributes and nothing new in ``bot/``.
+"""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+from storage.active import ActiveCharacterRepository
+from storage.characters import CharacterRepository
+from storage.conflicts import ConflictRepository
+from storage.database import DEFAULT_DB_PATH, Database, Session, TransactionSession
+from storage.rolls import RollLog
+from storage.settings import SettingsRepository
+
+
+class Repositories:
+    """Every repository, bound to one :class:`Session`."""
+
+    def __init__(self, session: Session) -> None:
+        self.characters = CharacterRepository(session)
+        self.active = ActiveCharacterRepository(session)
+        self.settings = SettingsRepository(session)
+        self.rolls = RollLog(session)
+        self.conflicts = ConflictRepository(session)
+
+
+class Storage(Repositories):
+    """The database and its repositories; each repository call alone is one transaction.
+
+    To make several writes all-or-nothing (a Conflict's new state and the damage it wrote to
+    character sheets), use :meth:`transaction`::
+
+        async with storage.transaction() as tx:
+            conflict = await tx.conflicts.get(guild_id, channel_id)
+            ...
+            await tx.characters.update(guild_id, stored, damaged)
+            await tx.conflicts.save(guild_id, channel_id, document, conflict.version)
+
+    Inside it, reads see the transaction's own writes and no other writer can interleave, so
+    a version read there cannot go stale before the write.
+    """
+
+    def __init__(self, database: Database) -> None:
+        super().__init__(database)
+        self.database = database
+
+    @classmethod
+    async def open(cls, path: Path | str = DEFAULT_DB_PATH) -> Self:
+        """Open the database file (creating and migrating it as needed)."""
+        return cls(await Database.open(path))
+
+    async def close(self) -> None:
+        await self.database.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Repositories]:
+        """Repositories whose calls all join one transaction, committed when the block ends.
+
+        If the block raises, nothing it wrote is kept. Inside the block use only the yielded
+        repositories: a write through ``storage.<repository>`` would wait for this very
+        transaction (so it raises instead), and its reads would not see the block's writes.
+        """
+        async with self.database.transaction() as conn:
+            yield Repositories(TransactionSession(conn))

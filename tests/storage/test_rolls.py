@@ -1,0 +1,95 @@
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from pydantic import ValidationError
+
+from storage import RollRecord, RollStats, Storage
+
+T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def roll(
+    guild_id: int = 1,
+    user_id: int = 10,
+    faces: tuple[int, ...] = (1, 3, 6),
+    success: bool = True,
+    at: datetime = T0,
+    label: str = "Physique",
+) -> RollRecord:
+    return RollRecord(
+        guild_id=guild_id,
+        user_id=user_id,
+        at=at,
+        label=label,
+        dice=len(faces),
+        free_nudges=0,
+        underflow=0,
+        difficulty=2,
+        faces=faces,
+        result=3 if success else 0,
+        outcome=1 if success else -2,
+        success=success,
+    )
+
+
+async def test_append_returns_growing_ids_and_recent_round_trips(storage: Storage) -> None:
+    first = await storage.rolls.append(roll(faces=(2, 2)))
+    second = await storage.rolls.append(roll(faces=(5, 5, 6), success=False))
+    assert second > first
+    recent = await storage.rolls.recent(1)
+    assert recent == [roll(faces=(5, 5, 6), success=False), roll(faces=(2, 2))]
+
+
+async def test_recent_filters_by_user_and_limits(storage: Storage) -> None:
+    for i in range(15):
+        await storage.rolls.append(roll(user_id=10 + i % 2, label=f"roll {i}"))
+    mine = await storage.rolls.recent(1, user_id=10, limit=3)
+    assert [r.label for r in mine] == ["roll 14", "roll 12", "roll 10"]
+    assert len(await storage.rolls.recent(1)) == 10
+    assert len(await storage.rolls.recent(1, limit=1000)) == 15
+    assert await storage.rolls.recent(1, limit=0) == []
+
+
+async def test_times_are_kept_in_utc(storage: Storage) -> None:
+    local = T0.astimezone(timezone(timedelta(hours=-5)))
+    await storage.rolls.append(roll(at=local))
+    (stored,) = await storage.rolls.recent(1)
+    assert stored.at == T0
+    assert stored.at.utcoffset() == timedelta(0)
+
+
+async def test_stats_count_faces_rolls_and_successes(storage: Storage) -> None:
+    await storage.rolls.append(roll(user_id=10, faces=(1, 1, 6), success=True))
+    await storage.rolls.append(roll(user_id=10, faces=(2, 3), success=False))
+    await storage.rolls.append(roll(user_id=11, faces=(6, 6, 6, 4), success=True))
+    mine = await storage.rolls.stats(1, user_id=10)
+    assert mine == RollStats(rolls=2, successes=1, face_counts=(2, 1, 1, 0, 0, 1))
+    assert mine.success_rate == 0.5
+    assert mine.dice_thrown == 5
+    everyone = await storage.rolls.stats(1)
+    assert everyone == RollStats(rolls=3, successes=2, face_counts=(2, 1, 1, 1, 0, 4))
+    by_user = await storage.rolls.stats_by_user(1)
+    assert by_user == {10: mine, 11: RollStats(rolls=1, successes=1, face_counts=(0, 0, 0, 1, 0, 3))}
+
+
+async def test_stats_of_nothing_are_zero_with_no_rate(storage: Storage) -> None:
+    stats = await storage.rolls.stats(1)
+    assert stats == RollStats()
+    assert stats.success_rate is None
+    assert await storage.rolls.stats_by_user(1) == {}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"faces": (0, 3)},
+        {"faces": (7,)},
+        {"faces": tuple([1] * 21)},
+        {"at": datetime(2024, 1, 1)},
+        {"label": "x" * 201},
+        {"dice": -1},
+    ],
+)
+def test_bad_records_are_refused(change: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        RollRecord.model_validate(roll().model_dump() | change)
