@@ -1,72 +1,76 @@
-"""Entry point: ``python -m bot``.
+"""``python -m bot`` (or ``mistborn-bot``): run on Discord with a token, else the offline console.
 
-Until the Discord layer lands this opens a small offline console over the rules engine, reading
-``/roll dice:5 difficulty:3`` and ``/odds`` lines from the keyboard, a pipe or a file.
+The entry point owns every resource's lifetime — settings, the database, the bot — and hands
+them to the bot (discord.py's ``advanced_startup.py``). The offline console connects the very
+same bot to a fake Discord on 127.0.0.1, so a command typed there runs through discord.py's
+real gateway, dispatch and REST code, against the same default database file.
 """
 
+import argparse
+import asyncio
+import logging
 import random
-import shlex
 import sys
-from typing import TextIO
+from collections.abc import Sequence
 
-from rules.errors import RulesError
-from rules.odds import odds_table
-from rules.pool import build_pool
-from rules.roll import Reading, roll
+import discord
 
-HELP = "Commands: /roll dice:N [difficulty:1-5] [traits:N] [tool:-1|0|1], /odds, /help. Ctrl-D quits."
+from bot.app import MistbornBot
+from bot.config import Settings
+from storage import Storage
 
-
-def describe(reading: Reading) -> str:
-    parts = " + ".join(f"{c.label} {c.dice}" for c in reading.pool.contributions)
-    verdict = "Success" if reading.success else "Failure"
-    lines = [
-        f"Pool: {parts} = {reading.pool.total} -> {reading.pool.dice} dice",
-        f"Dice: {' '.join(map(str, reading.faces))}",
-        f"{verdict}: Result {reading.result} vs Difficulty {reading.difficulty}, "
-        f"Outcome {reading.outcome:+d} ({reading.outcome_name})",
-    ]
-    if reading.nudges:
-        lines.append(f"Nudges: {reading.nudges}" + (" (catch a Beat!)" if reading.can_catch_beat else ""))
-    if reading.complications:
-        lines.append(f"Complications: {reading.complications}")
-    return "\n".join(lines)
+log = logging.getLogger("bot")
 
 
-def handle(line: str, rng: random.Random) -> str:
-    words = shlex.split(line)
-    if not words or words[0] in ("/help", "help"):
-        return HELP
-    options = dict(word.split(":", 1) for word in words[1:] if ":" in word)
-    try:
-        if words[0] == "/roll":
-            pool = build_pool(
-                int(options.get("dice", "2")),
-                traits_for=int(options.get("traits", "0")),
-                tool=int(options.get("tool", "0")),
-            )
-            return describe(roll(pool, rng, difficulty=int(options.get("difficulty", "1"))))
-        if words[0] == "/odds":
-            rows = [
-                f"{dice:>2} dice: " + "  ".join(f"{float(p):6.1%}" for p in row.values())
-                for dice, row in odds_table().items()
-            ]
-            return "Chance of success, Difficulty 1-5:\n" + "\n".join(rows)
-    except (RulesError, ValueError) as error:
-        return f"Error: {error}"
-    return f"Unknown command {words[0]!r}. {HELP}"
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--sync-global", action="store_true", help="sync slash commands globally once at start (Discord only)"
+    )
+    parser.add_argument(
+        "--user", default="narrator", help="offline console: who you type as (default narrator)"
+    )
+    parser.add_argument(
+        "--player", action="store_true", help="offline console: type without the Narrator role"
+    )
+    return parser.parse_args(argv)
 
 
-def console(stream: TextIO, out: TextIO) -> None:
-    rng = random.Random()
-    out.write(f"Mistborn dice console (offline). {HELP}\n")
-    for line in stream:
-        out.write(handle(line.strip(), rng) + "\n")
+async def run_discord(settings: Settings, *, sync_global: bool) -> None:
+    assert settings.token is not None
+    async with await Storage.open(settings.db_path) as storage:
+        bot = MistbornBot(settings=settings, storage=storage, sync_global=sync_global)
+        async with bot:
+            await bot.start(settings.token.get_secret_value())
 
 
-def main() -> None:
-    console(sys.stdin, sys.stdout)
+async def run_offline(settings: Settings, *, user: str, narrator: bool) -> int:
+    from bot.offline.console import run_console
+    from bot.offline.world import offline_world
+
+    world = offline_world(user=user, narrator=narrator)
+    local = settings.model_copy(update={"dev_guild_id": world.guild.id})
+    async with await Storage.open(settings.db_path) as storage:
+
+        def make_bot() -> MistbornBot:
+            return MistbornBot(settings=local, storage=storage, rng=random.SystemRandom())
+
+        return await run_console(make_bot, input=sys.stdin, output=sys.stdout, user=user, world=world)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    settings = Settings()
+    if settings.has_token:
+        discord.utils.setup_logging(level=logging.getLevelName(settings.log_level.upper()))
+        asyncio.run(run_discord(settings, sync_global=args.sync_global))
+        return 0
+    # The console's output is the conversation; only problems belong on stderr.
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.client").setLevel(logging.ERROR)
+    print(f"No DISCORD_TOKEN set: offline console on {settings.db_path}.", file=sys.stderr)
+    return asyncio.run(run_offline(settings, user=args.user, narrator=not args.player))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""The bot object: Discord client plus the dependencies every command needs.
+
+Dependencies (settings, storage, the dice generator) are passed in, not built here, so the
+entry point owns their lifetimes and the tests can hand in a seeded ``random.Random`` and a
+database in ``tmp_path`` (discord.py's ``advanced_startup.py`` pattern).
+"""
+
+import logging
+import random
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.errors import on_app_command_error
+from storage import Storage
+
+log = logging.getLogger(__name__)
+
+
+class MistbornBot(commands.Bot):
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        storage: Storage,
+        rng: random.Random | None = None,
+        sync_global: bool = False,
+        **options: object,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+            **options,  # type: ignore[arg-type]
+        )
+        self.settings = settings
+        self.storage = storage
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.sync_global = sync_global
+        self.tree.error(on_app_command_error)
+
+    async def setup_hook(self) -> None:
+        from bot.cogs import COGS
+
+        for cog in COGS:
+            await self.add_cog(cog(self))
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Sync deliberately: to the development server when one is set, globally only on request."""
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to development server %s", len(synced), guild.id)
+        if self.sync_global:
+            synced = await self.tree.sync()
+            log.info("Synced %d commands globally", len(synced))
+
+    async def is_owner(self, user: discord.abc.User) -> bool:
+        if self.settings.owner_ids:
+            return user.id in self.settings.owner_ids
+        return await super().is_owner(user)

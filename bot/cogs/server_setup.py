@@ -1,0 +1,77 @@
+"""``/setup``: who the Narrators are and where secret rolls go."""
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.checks import guild_id_of, narrator_only
+from bot.render.common import INFO, plain
+
+if TYPE_CHECKING:
+    from bot.app import MistbornBot
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class ServerSetup(commands.GroupCog, group_name="setup", group_description="Narrators and the GM channel"):
+    def __init__(self, bot: "MistbornBot") -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _show(self, interaction: discord.Interaction["MistbornBot"], note: str) -> None:
+        settings = await self.bot.storage.settings.get(guild_id_of(interaction))
+        roles = (
+            ", ".join(f"<@&{r}>" for r in settings.narrator_role_ids) or "none (members with Manage Server)"
+        )
+        channel = (
+            f"<#{settings.gm_channel_id}>" if settings.gm_channel_id else "none (secret rolls stay private)"
+        )
+        embed = discord.Embed(title="Server setup", colour=INFO, description=plain(note))
+        embed.add_field(name="Narrator roles", value=roles, inline=False)
+        embed.add_field(name="GM channel", value=channel, inline=False)
+        embed.set_footer(text="Members with Manage Server are always Narrators.")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="show", description="Show the Narrator roles and the GM channel")
+    async def show(self, interaction: discord.Interaction["MistbornBot"]) -> None:
+        await self._show(interaction, "Current settings.")
+
+    @app_commands.command(name="narrator-add", description="Let members with this role act as Narrators")
+    @app_commands.describe(role="The role to add")
+    @narrator_only("change the server setup")
+    async def narrator_add(self, interaction: discord.Interaction["MistbornBot"], role: discord.Role) -> None:
+        guild_id = guild_id_of(interaction)
+        settings = await self.bot.storage.settings.get(guild_id)
+        ids = (*settings.narrator_role_ids, role.id)
+        await self.bot.storage.settings.set(guild_id, settings.model_copy(update={"narrator_role_ids": ids}))
+        await self._show(interaction, f"Added the role {role.name} as Narrators.")
+
+    @app_commands.command(name="narrator-remove", description="Stop treating this role as Narrators")
+    @app_commands.describe(role="The role to remove")
+    @narrator_only("change the server setup")
+    async def narrator_remove(
+        self, interaction: discord.Interaction["MistbornBot"], role: discord.Role
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        settings = await self.bot.storage.settings.get(guild_id)
+        ids = tuple(r for r in settings.narrator_role_ids if r != role.id)
+        await self.bot.storage.settings.set(guild_id, settings.model_copy(update={"narrator_role_ids": ids}))
+        await self._show(interaction, f"Removed the role {role.name}.")
+
+    @app_commands.command(
+        name="gm-channel", description="Copy secret rolls to this channel (leave empty to stop)"
+    )
+    @app_commands.describe(channel="The GM channel; omit to clear it")
+    @narrator_only("change the server setup")
+    async def gm_channel(
+        self, interaction: discord.Interaction["MistbornBot"], channel: discord.TextChannel | None = None
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        settings = await self.bot.storage.settings.get(guild_id)
+        new = settings.model_copy(update={"gm_channel_id": channel.id if channel else None})
+        await self.bot.storage.settings.set(guild_id, new)
+        await self._show(
+            interaction, f"Secret rolls now go to #{channel.name}." if channel else "GM channel cleared."
+        )

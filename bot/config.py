@@ -1,0 +1,32 @@
+"""Settings from the environment and ``.env`` (pydantic-settings).
+
+Every setting is documented in ``.env.example``. The token is a ``SecretStr`` so it never shows
+in a log line, a repr or an error message.
+"""
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from storage.database import DEFAULT_DB_PATH
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_prefix="MISTBORN_", extra="ignore")
+
+    token: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "MISTBORN_TOKEN")
+    )
+    """The bot's Discord token. Without one, ``python -m bot`` opens the offline console."""
+    db_path: Path = DEFAULT_DB_PATH
+    log_level: str = "INFO"
+    dev_guild_id: int | None = None
+    """A server to sync commands to on every start (instant there; global sync is on request)."""
+    owner_ids: frozenset[int] = frozenset()
+    """Users who may run owner-only commands such as a global ``/sync``; empty means the
+    application's owner as Discord reports it."""
+
+    @property
+    def has_token(self) -> bool:
+        return self.token is not None and bool(self.token.get_secret_value().strip())

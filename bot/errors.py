@@ -1,0 +1,79 @@
+"""Errors the bot shows to users, and the one place that turns any error into a reply.
+
+Three tiers, as in RoboDanny: the rules and storage raise their own user-facing errors, checks
+raise :class:`NotAllowed`, and :func:`on_app_command_error` (the tree's single ``on_error``)
+answers every one of them ephemerally. Anything else is a bug: it is logged with the command and
+its options, and the user gets a short apology, never a traceback.
+"""
+
+import logging
+
+import discord
+from discord import app_commands
+
+from rules.errors import RulesError
+from storage.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+
+
+class BotError(app_commands.AppCommandError):
+    """A user-facing refusal raised by the bot layer itself; the message is shown as is."""
+
+
+class NotAllowed(BotError, app_commands.CheckFailure):
+    """The user may not do this (not a Narrator, not the owner of that character, …)."""
+
+
+USER_ERRORS = (RulesError, StorageError, BotError)
+
+
+def user_message(error: BaseException) -> str | None:
+    """The text to show for an error the user caused, or ``None`` for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        cause = error.__cause__ or getattr(error, "original", None)
+        if cause is not None and cause is not error:
+            return user_message(cause)
+    if isinstance(error, USER_ERRORS):
+        return str(error)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command works in a server, not in direct messages."
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the Manage Server permission for that."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You are not allowed to use this command here."
+    return None
+
+
+async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Answer privately, whether or not the interaction was already answered or deferred."""
+    mentions = discord.AllowedMentions.none()
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=mentions)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=mentions)
+
+
+async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    """The tree's error handler: a clear private message for users, a log line for bugs."""
+    text = user_message(error)
+    if text is None:
+        command = interaction.command.qualified_name if interaction.command else "?"
+        options = interaction.data.get("options") if interaction.data else None
+        log.error(
+            "Command %s failed (guild %s, user %s, options %r)",
+            command,
+            interaction.guild_id,
+            interaction.user.id,
+            options,
+            exc_info=error,
+        )
+        text = APOLOGY
+    try:
+        await send_ephemeral(interaction, text)
+    except discord.HTTPException:
+        log.warning("Could not deliver an error reply for interaction %s", interaction.id, exc_info=True)

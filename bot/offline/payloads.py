@@ -1,0 +1,259 @@
+"""INTERACTION_CREATE and message payloads shaped like the ones Discord sends.
+
+discord.py trusts these shapes blindly (a missing `attachment_size_limit` or member `flags` is a
+KeyError deep in its parser), so every builder mirrors a payload captured from real Discord.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.offline.world import (
+    TIMESTAMP,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeRole,
+    World,
+    channel_json,
+    member_json,
+    role_json,
+    user_json,
+)
+
+JSON = dict[str, Any]
+
+PING, APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
+EPHEMERAL, LOADING = 1 << 6, 1 << 7
+ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
+
+
+@dataclass
+class Actor:
+    """Who is interacting, and where: the three things every interaction payload carries."""
+
+    guild: FakeGuild
+    channel: FakeChannel
+    member: FakeMember
+
+
+@dataclass
+class Resolved:
+    """`data.resolved`: the objects behind user, role, channel and attachment option values."""
+
+    users: dict[str, JSON] = field(default_factory=dict)
+    members: dict[str, JSON] = field(default_factory=dict)
+    roles: dict[str, JSON] = field(default_factory=dict)
+    channels: dict[str, JSON] = field(default_factory=dict)
+    attachments: dict[str, JSON] = field(default_factory=dict)
+    messages: dict[str, JSON] = field(default_factory=dict)
+
+    def add_member(self, guild: FakeGuild, member: FakeMember) -> str:
+        key = str(member.user.id)
+        self.users[key] = user_json(member.user)
+        self.members[key] = member_json(guild, member, with_user=False, permissions=True)
+        return key
+
+    def add_role(self, role: FakeRole) -> str:
+        self.roles[str(role.id)] = role_json(role)
+        return str(role.id)
+
+    def add_channel(self, guild: FakeGuild, channel: FakeChannel, permissions: int) -> str:
+        data = channel_json(guild, channel, permissions=permissions)
+        self.channels[str(channel.id)] = data
+        return str(channel.id)
+
+    def add_attachment(self, attachment: JSON) -> str:
+        self.attachments[str(attachment["id"])] = attachment
+        return str(attachment["id"])
+
+    def to_json(self) -> JSON:
+        parts = {
+            "users": self.users,
+            "members": self.members,
+            "roles": self.roles,
+            "channels": self.channels,
+            "attachments": self.attachments,
+            "messages": self.messages,
+        }
+        return {key: value for key, value in parts.items() if value}
+
+
+def interaction(
+    world: World, actor: Actor, kind: int, data: JSON | None, *, message: JSON | None = None
+) -> JSON:
+    """The envelope common to every interaction type."""
+    guild, member = actor.guild, actor.member
+    bot_member = guild.member(world.bot.id)
+    app_permissions = guild.permissions_of(bot_member) if bot_member else 0
+    payload: JSON = {
+        "id": str(world.ids.next()),
+        "application_id": str(world.application_id),
+        "type": kind,
+        "token": "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48),
+        "version": 1,
+        "guild_id": str(guild.id),
+        "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+        "channel_id": str(actor.channel.id),
+        "channel": channel_json(guild, actor.channel, permissions=guild.permissions_of(member)),
+        "member": member_json(guild, member, permissions=True),
+        "app_permissions": str(app_permissions),
+        "locale": "en-US",
+        "guild_locale": "en-US",
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(guild.id)},
+        "context": 0,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+    }
+    if data is not None:
+        payload["data"] = data
+    if message is not None:
+        payload["message"] = message
+    return payload
+
+
+def _command_data(command: JSON, options: list[JSON], resolved: Resolved) -> JSON:
+    data: JSON = {"id": str(command["id"]), "name": command["name"], "type": command.get("type", 1)}
+    if command.get("guild_id"):
+        data["guild_id"] = str(command["guild_id"])
+    if options:
+        data["options"] = options
+    if resolved_json := resolved.to_json():
+        data["resolved"] = resolved_json
+    return data
+
+
+def slash_command(world: World, actor: Actor, command: JSON, options: list[JSON], resolved: Resolved) -> JSON:
+    """A chat-input command; `options` already nested under subcommand/group options."""
+    return interaction(world, actor, APPLICATION_COMMAND, _command_data(command, options, resolved))
+
+
+def autocomplete(world: World, actor: Actor, command: JSON, options: list[JSON], resolved: Resolved) -> JSON:
+    """Type 4: exactly one option (at the innermost level) carries `focused: true`."""
+    return interaction(world, actor, AUTOCOMPLETE, _command_data(command, options, resolved))
+
+
+def user_menu(world: World, actor: Actor, command: JSON, target: FakeMember) -> JSON:
+    resolved = Resolved()
+    target_id = resolved.add_member(actor.guild, target)
+    data = _command_data(command, [], resolved) | {"target_id": target_id}
+    return interaction(world, actor, APPLICATION_COMMAND, data)
+
+
+def message_menu(world: World, actor: Actor, command: JSON, message: JSON) -> JSON:
+    resolved = Resolved(messages={str(message["id"]): message})
+    data = _command_data(command, [], resolved) | {"target_id": str(message["id"])}
+    return interaction(world, actor, APPLICATION_COMMAND, data)
+
+
+def component_click(
+    world: World,
+    actor: Actor,
+    message: JSON,
+    component: JSON,
+    values: list[str] | None = None,
+    resolved: Resolved | None = None,
+) -> JSON:
+    """Type 3: a button press or select choice on `message` (user/role/channel selects resolve ids)."""
+    data: JSON = {"custom_id": component["custom_id"], "component_type": component["type"]}
+    if component["type"] != 2:
+        data["values"] = values or []
+    if resolved is not None and (resolved_json := resolved.to_json()):
+        data["resolved"] = resolved_json
+    return interaction(world, actor, COMPONENT, data, message=message)
+
+
+def modal_submit(world: World, actor: Actor, modal: JSON, values: dict[str, str]) -> JSON:
+    """Type 5: echo the modal's layout back with each text input's `value` filled in."""
+
+    def answer(component: JSON) -> JSON:
+        if component.get("type") == 4:
+            return {
+                "type": 4,
+                "custom_id": component["custom_id"],
+                "value": values.get(component["custom_id"], ""),
+            }
+        if "component" in component:
+            return {"type": component["type"], "component": answer(component["component"])}
+        return {"type": component["type"], "components": [answer(c) for c in component.get("components", [])]}
+
+    data = {"custom_id": modal["custom_id"], "components": [answer(c) for c in modal.get("components", [])]}
+    return interaction(world, actor, MODAL_SUBMIT, data)
+
+
+def text_inputs(modal: JSON) -> list[JSON]:
+    """A modal's text inputs as {custom_id, label, required}, in action rows or (newer) label wrappers."""
+    found: list[JSON] = []
+
+    def walk(components: list[JSON], label: str | None) -> None:
+        for component in components:
+            if component.get("type") == 4:
+                name = component.get("label") or label or component["custom_id"]
+                found.append(
+                    {
+                        "custom_id": component["custom_id"],
+                        "label": name,
+                        "required": component.get("required", True),
+                    }
+                )
+            elif component.get("type") == 18 and isinstance(component.get("component"), dict):
+                walk([component["component"]], component.get("label"))
+            else:
+                walk(component.get("components") or [], label)
+
+    walk(modal.get("components") or [], None)
+    return found
+
+
+def attachment_json(attachment_id: int, filename: str, size: int, url: str, content_type: str | None) -> JSON:
+    data: JSON = {"id": str(attachment_id), "filename": filename, "size": size, "url": url, "proxy_url": url}
+    if content_type:
+        data["content_type"] = content_type
+    return data
+
+
+def message_json(
+    world: World,
+    *,
+    message_id: int,
+    channel_id: int,
+    guild_id: int | None,
+    body: JSON,
+    attachments: list[JSON],
+    trigger: JSON | None = None,
+) -> JSON:
+    """A message the bot posted; `trigger` is the interaction it answers, if any."""
+    data: JSON = {
+        "id": str(message_id),
+        "channel_id": str(channel_id),
+        "author": user_json(world.bot),
+        "content": body.get("content") or "",
+        "timestamp": TIMESTAMP,
+        "edited_timestamp": None,
+        "tts": bool(body.get("tts")),
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": attachments,
+        "embeds": body.get("embeds") or [],
+        "components": body.get("components") or [],
+        "pinned": False,
+        "type": 0,
+        "flags": int(body.get("flags") or 0),
+    }
+    if guild_id is not None:
+        data["guild_id"] = str(guild_id)
+    if trigger is not None:
+        data["type"] = 20 if trigger["type"] == APPLICATION_COMMAND else 0
+        data["webhook_id"] = str(world.application_id)
+        data["application_id"] = str(world.application_id)
+        user = trigger.get("member", {}).get("user") or trigger.get("user")
+        data["interaction_metadata"] = {
+            "id": trigger["id"],
+            "type": trigger["type"],
+            "user": user,
+            "authorizing_integration_owners": trigger.get("authorizing_integration_owners", {}),
+        }
+    return data

@@ -1,0 +1,374 @@
+"""The REST endpoints of the fake Discord, with Discord's status and error codes.
+
+Each handler mirrors one documented endpoint closely enough for discord.py's parser, records
+what the bot sent on the fake's state, and refuses what Discord would refuse (late or repeated
+interaction responses, oversize messages) with the same error code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from bot.offline.payloads import EPHEMERAL, LOADING
+from bot.offline.records import InteractionRecord
+from bot.offline.validate import mention_problems, validate_autocomplete, validate_message
+from bot.offline.world import channel_json, guild_create_json, member_json, user_json
+
+if TYPE_CHECKING:
+    from bot.offline.server import FakeDiscord
+
+JSON = dict[str, Any]
+Upload = tuple[str, bytes, str | None]
+Handler = Callable[..., Awaitable[web.StreamResponse]]
+# Interaction type -> the callback types Discord accepts for it.
+ALLOWED_RESPONSES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+
+
+def reply(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """JSON with Content-Type exactly `application/json`: discord.py ignores bodies labelled otherwise."""
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json"} | (headers or {}),
+    )
+
+
+def error(status: int, code: int, message: str, errors: JSON | None = None) -> web.Response:
+    body: JSON = {"message": message, "code": code}
+    if errors:
+        body["errors"] = errors
+    return reply(body, status)
+
+
+def invalid_form(problems: list[str]) -> web.Response:
+    errors = {
+        "limits": {str(i): {"_errors": [{"code": "LIMIT", "message": p}]} for i, p in enumerate(problems)}
+    }
+    return error(400, 50035, "Invalid Form Body", errors)
+
+
+def registered_command(command: JSON, command_id: int, application_id: int, guild_id: int | None) -> JSON:
+    """A command as Discord returns it after a sync: ids, version and string permissions added."""
+    permissions = command.get("default_member_permissions")
+    data = command | {
+        "id": str(command_id),
+        "application_id": str(application_id),
+        "version": str(command_id),
+        "type": command.get("type", 1),
+        "description": command.get("description", ""),
+        "default_member_permissions": None if permissions is None else str(permissions),
+        "nsfw": bool(command.get("nsfw")),
+    }
+    if guild_id is not None:
+        data["guild_id"] = str(guild_id)
+    return data
+
+
+async def read_body(request: web.Request) -> tuple[JSON, list[Upload]]:
+    """JSON body, or multipart `payload_json` plus `files[n]` parts in index order."""
+    if request.content_type.startswith("multipart/"):
+        form = await request.post()
+        payload = json.loads(str(form.get("payload_json") or "{}"))
+        uploads: list[tuple[int, Upload]] = []
+        for name, part in form.items():
+            if (found := re.fullmatch(r"files\[(\d+)\]", name)) and isinstance(part, web.FileField):
+                uploads.append((int(found[1]), (part.filename, part.file.read(), part.content_type)))
+        return payload, [upload for _, upload in sorted(uploads)]
+    text = await request.text()
+    return (json.loads(text) if text else {}), []
+
+
+def _check(
+    fake: FakeDiscord, route: str, body: JSON, *, creating: bool, record: InteractionRecord | None = None
+) -> web.Response | None:
+    """Record limit and mention problems; answer 400 like Discord when limits are enforced."""
+    if fake.limits.silent_mentions:
+        fake.violate(route, mention_problems(body), rejected=False)
+    if problems := validate_message(body, creating=creating):
+        fake.violate(route, problems, rejected=fake.limits.reject_invalid)
+        if fake.limits.reject_invalid:
+            if record is not None:
+                record.errors.append({"status": 400, "code": 50035, "message": "; ".join(problems)})
+                record.touch()
+            return invalid_form(problems)
+    return None
+
+
+def _refuse(
+    fake: FakeDiscord, record: InteractionRecord, route: str, status: int, code: int, text: str, why: str
+) -> web.Response:
+    fake.violate(route, [why], rejected=True)
+    record.errors.append({"status": status, "code": code, "message": text, "problem": why})
+    record.touch()
+    return error(status, code, text)
+
+
+def _response_problems(kind: int, data: JSON) -> list[str]:
+    if kind == 8:
+        return validate_autocomplete(data)
+    if kind == 9:
+        title = str(data.get("title") or "")
+        bad_title = (
+            [] if 1 <= len(title) <= 45 else [f"modal title must be 1-45 characters (got {len(title)})"]
+        )
+        count = len(data.get("components") or [])
+        return bad_title + ([] if 1 <= count <= 5 else [f"modal has {count} components (1-5 allowed)"])
+    if kind in (4, 7):
+        return validate_message(data, creating=kind == 4)
+    return []
+
+
+async def interaction_callback(
+    fake: FakeDiscord, request: web.Request, route: str, interaction_id: str, token: str
+) -> web.StreamResponse:
+    record = fake.interactions.get(int(interaction_id))
+    if record is None or record.token != token:
+        return error(404, 10062, "Unknown interaction")
+    body, uploads = await read_body(request)
+    if record.response is not None:
+        why = "a second initial response to one interaction"
+        return _refuse(fake, record, route, 400, 40060, "Interaction has already been acknowledged.", why)
+    elapsed = asyncio.get_running_loop().time() - record.sent_at
+    if elapsed > fake.limits.ack_deadline:
+        why = f"first response after {elapsed:.2f}s (limit {fake.limits.ack_deadline}s)"
+        return _refuse(fake, record, route, 404, 10062, "Unknown interaction", why)
+    kind, data = int(body.get("type", 0)), body.get("data") or {}
+    if kind not in ALLOWED_RESPONSES.get(record.type, set()):
+        why = f"response type {kind} is not valid for interaction type {record.type}"
+        return _refuse(fake, record, route, 400, 50035, "Invalid Form Body", why)
+    if problems := _response_problems(kind, data):
+        fake.violate(route, problems, rejected=fake.limits.reject_invalid)
+        if fake.limits.reject_invalid:
+            record.errors.append({"status": 400, "code": 50035, "message": "; ".join(problems)})
+            record.touch()
+            return invalid_form(problems)
+    if kind in (4, 7) and fake.limits.silent_mentions:
+        fake.violate(route, mention_problems(data), rejected=False)
+    record.response = body
+    channel_id = int(record.payload["channel"]["id"])
+    message: JSON | None = None
+    if kind == 4:
+        message = await fake.create_message(channel_id, data, uploads, record.payload)
+    elif kind == 5:
+        loading = {"flags": LOADING | (int(data.get("flags") or 0) & EPHEMERAL)}
+        message = await fake.create_message(channel_id, loading, [], record.payload)
+    elif kind == 7 and (target := fake.messages.get(int(record.payload["message"]["id"]))) is not None:
+        await fake.edit_message(target, data, uploads)
+        message = target
+    record.original = message
+    record.touch()
+    if request.query.get("with_response", "").lower() not in ("1", "true"):
+        return web.Response(status=204)
+    resource: JSON = {"type": kind} | ({"message": message} if message else {})
+    flags = int((message or {}).get("flags") or 0)
+    summary = {
+        "id": str(record.id),
+        "type": record.type,
+        "response_message_id": message["id"] if message else None,
+        "response_message_loading": kind == 5,
+        "response_message_ephemeral": bool(flags & EPHEMERAL),
+    }
+    return reply({"interaction": summary, "resource": resource})
+
+
+async def followup(
+    fake: FakeDiscord, request: web.Request, route: str, _app: str, token: str
+) -> web.StreamResponse:
+    """POST /webhooks/{app}/{token}; after a defer the first followup replaces the "thinking" message."""
+    record = fake.record_by_token(token)
+    if record is None:
+        return error(404, 10015, "Unknown Webhook")
+    if record.response_type in (None, 8):
+        why = (
+            "followup before any initial response" if record.response is None else "followup to autocomplete"
+        )
+        return _refuse(fake, record, route, 404, 10015, "Unknown Webhook", why)
+    body, uploads = await read_body(request)
+    if refused := _check(fake, route, body, creating=True, record=record):
+        return refused
+    original = record.original
+    if original is not None and original["flags"] & LOADING:
+        await fake.edit_message(original, body, uploads)
+        message = original
+    else:
+        channel_id = int(record.payload["channel"]["id"])
+        message = await fake.create_message(channel_id, body, uploads, record.payload)
+        record.followups.append(message)
+    record.touch()
+    return (
+        reply(message) if request.query.get("wait", "").lower() in ("1", "true") else web.Response(status=204)
+    )
+
+
+def _webhook_target(fake: FakeDiscord, record: InteractionRecord, message_id: str) -> JSON | None:
+    if message_id != "@original":
+        found = fake.messages.get(int(message_id))
+        return (
+            found if found is not None and (found is record.original or found in record.followups) else None
+        )
+    if record.original is not None:
+        return record.original
+    clicked = record.payload.get("message")
+    return fake.messages.get(int(clicked["id"])) if clicked else None
+
+
+async def webhook_message(
+    fake: FakeDiscord, request: web.Request, route: str, _app: str, token: str, message_id: str
+) -> web.StreamResponse:
+    """GET/PATCH/DELETE of an interaction's original response or one of its followups."""
+    record = fake.record_by_token(token)
+    if record is None:
+        return error(404, 10015, "Unknown Webhook")
+    target = _webhook_target(fake, record, message_id)
+    if target is None:
+        return error(404, 10008, "Unknown Message")
+    if request.method == "GET":
+        return reply(target)
+    if request.method == "DELETE":
+        await fake.delete_message(target)
+        if target is record.original:
+            record.original = None
+        elif target in record.followups:
+            record.followups.remove(target)
+        record.touch()
+        return web.Response(status=204)
+    body, uploads = await read_body(request)
+    if refused := _check(fake, route, body, creating=False, record=record):
+        return refused
+    await fake.edit_message(target, body, uploads)
+    if message_id == "@original":
+        record.original = target
+    record.touch()
+    return reply(target)
+
+
+async def channel_messages(
+    fake: FakeDiscord, request: web.Request, route: str, channel: str
+) -> web.StreamResponse:
+    channel_id = int(channel)
+    if not fake.has_channel(channel_id):
+        return error(404, 10003, "Unknown Channel")
+    if request.method == "GET":
+        limit = min(int(request.query.get("limit", "50")), 100)
+        found = [m for m in reversed(fake.messages.values()) if int(m["channel_id"]) == channel_id]
+        return reply([m for m in found if not m["flags"] & EPHEMERAL][:limit])
+    body, uploads = await read_body(request)
+    if refused := _check(fake, route, body, creating=True):
+        return refused
+    return reply(await fake.create_message(channel_id, body, uploads))
+
+
+async def channel_message(
+    fake: FakeDiscord, request: web.Request, route: str, channel: str, message_id: str
+) -> web.StreamResponse:
+    message = fake.messages.get(int(message_id))
+    if message is None or message["channel_id"] != channel:
+        return error(404, 10008, "Unknown Message")
+    if request.method == "GET":
+        return reply(message)
+    if request.method == "DELETE":
+        await fake.delete_message(message)
+        return web.Response(status=204)
+    body, uploads = await read_body(request)
+    if refused := _check(fake, route, body, creating=False):
+        return refused
+    await fake.edit_message(message, body, uploads)
+    return reply(message)
+
+
+async def commands(
+    fake: FakeDiscord, request: web.Request, route: str, _app: str, guild: str | None = None
+) -> web.StreamResponse:
+    guild_id = int(guild) if guild else None
+    if guild_id is not None and fake.world.guild_by_id(guild_id) is None:
+        return error(403, 50001, "Missing Access")
+    if request.method == "GET":
+        return reply(fake.commands.scopes.get(guild_id, []))
+    body, _ = await read_body(request)
+    stored = fake.store_commands(guild_id, list(body) if isinstance(body, list) else [], route)
+    return stored if isinstance(stored, web.Response) else reply(stored)
+
+
+async def info(fake: FakeDiscord, request: web.Request, route: str, *ids: str) -> web.StreamResponse:
+    """Read-only lookups: who am I, the application, gateway, users, members, guilds, channels."""
+    world = fake.world
+    guild = world.guild
+    path = request.path.removeprefix("/api/v10")
+    if path == "/users/@me":
+        return reply(user_json(world.bot) | {"verified": True, "mfa_enabled": False, "flags": 0})
+    if path.endswith("/applications/@me"):
+        owner = guild.member("narrator") or guild.members[-1]
+        app = {"id": str(world.application_id), "name": world.bot.name, "description": "", "icon": None}
+        extra = {"bot_public": False, "bot_require_code_grant": False, "verify_key": "0" * 64, "flags": 0}
+        return reply(
+            app | extra | {"owner": user_json(owner.user), "team": None, "bot": user_json(world.bot)}
+        )
+    if path.startswith("/gateway"):
+        return reply({"url": fake.gateway_url, "shards": 1, "session_start_limit": _session_limit()})
+    if path.startswith("/users/"):
+        member = guild.member(ids[0])
+        return reply(user_json(member.user)) if member else error(404, 10013, "Unknown User")
+    found = world.guild_by_id(int(ids[0])) if path.startswith("/guilds/") else None
+    if path.startswith("/guilds/") and found is not None:
+        if len(ids) == 1:
+            return reply(guild_create_json(found))
+        member = found.member(ids[1])
+        return reply(member_json(found, member)) if member else error(404, 10007, "Unknown Member")
+    if path.startswith("/channels/"):
+        for candidate in world.guilds:
+            if (channel := candidate.channel(ids[0])) is not None:
+                return reply(channel_json(candidate, channel))
+    return error(404, 10003, f"Unknown object ({path})")
+
+
+def _session_limit() -> JSON:
+    return {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+
+
+async def open_dm(fake: FakeDiscord, request: web.Request, route: str) -> web.StreamResponse:
+    body, _ = await read_body(request)
+    member = fake.world.guild.member(str(body.get("recipient_id")))
+    if member is None:
+        return error(400, 50007, "Cannot send messages to this user")
+    channel_id = fake.dm_channels.setdefault(member.user.id, fake.world.ids.next())
+    return reply(
+        {"id": str(channel_id), "type": 1, "recipients": [user_json(member.user)], "last_message_id": None}
+    )
+
+
+async def no_permissions(fake: FakeDiscord, request: web.Request, route: str, *_: str) -> web.StreamResponse:
+    return reply([])
+
+
+_TABLE: list[tuple[str, str, Handler]] = [
+    ("GET", r"/users/@me", info),
+    ("GET", r"/users/(\d+)", info),
+    ("GET", r"/(?:oauth2/)?applications/@me", info),
+    ("GET", r"/gateway(?:/bot)?", info),
+    ("GET", r"/guilds/(\d+)", info),
+    ("GET", r"/guilds/(\d+)/members/(\d+)", info),
+    ("GET", r"/channels/(\d+)", info),
+    ("POST", r"/users/@me/channels", open_dm),
+    ("GET", r"/applications/(\d+)/commands", commands),
+    ("PUT", r"/applications/(\d+)/commands", commands),
+    ("GET", r"/applications/(\d+)/guilds/(\d+)/commands", commands),
+    ("PUT", r"/applications/(\d+)/guilds/(\d+)/commands", commands),
+    ("GET", r"/applications/(\d+)/guilds/(\d+)/commands/permissions", no_permissions),
+    ("POST", r"/interactions/(\d+)/([^/]+)/callback", interaction_callback),
+    ("POST", r"/webhooks/(\d+)/([^/]+)", followup),
+    ("GET", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
+    ("PATCH", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
+    ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
+    ("GET", r"/channels/(\d+)/messages", channel_messages),
+    ("POST", r"/channels/(\d+)/messages", channel_messages),
+    ("GET", r"/channels/(\d+)/messages/(\d+)", channel_message),
+    ("PATCH", r"/channels/(\d+)/messages/(\d+)", channel_message),
+    ("DELETE", r"/channels/(\d+)/messages/(\d+)", channel_message),
+]
+ROUTES = [(method, re.compile(pattern), handler) for method, pattern, handler in _TABLE]

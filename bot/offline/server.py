@@ -1,0 +1,339 @@
+"""A fake Discord on 127.0.0.1 that the real discord.py client logs in to.
+
+It speaks just enough REST and gateway for an app-command bot: login, command sync, interaction
+callbacks, followups, channel messages and attachments. Everything the bot sends is recorded and
+checked against Discord's limits, so tests assert on the wire format rather than on mocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import json
+import logging
+import re
+import socket
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.offline import routes
+from bot.offline.payloads import EPHEMERAL, LOADING, attachment_json, message_json
+from bot.offline.records import InteractionRecord, Violation
+from bot.offline.routes import Upload
+from bot.offline.validate import validate_command_set
+from bot.offline.world import World, default_world, guild_create_json, member_json, user_json
+
+JSON = dict[str, Any]
+SUPPRESS_EMBEDS = 1 << 2
+API = "/api/v10"
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Limits:
+    """What the fake enforces; tests loosen or tighten these to provoke specific failures."""
+
+    ack_deadline: float = 3.0
+    reject_invalid: bool = True
+    silent_mentions: bool = True
+    heartbeat_ms: int = 30_000
+
+
+@dataclass
+class Fault:
+    method: str
+    path: re.Pattern[str]
+    status: int
+    remaining: int
+    retry_after: float
+
+
+@dataclass
+class CommandStore:
+    """Registered commands per scope (None = global), ids kept stable across re-syncs as Discord does."""
+
+    scopes: dict[int | None, list[JSON]] = field(default_factory=dict)
+    ids: dict[tuple[int | None, str, int], int] = field(default_factory=dict)
+    synced: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def visible_in(self, guild_id: int) -> list[JSON]:
+        """Guild commands first: they shadow global ones of the same name and type."""
+        found = list(self.scopes.get(guild_id, []))
+        seen = {(c["name"], c.get("type", 1)) for c in found}
+        return found + [c for c in self.scopes.get(None, []) if (c["name"], c.get("type", 1)) not in seen]
+
+
+class FakeDiscord:
+    """The server. Start it, point discord.py at it (see patch.py), then drive interactions."""
+
+    def __init__(self, world: World | None = None, *, limits: Limits | None = None) -> None:
+        self.world = world or default_world()
+        self.limits = limits or Limits()
+        self.commands = CommandStore()
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.messages: dict[int, JSON] = {}
+        self.activity: list[tuple[str, int]] = []
+        self.files: dict[int, tuple[str, bytes, str | None]] = {}
+        self.dm_channels: dict[int, int] = {}
+        self.violations: list[Violation] = []
+        self.requests: deque[str] = deque(maxlen=10_000)
+        self.faults: list[Fault] = []
+        self.identified = asyncio.Event()
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._send_lock = asyncio.Lock()
+        self._sequence = 0
+        self._runner: web.AppRunner | None = None
+        self.base_url = ""
+
+    @property
+    def api_base(self) -> str:
+        return self.base_url + API
+
+    @property
+    def gateway_url(self) -> str:
+        return self.base_url.replace("http://", "ws://", 1) + "/gateway"
+
+    async def start(self) -> None:
+        """Listen on an ephemeral 127.0.0.1 port."""
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/files/{file_id}/{filename}", self._file)
+        app.router.add_route("*", API + "/{path:.*}", self._api)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        self.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=0.5)
+        await self._runner.setup()
+        await web.SockSite(self._runner, sock).start()
+
+    async def stop(self) -> None:
+        for ws in list(self._sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def inject_fault(
+        self, method: str, path: str, status: int, *, times: int = 1, retry_after: float = 0.05
+    ) -> None:
+        """Answer the next `times` requests matching `method` and regex `path` (no /api/v10) with `status`."""
+        self.faults.append(Fault(method.upper(), re.compile(path), status, times, retry_after))
+
+    def violate(self, route: str, problems: list[str], *, rejected: bool) -> None:
+        self.violations.extend(Violation(route, problem, rejected) for problem in problems)
+
+    async def dispatch(self, event: str, data: JSON) -> None:
+        """Send a gateway DISPATCH to every connected client."""
+        async with self._send_lock:
+            self._sequence += 1
+            frame = json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data})
+            for ws in list(self._sockets):
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await ws.send_str(frame)
+
+    async def send_interaction(self, payload: JSON) -> InteractionRecord:
+        """Deliver INTERACTION_CREATE and start the 3-second acknowledgement clock."""
+        if not self._sockets:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        record = InteractionRecord(payload, asyncio.get_running_loop().time())
+        self.interactions[record.id] = record
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    def record_by_token(self, token: str) -> InteractionRecord | None:
+        return next((r for r in reversed(self.interactions.values()) if r.token == token), None)
+
+    def add_file(self, filename: str, data: bytes, content_type: str | None = None) -> JSON:
+        """Serve `data` at a 127.0.0.1 URL and return the attachment object pointing at it."""
+        file_id = self.world.ids.next()
+        self.files[file_id] = (filename, data, content_type)
+        url = f"{self.base_url}/files/{file_id}/{filename}"
+        return attachment_json(file_id, filename, len(data), url, content_type)
+
+    def file_bytes(self, attachment: JSON) -> bytes:
+        return self.files[int(attachment["id"])][1]
+
+    # -- Message store -------------------------------------------------------------------------
+
+    async def create_message(
+        self, channel_id: int, body: JSON, uploads: list[Upload], trigger: JSON | None = None
+    ) -> JSON:
+        """Store a message the bot posted (uploads become served files) and announce it on the gateway."""
+        names = [a.get("filename") for a in body.get("attachments") or []]
+        attachments = [
+            self.add_file(names[i] if i < len(names) and names[i] else name, data, kind)
+            for i, (name, data, kind) in enumerate(uploads)
+        ]
+        guild_id = next((g.id for g in self.world.guilds if g.channel(channel_id)), None)
+        message_id = self.world.ids.next()
+        message = message_json(
+            self.world,
+            message_id=message_id,
+            channel_id=channel_id,
+            guild_id=guild_id,
+            body=body,
+            attachments=attachments,
+            trigger=trigger,
+        )
+        self.messages[message_id] = message
+        self.activity.append(("create", message_id))
+        if not message["flags"] & EPHEMERAL:
+            await self.dispatch("MESSAGE_CREATE", message)
+        return message
+
+    async def edit_message(self, message: JSON, body: JSON, uploads: list[Upload]) -> None:
+        """Apply a PATCH body: attachments listed by id are kept, `{id: n}` entries are new uploads."""
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                message[key] = body[key] if body[key] is not None else ("" if key == "content" else [])
+        if "attachments" in body or uploads:
+            kept = {str(a["id"]): a for a in message["attachments"]}
+            entries = body.get("attachments") or [{"id": i} for i in range(len(uploads))]
+            new: list[JSON] = []
+            for entry in entries:
+                if str(entry.get("id")) in kept:
+                    new.append(kept[str(entry["id"])])
+                elif str(entry.get("id")).isdigit() and int(entry["id"]) < len(uploads):
+                    name, data, kind = uploads[int(entry["id"])]
+                    new.append(self.add_file(entry.get("filename") or name, data, kind))
+            message["attachments"] = new
+        flags = int(message["flags"])
+        if "flags" in body:
+            flags = (flags & ~SUPPRESS_EMBEDS) | (int(body["flags"] or 0) & SUPPRESS_EMBEDS)
+        if not flags & LOADING:
+            message["edited_timestamp"] = datetime.datetime.now(datetime.UTC).isoformat()
+        message["flags"] = flags & ~LOADING
+        self.activity.append(("edit", int(message["id"])))
+        if not flags & EPHEMERAL:
+            await self.dispatch("MESSAGE_UPDATE", message)
+
+    async def delete_message(self, message: JSON) -> None:
+        self.messages.pop(int(message["id"]), None)
+        self.activity.append(("delete", int(message["id"])))
+        event = {"id": message["id"], "channel_id": message["channel_id"]}
+        await self.dispatch(
+            "MESSAGE_DELETE", event | ({"guild_id": message["guild_id"]} if "guild_id" in message else {})
+        )
+
+    def has_channel(self, channel_id: int) -> bool:
+        return channel_id in self.dm_channels.values() or any(
+            g.channel(channel_id) for g in self.world.guilds
+        )
+
+    # -- HTTP plumbing ---------------------------------------------------------------------------
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        path = request.path.removeprefix(API)
+        self.requests.append(f"{request.method} {path}")
+        for fault in self.faults:
+            if fault.remaining > 0 and fault.method in (request.method, "*") and fault.path.search(path):
+                fault.remaining -= 1
+                body = {
+                    "message": "You are being rate limited.",
+                    "retry_after": fault.retry_after,
+                    "global": False,
+                }
+                headers = {"Via": "1.1 google", "Retry-After": str(fault.retry_after)}
+                status = fault.status
+                return routes.reply(
+                    body if status == 429 else {"message": "injected", "code": 0}, status, headers
+                )
+        try:
+            response: web.StreamResponse = await handler(request)
+            return response
+        except web.HTTPException:
+            raise
+        except Exception as exc:  # a 5xx would make discord.py sleep and retry; fail fast instead
+            log.exception("fake Discord failed on %s %s", request.method, path)
+            self.violate(f"{request.method} {path}", [f"fake Discord error: {exc!r}"], rejected=True)
+            return routes.error(400, 0, f"fake Discord could not handle this request: {exc!r}")
+
+    async def _api(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["path"]
+        for method, pattern, handler in routes.ROUTES:
+            if method == request.method and (found := pattern.fullmatch(path)):
+                route = f"{request.method} {re.sub(r'[(][^)]*[)]', '{id}', pattern.pattern)}"
+                return await handler(self, request, route, *found.groups())
+        self.violate(f"{request.method} {path}", ["route not implemented by the fake"], rejected=False)
+        return routes.error(404, 0, f"404: Not Found ({request.method} {path} is not faked)")
+
+    async def _file(self, request: web.Request) -> web.StreamResponse:
+        found = self.files.get(int(request.match_info["file_id"]))
+        if found is None:
+            return web.Response(status=404, text="not found")
+        return web.Response(body=found[1], content_type=found[2] or "application/octet-stream")
+
+    # -- Gateway -------------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=16 * 1024 * 1024)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        try:
+            await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": self.limits.heartbeat_ms}}))
+            async for frame in ws:
+                if frame.type is not WSMsgType.TEXT:
+                    break
+                await self._gateway_op(ws, json.loads(frame.data))
+        finally:
+            self._sockets.discard(ws)
+        return ws
+
+    async def _gateway_op(self, ws: web.WebSocketResponse, frame: JSON) -> None:
+        op, data = frame.get("op"), frame.get("d") or {}
+        if op == 1:
+            await ws.send_str(json.dumps({"op": 11}))
+        elif op == 2:
+            await self._identify(data)
+        elif op == 6:
+            await self.dispatch("RESUMED", {})
+        elif op == 8:
+            guild = self.world.guild_by_id(int(data.get("guild_id", 0)))
+            if guild is not None:
+                members = [member_json(guild, m) for m in guild.members]
+                chunk = {"guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1}
+                await self.dispatch("GUILD_MEMBERS_CHUNK", chunk | {"nonce": data.get("nonce")})
+
+    async def _identify(self, data: JSON) -> None:
+        ready = {
+            "v": 10,
+            "user": user_json(self.world.bot) | {"verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.world.guilds],
+            "session_id": "offline-session",
+            "resume_gateway_url": self.gateway_url,
+            "shard": data.get("shard") or [0, 1],
+            "application": {"id": str(self.world.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+        }
+        await self.dispatch("READY", ready)
+        for guild in self.world.guilds:
+            await self.dispatch("GUILD_CREATE", guild_create_json(guild))
+        self.identified.set()
+
+    # -- Commands ------------------------------------------------------------------------------
+
+    def store_commands(
+        self, guild_id: int | None, commands: list[JSON], route: str
+    ) -> list[JSON] | web.Response:
+        """Bulk overwrite, as PUT .../commands does; Discord rejects the whole set on any problem."""
+        if problems := validate_command_set(commands):
+            self.violate(route, problems, rejected=self.limits.reject_invalid)
+            if self.limits.reject_invalid:
+                return routes.invalid_form(problems)
+        stored = []
+        for command in commands:
+            key = (guild_id, command["name"], command.get("type", 1))
+            command_id = self.commands.ids.setdefault(key, self.world.ids.next())
+            stored.append(routes.registered_command(command, command_id, self.world.application_id, guild_id))
+        self.commands.scopes[guild_id] = stored
+        self.commands.synced.set()
+        return stored

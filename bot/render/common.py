@@ -1,0 +1,51 @@
+"""Shared rendering pieces: colours, safe text, and Discord's size limits."""
+
+import discord
+
+SUCCESS = discord.Colour.from_rgb(76, 153, 92)
+FAILURE = discord.Colour.from_rgb(178, 64, 64)
+NEUTRAL = discord.Colour.from_rgb(196, 160, 64)
+INFO = discord.Colour.from_rgb(90, 110, 160)
+
+TITLE_LIMIT = 256
+FIELD_NAME_LIMIT = 256
+FIELD_VALUE_LIMIT = 1024
+DESCRIPTION_LIMIT = 4096
+FOOTER_LIMIT = 2048
+EMBED_TOTAL_LIMIT = 6000
+MAX_FIELDS = 25
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut ``text`` to ``limit`` characters, marking the cut with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def plain(text: str) -> str:
+    """User text made inert for Markdown, so a name like ``**Vin**`` shows as typed."""
+    return discord.utils.escape_markdown(text)
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def percent(chance: float) -> str:
+    if 0 < chance < 0.001:
+        return "<0.1%"
+    if 0.999 < chance < 1:
+        return ">99.9%"
+    return f"{chance:.1%}"
+
+
+def embed_size(embed: discord.Embed) -> int:
+    return len(embed)
+
+
+def add_field(embed: discord.Embed, name: str, value: str, *, inline: bool = True) -> None:
+    """Add a field clipped to Discord's limits; fields past the 25th are dropped, never an error."""
+    if len(embed.fields) >= MAX_FIELDS:
+        return
+    embed.add_field(
+        name=clip(name, FIELD_NAME_LIMIT), value=clip(value or "—", FIELD_VALUE_LIMIT), inline=inline
+    )

@@ -1,0 +1,153 @@
+"""Embeds for rolls, Contests and odds."""
+
+from fractions import Fraction
+
+import discord
+
+from bot.render.common import FAILURE, INFO, NEUTRAL, SUCCESS, add_field, clip, percent, plain
+from rules.contest import ContestResult, Decision, Side
+from rules.odds import ContestOdds, Odds
+from rules.outcome import difficulty_name
+from rules.pool import Pool, Source
+from rules.roll import Reading
+
+
+def pool_breakdown(pool: Pool) -> str:
+    """ "Physique 4 + 2 Traits + Tool = 7", then what that means at the table."""
+    parts = [f"{plain(c.label)} {c.dice}" for c in pool.contributions[:1]]
+    for c in pool.contributions[1:]:
+        sign = "+" if c.dice > 0 else "−"
+        counted = c.source in (Source.TRAIT, Source.TOOL, Source.CIRCUMSTANCE)
+        parts.append(f"{sign} {plain(c.label)}" if counted else f"{sign} {plain(c.label)} {abs(c.dice)}")
+    text = " ".join(parts) + f" = **{pool.total}**"
+    if pool.free_nudges:
+        text += f"\nRolls 10 dice with {pool.free_nudges} free Nudge{'s' if pool.free_nudges > 1 else ''}."
+    elif pool.underflow:
+        text += f"\nRolls 2 dice; Outcome worsens by {pool.underflow}."
+    return text
+
+
+def faces_text(reading: Reading) -> str:
+    """The dice as thrown: the Result's set in bold, 6s marked as Nudges (struck for Extras)."""
+    shown = []
+    for face in reading.faces:
+        if face == 6:
+            shown.append("~~6~~" if reading.extra else "6✦")
+        elif face == reading.result:
+            shown.append(f"**{face}**")
+        else:
+            shown.append(str(face))
+    return " ".join(shown)
+
+
+def verdict(reading: Reading) -> str:
+    if reading.success:
+        return f"Success — Result {reading.result} vs Difficulty {reading.difficulty}"
+    if not reading.has_set:
+        return f"Failure — no matching set (Difficulty {reading.difficulty})"
+    return f"Failure — Result {reading.result} vs Difficulty {reading.difficulty}"
+
+
+def nudges_text(reading: Reading) -> str:
+    if reading.extra:
+        return "None: Extras get no Nudges."
+    if not reading.success:
+        return f"{reading.sixes} rolled; on a failure they only cancel Complications."
+    text = str(reading.nudges)
+    if reading.free_nudges:
+        text += f" ({reading.rolled_nudges} rolled + {reading.free_nudges} free)"
+    if reading.can_catch_beat:
+        text += "\nEnough to catch a Beat: spend them all for an extra action now."
+    return text
+
+
+def complications_text(reading: Reading) -> str:
+    text = str(reading.complications)
+    if reading.cancelled_complications:
+        text += f" ({reading.cancelled_complications} cancelled by Nudges)"
+    if reading.group_complication:
+        text += "\nOr one Complication for you and every ally nearby."
+    return text
+
+
+def reading_embed(reading: Reading, *, title: str, roller: str | None = None) -> discord.Embed:
+    colour = SUCCESS if reading.success else FAILURE
+    embed = discord.Embed(title=clip(title, 256), colour=colour)
+    if roller:
+        embed.set_author(name=clip(roller, 256))
+    embed.description = verdict(reading)
+    add_field(embed, "Pool", pool_breakdown(reading.pool), inline=False)
+    add_field(embed, "Dice", faces_text(reading), inline=False)
+    add_field(embed, "Outcome", f"{reading.outcome:+d} — {reading.outcome_name}")
+    add_field(embed, "Nudges", nudges_text(reading))
+    if reading.complications or reading.cancelled_complications:
+        add_field(embed, "Complications", complications_text(reading))
+    return embed
+
+
+DECISIONS = {
+    Decision.UNDEFENDED: "Undefended: a matching set that meets the Difficulty is enough.",
+    Decision.FAILED_OUTRIGHT: "The action failed outright (no set, or short of the Difficulty).",
+    Decision.RESULT: "Settled by the higher Result.",
+    Decision.NUDGES: "Equal Results: settled by Nudges.",
+    Decision.STALEMATE: "Equal Results and Nudges: stalemate, it carries into the next Beat.",
+}
+
+
+def contest_embed(contest: ContestResult, *, acting: str, opposing: str) -> discord.Embed:
+    if contest.winner is None:
+        title, colour = "Stalemate", NEUTRAL
+    else:
+        name = acting if contest.winner is Side.ACTING else opposing
+        title, colour = f"{name} wins", SUCCESS if contest.winner is Side.ACTING else FAILURE
+    embed = discord.Embed(title=clip(title, 256), colour=colour, description=DECISIONS[contest.decided_by])
+    for name, reading in ((acting, contest.acting), (opposing, contest.opposing)):
+        if reading is None:
+            continue
+        nudges = 0 if reading.extra else reading.tiebreak_nudges
+        value = (
+            f"{pool_breakdown(reading.pool)}\n{faces_text(reading)}\n"
+            f"Result {reading.result} · Nudges {nudges}"
+        )
+        add_field(embed, name, value, inline=False)
+    embed.set_footer(text=f"Contest Outcome {contest.outcome}")
+    return embed
+
+
+def odds_embed(odds: Odds) -> discord.Embed:
+    title = f"{odds.dice} dice vs Difficulty {odds.difficulty} ({difficulty_name(odds.difficulty)})"
+    embed = discord.Embed(
+        title=title, colour=INFO, description=f"Chance of success: **{percent(float(odds.success))}**"
+    )
+    if odds.free_nudges:
+        add_field(embed, "Free Nudges", str(odds.free_nudges))
+    if odds.underflow:
+        add_field(embed, "Outcome penalty", f"−{odds.underflow}")
+    add_field(embed, "Catch a Beat", percent(float(odds.catch_a_beat)))
+    add_field(embed, "Expected Complications", f"{float(odds.expected_complications):.2f}")
+    lines = [f"`{o:+d}` {percent(float(p))}" for o, p in odds.outcomes.items()]
+    add_field(embed, "Outcomes", "\n".join(lines), inline=False)
+    embed.set_footer(text="Exact odds, not a simulation.")
+    return embed
+
+
+def odds_table_embed(table: dict[int, dict[int, Fraction]]) -> discord.Embed:
+    header = "dice │    D1     D2     D3     D4     D5"
+    rows = [
+        f"{dice:>4} │ " + " ".join(f"{percent(float(p)):>6}" for p in row.values())
+        for dice, row in table.items()
+    ]
+    embed = discord.Embed(title="Chance of success", colour=INFO)
+    embed.description = "```\n" + "\n".join([header, *rows]) + "\n```"
+    embed.set_footer(text="Pool size down, Difficulty across. Exact odds.")
+    return embed
+
+
+def contest_odds_embed(odds: ContestOdds, *, acting: int, opposing: int, difficulty: int) -> discord.Embed:
+    embed = discord.Embed(title=f"Contest: {acting} dice vs {opposing} dice", colour=INFO)
+    if difficulty > 1:
+        embed.description = f"The acting side needs a Result of {difficulty} or more."
+    add_field(embed, "Win", percent(float(odds.win)))
+    add_field(embed, "Lose", percent(float(odds.lose)))
+    add_field(embed, "Stalemate", percent(float(odds.stalemate)))
+    return embed
