@@ -1,0 +1,77 @@
+"""A running bot for each test: real discord.py, the fake Discord on 127.0.0.1, SQLite in tmp_path.
+
+``bot_env`` yields a :class:`BotEnv` with the harness (to send slash commands, clicks and menus
+as the narrator or the players) and the bot's storage (to assert on what was stored).
+"""
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import MistbornBot
+from bot.config import Settings
+from bot.offline import payloads
+from bot.offline.commandline import find_command
+from bot.offline.harness import Harness, running_bot
+from bot.offline.payloads import Resolved
+from bot.offline.records import InteractionRecord
+from bot.offline.world import World, default_world
+from storage import Storage
+
+
+@dataclass
+class BotEnv:
+    harness: Harness
+    bot: MistbornBot
+    storage: Storage
+    world: World
+
+    @property
+    def guild_id(self) -> int:
+        return self.world.guild.id
+
+    def user_id(self, name: str) -> int:
+        return self.harness.member(name).user.id
+
+    async def slash(self, line: str, user: str = "narrator") -> InteractionRecord:
+        return await self.harness.slash(line, user=user)
+
+    async def slash_overriding_visibility(
+        self, name: str, options: list[dict[str, Any]], user: str
+    ) -> InteractionRecord:
+        """Send a command Discord would hide from ``user`` by default, as a server that changed
+        its integration permissions would let them: the bot's own checks must still hold."""
+        command = find_command(self.harness.commands, name)
+        payload = payloads.slash_command(self.world, self.harness.actor(user), command, options, Resolved())
+        return await self.harness.send(payload)
+
+
+def make_settings(db_path: Path, guild_id: int) -> Settings:
+    return Settings(token=None, db_path=db_path, dev_guild_id=guild_id, _env_file=None)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+async def bot_env(tmp_path: Path) -> AsyncIterator[BotEnv]:
+    world = default_world()
+    storage = await Storage.open(tmp_path / "bot.sqlite3")
+    made: list[MistbornBot] = []
+
+    def make_bot() -> MistbornBot:
+        bot = MistbornBot(
+            settings=make_settings(tmp_path / "bot.sqlite3", world.guild.id),
+            storage=storage,
+            rng=random.Random(1234),
+        )
+        made.append(bot)
+        return bot
+
+    try:
+        async with running_bot(make_bot, world=world) as harness:
+            yield BotEnv(harness=harness, bot=made[0], storage=storage, world=world)
+            assert not [v for v in harness.violations if v.rejected], harness.violations
+    finally:
+        await storage.close()

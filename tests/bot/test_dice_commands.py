@@ -1,0 +1,137 @@
+"""Rolling, reading and odds through the real discord.py dispatch."""
+
+import pytest
+
+from bot.offline.commandline import CommandLineError
+from rules.character import CharacterKind, make_character
+
+
+def field(record, name: str) -> str:
+    for embed in record.embeds:
+        for f in embed.get("fields", []):
+            if f["name"] == name:
+                return f["value"]
+    raise AssertionError(f"no field {name!r} in {record.embeds}")
+
+
+async def test_roll_bare_dice_is_logged(bot_env):
+    reply = await bot_env.slash("/roll dice:12 difficulty:2 label:Leap", user="player1")
+    assert not reply.ephemeral and reply.embeds[0]["title"] == "Leap"
+    assert "Dice 12 = **12**" in field(reply, "Pool") and "2 free Nudges" in field(reply, "Pool")
+    logged = await bot_env.storage.rolls.recent(bot_env.guild_id)
+    assert len(logged) == 1 and logged[0].dice == 10 and logged[0].free_nudges == 2
+    assert logged[0].user_id == bot_env.user_id("player1") and logged[0].label == "Leap"
+
+
+async def test_roll_stat_from_active_character(bot_env):
+    owner = bot_env.user_id("player1")
+    vin = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=owner, attributes={"physique": 4})
+    stored = await bot_env.storage.characters.create(bot_env.guild_id, vin)
+    await bot_env.storage.active.set(bot_env.guild_id, owner, stored.id)
+    reply = await bot_env.slash("/roll stat:physique traits:2 tool:1", user="player1")
+    assert reply.embeds[0]["title"] == "Vin: Physique"
+    assert field(reply, "Pool").startswith("Physique 4 + 2 Traits + Tool = **7**")
+
+
+async def test_standing_roll_spends_the_standing(bot_env):
+    owner = bot_env.user_id("player1")
+    vin = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=owner, standings={"resources": 3})
+    await bot_env.storage.characters.create(bot_env.guild_id, vin)
+    reply = await bot_env.slash("/roll stat:Resources character:vin", user="player1")
+    assert "Resources spent: 2 left" in reply.embeds[0]["footer"]["text"]
+    stored = await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Vin")
+    assert stored.character.spent.resources == 1
+
+
+async def test_player_cannot_roll_for_another_players_character(bot_env):
+    vin = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=bot_env.user_id("player1"))
+    await bot_env.storage.characters.create(bot_env.guild_id, vin)
+    reply = await bot_env.slash("/roll stat:Charm character:Vin", user="player2")
+    assert reply.ephemeral and "not yours" in reply.content
+    assert await bot_env.storage.rolls.recent(bot_env.guild_id) == []
+    narrator = await bot_env.slash("/roll stat:Charm character:Vin", user="narrator")
+    assert not narrator.ephemeral
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("/roll", "Say what to roll"),
+        ("/roll dice:3 stat:Physique", "either `dice` or `stat`"),
+        ("/roll stat:Physique", "no active character"),
+        ("/roll stat:Physique character:Nobody", "no character named Nobody"),
+    ],
+)
+async def test_roll_refusals_are_ephemeral_and_log_nothing(bot_env, line, message):
+    reply = await bot_env.slash(line, user="player1")
+    assert reply.ephemeral and message in reply.content
+    assert await bot_env.storage.rolls.recent(bot_env.guild_id) == []
+
+
+async def test_stat_autocomplete_lists_the_sheet(bot_env):
+    owner = bot_env.user_id("player1")
+    vin = make_character(
+        name="Vin",
+        kind=CharacterKind.HERO,
+        owner_id=owner,
+        powers=[{"type": "allomancy", "name": "Steel", "rating": 4}],
+    )
+    stored = await bot_env.storage.characters.create(bot_env.guild_id, vin)
+    await bot_env.storage.active.set(bot_env.guild_id, owner, stored.id)
+    reply = await bot_env.harness.autocomplete("/roll stat:st", user="player1")
+    assert [c["value"] for c in reply.choices] == ["Steel"]
+    names = await bot_env.harness.autocomplete("/roll character:v", user="player1")
+    assert [c["value"] for c in names.choices] == ["Vin"]
+
+
+async def test_gmroll_is_secret_and_narrator_only(bot_env):
+    gm = bot_env.world.guild.channels[1]
+    await bot_env.slash(f"/setup gm-channel channel:#{gm.name}")
+    secret = await bot_env.slash("/gmroll dice:5 label:Ambush")
+    assert secret.ephemeral and secret.embeds[0]["title"] == "Ambush"
+    copies = [m for m in bot_env.harness.fake.messages.values() if m["channel_id"] == str(gm.id)]
+    assert copies and copies[-1]["embeds"][0]["title"] == "Ambush"
+    with pytest.raises(CommandLineError, match="needs manage_guild"):
+        await bot_env.slash("/gmroll dice:5", user="player1")
+    dice = [{"name": "dice", "type": 4, "value": 5}]
+    refused = await bot_env.slash_overriding_visibility("gmroll", dice, user="player1")
+    assert refused.ephemeral and "Only a Narrator" in refused.content
+    assert len(await bot_env.storage.rolls.recent(bot_env.guild_id)) == 1
+
+
+@pytest.mark.parametrize(
+    ("faces", "expected"),
+    [("3 3 6 1", "Success — Result 3"), ("3,3,6,1", "Success — Result 3"), ("1245", "no matching set")],
+)
+async def test_read_table_dice(bot_env, faces, expected):
+    reply = await bot_env.slash(f'/read faces:"{faces}"', user="player2")
+    assert expected in reply.embeds[0]["description"]
+
+
+@pytest.mark.parametrize(
+    ("faces", "message"), [("3 3 7", "not a face"), ("a b", "not one"), ("3", "2 to 10 dice")]
+)
+async def test_read_bad_faces(bot_env, faces, message):
+    reply = await bot_env.slash(f'/read faces:"{faces}"', user="player2")
+    assert reply.ephemeral and message in reply.content
+
+
+async def test_contest_between_two_pools(bot_env):
+    reply = await bot_env.slash("/contest actor_dice:6 opponent_dice:4", user="player1")
+    embed = reply.embeds[0]
+    assert embed["title"] in ("6 dice wins", "4 dice wins", "Stalemate")
+    assert [f["name"] for f in embed["fields"]] == ["6 dice", "4 dice"]
+
+
+async def test_odds_commands(bot_env):
+    single = await bot_env.slash("/odds roll dice:3 difficulty:2")
+    assert "29.6%" in single.embeds[0]["description"]
+    table = await bot_env.slash("/odds table")
+    assert "99.9%" in table.embeds[0]["description"] and "51.5%" in table.embeds[0]["description"]
+    contest = await bot_env.slash("/odds contest acting:10 opposing:10")
+    assert [f["name"] for f in contest.embeds[0]["fields"]] == ["Win", "Lose", "Stalemate"]
+
+
+async def test_help_is_private(bot_env):
+    reply = await bot_env.slash("/help", user="player2")
+    assert reply.ephemeral and "Nudges" in field(reply, "The dice")
