@@ -72,6 +72,6 @@ async def bot_env(tmp_path: Path) -> AsyncIterator[BotEnv]:
     try:
         async with running_bot(make_bot, world=world) as harness:
             yield BotEnv(harness=harness, bot=made[0], storage=storage, world=world)
-            assert not [v for v in harness.violations if v.rejected], harness.violations
+            assert not harness.violations, harness.violations
     finally:
         await storage.close()

@@ -1,0 +1,38 @@
+"""``/sync``: the bot owner's deliberate command sync (never done on an ordinary start)."""
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.checks import guild_id_of
+from bot.errors import NotAllowed
+
+if TYPE_CHECKING:
+    from bot.app import MistbornBot
+
+
+class Admin(commands.Cog):
+    def __init__(self, bot: "MistbornBot") -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="sync", description="Bot owner: publish the slash commands (global takes up to an hour)"
+    )
+    @app_commands.describe(scope="global: every server; here: this server only, at once")
+    @app_commands.default_permissions(administrator=True)
+    @app_commands.guild_only()
+    async def sync(
+        self, interaction: discord.Interaction["MistbornBot"], scope: Literal["global", "here"] = "here"
+    ) -> None:
+        if not await self.bot.is_owner(interaction.user):
+            raise NotAllowed("Only the bot's owner can sync its commands.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if scope == "global":
+            synced = await self.bot.tree.sync()
+        else:
+            guild = discord.Object(guild_id_of(interaction))
+            self.bot.tree.copy_global_to(guild=guild)
+            synced = await self.bot.tree.sync(guild=guild)
+        await interaction.followup.send(f"Synced {len(synced)} commands ({scope}).", ephemeral=True)

@@ -1,0 +1,34 @@
+"""The global error handler and the owner-only command sync."""
+
+import logging
+
+from bot.errors import APOLOGY
+from storage import RollLog
+
+
+async def test_unexpected_error_is_logged_and_answered_with_an_apology(bot_env, monkeypatch, caplog):
+    async def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(RollLog, "append", broken)
+    with caplog.at_level(logging.ERROR, logger="bot.errors"):
+        reply = await bot_env.slash("/roll dice:4 label:Climb", user="player1")
+    assert reply.ephemeral and reply.content == APOLOGY and "disk on fire" not in reply.content
+    [record] = [r for r in caplog.records if r.name == "bot.errors"]
+    assert "Command roll failed" in record.getMessage() and "'Climb'" in record.getMessage()
+    assert record.exc_info is not None
+
+
+async def test_sync_is_refused_to_everyone_but_the_owner(bot_env):
+    reply = await bot_env.harness.slash("/sync scope:global", user="player1", override_permissions=True)
+    assert reply.ephemeral and "Only the bot's owner" in reply.content
+    assert bot_env.harness.fake.commands.scopes.get(None, []) == []
+
+
+async def test_owner_syncs_globally_on_request(bot_env):
+    owner = bot_env.user_id("narrator")
+    bot_env.bot.settings = bot_env.bot.settings.model_copy(update={"owner_ids": frozenset({owner})})
+    reply = await bot_env.harness.slash("/sync scope:global", user="narrator", override_permissions=True)
+    assert reply.ephemeral and reply.content.startswith("Synced ") and "(global)" in reply.content
+    names = {c["name"] for c in bot_env.harness.fake.commands.scopes.get(None, [])}
+    assert {"roll", "odds", "sync"} <= names
