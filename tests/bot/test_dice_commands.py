@@ -135,3 +135,13 @@ async def test_odds_commands(bot_env):
 async def test_help_is_private(bot_env):
     reply = await bot_env.slash("/help", user="player2")
     assert reply.ephemeral and "Nudges" in field(reply, "The dice")
+
+
+async def test_a_character_in_another_server_is_invisible(bot_env):
+    owner = bot_env.user_id("player1")
+    elsewhere = make_character(name="Kelsier", kind=CharacterKind.HERO, owner_id=owner)
+    await bot_env.storage.characters.create(bot_env.guild_id + 1, elsewhere)
+    reply = await bot_env.slash("/roll stat:Physique character:Kelsier", user="player1")
+    assert reply.ephemeral and "no character named Kelsier" in reply.content
+    suggestions = await bot_env.harness.autocomplete("/roll character:Ke", user="player1")
+    assert suggestions.choices == []
