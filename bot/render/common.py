@@ -22,8 +22,9 @@ def clip(text: str, limit: int) -> str:
 
 
 def plain(text: str) -> str:
-    """User text made inert for Markdown, so a name like ``**Vin**`` shows as typed."""
-    return discord.utils.escape_markdown(text)
+    """User text made inert: Markdown shows as typed (``**Vin**``) and ``@everyone`` or
+    ``<@id>`` stay text rather than rendering as a mention."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
 
 
 def signed(value: int) -> str:

@@ -1,0 +1,181 @@
+"""``/edit`` for the listed parts of a sheet: Powers, Stunts and Props.
+
+A mixin of :class:`bot.cogs.characters.edit.EditCommands` (``CogMeta`` collects commands from
+every class in the MRO), kept apart so each module stays short. :class:`EditBase` holds the
+one path every edit takes: load, check control, pure change, save once, confirm privately.
+"""
+
+from collections.abc import Callable, Sequence
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.characters.common import (
+    NAME_TO_CHANGE,
+    CharacterName,
+    Interaction,
+    ItemName,
+    change,
+    choices_of,
+    find_power,
+    find_text,
+    metal_choices,
+    pick,
+    power_choices,
+    prop_choices,
+    stunt_choices,
+    with_power,
+)
+from bot.errors import BotError
+from bot.render.common import plain
+from bot.render.sheet import change_embed
+from bot.sheets import own_character_choices
+from rules.character import Character, PowerType, check_hero_build, revise_character
+from rules.character.limits import name_key
+
+Summary = str | Callable[[Character], str]
+
+
+class EditBase(commands.Cog):
+    async def _edit(
+        self,
+        interaction: Interaction,
+        name: str | None,
+        edit: Callable[[Character], Character],
+        summary: Summary,
+        sections: Sequence[str] = (),
+    ) -> None:
+        saved = (await change(interaction, name, "edit their sheet", edit)).character
+        text = summary(saved) if callable(summary) else summary
+        embed = change_embed(saved, text, sections=sections, warnings=check_hero_build(saved))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+class PartEdits(EditBase):
+    @app_commands.command(name="power-add", description="Add a Power: a metal for Allomancy or Feruchemy")
+    @app_commands.describe(
+        power_type="Allomancy, Feruchemy, Hemalurgy, kandra or another Power",
+        power="The metal (Allomancy, Feruchemy) or the Power's name",
+        rating="Its rating, 1–10",
+        name=NAME_TO_CHANGE,
+    )
+    @app_commands.rename(power_type="type")
+    @app_commands.choices(power_type=choices_of(PowerType))
+    @app_commands.autocomplete(power=metal_choices, name=own_character_choices)
+    async def power_add(
+        self,
+        interaction: Interaction,
+        power_type: str,
+        power: app_commands.Range[str, 1, 24],
+        rating: app_commands.Range[int, 1, 10],
+        name: CharacterName | None = None,
+    ) -> None:
+        kind = pick(PowerType, power_type, "type of Power")
+        new = {"type": kind.value, "name": power, "rating": rating}
+
+        def edit(c: Character) -> Character:
+            return revise_character(c, powers=(*c.powers, new))
+
+        def summary(c: Character) -> str:
+            return f"Added {plain(c.powers[-1].full_label)} {rating}."
+
+        await self._edit(interaction, name, edit, summary)
+
+    @app_commands.command(name="power-remove", description="Remove a Power and its Stunts")
+    @app_commands.describe(power="The Power to remove", name=NAME_TO_CHANGE)
+    @app_commands.autocomplete(power=power_choices, name=own_character_choices)
+    async def power_remove(
+        self, interaction: Interaction, power: ItemName, name: CharacterName | None = None
+    ) -> None:
+        def edit(c: Character) -> Character:
+            index = find_power(c, power)
+            return revise_character(c, powers=c.powers[:index] + c.powers[index + 1 :])
+
+        await self._edit(interaction, name, edit, f"Removed {plain(power)}.")
+
+    @app_commands.command(name="power-rating", description="Change a Power's rating")
+    @app_commands.describe(power="The Power", rating="Its new rating, 1–10", name=NAME_TO_CHANGE)
+    @app_commands.autocomplete(power=power_choices, name=own_character_choices)
+    async def power_rating(
+        self,
+        interaction: Interaction,
+        power: ItemName,
+        rating: app_commands.Range[int, 1, 10],
+        name: CharacterName | None = None,
+    ) -> None:
+        def edit(c: Character) -> Character:
+            index = find_power(c, power)
+            changed = c.powers[index].model_copy(update={"rating": rating})
+            return revise_character(c, powers=with_power(c, index, changed))
+
+        await self._edit(interaction, name, edit, f"{plain(power)} is now {rating}.")
+
+    @app_commands.command(name="stunt-add", description="Add a Stunt to a Power")
+    @app_commands.describe(power="The Power", stunt="The Stunt", name=NAME_TO_CHANGE)
+    @app_commands.autocomplete(power=power_choices, name=own_character_choices)
+    async def stunt_add(
+        self,
+        interaction: Interaction,
+        power: ItemName,
+        stunt: app_commands.Range[str, 1, 48],
+        name: CharacterName | None = None,
+    ) -> None:
+        def edit(c: Character) -> Character:
+            index = find_power(c, power)
+            found = c.powers[index]
+            if any(name_key(s) == name_key(stunt) for s in found.stunts):
+                raise BotError(f"{found.full_label} already has that Stunt.")
+            changed = found.model_copy(update={"stunts": (*found.stunts, stunt)})
+            return revise_character(c, powers=with_power(c, index, changed))
+
+        await self._edit(interaction, name, edit, f"Added the Stunt {plain(stunt)} to {plain(power)}.")
+
+    @app_commands.command(name="stunt-remove", description="Remove a Stunt from a Power")
+    @app_commands.describe(power="The Power", stunt="The Stunt to remove", name=NAME_TO_CHANGE)
+    @app_commands.autocomplete(power=power_choices, stunt=stunt_choices, name=own_character_choices)
+    async def stunt_remove(
+        self, interaction: Interaction, power: ItemName, stunt: ItemName, name: CharacterName | None = None
+    ) -> None:
+        def edit(c: Character) -> Character:
+            index = find_power(c, power)
+            found = c.powers[index]
+            at = find_text(found.stunts, stunt, "Stunt", found.full_label)
+            changed = found.model_copy(update={"stunts": found.stunts[:at] + found.stunts[at + 1 :]})
+            return revise_character(c, powers=with_power(c, index, changed))
+
+        await self._edit(interaction, name, edit, f"Removed the Stunt {plain(stunt)}.")
+
+    @app_commands.command(name="prop-add", description="Add a Prop: gear, a weapon or armour")
+    @app_commands.describe(
+        prop="The Prop's name",
+        weapon="Weapon damage bonus, 0–4",
+        armour="Armour: 1 light, 2 mail, 3 plate",
+        name=NAME_TO_CHANGE,
+    )
+    @app_commands.autocomplete(name=own_character_choices)
+    async def prop_add(
+        self,
+        interaction: Interaction,
+        prop: app_commands.Range[str, 1, 48],
+        weapon: app_commands.Range[int, 0, 4] | None = None,
+        armour: app_commands.Range[int, 0, 3] | None = None,
+        name: CharacterName | None = None,
+    ) -> None:
+        new = {"name": prop, "weapon": weapon, "armour": armour}
+
+        def edit(c: Character) -> Character:
+            return revise_character(c, props=(*c.props, new))
+
+        await self._edit(interaction, name, edit, f"Added the Prop {plain(prop)}.")
+
+    @app_commands.command(name="prop-remove", description="Remove a Prop")
+    @app_commands.describe(prop="The Prop to remove", name=NAME_TO_CHANGE)
+    @app_commands.autocomplete(prop=prop_choices, name=own_character_choices)
+    async def prop_remove(
+        self, interaction: Interaction, prop: ItemName, name: CharacterName | None = None
+    ) -> None:
+        def edit(c: Character) -> Character:
+            index = find_text(tuple(p.name for p in c.props), prop, "Prop", c.name)
+            return revise_character(c, props=c.props[:index] + c.props[index + 1 :])
+
+        await self._edit(interaction, name, edit, f"Removed the Prop {plain(prop)}.")

@@ -1,0 +1,271 @@
+"""``/character``: make, show, list, rename, delete, choose, import and export sheets, and the
+"View sheet" member menu.
+
+Rulings:
+
+* Anyone in the server may read any sheet (show, list, export, the menu); only the owner or a
+  Narrator may change, delete or choose one. Villains and Extras, and characters made for
+  someone else, need a Narrator.
+* Creating a Hero for yourself makes it your active character if you have none yet.
+* The sheet shown after creating a Villain or Extra is private (the Narrator's preparation).
+* An imported sheet belongs to the member who imports it; a Narrator's import keeps the file's
+  owner, and ``owner`` (Narrators) sets it outright.
+"""
+
+import io
+import re
+import unicodedata
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.checks import guild_id_of, is_narrator, require_narrator
+from bot.cogs.characters.common import (
+    NAME_TO_READ,
+    CharacterName,
+    Interaction,
+    choices_of,
+    load_to_change,
+    pick,
+)
+from bot.cogs.characters.views import DeleteView
+from bot.errors import BotError
+from bot.render.common import EMBED_TOTAL_LIMIT, plain
+from bot.render.sheet import change_embed, embed_units, fit_embed, roster_embed, sheet_embed
+from bot.sheets import character_choices, load_character, own_character_choices
+from rules.character import (
+    Character,
+    CharacterKind,
+    check_hero_build,
+    export_character,
+    import_character,
+    make_character,
+    revise_character,
+)
+from rules.character.transfer import MAX_FILE_BYTES
+from storage import AlreadyExistsError
+
+if TYPE_CHECKING:
+    from bot.app import MistbornBot
+
+AttributeValue = app_commands.Range[int, 1, 10]
+StandingValue = app_commands.Range[int, 2, 10]
+NO_PINGS = discord.AllowedMentions.none()
+ADVICE_LIMIT = 1500
+"""The build advice shown beside a sheet; the sheet gives up the rest of Discord's 6000."""
+
+
+def file_name(name: str) -> str:
+    """A safe ASCII file name for a character's export."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", ascii_name).strip("-")[:40]
+    return f"{slug or 'character'}.json"
+
+
+def with_warnings(character: Character, sheet: discord.Embed) -> list[discord.Embed]:
+    """The sheet, then the Hero-build advice in a second embed that fits what is left."""
+    warnings = check_hero_build(character)
+    if not warnings:
+        return [sheet]
+    advice = fit_embed(change_embed(character, "Compared with a new Hero:", warnings=warnings), ADVICE_LIMIT)
+    return [fit_embed(sheet, EMBED_TOTAL_LIMIT - embed_units(advice)), advice]
+
+
+@app_commands.guild_only()
+class CharacterCommands(commands.GroupCog, group_name="character", group_description="Character sheets"):
+    def __init__(self, bot: "MistbornBot") -> None:
+        self.bot = bot
+        self.menu = app_commands.ContextMenu(name="View sheet", callback=self.view_sheet)
+        self.menu.guild_only = True
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.menu)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
+
+    async def view_sheet(self, interaction: Interaction, member: discord.Member) -> None:
+        """User menu: the member's active character, privately."""
+        stored = await self.bot.storage.active.get(guild_id_of(interaction), member.id)
+        if stored is None:
+            raise BotError(f"{member.display_name} has no active character in this server.")
+        await interaction.response.send_message(embed=sheet_embed(stored.character), ephemeral=True)
+
+    @app_commands.command(name="create", description="Make a character: your Hero, or a Villain or Extra")
+    @app_commands.describe(
+        name="The character's name, unique in this server",
+        kind="Hero (a player's, the default); Villain or Extra for Narrators",
+        concept="Who they are, in a few words",
+        physique="Physique 1–10 (a new Hero has 2–6)",
+        charm="Charm 1–10 (a new Hero has 2–6)",
+        wits="Wits 1–10 (a new Hero has 2–6)",
+        resources="Resources 2–10",
+        influence="Influence 2–10",
+        spirit="Spirit 2–10",
+        size="Extras: how many are in the group (default 1)",
+        owner="Narrators: the member the character belongs to (default: you)",
+    )
+    @app_commands.choices(kind=choices_of(CharacterKind))
+    async def create(
+        self,
+        interaction: Interaction,
+        name: CharacterName,
+        kind: str = CharacterKind.HERO.value,
+        concept: app_commands.Range[str, 1, 120] | None = None,
+        physique: AttributeValue = 2,
+        charm: AttributeValue = 2,
+        wits: AttributeValue = 2,
+        resources: StandingValue = 2,
+        influence: StandingValue = 2,
+        spirit: StandingValue = 2,
+        size: app_commands.Range[int, 1, 100] = 1,
+        owner: discord.Member | None = None,
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        chosen = pick(CharacterKind, kind, "kind of character")
+        owner_id = interaction.user.id if owner is None else owner.id
+        if chosen is not CharacterKind.HERO:
+            await require_narrator(interaction, "create Villains and Extras")
+        if owner is not None and owner.bot:
+            raise BotError("A character belongs to a person, not a bot.")
+        if owner_id != interaction.user.id:
+            await require_narrator(interaction, "create a character for another member")
+        character = make_character(
+            name=name,
+            kind=chosen,
+            owner_id=owner_id,
+            concept=concept or "",
+            size=size,
+            attributes={"physique": physique, "charm": charm, "wits": wits},
+            standings={"resources": resources, "influence": influence, "spirit": spirit},
+        )
+        made_active = False
+        async with self.bot.storage.transaction() as tx:
+            stored = await tx.characters.create(guild_id, character)
+            mine = chosen is CharacterKind.HERO and owner_id == interaction.user.id
+            if mine and await tx.active.get(guild_id, owner_id) is None:
+                await tx.active.set(guild_id, owner_id, stored.id)
+                made_active = True
+        note = " It is now your active character." if made_active else ""
+        await interaction.response.send_message(
+            f"Created **{plain(character.name)}**.{note}",
+            embeds=with_warnings(character, sheet_embed(character)),
+            ephemeral=chosen is not CharacterKind.HERO,
+            allowed_mentions=NO_PINGS,
+        )
+
+    @app_commands.command(name="show", description="Show a character sheet")
+    @app_commands.describe(name=NAME_TO_READ, private="Show it only to you (default: everyone sees it)")
+    @app_commands.autocomplete(name=character_choices)
+    async def show(
+        self, interaction: Interaction, name: CharacterName | None = None, private: bool = False
+    ) -> None:
+        stored = await load_character(interaction, name)
+        await interaction.response.send_message(embed=sheet_embed(stored.character), ephemeral=private)
+
+    @app_commands.command(name="list", description="List the characters in this server")
+    @app_commands.describe(member="Only this member's characters", private="Show the list only to you")
+    async def list_characters(
+        self, interaction: Interaction, member: discord.Member | None = None, private: bool = False
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        found = await self.bot.storage.characters.list_by_guild(guild_id, member.id if member else None)
+        active = await self.bot.storage.active.get(guild_id, interaction.user.id)
+        title = f"Characters of {member.display_name}" if member else "Characters in this server"
+        embed = roster_embed(found, title=title, active_id=active.id if active else None)
+        await interaction.response.send_message(embed=embed, ephemeral=private)
+
+    @app_commands.command(name="rename", description="Give one of your characters a new name")
+    @app_commands.describe(name="The character to rename", new_name="The new name, unique in this server")
+    @app_commands.autocomplete(name=own_character_choices)
+    async def rename(self, interaction: Interaction, name: CharacterName, new_name: CharacterName) -> None:
+        stored = await load_to_change(interaction, name, "rename them")
+        saved = await self.bot.storage.characters.rename(guild_id_of(interaction), stored, new_name)
+        summary = f"Renamed **{plain(stored.name)}** to **{plain(saved.name)}**."
+        await interaction.response.send_message(embed=change_embed(saved.character, summary), ephemeral=True)
+
+    @app_commands.command(name="delete", description="Delete one of your characters (asks first)")
+    @app_commands.describe(name="The character to delete")
+    @app_commands.autocomplete(name=own_character_choices)
+    async def delete(self, interaction: Interaction, name: CharacterName) -> None:
+        stored = await load_to_change(interaction, name, "delete them")
+        view = DeleteView(stored, interaction.user.id)
+        await interaction.response.send_message(
+            f"Delete **{plain(stored.name)}** for good? This cannot be undone.",
+            view=view,
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )
+        view.origin = interaction
+
+    @app_commands.command(name="use", description="Choose the character your rolls and commands use")
+    @app_commands.describe(name="Your character to make active")
+    @app_commands.autocomplete(name=own_character_choices)
+    async def use(self, interaction: Interaction, name: CharacterName) -> None:
+        stored = await load_to_change(interaction, name, "make them your active character")
+        await self.bot.storage.active.set(guild_id_of(interaction), interaction.user.id, stored.id)
+        summary = f"**{plain(stored.name)}** is now your active character."
+        await interaction.response.send_message(
+            embed=change_embed(stored.character, summary, sections=["resiliences"]), ephemeral=True
+        )
+
+    @app_commands.command(name="import", description="Add a character from a file made by /character export")
+    @app_commands.describe(
+        file="The .json file from /character export (at most 64 KiB)",
+        name="Import under this name instead (when the name is taken)",
+        owner="Narrators: the member it belongs to",
+    )
+    async def import_sheet(
+        self,
+        interaction: Interaction,
+        file: discord.Attachment,
+        name: CharacterName | None = None,
+        owner: discord.Member | None = None,
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        if file.size > MAX_FILE_BYTES:
+            raise BotError(f"That file is {file.size // 1024} KiB; a sheet file is at most 64 KiB.")
+        if owner is not None and owner.bot:
+            raise BotError("A character belongs to a person, not a bot.")
+        # Downloading may take a moment; answer within Discord's 3 s first, privately so any
+        # error that follows stays private too.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        character = import_character(await file.read())
+        narrator = await is_narrator(interaction)
+        if character.kind is not CharacterKind.HERO:
+            await require_narrator(interaction, "import Villains and Extras")
+        if owner is not None and owner.id != interaction.user.id:
+            await require_narrator(interaction, "import a character for another member")
+        owner_id = owner.id if owner else character.owner_id if narrator else interaction.user.id
+        character = revise_character(character, owner_id=owner_id, **({"name": name} if name else {}))
+        try:
+            await self.bot.storage.characters.create(guild_id, character)
+        except AlreadyExistsError:
+            raise BotError(
+                f"There is already a character named {character.name} here. "
+                "Import it under another name with the `name` option."
+            ) from None
+        await interaction.followup.send(
+            f"Imported **{plain(character.name)}**.",
+            embeds=with_warnings(character, sheet_embed(character)),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )
+
+    @app_commands.command(
+        name="export", description="Download a character sheet as a file to import elsewhere"
+    )
+    @app_commands.describe(name=NAME_TO_READ)
+    @app_commands.autocomplete(name=character_choices)
+    async def export(self, interaction: Interaction, name: CharacterName | None = None) -> None:
+        stored = await load_character(interaction, name)
+        data = export_character(stored.character).encode("utf-8")
+        await interaction.response.send_message(
+            f"The sheet of **{plain(stored.name)}**. Bring it back with `/character import`.",
+            file=discord.File(io.BytesIO(data), filename=file_name(stored.name)),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )

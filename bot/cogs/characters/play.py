@@ -1,0 +1,245 @@
+"""``/sheet`` (damage, healing, Standings, Breathers) and ``/burden``: the sheet during play.
+
+These change a sheet the way the rules do (RULES.md §5, §6), through ``rules.character``, and
+answer in the channel so the table sees what happened. Only the character's owner or a
+Narrator may change it: a player whose Hero hits a Villain asks the Narrator to apply it.
+``resting`` matters only for a Short Breather (a Long one restores everything anyway).
+"""
+
+from typing import TYPE_CHECKING
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.characters.common import (
+    NAME_TO_CHANGE,
+    CharacterName,
+    Interaction,
+    burden_choices,
+    choices_of,
+    load_to_change,
+    pick,
+    save,
+)
+from bot.errors import BotError
+from bot.render.common import plain
+from bot.render.sheet import change_embed, damage_embed, recovery_embed
+from bot.sheets import own_character_choices
+from rules.burdens import Severity
+from rules.character import (
+    Resilience,
+    Standing,
+    add_burden,
+    apply_damage,
+    find_burden,
+    heal,
+    long_breather,
+    recover_standing,
+    remove_burden,
+    short_breather,
+    spend_standing,
+    standing_available,
+    step_down_burden,
+    step_up_burden,
+)
+
+if TYPE_CHECKING:
+    from bot.app import MistbornBot
+
+Choice = app_commands.Choice
+Amount = app_commands.Range[int, 1, 20]
+BurdenName = app_commands.Range[str, 1, 40]
+DEFEAT_CHOICES = [Choice(name="None", value="none"), *choices_of([Severity.GRAVE, Severity.MORTAL])]
+DOING = "change their sheet"
+
+
+@app_commands.guild_only()
+class SheetCommands(commands.GroupCog, group_name="sheet", group_description="Damage, healing and Breathers"):
+    def __init__(self, bot: "MistbornBot") -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="damage", description="Deal damage to a Resilience; wounds and defeat follow")
+    @app_commands.describe(
+        amount="Points of damage, 1–20 (after armour)",
+        name=NAME_TO_CHANGE,
+        resilience="Which Resilience (default Health)",
+        defeat_burden="If this defeats them: the Burden the attacker leaves (default none)",
+        pewter="They are burning Pewter (adds its rating to Health for this hit)",
+    )
+    @app_commands.choices(resilience=choices_of(Resilience), defeat_burden=DEFEAT_CHOICES)
+    @app_commands.autocomplete(name=own_character_choices)
+    async def damage(
+        self,
+        interaction: Interaction,
+        amount: Amount,
+        name: CharacterName | None = None,
+        resilience: str = Resilience.HEALTH.value,
+        defeat_burden: str = "none",
+        pewter: bool = False,
+    ) -> None:
+        target = pick(Resilience, resilience, "Resilience")
+        burden = None if defeat_burden == "none" else pick(Severity, defeat_burden, "Burden severity")
+        stored = await load_to_change(interaction, name, DOING)
+        result = apply_damage(stored.character, target, amount, defeat_burden=burden, burning_pewter=pewter)
+        await save(interaction, stored, result.character)
+        await interaction.response.send_message(embed=damage_embed(result))
+
+    @app_commands.command(name="heal", description="Give back points of a Resilience (or defeated Extras)")
+    @app_commands.describe(
+        amount="Points to give back, 1–20",
+        name=NAME_TO_CHANGE,
+        resilience="Which Resilience (default Health)",
+    )
+    @app_commands.choices(resilience=choices_of(Resilience))
+    @app_commands.autocomplete(name=own_character_choices)
+    async def heal(
+        self,
+        interaction: Interaction,
+        amount: Amount,
+        name: CharacterName | None = None,
+        resilience: str = Resilience.HEALTH.value,
+    ) -> None:
+        target = pick(Resilience, resilience, "Resilience")
+        stored = await load_to_change(interaction, name, DOING)
+        saved = await save(interaction, stored, heal(stored.character, target, amount))
+        what = "defeated members" if saved.character.is_extra else target.label
+        embed = change_embed(saved.character, f"Healed up to {amount} {what}.", sections=["resiliences"])
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="spend", description="Spend a Standing by 1, as a roll on it does")
+    @app_commands.describe(standing="Which Standing", name=NAME_TO_CHANGE)
+    @app_commands.choices(standing=choices_of(Standing))
+    @app_commands.autocomplete(name=own_character_choices)
+    async def spend(self, interaction: Interaction, standing: str, name: CharacterName | None = None) -> None:
+        which = pick(Standing, standing, "Standing")
+        stored = await load_to_change(interaction, name, DOING)
+        saved = await save(interaction, stored, spend_standing(stored.character, which))
+        left = standing_available(saved.character, which)
+        embed = change_embed(saved.character, f"Spent {which.label}: {left} left.", sections=["standings"])
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="recover", description="Recover spent Standing (all of it unless you say)")
+    @app_commands.describe(
+        name=NAME_TO_CHANGE,
+        standing="Only this Standing (default: all three)",
+        amount="Only this many points",
+    )
+    @app_commands.choices(standing=choices_of(Standing))
+    @app_commands.autocomplete(name=own_character_choices)
+    async def recover(
+        self,
+        interaction: Interaction,
+        name: CharacterName | None = None,
+        standing: str | None = None,
+        amount: app_commands.Range[int, 1, 10] | None = None,
+    ) -> None:
+        which = None if standing is None else pick(Standing, standing, "Standing")
+        stored = await load_to_change(interaction, name, DOING)
+        saved = await save(interaction, stored, recover_standing(stored.character, which, amount))
+        what = which.label if which else "Standings"
+        summary = (
+            f"Recovered {amount} point{'s' if amount != 1 else ''} of {what}."
+            if amount
+            else f"{what} recovered."
+        )
+        embed = change_embed(saved.character, summary, sections=["standings"])
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="breather", description="Take a Short or Long Breather")
+    @app_commands.describe(
+        kind="Short: half the lost Reputation and Willpower; Long: everything, and eases a Burden",
+        name=NAME_TO_CHANGE,
+        resting="Short Breather while resting: Health recovers too",
+        burden="Long Breather: the Burden to ease (default the worst Grave or Serious one)",
+    )
+    @app_commands.choices(kind=[Choice(name="Short", value="short"), Choice(name="Long", value="long")])
+    @app_commands.autocomplete(name=own_character_choices, burden=burden_choices)
+    async def breather(
+        self,
+        interaction: Interaction,
+        kind: str,
+        name: CharacterName | None = None,
+        resting: bool = False,
+        burden: BurdenName | None = None,
+    ) -> None:
+        if kind not in ("short", "long"):
+            raise BotError("A Breather is Short or Long.")
+        if kind == "short" and burden is not None:
+            raise BotError("Only a Long Breather eases a Burden.")
+        stored = await load_to_change(interaction, name, DOING)
+        if kind == "long":
+            result = long_breather(stored.character, burden)
+        else:
+            result = short_breather(stored.character, resting=resting)
+        saved = await save(interaction, stored, result.character)
+        title = "Long Breather" if kind == "long" else "Short Breather" + (" (resting)" if resting else "")
+        await interaction.response.send_message(embed=recovery_embed(saved.character, title, result))
+
+
+@app_commands.guild_only()
+class BurdenCommands(commands.GroupCog, group_name="burden", group_description="Burdens on a sheet"):
+    def __init__(self, bot: "MistbornBot") -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="add", description="Add a Burden: a temporary weakness others can exploit")
+    @app_commands.describe(
+        burden="The Burden's name",
+        severity="Serious +1, Grave +2, Mortal +3 dice against",
+        name=NAME_TO_CHANGE,
+    )
+    @app_commands.choices(severity=choices_of(Severity))
+    @app_commands.autocomplete(name=own_character_choices)
+    async def add(
+        self, interaction: Interaction, burden: BurdenName, severity: str, name: CharacterName | None = None
+    ) -> None:
+        level = pick(Severity, severity, "Burden severity")
+        stored = await load_to_change(interaction, name, DOING)
+        saved = await save(interaction, stored, add_burden(stored.character, burden, level))
+        summary = f"New {level.label} Burden: {plain(burden.strip())}."
+        await interaction.response.send_message(
+            embed=change_embed(saved.character, summary, sections=["burdens"])
+        )
+
+    @app_commands.command(name="remove", description="Remove a Burden")
+    @app_commands.describe(burden="The Burden to remove", name=NAME_TO_CHANGE)
+    @app_commands.autocomplete(burden=burden_choices, name=own_character_choices)
+    async def remove(
+        self, interaction: Interaction, burden: BurdenName, name: CharacterName | None = None
+    ) -> None:
+        stored = await load_to_change(interaction, name, DOING)
+        found = find_burden(stored.character, burden)
+        saved = await save(interaction, stored, remove_burden(stored.character, burden))
+        summary = f"Removed the Burden {plain(found.name)}."
+        await interaction.response.send_message(
+            embed=change_embed(saved.character, summary, sections=["burdens"])
+        )
+
+    @app_commands.command(
+        name="step", description="Worsen or ease a Burden one step (Serious ↔ Grave ↔ Mortal)"
+    )
+    @app_commands.describe(
+        burden="The Burden",
+        direction="Up worsens it; down eases it (a Serious one is then gone)",
+        name=NAME_TO_CHANGE,
+    )
+    @app_commands.choices(
+        direction=[Choice(name="Up (worse)", value="up"), Choice(name="Down (better)", value="down")]
+    )
+    @app_commands.autocomplete(burden=burden_choices, name=own_character_choices)
+    async def step(
+        self, interaction: Interaction, burden: BurdenName, direction: str, name: CharacterName | None = None
+    ) -> None:
+        if direction not in ("up", "down"):
+            raise BotError("Step a Burden up or down.")
+        stored = await load_to_change(interaction, name, DOING)
+        found = find_burden(stored.character, burden)
+        stepped = (step_up_burden if direction == "up" else step_down_burden)(stored.character, burden)
+        saved = await save(interaction, stored, stepped)
+        after = next((b for b in saved.character.burdens if b.name == found.name), None)
+        state = f"now {after.severity.label}" if after else "gone"
+        summary = f"The Burden {plain(found.name)} is {state}."
+        await interaction.response.send_message(
+            embed=change_embed(saved.character, summary, sections=["burdens"])
+        )

@@ -1,0 +1,160 @@
+"""A sheet filled to every cap with text that Markdown escaping doubles, and emoji that count
+twice in UTF-16, must still render within all of Discord's embed limits everywhere it shows."""
+
+import discord
+
+from bot.render.sheet import fit, sheet_embed
+from rules.character import CharacterKind, make_character
+from rules.character import limits as lim
+from rules.character.text_budget import user_text_length
+
+PATTERN = "*_~|`\\🔥"
+
+
+def units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def text_of(size: int, seed: str = "") -> str:
+    """Exactly ``size`` UTF-16 units: ``seed`` then characters Markdown escaping doubles, and emoji."""
+    out = seed
+    i = 0
+    while units(out) < size:
+        char = PATTERN[i % len(PATTERN)]
+        if units(out + char) > size or (char == "\\" and units(out) + 1 == size):
+            char = "*"  # no emoji split in half, and no closing backslash (it would escape a quote)
+        out += char
+        i += 1
+    return out
+
+
+def maximal(kind=CharacterKind.HERO, owner_id=1, **extra):
+    powers = [
+        {
+            "type": "other" if i % 2 else "kandra",
+            "name": text_of(lim.POWER_NAME_MAX, f"P{i}"),
+            "rating": 10,
+            "stunts": [text_of(lim.STUNT_MAX, f"S{i}")] if i < lim.STUNTS_MAX else [],
+        }
+        for i in range(lim.POWERS_MAX)
+    ]
+    fields = {
+        "name": text_of(lim.NAME_MAX, "Max"),
+        "kind": kind,
+        "owner_id": owner_id,
+        "concept": text_of(lim.CONCEPT_MAX),
+        "attributes": {"physique": 10, "charm": 10, "wits": 10},
+        "standings": {"resources": 10, "influence": 10, "spirit": 10},
+        "spent": {"resources": 9, "influence": 9, "spirit": 9},
+        "damage": {"health": 20, "reputation": 20, "willpower": 20},
+        "traits": {
+            **{
+                slot: text_of(lim.TRAIT_MAX)
+                for slot in ("drive", "profession", "specialty", "feature", "personality")
+            },
+            "extras": [text_of(lim.TRAIT_MAX, f"T{i}") for i in range(lim.EXTRA_TRAITS_MAX)],
+        },
+        "destiny": text_of(lim.DESTINY_MAX),
+        "tragedy": text_of(lim.TRAGEDY_MAX),
+        "burdens": [
+            {"name": text_of(lim.BURDEN_NAME_MAX, f"B{i}"), "severity": "mortal"}
+            for i in range(lim.BURDENS_MAX)
+        ],
+        "powers": powers,
+        "props": [
+            {"name": text_of(lim.PROP_NAME_MAX, f"R{i}"), "weapon": 4, "armour": 3}
+            for i in range(lim.PROPS_MAX)
+        ],
+        "build": {"attributes": "strong", "standings": "average", "powers": "weak"},
+        "notes": "\n".join(text_of(99) for _ in range(6)),
+    }
+    fields.update(extra)
+    return make_character(fields)
+
+
+def assert_within_limits(embeds):
+    assert 1 <= len(embeds) <= 10
+    total = 0
+    for embed in embeds:
+        parts = [embed.get("title") or "", embed.get("description") or ""]
+        parts += [
+            (embed.get("footer") or {}).get("text") or "",
+            (embed.get("author") or {}).get("name") or "",
+        ]
+        assert units(parts[0]) <= 256 and units(parts[1]) <= 4096 and units(parts[2]) <= 2048
+        fields = embed.get("fields") or []
+        assert len(fields) <= 25
+        for f in fields:
+            assert 1 <= units(f["name"]) <= 256 and 1 <= units(f["value"]) <= 1024
+            parts += [f["name"], f["value"]]
+        total += sum(units(p) for p in parts)
+    assert total <= 6000, total
+
+
+def test_the_maximal_sheet_is_maximal():
+    character = maximal()
+    assert user_text_length(character) > 4000
+    assert sum(PATTERN[0] in t for t in (character.name, character.concept, character.notes)) == 3
+
+
+def test_fit_never_splits_an_emoji_or_leaves_half_an_escape():
+    assert fit("ab🔥", 3) == "ab…"
+    assert fit("a\\*b\\*", 4) == "a\\*…"
+    assert fit("a\\\\*b", 4) == "a\\\\…"
+    assert units(fit("🔥" * 600, 1024)) <= 1024
+
+
+def test_sheet_embed_of_a_maximal_sheet_fits_every_kind():
+    for kind in CharacterKind:
+        extra = {"destiny": "", "tragedy": "", "damage": {}, "size": 100, "members_down": 7}
+        character = maximal(kind, **(extra if kind is CharacterKind.EXTRA else {}))
+        embed = sheet_embed(character)
+        assert_within_limits([embed.to_dict()])
+        names = [f.name for f in embed.fields]
+        for section in ("Traits", "Destiny", "Burdens", "Powers", "Stunts", "Props", "Notes"):
+            assert section in names or kind is CharacterKind.EXTRA
+        assert len(embed) <= 6000 and isinstance(embed, discord.Embed)
+
+
+async def test_every_reply_about_a_maximal_sheet_fits(bot_env, tmp_path):
+    owner = bot_env.user_id("player1")
+    character = maximal(owner_id=owner)
+    stored = await bot_env.storage.characters.create(bot_env.guild_id, character)
+    await bot_env.storage.active.set(bot_env.guild_id, owner, stored.id)
+    name = character.name
+    replies = [
+        await bot_env.slash("/character show", user="player1"),
+        await bot_env.slash("/character list", user="player2"),
+        await bot_env.harness.user_menu("View sheet", "player1", user="player2"),
+        await bot_env.slash("/edit attribute attribute:Wits value:9", user="player1"),
+        await bot_env.slash(f'/edit trait slot:Drive text:"{text_of(60)}"', user="player1"),
+        await bot_env.slash(f'/edit text field:Notes value:"{text_of(600)}"', user="player1"),
+        await bot_env.slash("/sheet damage amount:20", user="player1"),
+        await bot_env.slash("/sheet breather kind:Long", user="player1"),
+        await bot_env.slash("/sheet recover", user="player1"),
+        await bot_env.slash(f'/burden remove burden:"{character.burdens[0].name}"', user="player1"),
+        await bot_env.slash("/character use name:" + f'"{name}"', user="player1"),
+    ]
+    for reply in replies:
+        assert reply.embeds, reply.content
+        assert_within_limits(reply.embeds)
+    shown = replies[0].embeds[0]
+    assert shown["title"].startswith("Max\\*\\_")
+    exported = await bot_env.slash("/character export", user="player1")
+    path = tmp_path / "max.json"
+    path.write_bytes(bot_env.harness.fake.file_bytes(exported.message["attachments"][0]))
+    imported = await bot_env.slash(f'/character import file:"{path}" name:Copy', user="player1")
+    assert_within_limits(imported.embeds)
+    assert not bot_env.harness.violations
+
+
+async def test_a_long_roster_is_cut_with_a_count(bot_env):
+    owner = bot_env.user_id("player1")
+    for i in range(60):
+        character = make_character(name=text_of(64, f"{i:02d}"), kind="hero", owner_id=owner)
+        await bot_env.storage.characters.create(bot_env.guild_id, character)
+    reply = await bot_env.slash("/character list")
+    assert_within_limits(reply.embeds)
+    assert "more." in reply.embeds[0]["description"] and reply.embeds[0]["footer"]["text"] == "60 characters"
+    names = await bot_env.harness.autocomplete("/character show name:0", user="player1")
+    assert len(names.choices) == 10
