@@ -13,7 +13,9 @@ from storage.database import DEFAULT_DB_PATH
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_prefix="MISTBORN_", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_file=".env", env_prefix="MISTBORN_", extra="ignore", populate_by_name=True
+    )
 
     token: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("DISCORD_TOKEN", "MISTBORN_TOKEN")

@@ -1,0 +1,51 @@
+"""The bot as a whole: its synced commands, settings and Contests from sheets."""
+
+from bot.config import Settings
+from bot.offline.validate import validate_command, validate_command_set
+from rules.character import CharacterKind, make_character
+
+
+async def test_synced_commands_obey_discords_rules(bot_env):
+    synced = bot_env.harness.fake.commands.scopes[bot_env.guild_id]
+    names = {c["name"] for c in synced}
+    assert {"roll", "gmroll", "read", "contest", "odds", "character", "edit", "sheet", "burden"} <= names
+    assert {"history", "setup", "help", "sync", "View sheet"} <= names
+    assert validate_command_set(synced) == []
+    assert all(validate_command(c) == [] for c in synced)
+    assert len(synced) <= 100
+
+
+def test_token_never_shows_in_settings_text():
+    settings = Settings(token="very-secret-token", _env_file=None)  # type: ignore[call-arg]
+    assert settings.has_token
+    assert "very-secret-token" not in repr(settings) and "very-secret-token" not in str(settings)
+    assert "very-secret-token" not in settings.model_dump_json()
+
+
+def test_blank_token_means_offline():
+    assert not Settings(token="  ", _env_file=None).has_token  # type: ignore[call-arg]
+    assert not Settings(_env_file=None).has_token  # type: ignore[call-arg]
+
+
+async def test_contest_between_two_characters_stats(bot_env):
+    guild, owner = bot_env.guild_id, bot_env.user_id("player1")
+    thorrow = make_character(
+        name="Thorrow", kind=CharacterKind.HERO, owner_id=owner, attributes={"physique": 6}
+    )
+    carrow = make_character(
+        name="Carrow",
+        kind=CharacterKind.VILLAIN,
+        owner_id=bot_env.user_id("narrator"),
+        attributes={"physique": 4},
+    )
+    await bot_env.storage.characters.create(guild, thorrow)
+    await bot_env.storage.characters.create(guild, carrow)
+    line = "/contest actor:Thorrow actor_stat:Physique opponent:Carrow opponent_stat:Physique"
+    reply = await bot_env.slash(line, user="player1")
+    embed = reply.embeds[0]
+    assert [f["name"] for f in embed["fields"]] == ["Thorrow", "Carrow"]
+    assert embed["fields"][0]["value"].startswith("Physique 6 = **6**")
+    assert embed["fields"][1]["value"].startswith("Physique 4 = **4**")
+    assert embed["title"] in ("Thorrow wins", "Carrow wins", "Stalemate")
+    refused = await bot_env.slash(line.replace("actor:Thorrow", "actor:Carrow"), user="player1")
+    assert refused.ephemeral and "not yours" in refused.content
