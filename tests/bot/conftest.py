@@ -19,7 +19,7 @@ from bot.offline.commandline import find_command
 from bot.offline.harness import Harness, running_bot
 from bot.offline.payloads import Resolved
 from bot.offline.records import InteractionRecord
-from bot.offline.world import World, default_world
+from bot.offline.world import FakeRole, World, default_world
 from storage import Storage
 
 
@@ -57,6 +57,11 @@ def make_settings(db_path: Path, guild_id: int) -> Settings:
 @pytest.fixture
 async def bot_env(tmp_path: Path) -> AsyncIterator[BotEnv]:
     world = default_world()
+    keeper = FakeRole(world.ids.next(), "Keeper", permissions=0, position=1)
+    world.guild.roles.append(keeper)
+    member = world.guild.member("player2")
+    assert member is not None
+    member.role_ids.append(keeper.id)
     storage = await Storage.open(tmp_path / "bot.sqlite3")
     made: list[MistbornBot] = []
 
