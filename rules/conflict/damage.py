@@ -1,0 +1,195 @@
+"""What a success does: damage, wounds, defeat, and the Nudges' other uses (RULES.md §2, §5).
+
+A successful attack deals 1 + the Nudges spent on damage + the weapon's bonus, less armour
+when it aims at Health, never below 0. The damage lands through
+``rules.character.apply_damage``, which keeps wounds and defeat in one place: an Extras group
+loses one member a point, a Hero or Villain loses Resilience and may take a wound Burden.
+
+Rulings:
+
+* Removing dice takes them from whatever the target holds now (Action Dice before their turn,
+  Defense Dice after) and stops at 0; a Nudge spent on nothing left is simply gone.
+* A caught Beat needs at least 2 dice left to form the extra action's pool; otherwise it is
+  refused rather than spending the Nudges for nothing.
+* The defeat Burden can be named when acting (used if the roll has no Nudges to spend) and
+  again when spending Nudges; a value given when spending wins.
+* A target defeated by someone who acted at the same step of the resolve order (tied Action
+  Dice) still takes their own action: tied characters act at once (RULES.md §4).
+"""
+
+from rules.burdens import Severity
+from rules.character import Resilience, apply_damage
+from rules.conflict.commands import SpendNudges
+from rules.conflict.events import BeatCaught, DamageDealt, Defeated, DiceRemoved, NudgesSpent, Pile
+from rules.conflict.figure import armour_of, weapon_bonus
+from rules.conflict.specs import ActionKind
+from rules.conflict.state import (
+    Awaiting,
+    Conflict,
+    LogEntry,
+    LogKind,
+    Participant,
+    PendingAttack,
+    Phase,
+    Status,
+)
+from rules.conflict.work import Work, check_count, require_phase
+from rules.errors import RulesError
+from rules.roll import CATCH_A_BEAT
+
+MIN_POOL = 2
+
+
+def spend_nudges(conflict: Conflict, work: Work, command: SpendNudges) -> Conflict:
+    require_phase(conflict, Phase.RESOLVE)
+    pending = conflict.pending
+    if pending is None or pending.awaiting is not Awaiting.NUDGES:
+        raise RulesError("There are no Nudges waiting to be spent.")
+    if command.attack_id is not None and command.attack_id != pending.id:
+        raise RulesError("Those Nudges were already spent.")
+    if command.participant != pending.attacker:
+        raise RulesError(f"Only {conflict.name_of(pending.attacker)} can spend the Nudges of this success.")
+    return apply_success(conflict, work, pending, command)
+
+
+def _check_spending(conflict: Conflict, pending: PendingAttack, command: SpendNudges) -> None:
+    available = pending.nudges
+    attacker = conflict.participant(pending.attacker)
+    parts = (command.damage, command.remove_dice, command.next_round, command.story)
+    for what, count in zip(("Damage", "Dice removed", "Next-round dice", "Story"), parts, strict=True):
+        check_count(f"{what} Nudges", count, 0, 99)
+    asked = sum(parts)
+    if asked > available:
+        raise RulesError(f"{attacker.name} has {available} Nudges to spend; that spends {asked}.")
+    if command.damage and pending.action.kind is not ActionKind.ATTACK:
+        raise RulesError("Only an attack deals damage; spend these Nudges another way.")
+    if command.remove_dice and pending.target is None:
+        raise RulesError("This action has no target whose dice could be removed.")
+    if command.catch_beat:
+        if available < CATCH_A_BEAT:
+            raise RulesError(f"Catching a Beat takes {CATCH_A_BEAT} or more Nudges; there are {available}.")
+        if asked:
+            raise RulesError("Catching a Beat spends every Nudge; leave the other uses at 0.")
+        if attacker.round.defense_dice < MIN_POOL:
+            raise RulesError(
+                f"{attacker.name} has {attacker.round.defense_dice} dice left; an extra action needs 2."
+            )
+
+
+def apply_success(conflict: Conflict, work: Work, pending: PendingAttack, command: SpendNudges) -> Conflict:
+    """Settle a success: damage (attacks), then dice removed, next-round dice, and a Beat."""
+    _check_spending(conflict, pending, command)
+    defeat_burden = command.defeat_burden or pending.defeat_burden
+    if pending.nudges:
+        asked = command.damage + command.remove_dice + command.next_round + command.story
+        work.emit(
+            NudgesSpent(
+                action_id=pending.id,
+                participant=pending.attacker,
+                available=pending.nudges,
+                damage=command.damage,
+                remove_dice=command.remove_dice,
+                next_round=command.next_round,
+                story=command.story,
+                catch_beat=command.catch_beat,
+                unspent=0 if command.catch_beat else pending.nudges - asked,
+            )
+        )
+    conflict = conflict.model_copy(update={"pending": None})
+    if pending.action.kind is ActionKind.ATTACK and pending.target is not None:
+        conflict = deal_damage(conflict, work, pending, command.damage, defeat_burden)
+    if command.remove_dice and pending.target is not None:
+        conflict = _remove_dice(conflict, work, conflict.participant(pending.target), command.remove_dice)
+    attacker = conflict.participant(pending.attacker)
+    if command.next_round:
+        attacker = attacker.model_copy(
+            update={"next_round_dice": attacker.next_round_dice + command.next_round}
+        )
+    if command.catch_beat:
+        attacker = attacker.model_copy(
+            update={"round": attacker.round.model_copy(update={"extra_action": True})}
+        )
+        work.emit(BeatCaught(participant=attacker.id, dice=attacker.round.defense_dice))
+    return conflict.with_participant(attacker)
+
+
+def deal_damage(
+    conflict: Conflict, work: Work, pending: PendingAttack, nudges: int, defeat_burden: Severity | None
+) -> Conflict:
+    """Damage = 1 + Nudges + weapon − armour (Health only), through ``apply_damage`` (§5)."""
+    assert pending.target is not None and pending.action.resilience is not None
+    attacker = conflict.participant(pending.attacker)
+    target = conflict.participant(pending.target)
+    resilience = pending.action.resilience
+    weapon = weapon_bonus(work.sheet(attacker), pending.action)
+    sheet = work.sheet(target)
+    armour = armour_of(sheet, pending.action) if resilience is Resilience.HEALTH else 0
+    amount = max(0, 1 + nudges + weapon - armour)
+    result = apply_damage(sheet, resilience, amount, defeat_burden, burning_pewter=target.burning_pewter)
+    if result.character != sheet:
+        work.save_sheet(target.id, result.character)
+    grace = result.defeated and target.in_order and not pending.extra and target.order_key == pending.step_key
+    state = target.round.model_copy(update={"grace": True}) if grace else target.round
+    target = target.model_copy(
+        update={
+            "defeated": target.defeated or result.defeated,
+            "members_left": result.character.members_left,
+            "round": state,
+        }
+    )
+    work.emit(
+        DamageDealt(
+            action_id=pending.id,
+            attacker=attacker.id,
+            target=target.id,
+            resilience=resilience,
+            nudges=nudges,
+            weapon=weapon,
+            armour=armour,
+            amount=amount,
+            taken=result.taken,
+            before=result.before,
+            after=result.after,
+            wound=result.wound,
+            burdens_added=result.burdens_added,
+            burdens_skipped=result.burdens_skipped,
+            members_lost=result.members_lost,
+        )
+    )
+    if result.defeated:
+        work.emit(Defeated(participant=target.id, condition=result.condition, simultaneous=grace))
+    entry = LogEntry(
+        kind=LogKind.DAMAGE,
+        round=conflict.round,
+        attacker=attacker.id,
+        attacker_name=attacker.name,
+        target=target.id,
+        target_name=target.name,
+        resilience=resilience,
+        amount=amount,
+        taken=result.taken,
+        wound=result.wound,
+        burdens=result.burdens_added,
+        defeated=result.defeated,
+        members_lost=result.members_lost,
+    )
+    return conflict.with_participant(target).with_log(entry)
+
+
+def _remove_dice(conflict: Conflict, work: Work, target: Participant, count: int) -> Conflict:
+    """Nudges that take the target's dice (RULES.md §5): from the pile they hold now."""
+    state = target.round
+    waiting = state.status is Status.WAITING
+    held = state.action_dice if waiting else state.defense_dice
+    removed = min(count, held)
+    pile_field = "action_dice" if waiting else "defense_dice"
+    new_state = state.model_copy(update={pile_field: held - removed, "removed": state.removed + removed})
+    work.emit(
+        DiceRemoved(
+            participant=target.id,
+            pile=Pile.ACTION if waiting else Pile.DEFENSE,
+            removed=removed,
+            left=held - removed,
+        )
+    )
+    return conflict.with_participant(target.model_copy(update={"round": new_state}))

@@ -1,0 +1,200 @@
+"""Defending against an action and rolling it (conflicts.txt Step 2, RULES.md §3, §4).
+
+An action a target may resist waits in ``Conflict.pending`` until the target commits their
+defence: 0 dice (no defence) or a pool of 2–10, settled before anyone rolls. The dice come
+from Action Dice if the target has not acted yet (which moves them down the resolve order at
+once) or from Defense Dice if they have. Someone who declared full defence spends the Defense
+Dice it gave; someone busy with a no-roll action gets Defense Dice when first attacked.
+
+Rulings:
+
+* A busy character's Defense Dice are granted once, by the first attack they face; later
+  attacks that round draw on what is left (one pile per character, as the text insists).
+* A stalemate (equal Results and equal Nudges) has no effect this round; it is logged and
+  listed when the next round starts, so the struggle can be taken up again.
+* An action nobody can resist (a Challenge, or a target with fewer than 2 dice and none to be
+  granted) rolls at once against its Difficulty.
+"""
+
+from collections.abc import Sequence
+
+from rules.conflict.commands import Defend, SpendNudges
+from rules.conflict.damage import apply_success
+from rules.conflict.events import DefenceGranted, Defended, Pile, Resolved
+from rules.conflict.figure import grant_pool
+from rules.conflict.specs import ActionKind
+from rules.conflict.state import (
+    Awaiting,
+    Conflict,
+    LogEntry,
+    LogKind,
+    Participant,
+    PendingAttack,
+    Phase,
+    Status,
+)
+from rules.conflict.work import Work, require_phase
+from rules.contest import decide
+from rules.errors import RulesError
+from rules.pool import MAX_DICE, MIN_DICE, Pool
+from rules.roll import Reading, read, roll_faces
+
+
+def needs_grant(participant: Participant) -> bool:
+    """Busy with a no-roll action (or arrived mid-round) and not yet given Defense Dice."""
+    state = participant.round
+    if state.granted or state.status is Status.WAITING:
+        return False
+    declaration = state.declaration
+    return declaration is None or declaration.action.kind is ActionKind.NO_ROLL
+
+
+def can_defend(participant: Participant) -> bool:
+    """Whether the target could commit a pool now (or will be granted dice to try)."""
+    return needs_grant(participant) or participant.pile >= MIN_DICE
+
+
+def _check_defence(conflict: Conflict, command: Defend) -> PendingAttack:
+    pending = conflict.pending
+    if command.attack_id is not None and (pending is None or pending.id != command.attack_id):
+        raise RulesError("That action has already been settled; each action can be defended against once.")
+    if pending is None:
+        raise RulesError("There is no attack to defend against right now.")
+    if pending.awaiting is not Awaiting.DEFENCE or pending.target is None:
+        raise RulesError(
+            f"{conflict.name_of(pending.target)} has already defended against this action; once per action."
+        )
+    if command.participant != pending.target:
+        raise RulesError(f"Only {conflict.name_of(pending.target)} can defend against this action.")
+    if command.dice != 0 and not MIN_DICE <= command.dice <= MAX_DICE:
+        raise RulesError(
+            f"Defend with 0 dice (no defence) or a pool of {MIN_DICE} to {MAX_DICE}; "
+            f"{command.dice} will not do."
+        )
+    if command.dice == 0 and command.defence_faces is not None:
+        raise RulesError("No defence means no defence dice to roll; leave the faces out.")
+    return pending
+
+
+def defend(conflict: Conflict, work: Work, command: Defend) -> Conflict:
+    require_phase(conflict, Phase.RESOLVE)
+    pending = _check_defence(conflict, command)
+    target = conflict.participant(command.participant)
+    state = target.round
+    reacting = (command.traits_for, command.traits_against, command.tool, command.circumstances)
+    if needs_grant(target):
+        pool = grant_pool(conflict, work, target, pending.action, command)
+        granted = max(0, pool.total)
+        state = state.model_copy(
+            update={
+                "defense_dice": state.defense_dice + granted,
+                "gained": state.gained + granted,
+                "granted": True,
+            }
+        )
+        work.emit(DefenceGranted(participant=target.id, dice=granted, pool=pool.contributions))
+    elif any(reacting):
+        raise RulesError(
+            "Reaction Traits, Tools and Circumstances only shape the Defense Dice of someone busy "
+            "elsewhere, when first attacked; leave them at 0."
+        )
+    waiting = state.status is Status.WAITING
+    held = state.action_dice if waiting else state.defense_dice
+    kind = "Action" if waiting else "Defense"
+    if command.dice > held:
+        raise RulesError(f"{target.name} has only {held} {kind} Dice to defend with.")
+    pile_field = "action_dice" if waiting else "defense_dice"
+    state = state.model_copy(
+        update={
+            pile_field: held - command.dice,
+            "spent": state.spent + command.dice,
+            "defended": (*state.defended, pending.id),
+        }
+    )
+    work.emit(
+        Defended(
+            action_id=pending.id,
+            participant=target.id,
+            dice=command.dice,
+            pile=Pile.ACTION if waiting else Pile.DEFENSE,
+            left=held - command.dice,
+        )
+    )
+    conflict = conflict.with_participant(target.model_copy(update={"round": state}))
+    return settle_roll(conflict, work, pending, command.attack_faces, command.dice, command.defence_faces)
+
+
+def _reading(
+    work: Work, dice: int, faces: Sequence[int] | None, label: str, *, difficulty: int = 1, extra: bool
+) -> Reading:
+    pool = Pool.of_dice(dice, label=label)
+    thrown = tuple(faces) if faces is not None else roll_faces(dice, work.generator())
+    return read(thrown, pool=pool, difficulty=difficulty, extra=extra)
+
+
+def settle_roll(
+    conflict: Conflict,
+    work: Work,
+    pending: PendingAttack,
+    attack_faces: Sequence[int] | None,
+    defence_dice: int,
+    defence_faces: Sequence[int] | None,
+) -> Conflict:
+    """Roll the action (and the defence), decide the Contest, and move on (RULES.md §3).
+
+    The attacker's dice are thrown first, then the defender's, so a seeded generator replays.
+    """
+    attacker = conflict.participant(pending.attacker)
+    acting = _reading(
+        work,
+        pending.pool,
+        attack_faces,
+        "Action Dice",
+        difficulty=pending.difficulty,
+        extra=attacker.is_extra,
+    )
+    opposing: list[Reading] = []
+    if defence_dice:
+        assert pending.target is not None
+        target = conflict.participant(pending.target)
+        opposing.append(_reading(work, defence_dice, defence_faces, "Defense Dice", extra=target.is_extra))
+    result = decide([acting], opposing)
+    nudges = acting.nudges if result.acting_succeeds else 0
+    awaiting = result.acting_succeeds and nudges > 0
+    work.emit(
+        Resolved(
+            action_id=pending.id,
+            attacker=pending.attacker,
+            target=pending.target,
+            contest=result,
+            success=result.acting_succeeds,
+            stalemate=result.stalemate,
+            nudges=nudges,
+            awaiting_nudges=awaiting,
+        )
+    )
+    if awaiting:
+        settled = pending.model_copy(
+            update={
+                "awaiting": Awaiting.NUDGES,
+                "nudges": nudges,
+                "result": acting.result,
+                "outcome": result.outcome,
+            }
+        )
+        return conflict.model_copy(update={"pending": settled})
+    conflict = conflict.model_copy(update={"pending": None})
+    if result.stalemate:
+        entry = LogEntry(
+            kind=LogKind.STALEMATE,
+            round=conflict.round,
+            attacker=attacker.id,
+            attacker_name=attacker.name,
+            target=pending.target,
+            target_name=conflict.name_of(pending.target) if pending.target is not None else "",
+        )
+        return conflict.with_log(entry)
+    if result.acting_succeeds:
+        spend = SpendNudges(participant=attacker.id, defeat_burden=pending.defeat_burden)
+        return apply_success(conflict, work, pending, spend)
+    return conflict

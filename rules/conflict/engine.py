@@ -1,0 +1,167 @@
+"""The one entry point: ``apply(state, command, sheets, rng) -> Transition``.
+
+Every change to a Conflict is a pure function of the state, the command, the participants'
+sheets and a dice generator: it returns the new state, the events to render and the sheets
+it changed (damage), or raises :class:`~rules.errors.RulesError` saying why the command is
+not allowed now. The caller (``storage.conflict_runner``) loads, applies and saves all of it
+in one transaction.
+
+After every command the engine settles what follows by itself: the last declaration opens the
+resolve phase, and a side with every member defeated ends the Conflict.
+"""
+
+import random
+from collections.abc import Mapping
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from rules.character import Character
+from rules.conflict import damage, declare, defend, resolve, roster, rounds
+from rules.conflict.commands import (
+    Act,
+    AdjustDice,
+    Burn,
+    Command,
+    Declare,
+    Defend,
+    End,
+    Join,
+    Leave,
+    NextRound,
+    Pass,
+    Reorder,
+    SetSurprised,
+    SpendNudges,
+    Switch,
+)
+from rules.conflict.events import Event, ResolveStarted
+from rules.conflict.figure import grant_pool
+from rules.conflict.order import declaration_order, next_declarer, resolve_order, waiting
+from rules.conflict.specs import ConflictType
+from rules.conflict.state import STAKES_MAX, Awaiting, Conflict, EndReason, Phase
+from rules.conflict.work import Work, check_count, clean_text
+from rules.errors import RulesError
+
+MAX_DOCUMENT_CHARS = 512 * 1024
+
+
+class Transition(BaseModel):
+    """What one command did: the new state, what to show, and the sheets to save with it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    state: Conflict
+    events: tuple[Event, ...]
+    changed_sheets: dict[int, Character]
+
+
+def new_conflict(channel_id: int, conflict_type: ConflictType | str, stakes: str) -> Conflict:
+    """An empty Conflict in round 1, declaring; add participants with :class:`Join` commands."""
+    try:
+        kind = ConflictType(str(conflict_type).strip().lower())
+    except ValueError:
+        raise RulesError("A Conflict is physical, social or mental.") from None
+    check_count("The channel id", channel_id, 0, 2**63 - 1)
+    return Conflict(channel_id=channel_id, type=kind, stakes=clean_text(stakes, "The stakes", STAKES_MAX))
+
+
+def _dispatch(conflict: Conflict, work: Work, command: Command) -> Conflict:
+    match command:
+        case Join():
+            return roster.join(conflict, work, command)
+        case Leave():
+            return roster.leave(conflict, work, command)
+        case Reorder():
+            return roster.reorder(conflict, work, command)
+        case SetSurprised():
+            return roster.set_surprised(conflict, work, command)
+        case Burn():
+            return roster.burn(conflict, work, command)
+        case AdjustDice():
+            return roster.adjust_dice(conflict, work, command)
+        case Declare():
+            return declare.declare(conflict, work, command)
+        case Act():
+            return resolve.act(conflict, work, command)
+        case Switch():
+            return resolve.switch(conflict, work, command)
+        case Pass():
+            return resolve.pass_turn(conflict, work, command)
+        case Defend():
+            return defend.defend(conflict, work, command)
+        case SpendNudges():
+            return damage.spend_nudges(conflict, work, command)
+        case NextRound():
+            return rounds.next_round(conflict, work, command)
+        case End():
+            return rounds.end(conflict, work, command)
+    raise RulesError("That is not a Conflict command.")
+
+
+def _settle(conflict: Conflict, work: Work) -> Conflict:
+    """What follows by itself: the resolve phase once all have declared; the end once a side falls."""
+    if conflict.phase is Phase.DECLARE and declaration_order(conflict) and next_declarer(conflict) is None:
+        conflict = conflict.model_copy(update={"phase": Phase.RESOLVE})
+        work.emit(ResolveStarted(order=resolve_order(conflict)))
+    sides = rounds.defeated_sides(conflict)
+    if sides:
+        conflict = rounds.finish(conflict, work, EndReason.SIDE_DEFEATED, sides)
+    if conflict.phase is not Phase.ENDED:
+        work.emit(waiting(conflict))
+    return conflict
+
+
+def apply(
+    state: Conflict,
+    command: Command,
+    sheets: Mapping[int, Character],
+    rng: random.Random | None = None,
+) -> Transition:
+    """Apply one command (see ``rules.conflict.commands``) or raise RulesError, changing nothing.
+
+    ``sheets`` maps character ids to sheets: every participant's, plus a joining character's
+    (``needed_sheets`` lists them). ``rng`` throws any dice not given as faces.
+    """
+    work = Work.start(sheets, rng)
+    conflict = _settle(_dispatch(state, work, command), work)
+    return Transition(state=conflict, events=tuple(work.events), changed_sheets=dict(work.changed))
+
+
+def needed_sheets(state: Conflict, command: Command) -> set[int]:
+    """The character ids whose sheets ``apply`` may read for this command."""
+    ids = {p.id for p in state.participants}
+    if isinstance(command, Join):
+        ids.add(command.character_id)
+    return ids
+
+
+def available_defence(state: Conflict, sheets: Mapping[int, Character], participant_id: int) -> int:
+    """Dice the participant could defend with against the attack in progress (for the bot's prompt).
+
+    Counts the Defense Dice a busy character would be granted (without reaction adjustments).
+    """
+    participant = state.participant(participant_id)
+    pending = state.pending
+    if pending is not None and pending.awaiting is Awaiting.DEFENCE and defend.needs_grant(participant):
+        work = Work.start(sheets, None)
+        reaction = Defend(participant=participant_id, dice=0)
+        return participant.pile + max(0, grant_pool(state, work, participant, pending.action, reaction).total)
+    return participant.pile
+
+
+def dump_conflict(conflict: Conflict) -> str:
+    return conflict.model_dump_json()
+
+
+def load_conflict(document: str | bytes) -> Conflict:
+    """A stored Conflict, or a RulesError if the document is unreadable or from a newer version."""
+    if len(document) > MAX_DOCUMENT_CHARS:
+        raise RulesError("The stored Conflict is too large to read; end it and start a new one.")
+    try:
+        return Conflict.model_validate_json(document)
+    except ValidationError as error:
+        if any(e["loc"] == ("schema_version",) for e in error.errors()):
+            raise RulesError(
+                "This Conflict was saved by a newer version of the bot; update the bot."
+            ) from None
+        raise RulesError("The stored Conflict could not be read; end it and start a new one.") from None

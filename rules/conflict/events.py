@@ -1,0 +1,331 @@
+"""What happened, as data for the bot to render (STYLE.md: rules return data, not strings).
+
+Every transition returns a tuple of these. Participants are named by id (look the name up in
+the new state with ``Conflict.name_of``); events about someone who may be gone carry a name.
+The last event of every transition that leaves the Conflict running is a :class:`Waiting`,
+which says whose move it is, so the bot can always show the next step.
+"""
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from rules.burdens import Severity
+from rules.character import Burden, DefeatCondition, Resilience
+from rules.conflict.specs import FROZEN, ActionKind, ActionSpec, Side
+from rules.conflict.state import EndReason, Phase
+from rules.contest import ContestResult
+from rules.pool import Contribution
+
+
+class Pile(StrEnum):
+    ACTION = "action"
+    DEFENSE = "defense"
+    NONE = "none"
+
+
+class Joined(BaseModel):
+    model_config = FROZEN
+    type: Literal["joined"] = "joined"
+    participant: int
+    side: Side
+    surprised: bool
+
+
+class Left(BaseModel):
+    model_config = FROZEN
+    type: Literal["left"] = "left"
+    participant: int
+    name: str
+
+
+class Reordered(BaseModel):
+    """The declaration order after the Narrator settled ties."""
+
+    model_config = FROZEN
+    type: Literal["reordered"] = "reordered"
+    order: tuple[int, ...]
+
+
+class SurpriseChanged(BaseModel):
+    model_config = FROZEN
+    type: Literal["surprise_changed"] = "surprise_changed"
+    participant: int
+    surprised: bool
+
+
+class BurningChanged(BaseModel):
+    """``health`` is what is left of Health now, with Pewter's boost if it burns."""
+
+    model_config = FROZEN
+    type: Literal["burning_changed"] = "burning_changed"
+    participant: int
+    metal: str
+    burning: bool
+    health: int
+
+
+class Declared(BaseModel):
+    """A declaration and the dice it gave; ``bonus`` is last round's Nudge dice (lost on no-roll)."""
+
+    model_config = FROZEN
+    type: Literal["declared"] = "declared"
+    participant: int
+    action: ActionSpec
+    pile: Pile
+    dice: int
+    pool: tuple[Contribution, ...]
+    bonus: int
+    bonus_lost: int = 0
+
+
+class ResolveStarted(BaseModel):
+    """Everyone has declared; ``order`` lists the resolve order, ties sharing a tuple."""
+
+    model_config = FROZEN
+    type: Literal["resolve_started"] = "resolve_started"
+    order: tuple[tuple[int, ...], ...]
+
+
+class DiceAdjusted(BaseModel):
+    model_config = FROZEN
+    type: Literal["dice_adjusted"] = "dice_adjusted"
+    participant: int
+    pile: Pile
+    delta: int
+    dice: int
+    reason: str
+
+
+class Acted(BaseModel):
+    """A pool formed from the pile; ``kept`` dice became Defense Dice. ``extra`` for a Beat."""
+
+    model_config = FROZEN
+    type: Literal["acted"] = "acted"
+    action_id: int
+    participant: int
+    kind: ActionKind
+    pool: int
+    kept: int
+    target: int | None
+    resilience: Resilience | None
+    difficulty: int
+    awaiting_defence: bool
+    extra: bool = False
+
+
+class Switched(BaseModel):
+    """A new action: ``refigured`` dice, halved, less ``lost`` (spent or removed) → ``dice``."""
+
+    model_config = FROZEN
+    type: Literal["switched"] = "switched"
+    participant: int
+    action: ActionSpec
+    pool: tuple[Contribution, ...]
+    refigured: int
+    halved: int
+    lost: int
+    dice: int
+
+
+class Passed(BaseModel):
+    """Chose not to act (all Action Dice now Defense Dice), or declined a Beat's extra action."""
+
+    model_config = FROZEN
+    type: Literal["passed"] = "passed"
+    participant: int
+    defense_dice: int
+    declined_beat: bool = False
+
+
+class DefenceGranted(BaseModel):
+    """Someone busy with a no-roll action (or none) gets Defense Dice when first attacked."""
+
+    model_config = FROZEN
+    type: Literal["defence_granted"] = "defence_granted"
+    participant: int
+    dice: int
+    pool: tuple[Contribution, ...]
+
+
+class Defended(BaseModel):
+    """Dice committed before the roll (0 means no defence); ``left`` is what remains of the pile."""
+
+    model_config = FROZEN
+    type: Literal["defended"] = "defended"
+    action_id: int
+    participant: int
+    dice: int
+    pile: Pile
+    left: int
+
+
+class Resolved(BaseModel):
+    """The roll of an action: its Contest (or Challenge) result, and what it waits for next."""
+
+    model_config = FROZEN
+    type: Literal["resolved"] = "resolved"
+    action_id: int
+    attacker: int
+    target: int | None
+    contest: ContestResult
+    success: bool
+    stalemate: bool
+    nudges: int
+    awaiting_nudges: bool
+
+
+class NudgesSpent(BaseModel):
+    model_config = FROZEN
+    type: Literal["nudges_spent"] = "nudges_spent"
+    action_id: int
+    participant: int
+    available: int
+    damage: int
+    remove_dice: int
+    next_round: int
+    story: int
+    catch_beat: bool
+    unspent: int
+
+
+class DamageDealt(BaseModel):
+    """``amount`` = 1 + ``nudges`` + ``weapon`` − ``armour`` (never below 0); ``taken`` what landed."""
+
+    model_config = FROZEN
+    type: Literal["damage_dealt"] = "damage_dealt"
+    action_id: int
+    attacker: int
+    target: int
+    resilience: Resilience
+    nudges: int
+    weapon: int
+    armour: int
+    amount: int
+    taken: int
+    before: int
+    after: int
+    wound: Severity | None
+    burdens_added: tuple[Burden, ...]
+    burdens_skipped: tuple[Burden, ...]
+    members_lost: int
+
+
+class DiceRemoved(BaseModel):
+    model_config = FROZEN
+    type: Literal["dice_removed"] = "dice_removed"
+    participant: int
+    pile: Pile
+    removed: int
+    left: int
+
+
+class BeatCaught(BaseModel):
+    """An extra action at once, from the ``dice`` left (no new dice)."""
+
+    model_config = FROZEN
+    type: Literal["beat_caught"] = "beat_caught"
+    participant: int
+    dice: int
+
+
+class Defeated(BaseModel):
+    """Out of the fight. ``simultaneous``: defeated by someone acting at the same moment, so
+    their own simultaneous action still happens."""
+
+    model_config = FROZEN
+    type: Literal["defeated"] = "defeated"
+    participant: int
+    condition: DefeatCondition | None
+    simultaneous: bool = False
+
+
+class RoundStarted(BaseModel):
+    """A new round; ``stalemates`` lists (attacker, target) struggles carried over."""
+
+    model_config = FROZEN
+    type: Literal["round_started"] = "round_started"
+    round: int
+    dropped_action: int | None = None
+    stalemates: tuple[tuple[int, int | None], ...] = ()
+
+
+class SummaryLine(BaseModel):
+    """One participant's share of the Conflict: damage dealt and taken, Burdens left on them."""
+
+    model_config = FROZEN
+    name: str
+    side: Side | None
+    dealt: int
+    taken: tuple[tuple[Resilience, int], ...]
+    members_lost: int
+    burdens: tuple[Burden, ...]
+    defeated: bool
+
+
+class ConflictEnded(BaseModel):
+    model_config = FROZEN
+    type: Literal["conflict_ended"] = "conflict_ended"
+    reason: EndReason
+    defeated_sides: tuple[Side, ...]
+    rounds: int
+    summary: tuple[SummaryLine, ...]
+    log_dropped: int = 0
+
+
+class Step(StrEnum):
+    """What the Conflict waits for next."""
+
+    DECLARE = "declare"
+    ACT = "act"
+    DEFEND = "defend"
+    NUDGES = "nudges"
+    NEXT_ROUND = "next_round"
+    JOIN = "join"
+    NOTHING = "nothing"
+
+
+class Waiting(BaseModel):
+    """Whose move it is: ``participants`` may send ``step`` (several when acting at once).
+
+    ``order`` is the resolve order (ties share a tuple) while resolving; ``declaring`` the
+    declaration order of the fighters while declaring.
+    """
+
+    model_config = FROZEN
+    type: Literal["waiting"] = "waiting"
+    phase: Phase
+    round: int
+    step: Step
+    participants: tuple[int, ...]
+    order: tuple[tuple[int, ...], ...]
+    declaring: tuple[int, ...] = ()
+    action_id: int | None = None
+
+
+Event = Annotated[
+    Joined
+    | Left
+    | Reordered
+    | SurpriseChanged
+    | BurningChanged
+    | Declared
+    | ResolveStarted
+    | DiceAdjusted
+    | Acted
+    | Switched
+    | Passed
+    | DefenceGranted
+    | Defended
+    | Resolved
+    | NudgesSpent
+    | DamageDealt
+    | DiceRemoved
+    | BeatCaught
+    | Defeated
+    | RoundStarted
+    | ConflictEnded
+    | Waiting,
+    Field(discriminator="type"),
+]

@@ -1,0 +1,188 @@
+"""Checking a declared action and figuring its dice from the sheets (RULES.md §1, §4, §5).
+
+Action Dice are formed like a pool (rating + Traits + the target's Burdens + Tool +
+Circumstances + defeat penalties) but are not capped at 10: Thorrow holds 12. Burning Pewter
+shows as its own part ("Physique 6 + Pewter 5") so the table can follow the sum.
+
+Rulings:
+
+* The target's Burdens count only when named in the declaration: the Narrator decides which
+  wounds matter for this action, as RULES.md §1 says "that apply".
+* Dice from a Standing do not spend it: a Conflict is one long scene, and the Narrator can
+  spend it on the sheet if they judge it so.
+* A busy character's Defense Dice use the Attribute matching the Resilience the attack aims at
+  (Health → Physique, Reputation → Charm, Willpower → Wits), with Pewter and defeat penalties
+  as on any roll; a non-harming action uses the Conflict type's Resilience.
+* Armour is the target's best armour Prop unless the action names a value.
+"""
+
+from rules.character import Attribute, Character, Prop, defeat_penalties, find_burden, find_stat, rating_for
+from rules.character import limits as lim
+from rules.character.stats import pewter_rating
+from rules.conflict.commands import Defend
+from rules.conflict.specs import DEFENCE_ATTRIBUTE, LABEL_MAX, ActionKind, ActionSpec, DiceSpec
+from rules.conflict.state import Conflict, Participant
+from rules.conflict.work import Work, check_count, clean_text
+from rules.errors import RulesError
+from rules.outcome import check_difficulty
+from rules.pool import MAX_BURDENS, Pool, build_pool
+
+WEAPON_MAX = lim.WEAPON_MAX
+ARMOUR_MAX = lim.ARMOUR_MAX
+
+
+def _no_extras(action: ActionSpec) -> None:
+    """Full defence and no-roll actions aim at nobody and roll nothing."""
+    what = "Full defence" if action.kind is ActionKind.FULL_DEFENCE else "An action without a roll"
+    for field, value in (
+        ("target", action.target),
+        ("Resilience", action.resilience),
+        ("Difficulty", action.difficulty),
+        ("weapon", action.weapon if action.weapon is not None else action.weapon_bonus),
+        ("armour", action.armour),
+    ):
+        if value is not None:
+            raise RulesError(f"{what} takes no {field}; leave it out.")
+
+
+def check_target(conflict: Conflict, actor: Participant, target_id: int) -> Participant:
+    target = conflict.find(target_id)
+    if target is None:
+        raise RulesError("The target is not taking part in this Conflict.")
+    if target.id == actor.id:
+        raise RulesError(f"{actor.name} cannot target themselves.")
+    if target.defeated:
+        raise RulesError(f"{target.name} is already defeated; choose another target.")
+    return target
+
+
+def check_action(
+    conflict: Conflict,
+    work: Work,
+    actor: Participant,
+    action: ActionSpec,
+    dice: DiceSpec | None,
+    *,
+    with_dice: bool = True,
+) -> ActionSpec:
+    """The action as the rules accept it, with an attack's Resilience filled in (RULES.md §4).
+
+    ``with_dice`` False is for a Beat's extra action, whose dice are simply what is left.
+    """
+    label = clean_text(action.label, "The action's description", LABEL_MAX)
+    if action.kind is ActionKind.NO_ROLL and dice is not None:
+        raise RulesError("An action without a roll produces no dice; leave the dice out.")
+    if with_dice and action.kind is not ActionKind.NO_ROLL and dice is None:
+        raise RulesError(f"Say which rating the {action.kind.label.lower()} uses (for example Physique).")
+    if not action.kind.rolls:
+        _no_extras(action)
+        return action.model_copy(update={"label": label})
+    if action.kind is ActionKind.ATTACK and action.target is None:
+        raise RulesError("An attack needs a target.")
+    if action.target is not None:
+        check_target(conflict, actor, action.target)
+    resilience = action.resilience
+    if action.kind is ActionKind.ATTACK:
+        resilience = resilience or conflict.type.resilience
+        if action.weapon is not None and action.weapon_bonus is not None:
+            raise RulesError("Name the weapon Prop or give its bonus, not both.")
+        if action.weapon_bonus is not None:
+            check_count("A weapon's bonus", action.weapon_bonus, 0, WEAPON_MAX)
+        if action.armour is not None:
+            check_count("Armour", action.armour, 0, ARMOUR_MAX)
+        weapon_bonus(work.sheet(actor), action)
+    else:
+        if resilience is not None or action.weapon is not None or action.weapon_bonus is not None:
+            raise RulesError("Only an attack aims at a Resilience or uses a weapon; declare an attack.")
+        if action.armour is not None:
+            raise RulesError("Armour only matters against an attack.")
+    if action.difficulty is not None:
+        check_difficulty(action.difficulty)
+    return action.model_copy(update={"label": label, "resilience": resilience})
+
+
+def _rating(work: Work, participant: Participant, stat: str) -> tuple[int, str, list[tuple[str, int]]]:
+    """The rating, its label, and the Pewter and defeat modifiers for a roll on ``stat``."""
+    sheet = work.sheet(participant)
+    ref = find_stat(sheet, stat)
+    burning = participant.burning_pewter
+    modifiers: list[tuple[str, int]] = []
+    if ref.attribute is Attribute.PHYSIQUE and burning:
+        rating = sheet.attributes.physique
+        modifiers.append(("Pewter", pewter_rating(sheet)))
+    else:
+        rating = rating_for(sheet, stat, burning)
+    modifiers += defeat_penalties(sheet, stat, burning)
+    return rating, ref.label, modifiers
+
+
+def figure_pool(
+    conflict: Conflict, work: Work, actor: Participant, action: ActionSpec, dice: DiceSpec
+) -> Pool:
+    """Action (or full-defence) dice for a declaration, uncapped (RULES.md §4)."""
+    rating, label, modifiers = _rating(work, actor, dice.stat)
+    severities = []
+    if dice.burdens:
+        if len(dice.burdens) > MAX_BURDENS:
+            raise RulesError(f"At most {MAX_BURDENS} Burdens can apply to one roll.")
+        if action.target is None:
+            raise RulesError("Only a target's Burdens can add dice; this action has no target.")
+        target_sheet = work.sheet(conflict.participant(action.target))
+        keys = [lim.name_key(name) for name in dice.burdens]
+        if len(set(keys)) != len(keys):
+            raise RulesError("Each Burden counts once; a name is listed twice.")
+        severities = [find_burden(target_sheet, name).severity for name in dice.burdens]
+    return build_pool(
+        rating,
+        rating_label=label,
+        traits_for=dice.traits_for,
+        traits_against=dice.traits_against,
+        burdens=severities,
+        tool=dice.tool,
+        circumstances=dice.circumstances,
+        modifiers=modifiers,
+    )
+
+
+def grant_pool(
+    conflict: Conflict, work: Work, target: Participant, action: ActionSpec, reaction: Defend
+) -> Pool:
+    """Defense Dice for someone attacked while busy (conflicts.txt "Actions that Produce No Dice")."""
+    resilience = action.resilience or conflict.type.resilience
+    attribute = DEFENCE_ATTRIBUTE[resilience]
+    rating, label, modifiers = _rating(work, target, attribute.value)
+    return build_pool(
+        rating,
+        rating_label=label,
+        traits_for=reaction.traits_for,
+        traits_against=reaction.traits_against,
+        tool=reaction.tool,
+        circumstances=reaction.circumstances,
+        modifiers=modifiers,
+    )
+
+
+def _prop(sheet: Character, name: str) -> Prop:
+    for prop in sheet.props:
+        if lim.name_key(prop.name) == lim.name_key(name):
+            return prop
+    raise RulesError(f"{sheet.name} has no Prop called {lim.quoted(name)}.")
+
+
+def weapon_bonus(sheet: Character, action: ActionSpec) -> int:
+    """The attack's weapon bonus: the named Prop's, the number given, or 0 (RULES.md §5)."""
+    if action.weapon_bonus is not None:
+        return action.weapon_bonus
+    if action.weapon is None:
+        return 0
+    prop = _prop(sheet, action.weapon)
+    if prop.weapon is None:
+        raise RulesError(f"{prop.name} is not a weapon on {sheet.name}'s sheet.")
+    return prop.weapon
+
+
+def armour_of(sheet: Character, action: ActionSpec) -> int:
+    """Armour against this attack: the number the action names, else the target's best Prop."""
+    if action.armour is not None:
+        return action.armour
+    return max((prop.armour or 0 for prop in sheet.props), default=0)

@@ -1,0 +1,103 @@
+"""Who declares next, who resolves next, and what the Conflict waits for (RULES.md §4).
+
+Nothing here is stored: both orders are worked out from the state every time, so they can
+never drift from the dice they depend on (a defence paid from Action Dice moves its payer down
+the resolve order at once, conflicts.txt Step 2).
+"""
+
+from rules.conflict.events import Step, Waiting
+from rules.conflict.state import Awaiting, Conflict, Participant, Phase, Status
+
+
+def declaration_key(participant: Participant) -> tuple[bool, int, int]:
+    """Surprised first, then ascending Wits, then the Narrator's rank (join order by default).
+
+    conflicts.txt Step 1: the slowest declare first so the quickest hear everyone's plans; an
+    Extras group declares at its lowest Wits, which is the Wits on its sheet.
+    """
+    return (not participant.surprised, participant.wits, participant.rank)
+
+
+def declaration_order(conflict: Conflict) -> tuple[Participant, ...]:
+    """Every participant still in the fight, in the order they declare."""
+    fighters = [p for p in conflict.participants if not p.defeated]
+    return tuple(sorted(fighters, key=declaration_key))
+
+
+def next_declarer(conflict: Conflict) -> Participant | None:
+    """The first fighter in declaration order who has not declared, during the declare phase."""
+    if conflict.phase is not Phase.DECLARE:
+        return None
+    for participant in declaration_order(conflict):
+        if participant.round.status is Status.UNDECLARED:
+            return participant
+    return None
+
+
+def resolve_order(conflict: Conflict) -> tuple[tuple[int, ...], ...]:
+    """Participants still due a turn, most Action Dice first; equal counts share a step.
+
+    RULES.md §4: a switched action counts as 1 die; full defence and no-roll actions are not
+    in the order at all; defeated participants drop out (unless defeated by someone acting at
+    the same moment as them). Within a step, ids follow the declaration order (display only:
+    they act at the same time).
+    """
+    waiting = sorted((p for p in conflict.participants if p.in_order), key=declaration_key)
+    steps: dict[int, list[int]] = {}
+    for participant in waiting:
+        steps.setdefault(participant.order_key, []).append(participant.id)
+    return tuple(tuple(steps[key]) for key in sorted(steps, reverse=True))
+
+
+def beat_holder(conflict: Conflict) -> Participant | None:
+    """The participant taking the extra action a caught Beat gave them, if any."""
+    for participant in conflict.participants:
+        if participant.round.extra_action:
+            return participant
+    return None
+
+
+def current_turn(conflict: Conflict) -> tuple[int, ...]:
+    """Who may act now: a Beat's holder at once, else the first step of the resolve order."""
+    if conflict.phase is not Phase.RESOLVE or conflict.pending is not None:
+        return ()
+    holder = beat_holder(conflict)
+    if holder is not None:
+        return (holder.id,)
+    order = resolve_order(conflict)
+    return order[0] if order else ()
+
+
+def round_complete(conflict: Conflict) -> bool:
+    """Everyone has had their turn and nothing is in progress: the Narrator may start the next."""
+    return conflict.phase is Phase.RESOLVE and not current_turn(conflict) and conflict.pending is None
+
+
+def waiting(conflict: Conflict) -> Waiting:
+    """The next move, for the bot to prompt the right people."""
+    order = resolve_order(conflict) if conflict.phase is Phase.RESOLVE else ()
+    declaring = tuple(p.id for p in declaration_order(conflict)) if conflict.phase is Phase.DECLARE else ()
+
+    def event(step: Step, who: tuple[int, ...] = (), action_id: int | None = None) -> Waiting:
+        return Waiting(
+            phase=conflict.phase,
+            round=conflict.round,
+            step=step,
+            participants=who,
+            order=order,
+            declaring=declaring,
+            action_id=action_id,
+        )
+
+    if conflict.phase is Phase.ENDED:
+        return event(Step.NOTHING)
+    if conflict.phase is Phase.DECLARE:
+        declarer = next_declarer(conflict)
+        return event(Step.DECLARE, (declarer.id,)) if declarer is not None else event(Step.JOIN)
+    pending = conflict.pending
+    if pending is not None:
+        if pending.awaiting is Awaiting.DEFENCE and pending.target is not None:
+            return event(Step.DEFEND, (pending.target,), pending.id)
+        return event(Step.NUDGES, (pending.attacker,), pending.id)
+    turn = current_turn(conflict)
+    return event(Step.ACT, turn) if turn else event(Step.NEXT_ROUND)

@@ -1,0 +1,242 @@
+"""Step 2 of a round: each character's turn (conflicts.txt "Resolve Actions", RULES.md §4).
+
+On their turn a character takes the declared action (a pool of 2–10 from Action Dice, the rest
+becoming Defense Dice), switches to a new action (once a round: refigured, halved rounding
+up, less the dice already gone; they then go last), or does not act (every Action Die becomes
+a Defense Die). Characters tied on Action Dice share the turn and may go in any order.
+
+Rulings:
+
+* Dice an opponent's Nudges removed count as gone when a switch is refigured, like dice spent:
+  a switch must not hand them back.
+* A switch is refused when the new action's dice are 2 or fewer before halving (the rule), and
+  also when what is left after halving and subtracting is under 2 (no pool could be formed).
+* Dice bought with last round's Nudges belong to the round, so a switch refigures them too.
+* The declared action is fixed; a different target is a new action (a switch). Only the
+  extra action of a caught Beat may name a new action, since it is a fresh one.
+"""
+
+from rules.conflict.commands import Act, Pass, Switch
+from rules.conflict.defend import can_defend, settle_roll
+from rules.conflict.events import Acted, Passed, Switched
+from rules.conflict.figure import check_action, check_target, figure_pool
+from rules.conflict.order import beat_holder, current_turn
+from rules.conflict.specs import ActionKind, ActionSpec
+from rules.conflict.state import Awaiting, Conflict, Declaration, Participant, PendingAttack, Phase, Status
+from rules.conflict.work import Work, require_phase
+from rules.errors import RulesError
+from rules.outcome import DEFAULT_DIFFICULTY, check_difficulty
+from rules.pool import MAX_DICE, MIN_DICE
+
+
+def pending_message(conflict: Conflict) -> str:
+    pending = conflict.pending
+    assert pending is not None
+    attacker = conflict.name_of(pending.attacker)
+    if pending.awaiting is Awaiting.DEFENCE:
+        return f"{conflict.name_of(pending.target)} must first choose how to defend against {attacker}."
+    return f"{attacker} must first spend the Nudges of their success."
+
+
+def _check_turn(conflict: Conflict, actor: Participant) -> None:
+    """Refuse anyone whose turn it is not, saying why (RULES.md §4 resolve order)."""
+    if conflict.pending is not None:
+        raise RulesError(pending_message(conflict))
+    holder = beat_holder(conflict)
+    if holder is not None and holder.id != actor.id:
+        raise RulesError(f"{holder.name} caught a Beat and takes an extra action first.")
+    state = actor.round
+    if state.passed:
+        raise RulesError(f"{actor.name} chose not to act this round.")
+    if state.acted:
+        raise RulesError(f"{actor.name} has already acted this round.")
+    if state.status is Status.UNDECLARED:
+        raise RulesError(f"{actor.name} has not declared an action this round.")
+    if state.status is Status.DONE:
+        raise RulesError(f"{actor.name} declared an action that takes no turn; they can only defend.")
+    if not actor.in_order:
+        raise RulesError(f"{actor.name} is defeated and takes no more turns.")
+    turn = current_turn(conflict)
+    if actor.id not in turn:
+        names = ", ".join(conflict.name_of(pid) for pid in turn)
+        raise RulesError(f"It is not {actor.name}'s turn yet: {names} act first.")
+
+
+def _check_pool(actor: Participant, pool: int, held: int, kind: str) -> None:
+    if not MIN_DICE <= pool <= MAX_DICE:
+        raise RulesError(f"A pool has {MIN_DICE} to {MAX_DICE} dice; {pool} will not do.")
+    if pool > held:
+        raise RulesError(f"{actor.name} has only {held} {kind} Dice; a pool of {pool} is too many.")
+
+
+def _extra_action(conflict: Conflict, work: Work, actor: Participant, command: Act) -> ActionSpec:
+    declared = actor.round.declaration
+    if command.action is not None:
+        if not command.action.kind.rolls:
+            raise RulesError("An extra action is a rolled one; to let it go, choose not to act.")
+        return check_action(conflict, work, actor, command.action, None, with_dice=False)
+    if declared is None or not declared.action.kind.rolls:
+        raise RulesError("Name the extra action to take: the declared action takes no roll.")
+    return declared.action
+
+
+def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
+    """Take the action: form a pool; an action the target can resist then waits for the defence."""
+    require_phase(conflict, Phase.RESOLVE)
+    actor = conflict.participant(command.participant)
+    extra = actor.round.extra_action
+    if conflict.pending is not None:
+        raise RulesError(pending_message(conflict))
+    state = actor.round
+    if extra:
+        action = _extra_action(conflict, work, actor, command)
+        held, kind, step_key = state.defense_dice, "Defense", -1
+    else:
+        _check_turn(conflict, actor)
+        if command.action is not None:
+            raise RulesError("Taking a different action is a switch (once a round, at half the dice).")
+        assert state.declaration is not None
+        action = state.declaration.action
+        held, kind, step_key = state.action_dice, "Action", actor.order_key
+    if command.resilience is not None:
+        if action.kind is not ActionKind.ATTACK:
+            raise RulesError("Only an attack aims at a Resilience.")
+        action = action.model_copy(update={"resilience": command.resilience})
+    difficulty = next(
+        (d for d in (command.difficulty, action.difficulty) if d is not None), DEFAULT_DIFFICULTY
+    )
+    check_difficulty(difficulty)
+    target = None
+    if action.target is not None:
+        try:
+            target = check_target(conflict, actor, action.target)
+        except RulesError as error:
+            raise RulesError(f"{error} Switch to a new action or choose not to act.") from None
+    _check_pool(actor, command.pool, held, kind)
+    if extra:
+        state = state.model_copy(
+            update={
+                "defense_dice": held - command.pool,
+                "spent": state.spent + command.pool,
+                "extra_action": False,
+            }
+        )
+    else:
+        state = state.model_copy(
+            update={
+                "action_dice": 0,
+                "defense_dice": state.defense_dice + held - command.pool,
+                "spent": state.spent + command.pool,
+                "acted": True,
+                "status": Status.DONE,
+            }
+        )
+    pending = PendingAttack(
+        id=conflict.actions + 1,
+        attacker=actor.id,
+        target=target.id if target is not None else None,
+        action=action,
+        pool=command.pool,
+        difficulty=difficulty,
+        step_key=step_key,
+        extra=extra,
+        defeat_burden=command.defeat_burden,
+    )
+    defendable = action.contest and target is not None and can_defend(target)
+    if defendable and command.faces is not None:
+        raise RulesError("The target may still defend: roll once the defence is settled, with the defence.")
+    work.emit(
+        Acted(
+            action_id=pending.id,
+            participant=actor.id,
+            kind=action.kind,
+            pool=command.pool,
+            kept=state.defense_dice,
+            target=pending.target,
+            resilience=action.resilience,
+            difficulty=difficulty,
+            awaiting_defence=defendable,
+            extra=extra,
+        )
+    )
+    conflict = conflict.with_participant(actor.model_copy(update={"round": state}))
+    conflict = conflict.model_copy(update={"actions": pending.id})
+    if defendable:
+        return conflict.model_copy(update={"pending": pending})
+    return settle_roll(conflict, work, pending, command.faces, 0, None)
+
+
+def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
+    """Declare a new action on one's turn (conflicts.txt "Declare a New Action")."""
+    require_phase(conflict, Phase.RESOLVE)
+    actor = conflict.participant(command.participant)
+    _check_turn(conflict, actor)
+    state = actor.round
+    if state.switched:
+        raise RulesError(f"{actor.name} has already switched actions this round; only once a round.")
+    if not command.action.kind.rolls:
+        raise RulesError("A new action must be one that rolls; to do nothing, choose not to act.")
+    action = check_action(conflict, work, actor, command.action, command.dice)
+    pool = figure_pool(conflict, work, actor, action, command.dice)
+    bonus = state.declaration.bonus if state.declaration is not None else 0
+    refigured = max(0, pool.total) + bonus
+    if refigured <= MIN_DICE:
+        raise RulesError(
+            f"The new action gives only {refigured} Action Dice; switching needs more than {MIN_DICE}."
+        )
+    halved = -(-refigured // 2)
+    lost = state.spent + state.removed
+    dice = halved - lost
+    if dice < MIN_DICE:
+        raise RulesError(
+            f"Halved to {halved}, less the {lost} dice already gone, {actor.name} would hold {max(dice, 0)}: "
+            "too few for a pool."
+        )
+    declaration = Declaration(
+        action=action, dice=command.dice, pool=pool.contributions, total=max(0, pool.total), bonus=bonus
+    )
+    state = state.model_copy(
+        update={
+            "declaration": declaration,
+            "action_dice": dice,
+            "switched": True,
+            "dropped": state.dropped + state.action_dice,
+            "gained": state.gained + dice,
+        }
+    )
+    work.emit(
+        Switched(
+            participant=actor.id,
+            action=action,
+            pool=pool.contributions,
+            refigured=refigured,
+            halved=halved,
+            lost=lost,
+            dice=dice,
+        )
+    )
+    return conflict.with_participant(actor.model_copy(update={"round": state}))
+
+
+def pass_turn(conflict: Conflict, work: Work, command: Pass) -> Conflict:
+    """Choose not to act: every Action Die becomes a Defense Die. Also declines a Beat's action."""
+    require_phase(conflict, Phase.RESOLVE)
+    actor = conflict.participant(command.participant)
+    if conflict.pending is not None:
+        raise RulesError(pending_message(conflict))
+    state = actor.round
+    if state.extra_action:
+        state = state.model_copy(update={"extra_action": False})
+        work.emit(Passed(participant=actor.id, defense_dice=state.defense_dice, declined_beat=True))
+        return conflict.with_participant(actor.model_copy(update={"round": state}))
+    _check_turn(conflict, actor)
+    state = state.model_copy(
+        update={
+            "defense_dice": state.defense_dice + state.action_dice,
+            "action_dice": 0,
+            "passed": True,
+            "status": Status.DONE,
+        }
+    )
+    work.emit(Passed(participant=actor.id, defense_dice=state.defense_dice))
+    return conflict.with_participant(actor.model_copy(update={"round": state}))

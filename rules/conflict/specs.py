@@ -1,0 +1,125 @@
+"""What a participant declares: the action, and where its dice come from (RULES.md §4).
+
+These small models appear both in commands (what a player asks for) and in the stored state
+(what was declared), so they live apart from either. They only hold data; the engine checks
+them against the sheets and the round when a command arrives, and refuses with a
+:class:`~rules.errors.RulesError` that names the problem.
+"""
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt
+
+from rules.character import Attribute, Resilience
+
+FROZEN = ConfigDict(frozen=True, extra="forbid")
+LABEL_MAX = 100
+"""Longest description of a declared action ("sweeps his spear at Carrow's legs")."""
+
+
+class ConflictType(StrEnum):
+    """The kind of struggle the Narrator framed; it sets the Resilience attacks aim at by default."""
+
+    PHYSICAL = "physical"
+    SOCIAL = "social"
+    MENTAL = "mental"
+
+    @property
+    def resilience(self) -> Resilience:
+        """Physical wears Health, social Reputation, mental Willpower (RULES.md §4)."""
+        return {
+            ConflictType.PHYSICAL: Resilience.HEALTH,
+            ConflictType.SOCIAL: Resilience.REPUTATION,
+            ConflictType.MENTAL: Resilience.WILLPOWER,
+        }[self]
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+DEFENCE_ATTRIBUTE: dict[Resilience, Attribute] = {
+    Resilience.HEALTH: Attribute.PHYSIQUE,
+    Resilience.REPUTATION: Attribute.CHARM,
+    Resilience.WILLPOWER: Attribute.WITS,
+}
+"""Which Attribute a busy character reacts with, by the Resilience the attack aims at.
+
+conflicts.txt "Actions that Produce No Dice": someone occupied elsewhere cannot choose how to
+guard, so the kind of attack decides (physical → Physique, social → Charm, mental → Wits).
+"""
+
+
+class Side(StrEnum):
+    """The players' side and the Narrator's; a Conflict ends when one side is all defeated."""
+
+    HEROES = "heroes"
+    OPPOSITION = "opposition"
+
+    @property
+    def label(self) -> str:
+        return "Heroes" if self is Side.HEROES else "Opposition"
+
+
+class ActionKind(StrEnum):
+    """The four shapes a declaration takes (conflicts.txt Step 1).
+
+    ``ATTACK`` harms a target's Resilience; ``ACTION`` is anything else that needs a roll (a
+    Challenge, or a Contest when it names a target who may resist, but never damage);
+    ``FULL_DEFENCE`` gives Defense Dice instead of Action Dice; ``NO_ROLL`` gives no dice at all.
+    """
+
+    ATTACK = "attack"
+    ACTION = "action"
+    FULL_DEFENCE = "full_defence"
+    NO_ROLL = "no_roll"
+
+    @property
+    def rolls(self) -> bool:
+        """Attacks and other rolled actions produce Action Dice and take a turn to resolve."""
+        return self in (ActionKind.ATTACK, ActionKind.ACTION)
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ").capitalize()
+
+
+class DiceSpec(BaseModel):
+    """Where a pile of dice comes from, the way the Narrator and player settle it (RULES.md §1).
+
+    ``stat`` is an Attribute, Standing or Power on the sheet, by name ("Physique", "Steel").
+    ``burdens`` names the target's Burdens that the Narrator agrees apply to this action: not
+    every wound helps every action, so the declarer names them rather than taking them all.
+    """
+
+    model_config = FROZEN
+
+    stat: str
+    traits_for: StrictInt = 0
+    traits_against: StrictInt = 0
+    tool: StrictInt = 0
+    circumstances: StrictInt = 0
+    burdens: tuple[str, ...] = ()
+
+
+class ActionSpec(BaseModel):
+    """What a declared (or switched, or extra) action does.
+
+    ``target`` is a participant id. ``resilience`` is filled in from the Conflict's type when an
+    attack leaves it out; the Narrator may name another. ``contest`` False makes an attack a
+    Challenge (the target cannot resist: asleep, tied up). ``weapon`` names a Prop on the
+    attacker's sheet, or ``weapon_bonus`` gives the bonus outright; ``armour`` overrides the
+    target's best armour Prop (a Narrator who knows the guard left his breastplate behind).
+    """
+
+    model_config = FROZEN
+
+    kind: ActionKind
+    label: str = ""
+    target: StrictInt | None = None
+    resilience: Resilience | None = None
+    contest: StrictBool = True
+    difficulty: StrictInt | None = None
+    weapon: str | None = None
+    weapon_bonus: StrictInt | None = None
+    armour: StrictInt | None = None

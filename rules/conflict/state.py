@@ -1,0 +1,256 @@
+"""The state of one Conflict: frozen pydantic models that round-trip through JSON exactly.
+
+A Conflict is stored as one JSON document per channel (``storage.conflicts``), so everything
+the next command needs lives here: the round and phase, each participant's dice for the
+round, the attack waiting on a defence or on its Nudges, and a log of what was dealt for the
+closing summary. Transitions never change a model; they return new ones
+(``model_copy(update=...)``), so a refused command leaves the caller's state untouched.
+
+``schema_version`` is a ``Literal`` so a document written by a newer engine fails to load
+loudly instead of being misread.
+"""
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, NonNegativeInt, StrictBool, StrictInt
+
+from rules.burdens import Severity
+from rules.character import Burden, CharacterKind, Resilience
+from rules.conflict.specs import FROZEN, ActionSpec, ConflictType, DiceSpec, Side
+from rules.errors import RulesError
+from rules.pool import Contribution
+
+SCHEMA_VERSION: Literal[1] = 1
+MAX_PARTICIPANTS = 25
+"""One Discord select menu lists at most 25 options."""
+STAKES_MAX = 200
+MAX_LOG = 500
+"""Log entries kept; older ones are dropped (and counted) so a marathon fight stays storable."""
+
+
+class Phase(StrEnum):
+    DECLARE = "declare"
+    RESOLVE = "resolve"
+    ENDED = "ended"
+
+
+class Status(StrEnum):
+    """Where a participant is in this round.
+
+    ``WAITING``: declared an attack or other rolled action and has not taken their turn, so
+    they are in the resolve order. ``DONE``: acted, chose not to act, or declared full defence
+    or a no-roll action, so only defending is left to them.
+    """
+
+    UNDECLARED = "undeclared"
+    WAITING = "waiting"
+    DONE = "done"
+
+
+class Awaiting(StrEnum):
+    """What the attack in progress waits for: the target's defence, then the attacker's Nudges."""
+
+    DEFENCE = "defence"
+    NUDGES = "nudges"
+
+
+class EndReason(StrEnum):
+    NARRATOR = "narrator"
+    SIDE_DEFEATED = "side_defeated"
+
+
+class Declaration(BaseModel):
+    """A declared action and the dice it produced.
+
+    ``pool`` keeps the parts of the sum so the bot can show "Physique 6 + Pewter 5 + Trait";
+    ``total`` is what the sources produced (never below 0), ``bonus`` the dice bought with
+    Nudges last round and added on top.
+    """
+
+    model_config = FROZEN
+
+    action: ActionSpec
+    dice: DiceSpec | None = None
+    pool: tuple[Contribution, ...] = ()
+    total: NonNegativeInt = 0
+    bonus: NonNegativeInt = 0
+
+
+class RoundState(BaseModel):
+    """One participant's dice and choices for the current round; reset when the round ends.
+
+    The ledger (``gained``, ``spent``, ``removed``, ``dropped``) always balances:
+    ``action_dice + defense_dice == gained - spent - removed - dropped``. ``spent`` counts dice
+    used in pools (acting and defending), ``removed`` dice an opponent's Nudges took, and
+    ``dropped`` dice set aside by a switch or a Narrator's cut. ``defended`` lists the actions
+    already defended against, since each may be defended once.
+    """
+
+    model_config = FROZEN
+
+    declaration: Declaration | None = None
+    status: Status = Status.UNDECLARED
+    action_dice: NonNegativeInt = 0
+    defense_dice: NonNegativeInt = 0
+    granted: StrictBool = False
+    switched: StrictBool = False
+    acted: StrictBool = False
+    passed: StrictBool = False
+    extra_action: StrictBool = False
+    grace: StrictBool = False
+    gained: NonNegativeInt = 0
+    spent: NonNegativeInt = 0
+    removed: NonNegativeInt = 0
+    dropped: NonNegativeInt = 0
+    defended: tuple[StrictInt, ...] = ()
+
+
+class Participant(BaseModel):
+    """A Hero, Villain or Extras group in the Conflict, referenced by its stored character id.
+
+    ``name``, ``kind``, ``wits`` and the group's size are snapshots taken when they joined (a
+    sheet's Wits does not change mid-fight). ``rank`` breaks declaration ties: join order until
+    the Narrator reorders. ``grace`` marks a participant defeated by someone acting at the same
+    moment, who still gets their simultaneous action.
+    """
+
+    model_config = FROZEN
+
+    id: StrictInt
+    name: str
+    kind: CharacterKind
+    side: Side
+    wits: StrictInt
+    joined: NonNegativeInt
+    rank: NonNegativeInt
+    surprised: StrictBool = False
+    burning: tuple[str, ...] = ()
+    defeated: StrictBool = False
+    size: StrictInt = 1
+    members_left: NonNegativeInt = 1
+    next_round_dice: NonNegativeInt = 0
+    round: RoundState = RoundState()
+
+    @property
+    def burning_pewter(self) -> bool:
+        return "Pewter" in self.burning
+
+    @property
+    def is_extra(self) -> bool:
+        return self.kind is CharacterKind.EXTRA
+
+    @property
+    def in_order(self) -> bool:
+        """Still due a turn this round (RULES.md §4): declared a rolled action, not yet taken."""
+        state = self.round
+        return state.status is Status.WAITING and (not self.defeated or state.grace)
+
+    @property
+    def order_key(self) -> int:
+        """Action Dice for the resolve order; a switched action counts as 1 die (RULES.md §4)."""
+        return 1 if self.round.switched else self.round.action_dice
+
+    @property
+    def pile(self) -> int:
+        """The dice this participant can spend now: Action Dice before acting, else Defense Dice."""
+        return self.round.action_dice if self.round.status is Status.WAITING else self.round.defense_dice
+
+
+class PendingAttack(BaseModel):
+    """An action that has been taken but not yet settled.
+
+    First it waits for the target's defence (committed before anyone rolls, conflicts.txt
+    Step 2); once the roll succeeds with Nudges it waits for the attacker to spend them.
+    ``step_key`` is the attacker's place in the resolve order when they acted, so a target
+    who shared that place still gets their simultaneous action if this attack defeats them.
+    """
+
+    model_config = FROZEN
+
+    id: StrictInt
+    attacker: StrictInt
+    target: StrictInt | None
+    action: ActionSpec
+    pool: StrictInt
+    difficulty: StrictInt
+    step_key: StrictInt
+    extra: StrictBool = False
+    defeat_burden: Severity | None = None
+    awaiting: Awaiting = Awaiting.DEFENCE
+    nudges: NonNegativeInt = 0
+    result: NonNegativeInt = 0
+    outcome: StrictInt = 0
+
+
+class LogKind(StrEnum):
+    DAMAGE = "damage"
+    STALEMATE = "stalemate"
+
+
+class LogEntry(BaseModel):
+    """One line of the Conflict's record, with name snapshots (participants may leave)."""
+
+    model_config = FROZEN
+
+    kind: LogKind
+    round: StrictInt
+    attacker: StrictInt
+    attacker_name: str
+    target: StrictInt | None = None
+    target_name: str = ""
+    resilience: Resilience | None = None
+    amount: NonNegativeInt = 0
+    taken: NonNegativeInt = 0
+    wound: Severity | None = None
+    burdens: tuple[Burden, ...] = ()
+    defeated: StrictBool = False
+    members_lost: NonNegativeInt = 0
+
+
+class Conflict(BaseModel):
+    """One channel's Conflict (RULES.md §4, conflicts.txt "The Conflict Round")."""
+
+    model_config = FROZEN
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    channel_id: StrictInt
+    type: ConflictType
+    stakes: str
+    round: StrictInt = 1
+    phase: Phase = Phase.DECLARE
+    participants: tuple[Participant, ...] = ()
+    joined_count: NonNegativeInt = 0
+    actions: NonNegativeInt = 0
+    pending: PendingAttack | None = None
+    log: tuple[LogEntry, ...] = ()
+    log_dropped: NonNegativeInt = 0
+    ended: EndReason | None = None
+    defeated_sides: tuple[Side, ...] = ()
+
+    def find(self, participant_id: int) -> Participant | None:
+        for participant in self.participants:
+            if participant.id == participant_id:
+                return participant
+        return None
+
+    def participant(self, participant_id: int) -> Participant:
+        """The participant with this id, or a RulesError a player can read."""
+        found = self.find(participant_id)
+        if found is None:
+            raise RulesError("That character is not taking part in this Conflict.")
+        return found
+
+    def name_of(self, participant_id: int | None) -> str:
+        found = None if participant_id is None else self.find(participant_id)
+        return found.name if found is not None else "someone"
+
+    def with_participant(self, participant: Participant) -> "Conflict":
+        """A copy with ``participant`` replacing the one with the same id."""
+        replaced = tuple(participant if p.id == participant.id else p for p in self.participants)
+        return self.model_copy(update={"participants": replaced})
+
+    def with_log(self, entry: LogEntry) -> "Conflict":
+        log = (*self.log, entry)
+        dropped = max(0, len(log) - MAX_LOG)
+        return self.model_copy(update={"log": log[dropped:], "log_dropped": self.log_dropped + dropped})

@@ -1,0 +1,332 @@
+"""Successes: damage, wounds, defeat, Extras, and the other uses of Nudges (RULES.md §2, §5)."""
+
+from typing import Any
+
+import pytest
+
+from rules.burdens import Severity
+from rules.character import DefeatCondition, Resilience
+from rules.conflict import (
+    Act,
+    ActionKind,
+    ActionSpec,
+    Declare,
+    Defend,
+    DiceSpec,
+    EndReason,
+    NextRound,
+    Pass,
+    Phase,
+    Side,
+    SpendNudges,
+    Step,
+    current_turn,
+    declaration_order,
+    resolve_order,
+)
+from tests.conflict.builders import (
+    BRUTE,
+    CROWD,
+    KELL,
+    THUG,
+    VIN,
+    Table,
+    declare_attack,
+    declare_defence,
+    declare_nothing,
+    of_type,
+    pick,
+    sheet,
+)
+
+
+def hit(table: Table, attacker: int, target: int, pool: int, sixes: int) -> None:
+    """A certain success with ``sixes`` Nudges, against no defence."""
+    faces = (6,) * sixes + (3, 3) + (1,) * (pool - sixes - 2)
+    table.do(Act(participant=attacker, pool=pool))
+    if table.state.pending is not None:
+        table.do(Defend(participant=target, dice=0, attack_faces=faces))
+
+
+def vin_hits_thug(sixes: int = 3, **action: Any) -> Table:
+    """Vin (Physique 4 + 2 Traits = 6 dice) attacks Thug, who does nothing this round."""
+    table = Table.start(pick(VIN, THUG, BRUTE))
+    table.do(declare_nothing(THUG), declare_defence(BRUTE), declare_attack(VIN, THUG, traits_for=2, **action))
+    hit(table, VIN, THUG, 6, sixes)
+    return table
+
+
+@pytest.mark.parametrize(
+    ("action", "nudges", "expected"),
+    [
+        ({}, 0, 1 - 1),  # 1, less Thug's leather armour 1
+        ({}, 3, 1 + 3 - 1),
+        ({"weapon": "Dagger"}, 2, 1 + 2 + 1 - 1),
+        ({"weapon_bonus": 4}, 0, 1 + 4 - 1),
+        ({"armour": 0}, 0, 1),
+        ({"armour": 3}, 1, 0),  # never below 0
+        ({"resilience": Resilience.REPUTATION}, 0, 1),  # armour guards Health only
+        ({"resilience": Resilience.WILLPOWER, "weapon_bonus": 2}, 2, 1 + 2 + 2),
+    ],
+)
+def test_damage_is_one_plus_nudges_plus_weapon_less_armour(
+    action: dict[str, Any], nudges: int, expected: int
+) -> None:
+    table = vin_hits_thug(sixes=nudges, **action)
+    if nudges:
+        table.do(SpendNudges(participant=VIN, damage=nudges))
+    (dealt,) = of_type(table.last.events, "damage_dealt")
+    assert dealt.amount == expected
+    resilience = action.get("resilience", Resilience.HEALTH)
+    # Thug's Willpower is only 4: the damage beyond it is lost.
+    assert table.sheets[THUG].damage.get(resilience) == dealt.taken == min(expected, 4)
+
+
+@pytest.mark.parametrize(
+    ("spend", "message"),
+    [
+        ({"damage": 2, "story": 2}, "has 3 Nudges to spend; that spends 4"),
+        ({"damage": -1}, "between 0 and 99"),
+        ({"catch_beat": True, "damage": 1}, "spends every Nudge"),
+        ({"participant": THUG}, "Only Vin can spend"),
+        ({"attack_id": 9}, "already spent"),
+    ],
+)
+def test_spending_refusals(spend: dict[str, Any], message: str) -> None:
+    table = vin_hits_thug(sixes=3)
+    table.refuse(SpendNudges(**{"participant": VIN, **spend}), message)
+
+
+def test_no_nudges_to_spend() -> None:
+    table = vin_hits_thug(sixes=0)
+    table.refuse(SpendNudges(participant=VIN), "no Nudges waiting")
+    table.refuse(Defend(participant=THUG, dice=0), "no attack")
+
+
+def test_catching_a_beat_needs_three_nudges() -> None:
+    table = vin_hits_thug(sixes=2)
+    table.refuse(SpendNudges(participant=VIN, catch_beat=True), "3 or more Nudges; there are 2")
+
+
+def test_a_beat_gives_an_extra_action_at_once_from_the_dice_left() -> None:
+    table = Table.start(pick(VIN, THUG, BRUTE))
+    table.do(declare_attack(THUG, VIN), declare_attack(BRUTE, VIN), declare_attack(VIN, THUG, traits_for=3))
+    assert current_turn(table.state) == (VIN,)
+    hit(table, VIN, THUG, 5, 3)
+    events = table.do(SpendNudges(participant=VIN, catch_beat=True))
+    assert of_type(events, "nudges_spent")[0].unspent == 0
+    assert of_type(events, "beat_caught")[0].dice == 2
+    assert events[-1].step is Step.ACT and events[-1].participants == (VIN,)
+    table.refuse(Act(participant=BRUTE, pool=2), "Vin caught a Beat")
+    table.refuse(Pass(participant=BRUTE), "Vin caught a Beat")
+    table.refuse(Act(participant=VIN, pool=3), "only 2 Defense Dice")
+    table.refuse(Act(participant=VIN, pool=2, action=ActionSpec(kind=ActionKind.NO_ROLL)), "rolled one")
+    events = table.do(
+        Act(participant=VIN, pool=2, action=ActionSpec(kind=ActionKind.ATTACK, target=BRUTE, weapon="Dagger"))
+    )
+    assert of_type(events, "acted")[0].extra
+    events = table.do(Defend(participant=BRUTE, dice=0, attack_faces=(4, 4)))
+    assert of_type(events, "damage_dealt")[0].amount == 0  # 1 + dagger 1 - mail 2
+    assert table.dice(VIN) == (0, 0)
+    assert current_turn(table.state) == (BRUTE,)
+
+
+def test_a_beat_needs_two_dice_left_and_can_be_declined() -> None:
+    table = Table.start(pick(VIN, THUG))
+    table.do(declare_nothing(THUG), declare_attack(VIN, THUG, traits_for=2))
+    hit(table, VIN, THUG, 5, 3)
+    table.refuse(SpendNudges(participant=VIN, catch_beat=True), "has 1 dice left")
+    table = Table.start(pick(VIN, THUG))
+    table.do(declare_nothing(THUG), declare_attack(VIN, THUG, traits_for=3))
+    hit(table, VIN, THUG, 5, 3)
+    table.do(SpendNudges(participant=VIN, catch_beat=True))
+    events = table.do(Pass(participant=VIN))
+    assert of_type(events, "passed")[0].declined_beat
+    assert events[-1].step is Step.NEXT_ROUND
+    assert table.dice(VIN) == (0, 2)
+
+
+def test_nudges_remove_dice_and_move_the_target_down() -> None:
+    table = Table.start(pick(VIN, THUG, BRUTE))
+    table.do(declare_attack(THUG, VIN), declare_attack(BRUTE, VIN), declare_attack(VIN, THUG, traits_for=3))
+    hit(table, VIN, THUG, 4, 2)
+    events = table.do(SpendNudges(participant=VIN, remove_dice=2))
+    assert of_type(events, "dice_removed")[0].removed == 2
+    assert table.dice(THUG) == (3, 0)
+    assert resolve_order(table.state) == ((BRUTE,), (THUG,))
+    assert table.p(THUG).round.removed == 2
+
+
+def test_removing_more_dice_than_held_stops_at_zero() -> None:
+    table = Table.start(pick(VIN, THUG))
+    table.do(declare_defence(THUG, traits_against=3), declare_attack(VIN, THUG, traits_for=3))
+    hit(table, VIN, THUG, 7, 4)
+    events = table.do(SpendNudges(participant=VIN, remove_dice=4))
+    assert of_type(events, "dice_removed")[0].removed == 2
+    assert table.dice(THUG) == (0, 0)
+
+
+def test_next_round_nudges_become_action_dice_when_declaring() -> None:
+    table = vin_hits_thug(sixes=3)
+    table.do(SpendNudges(participant=VIN, next_round=2, story=1))
+    assert table.p(VIN).next_round_dice == 2
+    table.do(NextRound())
+    table.do(declare_nothing(THUG), declare_defence(BRUTE))
+    events = table.do(declare_attack(VIN, THUG))
+    assert of_type(events, "declared")[0].bonus == 2
+    assert table.dice(VIN) == (4 + 2, 0)
+    assert table.p(VIN).next_round_dice == 0
+
+
+def test_next_round_dice_are_lost_on_a_no_roll_action() -> None:
+    table = vin_hits_thug(sixes=1)
+    table.do(SpendNudges(participant=VIN, next_round=1))
+    table.do(NextRound(), declare_nothing(THUG), declare_defence(BRUTE))
+    events = table.do(declare_nothing(VIN))
+    assert of_type(events, "declared")[0].bonus_lost == 1
+
+
+def test_nudges_of_an_action_that_deals_no_damage() -> None:
+    table = Table.start(pick(VIN, KELL))
+    table.do(
+        Declare(participant=VIN, action=ActionSpec(kind=ActionKind.ACTION), dice=DiceSpec(stat="Wits")),
+        declare_nothing(KELL),
+    )
+    table.do(Act(participant=VIN, pool=4, faces=(6, 6, 2, 2)))
+    table.refuse(SpendNudges(participant=VIN, damage=1), "Only an attack deals damage")
+    table.refuse(SpendNudges(participant=VIN, remove_dice=1), "no target")
+    table.do(SpendNudges(participant=VIN, story=2))
+    assert table.state.pending is None
+
+
+def test_a_heavy_hit_leaves_a_grave_wound() -> None:
+    table = vin_hits_thug(sixes=4, weapon="Dagger")  # Thug's Health is 5 + 2 = 7
+    events = table.do(SpendNudges(participant=VIN, damage=4))
+    (dealt,) = of_type(events, "damage_dealt")
+    assert (dealt.amount, dealt.before, dealt.after, dealt.wound) == (5, 7, 2, Severity.GRAVE)
+
+
+def test_defeat_takes_a_character_out_and_may_leave_a_burden() -> None:
+    table = Table.start(pick(VIN, THUG, BRUTE))
+    table.do(
+        declare_nothing(THUG),
+        declare_attack(BRUTE, VIN),
+        declare_attack(VIN, THUG, traits_for=2, weapon_bonus=4),
+    )
+    hit(table, VIN, THUG, 6, 4)
+    events = table.do(SpendNudges(participant=VIN, damage=3, defeat_burden=Severity.MORTAL))
+    (defeated,) = of_type(events, "defeated")
+    assert defeated.condition is DefeatCondition.INCAPACITATED and not defeated.simultaneous
+    assert table.p(THUG).defeated
+    names = [(b.name, b.severity) for b in table.sheets[THUG].burdens]
+    assert ("Incapacitated", Severity.MORTAL) in names
+    events = table.do(Act(participant=BRUTE, pool=2, faces=(1, 2)))  # Vin has no dice left to defend
+    assert of_type(events, "resolved")[0].contest.decided_by.value == "undefended"
+    table.do(NextRound())
+    assert [p.id for p in declaration_order(table.state)] == [BRUTE, VIN]
+    table.refuse(declare_nothing(THUG), "defeated and cannot declare")
+
+
+def test_the_defeat_burden_named_when_acting_applies_without_nudges() -> None:
+    sheets = pick(VIN, THUG)
+    sheets[THUG] = sheet("Frail", "villain", wits=2, standings={"resources": 2})
+    table = Table.start(sheets | {BRUTE: pick(BRUTE)[BRUTE]})
+    table.do(declare_nothing(THUG), declare_defence(BRUTE), declare_attack(VIN, THUG, weapon_bonus=4))
+    table.do(Act(participant=VIN, pool=4, defeat_burden=Severity.GRAVE))
+    table.do(Defend(participant=THUG, dice=0, attack_faces=(3, 3, 1, 2)))
+    assert ("Incapacitated", Severity.GRAVE) in [(b.name, b.severity) for b in table.sheets[THUG].burdens]
+
+
+def test_extras_groups_lose_a_member_per_point() -> None:
+    table = Table.start(pick(VIN, CROWD, THUG))
+    table.do(declare_nothing(CROWD), declare_defence(THUG), declare_attack(VIN, CROWD, traits_for=2))
+    hit(table, VIN, CROWD, 6, 2)
+    events = table.do(SpendNudges(participant=VIN, damage=2))
+    (dealt,) = of_type(events, "damage_dealt")
+    assert (dealt.members_lost, dealt.before, dealt.after) == (3, 4, 1)
+    assert table.p(CROWD).members_left == 1 and not table.p(CROWD).defeated
+    assert table.sheets[CROWD].members_down == 3
+
+
+def test_a_lone_extra_falls_at_one_damage_and_extras_get_no_nudges() -> None:
+    sheets = {1: sheet("Mook", "extra", physique=4, wits=1), 2: sheet("Hero", physique=4)}
+    table = Table.start(sheets)
+    table.do(declare_attack(1, 2), declare_attack(2, 1))
+    table.do(Act(participant=1, pool=4))
+    events = table.do(Defend(participant=2, dice=0, attack_faces=(6, 6, 2, 2)))
+    assert of_type(events, "resolved")[0].nudges == 0 and table.state.pending is None
+    events = table.do(Act(participant=2, pool=2, faces=(2, 2)))  # the Mook kept no dice
+    assert of_type(events, "defeated")
+    assert table.state.phase is Phase.ENDED
+
+
+def test_the_conflict_ends_when_a_side_is_all_defeated() -> None:
+    sheets = {
+        1: sheet("Hero", physique=6),
+        2: sheet("Mook", "extra", wits=1),
+        3: sheet("Mook 2", "extra", wits=1),
+    }
+    table = Table.start(sheets)
+    table.do(declare_nothing(2), declare_nothing(3), declare_attack(1, 2))
+    hit(table, 1, 2, 4, 0)
+    assert table.state.phase is Phase.RESOLVE and table.p(2).defeated
+    table.do(NextRound(), declare_nothing(3))
+    table.do(declare_attack(1, 3))
+    events = table.do(Act(participant=1, pool=2))
+    events = table.do(Defend(participant=3, dice=0, attack_faces=(3, 3)))
+    (ended,) = of_type(events, "conflict_ended")
+    assert ended.reason is EndReason.SIDE_DEFEATED and ended.defeated_sides == (Side.OPPOSITION,)
+    assert table.state.phase is Phase.ENDED and events[-1].type == "conflict_ended"
+    lines = {line.name: line for line in ended.summary}
+    assert lines["Hero"].dealt == 2 and lines["Mook"].members_lost == 1 and lines["Mook"].defeated
+    table.refuse(NextRound(), "has ended")
+
+
+def test_a_simultaneous_defeat_still_lets_the_fallen_act() -> None:
+    """RULES.md §4: equal Action Dice act at the same moment, so both blows land."""
+    sheets = {
+        1: sheet("Ash", physique=3, wits=2, standings={"resources": 2}),
+        2: sheet("Bell", "villain", physique=3, wits=3, standings={"resources": 2}),
+    }
+    table = Table.start(sheets)
+    table.do(declare_attack(1, 2, weapon_bonus=4), declare_attack(2, 1, weapon_bonus=4))
+    assert current_turn(table.state) == (1, 2)
+    table.do(Act(participant=2, pool=2))
+    events = table.do(Defend(participant=1, dice=0, attack_faces=(5, 5)))
+    (defeated,) = of_type(events, "defeated")
+    assert defeated.simultaneous and table.p(1).defeated
+    assert table.state.phase is Phase.RESOLVE
+    assert current_turn(table.state) == (1,)
+    events = table.do(Act(participant=1, pool=2, faces=(5, 5)))  # Bell kept 1 die: no defence
+    (ended,) = of_type(events, "conflict_ended")
+    assert set(ended.defeated_sides) == {Side.HEROES, Side.OPPOSITION}
+
+
+def test_a_defeat_out_of_turn_order_takes_the_next_action_away() -> None:
+    sheets = {
+        1: sheet("Ash", physique=3, wits=2, standings={"resources": 2}),
+        2: sheet("Bell", "villain", physique=3, wits=3, standings={"resources": 2}),
+        3: sheet("Cole", "villain", wits=3),
+    }
+    table = Table.start(sheets)
+    table.do(declare_attack(1, 2, weapon_bonus=4), declare_attack(2, 1, weapon_bonus=4, traits_for=1))
+    table.do(declare_defence(3))
+    table.do(Act(participant=2, pool=2))
+    events = table.do(Defend(participant=1, dice=0, attack_faces=(5, 5)))
+    assert not of_type(events, "defeated")[0].simultaneous
+    assert of_type(events, "conflict_ended")[0].defeated_sides == (Side.HEROES,)
+
+
+def test_a_defeated_character_drops_out_of_the_resolve_order() -> None:
+    table = Table.start(pick(VIN, THUG, BRUTE))
+    table.do(
+        declare_attack(THUG, VIN),
+        declare_defence(BRUTE),
+        declare_attack(VIN, THUG, traits_for=3, weapon_bonus=4),
+    )
+    assert resolve_order(table.state) == ((VIN,), (THUG,))
+    hit(table, VIN, THUG, 7, 3)
+    table.do(SpendNudges(participant=VIN, damage=3))
+    assert table.p(THUG).defeated
+    assert resolve_order(table.state) == ()
+    assert table.last.events[-1].step is Step.NEXT_ROUND

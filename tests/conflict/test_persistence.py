@@ -1,0 +1,243 @@
+"""The Conflict runner against real SQLite files: atomic, serialized, and crash-safe."""
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from rules.character import Character
+from rules.conflict import (
+    Act,
+    AdjustDice,
+    Conflict,
+    Defend,
+    Pass,
+    Phase,
+    SpendNudges,
+    Step,
+    apply,
+    new_conflict,
+)
+from rules.errors import RulesError
+from storage import AlreadyExistsError, NotFoundError, Storage
+from storage.conflict_runner import current_conflict, end_conflict, run_transition, start_conflict
+from storage.conflicts import ConflictRepository
+from tests.conflict.crash_conflict import GUILD, STAKES
+from tests.conflict.keep_hasting import (
+    CARROW,
+    CHANNEL,
+    KOEL,
+    THORROW,
+    joins,
+    keep_hasting_sheets,
+    round_one,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+DECLARED = 8  # two burns and six declarations: the next command is Thorrow's attack
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    async with await Storage.open(tmp_path / "conflict.sqlite3") as opened:
+        yield opened
+
+
+async def keep_hasting(storage: Storage, through: int = 0) -> None:
+    """The six sheets, the Conflict, and the first ``through`` commands of round one."""
+    for sheet in keep_hasting_sheets().values():
+        await storage.characters.create(GUILD, sheet)
+    await start_conflict(storage, GUILD, CHANNEL, "physical", STAKES, joins())
+    for command in round_one()[:through]:
+        await run_transition(storage, GUILD, CHANNEL, command)
+
+
+def expected_steps() -> list[tuple[Conflict, dict[int, Character]]]:
+    """The state and sheets after each command of round one, worked out without storage."""
+    sheets = keep_hasting_sheets()
+    state = new_conflict(CHANNEL, "physical", STAKES)
+    for join in joins():
+        state = apply(state, join, sheets).state
+    steps = [(state, dict(sheets))]
+    for command in round_one():
+        step = apply(state, command, sheets)
+        sheets.update(step.changed_sheets)
+        state = step.state
+        steps.append((state, dict(sheets)))
+    return steps
+
+
+async def stored_sheets(storage: Storage) -> dict[int, Character]:
+    return {s.id: s.character for s in await storage.characters.list_by_guild(GUILD)}
+
+
+async def test_a_round_through_storage_matches_the_pure_engine(storage: Storage) -> None:
+    await keep_hasting(storage)
+    steps = expected_steps()
+    for index, command in enumerate(round_one(), start=1):
+        applied = await run_transition(storage, GUILD, CHANNEL, command)
+        assert applied.conflict == steps[index][0]
+        assert applied.stored is not None and applied.stored.version == index + 1
+    assert await current_conflict(storage, GUILD, CHANNEL) == steps[-1][0]
+    assert await stored_sheets(storage) == steps[-1][1]
+    carrow = await storage.characters.get(GUILD, CARROW)
+    assert carrow.character.damage.health == 5 and carrow.version == 2
+
+
+async def test_damage_and_state_are_written_in_one_transaction(storage: Storage) -> None:
+    await keep_hasting(storage, DECLARED + 2)
+    applied = await run_transition(
+        storage, GUILD, CHANNEL, SpendNudges(participant=THORROW, story=2, damage=2)
+    )
+    assert [s.id for s in applied.sheets] == [CARROW]
+    assert (await storage.characters.get(GUILD, CARROW)).character == applied.sheets[0].character
+
+
+async def test_a_failure_after_the_sheet_write_rolls_both_back(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await keep_hasting(storage, DECLARED + 2)
+    before_conflict = await storage.conflicts.get(GUILD, CHANNEL)
+    before_sheets = await storage.characters.list_by_guild(GUILD)
+
+    async def broken_save(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(ConflictRepository, "save", broken_save)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        await run_transition(storage, GUILD, CHANNEL, SpendNudges(participant=THORROW, story=2, damage=2))
+    monkeypatch.undo()
+    assert await storage.conflicts.get(GUILD, CHANNEL) == before_conflict
+    assert await storage.characters.list_by_guild(GUILD) == before_sheets
+    # And it goes through once the disk is fine.
+    await run_transition(storage, GUILD, CHANNEL, SpendNudges(participant=THORROW, story=2, damage=2))
+    assert (await storage.characters.get(GUILD, CARROW)).character.damage.health == 5
+
+
+async def test_a_refused_command_writes_nothing(storage: Storage) -> None:
+    await keep_hasting(storage, DECLARED)
+    before = await storage.conflicts.get(GUILD, CHANNEL)
+    with pytest.raises(RulesError, match="not Koel's turn"):
+        await run_transition(storage, GUILD, CHANNEL, Act(participant=KOEL, pool=2))
+    assert await storage.conflicts.get(GUILD, CHANNEL) == before
+
+
+async def test_commands_can_be_made_from_the_loaded_state(storage: Storage) -> None:
+    await keep_hasting(storage, DECLARED + 1)
+
+    def defend_what_is_pending(conflict: Conflict, sheets: dict[int, Character]) -> Defend:
+        assert conflict.pending is not None and set(sheets) == {p.id for p in conflict.participants}
+        return Defend(participant=conflict.pending.target or 0, dice=0, attack_id=conflict.pending.id)
+
+    applied = await run_transition(storage, GUILD, CHANNEL, defend_what_is_pending)
+    assert any(e.type == "resolved" for e in applied.events)
+
+
+async def test_fifty_concurrent_adjustments_are_all_counted(storage: Storage) -> None:
+    await keep_hasting(storage, DECLARED)
+    results = await asyncio.gather(
+        *(
+            run_transition(storage, GUILD, CHANNEL, AdjustDice(participant=THORROW, delta=1))
+            for _ in range(50)
+        )
+    )
+    assert sorted(r.stored.version for r in results if r.stored) == list(range(DECLARED + 2, DECLARED + 52))
+    final = await current_conflict(storage, GUILD, CHANNEL)
+    assert final is not None and final.participant(THORROW).round.action_dice == 12 + 50
+
+
+async def test_fifty_concurrent_attacks_are_applied_once_or_refused(storage: Storage) -> None:
+    await keep_hasting(storage, DECLARED)
+    outcomes = await asyncio.gather(
+        *(run_transition(storage, GUILD, CHANNEL, Act(participant=THORROW, pool=2)) for _ in range(25)),
+        *(run_transition(storage, GUILD, CHANNEL, Pass(participant=THORROW)) for _ in range(25)),
+        return_exceptions=True,
+    )
+    applied = [o for o in outcomes if not isinstance(o, BaseException)]
+    refused = [o for o in outcomes if isinstance(o, BaseException)]
+    assert len(applied) == 1 and len(refused) == 49
+    assert all(isinstance(o, RulesError) for o in refused)
+    final = await current_conflict(storage, GUILD, CHANNEL)
+    assert final is not None
+    state = final.participant(THORROW).round
+    assert state.action_dice == 0 and state.defense_dice in (10, 12)
+
+
+async def test_starting_and_ending(storage: Storage) -> None:
+    with pytest.raises(NotFoundError):
+        await run_transition(storage, GUILD, CHANNEL, Pass(participant=1))
+    await keep_hasting(storage)
+    with pytest.raises(AlreadyExistsError):
+        await start_conflict(storage, GUILD, CHANNEL, "social", "Again")
+    applied = await end_conflict(storage, GUILD, CHANNEL)
+    assert applied.ended and applied.stored is None
+    assert applied.events[-1].type == "conflict_ended"
+    assert await current_conflict(storage, GUILD, CHANNEL) is None
+    started = await start_conflict(storage, GUILD, CHANNEL, "social", "A ball at Keep Venture")
+    assert started.conflict.phase is Phase.DECLARE and started.events[-1].step is Step.JOIN
+
+
+async def test_a_bad_start_creates_nothing(storage: Storage) -> None:
+    from rules.conflict import Join
+
+    with pytest.raises(RulesError, match="not found"):
+        await start_conflict(storage, GUILD, CHANNEL, "physical", "x", [Join(character_id=42)])
+    assert await current_conflict(storage, GUILD, CHANNEL) is None
+
+
+async def test_a_deleted_sheet_is_reported_when_needed(storage: Storage) -> None:
+    await keep_hasting(storage, DECLARED + 2)
+    await storage.characters.delete(GUILD, CARROW)
+    with pytest.raises(RulesError, match="Carrow Bylerum's character sheet is missing"):
+        await run_transition(storage, GUILD, CHANNEL, SpendNudges(participant=THORROW, damage=2, story=2))
+
+
+@pytest.mark.parametrize("acked", [DECLARED + 1, DECLARED + 4])
+async def test_a_killed_process_resumes_where_it_committed(tmp_path: Path, acked: int) -> None:
+    """Kill -9 the writer right after it is told to apply one more command: the file holds the
+    state after ``acked`` or ``acked + 1`` commands, with its dice and pending attack, and the
+    round finishes from there exactly as it would have."""
+    path = tmp_path / "crash.sqlite3"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.conflict.crash_conflict",
+        str(path),
+        cwd=ROOT,
+        env=env,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        assert (await asyncio.wait_for(proc.stdout.readline(), 30)).strip() == b"ready"
+        for index in range(acked):
+            proc.stdin.write(b"go\n")
+            await proc.stdin.drain()
+            assert int(await asyncio.wait_for(proc.stdout.readline(), 30)) == index
+        proc.stdin.write(b"go\n")
+        await proc.stdin.drain()
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        await proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+
+    steps = expected_steps()
+    async with await Storage.open(path) as storage:
+        stored = await current_conflict(storage, GUILD, CHANNEL)
+        matches = [i for i, (state, _) in enumerate(steps) if state == stored]
+        assert matches and matches[0] in (acked, acked + 1)
+        done = matches[0]
+        assert await stored_sheets(storage) == steps[done][1]
+        if done == DECLARED + 1:
+            assert stored is not None and stored.pending is not None
+            assert stored.participant(THORROW).round.defense_dice == 4
+        for command in round_one()[done:]:
+            await run_transition(storage, GUILD, CHANNEL, command)
+        assert await current_conflict(storage, GUILD, CHANNEL) == steps[-1][0]
+        assert await stored_sheets(storage) == steps[-1][1]
