@@ -7,6 +7,7 @@ its options, and the user gets a short apology, never a traceback.
 """
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -60,10 +61,18 @@ async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
 
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
     """The tree's error handler: a clear private message for users, a log line for bugs."""
+    await answer_error(interaction, error)
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer any error privately; used by the tree and by buttons, which have no tree handler."""
     text = user_message(error)
     if text is None:
         command = interaction.command.qualified_name if interaction.command else "?"
-        options = interaction.data.get("options") if interaction.data else None
+        data: dict[str, Any] = dict(interaction.data or {})
+        if "custom_id" in data:
+            command = f"button {data['custom_id']}"
+        options = data.get("options")
         log.error(
             "Command %s failed (guild %s, user %s, options %r)",
             command,

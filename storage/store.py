@@ -12,6 +12,7 @@ from types import TracebackType
 from typing import Self
 
 from storage.active import ActiveCharacterRepository
+from storage.boards import BoardRepository
 from storage.characters import CharacterRepository
 from storage.conflicts import ConflictRepository
 from storage.database import DEFAULT_DB_PATH, Database, Session, TransactionSession
@@ -28,6 +29,7 @@ class Repositories:
         self.settings = SettingsRepository(session)
         self.rolls = RollLog(session)
         self.conflicts = ConflictRepository(session)
+        self.boards = BoardRepository(session)
 
 
 class Storage(Repositories):

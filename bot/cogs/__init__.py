@@ -4,6 +4,7 @@ from discord.ext import commands
 
 from bot.cogs.admin import Admin
 from bot.cogs.characters import BurdenCommands, CharacterCommands, EditCommands, SheetCommands
+from bot.cogs.conflict import ConflictCog
 from bot.cogs.dice import Dice
 from bot.cogs.help import Help
 from bot.cogs.history import History
@@ -17,6 +18,7 @@ COGS: tuple[type[commands.Cog], ...] = (
     EditCommands,
     SheetCommands,
     BurdenCommands,
+    ConflictCog,
     History,
     ServerSetup,
     Help,

@@ -30,6 +30,8 @@ COMMANDS = (
     "`/odds roll|table|contest` exact chances\n"
     "`/character create|show|list|use|rename|delete|import|export` · `/edit …` any part of a sheet\n"
     "`/sheet damage|heal|spend|recover|breather` · `/burden add|remove|step`\n"
+    "`/conflict start|add|join|order|adjust|next-round|end|status` run a Conflict; in a round: "
+    "`/declare` · `/act` · `/defend` · `/nudges` · `/switch` · `/pass` · `/burn`\n"
     "`/history rolls|fairness` · `/setup …` Narrator roles and the GM channel (admins)"
 )
 

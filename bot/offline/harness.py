@@ -31,7 +31,8 @@ from bot.offline.server import FakeDiscord, Limits
 from bot.offline.world import FakeChannel, FakeMember, World, default_world
 
 JSON = dict[str, Any]
-BotFactory = Callable[[], commands.Bot | Awaitable[commands.Bot]]
+AnyBot = commands.Bot
+BotFactory = Callable[[], AnyBot | Awaitable[AnyBot]]
 OFFLINE_TOKEN = "offline.fake-discord.token"
 SELECTS_BY_ID = {5: "member", 6: "role", 7: "mentionable", 8: "channel"}
 
@@ -43,6 +44,7 @@ class Harness:
         self.fake = fake
         self.bot = bot
         self.settle_timeout = 15.0
+        self.task: asyncio.Task[None] | None = None
         self.user = self.member(user)
         self.channel: FakeChannel = self.world.guild.channels[0]
 
@@ -246,6 +248,22 @@ class Harness:
                 raise CommandLineError(f"no {SELECTS_BY_ID[component['type']]} {value!r}")
         return ids, resolved
 
+    async def restart(self, make_bot: BotFactory, *, ready_timeout: float = 10.0) -> AnyBot:
+        """Stop the bot and connect a fresh one to the same fake, as after a process restart.
+
+        Messages, their buttons and the fake's records stay; nothing of the old bot's memory does.
+        """
+        await self.bot.close()
+        if self.task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(self.task, 5)
+        made = make_bot()
+        bot = await made if inspect.isawaitable(made) else made
+        bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, 0.05)
+        self.task = await _start(bot, ready_timeout)
+        self.bot = bot
+        return bot
+
     async def sync(self) -> None:
         """Sync the bot's tree to the fake: global commands globally, guild ones to the guild."""
         tree, guild = self.bot.tree, discord.Object(self.world.guild.id)
@@ -310,17 +328,18 @@ async def running_bot(
             made = make_bot()
             bot = await made if inspect.isawaitable(made) else made
             bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, 0.05)
-            task = await _start(bot, ready_timeout)
+            harness = Harness(fake, bot, user)
+            harness.task = await _start(bot, ready_timeout)
             try:
-                harness = Harness(fake, bot, user)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(fake.commands.synced.wait(), sync_grace)
                 if not harness.commands:
                     await harness.sync()
                 yield harness
             finally:
-                await bot.close()
-                with contextlib.suppress(Exception, asyncio.CancelledError):
-                    await asyncio.wait_for(task, 5)
+                await harness.bot.close()
+                if harness.task is not None:
+                    with contextlib.suppress(Exception, asyncio.CancelledError):
+                        await asyncio.wait_for(harness.task, 5)
     finally:
         await fake.stop()

@@ -218,13 +218,18 @@ def _validate_rows(components: list[JSON]) -> list[str]:
 
 
 def mention_problems(payload: JSON) -> list[str]:
-    """House rule, not Discord's: any message with content must say allowed_mentions and ping no one."""
+    """House rule, not Discord's: message content says allowed_mentions and lets no text ping.
+
+    ``parse`` (pings whatever the text mentions, user text included), role pings and reply
+    pings are problems. An explicit ``users`` list is allowed: the bot naming exactly who it
+    notifies (a player whose character must defend) cannot be hijacked by user text.
+    """
     if not payload.get("content"):
         return []
     mentions = payload.get("allowed_mentions")
     if mentions is None:
         return ["message content sent without allowed_mentions"]
-    pings = [f"{key}={mentions[key]}" for key in ("parse", "users", "roles") if mentions.get(key)]
+    pings = [f"{key}={mentions[key]}" for key in ("parse", "roles") if mentions.get(key)]
     if mentions.get("replied_user"):
         pings.append("replied_user=True")
     return [f"allowed_mentions may ping ({', '.join(pings)})"] if pings else []

@@ -29,6 +29,26 @@ class BotEnv:
     bot: MistbornBot
     storage: Storage
     world: World
+    db_path: Path
+
+    def new_bot(self, seed: int = 1234) -> MistbornBot:
+        return MistbornBot(
+            settings=make_settings(self.db_path, self.world.guild.id),
+            storage=self.storage,
+            rng=random.Random(seed),
+        )
+
+    async def restart(self, seed: int = 1234) -> MistbornBot:
+        """As if the bot process were restarted: a new bot and a newly opened database file;
+        the fake Discord, its messages and their buttons stay."""
+
+        async def reopen() -> MistbornBot:
+            await self.storage.close()
+            self.storage = await Storage.open(self.db_path)
+            return self.new_bot(seed)
+
+        self.bot = await self.harness.restart(reopen)  # type: ignore[assignment]
+        return self.bot
 
     @property
     def guild_id(self) -> int:
@@ -56,27 +76,26 @@ def make_settings(db_path: Path, guild_id: int) -> Settings:
 
 @pytest.fixture
 async def bot_env(tmp_path: Path) -> AsyncIterator[BotEnv]:
+    db_path = tmp_path / "bot.sqlite3"
     world = default_world()
     keeper = FakeRole(world.ids.next(), "Keeper", permissions=0, position=1)
     world.guild.roles.append(keeper)
     member = world.guild.member("player2")
     assert member is not None
     member.role_ids.append(keeper.id)
-    storage = await Storage.open(tmp_path / "bot.sqlite3")
-    made: list[MistbornBot] = []
+    storage = await Storage.open(db_path)
+    env: BotEnv | None = None
 
     def make_bot() -> MistbornBot:
-        bot = MistbornBot(
-            settings=make_settings(tmp_path / "bot.sqlite3", world.guild.id),
-            storage=storage,
-            rng=random.Random(1234),
+        return MistbornBot(
+            settings=make_settings(db_path, world.guild.id), storage=storage, rng=random.Random(1234)
         )
-        made.append(bot)
-        return bot
 
     try:
         async with running_bot(make_bot, world=world) as harness:
-            yield BotEnv(harness=harness, bot=made[0], storage=storage, world=world)
+            assert isinstance(harness.bot, MistbornBot)
+            env = BotEnv(harness=harness, bot=harness.bot, storage=storage, world=world, db_path=db_path)
+            yield env
             assert not harness.violations, harness.violations
     finally:
-        await storage.close()
+        await (env.storage if env is not None else storage).close()

@@ -178,6 +178,12 @@ def test_good_message_and_edits() -> None:
             {"content": "hi", "allowed_mentions": {"replied_user": True}},
             ["allowed_mentions may ping (replied_user=True)"],
         ),
+        (
+            {"content": "hi", "allowed_mentions": {"parse": [], "roles": ["1"]}},
+            ["allowed_mentions may ping (roles=['1'])"],
+        ),
+        # Naming exactly which user to notify is deliberate, not something user text can hijack.
+        ({"content": "<@1> defend!", "allowed_mentions": {"parse": [], "users": ["1"]}}, []),
     ],
 )
 def test_mention_house_rule(payload: dict[str, object], problems: list[str]) -> None:

@@ -1,0 +1,97 @@
+"""Conflict rendering: the one module the Conflict cog imports.
+
+* :func:`events_embed` is the reply to one command: a line per event (:func:`event_lines`,
+  written in ``conflict_events``) and who moves next (:func:`next_step_line`).
+* :func:`status_embed` is the status board kept up to date in the channel,
+  :func:`summary_embed` the closing summary and :func:`defence_prompt` the question to the
+  target of an attack (all in ``conflict_status``).
+
+Everything here is a pure function of rules data; nothing talks to Discord.
+"""
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.render.common import (
+    DESCRIPTION_LIMIT,
+    EMBED_TOTAL_LIMIT,
+    FAILURE,
+    FIELD_VALUE_LIMIT,
+    INFO,
+    NEUTRAL,
+    SUCCESS,
+)
+from bot.render.conflict_events import (
+    DEFEAT,
+    TITLE_LIMIT,
+    event_line,
+    event_lines,
+    next_step_line,
+    plural,
+)
+from bot.render.conflict_status import defence_prompt, status_embed, summary_embed
+from bot.render.sheet import embed_units, fit, fit_embed, units
+from rules.conflict import Conflict, Event, Phase, Waiting, waiting
+from rules.conflict.events import Resolved
+
+__all__ = [
+    "defence_prompt",
+    "event_line",
+    "event_lines",
+    "events_colour",
+    "events_embed",
+    "next_step_line",
+    "status_embed",
+    "summary_embed",
+]
+
+
+def events_colour(events: Sequence[Event]) -> discord.Colour:
+    kinds = {e.type for e in events}
+    if "conflict_ended" in kinds:
+        return NEUTRAL
+    if "defeated" in kinds:
+        return DEFEAT
+    if "damage_dealt" in kinds:
+        return FAILURE
+    if any(isinstance(e, Resolved) and e.success for e in events):
+        return SUCCESS
+    return INFO
+
+
+def tail(lines: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> str:
+    """The last lines that fit ``limit``, saying how many earlier ones were cut."""
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        line = fit(line, limit // 2)
+        size = units(line) + (1 if kept else 0)
+        note = units(f"… {len(lines)} earlier lines not shown\n")
+        if used + size + (note if len(kept) + 1 < len(lines) else 0) > limit:
+            break
+        kept.append(line)
+        used += size
+    cut = len(lines) - len(kept)
+    text = "\n".join(reversed(kept))
+    return f"… {plural(cut, 'earlier line')} not shown\n{text}" if cut else text
+
+
+def events_embed(
+    conflict: Conflict, events: Sequence[Event], *, title: str, limit: int = EMBED_TOTAL_LIMIT
+) -> discord.Embed:
+    """The reply to one command: what happened, and who moves next.
+
+    ``limit`` is this embed's share of the message's 6000 characters, for a reply that also
+    carries the closing summary (``summary_embed(..., limit=...)`` takes the rest).
+    """
+    embed = discord.Embed(title=fit(title, TITLE_LIMIT), colour=events_colour(events))
+    if conflict.phase is Phase.ENDED:
+        step = "The Conflict has ended."
+    else:
+        last = events[-1] if events else None
+        step = next_step_line(conflict, last if isinstance(last, Waiting) else waiting(conflict))
+    embed.add_field(name="Next", value=fit(step, FIELD_VALUE_LIMIT), inline=False)
+    room = min(DESCRIPTION_LIMIT, limit - embed_units(embed))
+    embed.description = tail(event_lines(conflict, events), max(room, 1)) or "Nothing changed."
+    return fit_embed(embed, limit)

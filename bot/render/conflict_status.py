@@ -1,0 +1,283 @@
+"""The Conflict's status board, its closing summary, and the prompt to defend.
+
+The board is one embed per Conflict, edited after every change, so it must fit Discord's
+limits with 25 participants whose names are 64 characters of Markdown (escaping doubles
+them). Each participant gets one compact line, packed into a field per side; if the whole
+board is still too long, names are shortened step by step (before escaping, so no escape is
+cut in half), and only then are fields shaved by ``fit_embed``.
+"""
+
+from collections.abc import Callable, Mapping
+
+import discord
+
+from bot.render.common import DESCRIPTION_LIMIT, EMBED_TOTAL_LIMIT, FIELD_VALUE_LIMIT, INFO, NEUTRAL, plain
+from bot.render.conflict_events import (
+    TITLE_LIMIT,
+    bold,
+    ended_text,
+    next_step_line,
+    order_text,
+    pile_dice,
+    plural,
+)
+from bot.render.sheet import add_lines, embed_units, fit, fit_embed
+from rules.character import Character, Resilience, resilience_current, resilience_max
+from rules.conflict import (
+    ActionKind,
+    Awaiting,
+    Conflict,
+    EndReason,
+    Participant,
+    Phase,
+    Pile,
+    Side,
+    Status,
+    available_defence,
+    declaration_order,
+    resolve_order,
+    waiting,
+)
+from rules.conflict.events import ConflictEnded, SummaryLine
+from rules.conflict.order import declaration_key
+from rules.errors import RulesError
+
+NAME_LIMITS: tuple[int | None, ...] = (None, 32, 20, 12, 8)
+"""Name lengths tried, longest first, until an embed fits Discord's 6000 characters."""
+STAKES_LIMIT = 200
+MARK = "▶ "
+RESILIENCE_SHORT = {Resilience.HEALTH: "Health", Resilience.REPUTATION: "Rep", Resilience.WILLPOWER: "Will"}
+PHASES = {
+    Phase.DECLARE: "declaring actions",
+    Phase.RESOLVE: "resolving actions",
+    Phase.ENDED: "ended",
+}
+STATUS_FOOTER = "▶ whose move it is · AD Action Dice · DD Defense Dice"
+
+
+def shrink_to_fit(
+    build: Callable[[int | None], discord.Embed], limit: int = EMBED_TOTAL_LIMIT
+) -> discord.Embed:
+    """The first rendering (full names, then shorter) within ``limit``; else the shortest, shaved."""
+    embed = build(None)
+    for names in NAME_LIMITS[1:]:
+        if embed_units(embed) <= limit:
+            return embed
+        embed = build(names)
+    return fit_embed(embed, limit)
+
+
+def _status_word(conflict: Conflict, participant: Participant) -> str:
+    state = participant.round
+    if participant.defeated:
+        return "defeated, still acts" if participant.in_order else "defeated"
+    if conflict.phase is Phase.ENDED:
+        return "standing"
+    if state.extra_action:
+        return "extra action (Beat)"
+    if state.status is Status.UNDECLARED:
+        return "undeclared"
+    if state.status is Status.WAITING:
+        return "waiting (switched)" if state.switched else "waiting"
+    return "done"
+
+
+def _declared_short(conflict: Conflict, participant: Participant, limit: int | None) -> str:
+    declaration = participant.round.declaration
+    if declaration is None:
+        return ""
+    action = declaration.action
+    if action.kind is ActionKind.ATTACK:
+        return f"attack → {bold(conflict.name_of(action.target), limit)}"
+    if action.kind is ActionKind.ACTION:
+        target = f" → {bold(conflict.name_of(action.target), limit)}" if action.target is not None else ""
+        return f"action{target}"
+    return "full defence" if action.kind is ActionKind.FULL_DEFENCE else "no roll"
+
+
+def _health_text(participant: Participant, sheet: Character | None) -> str:
+    if participant.is_extra:
+        return f"{participant.members_left}/{participant.size} standing"
+    if sheet is None:
+        return "sheet missing"
+    pewter = participant.burning_pewter
+    return " · ".join(
+        f"{RESILIENCE_SHORT[r]} {resilience_current(sheet, r, pewter)}/{resilience_max(sheet, r, pewter)}"
+        for r in Resilience
+    )
+
+
+def participant_line(
+    conflict: Conflict, participant: Participant, sheet: Character | None, marked: bool, limit: int | None
+) -> str:
+    """ "▶ **Thorrow** · burning Pewter · waiting · attack → **Carrow** · AD 12 · DD 0 · Health 14/14 …"."""
+    parts = [(MARK if marked else "") + bold(participant.name, limit)]
+    if participant.surprised:
+        parts.append("surprised")
+    if participant.burning:
+        parts.append("burning " + "+".join(plain(m) for m in participant.burning))
+    parts.append(_status_word(conflict, participant))
+    declared = _declared_short(conflict, participant, limit)
+    if declared:
+        parts.append(declared)
+    state = participant.round
+    parts.append(f"AD {state.action_dice} · DD {state.defense_dice}")
+    if participant.next_round_dice:
+        parts.append(f"+{participant.next_round_dice} dice next round")
+    parts.append(_health_text(participant, sheet))
+    if sheet is not None:
+        parts.append(plural(len(sheet.burdens), "Burden"))
+    elif participant.is_extra:
+        parts.append("sheet missing")
+    return " · ".join(parts)
+
+
+def _order_line(conflict: Conflict, turn: tuple[int, ...], limit: int | None) -> str:
+    if conflict.phase is Phase.DECLARE:
+        names = []
+        for p in declaration_order(conflict):
+            done = p.round.status is not Status.UNDECLARED
+            names.append(("✓ " if done else MARK if p.id in turn else "") + bold(p.name, limit))
+        return "Declaration order: " + (" → ".join(names) or "nobody yet")
+    if conflict.phase is Phase.RESOLVE:
+        order = resolve_order(conflict)
+        text = order_text(conflict, order, limit) if order else "everyone has acted"
+        beat = [p for p in conflict.participants if p.round.extra_action]
+        marker = MARK if order and not beat and set(order[0]) & set(turn) else ""
+        if beat:
+            text = f"{MARK}{bold(beat[0].name, limit)} (extra action) · {text}"
+        return f"Resolve order: {marker}{text}"
+    return ""
+
+
+def _pending_line(conflict: Conflict, limit: int | None) -> str:
+    pending = conflict.pending
+    if pending is None:
+        return ""
+    attacker = bold(conflict.name_of(pending.attacker), limit)
+    target = bold(conflict.name_of(pending.target), limit) if pending.target is not None else "no one"
+    if pending.awaiting is Awaiting.DEFENCE:
+        return f"In progress: {attacker} → {target}, {pending.pool} dice, waiting for {target}'s defence"
+    return f"In progress: {attacker} → {target} succeeded, {plural(pending.nudges, 'Nudge')} to spend"
+
+
+def _status(conflict: Conflict, sheets: Mapping[int, Character], limit: int | None) -> discord.Embed:
+    now = waiting(conflict)
+    title = f"Conflict — round {conflict.round} · {conflict.type.label}"
+    embed = discord.Embed(
+        title=fit(title, TITLE_LIMIT), colour=NEUTRAL if conflict.phase is Phase.ENDED else INFO
+    )
+    stakes = conflict.stakes[:STAKES_LIMIT]
+    lines = [f"Stakes: {plain(stakes)}", f"Phase: {PHASES[conflict.phase]}"]
+    if conflict.ended is not None:
+        lines[-1] += (
+            " (by the Narrator)" if conflict.ended is EndReason.NARRATOR else " (a side was defeated)"
+        )
+    lines += [
+        line
+        for line in (_order_line(conflict, now.participants, limit), _pending_line(conflict, limit))
+        if line
+    ]
+    embed.description = fit("\n".join(lines), DESCRIPTION_LIMIT)
+    people = sorted(conflict.participants, key=declaration_key)
+    for side in Side:
+        members = [p for p in people if p.side is side]
+        if members:
+            rows = [
+                participant_line(conflict, p, sheets.get(p.id), p.id in now.participants, limit)
+                for p in members
+            ]
+            add_lines(embed, f"{side.label} ({len(members)})", rows)
+    if not conflict.participants:
+        add_lines(embed, "Participants", ["Nobody yet."])
+    embed.add_field(
+        name="Next", value=fit(next_step_line(conflict, now, limit), FIELD_VALUE_LIMIT), inline=False
+    )
+    embed.set_footer(text=STATUS_FOOTER)
+    return embed
+
+
+def status_embed(conflict: Conflict, sheets: Mapping[int, Character]) -> discord.Embed:
+    """THE status board: round, phase, order with ▶ on whose move it is, and everyone's state."""
+    return shrink_to_fit(lambda limit: _status(conflict, sheets, limit))
+
+
+def summary_line(line: SummaryLine, limit: int | None) -> str:
+    parts = [f"dealt {line.dealt} damage"]
+    if line.taken:
+        parts.append("took " + ", ".join(f"{n} to {r.label}" for r, n in line.taken))
+    if line.members_lost:
+        parts.append(f"lost {plural(line.members_lost, 'member')}")
+    if line.burdens:
+        parts.append("Burdens: " + ", ".join(f"{plain(b.name)} ({b.severity.label})" for b in line.burdens))
+    if line.defeated:
+        parts.append("defeated")
+    return f"{bold(line.name, limit)}: " + " · ".join(parts)
+
+
+def _summary(ended: ConflictEnded, limit: int | None) -> discord.Embed:
+    embed = discord.Embed(title=f"Conflict over — {plural(ended.rounds, 'round')}", colour=NEUTRAL)
+    embed.description = ended_text(ended) + "."
+    for side, label in (
+        (Side.HEROES, "Heroes"),
+        (Side.OPPOSITION, "Opposition"),
+        (None, "Left the Conflict"),
+    ):
+        rows = [summary_line(line, limit) for line in ended.summary if line.side is side]
+        if rows:
+            add_lines(embed, label, rows)
+    if not ended.summary:
+        add_lines(embed, "Participants", ["Nobody took part."])
+    if ended.log_dropped:
+        embed.set_footer(
+            text=(
+                "The oldest log entry was dropped"
+                if ended.log_dropped == 1
+                else f"The oldest {ended.log_dropped} log entries were dropped"
+            )
+            + " to keep the record small; the totals count only what was kept."
+        )
+    return embed
+
+
+def summary_embed(ended: ConflictEnded, *, limit: int = EMBED_TOTAL_LIMIT) -> discord.Embed:
+    """The closing summary: why it ended, and what each participant dealt and took.
+
+    ``limit`` is this embed's share of the message's 6000 characters (see ``events_embed``).
+    """
+    return shrink_to_fit(lambda names: _summary(ended, names), limit)
+
+
+def defence_prompt(conflict: Conflict, sheets: Mapping[int, Character]) -> str | None:
+    """The question to the target of an attack waiting for a defence, or None."""
+    pending = conflict.pending
+    if pending is None or pending.awaiting is not Awaiting.DEFENCE or pending.target is None:
+        return None
+    target = conflict.find(pending.target)
+    if target is None:
+        return None
+    try:
+        available = available_defence(conflict, sheets, target.id)
+    except RulesError:
+        available = target.pile
+    attacker = plain(conflict.name_of(pending.attacker))
+    action = pending.action
+    if action.kind is ActionKind.ATTACK and action.resilience is not None:
+        what = f"{attacker} attacks your {action.resilience.label} with {pending.pool} dice"
+    else:
+        what = f"{attacker} acts against you with {pending.pool} dice"
+    if pending.difficulty > 1:
+        what += f" (Difficulty {pending.difficulty})"
+    if action.label:
+        what += f", “{plain(action.label)}”"
+    pile = Pile.ACTION if target.round.status is Status.WAITING else Pile.DEFENSE
+    if available < 2:
+        ask = f"You hold only {pile_dice(available, pile)}, too few for a pool: choose 0 (no defence)."
+    else:
+        ask = (
+            f"Defend with how many of your {pile_dice(available, pile)}? "
+            f"({'2' if available == 2 else f'2–{min(10, available)}'}, or 0 = don't defend)"
+        )
+        if pile is Pile.ACTION:
+            ask += " Dice spent now leave fewer for your own action."
+    return fit(f"{bold(target.name)}: {what}. {ask}", 2000)
