@@ -1,0 +1,119 @@
+"""Running a Conflict in a channel: the board, the prompts, the end, and Discord's hiccups."""
+
+import pytest
+
+from rules.character import CharacterKind, make_character
+from storage.conflict_runner import current_conflict
+
+
+@pytest.fixture
+async def duel(bot_env):
+    """Vin (player1's Hero) against a Thug (the Narrator's Villain), both declared to attack."""
+    env = bot_env
+    guild = env.guild_id
+    vin = make_character(
+        name="Vin", kind=CharacterKind.HERO, owner_id=env.user_id("player1"), attributes={"wits": 4}
+    )
+    thug = make_character(
+        name="Thug", kind=CharacterKind.VILLAIN, owner_id=env.user_id("narrator"), attributes={"physique": 5}
+    )
+    stored = await env.storage.characters.create(guild, vin)
+    await env.storage.characters.create(guild, thug)
+    await env.storage.active.set(guild, env.user_id("player1"), stored.id)
+    for user, line in [
+        ("narrator", '/conflict start kind:physical stakes:"A brawl in the alley"'),
+        ("player1", "/conflict join"),
+        ("narrator", "/conflict add character:Thug"),
+        ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+        ("player1", "/declare action:attack target:Thug stat:Physique"),
+    ]:
+        reply = await env.slash(line, user=user)
+        assert not reply.ephemeral, reply.content
+    return env
+
+
+def boards(env) -> list[dict]:
+    channel = str(env.world.guild.channels[0].id)
+    return [
+        m
+        for m in env.harness.fake.messages.values()
+        if m["channel_id"] == channel
+        and not m.get("interaction_metadata")
+        and any(e.get("title", "").startswith("Conflict") for e in m.get("embeds", []))
+    ]
+
+
+async def settle_boards(env) -> None:
+    await env.bot.get_cog("ConflictCog").flow.boards.idle()
+
+
+async def test_one_board_is_edited_not_reposted(duel):
+    env = duel
+    await settle_boards(env)
+    [board] = boards(env)
+    assert "Thug" in str(board["embeds"]) and "Vin" in str(board["embeds"])
+    await env.slash("/act dice:5", user="narrator")
+    await env.harness.click("Don't defend", user="player1")
+    await settle_boards(env)
+    [again] = boards(env)
+    assert again["id"] == board["id"] and again.get("edited_timestamp")
+    assert await env.storage.boards.get(env.guild_id, env.world.guild.channels[0].id) == int(board["id"])
+
+
+async def test_status_reposts_the_board(duel):
+    env = duel
+    await settle_boards(env)
+    [old] = boards(env)
+    reply = await env.slash("/conflict status", user="player1")
+    assert reply.ephemeral
+    await settle_boards(env)
+    ids = [m["id"] for m in boards(env)]
+    assert len(ids) == 2 and ids[-1] != old["id"]
+    assert await env.storage.boards.get(env.guild_id, env.world.guild.channels[0].id) == int(ids[-1])
+
+
+async def test_narrator_waits_before_answering_for_a_player(duel):
+    env = duel
+    prompt = await env.slash("/act dice:5", user="narrator")
+    assert prompt.content.startswith(f"<@{env.user_id('player1')}>")
+    early = await env.harness.click("Don't defend", user="narrator")
+    assert early.ephemeral and "Give the player a moment" in early.content
+    env.bot.get_cog("ConflictCog").flow.defend_grace = 0
+    later = await env.harness.click("Don't defend", user="narrator")
+    assert not later.ephemeral
+
+
+async def test_end_shows_the_summary_and_frees_the_channel(duel):
+    env = duel
+    again = await env.slash('/conflict start kind:social stakes:"Another"')
+    assert again.ephemeral and "already" in again.content.lower()
+    ended = await env.slash("/conflict end")
+    assert not ended.ephemeral and len(ended.embeds) == 2
+    assert sum(len(str(e)) for e in ended.embeds) < 6000
+    channel = env.world.guild.channels[0].id
+    assert await current_conflict(env.storage, env.guild_id, channel) is None
+    await settle_boards(env)
+    assert await env.storage.boards.get(env.guild_id, channel) is None
+    fresh = await env.slash('/conflict start kind:mental stakes:"A battle of wills"')
+    assert not fresh.ephemeral
+
+
+async def test_commands_without_a_conflict_explain_themselves(bot_env):
+    reply = await bot_env.slash("/act dice:3", user="player1")
+    assert reply.ephemeral and "Conflict" in reply.content
+
+
+async def test_rate_limited_board_edits_back_off_and_the_round_goes_on(duel):
+    env = duel
+    await settle_boards(env)
+    [board] = boards(env)
+    env.harness.fake.inject_fault(
+        "PATCH", rf"/channels/\d+/messages/{board['id']}$", 429, times=3, retry_after=0.05
+    )
+    acted = await env.slash("/act dice:5", user="narrator")
+    assert not acted.ephemeral
+    conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    assert conflict is not None and conflict.pending is not None
+    await settle_boards(env)
+    [after] = boards(env)
+    assert after["id"] == board["id"] and "In progress" in str(after["embeds"])
