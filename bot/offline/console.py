@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import shlex
 import threading
 from collections.abc import AsyncIterator
@@ -61,6 +62,9 @@ async def _lines(stream: TextIO) -> AsyncIterator[str]:
         yield line
 
 
+MENTION = re.compile(r"<(@&|@!?|#)(\d{15,21})>")
+
+
 class Console:
     """Turns one typed line into harness calls and prints what the bot answered."""
 
@@ -71,8 +75,25 @@ class Console:
         self.seen = len(harness.fake.activity)
 
     def say(self, text: str) -> None:
-        self.out.write(text + "\n")
+        self.out.write(self._names(text) + "\n")
         self.out.flush()
+
+    def _names(self, text: str) -> str:
+        """Show ``<@id>``, ``<@&id>`` and ``<#id>`` the way Discord does: as names, not numbers."""
+        guild = self.h.world.guild
+
+        def name(match: re.Match[str]) -> str:
+            kind, ident = match.group(1), match.group(2)
+            if kind == "#":
+                channel = guild.channel(ident)
+                return f"#{channel.name}" if channel else match.group(0)
+            if kind == "@&":
+                role = guild.role(ident)
+                return f"@{role.name}" if role else match.group(0)
+            member = guild.member(ident)
+            return f"@{member.user.name}" if member else match.group(0)
+
+        return MENTION.sub(name, text)
 
     async def handle(self, line: str) -> bool:
         """Run one line; False means quit."""

@@ -31,6 +31,7 @@ def test_console_runs_a_script_and_keeps_data_between_runs(tmp_path):
     second = run_console("/history rolls\n", db, "--user", "player1", "--player")
     assert second.returncode == 0, second.stderr
     assert "acting as player1" in second.stdout and "First night" in second.stdout
+    assert "@narrator" in second.stdout and "<@" not in second.stdout  # mentions shown as names
 
 
 def test_console_reports_bad_lines_and_exits_nonzero(tmp_path):
