@@ -8,6 +8,7 @@ answering" that does not depend on guessing a sleep.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,12 +54,30 @@ class InteractionRecord:
         self.token: str = payload["token"]
         self.type: int = payload["type"]
         self.sent_at = sent_at
-        self.response: JSON | None = None
+        self.responded_at: float | None = None
+        """Loop time the initial callback arrived (set with `response`); `None` until then."""
+        self._response: JSON | None = None
         self.original: JSON | None = None
         self.followups: list[JSON] = []
         self.errors: list[JSON] = []
         self.version = 0
         self._pulse = asyncio.Event()
+
+    @property
+    def response(self) -> JSON | None:
+        """The initial callback body (`{type, data}`), once the bot has sent one."""
+        return self._response
+
+    @response.setter
+    def response(self, body: JSON | None) -> None:
+        if body is not None and self.responded_at is None:
+            self.responded_at = _loop_time()
+        self._response = body
+
+    @property
+    def ack_latency(self) -> float | None:
+        """Seconds from INTERACTION_CREATE leaving the fake to the initial callback reaching it."""
+        return None if self.responded_at is None else self.responded_at - self.sent_at
 
     def __repr__(self) -> str:
         return f"<InteractionRecord id={self.id} type={self.type} response={self.response_type}>"
@@ -136,6 +155,14 @@ class InteractionRecord:
     def text(self) -> str:
         """Everything answered so far, rendered as the console shows it."""
         return render_record(self)
+
+
+def _loop_time() -> float:
+    """The running loop's clock (the one `sent_at` uses); monotonic time outside a loop."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
 
 
 def _changed_since(version: int) -> Callable[[InteractionRecord], bool]:

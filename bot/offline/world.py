@@ -216,6 +216,46 @@ def default_world(*, user: str = "narrator", narrator: bool = True, ids: Snowfla
     return world
 
 
+def add_table_guild(world: World, name: str, *, channels: int = 1) -> FakeGuild:
+    """Another server the bot is in, laid out like `default_world`'s: a Narrator role, the bot's
+    managed role, `channels` text channels (#table, #table-2, ...) and the narrator (with the
+    Narrator role), player1 and player2, each a distinct user with a fresh id."""
+    ids = world.ids
+    guild_id = ids.next()
+    narrator_role = FakeRole(ids.next(), "Narrator", MANAGE_GUILD, position=2)
+    bot_role = FakeRole(ids.next(), "Mistborn Bot", MANAGE_MESSAGES | EMBED_LINKS, position=1, managed=True)
+    guild = FakeGuild(
+        id=guild_id,
+        name=name,
+        owner_id=ids.next(),
+        roles=[FakeRole(guild_id, "@everyone", EVERYONE_PERMISSIONS), narrator_role, bot_role],
+        channels=[
+            FakeChannel(ids.next(), "table" if i == 0 else f"table-{i + 1}") for i in range(max(1, channels))
+        ],
+        members=[FakeMember(world.bot, [bot_role.id])],
+    )
+    world.guilds.append(guild)
+    world.add_member("narrator", roles=("Narrator",), guild=guild)
+    world.add_member("player1", guild=guild)
+    world.add_member("player2", guild=guild)
+    return guild
+
+
+def many_guilds_world(guilds: int, *, channels: int = 1, ids: Snowflakes | None = None) -> World:
+    """`default_world()` plus `guilds - 1` more servers from `add_table_guild`, for load tests.
+
+    The first guild is exactly `default_world`'s (so the harness and the command line work there
+    as usual); every guild has the same three members by name but with their own user ids.
+    """
+    world = default_world(ids=ids)
+    first = world.guild
+    for _ in range(max(0, channels - len(first.channels))):
+        first.channels.append(FakeChannel(world.ids.next(), f"table-{len(first.channels) + 1}"))
+    for number in range(2, guilds + 1):
+        add_table_guild(world, f"Scadrial Table {number}", channels=channels)
+    return world
+
+
 def user_json(user: FakeUser) -> JSON:
     return {
         "id": str(user.id),

@@ -1,0 +1,250 @@
+"""The cost of one interaction through the real discord.py dispatch, as a ratio to the floor.
+
+Run by hand: ``python -m bench.dispatch_bench`` (300 samples per case after 30 warm-up rounds,
+about 40 s on 2 cores); ``--samples``/``--warmup`` change the sizes, ``--profile CASE`` runs one
+case under cProfile instead and prints where the time goes.
+
+Each sample is one INTERACTION_CREATE sent by the fake Discord over its gateway socket, read by
+discord.py, dispatched to the command tree (or a DynamicItem button), run by the bot, and
+answered with the interaction callback POST to the fake's REST route; the latency is the fake's
+clock from sending the event to receiving that initial callback (the ack). The bot is left to
+finish any followups and board edits before the next sample, and cases are interleaved in a
+new random order every round, so drift and noise spread over all of them.
+
+The floor is ``/ping``, a bare handler added in this benchmark only: it answers "pong" through
+the same gateway, dispatch and REST path. Goals (from the issue): a roll within 1.5x the
+floor's p50, a sheet within 2x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import pstats
+import random
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bench.common import (
+    JSON,
+    Duel,
+    Payloads,
+    defend_button,
+    in_process,
+    machine,
+    quiesce,
+    quiet_logs,
+    running,
+    seed_table,
+    start_duel,
+    summary_ms,
+    table,
+)
+from bot.offline.harness import Harness
+from bot.offline.records import InteractionRecord
+from bot.offline.world import many_guilds_world
+from storage import Storage
+
+GOALS = {"roll dice:5": 1.5, "roll stat:Physique": 1.5, "character show": 2.0}
+
+
+@dataclass
+class Case:
+    name: str
+    user: str
+    line: str
+    template: JSON = field(default_factory=dict)
+    samples: list[float] = field(default_factory=list)
+
+
+CASES = [
+    Case("ping (floor)", "player1", "/ping"),
+    Case("roll dice:5", "player1", "/roll dice:5"),
+    Case("roll stat:Physique", "player1", "/roll stat:Physique"),
+    Case("odds table", "player1", "/odds table"),
+    Case("character show", "player1", "/character show name:Vin"),
+]
+ACT, DEFEND, PAIR = "conflict /act dice:5", "conflict defend click", "conflict /act + defend"
+
+
+class Bench:
+    def __init__(self, harness: Harness, duel: Duel) -> None:
+        self.h = harness
+        self.p = Payloads(harness.fake)
+        self.duel = duel
+        self.guild = harness.world.guild
+        self.cases = [Case(c.name, c.user, c.line) for c in CASES]
+        for case in self.cases:
+            case.template = self.p.slash(case.line, self.p.actor(self.guild, case.user))
+        self.conflict: dict[str, list[float]] = {ACT: [], DEFEND: [], PAIR: []}
+        actor = self.p.actor(self.guild, "narrator", duel.channel)
+        self.act_template = self.p.slash(duel.act_line, actor)
+        self.reset_templates = [
+            self.p.slash(line, self.p.actor(self.guild, user, duel.channel)) for user, line in duel.steps
+        ]
+        self.failures: list[str] = []
+
+    async def declare(self) -> None:
+        """Both sides declare their attacks, so the round is ready for ``/act``."""
+        for template in self.reset_templates[1:3]:
+            await self.send(template)
+
+    async def send(self, template: JSON) -> InteractionRecord:
+        record = await self.h.fake.send_interaction(self.p.fresh(template))
+        await quiesce(self.h.bot, record)
+        if record.response is None or record.errors or record.ephemeral:
+            self.failures.append(f"{template['data'].get('name')}: {record.errors or record.content[:80]}")
+        return record
+
+    async def one_case(self, case: Case, keep: bool) -> None:
+        record = await self.send(case.template)
+        if keep and record.ack_latency is not None:
+            case.samples.append(record.ack_latency)
+
+    async def one_duel(self, keep: bool) -> None:
+        act = await self.send(self.act_template)
+        custom_id = defend_button(act.message)
+        if custom_id is not None and act.message is not None:
+            actor = self.p.actor(self.guild, "player1", self.duel.channel)
+            click = await self.send(self.p.click(actor, act.message, custom_id))
+            if keep and act.ack_latency is not None and click.ack_latency is not None:
+                self.conflict[ACT].append(act.ack_latency)
+                self.conflict[DEFEND].append(click.ack_latency)
+                self.conflict[PAIR].append(act.ack_latency + click.ack_latency)
+        else:
+            self.failures.append(f"/act gave no defence prompt: {act.content[:80]}")
+        for template in self.reset_templates:  # next round, both declare, heal: not measured
+            await self.send(template)
+
+    def jobs(self, keep: bool) -> list[Callable[[], Awaitable[None]]]:
+        found: list[Callable[[], Awaitable[None]]] = [partial(self.one_case, c, keep) for c in self.cases]
+        return [*found, partial(self.one_duel, keep)]
+
+    async def rounds(self, count: int, keep: bool, rng: random.Random) -> None:
+        for _ in range(count):
+            jobs = self.jobs(keep)
+            rng.shuffle(jobs)
+            for job in jobs:
+                await job()
+
+
+async def prepare(harness: Harness, storage: Storage) -> Duel:
+    """Vin (player1's active Hero, a full sheet) and a Thug; their duel in the second channel."""
+    guild = harness.world.guild
+    await seed_table(storage, guild)
+    duel = Duel(guild, guild.channels[1], "")
+    await start_duel(storage, duel)
+    return duel
+
+
+def report(bench: Bench, samples: int, took: float, load: str) -> None:
+    floor = summary_ms(bench.cases[0].samples)[0]
+    rows: list[list[str]] = []
+    named = [(c.name, c.samples) for c in bench.cases] + list(bench.conflict.items())
+    for name, values in named:
+        p50, p99, mean = summary_ms(values)
+        goal = GOALS.get(name)
+        ratio = p50 / floor
+        verdict = "" if goal is None else (f"≤ {goal}x: " + ("met" if ratio <= goal else "MISSED"))
+        rows.append(
+            [name, str(len(values)), f"{p50:.2f}", f"{p99:.2f}", f"{mean:.2f}", f"{ratio:.2f}x", verdict]
+        )
+    print(f"dispatch: one interaction, INTERACTION_CREATE -> initial callback, {samples} samples/case")
+    print(f"({in_process('benchmark driver')}; {load}; {took:.0f} s)")
+    print()
+    print(table(["case", "n", "p50 ms", "p99 ms", "mean ms", "p50 / floor", "goal"], rows))
+    if bench.failures:
+        print(f"\n{len(bench.failures)} failed interaction(s), first: {bench.failures[:3]}")
+
+
+async def run(args: argparse.Namespace) -> None:
+    quiet_logs()
+    world = many_guilds_world(1, channels=2)
+    with tempfile.TemporaryDirectory() as folder:
+        db_path = Path(folder) / "dispatch.sqlite3"
+        async with running(world, db_path) as (harness, storage):
+            bench = Bench(harness, await prepare(harness, storage))
+            await bench.declare()
+            rng = random.Random(args.seed)
+            await bench.rounds(args.warmup, False, rng)
+            if args.profile:
+                await profile(bench, args.profile, args.samples)
+                return
+            load, start = machine(), time.perf_counter()
+            await bench.rounds(args.samples, True, rng)
+            report(bench, args.samples, time.perf_counter() - start, load)
+            if harness.violations:
+                print(f"fake recorded {len(harness.violations)} violation(s): {harness.violations[:3]}")
+
+
+async def profile(bench: Bench, name: str, samples: int) -> None:
+    """Run one case `samples` times under cProfile; print SQLite round trips and the top functions.
+
+    Most of an interaction's wall time is the loop waiting (on sockets and on aiosqlite's
+    thread), which cProfile shows as ``select.epoll.poll``; the round-trip count and wall time
+    to aiosqlite's thread (each statement, fetch and cursor close is one) are counted apart.
+    """
+    if name == "conflict":
+        job: Callable[[], Awaitable[None]] = partial(bench.one_duel, True)
+    else:
+        case = next((c for c in bench.cases if c.name.startswith(name)), None)
+        if case is None:
+            raise SystemExit(f"no case {name!r}; cases: {[c.name for c in bench.cases]} or 'conflict'")
+        job = partial(bench.one_case, case, True)
+    hops = [0, 0.0]
+    original = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await original(self, fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+        finally:
+            hops[0] += 1
+            hops[1] += time.perf_counter() - started
+
+    aiosqlite.Connection._execute = counted  # type: ignore[method-assign]
+    profiler = cProfile.Profile()
+    try:
+        profiler.enable()
+        for _ in range(samples):
+            await job()
+        profiler.disable()
+    finally:
+        aiosqlite.Connection._execute = original  # type: ignore[method-assign]
+    print(
+        f"{name}: {samples} runs; aiosqlite round trips per run (incl. unmeasured reset moves and "
+        f"background board edits): {hops[0] / samples:.1f}, wall {1e6 * hops[1] / samples:.0f} µs"
+    )
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out).strip_dirs()
+    stats.sort_stats("tottime").print_stats(25)
+    stats.sort_stats("cumulative").print_stats(40)
+    print(out.getvalue())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.dispatch_bench", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--samples", type=int, default=300, help="measured rounds (default 300)")
+    parser.add_argument("--warmup", type=int, default=30, help="unmeasured rounds first (default 30)")
+    parser.add_argument("--seed", type=int, default=7, help="order shuffling seed")
+    parser.add_argument(
+        "--profile",
+        metavar="CASE",
+        help="instead of the table, profile one case (a case name prefix such as 'roll dice', or 'conflict')",
+    )
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

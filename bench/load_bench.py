@@ -1,0 +1,476 @@
+"""Sustained mixed load from many servers at fixed offered rates, through the real Discord path.
+
+Run by hand: ``python -m bench.load_bench`` (100 servers; 50, 100, 200, 350 and 500
+interactions/s for 10 s each; about 60 s on 2 cores). ``--rates``, ``--seconds``, ``--guilds``
+and ``--conflicts`` change the run.
+
+Open loop: a generator sends INTERACTION_CREATE on a fixed schedule (interaction i is due at
+``i / rate`` seconds) whether or not earlier ones were answered, from a random server among
+``--guilds`` and a weighted mix of commands (``--mix``): rolls, stat rolls from the active sheet,
+single-cell odds, the full odds table, sheets, autocomplete (character names and stats), and
+Conflict moves (``/act``, the defence click, next round, both declarations and a heal, cycling
+in ``--conflicts`` channels that each hold a live Conflict; a move is only sent once the same
+Conflict's previous move was acknowledged, else a roll goes instead).
+
+Latency is from the *scheduled* send time to the fake receiving the initial callback, so a
+generator that falls behind (the loop is shared) counts against the bot instead of hiding it.
+A failure is no ack within 3 s, an error reply (an ephemeral message where none is expected,
+or a refused callback), or a violation the fake recorded. The highest rate "held" is the
+highest one with p99 < 20 ms and no failures.
+
+Everything shares one process, one event loop and one heap: the fake's JSON and HTTP work and
+Python's full garbage collections (counted per rate; their pause lands on every interaction in
+flight) are part of the figures. ``--gc-freeze`` shows the effect of ``gc.freeze()`` after
+start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import random
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.common import (
+    JSON,
+    Duel,
+    Payloads,
+    defend_button,
+    in_process,
+    machine,
+    percentile,
+    quiesce,
+    quiet_logs,
+    running,
+    seed_table,
+    start_duel,
+    table,
+)
+from bot.offline.harness import Harness
+from bot.offline.records import InteractionRecord, handler_tasks
+from bot.offline.world import FakeGuild, many_guilds_world
+from rules.character import CharacterKind, make_character
+from storage import Storage
+
+ACK_WINDOW = 3.0
+UNKNOWN_INTERACTION = 10062
+P99_GOAL_MS = 20.0
+DEFAULT_MIX = "roll=30,stat=15,odds=8,table=1,sheet=14,complete=22,conflict=10"
+LINES = {
+    "roll": ("player1", "/roll dice:5 difficulty:2"),
+    "stat": ("player1", "/roll stat:Physique"),
+    "odds": ("player2", "/odds roll dice:6 difficulty:3"),
+    "table": ("player2", "/odds table"),
+    "sheet": ("player2", "/character show name:Vin"),
+}
+COMPLETIONS = [("player2", "/character show name:V"), ("player1", "/roll stat:Ph")]
+ACT, CLICK, NEXT_ROUND, DECLARE = 0, 1, 2, 3
+"""Indexes into a duel's moves: /act, the defence click, then Duel.steps (next round, declares, heal)."""
+MAX_REFUSED = 3
+EXTRA_NAMES = ["Valette", "Vanna", "Venture", "Vex", "Kelsier", "Sazed", "Marsh", "Ham"]
+
+
+class GcWatch:
+    """Full (generation 2) collections and the longest collection pause while running."""
+
+    def __init__(self) -> None:
+        self.full = 0
+        self.longest = 0.0
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        self.longest = max(self.longest, time.perf_counter() - self._started)
+        self.full += info["generation"] == 2
+
+    def __enter__(self) -> GcWatch:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        gc.callbacks.remove(self)
+
+
+class CountingHandler(logging.Handler):
+    """Counts the bot's logged errors (each also a failure above) instead of printing tracebacks."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.counts: Counter[str] = Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.counts[record.levelname] += 1
+
+
+@dataclass
+class Sent:
+    kind: str
+    due: float
+    record: InteractionRecord
+
+
+@dataclass
+class DuelState:
+    duel: Duel
+    step: int = 0
+    last: InteractionRecord | None = None
+    refused: int = 0
+    broken: bool = False
+
+
+@dataclass
+class RateResult:
+    """One rate's figures; the records themselves are dropped once it is summed up."""
+
+    rate: int
+    seconds: float
+    sent: list[Sent] = field(default_factory=list)
+    outcomes: list[tuple[str, str, float | None]] = field(default_factory=list)
+    """(kind, outcome, latency s) per interaction sent."""
+    lag: float = 0.0
+    violations: int = 0
+    gc_full: int = 0
+    gc_max: float = 0.0
+
+
+class Load:
+    def __init__(self, harness: Harness, duels: list[Duel], mix: dict[str, int], seed: int) -> None:
+        self.h = harness
+        self.p = Payloads(harness.fake)
+        self.rng = random.Random(seed)
+        self.guilds = harness.world.guilds
+        self.kinds = list(mix)
+        self.weights = [mix[k] for k in self.kinds]
+        self.templates: dict[str, list[JSON]] = {}
+        for kind, (user, line) in LINES.items():
+            self.templates[kind] = [self.p.slash(line, self.p.actor(g, user)) for g in self.guilds]
+        self.templates["complete"] = [
+            self.p.slash(line, self.p.actor(g, user), focus=True)
+            for g in self.guilds
+            for user, line in COMPLETIONS
+        ]
+        self.duels = [DuelState(d) for d in duels]
+        self.duel_templates = {
+            id(d): [self._duel_template(d, i) for i in range(len(d.steps) + 1)] for d in duels
+        }
+
+    def _duel_template(self, duel: Duel, index: int) -> JSON:
+        """``/act``; the click (built per send, from the prompt); then next round, declares, heal."""
+        if index == ACT:
+            return self.p.slash(duel.act_line, self.p.actor(duel.guild, "narrator", duel.channel))
+        if index == CLICK:
+            return {}
+        user, line = duel.steps[index - NEXT_ROUND]
+        return self.p.slash(line, self.p.actor(duel.guild, user, duel.channel))
+
+    def pick(self) -> tuple[str, JSON]:
+        kind = self.rng.choices(self.kinds, self.weights)[0]
+        if kind == "conflict":
+            move = self._duel_move()
+            if move is not None:
+                return kind, move
+            kind = "roll"
+        return kind, self.p.fresh(self.rng.choice(self.templates[kind]))
+
+    def _duel_move(self) -> JSON | None:
+        """The next move of a random Conflict whose previous move was acknowledged, if any."""
+        ready = [d for d in self.duels if not d.broken and (d.last is None or d.last.response is not None)]
+        if not ready:
+            return None
+        state = self.rng.choice(ready)
+        last, duel, steps = state.last, state.duel, self.duel_templates[id(state.duel)]
+        if last is not None and (last.errors or last.ephemeral):
+            state.refused += 1
+            state.broken = state.refused >= MAX_REFUSED
+            state.step = NEXT_ROUND  # a refused move: start the round again
+        else:
+            state.refused = 0
+        if state.step == CLICK:
+            state.step = NEXT_ROUND
+            custom_id = defend_button(last.message if last else None)
+            if last is not None and last.message is not None and custom_id is not None:
+                actor = self.p.actor(duel.guild, "player1", duel.channel)
+                return self.p.fresh(self.p.click(actor, last.message, custom_id))
+        payload = self.p.fresh(steps[state.step])
+        state.step = (state.step + 1) % len(steps)
+        return payload
+
+    def track(self, kind: str, record: InteractionRecord) -> None:
+        """Remember a Conflict move as its duel's newest (matched by channel)."""
+        if kind != "conflict":
+            return
+        channel = int(record.payload["channel"]["id"])
+        for state in self.duels:
+            if state.duel.channel.id == channel:
+                state.last = record
+
+    async def declare_all(self) -> None:
+        """Both sides of every Conflict declare, one move at a time, so each is ready for /act."""
+        for state in self.duels:
+            for step in (DECLARE, DECLARE + 1):
+                record = await self.h.fake.send_interaction(
+                    self.p.fresh(self.duel_templates[id(state.duel)][step])
+                )
+                await quiesce(self.h.bot, record)
+                if record.errors or record.ephemeral:
+                    raise RuntimeError(f"setup move refused: {record.errors or record.content}")
+            state.step = ACT
+
+    async def run_rate(self, rate: int, seconds: float) -> RateResult:
+        loop = asyncio.get_running_loop()
+        fake = self.h.fake
+        result = RateResult(rate, seconds)
+        before = len(fake.violations)
+        total = int(rate * seconds)
+        start = loop.time() + 0.01
+        with GcWatch() as watch:
+            for i in range(total):
+                due = start + i / rate
+                delay = due - loop.time()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                result.lag = max(result.lag, loop.time() - due)
+                kind, payload = self.pick()
+                record = await fake.send_interaction(payload)
+                self.track(kind, record)
+                result.sent.append(Sent(kind, due, record))
+            # Everything sent gets its full 3 s window (bounded), then the bot is left to drain.
+            last_due = start + (total - 1) / rate
+            while loop.time() < last_due + ACK_WINDOW + 0.2 and any(
+                s.record.response is None for s in result.sent
+            ):
+                await asyncio.sleep(0.05)
+        result.gc_full, result.gc_max = watch.full, watch.longest
+        drain_until = loop.time() + 10.0
+        while handler_tasks() and loop.time() < drain_until:
+            await asyncio.sleep(0.05)
+        if result.sent:
+            await quiesce(self.h.bot, result.sent[-1].record, timeout=5.0)
+        result.violations = len(fake.violations) - before
+        self.compact(result)
+        return result
+
+    def compact(self, result: RateResult) -> None:
+        """Sum up the rate, then drop its records from here and from the fake (messages too),
+        so later rates do not carry a growing heap (and longer garbage collections)."""
+        result.outcomes = [
+            (s.kind, outcome(s), None if s.record.responded_at is None else s.record.responded_at - s.due)
+            for s in result.sent
+        ]
+        keep = {id(d.last) for d in self.duels}
+        fake = self.h.fake
+        for sent in result.sent:
+            record = sent.record
+            if id(record) in keep:
+                continue
+            fake.interactions.pop(record.id, None)
+            for message in [record.original, *record.followups]:
+                if message is not None:
+                    fake.messages.pop(int(message["id"]), None)
+        result.sent = []
+
+
+def outcome(sent: Sent) -> str:
+    """'ok', 'late' (no ack in 3 s: none, or refused as Unknown interaction) or 'error'."""
+    record = sent.record
+    if any(error.get("code") == UNKNOWN_INTERACTION for error in record.errors):
+        return "late"
+    if record.errors:
+        return "error"
+    if record.responded_at is None or record.responded_at - sent.due > ACK_WINDOW:
+        return "late"
+    if record.ephemeral:
+        return "error"
+    return "ok"
+
+
+def summarize(result: RateResult) -> tuple[list[str], bool]:
+    outcomes = Counter(o for _, o, _ in result.outcomes)
+    latencies = [t for _, o, t in result.outcomes if o == "ok" and t is not None]
+    p50 = 1000 * percentile(latencies, 50)
+    p99 = 1000 * percentile(latencies, 99)
+    failures = outcomes["late"] + outcomes["error"] + result.violations
+    held = failures == 0 and p99 < P99_GOAL_MS
+    row = [
+        str(result.rate),
+        str(len(result.outcomes)),
+        str(outcomes["ok"]),
+        str(outcomes["late"]),
+        str(outcomes["error"]),
+        str(result.violations),
+        f"{p50:.2f}",
+        f"{p99:.2f}",
+        f"{1000 * max(latencies, default=float('nan')):.1f}",
+        f"{1000 * result.lag:.1f}",
+        f"{result.gc_full} / {1000 * result.gc_max:.0f}",
+        "yes" if held else "no",
+    ]
+    return row, held
+
+
+def held_without(result: RateResult, kind: str) -> bool:
+    """Whether the rate held if `kind` were left out of the latency figures (failures still count)."""
+    outcomes = Counter(o for _, o, _ in result.outcomes)
+    latencies = [t for k, o, t in result.outcomes if o == "ok" and t is not None and k != kind]
+    failures = outcomes["late"] + outcomes["error"] + result.violations
+    return failures == 0 and 1000 * percentile(latencies, 99) < P99_GOAL_MS
+
+
+def per_kind(results: list[RateResult]) -> list[list[str]]:
+    """p50/p99 per command kind at each rate, to see which kind sets the tail."""
+    rows = []
+    kinds = sorted({k for r in results for k, _, _ in r.outcomes})
+    for kind in kinds:
+        cells = [kind]
+        for result in results:
+            values = [t for k, o, t in result.outcomes if k == kind and o == "ok" and t is not None]
+            if values:
+                cells.append(f"{1000 * percentile(values, 50):.1f} / {1000 * percentile(values, 99):.1f}")
+            else:
+                cells.append("none in 3 s")
+        rows.append(cells)
+    return rows
+
+
+async def seed(storage: Storage, guilds: list[FakeGuild], conflicts: int) -> list[Duel]:
+    """Every guild: Vin (player1's active Hero, a full sheet), a Thug and eight more characters
+    (so name autocomplete has several answers); the first `conflicts` guilds get a live duel."""
+    duels: list[Duel] = []
+    for number, guild in enumerate(guilds):
+        await seed_table(storage, guild)
+        narrator = guild.member("narrator")
+        assert narrator is not None
+        async with storage.transaction() as tx:
+            for name in EXTRA_NAMES:
+                character = make_character(name=name, kind=CharacterKind.VILLAIN, owner_id=narrator.user.id)
+                await tx.characters.create(guild.id, character)
+        if number < conflicts:
+            duel = Duel(guild, guild.channels[-1], "")
+            await start_duel(storage, duel)
+            duels.append(duel)
+    return duels
+
+
+def parse_mix(text: str) -> dict[str, int]:
+    mix: dict[str, int] = {}
+    for part in text.split(","):
+        name, _, weight = part.partition("=")
+        if name.strip() not in {*LINES, "complete", "conflict"}:
+            raise SystemExit(f"unknown mix entry {name!r}")
+        mix[name.strip()] = int(weight)
+    return mix
+
+
+async def run(args: argparse.Namespace) -> None:
+    quiet_logs()
+    box = machine()
+    logged = CountingHandler()
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    root.addHandler(logged)
+    world = many_guilds_world(args.guilds, channels=2)
+    rates = [int(r) for r in args.rates.split(",")]
+    with tempfile.TemporaryDirectory() as folder:
+        db_path = Path(folder) / "load.sqlite3"
+        async with running(world, db_path) as (harness, storage):
+            duels = await seed(storage, world.guilds, min(args.conflicts, args.guilds))
+            load = Load(harness, duels, parse_mix(args.mix), args.seed)
+            await load.declare_all()
+            await load.run_rate(min(rates), min(2.0, args.seconds))  # warm-up, not reported
+            if args.gc_freeze:
+                gc.collect()
+                gc.freeze()  # what the bot could do once ready: start-up objects leave the GC's scans
+            results = [await load.run_rate(rate, args.seconds) for rate in rates]
+    rows, held = [], []
+    for result in results:
+        row, ok = summarize(result)
+        rows.append(row)
+        if ok:
+            held.append(result.rate)
+    print(
+        f"load: {args.guilds} servers, {len(duels)} live Conflicts, open loop, {args.seconds:g} s per rate, "
+        f"mix {args.mix}" + (", gc.freeze() after setup" if args.gc_freeze else "")
+    )
+    print(f"({in_process('load generator')}; {box})")
+    print(
+        "latency = scheduled send -> initial callback at the fake; failures: late = no ack in 3 s (or refused"
+    )
+    print(
+        "as Unknown interaction), errors = error reply, violations = recorded by the fake (a late ack and its"
+    )
+    print("late error reply count one each); lag = how far the generator fell behind its schedule;")
+    print("GC = Python's collections in this process (bot, fake and generator share one heap)")
+    print()
+    print(
+        table(
+            [
+                "offered/s",
+                "sent",
+                "ok",
+                "late",
+                "errors",
+                "violations",
+                "p50 ms",
+                "p99 ms",
+                "max ms",
+                "lag ms",
+                "full GCs / longest GC ms",
+                "held",
+            ],
+            rows,
+        )
+    )
+    print()
+    print("p50 / p99 ms per kind:")
+    print(table(["kind", *[f"{r.rate}/s" for r in results]], per_kind(results)))
+    print()
+    best = max(held, default=None)
+    verdict = f"{best}/s" if best is not None else f"none of {args.rates}/s"
+    print(f"highest offered rate held with p99 < {P99_GOAL_MS:g} ms and no failures: {verdict}")
+    if "table" in parse_mix(args.mix):
+        rest = [r.rate for r in results if held_without(r, "table")]
+        print(
+            "  the same, leaving /odds table out of the p99 (it alone takes ~12 ms of CPU per call): "
+            + (f"{max(rest)}/s" if rest else "none")
+        )
+    if logged.counts:
+        print(f"bot log records during the run: {dict(logged.counts)} (tracebacks suppressed)")
+    broken = sum(d.broken for d in load.duels)
+    if broken:
+        print(f"{broken} Conflict(s) stopped cycling after refused moves")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.load_bench", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--rates",
+        default="50,100,200,350,500",
+        help="offered rates, interactions/s (default 50,100,200,350,500)",
+    )
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds per rate (default 10)")
+    parser.add_argument("--guilds", type=int, default=100, help="simulated servers (default 100)")
+    parser.add_argument("--conflicts", type=int, default=20, help="servers with a live Conflict (default 20)")
+    parser.add_argument("--mix", default=DEFAULT_MIX, help=f"weights per kind (default {DEFAULT_MIX})")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="gc.freeze() after setup, as the bot could once ready (default: measure the bot as it is)",
+    )
+    args = parser.parse_args()
+    if args.seconds <= 0 or args.seconds > 120:
+        parser.error("--seconds must be in (0, 120]")
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
