@@ -9,9 +9,15 @@ matters when another process (a backup, a second bot) holds the file.
 Reads outside a transaction use a second, read-only connection. With WAL, it sees the last
 committed state and never waits for the writer; reading on the writer instead would show a
 reader another coroutine's uncommitted, possibly rolled-back, changes.
+
+When the file itself refuses a write (read-only file system, disk full, I/O error, or another
+process holding the lock past the busy timeout), the transaction is rolled back and a
+:class:`~storage.errors.StorageUnavailableError` says so in words a player understands: the
+fault is outside the bot, nothing was saved, and the same request works once it clears.
 """
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -21,11 +27,23 @@ from typing import Any, Protocol, Self
 
 import aiosqlite
 
-from storage.errors import DatabaseBusyError
+from storage.errors import DatabaseBusyError, StorageUnavailableError
 from storage.migrations import migrate
 from storage.sql import rollback
 
 DEFAULT_DB_PATH = Path("data/mistborn.sqlite3")
+log = logging.getLogger(__name__)
+
+NOT_SAVED = "Nothing was changed; try again later."
+UNAVAILABLE = {
+    sqlite3.SQLITE_READONLY: f"I can't save right now: the database is read-only. {NOT_SAVED}",
+    sqlite3.SQLITE_FULL: f"I can't save right now: the disk is full. {NOT_SAVED}",
+    sqlite3.SQLITE_IOERR: f"I can't save right now: the disk reported an error. {NOT_SAVED}",
+    sqlite3.SQLITE_CANTOPEN: f"I can't save right now: the database file cannot be opened. {NOT_SAVED}",
+}
+"""Primary SQLite result codes that mean "the file cannot take writes now", with what to say."""
+BUSY = "The database is busy right now; nothing was changed. Try again in a moment."
+BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class Session(Protocol):
@@ -134,23 +152,40 @@ class Database:
         async with self._lock:
             self._owner = task
             try:
-                await self._begin()
+                await self._writer.execute("BEGIN IMMEDIATE")
                 yield self._writer
                 await self._writer.execute("COMMIT")
-            except BaseException:
-                await rollback(self._writer)
+            except BaseException as error:
+                await self._roll_back(error)
+                if isinstance(error, sqlite3.Error) and (unavailable := _unavailable(error)) is not None:
+                    raise unavailable from error
                 raise
             finally:
                 self._owner = None
 
-    async def _begin(self) -> None:
+    async def _roll_back(self, cause: BaseException) -> None:
+        """Roll back after ``cause``; if even that fails, the original error is the one to report.
+
+        SQLite rolls back by itself on some errors (a full disk, an I/O error); a ROLLBACK
+        that fails then must not hide why the transaction failed in the first place.
+        """
         try:
-            await self._writer.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as error:
-            message = str(error)
-            if "locked" in message or "busy" in message:
-                raise DatabaseBusyError("The database is busy right now; try again in a moment.") from error
-            raise
+            await rollback(self._writer)
+        except sqlite3.Error:
+            log.warning("ROLLBACK failed after %r", cause, exc_info=True)
+
+
+def _unavailable(error: sqlite3.Error) -> StorageUnavailableError | None:
+    """The player-facing error for an SQLite error that means "cannot write now", else None."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:
+        return None
+    primary = code & 0xFF  # extended codes (SQLITE_IOERR_WRITE, ...) keep the primary in the low byte
+    if primary in BUSY_CODES:
+        return DatabaseBusyError(BUSY)
+    if primary in UNAVAILABLE:
+        return StorageUnavailableError(UNAVAILABLE[primary])
+    return None
 
 
 class TransactionSession:

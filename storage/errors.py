@@ -23,7 +23,17 @@ class StaleWriteError(StorageError):
     """Someone else saved the row between our read and our write; reload and try again."""
 
 
-class DatabaseBusyError(StorageError):
+class StorageUnavailableError(StorageError):
+    """The database file cannot be written just now (read-only, disk full, I/O error, locked).
+
+    Raised instead of the raw ``sqlite3`` error by ``Database.transaction()``, after it has
+    rolled the transaction back, so the player learns that nothing was saved and the bot's
+    global handler answers privately instead of apologising for a bug. The fault is outside
+    the bot (the disk, the file system, another process) and usually clears by itself.
+    """
+
+
+class DatabaseBusyError(StorageUnavailableError):
     """Another process held the database for longer than the busy timeout."""
 
 

@@ -8,9 +8,7 @@ checked against Discord's limits, so tests assert on the wire format rather than
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
-import json
 import logging
 import re
 import socket
@@ -18,9 +16,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from bot.offline import routes
+from bot.offline.gateway import RESUME_PATH, Gateway
 from bot.offline.payloads import EPHEMERAL, LOADING, attachment_json, message_json
 from bot.offline.records import InteractionRecord, Violation
 from bot.offline.routes import Upload
@@ -82,10 +81,7 @@ class FakeDiscord:
         self.violations: list[Violation] = []
         self.requests: deque[str] = deque(maxlen=10_000)
         self.faults: list[Fault] = []
-        self.identified = asyncio.Event()
-        self._sockets: set[web.WebSocketResponse] = set()
-        self._send_lock = asyncio.Lock()
-        self._sequence = 0
+        self.gateway = Gateway(lambda: self.limits.heartbeat_ms, self._gateway_op)
         self._runner: web.AppRunner | None = None
         self.base_url = ""
 
@@ -97,10 +93,16 @@ class FakeDiscord:
     def gateway_url(self) -> str:
         return self.base_url.replace("http://", "ws://", 1) + "/gateway"
 
+    @property
+    def identified(self) -> asyncio.Event:
+        """Set once a client has identified (it stays set across reconnects)."""
+        return self.gateway.identified
+
     async def start(self) -> None:
         """Listen on an ephemeral 127.0.0.1 port."""
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_get(RESUME_PATH, self._gateway)
         app.router.add_get("/files/{file_id}/{filename}", self._file)
         app.router.add_route("*", API + "/{path:.*}", self._api)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -111,8 +113,7 @@ class FakeDiscord:
         await web.SockSite(self._runner, sock).start()
 
     async def stop(self) -> None:
-        for ws in list(self._sockets):
-            await ws.close()
+        await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -127,17 +128,15 @@ class FakeDiscord:
         self.violations.extend(Violation(route, problem, rejected) for problem in problems)
 
     async def dispatch(self, event: str, data: JSON) -> None:
-        """Send a gateway DISPATCH to every connected client."""
-        async with self._send_lock:
-            self._sequence += 1
-            frame = json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data})
-            for ws in list(self._sockets):
-                with contextlib.suppress(ConnectionError, RuntimeError):
-                    await ws.send_str(frame)
+        """Send a gateway DISPATCH to every connected client (kept for a RESUME, as Discord does)."""
+        await self.gateway.dispatch(event, data)
 
     async def send_interaction(self, payload: JSON) -> InteractionRecord:
-        """Deliver INTERACTION_CREATE and start the 3-second acknowledgement clock."""
-        if not self._sockets:
+        """Deliver INTERACTION_CREATE and start the 3-second acknowledgement clock.
+
+        While a dropped client can still RESUME, the event waits in the session's replay.
+        """
+        if not self.gateway.resumable:
             raise RuntimeError("no bot is connected to the fake gateway")
         record = InteractionRecord(payload, asyncio.get_running_loop().time())
         self.interactions[record.id] = record
@@ -271,27 +270,11 @@ class FakeDiscord:
     # -- Gateway -------------------------------------------------------------------------------
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=16 * 1024 * 1024)
-        await ws.prepare(request)
-        self._sockets.add(ws)
-        try:
-            await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": self.limits.heartbeat_ms}}))
-            async for frame in ws:
-                if frame.type is not WSMsgType.TEXT:
-                    break
-                await self._gateway_op(ws, json.loads(frame.data))
-        finally:
-            self._sockets.discard(ws)
-        return ws
+        return await self.gateway.handle(request)
 
-    async def _gateway_op(self, ws: web.WebSocketResponse, frame: JSON) -> None:
-        op, data = frame.get("op"), frame.get("d") or {}
-        if op == 1:
-            await ws.send_str(json.dumps({"op": 11}))
-        elif op == 2:
-            await self._identify(data)
-        elif op == 6:
-            await self.dispatch("RESUMED", {})
+    async def _gateway_op(self, ws: web.WebSocketResponse, op: int, data: JSON) -> None:
+        if op == 2:
+            await self._identify(ws, data)
         elif op == 8:
             guild = self.world.guild_by_id(int(data.get("guild_id", 0)))
             if guild is not None:
@@ -299,13 +282,12 @@ class FakeDiscord:
                 chunk = {"guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1}
                 await self.dispatch("GUILD_MEMBERS_CHUNK", chunk | {"nonce": data.get("nonce")})
 
-    async def _identify(self, data: JSON) -> None:
+    async def _identify(self, ws: web.WebSocketResponse, data: JSON) -> None:
         ready = {
             "v": 10,
             "user": user_json(self.world.bot) | {"verified": True, "mfa_enabled": False, "flags": 0},
             "guilds": [{"id": str(g.id), "unavailable": True} for g in self.world.guilds],
-            "session_id": "offline-session",
-            "resume_gateway_url": self.gateway_url,
+            "resume_gateway_url": self.base_url.replace("http://", "ws://", 1) + RESUME_PATH,
             "shard": data.get("shard") or [0, 1],
             "application": {"id": str(self.world.application_id), "flags": 0},
             "private_channels": [],
@@ -314,10 +296,8 @@ class FakeDiscord:
             "guild_join_requests": [],
             "geo_ordered_rtc_regions": [],
         }
-        await self.dispatch("READY", ready)
-        for guild in self.world.guilds:
-            await self.dispatch("GUILD_CREATE", guild_create_json(guild))
-        self.identified.set()
+        guilds = [("GUILD_CREATE", guild_create_json(guild)) for guild in self.world.guilds]
+        await self.gateway.start_session(ws, ready, guilds)
 
     # -- Commands ------------------------------------------------------------------------------
 

@@ -1,0 +1,146 @@
+"""kill -9 the bot in the middle of a stream of writes; a new process carries on from the file.
+
+The real bot runs in a subprocess (``bot.offline.remote``) against the fake Discord in this
+process, which therefore survives the kill and knows exactly which interactions the bot
+acknowledged. Three players and the Narrator keep it busy (``load.py``): character creations
+and edits, logged rolls, and a Conflict played with slash commands and prompt buttons. When
+enough has been acknowledged and a defence prompt is waiting, the bot is killed with SIGKILL
+right after one more interaction went out to it. A new process then opens the same file.
+
+What must hold: every acknowledged write is in the database, ``PRAGMA integrity_check`` is ok,
+every Conflict document loads, the Conflict is exactly as its last acknowledged move left it,
+and the round goes on: the defence prompt posted by the dead process still works when clicked.
+"""
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.offline.remote import BotProcess, RemoteHarness
+from bot.offline.server import FakeDiscord
+from bot.offline.world import default_world
+from rules.conflict import Conflict, load_conflict
+from storage import Storage
+from storage.sql import fetch_all
+from tests.faults.load import (
+    ConflictDriver,
+    Load,
+    Row,
+    acknowledged,
+    character_exists,
+    defence_pending,
+    player_stream,
+)
+
+KILL_AFTER_ACKS = 40
+"""Acknowledged interactions (all users together) before the kill is armed."""
+KILL_IN_CYCLE = 1
+"""The kill waits for a defence prompt of this Conflict (the first ones play out whole)."""
+PLAYERS = ("player2", "player3", "player4")
+
+
+@pytest.fixture
+async def remote(tmp_path: Path) -> AsyncIterator[RemoteHarness]:
+    world = default_world()
+    for name in PLAYERS[1:]:
+        world.add_member(name)
+    fake = FakeDiscord(world)
+    await fake.start()
+    process = BotProcess(fake, tmp_path / "bot.sqlite3", log_path=tmp_path / "bot.log", seed=7)
+    try:
+        await process.start()
+        harness = RemoteHarness(fake, process)
+        harness.idle = 0.03
+        yield harness
+        assert not fake.violations, fake.violations
+    finally:
+        await process.kill()
+        await fake.stop()
+
+
+async def integrity(storage: Storage) -> list[tuple[str, ...]]:
+    return [tuple(row) for row in await fetch_all(storage.database.reader, "PRAGMA integrity_check")]
+
+
+async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarness) -> None:
+    harness, process = remote, remote.process
+    guild, channel = harness.world.guild.id, harness.channel.id
+    load = Load(harness)
+    driver = ConflictDriver(load, process.db_path, guild, channel)
+    armed = asyncio.Event()
+
+    async def conflict() -> None:
+        """Play until the kill is armed while a defence prompt waits; then wait to be killed."""
+
+        def armed_now(state: Conflict | None) -> bool:
+            return load.acks >= KILL_AFTER_ACKS and driver.cycle >= KILL_IN_CYCLE and defence_pending(state)
+
+        await driver.run(stop=armed_now, max_moves=200)
+        armed.set()
+        await asyncio.sleep(60)
+
+    streams = [
+        asyncio.create_task(player_stream(load, user, user.replace("player", "P"), guild)) for user in PLAYERS
+    ]
+    streams.append(asyncio.create_task(conflict()))
+    waiting = asyncio.create_task(armed.wait())
+    try:
+        async with asyncio.timeout(30):
+            done, _ = await asyncio.wait([waiting, *streams], return_when=asyncio.FIRST_COMPLETED)
+            for task in done - {waiting}:
+                task.result()  # a stream failed before the kill: show why
+            await load.pulse.wait()  # one more interaction is on its way to the bot: kill now
+            await process.kill()
+    finally:
+        for task in [*streams, waiting]:
+            task.cancel()
+        await asyncio.gather(*streams, waiting, return_exceptions=True)
+    in_flight = load.in_flight()
+    acked = [s for s in load.sent if acknowledged(s.record)]
+    assert in_flight, "the kill was meant to land with an interaction unanswered"
+    assert len(acked) >= KILL_AFTER_ACKS and driver.moves > 12
+    assert sum(s.check is not None for s in acked) >= KILL_AFTER_ACKS // 2  # promises to check
+
+    before_kill = driver.last_acked
+    assert before_kill is not None
+    assert defence_pending(load_conflict(before_kill[2]))
+
+    await process.start()
+    try:
+        await after_the_restart(load, driver, before_kill)
+    finally:
+        driver.close()
+    await process.stop()
+    assert process.returncode == 0, process.log_tail()
+
+
+async def after_the_restart(load: Load, driver: ConflictDriver, before_kill: Row) -> None:
+    """The new process's file holds every promise, and the round goes on from it."""
+    guild = driver.guild_id
+    async with await Storage.open(load.harness.process.db_path) as storage:
+        assert await integrity(storage) == [("ok",)]
+        assert await load.broken_promises(storage) == []
+        rows = await fetch_all(storage.database.reader, "SELECT document FROM conflicts")
+        for row in rows:
+            load_conflict(row["document"])  # raises on a corrupted document
+        assert driver.stored() == before_kill  # the pending defence, exactly as acknowledged
+
+        # The interrupted round goes on: the prompt posted by the dead process still works...
+        move = await driver.move()
+        assert move.response_type == 7, move.text  # a button click that updated its prompt
+        assert driver.stored() != before_kill
+        # ...and so does everything after it, to the end of this Conflict.
+        cycle = driver.cycle
+        await driver.run(
+            stop=lambda state: state is None and driver.cycle == cycle and driver.started, max_moves=30
+        )
+        after = await load.write(
+            "player2",
+            '/character create name:"After the crash" physique:2',
+            character_exists(guild, "After the crash"),
+        )
+        assert acknowledged(after), after.text
+        assert await load.broken_promises(storage) == []
+        assert await integrity(storage) == [("ok",)]
