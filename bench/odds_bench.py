@@ -14,12 +14,13 @@ import time
 from collections import Counter
 from fractions import Fraction
 
-from rules.odds import contest_odds, distribution, success_chance
+from rules.odds import _odds, contest_odds, distribution, success_chance
 from rules.roll import result_of
 
 
 def exact(max_dice: int) -> tuple[dict[tuple[int, int], Fraction], tuple[Fraction, Fraction]]:
     distribution.cache_clear()
+    _odds.cache_clear()
     table = {(n, d): success_chance(n, d) for n in range(2, max_dice + 1) for d in range(1, 6)}
     c = contest_odds(max_dice, max_dice)
     return table, (c.win, c.stalemate)

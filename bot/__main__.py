@@ -39,7 +39,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 async def run_discord(settings: Settings, *, sync_global: bool) -> None:
     assert settings.token is not None
     async with await Storage.open(settings.db_path) as storage:
-        bot = MistbornBot(settings=settings, storage=storage, sync_global=sync_global)
+        bot = MistbornBot(settings=settings, storage=storage, sync_global=sync_global, freeze_gc=True)
         async with bot:
             await bot.start(settings.token.get_secret_value())
 

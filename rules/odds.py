@@ -82,13 +82,20 @@ def odds(pool: Pool | int, difficulty: int = DEFAULT_DIFFICULTY, *, extra: bool 
     """Exact odds of a pool (or a bare dice count) against a Difficulty (RULES.md §1–2)."""
     pool = _as_pool(pool)
     check_difficulty(difficulty)
+    return _odds(pool.dice, pool.free_nudges, pool.underflow, difficulty, extra)
+
+
+@cache
+def _odds(dice: int, free_nudges: int, underflow: int, difficulty: int, extra: bool) -> Odds:
+    """The odds depend only on these five numbers; a few hundred combinations exist, each
+    computed once (the full table costs ~10 ms of fractions the first time, nothing after)."""
     success = Fraction(0)
     beat = Fraction(0)
     complications = Fraction(0)
     outcomes: defaultdict[int, Fraction] = defaultdict(Fraction)
-    for (result, sixes), chance in distribution(pool.dice).items():
+    for (result, sixes), chance in distribution(dice).items():
         succeeded = result >= difficulty
-        outcome = clamp_outcome(result - difficulty - pool.underflow)
+        outcome = clamp_outcome(result - difficulty - underflow)
         owed = max(0, -outcome)
         if not succeeded and not extra:
             owed = max(0, owed - sixes)
@@ -96,12 +103,12 @@ def odds(pool: Pool | int, difficulty: int = DEFAULT_DIFFICULTY, *, extra: bool 
         complications += owed * chance
         if succeeded:
             success += chance
-            if not extra and sixes + pool.free_nudges >= CATCH_A_BEAT:
+            if not extra and sixes + free_nudges >= CATCH_A_BEAT:
                 beat += chance
     return Odds(
-        dice=pool.dice,
-        free_nudges=pool.free_nudges,
-        underflow=pool.underflow,
+        dice=dice,
+        free_nudges=free_nudges,
+        underflow=underflow,
         difficulty=difficulty,
         extra=extra,
         success=success,

@@ -17,7 +17,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from storage.database import Session
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
-from storage.sql import execute, fetch_one, from_text, to_text, utc_now
+from storage.sql import execute, fetch_one, from_text, insert, to_text, utc_now
 
 NO_CONFLICT = "There is no Conflict running in this channel."
 ENDED = "That Conflict has ended."
@@ -70,18 +70,16 @@ class ConflictRepository:
         now = utc_now()
         async with self._session.writing() as conn:
             try:
-                async with conn.execute(
+                row_id = await insert(
+                    conn,
                     "INSERT INTO conflicts (guild_id, channel_id, version, updated_at, document)"
                     " VALUES (?, ?, 1, ?, ?)",
                     (guild_id, channel_id, to_text(now), document),
-                ) as cursor:
-                    row_id = cursor.lastrowid
+                )
             except sqlite3.IntegrityError as error:
                 raise AlreadyExistsError(
                     "A Conflict is already running in this channel; end it before starting another."
                 ) from error
-        if row_id is None:
-            raise RuntimeError("SQLite did not report the id of the new Conflict.")
         return StoredConflict(
             id=row_id, guild_id=guild_id, channel_id=channel_id, version=1, updated_at=now, document=document
         )

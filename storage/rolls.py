@@ -11,7 +11,7 @@ import sqlite3
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from storage.database import Session
-from storage.sql import fetch_all, fetch_one, from_text, to_text
+from storage.sql import fetch_all, fetch_one, from_text, insert, to_text
 
 MAX_RECENT = 100
 MAX_FACES = 20
@@ -126,9 +126,9 @@ class RollLog:
     async def append(self, record: RollRecord) -> int:
         """Log a roll; return its id (ids grow with time)."""
         counts = [record.faces.count(face) for face in range(1, 7)]
-        async with (
-            self._session.writing() as conn,
-            conn.execute(
+        async with self._session.writing() as conn:
+            return await insert(
+                conn,
                 "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
                 " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -147,12 +147,7 @@ class RollLog:
                     int(record.success),
                     *counts,
                 ),
-            ) as cursor,
-        ):
-            row_id = cursor.lastrowid
-        if row_id is None:
-            raise RuntimeError("SQLite did not report the id of the logged roll.")
-        return row_id
+            )
 
     async def recent(self, guild_id: int, user_id: int | None = None, limit: int = 10) -> list[RollRecord]:
         """The latest rolls in the server (or by one member), newest first; at most 100."""

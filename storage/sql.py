@@ -10,9 +10,12 @@ Params = Sequence[object]
 
 
 async def fetch_all(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-    """Run a query and read every row, which also ends the statement's read snapshot at once."""
-    async with conn.execute(sql, params) as cursor:
-        return list(await cursor.fetchall())
+    """Run a query and read every row, which also ends the statement's read snapshot at once.
+
+    One trip to aiosqlite's thread (execute and fetch together): each trip costs about 100 µs,
+    the largest part of a simple command's time.
+    """
+    return list(await conn.execute_fetchall(sql, params))
 
 
 async def fetch_one(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> sqlite3.Row | None:
@@ -22,9 +25,18 @@ async def fetch_one(conn: aiosqlite.Connection, sql: str, params: Params = ()) -
 
 
 async def execute(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> int:
-    """Run a write and return how many rows it changed."""
-    async with conn.execute(sql, params) as cursor:
-        return cursor.rowcount
+    """Run a write and return how many rows it changed (one trip to aiosqlite's thread; the
+    finished cursor holds no lock and is simply dropped)."""
+    cursor = await conn.execute(sql, params)
+    return cursor.rowcount
+
+
+async def insert(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> int:
+    """Run an INSERT and return the new row's id, in one trip to aiosqlite's thread."""
+    row = await conn.execute_insert(sql, params)
+    if row is None or row[0] is None:
+        raise RuntimeError("SQLite did not report the id of the new row.")
+    return int(row[0])
 
 
 async def rollback(conn: aiosqlite.Connection) -> None:
