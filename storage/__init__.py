@@ -14,6 +14,7 @@ from storage.errors import (
     SchemaVersionError,
     StaleWriteError,
     StorageError,
+    StorageUnavailableError,
 )
 from storage.migrations import LATEST_VERSION
 from storage.rolls import RollLog, RollRecord, RollStats
@@ -42,6 +43,7 @@ __all__ = [
     "StaleWriteError",
     "Storage",
     "StorageError",
+    "StorageUnavailableError",
     "StoredCharacter",
     "StoredConflict",
     "name_key",

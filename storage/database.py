@@ -49,9 +49,10 @@ BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 class Session(Protocol):
     """Where a repository gets its connections: the whole database, or one open transaction.
 
-    Repositories never BEGIN or COMMIT themselves; they ask ``writing()`` for a connection
-    inside a transaction and use ``reader`` for plain reads. That is what lets the same
-    repository code run alone (one transaction per call) or as part of a larger transaction.
+    Repositories never BEGIN or COMMIT themselves; they ask ``writing()`` for the writer (alone:
+    one atomic statement; inside ``Storage.transaction()``: part of that transaction) and use
+    ``reader`` for plain reads. That is what lets the same repository code run alone or as part
+    of a larger transaction.
     """
 
     @property
@@ -136,8 +137,38 @@ class Database:
     def reader(self) -> aiosqlite.Connection:
         return self._reader
 
-    def writing(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        return self.transaction()
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The writer for one repository call, outside any explicit transaction.
+
+        Every repository write is one statement (followed at most by a read that explains a
+        miss), and SQLite makes a lone statement atomic by itself. Running it in autocommit
+        saves the trips to aiosqlite's thread for BEGIN and COMMIT, which are most of a write's
+        cost. Writes that must stand or fall together go through :meth:`transaction`.
+        """
+        async with self._exclusive():
+            try:
+                yield self._writer
+            except sqlite3.Error as error:
+                if (unavailable := _unavailable(error)) is not None:
+                    raise unavailable from error
+                raise
+
+    @asynccontextmanager
+    async def _exclusive(self) -> AsyncIterator[None]:
+        """Hold the writer: one user at a time, in the order they asked.
+
+        Asking again from the task that holds it would wait for itself forever, so it raises.
+        """
+        task = asyncio.current_task()
+        if task is not None and task is self._owner:
+            raise RuntimeError("A transaction is already open in this task; use the repositories it yielded.")
+        async with self._lock:
+            self._owner = task
+            try:
+                yield
+            finally:
+                self._owner = None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -146,11 +177,7 @@ class Database:
         Transactions run one at a time in the order they asked. Opening one inside another in
         the same task would wait for itself forever, so it raises instead.
         """
-        task = asyncio.current_task()
-        if task is not None and task is self._owner:
-            raise RuntimeError("A transaction is already open in this task; use the repositories it yielded.")
-        async with self._lock:
-            self._owner = task
+        async with self._exclusive():
             try:
                 await self._writer.execute("BEGIN IMMEDIATE")
                 yield self._writer
@@ -160,8 +187,6 @@ class Database:
                 if isinstance(error, sqlite3.Error) and (unavailable := _unavailable(error)) is not None:
                     raise unavailable from error
                 raise
-            finally:
-                self._owner = None
 
     async def _roll_back(self, cause: BaseException) -> None:
         """Roll back after ``cause``; if even that fails, the original error is the one to report.

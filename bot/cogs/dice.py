@@ -65,25 +65,26 @@ class Dice(commands.Cog):
             else None
         )
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
-        async with self.bot.storage.transaction() as tx:
-            if spent is not None and formed.stored is not None:
+        record = RollRecord(
+            guild_id=guild_id,
+            user_id=interaction.user.id,
+            at=datetime.now(UTC),
+            label=(label or formed.title)[:40],
+            dice=reading.pool.dice,
+            free_nudges=reading.pool.free_nudges,
+            underflow=reading.pool.underflow,
+            difficulty=reading.difficulty,
+            faces=reading.faces,
+            result=reading.result,
+            outcome=reading.outcome,
+            success=reading.success,
+        )
+        if spent is not None and formed.stored is not None:
+            async with self.bot.storage.transaction() as tx:  # the spend and the log stand together
                 await tx.characters.update(guild_id, formed.stored, spent)
-            await tx.rolls.append(
-                RollRecord(
-                    guild_id=guild_id,
-                    user_id=interaction.user.id,
-                    at=datetime.now(UTC),
-                    label=(label or formed.title)[:40],
-                    dice=reading.pool.dice,
-                    free_nudges=reading.pool.free_nudges,
-                    underflow=reading.pool.underflow,
-                    difficulty=reading.difficulty,
-                    faces=reading.faces,
-                    result=reading.result,
-                    outcome=reading.outcome,
-                    success=reading.success,
-                )
-            )
+                await tx.rolls.append(record)
+        else:
+            await self.bot.storage.rolls.append(record)
         embed = reading_embed(reading, title=label or formed.title, roller=interaction.user.display_name)
         if spent is not None and formed.spends is not None:
             left = standing_available(spent, formed.spends)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Key = tuple[int, int]
-RETRY_DELAYS = (1.0, 4.0, 15.0)
+RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 15.0)
 """Waits between failed board updates; after the last, the next change tries again."""
 
 
@@ -32,7 +32,7 @@ class Boards:
         self.bot = bot
         self._dirty: set[Key] = set()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
-        self.retry_delays = RETRY_DELAYS
+        self.retry_delays: tuple[float, ...] = RETRY_DELAYS
 
     def refresh(self, guild_id: int, channel_id: int) -> None:
         """Ask for the board of this channel to be brought up to date (soon, once)."""
