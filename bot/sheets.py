@@ -12,16 +12,19 @@ from discord import app_commands
 
 from bot.checks import guild_id_of, is_narrator
 from bot.errors import BotError, NotAllowed
+from bot.render.common import clip, plain
 from rules.character import Character
 from rules.character.names import Standing, StatKind
 from rules.character.stats import defeat_penalties, find_stat, rating_for, rollable_names
 from rules.pool import Pool, build_pool
-from storage import StoredCharacter
+from storage import NotFoundError, StoredCharacter
 
 if TYPE_CHECKING:
     from bot.app import MistbornBot
 
 Interaction: TypeAlias = "discord.Interaction[MistbornBot]"
+NAME_SHOWN = 64
+"""At most this much of a name a user typed is repeated back (the longest name a sheet has)."""
 
 
 async def load_character(interaction: Interaction, name: str | None) -> StoredCharacter:
@@ -29,7 +32,13 @@ async def load_character(interaction: Interaction, name: str | None) -> StoredCh
     guild_id = guild_id_of(interaction)
     storage = interaction.client.storage
     if name is not None and name.strip():
-        return await storage.characters.get_by_name(guild_id, name)
+        try:
+            return await storage.characters.get_by_name(guild_id, name)
+        except NotFoundError:
+            # Echo the name inert and short: a raw payload can carry 6000 characters of Markdown,
+            # and a refusal longer than Discord's 2000 would never reach the user.
+            shown = plain(clip(" ".join(name.split()), NAME_SHOWN))
+            raise BotError(f"There is no character named {shown} in this server.") from None
     active = await storage.active.get(guild_id, interaction.user.id)
     if active is None:
         raise BotError("You have no active character here. Pick one with `/character use`, or name one.")

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.checks import guild_id_of
-from bot.errors import NotAllowed
+from bot.errors import BotError, NotAllowed
 
 if TYPE_CHECKING:
     from bot.app import MistbornBot
@@ -28,6 +28,8 @@ class Admin(commands.Cog):
     ) -> None:
         if not await self.bot.is_owner(interaction.user):
             raise NotAllowed("Only the bot's owner can sync its commands.")
+        if scope not in ("global", "here"):  # Discord enforces the choices; a raw payload need not
+            raise BotError("Choose the scope `global` or `here`.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         if scope == "global":
             synced = await self.bot.tree.sync()

@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.checks import guild_id_of
 from bot.errors import BotError
+from bot.render.common import plain
 from bot.sheets import check_control, load_character
 from rules.character import METALS, Character, Power, PowerType
 from rules.character.limits import name_key
@@ -44,7 +45,8 @@ def pick(enum: type[E], value: str, what: str) -> E:
     for member in enum:
         if str(member.value) == value.strip().lower():
             return member
-    raise BotError(f"'{value[:40]}' is not a {what}.")
+    article = "an" if what[:1].lower() in "aeiou" else "a"
+    raise BotError(f"'{plain(value[:40])}' is not {article} {what}.")
 
 
 async def load_to_change(interaction: Interaction, name: str | None, doing: str) -> StoredCharacter:

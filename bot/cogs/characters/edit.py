@@ -69,7 +69,7 @@ class EditCommands(
         value: app_commands.Range[int, 1, 10],
         name: CharacterName | None = None,
     ) -> None:
-        which = pick(Attribute, attribute, "an Attribute")
+        which = pick(Attribute, attribute, "Attribute")
 
         def edit(c: Character) -> Character:
             return revise_character(c, attributes={**c.attributes.model_dump(), which.value: value})
@@ -89,7 +89,7 @@ class EditCommands(
         value: app_commands.Range[int, 2, 10],
         name: CharacterName | None = None,
     ) -> None:
-        which = pick(Standing, standing, "a Standing")
+        which = pick(Standing, standing, "Standing")
 
         def edit(c: Character) -> Character:
             return revise_character(c, standings={**c.standings.model_dump(), which.value: value})

@@ -40,8 +40,16 @@ class ActionOptions:
     challenge: bool = False
     label: str | None = None
 
+    @property
+    def kind(self) -> ActionKind:
+        """The action's kind; Discord offers only the choices, but a raw payload may carry anything."""
+        kind = KINDS.get(self.action)
+        if kind is None:
+            raise RulesError(f"Choose the action from the list ({', '.join(KINDS)}).")
+        return kind
+
     def action_data(self, conflict: Conflict) -> dict[str, Any]:
-        kind = KINDS[self.action]
+        kind = self.kind
         data: dict[str, Any] = {"kind": kind.value, "label": (self.label or "").strip()}
         if self.target:
             data["target"] = find_participant(conflict, self.target).id
@@ -56,7 +64,7 @@ class ActionOptions:
         return data
 
     def dice_data(self) -> dict[str, Any] | None:
-        kind = KINDS[self.action]
+        kind = self.kind
         if self.stat is None:
             if kind is ActionKind.NO_ROLL:
                 return None

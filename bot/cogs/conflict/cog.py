@@ -96,8 +96,11 @@ class ConflictCog(
     ) -> None:
         await require_narrator(interaction, "add characters to a Conflict")
         stored = await load_character(interaction, character)
-        command = Join(character_id=stored.id, side=side, surprised=surprised)
-        await self.flow.run(interaction, lambda *_: command, title=f"{stored.name} joins")
+        await self.flow.run(
+            interaction,
+            lambda *_: Join(character_id=stored.id, side=side, surprised=surprised),
+            title=f"{stored.name} joins",
+        )
 
     @app_commands.command(name="join", description="Join the Conflict with your active character")
     @app_commands.describe(surprised="Caught by surprise")

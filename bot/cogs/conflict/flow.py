@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
 import discord
+from pydantic import ValidationError
 
 from bot.checks import guild_id_of, is_narrator
 from bot.cogs.conflict.access import Caller
@@ -23,6 +24,7 @@ from bot.render.conflict import defence_prompt, events_embed, summary_embed
 from rules.character import Character
 from rules.conflict import Awaiting, Command, Conflict
 from rules.conflict.events import ConflictEnded
+from rules.errors import RulesError
 from storage.conflict_runner import Applied, run_transition
 from storage.errors import StorageError
 
@@ -34,6 +36,14 @@ Build = Callable[[Conflict, Mapping[int, Character], Caller], Command]
 
 DEFEND_GRACE = 30.0
 """Seconds a player gets to answer a defence before a Narrator may answer for them."""
+
+
+def invalid_option(error: ValidationError) -> str:
+    """One plain sentence for an option value the engine's command model refused."""
+    problems = error.errors(include_url=False, include_input=False)
+    where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
+    detail = problems[0]["msg"] if problems else "not valid"
+    return f"That is not a valid value for {where}: {detail}."
 
 
 class ConflictFlow:
@@ -57,7 +67,11 @@ class ConflictFlow:
         caller = await self.caller(interaction)
 
         def make(state: Conflict, sheets: Mapping[int, Character]) -> Command:
-            return build(state, sheets, caller)
+            try:
+                return build(state, sheets, caller)
+            except ValidationError as error:
+                # Choices are enforced by Discord's client only; a raw payload reaches the model.
+                raise RulesError(invalid_option(error)) from None
 
         applied = await run_transition(self.bot.storage, guild_id, channel_id, make, rng=self.bot.rng)
         await self.reply(interaction, applied, title=title)

@@ -1,0 +1,384 @@
+"""Bad input through the real Discord path: what a modified client can send, and what must hold.
+
+Discord's own client enforces option types, ranges, lengths and choices, but the bot may not rely
+on that: a modified client, an out-of-date command definition or a bug on Discord's side can let
+anything through. These tests build raw INTERACTION_CREATE payloads (values the console parser
+would refuse), send them through the fake Discord and check, for every interaction:
+
+* the bot answered within Discord's window (never a 10062 "Unknown interaction"),
+* never with the apology for an unexpected error (that is a bug, and is logged as one),
+* every message within Discord's limits and unable to ping (``bot_env`` fails on any violation),
+* a refusal is ephemeral and leaves the database exactly as it was (every row of every table),
+* the bot stays up: an ordinary command still works afterwards.
+
+This module holds the shared tools (``Probe``, the seeded table and its ``repair``) and shows
+that their checks catch what they claim to; every option of every command at and past its
+limits is in ``test_bad_input_limits.py``, the hypothesis run over every synced command in
+``test_bad_input_fuzz.py``, hostile files in ``test_bad_input_import.py`` and the
+cross-server, cross-user probes in ``test_probes.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import pytest
+
+from bot.cogs.server_setup import ServerSetup
+from bot.errors import APOLOGY, BotError, user_message
+from bot.offline import payloads
+from bot.offline.commandline import find_command
+from bot.offline.payloads import Actor, Resolved
+from bot.offline.records import InteractionRecord, settle
+from bot.offline.world import FakeGuild, FakeMember
+from rules.character import Character, CharacterKind, export_character, make_character
+from rules.conflict import Join
+from storage import NotFoundError, RollLog, Storage
+from storage.conflict_runner import current_conflict, start_conflict
+from storage.settings import GuildSettings
+
+JSON = dict[str, Any]
+SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, ATTACHMENT = 1, 2, 3, 4, 5, 6, 7, 8, 11
+Rows = dict[str, list[tuple[Any, ...]]]
+
+
+async def db_rows(storage: Storage) -> Rows:
+    """Every row of every table (SQLite's own counters included), in a stable order."""
+    reader = storage.database.reader
+    async with reader.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") as cur:
+        tables = [row[0] for row in await cur.fetchall()]
+    rows: Rows = {}
+    for table in tables:
+        async with reader.execute(f'SELECT * FROM "{table}"') as cur:
+            rows[table] = sorted((tuple(row) for row in await cur.fetchall()), key=repr)
+    return rows
+
+
+def leaves(commands: list[JSON]) -> Iterator[tuple[JSON, list[str], list[JSON]]]:
+    """Every chat-input command the bot synced, down to its subcommands: (command, path, options)."""
+    for command in commands:
+        if command.get("type", 1) != 1:
+            continue
+        options = command.get("options") or []
+        if not any(o["type"] in (SUBCOMMAND, GROUP) for o in options):
+            yield command, [], options
+            continue
+        for sub in options:
+            if sub["type"] == SUBCOMMAND:
+                yield command, [sub["name"]], sub.get("options") or []
+            else:
+                for leaf in sub.get("options") or []:
+                    yield command, [sub["name"], leaf["name"]], leaf.get("options") or []
+
+
+def nest(path: list[str], values: list[JSON]) -> list[JSON]:
+    """Wrap value options in their subcommand (and group), as Discord nests them."""
+    for depth, name in reversed(list(enumerate(path))):
+        kind = SUBCOMMAND if depth == len(path) - 1 else GROUP
+        values = [{"type": kind, "name": name, "options": values}]
+    return values
+
+
+@dataclass
+class Outcome:
+    """One interaction and how the bot took it."""
+
+    record: InteractionRecord
+    error: BaseException | None
+
+    @property
+    def refused(self) -> bool:
+        return self.error is not None
+
+    @property
+    def text(self) -> str:
+        return self.record.text
+
+
+@dataclass
+class Probe:
+    """Sends raw payloads as any member of any guild and checks every reply; see the module doc.
+
+    Installs a wrapper on the command tree's error handler to learn which interactions were
+    refused (and with which error), and collects ERROR logs from the bot and from discord.py.
+    """
+
+    env: Any
+    errors: dict[int, BaseException] = field(default_factory=dict)
+    log: list[logging.LogRecord] = field(default_factory=list)
+    sent: int = 0
+    ids: dict[str, int] = field(default_factory=dict)
+    """The seeded characters' ids by name, for tests that keep a table."""
+
+    def __post_init__(self) -> None:
+        self.install()
+
+    def install(self) -> None:
+        tree = self.env.bot.tree
+        original = tree.on_error
+
+        async def on_error(interaction: discord.Interaction, error: Exception) -> None:
+            self.errors[interaction.id] = error
+            await original(interaction, error)
+
+        tree.on_error = on_error  # type: ignore[method-assign]
+
+    @property
+    def harness(self) -> Any:
+        return self.env.harness
+
+    def actor(self, user: str | FakeMember, guild: FakeGuild | None = None) -> Actor:
+        guild = guild or self.env.world.guild
+        member = user if isinstance(user, FakeMember) else guild.member(user)
+        assert member is not None, user
+        return Actor(guild, guild.channels[0], member)
+
+    def command(self, name: str, guild: FakeGuild | None = None) -> JSON:
+        guild_id = (guild or self.env.world.guild).id
+        return find_command(self.harness.fake.commands.visible_in(guild_id), name)
+
+    async def settle(self) -> None:
+        """Wait for background work (the Conflict board) so snapshots compare settled states."""
+        cog = self.env.bot.get_cog("ConflictCog")
+        if cog is not None:
+            await cog.flow.boards.idle()
+
+    async def send(
+        self,
+        name: str,
+        values: list[JSON],
+        *,
+        user: str | FakeMember = "player1",
+        path: list[str] | None = None,
+        resolved: Resolved | None = None,
+        guild: FakeGuild | None = None,
+        autocomplete: bool = False,
+    ) -> Outcome:
+        """Send ``/name path… values`` raw and check it; returns what happened."""
+        actor = self.actor(user, guild)
+        command = self.command(name, actor.guild)
+        build = payloads.autocomplete if autocomplete else payloads.slash_command
+        payload = build(self.env.world, actor, command, nest(path or [], values), resolved or Resolved())
+        await self.settle()
+        before = await db_rows(self.env.storage)
+        outcome = await self.deliver(payload)
+        if outcome.refused:
+            await self.settle()
+            assert await db_rows(self.env.storage) == before, f"a refusal changed storage: {outcome.text}"
+        return outcome
+
+    async def refused(self, payload: JSON) -> InteractionRecord:
+        """Deliver any payload (a click, a menu) that must be refused: privately, nothing stored."""
+        await self.settle()
+        before = await db_rows(self.env.storage)
+        outcome = await self.deliver(payload)
+        await self.settle()
+        assert await db_rows(self.env.storage) == before, f"a refusal changed storage: {outcome.text}"
+        assert outcome.record.messages and outcome.record.ephemeral, outcome.text
+        return outcome.record
+
+    async def deliver(self, payload: JSON) -> Outcome:
+        """Send and check what must hold for any interaction, refused or not."""
+        self.sent += 1
+        record = await self.harness.fake.send_interaction(payload)
+        # The harness's own wait, with a shorter quiet period: discord.py's callback task has
+        # ended by then, and the board, the only background work, is awaited separately.
+        await settle(record, ack_timeout=self.harness.fake.limits.ack_deadline + 0.5, total=15, idle=0.005)
+        error = self.errors.get(record.id)
+        where = f"{payload['data'].get('name')} {payload['data'].get('options')!r:.300}"
+        assert record.response is not None, f"no answer within Discord's window: {where}"
+        assert not record.errors, f"Discord refused a reply: {record.errors} ({where})"
+        if record.type == payloads.APPLICATION_COMMAND:
+            assert record.messages, f"still thinking, or no message at all: {where}"
+        assert all(APOLOGY not in str(m.get("content")) for m in record.messages), f"apology: {where}"
+        if error is not None:
+            assert user_message(error) is not None, f"unexpected error {error!r}: {where}"
+            assert all(m["flags"] & payloads.EPHEMERAL for m in record.messages), where
+        assert not self.harness.violations, self.harness.violations
+        return Outcome(record, error)
+
+    def check_log(self) -> None:
+        """No ERROR logged by the bot or discord.py (an unexpected error anywhere)."""
+        bad = [r for r in self.log if r.levelno >= logging.ERROR]
+        assert not bad, [r.getMessage() for r in bad]
+
+    async def still_works(self, guild: FakeGuild | None = None) -> None:
+        """The process is up and answers an ordinary command normally."""
+        outcome = await self.send(
+            "odds", [{"type": INTEGER, "name": "dice", "value": 4}], path=["roll"], guild=guild
+        )
+        assert not outcome.refused and outcome.record.embeds
+
+
+class LogCatcher(logging.Handler):
+    """WARNING and above from the bot, storage and discord.py, whatever pytest's log level."""
+
+    LOGGERS = ("bot", "storage", "discord")
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def __enter__(self) -> list[logging.LogRecord]:
+        for name in self.LOGGERS:
+            logging.getLogger(name).addHandler(self)
+        return self.records
+
+    def __exit__(self, *exc: object) -> None:
+        for name in self.LOGGERS:
+            logging.getLogger(name).removeHandler(self)
+
+
+@pytest.fixture
+def probe(bot_env: Any) -> Iterator[Probe]:
+    """A :class:`Probe` on ``bot_env``; other modules define theirs the same way."""
+    with LogCatcher() as logs:
+        yield Probe(bot_env, log=logs)
+
+
+def text(name: str, value: str) -> JSON:
+    return {"type": STRING, "name": name, "value": value}
+
+
+def integer(name: str, value: int) -> JSON:
+    return {"type": INTEGER, "name": name, "value": value}
+
+
+def boolean(name: str, value: bool) -> JSON:
+    return {"type": BOOLEAN, "name": name, "value": value}
+
+
+HEROES = [("Vin", "player1", CharacterKind.HERO), ("Elend", "player2", CharacterKind.HERO)]
+TABLE = [*HEROES, ("Straff", "narrator", CharacterKind.VILLAIN)]
+
+
+def seed_sheet(env: Any, name: str, owner: str, kind: CharacterKind) -> Character:
+    return make_character(
+        name=name,
+        kind=kind,
+        owner_id=env.user_id(owner),
+        powers=[
+            {"type": "allomancy", "name": "Steel", "rating": 3, "stunts": ["Coinshot"]},
+            {"type": "allomancy", "name": "Pewter", "rating": 2},
+        ],
+        burdens=[{"name": "Cracked rib", "severity": "serious"}],
+        props=[{"name": "Glass knives", "weapon": 1}],
+        traits={"extras": ["Stubborn"]},
+    )
+
+
+async def seed_table(env: Any) -> dict[str, int]:
+    """player1's Hero Vin, player2's Hero Elend, the Narrator's Villain Straff: each the
+    active character of its owner, each with Powers, a Stunt, a Burden, a Prop and a Trait."""
+    ids: dict[str, int] = {}
+    for name, owner, kind in TABLE:
+        stored = await env.storage.characters.create(env.guild_id, seed_sheet(env, name, owner, kind))
+        ids[name] = stored.id
+        await env.storage.active.set(env.guild_id, env.user_id(owner), stored.id)
+    return ids
+
+
+async def repair(probe: Probe) -> None:
+    """Put the table back for the next probe: the three sheets, a Conflict in #table with them
+    in it, no server setup. What earlier probes did (deleted, renamed, ended) is undone."""
+    env = probe.env
+    guild, storage = env.guild_id, env.storage
+    await probe.settle()
+    if await storage.settings.get(guild) != GuildSettings():
+        await storage.settings.set(guild, GuildSettings())
+    for name, owner, kind in TABLE:
+        try:
+            stored = await storage.characters.get_by_name(guild, name)
+        except NotFoundError:
+            try:  # renamed: give the name back; deleted: make the sheet again
+                stored = await storage.characters.get(guild, probe.ids[name])
+                stored = await storage.characters.rename(guild, stored, name)
+            except NotFoundError:
+                stored = await storage.characters.create(guild, seed_sheet(env, name, owner, kind))
+        probe.ids[name] = stored.id
+        if await storage.active.get(guild, env.user_id(owner)) is None:
+            await storage.active.set(guild, env.user_id(owner), stored.id)
+    channel = env.world.guild.channels[0].id
+    if await current_conflict(storage, guild, channel) is None:
+        joins = [Join(character_id=probe.ids[name]) for name, _, _ in TABLE]
+        await start_conflict(storage, guild, channel, "physical", "The alley", joins)
+
+
+NAMES = ["Vin", "Elend", "Straff", "vin", "  STRAFF ", "Kelsier"]
+STATS = ["Physique", "Wits", "Steel", "Resources"]
+FACES = ["3 3 6 1", "6 6 6 2", "1 2"]
+SENSIBLE: dict[str, list[str]] = {
+    **{key: NAMES for key in ("name", "character", "actor", "opponent", "who", "target")},
+    **{key: STATS for key in ("stat", "actor_stat", "opponent_stat")},
+    **{key: FACES for key in ("faces", "attacker_faces")},
+    "names": ["Vin, Elend, Straff", "Straff,Vin,Elend"],
+    "power": ["Steel", "Steel (Allomancy)", "Pewter"],
+    "stunt": ["Coinshot"],
+    "burden": ["Cracked rib"],
+    "burdens": ["Cracked rib"],
+    "prop": ["Glass knives"],
+    "weapon": ["Glass knives"],
+    "text": ["Stubborn"],
+    "metal": ["Pewter", "Steel"],
+}
+"""Values that pass the bot's checks, so a hostile value in another option reaches deep code."""
+
+
+def member_option(probe: Probe, resolved: Resolved, who: str | FakeMember, name: str = "owner") -> JSON:
+    guild = probe.env.world.guild
+    return {"type": USER, "name": name, "value": resolved.add_member(guild, probe.actor(who).member)}
+
+
+def sensible(probe: Probe, option: JSON, resolved: Resolved, guild: FakeGuild | None = None) -> JSON:
+    """A value of the option's type that the bot accepts (as far as it can be known up front)."""
+    guild = guild or probe.env.world.guild
+    kind, name = option["type"], option["name"]
+    value: Any
+    if option.get("choices"):
+        value = option["choices"][0]["value"]
+    elif kind == STRING:
+        value = (SENSIBLE.get(name) or ["Vin"])[0]
+    elif kind == INTEGER:
+        value = max(option.get("min_value", 2), 2) if option.get("max_value", 2) >= 2 else 0
+    elif kind == BOOLEAN:
+        value = False
+    elif kind == USER:
+        value = resolved.add_member(guild, probe.actor("player1", guild).member)
+    elif kind == ROLE:
+        value = resolved.add_role(guild.roles[-1])
+    elif kind == CHANNEL:
+        value = resolved.add_channel(guild, guild.channels[-1], 0)
+    elif kind == ATTACHMENT:
+        sheet = export_character(make_character(name="Zane", kind=CharacterKind.HERO, owner_id=42))
+        found = probe.harness.fake.add_file("sheet.json", sheet.encode(), "application/json")
+        value = resolved.add_attachment(found)
+    else:  # pragma: no cover - a new option type needs a value here
+        raise AssertionError(f"no value for option type {kind}")
+    return {"type": kind, "name": name, "value": value}
+
+
+async def test_the_probe_catches_the_apology(probe, monkeypatch):
+    """The checks are not vacuous: an unexpected error anywhere fails the interaction."""
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(RollLog, "append", broken)
+    with pytest.raises(AssertionError, match="apology"):
+        await probe.send("roll", [integer("dice", 3)])
+
+
+async def test_the_probe_catches_a_refusal_that_changed_storage(probe, monkeypatch):
+    async def refuse(*args: Any, **kwargs: Any) -> None:
+        raise BotError("No.")
+
+    monkeypatch.setattr(ServerSetup, "_show", refuse)
+    with pytest.raises(AssertionError, match="a refusal changed storage"):
+        await probe.send("setup", [], path=["gm-channel"], user="narrator")
