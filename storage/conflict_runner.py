@@ -36,6 +36,7 @@ from rules.conflict import (
     new_conflict,
     waiting,
 )
+from rules.errors import RulesError
 from storage.characters import StoredCharacter
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError
@@ -106,8 +107,13 @@ async def run_transition(
     command: Command | MakeCommand,
     *,
     rng: random.Random | None = None,
+    conflict_id: int | None = None,
 ) -> Applied:
     """Apply one command to the channel's Conflict, atomically.
+
+    ``conflict_id``, when given, is the stored id of the Conflict the command was meant for (a
+    prompt button carries it): attack ids restart in every Conflict, so without it a button
+    left over from an ended Conflict could answer the next one's attack.
 
     Raises :class:`~storage.errors.NotFoundError` when no Conflict runs in the channel and
     :class:`~rules.errors.RulesError` when the command is not allowed now; in both cases
@@ -117,6 +123,8 @@ async def run_transition(
         stored = await tx.conflicts.get(guild_id, channel_id)
         if stored is None:
             raise NotFoundError(NO_CONFLICT)
+        if conflict_id is not None and stored.id != conflict_id:
+            raise RulesError("That prompt belongs to a Conflict that has ended.")
         state = load_conflict(stored.document)
         loaded = await _load_sheets(tx, guild_id, (p.id for p in state.participants))
         sheets = {cid: s.character for cid, s in loaded.items()}

@@ -1,5 +1,7 @@
 """Running a Conflict in a channel: the board, the prompts, the end, and Discord's hiccups."""
 
+import copy
+
 import pytest
 
 from rules.character import CharacterKind, make_character
@@ -117,3 +119,25 @@ async def test_rate_limited_board_edits_back_off_and_the_round_goes_on(duel):
     await settle_boards(env)
     [after] = boards(env)
     assert after["id"] == board["id"] and "In progress" in str(after["embeds"])
+
+
+async def test_a_button_from_an_ended_conflict_cannot_answer_the_next(duel):
+    env = duel
+    env.bot.get_cog("ConflictCog").flow.defend_grace = 0
+    await env.slash("/act dice:5", user="narrator")
+    old_prompt = copy.deepcopy(env.harness.last_message(env.harness.member("player1")))
+    await env.slash("/conflict end")
+    for user, line in [
+        ("narrator", '/conflict start kind:physical stakes:"Round two"'),
+        ("player1", "/conflict join"),
+        ("narrator", "/conflict add character:Thug"),
+        ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+        ("player1", "/declare action:attack target:Thug stat:Physique"),
+        ("narrator", "/act dice:5"),
+    ]:
+        assert not (await env.slash(line, user=user)).ephemeral
+    before = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    assert before is not None and before.pending is not None and before.pending.id == 1  # ids restart
+    stale = await env.harness.click("Don't defend", message=old_prompt, user="player1")
+    assert stale.ephemeral and "Conflict that has ended" in stale.content
+    assert await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id) == before

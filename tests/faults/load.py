@@ -210,6 +210,12 @@ class ConflictDriver:
         ).fetchone()
         return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
 
+    def conflict_id(self) -> int:
+        """The stored id of the running Conflict, which prompt buttons carry."""
+        row = self.stored()
+        assert row is not None
+        return int(row[0])
+
     def state(self) -> Conflict | None:
         row = self.stored()
         return None if row is None else load_conflict(row[2])
@@ -259,10 +265,18 @@ class ConflictDriver:
         pending = state.pending
         if pending is not None and pending.awaiting is Awaiting.DEFENCE and pending.target is not None:
             owner = HERO_OWNER if state.name_of(pending.target) == self.hero else NARRATOR
-            return owner, self._button_or(f"mab:defend:{pending.id}:0", owner, "/defend dice:0"), None
+            return (
+                owner,
+                self._button_or(f"mab:defend:{self.conflict_id()}:{pending.id}:0", owner, "/defend dice:0"),
+                None,
+            )
         if pending is not None:
             owner = HERO_OWNER if state.name_of(pending.attacker) == self.hero else NARRATOR
-            return owner, self._button_or(f"mab:nudges:{pending.id}:none", owner, "/nudges"), None
+            return (
+                owner,
+                self._button_or(f"mab:nudges:{self.conflict_id()}:{pending.id}:none", owner, "/nudges"),
+                None,
+            )
         turn = current_turn(state)
         if turn:
             actor = state.participant(turn[0])

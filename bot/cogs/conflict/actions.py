@@ -253,6 +253,7 @@ class ConflictActions(commands.Cog):
         *,
         dice: int,
         attack_id: int | None = None,
+        conflict_id: int | None = None,
         traits: int = 0,
         tool: int = 0,
         circumstances: int = 0,
@@ -286,7 +287,7 @@ class ConflictActions(commands.Cog):
                 circumstances=circumstances,
             )
 
-        await self.flow.run(interaction, build, title="Defence")
+        await self.flow.run(interaction, build, title="Defence", conflict_id=conflict_id)
 
     @app_commands.command(name="nudges", description="Spend the Nudges of your successful attack")
     @app_commands.describe(
@@ -321,7 +322,9 @@ class ConflictActions(commands.Cog):
 
         await self.flow.run(interaction, build, title="Nudges")
 
-    async def nudge_click(self, interaction: Interaction, *, attack_id: int, mode: str) -> None:
+    async def nudge_click(
+        self, interaction: Interaction, *, attack_id: int, mode: str, conflict_id: int | None = None
+    ) -> None:
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
             attacker = self._nudging(state, sheets, caller, attack_id)
             assert state.pending is not None
@@ -330,7 +333,7 @@ class ConflictActions(commands.Cog):
                 participant=attacker, damage=damage, catch_beat=mode == "beat", attack_id=attack_id
             )
 
-        await self.flow.run(interaction, build, title="Nudges")
+        await self.flow.run(interaction, build, title="Nudges", conflict_id=conflict_id)
 
     @staticmethod
     def _nudging(state: Conflict, sheets: Sheets, caller: Caller, attack_id: int | None) -> int:

@@ -62,7 +62,9 @@ class ConflictFlow:
             raise BotError("Conflicts run in a server channel.")
         return guild_id, interaction.channel_id
 
-    async def run(self, interaction: Interaction, build: Build, *, title: str) -> Applied:
+    async def run(
+        self, interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None
+    ) -> Applied:
         guild_id, channel_id = self.channel_of(interaction)
         caller = await self.caller(interaction)
 
@@ -73,7 +75,9 @@ class ConflictFlow:
                 # Choices are enforced by Discord's client only; a raw payload reaches the model.
                 raise RulesError(invalid_option(error)) from None
 
-        applied = await run_transition(self.bot.storage, guild_id, channel_id, make, rng=self.bot.rng)
+        applied = await run_transition(
+            self.bot.storage, guild_id, channel_id, make, rng=self.bot.rng, conflict_id=conflict_id
+        )
         await self.reply(interaction, applied, title=title)
         return applied
 
@@ -85,7 +89,8 @@ class ConflictFlow:
         # Discord allows 6000 characters across a message's embeds: share them out.
         embeds = [events_embed(conflict, applied.events, title=title, limit=2500 if ended else 6000)]
         embeds += [summary_embed(e, limit=3500) for e in ended[:1]]
-        content, ping, view = await self._prompt(guild_id, channel_id, conflict)
+        stored_id = applied.stored.id if applied.stored is not None else 0
+        content, ping, view = await self._prompt(guild_id, channel_id, conflict, stored_id)
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=ping)
         buttons = view if view is not None else discord.utils.MISSING
         if interaction.type is discord.InteractionType.component and not interaction.response.is_done():
@@ -102,7 +107,7 @@ class ConflictFlow:
         self.boards.refresh(guild_id, channel_id)
 
     async def _prompt(
-        self, guild_id: int, channel_id: int, conflict: Conflict
+        self, guild_id: int, channel_id: int, conflict: Conflict, stored_id: int
     ) -> tuple[str, list[discord.Object], discord.ui.View | None]:
         """The prompt for the pending attack, if any: text, who to ping, and its buttons."""
         pending = conflict.pending
@@ -123,7 +128,7 @@ class ConflictFlow:
         sheet = sheets.get(answerer)
         ping = [discord.Object(sheet.owner_id)] if sheet is not None else []
         prefix = f"<@{sheet.owner_id}> " if sheet is not None else ""
-        return prefix + text, ping, prompt_view(conflict, sheets)
+        return prefix + text, ping, prompt_view(conflict, sheets, stored_id)
 
     async def sheets(self, guild_id: int, conflict: Conflict) -> dict[int, Character]:
         found: dict[int, Character] = {}
