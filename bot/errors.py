@@ -39,6 +39,11 @@ def user_message(error: BaseException) -> str | None:
             return user_message(cause)
     if isinstance(error, USER_ERRORS):
         return str(error)
+    if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
+        return (
+            "This command changed since your Discord app loaded it. "
+            "Try again in a minute, or restart Discord."
+        )
     if isinstance(error, app_commands.NoPrivateMessage):
         return "This command works in a server, not in direct messages."
     if isinstance(error, app_commands.MissingPermissions):
@@ -50,8 +55,17 @@ def user_message(error: BaseException) -> str | None:
     return None
 
 
+MESSAGE_LIMIT = 2000
+
+
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately, whether or not the interaction was already answered or deferred."""
+    """Answer privately, whether or not the interaction was already answered or deferred.
+
+    Clipped to Discord's 2000 characters: an over-long refusal would otherwise be rejected and
+    the user would see only "did not respond".
+    """
+    if len(text) > MESSAGE_LIMIT:
+        text = text[: MESSAGE_LIMIT - 1] + "…"
     mentions = discord.AllowedMentions.none()
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=mentions)

@@ -83,9 +83,28 @@ _REFUSED = ("Cc", "Cs", "Zl", "Zp")
 """Control characters, lone surrogates and Unicode line/paragraph breaks."""
 
 
+_JOINERS = frozenset("\u00ad\u200c\u200d")
+"""Soft hyphen and zero-width (non-)joiners: invisible, but harmless, and emoji sequences and
+some scripts need the joiners."""
+
+
 def _bad_character(text: str, allow_newlines: bool) -> bool:
     return any(
         unicodedata.category(char) in _REFUSED and not (char == "\n" and allow_newlines) for char in text
+    )
+
+
+def _invisible_format(text: str) -> bool:
+    """Format characters (zero-width spaces, byte-order marks, right-to-left overrides) make a
+    name look empty or turn the text after it backwards wherever it is shown."""
+    return any(unicodedata.category(char) == "Cf" and char not in _JOINERS for char in text)
+
+
+def visible(text: str) -> bool:
+    """Has something that shows: a letter, number, punctuation or symbol. Unassigned and
+    private-use characters count, since Python's tables may predate what Discord renders."""
+    return any(
+        unicodedata.category(char)[0] in "LNPS" or unicodedata.category(char) in ("Cn", "Co") for char in text
     )
 
 
@@ -103,6 +122,12 @@ def clean_text(text: str, what: str, limit: int, *, required: bool = False, mult
     if _bad_character(text, multiline):
         kinds = "control characters" if multiline else "line breaks or control characters"
         raise problem(f"{what} cannot hold {kinds}.")
+    if _invisible_format(text):
+        raise problem(
+            f"{what} cannot hold invisible formatting characters (zero-width or right-to-left marks)."
+        )
+    if required and not visible(text):
+        raise problem(f"{what} needs at least one visible letter, number or symbol.")
     if text_units(text) > limit:
         raise problem(f"{what} is too long: at most {limit} characters, not {text_units(text)}.")
     return text

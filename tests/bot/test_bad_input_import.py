@@ -222,11 +222,6 @@ async def test_a_sheet_whose_fields_break_the_rules_is_refused(probe):
     probe.check_log()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rules/character/limits.py clean_text keeps format characters (Cf): a name of only "
-    "U+200B or U+FEFF is invisible, and U+202E reverses the text after it wherever it is shown",
-)
 @pytest.mark.parametrize("invisible", ["\u200b", "\ufeff\u200b", "\u202e"])
 async def test_an_invisible_name_is_refused(probe, invisible):
     outcome = await import_file(probe, "good", name=invisible)

@@ -32,3 +32,35 @@ async def test_owner_syncs_globally_on_request(bot_env):
     assert reply.ephemeral and reply.content.startswith("Synced ") and "(global)" in reply.content
     names = {c["name"] for c in bot_env.harness.fake.commands.scopes.get(None, [])}
     assert {"roll", "odds", "sync"} <= names
+
+
+async def test_an_outdated_command_gets_a_plain_message(bot_env):
+    from bot.offline import payloads
+    from bot.offline.commandline import find_command
+
+    # A client that loaded /read before it gained its required `faces` option sends none.
+    read = find_command(bot_env.harness.commands, "read")
+    payload = payloads.slash_command(
+        bot_env.world, bot_env.harness.actor("player1"), read, [], payloads.Resolved()
+    )
+    reply = await bot_env.harness.send(payload)
+    assert reply.ephemeral and "changed since your Discord app loaded it" in reply.content
+
+
+async def test_long_refusals_are_clipped_to_discords_limit(bot_env):
+    from bot.errors import send_ephemeral
+
+    sent: list[str] = []
+
+    class Response:
+        def is_done(self):
+            return False
+
+        async def send_message(self, text, **kwargs):
+            sent.append(text)
+
+    class Interaction:
+        response = Response()
+
+    await send_ephemeral(Interaction(), "x" * 5000)  # type: ignore[arg-type]
+    assert len(sent[0]) == 2000 and sent[0].endswith("…")

@@ -23,7 +23,7 @@ from rules.character import (
 from rules.character import limits as lim
 from rules.character.names import RESERVED_NAMES
 
-_CHARS = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"))
+_CHARS = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Cf"))
 
 
 def texts(limit: int, *, required: bool = False, multiline: bool = False) -> st.SearchStrategy[str]:
@@ -32,7 +32,7 @@ def texts(limit: int, *, required: bool = False, multiline: bool = False) -> st.
     return (
         st.text(alphabet=alphabet, max_size=limit)
         .map(str.strip)
-        .filter(lambda s: lim.text_units(s) <= limit and (bool(s) or not required))
+        .filter(lambda s: lim.text_units(s) <= limit and (lim.visible(s) or not required))
     )
 
 
