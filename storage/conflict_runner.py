@@ -63,6 +63,9 @@ class Applied(BaseModel):
     events: tuple[Event, ...]
     stored: StoredConflict | None
     sheets: tuple[StoredCharacter, ...] = ()
+    characters: dict[int, Character] = {}
+    """Every participant's sheet as it stands after the command, so a caller rendering the
+    result need not read them all again."""
 
     @property
     def ended(self) -> bool:
@@ -97,7 +100,14 @@ async def _save(
         saved = None
     else:
         saved = await tx.conflicts.save(guild_id, stored, dump_conflict(transition.state))
-    return Applied(conflict=transition.state, events=transition.events, stored=saved, sheets=tuple(written))
+    characters = {cid: s.character for cid, s in loaded.items()} | dict(transition.changed_sheets)
+    return Applied(
+        conflict=transition.state,
+        events=transition.events,
+        stored=saved,
+        sheets=tuple(written),
+        characters=characters,
+    )
 
 
 async def run_transition(

@@ -90,7 +90,9 @@ class ConflictFlow:
         embeds = [events_embed(conflict, applied.events, title=title, limit=2500 if ended else 6000)]
         embeds += [summary_embed(e, limit=3500) for e in ended[:1]]
         stored_id = applied.stored.id if applied.stored is not None else 0
-        content, ping, view = await self._prompt(guild_id, channel_id, conflict, stored_id)
+        content, ping, view = await self._prompt(
+            guild_id, channel_id, conflict, stored_id, applied.characters
+        )
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=ping)
         buttons = view if view is not None else discord.utils.MISSING
         if interaction.type is discord.InteractionType.component and not interaction.response.is_done():
@@ -107,13 +109,18 @@ class ConflictFlow:
         self.boards.refresh(guild_id, channel_id)
 
     async def _prompt(
-        self, guild_id: int, channel_id: int, conflict: Conflict, stored_id: int
+        self,
+        guild_id: int,
+        channel_id: int,
+        conflict: Conflict,
+        stored_id: int,
+        known: Mapping[int, Character],
     ) -> tuple[str, list[discord.Object], discord.ui.View | None]:
         """The prompt for the pending attack, if any: text, who to ping, and its buttons."""
         pending = conflict.pending
         if pending is None:
             return "", [], None
-        sheets = await self.sheets(guild_id, conflict)
+        sheets = dict(known) if known else await self.sheets(guild_id, conflict)
         if pending.awaiting is Awaiting.DEFENCE and pending.target is not None:
             answerer = pending.target
             text = defence_prompt(conflict, sheets) or ""
