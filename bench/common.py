@@ -37,8 +37,10 @@ from bot.offline.payloads import Actor
 from bot.offline.records import InteractionRecord, handler_tasks
 from bot.offline.server import FakeDiscord
 from bot.offline.world import FakeChannel, FakeGuild, FakeMember, World
+from bot.render.dice import reading_embed
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join
+from rules.roll import read
 from storage import Storage
 from storage.conflict_runner import start_conflict
 
@@ -64,11 +66,24 @@ async def ping(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("pong")
 
 
+_READING = read((3, 3, 6, 1, 5))
+
+
+@app_commands.command(
+    name="ping-embed", description="Diagnostic: pong as a roll-sized embed, no dice, no database"
+)
+async def ping_embed(interaction: discord.Interaction) -> None:
+    """What answering with an embed costs by itself: the roll's reply without its work."""
+    await interaction.response.send_message(embed=reading_embed(_READING, title="5 dice", roller="player1"))
+
+
 class BenchBot(MistbornBot):
-    """The product bot plus ``/ping``, added before the product's own sync so it is synced too."""
+    """The product bot plus ``/ping`` (and a diagnostic ``/ping-embed``), added before the
+    product's own sync so they are synced too."""
 
     async def setup_hook(self) -> None:
         self.tree.add_command(ping)
+        self.tree.add_command(ping_embed)
         await super().setup_hook()
 
 

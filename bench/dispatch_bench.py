@@ -13,7 +13,9 @@ new random order every round, so drift and noise spread over all of them.
 
 The floor is ``/ping``, a bare handler added in this benchmark only: it answers "pong" through
 the same gateway, dispatch and REST path. Goals (from the issue): a roll within 1.5x the
-floor's p50, a sheet within 2x.
+floor's p50, a sheet within 2x. ``/ping-embed`` is a diagnostic row, not a goal: a pong that
+answers with a roll's embed but does no dice and no database work, to show what of a roll's
+cost is simply sending (and the fake validating) an embed.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class Case:
 
 CASES = [
     Case("ping (floor)", "player1", "/ping"),
+    Case("ping, roll-sized embed", "player1", "/ping-embed"),
     Case("roll dice:5", "player1", "/roll dice:5"),
     Case("roll stat:Physique", "player1", "/roll stat:Physique"),
     Case("odds table", "player1", "/odds table"),

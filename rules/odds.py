@@ -56,7 +56,13 @@ def distribution(dice: int) -> Distribution:
 
 
 def _as_pool(pool: Pool | int) -> Pool:
-    return pool if isinstance(pool, Pool) else Pool.of_dice(pool)
+    return pool if isinstance(pool, Pool) else _bare_pool(pool)
+
+
+@cache
+def _bare_pool(dice: int) -> Pool:
+    """A bare count as a pool, built once per count (pools are frozen, so sharing is safe)."""
+    return Pool.of_dice(dice)
 
 
 class Odds(BaseModel):
