@@ -439,7 +439,7 @@ async def run(args: argparse.Namespace) -> None:
     if "table" in parse_mix(args.mix):
         rest = [r.rate for r in results if held_without(r, "table")]
         print(
-            "  the same, leaving /odds table out of the p99 (it alone takes ~12 ms of CPU per call): "
+            "  the same, leaving /odds table (the largest reply) out of the p99: "
             + (f"{max(rest)}/s" if rest else "none")
         )
     if logged.counts:
