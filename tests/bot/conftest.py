@@ -21,6 +21,8 @@ from bot.offline.payloads import Resolved
 from bot.offline.records import InteractionRecord
 from bot.offline.world import FakeRole, World, default_world
 from storage import Storage
+from tests.bot.conflict_render_support import keep_hasting_table
+from tests.conflict.builders import Table
 
 
 @dataclass
@@ -72,6 +74,12 @@ class BotEnv:
 
 def make_settings(db_path: Path, guild_id: int) -> Settings:
     return Settings(token=None, db_path=db_path, dev_guild_id=guild_id, _env_file=None)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def table() -> Table:
+    """The Keep Hasting Conflict for the renderer tests, all but Thorrow declared."""
+    return keep_hasting_table()
 
 
 @pytest.fixture
