@@ -32,9 +32,7 @@ import gc
 import logging
 import random
 import tempfile
-import time
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench.common import (
@@ -44,7 +42,6 @@ from bench.common import (
     defend_button,
     in_process,
     machine,
-    percentile,
     quiesce,
     quiet_logs,
     running,
@@ -52,15 +49,24 @@ from bench.common import (
     start_duel,
     table,
 )
+from bench.load_results import (
+    ACK_WINDOW,
+    P99_GOAL_MS,
+    CountingHandler,
+    GcWatch,
+    RateResult,
+    Sent,
+    held_without,
+    outcome,
+    per_kind,
+    summarize,
+)
 from bot.offline.harness import Harness
 from bot.offline.records import InteractionRecord, handler_tasks
 from bot.offline.world import FakeGuild, many_guilds_world
 from rules.character import CharacterKind, make_character
 from storage import Storage
 
-ACK_WINDOW = 3.0
-UNKNOWN_INTERACTION = 10062
-P99_GOAL_MS = 20.0
 DEFAULT_MIX = "roll=30,stat=15,odds=8,table=1,sheet=14,complete=22,conflict=10"
 LINES = {
     "roll": ("player1", "/roll dice:5 difficulty:2"),
@@ -76,47 +82,6 @@ MAX_REFUSED = 3
 EXTRA_NAMES = ["Valette", "Vanna", "Venture", "Vex", "Kelsier", "Sazed", "Marsh", "Ham"]
 
 
-class GcWatch:
-    """Full (generation 2) collections and the longest collection pause while running."""
-
-    def __init__(self) -> None:
-        self.full = 0
-        self.longest = 0.0
-        self._started = 0.0
-
-    def __call__(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-            return
-        self.longest = max(self.longest, time.perf_counter() - self._started)
-        self.full += info["generation"] == 2
-
-    def __enter__(self) -> GcWatch:
-        gc.callbacks.append(self)
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        gc.callbacks.remove(self)
-
-
-class CountingHandler(logging.Handler):
-    """Counts the bot's logged errors (each also a failure above) instead of printing tracebacks."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.counts: Counter[str] = Counter()
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.counts[record.levelname] += 1
-
-
-@dataclass
-class Sent:
-    kind: str
-    due: float
-    record: InteractionRecord
-
-
 @dataclass
 class DuelState:
     duel: Duel
@@ -124,21 +89,6 @@ class DuelState:
     last: InteractionRecord | None = None
     refused: int = 0
     broken: bool = False
-
-
-@dataclass
-class RateResult:
-    """One rate's figures; the records themselves are dropped once it is summed up."""
-
-    rate: int
-    seconds: float
-    sent: list[Sent] = field(default_factory=list)
-    outcomes: list[tuple[str, str, float | None]] = field(default_factory=list)
-    """(kind, outcome, latency s) per interaction sent."""
-    lag: float = 0.0
-    violations: int = 0
-    gc_full: int = 0
-    gc_max: float = 0.0
 
 
 class Load:
@@ -276,68 +226,6 @@ class Load:
                 if message is not None:
                     fake.messages.pop(int(message["id"]), None)
         result.sent = []
-
-
-def outcome(sent: Sent) -> str:
-    """'ok', 'late' (no ack in 3 s: none, or refused as Unknown interaction) or 'error'."""
-    record = sent.record
-    if any(error.get("code") == UNKNOWN_INTERACTION for error in record.errors):
-        return "late"
-    if record.errors:
-        return "error"
-    if record.responded_at is None or record.responded_at - sent.due > ACK_WINDOW:
-        return "late"
-    if record.ephemeral:
-        return "error"
-    return "ok"
-
-
-def summarize(result: RateResult) -> tuple[list[str], bool]:
-    outcomes = Counter(o for _, o, _ in result.outcomes)
-    latencies = [t for _, o, t in result.outcomes if o == "ok" and t is not None]
-    p50 = 1000 * percentile(latencies, 50)
-    p99 = 1000 * percentile(latencies, 99)
-    failures = outcomes["late"] + outcomes["error"] + result.violations
-    held = failures == 0 and p99 < P99_GOAL_MS
-    row = [
-        str(result.rate),
-        str(len(result.outcomes)),
-        str(outcomes["ok"]),
-        str(outcomes["late"]),
-        str(outcomes["error"]),
-        str(result.violations),
-        f"{p50:.2f}",
-        f"{p99:.2f}",
-        f"{1000 * max(latencies, default=float('nan')):.1f}",
-        f"{1000 * result.lag:.1f}",
-        f"{result.gc_full} / {1000 * result.gc_max:.0f}",
-        "yes" if held else "no",
-    ]
-    return row, held
-
-
-def held_without(result: RateResult, kind: str) -> bool:
-    """Whether the rate held if `kind` were left out of the latency figures (failures still count)."""
-    outcomes = Counter(o for _, o, _ in result.outcomes)
-    latencies = [t for k, o, t in result.outcomes if o == "ok" and t is not None and k != kind]
-    failures = outcomes["late"] + outcomes["error"] + result.violations
-    return failures == 0 and 1000 * percentile(latencies, 99) < P99_GOAL_MS
-
-
-def per_kind(results: list[RateResult]) -> list[list[str]]:
-    """p50/p99 per command kind at each rate, to see which kind sets the tail."""
-    rows = []
-    kinds = sorted({k for r in results for k, _, _ in r.outcomes})
-    for kind in kinds:
-        cells = [kind]
-        for result in results:
-            values = [t for k, o, t in result.outcomes if k == kind and o == "ok" and t is not None]
-            if values:
-                cells.append(f"{1000 * percentile(values, 50):.1f} / {1000 * percentile(values, 99):.1f}")
-            else:
-                cells.append("none in 3 s")
-        rows.append(cells)
-    return rows
 
 
 async def seed(storage: Storage, guilds: list[FakeGuild], conflicts: int) -> list[Duel]:
