@@ -174,12 +174,11 @@ async def quiesce(bot: commands.Bot, record: InteractionRecord, *, timeout: floa
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     await record.wait_response(timeout)
-    cog = bot.get_cog("ConflictCog")
     while loop.time() < deadline:
         if handler_tasks():
             await asyncio.sleep(0.001)
             continue
-        boards = getattr(getattr(cog, "flow", None), "boards", None)
+        boards = bot.conflicts.boards if isinstance(bot, MistbornBot) else None
         if boards is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(boards.idle(), max(0.01, deadline - loop.time()))

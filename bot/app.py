@@ -1,25 +1,45 @@
-"""The bot object: Discord client plus the dependencies every command needs.
+"""The bot as it runs: the client with every cog (the composition root).
 
-Dependencies (settings, storage, the dice generator) are passed in, not built here, so the
-entry point owns their lifetimes and the tests can hand in a seeded ``random.Random`` and a
-database in ``tmp_path`` (discord.py's ``advanced_startup.py`` pattern).
+This is the one module that knows every cog; nothing below it imports it, so the cogs, the
+Conflict flow, the inputs and the renderers form layers without a cycle
+(docs/architecture.md, "Layers").
 """
 
-import gc
-import logging
 import random
+from typing import Any
 
-import discord
-from discord.ext import commands
-
+from bot.client import CogFactory, MistbornClient
+from bot.cogs.admin import Admin
+from bot.cogs.characters import BurdenCommands, CharacterCommands, EditCommands, SheetCommands
+from bot.cogs.conflict import ConflictCog, ConflictMoves
+from bot.cogs.dice import Dice
+from bot.cogs.help import Help
+from bot.cogs.history import History
+from bot.cogs.odds import Odds
+from bot.cogs.server_setup import ServerSetup
 from bot.config import Settings
-from bot.errors import on_app_command_error
 from storage import Storage
 
-log = logging.getLogger(__name__)
+COGS: tuple[CogFactory, ...] = (
+    Dice,
+    Odds,
+    CharacterCommands,
+    EditCommands,
+    SheetCommands,
+    BurdenCommands,
+    ConflictCog,
+    ConflictMoves,
+    History,
+    ServerSetup,
+    Help,
+    Admin,
+)
+"""Every command group, in the order ``/help`` lists them."""
 
 
-class MistbornBot(commands.Bot):
+class MistbornBot(MistbornClient):
+    """The client with every cog: what ``python -m bot``, the console and the tests run."""
+
     def __init__(
         self,
         *,
@@ -28,45 +48,14 @@ class MistbornBot(commands.Bot):
         rng: random.Random | None = None,
         sync_global: bool = False,
         freeze_gc: bool = False,
-        **options: object,
+        **options: Any,
     ) -> None:
         super().__init__(
-            command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
-            allowed_mentions=discord.AllowedMentions.none(),
-            help_command=None,
-            **options,  # type: ignore[arg-type]
+            settings=settings,
+            storage=storage,
+            cogs=COGS,
+            rng=rng,
+            sync_global=sync_global,
+            freeze_gc=freeze_gc,
+            **options,
         )
-        self.settings = settings
-        self.storage = storage
-        self.rng = rng if rng is not None else random.SystemRandom()
-        self.sync_global = sync_global
-        self.freeze_gc = freeze_gc
-        self.tree.error(on_app_command_error)
-
-    async def setup_hook(self) -> None:
-        from bot.cogs import COGS
-
-        for cog in COGS:
-            await self.add_cog(cog(self))
-        await self.sync_commands()
-        if self.freeze_gc:
-            # Everything loaded so far lives for the whole run; keeping it out of the
-            # collector's sight shortens full collections from ~100 ms to a few ms under load.
-            gc.freeze()
-
-    async def sync_commands(self) -> None:
-        """Sync deliberately: to the development server when one is set, globally only on request."""
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("Synced %d commands to development server %s", len(synced), guild.id)
-        if self.sync_global:
-            synced = await self.tree.sync()
-            log.info("Synced %d commands globally", len(synced))
-
-    async def is_owner(self, user: discord.abc.User) -> bool:
-        if self.settings.owner_ids:
-            return user.id in self.settings.owner_ids
-        return await super().is_owner(user)

@@ -1,52 +1,26 @@
-"""Who may do what, as named checks (RoboDanny's ``checks.py``).
-
-A Narrator is anyone with Manage Server, plus members holding one of the server's Narrator roles
-(``/setup narrator-role``). Manage Server always counts so a server can never lock itself out.
-"""
+"""App-command checks as named decorators (RoboDanny's ``checks.py``), on top of :mod:`bot.access`."""
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-import discord
+from discord import app_commands
 
-from bot.errors import NotAllowed
-
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
-
-
-def guild_id_of(interaction: discord.Interaction) -> int:
-    if interaction.guild_id is None:
-        raise NotAllowed("This command works in a server, not in direct messages.")
-    return interaction.guild_id
-
-
-async def is_narrator(interaction: discord.Interaction["MistbornBot"]) -> bool:
-    guild_id = guild_id_of(interaction)
-    if interaction.permissions.manage_guild:
-        return True
-    member = interaction.user
-    if not isinstance(member, discord.Member):
-        return False
-    settings = await interaction.client.storage.settings.get(guild_id)
-    held = {role.id for role in member.roles}
-    return any(role_id in held for role_id in settings.narrator_role_ids)
-
-
-async def require_narrator(interaction: discord.Interaction["MistbornBot"], doing: str) -> None:
-    """Refuse with a message that says what needed a Narrator."""
-    if not await is_narrator(interaction):
-        raise NotAllowed(f"Only a Narrator can {doing}. Ask one, or a server admin for the Narrator role.")
-
+from bot.access import Caller, caller_of
+from bot.client import Interaction
 
 T = TypeVar("T")
+
+
+async def caller(interaction: Interaction) -> Caller:
+    """Who is asking, and whether they are a Narrator here (one settings read)."""
+    return await caller_of(interaction, interaction.client.storage)
 
 
 def narrator_only(doing: str) -> Callable[[T], T]:
     """``@narrator_only("make secret rolls")``: an app-command check with a clear refusal."""
 
-    async def predicate(interaction: discord.Interaction["MistbornBot"]) -> bool:
-        await require_narrator(interaction, doing)
+    async def predicate(interaction: Interaction) -> bool:
+        (await caller(interaction)).require_narrator(doing)
         return True
 
-    return discord.app_commands.check(predicate)
+    return app_commands.check(predicate)

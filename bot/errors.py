@@ -31,12 +31,37 @@ class NotAllowed(BotError, app_commands.CheckFailure):
 USER_ERRORS = (RulesError, StorageError, BotError)
 
 
+def conversion_message(error: app_commands.TransformerError) -> str:
+    """What to pick instead, when discord.py itself could not convert an option's value.
+
+    Discord's client offers only valid values, but a member may leave between picking and
+    sending, a raw payload may name a channel of another type, and an old client may send a
+    choice that no longer exists: each is the user's to fix, never a bug of ours.
+    """
+    kind = error.type
+    if kind is discord.AppCommandOptionType.user:
+        return "That member is not in this server any more; pick someone who is."
+    if kind is discord.AppCommandOptionType.channel:
+        types = getattr(error.transformer, "channel_types", None) or []
+        wanted = " or ".join(str(t).replace("_", " ") for t in types) or "suitable"
+        return f"That channel cannot be used here; pick a {wanted} channel of this server."
+    if kind is discord.AppCommandOptionType.role:
+        return "That role is not in this server any more; pick one of its roles."
+    if kind is discord.AppCommandOptionType.mentionable:
+        return "Pick a member or a role of this server."
+    if kind is discord.AppCommandOptionType.attachment:
+        return "That file could not be read; attach it again."
+    return "That value is not one of the choices; pick one from the list."
+
+
 def user_message(error: BaseException) -> str | None:
     """The text to show for an error the user caused, or ``None`` for a bug."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         cause = error.__cause__ or getattr(error, "original", None)
         if cause is not None and cause is not error:
             return user_message(cause)
+        if isinstance(error, app_commands.TransformerError):
+            return conversion_message(error)
     if isinstance(error, USER_ERRORS):
         return str(error)
     if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):

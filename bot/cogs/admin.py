@@ -1,20 +1,18 @@
 """``/sync``: the bot owner's deliberate command sync (never done on an ordinary start)."""
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import guild_id_of
+from bot.access import guild_id_of
+from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, NotAllowed
-
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
 
 
 class Admin(commands.Cog):
-    def __init__(self, bot: "MistbornBot") -> None:
+    def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
 
     @app_commands.command(
@@ -23,9 +21,7 @@ class Admin(commands.Cog):
     @app_commands.describe(scope="global: every server; here: this server only, at once")
     @app_commands.default_permissions(administrator=True)
     @app_commands.guild_only()
-    async def sync(
-        self, interaction: discord.Interaction["MistbornBot"], scope: Literal["global", "here"] = "here"
-    ) -> None:
+    async def sync(self, interaction: Interaction, scope: Literal["global", "here"] = "here") -> None:
         if not await self.bot.is_owner(interaction.user):
             raise NotAllowed("Only the bot's owner can sync its commands.")
         if scope not in ("global", "here"):  # Discord enforces the choices; a raw payload need not

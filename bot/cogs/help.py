@@ -1,15 +1,12 @@
-"""``/help``: the commands and the dice rules, in the bot's own words."""
+"""``/help``: the commands (read from the command tree itself) and the dice rules, in short."""
 
-from typing import TYPE_CHECKING
-
-import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.common import INFO
-
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
+from bot.client import Interaction, MistbornClient
+from bot.errors import BotError
+from bot.render.common import clip, plain
+from bot.render.help import command_embed, help_embed, slash_commands
 
 DICE_RULES = (
     "• A pool is 2–10 six-sided dice: a rating plus 1 per helping Trait (−1 per hindering one), the "
@@ -24,26 +21,29 @@ DICE_RULES = (
     "• Contests: higher Result wins, then more Nudges; still tied is a stalemate."
 )
 
-COMMANDS = (
-    "`/roll` dice or a stat from your sheet · `/gmroll` secret roll (Narrators) · `/read` dice rolled at "
-    "the table · `/contest` two sides at once\n"
-    "`/odds roll|table|contest` exact chances\n"
-    "`/character create|show|list|use|rename|delete|import|export` · `/edit …` any part of a sheet\n"
-    "`/sheet damage|heal|spend|recover|breather` · `/burden add|remove|step`\n"
-    "`/conflict start|add|join|order|adjust|next-round|end|status` run a Conflict; in a round: "
-    "`/declare` · `/act` · `/defend` · `/nudges` · `/switch` · `/pass` · `/burn`\n"
-    "`/history rolls|fairness` · `/setup …` Narrator roles and the GM channel (admins)"
-)
-
 
 class Help(commands.Cog):
-    def __init__(self, bot: "MistbornBot") -> None:
+    def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
 
     @app_commands.command(name="help", description="How to use the bot and how the dice work")
-    async def help(self, interaction: discord.Interaction["MistbornBot"]) -> None:
-        embed = discord.Embed(title="Mistborn Adventure Game bot", colour=INFO)
-        embed.add_field(name="Commands", value=COMMANDS, inline=False)
-        embed.add_field(name="The dice", value=DICE_RULES, inline=False)
-        embed.set_footer(text="Start with /character create, then /character use, then /roll stat:Physique.")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+    @app_commands.describe(command="One command to explain in full, with its options")
+    async def help(
+        self, interaction: Interaction, command: app_commands.Range[str, 1, 32] | None = None
+    ) -> None:
+        registered = self.bot.tree.get_commands()
+        if command is None:
+            await interaction.response.send_message(embed=help_embed(registered, DICE_RULES), ephemeral=True)
+            return
+        wanted = command.strip().lstrip("/").split(" ")[0].lower()
+        for found in slash_commands(registered):
+            if found.name == wanted:
+                await interaction.response.send_message(embed=command_embed(found), ephemeral=True)
+                return
+        raise BotError(f"There is no command /{plain(clip(wanted, 32))}. `/help` lists them all.")
+
+    @help.autocomplete("command")
+    async def _command_names(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        key = current.strip().lstrip("/").lower()
+        names = [c.name for c in slash_commands(self.bot.tree.get_commands()) if key in c.name]
+        return [app_commands.Choice(name=f"/{n}", value=n) for n in names[:25]]

@@ -1,22 +1,18 @@
 """``/history``: recent rolls and a fairness report of the bot's dice."""
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import guild_id_of
+from bot.access import guild_id_of
+from bot.client import Interaction, MistbornClient
 from bot.render.common import INFO, add_field, clip, percent, plain
 from rules.fairness import fairness
-
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
 
 
 @app_commands.guild_only()
 class History(commands.GroupCog, group_name="history", group_description="Roll history and dice fairness"):
-    def __init__(self, bot: "MistbornBot") -> None:
+    def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()
 
@@ -24,7 +20,7 @@ class History(commands.GroupCog, group_name="history", group_description="Roll h
     @app_commands.describe(member="Only this member's rolls", count="How many (1–25, default 10)")
     async def rolls(
         self,
-        interaction: discord.Interaction["MistbornBot"],
+        interaction: Interaction,
         member: discord.Member | None = None,
         count: app_commands.Range[int, 1, 25] = 10,
     ) -> None:
@@ -45,9 +41,7 @@ class History(commands.GroupCog, group_name="history", group_description="Roll h
 
     @app_commands.command(name="fairness", description="Face counts and success rate of the bot's dice")
     @app_commands.describe(member="Only this member's rolls")
-    async def fairness_report(
-        self, interaction: discord.Interaction["MistbornBot"], member: discord.Member | None = None
-    ) -> None:
+    async def fairness_report(self, interaction: Interaction, member: discord.Member | None = None) -> None:
         guild_id = guild_id_of(interaction)
         stats = await self.bot.storage.rolls.stats(guild_id, member.id if member else None)
         check = fairness(stats.face_counts)

@@ -1,24 +1,19 @@
 """``/odds``: exact chances for a pool, the full table, and Contests."""
 
-from typing import TYPE_CHECKING
-
-import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import Interaction, MistbornClient
 from bot.render.dice import contest_odds_embed, odds_embed, odds_table_embed
 from rules.odds import contest_odds, odds, odds_table
 from rules.pool import build_pool
-
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
 
 Dice = app_commands.Range[int, 0, 20]
 Difficulty = app_commands.Range[int, 1, 5]
 
 
 class Odds(commands.GroupCog, group_name="odds", group_description="Exact odds of rolls and Contests"):
-    def __init__(self, bot: "MistbornBot") -> None:
+    def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()
 
@@ -28,7 +23,7 @@ class Odds(commands.GroupCog, group_name="odds", group_description="Exact odds o
     )
     async def roll_odds(
         self,
-        interaction: discord.Interaction["MistbornBot"],
+        interaction: Interaction,
         dice: Dice,
         difficulty: Difficulty = 1,
         extra: bool = False,
@@ -40,7 +35,7 @@ class Odds(commands.GroupCog, group_name="odds", group_description="Exact odds o
     @app_commands.command(
         name="table", description="Chance of success for 2–10 dice against every Difficulty"
     )
-    async def table(self, interaction: discord.Interaction["MistbornBot"]) -> None:
+    async def table(self, interaction: Interaction) -> None:
         await interaction.response.send_message(embed=odds_table_embed(odds_table()))
 
     @app_commands.command(name="contest", description="Chance to win, lose or stalemate a Contest")
@@ -51,7 +46,7 @@ class Odds(commands.GroupCog, group_name="odds", group_description="Exact odds o
     )
     async def contest(
         self,
-        interaction: discord.Interaction["MistbornBot"],
+        interaction: Interaction,
         acting: Dice,
         opposing: Dice,
         difficulty: Difficulty = 1,

@@ -1,26 +1,23 @@
 """``/setup``: who the Narrators are and where secret rolls go."""
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import guild_id_of, narrator_only
+from bot.access import guild_id_of
+from bot.checks import narrator_only
+from bot.client import Interaction, MistbornClient
 from bot.render.common import INFO, plain
-
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
 
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
 class ServerSetup(commands.GroupCog, group_name="setup", group_description="Narrators and the GM channel"):
-    def __init__(self, bot: "MistbornBot") -> None:
+    def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()
 
-    async def _show(self, interaction: discord.Interaction["MistbornBot"], note: str) -> None:
+    async def _show(self, interaction: Interaction, note: str) -> None:
         settings = await self.bot.storage.settings.get(guild_id_of(interaction))
         roles = (
             ", ".join(f"<@&{r}>" for r in settings.narrator_role_ids) or "none (members with Manage Server)"
@@ -35,13 +32,13 @@ class ServerSetup(commands.GroupCog, group_name="setup", group_description="Narr
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="show", description="Show the Narrator roles and the GM channel")
-    async def show(self, interaction: discord.Interaction["MistbornBot"]) -> None:
+    async def show(self, interaction: Interaction) -> None:
         await self._show(interaction, "Current settings.")
 
     @app_commands.command(name="narrator-add", description="Let members with this role act as Narrators")
     @app_commands.describe(role="The role to add")
     @narrator_only("change the server setup")
-    async def narrator_add(self, interaction: discord.Interaction["MistbornBot"], role: discord.Role) -> None:
+    async def narrator_add(self, interaction: Interaction, role: discord.Role) -> None:
         guild_id = guild_id_of(interaction)
         settings = await self.bot.storage.settings.get(guild_id)
         ids = (*settings.narrator_role_ids, role.id)
@@ -51,9 +48,7 @@ class ServerSetup(commands.GroupCog, group_name="setup", group_description="Narr
     @app_commands.command(name="narrator-remove", description="Stop treating this role as Narrators")
     @app_commands.describe(role="The role to remove")
     @narrator_only("change the server setup")
-    async def narrator_remove(
-        self, interaction: discord.Interaction["MistbornBot"], role: discord.Role
-    ) -> None:
+    async def narrator_remove(self, interaction: Interaction, role: discord.Role) -> None:
         guild_id = guild_id_of(interaction)
         settings = await self.bot.storage.settings.get(guild_id)
         ids = tuple(r for r in settings.narrator_role_ids if r != role.id)
@@ -65,9 +60,7 @@ class ServerSetup(commands.GroupCog, group_name="setup", group_description="Narr
     )
     @app_commands.describe(channel="The GM channel; omit to clear it")
     @narrator_only("change the server setup")
-    async def gm_channel(
-        self, interaction: discord.Interaction["MistbornBot"], channel: discord.TextChannel | None = None
-    ) -> None:
+    async def gm_channel(self, interaction: Interaction, channel: discord.TextChannel | None = None) -> None:
         guild_id = guild_id_of(interaction)
         settings = await self.bot.storage.settings.get(guild_id)
         new = settings.model_copy(update={"gm_channel_id": channel.id if channel else None})

@@ -8,6 +8,7 @@ count them (an emoji is two), so what fits here fits however Discord counts.
 """
 
 from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 import discord
 
@@ -40,7 +41,6 @@ from rules.character import (
     standing_available,
 )
 from rules.character.names import RESILIENCE_DEFEAT
-from storage import StoredCharacter
 
 KIND_COLOURS = {CharacterKind.HERO: INFO, CharacterKind.VILLAIN: FAILURE, CharacterKind.EXTRA: NEUTRAL}
 PENALTIES = {
@@ -333,16 +333,28 @@ def recovery_embed(character: Character, title: str, result: RecoveryResult) -> 
     return fit_embed(embed)
 
 
+class RosterEntry(Protocol):
+    """What a roster line shows of a character (storage's summaries have exactly this)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> CharacterKind: ...
+    @property
+    def owner_id(self) -> int: ...
+
+
 def roster_embed(
-    characters: Sequence[StoredCharacter], *, title: str, active_id: int | None = None
+    characters: Sequence[RosterEntry], *, title: str, active_id: int | None = None
 ) -> discord.Embed:
     """Names, kinds and owners; mentions inside embeds show the member without pinging."""
     embed = discord.Embed(title=fit(title, TITLE_LIMIT), colour=INFO)
     lines: list[str] = []
     used = 0
-    for index, stored in enumerate(characters):
-        c = stored.character
-        mark = " (your active character)" if stored.id == active_id else ""
+    for index, c in enumerate(characters):
+        mark = " (your active character)" if c.id == active_id else ""
         line = f"**{plain(c.name)}** · {c.kind.label} · <@{c.owner_id}>{mark}"
         if used + units(line) + 1 > DESCRIPTION_LIMIT - 40:
             lines.append(f"…and {len(characters) - index} more.")

@@ -143,9 +143,7 @@ class Probe:
 
     async def settle(self) -> None:
         """Wait for background work (the Conflict board) so snapshots compare settled states."""
-        cog = self.env.bot.get_cog("ConflictCog")
-        if cog is not None:
-            await cog.flow.boards.idle()
+        await self.env.bot.conflicts.boards.idle()
 
     async def send(
         self,

@@ -199,15 +199,15 @@ async def test_a_sheet_changed_meanwhile_is_not_overwritten(bot_env, monkeypatch
     from bot.cogs.characters import common
 
     vin = await make(bot_env)
-    real_load = common.load_character
+    real_load = common.named_or_active
 
-    async def load_then_someone_else_saves(interaction, name):
-        loaded = await real_load(interaction, name)
+    async def load_then_someone_else_saves(interaction, given):
+        loaded = await real_load(interaction, given)
         other = loaded.character.model_copy(update={"notes": "theirs"})
         await bot_env.storage.characters.update(bot_env.guild_id, loaded, other)
         return loaded
 
-    monkeypatch.setattr(common, "load_character", load_then_someone_else_saves)
+    monkeypatch.setattr(common, "named_or_active", load_then_someone_else_saves)
     reply = await bot_env.slash("/edit attribute attribute:Wits value:5 name:Vin", user="player1")
     assert reply.ephemeral and "Someone else changed Vin just now" in reply.content
     after = await stored(bot_env)

@@ -46,7 +46,7 @@ def boards(env) -> list[dict]:
 
 
 async def settle_boards(env) -> None:
-    await env.bot.get_cog("ConflictCog").flow.boards.idle()
+    await env.bot.conflicts.boards.idle()
 
 
 async def test_one_board_is_edited_not_reposted(duel):
@@ -80,7 +80,7 @@ async def test_narrator_waits_before_answering_for_a_player(duel):
     assert prompt.content.startswith(f"<@{env.user_id('player1')}>")
     early = await env.harness.click("Don't defend", user="narrator")
     assert early.ephemeral and "Give the player a moment" in early.content
-    env.bot.get_cog("ConflictCog").flow.defend_grace = 0
+    env.bot.conflicts.defend_grace = 0
     later = await env.harness.click("Don't defend", user="narrator")
     assert not later.ephemeral
 
@@ -123,7 +123,7 @@ async def test_rate_limited_board_edits_back_off_and_the_round_goes_on(duel):
 
 async def test_a_button_from_an_ended_conflict_cannot_answer_the_next(duel):
     env = duel
-    env.bot.get_cog("ConflictCog").flow.defend_grace = 0
+    env.bot.conflicts.defend_grace = 0
     await env.slash("/act dice:5", user="narrator")
     old_prompt = copy.deepcopy(env.harness.last_message(env.harness.member("player1")))
     await env.slash("/conflict end")

@@ -155,7 +155,7 @@ async def test_thorrow_trips_carrow_and_wounds_him(declared):
     assert resilience_current(carrow_sheet, Resilience.HEALTH, burning_pewter=True) == 8
     assert [(b.name, b.severity) for b in carrow_sheet.burdens] == [("Wounded (Health)", Severity.SERIOUS)]
 
-    await env.bot.get_cog("ConflictCog").flow.boards.idle()
+    await env.bot.conflicts.boards.idle()
     boards = [m for m in env.harness.fake.messages.values() if m.get("embeds") and not m.get("interaction")]
     assert boards, "the status board was never posted"
 

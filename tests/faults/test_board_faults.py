@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.conflict.board import Boards
-from bot.cogs.conflict.cog import ConflictCog
+from bot.flow.board import Boards
 from bot.render.conflict import status_embed
 from storage.conflict_runner import current_conflict
 from tests.bot.conftest import BotEnv
@@ -46,9 +45,7 @@ async def duel(bot_env: BotEnv) -> BotEnv:
 
 
 def boards(env: BotEnv) -> Boards:
-    cog = env.bot.get_cog("ConflictCog")
-    assert isinstance(cog, ConflictCog)
-    return cog.flow.boards
+    return env.bot.conflicts.boards
 
 
 async def board_message(env: BotEnv) -> JSON:

@@ -9,38 +9,35 @@ from collections.abc import Callable, Sequence
 
 from discord import app_commands
 from discord.ext import commands
+from rules.naming import name_key
 
-from bot.cogs.characters.common import (
-    NAME_TO_CHANGE,
-    CharacterName,
-    Interaction,
-    ItemName,
-    change,
-    choices_of,
+from bot.client import Interaction
+from bot.cogs.characters.common import NAME_TO_CHANGE, change, with_power
+from bot.errors import BotError
+from bot.inputs.characters import OwnCharacter
+from bot.inputs.choices import PowerTypeChoice
+from bot.inputs.sheet_parts import (
     find_power,
     find_text,
     metal_choices,
-    pick,
     power_choices,
     prop_choices,
     stunt_choices,
-    with_power,
 )
-from bot.errors import BotError
 from bot.render.common import plain
 from bot.render.sheet import change_embed
-from bot.sheets import own_character_choices
-from rules.character import Character, PowerType, check_hero_build, revise_character
-from rules.character.limits import name_key
+from rules.character import Character, check_hero_build, revise_character
+from storage import StoredCharacter
 
 Summary = str | Callable[[Character], str]
+ItemName = app_commands.Range[str, 1, 64]
 
 
 class EditBase(commands.Cog):
     async def _edit(
         self,
         interaction: Interaction,
-        name: str | None,
+        name: StoredCharacter | None,
         edit: Callable[[Character], Character],
         summary: Summary,
         sections: Sequence[str] = (),
@@ -60,18 +57,16 @@ class PartEdits(EditBase):
         name=NAME_TO_CHANGE,
     )
     @app_commands.rename(power_type="type")
-    @app_commands.choices(power_type=choices_of(PowerType))
-    @app_commands.autocomplete(power=metal_choices, name=own_character_choices)
+    @app_commands.autocomplete(power=metal_choices)
     async def power_add(
         self,
         interaction: Interaction,
-        power_type: str,
+        power_type: PowerTypeChoice,
         power: app_commands.Range[str, 1, 24],
         rating: app_commands.Range[int, 1, 10],
-        name: CharacterName | None = None,
+        name: OwnCharacter | None = None,
     ) -> None:
-        kind = pick(PowerType, power_type, "type of Power")
-        new = {"type": kind.value, "name": power, "rating": rating}
+        new = {"type": power_type.value, "name": power, "rating": rating}
 
         def edit(c: Character) -> Character:
             return revise_character(c, powers=(*c.powers, new))
@@ -83,9 +78,9 @@ class PartEdits(EditBase):
 
     @app_commands.command(name="power-remove", description="Remove a Power and its Stunts")
     @app_commands.describe(power="The Power to remove", name=NAME_TO_CHANGE)
-    @app_commands.autocomplete(power=power_choices, name=own_character_choices)
+    @app_commands.autocomplete(power=power_choices)
     async def power_remove(
-        self, interaction: Interaction, power: ItemName, name: CharacterName | None = None
+        self, interaction: Interaction, power: ItemName, name: OwnCharacter | None = None
     ) -> None:
         def edit(c: Character) -> Character:
             index = find_power(c, power)
@@ -95,13 +90,13 @@ class PartEdits(EditBase):
 
     @app_commands.command(name="power-rating", description="Change a Power's rating")
     @app_commands.describe(power="The Power", rating="Its new rating, 1–10", name=NAME_TO_CHANGE)
-    @app_commands.autocomplete(power=power_choices, name=own_character_choices)
+    @app_commands.autocomplete(power=power_choices)
     async def power_rating(
         self,
         interaction: Interaction,
         power: ItemName,
         rating: app_commands.Range[int, 1, 10],
-        name: CharacterName | None = None,
+        name: OwnCharacter | None = None,
     ) -> None:
         def edit(c: Character) -> Character:
             index = find_power(c, power)
@@ -112,13 +107,13 @@ class PartEdits(EditBase):
 
     @app_commands.command(name="stunt-add", description="Add a Stunt to a Power")
     @app_commands.describe(power="The Power", stunt="The Stunt", name=NAME_TO_CHANGE)
-    @app_commands.autocomplete(power=power_choices, name=own_character_choices)
+    @app_commands.autocomplete(power=power_choices)
     async def stunt_add(
         self,
         interaction: Interaction,
         power: ItemName,
         stunt: app_commands.Range[str, 1, 48],
-        name: CharacterName | None = None,
+        name: OwnCharacter | None = None,
     ) -> None:
         def edit(c: Character) -> Character:
             index = find_power(c, power)
@@ -132,9 +127,9 @@ class PartEdits(EditBase):
 
     @app_commands.command(name="stunt-remove", description="Remove a Stunt from a Power")
     @app_commands.describe(power="The Power", stunt="The Stunt to remove", name=NAME_TO_CHANGE)
-    @app_commands.autocomplete(power=power_choices, stunt=stunt_choices, name=own_character_choices)
+    @app_commands.autocomplete(power=power_choices, stunt=stunt_choices)
     async def stunt_remove(
-        self, interaction: Interaction, power: ItemName, stunt: ItemName, name: CharacterName | None = None
+        self, interaction: Interaction, power: ItemName, stunt: ItemName, name: OwnCharacter | None = None
     ) -> None:
         def edit(c: Character) -> Character:
             index = find_power(c, power)
@@ -152,14 +147,13 @@ class PartEdits(EditBase):
         armour="Armour: 1 light, 2 mail, 3 plate",
         name=NAME_TO_CHANGE,
     )
-    @app_commands.autocomplete(name=own_character_choices)
     async def prop_add(
         self,
         interaction: Interaction,
         prop: app_commands.Range[str, 1, 48],
         weapon: app_commands.Range[int, 0, 4] | None = None,
         armour: app_commands.Range[int, 0, 3] | None = None,
-        name: CharacterName | None = None,
+        name: OwnCharacter | None = None,
     ) -> None:
         new = {"name": prop, "weapon": weapon, "armour": armour}
 
@@ -170,9 +164,9 @@ class PartEdits(EditBase):
 
     @app_commands.command(name="prop-remove", description="Remove a Prop")
     @app_commands.describe(prop="The Prop to remove", name=NAME_TO_CHANGE)
-    @app_commands.autocomplete(prop=prop_choices, name=own_character_choices)
+    @app_commands.autocomplete(prop=prop_choices)
     async def prop_remove(
-        self, interaction: Interaction, prop: ItemName, name: CharacterName | None = None
+        self, interaction: Interaction, prop: ItemName, name: OwnCharacter | None = None
     ) -> None:
         def edit(c: Character) -> Character:
             index = find_text(tuple(p.name for p in c.props), prop, "Prop", c.name)

@@ -15,26 +15,21 @@ Rulings:
 import io
 import re
 import unicodedata
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import guild_id_of, is_narrator, require_narrator
-from bot.cogs.characters.common import (
-    NAME_TO_READ,
-    CharacterName,
-    Interaction,
-    choices_of,
-    load_to_change,
-    pick,
-)
+from bot.access import guild_id_of
+from bot.checks import caller
+from bot.client import Interaction, MistbornClient
+from bot.cogs.characters.common import NAME_TO_READ, load_to_change
 from bot.cogs.characters.views import DeleteView
 from bot.errors import BotError
+from bot.inputs.characters import AnyCharacter, NewName, OwnCharacter, named_or_active
+from bot.inputs.choices import KindChoice
 from bot.render.common import EMBED_TOTAL_LIMIT, plain
 from bot.render.sheet import change_embed, embed_units, fit_embed, roster_embed, sheet_embed
-from bot.sheets import character_choices, load_character, own_character_choices
 from rules.character import (
     Character,
     CharacterKind,
@@ -46,9 +41,6 @@ from rules.character import (
 )
 from rules.character.transfer import MAX_FILE_BYTES
 from storage import AlreadyExistsError
-
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
 
 AttributeValue = app_commands.Range[int, 1, 10]
 StandingValue = app_commands.Range[int, 2, 10]
@@ -75,7 +67,7 @@ def with_warnings(character: Character, sheet: discord.Embed) -> list[discord.Em
 
 @app_commands.guild_only()
 class CharacterCommands(commands.GroupCog, group_name="character", group_description="Character sheets"):
-    def __init__(self, bot: "MistbornBot") -> None:
+    def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         self.menu = app_commands.ContextMenu(name="View sheet", callback=self.view_sheet)
         self.menu.guild_only = True
@@ -108,12 +100,11 @@ class CharacterCommands(commands.GroupCog, group_name="character", group_descrip
         size="Extras: how many are in the group (default 1)",
         owner="Narrators: the member the character belongs to (default: you)",
     )
-    @app_commands.choices(kind=choices_of(CharacterKind))
     async def create(
         self,
         interaction: Interaction,
-        name: CharacterName,
-        kind: str = CharacterKind.HERO.value,
+        name: NewName,
+        kind: KindChoice = CharacterKind.HERO,
         concept: app_commands.Range[str, 1, 120] | None = None,
         physique: AttributeValue = 2,
         charm: AttributeValue = 2,
@@ -125,14 +116,15 @@ class CharacterCommands(commands.GroupCog, group_name="character", group_descrip
         owner: discord.Member | None = None,
     ) -> None:
         guild_id = guild_id_of(interaction)
-        chosen = pick(CharacterKind, kind, "kind of character")
+        chosen = kind
         owner_id = interaction.user.id if owner is None else owner.id
+        who = await caller(interaction)
         if chosen is not CharacterKind.HERO:
-            await require_narrator(interaction, "create Villains and Extras")
+            who.require_narrator("create Villains and Extras")
         if owner is not None and owner.bot:
             raise BotError("A character belongs to a person, not a bot.")
         if owner_id != interaction.user.id:
-            await require_narrator(interaction, "create a character for another member")
+            who.require_narrator("create a character for another member")
         character = make_character(
             name=name,
             kind=chosen,
@@ -159,11 +151,10 @@ class CharacterCommands(commands.GroupCog, group_name="character", group_descrip
 
     @app_commands.command(name="show", description="Show a character sheet")
     @app_commands.describe(name=NAME_TO_READ, private="Show it only to you (default: everyone sees it)")
-    @app_commands.autocomplete(name=character_choices)
     async def show(
-        self, interaction: Interaction, name: CharacterName | None = None, private: bool = False
+        self, interaction: Interaction, name: AnyCharacter | None = None, private: bool = False
     ) -> None:
-        stored = await load_character(interaction, name)
+        stored = await named_or_active(interaction, name)
         await interaction.response.send_message(embed=sheet_embed(stored.character), ephemeral=private)
 
     @app_commands.command(name="list", description="List the characters in this server")
@@ -172,7 +163,7 @@ class CharacterCommands(commands.GroupCog, group_name="character", group_descrip
         self, interaction: Interaction, member: discord.Member | None = None, private: bool = False
     ) -> None:
         guild_id = guild_id_of(interaction)
-        found = await self.bot.storage.characters.list_by_guild(guild_id, member.id if member else None)
+        found = await self.bot.storage.characters.summaries(guild_id, member.id if member else None)
         active = await self.bot.storage.active.get(guild_id, interaction.user.id)
         title = f"Characters of {member.display_name}" if member else "Characters in this server"
         embed = roster_embed(found, title=title, active_id=active.id if active else None)
@@ -180,8 +171,7 @@ class CharacterCommands(commands.GroupCog, group_name="character", group_descrip
 
     @app_commands.command(name="rename", description="Give one of your characters a new name")
     @app_commands.describe(name="The character to rename", new_name="The new name, unique in this server")
-    @app_commands.autocomplete(name=own_character_choices)
-    async def rename(self, interaction: Interaction, name: CharacterName, new_name: CharacterName) -> None:
+    async def rename(self, interaction: Interaction, name: OwnCharacter, new_name: NewName) -> None:
         stored = await load_to_change(interaction, name, "rename them")
         saved = await self.bot.storage.characters.rename(guild_id_of(interaction), stored, new_name)
         summary = f"Renamed **{plain(stored.name)}** to **{plain(saved.name)}**."
@@ -189,8 +179,7 @@ class CharacterCommands(commands.GroupCog, group_name="character", group_descrip
 
     @app_commands.command(name="delete", description="Delete one of your characters (asks first)")
     @app_commands.describe(name="The character to delete")
-    @app_commands.autocomplete(name=own_character_choices)
-    async def delete(self, interaction: Interaction, name: CharacterName) -> None:
+    async def delete(self, interaction: Interaction, name: OwnCharacter) -> None:
         stored = await load_to_change(interaction, name, "delete them")
         view = DeleteView(stored, interaction.user.id)
         await interaction.response.send_message(
@@ -203,8 +192,7 @@ class CharacterCommands(commands.GroupCog, group_name="character", group_descrip
 
     @app_commands.command(name="use", description="Choose the character your rolls and commands use")
     @app_commands.describe(name="Your character to make active")
-    @app_commands.autocomplete(name=own_character_choices)
-    async def use(self, interaction: Interaction, name: CharacterName) -> None:
+    async def use(self, interaction: Interaction, name: OwnCharacter) -> None:
         stored = await load_to_change(interaction, name, "make them your active character")
         await self.bot.storage.active.set(guild_id_of(interaction), interaction.user.id, stored.id)
         summary = f"**{plain(stored.name)}** is now your active character."
@@ -222,7 +210,7 @@ class CharacterCommands(commands.GroupCog, group_name="character", group_descrip
         self,
         interaction: Interaction,
         file: discord.Attachment,
-        name: CharacterName | None = None,
+        name: NewName | None = None,
         owner: discord.Member | None = None,
     ) -> None:
         guild_id = guild_id_of(interaction)
@@ -234,12 +222,12 @@ class CharacterCommands(commands.GroupCog, group_name="character", group_descrip
         # error that follows stays private too.
         await interaction.response.defer(ephemeral=True, thinking=True)
         character = import_character(await file.read())
-        narrator = await is_narrator(interaction)
+        who = await caller(interaction)
         if character.kind is not CharacterKind.HERO:
-            await require_narrator(interaction, "import Villains and Extras")
+            who.require_narrator("import Villains and Extras")
         if owner is not None and owner.id != interaction.user.id:
-            await require_narrator(interaction, "import a character for another member")
-        owner_id = owner.id if owner else character.owner_id if narrator else interaction.user.id
+            who.require_narrator("import a character for another member")
+        owner_id = owner.id if owner else character.owner_id if who.narrator else interaction.user.id
         character = revise_character(character, owner_id=owner_id, **({"name": name} if name else {}))
         try:
             await self.bot.storage.characters.create(guild_id, character)
@@ -259,9 +247,8 @@ class CharacterCommands(commands.GroupCog, group_name="character", group_descrip
         name="export", description="Download a character sheet as a file to import elsewhere"
     )
     @app_commands.describe(name=NAME_TO_READ)
-    @app_commands.autocomplete(name=character_choices)
-    async def export(self, interaction: Interaction, name: CharacterName | None = None) -> None:
-        stored = await load_character(interaction, name)
+    async def export(self, interaction: Interaction, name: AnyCharacter | None = None) -> None:
+        stored = await named_or_active(interaction, name)
         data = export_character(stored.character).encode("utf-8")
         await interaction.response.send_message(
             f"The sheet of **{plain(stored.name)}**. Bring it back with `/character import`.",

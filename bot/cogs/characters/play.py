@@ -6,29 +6,25 @@ Narrator may change it: a player whose Hero hits a Villain asks the Narrator to 
 ``resting`` matters only for a Short Breather (a Long one restores everything anyway).
 """
 
-from typing import TYPE_CHECKING
-
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.characters.common import (
-    NAME_TO_CHANGE,
-    CharacterName,
-    Interaction,
-    burden_choices,
-    choices_of,
-    load_to_change,
-    pick,
-    save,
-)
+from bot.client import Interaction, MistbornClient
+from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change, save
 from bot.errors import BotError
+from bot.inputs.characters import OwnCharacter
+from bot.inputs.choices import (
+    DefeatBurdenChoice,
+    ResilienceChoice,
+    SeverityChoice,
+    StandingChoice,
+    WordChoice,
+)
+from bot.inputs.sheet_parts import burden_choices
 from bot.render.common import plain
 from bot.render.sheet import change_embed, damage_embed, recovery_embed
-from bot.sheets import own_character_choices
-from rules.burdens import Severity
 from rules.character import (
     Resilience,
-    Standing,
     add_burden,
     apply_damage,
     find_burden,
@@ -43,19 +39,18 @@ from rules.character import (
     step_up_burden,
 )
 
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
-
-Choice = app_commands.Choice
 Amount = app_commands.Range[int, 1, 20]
 BurdenName = app_commands.Range[str, 1, 40]
-DEFEAT_CHOICES = [Choice(name="None", value="none"), *choices_of([Severity.GRAVE, Severity.MORTAL])]
+BreatherChoice = app_commands.Transform[str, WordChoice({"short": "short", "long": "long"}, "Breather")]
+StepChoice = app_commands.Transform[
+    str, WordChoice({"up": "up", "down": "down"}, "direction", {"up": "Up (worse)", "down": "Down (better)"})
+]
 DOING = "change their sheet"
 
 
 @app_commands.guild_only()
 class SheetCommands(commands.GroupCog, group_name="sheet", group_description="Damage, healing and Breathers"):
-    def __init__(self, bot: "MistbornBot") -> None:
+    def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()
 
@@ -67,21 +62,19 @@ class SheetCommands(commands.GroupCog, group_name="sheet", group_description="Da
         defeat_burden="If this defeats them: the Burden the attacker leaves (default none)",
         pewter="They are burning Pewter (adds its rating to Health for this hit)",
     )
-    @app_commands.choices(resilience=choices_of(Resilience), defeat_burden=DEFEAT_CHOICES)
-    @app_commands.autocomplete(name=own_character_choices)
     async def damage(
         self,
         interaction: Interaction,
         amount: Amount,
-        name: CharacterName | None = None,
-        resilience: str = Resilience.HEALTH.value,
-        defeat_burden: str = "none",
+        name: OwnCharacter | None = None,
+        resilience: ResilienceChoice = Resilience.HEALTH,
+        defeat_burden: DefeatBurdenChoice = None,
         pewter: bool = False,
     ) -> None:
-        target = pick(Resilience, resilience, "Resilience")
-        burden = None if defeat_burden == "none" else pick(Severity, defeat_burden, "Burden severity")
         stored = await load_to_change(interaction, name, DOING)
-        result = apply_damage(stored.character, target, amount, defeat_burden=burden, burning_pewter=pewter)
+        result = apply_damage(
+            stored.character, resilience, amount, defeat_burden=defeat_burden, burning_pewter=pewter
+        )
         await save(interaction, stored, result.character)
         await interaction.response.send_message(embed=damage_embed(result))
 
@@ -91,16 +84,14 @@ class SheetCommands(commands.GroupCog, group_name="sheet", group_description="Da
         name=NAME_TO_CHANGE,
         resilience="Which Resilience (default Health)",
     )
-    @app_commands.choices(resilience=choices_of(Resilience))
-    @app_commands.autocomplete(name=own_character_choices)
     async def heal(
         self,
         interaction: Interaction,
         amount: Amount,
-        name: CharacterName | None = None,
-        resilience: str = Resilience.HEALTH.value,
+        name: OwnCharacter | None = None,
+        resilience: ResilienceChoice = Resilience.HEALTH,
     ) -> None:
-        target = pick(Resilience, resilience, "Resilience")
+        target = resilience
         stored = await load_to_change(interaction, name, DOING)
         saved = await save(interaction, stored, heal(stored.character, target, amount))
         what = "defeated members" if saved.character.is_extra else target.label
@@ -109,10 +100,10 @@ class SheetCommands(commands.GroupCog, group_name="sheet", group_description="Da
 
     @app_commands.command(name="spend", description="Spend a Standing by 1, as a roll on it does")
     @app_commands.describe(standing="Which Standing", name=NAME_TO_CHANGE)
-    @app_commands.choices(standing=choices_of(Standing))
-    @app_commands.autocomplete(name=own_character_choices)
-    async def spend(self, interaction: Interaction, standing: str, name: CharacterName | None = None) -> None:
-        which = pick(Standing, standing, "Standing")
+    async def spend(
+        self, interaction: Interaction, standing: StandingChoice, name: OwnCharacter | None = None
+    ) -> None:
+        which = standing
         stored = await load_to_change(interaction, name, DOING)
         saved = await save(interaction, stored, spend_standing(stored.character, which))
         left = standing_available(saved.character, which)
@@ -125,16 +116,14 @@ class SheetCommands(commands.GroupCog, group_name="sheet", group_description="Da
         standing="Only this Standing (default: all three)",
         amount="Only this many points",
     )
-    @app_commands.choices(standing=choices_of(Standing))
-    @app_commands.autocomplete(name=own_character_choices)
     async def recover(
         self,
         interaction: Interaction,
-        name: CharacterName | None = None,
-        standing: str | None = None,
+        name: OwnCharacter | None = None,
+        standing: StandingChoice | None = None,
         amount: app_commands.Range[int, 1, 10] | None = None,
     ) -> None:
-        which = None if standing is None else pick(Standing, standing, "Standing")
+        which = standing
         stored = await load_to_change(interaction, name, DOING)
         saved = await save(interaction, stored, recover_standing(stored.character, which, amount))
         what = which.label if which else "Standings"
@@ -153,18 +142,15 @@ class SheetCommands(commands.GroupCog, group_name="sheet", group_description="Da
         resting="Short Breather while resting: Health recovers too",
         burden="Long Breather: the Burden to ease (default the worst Grave or Serious one)",
     )
-    @app_commands.choices(kind=[Choice(name="Short", value="short"), Choice(name="Long", value="long")])
-    @app_commands.autocomplete(name=own_character_choices, burden=burden_choices)
+    @app_commands.autocomplete(burden=burden_choices)
     async def breather(
         self,
         interaction: Interaction,
-        kind: str,
-        name: CharacterName | None = None,
+        kind: BreatherChoice,
+        name: OwnCharacter | None = None,
         resting: bool = False,
         burden: BurdenName | None = None,
     ) -> None:
-        if kind not in ("short", "long"):
-            raise BotError("A Breather is Short or Long.")
         if kind == "short" and burden is not None:
             raise BotError("Only a Long Breather eases a Burden.")
         stored = await load_to_change(interaction, name, DOING)
@@ -179,7 +165,7 @@ class SheetCommands(commands.GroupCog, group_name="sheet", group_description="Da
 
 @app_commands.guild_only()
 class BurdenCommands(commands.GroupCog, group_name="burden", group_description="Burdens on a sheet"):
-    def __init__(self, bot: "MistbornBot") -> None:
+    def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()
 
@@ -189,12 +175,14 @@ class BurdenCommands(commands.GroupCog, group_name="burden", group_description="
         severity="Serious +1, Grave +2, Mortal +3 dice against",
         name=NAME_TO_CHANGE,
     )
-    @app_commands.choices(severity=choices_of(Severity))
-    @app_commands.autocomplete(name=own_character_choices)
     async def add(
-        self, interaction: Interaction, burden: BurdenName, severity: str, name: CharacterName | None = None
+        self,
+        interaction: Interaction,
+        burden: BurdenName,
+        severity: SeverityChoice,
+        name: OwnCharacter | None = None,
     ) -> None:
-        level = pick(Severity, severity, "Burden severity")
+        level = severity
         stored = await load_to_change(interaction, name, DOING)
         saved = await save(interaction, stored, add_burden(stored.character, burden, level))
         summary = f"New {level.label} Burden: {plain(burden.strip())}."
@@ -204,9 +192,9 @@ class BurdenCommands(commands.GroupCog, group_name="burden", group_description="
 
     @app_commands.command(name="remove", description="Remove a Burden")
     @app_commands.describe(burden="The Burden to remove", name=NAME_TO_CHANGE)
-    @app_commands.autocomplete(burden=burden_choices, name=own_character_choices)
+    @app_commands.autocomplete(burden=burden_choices)
     async def remove(
-        self, interaction: Interaction, burden: BurdenName, name: CharacterName | None = None
+        self, interaction: Interaction, burden: BurdenName, name: OwnCharacter | None = None
     ) -> None:
         stored = await load_to_change(interaction, name, DOING)
         found = find_burden(stored.character, burden)
@@ -224,15 +212,14 @@ class BurdenCommands(commands.GroupCog, group_name="burden", group_description="
         direction="Up worsens it; down eases it (a Serious one is then gone)",
         name=NAME_TO_CHANGE,
     )
-    @app_commands.choices(
-        direction=[Choice(name="Up (worse)", value="up"), Choice(name="Down (better)", value="down")]
-    )
-    @app_commands.autocomplete(burden=burden_choices, name=own_character_choices)
+    @app_commands.autocomplete(burden=burden_choices)
     async def step(
-        self, interaction: Interaction, burden: BurdenName, direction: str, name: CharacterName | None = None
+        self,
+        interaction: Interaction,
+        burden: BurdenName,
+        direction: StepChoice,
+        name: OwnCharacter | None = None,
     ) -> None:
-        if direction not in ("up", "down"):
-            raise BotError("Step a Burden up or down.")
         stored = await load_to_change(interaction, name, DOING)
         found = find_burden(stored.character, burden)
         stepped = (step_up_burden if direction == "up" else step_down_burden)(stored.character, burden)

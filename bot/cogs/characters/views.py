@@ -7,16 +7,14 @@ plain messages the commands give, in place of the question.
 """
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.client import Interaction
 from bot.errors import APOLOGY, user_message
 from bot.render.common import plain
 from storage import StoredCharacter
-
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
 
 log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
@@ -31,7 +29,7 @@ class DeleteView(discord.ui.View):
         super().__init__(timeout=self.TIMEOUT if timeout is None else timeout)
         self.stored = stored
         self.user_id = user_id
-        self.origin: discord.Interaction[MistbornBot] | None = None
+        self.origin: Interaction | None = None
         """The command's interaction, to edit the question when it times out."""
 
     @property
@@ -49,9 +47,7 @@ class DeleteView(discord.ui.View):
         return False
 
     @discord.ui.button(label="Delete", style=discord.ButtonStyle.danger)
-    async def confirm(
-        self, interaction: discord.Interaction["MistbornBot"], button: discord.ui.Button["DeleteView"]
-    ) -> None:
+    async def confirm(self, interaction: Interaction, button: discord.ui.Button["DeleteView"]) -> None:
         self.stop()
         stored = self.stored
         await interaction.client.storage.characters.delete(
@@ -62,9 +58,7 @@ class DeleteView(discord.ui.View):
         )
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(
-        self, interaction: discord.Interaction["MistbornBot"], button: discord.ui.Button["DeleteView"]
-    ) -> None:
+    async def cancel(self, interaction: Interaction, button: discord.ui.Button["DeleteView"]) -> None:
         self.stop()
         await interaction.response.edit_message(
             content=f"Kept **{self.name}**: nothing was deleted.", view=None, allowed_mentions=NO_PINGS

@@ -1,5 +1,6 @@
-"""Conflicts in a channel: the ``/conflict`` commands, their prompts and the status board."""
+"""Conflicts in a channel: ``/conflict`` (the Narrator's set-up and pacing) and the round's moves."""
 
-from bot.cogs.conflict.cog import ConflictCog
+from bot.cogs.conflict.moves import ConflictMoves
+from bot.cogs.conflict.setup import ConflictCog
 
-__all__ = ["ConflictCog"]
+__all__ = ["ConflictCog", "ConflictMoves"]

@@ -1,60 +1,50 @@
-"""Slash-command options turned into engine commands.
+"""Options and clicks turned into engine commands, checked against the fresh Conflict.
 
-Options arrive as names (a target called "Carrow", a stat called "Steel"); the engine wants
-participant ids and specs. Everything is assembled as plain data and validated by
-``parse_command``, so a malformed value becomes one clear :class:`RulesError`.
+Each builder here runs inside the move's transaction (:meth:`bot.flow.conflict.ConflictFlow.run`
+calls it with the state and sheets it just loaded), so who may speak for whom, and which attack
+a click answers, are judged on the state the command will change. A typed ``/defend`` and a
+"Defend with 4" click build their command here, through the same code.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.cogs.conflict.access import find_participant
-from rules.conflict import ActionKind, Command, Conflict, parse_command
+from bot.access import Caller
+from bot.errors import NotAllowed
+from bot.flow.conflict import Build, ConflictFlow, Interaction, NudgeMode
+from bot.inputs.lists import split_names
+from bot.inputs.participants import find_participant
+from rules.character import Character, CharacterKind, Resilience
+from rules.conflict import ActionKind, Awaiting, Command, Conflict, Defend, SpendNudges, parse_command
 from rules.errors import RulesError
 
-ActionChoice = Literal["attack", "action", "full-defence", "no-roll"]
-KINDS: dict[str, ActionKind] = {
-    "attack": ActionKind.ATTACK,
-    "action": ActionKind.ACTION,
-    "full-defence": ActionKind.FULL_DEFENCE,
-    "no-roll": ActionKind.NO_ROLL,
-}
-ResilienceChoice = Literal["health", "reputation", "willpower"]
-BurdenChoice = Literal["none", "grave", "mortal"]
+Sheets = Mapping[int, Character]
 
 
 @dataclass(frozen=True)
 class ActionOptions:
-    """What ``/conflict declare`` and ``/conflict switch`` were given."""
+    """What ``/declare`` and ``/switch`` were given."""
 
-    action: str
+    kind: ActionKind
     target: str | None = None
     stat: str | None = None
     traits: int = 0
     tool: int = 0
     circumstances: int = 0
     burdens: str | None = None
-    resilience: str | None = None
+    resilience: Resilience | None = None
     weapon: str | None = None
     difficulty: int | None = None
     challenge: bool = False
     label: str | None = None
 
-    @property
-    def kind(self) -> ActionKind:
-        """The action's kind; Discord offers only the choices, but a raw payload may carry anything."""
-        kind = KINDS.get(self.action)
-        if kind is None:
-            raise RulesError(f"Choose the action from the list ({', '.join(KINDS)}).")
-        return kind
-
     def action_data(self, conflict: Conflict) -> dict[str, Any]:
-        kind = self.kind
-        data: dict[str, Any] = {"kind": kind.value, "label": (self.label or "").strip()}
+        data: dict[str, Any] = {"kind": self.kind.value, "label": (self.label or "").strip()}
         if self.target:
             data["target"] = find_participant(conflict, self.target).id
-        if self.resilience:
-            data["resilience"] = self.resilience
+        if self.resilience is not None:
+            data["resilience"] = self.resilience.value
         if self.difficulty is not None:
             data["difficulty"] = self.difficulty
         if self.weapon:
@@ -63,15 +53,24 @@ class ActionOptions:
             data["contest"] = False
         return data
 
-    def dice_data(self) -> dict[str, Any] | None:
-        kind = self.kind
+    def burden_names(self, conflict: Conflict, sheets: Sheets) -> tuple[str, ...]:
+        """The target's Burdens named in one option, read against the target's sheet so a Burden
+        whose name holds a comma is still one Burden (``bot.inputs.lists``)."""
+        if not self.burdens or not self.burdens.strip():
+            return ()
+        target = find_participant(conflict, self.target) if self.target else None
+        sheet = sheets.get(target.id) if target is not None else None
+        if sheet is None:
+            return tuple(b.strip() for b in self.burdens.split(",") if b.strip())
+        return tuple(split_names(self.burdens, [b.name for b in sheet.burdens]))
+
+    def dice_data(self, burdens: tuple[str, ...]) -> dict[str, Any] | None:
         if self.stat is None:
-            if kind is ActionKind.NO_ROLL:
+            if self.kind is ActionKind.NO_ROLL:
                 return None
             raise RulesError("Say which stat or Power gives the dice, e.g. `stat:Physique` or `stat:Steel`.")
-        if kind is ActionKind.NO_ROLL:
+        if self.kind is ActionKind.NO_ROLL:
             raise RulesError("An action that needs no roll gets no dice; leave `stat` out.")
-        burdens = tuple(b.strip() for b in (self.burdens or "").split(",") if b.strip())
         return {
             "stat": self.stat,
             "traits_for": max(0, self.traits),
@@ -81,27 +80,96 @@ class ActionOptions:
             "burdens": burdens,
         }
 
-    def command(self, kind: Literal["declare", "switch"], conflict: Conflict, participant: int) -> Command:
+    def command(
+        self, kind: Literal["declare", "switch"], conflict: Conflict, sheets: Sheets, participant: int
+    ) -> Command:
         data: dict[str, Any] = {
             "type": kind,
             "participant": participant,
             "action": self.action_data(conflict),
         }
-        dice = self.dice_data()
+        dice = self.dice_data(self.burden_names(conflict, sheets))
         if dice is not None or kind == "switch":
             data["dice"] = dice
         return parse_command(data)
 
 
-def parse_faces(text: str | None) -> tuple[int, ...] | None:
-    """Table dice typed as ``3 3 6 1`` (or with commas); None when not given."""
-    if text is None or not text.strip():
-        return None
-    words = text.replace(",", " ").split()
-    if not all(w.isascii() and w.isdigit() for w in words):
-        raise RulesError("Type the faces as numbers 1 to 6, e.g. `3 3 6 1`.")
-    return tuple(int(w) for w in words)
+def pending_target(state: Conflict, attack_id: int | None) -> int:
+    """The target of the attack waiting for a defence; a button names its attack, so a click on
+    a prompt that was already answered is told so rather than applied to a newer attack."""
+    pending = state.pending
+    waiting = pending is not None and pending.awaiting is Awaiting.DEFENCE and pending.target is not None
+    if attack_id is not None and (not waiting or pending is None or pending.id != attack_id):
+        raise RulesError("That attack has already been settled.")
+    if not waiting or pending is None or pending.target is None:
+        raise RulesError("No attack is waiting for a defence right now.")
+    return pending.target
 
 
-def severity(choice: str | None) -> str | None:
-    return None if choice in (None, "none") else choice
+@dataclass(frozen=True)
+class DefenceOptions:
+    """A defence, typed (``/defend``) or clicked ("Defend with 4")."""
+
+    dice: int
+    attack_id: int | None = None
+    traits: int = 0
+    tool: int = 0
+    circumstances: int = 0
+    faces: tuple[int, ...] | None = None
+    attacker_faces: tuple[int, ...] | None = None
+
+    def builder(self, flow: ConflictFlow, interaction: Interaction) -> Build:
+        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            target = state.participant(pending_target(state, self.attack_id))
+            sheet = sheets.get(target.id)
+            if not caller.narrator and (sheet is None or not caller.owns(sheet)):
+                raise NotAllowed(f"Only {target.name}'s player or a Narrator can answer this attack.")
+            if (
+                caller.narrator
+                and sheet is not None
+                and sheet.kind is CharacterKind.HERO
+                and not caller.owns(sheet)
+            ):
+                assert state.pending is not None
+                flow.check_grace(flow.waited(interaction, state.pending.id))
+            return Defend(
+                participant=target.id,
+                dice=self.dice,
+                attack_id=self.attack_id,
+                attack_faces=self.attacker_faces,
+                defence_faces=self.faces,
+                traits_for=max(0, self.traits),
+                traits_against=max(0, -self.traits),
+                tool=self.tool,
+                circumstances=self.circumstances,
+            )
+
+        return build
+
+
+def nudging(state: Conflict, sheets: Sheets, caller: Caller, attack_id: int | None) -> int:
+    """The attacker whose Nudges wait to be spent, if the caller may spend them."""
+    pending = state.pending
+    if pending is None or pending.awaiting is not Awaiting.NUDGES:
+        raise RulesError("No successful attack has Nudges waiting to be spent.")
+    if attack_id is not None and pending.id != attack_id:
+        raise RulesError("Those Nudges have already been spent.")
+    attacker = state.participant(pending.attacker)
+    sheet = sheets.get(attacker.id)
+    if not caller.narrator and (sheet is None or not caller.owns(sheet)):
+        raise NotAllowed(f"Only {attacker.name}'s player or a Narrator can spend these Nudges.")
+    return attacker.id
+
+
+def nudge_click(attack_id: int, mode: NudgeMode) -> Build:
+    """A Nudge button: all on damage, catch a Beat, or spend none."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        attacker = nudging(state, sheets, caller, attack_id)
+        assert state.pending is not None
+        damage = state.pending.nudges if mode == "damage" else 0
+        return SpendNudges(
+            participant=attacker, damage=damage, catch_beat=mode == "beat", attack_id=attack_id
+        )
+
+    return build

@@ -9,16 +9,13 @@ later; the Conflict itself is already saved and goes on regardless.
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.render.conflict import status_embed
+from storage import Storage
 from storage.conflict_runner import current_conflict
 from storage.errors import StorageError
-
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +25,9 @@ RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 15.0)
 
 
 class Boards:
-    def __init__(self, bot: "MistbornBot") -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, storage: Storage) -> None:
+        self.client = client
+        self.storage = storage
         self._dirty: set[Key] = set()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
@@ -70,8 +68,8 @@ class Boards:
                 return
 
     async def _update(self, guild_id: int, channel_id: int) -> None:
-        storage = self.bot.storage
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        storage = self.storage
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         message_id = await storage.boards.get(guild_id, channel_id)
         conflict = await current_conflict(storage, guild_id, channel_id)
         if conflict is None:

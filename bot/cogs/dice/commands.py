@@ -4,34 +4,36 @@ Each command parses its options, forms the pool (from a bare count or from a she
 the bot's injected generator, logs the roll once, and renders the reading.
 """
 
-import re
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.checks import guild_id_of, narrator_only
+from bot.access import guild_id_of
+from bot.checks import caller, narrator_only
+from bot.client import Interaction, MistbornClient
+from bot.cogs.dice.pools import FormedPool, PoolRequest, form_pool
 from bot.errors import BotError
+from bot.inputs.characters import AnyCharacter, named_or_active
+from bot.inputs.choices import Net
+from bot.inputs.faces import Faces
+from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.render.dice import contest_embed, reading_embed
-from bot.sheets import PoolRequest, character_choices, form_pool, opponent_stat_choices, stat_choices
 from rules.character.stats import spend_standing, standing_available
 from rules.contest import decide
 from rules.outcome import DEFAULT_DIFFICULTY
 from rules.pool import build_pool
 from rules.roll import Reading, read, roll
+from storage import StoredCharacter
 from storage.rolls import RollRecord
 
-if TYPE_CHECKING:
-    from bot.app import MistbornBot
-
-Net = Literal[-1, 0, 1]
 Difficulty = app_commands.Range[int, 1, 5]
 Traits = app_commands.Range[int, -10, 10]
 Modifier = app_commands.Range[int, -10, 10]
 DiceCount = app_commands.Range[int, 0, 20]
 Label = app_commands.Range[str, 1, 40]
+StatName = app_commands.Range[str, 1, 40]
 
 ROLL_DESCRIPTIONS = {
     "dice": "Roll this many dice (0–20; above 10 gives free Nudges)",
@@ -46,19 +48,36 @@ ROLL_DESCRIPTIONS = {
 }
 
 
+async def pool_for(
+    interaction: Interaction, request: PoolRequest, character: StoredCharacter | None, *, acting: bool
+) -> FormedPool:
+    """Load the sheet a request reads (the named one, else the active one) and form its pool.
+
+    Rolling for a sheet needs control of it when ``acting``; the resisting side of a Contest
+    may be anyone's sheet.
+    """
+    stored = None
+    if request.from_sheet:
+        stored = await named_or_active(interaction, character)
+        if acting:
+            (await caller(interaction)).require_control(stored.character, "roll for them")
+    return form_pool(request, stored)
+
+
 class Dice(commands.Cog):
-    def __init__(self, bot: "MistbornBot") -> None:
+    def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
 
     async def _roll(
         self,
-        interaction: discord.Interaction["MistbornBot"],
+        interaction: Interaction,
         request: PoolRequest,
+        character: StoredCharacter | None,
         difficulty: int,
         label: str | None,
     ) -> tuple[Reading, discord.Embed]:
         guild_id = guild_id_of(interaction)
-        formed = await form_pool(interaction, request)
+        formed = await pool_for(interaction, request, character, acting=True)
         spent = (
             spend_standing(formed.stored.character, formed.spends)
             if formed.stored and formed.spends
@@ -93,14 +112,14 @@ class Dice(commands.Cog):
 
     @app_commands.command(name="roll", description="Roll a dice pool and read the Result, Outcome and Nudges")
     @app_commands.describe(**ROLL_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=stat_choices, character=character_choices)
+    @app_commands.autocomplete(stat=stat_choices)
     @app_commands.guild_only()
     async def roll_command(
         self,
-        interaction: discord.Interaction["MistbornBot"],
+        interaction: Interaction,
         dice: DiceCount | None = None,
-        stat: app_commands.Range[str, 1, 40] | None = None,
-        character: app_commands.Range[str, 1, 64] | None = None,
+        stat: StatName | None = None,
+        character: AnyCharacter | None = None,
         difficulty: Difficulty = DEFAULT_DIFFICULTY,
         traits: Traits = 0,
         tool: Net = 0,
@@ -108,24 +127,24 @@ class Dice(commands.Cog):
         modifier: Modifier = 0,
         label: Label | None = None,
     ) -> None:
-        request = PoolRequest(dice, stat, character, traits, tool, circumstances, modifier)
-        _, embed = await self._roll(interaction, request, difficulty, label)
+        request = PoolRequest(dice, stat, traits, tool, circumstances, modifier)
+        _, embed = await self._roll(interaction, request, character, difficulty, label)
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(
         name="gmroll", description="Narrators: a secret roll, shown only to you and the GM channel"
     )
     @app_commands.describe(**ROLL_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=stat_choices, character=character_choices)
+    @app_commands.autocomplete(stat=stat_choices)
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @narrator_only("make secret rolls")
     async def gmroll(
         self,
-        interaction: discord.Interaction["MistbornBot"],
+        interaction: Interaction,
         dice: DiceCount | None = None,
-        stat: app_commands.Range[str, 1, 40] | None = None,
-        character: app_commands.Range[str, 1, 64] | None = None,
+        stat: StatName | None = None,
+        character: AnyCharacter | None = None,
         difficulty: Difficulty = DEFAULT_DIFFICULTY,
         traits: Traits = 0,
         tool: Net = 0,
@@ -133,8 +152,8 @@ class Dice(commands.Cog):
         modifier: Modifier = 0,
         label: Label | None = None,
     ) -> None:
-        request = PoolRequest(dice, stat, character, traits, tool, circumstances, modifier)
-        _, embed = await self._roll(interaction, request, difficulty, label)
+        request = PoolRequest(dice, stat, traits, tool, circumstances, modifier)
+        _, embed = await self._roll(interaction, request, character, difficulty, label)
         embed.set_footer(text="Secret roll")
         await interaction.response.send_message(embed=embed, ephemeral=True)
         settings = await self.bot.storage.settings.get(guild_id_of(interaction))
@@ -158,16 +177,15 @@ class Dice(commands.Cog):
     @app_commands.guild_only()
     async def read_command(
         self,
-        interaction: discord.Interaction["MistbornBot"],
-        faces: app_commands.Range[str, 1, 60],
+        interaction: Interaction,
+        faces: Faces,
         difficulty: Difficulty = DEFAULT_DIFFICULTY,
         pool: DiceCount | None = None,
         extra: bool = False,
         label: Label | None = None,
     ) -> None:
-        values = parse_faces(faces)
         formed = build_pool(pool) if pool is not None else None
-        reading = read(values, pool=formed, difficulty=difficulty, extra=extra)
+        reading = read(faces, pool=formed, difficulty=difficulty, extra=extra)
         embed = reading_embed(reading, title=label or "Table dice", roller=interaction.user.display_name)
         await interaction.response.send_message(embed=embed)
 
@@ -181,31 +199,26 @@ class Dice(commands.Cog):
         opponent_dice="Or the resisting side's dice",
         difficulty="The acting side must also reach this (default 1)",
     )
-    @app_commands.autocomplete(
-        actor=character_choices,
-        opponent=character_choices,
-        actor_stat=stat_choices,
-        opponent_stat=opponent_stat_choices,
-    )
+    @app_commands.autocomplete(actor_stat=stat_choices, opponent_stat=opponent_stat_choices)
     @app_commands.guild_only()
     async def contest(
         self,
-        interaction: discord.Interaction["MistbornBot"],
-        actor: app_commands.Range[str, 1, 64] | None = None,
-        actor_stat: app_commands.Range[str, 1, 40] | None = None,
+        interaction: Interaction,
+        actor: AnyCharacter | None = None,
+        actor_stat: StatName | None = None,
         actor_dice: DiceCount | None = None,
-        opponent: app_commands.Range[str, 1, 64] | None = None,
-        opponent_stat: app_commands.Range[str, 1, 40] | None = None,
+        opponent: AnyCharacter | None = None,
+        opponent_stat: StatName | None = None,
         opponent_dice: DiceCount | None = None,
         difficulty: Difficulty = DEFAULT_DIFFICULTY,
     ) -> None:
-        acting = await form_pool(interaction, PoolRequest(actor_dice, actor_stat, actor))
+        acting = await pool_for(interaction, PoolRequest(actor_dice, actor_stat), actor, acting=True)
         if opponent_dice is None and opponent_stat is None:
             raise BotError("Give the opponent's dice, or their stat (with `opponent` for whose sheet).")
         if opponent_stat is not None and opponent is None:
             raise BotError("Name the opponent whose sheet has that stat.")
-        opposing = await form_pool(
-            interaction, PoolRequest(opponent_dice, opponent_stat, opponent), acting=False
+        opposing = await pool_for(
+            interaction, PoolRequest(opponent_dice, opponent_stat), opponent, acting=False
         )
         rng = self.bot.rng
         result = decide(
@@ -214,20 +227,3 @@ class Dice(commands.Cog):
         )
         embed = contest_embed(result, acting=acting.who, opposing=opposing.who)
         await interaction.response.send_message(embed=embed)
-
-
-FACE_SEPARATORS = re.compile(r"[\s,;/]+")
-
-
-def parse_faces(text: str) -> list[int]:
-    """Faces typed as ``3 3 6 1``, ``3,3,6,1`` or ``3361``; anything else is a clear error."""
-    text = text.strip()
-    words = [w for w in FACE_SEPARATORS.split(text) if w]
-    if len(words) == 1 and words[0].isdigit() and len(words[0]) > 1:
-        words = list(words[0])
-    faces = []
-    for word in words:
-        if not (word.isascii() and word.isdigit()):
-            raise BotError(f"Type the faces as numbers 1 to 6, e.g. `3 3 6 1`; `{word[:10]}` is not one.")
-        faces.append(int(word))
-    return faces

@@ -1,0 +1,263 @@
+"""The round's moves as short top-level commands: ``/declare``, ``/act``, ``/defend``, ``/nudges``,
+``/switch``, ``/pass`` and ``/burn`` — quick to type on a phone in the middle of a fight.
+
+Players send them for their own characters, Narrators for anyone; the ``who`` option picks the
+character when the caller speaks for several. Each command only turns its options into a
+builder (``bot.cogs.conflict.build``) and runs it through the one flow that the prompt buttons
+use too (``bot.cogs.conflict.prompts``).
+"""
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.access import Caller
+from bot.client import Interaction, MistbornClient
+from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging
+from bot.cogs.conflict.prompts import BUTTONS, run
+from bot.inputs.choices import ActionChoice, DefeatBurdenChoice, Net, ResilienceChoice, RolledActionChoice
+from bot.inputs.faces import Faces
+from bot.inputs.participants import ParticipantName, participant_stats, pick
+from rules.conflict import Act, Burn, Command, Conflict, Pass, SpendNudges
+
+StatName = app_commands.Range[str, 1, 40]
+Traits = app_commands.Range[int, -10, 10]
+Difficulty = app_commands.Range[int, 1, 5]
+BurdenList = app_commands.Range[str, 1, 400]
+WeaponName = app_commands.Range[str, 1, 48]
+Label = app_commands.Range[str, 1, 100]
+
+ACTION_DESCRIPTIONS = {
+    "action": "attack, another rolled action, full defence, or an action that needs no roll",
+    "target": "Who the action is aimed at",
+    "stat": "The stat or Power that gives the dice (e.g. Physique, Steel)",
+    "traits": "Net Traits: +1 per helping Trait, −1 per hindering one",
+    "tool": "A fitting Tool (+1) or a missing/broken one (−1)",
+    "circumstances": "Two or more favourable (+1) or adverse (−1) conditions",
+    "burdens": "The target's Burdens that help, comma-separated",
+    "resilience": "What an attack wears down (default: the Conflict's kind)",
+    "weapon": "A weapon Prop on your sheet (adds its bonus to damage)",
+    "difficulty": "A Difficulty the action must also reach",
+    "challenge": "The target cannot resist (asleep, tied up): no Contest",
+    "label": "What you do, in a few words",
+    "who": "Which character (default: yours)",
+}
+
+
+@app_commands.guild_only()
+class ConflictMoves(commands.Cog):
+    def __init__(self, bot: MistbornClient) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*BUTTONS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*BUTTONS)
+
+    @app_commands.command(name="burn", description="Start or stop burning a metal (Pewter raises Physique)")
+    @app_commands.describe(
+        metal="The metal", burning="Burning it (false to stop)", who=ACTION_DESCRIPTIONS["who"]
+    )
+    async def burn(
+        self,
+        interaction: Interaction,
+        metal: str = "Pewter",
+        burning: bool = True,
+        who: ParticipantName | None = None,
+    ) -> None:
+        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            return Burn(
+                participant=pick(state, sheets, caller, who, "burn metals").id, metal=metal, burning=burning
+            )
+
+        await run(interaction, build, title="Metals")
+
+    @app_commands.command(name="declare", description="Declare this round's action, in declaration order")
+    @app_commands.describe(**ACTION_DESCRIPTIONS)
+    @app_commands.autocomplete(stat=participant_stats)
+    async def declare(
+        self,
+        interaction: Interaction,
+        action: ActionChoice,
+        target: ParticipantName | None = None,
+        stat: StatName | None = None,
+        traits: Traits = 0,
+        tool: Net = 0,
+        circumstances: Net = 0,
+        burdens: BurdenList | None = None,
+        resilience: ResilienceChoice | None = None,
+        weapon: WeaponName | None = None,
+        difficulty: Difficulty | None = None,
+        challenge: bool = False,
+        label: Label | None = None,
+        who: ParticipantName | None = None,
+    ) -> None:
+        options = ActionOptions(
+            action,
+            target,
+            stat,
+            traits,
+            tool,
+            circumstances,
+            burdens,
+            resilience,
+            weapon,
+            difficulty,
+            challenge,
+            label,
+        )
+
+        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            return options.command("declare", state, sheets, pick(state, sheets, caller, who, "declare").id)
+
+        await run(interaction, build, title="Declared")
+
+    @app_commands.command(
+        name="act", description="On your turn: take your action with a pool of 2–10 Action Dice"
+    )
+    @app_commands.describe(
+        dice="Pool size; the Action Dice you keep become Defense Dice",
+        resilience="Narrator's call: aim at another Resilience",
+        difficulty="Narrator's call: a Difficulty to reach",
+        defeat_burden="If this attack defeats the target: leave a Grave or Mortal Burden",
+        faces="Table dice for an action nobody resists, e.g. 3 3 6 1",
+        who=ACTION_DESCRIPTIONS["who"],
+    )
+    async def act(
+        self,
+        interaction: Interaction,
+        dice: app_commands.Range[int, 2, 10],
+        resilience: ResilienceChoice | None = None,
+        difficulty: Difficulty | None = None,
+        defeat_burden: DefeatBurdenChoice = None,
+        faces: Faces | None = None,
+        who: ParticipantName | None = None,
+    ) -> None:
+        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            return Act(
+                participant=pick(state, sheets, caller, who, "act").id,
+                pool=dice,
+                faces=faces,
+                resilience=resilience,
+                difficulty=difficulty,
+                defeat_burden=defeat_burden,
+            )
+
+        await run(interaction, build, title="Action")
+
+    @app_commands.command(
+        name="switch", description="On your turn: drop your action for a new one (halves your dice)"
+    )
+    @app_commands.describe(**ACTION_DESCRIPTIONS)
+    @app_commands.autocomplete(stat=participant_stats)
+    async def switch(
+        self,
+        interaction: Interaction,
+        action: RolledActionChoice,
+        stat: StatName,
+        target: ParticipantName | None = None,
+        traits: Traits = 0,
+        tool: Net = 0,
+        circumstances: Net = 0,
+        burdens: BurdenList | None = None,
+        resilience: ResilienceChoice | None = None,
+        weapon: WeaponName | None = None,
+        difficulty: Difficulty | None = None,
+        challenge: bool = False,
+        label: Label | None = None,
+        who: ParticipantName | None = None,
+    ) -> None:
+        options = ActionOptions(
+            action,
+            target,
+            stat,
+            traits,
+            tool,
+            circumstances,
+            burdens,
+            resilience,
+            weapon,
+            difficulty,
+            challenge,
+            label,
+        )
+
+        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            return options.command(
+                "switch", state, sheets, pick(state, sheets, caller, who, "switch actions").id
+            )
+
+        await run(interaction, build, title="New action")
+
+    @app_commands.command(
+        name="pass", description="On your turn: do not act; your Action Dice become Defense Dice"
+    )
+    @app_commands.describe(who=ACTION_DESCRIPTIONS["who"])
+    async def pass_turn(self, interaction: Interaction, who: ParticipantName | None = None) -> None:
+        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            return Pass(participant=pick(state, sheets, caller, who, "pass").id)
+
+        await run(interaction, build, title="Holds back")
+
+    @app_commands.command(
+        name="defend", description="Defend against the attack in progress (0 = don't defend)"
+    )
+    @app_commands.describe(
+        dice="0, or 2–10 dice from what you hold",
+        traits="Reacting while busy: net Traits for your Defense Dice",
+        tool="Reacting while busy: Tool (−1/0/+1)",
+        circumstances="Reacting while busy: Circumstances (−1/0/+1)",
+        faces="Your table dice, if you rolled them by hand",
+        attacker_faces="The attacker's table dice, if rolled by hand",
+    )
+    async def defend(
+        self,
+        interaction: Interaction,
+        dice: app_commands.Range[int, 0, 10],
+        traits: Traits = 0,
+        tool: Net = 0,
+        circumstances: Net = 0,
+        faces: Faces | None = None,
+        attacker_faces: Faces | None = None,
+    ) -> None:
+        options = DefenceOptions(
+            dice=dice,
+            traits=traits,
+            tool=tool,
+            circumstances=circumstances,
+            faces=faces,
+            attacker_faces=attacker_faces,
+        )
+        await run(interaction, options.builder(self.bot.conflicts, interaction), title="Defence")
+
+    @app_commands.command(name="nudges", description="Spend the Nudges of your successful attack")
+    @app_commands.describe(
+        damage="Nudges on +1 damage each",
+        remove="Nudges on removing one of the target's dice each",
+        next_round="Nudges on +1 Action Die next round each",
+        story="Nudges on story effects the Narrator approves (a trip, a disarm…)",
+        beat="Spend them all (3 or more) to catch a Beat: an extra action now",
+        defeat_burden="If this defeats the target: leave a Grave or Mortal Burden",
+    )
+    async def nudges(
+        self,
+        interaction: Interaction,
+        damage: app_commands.Range[int, 0, 20] = 0,
+        remove: app_commands.Range[int, 0, 20] = 0,
+        next_round: app_commands.Range[int, 0, 20] = 0,
+        story: app_commands.Range[int, 0, 20] = 0,
+        beat: bool = False,
+        defeat_burden: DefeatBurdenChoice = None,
+    ) -> None:
+        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            return SpendNudges(
+                participant=nudging(state, sheets, caller, None),
+                damage=damage,
+                remove_dice=remove,
+                next_round=next_round,
+                story=story,
+                catch_beat=beat,
+                defeat_burden=defeat_burden,
+            )
+
+        await run(interaction, build, title="Nudges")

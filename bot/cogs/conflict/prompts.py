@@ -1,0 +1,131 @@
+"""Sending a move's reply, and the buttons of its prompt: defend with N dice, or spend Nudges.
+
+The buttons are ``DynamicItem``s: everything a click needs (which Conflict, which attack, how
+many dice) is in the custom id, so they keep working after a restart without any view kept in
+memory. A click goes through the very path of the typed command (``bot.cogs.conflict.build``
+builds the same engine command, :meth:`ConflictFlow.run` applies it), and a click on a prompt
+that is already settled (a stale button, or the second of two simultaneous clicks) is refused
+with a clear private message.
+"""
+
+import re
+from typing import Any
+
+import discord
+
+from bot.client import Interaction
+from bot.cogs.conflict.build import DefenceOptions, nudge_click
+from bot.errors import answer_error
+from bot.flow.conflict import Build, NudgeMode, Prompt, Reply
+
+NUDGE_LABELS: dict[str, str] = {"damage": "All on damage", "beat": "Catch a Beat", "none": "Spend none"}
+
+
+class DefendButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"mab:defend:(?P<conflict>\d+):(?P<attack>\d+):(?P<dice>\d+)",
+):
+    def __init__(self, conflict: int, attack: int, dice: int) -> None:
+        label = "Don't defend" if dice == 0 else f"Defend with {dice}"
+        style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"mab:defend:{conflict}:{attack}:{dice}")
+        )
+        self.conflict = conflict
+        self.attack = attack
+        self.dice = dice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "DefendButton":
+        return cls(int(match["conflict"]), int(match["attack"]), int(match["dice"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        flow = interaction.client.conflicts
+        build = DefenceOptions(dice=self.dice, attack_id=self.attack).builder(flow, interaction)
+        await run_click(interaction, build, title="Defence", conflict_id=self.conflict)
+
+
+class NudgeButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"mab:nudges:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>damage|beat|none)",
+):
+    def __init__(self, conflict: int, attack: int, mode: NudgeMode) -> None:
+        style = discord.ButtonStyle.success if mode != "none" else discord.ButtonStyle.secondary
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=NUDGE_LABELS[mode], style=style, custom_id=f"mab:nudges:{conflict}:{attack}:{mode}"
+        )
+        super().__init__(button)
+        self.conflict = conflict
+        self.attack = attack
+        self.mode: NudgeMode = mode
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "NudgeButton":
+        mode: NudgeMode = (
+            "damage" if match["mode"] == "damage" else "beat" if match["mode"] == "beat" else "none"
+        )
+        return cls(int(match["conflict"]), int(match["attack"]), mode)
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await run_click(
+            interaction, nudge_click(self.attack, self.mode), title="Nudges", conflict_id=self.conflict
+        )
+
+
+BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (DefendButton, NudgeButton)
+"""Registered with the client while the moves' cog is loaded."""
+
+
+def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
+    """The buttons of a prompt, or None when nothing waits for an answer."""
+    if prompt is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    for dice in prompt.defend_with:
+        view.add_item(DefendButton(prompt.conflict_id, prompt.attack_id, dice))
+    for mode in prompt.nudge_modes:
+        view.add_item(NudgeButton(prompt.conflict_id, prompt.attack_id, mode))
+    return view if view.children else None
+
+
+async def send(interaction: Interaction, reply: Reply) -> None:
+    """Post the reply (with its prompt's buttons and ping), then refresh the channel's board."""
+    mentions = discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(user) for user in reply.ping]
+    )
+    view = prompt_view(reply.prompt)
+    buttons = view if view is not None else discord.utils.MISSING
+    if interaction.type is discord.InteractionType.component and not interaction.response.is_done():
+        # A prompt button: the prompt loses its buttons, the outcome follows as a new message.
+        await interaction.response.edit_message(view=None)
+    if interaction.response.is_done():
+        await interaction.followup.send(
+            reply.content or discord.utils.MISSING,
+            embeds=reply.embeds,
+            allowed_mentions=mentions,
+            view=buttons,
+        )
+    else:
+        await interaction.response.send_message(
+            reply.content or None, embeds=reply.embeds, allowed_mentions=mentions, view=buttons
+        )
+    interaction.client.conflicts.boards.refresh(reply.guild_id, reply.channel_id)
+
+
+async def run(interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None) -> Reply:
+    """One move from a command: apply it, then send what the table must see."""
+    reply = await interaction.client.conflicts.run(interaction, build, title=title, conflict_id=conflict_id)
+    await send(interaction, reply)
+    return reply
+
+
+async def run_click(interaction: Interaction, build: Build, *, title: str, conflict_id: int) -> None:
+    """One move from a button; buttons have no tree error handler, so errors are answered here."""
+    try:
+        await run(interaction, build, title=title, conflict_id=conflict_id)
+    except Exception as error:
+        await answer_error(interaction, error)

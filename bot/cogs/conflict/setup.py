@@ -1,0 +1,164 @@
+"""``/conflict``: the Narrator starts, populates, paces and ends a Conflict in a channel.
+
+The round's own moves (``/declare``, ``/act``, ``/defend`` …) live in
+:mod:`bot.cogs.conflict.moves`. Each subcommand here only turns its options into an engine
+command; the permission check runs inside the move's transaction against the fresh state
+(:mod:`bot.flow.conflict`), the rules live in ``rules.conflict``, the rendering in
+``bot.render.conflict``.
+"""
+
+from collections.abc import Callable
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.access import Caller, channel_id_of, guild_id_of
+from bot.checks import caller
+from bot.client import Interaction, MistbornClient
+from bot.cogs.conflict.build import Sheets
+from bot.cogs.conflict.prompts import run, send
+from bot.errors import NotAllowed
+from bot.flow.conflict import Build
+from bot.inputs.characters import AnyCharacter, active_character
+from bot.inputs.choices import ConflictTypeChoice, SideChoice
+from bot.inputs.lists import split_names
+from bot.inputs.participants import ParticipantName, find_participant
+from rules.character import CharacterKind
+from rules.conflict import (
+    AdjustDice,
+    Command,
+    Conflict,
+    End,
+    Join,
+    Leave,
+    NextRound,
+    Reorder,
+    SetSurprised,
+)
+from storage.conflict_runner import start_conflict
+
+
+def narrator_move(doing: str, make: Callable[[Conflict], Command]) -> Build:
+    """A Narrator's command, checked against the caller inside the move's transaction."""
+
+    def build(state: Conflict, sheets: Sheets, who: Caller) -> Command:
+        who.require_narrator(doing)
+        return make(state)
+
+    return build
+
+
+@app_commands.guild_only()
+class ConflictCog(
+    commands.GroupCog, group_name="conflict", group_description="Run a Conflict in this channel"
+):
+    def __init__(self, bot: MistbornClient) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # Narrator: setting up and running the Conflict.
+
+    @app_commands.command(name="start", description="Narrator: start a Conflict in this channel")
+    @app_commands.describe(
+        kind="Physical, social or mental: sets the Resilience attacks wear down", stakes="What is at stake"
+    )
+    async def start(
+        self, interaction: Interaction, kind: ConflictTypeChoice, stakes: app_commands.Range[str, 1, 200]
+    ) -> None:
+        (await caller(interaction)).require_narrator("start a Conflict")
+        guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+        applied = await start_conflict(self.bot.storage, guild_id, channel_id, kind, stakes)
+        reply = await self.bot.conflicts.compose(guild_id, channel_id, applied, title="A Conflict begins")
+        await send(interaction, reply)
+
+    @app_commands.command(name="add", description="Narrator: add a character, Villain or Extras group")
+    @app_commands.describe(
+        character="The character to add",
+        side="heroes or opposition (default by kind)",
+        surprised="Caught by surprise",
+    )
+    async def add(
+        self,
+        interaction: Interaction,
+        character: AnyCharacter,
+        side: SideChoice | None = None,
+        surprised: bool = False,
+    ) -> None:
+        command = Join(character_id=character.id, side=side, surprised=surprised)
+        build = narrator_move("add characters to a Conflict", lambda _: command)
+        await run(interaction, build, title=f"{character.name} joins")
+
+    @app_commands.command(name="join", description="Join the Conflict with your active character")
+    @app_commands.describe(surprised="Caught by surprise")
+    async def join(self, interaction: Interaction, surprised: bool = False) -> None:
+        stored = await active_character(interaction)
+        if stored.character.owner_id != interaction.user.id:
+            raise NotAllowed("Join with a character of your own (`/character use`).")
+        if stored.character.kind is not CharacterKind.HERO:
+            raise NotAllowed("Villains and Extras are added by the Narrator with `/conflict add`.")
+        command = Join(character_id=stored.id, surprised=surprised)
+        await run(interaction, lambda *_: command, title=f"{stored.name} joins")
+
+    @app_commands.command(name="remove", description="Narrator: take a participant out of the Conflict")
+    @app_commands.describe(who="The participant")
+    async def remove(self, interaction: Interaction, who: ParticipantName) -> None:
+        build = narrator_move("remove participants", lambda s: Leave(participant=find_participant(s, who).id))
+        await run(interaction, build, title="Participant leaves")
+
+    @app_commands.command(
+        name="order", description="Narrator: settle Wits ties by listing every fighter in order"
+    )
+    @app_commands.describe(names="Every participant, first to declare first, comma-separated")
+    async def order(self, interaction: Interaction, names: app_commands.Range[str, 1, 1800]) -> None:
+        def make(state: Conflict) -> Command:
+            listed = split_names(names, [p.name for p in state.participants])
+            return Reorder(order=tuple(find_participant(state, name).id for name in listed))
+
+        await run(interaction, narrator_move("reorder the Conflict", make), title="Declaration order")
+
+    @app_commands.command(name="surprise", description="Narrator: mark a participant surprised (or not)")
+    @app_commands.describe(who="The participant", surprised="Surprised this round")
+    async def surprise(self, interaction: Interaction, who: ParticipantName, surprised: bool = True) -> None:
+        build = narrator_move(
+            "change surprise",
+            lambda s: SetSurprised(participant=find_participant(s, who).id, surprised=surprised),
+        )
+        await run(interaction, build, title="Surprise")
+
+    @app_commands.command(name="adjust", description="Narrator: add or remove dice from a participant's pile")
+    @app_commands.describe(
+        who="The participant", dice="Dice to add (negative to remove)", reason="Why, shown to the table"
+    )
+    async def adjust(
+        self,
+        interaction: Interaction,
+        who: ParticipantName,
+        dice: app_commands.Range[int, -20, 20],
+        reason: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        build = narrator_move(
+            "adjust dice",
+            lambda s: AdjustDice(participant=find_participant(s, who).id, delta=dice, reason=reason or ""),
+        )
+        await run(interaction, build, title="Dice adjusted")
+
+    @app_commands.command(
+        name="next-round", description="Narrator: end the round and start declaring the next"
+    )
+    @app_commands.describe(force="End it even though someone has not acted (drops an attack in progress)")
+    async def next_round(self, interaction: Interaction, force: bool = False) -> None:
+        build = narrator_move("start the next round", lambda _: NextRound(force=force))
+        await run(interaction, build, title="Next round")
+
+    @app_commands.command(name="end", description="Narrator: end the Conflict and show the summary")
+    async def end(self, interaction: Interaction) -> None:
+        await run(interaction, narrator_move("end the Conflict", lambda _: End()), title="The Conflict ends")
+
+    @app_commands.command(
+        name="status", description="Post the Conflict board again, at the bottom of the channel"
+    )
+    async def status(self, interaction: Interaction) -> None:
+        guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+        await self.bot.storage.boards.clear(guild_id, channel_id)
+        self.bot.conflicts.boards.refresh(guild_id, channel_id)
+        await interaction.response.send_message("The board is posted below.", ephemeral=True)

@@ -1,0 +1,175 @@
+"""One Conflict move, start to finish: who asks, the transaction, and what the table must see.
+
+Slash commands and prompt buttons both come through :meth:`ConflictFlow.run`: it decides who is
+asking, applies one engine command inside one transaction (``run_transition``; the permission
+check runs there too, against the fresh state) and composes the :class:`Reply` — the outcome,
+the prompt for whoever must answer next (a defence or Nudges, with a ping for that player
+only) and which buttons it offers. Sending it is the caller's last step (the cog layer, which
+owns the buttons), so this module never needs to know how a button is built.
+"""
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+import discord
+from pydantic import ValidationError
+
+from bot.access import Caller, caller_of, channel_id_of, guild_id_of
+from bot.errors import BotError
+from bot.flow.board import Boards
+from bot.render.common import plain
+from bot.render.conflict import defence_prompt, events_embed, summary_embed
+from rules.character import Character
+from rules.conflict import Awaiting, Command, Conflict, available_defence
+from rules.conflict.events import ConflictEnded
+from rules.errors import RulesError
+from rules.roll import CATCH_A_BEAT
+from storage import Storage
+from storage.conflict_runner import Applied, run_transition
+from storage.errors import StorageError
+
+Interaction = discord.Interaction[discord.Client]
+Sheets = Mapping[int, Character]
+Build = Callable[[Conflict, Sheets, Caller], Command]
+
+DEFEND_GRACE = 30.0
+"""Seconds a player gets to answer a defence before a Narrator may answer for them."""
+MAX_DEFENCE = 10
+NudgeMode = Literal["damage", "beat", "none"]
+
+
+def invalid_option(error: ValidationError) -> str:
+    """One plain sentence for an option value the engine's command model refused."""
+    problems = error.errors(include_url=False, include_input=False)
+    where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
+    detail = problems[0]["msg"] if problems else "not valid"
+    return f"That is not a valid value for {where}: {detail}."
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The buttons of the question to whoever must answer the pending action.
+
+    ``conflict_id`` is the stored Conflict's id and ``attack_id`` the action's: a button names
+    both, so it can only ever settle that action, even after a restart or in a new Conflict.
+    """
+
+    conflict_id: int
+    attack_id: int
+    defend_with: tuple[int, ...] = ()
+    """Defence choices in dice (0 = don't defend) when the target must answer."""
+    nudge_modes: tuple[NudgeMode, ...] = ()
+    """Spending choices when the attacker has Nudges to spend."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What one move shows: the outcome, the question to the next player, and whom to ping."""
+
+    guild_id: int
+    channel_id: int
+    embeds: list[discord.Embed]
+    content: str = ""
+    ping: tuple[int, ...] = ()
+    prompt: Prompt | None = None
+    applied: Applied | None = field(default=None, compare=False)
+
+
+class ConflictFlow:
+    """Runs Conflict moves for every channel; owns the status boards and the defence timers."""
+
+    def __init__(self, client: discord.Client, storage: Storage, rng: random.Random) -> None:
+        self.storage = storage
+        self.rng = rng
+        self.boards = Boards(client, storage)
+        self.defend_grace = DEFEND_GRACE
+        self._prompted: dict[tuple[int, int, int], float] = {}
+
+    async def run(
+        self, interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None
+    ) -> Reply:
+        """Apply the command ``build`` makes from the fresh state, and compose the reply."""
+        guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+        caller = await caller_of(interaction, self.storage)
+
+        def make(state: Conflict, sheets: Sheets) -> Command:
+            try:
+                return build(state, sheets, caller)
+            except ValidationError as error:
+                # Choices are enforced by Discord's client only; a raw payload reaches the model.
+                raise RulesError(invalid_option(error)) from None
+
+        applied = await run_transition(
+            self.storage, guild_id, channel_id, make, rng=self.rng, conflict_id=conflict_id
+        )
+        return await self.compose(guild_id, channel_id, applied, title=title)
+
+    async def compose(self, guild_id: int, channel_id: int, applied: Applied, *, title: str) -> Reply:
+        """The outcome, the closing summary if the Conflict ended, and the next prompt."""
+        conflict = applied.conflict
+        ended = [e for e in applied.events if isinstance(e, ConflictEnded)]
+        # Discord allows 6000 characters across a message's embeds: share them out.
+        embeds = [events_embed(conflict, applied.events, title=title, limit=2500 if ended else 6000)]
+        embeds += [summary_embed(e, limit=3500) for e in ended[:1]]
+        reply = Reply(guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied)
+        pending = conflict.pending
+        if pending is None or applied.stored is None:
+            return reply
+        sheets = dict(applied.characters) or await self.sheets(guild_id, conflict)
+        if pending.awaiting is Awaiting.DEFENCE and pending.target is not None:
+            answerer = pending.target
+            text = defence_prompt(conflict, sheets) or ""
+            most = min(MAX_DEFENCE, available_defence(conflict, sheets, pending.target))
+            prompt = Prompt(applied.stored.id, pending.id, defend_with=(0, *range(2, most + 1)))
+            self._prompted[(guild_id, channel_id, pending.id)] = time.monotonic()
+        else:
+            answerer = pending.attacker
+            name = plain(conflict.name_of(pending.attacker))
+            text = (
+                f"**{name}** has {pending.nudges} Nudge{'s' if pending.nudges != 1 else ''} to spend: "
+                "use the buttons, or `/nudges` to split them (damage, remove dice, next round, story)."
+            )
+            beat: tuple[NudgeMode, ...] = ("beat",) if pending.nudges >= CATCH_A_BEAT else ()
+            prompt = Prompt(applied.stored.id, pending.id, nudge_modes=("damage", *beat, "none"))
+        sheet = sheets.get(answerer)
+        if sheet is None:
+            return Reply(guild_id, channel_id, embeds, text, (), prompt, applied)
+        content = f"<@{sheet.owner_id}> {text}"
+        return Reply(guild_id, channel_id, embeds, content, (sheet.owner_id,), prompt, applied)
+
+    async def sheets(self, guild_id: int, conflict: Conflict) -> dict[int, Character]:
+        found: dict[int, Character] = {}
+        for participant in conflict.participants:
+            try:
+                found[participant.id] = (
+                    await self.storage.characters.get(guild_id, participant.id)
+                ).character
+            except StorageError:
+                continue
+        return found
+
+    def waited(self, interaction: Interaction, attack_id: int) -> float | None:
+        """Seconds since this attack's defence prompt was posted, if known.
+
+        A button knows its own message's age; for a slash command the prompt time is kept in
+        memory (after a restart it is unknown, and then the wait is not enforced).
+        """
+        if interaction.message is not None:
+            return (discord.utils.utcnow() - interaction.message.created_at).total_seconds()
+        key = (guild_id_of(interaction), channel_id_of(interaction), attack_id)
+        started = self._prompted.get(key)
+        return None if started is None else time.monotonic() - started
+
+    def check_grace(self, waited: float | None) -> None:
+        """A Narrator answering a player's defence must first give the player a moment."""
+        if waited is None:
+            return
+        left = self.defend_grace - waited
+        if left > 0:
+            raise BotError(f"Give the player a moment to choose: you can answer for them in {left:.0f} s.")
+
+    def close(self) -> None:
+        self.boards.close()

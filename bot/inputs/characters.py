@@ -1,0 +1,111 @@
+"""Characters named in an option: found by the one naming rule, offered as the user types.
+
+A typed name finds a character the way ``rules.naming.find_named`` says: the exact name (in any
+case, spacing or width) if there is one, else every name that contains what was typed,
+ignoring accents (``menard`` finds "Ménard d'Arc"). One match is the character; several are a
+question back to the user. Names always come from this server only.
+"""
+
+import discord
+from discord import app_commands
+
+from bot.access import caller_of, guild_id_of
+from bot.client import Interaction, MistbornClient
+from bot.errors import BotError
+from bot.render.common import clip, plain
+from storage import StoredCharacter
+
+NAME_MAX = 64
+"""The longest name a sheet has, and so the longest name an option takes."""
+SUGGESTIONS = 25
+"""Discord shows at most 25 autocomplete choices."""
+NO_ACTIVE = "You have no active character here. Pick one with `/character use`, or name one."
+
+
+def shown(typed: str) -> str:
+    """What a user typed, repeated back inert and short (a raw payload can carry 6000 characters)."""
+    return plain(clip(" ".join(typed.split()), NAME_MAX))
+
+
+async def find_character(interaction: Interaction, typed: str) -> StoredCharacter:
+    """The character of this server that ``typed`` names, or a clear refusal."""
+    guild_id = guild_id_of(interaction)
+    storage = interaction.client.storage
+    found = await storage.characters.find(guild_id, typed, limit=6)
+    if len(found) == 1:
+        return await storage.characters.get(guild_id, found[0].id)
+    if not found:
+        raise BotError(f"There is no character named {shown(typed)} in this server.")
+    names = ", ".join(plain(c.name) for c in found[:5])
+    more = ", …" if len(found) > 5 else ""
+    raise BotError(
+        f"Several characters match {shown(typed)}: {names}{more}. Which one? Type more of the name."
+    )
+
+
+async def active_character(interaction: Interaction) -> StoredCharacter:
+    """The caller's active character in this server (``/character use``)."""
+    active = await interaction.client.storage.active.get(guild_id_of(interaction), interaction.user.id)
+    if active is None:
+        raise BotError(NO_ACTIVE)
+    return active
+
+
+async def named_or_active(interaction: Interaction, given: StoredCharacter | None) -> StoredCharacter:
+    """The character an option named, or the caller's active one when the option was left out."""
+    return given if given is not None else await active_character(interaction)
+
+
+async def character_names(
+    interaction: Interaction, current: str, *, owner_id: int | None = None
+) -> list[app_commands.Choice[str]]:
+    """Suggestions: names of this server containing what was typed (accents ignored)."""
+    if interaction.guild_id is None:
+        return []
+    found = await interaction.client.storage.characters.search(
+        interaction.guild_id, current[:NAME_MAX], owner_id=owner_id, limit=SUGGESTIONS
+    )
+    return [app_commands.Choice(name=c.name, value=c.name) for c in found]
+
+
+class CharacterTransformer(app_commands.Transformer[MistbornClient]):
+    """A character of this server, by name; ``own`` suggests only the caller's own (Narrators: all).
+
+    The suggestion scope is a convenience: what the caller may do with the character is checked
+    by the command (``Caller.require_control``).
+    """
+
+    def __init__(self, *, own: bool = False) -> None:
+        self.own = own
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.string
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return NAME_MAX
+
+    async def transform(self, interaction: Interaction, value: str) -> StoredCharacter:
+        return await find_character(interaction, value)
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: Interaction, value: str
+    ) -> list[app_commands.Choice[str]]:
+        owner_id = None
+        if self.own and interaction.guild_id is not None:
+            caller = await caller_of(interaction, interaction.client.storage)
+            owner_id = None if caller.narrator else caller.user_id
+        return await character_names(interaction, str(value), owner_id=owner_id)
+
+
+AnyCharacter = app_commands.Transform[StoredCharacter, CharacterTransformer()]
+"""Any character of this server (reading, or a Narrator's pick)."""
+OwnCharacter = app_commands.Transform[StoredCharacter, CharacterTransformer(own=True)]
+"""A character the caller would change: their own are suggested (a Narrator sees all)."""
+NewName = app_commands.Range[str, 1, NAME_MAX]
+"""A name for a new or renamed character; the sheet's own rules check it (``rules.character``)."""

@@ -1,0 +1,122 @@
+"""Participants of this channel's Conflict, named in an option (``who``, ``target``).
+
+The name is only cleaned here: it is resolved against the Conflict inside the move's own
+transaction (:func:`find_participant`), so it is judged on the state the move applies to,
+never on an older copy. Participants are found by the same naming rule as characters.
+"""
+
+from collections.abc import Mapping
+
+import discord
+from discord import app_commands
+
+from bot.access import Caller
+from bot.client import Interaction, MistbornClient
+from bot.errors import BotError, NotAllowed
+from bot.inputs.characters import NAME_MAX, SUGGESTIONS, shown
+from bot.render.common import plain
+from rules.character import Character
+from rules.character.stats import rollable_names
+from rules.conflict import Conflict, Participant
+from rules.naming import find_named, name_key, name_matches, sort_key
+from storage.conflict_runner import current_conflict
+from storage.errors import StorageError
+
+Sheets = Mapping[int, Character]
+
+
+def find_participant(conflict: Conflict, typed: str) -> Participant:
+    """The participant ``typed`` names, or a refusal listing who is in the Conflict."""
+    found = find_named(typed, conflict.participants, lambda p: p.name)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        names = ", ".join(plain(p.name) for p in found[:10])
+        raise BotError(f"Several participants match {shown(typed)}: {names}. Which one?")
+    names = ", ".join(plain(p.name) for p in conflict.participants) or "nobody yet"
+    raise BotError(f"Nobody called {shown(typed)} is in this Conflict. In it: {names}.")
+
+
+def controls(caller: Caller, participant: Participant, sheets: Sheets) -> bool:
+    """Whether the caller may move ``participant`` (its sheet's owner, or a Narrator)."""
+    sheet = sheets.get(participant.id)
+    return caller.narrator or (sheet is not None and caller.owns(sheet))
+
+
+def pick(conflict: Conflict, sheets: Sheets, caller: Caller, who: str | None, doing: str) -> Participant:
+    """The participant a move is for: the one named, or the caller's own when unnamed."""
+    if who is not None and who.strip():
+        participant = find_participant(conflict, who)
+        if not controls(caller, participant, sheets):
+            raise NotAllowed(f"{participant.name} is not yours, so you cannot {doing} for them.")
+        return participant
+    mine = [p for p in conflict.participants if controls(caller, p, sheets) and not p.defeated]
+    if caller.narrator:
+        mine = [p for p in mine if (s := sheets.get(p.id)) is not None and caller.owns(s)] or mine
+    if len(mine) == 1:
+        return mine[0]
+    if not mine:
+        raise BotError("You have no character in this Conflict. Join with `/conflict join`.")
+    names = ", ".join(plain(p.name) for p in mine[:10])
+    raise BotError(f"You speak for several characters here ({names}); say which with `who`.")
+
+
+async def _conflict_here(interaction: Interaction) -> Conflict | None:
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return None
+    return await current_conflict(interaction.client.storage, interaction.guild_id, interaction.channel_id)
+
+
+class ParticipantTransformer(app_commands.Transformer[MistbornClient]):
+    """A participant's name, suggested from this channel's Conflict."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.string
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+    @property
+    def max_value(self) -> int:
+        return NAME_MAX
+
+    async def transform(self, interaction: Interaction, value: str) -> str:
+        return " ".join(str(value).split())
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: Interaction, value: str
+    ) -> list[app_commands.Choice[str]]:
+        conflict = await _conflict_here(interaction)
+        if conflict is None:
+            return []
+        names = sorted(
+            (p.name for p in conflict.participants if name_matches(str(value), p.name)), key=sort_key
+        )
+        return [app_commands.Choice(name=n, value=n) for n in names[:SUGGESTIONS]]
+
+
+ParticipantName = app_commands.Transform[str, ParticipantTransformer]
+
+
+async def participant_stats(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Stats and Powers of ``who`` (or of the caller's own participant), for ``stat`` options."""
+    conflict = await _conflict_here(interaction)
+    if conflict is None or interaction.guild_id is None:
+        return []
+    storage = interaction.client.storage
+    who = getattr(interaction.namespace, "who", None)
+    key = name_key(who) if isinstance(who, str) and who.strip() else None
+    for participant in conflict.participants:
+        if key is not None and name_key(participant.name) != key:
+            continue
+        try:
+            stored = await storage.characters.get(interaction.guild_id, participant.id)
+        except StorageError:
+            continue
+        if key is None and stored.character.owner_id != interaction.user.id:
+            continue
+        names = [n for n in rollable_names(stored.character) if name_matches(current, n)]
+        return [app_commands.Choice(name=n, value=n) for n in names[:SUGGESTIONS]]
+    return []
