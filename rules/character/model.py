@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt, ValidationInfo, field_val
 from rules.character import limits as lim
 from rules.character.names import Attribute, CharacterKind, PowerType, Resilience, Standing
 from rules.character.parts import BuildLabels, Burden, Power, Prop, Traits
+from rules.naming import name_key
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -202,18 +203,18 @@ class Character(BaseModel):
             raise lim.problem(f"A sheet holds at most {lim.BURDENS_MAX} Burdens.")
         seen: set[str] = set()
         for burden in self.burdens:
-            if lim.name_key(burden.name) in seen:
+            if name_key(burden.name) in seen:
                 raise lim.problem(
                     f"Two Burdens are called {lim.quoted(burden.name)}; give each its own name."
                 )
-            seen.add(lim.name_key(burden.name))
+            seen.add(name_key(burden.name))
         if len(self.powers) > lim.POWERS_MAX:
             raise lim.problem(f"A sheet holds at most {lim.POWERS_MAX} Powers.")
         keys: set[tuple[PowerType, str]] = set()
         for power in self.powers:
-            if (power.type, lim.name_key(power.name)) in keys:
+            if (power.type, name_key(power.name)) in keys:
                 raise lim.problem(f"{power.full_label} is listed twice; keep one and set its rating.")
-            keys.add((power.type, lim.name_key(power.name)))
+            keys.add((power.type, name_key(power.name)))
         if sum(len(p.stunts) for p in self.powers) > lim.STUNTS_MAX:
             raise lim.problem(f"A sheet holds at most {lim.STUNTS_MAX} Stunts in all.")
         if len(self.props) > lim.PROPS_MAX:

@@ -10,6 +10,7 @@ from typing import TypeVar
 
 from rules.burdens import Severity
 from rules.errors import RulesError
+from rules.naming import name_key
 
 
 class _Named(StrEnum):
@@ -130,11 +131,11 @@ RESERVED_NAMES = frozenset(
 
 def canonical_metal(name: str) -> str | None:
     """The metal's proper spelling, or None if it is not a metal."""
-    key = name.strip().lower()
+    key = name_key(name)
     if key in _METAL_ALIASES:
         return _METAL_ALIASES[key]
     for metal in METALS:
-        if metal.lower() == key:
+        if name_key(metal) == key:
             return metal
     return None
 
@@ -145,7 +146,7 @@ _E = TypeVar("_E", bound=Enum)
 def _parse(enum: type[_E], value: _E | str, what: str) -> _E:
     if isinstance(value, enum):
         return value
-    key = str(value).strip().lower()
+    key = name_key(str(value))
     for member in enum:
         if member.value == key:
             return member

@@ -18,12 +18,14 @@ Rulings:
 
 from rules.character import Attribute, Character, Prop, defeat_penalties, find_burden, find_stat, rating_for
 from rules.character import limits as lim
+from rules.character.lookup import one_of, pick, same_name
 from rules.character.stats import pewter_rating
 from rules.conflict.commands import Defend
 from rules.conflict.specs import DEFENCE_ATTRIBUTE, LABEL_MAX, ActionKind, ActionSpec, DiceSpec
 from rules.conflict.state import Conflict, Participant
 from rules.conflict.work import Work, check_count, clean_text
 from rules.errors import RulesError
+from rules.naming import name_key
 from rules.outcome import check_difficulty
 from rules.pool import MAX_BURDENS, Pool, build_pool
 
@@ -128,10 +130,10 @@ def figure_pool(
         if action.target is None:
             raise RulesError("Only a target's Burdens can add dice; this action has no target.")
         target_sheet = work.sheet(conflict.participant(action.target))
-        keys = [lim.name_key(name) for name in dice.burdens]
-        if len(set(keys)) != len(keys):
+        burdens = [find_burden(target_sheet, name) for name in dice.burdens]
+        if len({name_key(burden.name) for burden in burdens}) != len(burdens):
             raise RulesError("Each Burden counts once; a name is listed twice.")
-        severities = [find_burden(target_sheet, name).severity for name in dice.burdens]
+        severities = [burden.severity for burden in burdens]
     return build_pool(
         rating,
         rating_label=label,
@@ -163,9 +165,17 @@ def grant_pool(
 
 
 def _prop(sheet: Character, name: str) -> Prop:
-    for prop in sheet.props:
-        if lim.name_key(prop.name) == lim.name_key(name):
-            return prop
+    """The Prop a typed name picks (``rules.naming.find_named``).
+
+    A sheet may carry two Props of one name (two daggers); naming it picks the first, as the
+    sheet cannot tell them apart either.
+    """
+    found = pick(name, sheet.props, lambda prop: prop.name)
+    if len(found) == 1 or (found and same_name(name, found[0].name)):
+        return found[0]
+    if found:
+        options = one_of([prop.name for prop in found])
+        raise RulesError(f"{sheet.name} has more than one Prop matching {lim.quoted(name)}; say {options}.")
     raise RulesError(f"{sheet.name} has no Prop called {lim.quoted(name)}.")
 
 
