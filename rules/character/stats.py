@@ -223,7 +223,7 @@ def spend_standing(character: Character, standing: Standing | str) -> Character:
             f"{character.name}'s {standing.label} is down to {available}; a roll on it needs 2 or more. "
             "Recover it first."
         )
-    spent = character.spent.model_copy(update={standing.value: character.spent.get(standing) + 1})
+    spent = character.spent.with_value(standing, character.spent.get(standing) + 1)
     return character.model_copy(update={"spent": spent})
 
 
