@@ -8,18 +8,28 @@ once apply each migration exactly once (the second re-reads the version under th
 Ids that other rows or in-memory copies refer to (characters, conflicts) are AUTOINCREMENT so
 they are never reused: a stale copy of a deleted row must not match a new row that took its id.
 
+A migration is SQL text, a Python step (an async function given the connection, for changes
+SQL cannot express, such as recomputing a column with the rules' own functions), or a tuple
+of both run in order. Every step of one migration runs in the same transaction as the bump.
+
 Never edit a migration that has shipped: append a new one. A migration that rebuilds a table
 must not rely on ``PRAGMA foreign_keys`` (it cannot change inside a transaction).
 """
 
 import sqlite3
+from collections.abc import Awaitable, Callable
 
 import aiosqlite
 
 from storage.errors import SchemaVersionError
 from storage.sql import rollback
 
-MIGRATIONS: tuple[str, ...] = (
+PythonStep = Callable[[aiosqlite.Connection], Awaitable[None]]
+"""A migration step in Python: it runs inside the migration's transaction and must not commit."""
+Step = str | PythonStep
+Migration = Step | tuple[Step, ...]
+
+MIGRATIONS: tuple[Migration, ...] = (
     # 1: characters, guild settings, active characters, roll log.
     """
     CREATE TABLE characters (
@@ -122,6 +132,20 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
+def steps(migration: Migration) -> tuple[Step, ...]:
+    """The steps of one migration, in the order they run."""
+    return migration if isinstance(migration, tuple) else (migration,)
+
+
+async def _apply(conn: aiosqlite.Connection, migration: Migration) -> None:
+    for step in steps(migration):
+        if isinstance(step, str):
+            for statement in split_statements(step):
+                await conn.execute(statement)
+        else:
+            await step(conn)
+
+
 async def schema_version(conn: aiosqlite.Connection) -> int:
     """The number of the last migration applied to the file behind ``conn``."""
     async with conn.execute("PRAGMA user_version") as cursor:
@@ -147,8 +171,7 @@ async def migrate(conn: aiosqlite.Connection, target: int = LATEST_VERSION) -> i
         await conn.execute("BEGIN IMMEDIATE")
         try:
             if await schema_version(conn) < number:
-                for statement in split_statements(MIGRATIONS[number - 1]):
-                    await conn.execute(statement)
+                await _apply(conn, MIGRATIONS[number - 1])
                 # PRAGMA takes no parameters; ``number`` is our own int, never user input.
                 await conn.execute(f"PRAGMA user_version = {int(number)}")
             await conn.execute("COMMIT")
