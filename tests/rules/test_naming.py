@@ -3,6 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rules.character import limits
 from rules.naming import find_named, name_key, name_matches, search_key, sort_key
 
 ANY_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
@@ -139,3 +140,7 @@ def test_find_named_is_exact_matches_or_sorted_substring_matches(names: list[str
         assert found == exact
     else:
         assert found == sorted((n for n in names if name_matches(query, n)), key=sort_key)
+
+
+def test_the_old_import_path_is_the_one_rule() -> None:
+    assert limits.name_key is name_key
