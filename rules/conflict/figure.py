@@ -16,6 +16,9 @@ Rulings:
 * Armour is the target's best armour Prop unless the action names a value.
 """
 
+from collections.abc import Sequence
+
+from rules.burdens import Severity
 from rules.character import Attribute, Character, Prop, defeat_penalties, find_burden, find_stat, rating_for
 from rules.character import limits as lim
 from rules.character.lookup import one_of, pick, same_name
@@ -118,6 +121,27 @@ def _rating(work: Work, participant: Participant, stat: str) -> tuple[int, str, 
     return rating, ref.label, modifiers
 
 
+def _adjusted_pool(
+    rating: int,
+    label: str,
+    modifiers: list[tuple[str, int]],
+    adjustments: DiceSpec | Defend,
+    burdens: Sequence[Severity] = (),
+) -> Pool:
+    """A pool from a rating and the table's adjustments (RULES.md §1): a declaration's and a
+    busy defender's reaction carry the same Traits, Tool and Circumstances."""
+    return build_pool(
+        rating,
+        rating_label=label,
+        traits_for=adjustments.traits_for,
+        traits_against=adjustments.traits_against,
+        burdens=burdens,
+        tool=adjustments.tool,
+        circumstances=adjustments.circumstances,
+        modifiers=modifiers,
+    )
+
+
 def figure_pool(
     conflict: Conflict, work: Work, actor: Participant, action: ActionSpec, dice: DiceSpec
 ) -> Pool:
@@ -134,16 +158,7 @@ def figure_pool(
         if len({name_key(burden.name) for burden in burdens}) != len(burdens):
             raise RulesError("Each Burden counts once; a name is listed twice.")
         severities = [burden.severity for burden in burdens]
-    return build_pool(
-        rating,
-        rating_label=label,
-        traits_for=dice.traits_for,
-        traits_against=dice.traits_against,
-        burdens=severities,
-        tool=dice.tool,
-        circumstances=dice.circumstances,
-        modifiers=modifiers,
-    )
+    return _adjusted_pool(rating, label, modifiers, dice, severities)
 
 
 def grant_pool(
@@ -153,15 +168,7 @@ def grant_pool(
     resilience = action.resilience or conflict.type.resilience
     attribute = DEFENCE_ATTRIBUTE[resilience]
     rating, label, modifiers = _rating(work, target, attribute.value)
-    return build_pool(
-        rating,
-        rating_label=label,
-        traits_for=reaction.traits_for,
-        traits_against=reaction.traits_against,
-        tool=reaction.tool,
-        circumstances=reaction.circumstances,
-        modifiers=modifiers,
-    )
+    return _adjusted_pool(rating, label, modifiers, reaction)
 
 
 def _prop(sheet: Character, name: str) -> Prop:
