@@ -4,9 +4,10 @@ Run by hand: ``python -m bench.storage_bench`` (about 10 s) or with ``--characte
 ``--samples`` to change the sizes.
 
 Times each public call end to end through aiosqlite (so a thread hop per statement is
-included): get by name, prefix search (what autocomplete calls on every keystroke, with 1-,
-2- and 3-letter prefixes) and update with its version check (one transaction each). Also
-prints SQLite's query plans, to show the lookups use the (guild_id, name_key) index.
+included): get by name, search (what autocomplete calls on every keystroke: names holding
+the typed 1, 2 or 3 letters anywhere, or nothing typed yet) and update with its version check
+(one transaction each). Also prints SQLite's query plans, to show get by name uses the
+(guild_id, name_key) index and search walks one server's rows in sort order.
 """
 
 import argparse
@@ -76,13 +77,16 @@ async def run(path: Path, count: int, samples: int) -> None:
         report(
             "get_by_name", await timed(samples, lambda i: chars.get_by_name(GUILD, rng.choice(names).upper()))
         )
-        for length in (1, 2, 3):
-            prefixes = [name[:length].lower() for name in rng.sample(names, samples)]
+        for length in (0, 1, 2, 3):
+            queries = []
+            for name in rng.sample(names, samples):
+                start = rng.randrange(len(name) - length + 1)
+                queries.append(name[start : start + length].lower())
 
-            async def search(i: int, prefixes: list[str] = prefixes) -> None:
-                await chars.search(GUILD, prefixes[i])
+            async def search(i: int, queries: list[str] = queries) -> None:
+                await chars.search(GUILD, queries[i])
 
-            report(f"search, {length}-letter prefix", await timed(samples, search))
+            report(f"search, {length} letters", await timed(samples, search))
 
         targets = [await chars.get_by_name(GUILD, name) for name in rng.sample(names, samples)]
 
@@ -102,7 +106,7 @@ async def run(path: Path, count: int, samples: int) -> None:
 
         plans = {
             "get_by_name": ("SELECT id FROM characters WHERE guild_id = ? AND name_key = ?", (GUILD, "x")),
-            "search": (_SEARCH, (GUILD, "ab", "ac", 25)),
+            "search": (_SEARCH, (GUILD, "ab", GUILD, "ab", "ab", 25, 25)),
         }
         for label, (sql, params) in plans.items():
             rows = await fetch_all(storage.database.reader, "EXPLAIN QUERY PLAN " + sql, params)

@@ -1,13 +1,13 @@
 """Character sheets, stored as the rules' JSON document plus the columns we search on.
 
 The sheet's format belongs to ``rules.character``; storage keeps ``model_dump_json()`` as it is
-and copies out only what it must index: the name (as typed, and as a case-insensitive key that
-is unique per server), owner and kind. Every write checks and bumps a version, so two edits
+and copies out only what it must index: the name (as typed, and as the keys of
+``rules.naming``: ``name_key`` unique per server, ``search_key`` and ``sort_key``; see
+``storage.name_keys``), owner and kind. Every write checks and bumps a version, so two edits
 made from the same old copy cannot silently overwrite each other.
 """
 
 import sqlite3
-import unicodedata
 from functools import lru_cache
 from typing import NoReturn
 
@@ -15,8 +15,13 @@ import aiosqlite
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from rules.character import Character, CharacterKind, revise_character
+
+# ``name_key`` stays importable from here for callers not yet on ``rules.naming``.
+from rules.naming import name_key as name_key
+from rules.naming import search_key
 from storage.database import Session
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
+from storage.name_keys import bindable, name_columns
 from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text, utc_now
 
 MAX_SEARCH = 25
@@ -26,45 +31,34 @@ MISSING = "That character does not exist in this server (it may have been delete
 _COLUMNS = "id, guild_id, version, updated_at, document FROM characters"
 _BY_ID = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND id = ?"
 _BY_NAME = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND name_key = ?"
-_IN_GUILD = "SELECT " + _COLUMNS + " WHERE guild_id = ? ORDER BY name_key"
-_BY_OWNER = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND owner_id = ? ORDER BY name_key"
-_SUMMARY = "SELECT id, name, kind, owner_id FROM characters"
-_SEARCH = _SUMMARY + " WHERE guild_id = ? AND name_key >= ? AND name_key < ? ORDER BY name_key LIMIT ?"
-_SEARCH_OPEN = _SUMMARY + " WHERE guild_id = ? AND name_key >= ? ORDER BY name_key LIMIT ?"
-_SEARCH_OWNER = (
-    _SUMMARY + " WHERE guild_id = ? AND owner_id = ? AND name_key >= ? AND name_key < ?"
-    " ORDER BY name_key LIMIT ?"
-)
-_SEARCH_OWNER_OPEN = (
-    _SUMMARY + " WHERE guild_id = ? AND owner_id = ? AND name_key >= ? ORDER BY name_key LIMIT ?"
+_IN_GUILD = "SELECT " + _COLUMNS + " WHERE guild_id = ? ORDER BY sort_key"
+_BY_OWNER = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND owner_id = ? ORDER BY sort_key"
+_SUMMARY = "SELECT id, name, kind, owner_id, sort_key"
+_EXACT = _SUMMARY + ", 1 AS exact FROM characters WHERE guild_id = ? AND name_key = ?"
+_CONTAINING = (
+    _SUMMARY
+    + ", 0 AS exact FROM characters WHERE guild_id = ? AND name_key <> ? AND instr(search_key, ?) > 0"
 )
 
 
-def name_key(name: str) -> str:
-    """The form two names share when a player would call them the same name.
+def _matching(owned: str) -> str:
+    """Names containing the query's search key: the one with the query's very name first (by
+    the unique name index), then the rest walked in sort order (``characters_by_sort_key``,
+    or ``characters_by_owner``) until ``limit`` match, so a common query stops early and only
+    the few rows kept are sorted. ``instr`` itself cannot use an index."""
+    exact = _EXACT + owned
+    containing = _CONTAINING + owned + " ORDER BY sort_key LIMIT ?"
+    return (
+        "SELECT id, name, kind, owner_id, exact FROM ("
+        + exact
+        + " UNION ALL SELECT * FROM ("
+        + containing
+        + ")) ORDER BY exact DESC, sort_key LIMIT ?"
+    )
 
-    NFKC folds look-alike forms (full-width letters, ligatures) and ``casefold`` folds case
-    more thoroughly than ``lower`` (German ß matches ss). Normalizing again after folding
-    makes the key stable: the key of a key is itself, so typing a key finds its character.
-    """
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip()
 
-
-def _prefix_end(prefix: str) -> str | None:
-    """The smallest key above every key starting with ``prefix``; None if there is none.
-
-    SQLite compares text as UTF-8 bytes, which is code point order, so "every key that starts
-    with p" is the range ``[p, p with its last character bumped)``, which an index answers
-    directly (``LIKE`` would not use it).
-    """
-    chars = list(prefix)
-    while chars:
-        code = ord(chars.pop()) + 1
-        if code == 0xD800:
-            code = 0xE000
-        if code <= 0x10FFFF:
-            return "".join(chars) + chr(code)
-    return None
+_SEARCH = _matching("")
+_SEARCH_OWNER = _matching(" AND owner_id = ?")
 
 
 class StoredCharacter(BaseModel):
@@ -139,12 +133,12 @@ class CharacterRepository:
             try:
                 row_id = await insert(
                     conn,
-                    "INSERT INTO characters (guild_id, name, name_key, owner_id, kind, version,"
-                    " updated_at, document) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+                    "INSERT INTO characters (guild_id, name, name_key, search_key, sort_key, owner_id, kind,"
+                    " version, updated_at, document) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
                     (
                         guild_id,
                         character.name,
-                        name_key(character.name),
+                        *name_columns(character.name),
                         character.owner_id,
                         character.kind.value,
                         to_text(now),
@@ -163,8 +157,10 @@ class CharacterRepository:
         return stored_character(row)
 
     async def get_by_name(self, guild_id: int, name: str) -> StoredCharacter:
-        """The character with this name in this server, in any case; :class:`NotFoundError` if none."""
-        row = await fetch_one(self._session.reader, _BY_NAME, (guild_id, name_key(name)))
+        """The character with this very name in this server (by ``rules.naming.name_key``: any
+        case, spacing or full-width form); :class:`NotFoundError` if none. No partial matches:
+        use :meth:`find` for a name a player typed."""
+        row = await fetch_one(self._session.reader, _BY_NAME, (guild_id, bindable(name_key(name))))
         if row is None:
             raise _not_found(name.strip())
         return stored_character(row)
@@ -178,24 +174,46 @@ class CharacterRepository:
         return [stored_character(row) for row in rows]
 
     async def search(
-        self, guild_id: int, prefix: str, owner_id: int | None = None, limit: int = MAX_SEARCH
+        self, guild_id: int, query: str, owner_id: int | None = None, limit: int = MAX_SEARCH
     ) -> list[CharacterSummary]:
-        """Characters whose name starts with ``prefix`` in any case, in name order, at most 25."""
+        """Characters whose name contains ``query`` (by ``rules.naming.search_key``), at most 25.
+
+        The character with the query's very name comes first, then the rest in name order
+        (``rules.naming.sort_key``); an empty query lists the first ``limit``. For autocomplete.
+        """
+        return [summary for summary, _ in await self._matches(guild_id, query, owner_id, limit)]
+
+    async def find(
+        self, guild_id: int, query: str, owner_id: int | None = None, limit: int = MAX_SEARCH
+    ) -> list[CharacterSummary]:
+        """The characters a typed name picks, as ``rules.naming.find_named`` would pick them.
+
+        The character with that very name if there is one (alone), else every character whose
+        name contains the query, in name order, at most ``limit``. One result is the character
+        meant; none, no such name; several, ask which one.
+        """
+        matches = await self._matches(guild_id, query, owner_id, limit)
+        if matches and matches[0][1]:
+            return [matches[0][0]]
+        return [summary for summary, _ in matches]
+
+    async def _matches(
+        self, guild_id: int, query: str, owner_id: int | None, limit: int
+    ) -> list[tuple[CharacterSummary, bool]]:
+        """Matching summaries, each with whether its name is the query's very name."""
         limit = max(0, min(limit, MAX_SEARCH))
-        start = "".join(ch for ch in name_key(prefix) if unicodedata.category(ch) != "Cs")
-        end = _prefix_end(start)
-        reader = self._session.reader
+        exact, wanted = bindable(name_key(query)), bindable(search_key(query))
         if owner_id is None:
-            if end is None:
-                rows = await fetch_all(reader, _SEARCH_OPEN, (guild_id, start, limit))
-            else:
-                rows = await fetch_all(reader, _SEARCH, (guild_id, start, end, limit))
-        elif end is None:
-            rows = await fetch_all(reader, _SEARCH_OWNER_OPEN, (guild_id, owner_id, start, limit))
+            params: tuple[object, ...] = (guild_id, exact, guild_id, exact, wanted, limit, limit)
+            rows = await fetch_all(self._session.reader, _SEARCH, params)
         else:
-            rows = await fetch_all(reader, _SEARCH_OWNER, (guild_id, owner_id, start, end, limit))
+            params = (guild_id, exact, owner_id, guild_id, exact, wanted, owner_id, limit, limit)
+            rows = await fetch_all(self._session.reader, _SEARCH_OWNER, params)
         return [
-            CharacterSummary(id=row["id"], name=row["name"], kind=row["kind"], owner_id=row["owner_id"])
+            (
+                CharacterSummary(id=row["id"], name=row["name"], kind=row["kind"], owner_id=row["owner_id"]),
+                bool(row["exact"]),
+            )
             for row in rows
         ]
 
@@ -211,12 +229,12 @@ class CharacterRepository:
             try:
                 changed = await execute(
                     conn,
-                    "UPDATE characters SET name = ?, name_key = ?, owner_id = ?, kind = ?,"
-                    " version = version + 1, updated_at = ?, document = ?"
+                    "UPDATE characters SET name = ?, name_key = ?, search_key = ?, sort_key = ?,"
+                    " owner_id = ?, kind = ?, version = version + 1, updated_at = ?, document = ?"
                     " WHERE guild_id = ? AND id = ? AND version = ?",
                     (
                         character.name,
-                        name_key(character.name),
+                        *name_columns(character.name),
                         character.owner_id,
                         character.kind.value,
                         to_text(now),

@@ -1,28 +1,35 @@
 """Adding, easing and worsening a sheet's Burdens by name (RULES.md §5).
 
-Names match ignoring case and surrounding spaces. Severity steps run Serious → Grave →
-Mortal; stepping a Serious Burden down removes it.
+Names compare by ``rules.naming``: a typed name picks the Burden of that name, else the one
+Burden whose name contains it. Severity steps run Serious → Grave → Mortal; stepping a
+Serious Burden down removes it.
 """
 
 from rules.burdens import Severity
 from rules.character import limits as lim
 from rules.character.checked import validated
+from rules.character.lookup import one_of, pick
 from rules.character.model import Character
 from rules.character.names import parse_severity
 from rules.character.parts import Burden
 from rules.errors import RulesError
+from rules.naming import name_key
 
 STEPS = (Severity.SERIOUS, Severity.GRAVE, Severity.MORTAL)
 
 
 def _index(character: Character, name: str) -> int:
-    key = lim.name_key(name)
-    for i, burden in enumerate(character.burdens):
-        if lim.name_key(burden.name) == key:
-            return i
-    if not character.burdens:
+    burdens = character.burdens
+    found = pick(str(name), range(len(burdens)), lambda i: burdens[i].name)
+    if len(found) == 1:
+        return found[0]
+    if not burdens:
         raise RulesError(f"{character.name} has no Burdens.")
-    listed = ", ".join(b.name for b in character.burdens)
+    if found:
+        options = one_of([burdens[i].name for i in found])
+        shown = lim.quoted(str(name))
+        raise RulesError(f"{character.name} has more than one Burden matching {shown}; say {options}.")
+    listed = ", ".join(b.name for b in burdens)
     raise RulesError(f"{character.name} has no Burden called {lim.quoted(str(name))}. Burdens: {listed}.")
 
 
@@ -33,9 +40,9 @@ def find_burden(character: Character, name: str) -> Burden:
 
 def unused_burden_name(character: Character, base: str) -> str:
     """``base``, or ``base 2``, ``base 3``… whichever no Burden on the sheet has yet."""
-    taken = {lim.name_key(b.name) for b in character.burdens}
+    taken = {name_key(b.name) for b in character.burdens}
     name, n = base, 1
-    while lim.name_key(name) in taken:
+    while name_key(name) in taken:
         n += 1
         name = f"{base} {n}"
     return name
@@ -53,7 +60,7 @@ def _replace(character: Character, index: int, burden: Burden | None) -> Charact
 def add_burden(character: Character, name: str, severity: Severity | str) -> Character:
     """A new Burden on the sheet; refused if the name is taken or the sheet is full."""
     burden = validated(Burden, {"name": name, "severity": parse_severity(severity)})
-    if any(lim.name_key(b.name) == lim.name_key(burden.name) for b in character.burdens):
+    if any(name_key(b.name) == name_key(burden.name) for b in character.burdens):
         raise RulesError(f"{character.name} already has a Burden called {lim.quoted(burden.name)}.")
     if len(character.burdens) >= lim.BURDENS_MAX:
         raise RulesError(f"{character.name} already has {lim.BURDENS_MAX} Burdens; remove or ease one first.")

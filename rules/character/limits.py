@@ -17,6 +17,9 @@ import unicodedata
 
 from pydantic_core import PydanticCustomError
 
+# Kept for callers that still import it from here; compare names with ``rules.naming``.
+from rules.naming import name_key as name_key
+
 NAME_MAX = 64
 CONCEPT_MAX = 120
 TRAIT_MAX = 60
@@ -72,11 +75,6 @@ def text_units(text: str) -> int:
 def quoted(text: str, limit: int = 40) -> str:
     """A player's text, shortened for an error message."""
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
-
-
-def name_key(text: str) -> str:
-    """How names compare: ignoring case and runs of spaces."""
-    return " ".join(text.split()).casefold()
 
 
 _REFUSED = ("Cc", "Cs", "Zl", "Zp")

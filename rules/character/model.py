@@ -11,111 +11,112 @@ Build from a player's input with ``make_character`` / ``revise_character`` (in
 :class:`~rules.errors.RulesError`.
 """
 
-from typing import Self
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationInfo, field_validator, model_validator
 
 from rules.character import limits as lim
-from rules.character.names import Attribute, CharacterKind, PowerType, Resilience, Standing
+from rules.character.names import Attribute, CharacterKind, Named, PowerType, Resilience, Standing
 from rules.character.parts import BuildLabels, Burden, Power, Prop, Traits
+from rules.naming import name_key
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 
-class Attributes(BaseModel):
-    """Physique, Charm and Wits: 1–10 for anyone (a Hero's 2–6 is a build check)."""
+K = TypeVar("K", bound=Named)
+
+
+class StatBlock(BaseModel, Generic[K]):
+    """Three ratings named by the members of one enum, each held within its bounds.
+
+    The fields carry the enum's values as names (``physique``, ``charm``, ``wits``), so the
+    stored JSON is just the three numbers. A subclass names its enum in ``KEYS``, its bounds in
+    ``LOW`` and ``HIGH``, and in ``WHAT`` how a player's message names one of them.
+    """
 
     model_config = _FROZEN
+
+    KEYS: ClassVar[type[Named]]
+    LOW: ClassVar[int]
+    HIGH: ClassVar[int]
+    WHAT: ClassVar[str] = "{}"
+    """A format string for the error message; ``{}`` is the rating's label."""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse a block whose fields are not its enum's values, in order: ``get`` and the
+        stored JSON both rely on the two agreeing."""
+        super().__pydantic_init_subclass__(**kwargs)
+        if "KEYS" in cls.__dict__ and list(cls.model_fields) != [key.value for key in cls.KEYS]:
+            raise TypeError(f"{cls.__name__}'s fields must be {[key.value for key in cls.KEYS]}.")
+
+    def get(self, key: K) -> int:
+        """The rating for one member of the block's enum."""
+        value: int = getattr(self, key.value)
+        return value
+
+    def with_value(self, key: K, value: int) -> Self:
+        """A copy with one rating changed; like ``model_copy``, it does not check the bounds."""
+        return self.model_copy(update={key.value: value})
+
+    @model_validator(mode="after")
+    def _ranges(self) -> Self:
+        for key in self.KEYS:
+            lim.check_range(self.WHAT.format(key.label), getattr(self, key.value), self.LOW, self.HIGH)
+        return self
+
+
+class Attributes(StatBlock[Attribute]):
+    """Physique, Charm and Wits: 1–10 for anyone (a Hero's 2–6 is a build check)."""
+
+    KEYS = Attribute
+    LOW = lim.ATTRIBUTE_MIN
+    HIGH = lim.ATTRIBUTE_MAX
 
     physique: StrictInt = 2
     charm: StrictInt = 2
     wits: StrictInt = 2
 
-    def get(self, attribute: Attribute) -> int:
-        return {Attribute.PHYSIQUE: self.physique, Attribute.CHARM: self.charm, Attribute.WITS: self.wits}[
-            attribute
-        ]
 
-    @model_validator(mode="after")
-    def _ranges(self) -> Self:
-        for attribute in Attribute:
-            lim.check_range(attribute.label, self.get(attribute), lim.ATTRIBUTE_MIN, lim.ATTRIBUTE_MAX)
-        return self
-
-
-class Standings(BaseModel):
+class Standings(StatBlock[Standing]):
     """Resources, Influence and Spirit as written on the sheet: 2–10."""
 
-    model_config = _FROZEN
+    KEYS = Standing
+    LOW = lim.STANDING_MIN
+    HIGH = lim.STANDING_MAX
 
     resources: StrictInt = 2
     influence: StrictInt = 2
     spirit: StrictInt = 2
 
-    def get(self, standing: Standing) -> int:
-        return {
-            Standing.RESOURCES: self.resources,
-            Standing.INFLUENCE: self.influence,
-            Standing.SPIRIT: self.spirit,
-        }[standing]
 
-    @model_validator(mode="after")
-    def _ranges(self) -> Self:
-        for standing in Standing:
-            lim.check_range(standing.label, self.get(standing), lim.STANDING_MIN, lim.STANDING_MAX)
-        return self
-
-
-class Spent(BaseModel):
+class Spent(StatBlock[Standing]):
     """How far each Standing is lowered by rolls until it is recovered (RULES.md §6)."""
 
-    model_config = _FROZEN
+    KEYS = Standing
+    LOW = 0
+    HIGH = lim.STANDING_MAX - 1
+    WHAT = "{} spent"
 
     resources: StrictInt = 0
     influence: StrictInt = 0
     spirit: StrictInt = 0
 
-    def get(self, standing: Standing) -> int:
-        return {
-            Standing.RESOURCES: self.resources,
-            Standing.INFLUENCE: self.influence,
-            Standing.SPIRIT: self.spirit,
-        }[standing]
 
-    @model_validator(mode="after")
-    def _ranges(self) -> Self:
-        for standing in Standing:
-            lim.check_range(f"{standing.label} spent", self.get(standing), 0, lim.STANDING_MAX - 1)
-        return self
-
-
-class Harm(BaseModel):
+class Harm(StatBlock[Resilience]):
     """Damage taken on each Resilience, kept apart from the maximum (RULES.md §5).
 
     The remaining value is the maximum less this, never below 0; see ``rules.character.stats``.
     """
 
-    model_config = _FROZEN
+    KEYS = Resilience
+    LOW = 0
+    HIGH = lim.DAMAGE_MAX
+    WHAT = "{} damage"
 
     health: StrictInt = 0
     reputation: StrictInt = 0
     willpower: StrictInt = 0
-
-    def get(self, resilience: Resilience) -> int:
-        return {
-            Resilience.HEALTH: self.health,
-            Resilience.REPUTATION: self.reputation,
-            Resilience.WILLPOWER: self.willpower,
-        }[resilience]
-
-    def with_value(self, resilience: Resilience, value: int) -> "Harm":
-        return self.model_copy(update={resilience.value: value})
-
-    @model_validator(mode="after")
-    def _ranges(self) -> Self:
-        for resilience in Resilience:
-            lim.check_range(f"{resilience.label} damage", self.get(resilience), 0, lim.DAMAGE_MAX)
-        return self
 
 
 _TEXT_FIELDS = {
@@ -202,18 +203,18 @@ class Character(BaseModel):
             raise lim.problem(f"A sheet holds at most {lim.BURDENS_MAX} Burdens.")
         seen: set[str] = set()
         for burden in self.burdens:
-            if lim.name_key(burden.name) in seen:
+            if name_key(burden.name) in seen:
                 raise lim.problem(
                     f"Two Burdens are called {lim.quoted(burden.name)}; give each its own name."
                 )
-            seen.add(lim.name_key(burden.name))
+            seen.add(name_key(burden.name))
         if len(self.powers) > lim.POWERS_MAX:
             raise lim.problem(f"A sheet holds at most {lim.POWERS_MAX} Powers.")
         keys: set[tuple[PowerType, str]] = set()
         for power in self.powers:
-            if (power.type, lim.name_key(power.name)) in keys:
+            if (power.type, name_key(power.name)) in keys:
                 raise lim.problem(f"{power.full_label} is listed twice; keep one and set its rating.")
-            keys.add((power.type, lim.name_key(power.name)))
+            keys.add((power.type, name_key(power.name)))
         if sum(len(p.stunts) for p in self.powers) > lim.STUNTS_MAX:
             raise lim.problem(f"A sheet holds at most {lim.STUNTS_MAX} Stunts in all.")
         if len(self.props) > lim.PROPS_MAX:

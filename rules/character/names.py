@@ -10,15 +10,18 @@ from typing import TypeVar
 
 from rules.burdens import Severity
 from rules.errors import RulesError
+from rules.naming import name_key
 
 
-class _Named(StrEnum):
+class Named(StrEnum):
+    """An enum stored as its lower-case value and shown as its capitalized ``label``."""
+
     @property
     def label(self) -> str:
         return self.value.capitalize()
 
 
-class CharacterKind(_Named):
+class CharacterKind(Named):
     """Heroes belong to players; Villains and Extras to the server's Narrators."""
 
     HERO = "hero"
@@ -26,19 +29,19 @@ class CharacterKind(_Named):
     EXTRA = "extra"
 
 
-class Attribute(_Named):
+class Attribute(Named):
     PHYSIQUE = "physique"
     CHARM = "charm"
     WITS = "wits"
 
 
-class Standing(_Named):
+class Standing(Named):
     RESOURCES = "resources"
     INFLUENCE = "influence"
     SPIRIT = "spirit"
 
 
-class Resilience(_Named):
+class Resilience(Named):
     """The three things an attack can wear down (RULES.md §4, §5)."""
 
     HEALTH = "health"
@@ -46,7 +49,7 @@ class Resilience(_Named):
     WILLPOWER = "willpower"
 
 
-class DefeatCondition(_Named):
+class DefeatCondition(Named):
     """What a character is when a Resilience reaches 0 (RULES.md §5)."""
 
     INCAPACITATED = "incapacitated"
@@ -54,7 +57,7 @@ class DefeatCondition(_Named):
     DEVASTATED = "devastated"
 
 
-class PowerType(_Named):
+class PowerType(Named):
     ALLOMANCY = "allomancy"
     FERUCHEMY = "feruchemy"
     HEMALURGY = "hemalurgy"
@@ -67,7 +70,7 @@ class PowerType(_Named):
         return self in (PowerType.ALLOMANCY, PowerType.FERUCHEMY)
 
 
-class Emphasis(_Named):
+class Emphasis(Named):
     """The strong / average / weak label a Hero gives each part of the sheet (RULES.md §6)."""
 
     STRONG = "strong"
@@ -75,7 +78,7 @@ class Emphasis(_Named):
     WEAK = "weak"
 
 
-class StatKind(_Named):
+class StatKind(Named):
     """What a rollable rating is; decides which defeat penalty applies (RULES.md §5)."""
 
     ATTRIBUTE = "attribute"
@@ -130,11 +133,11 @@ RESERVED_NAMES = frozenset(
 
 def canonical_metal(name: str) -> str | None:
     """The metal's proper spelling, or None if it is not a metal."""
-    key = name.strip().lower()
+    key = name_key(name)
     if key in _METAL_ALIASES:
         return _METAL_ALIASES[key]
     for metal in METALS:
-        if metal.lower() == key:
+        if name_key(metal) == key:
             return metal
     return None
 
@@ -145,7 +148,7 @@ _E = TypeVar("_E", bound=Enum)
 def _parse(enum: type[_E], value: _E | str, what: str) -> _E:
     if isinstance(value, enum):
         return value
-    key = str(value).strip().lower()
+    key = name_key(str(value))
     for member in enum:
         if member.value == key:
             return member

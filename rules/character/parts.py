@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt, ValidationInfo, field_val
 from rules.burdens import Severity
 from rules.character import limits as lim
 from rules.character.names import RESERVED_NAMES, Emphasis, PowerType, canonical_metal
+from rules.naming import name_key
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -85,7 +86,7 @@ class Power(BaseModel):
                     f"{kind.label} needs a metal such as Steel or Pewter, not {lim.quoted(name)}."
                 )
             name = metal
-        if name.casefold() in RESERVED_NAMES:
+        if name_key(name) in RESERVED_NAMES:
             raise lim.problem(f"A Power cannot be called {name}: that name belongs to the sheet's stats.")
         return name
 

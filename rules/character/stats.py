@@ -16,7 +16,7 @@ Rulings where the rules are silent:
 
 from pydantic import BaseModel, ConfigDict
 
-from rules.character.limits import name_key
+from rules.character.lookup import one_of, pick, same_name
 from rules.character.model import Character
 from rules.character.names import (
     PENALISED_BY,
@@ -31,6 +31,7 @@ from rules.character.names import (
 )
 from rules.character.parts import Power
 from rules.errors import RulesError
+from rules.naming import name_key
 
 DEFEAT_DICE = -2
 """Dice lost on the rolls a defeat penalises (RULES.md §5)."""
@@ -127,33 +128,45 @@ def rollable_names(character: Character) -> list[str]:
     return [a.label for a in Attribute] + [s.label for s in Standing] + _power_labels(character)
 
 
-def _power_matches(power: Power, key: str) -> bool:
-    forms = (power.name, power.full_label, f"{power.type.label} {power.name}")
-    return key in (name_key(form) for form in forms)
+Rating = Attribute | Standing | Power
+
+
+def _forms(rating: Rating) -> list[str]:
+    """The names a rating answers to; a Power also to its type, either side of its name."""
+    if isinstance(rating, Power):
+        return [rating.name, rating.full_label, f"{rating.type.label} {rating.name}"]
+    return [rating.label]
+
+
+def _ref(rating: Rating) -> StatRef:
+    if isinstance(rating, Attribute):
+        return StatRef(kind=StatKind.ATTRIBUTE, label=rating.label, attribute=rating)
+    if isinstance(rating, Standing):
+        return StatRef(kind=StatKind.STANDING, label=rating.label, standing=rating)
+    return StatRef(kind=StatKind.POWER, label=rating.label, power=rating)
 
 
 def find_stat(character: Character, name: str) -> StatRef:
-    """Resolve a typed name to an Attribute, Standing or Power, ignoring case.
+    """Resolve a typed name to an Attribute, Standing or Power (``rules.naming.find_named``).
 
-    Raises :class:`RulesError` listing what the sheet has when nothing (or more than one
-    Power) matches.
+    A Power answers to its name, its name with its type ("Steel (Allomancy)") and its type
+    then name ("Allomancy Steel"). Raises :class:`RulesError` listing what the sheet has when
+    nothing matches, and the candidates when several do (a Twinborn's "Steel").
     """
-    key = name_key(str(name))
-    for attribute in Attribute:
-        if key == attribute.value:
-            return StatRef(kind=StatKind.ATTRIBUTE, label=attribute.label, attribute=attribute)
-    for standing in Standing:
-        if key == standing.value:
-            return StatRef(kind=StatKind.STANDING, label=standing.label, standing=standing)
-    found = [p for p in character.powers if _power_matches(p, key)]
-    if len(found) > 1:
-        options = " or ".join(p.full_label for p in found)
-        raise RulesError(f"{character.name} has more than one {found[0].name}; say {options}.")
-    if found:
-        return StatRef(kind=StatKind.POWER, label=found[0].label, power=found[0])
+    ratings: list[Rating] = [*Attribute, *Standing, *character.powers]
+    forms = [(i, form) for i, rating in enumerate(ratings) for form in _forms(rating)]
+    found = list(dict.fromkeys(i for i, _ in pick(str(name), forms, lambda pair: pair[1])))
+    if len(found) == 1:
+        return _ref(ratings[found[0]])
     shown = str(name).strip()[:40] or "that"
-    listed = ", ".join(rollable_names(character))
-    raise RulesError(f"{character.name} has no '{shown}' to roll. The sheet has: {listed}.")
+    rollable = rollable_names(character)
+    if found:
+        first = ratings[found[0]].label
+        what = first if same_name(str(name), first) else f"'{shown}'"
+        raise RulesError(
+            f"{character.name} has more than one {what}; say {one_of([rollable[i] for i in found])}."
+        )
+    raise RulesError(f"{character.name} has no '{shown}' to roll. The sheet has: {', '.join(rollable)}.")
 
 
 def stat_kind(character: Character, name: str) -> StatKind:
@@ -210,7 +223,7 @@ def spend_standing(character: Character, standing: Standing | str) -> Character:
             f"{character.name}'s {standing.label} is down to {available}; a roll on it needs 2 or more. "
             "Recover it first."
         )
-    spent = character.spent.model_copy(update={standing.value: character.spent.get(standing) + 1})
+    spent = character.spent.with_value(standing, character.spent.get(standing) + 1)
     return character.model_copy(update={"spent": spent})
 
 

@@ -41,6 +41,7 @@ from rules.conflict.specs import ConflictType
 from rules.conflict.state import STAKES_MAX, Awaiting, Conflict, EndReason, Phase
 from rules.conflict.work import Work, check_count, clean_text
 from rules.errors import RulesError
+from rules.naming import name_key
 
 MAX_DOCUMENT_CHARS = 512 * 1024
 
@@ -58,7 +59,7 @@ class Transition(BaseModel):
 def new_conflict(channel_id: int, conflict_type: ConflictType | str, stakes: str) -> Conflict:
     """An empty Conflict in round 1, declaring; add participants with :class:`Join` commands."""
     try:
-        kind = ConflictType(str(conflict_type).strip().lower())
+        kind = ConflictType(name_key(str(conflict_type)))
     except ValueError:
         raise RulesError("A Conflict is physical, social or mental.") from None
     check_count("The channel id", channel_id, 0, 2**63 - 1)

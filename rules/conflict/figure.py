@@ -16,14 +16,19 @@ Rulings:
 * Armour is the target's best armour Prop unless the action names a value.
 """
 
+from collections.abc import Sequence
+
+from rules.burdens import Severity
 from rules.character import Attribute, Character, Prop, defeat_penalties, find_burden, find_stat, rating_for
 from rules.character import limits as lim
+from rules.character.lookup import one_of, pick, same_name
 from rules.character.stats import pewter_rating
 from rules.conflict.commands import Defend
 from rules.conflict.specs import DEFENCE_ATTRIBUTE, LABEL_MAX, ActionKind, ActionSpec, DiceSpec
 from rules.conflict.state import Conflict, Participant
 from rules.conflict.work import Work, check_count, clean_text
 from rules.errors import RulesError
+from rules.naming import name_key
 from rules.outcome import check_difficulty
 from rules.pool import MAX_BURDENS, Pool, build_pool
 
@@ -116,6 +121,27 @@ def _rating(work: Work, participant: Participant, stat: str) -> tuple[int, str, 
     return rating, ref.label, modifiers
 
 
+def _adjusted_pool(
+    rating: int,
+    label: str,
+    modifiers: list[tuple[str, int]],
+    adjustments: DiceSpec | Defend,
+    burdens: Sequence[Severity] = (),
+) -> Pool:
+    """A pool from a rating and the table's adjustments (RULES.md §1): a declaration's and a
+    busy defender's reaction carry the same Traits, Tool and Circumstances."""
+    return build_pool(
+        rating,
+        rating_label=label,
+        traits_for=adjustments.traits_for,
+        traits_against=adjustments.traits_against,
+        burdens=burdens,
+        tool=adjustments.tool,
+        circumstances=adjustments.circumstances,
+        modifiers=modifiers,
+    )
+
+
 def figure_pool(
     conflict: Conflict, work: Work, actor: Participant, action: ActionSpec, dice: DiceSpec
 ) -> Pool:
@@ -128,20 +154,11 @@ def figure_pool(
         if action.target is None:
             raise RulesError("Only a target's Burdens can add dice; this action has no target.")
         target_sheet = work.sheet(conflict.participant(action.target))
-        keys = [lim.name_key(name) for name in dice.burdens]
-        if len(set(keys)) != len(keys):
+        burdens = [find_burden(target_sheet, name) for name in dice.burdens]
+        if len({name_key(burden.name) for burden in burdens}) != len(burdens):
             raise RulesError("Each Burden counts once; a name is listed twice.")
-        severities = [find_burden(target_sheet, name).severity for name in dice.burdens]
-    return build_pool(
-        rating,
-        rating_label=label,
-        traits_for=dice.traits_for,
-        traits_against=dice.traits_against,
-        burdens=severities,
-        tool=dice.tool,
-        circumstances=dice.circumstances,
-        modifiers=modifiers,
-    )
+        severities = [burden.severity for burden in burdens]
+    return _adjusted_pool(rating, label, modifiers, dice, severities)
 
 
 def grant_pool(
@@ -151,21 +168,21 @@ def grant_pool(
     resilience = action.resilience or conflict.type.resilience
     attribute = DEFENCE_ATTRIBUTE[resilience]
     rating, label, modifiers = _rating(work, target, attribute.value)
-    return build_pool(
-        rating,
-        rating_label=label,
-        traits_for=reaction.traits_for,
-        traits_against=reaction.traits_against,
-        tool=reaction.tool,
-        circumstances=reaction.circumstances,
-        modifiers=modifiers,
-    )
+    return _adjusted_pool(rating, label, modifiers, reaction)
 
 
 def _prop(sheet: Character, name: str) -> Prop:
-    for prop in sheet.props:
-        if lim.name_key(prop.name) == lim.name_key(name):
-            return prop
+    """The Prop a typed name picks (``rules.naming.find_named``).
+
+    A sheet may carry two Props of one name (two daggers); naming it picks the first, as the
+    sheet cannot tell them apart either.
+    """
+    found = pick(name, sheet.props, lambda prop: prop.name)
+    if len(found) == 1 or (found and same_name(name, found[0].name)):
+        return found[0]
+    if found:
+        options = one_of([prop.name for prop in found])
+        raise RulesError(f"{sheet.name} has more than one Prop matching {lim.quoted(name)}; say {options}.")
     raise RulesError(f"{sheet.name} has no Prop called {lim.quoted(name)}.")
 
 

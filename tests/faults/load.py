@@ -26,7 +26,8 @@ from bot.offline.commandline import CommandLineError, parse_slash
 from bot.offline.records import InteractionRecord
 from bot.offline.remote import RemoteHarness, settle_remote
 from rules.conflict import Awaiting, Conflict, Phase, current_turn, load_conflict, next_declarer
-from storage import Storage, name_key
+from rules.naming import name_key
+from storage import Storage
 from storage.errors import NotFoundError
 from storage.sql import fetch_all
 

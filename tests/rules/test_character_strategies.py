@@ -22,6 +22,7 @@ from rules.character import (
 )
 from rules.character import limits as lim
 from rules.character.names import RESERVED_NAMES
+from rules.naming import name_key
 
 _CHARS = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Cf"))
 
@@ -39,7 +40,7 @@ def texts(limit: int, *, required: bool = False, multiline: bool = False) -> st.
 def _power_names(kind: PowerType) -> st.SearchStrategy[str]:
     if kind.uses_metal:
         return st.sampled_from(METALS)
-    return texts(lim.POWER_NAME_MAX, required=True).filter(lambda s: lim.name_key(s) not in RESERVED_NAMES)
+    return texts(lim.POWER_NAME_MAX, required=True).filter(lambda s: name_key(s) not in RESERVED_NAMES)
 
 
 @st.composite
@@ -50,9 +51,9 @@ def powers(draw: st.DrawFn) -> tuple[Power, ...]:
     stunts_left = lim.STUNTS_MAX
     for kind in kinds:
         name = draw(_power_names(kind))
-        if (kind, lim.name_key(name)) in seen:
+        if (kind, name_key(name)) in seen:
             continue
-        seen.add((kind, lim.name_key(name)))
+        seen.add((kind, name_key(name)))
         stunts = draw(st.lists(texts(lim.STUNT_MAX, required=True), max_size=min(2, stunts_left)))
         stunts_left -= len(stunts)
         rating = draw(st.integers(lim.POWER_RATING_MIN, lim.POWER_RATING_MAX))
@@ -65,7 +66,7 @@ burdens = st.lists(
         Burden, name=texts(lim.BURDEN_NAME_MAX, required=True), severity=st.sampled_from(list(Severity))
     ),
     max_size=lim.BURDENS_MAX,
-    unique_by=lambda b: lim.name_key(b.name),
+    unique_by=lambda b: name_key(b.name),
 ).map(tuple)
 
 props = st.lists(

@@ -6,7 +6,7 @@ import pytest
 
 from rules.character import Character, CharacterKind
 from storage import LATEST_VERSION, GuildSettings, SchemaVersionError, Storage, migrations
-from storage.migrations import MIGRATIONS, migrate, schema_version, split_statements
+from storage.migrations import MIGRATIONS, migrate, schema_version, split_statements, steps
 from storage.sql import fetch_one
 
 VIN = Character(name="Vin", kind=CharacterKind.HERO, owner_id=7)
@@ -141,5 +141,49 @@ def test_split_statements_keeps_trigger_bodies_whole() -> None:
 
 
 def test_every_migration_splits_cleanly() -> None:
-    for script in MIGRATIONS:
-        assert split_statements(script)
+    for migration in MIGRATIONS:
+        for step in steps(migration):
+            assert callable(step) or split_statements(step)
+
+
+async def test_a_python_step_runs_inside_the_migrations_transaction(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conn = await raw(db_path)
+    await migrate(conn)
+    seen: list[bool] = []
+
+    async def fill(step_conn: aiosqlite.Connection) -> None:
+        seen.append(step_conn.in_transaction)
+        await step_conn.execute("INSERT INTO made_by_sql (a) VALUES (41)")
+        await step_conn.execute("UPDATE made_by_sql SET a = a + 1")
+
+    mixed = ("CREATE TABLE made_by_sql (a INTEGER);", fill, "CREATE INDEX made_by_sql_a ON made_by_sql (a);")
+    monkeypatch.setattr(migrations, "MIGRATIONS", (*MIGRATIONS, mixed))
+    monkeypatch.setattr(migrations, "LATEST_VERSION", LATEST_VERSION + 1)
+    assert await migrate(conn, target=LATEST_VERSION + 1) == LATEST_VERSION + 1
+    assert seen == [True]
+    assert await schema_version(conn) == LATEST_VERSION + 1
+    assert tuple(await fetch_one(conn, "SELECT a FROM made_by_sql") or ()) == (42,)
+    await conn.close()
+
+
+async def test_a_failing_python_step_undoes_its_whole_migration(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conn = await raw(db_path)
+    await migrate(conn)
+
+    async def fail(step_conn: aiosqlite.Connection) -> None:
+        await step_conn.execute("INSERT INTO half_done (a) VALUES (1)")
+        raise RuntimeError("step failed")
+
+    broken = ("CREATE TABLE half_done (a INTEGER);", fail)
+    monkeypatch.setattr(migrations, "MIGRATIONS", (*MIGRATIONS, broken))
+    monkeypatch.setattr(migrations, "LATEST_VERSION", LATEST_VERSION + 1)
+    with pytest.raises(RuntimeError, match="step failed"):
+        await migrate(conn, target=LATEST_VERSION + 1)
+    assert await schema_version(conn) == LATEST_VERSION
+    assert not conn.in_transaction
+    assert await fetch_one(conn, "SELECT name FROM sqlite_master WHERE name = 'half_done'") is None
+    await conn.close()

@@ -7,7 +7,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from rules.character import Character, revise_character
-from storage import Storage, name_key
+from rules.naming import name_key
+from storage import Storage
 from tests.storage.strategies import NAMES, characters
 
 

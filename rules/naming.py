@@ -1,0 +1,97 @@
+"""The one rule for when two names are the same, and for finding and ordering names.
+
+Characters, Burdens, Powers, Props, Stunts and Traits are all named by players and typed
+again later, often differently: another case, a doubled space, a full-width letter from a
+phone keyboard, no accent. Every comparison of names in ``rules/`` and ``storage/`` goes
+through this module, so a name one command finds every other command finds too.
+
+Two keys, for two jobs:
+
+* :func:`name_key` decides EQUALITY ("is this name taken?", "is this the Burden you meant?").
+  It forgives only what a reader cannot tell apart: case, spacing and look-alike forms.
+* :func:`search_key` is for FINDING and is looser: it also drops accents and folds
+  typographic punctuation, so ``menard`` finds "Ménard d’Arc". It never decides that two
+  names are the same, since "Élise" and "Elise" are two different characters' names.
+
+Only the standard library is used, so storage and the bot compute the very same keys.
+"""
+
+import unicodedata
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_TYPOGRAPHIC = str.maketrans(
+    {
+        "\u2019": "'",  # ’ right single quotation mark (the usual apostrophe on phones)
+        "\u2018": "'",  # ‘ left single quotation mark
+        "\u02bc": "'",  # ʼ modifier letter apostrophe
+        "\u201c": '"',  # “ left double quotation mark
+        "\u201d": '"',  # ” right double quotation mark
+        "\u2013": "-",  # – en dash
+        "\u2014": "-",  # — em dash
+    }
+)
+"""Punctuation that keyboards and phones substitute for the plain ASCII form."""
+
+
+def _spaced(text: str) -> str:
+    """Every run of white space as one space, none at either end."""
+    return " ".join(text.split())
+
+
+def name_key(text: str) -> str:
+    """The form two names share exactly when a player would call them the same name.
+
+    NFKC folds look-alike forms (full-width letters, ligatures such as "ﬁ") and ``casefold``
+    folds case more thoroughly than ``lower`` (German "ß" matches "ss"); normalizing again
+    after folding and collapsing white space runs makes the key stable: the key of a key is
+    itself, so typing a key finds its owner.
+    """
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    return _spaced(folded)
+
+
+def search_key(text: str) -> str:
+    """The looser form used to FIND names: :func:`name_key` without accents, ASCII punctuation.
+
+    Accents go by decomposing (NFKD), dropping the combining marks and recomposing (NFC,
+    which puts Hangul syllables back together). Curly apostrophes, quotes and dashes become
+    ', " and -, so "d'Arc" typed on a desktop finds "d’Arc" typed on a phone.
+    """
+    decomposed = unicodedata.normalize("NFKD", name_key(text).translate(_TYPOGRAPHIC))
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return _spaced(unicodedata.normalize("NFC", bare))
+
+
+def name_matches(query: str, name: str) -> bool:
+    """Whether ``query`` appears anywhere in ``name`` by :func:`search_key` ("str" finds "Lord
+    Straff"); an empty query matches every name, so a blank search lists everything."""
+    return search_key(query) in search_key(name)
+
+
+def sort_key(name: str) -> tuple[str, str, str]:
+    """Order names as people expect: by search key, so "Ériel" sorts among the E's before
+    "Obligator", then by name key and the name itself, so the order is total and "ada" and
+    "Ada" sit side by side in a fixed order."""
+    return (search_key(name), name_key(name), name)
+
+
+def find_named(query: str, items: Iterable[T], name_of: Callable[[T], str]) -> list[T]:
+    """The items a typed name picks out.
+
+    Items whose name is the same name as the query (equal :func:`name_key`) win outright, in
+    their given order: typing "Vin" picks Vin even beside "Vin's Shadow". Only if there are
+    none, every item whose name :func:`name_matches` the query, in :func:`sort_key` order.
+    Callers read one item as found, none as "no such name" and several as "which one did you
+    mean", listing them.
+    """
+    listed = list(items)
+    key = name_key(query)
+    exact = [item for item in listed if name_key(name_of(item)) == key]
+    if exact:
+        return exact
+    wanted = search_key(query)
+    found = [item for item in listed if wanted in search_key(name_of(item))]
+    return sorted(found, key=lambda item: sort_key(name_of(item)))
