@@ -49,7 +49,7 @@ class MistbornClient(commands.Bot):
         self.settings = settings
         self.storage = storage
         self.rng = rng if rng is not None else random.SystemRandom()
-        self.conflicts = ConflictFlow(self, storage, self.rng)
+        self.conflicts = ConflictFlow(self, storage)
         self.sync_global = sync_global
         self.freeze_gc = freeze_gc
         self._cog_factories = tuple(cogs)

@@ -34,6 +34,8 @@ _BY_NAME = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND name_key = ?"
 _IN_GUILD = "SELECT " + _COLUMNS + " WHERE guild_id = ? ORDER BY sort_key"
 _BY_OWNER = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND owner_id = ? ORDER BY sort_key"
 _SUMMARY = "SELECT id, name, kind, owner_id, sort_key"
+_SUMMARIES = _SUMMARY + " FROM characters WHERE guild_id = ? ORDER BY sort_key"
+_SUMMARIES_OWNER = _SUMMARY + " FROM characters WHERE guild_id = ? AND owner_id = ? ORDER BY sort_key"
 _EXACT = _SUMMARY + ", 1 AS exact FROM characters WHERE guild_id = ? AND name_key = ?"
 _CONTAINING = (
     _SUMMARY
@@ -172,6 +174,18 @@ class CharacterRepository:
         else:
             rows = await fetch_all(self._session.reader, _BY_OWNER, (guild_id, owner_id))
         return [stored_character(row) for row in rows]
+
+    async def summaries(self, guild_id: int, owner_id: int | None = None) -> list[CharacterSummary]:
+        """Every character in the server (or owned by one member), in name order, read from the
+        indexed columns alone: no sheet is parsed, so a long roster costs one cheap query."""
+        if owner_id is None:
+            rows = await fetch_all(self._session.reader, _SUMMARIES, (guild_id,))
+        else:
+            rows = await fetch_all(self._session.reader, _SUMMARIES_OWNER, (guild_id, owner_id))
+        return [
+            CharacterSummary(id=row["id"], name=row["name"], kind=row["kind"], owner_id=row["owner_id"])
+            for row in rows
+        ]
 
     async def search(
         self, guild_id: int, query: str, owner_id: int | None = None, limit: int = MAX_SEARCH

@@ -81,17 +81,25 @@ class Reply:
 class ConflictFlow:
     """Runs Conflict moves for every channel; owns the status boards and the defence timers."""
 
-    def __init__(self, client: discord.Client, storage: Storage, rng: random.Random) -> None:
+    def __init__(self, client: discord.Client, storage: Storage) -> None:
         self.storage = storage
-        self.rng = rng
         self.boards = Boards(client, storage)
         self.defend_grace = DEFEND_GRACE
         self._prompted: dict[tuple[int, int, int], float] = {}
 
     async def run(
-        self, interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None
+        self,
+        interaction: Interaction,
+        build: Build,
+        *,
+        rng: random.Random,
+        title: str,
+        conflict_id: int | None = None,
     ) -> Reply:
-        """Apply the command ``build`` makes from the fresh state, and compose the reply."""
+        """Apply the command ``build`` makes from the fresh state, and compose the reply.
+
+        ``rng`` throws any dice the move needs (the client's, injected so rolls replay in tests).
+        """
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
         caller = await caller_of(interaction, self.storage)
 
@@ -103,7 +111,7 @@ class ConflictFlow:
                 raise RulesError(invalid_option(error)) from None
 
         applied = await run_transition(
-            self.storage, guild_id, channel_id, make, rng=self.rng, conflict_id=conflict_id
+            self.storage, guild_id, channel_id, make, rng=rng, conflict_id=conflict_id
         )
         return await self.compose(guild_id, channel_id, applied, title=title)
 

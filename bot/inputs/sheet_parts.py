@@ -37,7 +37,7 @@ def find_one(items: Sequence[T], typed: str, name_of: Callable[[T], str], what: 
     if not items:
         raise BotError(f"{plain(owner)} has no {what}s.")
     listed = clip("; ".join(name_of(item) for item in items), 300)
-    raise BotError(f"{plain(owner)} has no {what} '{typed_shown}'. {what}s: {plain(listed)}.")
+    raise BotError(f"{plain(owner)} has no {what} called '{typed_shown}'. {what}s: {plain(listed)}.")
 
 
 def find_power(character: Character, typed: str) -> int:

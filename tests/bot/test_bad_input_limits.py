@@ -102,11 +102,17 @@ async def test_every_integer_option_just_past_its_range_and_far_beyond(table):
 @pytest.mark.parametrize(
     ("name", "path", "values", "user", "message"),
     [
-        ("declare", [], [text("action", "fly"), text("stat", "Physique")], "player1", "Choose the action"),
-        ("switch", [], [text("action", "dance"), text("stat", "Physique")], "player1", "Choose the action"),
-        ("act", [], [integer("dice", 4), text("resilience", "sanity")], "player1", "valid value for"),
-        ("act", [], [integer("dice", 4), text("defeat_burden", "fatal")], "player1", "valid value for"),
-        ("conflict", ["add"], [text("character", "Elend"), text("side", "villains")], "narrator", "for side"),
+        ("declare", [], [text("action", "fly"), text("stat", "Physique")], "player1", "not an action"),
+        ("switch", [], [text("action", "dance"), text("stat", "Physique")], "player1", "not a rolled action"),
+        ("act", [], [integer("dice", 4), text("resilience", "sanity")], "player1", "not a Resilience"),
+        ("act", [], [integer("dice", 4), text("defeat_burden", "fatal")], "player1", "not a defeat Burden"),
+        (
+            "conflict",
+            ["add"],
+            [text("character", "Elend"), text("side", "villains")],
+            "narrator",
+            "not a side",
+        ),
         ("sync", [], [text("scope", "everywhere " * 500)], "narrator", "Choose the scope"),
         (
             "edit",

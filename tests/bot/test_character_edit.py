@@ -134,7 +134,7 @@ REFUSALS = [
         '/edit stunt-add power:"Steel (Allomancy)" stunt:coinshot name:Vin',
         "already has that Stunt",
     ),
-    ("player1", "/edit prop-remove prop:Sword name:Vin", "no Prop 'Sword'"),
+    ("player1", "/edit prop-remove prop:Sword name:Vin", "no Prop called 'Sword'"),
     ("player1", "/edit trait-add text:quick name:Vin", "already has that Trait"),
     ("player1", "/edit text field:Concept value:" + "x" * 121 + " name:Vin", "at most 120"),
     ("player1", "/edit attribute attribute:Wits value:5 name:Nobody", "no character named Nobody"),

@@ -157,4 +157,4 @@ async def test_a_long_roster_is_cut_with_a_count(bot_env):
     assert_within_limits(reply.embeds)
     assert "more." in reply.embeds[0]["description"] and reply.embeds[0]["footer"]["text"] == "60 characters"
     names = await bot_env.harness.autocomplete("/character show name:0", user="player1")
-    assert len(names.choices) == 10
+    assert len(names.choices) == 15  # names containing a 0: 00–09, 10, 20, 30, 40, 50

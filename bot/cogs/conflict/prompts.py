@@ -118,7 +118,10 @@ async def send(interaction: Interaction, reply: Reply) -> None:
 
 async def run(interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None) -> Reply:
     """One move from a command: apply it, then send what the table must see."""
-    reply = await interaction.client.conflicts.run(interaction, build, title=title, conflict_id=conflict_id)
+    client = interaction.client
+    reply = await client.conflicts.run(
+        interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
+    )
     await send(interaction, reply)
     return reply
 
