@@ -13,11 +13,14 @@ Two keys, for two jobs:
   typographic punctuation, so ``menard`` finds "Ménard d’Arc". It never decides that two
   names are the same, since "Élise" and "Elise" are two different characters' names.
 
-Only the standard library is used, so storage and the bot compute the very same keys.
+Only the standard library is used, so storage and the bot compute the very same keys. Both
+keys are cached: a command compares the same few names (a sheet's stats and Powers, a
+server's characters) over and over, and normalizing is most of a comparison's cost.
 """
 
 import unicodedata
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -41,6 +44,7 @@ def _spaced(text: str) -> str:
     return " ".join(text.split())
 
 
+@lru_cache(maxsize=8192)
 def name_key(text: str) -> str:
     """The form two names share exactly when a player would call them the same name.
 
@@ -53,6 +57,7 @@ def name_key(text: str) -> str:
     return _spaced(folded)
 
 
+@lru_cache(maxsize=8192)
 def search_key(text: str) -> str:
     """The looser form used to FIND names: :func:`name_key` without accents, ASCII punctuation.
 

@@ -129,13 +129,19 @@ def rollable_names(character: Character) -> list[str]:
 
 
 Rating = Attribute | Standing | Power
+_STATS: tuple[Attribute | Standing, ...] = (*Attribute, *Standing)
+_STAT_KEYS = {stat.value: stat for stat in _STATS}
+"""Attributes and Standings by their name keys (each enum value is its label's key)."""
+_STAT_FORMS = [(i, stat.label) for i, stat in enumerate(_STATS)]
 
 
-def _forms(rating: Rating) -> list[str]:
-    """The names a rating answers to; a Power also to its type, either side of its name."""
-    if isinstance(rating, Power):
-        return [rating.name, rating.full_label, f"{rating.type.label} {rating.name}"]
-    return [rating.label]
+def _forms(character: Character) -> list[tuple[int, str]]:
+    """Every name each rating answers to, by its index in ``_STATS`` then the sheet's Powers:
+    a Power also answers to its type, either side of its name."""
+    forms = list(_STAT_FORMS)
+    for i, power in enumerate(character.powers, start=len(_STATS)):
+        forms += [(i, power.name), (i, power.full_label), (i, f"{power.type.label} {power.name}")]
+    return forms
 
 
 def _ref(rating: Rating) -> StatRef:
@@ -153,9 +159,11 @@ def find_stat(character: Character, name: str) -> StatRef:
     then name ("Allomancy Steel"). Raises :class:`RulesError` listing what the sheet has when
     nothing matches, and the candidates when several do (a Twinborn's "Steel").
     """
-    ratings: list[Rating] = [*Attribute, *Standing, *character.powers]
-    forms = [(i, form) for i, rating in enumerate(ratings) for form in _forms(rating)]
-    found = list(dict.fromkeys(i for i, _ in pick(str(name), forms, lambda pair: pair[1])))
+    key = name_key(str(name))
+    if key in _STAT_KEYS:  # the usual case, answered at once: no Power may take a stat's name
+        return _ref(_STAT_KEYS[key])
+    ratings: list[Rating] = [*_STATS, *character.powers]
+    found = list(dict.fromkeys(i for i, _ in pick(str(name), _forms(character), lambda form: form[1])))
     if len(found) == 1:
         return _ref(ratings[found[0]])
     shown = str(name).strip()[:40] or "that"
