@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING, Any
 # Only the standard library at the top: the same file is the measured bot process (--child),
 # whose imports must be the product's, not the benchmark's or the fake Discord's.
 if TYPE_CHECKING:
-    from bot.offline.server import FakeDiscord
-    from bot.offline.world import FakeGuild, World
+    from fake_discord.server import FakeDiscord
+    from fake_discord.world import FakeGuild, World
     from storage import Storage
 
 PARTICIPANTS = ("Vin", "Thug", "Slowpoke", "Brute")
@@ -165,7 +165,7 @@ def emit(event: str, **fields: Any) -> None:
 
 async def child_main(args: argparse.Namespace) -> None:
     """The bot process: the product's imports, database and bot, pointed at the fake Discord
-    (the two class attributes ``bot.offline.patch`` sets, set here so as not to import the fake);
+    (the two class attributes ``fake_discord.patch`` sets, set here so as not to import the fake);
     then it reports its RSS for each line on stdin until 'quit'."""
     import importlib
     import logging
@@ -282,7 +282,7 @@ async def touch_all(fake: FakeDiscord, world: World) -> tuple[int, float]:
 
 
 async def measure(db_path: Path, world: World) -> dict[str, float]:
-    from bot.offline.server import FakeDiscord
+    from fake_discord.server import FakeDiscord
 
     fake = FakeDiscord(world)
     await fake.start()
@@ -318,7 +318,7 @@ async def measure(db_path: Path, world: World) -> dict[str, float]:
 
 async def run(args: argparse.Namespace) -> None:
     from bench.common import machine, quiet_logs, table
-    from bot.offline.world import many_guilds_world
+    from fake_discord.world import many_guilds_world
 
     quiet_logs()
     load = machine()

@@ -3,7 +3,7 @@
 Run by hand: ``python -m bench.soak_faults`` (about a minute) or with ``--kills``, ``--seed``,
 ``--drops`` and ``--slow-board``. Nothing leaves 127.0.0.1.
 
-Kill loop: the real bot runs in a subprocess (``bot.offline.remote``) against the fake Discord
+Kill loop: the real bot runs in a subprocess (``fake_discord.remote``) against the fake Discord
 in this process while three players create, edit and roll and a Conflict is played with slash
 commands and buttons (``tests/faults/load.py``). After a random while, the bot is SIGKILLed
 right after an interaction went out to it (a Conflict move included, unlike the CI test, which
@@ -31,9 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.offline.remote import BotProcess, RemoteHarness
-from bot.offline.server import FakeDiscord
-from bot.offline.world import default_world
+from fake_discord.remote import BotProcess, RemoteHarness
+from fake_discord.server import FakeDiscord
+from fake_discord.world import default_world
 from rules.conflict import load_conflict
 from storage import Storage
 from storage.sql import fetch_all
@@ -148,7 +148,7 @@ async def kill_loop(kills: int, seed: int, drops: bool, folder: Path) -> None:
 async def slow_board() -> None:
     """500 on every try of the board's first attempts: discord.py's own retries, then the board's."""
     from bot.app import MistbornBot
-    from bot.offline.harness import running_bot
+    from fake_discord.harness import running_bot
     from tests.bot.conftest import BotEnv, make_settings
     from tests.faults.test_board_faults import DISCORD_TRIES, board_is_correct, board_message, boards
 

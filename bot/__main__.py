@@ -45,8 +45,8 @@ async def run_discord(settings: Settings, *, sync_global: bool) -> None:
 
 
 async def run_offline(settings: Settings, *, user: str, narrator: bool) -> int:
-    from bot.offline.console import run_console
-    from bot.offline.world import offline_world
+    from fake_discord.console import run_console
+    from fake_discord.world import offline_world
 
     world = offline_world(user=user, narrator=narrator)
     local = settings.model_copy(update={"dev_guild_id": world.guild.id})

@@ -14,12 +14,12 @@ import pytest
 
 from bot.app import MistbornBot
 from bot.config import Settings
-from bot.offline import payloads
-from bot.offline.commandline import find_command
-from bot.offline.harness import Harness, running_bot
-from bot.offline.payloads import Resolved
-from bot.offline.records import InteractionRecord
-from bot.offline.world import FakeRole, World, default_world
+from fake_discord import payloads
+from fake_discord.commandline import find_command
+from fake_discord.harness import Harness, running_bot
+from fake_discord.payloads import Resolved
+from fake_discord.records import InteractionRecord
+from fake_discord.world import FakeRole, World, default_world
 from storage import Storage
 from tests.bot.conflict_render_support import keep_hasting_table
 from tests.conflict.builders import Table

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.offline import payloads
-from bot.offline.commandline import CommandLineError, parse_slash
-from bot.offline.records import InteractionRecord
-from bot.offline.remote import RemoteHarness, settle_remote
+from fake_discord import payloads
+from fake_discord.commandline import CommandLineError, parse_slash
+from fake_discord.records import InteractionRecord
+from fake_discord.remote import RemoteHarness, settle_remote
 from rules.conflict import Awaiting, Conflict, Phase, current_turn, load_conflict, next_declarer
 from storage import Storage, name_key
 from storage.errors import NotFoundError

@@ -1,6 +1,6 @@
 """kill -9 the bot in the middle of a stream of writes; a new process carries on from the file.
 
-The real bot runs in a subprocess (``bot.offline.remote``) against the fake Discord in this
+The real bot runs in a subprocess (``fake_discord.remote``) against the fake Discord in this
 process, which therefore survives the kill and knows exactly which interactions the bot
 acknowledged. Three players and the Narrator keep it busy (``load.py``): character creations
 and edits, logged rolls, and a Conflict played with slash commands and prompt buttons. When
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.offline.remote import BotProcess, RemoteHarness
-from bot.offline.server import FakeDiscord
-from bot.offline.world import default_world
+from fake_discord.remote import BotProcess, RemoteHarness
+from fake_discord.server import FakeDiscord
+from fake_discord.world import default_world
 from rules.conflict import Conflict, load_conflict
 from storage import Storage
 from storage.sql import fetch_all

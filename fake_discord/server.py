@@ -18,13 +18,13 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.offline import routes
-from bot.offline.gateway import RESUME_PATH, Gateway
-from bot.offline.payloads import EPHEMERAL, LOADING, attachment_json, message_json
-from bot.offline.records import InteractionRecord, Violation
-from bot.offline.routes import Upload
-from bot.offline.validate import validate_command_set
-from bot.offline.world import World, default_world, guild_create_json, member_json, user_json
+from fake_discord import routes
+from fake_discord.gateway import RESUME_PATH, Gateway
+from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
+from fake_discord.records import InteractionRecord, Violation
+from fake_discord.routes import Upload
+from fake_discord.validate import validate_command_set
+from fake_discord.world import World, default_world, guild_create_json, member_json, user_json
 
 JSON = dict[str, Any]
 SUPPRESS_EMBEDS = 1 << 2

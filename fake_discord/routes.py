@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.offline.payloads import EPHEMERAL, LOADING
-from bot.offline.records import InteractionRecord
-from bot.offline.validate import mention_problems, validate_autocomplete, validate_message
-from bot.offline.world import channel_json, guild_create_json, member_json, user_json
+from fake_discord.payloads import EPHEMERAL, LOADING
+from fake_discord.records import InteractionRecord
+from fake_discord.validate import mention_problems, validate_autocomplete, validate_message
+from fake_discord.world import channel_json, guild_create_json, member_json, user_json
 
 if TYPE_CHECKING:
-    from bot.offline.server import FakeDiscord
+    from fake_discord.server import FakeDiscord
 
 JSON = dict[str, Any]
 Upload = tuple[str, bytes, str | None]

@@ -4,7 +4,7 @@ A crash test must kill the bot's process (SIGKILL: no ``finally``, no clean clos
 database) while the fake Discord that saw what was acknowledged survives to tell. So the test
 process runs the fake and starts this module as a subprocess::
 
-    python -m bot.offline.remote --api http://127.0.0.1:PORT/api/v10 \\
+    python -m fake_discord.remote --api http://127.0.0.1:PORT/api/v10 \\
         --gateway ws://127.0.0.1:PORT/gateway --db PATH --guild ID [--seed N]
 
 It points discord.py at the fake (as ``patch.py`` does), opens the database, starts
@@ -29,10 +29,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from bot.offline.harness import OFFLINE_TOKEN, Harness
-from bot.offline.patch import pointed_at
-from bot.offline.records import InteractionRecord
-from bot.offline.server import FakeDiscord
+from fake_discord.harness import OFFLINE_TOKEN, Harness
+from fake_discord.patch import pointed_at
+from fake_discord.records import InteractionRecord
+from fake_discord.server import FakeDiscord
 
 JSON = dict[str, Any]
 READY = b"ready"
@@ -43,7 +43,9 @@ LOADING = 1 << 7
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot.offline.remote", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m fake_discord.remote", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--api", required=True, help="the fake's REST base, ending in /api/v10")
     parser.add_argument("--gateway", required=True, help="the fake's gateway URL (ws://127.0.0.1:…)")
     parser.add_argument("--db", required=True, type=Path, help="the SQLite file")
@@ -88,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 class BotProcess:
-    """One ``python -m bot.offline.remote`` child; its stderr goes to `log_path` for post-mortems."""
+    """One ``python -m fake_discord.remote`` child; its stderr goes to `log_path` for post-mortems."""
 
     def __init__(self, fake: FakeDiscord, db_path: Path, *, log_path: Path, seed: int | None = None) -> None:
         self.fake = fake
@@ -105,7 +107,7 @@ class BotProcess:
         command = [
             sys.executable,
             "-m",
-            "bot.offline.remote",
+            "fake_discord.remote",
             f"--api={self.fake.api_base}",
             f"--gateway={self.fake.gateway_url}",
             f"--db={self.db_path}",

@@ -5,13 +5,13 @@ yields a Harness to send slash commands, clicks and menus; `run_console` (consol
 person at the same harness. Nothing here reaches the network beyond the loopback interface.
 """
 
-from bot.offline.commandline import CommandLineError
-from bot.offline.console import run_console
-from bot.offline.harness import Harness, running_bot
-from bot.offline.patch import pointed_at
-from bot.offline.records import InteractionRecord, Violation
-from bot.offline.server import FakeDiscord, Limits
-from bot.offline.world import World, default_world
+from fake_discord.commandline import CommandLineError
+from fake_discord.console import run_console
+from fake_discord.harness import Harness, running_bot
+from fake_discord.patch import pointed_at
+from fake_discord.records import InteractionRecord, Violation
+from fake_discord.server import FakeDiscord, Limits
+from fake_discord.world import World, default_world
 
 __all__ = [
     "CommandLineError",
