@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from fake_discord.remote import BotProcess, RemoteHarness
+from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.server import FakeDiscord
 from fake_discord.world import default_world
 from rules.conflict import load_conflict

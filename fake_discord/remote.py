@@ -1,17 +1,16 @@
-"""The real bot in its own process, against a fake Discord that lives in another one.
+"""The runner for this project's bot: MistbornBot in its own process, against a fake Discord.
 
-A crash test must kill the bot's process (SIGKILL: no ``finally``, no clean close of the
-database) while the fake Discord that saw what was acknowledged survives to tell. So the test
-process runs the fake and starts this module as a subprocess::
+Spawned by :class:`~fake_discord.process.BotProcess` (which documents the command line) for
+the crash tests and ``bench/soak_faults.py``::
 
     python -m fake_discord.remote --api http://127.0.0.1:PORT/api/v10 \\
         --gateway ws://127.0.0.1:PORT/gateway --db PATH --guild ID [--seed N]
 
 It points discord.py at the fake (as ``patch.py`` does), opens the database, starts
 :class:`~bot.app.MistbornBot` with the fake guild as its development server, and prints
-``ready`` on stdout each time discord.py is ready. :class:`BotProcess` starts, kills and restarts
-it from the test side; :class:`RemoteHarness` is the usual :class:`Harness` (slash commands,
-clicks) minus the in-process bot.
+``ready`` on stdout each time discord.py is ready. With ``fake_discord/bot_console.py``, this
+is one of the two modules of the fake that know our bot; nothing else in the package imports
+``bot`` or ``storage``.
 """
 
 from __future__ import annotations
@@ -20,26 +19,17 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import random
-import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
 
-from fake_discord.harness import OFFLINE_TOKEN, Harness
+from bot.app import MistbornBot
+from bot.config import Settings
+from fake_discord.harness import OFFLINE_TOKEN
 from fake_discord.patch import pointed_at
-from fake_discord.records import InteractionRecord
-from fake_discord.server import FakeDiscord
-
-JSON = dict[str, Any]
-READY = b"ready"
-LOADING = 1 << 7
-
-
-# -- Inside the bot's process ----------------------------------------------------------------
+from fake_discord.process import READY
+from storage import Storage
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -56,10 +46,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 async def serve(args: argparse.Namespace) -> None:
     """Run the bot until it is stopped (SIGINT) or killed."""
-    from bot.app import MistbornBot
-    from bot.config import Settings
-    from storage import Storage
-
     for host in (args.api, args.gateway):
         if "://127.0.0.1:" not in host:
             raise SystemExit(f"refusing to connect anywhere but 127.0.0.1: {host}")
@@ -84,151 +70,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(args))
     return 0
-
-
-# -- In the test's process -------------------------------------------------------------------
-
-
-class BotProcess:
-    """One ``python -m fake_discord.remote`` child; its stderr goes to `log_path` for post-mortems."""
-
-    def __init__(self, fake: FakeDiscord, db_path: Path, *, log_path: Path, seed: int | None = None) -> None:
-        self.fake = fake
-        self.db_path = db_path
-        self.log_path = log_path
-        self.seed = seed
-        self.proc: asyncio.subprocess.Process | None = None
-        self.starts = 0
-
-    async def start(self, *, timeout: float = 30.0) -> None:
-        """Spawn the bot and wait (bounded) until discord.py says it is ready."""
-        if self.proc is not None and self.proc.returncode is None:
-            raise RuntimeError("the bot process is already running")
-        command = [
-            sys.executable,
-            "-m",
-            "fake_discord.remote",
-            f"--api={self.fake.api_base}",
-            f"--gateway={self.fake.gateway_url}",
-            f"--db={self.db_path}",
-            f"--guild={self.fake.world.guild.id}",
-        ]
-        if self.seed is not None:
-            command.append(f"--seed={self.seed + self.starts}")
-        self.starts += 1
-        with self.log_path.open("ab") as log:
-            log.write(f"--- start {self.starts}\n".encode())
-            log.flush()
-            self.proc = await asyncio.create_subprocess_exec(
-                *command, stdout=asyncio.subprocess.PIPE, stderr=log, env=os.environ.copy()
-            )
-        assert self.proc.stdout is not None
-        try:
-            async with asyncio.timeout(timeout):
-                while (line := await self.proc.stdout.readline()).strip() != READY:
-                    if not line:
-                        raise RuntimeError(f"the bot exited before it was ready; see {self.log_path}")
-        except BaseException:
-            await self.kill()
-            raise
-
-    async def kill(self) -> None:
-        """SIGKILL: the process gets no chance to finish, close or flush anything."""
-        if self.proc is None or self.proc.returncode is not None:
-            return
-        self.proc.send_signal(signal.SIGKILL)
-        await asyncio.wait_for(self.proc.wait(), 10)
-
-    async def stop(self, *, timeout: float = 10.0) -> None:
-        """SIGINT, as Ctrl-C: a clean shutdown; killed if it takes longer than `timeout`."""
-        if self.proc is None or self.proc.returncode is not None:
-            return
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(self.proc.wait(), timeout)
-        except TimeoutError:
-            await self.kill()
-
-    @property
-    def returncode(self) -> int | None:
-        return None if self.proc is None else self.proc.returncode
-
-    def log_tail(self, lines: int = 40) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return ""
-
-    async def __aenter__(self) -> Self:
-        await self.start()
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.kill()
-
-
-class RemoteHarness(Harness):
-    """A :class:`Harness` whose bot runs in another process.
-
-    There is no ``bot`` attribute (the bot object is in the child process) and ``restart``
-    does not apply; :attr:`process` starts, kills and restarts the child instead. Without the
-    bot's tasks to watch, an interaction counts as settled once it is answered (or its 3 s are
-    up) and the fake has heard nothing more about it for `idle` seconds.
-    """
-
-    def __init__(self, fake: FakeDiscord, process: BotProcess, user: str = "narrator") -> None:
-        # Harness.__init__ would want the bot object; set the rest of its state directly.
-        self.fake = fake
-        self.process = process
-        self.settle_timeout = 15.0
-        self.idle = 0.15
-        self.task = None
-        self.user = self.member(user)
-        self.channel = self.world.guild.channels[0]
-
-    async def send(self, payload: JSON) -> InteractionRecord:
-        record = await self.fake.send_interaction(payload)
-        await settle_remote(
-            record, ack_timeout=self.fake.limits.ack_deadline + 0.5, total=self.settle_timeout, idle=self.idle
-        )
-        return record
-
-
-async def settle_remote(
-    record: InteractionRecord,
-    *,
-    ack_timeout: float = 3.5,
-    total: float = 15.0,
-    idle: float = 0.15,
-    grace: float = 3.0,
-) -> None:
-    """Wait (bounded by `total`) until `record` is answered and then quiet for `idle` seconds.
-
-    A deferred answer ("thinking…") is not done until its message arrives, and a button that
-    updated its message usually sends a followup right after: both get up to `grace` seconds.
-    """
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + total
-    if not await record.wait_response(min(ack_timeout, total)):
-        return
-    if _still_coming(record):
-        await record.wait_for(lambda r: not _still_coming(r), min(grace, deadline - loop.time()))
-    while loop.time() < deadline:
-        if not await record.wait_for(_changed_since(record.version), min(idle, deadline - loop.time())):
-            return
-
-
-def _changed_since(version: int) -> Callable[[InteractionRecord], bool]:
-    return lambda record: record.version != version
-
-
-def _still_coming(record: InteractionRecord) -> bool:
-    loading = record.original is not None and bool(int(record.original.get("flags") or 0) & LOADING)
-    deferred_without_message = record.response_type == 5 and record.original is None and not record.followups
-    updated_without_followup = record.response_type in (6, 7) and not record.followups
-    return loading or deferred_without_message or updated_without_followup
 
 
 if __name__ == "__main__":

@@ -23,8 +23,8 @@ from typing import Any
 
 from fake_discord import payloads
 from fake_discord.commandline import CommandLineError, parse_slash
+from fake_discord.process import RemoteHarness, settle_remote
 from fake_discord.records import InteractionRecord
-from fake_discord.remote import RemoteHarness, settle_remote
 from rules.conflict import Awaiting, Conflict, Phase, current_turn, load_conflict, next_declarer
 from storage import Storage, name_key
 from storage.errors import NotFoundError

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from fake_discord.remote import BotProcess, RemoteHarness
+from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.server import FakeDiscord
 from fake_discord.world import default_world
 from rules.conflict import Conflict, load_conflict
