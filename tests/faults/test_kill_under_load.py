@@ -2,7 +2,7 @@
 
 The real bot runs in a subprocess (``fake_discord.remote``) against the fake Discord in this
 process, which therefore survives the kill and knows exactly which interactions the bot
-acknowledged. Three players and the Narrator keep it busy (``load.py``): character creations
+acknowledged. Three players and the Narrator keep it busy (``bench/drivers.py``): character creations
 and edits, logged rolls, and a Conflict played with slash commands and prompt buttons. When
 enough has been acknowledged and a defence prompt is waiting, the bot is killed with SIGKILL
 right after one more interaction went out to it. A new process then opens the same file.
@@ -18,21 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from bench.drivers import ConflictDriver, Row, character_exists, defence_pending, player_stream
+from fake_discord.load import Load, acknowledged
 from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.server import FakeDiscord
 from fake_discord.world import default_world
 from rules.conflict import Conflict, load_conflict
 from storage import Storage
 from storage.sql import fetch_all
-from tests.faults.load import (
-    ConflictDriver,
-    Load,
-    Row,
-    acknowledged,
-    character_exists,
-    defence_pending,
-    player_stream,
-)
 
 KILL_AFTER_ACKS = 40
 """Acknowledged interactions (all users together) before the kill is armed."""
@@ -67,7 +60,7 @@ async def integrity(storage: Storage) -> list[tuple[str, ...]]:
 async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarness) -> None:
     harness, process = remote, remote.process
     guild, channel = harness.world.guild.id, harness.channel.id
-    load = Load(harness)
+    load: Load[Storage] = Load(harness)
     driver = ConflictDriver(load, process.db_path, guild, channel)
     armed = asyncio.Event()
 
@@ -116,7 +109,7 @@ async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarne
     assert process.returncode == 0, process.log_tail()
 
 
-async def after_the_restart(load: Load, driver: ConflictDriver, before_kill: Row) -> None:
+async def after_the_restart(load: Load[Storage], driver: ConflictDriver, before_kill: Row) -> None:
     """The new process's file holds every promise, and the round goes on from it."""
     guild = driver.guild_id
     async with await Storage.open(load.harness.process.db_path) as storage:
