@@ -8,9 +8,10 @@ process runs the fake and starts a *runner* module as a subprocess::
         --db PATH --guild ID [--seed N]
 
 The runner points discord.py at the fake (``patch.py``), opens its database, starts its bot
-with the fake guild as its development server and prints ``ready`` on stdout each time
-discord.py is ready. ``fake_discord.remote`` is the runner for this project's bot; this module
-never imports it, so anything here works for any bot that follows the same command line.
+with the fake guild as its development server, prints ``ready`` on stdout each time
+discord.py is ready, and exits 0 on SIGINT. ``fake_discord.remote`` is the runner for this
+project's bot; this module never imports it, so anything here works for any bot that follows
+the same command line.
 
 :class:`BotProcess` starts, kills and stops the child; :class:`RemoteHarness` is the usual
 :class:`~fake_discord.harness.Harness` (slash commands, clicks) minus the in-process bot.
@@ -98,7 +99,13 @@ class BotProcess:
         await asyncio.wait_for(self.proc.wait(), 10)
 
     async def stop(self, *, timeout: float = 10.0) -> None:
-        """SIGINT, as Ctrl-C: a clean shutdown; killed if it takes longer than `timeout`."""
+        """SIGINT, as Ctrl-C: a clean shutdown; killed if it takes longer than `timeout`.
+
+        A runner must handle SIGINT itself (``remote.py`` does): a child started while this
+        process ignores SIGINT, as background jobs of a shell do, inherits it as ignored, and
+        Python's own Ctrl-C handling is then off. The kill is only the last resort; a caller
+        that cares whether the stop was clean checks :attr:`returncode` (0, not -9).
+        """
         if self.proc is None or self.proc.returncode is not None:
             return
         self.proc.send_signal(signal.SIGINT)

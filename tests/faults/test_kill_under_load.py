@@ -10,6 +10,7 @@ right after one more interaction went out to it. A new process then opens the sa
 What must hold: every acknowledged write is in the database, ``PRAGMA integrity_check`` is ok,
 every Conflict document loads, the Conflict is exactly as its last acknowledged move left it,
 and the round goes on: the defence prompt posted by the dead process still works when clicked.
+Then the new process is stopped with SIGINT and must exit cleanly (0, not killed).
 """
 
 import asyncio
@@ -62,17 +63,17 @@ async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarne
     guild, channel = harness.world.guild.id, harness.channel.id
     load: Load[Storage] = Load(harness)
     driver = ConflictDriver(load, process.db_path, guild, channel)
-    armed = asyncio.Event()
+    armed, killed = asyncio.Event(), asyncio.Event()
 
     async def conflict() -> None:
-        """Play until the kill is armed while a defence prompt waits; then wait to be killed."""
+        """Play until the kill is armed while a defence prompt waits; then wait for the kill."""
 
         def armed_now(state: Conflict | None) -> bool:
             return load.acks >= KILL_AFTER_ACKS and driver.cycle >= KILL_IN_CYCLE and defence_pending(state)
 
         await driver.run(stop=armed_now, max_moves=200)
         armed.set()
-        await asyncio.sleep(60)
+        await killed.wait()
 
     streams = [
         asyncio.create_task(player_stream(load, user, user.replace("player", "P"), guild)) for user in PLAYERS
@@ -86,6 +87,7 @@ async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarne
                 task.result()  # a stream failed before the kill: show why
             await load.pulse.wait()  # one more interaction is on its way to the bot: kill now
             await process.kill()
+            killed.set()
     finally:
         for task in [*streams, waiting]:
             task.cancel()
