@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 import os
 import random
 import statistics
@@ -30,14 +31,14 @@ from discord.ext import commands
 
 from bot.app import MistbornBot
 from bot.config import Settings
-from bot.offline import payloads
-from bot.offline.commandline import parse_slash
-from bot.offline.harness import Harness, running_bot
-from bot.offline.payloads import Actor
-from bot.offline.records import InteractionRecord, handler_tasks
-from bot.offline.server import FakeDiscord
-from bot.offline.world import FakeChannel, FakeGuild, FakeMember, World
 from bot.render.dice import reading_embed
+from fake_discord import payloads
+from fake_discord.commandline import parse_slash
+from fake_discord.harness import Harness, running_bot
+from fake_discord.payloads import Actor
+from fake_discord.records import InteractionRecord, handler_tasks
+from fake_discord.server import FakeDiscord
+from fake_discord.world import FakeChannel, FakeGuild, FakeMember, World
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join
 from rules.roll import read
@@ -112,8 +113,6 @@ async def running(
 
 
 def quiet_logs() -> None:
-    import logging
-
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(logging.ERROR)
 

@@ -51,9 +51,9 @@ from bench.common import (
     summary_ms,
     table,
 )
-from bot.offline.harness import Harness
-from bot.offline.records import InteractionRecord
-from bot.offline.world import many_guilds_world
+from fake_discord.harness import Harness
+from fake_discord.records import InteractionRecord
+from fake_discord.world import many_guilds_world
 from storage import Storage
 
 GOALS = {"roll dice:5": 1.5, "roll stat:Physique": 1.5, "character show": 2.0}

@@ -61,9 +61,9 @@ from bench.load_results import (
     per_kind,
     summarize,
 )
-from bot.offline.harness import Harness
-from bot.offline.records import InteractionRecord, handler_tasks
-from bot.offline.world import FakeGuild, many_guilds_world
+from fake_discord.harness import Harness
+from fake_discord.records import InteractionRecord, handler_tasks
+from fake_discord.world import FakeGuild, many_guilds_world
 from rules.character import CharacterKind, make_character
 from storage import Storage
 

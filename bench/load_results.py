@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bench.common import percentile
-from bot.offline.records import InteractionRecord
+from fake_discord.records import InteractionRecord
 
 ACK_WINDOW = 3.0
 P99_GOAL_MS = 20.0

@@ -9,7 +9,7 @@ Run by hand: ``python -m bench.memory_bench`` (10^4 characters and 100 live Conf
    Conflict per server with four participants — half still declaring, half mid-round (all
    declared, the first attack waiting for its defence).
 2. ``--runs`` times: start the fake Discord in this process and the bot in a NEW process
-   (``python -m bench.memory_bench --child ...``: the product ``MistbornBot`` only, pointed at
+   (``python -m bench.memory_child ...``: the product ``MistbornBot`` only, pointed at
    the fake on 127.0.0.1), and time process start → imports done → database open → ready with
    its commands synced. The child reports its RSS (VmRSS, and the peak VmHWM, from
    /proc/self/status) after imports, after opening the database, when ready, and after this
@@ -34,27 +34,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-# Only the standard library at the top: the same file is the measured bot process (--child),
-# whose imports must be the product's, not the benchmark's or the fake Discord's.
-if TYPE_CHECKING:
-    from bot.offline.server import FakeDiscord
-    from bot.offline.world import FakeGuild, World
-    from storage import Storage
+from bench.common import SHEET, Payloads, machine, member_id, quiesce, quiet_logs, running, table
+from fake_discord.server import FakeDiscord
+from fake_discord.world import FakeGuild, World, many_guilds_world
+from rules.character import CharacterKind, make_character
+from rules.conflict import Join, current_turn, next_declarer
+from storage import Storage
+from storage.conflict_runner import current_conflict, start_conflict
 
 PARTICIPANTS = ("Vin", "Thug", "Slowpoke", "Brute")
-
-
-def rss_kib() -> dict[str, int]:
-    """VmRSS and VmHWM of this process, in KiB."""
-    found: dict[str, int] = {}
-    with open("/proc/self/status") as status:
-        for line in status:
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                found[key] = int(value.split()[0])
-    return found
 
 
 # -- Building the database ----------------------------------------------------------------------
@@ -68,9 +58,6 @@ def random_name(rng: random.Random) -> str:
 
 
 async def seed_guild(storage: Storage, guild: FakeGuild, count: int, rng: random.Random) -> None:
-    from bench.common import SHEET, member_id
-    from rules.character import CharacterKind, make_character
-
     narrator, player = member_id(guild, "narrator"), member_id(guild, "player1")
     fixed = [
         make_character(SHEET, name="Vin", kind=CharacterKind.HERO, owner_id=player),
@@ -101,10 +88,6 @@ async def seed_guild(storage: Storage, guild: FakeGuild, count: int, rng: random
 
 async def build(db_path: Path, world: World, characters: int) -> tuple[float, int]:
     """Seed the database and bring every Conflict to its state; returns (seconds, interactions)."""
-    from bench.common import Payloads, quiesce, running
-    from rules.conflict import Join, current_turn, next_declarer
-    from storage.conflict_runner import current_conflict, start_conflict
-
     started = time.perf_counter()
     rng = random.Random(5)
     per_guild = characters // len(world.guilds)
@@ -159,54 +142,6 @@ async def build(db_path: Path, world: World, characters: int) -> tuple[float, in
 # -- The measured bot process -------------------------------------------------------------------
 
 
-def emit(event: str, **fields: Any) -> None:
-    print(json.dumps({"event": event, "t": time.time(), **rss_kib(), **fields}), flush=True)
-
-
-async def child_main(args: argparse.Namespace) -> None:
-    """The bot process: the product's imports, database and bot, pointed at the fake Discord
-    (the two class attributes ``bot.offline.patch`` sets, set here so as not to import the fake);
-    then it reports its RSS for each line on stdin until 'quit'."""
-    import importlib
-    import logging
-
-    import discord.gateway
-    import discord.http
-    import yarl
-
-    from bot.app import MistbornBot
-    from bot.config import Settings
-    from storage import Storage
-
-    logging.basicConfig(level=logging.WARNING)
-    logging.getLogger("discord").setLevel(logging.ERROR)
-    importlib.import_module("bot.cogs")  # setup_hook imports them; counted with the imports
-    emit("imported")
-    db_path = Path(args.db)
-    storage = await Storage.open(db_path)
-    emit("storage")
-    discord.http.Route.BASE = args.api
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
-    settings = Settings(token=None, db_path=db_path, dev_guild_id=args.guild, _env_file=None)
-    bot = MistbornBot(settings=settings, storage=storage, rng=random.Random(1))
-    bot._connection.guild_ready_timeout = 0.05
-    async with bot:  # as ``run_discord`` does; entering it sets the client up
-        task = asyncio.create_task(bot.start("offline.fake-discord.token"))
-        async with asyncio.timeout(60):
-            await bot.wait_until_ready()
-        emit("ready", guilds=len(bot.guilds))
-        reader = asyncio.StreamReader()
-        loop = asyncio.get_running_loop()
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-        while line := (await reader.readline()).decode().strip():
-            if line == "quit":
-                break
-            emit(line)
-        await bot.close()
-        await asyncio.wait({task}, timeout=5)
-    await storage.close()
-
-
 class Child:
     """The bot process as seen from here: spawn it, read its events, ask for RSS, stop it."""
 
@@ -219,7 +154,7 @@ class Child:
     async def spawn(cls, db_path: Path, fake: FakeDiscord, guild_id: int) -> Child:
         spawned = time.time()
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bench.memory_bench", "--child", "--db", str(db_path),
+            sys.executable, "-m", "bench.memory_child", "--db", str(db_path),
             "--api", fake.api_base, "--gateway", fake.gateway_url, "--guild", str(guild_id),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             env=os.environ | {"PYTHONDONTWRITEBYTECODE": "1"},
@@ -260,8 +195,6 @@ class Child:
 
 async def touch_all(fake: FakeDiscord, world: World) -> tuple[int, float]:
     """``/conflict status`` in every Conflict channel; wait for each board. Returns (boards, s)."""
-    from bench.common import Payloads
-
     payloads = Payloads(fake)
     started = time.perf_counter()
     before = sum(1 for m in fake.messages.values() if not m.get("interaction_metadata"))
@@ -282,8 +215,6 @@ async def touch_all(fake: FakeDiscord, world: World) -> tuple[int, float]:
 
 
 async def measure(db_path: Path, world: World) -> dict[str, float]:
-    from bot.offline.server import FakeDiscord
-
     fake = FakeDiscord(world)
     await fake.start()
     try:
@@ -317,9 +248,6 @@ async def measure(db_path: Path, world: World) -> dict[str, float]:
 
 
 async def run(args: argparse.Namespace) -> None:
-    from bench.common import machine, quiet_logs, table
-    from bot.offline.world import many_guilds_world
-
     quiet_logs()
     load = machine()
     world = many_guilds_world(args.guilds, channels=2)
@@ -372,15 +300,7 @@ def main() -> None:
         "--guilds", type=int, default=100, help="servers, one live Conflict each (default 100)"
     )
     parser.add_argument("--runs", type=int, default=3, help="bot starts to measure (default 3)")
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--db", help=argparse.SUPPRESS)
-    parser.add_argument("--api", help=argparse.SUPPRESS)
-    parser.add_argument("--gateway", help=argparse.SUPPRESS)
-    parser.add_argument("--guild", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child:
-        asyncio.run(child_main(args))
-        return
     if args.characters < 4 * args.guilds:
         parser.error("need at least 4 characters per server (the Conflict's participants)")
     asyncio.run(run(args))

@@ -3,9 +3,9 @@
 Run by hand: ``python -m bench.soak_faults`` (about a minute) or with ``--kills``, ``--seed``,
 ``--drops`` and ``--slow-board``. Nothing leaves 127.0.0.1.
 
-Kill loop: the real bot runs in a subprocess (``bot.offline.remote``) against the fake Discord
+Kill loop: the real bot runs in a subprocess (``fake_discord.remote``) against the fake Discord
 in this process while three players create, edit and roll and a Conflict is played with slash
-commands and buttons (``tests/faults/load.py``). After a random while, the bot is SIGKILLed
+commands and buttons (``bench/drivers.py``). After a random while, the bot is SIGKILLed
 right after an interaction went out to it (a Conflict move included, unlike the CI test, which
 kills at a known prompt). A new process opens the file; then every acknowledged write must be
 there, ``integrity_check`` ok, every Conflict document must load, and the Conflict must be as
@@ -31,13 +31,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.offline.remote import BotProcess, RemoteHarness
-from bot.offline.server import FakeDiscord
-from bot.offline.world import default_world
+from bench.bot_env import DISCORD_TRIES, BotEnv, board_is_correct, board_message, boards, make_settings
+from bench.drivers import ConflictDriver, Row, player_stream
+from bot.app import MistbornBot
+from fake_discord.harness import running_bot
+from fake_discord.load import Load, acknowledged
+from fake_discord.process import BotProcess, RemoteHarness
+from fake_discord.server import FakeDiscord
+from fake_discord.world import default_world
 from rules.conflict import load_conflict
 from storage import Storage
 from storage.sql import fetch_all
-from tests.faults.load import ConflictDriver, Load, Row, acknowledged, player_stream
 
 PLAYERS = ("player2", "player3", "player4")
 DUEL = [
@@ -62,7 +66,7 @@ def one_move_apart(before: Row | None, after: Row | None) -> bool:
     return after is not None and after[1] == 1  # started
 
 
-async def check_file(load: Load, driver: ConflictDriver, db_path: Path, before: Row | None) -> None:
+async def check_file(load: Load[Storage], driver: ConflictDriver, db_path: Path, before: Row | None) -> None:
     async with await Storage.open(db_path) as storage:
         reader = storage.database.reader
         assert [tuple(r) for r in await fetch_all(reader, "PRAGMA integrity_check")] == [("ok",)]
@@ -97,7 +101,7 @@ async def kill_loop(kills: int, seed: int, drops: bool, folder: Path) -> None:
         await process.start()
         harness = RemoteHarness(fake, process)
         harness.idle = 0.03
-        load = Load(harness)
+        load: Load[Storage] = Load(harness)
         guild = world.guild.id
         driver = ConflictDriver(load, process.db_path, guild, harness.channel.id)
         unanswered_before: set[int] = set()
@@ -147,11 +151,6 @@ async def kill_loop(kills: int, seed: int, drops: bool, folder: Path) -> None:
 
 async def slow_board() -> None:
     """500 on every try of the board's first attempts: discord.py's own retries, then the board's."""
-    from bot.app import MistbornBot
-    from bot.offline.harness import running_bot
-    from tests.bot.conftest import BotEnv, make_settings
-    from tests.faults.test_board_faults import DISCORD_TRIES, board_is_correct, board_message, boards
-
     world = default_world()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "board.sqlite3"

@@ -1,17 +1,21 @@
 """``python -m bot`` (or ``mistborn-bot``): run on Discord with a token, else the offline console.
 
 The entry point owns every resource's lifetime — settings, the database, the bot — and hands
-them to the bot (discord.py's ``advanced_startup.py``). The offline console connects the very
-same bot to a fake Discord on 127.0.0.1, so a command typed there runs through discord.py's
-real gateway, dispatch and REST code, against the same default database file.
+them to the bot (discord.py's ``advanced_startup.py``).
+
+Without a token it opens the offline console, which connects the very same bot to a fake
+Discord on 127.0.0.1. The bot never imports that fake: the console is a plugin, found through
+the ``mistborn_bot.offline_console`` entry point group, that this project's pyproject.toml
+declares. An installation without it still runs on Discord, and says so when there is no token.
 """
 
 import argparse
 import asyncio
 import logging
-import random
 import sys
 from collections.abc import Sequence
+from importlib.metadata import entry_points
+from typing import Protocol
 
 import discord
 
@@ -20,6 +24,17 @@ from bot.config import Settings
 from storage import Storage
 
 log = logging.getLogger("bot")
+
+CONSOLE_GROUP = "mistborn_bot.offline_console"
+"""Entry point group of the offline console; its object is called as an :class:`OfflineConsole`."""
+NO_CONSOLE = "No DISCORD_TOKEN set and no offline console installed; set DISCORD_TOKEN in .env"
+
+
+class OfflineConsole(Protocol):
+    """Run the console on ``settings.db_path`` as member `user` (without the Narrator role when
+    `player`) until its input ends; return the process exit code."""
+
+    def __call__(self, settings: Settings, *, user: str, player: bool) -> int: ...
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -44,18 +59,13 @@ async def run_discord(settings: Settings, *, sync_global: bool) -> None:
             await bot.start(settings.token.get_secret_value())
 
 
-async def run_offline(settings: Settings, *, user: str, narrator: bool) -> int:
-    from bot.offline.console import run_console
-    from bot.offline.world import offline_world
-
-    world = offline_world(user=user, narrator=narrator)
-    local = settings.model_copy(update={"dev_guild_id": world.guild.id})
-    async with await Storage.open(settings.db_path) as storage:
-
-        def make_bot() -> MistbornBot:
-            return MistbornBot(settings=local, storage=storage, rng=random.SystemRandom())
-
-        return await run_console(make_bot, input=sys.stdin, output=sys.stdout, user=user, world=world)
+def find_offline_console() -> OfflineConsole | None:
+    """The installed offline console, if any (the first by entry point name, if several are)."""
+    found = sorted(entry_points(group=CONSOLE_GROUP), key=lambda point: point.name)
+    if not found:
+        return None
+    console: OfflineConsole = found[0].load()
+    return console
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,11 +75,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         discord.utils.setup_logging(level=logging.getLevelName(settings.log_level.upper()))
         asyncio.run(run_discord(settings, sync_global=args.sync_global))
         return 0
-    # The console's output is the conversation; only problems belong on stderr.
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("discord.client").setLevel(logging.ERROR)
+    console = find_offline_console()
+    if console is None:
+        print(NO_CONSOLE, file=sys.stderr)
+        return 2
     print(f"No DISCORD_TOKEN set: offline console on {settings.db_path}.", file=sys.stderr)
-    return asyncio.run(run_offline(settings, user=args.user, narrator=not args.player))
+    return console(settings, user=args.user, player=args.player)
 
 
 if __name__ == "__main__":

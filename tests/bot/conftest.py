@@ -1,79 +1,24 @@
 """A running bot for each test: real discord.py, the fake Discord on 127.0.0.1, SQLite in tmp_path.
 
 ``bot_env`` yields a :class:`BotEnv` with the harness (to send slash commands, clicks and menus
-as the narrator or the players) and the bot's storage (to assert on what was stored).
+as the narrator or the players) and the bot's storage (to assert on what was stored). BotEnv
+and ``make_settings`` live in ``bench/bot_env.py`` so the soak benchmark can build one too;
+they are imported here under the names the tests have always used.
 """
 
 import random
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from bench.bot_env import BotEnv, make_settings
 from bot.app import MistbornBot
-from bot.config import Settings
-from bot.offline import payloads
-from bot.offline.commandline import find_command
-from bot.offline.harness import Harness, running_bot
-from bot.offline.payloads import Resolved
-from bot.offline.records import InteractionRecord
-from bot.offline.world import FakeRole, World, default_world
+from fake_discord.harness import running_bot
+from fake_discord.world import FakeRole, default_world
 from storage import Storage
 from tests.bot.conflict_render_support import keep_hasting_table
 from tests.conflict.builders import Table
-
-
-@dataclass
-class BotEnv:
-    harness: Harness
-    bot: MistbornBot
-    storage: Storage
-    world: World
-    db_path: Path
-
-    def new_bot(self, seed: int = 1234) -> MistbornBot:
-        return MistbornBot(
-            settings=make_settings(self.db_path, self.world.guild.id),
-            storage=self.storage,
-            rng=random.Random(seed),
-        )
-
-    async def restart(self, seed: int = 1234) -> MistbornBot:
-        """As if the bot process were restarted: a new bot and a newly opened database file;
-        the fake Discord, its messages and their buttons stay."""
-
-        async def reopen() -> MistbornBot:
-            await self.storage.close()
-            self.storage = await Storage.open(self.db_path)
-            return self.new_bot(seed)
-
-        self.bot = await self.harness.restart(reopen)  # type: ignore[assignment]
-        return self.bot
-
-    @property
-    def guild_id(self) -> int:
-        return self.world.guild.id
-
-    def user_id(self, name: str) -> int:
-        return self.harness.member(name).user.id
-
-    async def slash(self, line: str, user: str = "narrator") -> InteractionRecord:
-        return await self.harness.slash(line, user=user)
-
-    async def slash_overriding_visibility(
-        self, name: str, options: list[dict[str, Any]], user: str
-    ) -> InteractionRecord:
-        """Send a command Discord would hide from ``user`` by default, as a server that changed
-        its integration permissions would let them: the bot's own checks must still hold."""
-        command = find_command(self.harness.commands, name)
-        payload = payloads.slash_command(self.world, self.harness.actor(user), command, options, Resolved())
-        return await self.harness.send(payload)
-
-
-def make_settings(db_path: Path, guild_id: int) -> Settings:
-    return Settings(token=None, db_path=db_path, dev_guild_id=guild_id, _env_file=None)  # type: ignore[call-arg]
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The bot as a whole: its synced commands, settings and Contests from sheets."""
 
 from bot.config import Settings
-from bot.offline.validate import validate_command, validate_command_set
+from fake_discord.validate import validate_command, validate_command_set
 from rules.character import CharacterKind, make_character
 
 

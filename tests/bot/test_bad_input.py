@@ -30,11 +30,11 @@ import pytest
 
 from bot.cogs.server_setup import ServerSetup
 from bot.errors import APOLOGY, BotError, user_message
-from bot.offline import payloads
-from bot.offline.commandline import find_command
-from bot.offline.payloads import Actor, Resolved
-from bot.offline.records import InteractionRecord, settle
-from bot.offline.world import FakeGuild, FakeMember
+from fake_discord import payloads
+from fake_discord.commandline import find_command
+from fake_discord.payloads import Actor, Resolved
+from fake_discord.records import InteractionRecord, settle
+from fake_discord.world import FakeGuild, FakeMember
 from rules.character import Character, CharacterKind, export_character, make_character
 from rules.conflict import Join
 from storage import NotFoundError, RollLog, Storage

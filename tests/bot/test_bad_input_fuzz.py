@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from bot.offline.payloads import AUTOCOMPLETE, Resolved
+from fake_discord.payloads import AUTOCOMPLETE, Resolved
 from tests.bot.test_bad_input import (
     ATTACHMENT,
     BOOLEAN,

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.offline.payloads import ATTACHMENT_SIZE_LIMIT, Resolved
-from bot.offline.world import FakeMember
+from fake_discord.payloads import ATTACHMENT_SIZE_LIMIT, Resolved
+from fake_discord.world import FakeMember
 from rules.character import CharacterKind, export_character, make_character
 from tests.bot.test_bad_input import (
     ATTACHMENT,

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.offline.payloads import Resolved
+from fake_discord.payloads import Resolved
 from tests.bot.test_bad_input import (
     INTEGER,
     JSON,

@@ -3,7 +3,7 @@ refusals that leave the stored sheet and its version untouched."""
 
 import pytest
 
-from bot.offline.commandline import CommandLineError
+from fake_discord.commandline import CommandLineError
 from rules.burdens import Severity
 from rules.character import CharacterKind, PowerType, make_character
 

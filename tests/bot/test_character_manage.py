@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from fake_discord import payloads
 from rules.character import CharacterKind, export_character, make_character
 
 
@@ -174,8 +175,6 @@ async def test_delete_refused_for_others_and_only_the_asker_may_click(bot_env):
     await bot_env.slash("/character delete name:Vin", user="narrator")
     harness = bot_env.harness
     message, button = harness.find_component("Delete", harness.member("narrator"))
-    from bot.offline import payloads
-
     intruder = await harness.send(
         payloads.component_click(bot_env.world, harness.actor("player2"), message, button)
     )

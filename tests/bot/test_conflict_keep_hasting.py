@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from bot.offline.records import InteractionRecord
+from fake_discord.records import InteractionRecord
 from rules.burdens import Severity
 from rules.character import Resilience, resilience_current
 from rules.conflict import declaration_order, resolve_order

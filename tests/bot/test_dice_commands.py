@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.offline.commandline import CommandLineError
+from fake_discord.commandline import CommandLineError
 from rules.character import CharacterKind, make_character
 
 

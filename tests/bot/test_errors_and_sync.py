@@ -3,6 +3,8 @@
 import logging
 
 from bot.errors import APOLOGY
+from fake_discord import payloads
+from fake_discord.commandline import find_command
 from storage import RollLog
 
 
@@ -35,9 +37,6 @@ async def test_owner_syncs_globally_on_request(bot_env):
 
 
 async def test_an_outdated_command_gets_a_plain_message(bot_env):
-    from bot.offline import payloads
-    from bot.offline.commandline import find_command
-
     # A client that loaded /read before it gained its required `faces` option sends none.
     read = find_command(bot_env.harness.commands, "read")
     payload = payloads.slash_command(

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from bot.app import MistbornBot
-from bot.offline import payloads
-from bot.offline.harness import running_bot
-from bot.offline.payloads import Resolved
-from bot.offline.world import (
+from fake_discord import payloads
+from fake_discord.harness import running_bot
+from fake_discord.payloads import Resolved
+from fake_discord.world import (
     EMBED_LINKS,
     EVERYONE_PERMISSIONS,
     MANAGE_GUILD,

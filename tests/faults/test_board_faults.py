@@ -1,11 +1,11 @@
 """Discord fails to edit the Conflict board: the round goes on, and the board catches up.
 
-The board (``bot/cogs/conflict/board.py``) is refreshed in the background; the fake answers
+The board (``bot/flow/board.py``) is refreshed in the background; the fake answers
 its PATCH with injected errors. discord.py retries some errors itself (429 after
 ``retry_after``, and 500/502/504 after sleeping 1, 3, 5, 7, 9 s: five tries, 25 s) and raises the
 others (503) at once; what it finally raises, the board retries after ``retry_delays``, set
 small here. Correct means: the board message shows exactly what ``status_embed`` renders for
-the Conflict as stored.
+the Conflict as stored (the board checks are in ``bench/bot_env.py``, shared with the soak run).
 """
 
 import logging
@@ -13,15 +13,10 @@ from typing import Any
 
 import pytest
 
-from bot.flow.board import Boards
-from bot.render.conflict import status_embed
+from bench.bot_env import DISCORD_TRIES, BotEnv, board_is_correct, board_message, boards, shown
 from storage.conflict_runner import current_conflict
-from tests.bot.conftest import BotEnv
 
 JSON = dict[str, Any]
-
-DISCORD_TRIES = 5
-"""discord.py's tries per request (``HTTPClient.request``) before it raises."""
 
 
 @pytest.fixture
@@ -42,41 +37,6 @@ async def duel(bot_env: BotEnv) -> BotEnv:
     boards(env).retry_delays = (0.01, 0.01, 0.02)
     await boards(env).idle()
     return env
-
-
-def boards(env: BotEnv) -> Boards:
-    return env.bot.conflicts.boards
-
-
-async def board_message(env: BotEnv) -> JSON:
-    message_id = await env.storage.boards.get(env.guild_id, env.world.guild.channels[0].id)
-    assert message_id is not None
-    message: JSON = env.harness.fake.messages[message_id]
-    return message
-
-
-async def expected_board(env: BotEnv) -> JSON:
-    conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
-    assert conflict is not None
-    sheets = {
-        p.id: (await env.storage.characters.get(env.guild_id, p.id)).character for p in conflict.participants
-    }
-    embed: JSON = dict(status_embed(conflict, sheets).to_dict())
-    return embed
-
-
-def shown(message: JSON) -> tuple[object, object, object]:
-    [embed] = message["embeds"]
-    return embed.get("title"), embed.get("description"), embed.get("fields")
-
-
-async def board_is_correct(env: BotEnv) -> bool:
-    expected = await expected_board(env)
-    return shown(await board_message(env)) == (
-        expected.get("title"),
-        expected.get("description"),
-        expected.get("fields"),
-    )
 
 
 def patch_board(env: BotEnv, board: JSON, status: int, times: int) -> None:
@@ -115,7 +75,7 @@ async def test_when_discord_keeps_failing_the_board_gives_up_and_the_next_change
     """429s past discord.py's five tries, on every one of the board's own attempts: the board
     gives up for now (logged), the Conflict goes on, and the next change shows the right state."""
     env = duel
-    caplog.set_level(logging.WARNING, logger="bot.cogs.conflict.board")
+    caplog.set_level(logging.WARNING, logger="bot.flow.board")
     board = await board_message(env)
     stale = shown(board)
     attempts = 1 + len(boards(env).retry_delays)

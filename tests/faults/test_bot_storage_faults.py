@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from bot.offline.records import InteractionRecord
+from fake_discord.records import InteractionRecord
 from storage.errors import NotFoundError
 from storage.sql import fetch_all
 from tests.bot.conftest import BotEnv

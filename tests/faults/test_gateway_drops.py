@@ -1,6 +1,6 @@
 """The gateway connection drops; discord.py reconnects and the bot keeps answering.
 
-The fake Discord closes the bot's websocket the way Discord does (``bot/offline/gateway.py``):
+The fake Discord closes the bot's websocket the way Discord does (``fake_discord/gateway.py``):
 
 * resumable: close code 4000, or op 7 RECONNECT. discord.py reconnects to READY's
   ``resume_gateway_url`` and sends RESUME; the fake replays what the session missed (an

@@ -1,8 +1,8 @@
 """kill -9 the bot in the middle of a stream of writes; a new process carries on from the file.
 
-The real bot runs in a subprocess (``bot.offline.remote``) against the fake Discord in this
+The real bot runs in a subprocess (``fake_discord.remote``) against the fake Discord in this
 process, which therefore survives the kill and knows exactly which interactions the bot
-acknowledged. Three players and the Narrator keep it busy (``load.py``): character creations
+acknowledged. Three players and the Narrator keep it busy (``bench/drivers.py``): character creations
 and edits, logged rolls, and a Conflict played with slash commands and prompt buttons. When
 enough has been acknowledged and a defence prompt is waiting, the bot is killed with SIGKILL
 right after one more interaction went out to it. A new process then opens the same file.
@@ -10,6 +10,7 @@ right after one more interaction went out to it. A new process then opens the sa
 What must hold: every acknowledged write is in the database, ``PRAGMA integrity_check`` is ok,
 every Conflict document loads, the Conflict is exactly as its last acknowledged move left it,
 and the round goes on: the defence prompt posted by the dead process still works when clicked.
+Then the new process is stopped with SIGINT and must exit cleanly (0, not killed).
 """
 
 import asyncio
@@ -18,21 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.offline.remote import BotProcess, RemoteHarness
-from bot.offline.server import FakeDiscord
-from bot.offline.world import default_world
+from bench.drivers import ConflictDriver, Row, character_exists, defence_pending, player_stream
+from fake_discord.load import Load, acknowledged
+from fake_discord.process import BotProcess, RemoteHarness
+from fake_discord.server import FakeDiscord
+from fake_discord.world import default_world
 from rules.conflict import Conflict, load_conflict
 from storage import Storage
 from storage.sql import fetch_all
-from tests.faults.load import (
-    ConflictDriver,
-    Load,
-    Row,
-    acknowledged,
-    character_exists,
-    defence_pending,
-    player_stream,
-)
 
 KILL_AFTER_ACKS = 40
 """Acknowledged interactions (all users together) before the kill is armed."""
@@ -67,19 +61,19 @@ async def integrity(storage: Storage) -> list[tuple[str, ...]]:
 async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarness) -> None:
     harness, process = remote, remote.process
     guild, channel = harness.world.guild.id, harness.channel.id
-    load = Load(harness)
+    load: Load[Storage] = Load(harness)
     driver = ConflictDriver(load, process.db_path, guild, channel)
-    armed = asyncio.Event()
+    armed, killed = asyncio.Event(), asyncio.Event()
 
     async def conflict() -> None:
-        """Play until the kill is armed while a defence prompt waits; then wait to be killed."""
+        """Play until the kill is armed while a defence prompt waits; then wait for the kill."""
 
         def armed_now(state: Conflict | None) -> bool:
             return load.acks >= KILL_AFTER_ACKS and driver.cycle >= KILL_IN_CYCLE and defence_pending(state)
 
         await driver.run(stop=armed_now, max_moves=200)
         armed.set()
-        await asyncio.sleep(60)
+        await killed.wait()
 
     streams = [
         asyncio.create_task(player_stream(load, user, user.replace("player", "P"), guild)) for user in PLAYERS
@@ -93,6 +87,7 @@ async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarne
                 task.result()  # a stream failed before the kill: show why
             await load.pulse.wait()  # one more interaction is on its way to the bot: kill now
             await process.kill()
+            killed.set()
     finally:
         for task in [*streams, waiting]:
             task.cancel()
@@ -116,7 +111,7 @@ async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarne
     assert process.returncode == 0, process.log_tail()
 
 
-async def after_the_restart(load: Load, driver: ConflictDriver, before_kill: Row) -> None:
+async def after_the_restart(load: Load[Storage], driver: ConflictDriver, before_kill: Row) -> None:
     """The new process's file holds every promise, and the round goes on from it."""
     guild = driver.guild_id
     async with await Storage.open(load.harness.process.db_path) as storage:

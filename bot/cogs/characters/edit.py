@@ -9,7 +9,6 @@ blocks an edit (Heroes outgrow the creation numbers through play).
 import discord
 from discord import app_commands
 from discord.ext import commands
-from rules.naming import name_key
 
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
@@ -21,6 +20,7 @@ from bot.inputs.choices import AttributeChoice, EmphasisChoice, KindChoice, Stan
 from bot.inputs.sheet_parts import extra_trait_choices, find_text
 from bot.render.common import plain
 from rules.character import Character, CharacterKind, revise_character
+from rules.naming import name_key
 
 TRAIT_SLOTS = ("drive", "profession", "specialty", "feature", "personality")
 TEXT_FIELDS = ("concept", "destiny", "tragedy", "notes")

@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 
 from discord import app_commands
 from discord.ext import commands
-from rules.naming import name_key
 
 from bot.client import Interaction
 from bot.cogs.characters.common import NAME_TO_CHANGE, change, with_power
@@ -27,6 +26,7 @@ from bot.inputs.sheet_parts import (
 from bot.render.common import plain
 from bot.render.sheet import change_embed
 from rules.character import Character, check_hero_build, revise_character
+from rules.naming import name_key
 from storage import StoredCharacter
 
 Summary = str | Callable[[Character], str]

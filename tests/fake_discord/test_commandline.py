@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.offline.commandline import CommandLineError, parse_slash, split_pairs, usage
-from bot.offline.world import default_world
+from fake_discord.commandline import CommandLineError, parse_slash, split_pairs, usage
+from fake_discord.world import default_world
 
 WORLD = default_world()
 GUILD = WORLD.guild

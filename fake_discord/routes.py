@@ -11,20 +11,17 @@ import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import web
 
-from bot.offline.payloads import EPHEMERAL, LOADING
-from bot.offline.records import InteractionRecord
-from bot.offline.validate import mention_problems, validate_autocomplete, validate_message
-from bot.offline.world import channel_json, guild_create_json, member_json, user_json
-
-if TYPE_CHECKING:
-    from bot.offline.server import FakeDiscord
+from fake_discord.backend import Backend, Upload
+from fake_discord.payloads import EPHEMERAL, LOADING
+from fake_discord.records import InteractionRecord
+from fake_discord.validate import mention_problems, validate_autocomplete, validate_message
+from fake_discord.world import channel_json, guild_create_json, member_json, user_json
 
 JSON = dict[str, Any]
-Upload = tuple[str, bytes, str | None]
 Handler = Callable[..., Awaitable[web.StreamResponse]]
 # Interaction type -> the callback types Discord accepts for it.
 ALLOWED_RESPONSES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
@@ -85,7 +82,7 @@ async def read_body(request: web.Request) -> tuple[JSON, list[Upload]]:
 
 
 def _check(
-    fake: FakeDiscord, route: str, body: JSON, *, creating: bool, record: InteractionRecord | None = None
+    fake: Backend, route: str, body: JSON, *, creating: bool, record: InteractionRecord | None = None
 ) -> web.Response | None:
     """Record limit and mention problems; answer 400 like Discord when limits are enforced."""
     if fake.limits.silent_mentions:
@@ -101,7 +98,7 @@ def _check(
 
 
 def _refuse(
-    fake: FakeDiscord, record: InteractionRecord, route: str, status: int, code: int, text: str, why: str
+    fake: Backend, record: InteractionRecord, route: str, status: int, code: int, text: str, why: str
 ) -> web.Response:
     fake.violate(route, [why], rejected=True)
     record.errors.append({"status": status, "code": code, "message": text, "problem": why})
@@ -125,7 +122,7 @@ def _response_problems(kind: int, data: JSON) -> list[str]:
 
 
 async def interaction_callback(
-    fake: FakeDiscord, request: web.Request, route: str, interaction_id: str, token: str
+    fake: Backend, request: web.Request, route: str, interaction_id: str, token: str
 ) -> web.StreamResponse:
     record = fake.interactions.get(int(interaction_id))
     if record is None or record.token != token:
@@ -178,7 +175,7 @@ async def interaction_callback(
 
 
 async def followup(
-    fake: FakeDiscord, request: web.Request, route: str, _app: str, token: str
+    fake: Backend, request: web.Request, route: str, _app: str, token: str
 ) -> web.StreamResponse:
     """POST /webhooks/{app}/{token}; after a defer the first followup replaces the "thinking" message."""
     record = fake.record_by_token(token)
@@ -206,7 +203,7 @@ async def followup(
     )
 
 
-def _webhook_target(fake: FakeDiscord, record: InteractionRecord, message_id: str) -> JSON | None:
+def _webhook_target(fake: Backend, record: InteractionRecord, message_id: str) -> JSON | None:
     if message_id != "@original":
         found = fake.messages.get(int(message_id))
         return (
@@ -219,7 +216,7 @@ def _webhook_target(fake: FakeDiscord, record: InteractionRecord, message_id: st
 
 
 async def webhook_message(
-    fake: FakeDiscord, request: web.Request, route: str, _app: str, token: str, message_id: str
+    fake: Backend, request: web.Request, route: str, _app: str, token: str, message_id: str
 ) -> web.StreamResponse:
     """GET/PATCH/DELETE of an interaction's original response or one of its followups."""
     record = fake.record_by_token(token)
@@ -249,7 +246,7 @@ async def webhook_message(
 
 
 async def channel_messages(
-    fake: FakeDiscord, request: web.Request, route: str, channel: str
+    fake: Backend, request: web.Request, route: str, channel: str
 ) -> web.StreamResponse:
     channel_id = int(channel)
     if not fake.has_channel(channel_id):
@@ -265,7 +262,7 @@ async def channel_messages(
 
 
 async def channel_message(
-    fake: FakeDiscord, request: web.Request, route: str, channel: str, message_id: str
+    fake: Backend, request: web.Request, route: str, channel: str, message_id: str
 ) -> web.StreamResponse:
     message = fake.messages.get(int(message_id))
     if message is None or message["channel_id"] != channel:
@@ -283,7 +280,7 @@ async def channel_message(
 
 
 async def commands(
-    fake: FakeDiscord, request: web.Request, route: str, _app: str, guild: str | None = None
+    fake: Backend, request: web.Request, route: str, _app: str, guild: str | None = None
 ) -> web.StreamResponse:
     guild_id = int(guild) if guild else None
     if guild_id is not None and fake.world.guild_by_id(guild_id) is None:
@@ -295,7 +292,7 @@ async def commands(
     return stored if isinstance(stored, web.Response) else reply(stored)
 
 
-async def info(fake: FakeDiscord, request: web.Request, route: str, *ids: str) -> web.StreamResponse:
+async def info(fake: Backend, request: web.Request, route: str, *ids: str) -> web.StreamResponse:
     """Read-only lookups: who am I, the application, gateway, users, members, guilds, channels."""
     world = fake.world
     guild = world.guild
@@ -331,7 +328,7 @@ def _session_limit() -> JSON:
     return {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
 
 
-async def open_dm(fake: FakeDiscord, request: web.Request, route: str) -> web.StreamResponse:
+async def open_dm(fake: Backend, request: web.Request, route: str) -> web.StreamResponse:
     body, _ = await read_body(request)
     member = fake.world.guild.member(str(body.get("recipient_id")))
     if member is None:
@@ -342,7 +339,7 @@ async def open_dm(fake: FakeDiscord, request: web.Request, route: str) -> web.St
     )
 
 
-async def no_permissions(fake: FakeDiscord, request: web.Request, route: str, *_: str) -> web.StreamResponse:
+async def no_permissions(fake: Backend, request: web.Request, route: str, *_: str) -> web.StreamResponse:
     return reply([])
 
 

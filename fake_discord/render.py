@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bot.offline.payloads import text_inputs
+from fake_discord.payloads import text_inputs
 
 JSON = dict[str, Any]
 

@@ -1,100 +1,61 @@
-"""The real bot in its own process, against a fake Discord that lives in another one.
+"""A bot in its own process, driven from the process that runs the fake Discord.
 
 A crash test must kill the bot's process (SIGKILL: no ``finally``, no clean close of the
 database) while the fake Discord that saw what was acknowledged survives to tell. So the test
-process runs the fake and starts this module as a subprocess::
+process runs the fake and starts a *runner* module as a subprocess::
 
-    python -m bot.offline.remote --api http://127.0.0.1:PORT/api/v10 \\
-        --gateway ws://127.0.0.1:PORT/gateway --db PATH --guild ID [--seed N]
+    python -m RUNNER --api http://127.0.0.1:PORT/api/v10 --gateway ws://127.0.0.1:PORT/gateway \\
+        --db PATH --guild ID [--seed N]
 
-It points discord.py at the fake (as ``patch.py`` does), opens the database, starts
-:class:`~bot.app.MistbornBot` with the fake guild as its development server, and prints
-``ready`` on stdout each time discord.py is ready. :class:`BotProcess` starts, kills and restarts
-it from the test side; :class:`RemoteHarness` is the usual :class:`Harness` (slash commands,
-clicks) minus the in-process bot.
+The runner points discord.py at the fake (``patch.py``), opens its database, starts its bot
+with the fake guild as its development server, prints ``ready`` on stdout each time
+discord.py is ready, and exits 0 on SIGINT. ``fake_discord.remote`` is the runner for this
+project's bot; this module never imports it, so anything here works for any bot that follows
+the same command line.
+
+:class:`BotProcess` starts, kills and stops the child; :class:`RemoteHarness` is the usual
+:class:`~fake_discord.harness.Harness` (slash commands, clicks) minus the in-process bot.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import contextlib
-import logging
 import os
-import random
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from bot.offline.harness import OFFLINE_TOKEN, Harness
-from bot.offline.patch import pointed_at
-from bot.offline.records import InteractionRecord
-from bot.offline.server import FakeDiscord
+from fake_discord.harness import Harness
+from fake_discord.records import InteractionRecord
+from fake_discord.server import FakeDiscord
 
 JSON = dict[str, Any]
 READY = b"ready"
+"""The line a runner prints on stdout each time its bot is ready."""
+RUNNER = "fake_discord.remote"
 LOADING = 1 << 7
 
 
-# -- Inside the bot's process ----------------------------------------------------------------
-
-
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot.offline.remote", description=__doc__.splitlines()[0])
-    parser.add_argument("--api", required=True, help="the fake's REST base, ending in /api/v10")
-    parser.add_argument("--gateway", required=True, help="the fake's gateway URL (ws://127.0.0.1:…)")
-    parser.add_argument("--db", required=True, type=Path, help="the SQLite file")
-    parser.add_argument("--guild", required=True, type=int, help="the development server's id")
-    parser.add_argument("--seed", type=int, default=None, help="seed the dice (default: system random)")
-    return parser.parse_args(argv)
-
-
-async def serve(args: argparse.Namespace) -> None:
-    """Run the bot until it is stopped (SIGINT) or killed."""
-    from bot.app import MistbornBot
-    from bot.config import Settings
-    from storage import Storage
-
-    for host in (args.api, args.gateway):
-        if "://127.0.0.1:" not in host:
-            raise SystemExit(f"refusing to connect anywhere but 127.0.0.1: {host}")
-    settings = Settings(token=None, db_path=args.db, dev_guild_id=args.guild, _env_file=None)
-    rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
-    async with await Storage.open(args.db) as storage:
-        with pointed_at(args.api, args.gateway):
-            bot = MistbornBot(settings=settings, storage=storage, rng=rng, guild_ready_timeout=0.05)
-
-            async def announce() -> None:
-                sys.stdout.write(READY.decode() + "\n")
-                sys.stdout.flush()
-
-            bot.add_listener(announce, "on_ready")
-            async with bot:
-                await bot.start(OFFLINE_TOKEN)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args))
-    return 0
-
-
-# -- In the test's process -------------------------------------------------------------------
-
-
 class BotProcess:
-    """One ``python -m bot.offline.remote`` child; its stderr goes to `log_path` for post-mortems."""
+    """One ``python -m <runner>`` child; its stderr goes to `log_path` for post-mortems."""
 
-    def __init__(self, fake: FakeDiscord, db_path: Path, *, log_path: Path, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        db_path: Path,
+        *,
+        log_path: Path,
+        seed: int | None = None,
+        runner: str = RUNNER,
+    ) -> None:
         self.fake = fake
         self.db_path = db_path
         self.log_path = log_path
         self.seed = seed
+        self.runner = runner
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
 
@@ -105,7 +66,7 @@ class BotProcess:
         command = [
             sys.executable,
             "-m",
-            "bot.offline.remote",
+            self.runner,
             f"--api={self.fake.api_base}",
             f"--gateway={self.fake.gateway_url}",
             f"--db={self.db_path}",
@@ -138,7 +99,13 @@ class BotProcess:
         await asyncio.wait_for(self.proc.wait(), 10)
 
     async def stop(self, *, timeout: float = 10.0) -> None:
-        """SIGINT, as Ctrl-C: a clean shutdown; killed if it takes longer than `timeout`."""
+        """SIGINT, as Ctrl-C: a clean shutdown; killed if it takes longer than `timeout`.
+
+        A runner must handle SIGINT itself (``remote.py`` does): a child started while this
+        process ignores SIGINT, as background jobs of a shell do, inherits it as ignored, and
+        Python's own Ctrl-C handling is then off. The kill is only the last resort; a caller
+        that cares whether the stop was clean checks :attr:`returncode` (0, not -9).
+        """
         if self.proc is None or self.proc.returncode is not None:
             return
         self.proc.send_signal(signal.SIGINT)
@@ -227,7 +194,3 @@ def _still_coming(record: InteractionRecord) -> bool:
     deferred_without_message = record.response_type == 5 and record.original is None and not record.followups
     updated_without_followup = record.response_type in (6, 7) and not record.followups
     return loading or deferred_without_message or updated_without_followup
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -13,33 +13,23 @@ import logging
 import re
 import socket
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
-from bot.offline import routes
-from bot.offline.gateway import RESUME_PATH, Gateway
-from bot.offline.payloads import EPHEMERAL, LOADING, attachment_json, message_json
-from bot.offline.records import InteractionRecord, Violation
-from bot.offline.routes import Upload
-from bot.offline.validate import validate_command_set
-from bot.offline.world import World, default_world, guild_create_json, member_json, user_json
+from fake_discord import routes
+from fake_discord.backend import CommandStore, Limits, Upload
+from fake_discord.gateway import RESUME_PATH, Gateway
+from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
+from fake_discord.records import InteractionRecord, Violation
+from fake_discord.validate import validate_command_set
+from fake_discord.world import World, default_world, guild_create_json, member_json, user_json
 
 JSON = dict[str, Any]
 SUPPRESS_EMBEDS = 1 << 2
 API = "/api/v10"
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Limits:
-    """What the fake enforces; tests loosen or tighten these to provoke specific failures."""
-
-    ack_deadline: float = 3.0
-    reject_invalid: bool = True
-    silent_mentions: bool = True
-    heartbeat_ms: int = 30_000
 
 
 @dataclass
@@ -49,21 +39,6 @@ class Fault:
     status: int
     remaining: int
     retry_after: float
-
-
-@dataclass
-class CommandStore:
-    """Registered commands per scope (None = global), ids kept stable across re-syncs as Discord does."""
-
-    scopes: dict[int | None, list[JSON]] = field(default_factory=dict)
-    ids: dict[tuple[int | None, str, int], int] = field(default_factory=dict)
-    synced: asyncio.Event = field(default_factory=asyncio.Event)
-
-    def visible_in(self, guild_id: int) -> list[JSON]:
-        """Guild commands first: they shadow global ones of the same name and type."""
-        found = list(self.scopes.get(guild_id, []))
-        seen = {(c["name"], c.get("type", 1)) for c in found}
-        return found + [c for c in self.scopes.get(None, []) if (c["name"], c.get("type", 1)) not in seen]
 
 
 class FakeDiscord:

@@ -17,9 +17,9 @@ from typing import Any
 
 import discord
 
-from bot.offline.payloads import Resolved
-from bot.offline.validate import GROUP, INTEGER, NUMBER, STRING, SUBCOMMAND, is_valid_name
-from bot.offline.world import ADMINISTRATOR, FakeGuild, FakeMember
+from fake_discord.payloads import Resolved
+from fake_discord.validate import GROUP, INTEGER, NUMBER, STRING, SUBCOMMAND, is_valid_name
+from fake_discord.world import ADMINISTRATOR, FakeGuild, FakeMember
 
 JSON = dict[str, Any]
 Attach = Callable[[Path], JSON]

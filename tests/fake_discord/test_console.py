@@ -6,8 +6,8 @@ import io
 import json
 from pathlib import Path
 
-from bot.offline.console import run_console
-from tests.offline.sample_bot import SampleBot
+from fake_discord.console import run_console
+from tests.fake_discord.sample_bot import SampleBot
 
 
 async def run(script: str, **kwargs: object) -> tuple[int, str]:

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.offline.payloads import EPHEMERAL, LOADING
-from bot.offline.render import render_record
+from fake_discord.payloads import EPHEMERAL, LOADING
+from fake_discord.render import render_record
 
 JSON = dict[str, Any]
 

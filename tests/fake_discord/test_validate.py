@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.offline.validate import (
+from fake_discord.validate import (
     is_valid_name,
     mention_problems,
     validate_autocomplete,

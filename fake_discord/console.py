@@ -16,13 +16,13 @@ import threading
 from collections.abc import AsyncIterator
 from typing import Any, TextIO
 
-from bot.offline.commandline import CommandLineError, split_pairs, usage
-from bot.offline.harness import BotFactory, Harness, running_bot
-from bot.offline.payloads import text_inputs
-from bot.offline.records import InteractionRecord
-from bot.offline.render import render_message
-from bot.offline.server import Limits
-from bot.offline.world import World, default_world
+from fake_discord.backend import Limits
+from fake_discord.commandline import CommandLineError, split_pairs, usage
+from fake_discord.harness import BotFactory, Harness, running_bot
+from fake_discord.payloads import text_inputs
+from fake_discord.records import InteractionRecord
+from fake_discord.render import render_message
+from fake_discord.world import World, default_world
 
 JSON = dict[str, Any]
 log = logging.getLogger(__name__)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.offline.records import InteractionRecord
-from bot.offline.render import render_message
+from fake_discord.records import InteractionRecord
+from fake_discord.render import render_message
 
 SHEET = {
     "content": "Vin's sheet",

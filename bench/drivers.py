@@ -1,10 +1,11 @@
-"""A stream of state-changing interactions from several users, and what each acknowledgement promises.
+"""Our bot under load: members creating, editing and rolling, and Conflicts played to the end.
 
-Used by the kill -9 test and by ``bench/soak_faults.py``. Players create characters, edit them
-and roll (each roll is logged), while the Narrator and player1 play Conflicts through slash
-commands and prompt buttons, one fresh pair of fighters per Conflict. Every interaction the
-bot ACKNOWLEDGED (the fake received a non-error answer) is a promise that its write was
-committed: :meth:`Load.broken_promises` checks them all against the database file.
+Shared by the kill -9 test (``tests/faults/test_kill_under_load.py``) and the soak run
+(``bench/soak_faults.py``), on top of the generic :class:`~fake_discord.load.Load`. Players
+create characters, edit them and roll (each roll is logged), while the Narrator and player1
+play Conflicts through slash commands and prompt buttons, one fresh pair of fighters per
+Conflict. Every write comes with its promise: a check of the database that must hold if the
+bot acknowledged it (:meth:`Load.broken_promises` runs them against a :class:`Storage`).
 
 The Conflict is driven from what the database says (``ConflictDriver.next_move``), not from a
 fixed script, so the dice can fall either way and a crash can land anywhere: after a restart
@@ -14,112 +15,24 @@ one is pending.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from bot.offline import payloads
-from bot.offline.commandline import CommandLineError, parse_slash
-from bot.offline.records import InteractionRecord
-from bot.offline.remote import RemoteHarness, settle_remote
+from fake_discord.commandline import CommandLineError
+from fake_discord.load import Load, acknowledged
+from fake_discord.records import InteractionRecord
 from rules.conflict import Awaiting, Conflict, Phase, current_turn, load_conflict, next_declarer
 from rules.naming import name_key
 from storage import Storage
 from storage.errors import NotFoundError
 from storage.sql import fetch_all
 
-JSON = dict[str, Any]
 Check = Callable[[Storage], Awaitable[bool]]
 Row = tuple[int, int, str]
 """A stored Conflict as (id, version, document)."""
 MAX_ITEMS = 10_000
 HERO_OWNER, NARRATOR = "player1", "narrator"
-
-
-def acknowledged(record: InteractionRecord) -> bool:
-    """The fake received a non-error answer: a reply the bot only sends after it committed.
-
-    Refusals are private text without an embed; a button that updated its prompt (type 7)
-    did so after its transition was saved.
-    """
-    if record.response_type in (6, 7):
-        return True
-    if record.response_type not in (4, 5):
-        return False
-    if not record.messages:
-        return False
-    message = record.messages[0]
-    private = bool(int(message.get("flags") or 0) & (1 << 6))
-    return not (private and not message.get("embeds"))
-
-
-@dataclass
-class Sent:
-    what: str
-    record: InteractionRecord
-    check: Check | None
-
-
-@dataclass
-class Load:
-    """Everything sent, and a way to wait for "the next interaction is on its way to the bot"."""
-
-    harness: RemoteHarness
-    sent: list[Sent] = field(default_factory=list)
-    pulse: asyncio.Event = field(default_factory=asyncio.Event)
-
-    @property
-    def acks(self) -> int:
-        return sum(acknowledged(s.record) for s in self.sent)
-
-    def in_flight(self) -> list[Sent]:
-        return [s for s in self.sent if s.record.response is None]
-
-    async def write(
-        self, user: str, line: str, check: Check | None = None, *, settle: bool = False
-    ) -> InteractionRecord:
-        """Send a slash command as `user`; wait for its first answer, or (`settle`) until it is done."""
-        harness = self.harness
-        actor = harness.actor(user)
-        parsed = parse_slash(line, harness.commands, actor.guild, actor.member, attach=harness.attach)
-        payload = payloads.slash_command(
-            harness.world, actor, parsed.command, parsed.options, parsed.resolved
-        )
-        return await self._send(line, payload, check, settle)
-
-    async def click(
-        self, user: str, custom_id: str, check: Check | None = None, *, settle: bool = False
-    ) -> InteractionRecord:
-        """Press the newest button `user` can see with this custom id."""
-        harness = self.harness
-        actor = harness.actor(user)
-        message, component = harness.find_component(custom_id, actor.member, kinds={2})
-        payload = payloads.component_click(harness.world, actor, message, component)
-        return await self._send(f"click {custom_id}", payload, check, settle)
-
-    async def _send(self, what: str, payload: JSON, check: Check | None, settle: bool) -> InteractionRecord:
-        fake = self.harness.fake
-        record = await fake.send_interaction(payload)
-        self.sent.append(Sent(what, record, check))
-        self.pulse.set()
-        self.pulse = asyncio.Event()
-        ack = fake.limits.ack_deadline + 0.5
-        if settle:
-            await settle_remote(record, ack_timeout=ack, idle=self.harness.idle)
-        else:
-            await record.wait_response(ack)
-        return record
-
-    async def broken_promises(self, storage: Storage) -> list[str]:
-        """Acknowledged writes the database does not hold."""
-        broken = []
-        for sent in self.sent:
-            if sent.check is not None and acknowledged(sent.record) and not await sent.check(storage):
-                broken.append(sent.what)
-        return broken
 
 
 # -- What an acknowledged write promises -------------------------------------------------------
@@ -161,7 +74,9 @@ def roll_logged(guild_id: int, label: str) -> Check:
     return check
 
 
-async def player_stream(load: Load, user: str, prefix: str, guild_id: int, count: int = MAX_ITEMS) -> None:
+async def player_stream(
+    load: Load[Storage], user: str, prefix: str, guild_id: int, count: int = MAX_ITEMS
+) -> None:
     """Create a character, edit it, roll; again and again, as fast as the bot answers."""
     for n in range(count):
         name = f"{prefix} {n}"
@@ -183,7 +98,7 @@ async def player_stream(load: Load, user: str, prefix: str, guild_id: int, count
 class ConflictDriver:
     """Plays Conflicts in the harness's channel, one move at a time, from the committed state."""
 
-    def __init__(self, load: Load, db_path: Path, guild_id: int, channel_id: int) -> None:
+    def __init__(self, load: Load[Storage], db_path: Path, guild_id: int, channel_id: int) -> None:
         self.load = load
         self.guild_id = guild_id
         self.channel_id = channel_id

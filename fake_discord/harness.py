@@ -22,13 +22,14 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.offline import payloads
-from bot.offline.commandline import CommandLineError, check_permission, find_command, parse_slash
-from bot.offline.patch import pointed_at
-from bot.offline.payloads import EPHEMERAL, Actor, Resolved
-from bot.offline.records import InteractionRecord, Violation, settle
-from bot.offline.server import FakeDiscord, Limits
-from bot.offline.world import FakeChannel, FakeMember, World, default_world
+from fake_discord import payloads
+from fake_discord.backend import Limits
+from fake_discord.commandline import CommandLineError, check_permission, find_command, parse_slash
+from fake_discord.patch import pointed_at
+from fake_discord.payloads import EPHEMERAL, Actor, Resolved
+from fake_discord.records import InteractionRecord, Violation, settle
+from fake_discord.server import FakeDiscord
+from fake_discord.world import FakeChannel, FakeMember, World, default_world
 
 JSON = dict[str, Any]
 AnyBot = commands.Bot

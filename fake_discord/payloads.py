@@ -10,7 +10,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.offline.world import (
+from fake_discord.world import (
     TIMESTAMP,
     FakeChannel,
     FakeGuild,

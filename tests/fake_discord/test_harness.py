@@ -9,11 +9,11 @@ import discord
 import pytest
 from discord.ext import commands
 
-from bot.offline.commandline import CommandLineError
-from bot.offline.harness import Harness, running_bot
-from bot.offline.server import Limits
-from bot.offline.world import default_world
-from tests.offline.sample_bot import SampleBot
+from fake_discord.backend import Limits
+from fake_discord.commandline import CommandLineError
+from fake_discord.harness import Harness, running_bot
+from fake_discord.world import default_world
+from tests.fake_discord.sample_bot import SampleBot
 
 
 @pytest.fixture

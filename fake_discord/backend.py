@@ -1,0 +1,78 @@
+"""What the REST routes need from the fake Discord, so they can be written apart from it.
+
+:class:`~fake_discord.server.FakeDiscord` holds the state and dispatches requests to the
+handlers of ``routes``; the handlers take it as a :class:`Backend`, which keeps the two modules
+from importing each other. The small types both sides share live here too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from aiohttp import web
+
+from fake_discord.records import InteractionRecord
+from fake_discord.world import World
+
+JSON = dict[str, Any]
+Upload = tuple[str, bytes, str | None]
+"""An uploaded file: its name, its bytes and its content type."""
+
+
+@dataclass
+class Limits:
+    """What the fake enforces; tests loosen or tighten these to provoke specific failures."""
+
+    ack_deadline: float = 3.0
+    reject_invalid: bool = True
+    silent_mentions: bool = True
+    heartbeat_ms: int = 30_000
+
+
+@dataclass
+class CommandStore:
+    """Registered commands per scope (None = global), ids kept stable across re-syncs as Discord does."""
+
+    scopes: dict[int | None, list[JSON]] = field(default_factory=dict)
+    ids: dict[tuple[int | None, str, int], int] = field(default_factory=dict)
+    synced: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def visible_in(self, guild_id: int) -> list[JSON]:
+        """Guild commands first: they shadow global ones of the same name and type."""
+        found = list(self.scopes.get(guild_id, []))
+        seen = {(c["name"], c.get("type", 1)) for c in found}
+        return found + [c for c in self.scopes.get(None, []) if (c["name"], c.get("type", 1)) not in seen]
+
+
+class Backend(Protocol):
+    """The fake Discord as its REST handlers see it."""
+
+    world: World
+    limits: Limits
+    commands: CommandStore
+    interactions: dict[int, InteractionRecord]
+    messages: dict[int, JSON]
+    dm_channels: dict[int, int]
+
+    @property
+    def gateway_url(self) -> str: ...
+
+    def violate(self, route: str, problems: list[str], *, rejected: bool) -> None: ...
+
+    def record_by_token(self, token: str) -> InteractionRecord | None: ...
+
+    async def create_message(
+        self, channel_id: int, body: JSON, uploads: list[Upload], trigger: JSON | None = None
+    ) -> JSON: ...
+
+    async def edit_message(self, message: JSON, body: JSON, uploads: list[Upload]) -> None: ...
+
+    async def delete_message(self, message: JSON) -> None: ...
+
+    def has_channel(self, channel_id: int) -> bool: ...
+
+    def store_commands(
+        self, guild_id: int | None, commands: list[JSON], route: str
+    ) -> list[JSON] | web.Response: ...
