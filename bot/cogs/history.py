@@ -11,7 +11,11 @@ from rules.fairness import fairness
 
 
 @app_commands.guild_only()
-class History(commands.GroupCog, group_name="history", group_description="Roll history and dice fairness"):
+class History(
+    commands.GroupCog,
+    group_name="history",
+    group_description="The latest rolls, and a fairness check of the bot's dice",
+):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()

@@ -12,7 +12,11 @@ Dice = app_commands.Range[int, 0, 20]
 Difficulty = app_commands.Range[int, 1, 5]
 
 
-class Odds(commands.GroupCog, group_name="odds", group_description="Exact odds of rolls and Contests"):
+class Odds(
+    commands.GroupCog,
+    group_name="odds",
+    group_description="Exact odds of a roll, the full table, or a Contest",
+):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()

@@ -12,7 +12,11 @@ from bot.render.common import INFO, plain
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class ServerSetup(commands.GroupCog, group_name="setup", group_description="Narrators and the GM channel"):
+class ServerSetup(
+    commands.GroupCog,
+    group_name="setup",
+    group_description="Who the Narrators are, and where secret rolls go",
+):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()

@@ -30,7 +30,10 @@ TextField = app_commands.Transform[str, WordChoice({f: f for f in TEXT_FIELDS}, 
 
 @app_commands.guild_only()
 class EditCommands(
-    PartEdits, commands.GroupCog, group_name="edit", group_description="Change any part of a sheet"
+    PartEdits,
+    commands.GroupCog,
+    group_name="edit",
+    group_description="Change any part of a sheet: ratings, Traits, Powers, Props, texts, kind, owner",
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot

@@ -66,7 +66,11 @@ def with_warnings(character: Character, sheet: discord.Embed) -> list[discord.Em
 
 
 @app_commands.guild_only()
-class CharacterCommands(commands.GroupCog, group_name="character", group_description="Character sheets"):
+class CharacterCommands(
+    commands.GroupCog,
+    group_name="character",
+    group_description="Character sheets: make, show, list, choose, rename, delete, import, export",
+):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         self.menu = app_commands.ContextMenu(name="View sheet", callback=self.view_sheet)

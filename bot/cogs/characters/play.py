@@ -49,7 +49,11 @@ DOING = "change their sheet"
 
 
 @app_commands.guild_only()
-class SheetCommands(commands.GroupCog, group_name="sheet", group_description="Damage, healing and Breathers"):
+class SheetCommands(
+    commands.GroupCog,
+    group_name="sheet",
+    group_description="During play: damage, healing, spending Standings, Breathers",
+):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()
@@ -164,7 +168,11 @@ class SheetCommands(commands.GroupCog, group_name="sheet", group_description="Da
 
 
 @app_commands.guild_only()
-class BurdenCommands(commands.GroupCog, group_name="burden", group_description="Burdens on a sheet"):
+class BurdenCommands(
+    commands.GroupCog,
+    group_name="burden",
+    group_description="Burdens on a sheet: add, remove, worsen or ease",
+):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()

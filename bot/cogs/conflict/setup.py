@@ -50,7 +50,9 @@ def narrator_move(doing: str, make: Callable[[Conflict], Command]) -> Build:
 
 @app_commands.guild_only()
 class ConflictCog(
-    commands.GroupCog, group_name="conflict", group_description="Run a Conflict in this channel"
+    commands.GroupCog,
+    group_name="conflict",
+    group_description="Run a Conflict in this channel: start it, add fighters, pace the rounds, end it",
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
