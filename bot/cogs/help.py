@@ -15,10 +15,12 @@ DICE_RULES = (
     "drops 1 per missing die.\n"
     "• 6s are Nudges. The Result is the highest number (1–5) showing on two or more dice; no pair means 0.\n"
     "• You succeed when the Result reaches the Difficulty (1 unless the Narrator says otherwise). "
-    "Outcome = Result − Difficulty.\n"
+    "Outcome = Result − Difficulty, but a failed roll counts its Result as 0: its Outcome is −Difficulty "
+    "(a set of 4s against Difficulty 5 is −5).\n"
     "• A negative Outcome brings one Complication per point; on a failure each 6 cancels one. "
     "On a success each 6 is a small perk, and three or more let you catch a Beat (an extra action).\n"
-    "• Contests: higher Result wins, then more Nudges; still tied is a stalemate."
+    "• Contests: the actor must succeed first, or fails outright; then the higher Result wins, then more "
+    "Nudges; still tied is a stalemate."
 )
 
 

@@ -41,11 +41,16 @@ def faces_text(reading: Reading) -> str:
 
 
 def verdict(reading: Reading) -> str:
+    """The matched set is shown even on a failure (it is what the dice say), with a word that
+    the Outcome counts it as 0 (docs/rulings.md §2.5)."""
     if reading.success:
         return f"Success — Result {reading.result} vs Difficulty {reading.difficulty}"
     if not reading.has_set:
         return f"Failure — no matching set (Difficulty {reading.difficulty})"
-    return f"Failure — Result {reading.result} vs Difficulty {reading.difficulty}"
+    return (
+        f"Failure — Result {reading.result} vs Difficulty {reading.difficulty}; "
+        "a failed roll counts as Result 0 for the Outcome"
+    )
 
 
 def nudges_text(reading: Reading) -> str:

@@ -1,0 +1,52 @@
+"""Issue 13, "the rules as written", through the real discord.py path (docs/rulings.md §2–§5).
+
+Each test types the commands a table would and reads what the bot answers; the rule each one
+checks is paraphrased in its docstring.
+"""
+
+import random
+
+CONTEST_SEED = 38
+"""Throws the actor's 3 dice as 6 4 4 and the defender's 3 as 6 1 1 (``/contest``)."""
+
+
+def field(record, name: str) -> str:
+    for embed in record.embeds:
+        for f in embed.get("fields", []):
+            if f["name"] == name:
+                return f["value"]
+    raise AssertionError(f"no field {name!r} in {record.embeds}")
+
+
+async def test_read_a_failed_set_counts_as_zero(bot_env):
+    """docs/rulings.md §2.5: a failed roll's Result is 0 for the Outcome. A set of 4s against
+    Difficulty 5 is Outcome −5 with 5 Complications, and the 4s are still shown."""
+    reply = await bot_env.slash('/read faces:"4 4 1" difficulty:5', user="player2")
+    embed = reply.embeds[0]
+    assert embed["description"].startswith("Failure — Result 4 vs Difficulty 5")
+    assert field(reply, "Dice") == "**4** **4** 1"
+    assert field(reply, "Outcome") == "-5 — Disastrous"
+    assert field(reply, "Complications").startswith("5")
+
+
+async def test_contest_failed_outright_has_the_defenders_result_as_outcome(bot_env):
+    """docs/rulings.md §3.6: when the actor fails outright, their Result counts as 0, so the
+    Contest's Outcome is the defender's Result (1 here, not 1 − 4 floored at 0)."""
+    bot_env.bot.rng = random.Random(CONTEST_SEED)
+    reply = await bot_env.slash("/contest actor_dice:3 opponent_dice:3 difficulty:5", user="player1")
+    embed = reply.embeds[0]
+    assert embed["title"] == "3 dice wins" and "failed outright" in embed["description"]
+    assert [f["value"].splitlines()[-1] for f in embed["fields"]] == [
+        "Result 4 · Nudges 1",
+        "Result 1 · Nudges 1",
+    ]
+    assert embed["footer"]["text"] == "Contest Outcome 1"
+
+
+async def test_odds_of_a_failure_heavy_roll(bot_env):
+    """docs/rulings.md §2.5 in the exact odds: 2 dice against Difficulty 5 fail 35 times in 36,
+    and every failure reads −5 (no −1 for a pair of 4s), with 163/36 Complications expected."""
+    reply = await bot_env.slash("/odds roll dice:2 difficulty:5")
+    assert "2.8%" in reply.embeds[0]["description"]
+    assert field(reply, "Outcomes") == "`-5` 97.2%\n`+0` 2.8%"
+    assert field(reply, "Expected Complications") == "4.53"
