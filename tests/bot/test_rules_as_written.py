@@ -50,3 +50,15 @@ async def test_odds_of_a_failure_heavy_roll(bot_env):
     assert "2.8%" in reply.embeds[0]["description"]
     assert field(reply, "Outcomes") == "`-5` 97.2%\n`+0` 2.8%"
     assert field(reply, "Expected Complications") == "4.53"
+
+
+async def test_the_roll_log_keeps_the_outcome_as_read(bot_env):
+    """docs/rulings.md §2.5 in the roll log: seed 0 throws 4 4 1, so `/roll dice:3 difficulty:5`
+    fails with a set of 4s, and the log (and `/history rolls`) says Outcome −5."""
+    bot_env.bot.rng = random.Random(0)
+    reply = await bot_env.slash("/roll dice:3 difficulty:5", user="player1")
+    assert field(reply, "Outcome") == "-5 — Disastrous"
+    (logged,) = await bot_env.storage.rolls.recent(bot_env.guild_id)
+    assert (logged.faces, logged.result, logged.outcome, logged.success) == ((4, 4, 1), 4, -5, False)
+    history = await bot_env.slash("/history rolls", user="player1")
+    assert "Result 4 vs 5, Outcome -5" in history.embeds[0]["description"]
