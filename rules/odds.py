@@ -75,7 +75,7 @@ class Odds(BaseModel):
     expected_complications: Fraction
     """Average Complications left after rolled Nudges cancel what they can."""
     catch_a_beat: Fraction
-    """Chance of a success with enough Nudges to catch a Beat."""
+    """Chance of a success with three or more rolled 6s (free Nudges never count, §2.10)."""
 
 
 def odds(pool: Pool | int, difficulty: int = DEFAULT_DIFFICULTY, *, extra: bool = False) -> Odds:
@@ -107,7 +107,7 @@ def _odds(dice: int, free_nudges: int, underflow: int, difficulty: int, extra: b
         complications += owed * chance
         if succeeded:
             success += chance
-            if not extra and sixes + free_nudges >= CATCH_A_BEAT:
+            if not extra and sixes >= CATCH_A_BEAT:
                 beat += chance
     return Odds(
         dice=dice,

@@ -11,7 +11,9 @@ through :func:`read` or :func:`outcome_of`, so they can never disagree.
 * A pool under 2 dice can succeed and still have a negative Outcome (Result 2, Difficulty 1, a
   pool of 0: Outcome -1). Its Complications stand; its Nudges stay perks of the success, since
   Nudges only cancel Complications on a *failed* roll (docs/rulings.md §2.8, our ruling).
-* Catching a Beat counts every Nudge the success can spend, free ones included.
+* Only rolled 6s catch a Beat: three or more of them on a success ("roll three or more 6's").
+  Free Nudges from an oversized pool are perks of the success and are spent with the rest, but
+  never count towards the three (docs/rulings.md §2.10).
 """
 
 import random
@@ -25,7 +27,7 @@ from rules.pool import MAX_DICE, MIN_DICE, Pool
 
 NUDGE_FACE = 6
 CATCH_A_BEAT = 3
-"""Nudges needed on a success to spend them all on an extra action."""
+"""Rolled 6s needed on a success to spend every Nudge on an extra action (docs/rulings.md §2.10)."""
 GROUP_COMPLICATION_AT = -3
 """At this Outcome or worse, one Complication may hit the roller and every ally nearby instead."""
 
@@ -81,7 +83,8 @@ class Reading(BaseModel):
 
     @property
     def can_catch_beat(self) -> bool:
-        return self.success and self.nudges >= CATCH_A_BEAT
+        """Three or more rolled 6s on a success (never an Extra's): free Nudges do not count."""
+        return self.success and self.rolled_nudges >= CATCH_A_BEAT
 
     @property
     def has_set(self) -> bool:

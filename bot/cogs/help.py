@@ -18,7 +18,8 @@ DICE_RULES = (
     "Outcome = Result − Difficulty, but a failed roll counts its Result as 0: its Outcome is −Difficulty "
     "(a set of 4s against Difficulty 5 is −5).\n"
     "• A negative Outcome brings one Complication per point; on a failure each 6 cancels one. "
-    "On a success each 6 is a small perk, and three or more let you catch a Beat (an extra action).\n"
+    "On a success each 6 is a small perk, and three or more rolled 6s (free Nudges don't count) let you "
+    "catch a Beat (an extra action).\n"
     "• Contests: the actor must succeed first, or fails outright; then the higher Result wins, then more "
     "Nudges; still tied is a stalemate."
 )

@@ -10,7 +10,7 @@ Rulings:
 * Removing dice takes them from whatever the target holds now (Action Dice before their turn,
   Defense Dice after) and stops at 0; a Nudge spent on nothing left is simply gone.
 * A caught Beat needs at least 2 dice left to form the extra action's pool; otherwise it is
-  refused rather than spending the Nudges for nothing.
+  refused rather than spending the Nudges for nothing, and not offered (``beat_possible``).
 * The defeat Burden can be named when acting (used if the roll has no Nudges to spend) and
   again when spending Nudges; a value given when spending wins.
 * A target defeated by someone who acted at the same step of the resolve order (tied Action
@@ -74,6 +74,22 @@ def _check_spending(conflict: Conflict, pending: PendingAttack, command: SpendNu
             raise RulesError(
                 f"{attacker.name} has {attacker.round.defense_dice} dice left; an extra action needs 2."
             )
+
+
+def beat_possible(conflict: Conflict, pending: PendingAttack) -> bool:
+    """Whether the success waiting for its Nudges could catch a Beat now (docs/rulings.md §2.10,
+    §4.15), so the bot offers it only then.
+
+    It takes three or more rolled 6s: a Conflict's pools are 2–10 dice, so every Nudge there is
+    a rolled 6. And the extra action needs a pool of 2 from the dice the attacker still holds.
+    """
+    attacker = conflict.find(pending.attacker)
+    return (
+        pending.awaiting is Awaiting.NUDGES
+        and pending.nudges >= CATCH_A_BEAT
+        and attacker is not None
+        and attacker.round.defense_dice >= MIN_POOL
+    )
 
 
 def apply_success(conflict: Conflict, work: Work, pending: PendingAttack, command: SpendNudges) -> Conflict:

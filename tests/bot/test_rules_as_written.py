@@ -6,8 +6,16 @@ checks is paraphrased in its docstring.
 
 import random
 
+import pytest
+
+from rules.character import CharacterKind, make_character
+
 CONTEST_SEED = 38
 """Throws the actor's 3 dice as 6 4 4 and the defender's 3 as 6 1 1 (``/contest``)."""
+
+
+def labels(record) -> list[str]:
+    return [c["label"] for row in record.components for c in row["components"]]
 
 
 def field(record, name: str) -> str:
@@ -62,3 +70,52 @@ async def test_the_roll_log_keeps_the_outcome_as_read(bot_env):
     assert (logged.faces, logged.result, logged.outcome, logged.success) == ((4, 4, 1), 4, -5, False)
     history = await bot_env.slash("/history rolls", user="player1")
     assert "Result 4 vs 5, Outcome -5" in history.embeds[0]["description"]
+
+
+async def test_free_nudges_alone_offer_no_beat(bot_env):
+    """docs/rulings.md §2.10: only rolled 6s catch a Beat. Seed 0 throws 13 dice's 10 as a set
+    of 4s without a single 6: the 3 free Nudges are perks of the success, and no Beat is offered."""
+    bot_env.bot.rng = random.Random(0)
+    reply = await bot_env.slash("/roll dice:13", user="player1")
+    assert reply.embeds[0]["description"].startswith("Success — Result 4")
+    nudges = field(reply, "Nudges")
+    assert nudges.startswith("3 (0 rolled + 3 free)")
+    assert "catch a Beat:" not in nudges and "Only rolled 6s catch a Beat" in nudges
+
+
+async def vin_against_a_busy_thug(env, physique: int) -> None:
+    """Vin (player1's Hero, Physique ``physique``) attacks a Thug who is busy with a no-roll action."""
+    guild = env.guild_id
+    vin = make_character(
+        name="Vin",
+        kind=CharacterKind.HERO,
+        owner_id=env.user_id("player1"),
+        attributes={"physique": physique, "wits": 4},
+    )
+    thug = make_character(
+        name="Thug", kind=CharacterKind.VILLAIN, owner_id=env.user_id("narrator"), attributes={"wits": 2}
+    )
+    stored = await env.storage.characters.create(guild, vin)
+    await env.storage.characters.create(guild, thug)
+    await env.storage.active.set(guild, env.user_id("player1"), stored.id)
+    for user, line in [
+        ("narrator", '/conflict start kind:physical stakes:"A brawl in the alley"'),
+        ("player1", "/conflict join"),
+        ("narrator", "/conflict add character:Thug"),
+        ("narrator", '/declare who:Thug action:no-roll label:"bars the door"'),
+        ("player1", "/declare action:attack target:Thug stat:Physique"),
+    ]:
+        reply = await env.slash(line, user=user)
+        assert not reply.ephemeral, reply.content
+
+
+@pytest.mark.parametrize(("physique", "beat"), [(6, False), (7, True)])
+async def test_the_beat_button_shows_only_with_dice_to_act(bot_env, physique, beat):
+    """docs/rulings.md §2.10, §4.15: three rolled 6s catch a Beat, but in a Conflict the extra
+    action needs a pool of 2 from the dice left, so the button shows only then (Vin attacks
+    with 5 dice and keeps 1 or 2)."""
+    await vin_against_a_busy_thug(bot_env, physique)
+    await bot_env.slash("/act dice:5", user="player1")
+    rolled = await bot_env.slash('/defend dice:0 attacker_faces:"6 6 6 3 3"', user="narrator")
+    assert "has 3 Nudges to spend" in rolled.content
+    assert labels(rolled) == ["All on damage", *(["Catch a Beat"] if beat else []), "Spend none"]

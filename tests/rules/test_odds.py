@@ -100,6 +100,14 @@ def test_known_values():
     assert odds(build_pool(12), 1).free_nudges == 2
 
 
+@pytest.mark.parametrize("total", [11, 13, 20])
+def test_free_nudges_never_raise_the_chance_of_a_beat(total):
+    """docs/rulings.md §2.10: only rolled 6s catch a Beat, so an oversized pool's free Nudges
+    leave the chance where 10 plain dice put it."""
+    for difficulty in range(1, 6):
+        assert odds(build_pool(total), difficulty).catch_a_beat == odds(10, difficulty).catch_a_beat
+
+
 def test_odds_table_shape_and_order():
     table = odds_table()
     assert list(table) == list(range(2, 11))

@@ -96,7 +96,8 @@ def test_extras_get_no_nudges():
 def test_free_nudges_count_on_success_only():
     pool = build_pool(12)
     hit = read([3, 3, 1, 2, 4, 5, 1, 2, 4, 6], pool=pool)
-    assert hit.success and hit.nudges == 3 and hit.free_nudges == 2 and hit.can_catch_beat
+    assert hit.success and hit.nudges == 3 and hit.free_nudges == 2
+    assert not hit.can_catch_beat  # one rolled 6: free Nudges never count towards a Beat
     # Free Nudges never cancel Complications.
     miss = read([4, 4, 1, 1, 2, 2, 3, 3, 4, 4], pool=pool, difficulty=5)
     assert not miss.success and miss.complications == 5 and miss.nudges == 0 and miss.free_nudges == 0
@@ -110,6 +111,27 @@ def test_underflow_worsens_the_outcome():
     assert low.success and low.outcome == -1 and low.complications == 1
     worst = read([1, 2], pool=pool, difficulty=5)
     assert worst.outcome == -6 and worst.outcome_name == "Catastrophic"
+
+
+@pytest.mark.parametrize(
+    ("faces", "total", "extra", "nudges", "beat"),
+    [
+        ((3, 3, 6, 6, 6), 5, False, 3, True),  # three rolled 6s on a success
+        ((3, 3, 6, 6, 6, 6), 6, False, 4, True),
+        ((3, 3, 6, 6, 1), 5, False, 2, False),
+        ((3, 3, 1, 2, 4, 5, 1, 2, 4, 5), 13, False, 3, False),  # three free Nudges, no 6
+        ((3, 3, 6, 1, 2, 4, 5, 1, 2, 4), 12, False, 3, False),  # one 6 + two free
+        ((3, 3, 6, 6, 6, 1, 2, 4, 5, 1), 12, False, 5, True),  # the free ones are spent with them
+        ((3, 3, 6, 6, 6), 5, True, 0, False),  # an Extra's 6s are no Nudges at all
+    ],
+)
+def test_only_rolled_sixes_catch_a_beat(faces, total, extra, nudges, beat):
+    """docs/rulings.md §2.10: three or more *rolled* 6s on a success let the roller spend every
+    Nudge on an extra action; free Nudges from an oversized pool are perks of the success but
+    never count towards the three."""
+    reading = read(faces, pool=build_pool(total), extra=extra)
+    assert reading.success
+    assert (reading.nudges, reading.can_catch_beat) == (nudges, beat)
 
 
 def test_catch_a_beat_needs_three_nudges_and_a_success():
@@ -179,6 +201,16 @@ def test_reading_invariants(faces, difficulty, total, extra):
     if r.success and pool.underflow == 0:
         assert r.outcome >= 0
     assert not r.group_complication or r.outcome <= -3
+
+
+@given(faces=FACES, difficulty=st.integers(1, 5), total=st.integers(0, 20), extra=st.booleans())
+def test_a_beat_is_offered_only_for_three_rolled_sixes_on_a_success(faces, difficulty, total, extra):
+    """docs/rulings.md §2.10: a Beat iff the roll succeeds and shows three or more 6s (not an
+    Extra's), however many free Nudges the pool has."""
+    pool = build_pool(total)
+    faces = (faces * 10)[: pool.dice]
+    r = read(faces, pool=pool, difficulty=difficulty, extra=extra)
+    assert r.can_catch_beat == (r.success and not extra and faces.count(6) >= 3)
 
 
 @given(faces=FACES, difficulty=st.integers(1, 5), total=st.integers(-10, 20), extra=st.booleans())
