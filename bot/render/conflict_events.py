@@ -12,10 +12,12 @@ import discord
 
 from bot.render.common import plain
 from bot.render.dice import DECISIONS, faces_text
+from rules.character import Resilience
 from rules.conflict import (
     ActionKind,
     ActionSpec,
     Conflict,
+    ConflictType,
     EndReason,
     Event,
     Pile,
@@ -73,11 +75,19 @@ def parts_text(pool: Sequence[Contribution]) -> str:
     return " ".join(parts)
 
 
+def aim_text(kind: ConflictType | None, resilience: Resilience | None) -> str:
+    """ "physical, Willpower": how an attack lands and what it wears down (docs/rulings.md §4.5)."""
+    return ", ".join(
+        part for part in (kind.value if kind else "", resilience.label if resilience else "") if part
+    )
+
+
 def action_phrase(conflict: Conflict, action: ActionSpec) -> str:
-    """ "an attack on **Carrow** (Health)", "full defence", "an action against **Koel**"."""
+    """ "a physical attack on **Carrow** (Health)", "full defence", "an action against **Koel**"."""
     if action.kind is ActionKind.ATTACK:
         aim = f" ({action.resilience.label})" if action.resilience is not None else ""
-        text = f"an attack on {who(conflict, action.target)}{aim}"
+        kind = f"a {action.attack_kind.value} attack" if action.attack_kind is not None else "an attack"
+        text = f"{kind} on {who(conflict, action.target)}{aim}"
     elif action.kind is ActionKind.ACTION:
         text = "an action" + (f" against {who(conflict, action.target)}" if action.target is not None else "")
     elif action.kind is ActionKind.FULL_DEFENCE:
@@ -124,8 +134,9 @@ def _acted(c: Conflict, e: ev.Acted) -> str:
     line = f"{who(c, e.participant)} {'takes the extra action and ' if e.extra else ''}{verb}"
     if e.target is not None:
         line += f" {'' if e.kind is ActionKind.ATTACK else 'against '}{who(c, e.target)}"
-        if e.resilience is not None:
-            line += f" ({e.resilience.label})"
+        aim = aim_text(e.attack_kind, e.resilience)
+        if aim:
+            line += f" ({aim})"
     line += f" with {dice(e.pool)}"
     if e.difficulty > 1:
         line += f" at Difficulty {e.difficulty}"

@@ -98,10 +98,14 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
         assert state.declaration is not None
         action = state.declaration.action
         held, kind, step_key = state.action_dice, "Action", actor.order_key
-    if command.resilience is not None:
-        if action.kind is not ActionKind.ATTACK:
-            raise RulesError("Only an attack aims at a Resilience.")
-        action = action.model_copy(update={"resilience": command.resilience})
+    for field, value, what in (
+        ("resilience", command.resilience, "aims at a Resilience"),
+        ("attack_kind", command.attack_kind, "is physical, social or mental"),
+    ):
+        if value is not None:
+            if action.kind is not ActionKind.ATTACK:
+                raise RulesError(f"Only an attack {what}.")
+            action = action.model_copy(update={field: value})
     difficulty = next(
         (d for d in (command.difficulty, action.difficulty) if d is not None), DEFAULT_DIFFICULTY
     )
@@ -154,6 +158,7 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
             kept=state.defense_dice,
             target=pending.target,
             resilience=action.resilience,
+            attack_kind=action.attack_kind,
             difficulty=difficulty,
             awaiting_defence=defendable,
             extra=extra,

@@ -4,12 +4,19 @@ Each test types the commands a table would and reads what the bot answers; the r
 checks is paraphrased in its docstring.
 """
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
-from rules.character import CharacterKind, make_character
+from rules.character import CharacterKind, Resilience, make_character
+from rules.conflict import ConflictType
+from storage.conflict_runner import current_conflict
+from tests.conflict.builders import cast
 
+V1 = Path(__file__).parents[1] / "conflict" / "fixtures" / "conflict_v1.json"
+"""A Conflict saved by the engine before attacks had a kind (see tests/conflict/test_upgrade.py)."""
 CONTEST_SEED = 38
 """Throws the actor's 3 dice as 6 4 4 and the defender's 3 as 6 1 1 (``/contest``)."""
 
@@ -83,8 +90,9 @@ async def test_free_nudges_alone_offer_no_beat(bot_env):
     assert "catch a Beat:" not in nudges and "Only rolled 6s catch a Beat" in nudges
 
 
-async def vin_against_a_busy_thug(env, physique: int) -> None:
-    """Vin (player1's Hero, Physique ``physique``) attacks a Thug who is busy with a no-roll action."""
+async def vin_against_a_busy_thug(env, physique: int, attack: str = "stat:Physique") -> None:
+    """Vin (player1's Hero, Physique ``physique``) attacks a Thug (Physique 5, Wits 2, leather
+    armour 1) who is busy barring a door: an action that needs no roll."""
     guild = env.guild_id
     vin = make_character(
         name="Vin",
@@ -93,7 +101,11 @@ async def vin_against_a_busy_thug(env, physique: int) -> None:
         attributes={"physique": physique, "wits": 4},
     )
     thug = make_character(
-        name="Thug", kind=CharacterKind.VILLAIN, owner_id=env.user_id("narrator"), attributes={"wits": 2}
+        name="Thug",
+        kind=CharacterKind.VILLAIN,
+        owner_id=env.user_id("narrator"),
+        attributes={"physique": 5, "wits": 2},
+        props=[{"name": "Leather", "armour": 1}],
     )
     stored = await env.storage.characters.create(guild, vin)
     await env.storage.characters.create(guild, thug)
@@ -103,7 +115,7 @@ async def vin_against_a_busy_thug(env, physique: int) -> None:
         ("player1", "/conflict join"),
         ("narrator", "/conflict add character:Thug"),
         ("narrator", '/declare who:Thug action:no-roll label:"bars the door"'),
-        ("player1", "/declare action:attack target:Thug stat:Physique"),
+        ("player1", f"/declare action:attack target:Thug {attack}"),
     ]:
         reply = await env.slash(line, user=user)
         assert not reply.ephemeral, reply.content
@@ -119,3 +131,72 @@ async def test_the_beat_button_shows_only_with_dice_to_act(bot_env, physique, be
     rolled = await bot_env.slash('/defend dice:0 attacker_faces:"6 6 6 3 3"', user="narrator")
     assert "has 3 Nudges to spend" in rolled.content
     assert labels(rolled) == ["All on damage", *(["Catch a Beat"] if beat else []), "Spend none"]
+
+
+def board_text(env) -> str:
+    channel = str(env.world.guild.channels[0].id)
+    boards = [
+        m
+        for m in env.harness.fake.messages.values()
+        if m["channel_id"] == channel
+        and not m.get("interaction_metadata")
+        and any(e.get("title", "").startswith("Conflict") for e in m.get("embeds", []))
+    ]
+    return str(boards[-1]["embeds"])
+
+
+async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env):
+    """docs/rulings.md §4.5, §4.11, §5.2: Vin beats the Thug to break his will — a physical
+    attack (Physique) on Willpower. Busy with a no-roll action, the Thug gets Defense Dice by
+    the kind of the attack (his Physique 5, not the Wits 2 that Willpower would suggest), his
+    armour stops a point because the blow is physical, and the kind is shown throughout."""
+    env = bot_env
+    await vin_against_a_busy_thug(env, 4, "stat:Physique resilience:willpower")
+    conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    declared = conflict.participant(1).round.declaration.action
+    assert (declared.attack_kind, declared.resilience) == (ConflictType.PHYSICAL, Resilience.WILLPOWER)
+
+    acted = await env.slash("/act dice:4", user="player1")
+    assert "**Vin** attacks **Thug** (physical, Willpower) with 4 dice" in acted.embeds[0]["description"]
+    assert "Vin makes a physical attack on your Willpower with 4 dice" in acted.content
+    assert "you get Defense Dice from your Physique against a physical attack" in acted.content
+    assert "Defend with how many of your 5 Defense Dice?" in acted.content
+    await env.bot.conflicts.boards.idle()
+    board = board_text(env)
+    assert "physical attack → **Thug** (Will)" in board
+    assert "In progress: **Vin** → **Thug** (physical, Willpower), 4 dice" in board
+
+    rolled = await env.slash('/defend dice:0 attacker_faces:"3 3 1 2"', user="narrator")
+    lines = rolled.embeds[0]["description"]
+    assert "**Thug** is busy elsewhere, so gets 5 Defense Dice — Physique 5" in lines
+    assert "**Thug** takes no damage (1 − armour 1)" in lines
+    thug = (await env.storage.characters.get_by_name(env.guild_id, "Thug")).character
+    assert thug.damage.willpower == 0
+
+
+async def test_a_conflict_saved_before_attack_kinds_plays_on(bot_env):
+    """A Conflict saved by the old engine (schema 1, tests/conflict/fixtures/conflict_v1.json) is
+    loaded by the bot, upgraded, and played on by the rule as written (docs/rulings.md §4.11):
+    the busy Thug defends Vin's Physique attack on his Willpower with his Physique."""
+    env = bot_env
+    for character_id, sheet in sorted(cast().items()):
+        owner = env.user_id("player1" if sheet.kind is CharacterKind.HERO else "narrator")
+        stored = await env.storage.characters.create(
+            env.guild_id, sheet.model_copy(update={"owner_id": owner})
+        )
+        assert stored.id == character_id
+    channel = env.world.guild.channels[0].id
+    document = json.loads(V1.read_text(encoding="utf-8"))
+    document["channel_id"] = channel
+    await env.storage.conflicts.create(env.guild_id, channel, json.dumps(document))
+
+    status = await env.slash("/conflict status", user="player1")
+    assert status.ephemeral
+    await env.bot.conflicts.boards.idle()
+    assert "physical attack → **Thug** (Will)" in board_text(env)
+    rolled = await env.slash('/defend dice:0 attacker_faces:"3 3 1"', user="narrator")
+    lines = rolled.embeds[0]["description"]
+    assert "**Thug** is busy elsewhere, so gets 5 Defense Dice — Physique 5" in lines
+    assert "**Thug** takes no damage (1 − armour 1)" in lines
+    upgraded = await current_conflict(env.storage, env.guild_id, channel)
+    assert upgraded.schema_version == 2
