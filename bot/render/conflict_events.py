@@ -20,12 +20,14 @@ from rules.conflict import (
     ConflictType,
     EndReason,
     Event,
+    Participant,
     Pile,
     Side,
     Step,
     Waiting,
 )
 from rules.conflict import events as ev
+from rules.conflict.resolve import too_few_to_act
 from rules.contest import Side as ContestSide
 from rules.pool import Contribution, Source
 from rules.roll import Reading
@@ -340,6 +342,21 @@ def event_lines(conflict: Conflict, events: Sequence[Event]) -> list[str]:
     return [event_line(conflict, e) for e in events if not isinstance(e, Waiting)]
 
 
+def _act_line(people: Sequence[Participant], limit: int | None) -> str:
+    """Whose turn it is; anyone under 2 Action Dice is told they can only not act (§4.9)."""
+    stuck = [p for p in people if too_few_to_act(p)]
+    listed = ", ".join(
+        f"{bold(p.name, limit)} ({pile_dice(p.round.action_dice, Pile.ACTION)}"
+        + (": too few for a pool, so they can only not act" if p in stuck else "")
+        + ")"
+        for p in people
+    )
+    together = " (at the same moment)" if len(people) > 1 else ""
+    if len(stuck) == len(people):
+        return f"Not act{together}: {listed} — `/pass`"
+    return f"Act{together}: {listed} — `/act` (or `/switch`, or `/pass`)"
+
+
 def next_step_line(conflict: Conflict, waiting: Waiting, limit: int | None = None) -> str:
     """Who must do what next, and the command for it."""
     names = [conflict.find(pid) for pid in waiting.participants]
@@ -357,11 +374,7 @@ def next_step_line(conflict: Conflict, waiting: Waiting, limit: int | None = Non
                 held = pile_dice(p.round.defense_dice, Pile.DEFENSE)
                 name = bold(p.name, limit)
                 return f"Extra action: {name} ({held} left) — `/act`, or `/pass` to let it go"
-            listed = ", ".join(
-                f"{bold(p.name, limit)} ({pile_dice(p.round.action_dice, Pile.ACTION)})" for p in people
-            )
-            together = " (at the same moment)" if len(people) > 1 else ""
-            return f"Act{together}: {listed} — `/act` (or `/switch`, or `/pass`)"
+            return _act_line(people, limit)
         case Step.DEFEND:
             pending = conflict.pending
             against = f" against {who(conflict, pending.attacker, limit)}" if pending is not None else ""

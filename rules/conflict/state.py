@@ -23,6 +23,9 @@ from rules.errors import RulesError
 from rules.pool import Contribution
 
 SCHEMA_VERSION: Literal[2] = 2
+SWITCHED_STEP = -1
+"""The resolve-order key of a switcher: below any count of dice, so they go after everyone still
+to act, even someone holding 0 or 1 die (docs/rulings.md §4.7)."""
 MAX_PARTICIPANTS = 25
 """One Discord select menu lists at most 25 options."""
 STAKES_MAX = 200
@@ -149,8 +152,10 @@ class Participant(BaseModel):
 
     @property
     def order_key(self) -> int:
-        """Action Dice for the resolve order; a switched action counts as 1 die (RULES.md §4)."""
-        return 1 if self.round.switched else self.round.action_dice
+        """Action Dice for the resolve order; a switcher goes at the very end of the round, after
+        everyone still to act whatever their dice (docs/rulings.md §4.7), so their key is below
+        any count of dice. Switchers share that last step."""
+        return SWITCHED_STEP if self.round.switched else self.round.action_dice
 
     @property
     def pile(self) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rules.character import CharacterKind, Resilience, make_character
-from rules.conflict import ConflictType
+from rules.conflict import ConflictType, resolve_order
 from storage.conflict_runner import current_conflict
 from tests.conflict.builders import cast
 
@@ -200,3 +200,93 @@ async def test_a_conflict_saved_before_attack_kinds_plays_on(bot_env):
     assert "**Thug** takes no damage (1 − armour 1)" in lines
     upgraded = await current_conflict(env.storage, env.guild_id, channel)
     assert upgraded.schema_version == 2
+
+
+@pytest.fixture
+async def three_way(bot_env):
+    """Brute (6 Action Dice) and Thug (5) attack Vin (player1's Hero, 4), who attacks the Thug."""
+    env = bot_env
+    guild = env.guild_id
+    narrator = env.user_id("narrator")
+    vin = make_character(
+        name="Vin", kind=CharacterKind.HERO, owner_id=env.user_id("player1"), attributes={"physique": 4}
+    )
+    stored = await env.storage.characters.create(guild, vin)
+    await env.storage.active.set(guild, env.user_id("player1"), stored.id)
+    for name, physique in (("Thug", 5), ("Brute", 6)):
+        sheet = make_character(
+            name=name, kind=CharacterKind.VILLAIN, owner_id=narrator, attributes={"physique": physique}
+        )
+        await env.storage.characters.create(guild, sheet)
+    for user, line in [
+        ("narrator", '/conflict start kind:physical stakes:"A brawl in the alley"'),
+        ("player1", "/conflict join"),
+        ("narrator", "/conflict add character:Thug"),
+        ("narrator", "/conflict add character:Brute"),
+        ("narrator", "/declare who:Vin action:attack target:Thug stat:Physique"),
+        ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+        ("narrator", "/declare who:Brute action:attack target:Vin stat:Physique"),
+    ]:
+        reply = await env.slash(line, user=user)
+        assert not reply.ephemeral, f"{line}: {reply.content}"
+    return env
+
+
+async def order_names(env) -> list[list[str]]:
+    conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    return [[conflict.name_of(pid) for pid in step] for step in resolve_order(conflict)]
+
+
+async def test_a_switcher_goes_after_someone_holding_one_die(three_way):
+    """docs/rulings.md §4.7: a character who declares a new action goes at the very end of the
+    round, after everyone still to act — here after Vin, who holds a single die."""
+    env = three_way
+    await env.slash("/conflict adjust who:Vin dice:-3")
+    assert await order_names(env) == [["Brute"], ["Thug"], ["Vin"]]
+    switched = await env.slash("/switch who:Brute action:attack target:Vin stat:Physique traits:1")
+    lines = switched.embeds[0]["description"]
+    assert "halved to 4 → 4 Action Dice; goes last" in lines
+    assert await order_names(env) == [["Thug"], ["Vin"], ["Brute"]]
+    await env.bot.conflicts.boards.idle()
+    assert "Resolve order: ▶ **Thug** 5 · **Vin** 1 · **Brute** (switched, goes last)" in board_text(env)
+
+
+async def test_one_action_die_can_only_not_act(three_way):
+    """docs/rulings.md §4.9: with 1 Action Die no pool can be formed: the bot says so plainly,
+    offers only not acting, refuses `/act` and `/switch`, and `/pass` works."""
+    env = three_way
+    await env.slash("/conflict adjust who:Vin dice:-3")
+    await env.slash("/pass who:Brute")
+    passed = await env.slash("/pass who:Thug")
+    assert next(f["value"] for f in passed.embeds[0]["fields"] if f["name"] == "Next") == (
+        "Not act: **Vin** (1 Action Die: too few for a pool, so they can only not act) — `/pass`"
+    )
+    acted = await env.slash("/act dice:2", user="player1")
+    assert acted.ephemeral
+    assert (
+        "Vin holds only 1 Action Die, too few for a pool of 2: they can only choose not to act"
+        in acted.content
+    )
+    switched = await env.slash("/switch action:attack target:Brute stat:Physique traits:9", user="player1")
+    assert switched.ephemeral and "can only choose not to act" in switched.content
+    held = await env.slash("/pass", user="player1")
+    assert (
+        not held.ephemeral
+        and "**Vin** does not act: now holds 1 Defense Die" in held.embeds[0]["description"]
+    )
+    help_reply = await env.slash("/help", user="player1")
+    assert "with fewer than 2 you cannot act, only `/pass`" in field(help_reply, "The dice")
+    assert "its Outcome is −Difficulty" in field(help_reply, "The dice")
+
+
+async def test_two_action_dice_act_with_a_pool_of_two(three_way):
+    """A pool of 2 is a pool (docs/rulings.md §4.8): `/act dice:2` with exactly 2 Action Dice is
+    taken, not refused."""
+    env = three_way
+    await env.slash("/conflict adjust who:Vin dice:-2")
+    await env.slash("/pass who:Brute")
+    passed = await env.slash("/pass who:Thug")
+    assert "Act: **Vin** (2 Action Dice) — `/act`" in str(passed.embeds[0]["fields"])
+    acted = await env.slash("/act dice:2", user="player1")
+    assert not acted.ephemeral
+    assert "**Vin** attacks **Thug** (physical, Health) with 2 dice" in acted.embeds[0]["description"]
