@@ -1,7 +1,8 @@
-"""Burden severities and the dice they give (RULES.md §1, §5).
+"""Burden severities and the dice they give (docs/rulings.md §1.3, §5).
 
-A Burden is a temporary negative Trait; anyone acting against its bearer may add dice for it:
-Serious +1, Grave +2, Mortal +3. Burdens only ever add to a pool.
+A Burden is a temporary negative Trait; anyone acting against its bearer may add dice for it,
+and Burdens only ever add to a pool (the rule text). How many it adds the text does not say:
+Serious +1, Grave +2, Mortal +3 is our ruling, the published game's values (§1.3).
 """
 
 from enum import StrEnum

@@ -9,9 +9,11 @@ Rulings where the text leaves room:
 
 * Nudges in a tie-break count the 6s thrown plus the free Nudges of an oversized pool (a bigger
   pool is meant to be an edge); Extras count none.
-* An undefended action is a plain Challenge: its Outcome is the roll's own Outcome.
-* When the acting side fails outright, the Contest's Outcome is the defender's margin, never
-  below 0.
+* An undefended action is a plain Challenge: its Outcome is the roll's own Outcome, which
+  counts a failed roll's Result as 0 (docs/rulings.md §3.5, §2.5).
+* When the acting side fails outright, its Result counts as 0 there too, so the Contest's
+  Outcome is the defender's Result (docs/rulings.md §3.6): a set of 4s short of Difficulty 5
+  against a defender's 2s is Outcome 2, not 0.
 """
 
 import random
@@ -113,7 +115,7 @@ def decide(acting: Sequence[Reading], opposing: Sequence[Reading] = ()) -> Conte
         return result(winner, Decision.UNDEFENDED, act.outcome)
     opp = best_opposing(opposing)
     if not act.success:
-        return result(Side.OPPOSING, Decision.FAILED_OUTRIGHT, max(0, opp.result - act.result))
+        return result(Side.OPPOSING, Decision.FAILED_OUTRIGHT, opp.result - act.counted_result)
     if act.result != opp.result:
         winner = Side.ACTING if act.result > opp.result else Side.OPPOSING
         return result(winner, Decision.RESULT, abs(act.result - opp.result))

@@ -17,15 +17,9 @@ from math import factorial, prod
 from pydantic import BaseModel, ConfigDict
 
 from rules.errors import RulesError
-from rules.outcome import (
-    DEFAULT_DIFFICULTY,
-    MAX_DIFFICULTY,
-    MIN_DIFFICULTY,
-    check_difficulty,
-    clamp_outcome,
-)
+from rules.outcome import DEFAULT_DIFFICULTY, MAX_DIFFICULTY, MIN_DIFFICULTY, check_difficulty
 from rules.pool import MAX_DICE, MIN_DICE, Pool
-from rules.roll import CATCH_A_BEAT
+from rules.roll import CATCH_A_BEAT, outcome_of
 
 Distribution = Mapping[tuple[int, int], Fraction]
 """Chance of each (Result, number of 6s) for one throw."""
@@ -81,11 +75,15 @@ class Odds(BaseModel):
     expected_complications: Fraction
     """Average Complications left after rolled Nudges cancel what they can."""
     catch_a_beat: Fraction
-    """Chance of a success with enough Nudges to catch a Beat."""
+    """Chance of a success with three or more rolled 6s (free Nudges never count, §2.10)."""
 
 
 def odds(pool: Pool | int, difficulty: int = DEFAULT_DIFFICULTY, *, extra: bool = False) -> Odds:
-    """Exact odds of a pool (or a bare dice count) against a Difficulty (RULES.md §1–2)."""
+    """Exact odds of a pool (or a bare dice count) against a Difficulty (docs/rulings.md §1–2).
+
+    A failure's Outcome counts its Result as 0 (§2.5), exactly as
+    :func:`rules.roll.read` reads the dice.
+    """
     pool = _as_pool(pool)
     check_difficulty(difficulty)
     return _odds(pool.dice, pool.free_nudges, pool.underflow, difficulty, extra)
@@ -101,7 +99,7 @@ def _odds(dice: int, free_nudges: int, underflow: int, difficulty: int, extra: b
     outcomes: defaultdict[int, Fraction] = defaultdict(Fraction)
     for (result, sixes), chance in distribution(dice).items():
         succeeded = result >= difficulty
-        outcome = clamp_outcome(result - difficulty - underflow)
+        outcome = outcome_of(result, difficulty, underflow)
         owed = max(0, -outcome)
         if not succeeded and not extra:
             owed = max(0, owed - sixes)
@@ -109,7 +107,7 @@ def _odds(dice: int, free_nudges: int, underflow: int, difficulty: int, extra: b
         complications += owed * chance
         if succeeded:
             success += chance
-            if not extra and sixes + free_nudges >= CATCH_A_BEAT:
+            if not extra and sixes >= CATCH_A_BEAT:
                 beat += chance
     return Odds(
         dice=dice,

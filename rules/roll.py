@@ -1,16 +1,19 @@
-"""Rolling a pool and reading the dice (RULES.md §2).
+"""Rolling a pool and reading the dice (docs/rulings.md §2).
 
 Reading is split from rolling so that the same reading applies to dice thrown by the bot (with
-an injected ``random.Random``) and to physical dice a player typed in.
+an injected ``random.Random``) and to physical dice a player typed in. Every place that reads a
+roll (rolls, Contests, Conflict actions and defences, the exact odds, the roll log) goes
+through :func:`read` or :func:`outcome_of`, so they can never disagree.
 
-Rulings this module makes where the text leaves room, each chosen as a Narrator would expect:
-
-* A roll with a matching set that falls short keeps its Result: Result 4 against Difficulty 5
-  is Outcome -1 ("Just shy"). Only a roll with no set reads as Result 0.
+* A failed roll counts its Result as 0 for the Outcome, whether it had no set or a set short of
+  the Difficulty: a set of 4s against Difficulty 5 is Outcome -5, not -1 (docs/rulings.md
+  §2.5). The matched value is still kept in ``Reading.result``, since it is what the dice show.
 * A pool under 2 dice can succeed and still have a negative Outcome (Result 2, Difficulty 1, a
   pool of 0: Outcome -1). Its Complications stand; its Nudges stay perks of the success, since
-  Nudges only cancel Complications on a *failed* roll.
-* Catching a Beat counts every Nudge the success can spend, free ones included.
+  Nudges only cancel Complications on a *failed* roll (docs/rulings.md §2.8, our ruling).
+* Only rolled 6s catch a Beat: three or more of them on a success ("roll three or more 6's").
+  Free Nudges from an oversized pool are perks of the success and are spent with the rest, but
+  never count towards the three (docs/rulings.md §2.10).
 """
 
 import random
@@ -24,7 +27,7 @@ from rules.pool import MAX_DICE, MIN_DICE, Pool
 
 NUDGE_FACE = 6
 CATCH_A_BEAT = 3
-"""Nudges needed on a success to spend them all on an extra action."""
+"""Rolled 6s needed on a success to spend every Nudge on an extra action (docs/rulings.md §2.10)."""
 GROUP_COMPLICATION_AT = -3
 """At this Outcome or worse, one Complication may hit the roller and every ally nearby instead."""
 
@@ -40,7 +43,8 @@ class Reading(BaseModel):
     extra: bool
     """Extras get no Nudges: their 6s count for nothing."""
     result: int
-    """Highest value 1–5 shown on two or more dice; 0 with no matching set."""
+    """Highest value 1–5 shown on two or more dice; 0 with no matching set. Kept on a failure
+    for the table to see, though the Outcome then counts it as 0 (``counted_result``)."""
     sixes: int
     """6s thrown, whoever threw them."""
     success: bool
@@ -73,8 +77,14 @@ class Reading(BaseModel):
         return 0 if self.extra else self.sixes + self.pool.free_nudges
 
     @property
+    def counted_result(self) -> int:
+        """The Result the Outcome counts: the matched value on a success, 0 on a failure."""
+        return self.result if self.success else 0
+
+    @property
     def can_catch_beat(self) -> bool:
-        return self.success and self.nudges >= CATCH_A_BEAT
+        """Three or more rolled 6s on a success (never an Extra's): free Nudges do not count."""
+        return self.success and self.rolled_nudges >= CATCH_A_BEAT
 
     @property
     def has_set(self) -> bool:
@@ -87,6 +97,16 @@ def result_of(faces: Sequence[int]) -> int:
         if faces.count(value) >= 2:
             return value
     return 0
+
+
+def outcome_of(result: int, difficulty: int, underflow: int = 0) -> int:
+    """The Outcome of a Result against a Difficulty (docs/rulings.md §2.5).
+
+    A Result short of the Difficulty is a failure and counts as 0, so a failure's Outcome is
+    always -Difficulty less the undersized-pool penalty; the sum is kept on the -6…+6 scale.
+    """
+    counted = result if result >= difficulty else 0
+    return clamp_outcome(counted - difficulty - underflow)
 
 
 def _check_faces(faces: Sequence[int], pool: Pool) -> tuple[int, ...]:
@@ -105,7 +125,7 @@ def read(
     difficulty: int = DEFAULT_DIFFICULTY,
     extra: bool = False,
 ) -> Reading:
-    """Read dice already thrown, by the bot or at the table (RULES.md §2).
+    """Read dice already thrown, by the bot or at the table (docs/rulings.md §2).
 
     Without a ``pool`` the faces are taken as a plain pool of that many dice, which is what a
     Narrator typing in physical dice usually means. Give the pool to keep its free Nudges and
@@ -120,7 +140,7 @@ def read(
     result = result_of(faces)
     sixes = faces.count(NUDGE_FACE)
     success = result >= difficulty
-    outcome = clamp_outcome(result - difficulty - pool.underflow)
+    outcome = outcome_of(result, difficulty, pool.underflow)
     owed = max(0, -outcome)
     cancelled = 0
     if not success and not extra:

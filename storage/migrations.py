@@ -23,6 +23,7 @@ import aiosqlite
 
 from storage.errors import SchemaVersionError
 from storage.name_keys import rekey_characters
+from storage.roll_outcomes import reread_failed_rolls
 from storage.sql import rollback
 
 PythonStep = Callable[[aiosqlite.Connection], Awaitable[None]]
@@ -125,6 +126,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX characters_by_owner ON characters (guild_id, owner_id, sort_key, search_key);
         """,
     ),
+    # 5: a failed roll counts its Result as 0 (docs/rulings.md §2.5): the Outcome logged for
+    # each failure with a matching set is reread by the rules (storage.roll_outcomes).
+    reread_failed_rolls,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -9,16 +9,19 @@ from bot.render.common import clip, plain
 from bot.render.help import command_embed, help_embed, slash_commands
 
 DICE_RULES = (
-    "• A pool is 2–10 six-sided dice: a rating plus 1 per helping Trait (−1 per hindering one), the "
-    "target's Burdens, and at most ±1 each for Tools and Circumstances.\n"
+    "• A pool is 2–10 six-sided dice: a rating, ±1 per helping or hindering Trait, the target's Burdens, "
+    "and at most ±1 each for Tools and Circumstances.\n"
     "• Over 10 dice you roll 10 and gain a free Nudge per extra die; under 2 you roll 2 and the Outcome "
     "drops 1 per missing die.\n"
-    "• 6s are Nudges. The Result is the highest number (1–5) showing on two or more dice; no pair means 0.\n"
-    "• You succeed when the Result reaches the Difficulty (1 unless the Narrator says otherwise). "
-    "Outcome = Result − Difficulty.\n"
-    "• A negative Outcome brings one Complication per point; on a failure each 6 cancels one. "
-    "On a success each 6 is a small perk, and three or more let you catch a Beat (an extra action).\n"
-    "• Contests: higher Result wins, then more Nudges; still tied is a stalemate."
+    "• 6s are Nudges. The Result is the highest number (1–5) on two or more dice; no pair means 0.\n"
+    "• You succeed when the Result reaches the Difficulty (default 1). Outcome = Result − Difficulty, "
+    "but a failed roll's Result counts as 0: its Outcome is −Difficulty (4s against 5: −5).\n"
+    "• A negative Outcome brings a Complication per point; on a failure each 6 cancels one. On a "
+    "success each 6 is a perk; three or more rolled 6s (not free Nudges) catch a Beat, an extra action.\n"
+    "• Contests: the actor must succeed first; then the higher Result wins, then more Nudges; still "
+    "tied is a stalemate.\n"
+    "• In a Conflict your pool comes from your Action Dice: with fewer than 2 you cannot act, only "
+    "`/pass`."
 )
 
 

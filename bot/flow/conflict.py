@@ -23,10 +23,9 @@ from bot.flow.board import Boards
 from bot.render.common import plain
 from bot.render.conflict import defence_prompt, events_embed, summary_embed
 from rules.character import Character
-from rules.conflict import Awaiting, Command, Conflict, available_defence
+from rules.conflict import Awaiting, Command, Conflict, available_defence, beat_possible
 from rules.conflict.events import ConflictEnded
 from rules.errors import RulesError
-from rules.roll import CATCH_A_BEAT
 from storage import Storage
 from storage.conflict_runner import Applied, run_transition
 from storage.errors import StorageError
@@ -140,7 +139,8 @@ class ConflictFlow:
                 f"**{name}** has {pending.nudges} Nudge{'s' if pending.nudges != 1 else ''} to spend: "
                 "use the buttons, or `/nudges` to split them (damage, remove dice, next round, story)."
             )
-            beat: tuple[NudgeMode, ...] = ("beat",) if pending.nudges >= CATCH_A_BEAT else ()
+            # The Beat is offered only when it can be taken (docs/rulings.md §2.10, §4.15).
+            beat: tuple[NudgeMode, ...] = ("beat",) if beat_possible(conflict, pending) else ()
             prompt = Prompt(applied.stored.id, pending.id, nudge_modes=("damage", *beat, "none"))
         sheet = sheets.get(answerer)
         if sheet is None:

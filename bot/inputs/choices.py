@@ -97,6 +97,8 @@ DefeatBurdenChoice = app_commands.Transform[
 """What a defeat leaves: nothing, a Grave or a Mortal Burden (docs/rulings.md §5)."""
 SideChoice = app_commands.Transform[Side, EnumChoice(Side, "side")]
 ConflictTypeChoice = app_commands.Transform[ConflictType, EnumChoice(ConflictType, "kind of Conflict")]
+AttackKindChoice = app_commands.Transform[ConflictType, EnumChoice(ConflictType, "kind of attack")]
+"""Physical, social or mental: how an attack lands (docs/rulings.md §4.5)."""
 ActionChoice = app_commands.Transform[
     ActionKind,
     WordChoice(

@@ -12,18 +12,22 @@ import discord
 
 from bot.render.common import plain
 from bot.render.dice import DECISIONS, faces_text
+from rules.character import Resilience
 from rules.conflict import (
     ActionKind,
     ActionSpec,
     Conflict,
+    ConflictType,
     EndReason,
     Event,
+    Participant,
     Pile,
     Side,
     Step,
     Waiting,
 )
 from rules.conflict import events as ev
+from rules.conflict.resolve import too_few_to_act
 from rules.contest import Side as ContestSide
 from rules.pool import Contribution, Source
 from rules.roll import Reading
@@ -73,11 +77,19 @@ def parts_text(pool: Sequence[Contribution]) -> str:
     return " ".join(parts)
 
 
+def aim_text(kind: ConflictType | None, resilience: Resilience | None) -> str:
+    """ "physical, Willpower": how an attack lands and what it wears down (docs/rulings.md §4.5)."""
+    return ", ".join(
+        part for part in (kind.value if kind else "", resilience.label if resilience else "") if part
+    )
+
+
 def action_phrase(conflict: Conflict, action: ActionSpec) -> str:
-    """ "an attack on **Carrow** (Health)", "full defence", "an action against **Koel**"."""
+    """ "a physical attack on **Carrow** (Health)", "full defence", "an action against **Koel**"."""
     if action.kind is ActionKind.ATTACK:
         aim = f" ({action.resilience.label})" if action.resilience is not None else ""
-        text = f"an attack on {who(conflict, action.target)}{aim}"
+        kind = f"a {action.attack_kind.value} attack" if action.attack_kind is not None else "an attack"
+        text = f"{kind} on {who(conflict, action.target)}{aim}"
     elif action.kind is ActionKind.ACTION:
         text = "an action" + (f" against {who(conflict, action.target)}" if action.target is not None else "")
     elif action.kind is ActionKind.FULL_DEFENCE:
@@ -124,8 +136,9 @@ def _acted(c: Conflict, e: ev.Acted) -> str:
     line = f"{who(c, e.participant)} {'takes the extra action and ' if e.extra else ''}{verb}"
     if e.target is not None:
         line += f" {'' if e.kind is ActionKind.ATTACK else 'against '}{who(c, e.target)}"
-        if e.resilience is not None:
-            line += f" ({e.resilience.label})"
+        aim = aim_text(e.attack_kind, e.resilience)
+        if aim:
+            line += f" ({aim})"
     line += f" with {dice(e.pool)}"
     if e.difficulty > 1:
         line += f" at Difficulty {e.difficulty}"
@@ -329,6 +342,21 @@ def event_lines(conflict: Conflict, events: Sequence[Event]) -> list[str]:
     return [event_line(conflict, e) for e in events if not isinstance(e, Waiting)]
 
 
+def _act_line(people: Sequence[Participant], limit: int | None) -> str:
+    """Whose turn it is; anyone under 2 Action Dice is told they can only not act (§4.9)."""
+    stuck = [p for p in people if too_few_to_act(p)]
+    listed = ", ".join(
+        f"{bold(p.name, limit)} ({pile_dice(p.round.action_dice, Pile.ACTION)}"
+        + (": too few for a pool, so they can only not act" if p in stuck else "")
+        + ")"
+        for p in people
+    )
+    together = " (at the same moment)" if len(people) > 1 else ""
+    if len(stuck) == len(people):
+        return f"Not act{together}: {listed} — `/pass`"
+    return f"Act{together}: {listed} — `/act` (or `/switch`, or `/pass`)"
+
+
 def next_step_line(conflict: Conflict, waiting: Waiting, limit: int | None = None) -> str:
     """Who must do what next, and the command for it."""
     names = [conflict.find(pid) for pid in waiting.participants]
@@ -346,11 +374,7 @@ def next_step_line(conflict: Conflict, waiting: Waiting, limit: int | None = Non
                 held = pile_dice(p.round.defense_dice, Pile.DEFENSE)
                 name = bold(p.name, limit)
                 return f"Extra action: {name} ({held} left) — `/act`, or `/pass` to let it go"
-            listed = ", ".join(
-                f"{bold(p.name, limit)} ({pile_dice(p.round.action_dice, Pile.ACTION)})" for p in people
-            )
-            together = " (at the same moment)" if len(people) > 1 else ""
-            return f"Act{together}: {listed} — `/act` (or `/switch`, or `/pass`)"
+            return _act_line(people, limit)
         case Step.DEFEND:
             pending = conflict.pending
             against = f" against {who(conflict, pending.attacker, limit)}" if pending is not None else ""

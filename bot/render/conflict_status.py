@@ -14,6 +14,7 @@ import discord
 from bot.render.common import DESCRIPTION_LIMIT, EMBED_TOTAL_LIMIT, FIELD_VALUE_LIMIT, INFO, NEUTRAL, plain
 from bot.render.conflict_events import (
     TITLE_LIMIT,
+    aim_text,
     bold,
     ended_text,
     next_step_line,
@@ -38,8 +39,11 @@ from rules.conflict import (
     resolve_order,
     waiting,
 )
+from rules.conflict.defend import needs_grant
 from rules.conflict.events import ConflictEnded, SummaryLine
+from rules.conflict.figure import kind_of
 from rules.conflict.order import declaration_key
+from rules.conflict.specs import DEFENCE_ATTRIBUTE
 from rules.errors import RulesError
 
 NAME_LIMITS: tuple[int | None, ...] = (None, 32, 20, 12, 8)
@@ -88,7 +92,9 @@ def _declared_short(conflict: Conflict, participant: Participant, limit: int | N
         return ""
     action = declaration.action
     if action.kind is ActionKind.ATTACK:
-        return f"attack → {bold(conflict.name_of(action.target), limit)}"
+        kind = f"{action.attack_kind.value} " if action.attack_kind is not None else ""
+        aim = f" ({RESILIENCE_SHORT[action.resilience]})" if action.resilience is not None else ""
+        return f"{kind}attack → {bold(conflict.name_of(action.target), limit)}{aim}"
     if action.kind is ActionKind.ACTION:
         target = f" → {bold(conflict.name_of(action.target), limit)}" if action.target is not None else ""
         return f"action{target}"
@@ -156,9 +162,12 @@ def _pending_line(conflict: Conflict, limit: int | None) -> str:
         return ""
     attacker = bold(conflict.name_of(pending.attacker), limit)
     target = bold(conflict.name_of(pending.target), limit) if pending.target is not None else "no one"
+    action = pending.action
+    aim = aim_text(action.attack_kind, action.resilience) if action.kind is ActionKind.ATTACK else ""
+    aimed = f"{target} ({aim})" if aim else target
     if pending.awaiting is Awaiting.DEFENCE:
-        return f"In progress: {attacker} → {target}, {pending.pool} dice, waiting for {target}'s defence"
-    return f"In progress: {attacker} → {target} succeeded, {plural(pending.nudges, 'Nudge')} to spend"
+        return f"In progress: {attacker} → {aimed}, {pending.pool} dice, waiting for {target}'s defence"
+    return f"In progress: {attacker} → {aimed} succeeded, {plural(pending.nudges, 'Nudge')} to spend"
 
 
 def _status(conflict: Conflict, sheets: Mapping[int, Character], limit: int | None) -> discord.Embed:
@@ -262,8 +271,10 @@ def defence_prompt(conflict: Conflict, sheets: Mapping[int, Character]) -> str |
         available = target.pile
     attacker = plain(conflict.name_of(pending.attacker))
     action = pending.action
+    kind = kind_of(conflict, action)
     if action.kind is ActionKind.ATTACK and action.resilience is not None:
-        what = f"{attacker} attacks your {action.resilience.label} with {pending.pool} dice"
+        attack = f"a {kind.value} attack" if action.attack_kind is not None else "an attack"
+        what = f"{attacker} makes {attack} on your {action.resilience.label} with {pending.pool} dice"
     else:
         what = f"{attacker} acts against you with {pending.pool} dice"
     if pending.difficulty > 1:
@@ -271,6 +282,10 @@ def defence_prompt(conflict: Conflict, sheets: Mapping[int, Character]) -> str |
     if action.label:
         what += f", “{plain(action.label)}”"
     pile = Pile.ACTION if target.round.status is Status.WAITING else Pile.DEFENSE
+    if needs_grant(target):
+        # docs/rulings.md §4.11: busy elsewhere, the kind of the attack picks the Attribute.
+        attribute = DEFENCE_ATTRIBUTE[kind].label
+        what += f". Busy elsewhere, you get Defense Dice from your {attribute} against a {kind.value} attack"
     if available < 2:
         ask = f"You hold only {pile_dice(available, pile)}, too few for a pool: choose 0 (no defence)."
     else:

@@ -9,7 +9,7 @@ from rules.contest import ContestResult, Decision, Side
 from rules.odds import ContestOdds, Odds
 from rules.outcome import difficulty_name
 from rules.pool import Pool, Source
-from rules.roll import Reading
+from rules.roll import CATCH_A_BEAT, Reading
 
 
 def pool_breakdown(pool: Pool) -> str:
@@ -41,11 +41,16 @@ def faces_text(reading: Reading) -> str:
 
 
 def verdict(reading: Reading) -> str:
+    """The matched set is shown even on a failure (it is what the dice say), with a word that
+    the Outcome counts it as 0 (docs/rulings.md §2.5)."""
     if reading.success:
         return f"Success — Result {reading.result} vs Difficulty {reading.difficulty}"
     if not reading.has_set:
         return f"Failure — no matching set (Difficulty {reading.difficulty})"
-    return f"Failure — Result {reading.result} vs Difficulty {reading.difficulty}"
+    return (
+        f"Failure — Result {reading.result} vs Difficulty {reading.difficulty}; "
+        "a failed roll counts as Result 0 for the Outcome"
+    )
 
 
 def nudges_text(reading: Reading) -> str:
@@ -58,6 +63,8 @@ def nudges_text(reading: Reading) -> str:
         text += f" ({reading.rolled_nudges} rolled + {reading.free_nudges} free)"
     if reading.can_catch_beat:
         text += "\nEnough to catch a Beat: spend them all for an extra action now."
+    elif reading.free_nudges and reading.nudges >= CATCH_A_BEAT:
+        text += "\nOnly rolled 6s catch a Beat; free Nudges are perks only."
     return text
 
 

@@ -24,6 +24,7 @@ from rules.conflict.commands import (
     Switch,
     parse_command,
 )
+from rules.conflict.damage import beat_possible
 from rules.conflict.engine import (
     Transition,
     apply,
@@ -102,6 +103,7 @@ __all__ = [
     "Waiting",
     "apply",
     "available_defence",
+    "beat_possible",
     "current_turn",
     "declaration_order",
     "dump_conflict",

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, StrictBool, StrictInt, TypeAdapter, Valid
 
 from rules.burdens import Severity
 from rules.character import Resilience
-from rules.conflict.specs import FROZEN, ActionSpec, DiceSpec, Side
+from rules.conflict.specs import FROZEN, ActionSpec, ConflictType, DiceSpec, Side
 from rules.errors import RulesError
 
 
@@ -92,7 +92,8 @@ class AdjustDice(BaseModel):
 class Act(BaseModel):
     """Player, on their turn: take the declared action with a pool of 2–10 Action Dice.
 
-    ``resilience`` and ``difficulty`` let the Narrator's calls be changed at the last moment.
+    ``resilience``, ``attack_kind`` and ``difficulty`` let the Narrator's calls be changed at the
+    last moment; changing one of an attack's kind and Resilience leaves the other as declared.
     ``action`` is only for the extra action a caught Beat grants (a fresh action; without it
     the declared one is repeated). ``faces`` only when nobody can defend (a Challenge);
     otherwise the dice are thrown with the defence. ``defeat_burden`` is used if the attack
@@ -105,6 +106,7 @@ class Act(BaseModel):
     pool: StrictInt
     faces: tuple[StrictInt, ...] | None = None
     resilience: Resilience | None = None
+    attack_kind: ConflictType | None = None
     difficulty: StrictInt | None = None
     action: ActionSpec | None = None
     defeat_burden: Severity | None = None

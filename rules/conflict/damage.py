@@ -1,7 +1,8 @@
 """What a success does: damage, wounds, defeat, and the Nudges' other uses (RULES.md §2, §5).
 
 A successful attack deals 1 + the Nudges spent on damage + the weapon's bonus, less armour
-when it aims at Health, never below 0. The damage lands through
+when the attack is physical (whatever Resilience it aims at; never against a social or mental
+attack, docs/rulings.md §5.2), never below 0. The damage lands through
 ``rules.character.apply_damage``, which keeps wounds and defeat in one place: an Extras group
 loses one member a point, a Hero or Villain loses Resilience and may take a wound Burden.
 
@@ -10,7 +11,7 @@ Rulings:
 * Removing dice takes them from whatever the target holds now (Action Dice before their turn,
   Defense Dice after) and stops at 0; a Nudge spent on nothing left is simply gone.
 * A caught Beat needs at least 2 dice left to form the extra action's pool; otherwise it is
-  refused rather than spending the Nudges for nothing.
+  refused rather than spending the Nudges for nothing, and not offered (``beat_possible``).
 * The defeat Burden can be named when acting (used if the roll has no Nudges to spend) and
   again when spending Nudges; a value given when spending wins.
 * A target defeated by someone who acted at the same step of the resolve order (tied Action
@@ -18,11 +19,11 @@ Rulings:
 """
 
 from rules.burdens import Severity
-from rules.character import Resilience, apply_damage
+from rules.character import apply_damage
 from rules.conflict.commands import SpendNudges
 from rules.conflict.events import BeatCaught, DamageDealt, Defeated, DiceRemoved, NudgesSpent, Pile
-from rules.conflict.figure import armour_of, weapon_bonus
-from rules.conflict.specs import ActionKind
+from rules.conflict.figure import armour_of, kind_of, weapon_bonus
+from rules.conflict.specs import ActionKind, ConflictType
 from rules.conflict.state import (
     Awaiting,
     Conflict,
@@ -76,6 +77,22 @@ def _check_spending(conflict: Conflict, pending: PendingAttack, command: SpendNu
             )
 
 
+def beat_possible(conflict: Conflict, pending: PendingAttack) -> bool:
+    """Whether the success waiting for its Nudges could catch a Beat now (docs/rulings.md §2.10,
+    §4.15), so the bot offers it only then.
+
+    It takes three or more rolled 6s: a Conflict's pools are 2–10 dice, so every Nudge there is
+    a rolled 6. And the extra action needs a pool of 2 from the dice the attacker still holds.
+    """
+    attacker = conflict.find(pending.attacker)
+    return (
+        pending.awaiting is Awaiting.NUDGES
+        and pending.nudges >= CATCH_A_BEAT
+        and attacker is not None
+        and attacker.round.defense_dice >= MIN_POOL
+    )
+
+
 def apply_success(conflict: Conflict, work: Work, pending: PendingAttack, command: SpendNudges) -> Conflict:
     """Settle a success: damage (attacks), then dice removed, next-round dice, and a Beat."""
     _check_spending(conflict, pending, command)
@@ -116,14 +133,20 @@ def apply_success(conflict: Conflict, work: Work, pending: PendingAttack, comman
 def deal_damage(
     conflict: Conflict, work: Work, pending: PendingAttack, nudges: int, defeat_burden: Severity | None
 ) -> Conflict:
-    """Damage = 1 + Nudges + weapon − armour (Health only), through ``apply_damage`` (§5)."""
+    """Damage = 1 + Nudges + weapon − armour, through ``apply_damage`` (docs/rulings.md §5.1).
+
+    Armour counts against a physical attack, whatever Resilience it aims at, and against nothing
+    else (§5.2): a breastplate stops a blow meant to break the will, not an insult aimed at
+    Health.
+    """
     assert pending.target is not None and pending.action.resilience is not None
     attacker = conflict.participant(pending.attacker)
     target = conflict.participant(pending.target)
     resilience = pending.action.resilience
     weapon = weapon_bonus(work.sheet(attacker), pending.action)
     sheet = work.sheet(target)
-    armour = armour_of(sheet, pending.action) if resilience is Resilience.HEALTH else 0
+    physical = kind_of(conflict, pending.action) is ConflictType.PHYSICAL
+    armour = armour_of(sheet, pending.action) if physical else 0
     amount = max(0, 1 + nudges + weapon - armour)
     result = apply_damage(sheet, resilience, amount, defeat_burden, burning_pewter=target.burning_pewter)
     if result.character != sheet:

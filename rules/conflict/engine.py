@@ -10,6 +10,7 @@ After every command the engine settles what follows by itself: the last declarat
 resolve phase, and a side with every member defeated ends the Conflict.
 """
 
+import json
 import random
 from collections.abc import Mapping
 
@@ -39,6 +40,7 @@ from rules.conflict.figure import grant_pool
 from rules.conflict.order import declaration_order, next_declarer, resolve_order, waiting
 from rules.conflict.specs import ConflictType
 from rules.conflict.state import STAKES_MAX, Awaiting, Conflict, EndReason, Phase
+from rules.conflict.upgrade import upgrade_v1
 from rules.conflict.work import Work, check_count, clean_text
 from rules.errors import RulesError
 from rules.naming import name_key
@@ -154,15 +156,26 @@ def dump_conflict(conflict: Conflict) -> str:
     return conflict.model_dump_json()
 
 
+UNREADABLE = "The stored Conflict could not be read; end it and start a new one."
+
+
 def load_conflict(document: str | bytes) -> Conflict:
-    """A stored Conflict, or a RulesError if the document is unreadable or from a newer version."""
+    """A stored Conflict, or a RulesError if the document is unreadable or from a newer version.
+
+    A document saved by an older engine is upgraded first (``rules.conflict.upgrade``), so a
+    Conflict running when the bot was updated plays on.
+    """
     if len(document) > MAX_DOCUMENT_CHARS:
         raise RulesError("The stored Conflict is too large to read; end it and start a new one.")
     try:
         return Conflict.model_validate_json(document)
     except ValidationError as error:
-        if any(e["loc"] == ("schema_version",) for e in error.errors()):
-            raise RulesError(
-                "This Conflict was saved by a newer version of the bot; update the bot."
-            ) from None
-        raise RulesError("The stored Conflict could not be read; end it and start a new one.") from None
+        if not any(e["loc"] == ("schema_version",) for e in error.errors()):
+            raise RulesError(UNREADABLE) from None
+    data = json.loads(document)
+    if not isinstance(data, dict) or data.get("schema_version") != 1:
+        raise RulesError("This Conflict was saved by a newer version of the bot; update the bot.")
+    try:
+        return Conflict.model_validate(upgrade_v1(data))
+    except ValidationError:
+        raise RulesError(UNREADABLE) from None

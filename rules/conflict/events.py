@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from rules.burdens import Severity
 from rules.character import Burden, DefeatCondition, Resilience
-from rules.conflict.specs import FROZEN, ActionKind, ActionSpec, Side
+from rules.conflict.specs import FROZEN, ActionKind, ActionSpec, ConflictType, Side
 from rules.conflict.state import EndReason, Phase
 from rules.contest import ContestResult
 from rules.pool import Contribution
@@ -113,6 +113,8 @@ class Acted(BaseModel):
     difficulty: int
     awaiting_defence: bool
     extra: bool = False
+    attack_kind: ConflictType | None = None
+    """An attack's kind (physical, social, mental); None for other actions."""
 
 
 class Switched(BaseModel):

@@ -10,9 +10,13 @@ Rulings:
   wounds matter for this action, as RULES.md §1 says "that apply".
 * Dice from a Standing do not spend it: a Conflict is one long scene, and the Narrator can
   spend it on the sheet if they judge it so.
-* A busy character's Defense Dice use the Attribute matching the Resilience the attack aims at
-  (Health → Physique, Reputation → Charm, Willpower → Wits), with Pewter and defeat penalties
-  as on any roll; a non-harming action uses the Conflict type's Resilience.
+* An attack's kind, when not named, follows the rating it rolls: Physique physical, Charm
+  social, Wits mental; a Standing or a Power (whose use the bot cannot tell) takes the
+  Conflict's kind. Its Resilience, when not named, follows the kind (docs/rulings.md §4.5).
+* A busy character's Defense Dice use the Attribute matching the *kind* of the attack
+  (physical → Physique, social → Charm, mental → Wits), never the Resilience it aims at, with
+  Pewter and defeat penalties as on any roll; a contested action that is not an attack takes
+  the Conflict's kind (docs/rulings.md §4.11).
 * Armour is the target's best armour Prop unless the action names a value.
 """
 
@@ -24,7 +28,15 @@ from rules.character import limits as lim
 from rules.character.lookup import one_of, pick, same_name
 from rules.character.stats import pewter_rating
 from rules.conflict.commands import Defend
-from rules.conflict.specs import DEFENCE_ATTRIBUTE, LABEL_MAX, ActionKind, ActionSpec, DiceSpec
+from rules.conflict.specs import (
+    ATTRIBUTE_KIND,
+    DEFENCE_ATTRIBUTE,
+    LABEL_MAX,
+    ActionKind,
+    ActionSpec,
+    ConflictType,
+    DiceSpec,
+)
 from rules.conflict.state import Conflict, Participant
 from rules.conflict.work import Work, check_count, clean_text
 from rules.errors import RulesError
@@ -42,6 +54,7 @@ def _no_extras(action: ActionSpec) -> None:
     for field, value in (
         ("target", action.target),
         ("Resilience", action.resilience),
+        ("kind of attack", action.attack_kind),
         ("Difficulty", action.difficulty),
         ("weapon", action.weapon if action.weapon is not None else action.weapon_bonus),
         ("armour", action.armour),
@@ -70,9 +83,11 @@ def check_action(
     *,
     with_dice: bool = True,
 ) -> ActionSpec:
-    """The action as the rules accept it, with an attack's Resilience filled in (RULES.md §4).
+    """The action as the rules accept it, with an attack's kind and Resilience filled in
+    (docs/rulings.md §4.5).
 
-    ``with_dice`` False is for a Beat's extra action, whose dice are simply what is left.
+    ``with_dice`` False is for a Beat's extra action, whose dice are simply what is left; with
+    no rating to go by, its kind defaults to the Conflict's.
     """
     label = clean_text(action.label, "The action's description", LABEL_MAX)
     if action.kind is ActionKind.NO_ROLL and dice is not None:
@@ -86,9 +101,8 @@ def check_action(
         raise RulesError("An attack needs a target.")
     if action.target is not None:
         check_target(conflict, actor, action.target)
-    resilience = action.resilience
+    resilience, attack_kind = action.resilience, action.attack_kind
     if action.kind is ActionKind.ATTACK:
-        resilience = resilience or conflict.type.resilience
         if action.weapon is not None and action.weapon_bonus is not None:
             raise RulesError("Name the weapon Prop or give its bonus, not both.")
         if action.weapon_bonus is not None:
@@ -96,14 +110,40 @@ def check_action(
         if action.armour is not None:
             check_count("Armour", action.armour, 0, ARMOUR_MAX)
         weapon_bonus(work.sheet(actor), action)
+        attack_kind = attack_kind or default_kind(conflict, work, actor, dice)
+        resilience = resilience or attack_kind.resilience
     else:
         if resilience is not None or action.weapon is not None or action.weapon_bonus is not None:
             raise RulesError("Only an attack aims at a Resilience or uses a weapon; declare an attack.")
+        if attack_kind is not None:
+            raise RulesError(
+                "Only an attack is physical, social or mental; any other action takes the Conflict's kind."
+            )
         if action.armour is not None:
             raise RulesError("Armour only matters against an attack.")
     if action.difficulty is not None:
         check_difficulty(action.difficulty)
-    return action.model_copy(update={"label": label, "resilience": resilience})
+    return action.model_copy(update={"label": label, "resilience": resilience, "attack_kind": attack_kind})
+
+
+def default_kind(conflict: Conflict, work: Work, actor: Participant, dice: DiceSpec | None) -> ConflictType:
+    """An attack's kind when nobody named it (docs/rulings.md §4.5): an Attribute's own kind,
+    else the Conflict's (a Standing, a Power whose use the bot cannot tell, or no rating)."""
+    if dice is None:
+        return conflict.type
+    attribute = find_stat(work.sheet(actor), dice.stat).attribute
+    return ATTRIBUTE_KIND[attribute] if attribute is not None else conflict.type
+
+
+def kind_of(conflict: Conflict, action: ActionSpec) -> ConflictType:
+    """How an action lands: an attack's own kind, else the Conflict's (docs/rulings.md §4.5).
+
+    Every attack the engine accepted has its kind filled in; the Conflict's kind is the
+    fallback for other actions.
+    """
+    if action.kind is ActionKind.ATTACK and action.attack_kind is not None:
+        return action.attack_kind
+    return conflict.type
 
 
 def _rating(work: Work, participant: Participant, stat: str) -> tuple[int, str, list[tuple[str, int]]]:
@@ -164,9 +204,10 @@ def figure_pool(
 def grant_pool(
     conflict: Conflict, work: Work, target: Participant, action: ActionSpec, reaction: Defend
 ) -> Pool:
-    """Defense Dice for someone attacked while busy (conflicts.txt "Actions that Produce No Dice")."""
-    resilience = action.resilience or conflict.type.resilience
-    attribute = DEFENCE_ATTRIBUTE[resilience]
+    """Defense Dice for someone attacked while busy (conflicts.txt "Actions that Produce No Dice"):
+    the kind of the attack picks the Attribute, whatever Resilience it aims at (docs/rulings.md
+    §4.11)."""
+    attribute = DEFENCE_ATTRIBUTE[kind_of(conflict, action)]
     rating, label, modifiers = _rating(work, target, attribute.value)
     return _adjusted_pool(rating, label, modifiers, reaction)
 

@@ -37,10 +37,11 @@ def next_declarer(conflict: Conflict) -> Participant | None:
 def resolve_order(conflict: Conflict) -> tuple[tuple[int, ...], ...]:
     """Participants still due a turn, most Action Dice first; equal counts share a step.
 
-    RULES.md §4: a switched action counts as 1 die; full defence and no-roll actions are not
-    in the order at all; defeated participants drop out (unless defeated by someone acting at
-    the same moment as them). Within a step, ids follow the declaration order (display only:
-    they act at the same time).
+    docs/rulings.md §4.7: switchers go last, after everyone else still to act (whatever their
+    dice), sharing one step; full defence and no-roll actions are not in the order at all;
+    defeated participants drop out (unless defeated by someone acting at the same moment as
+    them). Within a step, ids follow the declaration order (display only: they act at the
+    same time).
     """
     waiting = sorted((p for p in conflict.participants if p.in_order), key=declaration_key)
     steps: dict[int, list[int]] = {}

@@ -14,6 +14,10 @@ Rulings:
 * Dice bought with last round's Nudges belong to the round, so a switch refigures them too.
 * The declared action is fixed; a different target is a new action (a switch). Only the
   extra action of a caught Beat may name a new action, since it is a fresh one.
+* A switcher goes at the very end of the round, after everyone still to act, whatever dice
+  anyone holds (``state.SWITCHED_STEP``; docs/rulings.md §4.7).
+* Holding fewer than 2 Action Dice on their turn, a character cannot form a pool: acting and
+  switching are refused with a plain word that they can only choose not to act (§4.9).
 """
 
 from rules.conflict.commands import Act, Pass, Switch
@@ -62,6 +66,21 @@ def _check_turn(conflict: Conflict, actor: Participant) -> None:
         raise RulesError(f"It is not {actor.name}'s turn yet: {names} act first.")
 
 
+def too_few_to_act(actor: Participant) -> bool:
+    """Fewer than 2 Action Dice on their turn: no pool is possible, only not acting (§4.9)."""
+    return actor.round.action_dice < MIN_DICE
+
+
+def _check_can_act(actor: Participant) -> None:
+    if too_few_to_act(actor):
+        held = actor.round.action_dice
+        dice = "1 Action Die" if held == 1 else f"{held} Action Dice"
+        raise RulesError(
+            f"{actor.name} holds only {dice}, too few for a pool of {MIN_DICE}: "
+            "they can only choose not to act."
+        )
+
+
 def _check_pool(actor: Participant, pool: int, held: int, kind: str) -> None:
     if not MIN_DICE <= pool <= MAX_DICE:
         raise RulesError(f"A pool has {MIN_DICE} to {MAX_DICE} dice; {pool} will not do.")
@@ -93,15 +112,20 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
         held, kind, step_key = state.defense_dice, "Defense", -1
     else:
         _check_turn(conflict, actor)
+        _check_can_act(actor)
         if command.action is not None:
             raise RulesError("Taking a different action is a switch (once a round, at half the dice).")
         assert state.declaration is not None
         action = state.declaration.action
         held, kind, step_key = state.action_dice, "Action", actor.order_key
-    if command.resilience is not None:
-        if action.kind is not ActionKind.ATTACK:
-            raise RulesError("Only an attack aims at a Resilience.")
-        action = action.model_copy(update={"resilience": command.resilience})
+    for field, value, what in (
+        ("resilience", command.resilience, "aims at a Resilience"),
+        ("attack_kind", command.attack_kind, "is physical, social or mental"),
+    ):
+        if value is not None:
+            if action.kind is not ActionKind.ATTACK:
+                raise RulesError(f"Only an attack {what}.")
+            action = action.model_copy(update={field: value})
     difficulty = next(
         (d for d in (command.difficulty, action.difficulty) if d is not None), DEFAULT_DIFFICULTY
     )
@@ -154,6 +178,7 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
             kept=state.defense_dice,
             target=pending.target,
             resilience=action.resilience,
+            attack_kind=action.attack_kind,
             difficulty=difficulty,
             awaiting_defence=defendable,
             extra=extra,
@@ -171,6 +196,7 @@ def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
     require_phase(conflict, Phase.RESOLVE)
     actor = conflict.participant(command.participant)
     _check_turn(conflict, actor)
+    _check_can_act(actor)
     state = actor.round
     if state.switched:
         raise RulesError(f"{actor.name} has already switched actions this round; only once a round.")

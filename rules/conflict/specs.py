@@ -18,7 +18,14 @@ LABEL_MAX = 100
 
 
 class ConflictType(StrEnum):
-    """The kind of struggle the Narrator framed; it sets the Resilience attacks aim at by default."""
+    """Physical, social or mental: the kind of struggle the Narrator framed, and the kind of each
+    attack in it (docs/rulings.md §4.1, §4.5).
+
+    An attack's kind says how the blow lands: it decides a busy defender's Defense Dice
+    (§4.11) and whether armour helps (§5.2). Its Resilience, which defaults to the kind's, says
+    what the blow wears down; the two may differ (a beating meant to break someone's will is a
+    physical attack on Willpower).
+    """
 
     PHYSICAL = "physical"
     SOCIAL = "social"
@@ -26,7 +33,7 @@ class ConflictType(StrEnum):
 
     @property
     def resilience(self) -> Resilience:
-        """Physical wears Health, social Reputation, mental Willpower (RULES.md §4)."""
+        """Physical wears Health, social Reputation, mental Willpower (docs/rulings.md §4.5)."""
         return {
             ConflictType.PHYSICAL: Resilience.HEALTH,
             ConflictType.SOCIAL: Resilience.REPUTATION,
@@ -38,15 +45,19 @@ class ConflictType(StrEnum):
         return self.value.capitalize()
 
 
-DEFENCE_ATTRIBUTE: dict[Resilience, Attribute] = {
-    Resilience.HEALTH: Attribute.PHYSIQUE,
-    Resilience.REPUTATION: Attribute.CHARM,
-    Resilience.WILLPOWER: Attribute.WITS,
+ATTRIBUTE_KIND: dict[Attribute, ConflictType] = {
+    Attribute.PHYSIQUE: ConflictType.PHYSICAL,
+    Attribute.CHARM: ConflictType.SOCIAL,
+    Attribute.WITS: ConflictType.MENTAL,
 }
-"""Which Attribute a busy character reacts with, by the Resilience the attack aims at.
+"""The kind of an attack made with each Attribute, by default (docs/rulings.md §4.5)."""
+
+DEFENCE_ATTRIBUTE: dict[ConflictType, Attribute] = {kind: attr for attr, kind in ATTRIBUTE_KIND.items()}
+"""Which Attribute a busy character reacts with, by the kind of the attack.
 
 conflicts.txt "Actions that Produce No Dice": someone occupied elsewhere cannot choose how to
-guard, so the kind of attack decides (physical → Physique, social → Charm, mental → Wits).
+guard, so the kind of attack decides (physical → Physique, social → Charm, mental → Wits),
+never the Resilience it aims at (docs/rulings.md §4.11).
 """
 
 
@@ -105,10 +116,12 @@ class DiceSpec(BaseModel):
 class ActionSpec(BaseModel):
     """What a declared (or switched, or extra) action does.
 
-    ``target`` is a participant id. ``resilience`` is filled in from the Conflict's type when an
-    attack leaves it out; the Narrator may name another. ``contest`` False makes an attack a
-    Challenge (the target cannot resist: asleep, tied up). ``weapon`` names a Prop on the
-    attacker's sheet, or ``weapon_bonus`` gives the bonus outright; ``armour`` overrides the
+    ``target`` is a participant id. An attack has a kind and a Resilience (docs/rulings.md
+    §4.5): ``attack_kind`` is filled in, when left out, from the rating it rolls (Physique
+    physical, Charm social, Wits mental; anything else the Conflict's kind), and
+    ``resilience`` from the kind; the Narrator may name either. ``contest`` False makes an
+    attack a Challenge (the target cannot resist: asleep, tied up). ``weapon`` names a Prop on
+    the attacker's sheet, or ``weapon_bonus`` gives the bonus outright; ``armour`` overrides the
     target's best armour Prop (a Narrator who knows the guard left his breastplate behind).
     """
 
@@ -118,6 +131,7 @@ class ActionSpec(BaseModel):
     label: str = ""
     target: StrictInt | None = None
     resilience: Resilience | None = None
+    attack_kind: ConflictType | None = None
     contest: StrictBool = True
     difficulty: StrictInt | None = None
     weapon: str | None = None

@@ -7,7 +7,8 @@ closing summary. Transitions never change a model; they return new ones
 (``model_copy(update=...)``), so a refused command leaves the caller's state untouched.
 
 ``schema_version`` is a ``Literal`` so a document written by a newer engine fails to load
-loudly instead of being misread.
+loudly instead of being misread. An older document is brought up to date on load
+(``rules.conflict.upgrade``); version 2 gave every attack a kind (docs/rulings.md §4.5).
 """
 
 from enum import StrEnum
@@ -21,7 +22,10 @@ from rules.conflict.specs import FROZEN, ActionSpec, ConflictType, DiceSpec, Sid
 from rules.errors import RulesError
 from rules.pool import Contribution
 
-SCHEMA_VERSION: Literal[1] = 1
+SCHEMA_VERSION: Literal[2] = 2
+SWITCHED_STEP = -1
+"""The resolve-order key of a switcher: below any count of dice, so they go after everyone still
+to act, even someone holding 0 or 1 die (docs/rulings.md §4.7)."""
 MAX_PARTICIPANTS = 25
 """One Discord select menu lists at most 25 options."""
 STAKES_MAX = 200
@@ -148,8 +152,10 @@ class Participant(BaseModel):
 
     @property
     def order_key(self) -> int:
-        """Action Dice for the resolve order; a switched action counts as 1 die (RULES.md §4)."""
-        return 1 if self.round.switched else self.round.action_dice
+        """Action Dice for the resolve order; a switcher goes at the very end of the round, after
+        everyone still to act whatever their dice (docs/rulings.md §4.7), so their key is below
+        any count of dice. Switchers share that last step."""
+        return SWITCHED_STEP if self.round.switched else self.round.action_dice
 
     @property
     def pile(self) -> int:
@@ -213,7 +219,7 @@ class Conflict(BaseModel):
 
     model_config = FROZEN
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[2] = SCHEMA_VERSION
     channel_id: StrictInt
     type: ConflictType
     stakes: str

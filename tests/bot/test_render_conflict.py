@@ -35,7 +35,7 @@ def test_declared(table: Table) -> None:
     events = table.do(declarations()[-1])
     lines = event_lines(table.state, events)
     assert lines == [
-        "**Thorrow** declares an attack on **Carrow Bylerum** (Health), “sweeps at Carrow's legs”: "
+        "**Thorrow** declares a physical attack on **Carrow Bylerum** (Health), “sweeps at Carrow's legs”: "
         "12 Action Dice — Physique 6 + Trait + Pewter 5",
         "Everyone has declared. Resolve order: **Thorrow** 12 · **Carrow Bylerum** 9 · "
         "**Cordal Bylerum** 6 · **Koel** 4",
@@ -53,7 +53,10 @@ def test_declared(table: Table) -> None:
         board.description or ""
     )
     heroes, opposition = field(board, "Heroes"), field(board, "Opposition")
-    assert "▶ **Thorrow** · burning Pewter · waiting · attack → **Carrow Bylerum** · AD 12 · DD 0" in heroes
+    assert (
+        "▶ **Thorrow** · burning Pewter · waiting · physical attack → **Carrow Bylerum** (Health) · "
+        "AD 12 · DD 0" in heroes
+    )
     assert "Health 14/14 · Rep 5/5 · Will 7/7 · 0 Burdens" in heroes
     assert "**Carrow Bylerum** · surprised · burning Pewter · waiting" in opposition
     assert "Health 13/13" in opposition
@@ -72,7 +75,7 @@ def test_thorrow_acts(table: Table) -> None:
     table.do(declarations()[-1])
     events = table.do(Act(participant=THORROW, pool=8))
     assert event_lines(table.state, events) == [
-        "**Thorrow** attacks **Carrow Bylerum** (Health) with 8 dice, keeping 4 Defense Dice; "
+        "**Thorrow** attacks **Carrow Bylerum** (physical, Health) with 8 dice, keeping 4 Defense Dice; "
         "waiting for **Carrow Bylerum** to defend"
     ]
     reply = events_embed(table.state, events, title="Thorrow acts")
@@ -82,13 +85,13 @@ def test_thorrow_acts(table: Table) -> None:
     board = status_embed(table.state, table.sheets)
     assert_fits(board)
     assert (
-        "In progress: **Thorrow** → **Carrow Bylerum**, 8 dice, waiting for **Carrow Bylerum**'s defence"
-        in (board.description or "")
+        "In progress: **Thorrow** → **Carrow Bylerum** (physical, Health), 8 dice, "
+        "waiting for **Carrow Bylerum**'s defence" in (board.description or "")
     )
     assert "▶ **Carrow Bylerum**" in field(board, "Opposition")
     prompt = defence_prompt(table.state, table.sheets)
     assert prompt is not None
-    assert prompt.startswith("**Carrow Bylerum**: Thorrow attacks your Health with 8 dice")
+    assert prompt.startswith("**Carrow Bylerum**: Thorrow makes a physical attack on your Health with 8 dice")
     assert "Defend with how many of your 9 Action Dice? (2–9, or 0 = don't defend)" in prompt
     assert "<@" not in prompt
 
@@ -109,8 +112,9 @@ def test_carrow_defends_and_the_contest_is_shown(table: Table) -> None:
     assert field(reply, "Next") == "Spend Nudges: **Thorrow** has 4 — `/nudges`"
     assert defence_prompt(table.state, table.sheets) is None
     board = status_embed(table.state, table.sheets)
-    assert "In progress: **Thorrow** → **Carrow Bylerum** succeeded, 4 Nudges to spend" in (
-        board.description or ""
+    assert (
+        "In progress: **Thorrow** → **Carrow Bylerum** (physical, Health) succeeded, 4 Nudges to spend"
+        in (board.description or "")
     )
     assert "Resolve order: **Cordal Bylerum** 6 · **Carrow Bylerum** 5 · **Koel** 4" in (
         board.description or ""
@@ -207,8 +211,8 @@ def test_a_missing_sheet_renders(table: Table) -> None:
     board = status_embed(table.state, sheets)
     assert_fits(board)
     assert (
-        "**Thorrow** · burning Pewter · waiting · attack → **Carrow Bylerum** · AD 12 · DD 0 · sheet missing"
-        in (field(board, "Heroes"))
+        "**Thorrow** · burning Pewter · waiting · physical attack → **Carrow Bylerum** (Health) · "
+        "AD 12 · DD 0 · sheet missing" in (field(board, "Heroes"))
     )
     assert "3/3 standing · sheet missing" in field(board, "Opposition")
     table.do(Act(participant=THORROW, pool=8))

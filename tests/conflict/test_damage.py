@@ -10,6 +10,7 @@ from rules.conflict import (
     Act,
     ActionKind,
     ActionSpec,
+    ConflictType,
     Declare,
     Defend,
     DiceSpec,
@@ -65,20 +66,30 @@ def vin_hits_thug(sixes: int = 3, **action: Any) -> Table:
         ({"weapon_bonus": 4}, 0, 1 + 4 - 1),
         ({"armour": 0}, 0, 1),
         ({"armour": 3}, 1, 0),  # never below 0
-        ({"resilience": Resilience.REPUTATION}, 0, 1),  # armour guards Health only
-        ({"resilience": Resilience.WILLPOWER, "weapon_bonus": 2}, 2, 1 + 2 + 2),
+        # A Physique blow is physical whatever it aims at: armour counts (docs/rulings.md §5.2).
+        ({"resilience": Resilience.REPUTATION}, 0, 1 - 1),
+        ({"resilience": Resilience.WILLPOWER, "weapon_bonus": 2}, 2, 1 + 2 + 2 - 1),
+        # Social and mental attacks ignore armour, even aimed at Health.
+        ({"attack_kind": ConflictType.SOCIAL}, 0, 1),
+        ({"attack_kind": ConflictType.SOCIAL, "resilience": Resilience.HEALTH}, 0, 1),
+        ({"attack_kind": ConflictType.MENTAL, "weapon_bonus": 1}, 1, 1 + 1 + 1),
     ],
 )
 def test_damage_is_one_plus_nudges_plus_weapon_less_armour(
     action: dict[str, Any], nudges: int, expected: int
 ) -> None:
+    """docs/rulings.md §5.1–5.2: 1 + Nudges + weapon, less armour against a physical attack
+    only, whatever Resilience it aims at; never below 0."""
     table = vin_hits_thug(sixes=nudges, **action)
     if nudges:
         table.do(SpendNudges(participant=VIN, damage=nudges))
     (dealt,) = of_type(table.last.events, "damage_dealt")
     assert dealt.amount == expected
-    resilience = action.get("resilience", Resilience.HEALTH)
-    # Thug's Willpower is only 4: the damage beyond it is lost.
+    kind = action.get("attack_kind", ConflictType.PHYSICAL)
+    assert dealt.armour == (action.get("armour", 1) if kind is ConflictType.PHYSICAL else 0)
+    resilience = action.get("resilience", kind.resilience)
+    assert dealt.resilience is resilience
+    # Thug's Reputation and Willpower are only 4: the damage beyond it is lost.
     assert table.sheets[THUG].damage.get(resilience) == dealt.taken == min(expected, 4)
 
 

@@ -10,6 +10,7 @@ from rules.conflict import (
     ActionSpec,
     AdjustDice,
     Burn,
+    ConflictType,
     Declare,
     DiceSpec,
     Join,
@@ -166,17 +167,41 @@ def test_full_defence_gives_defense_dice_and_no_roll_gives_none() -> None:
     assert table.state.phase is Phase.RESOLVE
 
 
+PHYSICAL, SOCIAL, MENTAL = ConflictType.PHYSICAL, ConflictType.SOCIAL, ConflictType.MENTAL
+HEALTH, REPUTATION, WILLPOWER = Resilience.HEALTH, Resilience.REPUTATION, Resilience.WILLPOWER
+
+
 @pytest.mark.parametrize(
-    ("conflict_type", "resilience"),
-    [("physical", Resilience.HEALTH), ("social", Resilience.REPUTATION), ("mental", Resilience.WILLPOWER)],
+    ("conflict_type", "stat", "named", "kind", "resilience"),
+    [
+        ("physical", "Physique", {}, PHYSICAL, HEALTH),
+        ("physical", "Charm", {}, SOCIAL, REPUTATION),  # a taunt in a brawl is social
+        ("physical", "Wits", {}, MENTAL, WILLPOWER),
+        ("social", "Physique", {}, PHYSICAL, HEALTH),  # the Attribute decides, not the frame
+        ("social", "Steel", {}, SOCIAL, REPUTATION),  # a Power whose use is unstated: the Conflict's
+        ("mental", "Resources", {}, MENTAL, WILLPOWER),  # a Standing: the Conflict's
+        (
+            "physical",
+            "Physique",
+            {"resilience": WILLPOWER},
+            PHYSICAL,
+            WILLPOWER,
+        ),  # a beating to break the will
+        ("physical", "Steel", {"attack_kind": MENTAL}, MENTAL, WILLPOWER),  # the Narrator's call
+        ("mental", "Charm", {"attack_kind": PHYSICAL, "resilience": REPUTATION}, PHYSICAL, REPUTATION),
+    ],
 )
-def test_an_attack_aims_at_the_conflicts_resilience_unless_named(
-    conflict_type: str, resilience: Resilience
+def test_an_attack_has_a_kind_and_a_resilience(
+    conflict_type: str, stat: str, named: dict[str, Any], kind: ConflictType, resilience: Resilience
 ) -> None:
-    table = Table.start(pick(VIN, THUG, BRUTE), conflict_type=conflict_type)
-    table.do(declare_attack(THUG, VIN), declare_attack(BRUTE, VIN, resilience=Resilience.WILLPOWER))
-    assert table.p(THUG).round.declaration.action.resilience is resilience
-    assert table.p(BRUTE).round.declaration.action.resilience is Resilience.WILLPOWER
+    """docs/rulings.md §4.5: an attack's kind defaults to its Attribute's (Physique physical,
+    Charm social, Wits mental), else the Conflict's; its Resilience defaults to the kind's;
+    the Narrator may name either."""
+    table = Table.start(pick(VIN, THUG), conflict_type=conflict_type)
+    events = table.do(declare_defence(THUG), declare_attack(VIN, THUG, stat, **named))
+    action = table.p(VIN).round.declaration.action
+    assert (action.attack_kind, action.resilience) == (kind, resilience)
+    assert of_type(events, "declared")[-1].action == action
 
 
 def attack_with(**fields: Any) -> Declare:
@@ -224,6 +249,20 @@ def attack_with(**fields: Any) -> Declare:
                 dice=DiceSpec(stat="Wits"),
             ),
             "Only an attack aims at a Resilience",
+        ),
+        (
+            Declare(
+                participant=THUG,
+                action=ActionSpec(kind=ActionKind.ACTION, attack_kind=ConflictType.SOCIAL),
+                dice=DiceSpec(stat="Charm"),
+            ),
+            "Only an attack is physical, social or mental",
+        ),
+        (
+            Declare(
+                participant=THUG, action=ActionSpec(kind=ActionKind.NO_ROLL, attack_kind=ConflictType.MENTAL)
+            ),
+            "takes no kind of attack",
         ),
         (
             Declare(

@@ -11,6 +11,7 @@ from rules.conflict import (
     ActionKind,
     ActionSpec,
     Burn,
+    ConflictType,
     Declare,
     Defend,
     DiceSpec,
@@ -120,18 +121,25 @@ def test_full_defence_dice_are_spent_in_pools() -> None:
 
 
 @pytest.mark.parametrize(
-    ("resilience", "expected"),
-    [(Resilience.HEALTH, 2), (Resilience.REPUTATION, 2 + 1), (Resilience.WILLPOWER, 1 + 1)],
+    ("kind", "resilience", "expected"),
+    [
+        (ConflictType.PHYSICAL, Resilience.HEALTH, 2),
+        (ConflictType.PHYSICAL, Resilience.WILLPOWER, 2),  # a beating to break the will: Physique
+        (ConflictType.SOCIAL, Resilience.REPUTATION, 2 + 1),
+        (ConflictType.MENTAL, Resilience.WILLPOWER, 1 + 1),
+        (ConflictType.MENTAL, Resilience.HEALTH, 1 + 1),  # a trick into harming oneself: Wits
+    ],
 )
 def test_a_busy_character_gets_defense_dice_by_the_kind_of_attack(
-    resilience: Resilience, expected: int
+    kind: ConflictType, resilience: Resilience, expected: int
 ) -> None:
-    """conflicts.txt "Actions that Produce No Dice": the attack decides (crowd: Physique 2,
-    Charm 2, Wits 1), and the reaction's Traits and Tools still count."""
+    """docs/rulings.md §4.11 (conflicts.txt "Actions that Produce No Dice"): the kind of the
+    attack decides, never the Resilience it aims at (crowd: Physique 2, Charm 2, Wits 1), and
+    the reaction's Traits and Tools still count."""
     table = Table.start(pick(VIN, CROWD))
-    table.do(declare_nothing(CROWD), declare_attack(VIN, CROWD, resilience=resilience))
+    table.do(declare_nothing(CROWD), declare_attack(VIN, CROWD, resilience=resilience, attack_kind=kind))
     table.do(Act(participant=VIN, pool=2))
-    bonus: dict[str, Any] = {} if resilience is Resilience.HEALTH else {"traits_for": 1}
+    bonus: dict[str, Any] = {} if kind is ConflictType.PHYSICAL else {"traits_for": 1}
     assert available_defence(table.state, table.sheets, CROWD) == expected - sum(bonus.values())
     events = table.do(Defend(participant=CROWD, dice=0, attack_faces=(1, 2), **bonus))
     assert of_type(events, "defence_granted")[0].dice == expected

@@ -240,9 +240,12 @@ class TestSwitching:
             "must be one that rolls",
         )
 
-    def test_a_switched_action_ties_with_one_die(self) -> None:
+    @pytest.mark.parametrize("vin_keeps", [0, 1, 2])
+    def test_a_switcher_goes_after_everyone_still_to_act_whatever_their_dice(self, vin_keeps: int) -> None:
+        """docs/rulings.md §4.7: the switcher goes at the very end of the round, after everyone
+        still to act, even a character holding 0 or 1 die (it no longer counts as 1 die)."""
         table = fight()
-        table.do(AdjustDice(participant=VIN, delta=-4))
+        table.do(AdjustDice(participant=VIN, delta=vin_keeps - 5))
         assert resolve_order(table.state) == ((BRUTE,), (THUG,), (VIN,))
         table.do(
             Switch(
@@ -251,7 +254,47 @@ class TestSwitching:
                 dice=DiceSpec(stat="Physique"),
             )
         )
-        assert resolve_order(table.state) == ((THUG,), (BRUTE, VIN))
+        assert resolve_order(table.state) == ((THUG,), (VIN,), (BRUTE,))
+
+    def test_switchers_share_the_last_step(self) -> None:
+        table = fight()
+        new = {"action": ActionSpec(kind=ActionKind.ATTACK, target=KELL), "dice": DiceSpec(stat="Physique")}
+        table.do(Switch(participant=BRUTE, **new), Pass(participant=THUG))
+        table.do(Switch(participant=VIN, **new))
+        assert resolve_order(table.state) == ((BRUTE, VIN),)
+        assert current_turn(table.state) == (BRUTE, VIN)
+
+
+@pytest.mark.parametrize("held", [0, 1])
+@pytest.mark.parametrize(
+    "command",
+    [
+        lambda: Act(participant=VIN, pool=2),
+        lambda: Switch(
+            participant=VIN,
+            action=ActionSpec(kind=ActionKind.ATTACK, target=BRUTE),
+            dice=DiceSpec(stat="Steel", traits_for=5),
+        ),
+    ],
+)
+def test_fewer_than_two_action_dice_can_only_not_act(held: int, command) -> None:
+    """docs/rulings.md §4.9: with 0 or 1 Action Die on their turn a character cannot form a
+    pool, so acting and switching are refused in plain words, and not acting works."""
+    table = fight()
+    table.do(AdjustDice(participant=VIN, delta=held - 5), Pass(participant=BRUTE), Pass(participant=THUG))
+    assert current_turn(table.state) == (VIN,)
+    die = "1 Action Die" if held == 1 else "0 Action Dice"
+    table.refuse(command(), f"Vin holds only {die}, too few for a pool of 2: they can only choose not to act")
+    events = table.do(Pass(participant=VIN))
+    assert table.dice(VIN) == (0, held) and of_type(events, "passed")[0].defense_dice == held
+
+
+def test_two_action_dice_make_a_pool() -> None:
+    """A pool of exactly 2 from exactly 2 Action Dice is an action like any other (§4.8)."""
+    table = fight()
+    table.do(AdjustDice(participant=VIN, delta=-3), Pass(participant=BRUTE), Pass(participant=THUG))
+    events = table.do(Act(participant=VIN, pool=2))
+    assert of_type(events, "acted")[0].pool == 2 and table.dice(VIN) == (0, 0)
 
 
 def test_not_acting_turns_every_action_die_into_a_defense_die() -> None:

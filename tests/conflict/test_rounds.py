@@ -81,15 +81,17 @@ def test_the_state_round_trips_through_json_exactly() -> None:
     text = table.state.model_dump_json()
     assert Conflict.model_validate_json(text) == table.state
     assert load_conflict(text) == table.state
-    assert json.loads(text)["schema_version"] == 1
+    assert json.loads(text)["schema_version"] == 2
 
 
 @pytest.mark.parametrize(
     ("document", "message"),
     [
         ("not json", "could not be read"),
-        ('{"schema_version": 2, "channel_id": 1, "type": "physical", "stakes": ""}', "newer version"),
+        ('{"schema_version": 3, "channel_id": 1, "type": "physical", "stakes": ""}', "newer version"),
+        ('{"schema_version": 2, "channel_id": 1, "type": "astral", "stakes": ""}', "could not be read"),
         ('{"schema_version": 1, "channel_id": 1, "type": "astral", "stakes": ""}', "could not be read"),
+        ('{"schema_version": 1, "channel_id": "x", "type": "physical", "stakes": ""}', "could not be read"),
         ("x" * 600_000, "too large"),
     ],
 )

@@ -29,6 +29,7 @@ from rules.conflict import (
     Burn,
     Command,
     Conflict,
+    ConflictType,
     Declare,
     Defend,
     DiceSpec,
@@ -92,6 +93,7 @@ def action_spec(
         if kind is ActionKind.ATTACK or data.draw(st.booleans())
         else None,
         resilience=data.draw(st.sampled_from([None, *Resilience])) if kind is ActionKind.ATTACK else None,
+        attack_kind=data.draw(st.sampled_from([None, *ConflictType])) if kind is ActionKind.ATTACK else None,
         contest=data.draw(st.booleans()) or data.draw(st.booleans()),
         weapon_bonus=data.draw(st.sampled_from([None, 0, 2, 4])) if kind is ActionKind.ATTACK else None,
     )
@@ -286,6 +288,17 @@ class ConflictMachine(RuleBasedStateMachine):
             assert pending.target is not None and self.state.find(pending.target) is not None
         else:
             assert pending.nudges > 0
+
+    @invariant()
+    def every_attack_has_a_kind_and_a_resilience(self) -> None:
+        """docs/rulings.md §4.5: the engine fills both in for every attack it accepts."""
+        actions = [p.round.declaration.action for p in self.state.participants if p.round.declaration]
+        if self.state.pending is not None:
+            actions.append(self.state.pending.action)
+        for action in actions:
+            attack = action.kind is ActionKind.ATTACK
+            assert (action.attack_kind is not None) == attack
+            assert (action.resilience is not None) == attack
 
     @invariant()
     def json_round_trip_is_exact(self) -> None:

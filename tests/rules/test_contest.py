@@ -1,4 +1,4 @@
-"""Contests (RULES.md §3)."""
+"""Contests (docs/rulings.md §3)."""
 
 import random
 
@@ -25,11 +25,16 @@ CARROW = [3, 3, 6, 1]  # Result 3, one Nudge
         ([1, 2, 3], [1, 2, 3], 1, Side.OPPOSING, Decision.FAILED_OUTRIGHT, 0),  # no set at all
         ([1, 2, 6], [2, 2, 1], 1, Side.OPPOSING, Decision.FAILED_OUTRIGHT, 2),
         ([3, 3, 6], [1, 2, 4], 4, Side.OPPOSING, Decision.FAILED_OUTRIGHT, 0),  # below Difficulty
+        ([4, 4, 1], [2, 2, 1], 5, Side.OPPOSING, Decision.FAILED_OUTRIGHT, 2),  # 4s count as 0: 2 - 0
+        ([3, 3, 1], [5, 5, 1], 4, Side.OPPOSING, Decision.FAILED_OUTRIGHT, 5),  # not 5 - 3
         ([4, 4, 1], [1, 2, 3], 3, Side.ACTING, Decision.RESULT, 4),  # defender has no set
         ([5, 5, 6], [4, 4, 6], 4, Side.ACTING, Decision.RESULT, 1),
     ],
 )
 def test_decide(acting, opposing, difficulty, winner, decided_by, outcome):
+    """docs/rulings.md §3.2, §3.3, §3.6: the actor must succeed first; then the higher Result
+    wins, then Nudges. The Outcome is the winner's Result less the loser's, and an actor who
+    failed outright counts as Result 0, so it is the defender's Result."""
     contest = decide([read(acting, difficulty=difficulty)], [read(opposing)])
     assert (contest.winner, contest.decided_by, contest.outcome) == (winner, decided_by, outcome)
     assert contest.stalemate == (winner is None)
@@ -40,11 +45,12 @@ def test_decide(acting, opposing, difficulty, winner, decided_by, outcome):
     ("faces", "difficulty", "winner", "outcome"),
     [
         ([3, 3, 1], 1, Side.ACTING, 2),
-        ([3, 3, 1], 4, Side.OPPOSING, -1),
+        ([3, 3, 1], 4, Side.OPPOSING, -4),  # a failure counts its 3s as 0 (§2.5)
         ([1, 2, 3], 1, Side.OPPOSING, -1),
     ],
 )
 def test_undefended_action_is_a_challenge(faces, difficulty, winner, outcome):
+    """docs/rulings.md §3.5: undefended, the roll's own Outcome (a failure's is −Difficulty)."""
     contest = decide([read(faces, difficulty=difficulty)])
     assert contest.decided_by is Decision.UNDEFENDED
     assert (contest.winner, contest.outcome) == (winner, outcome)

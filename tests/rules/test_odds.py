@@ -7,16 +7,17 @@ from fractions import Fraction
 
 import pytest
 
-from rules.contest import Side, decide
+from rules.contest import Decision, Side, decide
 from rules.errors import RulesError
 from rules.odds import contest_odds, distribution, odds, odds_table, success_chance
 from rules.pool import Pool, build_pool
-from rules.roll import read, roll
+from rules.roll import Reading, read, roll
 
 
-def brute_force_readings(pool: Pool, difficulty: int, extra: bool = False):
-    for faces in itertools.product(range(1, 7), repeat=pool.dice):
-        yield read(faces, pool=pool, difficulty=difficulty, extra=extra)
+def brute_force_readings(pool: Pool, difficulty: int, extra: bool = False) -> tuple[Reading, ...]:
+    """Every face tuple the pool can throw, read by ``rules.roll.read`` (6**dice of them)."""
+    faces = itertools.product(range(1, 7), repeat=pool.dice)
+    return tuple(read(f, pool=pool, difficulty=difficulty, extra=extra) for f in faces)
 
 
 @pytest.mark.parametrize("dice", range(2, 11))
@@ -28,12 +29,16 @@ def test_distribution_is_a_distribution(dice):
 
 @pytest.mark.parametrize(
     ("total", "difficulty", "extra"),
-    [(n, d, False) for n in range(2, 6) for d in range(1, 6)]
-    + [(6, 1, False), (6, 4, False), (4, 2, True), (0, 1, False), (1, 3, False), (3, 5, True)],
+    [(n, d, False) for n in range(2, 7) for d in range(1, 6)]
+    + [(4, 2, True), (0, 1, False), (1, 3, False), (3, 5, True), (0, 5, False)],
 )
 def test_exact_odds_equal_brute_force(total, difficulty, extra):
+    """Every pool of 2–6 dice at every Difficulty (and some Extras and undersized pools): the
+    exact odds equal enumerating every face tuple through ``rules.roll.read``, so the
+    odds read a failure's Result as 0 and count only rolled 6s for a Beat, as the dice do
+    (docs/rulings.md §2.5, §2.10)."""
     pool = build_pool(total)
-    readings = list(brute_force_readings(pool, difficulty, extra))
+    readings = brute_force_readings(pool, difficulty, extra)
     n = Fraction(1, len(readings))
     exact = odds(pool, difficulty, extra=extra)
     assert exact.success == n * sum(r.success for r in readings)
@@ -41,6 +46,16 @@ def test_exact_odds_equal_brute_force(total, difficulty, extra):
     assert exact.catch_a_beat == n * sum(r.can_catch_beat for r in readings)
     outcomes = {o: n * sum(r.outcome == o for r in readings) for o in range(-6, 7)}
     assert exact.outcomes == {o: p for o, p in outcomes.items() if p}
+
+
+@pytest.mark.parametrize("difficulty", range(1, 6))
+@pytest.mark.parametrize("dice", range(2, 7))
+def test_every_failure_reads_minus_the_difficulty(dice, difficulty):
+    """docs/rulings.md §2.5: the odds put every failure at Outcome −Difficulty and nowhere else
+    below 0 (a full-sized pool's success is never negative)."""
+    exact = odds(dice, difficulty)
+    assert exact.outcomes.get(-difficulty, 0) == 1 - exact.success
+    assert all(o >= 0 for o in exact.outcomes if o != -difficulty)
 
 
 @pytest.mark.parametrize("dice", range(2, 7))
@@ -51,13 +66,23 @@ def test_distribution_equals_brute_force(dice):
     assert distribution(dice) == {k: Fraction(v, 6**dice) for k, v in sorted(counts.items())}
 
 
-@pytest.mark.parametrize(("a", "o", "difficulty"), [(2, 3, 1), (3, 2, 1), (3, 3, 2), (2, 2, 3)])
+CONTESTS = [(a, o, d) for a, o in [(2, 2), (2, 3), (3, 2), (3, 3)] for d in range(1, 6)]
+CONTESTS += [(a, o, d) for a, o in [(2, 4), (4, 2)] for d in (1, 3, 5)]
+
+
+@pytest.mark.parametrize(("a", "o", "difficulty"), CONTESTS)
 def test_contest_odds_equal_brute_force(a, o, difficulty):
-    acting = list(brute_force_readings(Pool.of_dice(a), difficulty))
-    opposing = list(brute_force_readings(Pool.of_dice(o), 1))
+    """Every pair of face tuples, read by ``rules.roll.read`` and settled by
+    ``rules.contest.decide`` (docs/rulings.md §3): the exact Contest odds agree, and a Contest
+    failed outright always has the defender's Result as its Outcome (§3.6)."""
+    acting = brute_force_readings(Pool.of_dice(a), difficulty)
+    opposing = brute_force_readings(Pool.of_dice(o), 1)
     tally = {Side.ACTING: 0, Side.OPPOSING: 0, None: 0}
     for x, y in itertools.product(acting, opposing):
-        tally[decide([x], [y]).winner] += 1
+        contest = decide([x], [y])
+        tally[contest.winner] += 1
+        if contest.decided_by is Decision.FAILED_OUTRIGHT:
+            assert contest.outcome == y.result
     total = len(acting) * len(opposing)
     exact = contest_odds(a, o, difficulty=difficulty)
     assert exact.win == Fraction(tally[Side.ACTING], total)
@@ -73,6 +98,14 @@ def test_known_values():
     expected = {-3: 31 * sixth, -2: sixth, -1: sixth, 0: sixth, 1: sixth, 2: sixth}
     assert odds(build_pool(0), 1).outcomes == expected
     assert odds(build_pool(12), 1).free_nudges == 2
+
+
+@pytest.mark.parametrize("total", [11, 13, 20])
+def test_free_nudges_never_raise_the_chance_of_a_beat(total):
+    """docs/rulings.md §2.10: only rolled 6s catch a Beat, so an oversized pool's free Nudges
+    leave the chance where 10 plain dice put it."""
+    for difficulty in range(1, 6):
+        assert odds(build_pool(total), difficulty).catch_a_beat == odds(10, difficulty).catch_a_beat
 
 
 def test_odds_table_shape_and_order():

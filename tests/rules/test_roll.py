@@ -1,4 +1,4 @@
-"""Rolling and reading dice (RULES.md §2)."""
+"""Rolling and reading dice (docs/rulings.md §2)."""
 
 import random
 
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rules.errors import RulesError
 from rules.outcome import OUTCOME_NAMES, difficulty_name, outcome_name
 from rules.pool import Pool, build_pool
-from rules.roll import read, result_of, roll
+from rules.roll import outcome_of, read, result_of, roll
 
 FACES = st.lists(st.integers(1, 6), min_size=2, max_size=10)
 
@@ -20,8 +20,8 @@ FACES = st.lists(st.integers(1, 6), min_size=2, max_size=10)
         ([1, 2, 3, 4, 5], 1, 0, False, -1, 1, 0),  # no set: Result 0
         ([5, 5, 1], 3, 5, True, 2, 0, 0),
         ([2, 2, 5, 5, 1], 1, 5, True, 4, 0, 0),  # two sets: the higher counts
-        ([4, 4, 2], 5, 4, False, -1, 1, 0),  # a short set keeps its Result: Just shy
-        ([4, 4, 6], 5, 4, False, -1, 0, 0),  # a rolled Nudge cancels the Complication
+        ([4, 4, 2], 5, 4, False, -5, 5, 0),  # a short set shows its 4s, but counts as 0: -5
+        ([4, 4, 6], 5, 4, False, -5, 4, 0),  # a rolled Nudge cancels one Complication
         ([1, 2, 3, 6, 6], 5, 0, False, -5, 3, 0),  # two of five cancelled
         ([1, 2, 6, 6, 6], 3, 0, False, -3, 0, 0),  # cancelling never goes below 0
         ([1, 2, 6, 6, 6, 6, 6], 1, 0, False, -1, 0, 0),
@@ -29,14 +29,42 @@ FACES = st.lists(st.integers(1, 6), min_size=2, max_size=10)
         ([3, 3, 6, 6, 6, 6, 1, 2], 1, 3, True, 2, 0, 4),  # Thorrow's hit
         ([3, 3, 3, 3], 3, 3, True, 0, 0, 0),  # Outcome 0 is a bare success
         ([6, 6], 1, 0, False, -1, 0, 0),  # 6s are never a set
-        ([1, 1], 2, 1, False, -1, 1, 0),
+        ([1, 1], 2, 1, False, -2, 2, 0),  # a set of 1s short of 2 counts as 0
     ],
 )
 def test_reading(faces, difficulty, result, success, outcome, complications, nudges):
+    """6s are Nudges, the Result is the highest pair, and a failure's Outcome counts the Result
+    as 0 (docs/rulings.md §2.1, §2.4, §2.5, §2.7)."""
     reading = read(faces, difficulty=difficulty)
     assert reading.faces == tuple(faces)
     assert (reading.result, reading.success, reading.outcome) == (result, success, outcome)
     assert (reading.complications, reading.nudges) == (complications, nudges)
+
+
+@pytest.mark.parametrize(
+    ("faces", "difficulty", "pool", "shown", "outcome", "name", "complications"),
+    [
+        ((4, 4, 1), 5, 3, 4, -5, "Disastrous", 5),  # /read faces:"4 4 1" difficulty:5
+        ((4, 4, 1), 4, 3, 4, 0, "Passable", 0),  # the same 4s meet Difficulty 4: no failure
+        ((3, 3, 5, 5, 1), 5, 5, 5, 0, "Passable", 0),  # the higher set counts
+        ((3, 3, 1), 4, 3, 3, -4, "Horrible", 4),
+        ((2, 2, 6), 3, 3, 2, -3, "Cringe-worthy", 2),  # the 6 cancels one Complication
+        ((1, 2, 3), 3, 3, 0, -3, "Cringe-worthy", 3),  # no set: 0 as ever
+        ((4, 4), 5, 1, 4, -6, "Catastrophic", 6),  # a pool of 1: -5 - 1
+        ((4, 4), 5, 0, 4, -6, "Catastrophic", 6),  # -5 - 2 is kept on the scale
+        ((2, 2), 1, 0, 2, -1, "Just shy", 1),  # a success from a pool of 0 keeps its 2 (§2.8)
+    ],
+)
+def test_a_failed_roll_counts_its_result_as_zero(
+    faces, difficulty, pool, shown, outcome, name, complications
+):
+    """docs/rulings.md §2.5: Outcome is Result − Difficulty, and a failed roll's Result is 0
+    for it — a set short of the Difficulty reads like no set at all. The matched value is
+    still shown. An undersized pool worsens it further (§1.9), never past −6."""
+    reading = read(faces, pool=build_pool(pool), difficulty=difficulty)
+    assert reading.result == shown
+    assert reading.counted_result == (shown if reading.success else 0)
+    assert (reading.outcome, reading.outcome_name, reading.complications) == (outcome, name, complications)
 
 
 @pytest.mark.parametrize(
@@ -68,10 +96,11 @@ def test_extras_get_no_nudges():
 def test_free_nudges_count_on_success_only():
     pool = build_pool(12)
     hit = read([3, 3, 1, 2, 4, 5, 1, 2, 4, 6], pool=pool)
-    assert hit.success and hit.nudges == 3 and hit.free_nudges == 2 and hit.can_catch_beat
+    assert hit.success and hit.nudges == 3 and hit.free_nudges == 2
+    assert not hit.can_catch_beat  # one rolled 6: free Nudges never count towards a Beat
     # Free Nudges never cancel Complications.
     miss = read([4, 4, 1, 1, 2, 2, 3, 3, 4, 4], pool=pool, difficulty=5)
-    assert not miss.success and miss.complications == 1 and miss.nudges == 0 and miss.free_nudges == 0
+    assert not miss.success and miss.complications == 5 and miss.nudges == 0 and miss.free_nudges == 0
 
 
 def test_underflow_worsens_the_outcome():
@@ -82,6 +111,27 @@ def test_underflow_worsens_the_outcome():
     assert low.success and low.outcome == -1 and low.complications == 1
     worst = read([1, 2], pool=pool, difficulty=5)
     assert worst.outcome == -6 and worst.outcome_name == "Catastrophic"
+
+
+@pytest.mark.parametrize(
+    ("faces", "total", "extra", "nudges", "beat"),
+    [
+        ((3, 3, 6, 6, 6), 5, False, 3, True),  # three rolled 6s on a success
+        ((3, 3, 6, 6, 6, 6), 6, False, 4, True),
+        ((3, 3, 6, 6, 1), 5, False, 2, False),
+        ((3, 3, 1, 2, 4, 5, 1, 2, 4, 5), 13, False, 3, False),  # three free Nudges, no 6
+        ((3, 3, 6, 1, 2, 4, 5, 1, 2, 4), 12, False, 3, False),  # one 6 + two free
+        ((3, 3, 6, 6, 6, 1, 2, 4, 5, 1), 12, False, 5, True),  # the free ones are spent with them
+        ((3, 3, 6, 6, 6), 5, True, 0, False),  # an Extra's 6s are no Nudges at all
+    ],
+)
+def test_only_rolled_sixes_catch_a_beat(faces, total, extra, nudges, beat):
+    """docs/rulings.md §2.10: three or more *rolled* 6s on a success let the roller spend every
+    Nudge on an extra action; free Nudges from an oversized pool are perks of the success but
+    never count towards the three."""
+    reading = read(faces, pool=build_pool(total), extra=extra)
+    assert reading.success
+    assert (reading.nudges, reading.can_catch_beat) == (nudges, beat)
 
 
 def test_catch_a_beat_needs_three_nudges_and_a_success():
@@ -151,6 +201,31 @@ def test_reading_invariants(faces, difficulty, total, extra):
     if r.success and pool.underflow == 0:
         assert r.outcome >= 0
     assert not r.group_complication or r.outcome <= -3
+
+
+@given(faces=FACES, difficulty=st.integers(1, 5), total=st.integers(0, 20), extra=st.booleans())
+def test_a_beat_is_offered_only_for_three_rolled_sixes_on_a_success(faces, difficulty, total, extra):
+    """docs/rulings.md §2.10: a Beat iff the roll succeeds and shows three or more 6s (not an
+    Extra's), however many free Nudges the pool has."""
+    pool = build_pool(total)
+    faces = (faces * 10)[: pool.dice]
+    r = read(faces, pool=pool, difficulty=difficulty, extra=extra)
+    assert r.can_catch_beat == (r.success and not extra and faces.count(6) >= 3)
+
+
+@given(faces=FACES, difficulty=st.integers(1, 5), total=st.integers(-10, 20), extra=st.booleans())
+def test_a_failures_outcome_is_minus_the_difficulty_less_the_underflow(faces, difficulty, total, extra):
+    """docs/rulings.md §2.5: on any failure, whatever set was rolled, Outcome =
+    −Difficulty − underflow, kept on the −6 scale; on a success it is Result − Difficulty −
+    underflow."""
+    pool = build_pool(0, modifiers=[("Modifier", total)]) if total < 0 else build_pool(total)
+    faces = (faces * 10)[: pool.dice]
+    r = read(faces, pool=pool, difficulty=difficulty, extra=extra)
+    if r.success:
+        assert r.outcome == max(-6, min(6, r.result - difficulty - pool.underflow))
+    else:
+        assert r.outcome == max(-6, -difficulty - pool.underflow)
+        assert r.outcome == outcome_of(r.result, difficulty, pool.underflow)
 
 
 @given(

@@ -16,7 +16,16 @@ from bot.flow.conflict import Build, ConflictFlow, Interaction, NudgeMode
 from bot.inputs.lists import split_names
 from bot.inputs.participants import find_participant
 from rules.character import Character, CharacterKind, Resilience
-from rules.conflict import ActionKind, Awaiting, Command, Conflict, Defend, SpendNudges, parse_command
+from rules.conflict import (
+    ActionKind,
+    Awaiting,
+    Command,
+    Conflict,
+    ConflictType,
+    Defend,
+    SpendNudges,
+    parse_command,
+)
 from rules.errors import RulesError
 
 Sheets = Mapping[int, Character]
@@ -38,6 +47,7 @@ class ActionOptions:
     difficulty: int | None = None
     challenge: bool = False
     label: str | None = None
+    attack_kind: ConflictType | None = None
 
     def action_data(self, conflict: Conflict) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind.value, "label": (self.label or "").strip()}
@@ -45,6 +55,8 @@ class ActionOptions:
             data["target"] = find_participant(conflict, self.target).id
         if self.resilience is not None:
             data["resilience"] = self.resilience.value
+        if self.attack_kind is not None:
+            data["attack_kind"] = self.attack_kind.value
         if self.difficulty is not None:
             data["difficulty"] = self.difficulty
         if self.weapon:

@@ -14,7 +14,14 @@ from bot.access import Caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging
 from bot.cogs.conflict.prompts import BUTTONS, run
-from bot.inputs.choices import ActionChoice, DefeatBurdenChoice, Net, ResilienceChoice, RolledActionChoice
+from bot.inputs.choices import (
+    ActionChoice,
+    AttackKindChoice,
+    DefeatBurdenChoice,
+    Net,
+    ResilienceChoice,
+    RolledActionChoice,
+)
 from bot.inputs.faces import Faces
 from bot.inputs.participants import ParticipantName, participant_stats, pick
 from rules.conflict import Act, Burn, Command, Conflict, Pass, SpendNudges
@@ -34,7 +41,8 @@ ACTION_DESCRIPTIONS = {
     "tool": "A fitting Tool (+1) or a missing/broken one (−1)",
     "circumstances": "Two or more favourable (+1) or adverse (−1) conditions",
     "burdens": "The target's Burdens that help, comma-separated",
-    "resilience": "What an attack wears down (default: the Conflict's kind)",
+    "resilience": "What an attack wears down (default: its kind's: Health, Reputation, Willpower)",
+    "kind": "Physical, social or mental (default by the stat: Physique, Charm, Wits; else the Conflict's)",
     "weapon": "A weapon Prop on your sheet (adds its bonus to damage)",
     "difficulty": "A Difficulty the action must also reach",
     "challenge": "The target cannot resist (asleep, tied up): no Contest",
@@ -86,6 +94,7 @@ class ConflictMoves(commands.Cog):
         circumstances: Net = 0,
         burdens: BurdenList | None = None,
         resilience: ResilienceChoice | None = None,
+        kind: AttackKindChoice | None = None,
         weapon: WeaponName | None = None,
         difficulty: Difficulty | None = None,
         challenge: bool = False,
@@ -105,6 +114,7 @@ class ConflictMoves(commands.Cog):
             difficulty,
             challenge,
             label,
+            kind,
         )
 
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
@@ -118,6 +128,7 @@ class ConflictMoves(commands.Cog):
     @app_commands.describe(
         dice="Pool size; the Action Dice you keep become Defense Dice",
         resilience="Narrator's call: aim at another Resilience",
+        kind="Narrator's call: make the attack physical, social or mental",
         difficulty="Narrator's call: a Difficulty to reach",
         defeat_burden="If this attack defeats the target: leave a Grave or Mortal Burden",
         faces="Table dice for an action nobody resists, e.g. 3 3 6 1",
@@ -128,6 +139,7 @@ class ConflictMoves(commands.Cog):
         interaction: Interaction,
         dice: app_commands.Range[int, 2, 10],
         resilience: ResilienceChoice | None = None,
+        kind: AttackKindChoice | None = None,
         difficulty: Difficulty | None = None,
         defeat_burden: DefeatBurdenChoice = None,
         faces: Faces | None = None,
@@ -139,6 +151,7 @@ class ConflictMoves(commands.Cog):
                 pool=dice,
                 faces=faces,
                 resilience=resilience,
+                attack_kind=kind,
                 difficulty=difficulty,
                 defeat_burden=defeat_burden,
             )
@@ -161,6 +174,7 @@ class ConflictMoves(commands.Cog):
         circumstances: Net = 0,
         burdens: BurdenList | None = None,
         resilience: ResilienceChoice | None = None,
+        kind: AttackKindChoice | None = None,
         weapon: WeaponName | None = None,
         difficulty: Difficulty | None = None,
         challenge: bool = False,
@@ -180,6 +194,7 @@ class ConflictMoves(commands.Cog):
             difficulty,
             challenge,
             label,
+            kind,
         )
 
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
