@@ -183,9 +183,9 @@ class Probe:
         """Send and check what must hold for any interaction, refused or not."""
         self.sent += 1
         record = await self.harness.fake.send_interaction(payload)
-        # The harness's own wait, with a shorter quiet period: discord.py's callback task has
-        # ended by then, and the board, the only background work, is awaited separately.
-        await settle(record, ack_timeout=self.harness.fake.limits.ack_deadline + 0.5, total=15, idle=0.005)
+        # The harness's own wait (until discord.py's callback task has ended); the board, the
+        # only background work, is awaited separately.
+        await settle(record, ack_timeout=self.harness.fake.limits.ack_deadline + 0.5, total=15)
         error = self.errors.get(record.id)
         where = f"{payload['data'].get('name')} {payload['data'].get('options')!r:.300}"
         assert record.response is not None, f"no answer within Discord's window: {where}"
