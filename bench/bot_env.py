@@ -1,16 +1,18 @@
 """Our bot in this process on the fake Discord, with its storage at hand, and checks of its board.
 
-:class:`BotEnv` is what the bot tests' ``bot_env`` fixture yields (``tests/bot/conftest.py``) and
-what ``bench/soak_faults.py --slow-board`` builds by hand: the harness to act as the narrator or
-the players, and the bot's storage to assert on what was stored. The board helpers compare the
-Conflict board message in the fake with what ``status_embed`` renders for the stored Conflict;
-``tests/faults/test_board_faults.py`` and the soak run share them. It lives under ``bench/``
-because benchmarks may not import the tests, while the tests may import this.
+:func:`running_bot_env` starts what the tests' ``bot_env`` fixture yields (``tests/conftest.py``)
+and what ``bench/soak_faults.py --slow-board`` drives: a :class:`BotEnv` with the harness to act
+as the narrator or the players, and the bot's storage to assert on what was stored. The
+board helpers compare the Conflict board message in the fake with what ``status_embed`` renders
+for the stored Conflict; ``tests/faults/test_board_faults.py`` and the soak run share them. It
+lives under ``bench/`` because benchmarks may not import the tests, while the tests may import this.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,10 +23,10 @@ from bot.flow.board import Boards
 from bot.render.conflict import status_embed
 from fake_discord import payloads
 from fake_discord.commandline import find_command
-from fake_discord.harness import Harness
+from fake_discord.harness import Harness, running_bot
 from fake_discord.payloads import Resolved
 from fake_discord.records import InteractionRecord
-from fake_discord.world import World
+from fake_discord.world import FakeRole, World, default_world
 from storage import Storage
 from storage.conflict_runner import current_conflict
 
@@ -34,6 +36,10 @@ DISCORD_TRIES = 5
 """discord.py's tries per request (``HTTPClient.request``) before it raises."""
 
 
+SEED = 1234
+"""The bot's dice seed unless a test asks for another."""
+
+
 @dataclass
 class BotEnv:
     harness: Harness
@@ -41,15 +47,17 @@ class BotEnv:
     storage: Storage
     world: World
     db_path: Path
+    sync_global: bool = False
 
-    def new_bot(self, seed: int = 1234) -> MistbornBot:
+    def new_bot(self, seed: int = SEED) -> MistbornBot:
         return MistbornBot(
             settings=make_settings(self.db_path, self.world.guild.id),
             storage=self.storage,
             rng=random.Random(seed),
+            sync_global=self.sync_global,
         )
 
-    async def restart(self, seed: int = 1234) -> MistbornBot:
+    async def restart(self, seed: int = SEED) -> MistbornBot:
         """As if the bot process were restarted: a new bot and a newly opened database file;
         the fake Discord, its messages and their buttons stay."""
 
@@ -83,6 +91,50 @@ class BotEnv:
 
 def make_settings(db_path: Path, guild_id: int) -> Settings:
     return Settings(token=None, db_path=db_path, dev_guild_id=guild_id, _env_file=None)
+
+
+def table_world() -> World:
+    """The fake's default server plus a Keeper role held by player2: a role that is not the
+    Narrator's, so a test can tell "has some role" from "is a Narrator"."""
+    world = default_world()
+    keeper = FakeRole(world.ids.next(), "Keeper", permissions=0, position=1)
+    world.guild.roles.append(keeper)
+    member = world.guild.member("player2")
+    assert member is not None
+    member.role_ids.append(keeper.id)
+    return world
+
+
+@asynccontextmanager
+async def running_bot_env(
+    db_path: Path,
+    world: World,
+    *,
+    seed: int = SEED,
+    sync_global: bool = False,
+) -> AsyncIterator[BotEnv]:
+    """Open the database at `db_path` and connect our bot to a new fake Discord hosting `world`.
+
+    On leaving, the bot and the database are closed, and the block fails if the fake received
+    anything real Discord would have rejected.
+    """
+    storage = await Storage.open(db_path)
+    env: BotEnv | None = None
+
+    def make_bot() -> MistbornBot:
+        settings = make_settings(db_path, world.guild.id)
+        return MistbornBot(
+            settings=settings, storage=storage, rng=random.Random(seed), sync_global=sync_global
+        )
+
+    try:
+        async with running_bot(make_bot, world=world) as harness:
+            assert isinstance(harness.bot, MistbornBot)
+            env = BotEnv(harness, harness.bot, storage, world, db_path, sync_global)
+            yield env
+            assert not harness.violations, harness.violations
+    finally:
+        await (env.storage if env is not None else storage).close()
 
 
 # -- The Conflict board ------------------------------------------------------------------------

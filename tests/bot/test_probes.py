@@ -13,16 +13,14 @@ answer player1's delete confirmation: each is refused privately, with nothing st
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.app import MistbornBot
+from bench.bot_env import running_bot_env
 from fake_discord import payloads
-from fake_discord.harness import running_bot
 from fake_discord.payloads import Resolved
 from fake_discord.world import (
     EMBED_LINKS,
@@ -38,8 +36,6 @@ from fake_discord.world import (
     default_world,
 )
 from rules.character import METALS, export_character, revise_character
-from storage import Storage
-from tests.bot.conftest import BotEnv, make_settings
 from tests.bot.test_bad_input import (
     ATTACHMENT,
     STRING,
@@ -85,28 +81,15 @@ def add_other_table(world: World) -> FakeGuild:
 @pytest.fixture
 async def servers(tmp_path: Path) -> AsyncIterator[Probe]:
     """Like ``bot_env`` with a second server; the bot's commands are global, as in production."""
-    db_path = tmp_path / "bot.sqlite3"
     world = default_world()
     other = add_other_table(world)
-    storage = await Storage.open(db_path)
-
-    def make_bot() -> MistbornBot:
-        settings = make_settings(db_path, world.guild.id)
-        return MistbornBot(settings=settings, storage=storage, rng=random.Random(7), sync_global=True)
-
-    try:
-        async with running_bot(make_bot, world=world) as harness:
-            assert isinstance(harness.bot, MistbornBot)
-            env = BotEnv(harness=harness, bot=harness.bot, storage=storage, world=world, db_path=db_path)
-            with LogCatcher() as logs:
-                probe = Probe(env, log=logs)
-                probe.other = other
-                probe.ids = await seed_table(env)
-                await fill_server_a(probe)
-                yield probe
-            assert not harness.violations, harness.violations
-    finally:
-        await storage.close()
+    async with running_bot_env(tmp_path / "bot.sqlite3", world, seed=7, sync_global=True) as env:
+        with LogCatcher() as logs:
+            probe = Probe(env, log=logs)
+            probe.other = other
+            probe.ids = await seed_table(env)
+            await fill_server_a(probe)
+            yield probe
 
 
 async def fill_server_a(probe: Probe) -> None:

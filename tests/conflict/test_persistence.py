@@ -4,7 +4,6 @@ import asyncio
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -39,12 +38,6 @@ from tests.conflict.keep_hasting import (
 
 ROOT = Path(__file__).resolve().parents[2]
 DECLARED = 8  # two burns and six declarations: the next command is Thorrow's attack
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    async with await Storage.open(tmp_path / "conflict.sqlite3") as opened:
-        yield opened
 
 
 async def keep_hasting(storage: Storage, through: int = 0) -> None:

@@ -10,10 +10,10 @@ import logging
 
 import pytest
 
+from bench.bot_env import BotEnv
 from fake_discord.records import InteractionRecord
 from storage.errors import NotFoundError
 from storage.sql import fetch_all
-from tests.bot.conftest import BotEnv
 from tests.faults.disk import disk_full, fill_disk, read_only
 
 NOT_SAVED = "Nothing was changed; try again later."

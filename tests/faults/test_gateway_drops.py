@@ -18,8 +18,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from bench.bot_env import BotEnv
 from storage.sql import fetch_all
-from tests.bot.conftest import BotEnv
 
 JSON = dict[str, Any]
 

@@ -6,7 +6,6 @@ can read, reads keep working, and the same write succeeds once the fault is gone
 """
 
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,12 +17,6 @@ from tests.faults.disk import disk_full, fill_disk, filler_roll, read_only
 
 GUILD, USER = 1, 10
 NARRATORS = GuildSettings(narrator_role_ids=(5,), gm_channel_id=9)
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    async with await Storage.open(tmp_path / "faults.sqlite3") as opened:
-        yield opened
 
 
 async def roll_count(storage: Storage) -> int:
@@ -81,14 +74,12 @@ async def test_a_read_only_database_refuses_writes_and_recovers(storage: Storage
     assert await storage.settings.get(GUILD) == NARRATORS
 
 
-async def test_a_lock_held_past_the_busy_timeout_is_reported_as_busy(
-    storage: Storage, tmp_path: Path
-) -> None:
+async def test_a_lock_held_past_the_busy_timeout_is_reported_as_busy(storage: Storage, db_path: Path) -> None:
     """Another process (a backup, a second bot) holds the write lock for longer than we wait."""
     database = storage.database
     async with database._lock:  # shorten the 5 s busy timeout so the test stays fast
         await database._writer.execute("PRAGMA busy_timeout = 50")
-    other = sqlite3.connect(tmp_path / "faults.sqlite3", isolation_level=None)
+    other = sqlite3.connect(db_path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
         with pytest.raises(DatabaseBusyError, match="busy") as refused:
