@@ -2,7 +2,9 @@
 
 :func:`running_bot_env` starts what the tests' ``bot_env`` fixture yields (``tests/conftest.py``)
 and what ``bench/soak_faults.py --slow-board`` drives: a :class:`BotEnv` with the harness to act
-as the narrator or the players, and the bot's storage to assert on what was stored. The
+as the narrator or the players, and the bot's storage to assert on what was stored. A
+:class:`Snapshot` is such a bot's database file and the Discord it talked to, so that many tests
+can start from one expensive setup (``running_snapshot``) instead of replaying it each time. The
 board helpers compare the Conflict board message in the fake with what ``status_embed`` renders
 for the stored Conflict; ``tests/faults/test_board_faults.py`` and the soak run share them. It
 lives under ``bench/`` because benchmarks may not import the tests, while the tests may import this.
@@ -10,8 +12,10 @@ lives under ``bench/`` because benchmarks may not import the tests, while the te
 
 from __future__ import annotations
 
+import copy
 import random
-from collections.abc import AsyncIterator
+import shutil
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +30,7 @@ from fake_discord.commandline import find_command
 from fake_discord.harness import Harness, running_bot
 from fake_discord.payloads import Resolved
 from fake_discord.records import InteractionRecord
-from fake_discord.world import FakeRole, World, default_world
+from fake_discord.world import FakeRole, Snowflakes, World, default_world
 from storage import Storage
 from storage.conflict_runner import current_conflict
 
@@ -112,11 +116,13 @@ async def running_bot_env(
     *,
     seed: int = SEED,
     sync_global: bool = False,
+    messages: Mapping[int, JSON] | None = None,
 ) -> AsyncIterator[BotEnv]:
     """Open the database at `db_path` and connect our bot to a new fake Discord hosting `world`.
 
-    On leaving, the bot and the database are closed, and the block fails if the fake received
-    anything real Discord would have rejected.
+    `messages` are put in the fake's channels first, as if the bot had posted them before (see
+    :class:`Snapshot`). On leaving, the bot and the database are closed, and the block fails if
+    the fake received anything real Discord would have rejected.
     """
     storage = await Storage.open(db_path)
     env: BotEnv | None = None
@@ -130,11 +136,48 @@ async def running_bot_env(
     try:
         async with running_bot(make_bot, world=world) as harness:
             assert isinstance(harness.bot, MistbornBot)
+            if messages:
+                fake = harness.fake
+                fake.messages = {**copy.deepcopy(dict(messages)), **fake.messages}
             env = BotEnv(harness, harness.bot, storage, world, db_path, sync_global)
             yield env
             assert not harness.violations, harness.violations
     finally:
         await (env.storage if env is not None else storage).close()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A closed bot's database file and what its Discord held: a setup to start tests from.
+
+    Build one by playing the setup once in :func:`running_bot_env` and calling :meth:`take`
+    after the block; :func:`running_snapshot` then starts a new bot on a copy of the file, in
+    a copy of the world with the same messages. The copy is what a restarted bot would see:
+    the database and Discord as they were, and nothing of the old bot's memory.
+    """
+
+    db_file: Path
+    world: World
+    messages: Mapping[int, JSON]
+
+    @classmethod
+    def take(cls, env: BotEnv, messages: Mapping[int, JSON]) -> Snapshot:
+        """`env` must be closed (its database file complete, no write-ahead log left)."""
+        assert not env.db_path.with_name(env.db_path.name + "-wal").exists(), "close the env first"
+        return cls(env.db_path, env.world, copy.deepcopy(dict(messages)))
+
+    def world_copy(self) -> World:
+        """The same server, members and ids; new ids come from a fresh counter, later in time."""
+        fresh: dict[int, object] = {id(self.world.ids): Snowflakes()}
+        return copy.deepcopy(self.world, fresh)
+
+
+@asynccontextmanager
+async def running_snapshot(snapshot: Snapshot, db_path: Path, *, seed: int = SEED) -> AsyncIterator[BotEnv]:
+    """A new bot on a copy of the snapshot's database at `db_path`, as :func:`running_bot_env`."""
+    shutil.copyfile(snapshot.db_file, db_path)
+    async with running_bot_env(db_path, snapshot.world_copy(), seed=seed, messages=snapshot.messages) as env:
+        yield env
 
 
 # -- The Conflict board ------------------------------------------------------------------------

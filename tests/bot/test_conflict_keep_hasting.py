@@ -4,19 +4,27 @@ Only slash commands and button clicks, from the Narrator's and two players' acco
 plays Thorrow, player2 plays Koel), against the real discord.py client and a SQLite file. The
 deciding Contest uses the bot's own seeded dice: seed 5754 throws Thorrow's 8 dice as Result 3
 with four 6s and Carrow's 4 as Result 3 with one 6, as in the text.
+
+Playing the sheets, the set-up and the declarations takes 30 commands; they are played once per
+module (``declared_snapshot``) and every test starts a new bot on a copy of the database and
+the Discord they left, as a restarted bot would find them.
 """
 
 import asyncio
 import copy
 import random
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
+from bench.bot_env import SEED, BotEnv, Snapshot, running_bot_env, running_snapshot, table_world
 from fake_discord.records import InteractionRecord
 from rules.burdens import Severity
 from rules.character import Resilience, resilience_current
 from rules.conflict import declaration_order, resolve_order
 from storage.conflict_runner import current_conflict
+from tests.support import run_apart
 
 SEED_FOR_THE_TRIP = 5754
 
@@ -96,14 +104,32 @@ def ids_by_name(conflict) -> dict[str, int]:
     return {p.name: p.id for p in conflict.participants}
 
 
+async def play_to_the_declarations(db_path: Path) -> Snapshot:
+    """The sheets, the set-up and everyone's declaration, played through Discord once."""
+    async with running_bot_env(db_path, table_world()) as env:
+        await play(env, SHEETS + SETUP)
+        conflict = await state(env)
+        names = [p.name for p in declaration_order(conflict)]
+        assert names == ["Ignus", "Cordal Bylerum", "House guards", "Carrow Bylerum", "Koel", "Thorrow"]
+        await play(env, DECLARATIONS)
+        await env.bot.conflicts.boards.idle()
+        # No dice were thrown yet, so a new bot with the same seed throws what this one would.
+        assert env.bot.rng.getstate() == random.Random(SEED).getstate()
+        messages = env.harness.fake.messages
+    return Snapshot.take(env, messages)
+
+
+@pytest.fixture(scope="module")
+def declared_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    folder = tmp_path_factory.mktemp("keep-hasting")
+    return run_apart(play_to_the_declarations(folder / "declared.sqlite3"))
+
+
 @pytest.fixture
-async def declared(bot_env):
-    await play(bot_env, SHEETS + SETUP)
-    conflict = await state(bot_env)
-    names = [p.name for p in declaration_order(conflict)]
-    assert names == ["Ignus", "Cordal Bylerum", "House guards", "Carrow Bylerum", "Koel", "Thorrow"]
-    await play(bot_env, DECLARATIONS)
-    return bot_env
+async def declared(declared_snapshot: Snapshot, tmp_path: Path) -> AsyncIterator[BotEnv]:
+    """Everyone has declared: a new bot on a copy of ``declared_snapshot``."""
+    async with running_snapshot(declared_snapshot, tmp_path / "bot.sqlite3") as env:
+        yield env
 
 
 async def test_declarations_give_the_dice_of_the_example(declared):
