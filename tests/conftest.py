@@ -11,9 +11,11 @@ benchmark starts the same bot and benchmarks may not import the tests.
 Everything here is per test and per ``tmp_path``, so tests run side by side under pytest-xdist:
 each worker is its own process, the fake listens on a port the system picks, and discord.py's
 redirection to it (``fake_discord/patch.py``) is process-wide but only one bot runs at a time
-in a worker.
+in a worker. Under xdist the ``slow`` tests are handed out first, so that the longest ones do
+not start last and leave one worker running alone at the end.
 """
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -21,6 +23,12 @@ import pytest
 
 from bench.bot_env import BotEnv, running_bot_env, table_world
 from storage import Storage
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In an xdist worker, put the ``slow`` tests first (every worker sorts the same way)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture

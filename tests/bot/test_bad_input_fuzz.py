@@ -38,6 +38,8 @@ from tests.bot.test_bad_input import (
 )
 from tests.bot.test_bad_input_import import HOSTILE_FILES, attachment
 
+pytestmark = pytest.mark.slow
+
 SETTINGS = settings(
     max_examples=40,
     deadline=None,

@@ -18,9 +18,12 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from bench.bot_env import BotEnv
 from storage.sql import fetch_all
 
+pytestmark = pytest.mark.slow
 JSON = dict[str, Any]
 
 

@@ -27,6 +27,8 @@ from rules.conflict import Conflict, load_conflict
 from storage import Storage
 from storage.sql import fetch_all
 
+pytestmark = pytest.mark.slow
+
 KILL_AFTER_ACKS = 40
 """Acknowledged interactions (all users together) before the kill is armed."""
 KILL_IN_CYCLE = 1
