@@ -38,6 +38,21 @@ JSON = dict[str, Any]
 
 DISCORD_TRIES = 5
 """discord.py's tries per request (``HTTPClient.request``) before it raises."""
+Script = list[tuple[str, str]]
+"""Slash commands as (who types, what they type)."""
+
+DUEL: Script = [
+    ("player1", "/character create name:Vin physique:3 wits:4"),
+    ("narrator", "/character create name:Thug kind:Villain physique:5"),
+    ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
+    ("player1", "/conflict join"),
+    ("narrator", "/conflict add character:Thug"),
+    ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+    ("player1", "/declare action:attack target:Thug stat:Physique"),
+]
+"""The smallest Conflict: Vin (player1) and the Narrator's Thug have declared attacks on each
+other, so the board is up; ``THUG_ATTACKS`` then leaves a defence prompt waiting for Vin."""
+THUG_ATTACKS = ("narrator", "/act dice:5 who:Thug")
 
 
 SEED = 1234
@@ -70,8 +85,10 @@ class BotEnv:
             self.storage = await Storage.open(self.db_path)
             return self.new_bot(seed)
 
-        self.bot = await self.harness.restart(reopen)  # type: ignore[assignment]
-        return self.bot
+        bot = await self.harness.restart(reopen)
+        assert isinstance(bot, MistbornBot)
+        self.bot = bot
+        return bot
 
     @property
     def guild_id(self) -> int:
@@ -83,6 +100,15 @@ class BotEnv:
     async def slash(self, line: str, user: str = "narrator") -> InteractionRecord:
         return await self.harness.slash(line, user=user)
 
+    async def play(self, script: Script) -> list[InteractionRecord]:
+        """Type each line as its user, in turn; every one must be accepted, not refused."""
+        replies = []
+        for user, line in script:
+            reply = await self.slash(line, user=user)
+            assert not refused(reply), f"{line!r} was refused: {reply.content}"
+            replies.append(reply)
+        return replies
+
     async def slash_overriding_visibility(
         self, name: str, options: list[dict[str, Any]], user: str
     ) -> InteractionRecord:
@@ -91,6 +117,11 @@ class BotEnv:
         command = find_command(self.harness.commands, name)
         payload = payloads.slash_command(self.world, self.harness.actor(user), command, options, Resolved())
         return await self.harness.send(payload)
+
+
+def refused(reply: InteractionRecord) -> bool:
+    """Refusals are private text; confirmations (some private too) carry an embed."""
+    return reply.ephemeral and not reply.embeds
 
 
 def make_settings(db_path: Path, guild_id: int) -> Settings:

@@ -31,7 +31,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bot_env import DISCORD_TRIES, board_is_correct, board_message, boards, running_bot_env
+from bench.bot_env import (
+    DISCORD_TRIES,
+    DUEL,
+    board_is_correct,
+    board_message,
+    boards,
+    running_bot_env,
+)
 from bench.drivers import ConflictDriver, Row, player_stream
 from fake_discord.load import Load, acknowledged
 from fake_discord.process import BotProcess, RemoteHarness
@@ -42,15 +49,6 @@ from storage import Storage
 from storage.sql import fetch_all
 
 PLAYERS = ("player2", "player3", "player4")
-DUEL = [
-    ("player1", "/character create name:Vin physique:3 wits:4"),
-    ("narrator", "/character create name:Thug kind:Villain physique:5"),
-    ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
-    ("player1", "/conflict join"),
-    ("narrator", "/conflict add character:Thug"),
-    ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
-    ("player1", "/declare action:attack target:Thug stat:Physique"),
-]
 
 
 def one_move_apart(before: Row | None, after: Row | None) -> bool:
@@ -151,8 +149,7 @@ async def slow_board() -> None:
     """500 on every try of the board's first attempts: discord.py's own retries, then the board's."""
     with tempfile.TemporaryDirectory() as folder:
         async with running_bot_env(Path(folder) / "board.sqlite3", default_world(), seed=1) as env:
-            for user, line in DUEL:
-                await env.slash(line, user=user)
+            await env.play(DUEL)
             boards(env).retry_delays = (0.2, 0.2, 0.2)
             await boards(env).idle()
             board = await board_message(env)
