@@ -4,6 +4,7 @@ import asyncio
 import os
 import signal
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from rules.errors import RulesError
 from storage import AlreadyExistsError, NotFoundError, Storage
 from storage.conflict_runner import current_conflict, end_conflict, run_transition, start_conflict
 from storage.conflicts import ConflictRepository
+from tests.conflict.builders import waiting
 from tests.conflict.crash_conflict import GUILD, STAKES
 from tests.conflict.keep_hasting import (
     CARROW,
@@ -122,7 +124,7 @@ async def test_a_refused_command_writes_nothing(storage: Storage) -> None:
 async def test_commands_can_be_made_from_the_loaded_state(storage: Storage) -> None:
     await keep_hasting(storage, DECLARED + 1)
 
-    def defend_what_is_pending(conflict: Conflict, sheets: dict[int, Character]) -> Defend:
+    def defend_what_is_pending(conflict: Conflict, sheets: Mapping[int, Character]) -> Defend:
         assert conflict.pending is not None and set(sheets) == {p.id for p in conflict.participants}
         return Defend(participant=conflict.pending.target or 0, dice=0, attack_id=conflict.pending.id)
 
@@ -171,7 +173,7 @@ async def test_starting_and_ending(storage: Storage) -> None:
     assert applied.events[-1].type == "conflict_ended"
     assert await current_conflict(storage, GUILD, CHANNEL) is None
     started = await start_conflict(storage, GUILD, CHANNEL, "social", "A ball at Keep Venture")
-    assert started.conflict.phase is Phase.DECLARE and started.events[-1].step is Step.JOIN
+    assert started.conflict.phase is Phase.DECLARE and waiting(started.events).step is Step.JOIN
 
 
 async def test_a_bad_start_creates_nothing(storage: Storage) -> None:

@@ -128,7 +128,8 @@ class ConflictMachine(RuleBasedStateMachine):
         if isinstance(command, Act | Switch) and holder is None:
             assert command.participant in heads, "acted out of the resolve order"
         if isinstance(command, Declare):
-            assert next_declarer(before).id == command.participant
+            declarer = next_declarer(before)
+            assert declarer is not None and declarer.id == command.participant
         for event in step.events:
             if event.type == "acted":
                 self.spent[event.participant] = self.spent.get(event.participant, 0) + event.pool

@@ -3,6 +3,7 @@
 import itertools
 import math
 import random
+from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -11,16 +12,16 @@ from rules.contest import Side, decide
 from rules.errors import RulesError
 from rules.odds import contest_odds, distribution, odds, odds_table, success_chance
 from rules.pool import Pool, build_pool
-from rules.roll import read, roll
+from rules.roll import Reading, read, roll
 
 
-def brute_force_readings(pool: Pool, difficulty: int, extra: bool = False):
+def brute_force_readings(pool: Pool, difficulty: int, extra: bool = False) -> Iterator[Reading]:
     for faces in itertools.product(range(1, 7), repeat=pool.dice):
         yield read(faces, pool=pool, difficulty=difficulty, extra=extra)
 
 
 @pytest.mark.parametrize("dice", range(2, 11))
-def test_distribution_is_a_distribution(dice):
+def test_distribution_is_a_distribution(dice: int) -> None:
     dist = distribution(dice)
     assert sum(dist.values()) == 1
     assert all(0 <= result <= 5 and 0 <= sixes <= dice for result, sixes in dist)
@@ -31,7 +32,7 @@ def test_distribution_is_a_distribution(dice):
     [(n, d, False) for n in range(2, 6) for d in range(1, 6)]
     + [(6, 1, False), (6, 4, False), (4, 2, True), (0, 1, False), (1, 3, False), (3, 5, True)],
 )
-def test_exact_odds_equal_brute_force(total, difficulty, extra):
+def test_exact_odds_equal_brute_force(total: int, difficulty: int, extra: bool) -> None:
     pool = build_pool(total)
     readings = list(brute_force_readings(pool, difficulty, extra))
     n = Fraction(1, len(readings))
@@ -44,7 +45,7 @@ def test_exact_odds_equal_brute_force(total, difficulty, extra):
 
 
 @pytest.mark.parametrize("dice", range(2, 7))
-def test_distribution_equals_brute_force(dice):
+def test_distribution_equals_brute_force(dice: int) -> None:
     counts: dict[tuple[int, int], int] = {}
     for r in brute_force_readings(Pool.of_dice(dice), 1):
         counts[(r.result, r.sixes)] = counts.get((r.result, r.sixes), 0) + 1
@@ -52,7 +53,7 @@ def test_distribution_equals_brute_force(dice):
 
 
 @pytest.mark.parametrize(("a", "o", "difficulty"), [(2, 3, 1), (3, 2, 1), (3, 3, 2), (2, 2, 3)])
-def test_contest_odds_equal_brute_force(a, o, difficulty):
+def test_contest_odds_equal_brute_force(a: int, o: int, difficulty: int) -> None:
     acting = list(brute_force_readings(Pool.of_dice(a), difficulty))
     opposing = list(brute_force_readings(Pool.of_dice(o), 1))
     tally = {Side.ACTING: 0, Side.OPPOSING: 0, None: 0}
@@ -65,7 +66,7 @@ def test_contest_odds_equal_brute_force(a, o, difficulty):
     assert exact.stalemate == Fraction(tally[None], total)
 
 
-def test_known_values():
+def test_known_values() -> None:
     assert success_chance(2, 1) == Fraction(5, 36)
     assert success_chance(3, 2) == Fraction(8, 27)
     # Two dice at -2: no set reads 0 - 1 - 2 = -3; a set of v reads v - 3.
@@ -75,7 +76,7 @@ def test_known_values():
     assert odds(build_pool(12), 1).free_nudges == 2
 
 
-def test_odds_table_shape_and_order():
+def test_odds_table_shape_and_order() -> None:
     table = odds_table()
     assert list(table) == list(range(2, 11))
     for dice, row in table.items():
@@ -85,7 +86,7 @@ def test_odds_table_shape_and_order():
             assert all(table[dice + 1][d] > row[d] for d in row)
 
 
-def test_contest_odds_add_up_and_favour_the_bigger_pool():
+def test_contest_odds_add_up_and_favour_the_bigger_pool() -> None:
     for a, o in [(10, 10), (2, 10), (10, 2), (6, 6)]:
         c = contest_odds(a, o)
         assert c.win + c.lose + c.stalemate == 1 and min(c.win, c.lose, c.stalemate) >= 0
@@ -95,14 +96,14 @@ def test_contest_odds_add_up_and_favour_the_bigger_pool():
 
 
 @pytest.mark.parametrize(("pool", "difficulty"), [(50, 1), (3, 9), (3, 0), (-1, 1)])
-def test_bad_odds_requests(pool, difficulty):
+def test_bad_odds_requests(pool: int, difficulty: int) -> None:
     with pytest.raises(RulesError):
         odds(pool, difficulty)
 
 
 @pytest.mark.parametrize("difficulty", range(1, 6))
 @pytest.mark.parametrize("total", range(0, 15))
-def test_seeded_rolls_stay_within_four_sigma(total, difficulty):
+def test_seeded_rolls_stay_within_four_sigma(total: int, difficulty: int) -> None:
     pool = build_pool(total)
     rng = random.Random(total * 10 + difficulty)
     trials = 2000

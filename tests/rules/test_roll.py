@@ -1,6 +1,7 @@
 """Rolling and reading dice (RULES.md §2)."""
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -32,7 +33,15 @@ FACES = st.lists(st.integers(1, 6), min_size=2, max_size=10)
         ([1, 1], 2, 1, False, -1, 1, 0),
     ],
 )
-def test_reading(faces, difficulty, result, success, outcome, complications, nudges):
+def test_reading(
+    faces: list[int],
+    difficulty: int,
+    result: int,
+    success: bool,
+    outcome: int,
+    complications: int,
+    nudges: int,
+) -> None:
     reading = read(faces, difficulty=difficulty)
     assert reading.faces == tuple(faces)
     assert (reading.result, reading.success, reading.outcome) == (result, success, outcome)
@@ -48,7 +57,9 @@ def test_reading(faces, difficulty, result, success, outcome, complications, nud
         ([1, 2, 3, 4, 5], 2, -2, 2, False),
     ],
 )
-def test_group_complication_option(faces, difficulty, outcome, complications, group):
+def test_group_complication_option(
+    faces: list[int], difficulty: int, outcome: int, complications: int, group: bool
+) -> None:
     reading = read(faces, difficulty=difficulty)
     assert (reading.outcome, reading.complications, reading.group_complication) == (
         outcome,
@@ -57,7 +68,7 @@ def test_group_complication_option(faces, difficulty, outcome, complications, gr
     )
 
 
-def test_extras_get_no_nudges():
+def test_extras_get_no_nudges() -> None:
     success = read([3, 3, 6, 6, 6], extra=True)
     assert success.success and success.nudges == 0 and not success.can_catch_beat
     assert success.sixes == 3 and success.rolled_nudges == 0 and success.tiebreak_nudges == 0
@@ -65,7 +76,7 @@ def test_extras_get_no_nudges():
     assert failure.outcome == -2 and failure.complications == 2 and failure.cancelled_complications == 0
 
 
-def test_free_nudges_count_on_success_only():
+def test_free_nudges_count_on_success_only() -> None:
     pool = build_pool(12)
     hit = read([3, 3, 1, 2, 4, 5, 1, 2, 4, 6], pool=pool)
     assert hit.success and hit.nudges == 3 and hit.free_nudges == 2 and hit.can_catch_beat
@@ -74,7 +85,7 @@ def test_free_nudges_count_on_success_only():
     assert not miss.success and miss.complications == 1 and miss.nudges == 0 and miss.free_nudges == 0
 
 
-def test_underflow_worsens_the_outcome():
+def test_underflow_worsens_the_outcome() -> None:
     pool = build_pool(0)
     assert pool.dice == 2 and pool.underflow == 2
     # A success with a negative Outcome keeps its Complication and its success.
@@ -84,7 +95,7 @@ def test_underflow_worsens_the_outcome():
     assert worst.outcome == -6 and worst.outcome_name == "Catastrophic"
 
 
-def test_catch_a_beat_needs_three_nudges_and_a_success():
+def test_catch_a_beat_needs_three_nudges_and_a_success() -> None:
     assert read([2, 2, 6, 6, 6]).can_catch_beat
     assert not read([2, 2, 6, 6]).can_catch_beat
     assert not read([1, 2, 6, 6, 6], difficulty=1).can_catch_beat
@@ -104,12 +115,12 @@ def test_catch_a_beat_needs_three_nudges_and_a_success():
         ([1, 2, 3], {"pool": Pool.of_dice(4)}, "rolls 4 dice"),
     ],
 )
-def test_bad_faces_explain_themselves(faces, kwargs, message):
+def test_bad_faces_explain_themselves(faces: list[int], kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         read(faces, **kwargs)
 
 
-def test_roll_is_reproducible_from_the_seed():
+def test_roll_is_reproducible_from_the_seed() -> None:
     pool = build_pool(7)
     first = roll(pool, random.Random(42), difficulty=3)
     again = roll(pool, random.Random(42), difficulty=3)
@@ -117,7 +128,7 @@ def test_roll_is_reproducible_from_the_seed():
     assert first == read(first.faces, pool=pool, difficulty=3)
 
 
-def test_names():
+def test_names() -> None:
     assert [outcome_name(o) for o in (6, 2, 0, -1, -3, -6)] == [
         "Godlike",
         "Excellent",
@@ -131,7 +142,7 @@ def test_names():
 
 
 @given(faces=FACES, difficulty=st.integers(1, 5), total=st.integers(0, 20), extra=st.booleans())
-def test_reading_invariants(faces, difficulty, total, extra):
+def test_reading_invariants(faces: list[int], difficulty: int, total: int, extra: bool) -> None:
     pool = build_pool(total)
     faces = (faces * 10)[: pool.dice]
     r = read(faces, pool=pool, difficulty=difficulty, extra=extra)
@@ -158,7 +169,7 @@ def test_reading_invariants(faces, difficulty, total, extra):
     difficulty=st.integers(-3, 10),
     extra=st.booleans(),
 )
-def test_any_input_reads_or_raises_a_rules_error(faces, difficulty, extra):
+def test_any_input_reads_or_raises_a_rules_error(faces: list[int], difficulty: int, extra: bool) -> None:
     try:
         r = read(faces, difficulty=difficulty, extra=extra)
     except RulesError as error:
