@@ -1,9 +1,7 @@
 """The Conflict runner against real SQLite files: atomic, serialized, and crash-safe."""
 
 import asyncio
-import os
 import signal
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -37,8 +35,8 @@ from tests.conflict.keep_hasting import (
     keep_hasting_sheets,
     round_one,
 )
+from tests.support import start_test_module
 
-ROOT = Path(__file__).resolve().parents[2]
 DECLARED = 8  # two burns and six declarations: the next command is Thorrow's attack
 
 
@@ -197,17 +195,7 @@ async def test_a_killed_process_resumes_where_it_committed(tmp_path: Path, acked
     state after ``acked`` or ``acked + 1`` commands, with its dice and pending attack, and the
     round finishes from there exactly as it would have."""
     path = tmp_path / "crash.sqlite3"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "tests.conflict.crash_conflict",
-        str(path),
-        cwd=ROOT,
-        env=env,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-    )
+    proc = await start_test_module("tests.conflict.crash_conflict", str(path), stdin=True)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         assert (await asyncio.wait_for(proc.stdout.readline(), 30)).strip() == b"ready"

@@ -26,6 +26,7 @@ from fake_discord.server import FakeDiscord
 from rules.conflict import Conflict, load_conflict
 from storage import Storage
 from storage.sql import fetch_all
+from tests.support import integrity
 
 pytestmark = pytest.mark.slow
 
@@ -49,10 +50,6 @@ async def remote(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RemoteHarne
         assert not fake.violations, fake.violations
     finally:
         await process.kill()
-
-
-async def integrity(storage: Storage) -> list[tuple[str, ...]]:
-    return [tuple(row) for row in await fetch_all(storage.database.reader, "PRAGMA integrity_check")]
 
 
 async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarness) -> None:

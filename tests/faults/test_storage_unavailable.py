@@ -14,6 +14,7 @@ from storage import GuildSettings, Storage
 from storage.errors import DatabaseBusyError, StorageError, StorageUnavailableError
 from storage.sql import fetch_all
 from tests.faults.disk import disk_full, fill_disk, filler_roll, read_only
+from tests.support import integrity
 
 GUILD, USER = 1, 10
 NARRATORS = GuildSettings(narrator_role_ids=(5,), gm_channel_id=9)
@@ -30,10 +31,6 @@ async def write_batch(storage: Storage, rolls: int) -> None:
         await tx.settings.set(GUILD, NARRATORS)
         for _ in range(rolls):
             await tx.rolls.append(filler_roll(GUILD, USER))
-
-
-async def integrity(storage: Storage) -> list[tuple[str, ...]]:
-    return [tuple(row) for row in await fetch_all(storage.database.reader, "PRAGMA integrity_check")]
 
 
 async def test_a_full_disk_refuses_the_whole_transaction_and_recovers(storage: Storage) -> None:
