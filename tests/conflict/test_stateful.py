@@ -15,6 +15,7 @@ current declarer declares, whoever's turn it is acts, the target defends...) and
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -51,6 +52,8 @@ from rules.conflict import (
 from rules.conflict.order import beat_holder, declaration_key
 from rules.errors import RulesError
 from tests.conflict.builders import Table, cast
+
+pytestmark = pytest.mark.slow  # 6,000 commands: the fuzzer of every Conflict command
 
 IDS = [*cast(), 99]
 STATS = ["Physique", "Physique", "Wits", "Charm", "Steel", "Pewter", "Resources", "Luck"]
