@@ -1,16 +1,22 @@
 """Our bot in this process on the fake Discord, with its storage at hand, and checks of its board.
 
-:class:`BotEnv` is what the bot tests' ``bot_env`` fixture yields (``tests/bot/conftest.py``) and
-what ``bench/soak_faults.py --slow-board`` builds by hand: the harness to act as the narrator or
-the players, and the bot's storage to assert on what was stored. The board helpers compare the
-Conflict board message in the fake with what ``status_embed`` renders for the stored Conflict;
-``tests/faults/test_board_faults.py`` and the soak run share them. It lives under ``bench/``
-because benchmarks may not import the tests, while the tests may import this.
+:func:`running_bot_env` starts what the tests' ``bot_env`` fixture yields (``tests/conftest.py``)
+and what ``bench/soak_faults.py --slow-board`` drives: a :class:`BotEnv` with the harness to act
+as the narrator or the players, and the bot's storage to assert on what was stored. A
+:class:`Snapshot` is such a bot's database file and the Discord it talked to, so that many tests
+can start from one expensive setup (``running_snapshot``) instead of replaying it each time. The
+board helpers compare the Conflict board message in the fake with what ``status_embed`` renders
+for the stored Conflict; ``tests/faults/test_board_faults.py`` and the soak run share them. It
+lives under ``bench/`` because benchmarks may not import the tests, while the tests may import this.
 """
 
 from __future__ import annotations
 
+import copy
 import random
+import shutil
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,10 +27,10 @@ from bot.flow.board import Boards
 from bot.render.conflict import status_embed
 from fake_discord import payloads
 from fake_discord.commandline import find_command
-from fake_discord.harness import Harness
+from fake_discord.harness import Harness, running_bot
 from fake_discord.payloads import Resolved
 from fake_discord.records import InteractionRecord
-from fake_discord.world import World
+from fake_discord.world import FakeRole, Snowflakes, World, default_world
 from storage import Storage
 from storage.conflict_runner import current_conflict
 
@@ -32,6 +38,25 @@ JSON = dict[str, Any]
 
 DISCORD_TRIES = 5
 """discord.py's tries per request (``HTTPClient.request``) before it raises."""
+Script = list[tuple[str, str]]
+"""Slash commands as (who types, what they type)."""
+
+DUEL: Script = [
+    ("player1", "/character create name:Vin physique:3 wits:4"),
+    ("narrator", "/character create name:Thug kind:Villain physique:5"),
+    ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
+    ("player1", "/conflict join"),
+    ("narrator", "/conflict add character:Thug"),
+    ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+    ("player1", "/declare action:attack target:Thug stat:Physique"),
+]
+"""The smallest Conflict: Vin (player1) and the Narrator's Thug have declared attacks on each
+other, so the board is up; ``THUG_ATTACKS`` then leaves a defence prompt waiting for Vin."""
+THUG_ATTACKS = ("narrator", "/act dice:5 who:Thug")
+
+
+SEED = 1234
+"""The bot's dice seed unless a test asks for another."""
 
 
 @dataclass
@@ -41,15 +66,17 @@ class BotEnv:
     storage: Storage
     world: World
     db_path: Path
+    sync_global: bool = False
 
-    def new_bot(self, seed: int = 1234) -> MistbornBot:
+    def new_bot(self, seed: int = SEED) -> MistbornBot:
         return MistbornBot(
             settings=make_settings(self.db_path, self.world.guild.id),
             storage=self.storage,
             rng=random.Random(seed),
+            sync_global=self.sync_global,
         )
 
-    async def restart(self, seed: int = 1234) -> MistbornBot:
+    async def restart(self, seed: int = SEED) -> MistbornBot:
         """As if the bot process were restarted: a new bot and a newly opened database file;
         the fake Discord, its messages and their buttons stay."""
 
@@ -58,8 +85,10 @@ class BotEnv:
             self.storage = await Storage.open(self.db_path)
             return self.new_bot(seed)
 
-        self.bot = await self.harness.restart(reopen)  # type: ignore[assignment]
-        return self.bot
+        bot = await self.harness.restart(reopen)
+        assert isinstance(bot, MistbornBot)
+        self.bot = bot
+        return bot
 
     @property
     def guild_id(self) -> int:
@@ -71,6 +100,15 @@ class BotEnv:
     async def slash(self, line: str, user: str = "narrator") -> InteractionRecord:
         return await self.harness.slash(line, user=user)
 
+    async def play(self, script: Script) -> list[InteractionRecord]:
+        """Type each line as its user, in turn; every one must be accepted, not refused."""
+        replies = []
+        for user, line in script:
+            reply = await self.slash(line, user=user)
+            assert not refused(reply), f"{line!r} was refused: {reply.content}"
+            replies.append(reply)
+        return replies
+
     async def slash_overriding_visibility(
         self, name: str, options: list[dict[str, Any]], user: str
     ) -> InteractionRecord:
@@ -81,8 +119,96 @@ class BotEnv:
         return await self.harness.send(payload)
 
 
+def refused(reply: InteractionRecord) -> bool:
+    """Refusals are private text; confirmations (some private too) carry an embed."""
+    return reply.ephemeral and not reply.embeds
+
+
 def make_settings(db_path: Path, guild_id: int) -> Settings:
     return Settings(token=None, db_path=db_path, dev_guild_id=guild_id, _env_file=None)
+
+
+def table_world() -> World:
+    """The fake's default server plus a Keeper role held by player2: a role that is not the
+    Narrator's, so a test can tell "has some role" from "is a Narrator"."""
+    world = default_world()
+    keeper = FakeRole(world.ids.next(), "Keeper", permissions=0, position=1)
+    world.guild.roles.append(keeper)
+    member = world.guild.member("player2")
+    assert member is not None
+    member.role_ids.append(keeper.id)
+    return world
+
+
+@asynccontextmanager
+async def running_bot_env(
+    db_path: Path,
+    world: World,
+    *,
+    seed: int = SEED,
+    sync_global: bool = False,
+    messages: Mapping[int, JSON] | None = None,
+) -> AsyncIterator[BotEnv]:
+    """Open the database at `db_path` and connect our bot to a new fake Discord hosting `world`.
+
+    `messages` are put in the fake's channels first, as if the bot had posted them before (see
+    :class:`Snapshot`). On leaving, the bot and the database are closed, and the block fails if
+    the fake received anything real Discord would have rejected.
+    """
+    storage = await Storage.open(db_path)
+    env: BotEnv | None = None
+
+    def make_bot() -> MistbornBot:
+        settings = make_settings(db_path, world.guild.id)
+        return MistbornBot(
+            settings=settings, storage=storage, rng=random.Random(seed), sync_global=sync_global
+        )
+
+    try:
+        async with running_bot(make_bot, world=world) as harness:
+            assert isinstance(harness.bot, MistbornBot)
+            if messages:
+                fake = harness.fake
+                fake.messages = {**copy.deepcopy(dict(messages)), **fake.messages}
+            env = BotEnv(harness, harness.bot, storage, world, db_path, sync_global)
+            yield env
+            assert not harness.violations, harness.violations
+    finally:
+        await (env.storage if env is not None else storage).close()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A closed bot's database file and what its Discord held: a setup to start tests from.
+
+    Build one by playing the setup once in :func:`running_bot_env` and calling :meth:`take`
+    after the block; :func:`running_snapshot` then starts a new bot on a copy of the file, in
+    a copy of the world with the same messages. The copy is what a restarted bot would see:
+    the database and Discord as they were, and nothing of the old bot's memory.
+    """
+
+    db_file: Path
+    world: World
+    messages: Mapping[int, JSON]
+
+    @classmethod
+    def take(cls, env: BotEnv, messages: Mapping[int, JSON]) -> Snapshot:
+        """`env` must be closed (its database file complete, no write-ahead log left)."""
+        assert not env.db_path.with_name(env.db_path.name + "-wal").exists(), "close the env first"
+        return cls(env.db_path, env.world, copy.deepcopy(dict(messages)))
+
+    def world_copy(self) -> World:
+        """The same server, members and ids; new ids come from a fresh counter, later in time."""
+        fresh: dict[int, object] = {id(self.world.ids): Snowflakes()}
+        return copy.deepcopy(self.world, fresh)
+
+
+@asynccontextmanager
+async def running_snapshot(snapshot: Snapshot, db_path: Path, *, seed: int = SEED) -> AsyncIterator[BotEnv]:
+    """A new bot on a copy of the snapshot's database at `db_path`, as :func:`running_bot_env`."""
+    shutil.copyfile(snapshot.db_file, db_path)
+    async with running_bot_env(db_path, snapshot.world_copy(), seed=seed, messages=snapshot.messages) as env:
+        yield env
 
 
 # -- The Conflict board ------------------------------------------------------------------------

@@ -209,11 +209,13 @@ async def profile(bench: Bench, name: str, samples: int) -> None:
     async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
         started = time.perf_counter()
         try:
+            # aiosqlite leaves its private _execute unannotated.
             return await original(self, fn, *args, **kwargs)  # type: ignore[no-untyped-call]
         finally:
             hops[0] += 1
             hops[1] += time.perf_counter() - started
 
+    # Count every hop to aiosqlite's thread for the profile; put back below.
     aiosqlite.Connection._execute = counted  # type: ignore[method-assign]
     profiler = cProfile.Profile()
     try:

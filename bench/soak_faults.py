@@ -31,10 +31,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bot_env import DISCORD_TRIES, BotEnv, board_is_correct, board_message, boards, make_settings
+from bench.bot_env import (
+    DISCORD_TRIES,
+    DUEL,
+    board_is_correct,
+    board_message,
+    boards,
+    running_bot_env,
+)
 from bench.drivers import ConflictDriver, Row, player_stream
-from bot.app import MistbornBot
-from fake_discord.harness import running_bot
 from fake_discord.load import Load, acknowledged
 from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.server import FakeDiscord
@@ -44,15 +49,6 @@ from storage import Storage
 from storage.sql import fetch_all
 
 PLAYERS = ("player2", "player3", "player4")
-DUEL = [
-    ("player1", "/character create name:Vin physique:3 wits:4"),
-    ("narrator", "/character create name:Thug kind:Villain physique:5"),
-    ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
-    ("player1", "/conflict join"),
-    ("narrator", "/conflict add character:Thug"),
-    ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
-    ("player1", "/declare action:attack target:Thug stat:Physique"),
-]
 
 
 def one_move_apart(before: Row | None, after: Row | None) -> bool:
@@ -151,49 +147,38 @@ async def kill_loop(kills: int, seed: int, drops: bool, folder: Path) -> None:
 
 async def slow_board() -> None:
     """500 on every try of the board's first attempts: discord.py's own retries, then the board's."""
-    world = default_world()
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "board.sqlite3"
-        async with await Storage.open(path) as storage:
+        async with running_bot_env(Path(folder) / "board.sqlite3", default_world(), seed=1) as env:
+            await env.play(DUEL)
+            boards(env).retry_delays = (0.2, 0.2, 0.2)
+            await boards(env).idle()
+            board = await board_message(env)
+            path_re = rf"/channels/\d+/messages/{board['id']}$"
+            fake = env.harness.fake
 
-            def make_bot() -> MistbornBot:
-                settings = make_settings(path, world.guild.id)
-                return MistbornBot(settings=settings, storage=storage, rng=random.Random(1))
+            # One attempt's five tries all fail (25 s of discord.py's sleeps); the board's
+            # own retry then gets through.
+            fake.inject_fault("PATCH", path_re, 500, times=DISCORD_TRIES)
+            started = time.monotonic()
+            await env.slash("/act dice:5 who:Thug", user="narrator")
+            await boards(env).idle()
+            took = time.monotonic() - started
+            assert await board_is_correct(env), "the board's retry did not fix it"
+            print(f"500 x {DISCORD_TRIES}: the board's own retry fixed it after {took:.1f} s", flush=True)
 
-            async with running_bot(make_bot, world=world) as harness:
-                assert isinstance(harness.bot, MistbornBot)
-                env = BotEnv(harness=harness, bot=harness.bot, storage=storage, world=world, db_path=path)
-                for user, line in DUEL:
-                    await env.slash(line, user=user)
-                boards(env).retry_delays = (0.2, 0.2, 0.2)
-                await boards(env).idle()
-                board = await board_message(env)
-                path_re = rf"/channels/\d+/messages/{board['id']}$"
-                fake = env.harness.fake
-
-                # One attempt's five tries all fail (25 s of discord.py's sleeps); the board's
-                # own retry then gets through.
-                fake.inject_fault("PATCH", path_re, 500, times=DISCORD_TRIES)
-                started = time.monotonic()
-                await env.slash("/act dice:5 who:Thug", user="narrator")
-                await boards(env).idle()
-                took = time.monotonic() - started
-                assert await board_is_correct(env), "the board's retry did not fix it"
-                print(f"500 x {DISCORD_TRIES}: the board's own retry fixed it after {took:.1f} s", flush=True)
-
-                # Every attempt fails: the board gives up (4 x 25 s), the next change fixes it.
-                attempts = 1 + len(boards(env).retry_delays)
-                fake.inject_fault("PATCH", path_re, 500, times=attempts * DISCORD_TRIES)
-                started = time.monotonic()
-                await env.harness.click("Don't defend", user="player1")
-                await boards(env).idle()
-                took = time.monotonic() - started
-                assert not await board_is_correct(env), "the board should have given up"
-                print(f"500 x {attempts * DISCORD_TRIES}: the board gave up after {took:.1f} s", flush=True)
-                await env.slash("/conflict adjust who:Vin dice:1", user="narrator")
-                await boards(env).idle()
-                assert await board_is_correct(env), "the next change did not fix the board"
-                print("the next change fixed the board")
+            # Every attempt fails: the board gives up (4 x 25 s), the next change fixes it.
+            attempts = 1 + len(boards(env).retry_delays)
+            fake.inject_fault("PATCH", path_re, 500, times=attempts * DISCORD_TRIES)
+            started = time.monotonic()
+            await env.harness.click("Don't defend", user="player1")
+            await boards(env).idle()
+            took = time.monotonic() - started
+            assert not await board_is_correct(env), "the board should have given up"
+            print(f"500 x {attempts * DISCORD_TRIES}: the board gave up after {took:.1f} s", flush=True)
+            await env.slash("/conflict adjust who:Vin dice:1", user="narrator")
+            await boards(env).idle()
+            assert await board_is_correct(env), "the next change did not fix the board"
+            print("the next change fixed the board")
 
 
 def main(argv: list[str] | None = None) -> int:

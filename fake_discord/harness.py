@@ -36,6 +36,7 @@ AnyBot = commands.Bot
 BotFactory = Callable[[], AnyBot | Awaitable[AnyBot]]
 OFFLINE_TOKEN = "offline.fake-discord.token"
 SELECTS_BY_ID = {5: "member", 6: "role", 7: "mentionable", 8: "channel"}
+GUILD_READY_TIMEOUT = 0.005
 
 
 class Harness:
@@ -260,7 +261,7 @@ class Harness:
                 await asyncio.wait_for(self.task, 5)
         made = make_bot()
         bot = await made if inspect.isawaitable(made) else made
-        bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, 0.05)
+        _ready_sooner(bot)
         self.task = await _start(bot, ready_timeout)
         self.bot = bot
         return bot
@@ -290,6 +291,16 @@ def _walk(components: list[JSON]) -> list[JSON]:
             if isinstance(component.get(key), dict):
                 found += _walk([component[key]])
     return found
+
+
+def _ready_sooner(bot: commands.Bot) -> None:
+    """Fire on_ready 5 ms after the last GUILD_CREATE (discord.py's default waits 2 s).
+
+    discord.py cannot know that no more servers are coming, so it waits ``guild_ready_timeout``
+    after the last one. The fake sends every GUILD_CREATE right behind READY, so they are
+    already in the socket; a longer wait would only be paid again by every test's bot.
+    """
+    bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, GUILD_READY_TIMEOUT)
 
 
 async def _start(bot: commands.Bot, timeout: float) -> asyncio.Task[None]:
@@ -328,7 +339,7 @@ async def running_bot(
         with pointed_at(fake.api_base, fake.gateway_url):
             made = make_bot()
             bot = await made if inspect.isawaitable(made) else made
-            bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, 0.05)
+            _ready_sooner(bot)
             harness = Harness(fake, bot, user)
             harness.task = await _start(bot, ready_timeout)
             try:

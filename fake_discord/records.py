@@ -26,6 +26,8 @@ HANDLER_TASK_PREFIXES = (
     "discord-ui-dynamic-item",
     "discord.py: on_interaction",
 )
+POLL = 0.002
+"""How often `settle` looks for the bot's callback task before one has started."""
 CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL = (
     4,
     5,
@@ -179,26 +181,33 @@ def handler_tasks() -> set[asyncio.Task[Any]]:
 
 
 async def settle(
-    record: InteractionRecord, *, ack_timeout: float = 3.5, total: float = 15.0, idle: float = 0.03
+    record: InteractionRecord, *, ack_timeout: float = 3.5, total: float = 15.0, idle: float = 0.0
 ) -> None:
     """Return once the bot has stopped working on `record`, bounded by `total` seconds.
 
-    Done means: no discord.py callback task is running and nothing changed for `idle` seconds,
-    after either a response arrived or a callback ran and ended without one. With no response
-    and no callback at all, give up after `ack_timeout` (Discord's "did not respond").
+    Done means: no discord.py callback task is running and nothing changed for `idle` seconds
+    (by default one pass of the event loop), after either a response arrived or a callback ran
+    and ended without one. With no response and no callback at all, give up after `ack_timeout`
+    (Discord's "did not respond"). Callback tasks are awaited, not polled, so a command costs
+    its own time and no more.
     """
     loop = asyncio.get_running_loop()
+    deadline = loop.time() + total
     start = loop.time()
     seen_busy = False
-    while loop.time() - start < total:
-        busy = bool(handler_tasks())
-        seen_busy = seen_busy or busy
-        if not busy and (record.response is not None or seen_busy):
+    while (left := deadline - loop.time()) > 0:
+        busy = handler_tasks()
+        if busy:
+            seen_busy = True
+            await asyncio.wait(busy, timeout=left)
+            continue
+        if record.response is not None or seen_busy:
             version = record.version
             await asyncio.sleep(idle)
             if not handler_tasks() and record.version == version:
                 return
             continue
-        if record.response is None and not busy and loop.time() - start > ack_timeout:
+        if loop.time() - start > ack_timeout:
             return
-        await record.wait_for(_changed_since(record.version), 0.02)
+        # Nothing to await yet: the bot has not read the event from its socket. Look again soon.
+        await record.wait_for(_changed_since(record.version), min(POLL, left))

@@ -1,11 +1,12 @@
 """The bot as a whole: its synced commands, settings and Contests from sheets."""
 
+from bench.bot_env import BotEnv
 from bot.config import Settings
 from fake_discord.validate import validate_command, validate_command_set
 from rules.character import CharacterKind, make_character
 
 
-async def test_synced_commands_obey_discords_rules(bot_env):
+async def test_synced_commands_obey_discords_rules(bot_env: BotEnv) -> None:
     synced = bot_env.harness.fake.commands.scopes[bot_env.guild_id]
     names = {c["name"] for c in synced}
     assert {"roll", "gmroll", "read", "contest", "odds", "character", "edit", "sheet", "burden"} <= names
@@ -15,19 +16,19 @@ async def test_synced_commands_obey_discords_rules(bot_env):
     assert len(synced) <= 100
 
 
-def test_token_never_shows_in_settings_text():
-    settings = Settings(token="very-secret-token", _env_file=None)  # type: ignore[call-arg]
+def test_token_never_shows_in_settings_text() -> None:
+    settings = Settings(token="very-secret-token", _env_file=None)
     assert settings.has_token
     assert "very-secret-token" not in repr(settings) and "very-secret-token" not in str(settings)
     assert "very-secret-token" not in settings.model_dump_json()
 
 
-def test_blank_token_means_offline():
-    assert not Settings(token="  ", _env_file=None).has_token  # type: ignore[call-arg]
-    assert not Settings(_env_file=None).has_token  # type: ignore[call-arg]
+def test_blank_token_means_offline() -> None:
+    assert not Settings(token="  ", _env_file=None).has_token
+    assert not Settings(_env_file=None).has_token
 
 
-async def test_contest_between_two_characters_stats(bot_env):
+async def test_contest_between_two_characters_stats(bot_env: BotEnv) -> None:
     guild, owner = bot_env.guild_id, bot_env.user_id("player1")
     thorrow = make_character(
         name="Thorrow", kind=CharacterKind.HERO, owner_id=owner, attributes={"physique": 6}

@@ -27,11 +27,15 @@ from typing import Any
 
 import discord
 import pytest
+from discord.app_commands import AppCommandError
 
+from bench.bot_env import BotEnv
+from bot.app import MistbornBot
 from bot.cogs.server_setup import ServerSetup
 from bot.errors import APOLOGY, BotError, user_message
 from fake_discord import payloads
 from fake_discord.commandline import find_command
+from fake_discord.harness import Harness
 from fake_discord.payloads import Actor, Resolved
 from fake_discord.records import InteractionRecord, settle
 from fake_discord.world import FakeGuild, FakeMember
@@ -107,7 +111,7 @@ class Probe:
     refused (and with which error), and collects ERROR logs from the bot and from discord.py.
     """
 
-    env: Any
+    env: BotEnv
     errors: dict[int, BaseException] = field(default_factory=dict)
     log: list[logging.LogRecord] = field(default_factory=list)
     sent: int = 0
@@ -121,14 +125,13 @@ class Probe:
         tree = self.env.bot.tree
         original = tree.on_error
 
-        async def on_error(interaction: discord.Interaction, error: Exception) -> None:
+        @tree.error
+        async def on_error(interaction: discord.Interaction[MistbornBot], error: AppCommandError) -> None:
             self.errors[interaction.id] = error
             await original(interaction, error)
 
-        tree.on_error = on_error  # type: ignore[method-assign]
-
     @property
-    def harness(self) -> Any:
+    def harness(self) -> Harness:
         return self.env.harness
 
     def actor(self, user: str | FakeMember, guild: FakeGuild | None = None) -> Actor:
@@ -183,9 +186,9 @@ class Probe:
         """Send and check what must hold for any interaction, refused or not."""
         self.sent += 1
         record = await self.harness.fake.send_interaction(payload)
-        # The harness's own wait, with a shorter quiet period: discord.py's callback task has
-        # ended by then, and the board, the only background work, is awaited separately.
-        await settle(record, ack_timeout=self.harness.fake.limits.ack_deadline + 0.5, total=15, idle=0.005)
+        # The harness's own wait (until discord.py's callback task has ended); the board, the
+        # only background work, is awaited separately.
+        await settle(record, ack_timeout=self.harness.fake.limits.ack_deadline + 0.5, total=15)
         error = self.errors.get(record.id)
         where = f"{payload['data'].get('name')} {payload['data'].get('options')!r:.300}"
         assert record.response is not None, f"no answer within Discord's window: {where}"
@@ -235,7 +238,7 @@ class LogCatcher(logging.Handler):
 
 
 @pytest.fixture
-def probe(bot_env: Any) -> Iterator[Probe]:
+def probe(bot_env: BotEnv) -> Iterator[Probe]:
     """A :class:`Probe` on ``bot_env``; other modules define theirs the same way."""
     with LogCatcher() as logs:
         yield Probe(bot_env, log=logs)
@@ -257,7 +260,7 @@ HEROES = [("Vin", "player1", CharacterKind.HERO), ("Elend", "player2", Character
 TABLE = [*HEROES, ("Straff", "narrator", CharacterKind.VILLAIN)]
 
 
-def seed_sheet(env: Any, name: str, owner: str, kind: CharacterKind) -> Character:
+def seed_sheet(env: BotEnv, name: str, owner: str, kind: CharacterKind) -> Character:
     return make_character(
         name=name,
         kind=kind,
@@ -272,7 +275,7 @@ def seed_sheet(env: Any, name: str, owner: str, kind: CharacterKind) -> Characte
     )
 
 
-async def seed_table(env: Any) -> dict[str, int]:
+async def seed_table(env: BotEnv) -> dict[str, int]:
     """player1's Hero Vin, player2's Hero Elend, the Narrator's Villain Straff: each the
     active character of its owner, each with Powers, a Stunt, a Burden, a Prop and a Trait."""
     ids: dict[str, int] = {}
@@ -362,7 +365,7 @@ def sensible(probe: Probe, option: JSON, resolved: Resolved, guild: FakeGuild | 
     return {"type": kind, "name": name, "value": value}
 
 
-async def test_the_probe_catches_the_apology(probe, monkeypatch):
+async def test_the_probe_catches_the_apology(probe: Probe, monkeypatch: pytest.MonkeyPatch) -> None:
     """The checks are not vacuous: an unexpected error anywhere fails the interaction."""
 
     async def broken(*args: Any, **kwargs: Any) -> None:
@@ -373,7 +376,9 @@ async def test_the_probe_catches_the_apology(probe, monkeypatch):
         await probe.send("roll", [integer("dice", 3)])
 
 
-async def test_the_probe_catches_a_refusal_that_changed_storage(probe, monkeypatch):
+async def test_the_probe_catches_a_refusal_that_changed_storage(
+    probe: Probe, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async def refuse(*args: Any, **kwargs: Any) -> None:
         raise BotError("No.")
 

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
+from bench.bot_env import BotEnv
 from fake_discord.payloads import AUTOCOMPLETE, Resolved
 from tests.bot.test_bad_input import (
     ATTACHMENT,
@@ -37,6 +38,8 @@ from tests.bot.test_bad_input import (
     seed_table,
 )
 from tests.bot.test_bad_input_import import HOSTILE_FILES, attachment
+
+pytestmark = pytest.mark.slow
 
 SETTINGS = settings(
     max_examples=40,
@@ -132,7 +135,7 @@ def integers(option: JSON) -> st.SearchStrategy[int]:
     return st.one_of(fine, fine, fine, st.sampled_from(edges), st.integers(low - 3, high + 3))
 
 
-def option_value(data: Any, probe: Probe, option: JSON, resolved: Resolved) -> JSON:
+def option_value(data: st.DataObject, probe: Probe, option: JSON, resolved: Resolved) -> JSON:
     """One value of the option's registered type, values Discord's client would refuse included."""
     kind, guild = option["type"], probe.env.world.guild
     value: Any
@@ -164,7 +167,7 @@ FAMILIES = {
 
 
 @pytest.fixture
-async def table(bot_env: Any) -> AsyncIterator[Probe]:
+async def table(bot_env: BotEnv) -> AsyncIterator[Probe]:
     """One bot for all the examples of a test, with the seeded table."""
     with LogCatcher() as logs:
         probe = Probe(bot_env, log=logs)
@@ -174,7 +177,7 @@ async def table(bot_env: Any) -> AsyncIterator[Probe]:
         yield probe
 
 
-async def fuzz(probe: Probe, data: Any, family: set[str]) -> None:
+async def fuzz(probe: Probe, data: st.DataObject, family: set[str]) -> None:
     await repair(probe)
     commands = [(c["name"], path, o) for c, path, o in leaves(probe.harness.commands) if c["name"] in family]
     for _ in range(PER_EXAMPLE):
@@ -188,7 +191,7 @@ async def fuzz(probe: Probe, data: Any, family: set[str]) -> None:
         completing = [
             v for v in values if any(o["name"] == v["name"] and o.get("autocomplete") for o in options)
         ]
-        focus = completing and data.draw(st.booleans(), label="autocomplete")
+        focus = bool(completing) and data.draw(st.booleans(), label="autocomplete")
         if focus:
             data.draw(st.sampled_from(completing))["focused"] = True
         note(f"{'autocomplete ' if focus else ''}/{name} {' '.join(path)} as {user}: {values!r:.400}")
@@ -203,17 +206,17 @@ async def fuzz(probe: Probe, data: Any, family: set[str]) -> None:
 
 @SETTINGS
 @given(data=st.data())
-async def test_dice_and_server_commands_survive_any_option_values(table, data):
+async def test_dice_and_server_commands_survive_any_option_values(table: Probe, data: st.DataObject) -> None:
     await fuzz(table, data, FAMILIES["dice and server"])
 
 
 @SETTINGS
 @given(data=st.data())
-async def test_character_commands_survive_any_option_values(table, data):
+async def test_character_commands_survive_any_option_values(table: Probe, data: st.DataObject) -> None:
     await fuzz(table, data, FAMILIES["characters"])
 
 
 @SETTINGS
 @given(data=st.data())
-async def test_conflict_commands_survive_any_option_values(table, data):
+async def test_conflict_commands_survive_any_option_values(table: Probe, data: st.DataObject) -> None:
     await fuzz(table, data, FAMILIES["conflict"])

@@ -9,10 +9,12 @@ store nothing; a sheet that is fine belongs to whoever imports it unless a Narra
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
+from bench.bot_env import BotEnv
 from fake_discord.payloads import ATTACHMENT_SIZE_LIMIT, Resolved
 from fake_discord.world import FakeMember
 from rules.character import CharacterKind, export_character, make_character
@@ -83,7 +85,7 @@ def attachment(probe: Probe, resolved: Resolved, kind: str) -> JSON:
 
 
 @pytest.fixture
-async def probe(bot_env: Any) -> Any:
+async def probe(bot_env: BotEnv) -> AsyncIterator[Probe]:
     with LogCatcher() as logs:
         probe = Probe(bot_env, log=logs)
         probe.ids = await seed_table(bot_env)
@@ -135,7 +137,7 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("kind", [k for k in HOSTILE_FILES if k != "good"])
-async def test_hostile_files_are_refused_and_store_nothing(probe, kind):
+async def test_hostile_files_are_refused_and_store_nothing(probe: Probe, kind: str) -> None:
     outcome = await import_file(probe, kind)
     assert outcome.refused and outcome.record.ephemeral, outcome.text
     assert EXPECTED[kind] in outcome.record.content, outcome.record.content
@@ -144,13 +146,13 @@ async def test_hostile_files_are_refused_and_store_nothing(probe, kind):
     await probe.still_works()
 
 
-async def test_a_file_claiming_more_than_discord_allows_is_never_downloaded(probe):
+async def test_a_file_claiming_more_than_discord_allows_is_never_downloaded(probe: Probe) -> None:
     outcome = await import_file(probe, "claims 30 MiB")
     assert outcome.refused and "64 KiB" in outcome.record.content
     assert not [r for r in probe.harness.fake.requests if r.startswith("GET /files/")]
 
 
-async def test_an_imported_sheet_belongs_to_the_importer_not_the_file(probe):
+async def test_an_imported_sheet_belongs_to_the_importer_not_the_file(probe: Probe) -> None:
     outcome = await import_file(probe, "good", user="player2", name="**Tin** @everyone")
     assert not outcome.refused and outcome.record.ephemeral
     assert "\\*\\*Tin\\*\\*" in outcome.record.content and "@everyone" not in outcome.record.content
@@ -177,8 +179,8 @@ async def test_an_imported_sheet_belongs_to_the_importer_not_the_file(probe):
     ],
 )
 async def test_imports_over_a_taken_name_or_for_someone_else_are_refused(
-    probe, user, fields, name, owner, message
-):
+    probe: Probe, user: str, fields: dict[str, Any], name: str | None, owner: str | None, message: str
+) -> None:
     """Nobody replaces a sheet by importing one with its name, or plants a sheet on someone else."""
     resolved = Resolved()
     values = [sheet_file(probe, resolved, owner_id=probe.env.user_id(user), **fields)]
@@ -192,16 +194,16 @@ async def test_imports_over_a_taken_name_or_for_someone_else_are_refused(
     assert vin.version == 1 and vin.character.owner_id == probe.env.user_id("player1")
 
 
-async def test_the_bot_cannot_own_an_imported_sheet(probe):
+async def test_the_bot_cannot_own_an_imported_sheet(probe: Probe) -> None:
     bot = probe.env.world.guild.member(probe.env.world.bot.id)
     outcome = await import_file(probe, "good", user="narrator", owner=bot)
     assert outcome.refused and "not a bot" in outcome.record.content
 
 
-async def test_a_sheet_whose_fields_break_the_rules_is_refused(probe):
+async def test_a_sheet_whose_fields_break_the_rules_is_refused(probe: Probe) -> None:
     """Valid JSON of the right schema, but values the rules refuse: each is one plain refusal."""
     good = json.loads(export_character(make_character(name="Zane", kind=CharacterKind.HERO, owner_id=1)))
-    broken = [
+    broken: list[JSON] = [
         {"name": "x" * 100},
         {"name": "@everyone\u0000"},
         {"attributes": {"physique": 11, "charm": 2, "wits": 2}},
@@ -223,6 +225,6 @@ async def test_a_sheet_whose_fields_break_the_rules_is_refused(probe):
 
 
 @pytest.mark.parametrize("invisible", ["\u200b", "\ufeff\u200b", "\u202e"])
-async def test_an_invisible_name_is_refused(probe, invisible):
+async def test_an_invisible_name_is_refused(probe: Probe, invisible: str) -> None:
     outcome = await import_file(probe, "good", name=invisible)
     assert outcome.refused

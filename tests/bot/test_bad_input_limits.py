@@ -10,10 +10,11 @@ passes every permission check.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import AsyncIterator
 
 import pytest
 
+from bench.bot_env import BotEnv
 from fake_discord.payloads import Resolved
 from tests.bot.test_bad_input import (
     INTEGER,
@@ -37,7 +38,7 @@ HUGE = 2**53
 
 
 @pytest.fixture
-async def table(bot_env: Any) -> Any:
+async def table(bot_env: BotEnv) -> AsyncIterator[Probe]:
     with LogCatcher() as logs:
         probe = Probe(bot_env, log=logs)
         probe.ids = await seed_table(bot_env)
@@ -74,7 +75,7 @@ def edge_strings(option: JSON) -> list[str]:
     return edges
 
 
-async def test_every_text_option_at_and_past_its_limit(table):
+async def test_every_text_option_at_and_past_its_limit(table: Probe) -> None:
     sent = 0
     for name, path, options, option in cases(table, {STRING}):
         for value in edge_strings(option):
@@ -85,7 +86,7 @@ async def test_every_text_option_at_and_past_its_limit(table):
     await table.still_works()
 
 
-async def test_every_integer_option_just_past_its_range_and_far_beyond(table):
+async def test_every_integer_option_just_past_its_range_and_far_beyond(table: Probe) -> None:
     sent = 0
     for name, path, options, option in cases(table, {INTEGER}):
         values = [c["value"] for c in option.get("choices") or []]
@@ -130,7 +131,9 @@ async def test_every_integer_option_just_past_its_range_and_far_beyond(table):
         ),
     ],
 )
-async def test_choices_outside_the_list_are_refused_plainly(table, name, path, values, user, message):
+async def test_choices_outside_the_list_are_refused_plainly(
+    table: Probe, name: str, path: list[str], values: list[JSON], user: str, message: str
+) -> None:
     """Each of these once reached the engine unchecked: a KeyError, a pydantic ValidationError
     or a 6000-character reply, so the user got the apology or no answer at all."""
     await repair(table)
@@ -148,7 +151,7 @@ async def test_choices_outside_the_list_are_refused_plainly(table, name, path, v
         ("  Kel   sier  ", "Kel sier"),
     ],
 )
-async def test_unknown_names_are_refused_short_and_inert(table, value, shown):
+async def test_unknown_names_are_refused_short_and_inert(table: Probe, value: str, shown: str) -> None:
     """The refusal once echoed the whole name: 6000 characters made the reply too long to send."""
     for name, path, extra in [
         ("character", ["show"], []),
@@ -162,10 +165,11 @@ async def test_unknown_names_are_refused_short_and_inert(table, value, shown):
         assert outcome.record.content == f"There is no character named {shown} in this server."
 
 
-async def test_the_bot_itself_as_a_member_option(table):
+async def test_the_bot_itself_as_a_member_option(table: Probe) -> None:
     """Discord lets a member option name the bot: it has no sheets, and owns none."""
     resolved = Resolved()
     bot = table.env.world.guild.member(table.env.world.bot.id)
+    assert bot is not None
     member = {"type": 6, "name": "member", "value": resolved.add_member(table.env.world.guild, bot)}
     listed = await table.send(
         "character", [member, boolean("private", True)], path=["list"], resolved=resolved
@@ -178,7 +182,7 @@ async def test_the_bot_itself_as_a_member_option(table):
     assert made.refused and "not a bot" in made.record.content
 
 
-async def test_a_conflict_with_every_text_at_its_limit_still_fits_discord(table):
+async def test_a_conflict_with_every_text_at_its_limit_still_fits_discord(table: Probe) -> None:
     """Names, stakes, labels and reasons at their longest, of characters escaping doubles, on the
     replies, the board and the summary (the sweeps above cannot start a second Conflict)."""
     env, guild = table.env, table.env.guild_id

@@ -1,24 +1,32 @@
 """``/edit`` through the real dispatch: every part of a sheet, the permission matrix, and
 refusals that leave the stored sheet and its version untouched."""
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
+from bench.bot_env import BotEnv
+from bot.client import Interaction
+from bot.cogs.characters import common
+from bot.inputs.characters import named_or_active
 from fake_discord.commandline import CommandLineError
 from rules.burdens import Severity
-from rules.character import CharacterKind, PowerType, make_character
+from rules.character import Character, CharacterKind, PowerType, make_character
+from storage import StoredCharacter
 
 
-async def make(env, name="Vin", owner="player1", **fields):
+async def make(env: BotEnv, name: str = "Vin", owner: str = "player1", **fields: Any) -> StoredCharacter:
     fields.setdefault("kind", CharacterKind.HERO)
     character = make_character(name=name, owner_id=env.user_id(owner), **fields)
     return await env.storage.characters.create(env.guild_id, character)
 
 
-async def stored(env, name="Vin"):
+async def stored(env: BotEnv, name: str = "Vin") -> StoredCharacter:
     return await env.storage.characters.get_by_name(env.guild_id, name)
 
 
-async def make_full(env):
+async def make_full(env: BotEnv) -> StoredCharacter:
     return await make(
         env,
         standings={"resources": 4},
@@ -69,7 +77,7 @@ EDITS = [
 @pytest.mark.parametrize(
     ("line", "check"), EDITS, ids=[line.split(" ")[1] + str(i) for i, (line, _) in enumerate(EDITS)]
 )
-async def test_each_edit_is_stored(bot_env, line, check):
+async def test_each_edit_is_stored(bot_env: BotEnv, line: str, check: Callable[[Character], bool]) -> None:
     before = await make_full(bot_env)
     reply = await bot_env.slash(f"{line} name:Vin", user="player1")
     assert reply.ephemeral and reply.embeds[0]["title"] == "Vin", reply.content
@@ -77,7 +85,7 @@ async def test_each_edit_is_stored(bot_env, line, check):
     assert check(after.character) and after.version == before.version + 1
 
 
-async def test_edit_uses_the_active_character_and_reports_build_advice(bot_env):
+async def test_edit_uses_the_active_character_and_reports_build_advice(bot_env: BotEnv) -> None:
     vin = await make(bot_env)
     await bot_env.storage.active.set(bot_env.guild_id, bot_env.user_id("player1"), vin.id)
     reply = await bot_env.slash("/edit attribute attribute:Physique value:8", user="player1")
@@ -88,20 +96,20 @@ async def test_edit_uses_the_active_character_and_reports_build_advice(bot_env):
     assert (await stored(bot_env)).character.attributes.physique == 8
 
 
-async def test_villains_get_no_build_advice(bot_env):
+async def test_villains_get_no_build_advice(bot_env: BotEnv) -> None:
     await make(bot_env, "Straff", owner="narrator", kind=CharacterKind.VILLAIN)
     reply = await bot_env.slash("/edit attribute attribute:Physique value:10 name:Straff")
     assert not [f for f in reply.embeds[0]["fields"] if f["name"].startswith("Hero build")]
 
 
-async def test_text_is_escaped_in_the_confirmation(bot_env):
+async def test_text_is_escaped_in_the_confirmation(bot_env: BotEnv) -> None:
     await make(bot_env)
     reply = await bot_env.slash('/edit trait slot:Feature text:"**bold** <@1> `x`" name:Vin', user="player1")
     assert "\\*\\*bold\\*\\*" in reply.embeds[0]["description"]
     assert (await stored(bot_env)).character.traits.feature == "**bold** <@1> `x`"
 
 
-async def test_size_for_extras_and_kind_changes_by_a_narrator(bot_env):
+async def test_size_for_extras_and_kind_changes_by_a_narrator(bot_env: BotEnv) -> None:
     await make(bot_env, "Guards", owner="narrator", kind=CharacterKind.EXTRA, size=5, members_down=4)
     shrink = await bot_env.slash("/edit size size:3 name:Guards")
     assert "Group of 3, 0 standing" in shrink.embeds[0]["description"]
@@ -143,7 +151,7 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize(("user", "line", "message"), REFUSALS)
-async def test_refused_edits_change_nothing(bot_env, user, line, message):
+async def test_refused_edits_change_nothing(bot_env: BotEnv, user: str, line: str, message: str) -> None:
     before = await make_full(bot_env)
     reply = await bot_env.slash(line, user=user)
     assert reply.ephemeral and message in reply.content, reply.content
@@ -151,20 +159,20 @@ async def test_refused_edits_change_nothing(bot_env, user, line, message):
     assert after.character == before.character and after.version == before.version
 
 
-async def test_destiny_on_an_extra_is_refused(bot_env):
+async def test_destiny_on_an_extra_is_refused(bot_env: BotEnv) -> None:
     before = await make(bot_env, "Guards", owner="narrator", kind=CharacterKind.EXTRA, size=3)
     reply = await bot_env.slash('/edit text field:Destiny value:"Rise" name:Guards')
     assert reply.ephemeral and "Extras have no Destiny" in reply.content
     assert (await stored(bot_env, "Guards")).version == before.version
 
 
-async def test_narrator_edits_any_sheet(bot_env):
+async def test_narrator_edits_any_sheet(bot_env: BotEnv) -> None:
     await make(bot_env, "Vin")
     await bot_env.slash("/edit attribute attribute:Charm value:5 name:Vin", user="narrator")
     assert (await stored(bot_env)).character.attributes.charm == 5
 
 
-async def test_narrator_only_subcommands_refuse_even_when_made_visible(bot_env):
+async def test_narrator_only_subcommands_refuse_even_when_made_visible(bot_env: BotEnv) -> None:
     await make(bot_env, "Vin")
     with pytest.raises(CommandLineError, match="missing required"):
         await bot_env.slash("/edit owner name:Vin", user="player1")
@@ -174,7 +182,7 @@ async def test_narrator_only_subcommands_refuse_even_when_made_visible(bot_env):
     assert (await stored(bot_env)).version == 1
 
 
-async def test_part_autocomplete_reads_the_named_sheet(bot_env):
+async def test_part_autocomplete_reads_the_named_sheet(bot_env: BotEnv) -> None:
     await make_full(bot_env)
     await make(bot_env, "Elend", owner="player2", burdens=[{"name": "Gut wound", "severity": Severity.GRAVE}])
     powers = await bot_env.harness.autocomplete("/edit power-rating name:Vin power:st", user="player1")
@@ -195,13 +203,15 @@ async def test_part_autocomplete_reads_the_named_sheet(bot_env):
     assert nobody.choices == []
 
 
-async def test_a_sheet_changed_meanwhile_is_not_overwritten(bot_env, monkeypatch):
-    from bot.cogs.characters import common
-
+async def test_a_sheet_changed_meanwhile_is_not_overwritten(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
     vin = await make(bot_env)
-    real_load = common.named_or_active
+    real_load = named_or_active
 
-    async def load_then_someone_else_saves(interaction, given):
+    async def load_then_someone_else_saves(
+        interaction: Interaction, given: StoredCharacter | None
+    ) -> StoredCharacter:
         loaded = await real_load(interaction, given)
         other = loaded.character.model_copy(update={"notes": "theirs"})
         await bot_env.storage.characters.update(bot_env.guild_id, loaded, other)

@@ -1,10 +1,15 @@
 """A sheet filled to every cap with text that Markdown escaping doubles, and emoji that count
 twice in UTF-16, must still render within all of Discord's embed limits everywhere it shows."""
 
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
 import discord
 
+from bench.bot_env import BotEnv
 from bot.render.sheet import fit, sheet_embed
-from rules.character import CharacterKind, make_character
+from rules.character import Character, CharacterKind, make_character
 from rules.character import limits as lim
 from rules.character.text_budget import user_text_length
 
@@ -28,7 +33,7 @@ def text_of(size: int, seed: str = "") -> str:
     return out
 
 
-def maximal(kind=CharacterKind.HERO, owner_id=1, **extra):
+def maximal(kind: CharacterKind = CharacterKind.HERO, owner_id: int = 1, **extra: Any) -> Character:
     powers = [
         {
             "type": "other" if i % 2 else "kandra",
@@ -72,7 +77,7 @@ def maximal(kind=CharacterKind.HERO, owner_id=1, **extra):
     return make_character(fields)
 
 
-def assert_within_limits(embeds):
+def assert_within_limits(embeds: Sequence[Mapping[str, Any]]) -> None:
     assert 1 <= len(embeds) <= 10
     total = 0
     for embed in embeds:
@@ -91,22 +96,22 @@ def assert_within_limits(embeds):
     assert total <= 6000, total
 
 
-def test_the_maximal_sheet_is_maximal():
+def test_the_maximal_sheet_is_maximal() -> None:
     character = maximal()
     assert user_text_length(character) > 4000
     assert sum(PATTERN[0] in t for t in (character.name, character.concept, character.notes)) == 3
 
 
-def test_fit_never_splits_an_emoji_or_leaves_half_an_escape():
+def test_fit_never_splits_an_emoji_or_leaves_half_an_escape() -> None:
     assert fit("ab🔥", 3) == "ab…"
     assert fit("a\\*b\\*", 4) == "a\\*…"
     assert fit("a\\\\*b", 4) == "a\\\\…"
     assert units(fit("🔥" * 600, 1024)) <= 1024
 
 
-def test_sheet_embed_of_a_maximal_sheet_fits_every_kind():
+def test_sheet_embed_of_a_maximal_sheet_fits_every_kind() -> None:
     for kind in CharacterKind:
-        extra = {"destiny": "", "tragedy": "", "damage": {}, "size": 100, "members_down": 7}
+        extra: dict[str, Any] = {"destiny": "", "tragedy": "", "damage": {}, "size": 100, "members_down": 7}
         character = maximal(kind, **(extra if kind is CharacterKind.EXTRA else {}))
         embed = sheet_embed(character)
         assert_within_limits([embed.to_dict()])
@@ -116,7 +121,7 @@ def test_sheet_embed_of_a_maximal_sheet_fits_every_kind():
         assert len(embed) <= 6000 and isinstance(embed, discord.Embed)
 
 
-async def test_every_reply_about_a_maximal_sheet_fits(bot_env, tmp_path):
+async def test_every_reply_about_a_maximal_sheet_fits(bot_env: BotEnv, tmp_path: Path) -> None:
     owner = bot_env.user_id("player1")
     character = maximal(owner_id=owner)
     stored = await bot_env.storage.characters.create(bot_env.guild_id, character)
@@ -142,13 +147,14 @@ async def test_every_reply_about_a_maximal_sheet_fits(bot_env, tmp_path):
     assert shown["title"].startswith("Max\\*\\_")
     exported = await bot_env.slash("/character export", user="player1")
     path = tmp_path / "max.json"
+    assert exported.message is not None
     path.write_bytes(bot_env.harness.fake.file_bytes(exported.message["attachments"][0]))
     imported = await bot_env.slash(f'/character import file:"{path}" name:Copy', user="player1")
     assert_within_limits(imported.embeds)
     assert not bot_env.harness.violations
 
 
-async def test_a_long_roster_is_cut_with_a_count(bot_env):
+async def test_a_long_roster_is_cut_with_a_count(bot_env: BotEnv) -> None:
     owner = bot_env.user_id("player1")
     for i in range(60):
         character = make_character(name=text_of(64, f"{i:02d}"), kind="hero", owner_id=owner)

@@ -4,29 +4,37 @@ Each test asserts the reply and what was stored; refusals must leave storage as 
 """
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bench.bot_env import BotEnv
 from fake_discord import payloads
-from rules.character import CharacterKind, export_character, make_character
+from fake_discord.payloads import JSON
+from rules.character import Character, CharacterKind, export_character, make_character
+from storage import StoredCharacter
 
 
-async def make(env, name="Vin", owner="player1", guild_id=None, **fields):
+async def make(
+    env: BotEnv, name: str = "Vin", owner: str = "player1", guild_id: int | None = None, **fields: Any
+) -> StoredCharacter:
     fields.setdefault("kind", CharacterKind.HERO)
     character = make_character(name=name, owner_id=env.user_id(owner), **fields)
     return await env.storage.characters.create(guild_id or env.guild_id, character)
 
 
-async def snapshot(env):
+async def snapshot(env: BotEnv) -> list[tuple[int, int, Character]]:
     """Every stored character in the server with its version: what a refusal must not change."""
     return [(s.id, s.version, s.character) for s in await env.storage.characters.list_by_guild(env.guild_id)]
 
 
-def field(embed, name):
-    return next(f["value"] for f in embed["fields"] if f["name"] == name)
+def field(embed: JSON, name: str) -> str:
+    value: str = next(f["value"] for f in embed["fields"] if f["name"] == name)
+    return value
 
 
-async def test_create_hero_is_stored_shown_and_made_active(bot_env):
+async def test_create_hero_is_stored_shown_and_made_active(bot_env: BotEnv) -> None:
     reply = await bot_env.slash(
         '/character create name:Vin concept:"Street *thief*" physique:4 charm:3 wits:6 '
         "resources:4 influence:3 spirit:4",
@@ -44,7 +52,7 @@ async def test_create_hero_is_stored_shown_and_made_active(bot_env):
     assert not bot_env.harness.violations
 
 
-async def test_create_reports_hero_build_advice_without_blocking(bot_env):
+async def test_create_reports_hero_build_advice_without_blocking(bot_env: BotEnv) -> None:
     reply = await bot_env.slash("/character create name:Kelsier physique:9", user="player1")
     assert len(reply.embeds) == 2 and "Physique runs from 2 to 6" in field(
         reply.embeds[1], "Hero build check (advice only)"
@@ -54,7 +62,7 @@ async def test_create_reports_hero_build_advice_without_blocking(bot_env):
     ).character.attributes.physique == 9
 
 
-async def test_second_hero_does_not_replace_the_active_one(bot_env):
+async def test_second_hero_does_not_replace_the_active_one(bot_env: BotEnv) -> None:
     await bot_env.slash("/character create name:Vin", user="player1")
     reply = await bot_env.slash("/character create name:Spook", user="player1")
     assert "active" not in reply.content
@@ -73,7 +81,7 @@ async def test_second_hero_does_not_replace_the_active_one(bot_env):
         ('/character create name:"   "', "name cannot be empty"),
     ],
 )
-async def test_create_refusals_store_nothing(bot_env, line, message):
+async def test_create_refusals_store_nothing(bot_env: BotEnv, line: str, message: str) -> None:
     await make(bot_env, "Vin", owner="player2")
     before = await snapshot(bot_env)
     reply = await bot_env.slash(line, user="player1")
@@ -81,7 +89,7 @@ async def test_create_refusals_store_nothing(bot_env, line, message):
     assert await snapshot(bot_env) == before
 
 
-async def test_narrator_creates_villains_extras_and_heroes_for_players(bot_env):
+async def test_narrator_creates_villains_extras_and_heroes_for_players(bot_env: BotEnv) -> None:
     villain = await bot_env.slash("/character create name:Straff kind:Villain wits:8")
     assert villain.ephemeral and villain.embeds[0]["title"] == "Straff — Villain"
     guards = await bot_env.slash("/character create name:Guards kind:Extra size:6")
@@ -95,7 +103,7 @@ async def test_narrator_creates_villains_extras_and_heroes_for_players(bot_env):
     assert await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player2")) is None
 
 
-async def test_show_named_active_private_and_missing(bot_env):
+async def test_show_named_active_private_and_missing(bot_env: BotEnv) -> None:
     stored = await make(bot_env, "Vin", concept="Survivor's heir")
     shown = await bot_env.slash("/character show name:VIN", user="player2")
     assert not shown.ephemeral and shown.embeds[0]["title"] == "Vin — Hero"
@@ -108,7 +116,7 @@ async def test_show_named_active_private_and_missing(bot_env):
     assert active.embeds[0]["title"] == "Vin — Hero"
 
 
-async def test_character_in_another_server_is_invisible(bot_env):
+async def test_character_in_another_server_is_invisible(bot_env: BotEnv) -> None:
     await make(bot_env, "Marsh", owner="player1", guild_id=bot_env.guild_id + 1)
     for line in ("/character show name:Marsh", "/edit attribute attribute:Wits value:5 name:Marsh"):
         reply = await bot_env.slash(line, user="player1")
@@ -121,7 +129,7 @@ async def test_character_in_another_server_is_invisible(bot_env):
     assert other.version == 1
 
 
-async def test_list_shows_names_kinds_owners_and_filters(bot_env):
+async def test_list_shows_names_kinds_owners_and_filters(bot_env: BotEnv) -> None:
     await make(bot_env, "Vin")
     await make(bot_env, "Straff", owner="narrator", kind=CharacterKind.VILLAIN)
     everyone = await bot_env.slash("/character list", user="player2")
@@ -132,7 +140,7 @@ async def test_list_shows_names_kinds_owners_and_filters(bot_env):
     assert "Straff" not in mine.embeds[0]["description"]
 
 
-async def test_rename_own_character(bot_env):
+async def test_rename_own_character(bot_env: BotEnv) -> None:
     await make(bot_env, "Vin")
     await make(bot_env, "Elend", owner="player2")
     reply = await bot_env.slash("/character rename name:vin new_name:Valette", user="player1")
@@ -146,7 +154,7 @@ async def test_rename_own_character(bot_env):
     assert await snapshot(bot_env) == before
 
 
-async def test_delete_asks_and_deletes_on_confirm(bot_env):
+async def test_delete_asks_and_deletes_on_confirm(bot_env: BotEnv) -> None:
     stored = await make(bot_env, "Vin")
     await bot_env.storage.active.set(bot_env.guild_id, bot_env.user_id("player1"), stored.id)
     question = await bot_env.slash("/character delete name:Vin", user="player1")
@@ -158,7 +166,7 @@ async def test_delete_asks_and_deletes_on_confirm(bot_env):
     assert await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player1")) is None
 
 
-async def test_delete_cancel_keeps_the_character(bot_env):
+async def test_delete_cancel_keeps_the_character(bot_env: BotEnv) -> None:
     await make(bot_env, "Vin")
     before = await snapshot(bot_env)
     await bot_env.slash("/character delete name:Vin", user="player1")
@@ -167,7 +175,7 @@ async def test_delete_cancel_keeps_the_character(bot_env):
     assert await snapshot(bot_env) == before
 
 
-async def test_delete_refused_for_others_and_only_the_asker_may_click(bot_env):
+async def test_delete_refused_for_others_and_only_the_asker_may_click(bot_env: BotEnv) -> None:
     await make(bot_env, "Vin")
     before = await snapshot(bot_env)
     refused = await bot_env.slash("/character delete name:Vin", user="player2")
@@ -182,7 +190,7 @@ async def test_delete_refused_for_others_and_only_the_asker_may_click(bot_env):
     assert await snapshot(bot_env) == before
 
 
-async def test_delete_does_not_remove_a_sheet_changed_meanwhile(bot_env):
+async def test_delete_does_not_remove_a_sheet_changed_meanwhile(bot_env: BotEnv) -> None:
     stored = await make(bot_env, "Vin")
     await bot_env.slash("/character delete name:Vin", user="player1")
     changed = make_character(
@@ -194,7 +202,7 @@ async def test_delete_does_not_remove_a_sheet_changed_meanwhile(bot_env):
     assert (await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Vin")).character.notes == "new"
 
 
-async def test_delete_confirmation_times_out(bot_env, monkeypatch):
+async def test_delete_confirmation_times_out(bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.cogs.characters.views import DeleteView
 
     monkeypatch.setattr(DeleteView, "TIMEOUT", 0.2)
@@ -205,25 +213,28 @@ async def test_delete_confirmation_times_out(bot_env, monkeypatch):
     assert len(await bot_env.storage.characters.list_by_guild(bot_env.guild_id)) == 1
 
 
-async def test_use_sets_the_active_character_for_controllers_only(bot_env):
+async def test_use_sets_the_active_character_for_controllers_only(bot_env: BotEnv) -> None:
     vin = await make(bot_env, "Vin")
     await make(bot_env, "Straff", owner="narrator", kind=CharacterKind.VILLAIN)
     reply = await bot_env.slash("/character use name:vin", user="player1")
     assert reply.ephemeral and "**Vin** is now your active character" in reply.embeds[0]["description"]
-    assert (await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player1"))).id == vin.id
+    active = await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player1"))
+    assert active is not None and active.id == vin.id
     refused = await bot_env.slash("/character use name:Straff", user="player1")
     assert refused.ephemeral and "not yours" in refused.content
-    assert (await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player1"))).id == vin.id
+    active = await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player1"))
+    assert active is not None and active.id == vin.id
     narrator = await bot_env.slash("/character use name:Vin", user="narrator")
     assert not narrator.content and narrator.ephemeral
 
 
-async def test_export_then_import_under_a_new_name(bot_env, tmp_path):
+async def test_export_then_import_under_a_new_name(bot_env: BotEnv, tmp_path: Path) -> None:
     await make(
         bot_env, "Vin", concept="Mistborn", powers=[{"type": "allomancy", "name": "Steel", "rating": 4}]
     )
     exported = await bot_env.slash("/character export name:Vin", user="player2")
     assert exported.ephemeral and "/character import" in exported.content
+    assert exported.message is not None
     attachment = exported.message["attachments"][0]
     assert attachment["filename"] == "Vin.json"
     data = bot_env.harness.fake.file_bytes(attachment)
@@ -239,7 +250,9 @@ async def test_export_then_import_under_a_new_name(bot_env, tmp_path):
     assert stored.character.powers[0].name == "Steel" and stored.character.concept == "Mistborn"
 
 
-async def test_import_villain_needs_a_narrator_who_keeps_the_files_owner(bot_env, tmp_path):
+async def test_import_villain_needs_a_narrator_who_keeps_the_files_owner(
+    bot_env: BotEnv, tmp_path: Path
+) -> None:
     straff = make_character(name="Straff", kind=CharacterKind.VILLAIN, owner_id=42)
     path = tmp_path / "straff.json"
     path.write_text(export_character(straff))
@@ -277,7 +290,9 @@ HOSTILE = {
 
 
 @pytest.mark.parametrize("case", list(HOSTILE))
-async def test_malformed_imports_give_one_clear_private_error(bot_env, tmp_path, case):
+async def test_malformed_imports_give_one_clear_private_error(
+    bot_env: BotEnv, tmp_path: Path, case: str
+) -> None:
     data, message = HOSTILE[case]
     path = tmp_path / "sheet.json"
     path.write_bytes(data)
@@ -287,7 +302,7 @@ async def test_malformed_imports_give_one_clear_private_error(bot_env, tmp_path,
     assert await snapshot(bot_env) == []
 
 
-async def test_view_sheet_menu_shows_the_members_active_character(bot_env):
+async def test_view_sheet_menu_shows_the_members_active_character(bot_env: BotEnv) -> None:
     stored = await make(bot_env, "Vin")
     none = await bot_env.harness.user_menu("View sheet", "player1", user="player2")
     assert none.ephemeral and "player1 has no active character" in none.content
@@ -296,7 +311,7 @@ async def test_view_sheet_menu_shows_the_members_active_character(bot_env):
     assert shown.ephemeral and shown.embeds[0]["title"] == "Vin — Hero"
 
 
-async def test_name_autocomplete_reads_all_but_edits_only_your_own(bot_env):
+async def test_name_autocomplete_reads_all_but_edits_only_your_own(bot_env: BotEnv) -> None:
     await make(bot_env, "Vin")
     await make(bot_env, "Valette", owner="player2")
     await make(bot_env, "Vorin", owner="narrator", kind=CharacterKind.VILLAIN)

@@ -1,32 +1,38 @@
 """``/sheet`` and ``/burden`` through the real dispatch: what the table sees, what is stored."""
 
+from typing import Any
+
 import pytest
 
+from bench.bot_env import BotEnv
+from fake_discord.payloads import JSON
 from rules.burdens import Severity
 from rules.character import CharacterKind, make_character
+from storage import StoredCharacter
 
 
-async def make(env, name="Vin", owner="player1", **fields):
+async def make(env: BotEnv, name: str = "Vin", owner: str = "player1", **fields: Any) -> StoredCharacter:
     fields.setdefault("kind", CharacterKind.HERO)
     character = make_character(name=name, owner_id=env.user_id(owner), **fields)
     return await env.storage.characters.create(env.guild_id, character)
 
 
-async def stored(env, name="Vin"):
+async def stored(env: BotEnv, name: str = "Vin") -> StoredCharacter:
     return await env.storage.characters.get_by_name(env.guild_id, name)
 
 
-def field(embed, name):
-    return next(f["value"] for f in embed["fields"] if f["name"] == name)
+def field(embed: JSON, name: str) -> str:
+    value: str = next(f["value"] for f in embed["fields"] if f["name"] == name)
+    return value
 
 
-HARDY = {
+HARDY: dict[str, Any] = {
     "attributes": {"physique": 4, "charm": 3, "wits": 3},
     "standings": {"resources": 4, "influence": 3, "spirit": 3},
 }
 
 
-async def test_damage_leaves_a_wound_burden(bot_env):
+async def test_damage_leaves_a_wound_burden(bot_env: BotEnv) -> None:
     await make(bot_env, **HARDY)
     reply = await bot_env.slash("/sheet damage amount:4 name:Vin", user="player1")
     embed = reply.embeds[0]
@@ -38,7 +44,7 @@ async def test_damage_leaves_a_wound_burden(bot_env):
     assert [(b.name, b.severity) for b in character.burdens] == [("Wounded (Health)", Severity.GRAVE)]
 
 
-async def test_defeat_with_a_mortal_burden_is_stored(bot_env):
+async def test_defeat_with_a_mortal_burden_is_stored(bot_env: BotEnv) -> None:
     await make(bot_env, **HARDY)
     reply = await bot_env.slash(
         "/sheet damage amount:20 name:Vin resilience:Willpower defeat_burden:Mortal", user="player1"
@@ -57,7 +63,7 @@ async def test_defeat_with_a_mortal_burden_is_stored(bot_env):
     assert "Devastated: −2 dice on Power rolls" in sheet.embeds[0]["footer"]["text"]
 
 
-async def test_pewter_raises_health_for_the_hit(bot_env):
+async def test_pewter_raises_health_for_the_hit(bot_env: BotEnv) -> None:
     await make(bot_env, powers=[{"type": "allomancy", "name": "Pewter", "rating": 5}], **HARDY)
     reply = await bot_env.slash("/sheet damage amount:4 pewter:true name:Vin", user="player1")
     assert "Health: 13 → **9**" in reply.embeds[0]["description"]
@@ -66,7 +72,7 @@ async def test_pewter_raises_health_for_the_hit(bot_env):
     assert no_pewter.embeds  # the Narrator may apply it too
 
 
-async def test_damage_to_an_extras_group_defeats_members(bot_env):
+async def test_damage_to_an_extras_group_defeats_members(bot_env: BotEnv) -> None:
     await make(bot_env, "Guards", owner="narrator", kind=CharacterKind.EXTRA, size=4)
     reply = await bot_env.slash("/sheet damage amount:3 name:Guards")
     assert reply.embeds[0]["title"] == "Guards: 3 members defeated"
@@ -77,7 +83,7 @@ async def test_damage_to_an_extras_group_defeats_members(bot_env):
     assert (await stored(bot_env, "Guards")).character.members_left == 2
 
 
-async def test_heal_spend_and_recover(bot_env):
+async def test_heal_spend_and_recover(bot_env: BotEnv) -> None:
     await make(bot_env, damage={"health": 5, "reputation": 2}, **HARDY)
     healed = await bot_env.slash("/sheet heal amount:3 name:Vin", user="player1")
     assert "Health **6**/8" in field(healed.embeds[0], "Resiliences")
@@ -97,7 +103,7 @@ async def test_heal_spend_and_recover(bot_env):
     assert (spent_after.resources, spent_after.influence) == (0, 0)
 
 
-async def test_breathers(bot_env):
+async def test_breathers(bot_env: BotEnv) -> None:
     burdens = [
         {"name": "Wounded (Health)", "severity": "grave"},
         {"name": "Shamed", "severity": "serious"},
@@ -123,7 +129,7 @@ async def test_breathers(bot_env):
     assert (await stored(bot_env)).character.burdens[0].severity is Severity.SERIOUS
 
 
-async def test_burden_add_step_and_remove(bot_env):
+async def test_burden_add_step_and_remove(bot_env: BotEnv) -> None:
     await make(bot_env)
     added = await bot_env.slash('/burden add burden:"Broken arm" severity:Serious name:Vin', user="player1")
     assert added.embeds[0]["description"] == "New Serious Burden: Broken arm."
@@ -156,7 +162,7 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize(("user", "line", "message"), REFUSALS)
-async def test_refusals_change_nothing(bot_env, user, line, message):
+async def test_refusals_change_nothing(bot_env: BotEnv, user: str, line: str, message: str) -> None:
     before = await make(
         bot_env, spent={"influence": 2}, burdens=[{"name": "Curse", "severity": "mortal"}], **HARDY
     )
@@ -166,7 +172,7 @@ async def test_refusals_change_nothing(bot_env, user, line, message):
     assert after.character == before.character and after.version == before.version
 
 
-async def test_a_full_sheet_skips_the_wound_burden_but_takes_the_damage(bot_env):
+async def test_a_full_sheet_skips_the_wound_burden_but_takes_the_damage(bot_env: BotEnv) -> None:
     burdens = [{"name": f"Burden {i}", "severity": "serious"} for i in range(10)]
     await make(bot_env, burdens=burdens, **HARDY)
     reply = await bot_env.slash("/sheet damage amount:6 name:Vin", user="player1")

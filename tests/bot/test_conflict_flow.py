@@ -4,12 +4,14 @@ import copy
 
 import pytest
 
+from bench.bot_env import BotEnv
+from fake_discord.payloads import JSON
 from rules.character import CharacterKind, make_character
 from storage.conflict_runner import current_conflict
 
 
 @pytest.fixture
-async def duel(bot_env):
+async def duel(bot_env: BotEnv) -> BotEnv:
     """Vin (player1's Hero) against a Thug (the Narrator's Villain), both declared to attack."""
     env = bot_env
     guild = env.guild_id
@@ -34,7 +36,7 @@ async def duel(bot_env):
     return env
 
 
-def boards(env) -> list[dict]:
+def boards(env: BotEnv) -> list[JSON]:
     channel = str(env.world.guild.channels[0].id)
     return [
         m
@@ -45,11 +47,11 @@ def boards(env) -> list[dict]:
     ]
 
 
-async def settle_boards(env) -> None:
+async def settle_boards(env: BotEnv) -> None:
     await env.bot.conflicts.boards.idle()
 
 
-async def test_one_board_is_edited_not_reposted(duel):
+async def test_one_board_is_edited_not_reposted(duel: BotEnv) -> None:
     env = duel
     await settle_boards(env)
     [board] = boards(env)
@@ -62,7 +64,7 @@ async def test_one_board_is_edited_not_reposted(duel):
     assert await env.storage.boards.get(env.guild_id, env.world.guild.channels[0].id) == int(board["id"])
 
 
-async def test_status_reposts_the_board(duel):
+async def test_status_reposts_the_board(duel: BotEnv) -> None:
     env = duel
     await settle_boards(env)
     [old] = boards(env)
@@ -74,7 +76,7 @@ async def test_status_reposts_the_board(duel):
     assert await env.storage.boards.get(env.guild_id, env.world.guild.channels[0].id) == int(ids[-1])
 
 
-async def test_narrator_waits_before_answering_for_a_player(duel):
+async def test_narrator_waits_before_answering_for_a_player(duel: BotEnv) -> None:
     env = duel
     prompt = await env.slash("/act dice:5", user="narrator")
     assert prompt.content.startswith(f"<@{env.user_id('player1')}>")
@@ -85,7 +87,7 @@ async def test_narrator_waits_before_answering_for_a_player(duel):
     assert not later.ephemeral
 
 
-async def test_end_shows_the_summary_and_frees_the_channel(duel):
+async def test_end_shows_the_summary_and_frees_the_channel(duel: BotEnv) -> None:
     env = duel
     again = await env.slash('/conflict start kind:social stakes:"Another"')
     assert again.ephemeral and "already" in again.content.lower()
@@ -100,12 +102,12 @@ async def test_end_shows_the_summary_and_frees_the_channel(duel):
     assert not fresh.ephemeral
 
 
-async def test_commands_without_a_conflict_explain_themselves(bot_env):
+async def test_commands_without_a_conflict_explain_themselves(bot_env: BotEnv) -> None:
     reply = await bot_env.slash("/act dice:3", user="player1")
     assert reply.ephemeral and "Conflict" in reply.content
 
 
-async def test_rate_limited_board_edits_back_off_and_the_round_goes_on(duel):
+async def test_rate_limited_board_edits_back_off_and_the_round_goes_on(duel: BotEnv) -> None:
     env = duel
     await settle_boards(env)
     [board] = boards(env)
@@ -121,7 +123,7 @@ async def test_rate_limited_board_edits_back_off_and_the_round_goes_on(duel):
     assert after["id"] == board["id"] and "In progress" in str(after["embeds"])
 
 
-async def test_a_button_from_an_ended_conflict_cannot_answer_the_next(duel):
+async def test_a_button_from_an_ended_conflict_cannot_answer_the_next(duel: BotEnv) -> None:
     env = duel
     env.bot.conflicts.defend_grace = 0
     await env.slash("/act dice:5", user="narrator")

@@ -4,19 +4,26 @@ Only slash commands and button clicks, from the Narrator's and two players' acco
 plays Thorrow, player2 plays Koel), against the real discord.py client and a SQLite file. The
 deciding Contest uses the bot's own seeded dice: seed 5754 throws Thorrow's 8 dice as Result 3
 with four 6s and Carrow's 4 as Result 3 with one 6, as in the text.
+
+Playing the sheets, the set-up and the declarations takes 30 commands; they are played once per
+module (``declared_snapshot``) and every test starts a new bot on a copy of the database and
+the Discord they left, as a restarted bot would find them.
 """
 
 import asyncio
 import copy
 import random
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
-from fake_discord.records import InteractionRecord
+from bench.bot_env import SEED, BotEnv, Snapshot, running_bot_env, running_snapshot, table_world
 from rules.burdens import Severity
 from rules.character import Resilience, resilience_current
-from rules.conflict import declaration_order, resolve_order
+from rules.conflict import Conflict, declaration_order, resolve_order
 from storage.conflict_runner import current_conflict
+from tests.support import run_apart
 
 SEED_FOR_THE_TRIP = 5754
 
@@ -72,41 +79,45 @@ DECLARATIONS = [
 ]
 
 
-def refused(reply: InteractionRecord) -> bool:
-    """Refusals are private text; confirmations (some private too) carry an embed."""
-    return reply.ephemeral and not reply.embeds
-
-
-async def play(env, script) -> list[InteractionRecord]:
-    replies = []
-    for user, line in script:
-        reply = await env.slash(line, user=user)
-        assert not refused(reply), f"{line!r} was refused: {reply.content}"
-        replies.append(reply)
-    return replies
-
-
-async def state(env):
+async def state(env: BotEnv) -> Conflict:
     conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
     assert conflict is not None
     return conflict
 
 
-def ids_by_name(conflict) -> dict[str, int]:
+def ids_by_name(conflict: Conflict) -> dict[str, int]:
     return {p.name: p.id for p in conflict.participants}
 
 
+async def play_to_the_declarations(db_path: Path) -> Snapshot:
+    """The sheets, the set-up and everyone's declaration, played through Discord once."""
+    async with running_bot_env(db_path, table_world()) as env:
+        await env.play(SHEETS + SETUP)
+        conflict = await state(env)
+        names = [p.name for p in declaration_order(conflict)]
+        assert names == ["Ignus", "Cordal Bylerum", "House guards", "Carrow Bylerum", "Koel", "Thorrow"]
+        await env.play(DECLARATIONS)
+        await env.bot.conflicts.boards.idle()
+        # No dice were thrown yet, so a new bot with the same seed throws what this one would.
+        assert env.bot.rng.getstate() == random.Random(SEED).getstate()
+        messages = env.harness.fake.messages
+    return Snapshot.take(env, messages)
+
+
+@pytest.fixture(scope="module")
+def declared_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    folder = tmp_path_factory.mktemp("keep-hasting")
+    return run_apart(play_to_the_declarations(folder / "declared.sqlite3"))
+
+
 @pytest.fixture
-async def declared(bot_env):
-    await play(bot_env, SHEETS + SETUP)
-    conflict = await state(bot_env)
-    names = [p.name for p in declaration_order(conflict)]
-    assert names == ["Ignus", "Cordal Bylerum", "House guards", "Carrow Bylerum", "Koel", "Thorrow"]
-    await play(bot_env, DECLARATIONS)
-    return bot_env
+async def declared(declared_snapshot: Snapshot, tmp_path: Path) -> AsyncIterator[BotEnv]:
+    """Everyone has declared: a new bot on a copy of ``declared_snapshot``."""
+    async with running_snapshot(declared_snapshot, tmp_path / "bot.sqlite3") as env:
+        yield env
 
 
-async def test_declarations_give_the_dice_of_the_example(declared):
+async def test_declarations_give_the_dice_of_the_example(declared: BotEnv) -> None:
     conflict = await state(declared)
     dice = {p.name: (p.round.action_dice, p.round.defense_dice) for p in conflict.participants}
     assert dice == {
@@ -123,7 +134,7 @@ async def test_declarations_give_the_dice_of_the_example(declared):
     assert ids["Thorrow"] in {p.id for p in conflict.participants}
 
 
-async def test_thorrow_trips_carrow_and_wounds_him(declared):
+async def test_thorrow_trips_carrow_and_wounds_him(declared: BotEnv) -> None:
     env = declared
     env.bot.rng = random.Random(SEED_FOR_THE_TRIP)
     act = await env.slash("/act dice:8", user="player1")
@@ -160,7 +171,7 @@ async def test_thorrow_trips_carrow_and_wounds_him(declared):
     assert boards, "the status board was never posted"
 
 
-async def test_thorrow_switches_and_moves_last(declared):
+async def test_thorrow_switches_and_moves_last(declared: BotEnv) -> None:
     env = declared
     reply = await env.slash(
         '/switch action:attack target:"House guards" stat:Physique traits:1 weapon:Spear', user="player1"
@@ -173,7 +184,7 @@ async def test_thorrow_switches_and_moves_last(declared):
     assert order[-1] == ["Thorrow"]
 
 
-async def test_players_cannot_act_for_others_or_run_the_round(declared):
+async def test_players_cannot_act_for_others_or_run_the_round(declared: BotEnv) -> None:
     env = declared
     refused = await env.slash("/act dice:8 who:Thorrow", user="player2")
     assert refused.ephemeral and "not yours" in refused.content
@@ -186,15 +197,16 @@ async def test_players_cannot_act_for_others_or_run_the_round(declared):
     assert {p.name: p.round.action_dice for p in conflict.participants}["Thorrow"] == 12
 
 
-async def test_a_player_cannot_answer_for_someone_elses_defence(declared):
+async def test_a_player_cannot_answer_for_someone_elses_defence(declared: BotEnv) -> None:
     env = declared
     await env.slash("/act dice:8", user="player1")
     refused = await env.harness.click("Defend with 4", user="player2")
     assert refused.ephemeral and "Only Carrow Bylerum's player or a Narrator" in refused.content
-    assert (await state(env)).pending.awaiting.value == "defence"
+    pending = (await state(env)).pending
+    assert pending is not None and pending.awaiting.value == "defence"
 
 
-async def test_two_clicks_at_once_apply_once(declared):
+async def test_two_clicks_at_once_apply_once(declared: BotEnv) -> None:
     env = declared
     await env.slash("/act dice:8", user="player1")
     prompt = env.harness.last_message()
@@ -210,11 +222,12 @@ async def test_two_clicks_at_once_apply_once(declared):
     assert carrow.round.action_dice in (5, 6)  # exactly one defence was spent
 
 
-async def test_a_stale_button_is_refused(declared):
+async def test_a_stale_button_is_refused(declared: BotEnv) -> None:
     env = declared
     await env.slash("/act dice:8", user="player1")
     # A client that has not yet seen the prompt lose its buttons still shows the old ones.
     prompt = copy.deepcopy(env.harness.last_message())
+    assert prompt is not None
     await env.harness.click("Don't defend", message=prompt, user="narrator")
     assert not env.harness.fake.messages[int(prompt["id"])].get("components")
     before = await state(env)
@@ -223,7 +236,7 @@ async def test_a_stale_button_is_refused(declared):
     assert await state(env) == before
 
 
-async def test_restart_mid_defence_resumes_and_old_buttons_work(declared):
+async def test_restart_mid_defence_resumes_and_old_buttons_work(declared: BotEnv) -> None:
     env = declared
     await env.slash("/act dice:8", user="player1")
     prompt = env.harness.last_message()

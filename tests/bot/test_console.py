@@ -21,7 +21,7 @@ def run_console(script: str, db: Path, *args: str) -> subprocess.CompletedProces
     )
 
 
-def test_console_runs_a_script_and_keeps_data_between_runs(tmp_path):
+def test_console_runs_a_script_and_keeps_data_between_runs(tmp_path: Path) -> None:
     db = tmp_path / "console.sqlite3"
     first = run_console('/roll dice:5 label:"First night"\n/odds table\n', db)
     assert first.returncode == 0, first.stderr
@@ -34,7 +34,7 @@ def test_console_runs_a_script_and_keeps_data_between_runs(tmp_path):
     assert "@narrator" in second.stdout and "<@" not in second.stdout  # mentions shown as names
 
 
-def test_console_reports_bad_lines_and_exits_nonzero(tmp_path):
+def test_console_reports_bad_lines_and_exits_nonzero(tmp_path: Path) -> None:
     result = run_console("/roll dice:50\n/nonsense\n", tmp_path / "c.sqlite3")
     assert result.returncode == 1
     assert "dice must be in 0..20" in result.stdout and "unknown command" in result.stdout.lower()

@@ -2,19 +2,22 @@
 
 import pytest
 
+from bench.bot_env import BotEnv
 from fake_discord.commandline import CommandLineError
+from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, make_character
 
 
-def field(record, name: str) -> str:
+def field(record: InteractionRecord, name: str) -> str:
     for embed in record.embeds:
         for f in embed.get("fields", []):
             if f["name"] == name:
-                return f["value"]
+                value: str = f["value"]
+                return value
     raise AssertionError(f"no field {name!r} in {record.embeds}")
 
 
-async def test_roll_bare_dice_is_logged(bot_env):
+async def test_roll_bare_dice_is_logged(bot_env: BotEnv) -> None:
     reply = await bot_env.slash("/roll dice:12 difficulty:2 label:Leap", user="player1")
     assert not reply.ephemeral and reply.embeds[0]["title"] == "Leap"
     assert "Dice 12 = **12**" in field(reply, "Pool") and "2 free Nudges" in field(reply, "Pool")
@@ -23,7 +26,7 @@ async def test_roll_bare_dice_is_logged(bot_env):
     assert logged[0].user_id == bot_env.user_id("player1") and logged[0].label == "Leap"
 
 
-async def test_roll_stat_from_active_character(bot_env):
+async def test_roll_stat_from_active_character(bot_env: BotEnv) -> None:
     owner = bot_env.user_id("player1")
     vin = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=owner, attributes={"physique": 4})
     stored = await bot_env.storage.characters.create(bot_env.guild_id, vin)
@@ -33,7 +36,7 @@ async def test_roll_stat_from_active_character(bot_env):
     assert field(reply, "Pool").startswith("Physique 4 + 2 Traits + Tool = **7**")
 
 
-async def test_standing_roll_spends_the_standing(bot_env):
+async def test_standing_roll_spends_the_standing(bot_env: BotEnv) -> None:
     owner = bot_env.user_id("player1")
     vin = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=owner, standings={"resources": 3})
     await bot_env.storage.characters.create(bot_env.guild_id, vin)
@@ -43,7 +46,7 @@ async def test_standing_roll_spends_the_standing(bot_env):
     assert stored.character.spent.resources == 1
 
 
-async def test_player_cannot_roll_for_another_players_character(bot_env):
+async def test_player_cannot_roll_for_another_players_character(bot_env: BotEnv) -> None:
     vin = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=bot_env.user_id("player1"))
     await bot_env.storage.characters.create(bot_env.guild_id, vin)
     reply = await bot_env.slash("/roll stat:Charm character:Vin", user="player2")
@@ -62,13 +65,13 @@ async def test_player_cannot_roll_for_another_players_character(bot_env):
         ("/roll stat:Physique character:Nobody", "no character named Nobody"),
     ],
 )
-async def test_roll_refusals_are_ephemeral_and_log_nothing(bot_env, line, message):
+async def test_roll_refusals_are_ephemeral_and_log_nothing(bot_env: BotEnv, line: str, message: str) -> None:
     reply = await bot_env.slash(line, user="player1")
     assert reply.ephemeral and message in reply.content
     assert await bot_env.storage.rolls.recent(bot_env.guild_id) == []
 
 
-async def test_stat_autocomplete_lists_the_sheet(bot_env):
+async def test_stat_autocomplete_lists_the_sheet(bot_env: BotEnv) -> None:
     owner = bot_env.user_id("player1")
     vin = make_character(
         name="Vin",
@@ -84,7 +87,7 @@ async def test_stat_autocomplete_lists_the_sheet(bot_env):
     assert [c["value"] for c in names.choices] == ["Vin"]
 
 
-async def test_gmroll_is_secret_and_narrator_only(bot_env):
+async def test_gmroll_is_secret_and_narrator_only(bot_env: BotEnv) -> None:
     gm = bot_env.world.guild.channels[1]
     await bot_env.slash(f"/setup gm-channel channel:#{gm.name}")
     secret = await bot_env.slash("/gmroll dice:5 label:Ambush")
@@ -103,7 +106,7 @@ async def test_gmroll_is_secret_and_narrator_only(bot_env):
     ("faces", "expected"),
     [("3 3 6 1", "Success — Result 3"), ("3,3,6,1", "Success — Result 3"), ("1245", "no matching set")],
 )
-async def test_read_table_dice(bot_env, faces, expected):
+async def test_read_table_dice(bot_env: BotEnv, faces: str, expected: str) -> None:
     reply = await bot_env.slash(f'/read faces:"{faces}"', user="player2")
     assert expected in reply.embeds[0]["description"]
 
@@ -111,19 +114,19 @@ async def test_read_table_dice(bot_env, faces, expected):
 @pytest.mark.parametrize(
     ("faces", "message"), [("3 3 7", "not a face"), ("a b", "not one"), ("3", "2 to 10 dice")]
 )
-async def test_read_bad_faces(bot_env, faces, message):
+async def test_read_bad_faces(bot_env: BotEnv, faces: str, message: str) -> None:
     reply = await bot_env.slash(f'/read faces:"{faces}"', user="player2")
     assert reply.ephemeral and message in reply.content
 
 
-async def test_contest_between_two_pools(bot_env):
+async def test_contest_between_two_pools(bot_env: BotEnv) -> None:
     reply = await bot_env.slash("/contest actor_dice:6 opponent_dice:4", user="player1")
     embed = reply.embeds[0]
     assert embed["title"] in ("6 dice wins", "4 dice wins", "Stalemate")
     assert [f["name"] for f in embed["fields"]] == ["6 dice", "4 dice"]
 
 
-async def test_odds_commands(bot_env):
+async def test_odds_commands(bot_env: BotEnv) -> None:
     single = await bot_env.slash("/odds roll dice:3 difficulty:2")
     assert "29.6%" in single.embeds[0]["description"]
     table = await bot_env.slash("/odds table")
@@ -132,12 +135,12 @@ async def test_odds_commands(bot_env):
     assert [f["name"] for f in contest.embeds[0]["fields"]] == ["Win", "Lose", "Stalemate"]
 
 
-async def test_help_is_private(bot_env):
+async def test_help_is_private(bot_env: BotEnv) -> None:
     reply = await bot_env.slash("/help", user="player2")
     assert reply.ephemeral and "Nudges" in field(reply, "The dice")
 
 
-async def test_a_character_in_another_server_is_invisible(bot_env):
+async def test_a_character_in_another_server_is_invisible(bot_env: BotEnv) -> None:
     owner = bot_env.user_id("player1")
     elsewhere = make_character(name="Kelsier", kind=CharacterKind.HERO, owner_id=owner)
     await bot_env.storage.characters.create(bot_env.guild_id + 1, elsewhere)

@@ -1,15 +1,21 @@
 """The global error handler and the owner-only command sync."""
 
 import logging
+from typing import NoReturn
 
-from bot.errors import APOLOGY
+import pytest
+
+from bench.bot_env import BotEnv
+from bot.errors import APOLOGY, send_ephemeral
 from fake_discord import payloads
 from fake_discord.commandline import find_command
 from storage import RollLog
 
 
-async def test_unexpected_error_is_logged_and_answered_with_an_apology(bot_env, monkeypatch, caplog):
-    async def broken(*args, **kwargs):
+async def test_unexpected_error_is_logged_and_answered_with_an_apology(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(*args: object, **kwargs: object) -> NoReturn:
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(RollLog, "append", broken)
@@ -21,13 +27,13 @@ async def test_unexpected_error_is_logged_and_answered_with_an_apology(bot_env, 
     assert record.exc_info is not None
 
 
-async def test_sync_is_refused_to_everyone_but_the_owner(bot_env):
+async def test_sync_is_refused_to_everyone_but_the_owner(bot_env: BotEnv) -> None:
     reply = await bot_env.harness.slash("/sync scope:global", user="player1", override_permissions=True)
     assert reply.ephemeral and "Only the bot's owner" in reply.content
     assert bot_env.harness.fake.commands.scopes.get(None, []) == []
 
 
-async def test_owner_syncs_globally_on_request(bot_env):
+async def test_owner_syncs_globally_on_request(bot_env: BotEnv) -> None:
     owner = bot_env.user_id("narrator")
     bot_env.bot.settings = bot_env.bot.settings.model_copy(update={"owner_ids": frozenset({owner})})
     reply = await bot_env.harness.slash("/sync scope:global", user="narrator", override_permissions=True)
@@ -36,7 +42,7 @@ async def test_owner_syncs_globally_on_request(bot_env):
     assert {"roll", "odds", "sync"} <= names
 
 
-async def test_an_outdated_command_gets_a_plain_message(bot_env):
+async def test_an_outdated_command_gets_a_plain_message(bot_env: BotEnv) -> None:
     # A client that loaded /read before it gained its required `faces` option sends none.
     read = find_command(bot_env.harness.commands, "read")
     payload = payloads.slash_command(
@@ -46,20 +52,19 @@ async def test_an_outdated_command_gets_a_plain_message(bot_env):
     assert reply.ephemeral and "changed since your Discord app loaded it" in reply.content
 
 
-async def test_long_refusals_are_clipped_to_discords_limit(bot_env):
-    from bot.errors import send_ephemeral
-
+async def test_long_refusals_are_clipped_to_discords_limit(bot_env: BotEnv) -> None:
     sent: list[str] = []
 
     class Response:
-        def is_done(self):
+        def is_done(self) -> bool:
             return False
 
-        async def send_message(self, text, **kwargs):
+        async def send_message(self, text: str, **kwargs: object) -> None:
             sent.append(text)
 
     class Interaction:
         response = Response()
 
+    # A stand-in with only what send_ephemeral touches, not a discord.Interaction.
     await send_ephemeral(Interaction(), "x" * 5000)  # type: ignore[arg-type]
     assert len(sent[0]) == 2000 and sent[0].endswith("…")

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from bench.bot_env import BotEnv
 from bot.render.help import markdown_table, slash_commands
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -14,12 +15,12 @@ def readme_table() -> str:
     return text.split(START, 1)[1].split(END, 1)[0].strip()
 
 
-async def test_readme_command_table_matches_the_command_tree(bot_env):
+async def test_readme_command_table_matches_the_command_tree(bot_env: BotEnv) -> None:
     expected = markdown_table(bot_env.bot.tree.get_commands())
     assert readme_table() == expected, f"Paste this between the markers in README.md:\n\n{expected}\n"
 
 
-async def test_help_lists_every_synced_command(bot_env):
+async def test_help_lists_every_synced_command(bot_env: BotEnv) -> None:
     reply = await bot_env.slash("/help", user="player1")
     assert reply.ephemeral
     text = "\n".join(f["value"] for f in reply.embeds[0]["fields"])
@@ -29,7 +30,7 @@ async def test_help_lists_every_synced_command(bot_env):
     assert sorted(registered) == sorted(synced)
 
 
-async def test_help_explains_one_command_with_its_options(bot_env):
+async def test_help_explains_one_command_with_its_options(bot_env: BotEnv) -> None:
     reply = await bot_env.slash("/help command:conflict", user="player1")
     fields = {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}
     assert any(name.startswith("/conflict start kind: stakes:") for name in fields)
@@ -38,6 +39,6 @@ async def test_help_explains_one_command_with_its_options(bot_env):
     assert unknown.ephemeral and "There is no command /teleport" in unknown.content
 
 
-async def test_help_suggests_command_names(bot_env):
+async def test_help_suggests_command_names(bot_env: BotEnv) -> None:
     found = await bot_env.harness.autocomplete("/help command:con", user="player1")
     assert [c["value"] for c in found.choices] == ["contest", "conflict"]

@@ -13,16 +13,14 @@ answer player1's delete confirmation: each is refused privately, with nothing st
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.app import MistbornBot
+from bench.bot_env import running_bot_env
 from fake_discord import payloads
-from fake_discord.harness import running_bot
 from fake_discord.payloads import Resolved
 from fake_discord.world import (
     EMBED_LINKS,
@@ -38,10 +36,9 @@ from fake_discord.world import (
     default_world,
 )
 from rules.character import METALS, export_character, revise_character
-from storage import Storage
-from tests.bot.conftest import BotEnv, make_settings
 from tests.bot.test_bad_input import (
     ATTACHMENT,
+    JSON,
     STRING,
     USER,
     LogCatcher,
@@ -85,28 +82,14 @@ def add_other_table(world: World) -> FakeGuild:
 @pytest.fixture
 async def servers(tmp_path: Path) -> AsyncIterator[Probe]:
     """Like ``bot_env`` with a second server; the bot's commands are global, as in production."""
-    db_path = tmp_path / "bot.sqlite3"
     world = default_world()
-    other = add_other_table(world)
-    storage = await Storage.open(db_path)
-
-    def make_bot() -> MistbornBot:
-        settings = make_settings(db_path, world.guild.id)
-        return MistbornBot(settings=settings, storage=storage, rng=random.Random(7), sync_global=True)
-
-    try:
-        async with running_bot(make_bot, world=world) as harness:
-            assert isinstance(harness.bot, MistbornBot)
-            env = BotEnv(harness=harness, bot=harness.bot, storage=storage, world=world, db_path=db_path)
-            with LogCatcher() as logs:
-                probe = Probe(env, log=logs)
-                probe.other = other
-                probe.ids = await seed_table(env)
-                await fill_server_a(probe)
-                yield probe
-            assert not harness.violations, harness.violations
-    finally:
-        await storage.close()
+    add_other_table(world)  # server B: world.guilds[1]
+    async with running_bot_env(tmp_path / "bot.sqlite3", world, seed=7, sync_global=True) as env:
+        with LogCatcher() as logs:
+            probe = Probe(env, log=logs)
+            probe.ids = await seed_table(env)
+            await fill_server_a(probe)
+            yield probe
 
 
 async def fill_server_a(probe: Probe) -> None:
@@ -178,9 +161,9 @@ CHANGES = [
 
 
 @pytest.mark.parametrize("user", ["player1", "stranger"])
-async def test_server_b_never_sees_or_changes_server_a(servers, user):
+async def test_server_b_never_sees_or_changes_server_a(servers: Probe, user: str) -> None:
     """Every read, change and autocomplete from server B, as its Narrator and as a stranger."""
-    probe, other = servers, servers.other
+    probe, other = servers, servers.env.world.guilds[1]
     a_before = guild_rows(await db_rows(probe.env.storage), probe.env.guild_id)
     for name, path, values in READS + CHANGES:
         outcome = await probe.send(name, values, path=path, user=user, guild=other)
@@ -188,7 +171,7 @@ async def test_server_b_never_sees_or_changes_server_a(servers, user):
     for name, path in [("character", ["list"]), ("history", ["rolls"]), ("history", ["fairness"])]:
         resolved = Resolved()
         player1 = probe.actor("player1", other).member
-        option = {"type": USER, "name": "member", "value": resolved.add_member(other, player1)}
+        option: JSON = {"type": USER, "name": "member", "value": resolved.add_member(other, player1)}
         outcome = await probe.send(name, [option], path=path, user=user, guild=other, resolved=resolved)
         assert SECRET not in shown(outcome) and "Vin" not in shown(outcome), outcome.text
     for command, path, options in leaves(probe.harness.fake.commands.visible_in(other.id)):
@@ -214,7 +197,7 @@ async def test_server_b_never_sees_or_changes_server_a(servers, user):
     await probe.still_works(guild=other)
 
 
-async def test_a_player_cannot_change_another_players_hero(servers):
+async def test_a_player_cannot_change_another_players_hero(servers: Probe) -> None:
     """player2 holds no Narrator rights in server A; Vin is player1's, Straff the Narrator's."""
     words = ("not yours", "Only a Narrator", "Only Vin's player")
     for name, path, values in CHANGES:
@@ -225,7 +208,7 @@ async def test_a_player_cannot_change_another_players_hero(servers):
     servers.check_log()
 
 
-async def test_a_player_cannot_roll_contest_or_import_over_another_players_hero(servers):
+async def test_a_player_cannot_roll_contest_or_import_over_another_players_hero(servers: Probe) -> None:
     probe = servers
     for name, values in [
         ("roll", [text("stat", "Physique"), text("character", "Vin")]),
@@ -245,7 +228,7 @@ async def test_a_player_cannot_roll_contest_or_import_over_another_players_hero(
         assert given.refused and message in given.record.content, given.record.content
 
 
-async def test_a_player_cannot_answer_another_players_buttons(servers):
+async def test_a_player_cannot_answer_another_players_buttons(servers: Probe) -> None:
     """The defence prompt is Vin's; the delete question is player1's, and ephemeral to them."""
     probe = servers
     harness = probe.harness
@@ -264,7 +247,7 @@ async def test_a_player_cannot_answer_another_players_buttons(servers):
     assert await probe.env.storage.characters.get(probe.env.guild_id, probe.ids["Vin"])
 
 
-async def test_only_the_attackers_side_spends_its_nudges(servers):
+async def test_only_the_attackers_side_spends_its_nudges(servers: Probe) -> None:
     """Straff (the Narrator's) hits Vin with two Nudges: neither player may spend them."""
     probe = servers
     defended = await probe.send(

@@ -1,6 +1,7 @@
 """Small helpers for building Conflicts in tests: plain sheets and a table that applies commands."""
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -11,12 +12,15 @@ from rules.conflict import (
     ActionSpec,
     Command,
     Conflict,
+    Declaration,
     Declare,
     DiceSpec,
     Event,
     Join,
+    Participant,
     Side,
     Transition,
+    Waiting,
     apply,
     new_conflict,
 )
@@ -61,7 +65,7 @@ class Table:
         self.state = state
         self.sheets = dict(sheets)
         self.rng = random.Random(seed)
-        self.last: Transition | None = None
+        self._last: Transition | None = None
 
     @classmethod
     def start(
@@ -85,7 +89,7 @@ class Table:
             assert Conflict.model_validate_json(step.state.model_dump_json()) == step.state
             self.sheets.update(step.changed_sheets)
             self.state = step.state
-            self.last = step
+            self._last = step
             events.extend(step.events)
         return tuple(events)
 
@@ -96,8 +100,20 @@ class Table:
         assert self.state == before
         return info.value
 
-    def p(self, participant_id: int) -> Any:
+    @property
+    def last(self) -> Transition:
+        """The transition of the last command applied."""
+        assert self._last is not None, "no command applied yet"
+        return self._last
+
+    def p(self, participant_id: int) -> Participant:
         return self.state.participant(participant_id)
+
+    def declaration(self, participant_id: int) -> Declaration:
+        """What the participant declared this round (they must have)."""
+        declared = self.p(participant_id).round.declaration
+        assert declared is not None, f"participant {participant_id} has not declared"
+        return declared
 
     def dice(self, participant_id: int) -> tuple[int, int]:
         state = self.p(participant_id).round
@@ -105,7 +121,16 @@ class Table:
 
 
 def of_type(events: tuple[Event, ...], kind: str) -> list[Any]:
+    """The events of one kind. Typed Any: each kind is its own event class, and the tests read
+    the fields of the kind they asked for by name."""
     return [e for e in events if e.type == kind]
+
+
+def waiting(events: Sequence[Event]) -> Waiting:
+    """The last event, which says whose move it is now (it must be one)."""
+    last = events[-1]
+    assert isinstance(last, Waiting), last
+    return last
 
 
 VIN, KELL, THUG, BRUTE, CROWD = 1, 2, 3, 4, 5

@@ -85,7 +85,7 @@ def keep_hasting_sheets() -> dict[int, Character]:
 def attack(target: int, stat: str, **dice: object) -> tuple[ActionSpec, DiceSpec]:
     extra = {k: v for k, v in dice.items() if k in ("weapon", "difficulty", "label")}
     rest = {k: v for k, v in dice.items() if k not in extra}
-    return ActionSpec(kind=ActionKind.ATTACK, target=target, **extra), DiceSpec(stat=stat, **rest)  # type: ignore[arg-type]
+    return ActionSpec(kind=ActionKind.ATTACK, target=target, **extra), DiceSpec(stat=stat, **rest)
 
 
 def declarations() -> list[Command]:

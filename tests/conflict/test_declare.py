@@ -36,6 +36,7 @@ from tests.conflict.builders import (
     of_type,
     pick,
     sheet,
+    waiting,
 )
 
 
@@ -89,7 +90,7 @@ def test_reorder_respects_surprise() -> None:
 def test_declaring_in_turn_opens_the_resolve_phase() -> None:
     table = Table.start(pick(VIN, THUG))
     events = table.do(declare_attack(THUG, VIN))
-    assert events[-1].participants == (VIN,)
+    assert waiting(events).participants == (VIN,)
     events = table.do(declare_attack(VIN, THUG))
     assert table.state.phase is Phase.RESOLVE
     assert of_type(events, "resolve_started")[0].order == ((THUG,), (VIN,))
@@ -296,7 +297,8 @@ def test_a_defeated_participant_cannot_declare_and_is_skipped() -> None:
     table = Table.start(pick(VIN, THUG, BRUTE))
     table.state = table.state.with_participant(table.p(THUG).model_copy(update={"defeated": True}))
     table.refuse(declare_attack(THUG, VIN), "defeated and cannot declare")
-    assert next_declarer(table.state).id == BRUTE
+    declarer = next_declarer(table.state)
+    assert declarer is not None and declarer.id == BRUTE
     table.refuse(declare_attack(BRUTE, THUG), "already defeated")
 
 

@@ -35,6 +35,7 @@ from tests.conflict.builders import (
     declare_nothing,
     of_type,
     pick,
+    waiting,
 )
 
 HIT = (3, 3)
@@ -78,6 +79,7 @@ def test_no_attack_to_defend_against() -> None:
 def test_defending_twice_against_one_action_is_refused() -> None:
     table = duel()
     table.do(Act(participant=BRUTE, pool=2))
+    assert table.state.pending is not None
     attack_id = table.state.pending.id
     table.do(Defend(participant=VIN, dice=2, attack_id=attack_id, attack_faces=(1, 2), defence_faces=(1, 2)))
     table.refuse(Defend(participant=VIN, dice=2, attack_id=attack_id), "already been settled")
@@ -107,7 +109,7 @@ def test_after_acting_the_defence_comes_from_defense_dice() -> None:
     events = table.do(Defend(participant=VIN, dice=2, attack_faces=(1, 2), defence_faces=(5, 1)))
     assert of_type(events, "defended")[0].pile is Pile.DEFENSE
     assert table.dice(VIN) == (0, 0)
-    assert events[-1].step is Step.NEXT_ROUND
+    assert waiting(events).step is Step.NEXT_ROUND
 
 
 def test_full_defence_dice_are_spent_in_pools() -> None:
@@ -228,6 +230,7 @@ def test_seeded_dice_replay_exactly() -> None:
     two = apply(table.state, Defend(participant=VIN, dice=3), table.sheets, random.Random(7))
     assert one == two
     faces = next(e.contest for e in one.events if e.type == "resolved")
+    assert faces.opposing is not None
     assert len(faces.acting.faces) == 4 and len(faces.opposing.faces) == 3
 
 

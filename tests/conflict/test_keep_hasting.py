@@ -17,7 +17,7 @@ from rules.conflict import (
     declaration_order,
     resolve_order,
 )
-from tests.conflict.builders import Table, of_type
+from tests.conflict.builders import Table, of_type, waiting
 from tests.conflict.keep_hasting import (
     CARROW,
     CORDAL,
@@ -79,7 +79,7 @@ def test_thorrow_trips_and_wounds_carrow() -> None:
     table = Table(state, sheets)
     events = table.do(Act(participant=THORROW, pool=8))
     assert table.dice(THORROW) == (0, 4)  # the 4 left over become Defense Dice
-    assert events[-1].step is Step.DEFEND and events[-1].participants == (CARROW,)
+    assert waiting(events).step is Step.DEFEND and waiting(events).participants == (CARROW,)
 
     events = table.do(
         Defend(participant=CARROW, dice=4, attack_faces=THORROW_FACES, defence_faces=CARROW_FACES)
@@ -130,12 +130,12 @@ def test_the_rest_of_the_round_and_the_next() -> None:
     assert of_type(events, "defence_granted")[0].dice == 3
     (dealt,) = of_type(events, "damage_dealt")
     assert dealt.members_lost == 1 and table.p(GUARDS).members_left == 2
-    assert events[-1].step is Step.NEXT_ROUND
+    assert waiting(events).step is Step.NEXT_ROUND
     events = table.do(NextRound())
     assert table.state.round == 2 and table.state.phase is Phase.DECLARE
     assert all(p.round.action_dice == p.round.defense_dice == 0 for p in table.state.participants)
     assert not any(p.surprised for p in table.state.participants)
-    assert events[-1].participants == (IGNUS,)
+    assert waiting(events).participants == (IGNUS,)
 
 
 def test_thorrow_switches_to_throwing_his_spear() -> None:

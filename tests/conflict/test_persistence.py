@@ -1,10 +1,8 @@
 """The Conflict runner against real SQLite files: atomic, serialized, and crash-safe."""
 
 import asyncio
-import os
 import signal
-import sys
-from collections.abc import AsyncIterator
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -26,6 +24,7 @@ from rules.errors import RulesError
 from storage import AlreadyExistsError, NotFoundError, Storage
 from storage.conflict_runner import current_conflict, end_conflict, run_transition, start_conflict
 from storage.conflicts import ConflictRepository
+from tests.conflict.builders import waiting
 from tests.conflict.crash_conflict import GUILD, STAKES
 from tests.conflict.keep_hasting import (
     CARROW,
@@ -36,15 +35,9 @@ from tests.conflict.keep_hasting import (
     keep_hasting_sheets,
     round_one,
 )
+from tests.support import start_test_module
 
-ROOT = Path(__file__).resolve().parents[2]
 DECLARED = 8  # two burns and six declarations: the next command is Thorrow's attack
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    async with await Storage.open(tmp_path / "conflict.sqlite3") as opened:
-        yield opened
 
 
 async def keep_hasting(storage: Storage, through: int = 0) -> None:
@@ -129,7 +122,7 @@ async def test_a_refused_command_writes_nothing(storage: Storage) -> None:
 async def test_commands_can_be_made_from_the_loaded_state(storage: Storage) -> None:
     await keep_hasting(storage, DECLARED + 1)
 
-    def defend_what_is_pending(conflict: Conflict, sheets: dict[int, Character]) -> Defend:
+    def defend_what_is_pending(conflict: Conflict, sheets: Mapping[int, Character]) -> Defend:
         assert conflict.pending is not None and set(sheets) == {p.id for p in conflict.participants}
         return Defend(participant=conflict.pending.target or 0, dice=0, attack_id=conflict.pending.id)
 
@@ -178,7 +171,7 @@ async def test_starting_and_ending(storage: Storage) -> None:
     assert applied.events[-1].type == "conflict_ended"
     assert await current_conflict(storage, GUILD, CHANNEL) is None
     started = await start_conflict(storage, GUILD, CHANNEL, "social", "A ball at Keep Venture")
-    assert started.conflict.phase is Phase.DECLARE and started.events[-1].step is Step.JOIN
+    assert started.conflict.phase is Phase.DECLARE and waiting(started.events).step is Step.JOIN
 
 
 async def test_a_bad_start_creates_nothing(storage: Storage) -> None:
@@ -202,17 +195,7 @@ async def test_a_killed_process_resumes_where_it_committed(tmp_path: Path, acked
     state after ``acked`` or ``acked + 1`` commands, with its dice and pending attack, and the
     round finishes from there exactly as it would have."""
     path = tmp_path / "crash.sqlite3"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "tests.conflict.crash_conflict",
-        str(path),
-        cwd=ROOT,
-        env=env,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-    )
+    proc = await start_test_module("tests.conflict.crash_conflict", str(path), stdin=True)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         assert (await asyncio.wait_for(proc.stdout.readline(), 30)).strip() == b"ready"

@@ -29,6 +29,7 @@ from tests.conflict.builders import (
     of_type,
     pick,
     sheet,
+    waiting,
 )
 
 MISS = (1, 2, 3, 4, 5, 6)
@@ -141,7 +142,7 @@ def test_a_challenge_rolls_at_once_against_its_difficulty(faces: tuple[int, ...]
     (resolved,) = of_type(events, "resolved")
     assert resolved.success is success
     assert resolved.contest.decided_by.value == "undefended"
-    assert events[-1].step is Step.NEXT_ROUND
+    assert waiting(events).step is Step.NEXT_ROUND
 
 
 class TestSwitching:
@@ -157,7 +158,7 @@ class TestSwitching:
         (switched,) = of_type(events, "switched")
         assert (switched.refigured, switched.halved, switched.dice) == (7, 4, 4)
         assert resolve_order(table.state) == ((THUG, VIN), (BRUTE,))
-        assert table.p(BRUTE).round.declaration.action.target == KELL
+        assert table.declaration(BRUTE).action.target == KELL
 
     def test_dice_already_spent_or_removed_are_subtracted(self) -> None:
         table = fight()

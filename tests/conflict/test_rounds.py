@@ -20,7 +20,17 @@ from rules.conflict import (
     parse_command,
 )
 from rules.errors import RulesError
-from tests.conflict.builders import BRUTE, THUG, VIN, Table, declare_attack, declare_defence, of_type, pick
+from tests.conflict.builders import (
+    BRUTE,
+    THUG,
+    VIN,
+    Table,
+    declare_attack,
+    declare_defence,
+    of_type,
+    pick,
+    waiting,
+)
 from tests.conflict.keep_hasting import CARROW, THORROW, declared_conflict
 
 
@@ -50,7 +60,7 @@ def test_leftover_dice_vanish_at_the_end_of_the_round() -> None:
     assert table.dice(THUG) == (0, 5) and table.dice(VIN) == (0, 4)
     events = table.do(NextRound())
     assert table.dice(THUG) == (0, 0) and table.dice(VIN) == (0, 0)
-    assert events[-1].step is Step.DECLARE and events[-1].round == 2
+    assert waiting(events).step is Step.DECLARE and waiting(events).round == 2
 
 
 def test_the_narrator_ends_the_conflict_with_a_summary() -> None:
@@ -115,7 +125,7 @@ def test_commands_parse_from_mappings_and_json() -> None:
     assert parse_command('{"type": "end"}') == End()
     for bad in ({"type": "fly"}, {"type": "act", "participant": "three", "pool": 2}, "{", {"type": "act"}):
         with pytest.raises(RulesError, match="not valid"):
-            parse_command(bad)  # type: ignore[arg-type]
+            parse_command(bad)
 
 
 def test_the_log_keeps_its_newest_entries() -> None:

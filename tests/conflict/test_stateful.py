@@ -15,6 +15,7 @@ current declarer declares, whoever's turn it is acts, the target defends...) and
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -52,6 +53,8 @@ from rules.conflict import (
 from rules.conflict.order import beat_holder, declaration_key
 from rules.errors import RulesError
 from tests.conflict.builders import Table, cast
+
+pytestmark = pytest.mark.slow  # 6,000 commands: the fuzzer of every Conflict command
 
 IDS = [*cast(), 99]
 STATS = ["Physique", "Physique", "Wits", "Charm", "Steel", "Pewter", "Resources", "Luck"]
@@ -130,7 +133,8 @@ class ConflictMachine(RuleBasedStateMachine):
         if isinstance(command, Act | Switch) and holder is None:
             assert command.participant in heads, "acted out of the resolve order"
         if isinstance(command, Declare):
-            assert next_declarer(before).id == command.participant
+            declarer = next_declarer(before)
+            assert declarer is not None and declarer.id == command.participant
         for event in step.events:
             if event.type == "acted":
                 self.spent[event.participant] = self.spent.get(event.participant, 0) + event.pool

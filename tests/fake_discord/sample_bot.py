@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -65,7 +65,7 @@ class SampleBot(commands.Bot):
         )
         self.sync_in_setup = sync_in_setup
         self.tree.add_command(character)
-        for command in (
+        standalone: tuple[app_commands.Command[Any, ..., None], ...] = (
             ping,
             announce,
             metals,
@@ -77,7 +77,8 @@ class SampleBot(commands.Bot):
             big,
             lateping,
             toomany,
-        ):
+        )
+        for command in standalone:
             self.tree.add_command(command)
         self.tree.add_command(app_commands.ContextMenu(name="Show sheet", callback=show_sheet))
         self.tree.add_command(app_commands.ContextMenu(name="Quote", callback=quote))

@@ -8,11 +8,19 @@ from typing import Any
 import pytest
 
 from fake_discord.commandline import CommandLineError, parse_slash, split_pairs, usage
-from fake_discord.world import default_world
+from fake_discord.world import FakeMember, default_world
 
 WORLD = default_world()
 GUILD = WORLD.guild
-NARRATOR, PLAYER = GUILD.member("narrator"), GUILD.member("player1")
+
+
+def member(name: str) -> FakeMember:
+    found = GUILD.member(name)
+    assert found is not None
+    return found
+
+
+NARRATOR, PLAYER = member("narrator"), member("player1")
 
 
 def option(name: str, kind: int, required: bool = False, **extra: Any) -> dict[str, Any]:

@@ -10,9 +10,11 @@ from fake_discord.console import run_console
 from tests.fake_discord.sample_bot import SampleBot
 
 
-async def run(script: str, **kwargs: object) -> tuple[int, str]:
+async def run(script: str, *, user: str = "narrator", narrator: bool = True) -> tuple[int, str]:
     output = io.StringIO()
-    code = await run_console(SampleBot, input=io.StringIO(script), output=output, **kwargs)  # type: ignore[arg-type]
+    code = await run_console(
+        SampleBot, input=io.StringIO(script), output=output, user=user, narrator=narrator
+    )
     return code, output.getvalue()
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -17,7 +19,7 @@ from tests.fake_discord.sample_bot import SampleBot
 
 
 @pytest.fixture
-async def h():
+async def h() -> AsyncIterator[Harness]:
     async with running_bot(lambda: SampleBot(sync_in_setup=True)) as harness:
         yield harness
 
@@ -70,6 +72,7 @@ async def test_persistent_button_click_by_label_and_by_custom_id(h: Harness) -> 
     by_label = await h.click("roll again", user="player1")
     by_id = await h.click("sample:roll-again", user="player2")
     assert (by_label.content, by_id.content) == ("player1 rolls again", "player2 rolls again")
+    assert shown.original is not None
     assert by_label.payload["message"]["id"] == shown.original["id"]
 
 
@@ -78,6 +81,7 @@ async def test_update_message_edits_the_clicked_message(h: Harness) -> None:
     kept = await h.click("Keep")
     assert kept.response_type == 7
     assert kept.original is shown.original
+    assert shown.original is not None
     assert shown.original["content"] == "kept"
     assert shown.original["components"][0]["components"][1]["disabled"] is True
 
@@ -105,7 +109,7 @@ async def test_defer_then_followups(h: Harness) -> None:
     ]
 
 
-async def test_attachment_option_serves_the_local_file(h: Harness, tmp_path) -> None:
+async def test_attachment_option_serves_the_local_file(h: Harness, tmp_path: Path) -> None:
     path = tmp_path / "vin.json"
     path.write_text(json.dumps({"name": "Vin"}))
     reply = await h.slash(f"/import file:{path}")

@@ -1,9 +1,22 @@
-"""Fixtures for the fault tests: the in-process bot of ``tests/bot`` and its fake Discord.
+"""What only the fault tests share: a started fake Discord for a bot in another process.
 
-``bot_env`` is the very fixture the bot tests use (a real discord.py bot on the loopback fake,
-SQLite in ``tmp_path``), re-exported so a fault test drives the same path a user does.
+The in-process ``bot_env`` and the database fixtures are in ``tests/conftest.py``.
 """
 
-from tests.bot.conftest import bot_env
+from collections.abc import AsyncIterator
 
-__all__ = ["bot_env"]
+import pytest
+
+from fake_discord.server import FakeDiscord
+from fake_discord.world import default_world
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """The fake Discord on its own 127.0.0.1 port, for ``fake_discord.process.BotProcess``."""
+    fake = FakeDiscord(default_world())
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import DISCORD_TRIES, BotEnv, board_is_correct, board_message, boards, shown
+from bench.bot_env import DISCORD_TRIES, DUEL, BotEnv, board_is_correct, board_message, boards, shown
 from storage.conflict_runner import current_conflict
 
 JSON = dict[str, Any]
@@ -23,17 +23,7 @@ JSON = dict[str, Any]
 async def duel(bot_env: BotEnv) -> BotEnv:
     """Vin (player1) and the Narrator's Thug have declared attacks; the board is posted."""
     env = bot_env
-    for user, line in [
-        ("player1", "/character create name:Vin physique:3 wits:4"),
-        ("narrator", "/character create name:Thug kind:Villain physique:5"),
-        ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
-        ("player1", "/conflict join"),
-        ("narrator", "/conflict add character:Thug"),
-        ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
-        ("player1", "/declare action:attack target:Thug stat:Physique"),
-    ]:
-        reply = await env.slash(line, user=user)
-        assert not (reply.ephemeral and not reply.embeds), f"{line}: {reply.content}"
+    await env.play(DUEL)
     boards(env).retry_delays = (0.01, 0.01, 0.02)
     await boards(env).idle()
     return env

@@ -10,10 +10,9 @@ import logging
 
 import pytest
 
-from fake_discord.records import InteractionRecord
+from bench.bot_env import DUEL, THUG_ATTACKS, BotEnv, refused
 from storage.errors import NotFoundError
 from storage.sql import fetch_all
-from tests.bot.conftest import BotEnv
 from tests.faults.disk import disk_full, fill_disk, read_only
 
 NOT_SAVED = "Nothing was changed; try again later."
@@ -22,10 +21,6 @@ NOT_SAVED = "Nothing was changed; try again later."
 async def roll_labels(env: BotEnv) -> list[str]:
     rows = await fetch_all(env.storage.database.reader, "SELECT label FROM roll_log ORDER BY id")
     return [row["label"] for row in rows]
-
-
-def refused(reply: InteractionRecord) -> bool:
-    return reply.ephemeral and not reply.embeds
 
 
 async def assert_reads_still_answer(env: BotEnv) -> None:
@@ -86,18 +81,7 @@ async def test_a_conflict_click_on_a_read_only_database_changes_nothing_and_work
     full its page is, so the roll test above is the deterministic full-disk case.
     """
     env = bot_env
-    for user, line in [
-        ("player1", "/character create name:Vin physique:3 wits:4"),
-        ("narrator", "/character create name:Thug kind:Villain physique:5"),
-        ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
-        ("player1", "/conflict join"),
-        ("narrator", "/conflict add character:Thug"),
-        ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
-        ("player1", "/declare action:attack target:Thug stat:Physique"),
-        ("narrator", "/act dice:5 who:Thug"),
-    ]:
-        reply = await env.slash(line, user=user)
-        assert not refused(reply), f"{line}: {reply.content}"
+    await env.play([*DUEL, THUG_ATTACKS])
     prompt = env.harness.last_message()
     assert prompt is not None
     channel = env.world.guild.channels[0].id

@@ -18,9 +18,12 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from storage.sql import fetch_all
-from tests.bot.conftest import BotEnv
+import pytest
 
+from bench.bot_env import DUEL, THUG_ATTACKS, BotEnv
+from storage.sql import fetch_all
+
+pytestmark = pytest.mark.slow
 JSON = dict[str, Any]
 
 
@@ -75,18 +78,7 @@ async def test_op_7_reconnect_resumes(bot_env: BotEnv) -> None:
 
 async def duel_waiting_for_defence(env: BotEnv) -> JSON:
     """Vin (player1) against the Narrator's Thug, the Thug's attack waiting for Vin's defence."""
-    for user, line in [
-        ("player1", "/character create name:Vin physique:3 wits:4"),
-        ("narrator", "/character create name:Thug kind:Villain physique:5"),
-        ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
-        ("player1", "/conflict join"),
-        ("narrator", "/conflict add character:Thug"),
-        ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
-        ("player1", "/declare action:attack target:Thug stat:Physique"),
-        ("narrator", "/act dice:5 who:Thug"),
-    ]:
-        reply = await env.slash(line, user=user)
-        assert not (reply.ephemeral and not reply.embeds), f"{line}: {reply.content}"
+    await env.play([*DUEL, THUG_ATTACKS])
     prompt = env.harness.last_message()
     assert prompt is not None and prompt.get("components")
     return prompt

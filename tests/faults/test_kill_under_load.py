@@ -23,10 +23,12 @@ from bench.drivers import ConflictDriver, Row, character_exists, defence_pending
 from fake_discord.load import Load, acknowledged
 from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.server import FakeDiscord
-from fake_discord.world import default_world
 from rules.conflict import Conflict, load_conflict
 from storage import Storage
 from storage.sql import fetch_all
+from tests.support import integrity
+
+pytestmark = pytest.mark.slow
 
 KILL_AFTER_ACKS = 40
 """Acknowledged interactions (all users together) before the kill is armed."""
@@ -36,12 +38,9 @@ PLAYERS = ("player2", "player3", "player4")
 
 
 @pytest.fixture
-async def remote(tmp_path: Path) -> AsyncIterator[RemoteHarness]:
-    world = default_world()
+async def remote(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[RemoteHarness]:
     for name in PLAYERS[1:]:
-        world.add_member(name)
-    fake = FakeDiscord(world)
-    await fake.start()
+        fake.world.add_member(name)  # before the bot connects, so its server has them
     process = BotProcess(fake, tmp_path / "bot.sqlite3", log_path=tmp_path / "bot.log", seed=7)
     try:
         await process.start()
@@ -51,11 +50,6 @@ async def remote(tmp_path: Path) -> AsyncIterator[RemoteHarness]:
         assert not fake.violations, fake.violations
     finally:
         await process.kill()
-        await fake.stop()
-
-
-async def integrity(storage: Storage) -> list[tuple[str, ...]]:
-    return [tuple(row) for row in await fetch_all(storage.database.reader, "PRAGMA integrity_check")]
 
 
 async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarness) -> None:

@@ -7,7 +7,7 @@ That made the kill -9 test fail "sometimes": depending on how the suite was laun
 """
 
 import signal
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -15,7 +15,6 @@ import pytest
 
 from fake_discord.process import BotProcess
 from fake_discord.server import FakeDiscord
-from fake_discord.world import default_world
 
 
 @contextmanager
@@ -26,16 +25,6 @@ def sigint_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord(default_world())
-    await fake.start()
-    try:
-        yield fake
-    finally:
-        await fake.stop()
 
 
 @pytest.mark.parametrize("inherited", ["default", "ignored"])

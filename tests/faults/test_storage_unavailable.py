@@ -6,7 +6,6 @@ can read, reads keep working, and the same write succeeds once the fault is gone
 """
 
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,15 +14,10 @@ from storage import GuildSettings, Storage
 from storage.errors import DatabaseBusyError, StorageError, StorageUnavailableError
 from storage.sql import fetch_all
 from tests.faults.disk import disk_full, fill_disk, filler_roll, read_only
+from tests.support import integrity
 
 GUILD, USER = 1, 10
 NARRATORS = GuildSettings(narrator_role_ids=(5,), gm_channel_id=9)
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    async with await Storage.open(tmp_path / "faults.sqlite3") as opened:
-        yield opened
 
 
 async def roll_count(storage: Storage) -> int:
@@ -37,10 +31,6 @@ async def write_batch(storage: Storage, rolls: int) -> None:
         await tx.settings.set(GUILD, NARRATORS)
         for _ in range(rolls):
             await tx.rolls.append(filler_roll(GUILD, USER))
-
-
-async def integrity(storage: Storage) -> list[tuple[str, ...]]:
-    return [tuple(row) for row in await fetch_all(storage.database.reader, "PRAGMA integrity_check")]
 
 
 async def test_a_full_disk_refuses_the_whole_transaction_and_recovers(storage: Storage) -> None:
@@ -81,14 +71,12 @@ async def test_a_read_only_database_refuses_writes_and_recovers(storage: Storage
     assert await storage.settings.get(GUILD) == NARRATORS
 
 
-async def test_a_lock_held_past_the_busy_timeout_is_reported_as_busy(
-    storage: Storage, tmp_path: Path
-) -> None:
+async def test_a_lock_held_past_the_busy_timeout_is_reported_as_busy(storage: Storage, db_path: Path) -> None:
     """Another process (a backup, a second bot) holds the write lock for longer than we wait."""
     database = storage.database
     async with database._lock:  # shorten the 5 s busy timeout so the test stays fast
         await database._writer.execute("PRAGMA busy_timeout = 50")
-    other = sqlite3.connect(tmp_path / "faults.sqlite3", isolation_level=None)
+    other = sqlite3.connect(db_path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
         with pytest.raises(DatabaseBusyError, match="busy") as refused:

@@ -51,7 +51,7 @@ def test_get_and_with_value_work_on_every_block() -> None:
     harm = Harm().with_value(Resilience.HEALTH, 3)
     assert type(harm) is Harm and harm.get(Resilience.HEALTH) == 3
     with pytest.raises(ValidationError):
-        attributes.physique = 1  # type: ignore[misc]  # frozen
+        attributes.physique = 1  # frozen
 
 
 def test_a_block_must_name_its_fields_after_its_enum() -> None:

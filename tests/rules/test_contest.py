@@ -7,7 +7,7 @@ import pytest
 from rules.contest import Decision, Side, decide, roll_contest
 from rules.errors import RulesError
 from rules.pool import build_pool
-from rules.roll import read
+from rules.roll import Reading, read
 
 THORROW = [3, 3, 6, 6, 6, 6, 1, 2]  # Result 3, four Nudges
 CARROW = [3, 3, 6, 1]  # Result 3, one Nudge
@@ -31,7 +31,14 @@ CARROW = [3, 3, 6, 1]  # Result 3, one Nudge
         ([5, 5, 6], [4, 4, 6], 4, Side.ACTING, Decision.RESULT, 1),
     ],
 )
-def test_decide(acting, opposing, difficulty, winner, decided_by, outcome):
+def test_decide(
+    acting: list[int],
+    opposing: list[int],
+    difficulty: int,
+    winner: Side | None,
+    decided_by: Decision,
+    outcome: int,
+) -> None:
     """docs/rulings.md §3.2, §3.3, §3.6: the actor must succeed first; then the higher Result
     wins, then Nudges. The Outcome is the winner's Result less the loser's, and an actor who
     failed outright counts as Result 0, so it is the defender's Result."""
@@ -49,7 +56,9 @@ def test_decide(acting, opposing, difficulty, winner, decided_by, outcome):
         ([1, 2, 3], 1, Side.OPPOSING, -1),
     ],
 )
-def test_undefended_action_is_a_challenge(faces, difficulty, winner, outcome):
+def test_undefended_action_is_a_challenge(
+    faces: list[int], difficulty: int, winner: Side, outcome: int
+) -> None:
     """docs/rulings.md §3.5: undefended, the roll's own Outcome (a failure's is −Difficulty)."""
     contest = decide([read(faces, difficulty=difficulty)])
     assert contest.decided_by is Decision.UNDEFENDED
@@ -57,24 +66,24 @@ def test_undefended_action_is_a_challenge(faces, difficulty, winner, outcome):
     assert contest.opposing is None
 
 
-def test_each_side_keeps_its_best_roll():
+def test_each_side_keeps_its_best_roll() -> None:
     contest = decide([read([1, 2, 3]), read([2, 2, 1])], [read([1, 1, 6]), read([2, 2, 6, 6])])
     assert contest.acting.faces == (2, 2, 1)
     assert contest.opposing is not None and contest.opposing.faces == (2, 2, 6, 6)
     assert contest.winner is Side.OPPOSING and contest.decided_by is Decision.NUDGES
 
 
-def test_acting_side_prefers_a_success_over_a_higher_failed_result():
+def test_acting_side_prefers_a_success_over_a_higher_failed_result() -> None:
     contest = decide([read([4, 4, 1], difficulty=5), read([5, 5, 1], difficulty=5)], [read([1, 2, 3])])
     assert contest.acting.result == 5 and contest.winner is Side.ACTING
 
 
-def test_extras_count_no_nudges_in_a_tie():
+def test_extras_count_no_nudges_in_a_tie() -> None:
     contest = decide([read([3, 3, 6, 6], extra=True)], [read([3, 3, 6])])
     assert contest.winner is Side.OPPOSING and contest.decided_by is Decision.NUDGES
 
 
-def test_free_nudges_break_ties():
+def test_free_nudges_break_ties() -> None:
     big = read([3, 3, 1, 2, 4, 5, 1, 2, 4, 5], pool=build_pool(12))
     assert big.result == 5
     contest = decide([big], [read([5, 5, 6])])
@@ -82,12 +91,12 @@ def test_free_nudges_break_ties():
 
 
 @pytest.mark.parametrize(("acting", "opposing"), [([], [read([1, 1])]), ([read([1, 1])] * 11, [])])
-def test_bad_contests(acting, opposing):
+def test_bad_contests(acting: list[Reading], opposing: list[Reading]) -> None:
     with pytest.raises(RulesError):
         decide(acting, opposing)
 
 
-def test_roll_contest_is_reproducible():
+def test_roll_contest_is_reproducible() -> None:
     pools = [build_pool(6)], [build_pool(5), build_pool(3)]
     first = roll_contest(*pools, random.Random(7), difficulty=2)
     assert first == roll_contest(*pools, random.Random(7), difficulty=2)

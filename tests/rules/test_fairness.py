@@ -13,11 +13,11 @@ from rules.fairness import chi_square_tail_5, fairness
     ("x", "tail"),
     [(0.0, 1.0), (1.0, 0.9626), (4.351, 0.5), (11.070, 0.05), (15.086, 0.01), (20.515, 0.001)],
 )
-def test_tail_matches_tables(x, tail):
+def test_tail_matches_tables(x: float, tail: float) -> None:
     assert chi_square_tail_5(x) == pytest.approx(tail, abs=5e-4)
 
 
-def test_fair_and_loaded_dice():
+def test_fair_and_loaded_dice() -> None:
     assert fairness([100] * 6).p_value == 1.0
     rng = random.Random(5)
     fair = [0] * 6
@@ -29,6 +29,6 @@ def test_fair_and_loaded_dice():
 
 
 @pytest.mark.parametrize("counts", [[1, 2, 3], [1, 1, 1, 1, 1, -1]])
-def test_bad_counts(counts):
+def test_bad_counts(counts: list[int]) -> None:
     with pytest.raises(RulesError):
         fairness(counts)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from rules.character import limits
 from rules.naming import find_named, name_key, name_matches, search_key, sort_key
 
-ANY_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
+ANY_TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=30)
 """Any text Python can hold apart from lone surrogates, which no name can contain."""
 ACCENTED = st.text(st.sampled_from("aeiouAEIOU éèêëÉÈàâÀçÇñÑöÖüÜßẞﬁÆæ’‘ʼ“”–—  \t"), max_size=20)
 """Text dense in the cases the rule folds: accents, ß, ligatures, curly punctuation, spaces."""

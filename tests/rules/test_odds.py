@@ -21,7 +21,7 @@ def brute_force_readings(pool: Pool, difficulty: int, extra: bool = False) -> tu
 
 
 @pytest.mark.parametrize("dice", range(2, 11))
-def test_distribution_is_a_distribution(dice):
+def test_distribution_is_a_distribution(dice: int) -> None:
     dist = distribution(dice)
     assert sum(dist.values()) == 1
     assert all(0 <= result <= 5 and 0 <= sixes <= dice for result, sixes in dist)
@@ -32,7 +32,7 @@ def test_distribution_is_a_distribution(dice):
     [(n, d, False) for n in range(2, 7) for d in range(1, 6)]
     + [(4, 2, True), (0, 1, False), (1, 3, False), (3, 5, True), (0, 5, False)],
 )
-def test_exact_odds_equal_brute_force(total, difficulty, extra):
+def test_exact_odds_equal_brute_force(total: int, difficulty: int, extra: bool) -> None:
     """Every pool of 2–6 dice at every Difficulty (and some Extras and undersized pools): the
     exact odds equal enumerating every face tuple through ``rules.roll.read``, so the
     odds read a failure's Result as 0 and count only rolled 6s for a Beat, as the dice do
@@ -59,7 +59,7 @@ def test_every_failure_reads_minus_the_difficulty(dice, difficulty):
 
 
 @pytest.mark.parametrize("dice", range(2, 7))
-def test_distribution_equals_brute_force(dice):
+def test_distribution_equals_brute_force(dice: int) -> None:
     counts: dict[tuple[int, int], int] = {}
     for r in brute_force_readings(Pool.of_dice(dice), 1):
         counts[(r.result, r.sixes)] = counts.get((r.result, r.sixes), 0) + 1
@@ -71,7 +71,7 @@ CONTESTS += [(a, o, d) for a, o in [(2, 4), (4, 2)] for d in (1, 3, 5)]
 
 
 @pytest.mark.parametrize(("a", "o", "difficulty"), CONTESTS)
-def test_contest_odds_equal_brute_force(a, o, difficulty):
+def test_contest_odds_equal_brute_force(a: int, o: int, difficulty: int) -> None:
     """Every pair of face tuples, read by ``rules.roll.read`` and settled by
     ``rules.contest.decide`` (docs/rulings.md §3): the exact Contest odds agree, and a Contest
     failed outright always has the defender's Result as its Outcome (§3.6)."""
@@ -90,7 +90,7 @@ def test_contest_odds_equal_brute_force(a, o, difficulty):
     assert exact.stalemate == Fraction(tally[None], total)
 
 
-def test_known_values():
+def test_known_values() -> None:
     assert success_chance(2, 1) == Fraction(5, 36)
     assert success_chance(3, 2) == Fraction(8, 27)
     # Two dice at -2: no set reads 0 - 1 - 2 = -3; a set of v reads v - 3.
@@ -101,14 +101,14 @@ def test_known_values():
 
 
 @pytest.mark.parametrize("total", [11, 13, 20])
-def test_free_nudges_never_raise_the_chance_of_a_beat(total):
+def test_free_nudges_never_raise_the_chance_of_a_beat(total: int) -> None:
     """docs/rulings.md §2.10: only rolled 6s catch a Beat, so an oversized pool's free Nudges
     leave the chance where 10 plain dice put it."""
     for difficulty in range(1, 6):
         assert odds(build_pool(total), difficulty).catch_a_beat == odds(10, difficulty).catch_a_beat
 
 
-def test_odds_table_shape_and_order():
+def test_odds_table_shape_and_order() -> None:
     table = odds_table()
     assert list(table) == list(range(2, 11))
     for dice, row in table.items():
@@ -118,7 +118,7 @@ def test_odds_table_shape_and_order():
             assert all(table[dice + 1][d] > row[d] for d in row)
 
 
-def test_contest_odds_add_up_and_favour_the_bigger_pool():
+def test_contest_odds_add_up_and_favour_the_bigger_pool() -> None:
     for a, o in [(10, 10), (2, 10), (10, 2), (6, 6)]:
         c = contest_odds(a, o)
         assert c.win + c.lose + c.stalemate == 1 and min(c.win, c.lose, c.stalemate) >= 0
@@ -128,14 +128,14 @@ def test_contest_odds_add_up_and_favour_the_bigger_pool():
 
 
 @pytest.mark.parametrize(("pool", "difficulty"), [(50, 1), (3, 9), (3, 0), (-1, 1)])
-def test_bad_odds_requests(pool, difficulty):
+def test_bad_odds_requests(pool: int, difficulty: int) -> None:
     with pytest.raises(RulesError):
         odds(pool, difficulty)
 
 
 @pytest.mark.parametrize("difficulty", range(1, 6))
 @pytest.mark.parametrize("total", range(0, 15))
-def test_seeded_rolls_stay_within_four_sigma(total, difficulty):
+def test_seeded_rolls_stay_within_four_sigma(total: int, difficulty: int) -> None:
     pool = build_pool(total)
     rng = random.Random(total * 10 + difficulty)
     trials = 2000

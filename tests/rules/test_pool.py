@@ -1,5 +1,7 @@
 """Forming pools (RULES.md §1)."""
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -68,7 +70,9 @@ from rules.pool import Pool, Source, build_pool
         ({"rating": 5, "tool": -1, "circumstances": 1}, 5, 5, 0, 0, ["Dice", "Tool", "Circumstances"]),
     ],
 )
-def test_build_pool(kwargs, total, dice, free, underflow, labels):
+def test_build_pool(
+    kwargs: dict[str, Any], total: int, dice: int, free: int, underflow: int, labels: list[str] | None
+) -> None:
     pool = build_pool(**kwargs)
     assert (pool.total, pool.dice, pool.free_nudges, pool.underflow) == (total, dice, free, underflow)
     assert sum(c.dice for c in pool.contributions) == total
@@ -76,7 +80,7 @@ def test_build_pool(kwargs, total, dice, free, underflow, labels):
         assert [c.label for c in pool.contributions] == labels
 
 
-def test_contributions_keep_their_sources_and_signs():
+def test_contributions_keep_their_sources_and_signs() -> None:
     pool = build_pool(4, rating_label="Physique", traits_for=1, traits_against=1, tool=-1)
     assert [(c.source, c.dice) for c in pool.contributions] == [
         (Source.RATING, 4),
@@ -104,12 +108,12 @@ def test_contributions_keep_their_sources_and_signs():
         ({"rating": 3, "modifiers": [("m", 1)] * 11}, "modifiers"),
     ],
 )
-def test_bad_pools_explain_themselves(kwargs, message):
+def test_bad_pools_explain_themselves(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         build_pool(**kwargs)
 
 
-def test_of_dice_is_a_bare_count():
+def test_of_dice_is_a_bare_count() -> None:
     assert Pool.of_dice(5) == build_pool(5)
 
 
@@ -122,7 +126,15 @@ def test_of_dice_is_a_bare_count():
     circumstances=st.sampled_from([-1, 0, 1]),
     modifiers=st.lists(st.tuples(st.sampled_from(["Pewter", "Defeat"]), st.integers(-10, 10)), max_size=10),
 )
-def test_pool_invariants(rating, traits_for, traits_against, burdens, tool, circumstances, modifiers):
+def test_pool_invariants(
+    rating: int,
+    traits_for: int,
+    traits_against: int,
+    burdens: list[Severity],
+    tool: int,
+    circumstances: int,
+    modifiers: list[tuple[str, int]],
+) -> None:
     pool = build_pool(
         rating,
         traits_for=traits_for,

@@ -1,6 +1,7 @@
 """Rolling and reading dice (docs/rulings.md §2)."""
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -32,7 +33,15 @@ FACES = st.lists(st.integers(1, 6), min_size=2, max_size=10)
         ([1, 1], 2, 1, False, -2, 2, 0),  # a set of 1s short of 2 counts as 0
     ],
 )
-def test_reading(faces, difficulty, result, success, outcome, complications, nudges):
+def test_reading(
+    faces: list[int],
+    difficulty: int,
+    result: int,
+    success: bool,
+    outcome: int,
+    complications: int,
+    nudges: int,
+) -> None:
     """6s are Nudges, the Result is the highest pair, and a failure's Outcome counts the Result
     as 0 (docs/rulings.md §2.1, §2.4, §2.5, §2.7)."""
     reading = read(faces, difficulty=difficulty)
@@ -76,7 +85,9 @@ def test_a_failed_roll_counts_its_result_as_zero(
         ([1, 2, 3, 4, 5], 2, -2, 2, False),
     ],
 )
-def test_group_complication_option(faces, difficulty, outcome, complications, group):
+def test_group_complication_option(
+    faces: list[int], difficulty: int, outcome: int, complications: int, group: bool
+) -> None:
     reading = read(faces, difficulty=difficulty)
     assert (reading.outcome, reading.complications, reading.group_complication) == (
         outcome,
@@ -85,7 +96,7 @@ def test_group_complication_option(faces, difficulty, outcome, complications, gr
     )
 
 
-def test_extras_get_no_nudges():
+def test_extras_get_no_nudges() -> None:
     success = read([3, 3, 6, 6, 6], extra=True)
     assert success.success and success.nudges == 0 and not success.can_catch_beat
     assert success.sixes == 3 and success.rolled_nudges == 0 and success.tiebreak_nudges == 0
@@ -93,7 +104,7 @@ def test_extras_get_no_nudges():
     assert failure.outcome == -2 and failure.complications == 2 and failure.cancelled_complications == 0
 
 
-def test_free_nudges_count_on_success_only():
+def test_free_nudges_count_on_success_only() -> None:
     pool = build_pool(12)
     hit = read([3, 3, 1, 2, 4, 5, 1, 2, 4, 6], pool=pool)
     assert hit.success and hit.nudges == 3 and hit.free_nudges == 2
@@ -103,7 +114,7 @@ def test_free_nudges_count_on_success_only():
     assert not miss.success and miss.complications == 5 and miss.nudges == 0 and miss.free_nudges == 0
 
 
-def test_underflow_worsens_the_outcome():
+def test_underflow_worsens_the_outcome() -> None:
     pool = build_pool(0)
     assert pool.dice == 2 and pool.underflow == 2
     # A success with a negative Outcome keeps its Complication and its success.
@@ -125,7 +136,9 @@ def test_underflow_worsens_the_outcome():
         ((3, 3, 6, 6, 6), 5, True, 0, False),  # an Extra's 6s are no Nudges at all
     ],
 )
-def test_only_rolled_sixes_catch_a_beat(faces, total, extra, nudges, beat):
+def test_only_rolled_sixes_catch_a_beat(
+    faces: tuple[int, ...], total: int, extra: bool, nudges: int, beat: bool
+) -> None:
     """docs/rulings.md §2.10: three or more *rolled* 6s on a success let the roller spend every
     Nudge on an extra action; free Nudges from an oversized pool are perks of the success but
     never count towards the three."""
@@ -134,7 +147,7 @@ def test_only_rolled_sixes_catch_a_beat(faces, total, extra, nudges, beat):
     assert (reading.nudges, reading.can_catch_beat) == (nudges, beat)
 
 
-def test_catch_a_beat_needs_three_nudges_and_a_success():
+def test_catch_a_beat_needs_three_nudges_and_a_success() -> None:
     assert read([2, 2, 6, 6, 6]).can_catch_beat
     assert not read([2, 2, 6, 6]).can_catch_beat
     assert not read([1, 2, 6, 6, 6], difficulty=1).can_catch_beat
@@ -154,12 +167,12 @@ def test_catch_a_beat_needs_three_nudges_and_a_success():
         ([1, 2, 3], {"pool": Pool.of_dice(4)}, "rolls 4 dice"),
     ],
 )
-def test_bad_faces_explain_themselves(faces, kwargs, message):
+def test_bad_faces_explain_themselves(faces: list[int], kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         read(faces, **kwargs)
 
 
-def test_roll_is_reproducible_from_the_seed():
+def test_roll_is_reproducible_from_the_seed() -> None:
     pool = build_pool(7)
     first = roll(pool, random.Random(42), difficulty=3)
     again = roll(pool, random.Random(42), difficulty=3)
@@ -167,7 +180,7 @@ def test_roll_is_reproducible_from_the_seed():
     assert first == read(first.faces, pool=pool, difficulty=3)
 
 
-def test_names():
+def test_names() -> None:
     assert [outcome_name(o) for o in (6, 2, 0, -1, -3, -6)] == [
         "Godlike",
         "Excellent",
@@ -181,7 +194,7 @@ def test_names():
 
 
 @given(faces=FACES, difficulty=st.integers(1, 5), total=st.integers(0, 20), extra=st.booleans())
-def test_reading_invariants(faces, difficulty, total, extra):
+def test_reading_invariants(faces: list[int], difficulty: int, total: int, extra: bool) -> None:
     pool = build_pool(total)
     faces = (faces * 10)[: pool.dice]
     r = read(faces, pool=pool, difficulty=difficulty, extra=extra)
@@ -233,7 +246,7 @@ def test_a_failures_outcome_is_minus_the_difficulty_less_the_underflow(faces, di
     difficulty=st.integers(-3, 10),
     extra=st.booleans(),
 )
-def test_any_input_reads_or_raises_a_rules_error(faces, difficulty, extra):
+def test_any_input_reads_or_raises_a_rules_error(faces: list[int], difficulty: int, extra: bool) -> None:
     try:
         r = read(faces, difficulty=difficulty, extra=extra)
     except RulesError as error:

@@ -1,9 +1,11 @@
 """The Conflict board's message id per channel."""
 
+from pathlib import Path
+
 from storage import Storage
 
 
-async def test_board_ids_are_kept_per_guild_and_channel(tmp_path):
+async def test_board_ids_are_kept_per_guild_and_channel(tmp_path: Path) -> None:
     path = tmp_path / "boards.sqlite3"
     async with await Storage.open(path) as storage:
         assert await storage.boards.get(1, 10) is None

@@ -1,27 +1,16 @@
 import asyncio
-import os
 import signal
-import sys
 from pathlib import Path
 
 from storage import Storage
 from storage.sql import fetch_all
+from tests.support import integrity, start_test_module
 
-ROOT = Path(__file__).resolve().parents[2]
 BATCHES_BEFORE_KILL = 30
 
 
 async def test_killed_writer_keeps_every_committed_row(db_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "tests.storage.crash_writer",
-        str(db_path),
-        cwd=ROOT,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-    )
+    proc = await start_test_module("tests.storage.crash_writer", str(db_path))
     assert proc.stdout is not None
     committed: list[int] = []
     try:
@@ -38,9 +27,8 @@ async def test_killed_writer_keeps_every_committed_row(db_path: Path) -> None:
     assert len(committed) >= BATCHES_BEFORE_KILL * 5
 
     async with await Storage.open(db_path) as storage:
-        reader = storage.database.reader
-        assert [tuple(row) for row in await fetch_all(reader, "PRAGMA integrity_check")] == [("ok",)]
-        rows = await fetch_all(reader, "SELECT id FROM roll_log")
+        assert await integrity(storage) == [("ok",)]
+        rows = await fetch_all(storage.database.reader, "SELECT id FROM roll_log")
         present = {int(row["id"]) for row in rows}
         assert set(committed) <= present
         # Whole transactions only: every batch of five is all there or all gone.

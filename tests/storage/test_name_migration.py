@@ -27,7 +27,10 @@ def old_key(name: str) -> str:
 
 
 def sheet(name: str, **fields: Any) -> dict[str, Any]:
-    return json.loads(Character(name=name, kind=CharacterKind.HERO, owner_id=7).model_dump_json()) | fields
+    stored: dict[str, Any] = json.loads(
+        Character(name=name, kind=CharacterKind.HERO, owner_id=7).model_dump_json()
+    )
+    return stored | fields
 
 
 ROWS: list[tuple[int, int, dict[str, Any]]] = [
