@@ -1,4 +1,4 @@
-"""Contests: one side acts, the other resists (RULES.md §3).
+"""Contests: one side acts, the other resists (docs/rulings.md §3).
 
 Each side may have several rollers and keeps its best roll. The acting side must first succeed
 on its own terms (a matching set that meets its Difficulty, 1 when none was set); then the
@@ -92,7 +92,7 @@ def _check_side(rolls: Sequence[object], side: str, *, allow_empty: bool) -> Non
 
 
 def decide(acting: Sequence[Reading], opposing: Sequence[Reading] = ()) -> ContestResult:
-    """Settle a Contest from rolls already read (RULES.md §3).
+    """Settle a Contest from rolls already read (docs/rulings.md §3).
 
     The acting rolls carry the Contest's Difficulty (read them with it). An empty ``opposing``
     means the target did not defend.

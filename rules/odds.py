@@ -153,7 +153,7 @@ def contest_odds(
     acting_extra: bool = False,
     opposing_extra: bool = False,
 ) -> ContestOdds:
-    """Exact win / lose / stalemate chances of a Contest between two pools (RULES.md §3).
+    """Exact win / lose / stalemate chances of a Contest between two pools (docs/rulings.md §3).
 
     Uses the same tie-break as :func:`rules.contest.decide`: Nudges are 6s plus free Nudges,
     and Extras count none.

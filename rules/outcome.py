@@ -1,4 +1,4 @@
-"""Difficulty and Outcome scales (RULES.md §2).
+"""Difficulty and Outcome scales (docs/rulings.md §2).
 
 Outcomes run from -6 to +6. Each step has a name the table says aloud ("That was… Excellent"),
 and each Difficulty 1–5 has a name the Narrator can declare.

@@ -1,4 +1,4 @@
-"""Forming a dice pool (RULES.md §1).
+"""Forming a dice pool (docs/rulings.md §1).
 
 A pool starts from a rating and grows or shrinks by Traits, the target's Burdens, Tools,
 Circumstances and other modifiers. Every contribution is kept, so the bot can show the sum the
@@ -106,7 +106,7 @@ def build_pool(
     circumstances: int = 0,
     modifiers: Sequence[tuple[str, int]] = (),
 ) -> Pool:
-    """Form a pool from a rating and everything that adjusts it (RULES.md §1).
+    """Form a pool from a rating and everything that adjusts it (docs/rulings.md §1).
 
     ``tool`` and ``circumstances`` are the net adjustment the Narrator settled on (-1, 0 or
     +1): the rules cap each at one die however many apply. Traits are uncapped, and Burdens

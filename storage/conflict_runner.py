@@ -1,6 +1,6 @@
 """Running a Conflict's commands against the database: load, apply, save, all in one transaction.
 
-The engine (``rules.conflict``) is pure; this is the glue STYLE.md asks for: one interaction
+The engine (``rules.conflict``) is pure; this is the glue docs/architecture.md describes: one interaction
 loads the channel's Conflict and its participants' sheets, applies one command, and saves the
 damaged sheets and the new Conflict state together inside ONE ``Storage.transaction()``.
 Transactions run one at a time through the database's single writer, so concurrent commands

@@ -1,4 +1,4 @@
-"""Embeds for character sheets and for what changes them (RULES.md §5, §6).
+"""Embeds for character sheets and for what changes them (docs/rulings.md §5, §6).
 
 Every piece of player text goes through ``plain``, and escaping can double its length, so a
 section is packed line by line into fields of at most 1024 characters (spilling into a

@@ -1,4 +1,4 @@
-"""Characters: the sheet, and the rules that read and change it (RULES.md §5, §6).
+"""Characters: the sheet, and the rules that read and change it (docs/rulings.md §5, §6).
 
 Everything is pure: each helper takes a frozen :class:`Character` and returns a new one (or a
 result holding one). Bad input raises :class:`~rules.errors.RulesError` only.

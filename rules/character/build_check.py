@@ -1,4 +1,4 @@
-"""The optional Hero-creation check: what about a sheet differs from a fresh Hero (RULES.md §6).
+"""The optional Hero-creation check: what about a sheet differs from a fresh Hero (docs/rulings.md §6).
 
 It reports and never raises, because a Hero outgrows these numbers through play and the
 Narrator may allow exceptions. Villains and Extras are built freely, so they always pass.

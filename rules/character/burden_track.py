@@ -1,4 +1,4 @@
-"""Adding, easing and worsening a sheet's Burdens by name (RULES.md §5).
+"""Adding, easing and worsening a sheet's Burdens by name (docs/rulings.md §5).
 
 Names compare by ``rules.naming``: a typed name picks the Burden of that name, else the one
 Burden whose name contains it. Severity steps run Serious → Grave → Mortal; stepping a

@@ -1,4 +1,4 @@
-"""Taking damage: lost Resilience, wounds and defeat (RULES.md §5).
+"""Taking damage: lost Resilience, wounds and defeat (docs/rulings.md §5).
 
 Rulings where the rules are silent:
 
@@ -72,7 +72,7 @@ def _ceil_div(value: int, by: int) -> int:
 
 
 def wound_severity(before: int, damage: int) -> Severity | None:
-    """The wound a hit leaves, judged on the Resilience just before it (RULES.md §5).
+    """The wound a hit leaves, judged on the Resilience just before it (docs/rulings.md §5).
 
     At least half of it (rounded up) is Grave; otherwise at least a quarter (rounded up) is
     Serious; less leaves no wound.
@@ -127,7 +127,7 @@ def apply_damage(
     defeat_burden: Severity | str | None = None,
     burning_pewter: bool = False,
 ) -> DamageResult:
-    """Deal ``amount`` damage to one Resilience (RULES.md §5).
+    """Deal ``amount`` damage to one Resilience (docs/rulings.md §5).
 
     The Resilience never drops below 0. One wound per attack, judged on the value before the
     hit. Reaching 0 defeats the character, and ``defeat_burden`` (Grave or Mortal, or None)

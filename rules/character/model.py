@@ -1,4 +1,4 @@
-"""The character sheet as frozen data (RULES.md §6).
+"""The character sheet as frozen data (docs/rulings.md §6).
 
 Everything here checks itself when built: ratings in their ranges, text within the caps of
 ``rules.character.limits``, and the rules that tie parts together (Extras have no Destiny or
@@ -91,7 +91,7 @@ class Standings(StatBlock[Standing]):
 
 
 class Spent(StatBlock[Standing]):
-    """How far each Standing is lowered by rolls until it is recovered (RULES.md §6)."""
+    """How far each Standing is lowered by rolls until it is recovered (docs/rulings.md §6)."""
 
     KEYS = Standing
     LOW = 0
@@ -104,7 +104,7 @@ class Spent(StatBlock[Standing]):
 
 
 class Harm(StatBlock[Resilience]):
-    """Damage taken on each Resilience, kept apart from the maximum (RULES.md §5).
+    """Damage taken on each Resilience, kept apart from the maximum (docs/rulings.md §5).
 
     The remaining value is the maximum less this, never below 0; see ``rules.character.stats``.
     """

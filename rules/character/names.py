@@ -1,4 +1,4 @@
-"""The closed sets a sheet is built from: kinds, stats, Power types and metals (RULES.md §6).
+"""The closed sets a sheet is built from: kinds, stats, Power types and metals (docs/rulings.md §6).
 
 Each enum's value is the lower-case word used in stored JSON; ``label`` is the word a player
 reads. The ``parse_*`` helpers take a player's typing in any case and raise
@@ -42,7 +42,7 @@ class Standing(Named):
 
 
 class Resilience(Named):
-    """The three things an attack can wear down (RULES.md §4, §5)."""
+    """The three things an attack can wear down (docs/rulings.md §4, §5)."""
 
     HEALTH = "health"
     REPUTATION = "reputation"
@@ -50,7 +50,7 @@ class Resilience(Named):
 
 
 class DefeatCondition(Named):
-    """What a character is when a Resilience reaches 0 (RULES.md §5)."""
+    """What a character is when a Resilience reaches 0 (docs/rulings.md §5)."""
 
     INCAPACITATED = "incapacitated"
     DISGRACED = "disgraced"
@@ -71,7 +71,7 @@ class PowerType(Named):
 
 
 class Emphasis(Named):
-    """The strong / average / weak label a Hero gives each part of the sheet (RULES.md §6)."""
+    """The strong / average / weak label a Hero gives each part of the sheet (docs/rulings.md §6)."""
 
     STRONG = "strong"
     AVERAGE = "average"
@@ -79,7 +79,7 @@ class Emphasis(Named):
 
 
 class StatKind(Named):
-    """What a rollable rating is; decides which defeat penalty applies (RULES.md §5)."""
+    """What a rollable rating is; decides which defeat penalty applies (docs/rulings.md §5)."""
 
     ATTRIBUTE = "attribute"
     STANDING = "standing"
@@ -98,7 +98,7 @@ PENALISED_BY = {
     StatKind.STANDING: Resilience.REPUTATION,
     StatKind.POWER: Resilience.WILLPOWER,
 }
-"""Which Resilience at 0 costs dice on rolls of each kind of rating (RULES.md §5)."""
+"""Which Resilience at 0 costs dice on rolls of each kind of rating (docs/rulings.md §5)."""
 
 METALS = (
     "Iron",

@@ -1,4 +1,4 @@
-"""The listed parts of a sheet: Traits, Burdens, Powers, Props and the build labels (RULES.md §6).
+"""The listed parts of a sheet: Traits, Burdens, Powers, Props and the build labels (docs/rulings.md §6).
 
 Each checks its own text and numbers; the sheet checks the counts and the names' uniqueness.
 """
@@ -41,7 +41,7 @@ class Traits(BaseModel):
 
 
 class Burden(BaseModel):
-    """A named temporary weakness and how bad it is (RULES.md §5)."""
+    """A named temporary weakness and how bad it is (docs/rulings.md §5)."""
 
     model_config = _FROZEN
 
@@ -105,7 +105,7 @@ class Power(BaseModel):
 
 
 class Prop(BaseModel):
-    """A piece of equipment; weapons add damage (0–4), armour absorbs it (0–3) (RULES.md §5)."""
+    """A piece of equipment; weapons add damage (0–4), armour absorbs it (0–3) (docs/rulings.md §5)."""
 
     model_config = _FROZEN
 

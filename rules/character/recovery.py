@@ -1,4 +1,4 @@
-"""Getting better: healing, Breathers and the daily point (RULES.md §5).
+"""Getting better: healing, Breathers and the daily point (docs/rulings.md §5).
 
 Rulings where the rules are silent:
 
@@ -109,5 +109,5 @@ def long_breather(character: Character, burden: str | None = None) -> RecoveryRe
 
 
 def daily_recovery(character: Character) -> RecoveryResult:
-    """The natural point a day on each Resilience (RULES.md §5)."""
+    """The natural point a day on each Resilience (docs/rulings.md §5)."""
     return _restore(character, dict.fromkeys(Resilience, 1))

@@ -1,4 +1,4 @@
-"""Reading a sheet the way a roll or a Conflict needs it (RULES.md §5, §6).
+"""Reading a sheet the way a roll or a Conflict needs it (docs/rulings.md §5, §6).
 
 Ratings are looked up by the name a player types; Resilience maxima are derived from the
 stats, with Pewter's boost when the caller says it burns; defeat penalties come back as
@@ -34,7 +34,7 @@ from rules.errors import RulesError
 from rules.naming import name_key
 
 DEFEAT_DICE = -2
-"""Dice lost on the rolls a defeat penalises (RULES.md §5)."""
+"""Dice lost on the rolls a defeat penalises (docs/rulings.md §5)."""
 
 
 def pewter_rating(character: Character) -> int:
@@ -46,7 +46,7 @@ def pewter_rating(character: Character) -> int:
 
 
 def pewter_bonus(character: Character, burning_pewter: bool) -> int:
-    """What burning Pewter adds to Physique right now (RULES.md §6); 0 when not burning."""
+    """What burning Pewter adds to Physique right now (docs/rulings.md §6); 0 when not burning."""
     if not burning_pewter:
         return 0
     rating = pewter_rating(character)
@@ -56,7 +56,7 @@ def pewter_bonus(character: Character, burning_pewter: bool) -> int:
 
 
 def effective_physique(character: Character, burning_pewter: bool = False) -> int:
-    """Physique, plus the Pewter rating while Pewter burns (RULES.md §6).
+    """Physique, plus the Pewter rating while Pewter burns (docs/rulings.md §6).
 
     This can pass 10 (Carrow: 4 + 5 = 9; Thorrow: 6 + 5 = 11); pools clamp it when rolled.
     """
@@ -66,7 +66,7 @@ def effective_physique(character: Character, burning_pewter: bool = False) -> in
 def resilience_max(character: Character, resilience: Resilience | str, burning_pewter: bool = False) -> int:
     """Health = Physique + Resources, Reputation = Charm + Influence, Willpower = Wits + Spirit.
 
-    RULES.md §5. Pewter raises Health through Physique while it burns.
+    docs/rulings.md §5. Pewter raises Health through Physique while it burns.
     """
     resilience = parse_resilience(resilience)
     if resilience is Resilience.HEALTH:
@@ -183,7 +183,7 @@ def stat_kind(character: Character, name: str) -> StatKind:
 
 
 def standing_available(character: Character, standing: Standing | str) -> int:
-    """A Standing as lowered by spending: what a roll on it uses (RULES.md §6)."""
+    """A Standing as lowered by spending: what a roll on it uses (docs/rulings.md §6)."""
     standing = parse_standing(standing)
     return character.standings.get(standing) - character.spent.get(standing)
 
@@ -220,7 +220,7 @@ def defeat_penalties(character: Character, name: str, burning_pewter: bool = Fal
 
 
 def spend_standing(character: Character, standing: Standing | str) -> Character:
-    """Lower a Standing by 1 for a roll on it, which needs it to be 2 or more (RULES.md §6).
+    """Lower a Standing by 1 for a roll on it, which needs it to be 2 or more (docs/rulings.md §6).
 
     The check is on the Standing before the roll, so a spent Standing can rest at 1.
     """

@@ -152,7 +152,7 @@ class Defend(BaseModel):
 
 
 class SpendNudges(BaseModel):
-    """Attacker's player: spend the Nudges of a success (RULES.md §2, §5).
+    """Attacker's player: spend the Nudges of a success (docs/rulings.md §2, §5).
 
     Each Nudge is one of: +1 damage, remove one of the target's dice, +1 Action Die next round,
     or a story perk the Narrator approves (``story``, like Thorrow's trip). Unspent Nudges are

@@ -1,4 +1,4 @@
-"""What a success does: damage, wounds, defeat, and the Nudges' other uses (RULES.md §2, §5).
+"""What a success does: damage, wounds, defeat, and the Nudges' other uses (docs/rulings.md §2, §5).
 
 A successful attack deals 1 + the Nudges spent on damage + the weapon's bonus, less armour
 when the attack is physical (whatever Resilience it aims at; never against a social or mental
@@ -15,7 +15,7 @@ Rulings:
 * The defeat Burden can be named when acting (used if the roll has no Nudges to spend) and
   again when spending Nudges; a value given when spending wins.
 * A target defeated by someone who acted at the same step of the resolve order (tied Action
-  Dice) still takes their own action: tied characters act at once (RULES.md §4).
+  Dice) still takes their own action: tied characters act at once (docs/rulings.md §4).
 """
 
 from rules.burdens import Severity
@@ -200,7 +200,7 @@ def deal_damage(
 
 
 def _remove_dice(conflict: Conflict, work: Work, target: Participant, count: int) -> Conflict:
-    """Nudges that take the target's dice (RULES.md §5): from the pile they hold now."""
+    """Nudges that take the target's dice (docs/rulings.md §5): from the pile they hold now."""
     state = target.round
     waiting = state.status is Status.WAITING
     held = state.action_dice if waiting else state.defense_dice

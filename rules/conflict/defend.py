@@ -1,4 +1,4 @@
-"""Defending against an action and rolling it (conflicts.txt Step 2, RULES.md §3, §4).
+"""Defending against an action and rolling it (conflicts.txt Step 2, docs/rulings.md §3, §4).
 
 An action a target may resist waits in ``Conflict.pending`` until the target commits their
 defence: 0 dice (no defence) or a pool of 2–10, settled before anyone rolls. The dice come
@@ -140,7 +140,7 @@ def settle_roll(
     defence_dice: int,
     defence_faces: Sequence[int] | None,
 ) -> Conflict:
-    """Roll the action (and the defence), decide the Contest, and move on (RULES.md §3).
+    """Roll the action (and the defence), decide the Contest, and move on (docs/rulings.md §3).
 
     The attacker's dice are thrown first, then the defender's, so a seeded generator replays.
     """

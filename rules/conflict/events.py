@@ -1,4 +1,4 @@
-"""What happened, as data for the bot to render (STYLE.md: rules return data, not strings).
+"""What happened, as data for the bot to render (docs/architecture.md: rules return data, not strings).
 
 Every transition returns a tuple of these. Participants are named by id (look the name up in
 the new state with ``Conflict.name_of``); events about someone who may be gone carry a name.

@@ -1,4 +1,4 @@
-"""Checking a declared action and figuring its dice from the sheets (RULES.md §1, §4, §5).
+"""Checking a declared action and figuring its dice from the sheets (docs/rulings.md §1, §4, §5).
 
 Action Dice are formed like a pool (rating + Traits + the target's Burdens + Tool +
 Circumstances + defeat penalties) but are not capped at 10: Thorrow holds 12. Burning Pewter
@@ -7,7 +7,7 @@ shows as its own part ("Physique 6 + Pewter 5") so the table can follow the sum.
 Rulings:
 
 * The target's Burdens count only when named in the declaration: the Narrator decides which
-  wounds matter for this action, as RULES.md §1 says "that apply".
+  wounds matter for this action, as docs/rulings.md §1 says "that apply".
 * Dice from a Standing do not spend it: a Conflict is one long scene, and the Narrator can
   spend it on the sheet if they judge it so.
 * An attack's kind, when not named, follows the rating it rolls: Physique physical, Charm
@@ -168,7 +168,7 @@ def _adjusted_pool(
     adjustments: DiceSpec | Defend,
     burdens: Sequence[Severity] = (),
 ) -> Pool:
-    """A pool from a rating and the table's adjustments (RULES.md §1): a declaration's and a
+    """A pool from a rating and the table's adjustments (docs/rulings.md §1): a declaration's and a
     busy defender's reaction carry the same Traits, Tool and Circumstances."""
     return build_pool(
         rating,
@@ -185,7 +185,7 @@ def _adjusted_pool(
 def figure_pool(
     conflict: Conflict, work: Work, actor: Participant, action: ActionSpec, dice: DiceSpec
 ) -> Pool:
-    """Action (or full-defence) dice for a declaration, uncapped (RULES.md §4)."""
+    """Action (or full-defence) dice for a declaration, uncapped (docs/rulings.md §4)."""
     rating, label, modifiers = _rating(work, actor, dice.stat)
     severities = []
     if dice.burdens:
@@ -228,7 +228,7 @@ def _prop(sheet: Character, name: str) -> Prop:
 
 
 def weapon_bonus(sheet: Character, action: ActionSpec) -> int:
-    """The attack's weapon bonus: the named Prop's, the number given, or 0 (RULES.md §5)."""
+    """The attack's weapon bonus: the named Prop's, the number given, or 0 (docs/rulings.md §5)."""
     if action.weapon_bonus is not None:
         return action.weapon_bonus
     if action.weapon is None:

@@ -1,4 +1,4 @@
-"""Who declares next, who resolves next, and what the Conflict waits for (RULES.md §4).
+"""Who declares next, who resolves next, and what the Conflict waits for (docs/rulings.md §4).
 
 Nothing here is stored: both orders are worked out from the state every time, so they can
 never drift from the dice they depend on (a defence paid from Action Dice moves its payer down

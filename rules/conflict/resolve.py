@@ -1,4 +1,4 @@
-"""Step 2 of a round: each character's turn (conflicts.txt "Resolve Actions", RULES.md §4).
+"""Step 2 of a round: each character's turn (conflicts.txt "Resolve Actions", docs/rulings.md §4).
 
 On their turn a character takes the declared action (a pool of 2–10 from Action Dice, the rest
 becoming Defense Dice), switches to a new action (once a round: refigured, halved rounding
@@ -43,7 +43,7 @@ def pending_message(conflict: Conflict) -> str:
 
 
 def _check_turn(conflict: Conflict, actor: Participant) -> None:
-    """Refuse anyone whose turn it is not, saying why (RULES.md §4 resolve order)."""
+    """Refuse anyone whose turn it is not, saying why (docs/rulings.md §4 resolve order)."""
     if conflict.pending is not None:
         raise RulesError(pending_message(conflict))
     holder = beat_holder(conflict)

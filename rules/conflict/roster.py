@@ -1,5 +1,5 @@
 """Who is in the Conflict and how they stand: joining, leaving, surprise, tie order, burning
-metals, and the Narrator's dice adjustments (RULES.md §4, §6).
+metals, and the Narrator's dice adjustments (docs/rulings.md §4, §6).
 
 Rulings:
 
@@ -81,7 +81,7 @@ def leave(conflict: Conflict, work: Work, command: Leave) -> Conflict:
 
 
 def reorder(conflict: Conflict, work: Work, command: Reorder) -> Conflict:
-    """The Narrator settles ties in declaration order (RULES.md §4); Wits and surprise still rule.
+    """The Narrator settles ties in declaration order (docs/rulings.md §4); Wits and surprise still rule.
 
     The list must name every fighter exactly once, and may only reorder characters whose
     surprise and Wits are equal: ties are the Narrator's call, the rest is the rule.
@@ -119,7 +119,7 @@ def set_surprised(conflict: Conflict, work: Work, command: SetSurprised) -> Conf
 
 
 def burn(conflict: Conflict, work: Work, command: Burn) -> Conflict:
-    """Start or stop burning an Allomantic metal the sheet has (RULES.md §6)."""
+    """Start or stop burning an Allomantic metal the sheet has (docs/rulings.md §6)."""
     require_phase(conflict, Phase.DECLARE, Phase.RESOLVE)
     participant = conflict.participant(command.participant)
     metal = canonical_metal(str(command.metal)[:40])

@@ -1,4 +1,4 @@
-"""What a participant declares: the action, and where its dice come from (RULES.md §4).
+"""What a participant declares: the action, and where its dice come from (docs/rulings.md §4).
 
 These small models appear both in commands (what a player asks for) and in the stored state
 (what was declared), so they live apart from either. They only hold data; the engine checks
@@ -96,7 +96,7 @@ class ActionKind(StrEnum):
 
 
 class DiceSpec(BaseModel):
-    """Where a pile of dice comes from, the way the Narrator and player settle it (RULES.md §1).
+    """Where a pile of dice comes from, the way the Narrator and player settle it (docs/rulings.md §1).
 
     ``stat`` is an Attribute, Standing or Power on the sheet, by name ("Physique", "Steel").
     ``burdens`` names the target's Burdens that the Narrator agrees apply to this action: not

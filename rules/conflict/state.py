@@ -146,7 +146,7 @@ class Participant(BaseModel):
 
     @property
     def in_order(self) -> bool:
-        """Still due a turn this round (RULES.md §4): declared a rolled action, not yet taken."""
+        """Still due a turn this round (docs/rulings.md §4): declared a rolled action, not yet taken."""
         state = self.round
         return state.status is Status.WAITING and (not self.defeated or state.grace)
 
@@ -215,7 +215,7 @@ class LogEntry(BaseModel):
 
 
 class Conflict(BaseModel):
-    """One channel's Conflict (RULES.md §4, conflicts.txt "The Conflict Round")."""
+    """One channel's Conflict (docs/rulings.md §4, conflicts.txt "The Conflict Round")."""
 
     model_config = FROZEN
 

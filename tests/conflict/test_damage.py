@@ -1,4 +1,4 @@
-"""Successes: damage, wounds, defeat, Extras, and the other uses of Nudges (RULES.md §2, §5)."""
+"""Successes: damage, wounds, defeat, Extras, and the other uses of Nudges (docs/rulings.md §2, §5)."""
 
 from typing import Any
 
@@ -296,7 +296,7 @@ def test_the_conflict_ends_when_a_side_is_all_defeated() -> None:
 
 
 def test_a_simultaneous_defeat_still_lets_the_fallen_act() -> None:
-    """RULES.md §4: equal Action Dice act at the same moment, so both blows land."""
+    """docs/rulings.md §4: equal Action Dice act at the same moment, so both blows land."""
     sheets = {
         1: sheet("Ash", physique=3, wits=2, standings={"resources": 2}),
         2: sheet("Bell", "villain", physique=3, wits=3, standings={"resources": 2}),

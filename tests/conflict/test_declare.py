@@ -1,4 +1,4 @@
-"""Step 1: the declaration order and the dice each declaration produces (RULES.md §1, §4)."""
+"""Step 1: the declaration order and the dice each declaration produces (docs/rulings.md §1, §4)."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""Defending against an action, and rolling it (conflicts.txt Step 2, RULES.md §3, §4)."""
+"""Defending against an action, and rolling it (conflicts.txt Step 2, docs/rulings.md §3, §4)."""
 
 import random
 from typing import Any

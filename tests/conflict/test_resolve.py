@@ -1,4 +1,4 @@
-"""Step 2: turns in the resolve order: act, switch, or do not act (RULES.md §4)."""
+"""Step 2: turns in the resolve order: act, switch, or do not act (docs/rulings.md §4)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The optional Hero-build check (RULES.md §6)."""
+"""The optional Hero-build check (docs/rulings.md §6)."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""Adding, removing and stepping Burdens by name (RULES.md §5)."""
+"""Adding, removing and stepping Burdens by name (docs/rulings.md §5)."""
 
 from collections.abc import Callable
 from typing import Any

@@ -1,4 +1,4 @@
-"""Damage, wounds and defeat (RULES.md §5)."""
+"""Damage, wounds and defeat (docs/rulings.md §5)."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""The character sheet model: defaults, checks and text bounds (RULES.md §6)."""
+"""The character sheet model: defaults, checks and text bounds (docs/rulings.md §6)."""
 
 from typing import Any
 

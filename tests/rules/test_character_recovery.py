@@ -1,4 +1,4 @@
-"""Healing, Breathers and daily recovery (RULES.md §5)."""
+"""Healing, Breathers and daily recovery (docs/rulings.md §5)."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""Forming pools (RULES.md §1)."""
+"""Forming pools (docs/rulings.md §1)."""
 
 from typing import Any
 

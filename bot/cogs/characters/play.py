@@ -1,6 +1,6 @@
 """``/sheet`` (damage, healing, Standings, Breathers) and ``/burden``: the sheet during play.
 
-These change a sheet the way the rules do (RULES.md §5, §6), through ``rules.character``, and
+These change a sheet the way the rules do (docs/rulings.md §5, §6), through ``rules.character``, and
 answer in the channel so the table sees what happened. Only the character's owner or a
 Narrator may change it: a player whose Hero hits a Villain asks the Narrator to apply it.
 ``resting`` matters only for a Short Breather (a Long one restores everything anyway).
