@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.bot_env import BotEnv
+from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, Resilience, make_character
 from rules.conflict import ConflictType, resolve_order
 from storage.conflict_runner import current_conflict
@@ -21,19 +23,20 @@ CONTEST_SEED = 38
 """Throws the actor's 3 dice as 6 4 4 and the defender's 3 as 6 1 1 (``/contest``)."""
 
 
-def labels(record) -> list[str]:
+def labels(record: InteractionRecord) -> list[str]:
     return [c["label"] for row in record.components for c in row["components"]]
 
 
-def field(record, name: str) -> str:
+def field(record: InteractionRecord, name: str) -> str:
     for embed in record.embeds:
         for f in embed.get("fields", []):
             if f["name"] == name:
-                return f["value"]
+                value: str = f["value"]
+                return value
     raise AssertionError(f"no field {name!r} in {record.embeds}")
 
 
-async def test_read_a_failed_set_counts_as_zero(bot_env):
+async def test_read_a_failed_set_counts_as_zero(bot_env: BotEnv) -> None:
     """docs/rulings.md §2.5: a failed roll's Result is 0 for the Outcome. A set of 4s against
     Difficulty 5 is Outcome −5 with 5 Complications, and the 4s are still shown."""
     reply = await bot_env.slash('/read faces:"4 4 1" difficulty:5', user="player2")
@@ -44,7 +47,7 @@ async def test_read_a_failed_set_counts_as_zero(bot_env):
     assert field(reply, "Complications").startswith("5")
 
 
-async def test_contest_failed_outright_has_the_defenders_result_as_outcome(bot_env):
+async def test_contest_failed_outright_has_the_defenders_result_as_outcome(bot_env: BotEnv) -> None:
     """docs/rulings.md §3.6: when the actor fails outright, their Result counts as 0, so the
     Contest's Outcome is the defender's Result (1 here, not 1 − 4 floored at 0)."""
     bot_env.bot.rng = random.Random(CONTEST_SEED)
@@ -58,7 +61,7 @@ async def test_contest_failed_outright_has_the_defenders_result_as_outcome(bot_e
     assert embed["footer"]["text"] == "Contest Outcome 1"
 
 
-async def test_odds_of_a_failure_heavy_roll(bot_env):
+async def test_odds_of_a_failure_heavy_roll(bot_env: BotEnv) -> None:
     """docs/rulings.md §2.5 in the exact odds: 2 dice against Difficulty 5 fail 35 times in 36,
     and every failure reads −5 (no −1 for a pair of 4s), with 163/36 Complications expected."""
     reply = await bot_env.slash("/odds roll dice:2 difficulty:5")
@@ -67,7 +70,7 @@ async def test_odds_of_a_failure_heavy_roll(bot_env):
     assert field(reply, "Expected Complications") == "4.53"
 
 
-async def test_the_roll_log_keeps_the_outcome_as_read(bot_env):
+async def test_the_roll_log_keeps_the_outcome_as_read(bot_env: BotEnv) -> None:
     """docs/rulings.md §2.5 in the roll log: seed 0 throws 4 4 1, so `/roll dice:3 difficulty:5`
     fails with a set of 4s, and the log (and `/history rolls`) says Outcome −5."""
     bot_env.bot.rng = random.Random(0)
@@ -79,7 +82,7 @@ async def test_the_roll_log_keeps_the_outcome_as_read(bot_env):
     assert "Result 4 vs 5, Outcome -5" in history.embeds[0]["description"]
 
 
-async def test_free_nudges_alone_offer_no_beat(bot_env):
+async def test_free_nudges_alone_offer_no_beat(bot_env: BotEnv) -> None:
     """docs/rulings.md §2.10: only rolled 6s catch a Beat. Seed 0 throws 13 dice's 10 as a set
     of 4s without a single 6: the 3 free Nudges are perks of the success, and no Beat is offered."""
     bot_env.bot.rng = random.Random(0)
@@ -90,7 +93,7 @@ async def test_free_nudges_alone_offer_no_beat(bot_env):
     assert "catch a Beat:" not in nudges and "Only rolled 6s catch a Beat" in nudges
 
 
-async def vin_against_a_busy_thug(env, physique: int, attack: str = "stat:Physique") -> None:
+async def vin_against_a_busy_thug(env: BotEnv, physique: int, attack: str = "stat:Physique") -> None:
     """Vin (player1's Hero, Physique ``physique``) attacks a Thug (Physique 5, Wits 2, leather
     armour 1) who is busy barring a door: an action that needs no roll."""
     guild = env.guild_id
@@ -122,7 +125,9 @@ async def vin_against_a_busy_thug(env, physique: int, attack: str = "stat:Physiq
 
 
 @pytest.mark.parametrize(("physique", "beat"), [(6, False), (7, True)])
-async def test_the_beat_button_shows_only_with_dice_to_act(bot_env, physique, beat):
+async def test_the_beat_button_shows_only_with_dice_to_act(
+    bot_env: BotEnv, physique: int, beat: bool
+) -> None:
     """docs/rulings.md §2.10, §4.15: three rolled 6s catch a Beat, but in a Conflict the extra
     action needs a pool of 2 from the dice left, so the button shows only then (Vin attacks
     with 5 dice and keeps 1 or 2)."""
@@ -133,7 +138,7 @@ async def test_the_beat_button_shows_only_with_dice_to_act(bot_env, physique, be
     assert labels(rolled) == ["All on damage", *(["Catch a Beat"] if beat else []), "Spend none"]
 
 
-def board_text(env) -> str:
+def board_text(env: BotEnv) -> str:
     channel = str(env.world.guild.channels[0].id)
     boards = [
         m
@@ -145,7 +150,7 @@ def board_text(env) -> str:
     return str(boards[-1]["embeds"])
 
 
-async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env):
+async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env: BotEnv) -> None:
     """docs/rulings.md §4.5, §4.11, §5.2: Vin beats the Thug to break his will — a physical
     attack (Physique) on Willpower. Busy with a no-roll action, the Thug gets Defense Dice by
     the kind of the attack (his Physique 5, not the Wits 2 that Willpower would suggest), his
@@ -153,7 +158,10 @@ async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env):
     env = bot_env
     await vin_against_a_busy_thug(env, 4, "stat:Physique resilience:willpower")
     conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
-    declared = conflict.participant(1).round.declaration.action
+    assert conflict is not None
+    declaration = conflict.participant(1).round.declaration
+    assert declaration is not None
+    declared = declaration.action
     assert (declared.attack_kind, declared.resilience) == (ConflictType.PHYSICAL, Resilience.WILLPOWER)
 
     acted = await env.slash("/act dice:4", user="player1")
@@ -174,7 +182,7 @@ async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env):
     assert thug.damage.willpower == 0
 
 
-async def test_a_conflict_saved_before_attack_kinds_plays_on(bot_env):
+async def test_a_conflict_saved_before_attack_kinds_plays_on(bot_env: BotEnv) -> None:
     """A Conflict saved by the old engine (schema 1, tests/conflict/fixtures/conflict_v1.json) is
     loaded by the bot, upgraded, and played on by the rule as written (docs/rulings.md §4.11):
     the busy Thug defends Vin's Physique attack on his Willpower with his Physique."""
@@ -199,11 +207,12 @@ async def test_a_conflict_saved_before_attack_kinds_plays_on(bot_env):
     assert "**Thug** is busy elsewhere, so gets 5 Defense Dice — Physique 5" in lines
     assert "**Thug** takes no damage (1 − armour 1)" in lines
     upgraded = await current_conflict(env.storage, env.guild_id, channel)
+    assert upgraded is not None
     assert upgraded.schema_version == 2
 
 
 @pytest.fixture
-async def three_way(bot_env):
+async def three_way(bot_env: BotEnv) -> BotEnv:
     """Brute (6 Action Dice) and Thug (5) attack Vin (player1's Hero, 4), who attacks the Thug."""
     env = bot_env
     guild = env.guild_id
@@ -232,12 +241,13 @@ async def three_way(bot_env):
     return env
 
 
-async def order_names(env) -> list[list[str]]:
+async def order_names(env: BotEnv) -> list[list[str]]:
     conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    assert conflict is not None
     return [[conflict.name_of(pid) for pid in step] for step in resolve_order(conflict)]
 
 
-async def test_a_switcher_goes_after_someone_holding_one_die(three_way):
+async def test_a_switcher_goes_after_someone_holding_one_die(three_way: BotEnv) -> None:
     """docs/rulings.md §4.7: a character who declares a new action goes at the very end of the
     round, after everyone still to act — here after Vin, who holds a single die."""
     env = three_way
@@ -251,7 +261,7 @@ async def test_a_switcher_goes_after_someone_holding_one_die(three_way):
     assert "Resolve order: ▶ **Thug** 5 · **Vin** 1 · **Brute** (switched, goes last)" in board_text(env)
 
 
-async def test_one_action_die_can_only_not_act(three_way):
+async def test_one_action_die_can_only_not_act(three_way: BotEnv) -> None:
     """docs/rulings.md §4.9: with 1 Action Die no pool can be formed: the bot says so plainly,
     offers only not acting, refuses `/act` and `/switch`, and `/pass` works."""
     env = three_way
@@ -279,7 +289,7 @@ async def test_one_action_die_can_only_not_act(three_way):
     assert "its Outcome is −Difficulty" in field(help_reply, "The dice")
 
 
-async def test_two_action_dice_act_with_a_pool_of_two(three_way):
+async def test_two_action_dice_act_with_a_pool_of_two(three_way: BotEnv) -> None:
     """A pool of 2 is a pool (docs/rulings.md §4.8): `/act dice:2` with exactly 2 Action Dice is
     taken, not refused."""
     env = three_way

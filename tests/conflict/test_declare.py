@@ -200,7 +200,7 @@ def test_an_attack_has_a_kind_and_a_resilience(
     the Narrator may name either."""
     table = Table.start(pick(VIN, THUG), conflict_type=conflict_type)
     events = table.do(declare_defence(THUG), declare_attack(VIN, THUG, stat, **named))
-    action = table.p(VIN).round.declaration.action
+    action = table.declaration(VIN).action
     assert (action.attack_kind, action.resilience) == (kind, resilience)
     assert of_type(events, "declared")[-1].action == action
 

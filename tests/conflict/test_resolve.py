@@ -1,5 +1,7 @@
 """Step 2: turns in the resolve order: act, switch, or do not act (docs/rulings.md §4)."""
 
+from collections.abc import Callable
+
 import pytest
 
 from rules.conflict import (
@@ -7,6 +9,7 @@ from rules.conflict import (
     ActionKind,
     ActionSpec,
     AdjustDice,
+    Command,
     Declare,
     Defend,
     DiceSpec,
@@ -278,7 +281,7 @@ class TestSwitching:
         ),
     ],
 )
-def test_fewer_than_two_action_dice_can_only_not_act(held: int, command) -> None:
+def test_fewer_than_two_action_dice_can_only_not_act(held: int, command: Callable[[], Command]) -> None:
     """docs/rulings.md §4.9: with 0 or 1 Action Die on their turn a character cannot form a
     pool, so acting and switching are refused in plain words, and not acting works."""
     table = fight()

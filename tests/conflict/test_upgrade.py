@@ -12,7 +12,7 @@ from pathlib import Path
 from rules.character import Resilience
 from rules.conflict import ConflictType, Defend, Pass, Step, dump_conflict, load_conflict
 from rules.conflict.upgrade import upgrade_v1
-from tests.conflict.builders import BRUTE, THUG, VIN, Table, of_type, pick
+from tests.conflict.builders import BRUTE, THUG, VIN, Table, of_type, pick, waiting
 
 V1 = (Path(__file__).parent / "fixtures" / "conflict_v1.json").read_text(encoding="utf-8")
 
@@ -28,12 +28,16 @@ def test_each_stored_attack_gets_the_kind_its_declaration_gives_it() -> None:
     social); the Resilience stays as declared."""
     state = load_conflict(V1)
     assert state.schema_version == 2
-    vin = state.participant(VIN).round.declaration.action
-    brute = state.participant(BRUTE).round.declaration.action
+    vin_declared = state.participant(VIN).round.declaration
+    brute_declared = state.participant(BRUTE).round.declaration
+    thug_declared = state.participant(THUG).round.declaration
+    assert vin_declared is not None and brute_declared is not None and thug_declared is not None
+    vin = vin_declared.action
+    brute = brute_declared.action
     assert (vin.attack_kind, vin.resilience) == (ConflictType.PHYSICAL, Resilience.WILLPOWER)
     assert (brute.attack_kind, brute.resilience) == (ConflictType.SOCIAL, Resilience.HEALTH)
     assert state.pending is not None and state.pending.action == vin
-    assert state.participant(THUG).round.declaration.action.attack_kind is None  # no roll, no attack
+    assert thug_declared.action.attack_kind is None  # no roll, no attack
     again = dump_conflict(state)
     assert json.loads(again)["schema_version"] == 2 and load_conflict(again) == state
 
@@ -47,9 +51,9 @@ def test_the_old_conflict_plays_on_by_the_rules_as_written() -> None:
     assert of_type(events, "defence_granted")[0].dice == 5
     (dealt,) = of_type(events, "damage_dealt")
     assert (dealt.resilience, dealt.armour, dealt.amount) == (Resilience.WILLPOWER, 1, 0)
-    assert events[-1].step is Step.ACT and events[-1].participants == (BRUTE,)
+    assert waiting(events).step is Step.ACT and waiting(events).participants == (BRUTE,)
     events = table.do(Pass(participant=BRUTE))
-    assert events[-1].step is Step.NEXT_ROUND
+    assert waiting(events).step is Step.NEXT_ROUND
 
 
 def test_the_pending_attack_of_a_beat_takes_the_conflicts_kind_when_new() -> None:

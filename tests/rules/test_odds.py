@@ -50,7 +50,7 @@ def test_exact_odds_equal_brute_force(total: int, difficulty: int, extra: bool) 
 
 @pytest.mark.parametrize("difficulty", range(1, 6))
 @pytest.mark.parametrize("dice", range(2, 7))
-def test_every_failure_reads_minus_the_difficulty(dice, difficulty):
+def test_every_failure_reads_minus_the_difficulty(dice: int, difficulty: int) -> None:
     """docs/rulings.md §2.5: the odds put every failure at Outcome −Difficulty and nowhere else
     below 0 (a full-sized pool's success is never negative)."""
     exact = odds(dice, difficulty)

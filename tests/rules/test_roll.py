@@ -65,8 +65,14 @@ def test_reading(
     ],
 )
 def test_a_failed_roll_counts_its_result_as_zero(
-    faces, difficulty, pool, shown, outcome, name, complications
-):
+    faces: tuple[int, ...],
+    difficulty: int,
+    pool: int,
+    shown: int,
+    outcome: int,
+    name: str,
+    complications: int,
+) -> None:
     """docs/rulings.md §2.5: Outcome is Result − Difficulty, and a failed roll's Result is 0
     for it — a set short of the Difficulty reads like no set at all. The matched value is
     still shown. An undersized pool worsens it further (§1.9), never past −6."""
@@ -217,7 +223,9 @@ def test_reading_invariants(faces: list[int], difficulty: int, total: int, extra
 
 
 @given(faces=FACES, difficulty=st.integers(1, 5), total=st.integers(0, 20), extra=st.booleans())
-def test_a_beat_is_offered_only_for_three_rolled_sixes_on_a_success(faces, difficulty, total, extra):
+def test_a_beat_is_offered_only_for_three_rolled_sixes_on_a_success(
+    faces: list[int], difficulty: int, total: int, extra: bool
+) -> None:
     """docs/rulings.md §2.10: a Beat iff the roll succeeds and shows three or more 6s (not an
     Extra's), however many free Nudges the pool has."""
     pool = build_pool(total)
@@ -227,7 +235,9 @@ def test_a_beat_is_offered_only_for_three_rolled_sixes_on_a_success(faces, diffi
 
 
 @given(faces=FACES, difficulty=st.integers(1, 5), total=st.integers(-10, 20), extra=st.booleans())
-def test_a_failures_outcome_is_minus_the_difficulty_less_the_underflow(faces, difficulty, total, extra):
+def test_a_failures_outcome_is_minus_the_difficulty_less_the_underflow(
+    faces: list[int], difficulty: int, total: int, extra: bool
+) -> None:
     """docs/rulings.md §2.5: on any failure, whatever set was rolled, Outcome =
     −Difficulty − underflow, kept on the −6 scale; on a success it is Result − Difficulty −
     underflow."""
