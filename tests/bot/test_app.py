@@ -50,6 +50,8 @@ async def test_contest_between_two_characters_stats(bot_env):
     assert embed["fields"][0]["value"].startswith("Physique 6 = **6**")
     assert embed["fields"][1]["value"].startswith("Physique 4 = **4**")
     assert embed["title"] in ("Thorrow wins", "Carrow wins", "Stalemate")
-    refused = await bot_env.slash(line.replace("opponent:Carrow", "opponent:Thorrow").replace(
-        "actor:Thorrow", "actor:Carrow"), user="player1")
+    refused = await bot_env.slash(
+        line.replace("opponent:Carrow", "opponent:Thorrow").replace("actor:Thorrow", "actor:Carrow"),
+        user="player1",
+    )
     assert refused.ephemeral and "one of the Narrator's characters" in refused.content

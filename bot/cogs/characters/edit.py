@@ -3,7 +3,9 @@
 Each edit is checked as a whole sheet by ``revise_character`` (so a Standing lowered below
 what is spent, or a Destiny on an Extra, is refused with the rules' own words) and saved once.
 The reply is private: what changed, and for Heroes the Hero-build check's advice, which never
-blocks an edit (Heroes outgrow the creation numbers through play).
+blocks an edit (Heroes outgrow the creation numbers through play). The parts a Conflict reads
+(Attributes, Standings, Powers, Props, group size, kind) are guarded while the character is in a
+live Conflict: a player's change is refused, a Narrator's goes through (docs/rulings.md §7.4).
 """
 
 import discord
