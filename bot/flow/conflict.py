@@ -154,7 +154,7 @@ class ConflictFlow:
         if narrator:
             full = self._embeds(applied, title, FULL)
             if [e.to_dict() for e in full] != [e.to_dict() for e in embeds]:
-                private = [e.set_footer(text="The full figures, for the Narrator only.") for e in full[:1]]
+                private = [full[0].set_footer(text="The full figures, for the Narrator only."), *full[1:]]
         reply = Reply(
             guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied, private_embeds=private
         )

@@ -63,6 +63,12 @@ async def test_a_defeated_hero_stays_defeated_until_the_narrator_heals_them(bot_
     assert conflict is not None and conflict.participant(1).defeated  # the Conflict says so
     assert "**Vin** · defeated" in await board_text(env)
 
+    ended = await env.slash("/conflict end", user="narrator")
+    summary = str(ended.embeds[1]["fields"])
+    assert "**Straff**: dealt 4 damage · unhurt" in summary and "**Vin**: dealt 0 damage · took 4" in summary
+    [private] = [m for m in ended.followups if m["flags"] & 64]
+    assert "**Straff**: dealt 4 damage'" in str(private["embeds"][1]["fields"])
+
 
 async def test_a_revealed_villain_shows_to_the_players(bot_env: BotEnv) -> None:
     env = bot_env
