@@ -23,8 +23,7 @@ from typing import Any
 
 from bot.app import MistbornBot
 from bot.config import Settings
-from bot.flow.board import Boards
-from bot.render.conflict import status_embed
+from bot.flow.board import Boards, board_of
 from fake_discord import payloads
 from fake_discord.commandline import find_command
 from fake_discord.harness import Harness, running_bot
@@ -32,7 +31,6 @@ from fake_discord.payloads import Resolved
 from fake_discord.records import InteractionRecord
 from fake_discord.world import FakeRole, Snowflakes, World, default_world
 from storage import Storage
-from storage.conflict_runner import current_conflict
 
 JSON = dict[str, Any]
 
@@ -226,12 +224,10 @@ async def board_message(env: BotEnv) -> JSON:
 
 
 async def expected_board(env: BotEnv) -> JSON:
-    conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
-    assert conflict is not None
-    sheets = {
-        p.id: (await env.storage.characters.get(env.guild_id, p.id)).character for p in conflict.participants
-    }
-    embed: JSON = dict(status_embed(conflict, sheets).to_dict())
+    """The public board of the stored Conflict (the Narrator's secret sheets as plain states)."""
+    board = await board_of(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    assert board is not None
+    embed: JSON = dict(board[1].to_dict())
     return embed
 
 

@@ -66,13 +66,15 @@ class Applied(BaseModel):
     characters: dict[int, Character] = {}
     """Every participant's sheet as it stands after the command, so a caller rendering the
     result need not read them all again."""
+    revealed: frozenset[int] = frozenset()
+    """Which of those sheets a Narrator has opened to the players (docs/rulings.md §7.1)."""
 
     @property
     def ended(self) -> bool:
         return self.conflict.phase is Phase.ENDED
 
 
-async def _load_sheets(tx: Repositories, guild_id: int, ids: Iterable[int]) -> dict[int, StoredCharacter]:
+async def load_sheets(tx: Repositories, guild_id: int, ids: Iterable[int]) -> dict[int, StoredCharacter]:
     """The sheets that still exist; a deleted one is left out and the engine says so if needed."""
     found: dict[int, StoredCharacter] = {}
     for character_id in sorted(set(ids)):
@@ -99,7 +101,12 @@ async def _save(
         await tx.conflicts.delete(guild_id, channel_id, expected=stored)
         saved = None
     else:
-        saved = await tx.conflicts.save(guild_id, stored, dump_conflict(transition.state))
+        saved = await tx.conflicts.save(
+            guild_id,
+            stored,
+            dump_conflict(transition.state),
+            participants=[p.id for p in transition.state.participants],
+        )
     characters = {cid: s.character for cid, s in loaded.items()} | dict(transition.changed_sheets)
     return Applied(
         conflict=transition.state,
@@ -107,6 +114,7 @@ async def _save(
         stored=saved,
         sheets=tuple(written),
         characters=characters,
+        revealed=frozenset(cid for cid, s in loaded.items() if s.revealed),
     )
 
 
@@ -136,12 +144,12 @@ async def run_transition(
         if conflict_id is not None and stored.id != conflict_id:
             raise RulesError("That prompt belongs to a Conflict that has ended.")
         state = load_conflict(stored.document)
-        loaded = await _load_sheets(tx, guild_id, (p.id for p in state.participants))
+        loaded = await load_sheets(tx, guild_id, (p.id for p in state.participants))
         sheets = {cid: s.character for cid, s in loaded.items()}
         chosen = command(state, sheets) if callable(command) else command
         missing = needed_sheets(state, chosen) - set(loaded)
         if missing:
-            loaded.update(await _load_sheets(tx, guild_id, missing))
+            loaded.update(await load_sheets(tx, guild_id, missing))
             sheets = {cid: s.character for cid, s in loaded.items()}
         transition = apply(state, chosen, sheets, rng)
         return await _save(tx, guild_id, channel_id, stored, loaded, transition)
@@ -162,7 +170,7 @@ async def start_conflict(
     """
     async with storage.transaction() as tx:
         state = new_conflict(channel_id, conflict_type, stakes)
-        loaded = await _load_sheets(tx, guild_id, (join.character_id for join in joins))
+        loaded = await load_sheets(tx, guild_id, (join.character_id for join in joins))
         sheets = {cid: s.character for cid, s in loaded.items()}
         events: list[Event] = []
         for join in joins:
@@ -170,8 +178,14 @@ async def start_conflict(
             state = transition.state
             events.extend(e for e in transition.events if e.type != "waiting")
         events.append(waiting(state))
-        stored = await tx.conflicts.create(guild_id, channel_id, dump_conflict(state))
-        return Applied(conflict=state, events=tuple(events), stored=stored)
+        revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
+        stored = await tx.conflicts.create(
+            guild_id, channel_id, dump_conflict(state), participants=[p.id for p in state.participants]
+        )
+        characters = {cid: s.character for cid, s in loaded.items()}
+        return Applied(
+            conflict=state, events=tuple(events), stored=stored, characters=characters, revealed=revealed
+        )
 
 
 async def end_conflict(storage: Storage, guild_id: int, channel_id: int) -> Applied:

@@ -24,6 +24,8 @@ import aiosqlite
 from storage.errors import SchemaVersionError
 from storage.name_keys import rekey_characters
 from storage.roll_outcomes import reread_failed_rolls
+from storage.secrecy_schema import SCHEMA as SECRECY_SCHEMA
+from storage.secrecy_schema import index_live_conflicts
 from storage.sql import rollback
 
 PythonStep = Callable[[aiosqlite.Connection], Awaitable[None]]
@@ -129,6 +131,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 5: a failed roll counts its Result as 0 (docs/rulings.md §2.5): the Outcome logged for
     # each failure with a matching set is reread by the rules (storage.roll_outcomes).
     reread_failed_rolls,
+    # 6: secrecy (docs/rulings.md §7): secret rolls, revealed sheets, the table-dice setting,
+    # and an index of who is in which live Conflict (storage.secrecy_schema).
+    (SECRECY_SCHEMA, index_live_conflicts),
 )
 
 LATEST_VERSION = len(MIGRATIONS)

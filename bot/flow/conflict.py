@@ -6,6 +6,10 @@ check runs there too, against the fresh state) and composes the :class:`Reply` �
 the prompt for whoever must answer next (a defence or Nudges, with a ping for that player
 only) and which buttons it offers. Sending it is the caller's last step (the cog layer, which
 owns the buttons), so this module never needs to know how a button is built.
+
+The reply is public, so it shows the Narrator's secret Villains and Extras as names and plain
+states (``bot.access.conflict_view``, docs/rulings.md §7.1); when a Narrator made the move and
+that hid something, the reply also carries the full figures for them alone.
 """
 
 import random
@@ -17,18 +21,17 @@ from typing import Literal
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, guild_id_of
+from bot.access import Caller, caller_of, channel_id_of, conflict_view, guild_id_of
 from bot.errors import BotError
 from bot.flow.board import Boards
 from bot.render.common import plain
-from bot.render.conflict import defence_prompt, events_embed, summary_embed
+from bot.render.conflict import FULL, ConflictView, defence_prompt, events_embed, summary_embed
 from rules.character import Character
 from rules.conflict import Awaiting, Command, Conflict, available_defence, beat_possible
 from rules.conflict.events import ConflictEnded
 from rules.errors import RulesError
 from storage import Storage
-from storage.conflict_runner import Applied, run_transition
-from storage.errors import StorageError
+from storage.conflict_runner import Applied, load_sheets, run_transition
 
 Interaction = discord.Interaction[discord.Client]
 Sheets = Mapping[int, Character]
@@ -62,6 +65,8 @@ class Prompt:
     """Defence choices in dice (0 = don't defend) when the target must answer."""
     nudge_modes: tuple[NudgeMode, ...] = ()
     """Spending choices when the attacker has Nudges to spend."""
+    narrator_view: bool = False
+    """Offer the board's "Narrator view": the target's dice are not shown to the table."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,8 @@ class Reply:
     ping: tuple[int, ...] = ()
     prompt: Prompt | None = None
     applied: Applied | None = field(default=None, compare=False)
+    private_embeds: list[discord.Embed] = field(default_factory=list, compare=False)
+    """The full figures the public embeds hid, for the Narrator who made the move only."""
 
 
 class ConflictFlow:
@@ -112,25 +119,63 @@ class ConflictFlow:
         applied = await run_transition(
             self.storage, guild_id, channel_id, make, rng=rng, conflict_id=conflict_id
         )
-        return await self.compose(guild_id, channel_id, applied, title=title)
+        return await self.compose(guild_id, channel_id, applied, title=title, narrator=caller.narrator)
 
-    async def compose(self, guild_id: int, channel_id: int, applied: Applied, *, title: str) -> Reply:
-        """The outcome, the closing summary if the Conflict ended, and the next prompt."""
+    def _embeds(self, applied: Applied, title: str, view: ConflictView) -> list[discord.Embed]:
         conflict = applied.conflict
         ended = [e for e in applied.events if isinstance(e, ConflictEnded)]
         # Discord allows 6000 characters across a message's embeds: share them out.
-        embeds = [events_embed(conflict, applied.events, title=title, limit=2500 if ended else 6000)]
-        embeds += [summary_embed(e, limit=3500) for e in ended[:1]]
-        reply = Reply(guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied)
+        limit = 2500 if ended else 6000
+        embeds = [events_embed(conflict, applied.events, title=title, limit=limit, view=view)]
+        return embeds + [summary_embed(e, limit=3500, view=view) for e in ended[:1]]
+
+    async def compose(
+        self, guild_id: int, channel_id: int, applied: Applied, *, title: str, narrator: bool = False
+    ) -> Reply:
+        """The outcome, the closing summary if the Conflict ended, and the next prompt, as the
+        table may see them; ``narrator``: the mover also gets what that hid."""
+        conflict = applied.conflict
+        sheets = dict(applied.characters)
+        revealed = set(applied.revealed)
+        gone = {
+            line.participant
+            for e in applied.events
+            if isinstance(e, ConflictEnded)
+            for line in e.summary
+            if line.participant is not None and line.participant not in sheets
+        }
+        if gone:  # who left before the end shows by their sheet (docs/rulings.md §7.1)
+            for cid, stored in (await load_sheets(self.storage, guild_id, gone)).items():
+                sheets[cid] = stored.character
+                revealed |= {cid} if stored.revealed else set()
+        view = conflict_view(conflict, sheets, revealed)
+        embeds = self._embeds(applied, title, view)
+        private: list[discord.Embed] = []
+        if narrator:
+            full = self._embeds(applied, title, FULL)
+            if [e.to_dict() for e in full] != [e.to_dict() for e in embeds]:
+                private = [full[0].set_footer(text="The full figures, for the Narrator only."), *full[1:]]
+        reply = Reply(
+            guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied, private_embeds=private
+        )
         pending = conflict.pending
         if pending is None or applied.stored is None:
             return reply
-        sheets = dict(applied.characters) or await self.sheets(guild_id, conflict)
+        if not sheets:
+            sheets = await self.sheets(guild_id, conflict)
+        hidden_target = pending.target is not None and not view.shows(pending.target)
         if pending.awaiting is Awaiting.DEFENCE and pending.target is not None:
             answerer = pending.target
-            text = defence_prompt(conflict, sheets) or ""
-            most = min(MAX_DEFENCE, available_defence(conflict, sheets, pending.target))
-            prompt = Prompt(applied.stored.id, pending.id, defend_with=(0, *range(2, most + 1)))
+            text = defence_prompt(conflict, sheets, view) or ""
+            # The buttons of a hidden target offer every count: their number would tell its dice.
+            held = MAX_DEFENCE if hidden_target else available_defence(conflict, sheets, pending.target)
+            most = min(MAX_DEFENCE, held)
+            prompt = Prompt(
+                applied.stored.id,
+                pending.id,
+                defend_with=(0, *range(2, most + 1)),
+                narrator_view=hidden_target,
+            )
             self._prompted[(guild_id, channel_id, pending.id)] = time.monotonic()
         else:
             answerer = pending.attacker
@@ -143,21 +188,22 @@ class ConflictFlow:
             beat: tuple[NudgeMode, ...] = ("beat",) if beat_possible(conflict, pending) else ()
             prompt = Prompt(applied.stored.id, pending.id, nudge_modes=("damage", *beat, "none"))
         sheet = sheets.get(answerer)
-        if sheet is None:
-            return Reply(guild_id, channel_id, embeds, text, (), prompt, applied)
-        content = f"<@{sheet.owner_id}> {text}"
-        return Reply(guild_id, channel_id, embeds, content, (sheet.owner_id,), prompt, applied)
+        ping = () if sheet is None else (sheet.owner_id,)
+        content = text if sheet is None else f"<@{sheet.owner_id}> {text}"
+        return Reply(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            embeds=embeds,
+            content=content,
+            ping=ping,
+            prompt=prompt,
+            applied=applied,
+            private_embeds=private,
+        )
 
     async def sheets(self, guild_id: int, conflict: Conflict) -> dict[int, Character]:
-        found: dict[int, Character] = {}
-        for participant in conflict.participants:
-            try:
-                found[participant.id] = (
-                    await self.storage.characters.get(guild_id, participant.id)
-                ).character
-            except StorageError:
-                continue
-        return found
+        found = await load_sheets(self.storage, guild_id, (p.id for p in conflict.participants))
+        return {cid: stored.character for cid, stored in found.items()}
 
     def waited(self, interaction: Interaction, attack_id: int) -> float | None:
         """Seconds since this attack's defence prompt was posted, if known.

@@ -6,6 +6,10 @@ memory. A click goes through the very path of the typed command (``bot.cogs.conf
 builds the same engine command, :meth:`ConflictFlow.run` applies it), and a click on a prompt
 that is already settled (a stale button, or the second of two simultaneous clicks) is refused
 with a clear private message.
+
+"Narrator view", under the board and under a prompt to a secret Villain or Extra, answers a
+Narrator privately with the full board (every number of everyone) and refuses anyone else
+plainly (docs/rulings.md §7.1).
 """
 
 import re
@@ -13,9 +17,12 @@ from typing import Any
 
 import discord
 
+from bot.access import channel_id_of, guild_id_of
+from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.build import DefenceOptions, nudge_click
-from bot.errors import answer_error
+from bot.errors import BotError, answer_error
+from bot.flow.board import board_of
 from bot.flow.conflict import Build, NudgeMode, Prompt, Reply
 
 NUDGE_LABELS: dict[str, str] = {"damage": "All on damage", "beat": "Catch a Beat", "none": "Spend none"}
@@ -76,8 +83,46 @@ class NudgeButton(
         )
 
 
-BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (DefendButton, NudgeButton)
+class NarratorViewButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:board:(?P<conflict>\d+)"
+):
+    """The full board, privately, for a Narrator; the public board hides the secret sheets."""
+
+    def __init__(self, conflict: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Narrator view", style=discord.ButtonStyle.secondary, custom_id=f"mab:board:{conflict}"
+            )
+        )
+        self.conflict = conflict
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "NarratorViewButton":
+        return cls(int(match["conflict"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        try:
+            (await caller(interaction)).require_narrator("see the Narrator's view of the Conflict")
+            guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+            board = await board_of(interaction.client.storage, guild_id, channel_id, full=True)
+            if board is None or board[0].id != self.conflict:
+                raise BotError("That Conflict has ended.")
+            await interaction.response.send_message(embed=board[1], ephemeral=True)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (DefendButton, NudgeButton, NarratorViewButton)
 """Registered with the client while the moves' cog is loaded."""
+
+
+def board_buttons(conflict_id: int) -> discord.ui.View:
+    """What the board offers under it (handed to ``Boards.buttons`` by the moves' cog)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(NarratorViewButton(conflict_id))
+    return view
 
 
 def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
@@ -89,6 +134,8 @@ def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
         view.add_item(DefendButton(prompt.conflict_id, prompt.attack_id, dice))
     for mode in prompt.nudge_modes:
         view.add_item(NudgeButton(prompt.conflict_id, prompt.attack_id, mode))
+    if prompt.narrator_view:
+        view.add_item(NarratorViewButton(prompt.conflict_id))
     return view if view.children else None
 
 
@@ -112,6 +159,10 @@ async def send(interaction: Interaction, reply: Reply) -> None:
     else:
         await interaction.response.send_message(
             reply.content or None, embeds=reply.embeds, allowed_mentions=mentions, view=buttons
+        )
+    if reply.private_embeds:
+        await interaction.followup.send(
+            embeds=reply.private_embeds, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
     interaction.client.conflicts.boards.refresh(reply.guild_id, reply.channel_id)
 
