@@ -176,10 +176,19 @@ class Harness:
     async def submit(
         self, values: dict[str, str], *, modal: JSON | None = None, user: str | FakeMember | None = None
     ) -> InteractionRecord:
-        """Answer the latest modal the bot opened; keys are text input custom_ids or labels."""
-        modal = modal or next((r.modal for r in reversed(self.fake.interactions.values()) if r.modal), None)
+        """Answer the latest modal the bot opened; keys are text input custom_ids or labels.
+
+        A modal opened from a button or select carries that message, as it is now.
+        """
+        opener = next(
+            (r for r in reversed(self.fake.interactions.values()) if r.modal and (modal in (None, r.modal))),
+            None,
+        )
+        modal = modal or (opener.modal if opener else None)
         if modal is None:
             raise CommandLineError("the bot has not opened a modal")
+        clicked = opener.payload.get("message") if opener is not None else None
+        message = self.fake.messages.get(int(clicked["id"]), clicked) if clicked else None
         inputs = payloads.text_inputs(modal)
         answers: dict[str, str] = {}
         for key, value in values.items():
@@ -196,7 +205,9 @@ class Harness:
         ]
         if missing:
             raise CommandLineError(f"modal field(s) required: {', '.join(missing)}")
-        return await self.send(payloads.modal_submit(self.world, self.actor(user), modal, answers))
+        return await self.send(
+            payloads.modal_submit(self.world, self.actor(user), modal, answers, message=message)
+        )
 
     def last_message(self, viewer: FakeMember | None = None) -> JSON | None:
         return next(

@@ -165,8 +165,14 @@ def component_click(
     return interaction(world, actor, COMPONENT, data, message=message)
 
 
-def modal_submit(world: World, actor: Actor, modal: JSON, values: dict[str, str]) -> JSON:
-    """Type 5: echo the modal's layout back with each text input's `value` filled in."""
+def modal_submit(
+    world: World, actor: Actor, modal: JSON, values: dict[str, str], *, message: JSON | None = None
+) -> JSON:
+    """Type 5: echo the modal's layout back with each text input's `value` filled in.
+
+    A modal opened from a component carries that component's `message`, as Discord sends it:
+    only then may the bot answer by updating it (response types 6 and 7).
+    """
 
     def answer(component: JSON) -> JSON:
         if component.get("type") == 4:
@@ -180,7 +186,7 @@ def modal_submit(world: World, actor: Actor, modal: JSON, values: dict[str, str]
         return {"type": component["type"], "components": [answer(c) for c in component.get("components", [])]}
 
     data = {"custom_id": modal["custom_id"], "components": [answer(c) for c in modal.get("components", [])]}
-    return interaction(world, actor, MODAL_SUBMIT, data)
+    return interaction(world, actor, MODAL_SUBMIT, data, message=message)
 
 
 def text_inputs(modal: JSON) -> list[JSON]:

@@ -18,7 +18,12 @@ from aiohttp import web
 from fake_discord.backend import Backend, Upload
 from fake_discord.payloads import EPHEMERAL, LOADING
 from fake_discord.records import InteractionRecord
-from fake_discord.validate import mention_problems, validate_autocomplete, validate_message
+from fake_discord.validate import (
+    mention_problems,
+    validate_autocomplete,
+    validate_message,
+    validate_modal,
+)
 from fake_discord.world import channel_json, guild_create_json, member_json, user_json
 
 JSON = dict[str, Any]
@@ -110,12 +115,7 @@ def _response_problems(kind: int, data: JSON) -> list[str]:
     if kind == 8:
         return validate_autocomplete(data)
     if kind == 9:
-        title = str(data.get("title") or "")
-        bad_title = (
-            [] if 1 <= len(title) <= 45 else [f"modal title must be 1-45 characters (got {len(title)})"]
-        )
-        count = len(data.get("components") or [])
-        return bad_title + ([] if 1 <= count <= 5 else [f"modal has {count} components (1-5 allowed)"])
+        return validate_modal(data)
     if kind in (4, 7):
         return validate_message(data, creating=kind == 4)
     return []
@@ -138,6 +138,9 @@ async def interaction_callback(
     kind, data = int(body.get("type", 0)), body.get("data") or {}
     if kind not in ALLOWED_RESPONSES.get(record.type, set()):
         why = f"response type {kind} is not valid for interaction type {record.type}"
+        return _refuse(fake, record, route, 400, 50035, "Invalid Form Body", why)
+    if kind in (6, 7) and "message" not in record.payload:
+        why = "a modal submitted from a command has no message to update (types 6 and 7)"
         return _refuse(fake, record, route, 400, 50035, "Invalid Form Body", why)
     if problems := _response_problems(kind, data):
         fake.violate(route, problems, rejected=fake.limits.reject_invalid)

@@ -19,6 +19,9 @@ CHAT_INPUT, USER_COMMAND, MESSAGE_COMMAND = 1, 2, 3
 MAX_CHAT_INPUT, MAX_CONTEXT_MENUS = 100, 5
 IS_COMPONENTS_V2 = 1 << 15
 EMBED_LIMITS = {"title": 256, "description": 4096}
+STRING_SELECT, TEXT_INPUT, LABEL = 3, 4, 18
+SELECT_TYPES = {STRING_SELECT, 5, 6, 7, 8}
+MAX_OPTIONS = 25
 
 
 def is_valid_name(name: object) -> bool:
@@ -206,6 +209,8 @@ def _validate_rows(components: list[JSON]) -> list[str]:
             label = child.get("label")
             if isinstance(label, str) and len(label) > 80:
                 problems.append(f"button label {label[:20]!r}... exceeds 80 characters")
+            if child.get("type") in SELECT_TYPES:
+                problems += validate_select(child, f"select in row {number}")
             if (custom_id := child.get("custom_id")) is not None:
                 custom_ids.append(str(custom_id))
                 if len(str(custom_id)) > 100:
@@ -214,6 +219,89 @@ def _validate_rows(components: list[JSON]) -> list[str]:
                 problems.append(f"button {label!r} in row {number} has no custom_id")
     if duplicates := sorted({c for c in custom_ids if custom_ids.count(c) > 1}):
         problems.append(f"duplicate custom_ids: {', '.join(duplicates)}")
+    return problems
+
+
+def _length(value: object, where: str, high: int, low: int = 0) -> list[str]:
+    """An optional text: when present, a string of ``low``..``high`` characters."""
+    return [] if value is None else _text(value, where, low, high)
+
+
+def validate_select(select: JSON, where: str = "select") -> list[str]:
+    """A select menu: at most 25 options with labels and values of 1-100 characters, values
+    unique, 0-25 values to choose (never more than there are options), a 150-character
+    placeholder."""
+    problems = _length(select.get("placeholder"), f"{where} placeholder", 150)
+    low, high = select.get("min_values", 1), select.get("max_values", 1)
+    if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high <= MAX_OPTIONS and high >= 1):
+        problems.append(f"{where} min_values {low} / max_values {high} must satisfy 0 <= min <= max <= 25")
+    if select.get("type") != STRING_SELECT:
+        return problems
+    options = select.get("options") or []
+    if not 1 <= len(options) <= MAX_OPTIONS:
+        problems.append(f"{where} has {len(options)} options (1-25 allowed)")
+    if isinstance(high, int) and high > len(options):
+        problems.append(f"{where} max_values {high} is more than its {len(options)} options")
+    values = [str(option.get("value")) for option in options]
+    if duplicates := sorted({v for v in values if values.count(v) > 1}):
+        problems.append(f"{where} has duplicate option values: {', '.join(duplicates)}")
+    for option in options:
+        problems += _text(option.get("label"), f"{where} option label", 1, 100)
+        problems += _text(option.get("value"), f"{where} option value", 1, 100)
+        problems += _length(option.get("description"), f"{where} option description", 100)
+    defaults = sum(1 for option in options if option.get("default"))
+    if isinstance(high, int) and defaults > high:
+        problems.append(f"{where} has {defaults} default options but allows {high} values")
+    return problems
+
+
+def _text_input(component: JSON, where: str, label: object) -> list[str]:
+    problems = _text(component.get("custom_id"), f"{where} custom_id", 1, 100)
+    if component.get("style") not in (1, 2):
+        problems.append(f"{where} style must be 1 (short) or 2 (paragraph)")
+    if label is not None:
+        problems += _text(label, f"{where} label", 1, 45)
+    problems += _length(component.get("placeholder"), f"{where} placeholder", 100)
+    low, high = component.get("min_length", 0), component.get("max_length", 4000)
+    if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= 4000 and 1 <= high <= 4000):
+        problems.append(f"{where} min_length {low} / max_length {high} must be 0-4000 and 1-4000")
+    value = component.get("value")
+    if value is not None and isinstance(high, int) and (not isinstance(value, str) or len(value) > high):
+        problems.append(f"{where} value is longer than its max_length {high}")
+    return problems
+
+
+def validate_modal(modal: JSON) -> list[str]:
+    """A modal: a 1-45 character title, a custom_id, 1-5 top-level components, each an action
+    row holding one text input or a label wrapping one; text inputs within their limits."""
+    problems = _text(modal.get("title"), "modal title", 1, 45)
+    problems += _text(modal.get("custom_id"), "modal custom_id", 1, 100)
+    components = modal.get("components") or []
+    if not 1 <= len(components) <= 5:
+        problems.append(f"modal has {len(components)} components (1-5 allowed)")
+    custom_ids: list[str] = []
+    for number, top in enumerate(components):
+        where = f"modal component {number}"
+        if top.get("type") == 1:
+            children = top.get("components") or []
+            if len(children) != 1 or children[0].get("type") != TEXT_INPUT:
+                problems.append(f"{where}: an action row in a modal holds exactly one text input")
+                continue
+            inner, label = children[0], children[0].get("label")
+            if label is None:
+                problems.append(f"{where}: a text input in an action row needs a label")
+        elif top.get("type") == LABEL and isinstance(top.get("component"), dict):
+            inner, label = top["component"], top.get("label")
+            problems += _length(top.get("description"), f"{where} description", 100)
+            if inner.get("type") != TEXT_INPUT:
+                continue  # selects in labels are checked as selects would be
+        else:
+            problems.append(f"{where} is type {top.get('type')}, not an action row or a label")
+            continue
+        problems += _text_input(inner, where, label)
+        custom_ids.append(str(inner.get("custom_id")))
+    if duplicates := sorted({c for c in custom_ids if custom_ids.count(c) > 1}):
+        problems.append(f"modal has duplicate custom_ids: {', '.join(duplicates)}")
     return problems
 
 

@@ -56,6 +56,21 @@ class NoteModal(discord.ui.Modal, title="Character note"):
         await interaction.response.send_message(f"noted: {self.note.value}", ephemeral=True)
 
 
+class RenameModal(discord.ui.Modal, title="Rename"):
+    name: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(label="Name", custom_id="name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content=f"renamed to {self.name.value}")
+
+
+class RenameView(discord.ui.View):
+    """A button whose modal, once submitted, updates the message the button is on."""
+
+    @discord.ui.button(label="Rename", custom_id="sample:rename")
+    async def rename(self, interaction: discord.Interaction, button: discord.ui.Button[RenameView]) -> None:
+        await interaction.response.send_modal(RenameModal())
+
+
 class SampleBot(commands.Bot):
     def __init__(self, *, sync_in_setup: bool = False) -> None:
         super().__init__(
@@ -74,6 +89,8 @@ class SampleBot(commands.Bot):
             import_json,
             narrate,
             note,
+            rename,
+            badnote,
             big,
             lateping,
             toomany,
@@ -161,6 +178,16 @@ async def narrate(interaction: discord.Interaction, player: discord.Member) -> N
 @app_commands.command(description="Write a note")
 async def note(interaction: discord.Interaction) -> None:
     await interaction.response.send_modal(NoteModal())
+
+
+@app_commands.command(description="A message whose button opens a modal")
+async def rename(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("unnamed", view=RenameView())
+
+
+@app_commands.command(description="Answers a command's modal by updating a message it has not got")
+async def badnote(interaction: discord.Interaction) -> None:
+    await interaction.response.send_modal(RenameModal())
 
 
 @app_commands.command(description="Sends an embed Discord refuses")

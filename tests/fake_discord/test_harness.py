@@ -135,6 +135,25 @@ async def test_modal_open_and_submit(h: Harness) -> None:
     assert submitted.content == "noted: Steel push"
 
 
+async def test_a_modal_from_a_button_carries_its_message_and_may_update_it(h: Harness) -> None:
+    shown = await h.slash("/rename")
+    assert shown.message is not None
+    opened = await h.click("Rename", user="player1")
+    assert opened.modal is not None and opened.modal["title"] == "Rename"
+    submitted = await h.submit({"Name": "Vin"}, user="player1")
+    assert submitted.payload["message"]["id"] == shown.message["id"]
+    assert submitted.response_type == 7
+    assert h.fake.messages[int(shown.message["id"])]["content"] == "renamed to Vin"
+    assert h.violations == []
+
+
+async def test_a_modal_from_a_command_cannot_update_a_message(h: Harness) -> None:
+    await h.slash("/badnote")
+    submitted = await h.submit({"Name": "Vin"})
+    assert "message" not in submitted.payload and submitted.response is None
+    assert any("no message to update" in v.problem and v.rejected for v in h.violations)
+
+
 async def test_oversize_embed_is_rejected_like_discord(h: Harness) -> None:
     reply = await h.slash("/big")
     assert reply.response is None

@@ -11,6 +11,7 @@ from fake_discord.validate import (
     validate_command,
     validate_command_set,
     validate_message,
+    validate_modal,
 )
 
 
@@ -197,3 +198,85 @@ def test_autocomplete_limits() -> None:
         "26 autocomplete choices (max 25)"
     ]
     assert validate_autocomplete({}) == ["autocomplete response has no choices list"]
+
+
+def select(count: int = 3, **extra: object) -> dict[str, object]:
+    choices = [{"label": f"Option {i}", "value": str(i)} for i in range(count)]
+    return {"type": 3, "custom_id": "pick", "options": choices} | extra
+
+
+@pytest.mark.parametrize(
+    ("component", "problem"),
+    [
+        (select(26), "has 26 options (1-25 allowed)"),
+        (select(0), "has 0 options (1-25 allowed)"),
+        (select(placeholder="p" * 151), "placeholder must be 0-150 characters (got 151)"),
+        (select(max_values=4), "max_values 4 is more than its 3 options"),
+        (select(min_values=2, max_values=1), "must satisfy 0 <= min <= max <= 25"),
+        (select(options=[{"label": "x" * 101, "value": "1"}]), "option label must be 1-100 characters"),
+        (select(options=[{"label": "a", "value": "v" * 101}]), "option value must be 1-100 characters"),
+        (select(options=[{"label": "a", "value": "1", "description": "d" * 101}]), "option description"),
+        (select(options=[{"label": "a", "value": "1"}, {"label": "b", "value": "1"}]), "duplicate option"),
+        (
+            select(
+                options=[
+                    {"label": "a", "value": "1", "default": True},
+                    {"label": "b", "value": "2", "default": True},
+                ]
+            ),
+            "2 default options but allows 1 values",
+        ),
+    ],
+)
+def test_bad_selects(component: dict[str, object], problem: str) -> None:
+    problems = validate_message({"components": [row(component)]})
+    assert any(problem in p for p in problems), problems
+
+
+def test_a_full_select_passes_and_cannot_share_its_row() -> None:
+    assert validate_message({"components": [row(select(25, placeholder="p" * 150))]}) == []
+    assert "action row 0 mixes a select menu with other components" in validate_message(
+        {"components": [row(select(), button("b"))]}
+    )
+
+
+def text_input(custom_id: str = "drive", **extra: object) -> dict[str, object]:
+    return {"type": 4, "custom_id": custom_id, "style": 1, "label": "Drive"} | extra
+
+
+def modal(*inputs: dict[str, object], **extra: object) -> dict[str, object]:
+    rows = [{"type": 1, "components": [i]} for i in inputs]
+    return {"title": "Traits", "custom_id": "m", "components": rows} | extra
+
+
+@pytest.mark.parametrize(
+    ("payload", "problem"),
+    [
+        (modal(text_input(), title="t" * 46), "modal title must be 1-45 characters (got 46)"),
+        (modal(*[text_input(f"t{i}") for i in range(6)]), "modal has 6 components (1-5 allowed)"),
+        (modal(), "modal has 0 components (1-5 allowed)"),
+        (modal(text_input(label="l" * 46)), "label must be 1-45 characters (got 46)"),
+        (modal(text_input(style=3)), "style must be 1 (short) or 2 (paragraph)"),
+        (modal(text_input(placeholder="p" * 101)), "placeholder must be 0-100 characters"),
+        (modal(text_input(max_length=4001)), "must be 0-4000 and 1-4000"),
+        (modal(text_input(max_length=3, value="four")), "value is longer than its max_length 3"),
+        (modal(text_input(), text_input()), "duplicate custom_ids: drive"),
+        ({"title": "t", "custom_id": "m", "components": [{"type": 1, "components": []}]}, "exactly one"),
+        ({"title": "t", "custom_id": "m", "components": [{"type": 2}]}, "not an action row or a label"),
+    ],
+)
+def test_bad_modals(payload: dict[str, object], problem: str) -> None:
+    problems = validate_modal(payload)
+    assert any(problem in p for p in problems), problems
+
+
+def test_a_full_modal_passes_in_rows_or_labels() -> None:
+    inputs = [text_input(f"t{i}", max_length=60, value="x" * 60) for i in range(5)]
+    assert validate_modal(modal(*inputs)) == []
+    labelled = {
+        "type": 18,
+        "label": "Props",
+        "description": "One per line",
+        "component": text_input(label=None),
+    }
+    assert validate_modal({"title": "Story", "custom_id": "m", "components": [labelled]}) == []
