@@ -1,0 +1,123 @@
+"""Quick opposition: Villains and Extras made whole from a template (docs/rulings.md §6.11).
+
+The numbers are our own examples, written to be changed: a Narrator makes a Thug in one
+command and adjusts it with ``/edit``, or gives ratings, a concept or a group size with the
+command itself, which win over the template's.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from rules.character.checked import make_character
+from rules.character.creation import Split
+from rules.character.model import Character
+from rules.character.names import BASIC_METALS, Attribute, CharacterKind, PowerType, Standing
+from rules.character.parts import Power, Prop
+
+
+class Opposition(StrEnum):
+    THUG = "thug"
+    GUARDS = "guards"
+    OBLIGATOR = "obligator"
+    INQUISITOR = "inquisitor"
+
+
+@dataclass(frozen=True)
+class OppositionTemplate:
+    """One template: what it is, its ratings, Powers, Props and Traits."""
+
+    label: str
+    kind: CharacterKind
+    concept: str
+    attributes: Split
+    standings: Split
+    size: int = 1
+    powers: tuple[Power, ...] = ()
+    props: tuple[Prop, ...] = ()
+    traits: Mapping[str, Any] = field(default_factory=dict)
+
+
+TEMPLATES: dict[Opposition, OppositionTemplate] = {
+    Opposition.THUG: OppositionTemplate(
+        label="Thug",
+        kind=CharacterKind.EXTRA,
+        concept="Hired muscle from the docks",
+        attributes=(4, 2, 2),
+        standings=(2, 2, 2),
+        props=(Prop(name="Cudgel", weapon=1),),
+        traits={"extras": ("Brawler",)},
+    ),
+    Opposition.GUARDS: OppositionTemplate(
+        label="Guard group",
+        kind=CharacterKind.EXTRA,
+        concept="A watch of house guards",
+        attributes=(3, 2, 3),
+        standings=(3, 3, 2),
+        size=4,
+        props=(Prop(name="Spear", weapon=2), Prop(name="Leather jerkin", armour=1)),
+        traits={"extras": ("Drilled", "Loyal to the house")},
+    ),
+    Opposition.OBLIGATOR: OppositionTemplate(
+        label="Obligator",
+        kind=CharacterKind.VILLAIN,
+        concept="Obligator of the Steel Ministry",
+        attributes=(2, 4, 5),
+        standings=(5, 6, 4),
+        powers=(Power(type=PowerType.ALLOMANCY, name="Bronze", rating=4),),
+        traits={
+            "drive": "Keep the Lord Ruler's order",
+            "profession": "Obligator",
+            "specialty": "Contracts and witnessing",
+            "personality": "Coldly proper",
+        },
+    ),
+    Opposition.INQUISITOR: OppositionTemplate(
+        label="Steel Inquisitor",
+        kind=CharacterKind.VILLAIN,
+        concept="Steel Inquisitor, hunter of skaa Mistings",
+        attributes=(6, 3, 5),
+        standings=(6, 7, 6),
+        powers=(
+            *(Power(type=PowerType.ALLOMANCY, name=metal, rating=6) for metal in BASIC_METALS),
+            Power(type=PowerType.HEMALURGY, name="Spikes", rating=6),
+        ),
+        props=(Prop(name="Obsidian axe", weapon=3),),
+        traits={
+            "drive": "Purge the Mistings",
+            "profession": "Steel Inquisitor",
+            "feature": "Spikes through the eyes",
+            "personality": "Patient and cruel",
+        },
+    ),
+}
+
+
+def opposition_character(
+    template: Opposition,
+    *,
+    name: str,
+    owner_id: int,
+    concept: str | None = None,
+    size: int | None = None,
+    ratings: Mapping[Attribute | Standing, int] | None = None,
+) -> Character:
+    """A Villain or Extra from ``template``; ``concept``, ``size`` and ``ratings`` replace the
+    template's. A size on a Villain is refused by the sheet's own rule (only Extras are groups)."""
+    made = TEMPLATES[template]
+    chosen = dict(ratings or {})
+    attributes = {a.value: chosen.get(a, value) for a, value in zip(Attribute, made.attributes, strict=True)}
+    standings = {s.value: chosen.get(s, value) for s, value in zip(Standing, made.standings, strict=True)}
+    return make_character(
+        name=name,
+        kind=made.kind,
+        owner_id=owner_id,
+        concept=made.concept if concept is None else concept,
+        size=made.size if size is None else size,
+        attributes=attributes,
+        standings=standings,
+        powers=[p.model_dump() for p in made.powers],
+        props=[p.model_dump() for p in made.props],
+        traits=dict(made.traits),
+    )

@@ -1,0 +1,45 @@
+"""Quick opposition from templates (docs/rulings.md §6.11): whole sheets, our example numbers,
+and whatever the Narrator gives replaces the template's."""
+
+import pytest
+
+from rules.character import Attribute, CharacterKind, Standing, pewter_rating, resilience_max
+from rules.character.opposition import TEMPLATES, Opposition, opposition_character
+from rules.errors import RulesError
+
+
+@pytest.mark.parametrize("template", list(Opposition))
+def test_every_template_makes_a_valid_sheet_of_its_kind(template: Opposition) -> None:
+    made = opposition_character(template, name="Foe", owner_id=3)
+    assert made.kind is TEMPLATES[template].kind is not CharacterKind.HERO
+    assert made.concept and made.owner_id == 3
+
+
+def test_the_example_numbers() -> None:
+    thug = opposition_character(Opposition.THUG, name="Thug", owner_id=3)
+    assert (thug.kind, thug.size, thug.attributes.physique, thug.props[0].weapon) == (
+        CharacterKind.EXTRA,
+        1,
+        4,
+        1,
+    )
+    guards = opposition_character(Opposition.GUARDS, name="Guards", owner_id=3, size=6)
+    assert guards.size == 6 and [p.name for p in guards.props] == ["Spear", "Leather jerkin"]
+    obligator = opposition_character(Opposition.OBLIGATOR, name="Obligator", owner_id=3)
+    assert [p.name for p in obligator.powers] == ["Bronze"] and obligator.standings.influence == 6
+    inquisitor = opposition_character(Opposition.INQUISITOR, name="Inquisitor", owner_id=3)
+    assert len(inquisitor.powers) == 9 and pewter_rating(inquisitor) == 6
+    assert resilience_max(inquisitor, "health", burning_pewter=True) == 18
+
+
+def test_given_numbers_win_over_the_template() -> None:
+    thug = opposition_character(
+        Opposition.THUG,
+        name="Big thug",
+        owner_id=3,
+        concept="The biggest one",
+        ratings={Attribute.PHYSIQUE: 6, Standing.SPIRIT: 5},
+    )
+    assert (thug.concept, thug.attributes.physique, thug.standings.spirit) == ("The biggest one", 6, 5)
+    with pytest.raises(RulesError, match="Only Extras come in groups"):
+        opposition_character(Opposition.INQUISITOR, name="Twins", owner_id=3, size=2)
