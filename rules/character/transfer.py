@@ -33,7 +33,8 @@ def export_character(character: Character) -> str:
     return SheetFile(schema_version=SCHEMA_VERSION, character=character).model_dump_json(indent=2)
 
 
-def _decode(data: str | bytes) -> bytes:
+def file_bytes(data: str | bytes, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The file as bytes, refused past ``max_bytes`` (before anything parses it)."""
     if isinstance(data, str):
         try:
             raw = data.encode("utf-8")
@@ -43,21 +44,29 @@ def _decode(data: str | bytes) -> bytes:
         raw = bytes(data)
     else:
         raise RulesError("That is not a character file.")
-    if len(raw) > MAX_FILE_BYTES:
-        raise RulesError(
-            f"That file is too big for a character sheet (at most {MAX_FILE_BYTES // 1024} KiB)."
-        )
+    if len(raw) > max_bytes:
+        raise RulesError(f"That file is too big for a character sheet (at most {max_bytes // 1024} KiB).")
     return raw
 
 
-def import_character(data: str | bytes) -> Character:
-    """Read a sheet exported by ``export_character``; :class:`RulesError` for anything else."""
-    raw = _decode(data)
+def read_json(data: str | bytes, max_bytes: int = MAX_FILE_BYTES) -> object:
+    """A file's JSON, size-capped before parsing; pydantic's reader refuses deep nesting and
+    numbers too big to hold. Shared by every sheet format we read (``sheet_files``)."""
+    raw = file_bytes(data, max_bytes)
     try:
-        parsed = from_json(raw, allow_inf_nan=False)
+        return from_json(raw, allow_inf_nan=False)
     except (ValueError, RecursionError):
         raise RulesError("That file is not a character sheet: it is not valid JSON.") from None
-    if not isinstance(parsed, dict) or "character" not in parsed:
+
+
+def is_our_file(parsed: object) -> bool:
+    """Whether parsed JSON is shaped like ``export_character``'s file (its version aside)."""
+    return isinstance(parsed, dict) and "character" in parsed
+
+
+def character_from_json(parsed: object) -> Character:
+    """The sheet in parsed JSON of ``export_character``'s file; :class:`RulesError` otherwise."""
+    if not isinstance(parsed, dict) or not is_our_file(parsed):
         raise RulesError("That file is not a character sheet exported by this bot.")
     version = parsed.get("schema_version")
     if type(version) is not int or version != SCHEMA_VERSION:
@@ -70,3 +79,8 @@ def import_character(data: str | bytes) -> Character:
         return validated(SheetFile, parsed).character
     except RulesError as exc:
         raise RulesError(f"That sheet cannot be imported: {exc}") from None
+
+
+def import_character(data: str | bytes) -> Character:
+    """Read a sheet exported by ``export_character``; :class:`RulesError` for anything else."""
+    return character_from_json(read_json(data))
