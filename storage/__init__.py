@@ -7,6 +7,7 @@ from storage.active import ActiveCharacterRepository
 from storage.characters import CharacterRepository, CharacterSummary, StoredCharacter, name_key
 from storage.conflicts import ConflictRepository, StoredConflict
 from storage.database import DEFAULT_DB_PATH, Database, Session
+from storage.drafts import DraftRepository, StoredDraft
 from storage.errors import (
     AlreadyExistsError,
     DatabaseBusyError,
@@ -31,6 +32,7 @@ __all__ = [
     "ConflictRepository",
     "Database",
     "DatabaseBusyError",
+    "DraftRepository",
     "GuildSettings",
     "NotFoundError",
     "Repositories",
@@ -46,5 +48,6 @@ __all__ = [
     "StorageUnavailableError",
     "StoredCharacter",
     "StoredConflict",
+    "StoredDraft",
     "name_key",
 ]

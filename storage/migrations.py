@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 
 import aiosqlite
 
+from storage.draft_schema import SCHEMA as DRAFTS_SCHEMA
 from storage.errors import SchemaVersionError
 from storage.name_keys import rekey_characters
 from storage.roll_outcomes import reread_failed_rolls
@@ -134,6 +135,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 6: secrecy (docs/rulings.md §7): secret rolls, revealed sheets, the table-dice setting,
     # and an index of who is in which live Conflict (storage.secrecy_schema).
     (SECRECY_SCHEMA, index_live_conflicts),
+    # 7: Heroes in the making (docs/rulings.md §6.10), one per member per server, kept apart
+    # from the characters so no list or Conflict finds them (storage.drafts).
+    DRAFTS_SCHEMA,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -16,6 +16,7 @@ from storage.boards import BoardRepository
 from storage.characters import CharacterRepository
 from storage.conflicts import ConflictRepository
 from storage.database import DEFAULT_DB_PATH, Database, Session, TransactionSession
+from storage.drafts import DraftRepository
 from storage.rolls import RollLog
 from storage.settings import SettingsRepository
 
@@ -30,6 +31,7 @@ class Repositories:
         self.rolls = RollLog(session)
         self.conflicts = ConflictRepository(session)
         self.boards = BoardRepository(session)
+        self.drafts = DraftRepository(session)
 
 
 class Storage(Repositories):

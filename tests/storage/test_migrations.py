@@ -5,6 +5,7 @@ import aiosqlite
 import pytest
 
 from rules.character import Character, CharacterKind
+from rules.character.draft import new_draft
 from storage import LATEST_VERSION, GuildSettings, SchemaVersionError, Storage, migrations
 from storage.migrations import MIGRATIONS, migrate, schema_version, split_statements, steps
 from storage.sql import fetch_one
@@ -29,7 +30,9 @@ async def seed(conn: aiosqlite.Connection, version: int) -> None:
             (STAMP, VIN.model_dump_json()),
         )
         await conn.execute("INSERT INTO active_characters VALUES (1, 7, 5)")
-        await conn.execute("INSERT INTO guild_settings VALUES (1, '[42]', 99)")
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id) VALUES (1, '[42]', 99)"
+        )
         await conn.execute(
             "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow, difficulty,"
             " faces, result, outcome, success, ones, twos, threes, fours, fives, sixes)"
@@ -77,6 +80,7 @@ async def seed_latest(storage: Storage) -> None:
     kel = await storage.characters.create(1, Character(name="Kelsier", kind=CharacterKind.HERO, owner_id=8))
     await storage.active.set(1, 8, kel.id)
     await storage.conflicts.create(1, 200, "{}")
+    await storage.drafts.start(1, 8, new_draft("Spook", 8))
 
 
 async def test_reopening_is_a_no_op(db_path: Path) -> None:
