@@ -35,7 +35,8 @@ Console syntax (everything else is sent exactly as Discord would send it):
   !complete /command ... name:partial     autocomplete the last option typed and show the suggestions
   !click <label or custom_id>             press a button on the newest message that has it
   !select <placeholder or custom_id> <value> [value ...]   choose in a select menu (quote multi-word values)
-  !submit field:value ...                 answer the modal the bot just opened (field = custom_id or label)
+  !submit field:value ...                 answer the modal the bot just opened (field = custom_id or label;
+                                          in a paragraph field \\n starts a new line)
   !menu <context menu name> [@member]     user menu on @member; a message menu targets the newest message
   !as <member>                            act as another member (!as alone lists them)
   !commands                               list the synced commands and their options
@@ -128,8 +129,7 @@ class Console:
             await self._show(await self.h.select(target, values))
         elif word == "!submit":
             modal = next((r.modal for r in reversed(self.h.fake.interactions.values()) if r.modal), None)
-            fields = _modal_keys(modal or {})
-            await self._show(await self.h.submit(dict(split_pairs(rest, fields))))
+            await self._show(await self.h.submit(_answers(modal or {}, rest)))
         elif word == "!menu":
             await self._menu(rest)
         elif word == "!as":
@@ -188,10 +188,17 @@ def _split(text: str) -> list[str]:
     return parts
 
 
-def _modal_keys(modal: JSON) -> set[str]:
-    return {
-        key for field in text_inputs(modal) for key in (field["custom_id"].lower(), field["label"].lower())
+def _answers(modal: JSON, typed: str) -> dict[str, str]:
+    """`field:value` pairs for a modal; in a paragraph field a typed `\\n` starts a new line."""
+    fields = {
+        key: field
+        for field in text_inputs(modal)
+        for key in (field["custom_id"].lower(), field["label"].lower())
     }
+    answers = {}
+    for key, value in split_pairs(typed, set(fields)):
+        answers[key] = value.replace("\\n", "\n") if fields[key]["paragraph"] else value
+    return answers
 
 
 async def run_console(

@@ -178,7 +178,8 @@ class Harness:
     ) -> InteractionRecord:
         """Answer the latest modal the bot opened; keys are text input custom_ids or labels.
 
-        A modal opened from a button or select carries that message, as it is now.
+        A field not given is sent as it opened, pre-filled or empty, as Discord sends it. A modal
+        opened from a button or select carries that message, as it is now.
         """
         opener = next(
             (r for r in reversed(self.fake.interactions.values()) if r.modal and (modal in (None, r.modal))),
@@ -190,7 +191,7 @@ class Harness:
         clicked = opener.payload.get("message") if opener is not None else None
         message = self.fake.messages.get(int(clicked["id"]), clicked) if clicked else None
         inputs = payloads.text_inputs(modal)
-        answers: dict[str, str] = {}
+        answers: dict[str, str] = {i["custom_id"]: i["value"] for i in inputs if i["value"]}
         for key, value in values.items():
             match = next(
                 (i for i in inputs if key.lower() in (i["custom_id"].lower(), i["label"].lower())), None

@@ -190,7 +190,8 @@ def modal_submit(
 
 
 def text_inputs(modal: JSON) -> list[JSON]:
-    """A modal's text inputs as {custom_id, label, required}, in action rows or (newer) label wrappers."""
+    """A modal's text inputs as {custom_id, label, required, value, paragraph}, in action rows
+    or (newer) label wrappers; `value` is what the input opens with ("" when empty)."""
     found: list[JSON] = []
 
     def walk(components: list[JSON], label: str | None) -> None:
@@ -202,6 +203,8 @@ def text_inputs(modal: JSON) -> list[JSON]:
                         "custom_id": component["custom_id"],
                         "label": name,
                         "required": component.get("required", True),
+                        "value": str(component.get("value") or ""),
+                        "paragraph": component.get("style") == 2,
                     }
                 )
             elif component.get("type") == 18 and isinstance(component.get("component"), dict):

@@ -120,7 +120,8 @@ def render_modal(modal: JSON) -> str:
     lines = [f"[modal] {modal.get('title')} (custom_id {modal.get('custom_id')})"]
     for field in text_inputs(modal):
         required = "required" if field["required"] else "optional"
-        lines.append(f"  {field['label']}: field {field['custom_id']} ({required})")
+        filled = f", now {field['value']!r}" if field["value"] else ""
+        lines.append(f"  {field['label']}: field {field['custom_id']} ({required}{filled})")
     lines.append("answer with: !submit field:value ...")
     return "\n".join(lines)
 

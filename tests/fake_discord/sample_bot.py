@@ -58,9 +58,19 @@ class NoteModal(discord.ui.Modal, title="Character note"):
 
 class RenameModal(discord.ui.Modal, title="Rename"):
     name: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(label="Name", custom_id="name")
+    epithet: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(
+        label="Epithet", custom_id="epithet", default="the Survivor"
+    )
+    aliases: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(
+        label="Aliases", custom_id="aliases", style=discord.TextStyle.paragraph, required=False
+    )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.edit_message(content=f"renamed to {self.name.value}")
+        aliases = " / ".join(self.aliases.value.splitlines())
+        await interaction.response.edit_message(
+            content=f"renamed to {self.name.value}, {self.epithet.value}"
+            + (f" ({aliases})" if aliases else "")
+        )
 
 
 class RenameView(discord.ui.View):

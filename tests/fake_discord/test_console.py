@@ -36,6 +36,9 @@ async def test_scripted_session(tmp_path: Path) -> None:
 /import file:{sheet}
 /note
 !submit note:Pewter burn
+/rename
+!click Rename
+!submit name:Vin aliases:Valette\\nLady Renoux
 !as
 !commands
 !help
@@ -56,6 +59,8 @@ async def test_scripted_session(tmp_path: Path) -> None:
     assert "imported Kelsier (kelsier.json)" in out
     assert "[modal] Character note (custom_id" in out
     assert "noted: Pewter burn" in out
+    assert "  Epithet: field epithet (required, now 'the Survivor')" in out
+    assert "renamed to Vin, the Survivor (Valette / Lady Renoux)" in out
     assert "* player1" in out and "  narrator (Narrator)" in out
     assert "/character set attribute:<physique|charm|wits> value:<integer 1..6> [note:<text>]" in out
     assert "!click <label or custom_id>" in out

@@ -143,7 +143,9 @@ async def test_a_modal_from_a_button_carries_its_message_and_may_update_it(h: Ha
     submitted = await h.submit({"Name": "Vin"}, user="player1")
     assert submitted.payload["message"]["id"] == shown.message["id"]
     assert submitted.response_type == 7
-    assert h.fake.messages[int(shown.message["id"])]["content"] == "renamed to Vin"
+    assert h.fake.messages[int(shown.message["id"])]["content"] == "renamed to Vin, the Survivor", (
+        "a field left as it opened is sent with its pre-filled value"
+    )
     assert h.violations == []
 
 
