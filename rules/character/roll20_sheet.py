@@ -134,7 +134,7 @@ class _Mapper:
         on_sheet = flat(self.take("character_name"))
         name = given or self.read.name or on_sheet
         if not name:
-            raise RulesError("That Roll20 character has no name: give one with the `name` option.")
+            raise RulesError("That Roll20 character has no name: give it one with the name option.")
         if on_sheet and name_key(on_sheet) != name_key(name):
             self.leave(f"character_name {shown(on_sheet)}: imported as {shown(name)}")
         return name

@@ -158,7 +158,7 @@ BROKEN: list[tuple[bytes | str, str]] = [
     ('{"name": "Vin", "attribs": [{"current": "3"}]}', "attribute 1 is not a name with a value"),
     ('{"name": "Vin", "attribs": [{"name": "wits", "current": [3]}]}', "attribute 1 is not a name"),
     ('{"name": "Vin", "attribs": ["wits"]}', "attribute 1 is not a name with a value"),
-    ('{"attribs": [{"name": "wits", "current": "3"}]}', "has no name: give one with the `name` option"),
+    ('{"attribs": [{"name": "wits", "current": "3"}]}', "has no name: give it one with the name option"),
     ('{"name": "' + "V" * 65 + '", "attribs": []}', "cannot be imported: The name is too long"),
     (
         json.dumps(
