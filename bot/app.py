@@ -10,7 +10,13 @@ from typing import Any
 
 from bot.client import CogFactory, MistbornClient
 from bot.cogs.admin import Admin
-from bot.cogs.characters import BurdenCommands, CharacterCommands, EditCommands, SheetCommands
+from bot.cogs.characters import (
+    BurdenCommands,
+    CharacterCommands,
+    EditCommands,
+    HeroBuilder,
+    SheetCommands,
+)
 from bot.cogs.conflict import ConflictCog, ConflictMoves
 from bot.cogs.dice import Dice
 from bot.cogs.help import Help
@@ -24,6 +30,7 @@ COGS: tuple[CogFactory, ...] = (
     Dice,
     Odds,
     CharacterCommands,
+    HeroBuilder,
     EditCommands,
     SheetCommands,
     BurdenCommands,

@@ -157,7 +157,7 @@ def burden_lines(character: Character) -> list[str]:
     ] or ["None"]
 
 
-def _trait_lines(character: Character) -> list[str]:
+def trait_lines(character: Character) -> list[str]:
     traits = character.traits
     named = [
         ("Drive", traits.drive),
@@ -170,7 +170,7 @@ def _trait_lines(character: Character) -> list[str]:
     return lines + [f"• {plain(text)}" for text in traits.extras]
 
 
-def _prop_line(name: str, weapon: int | None, armour: int | None) -> str:
+def prop_line(name: str, weapon: int | None, armour: int | None) -> str:
     bonuses = [
         f"weapon +{weapon}" if weapon is not None else "",
         f"armour {armour}" if armour is not None else "",
@@ -218,7 +218,7 @@ def sheet_embed(character: Character) -> discord.Embed:
     add_lines(
         embed, "Members" if character.is_extra else "Resiliences", resilience_lines(character), inline=True
     )
-    if traits := _trait_lines(character):
+    if traits := trait_lines(character):
         add_lines(embed, "Traits", traits)
     if character.destiny:
         add_lines(embed, "Destiny", [plain(character.destiny)])
@@ -232,7 +232,7 @@ def sheet_embed(character: Character) -> discord.Embed:
         if stunts:
             add_lines(embed, "Stunts", stunts)
     if character.props:
-        add_lines(embed, "Props", [_prop_line(p.name, p.weapon, p.armour) for p in character.props])
+        add_lines(embed, "Props", [prop_line(p.name, p.weapon, p.armour) for p in character.props])
     if character.notes:
         add_lines(embed, "Notes", plain(character.notes).split("\n"))
     if footer := _footer(character):

@@ -84,8 +84,8 @@ def build_world() -> tuple[World, FakeGuild]:
 
 
 SETUP = [
-    ("player1", "/character create name:Vin"),
-    ("player2", "/character create name:Elend"),
+    ("player1", "/character create name:Vin physique:2"),
+    ("player2", "/character create name:Elend physique:2"),
     ("former", f'/character create name:Straff kind:villain concept:"{PLAN} burn the keep"'),
     ("former", "/character use name:Straff"),
     ("narrator", f"/gmroll dice:3 label:{GMROLL}"),

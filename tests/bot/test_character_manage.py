@@ -63,8 +63,8 @@ async def test_create_reports_hero_build_advice_without_blocking(bot_env: BotEnv
 
 
 async def test_second_hero_does_not_replace_the_active_one(bot_env: BotEnv) -> None:
-    await bot_env.slash("/character create name:Vin", user="player1")
-    reply = await bot_env.slash("/character create name:Spook", user="player1")
+    await bot_env.slash("/character create name:Vin physique:2", user="player1")
+    reply = await bot_env.slash("/character create name:Spook physique:2", user="player1")
     assert "active" not in reply.content
     active = await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player1"))
     assert active is not None and active.name == "Vin"

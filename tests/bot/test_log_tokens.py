@@ -43,7 +43,7 @@ async def test_a_debug_log_holds_no_interaction_token(
 ) -> None:
     raw, kept = debug_logs
     env = bot_env
-    await env.slash("/character create name:Vin", user="player1")
+    await env.slash("/character create name:Vin physique:2", user="player1")
     await env.slash("/gmroll dice:3 label:Ambush", user="narrator")  # a reply and a followup
     await env.slash("/conflict start kind:physical stakes:Alley", user="narrator")
     await env.slash("/conflict join", user="player1")

@@ -21,7 +21,7 @@ async def vin_against_straff(env: BotEnv) -> None:
     """Vin (player1's Hero, Health 4), Elend (player2's) and the Narrator's Straff (5 Action
     Dice) in a Conflict; Straff acts first, the Heroes hold back."""
     for user, line in [
-        ("player1", "/character create name:Vin"),
+        ("player1", "/character create name:Vin physique:2"),
         ("player2", "/character create name:Elend wits:3"),
         ("narrator", "/character create name:Straff kind:villain physique:5 wits:3"),
         ("narrator", '/conflict start kind:physical stakes:"The keep"'),

@@ -1,5 +1,5 @@
-"""``/character``: make, show, list, rename, delete, choose, import and export sheets, and the
-"View sheet" member menu.
+"""``/character``: show, list, reveal, rename, delete, choose and export sheets, and the "View
+sheet" member menu; making and importing them is ``create`` (a mixin of this cog).
 
 Rulings (docs/rulings.md §6.9, §7.1):
 
@@ -8,10 +8,6 @@ Rulings (docs/rulings.md §6.9, §7.1):
   look at a secret sheet, and a list that names one, are private unless they say otherwise.
 * Only a Hero's owner or a Narrator may change, delete or choose it; a Villain or Extra, only a
   Narrator. Making a Villain, an Extra or a character for someone else needs a Narrator.
-* Creating a Hero for yourself makes it your active character if you have none yet.
-* The sheet shown after creating a Villain or Extra is private (the Narrator's preparation).
-* An imported sheet belongs to the member who imports it; a Narrator's import keeps the file's
-  owner, and ``owner`` (Narrators) sets it outright.
 """
 
 import io
@@ -26,29 +22,18 @@ from bot.access import guild_id_of, is_secret
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_READ, load_to_change, load_to_read
+from bot.cogs.characters.create import MakeCommands
 from bot.cogs.characters.views import DeleteView
 from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter, NewName, OwnCharacter
-from bot.inputs.choices import KindChoice
-from bot.render.common import EMBED_TOTAL_LIMIT, plain
-from bot.render.sheet import change_embed, embed_units, fit_embed, roster_embed, sheet_embed
+from bot.render.common import plain
+from bot.render.sheet import change_embed, roster_embed, sheet_embed
 from rules.character import (
-    Character,
     CharacterKind,
-    check_hero_build,
     export_character,
-    import_character,
-    make_character,
-    revise_character,
 )
-from rules.character.transfer import MAX_FILE_BYTES
-from storage import AlreadyExistsError
 
-AttributeValue = app_commands.Range[int, 1, 10]
-StandingValue = app_commands.Range[int, 2, 10]
 NO_PINGS = discord.AllowedMentions.none()
-ADVICE_LIMIT = 1500
-"""The build advice shown beside a sheet; the sheet gives up the rest of Discord's 6000."""
 
 
 def file_name(name: str) -> str:
@@ -58,17 +43,9 @@ def file_name(name: str) -> str:
     return f"{slug or 'character'}.json"
 
 
-def with_warnings(character: Character, sheet: discord.Embed) -> list[discord.Embed]:
-    """The sheet, then the Hero-build advice in a second embed that fits what is left."""
-    warnings = check_hero_build(character)
-    if not warnings:
-        return [sheet]
-    advice = fit_embed(change_embed(character, "Compared with a new Hero:", warnings=warnings), ADVICE_LIMIT)
-    return [fit_embed(sheet, EMBED_TOTAL_LIMIT - embed_units(advice)), advice]
-
-
 @app_commands.guild_only()
 class CharacterCommands(
+    MakeCommands,
     commands.GroupCog,
     group_name="character",
     group_description="Character sheets: make, show, list, reveal, choose, rename, delete, import, export",
@@ -92,69 +69,6 @@ class CharacterCommands(
             raise BotError(f"{plain(member.display_name)} has no active character in this server.")
         (await caller(interaction)).require_read(stored.character, stored.revealed)
         await interaction.response.send_message(embed=sheet_embed(stored.character), ephemeral=True)
-
-    @app_commands.command(name="create", description="Make a character: your Hero, or a Villain or Extra")
-    @app_commands.describe(
-        name="The character's name, unique in this server",
-        kind="Hero (a player's, the default); Villain or Extra for Narrators",
-        concept="Who they are, in a few words",
-        physique="Physique 1–10 (a new Hero has 2–6)",
-        charm="Charm 1–10 (a new Hero has 2–6)",
-        wits="Wits 1–10 (a new Hero has 2–6)",
-        resources="Resources 2–10",
-        influence="Influence 2–10",
-        spirit="Spirit 2–10",
-        size="Extras: how many are in the group (default 1)",
-        owner="Narrators: the member the character belongs to (default: you)",
-    )
-    async def create(
-        self,
-        interaction: Interaction,
-        name: NewName,
-        kind: KindChoice = CharacterKind.HERO,
-        concept: app_commands.Range[str, 1, 120] | None = None,
-        physique: AttributeValue = 2,
-        charm: AttributeValue = 2,
-        wits: AttributeValue = 2,
-        resources: StandingValue = 2,
-        influence: StandingValue = 2,
-        spirit: StandingValue = 2,
-        size: app_commands.Range[int, 1, 100] = 1,
-        owner: discord.Member | None = None,
-    ) -> None:
-        guild_id = guild_id_of(interaction)
-        chosen = kind
-        owner_id = interaction.user.id if owner is None else owner.id
-        who = await caller(interaction)
-        if chosen is not CharacterKind.HERO:
-            who.require_narrator("create Villains and Extras")
-        if owner is not None and owner.bot:
-            raise BotError("A character belongs to a person, not a bot.")
-        if owner_id != interaction.user.id:
-            who.require_narrator("create a character for another member")
-        character = make_character(
-            name=name,
-            kind=chosen,
-            owner_id=owner_id,
-            concept=concept or "",
-            size=size,
-            attributes={"physique": physique, "charm": charm, "wits": wits},
-            standings={"resources": resources, "influence": influence, "spirit": spirit},
-        )
-        made_active = False
-        async with self.bot.storage.transaction() as tx:
-            stored = await tx.characters.create(guild_id, character)
-            mine = chosen is CharacterKind.HERO and owner_id == interaction.user.id
-            if mine and await tx.active.get(guild_id, owner_id) is None:
-                await tx.active.set(guild_id, owner_id, stored.id)
-                made_active = True
-        note = " It is now your active character." if made_active else ""
-        await interaction.response.send_message(
-            f"Created **{plain(character.name)}**.{note}",
-            embeds=with_warnings(character, sheet_embed(character)),
-            ephemeral=chosen is not CharacterKind.HERO,
-            allowed_mentions=NO_PINGS,
-        )
 
     @app_commands.command(name="show", description="Show a character sheet")
     @app_commands.describe(
@@ -237,49 +151,6 @@ class CharacterCommands(
         summary = f"**{plain(stored.name)}** is now your active character."
         await interaction.response.send_message(
             embed=change_embed(stored.character, summary, sections=["resiliences"]), ephemeral=True
-        )
-
-    @app_commands.command(name="import", description="Add a character from a file made by /character export")
-    @app_commands.describe(
-        file="The .json file from /character export (at most 64 KiB)",
-        name="Import under this name instead (when the name is taken)",
-        owner="Narrators: the member it belongs to",
-    )
-    async def import_sheet(
-        self,
-        interaction: Interaction,
-        file: discord.Attachment,
-        name: NewName | None = None,
-        owner: discord.Member | None = None,
-    ) -> None:
-        guild_id = guild_id_of(interaction)
-        if file.size > MAX_FILE_BYTES:
-            raise BotError(f"That file is {file.size // 1024} KiB; a sheet file is at most 64 KiB.")
-        if owner is not None and owner.bot:
-            raise BotError("A character belongs to a person, not a bot.")
-        # Downloading may take a moment; answer within Discord's 3 s first, privately so any
-        # error that follows stays private too.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        character = import_character(await file.read())
-        who = await caller(interaction)
-        if character.kind is not CharacterKind.HERO:
-            who.require_narrator("import Villains and Extras")
-        if owner is not None and owner.id != interaction.user.id:
-            who.require_narrator("import a character for another member")
-        owner_id = owner.id if owner else character.owner_id if who.narrator else interaction.user.id
-        character = revise_character(character, owner_id=owner_id, **({"name": name} if name else {}))
-        try:
-            await self.bot.storage.characters.create(guild_id, character)
-        except AlreadyExistsError:
-            raise BotError(
-                f"There is already a character named {plain(character.name)} here. "
-                "Import it under another name with the `name` option."
-            ) from None
-        await interaction.followup.send(
-            f"Imported **{plain(character.name)}**.",
-            embeds=with_warnings(character, sheet_embed(character)),
-            ephemeral=True,
-            allowed_mentions=NO_PINGS,
         )
 
     @app_commands.command(

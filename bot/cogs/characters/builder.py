@@ -1,0 +1,394 @@
+"""The guided Hero builder: ``/character create`` with only a name (docs/rulings.md §6.10).
+
+The Hero is made in one private message, edited step by step in the creation order: a form for
+the concept, menus for the labels, the splits and the Powers, forms for the Traits and for
+Destiny, Tragedy and Props, then a review with the button that creates the Hero. Every step has
+Back and Cancel; the preview shows the sheet so far and what is still to do.
+
+Every click and form goes the one way (docs/architecture.md, "One interaction"): the custom id
+says which draft and step → load the draft → check the caller is the member making it (anyone
+else is refused privately) → a pure change from ``rules.character.draft`` → save once, with the
+version read → render the step (``builder_screens``). A change the rules refuse is not saved and
+the step is shown again with the reason. The half-made Hero is a stored draft: it survives a
+restart, ``/character create`` resumes it, and it is never a character until created.
+"""
+
+import re
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import discord
+from discord.ext import commands
+
+from bot.access import guild_id_of
+from bot.client import Interaction, MistbornClient
+from bot.cogs.characters.builder_screens import (
+    BUTTON,
+    EXTRA_TRAIT,
+    FORM_STEPS,
+    MODAL,
+    SELECT,
+    button_id,
+    form,
+    modal_values,
+    screen,
+    select_id,
+)
+from bot.errors import BotError, NotAllowed, answer_error
+from bot.render.common import plain
+from bot.render.sheet import sheet_embed
+from bot.text import inert
+from rules.character import BuildLabels, Emphasis
+from rules.character.creation import TRAITS_WITHOUT_POWERS, PowerTemplate, read_props
+from rules.character.draft import (
+    TRAIT_SLOTS,
+    HeroDraft,
+    Step,
+    at_step,
+    finish,
+    new_draft,
+    power_choice,
+    step_done,
+    with_attributes,
+    with_concept,
+    with_labels,
+    with_powers,
+    with_standings,
+    with_story,
+    with_traits,
+)
+from rules.errors import RulesError
+from storage import AlreadyExistsError, NotFoundError, StoredDraft
+
+NO_PINGS = discord.AllowedMentions.none()
+OTHERS = "Only the member making this Hero can choose for it."
+MODAL_ID = re.compile(MODAL)
+
+
+class Turn(NamedTuple):
+    """What a change leads to: the new draft, the step to show, a notice, and whether to open
+    that step's form at once (a click that leads to an empty form saves one more click)."""
+
+    draft: HeroDraft
+    step: Step
+    notice: str = ""
+    form: bool = False
+
+
+Change = Callable[[HeroDraft], Turn]
+
+
+def moved(draft: HeroDraft, step: Step) -> Turn:
+    """Go to ``step``, opening its form at once when it is a form nobody filled in yet."""
+    return Turn(draft, step, form=step in FORM_STEPS and not step_done(draft, step))
+
+
+async def load(interaction: Interaction, draft_id: int) -> StoredDraft:
+    """The draft, if it is the caller's; :class:`NotFoundError` when it is gone."""
+    stored = await interaction.client.storage.drafts.get(guild_id_of(interaction), draft_id)
+    if stored.user_id != interaction.user.id:
+        raise NotAllowed(OTHERS)
+    return stored
+
+
+async def show(
+    interaction: Interaction, stored: StoredDraft, step: Step, notice: str = "", *, opens: bool = False
+) -> None:
+    """Answer with the step: its form (from a click only), else the message, edited in place
+    when the interaction came from it and sent privately when it did not."""
+    if opens and interaction.type is discord.InteractionType.component:
+        await interaction.response.send_modal(form(stored.id, stored.draft, step))
+        return
+    shown = screen(stored.id, stored.draft, step, notice)
+    if interaction.message is not None:
+        await interaction.response.edit_message(
+            content=shown.content, embed=shown.embed, view=shown.view, allowed_mentions=NO_PINGS
+        )
+    else:
+        await interaction.response.send_message(
+            shown.content, embed=shown.embed, view=shown.view, ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+
+async def gone(interaction: Interaction, error: NotFoundError) -> None:
+    """The draft was finished, cancelled or expired: say so where the click came from."""
+    if interaction.message is not None and not interaction.response.is_done():
+        await interaction.response.edit_message(
+            content=str(error), embed=None, view=None, allowed_mentions=NO_PINGS
+        )
+    else:
+        await answer_error(interaction, error)
+
+
+async def run(interaction: Interaction, draft_id: int, clicked: Step, change: Change) -> None:
+    """Load → check → pure change → save once → render; a refused change is shown, not saved."""
+    try:
+        stored = await load(interaction, draft_id)
+        try:
+            turn = change(stored.draft)
+        except RulesError as error:
+            await show(interaction, stored, clicked, f"Not saved: {inert(str(error))}")
+            return
+        saved = await interaction.client.storage.drafts.save(stored, at_step(turn.draft, turn.step))
+        await show(interaction, saved, turn.step, turn.notice, opens=turn.form)
+    except NotFoundError as error:
+        await gone(interaction, error)
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
+# -- buttons -------------------------------------------------------------------------------
+
+
+def _next(clicked: Step) -> Change:
+    def change(draft: HeroDraft) -> Turn:
+        if not step_done(draft, clicked):
+            raise RulesError("Finish this step first.")
+        return moved(draft, clicked.following)
+
+    return change
+
+
+async def write(interaction: Interaction, draft_id: int, step: Step) -> None:
+    """Open a step's form; nothing changes until it is sent."""
+    try:
+        stored = await load(interaction, draft_id)
+        await interaction.response.send_modal(form(stored.id, stored.draft, step))
+    except NotFoundError as error:
+        await gone(interaction, error)
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
+async def cancel(interaction: Interaction, draft_id: int) -> None:
+    try:
+        stored = await load(interaction, draft_id)
+        await interaction.client.storage.drafts.delete(stored)
+        await interaction.response.edit_message(
+            content=f"Cancelled: **{plain(stored.draft.name)}** was not made, and nothing was kept.",
+            embed=None,
+            view=None,
+            allowed_mentions=NO_PINGS,
+        )
+    except NotFoundError as error:
+        await gone(interaction, error)
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
+async def create(interaction: Interaction, draft_id: int) -> None:
+    """Finish the draft into a Hero: the sheet, the member's active character if they have
+    none, and the draft's removal, in one transaction; then the sheet in the channel."""
+    try:
+        stored = await load(interaction, draft_id)
+        try:
+            hero = finish(stored.draft)
+        except RulesError as error:
+            await show(interaction, stored, Step.REVIEW, f"Not created: {inert(str(error))}")
+            return
+        guild_id, user_id = guild_id_of(interaction), interaction.user.id
+        storage = interaction.client.storage
+        try:
+            async with storage.transaction() as tx:
+                saved = await tx.characters.create(guild_id, hero)
+                active = await tx.active.get(guild_id, user_id) is None
+                if active:
+                    await tx.active.set(guild_id, user_id, saved.id)
+                await tx.drafts.delete(stored)
+        except AlreadyExistsError:
+            notice = (
+                f"There is already a character named {plain(hero.name)} here: go back to step 1 to rename."
+            )
+            await show(interaction, stored, Step.REVIEW, notice)
+            return
+        note = " It is now your active character." if active else ""
+        await interaction.response.edit_message(
+            content=f"Created **{plain(hero.name)}**.{note} The sheet is in the channel.",
+            embed=None,
+            view=None,
+            allowed_mentions=NO_PINGS,
+        )
+        await interaction.followup.send(
+            f"<@{user_id}> made **{plain(hero.name)}**.", embed=sheet_embed(hero), allowed_mentions=NO_PINGS
+        )
+    except NotFoundError as error:
+        await gone(interaction, error)
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
+async def press(interaction: Interaction, draft_id: int, step: Step, action: str) -> None:
+    if action == "back":
+        await run(interaction, draft_id, step, lambda draft: Turn(draft, step.previous))
+    elif action == "next":
+        await run(interaction, draft_id, step, _next(step))
+    elif action == "write":
+        await write(interaction, draft_id, step)
+    elif action == "cancel":
+        await cancel(interaction, draft_id)
+    else:
+        await create(interaction, draft_id)
+
+
+# -- menus and forms -----------------------------------------------------------------------
+
+
+def labels_from(value: str) -> BuildLabels:
+    try:
+        attributes, standings, powers = (Emphasis(word) for word in value.split("."))
+    except ValueError:
+        raise RulesError("That is not one of the choices.") from None
+    return BuildLabels(attributes=attributes, standings=standings, powers=powers)
+
+
+def split_from(value: str) -> tuple[int, int, int]:
+    parts = value.split("-")
+    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 2 for p in parts):
+        raise RulesError("That is not one of the choices.")
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def chose(part: str, value: str) -> Change:
+    """The change a menu's choice makes, and the step it leads to."""
+
+    def change(draft: HeroDraft) -> Turn:
+        if part == "labels":
+            return Turn(with_labels(draft, labels_from(value)), Step.RATINGS)
+        if part in ("attributes", "standings"):
+            pick = with_attributes if part == "attributes" else with_standings
+            new = pick(draft, split_from(value))
+            return Turn(new, Step.POWERS) if step_done(new, Step.RATINGS) else Turn(new, Step.RATINGS)
+        if part == "powers":
+            template, _, metal = value.partition("-")
+            try:
+                found = PowerTemplate(template)
+            except ValueError:
+                raise RulesError("That is not one of the choices.") from None
+            return moved(with_powers(draft, power_choice(found, metal or None)), Step.TRAITS)
+        raise RulesError("That is not one of the choices.")
+
+    return change
+
+
+def wrote(step: Step, values: dict[str, str], name_taken: bool) -> Change:
+    """The change a form makes: the concept, the Traits, or Destiny, Tragedy and Props."""
+
+    def change(draft: HeroDraft) -> Turn:
+        if step is Step.CONCEPT:
+            name = values.get("name", draft.name)
+            if name_taken:
+                raise RulesError(f"There is already a character named {name.strip()} in this server.")
+            return Turn(with_concept(draft, name, values.get("concept", "")), Step.LABELS)
+        if step is Step.TRAITS:
+            named = {slot: values.get(slot, "") for slot in TRAIT_SLOTS}
+            return Turn(with_traits(draft, **named), Step.STORY)
+        props = read_props(values.get("props", ""), draft.props_allowed)
+        extras = None
+        if draft.without_powers:
+            extras = tuple(values.get(EXTRA_TRAIT.format(n), "") for n in range(TRAITS_WITHOUT_POWERS))
+        return Turn(
+            with_story(draft, values.get("destiny", ""), values.get("tragedy", ""), props, extras),
+            Step.REVIEW,
+        )
+
+    return change
+
+
+async def name_taken(interaction: Interaction, name: str) -> bool:
+    try:
+        await interaction.client.storage.characters.get_by_name(guild_id_of(interaction), name)
+    except NotFoundError:
+        return False
+    return True
+
+
+async def submitted(interaction: Interaction, draft_id: int, step: Step, values: dict[str, str]) -> None:
+    taken = step is Step.CONCEPT and await name_taken(interaction, values.get("name", ""))
+    await run(interaction, draft_id, step, wrote(step, values, taken))
+
+
+# -- entry points --------------------------------------------------------------------------
+
+
+async def start(interaction: Interaction, name: str) -> None:
+    """``/character create`` with only a name: resume the member's draft, or start one and
+    open the first form."""
+    guild_id, user_id = guild_id_of(interaction), interaction.user.id
+    storage = interaction.client.storage
+    existing = await storage.drafts.of_member(guild_id, user_id)
+    if existing is not None:
+        draft = existing.draft
+        if draft.step is Step.CONCEPT and not draft.concept and draft.name == name:
+            await interaction.response.send_modal(form(existing.id, draft, Step.CONCEPT))
+            return
+        notice = "Here is your Hero as you left them."
+        if draft.name != name:
+            notice = (
+                f"You are making {plain(draft.name)}: finish or cancel them before starting {plain(name)}."
+            )
+        await show(interaction, existing, draft.step, notice)
+        return
+    if await name_taken(interaction, name):
+        raise BotError(
+            f"There is already a character named {plain(name)} in this server; choose another name."
+        )
+    stored = await storage.drafts.start(guild_id, user_id, new_draft(name, user_id))
+    await interaction.response.send_modal(form(stored.id, stored.draft, Step.CONCEPT))
+
+
+class HeroButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON):
+    def __init__(self, draft_id: int, step: Step, action: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=button_id(draft_id, step, action)))
+        self.draft_id, self.step, self.action = draft_id, step, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "HeroButton":
+        return cls(int(match["draft"]), Step(match["step"]), match["action"])
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await press(interaction, self.draft_id, self.step, self.action)
+
+
+class HeroSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT):
+    def __init__(self, draft_id: int, step: Step, part: str, chunk: str = "") -> None:
+        super().__init__(
+            discord.ui.Select(custom_id=select_id(draft_id, step, part, int(chunk) if chunk else None))
+        )
+        self.draft_id, self.step, self.part = draft_id, step, part
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "HeroSelect":
+        return cls(int(match["draft"]), Step(match["step"]), match["part"], match["chunk"])
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        value = self.item.values[0] if self.item.values else ""
+        await run(interaction, self.draft_id, self.step, chose(self.part, value))
+
+
+class HeroBuilder(commands.Cog):
+    """Holds the builder's buttons and menus (``DynamicItem``s) and the listener for its forms:
+    discord.py keeps no form in memory, so a form sent before a restart still lands here."""
+
+    def __init__(self, bot: MistbornClient) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(HeroButton, HeroSelect)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(HeroButton, HeroSelect)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        found = MODAL_ID.fullmatch(str(data.get("custom_id", "")))
+        if found is None:
+            return
+        components = [c for c in data.get("components") or [] if isinstance(c, dict)]
+        await submitted(interaction, int(found["draft"]), Step(found["step"]), modal_values(components))

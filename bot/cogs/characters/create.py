@@ -1,0 +1,184 @@
+"""``/character create`` and ``/character import``: making characters (docs/rulings.md §6.9–§6.12).
+
+A mixin of :class:`bot.cogs.characters.manage.CharacterCommands` (``CogMeta`` collects commands
+from every class in the MRO), kept apart so each module stays short.
+
+* ``create`` with only a name opens the guided builder for the caller's own Hero (``builder``);
+  with ratings, a concept, a size or an owner it makes the sheet at once, as typed.
+* ``import`` reads a file from ``/character export``. An imported sheet belongs to whoever
+  imports it; a Narrator's import keeps the file's owner, and ``owner`` (Narrators) sets it
+  outright.
+* Creating a Hero for yourself makes it your active character if you have none yet; the sheet
+  of a new Villain or Extra is shown only to the Narrator (§6.9).
+"""
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.access import guild_id_of
+from bot.checks import caller
+from bot.client import Interaction, MistbornClient
+from bot.cogs.characters.builder import start
+from bot.errors import BotError
+from bot.inputs.characters import NewName
+from bot.inputs.choices import KindChoice
+from bot.render.common import EMBED_TOTAL_LIMIT, plain
+from bot.render.sheet import change_embed, embed_units, fit_embed, sheet_embed
+from rules.character import (
+    Attribute,
+    Character,
+    CharacterKind,
+    Standing,
+    check_hero_build,
+    import_character,
+    make_character,
+    revise_character,
+)
+from rules.character.transfer import MAX_FILE_BYTES
+from storage import AlreadyExistsError
+
+AttributeValue = app_commands.Range[int, 1, 10]
+StandingValue = app_commands.Range[int, 2, 10]
+NO_PINGS = discord.AllowedMentions.none()
+ADVICE_LIMIT = 1500
+"""The build advice shown beside a sheet; the sheet gives up the rest of Discord's 6000."""
+
+
+def with_warnings(character: Character, sheet: discord.Embed, *extra: discord.Embed) -> list[discord.Embed]:
+    """The sheet, the Hero-build advice in a second embed, then ``extra``, all within 6000."""
+    warnings = check_hero_build(character)
+    advice = (
+        [fit_embed(change_embed(character, "Compared with a new Hero:", warnings=warnings), ADVICE_LIMIT)]
+        if warnings
+        else []
+    )
+    rest = [*advice, *extra]
+    return [fit_embed(sheet, EMBED_TOTAL_LIMIT - sum(embed_units(e) for e in rest)), *rest]
+
+
+class MakeCommands(commands.Cog):
+    bot: MistbornClient
+
+    @app_commands.command(
+        name="create", description="Make your Hero (only a name: step by step), or a Villain or Extra"
+    )
+    @app_commands.describe(
+        name="The character's name, unique in this server (alone: a guided Hero builder)",
+        kind="Hero (a player's, the default); Villain or Extra for Narrators",
+        concept="Who they are, in a few words",
+        physique="Physique 1–10 (a new Hero has 2–6)",
+        charm="Charm 1–10 (a new Hero has 2–6)",
+        wits="Wits 1–10 (a new Hero has 2–6)",
+        resources="Resources 2–10",
+        influence="Influence 2–10",
+        spirit="Spirit 2–10",
+        size="Extras: how many are in the group (default 1)",
+        owner="Narrators: the member the character belongs to (default: you)",
+    )
+    async def create(
+        self,
+        interaction: Interaction,
+        name: NewName,
+        kind: KindChoice | None = None,
+        concept: app_commands.Range[str, 1, 120] | None = None,
+        physique: AttributeValue | None = None,
+        charm: AttributeValue | None = None,
+        wits: AttributeValue | None = None,
+        resources: StandingValue | None = None,
+        influence: StandingValue | None = None,
+        spirit: StandingValue | None = None,
+        size: app_commands.Range[int, 1, 100] | None = None,
+        owner: discord.Member | None = None,
+    ) -> None:
+        ratings: dict[Attribute | Standing, int | None] = {
+            Attribute.PHYSIQUE: physique,
+            Attribute.CHARM: charm,
+            Attribute.WITS: wits,
+            Standing.RESOURCES: resources,
+            Standing.INFLUENCE: influence,
+            Standing.SPIRIT: spirit,
+        }
+        given = {stat: value for stat, value in ratings.items() if value is not None}
+        only_a_name = not given and concept is None and size is None and owner is None
+        if kind in (None, CharacterKind.HERO) and only_a_name:
+            await start(interaction, name)
+            return
+        who = await caller(interaction)
+        owner_id = interaction.user.id if owner is None else owner.id
+        if kind not in (None, CharacterKind.HERO):
+            who.require_narrator("create Villains and Extras")
+        if owner is not None and owner.bot:
+            raise BotError("A character belongs to a person, not a bot.")
+        if owner_id != interaction.user.id:
+            who.require_narrator("create a character for another member")
+        character = make_character(
+            name=name,
+            kind=kind or CharacterKind.HERO,
+            owner_id=owner_id,
+            concept=concept or "",
+            size=size or 1,
+            attributes={a.value: given.get(a, 2) for a in Attribute},
+            standings={s.value: given.get(s, 2) for s in Standing},
+        )
+        await self._save_new(interaction, character)
+
+    async def _save_new(self, interaction: Interaction, character: Character) -> None:
+        guild_id = guild_id_of(interaction)
+        made_active = False
+        async with self.bot.storage.transaction() as tx:
+            stored = await tx.characters.create(guild_id, character)
+            mine = character.kind is CharacterKind.HERO and character.owner_id == interaction.user.id
+            if mine and await tx.active.get(guild_id, character.owner_id) is None:
+                await tx.active.set(guild_id, character.owner_id, stored.id)
+                made_active = True
+        note = " It is now your active character." if made_active else ""
+        await interaction.response.send_message(
+            f"Created **{plain(character.name)}**.{note}",
+            embeds=with_warnings(character, sheet_embed(character)),
+            ephemeral=character.kind is not CharacterKind.HERO,
+            allowed_mentions=NO_PINGS,
+        )
+
+    @app_commands.command(name="import", description="Add a character from a file made by /character export")
+    @app_commands.describe(
+        file="The .json file from /character export (at most 64 KiB)",
+        name="Import under this name instead (when the name is taken)",
+        owner="Narrators: the member it belongs to",
+    )
+    async def import_sheet(
+        self,
+        interaction: Interaction,
+        file: discord.Attachment,
+        name: NewName | None = None,
+        owner: discord.Member | None = None,
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        if file.size > MAX_FILE_BYTES:
+            raise BotError(f"That file is {file.size // 1024} KiB; a sheet file is at most 64 KiB.")
+        if owner is not None and owner.bot:
+            raise BotError("A character belongs to a person, not a bot.")
+        # Downloading may take a moment; answer within Discord's 3 s first, privately so any
+        # error that follows stays private too.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        character = import_character(await file.read())
+        who = await caller(interaction)
+        if character.kind is not CharacterKind.HERO:
+            who.require_narrator("import Villains and Extras")
+        if owner is not None and owner.id != interaction.user.id:
+            who.require_narrator("import a character for another member")
+        owner_id = owner.id if owner else character.owner_id if who.narrator else interaction.user.id
+        character = revise_character(character, owner_id=owner_id, **({"name": name} if name else {}))
+        try:
+            await self.bot.storage.characters.create(guild_id, character)
+        except AlreadyExistsError:
+            raise BotError(
+                f"There is already a character named {plain(character.name)} here. "
+                "Import it under another name with the `name` option."
+            ) from None
+        await interaction.followup.send(
+            f"Imported **{plain(character.name)}**.",
+            embeds=with_warnings(character, sheet_embed(character)),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )

@@ -1,0 +1,130 @@
+"""The guided Hero builder through the real discord.py path (docs/rulings.md §6.10): every Power
+template end to end with its interaction count, and only valid splits offered.
+
+Components and forms go as Discord sends them (``harness.select``, ``click``, ``submit``); the
+fake refuses anything Discord would (more than 25 options, 5 rows, 5 inputs), and ``bot_env``
+fails the test on any such refusal.
+"""
+
+from itertools import permutations, product
+
+import pytest
+
+from bench.bot_env import BotEnv
+from fake_discord import payloads
+from fake_discord.commandline import CommandLineError
+from rules.character import BuildLabels, CharacterKind, PowerType, check_hero_build, make_character
+from tests.bot.builder_support import Builder, make_hero
+
+BUDGET = {"mistborn": 10, "misting": 10, "keeper": 10, "none": 10}
+"""Interactions from ``/character create name:Vin`` to the created Hero (docs/rulings.md §6.10)."""
+
+
+@pytest.mark.parametrize("template", list(BUDGET))
+async def test_each_template_makes_a_hero_within_its_interactions(bot_env: BotEnv, template: str) -> None:
+    builder = await make_hero(bot_env, template)
+    assert builder.interactions == BUDGET[template]
+    stored = await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Vin")
+    vin = stored.character
+    assert vin.kind is CharacterKind.HERO and vin.owner_id == bot_env.user_id("player1")
+    assert check_hero_build(vin) == [], "the builder cannot make a wrong sheet"
+    assert vin.attributes.model_dump() == {"physique": 3, "charm": 4, "wits": 6}
+    assert vin.standings.model_dump() == {"resources": 4, "influence": 4, "spirit": 3}
+    assert vin.traits.drive == "Keep her crew safe" and vin.destiny == "Hero of Ages"
+    assert [(p.name, p.weapon) for p in vin.props] == [("Glass knives", 1)]
+    kinds = {p.type for p in vin.powers}
+    expected = {
+        "mistborn": (8, {PowerType.ALLOMANCY}, {4}),
+        "misting": (1, {PowerType.ALLOMANCY}, {5}),
+        "keeper": (8, {PowerType.FERUCHEMY}, {3}),
+        "none": (0, set(), set()),
+    }[template]
+    assert (len(vin.powers), kinds, {p.rating for p in vin.powers}) == expected
+    assert vin.traits.extras == (("Lucky", "Quiet") if template == "none" else ())
+    active = await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player1"))
+    assert active is not None and active.id == stored.id
+    assert await bot_env.storage.drafts.of_member(bot_env.guild_id, bot_env.user_id("player1")) is None
+    created, announced = builder.records[-1].original, builder.records[-1].followups
+    assert created is not None and "Created **Vin**" in created["content"] and not created["components"]
+    assert (
+        len(announced) == 1
+        and not announced[0]["flags"]
+        and announced[0]["embeds"][0]["title"] == "Vin — Hero"
+    )
+
+
+async def test_every_step_is_one_private_message_edited_in_place(bot_env: BotEnv) -> None:
+    builder = await make_hero(bot_env, "mistborn")
+    edited = {r.payload["message"]["id"] for r in builder.records if "message" in r.payload}
+    first = builder.records[1].original
+    assert first is not None and first["flags"] & payloads.EPHEMERAL
+    assert edited == {first["id"]}, "every later step edits the message the first form made"
+
+
+LABELS = list(permutations(["strong", "average", "weak"]))
+
+
+def ratings(label: str) -> tuple[int, int, int]:
+    return tuple(int(part.split()[-1]) for part in label.split(" · "))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("labels", LABELS, ids=["-".join(labels) for labels in LABELS])
+async def test_only_valid_splits_can_be_chosen(bot_env: BotEnv, labels: tuple[str, str, str]) -> None:
+    """Under each labelling, the menus offer every split the build check accepts and no other:
+    all ratings 1–10 are tried against the check."""
+    attributes, standings, powers = labels
+    builder = Builder(bot_env)
+    await builder.slash("/character create name:Vin")
+    await builder.submit({"concept": "Street urchin"})
+    await builder.choose(
+        "labels", f"{attributes.capitalize()} Attributes, {standings} Standings, {powers} Powers"
+    )
+    build = BuildLabels.model_validate({"attributes": attributes, "standings": standings, "powers": powers})
+
+    def accepted(attribute_split: tuple[int, ...], standing_split: tuple[int, ...]) -> bool:
+        hero = make_character(
+            name="Vin",
+            kind="hero",
+            owner_id=1,
+            attributes=dict(zip(("physique", "charm", "wits"), attribute_split, strict=True)),
+            standings=dict(zip(("resources", "influence", "spirit"), standing_split, strict=True)),
+            build=build.model_dump(),
+        )
+        return not check_hero_build(hero)
+
+    offered = {
+        part: [ratings(o["label"]) for s in builder.selects(part) for o in s["options"]]
+        for part in ("attributes", "standings")
+    }
+    some_standings, some_attributes = offered["standings"][0], offered["attributes"][0]
+    every = range(1, 11)
+    assert set(offered["attributes"]) == {
+        t for t in product(every, every, every) if accepted(t, some_standings)
+    }
+    two_up = range(2, 11)
+    assert set(offered["standings"]) == {
+        t for t in product(two_up, two_up, two_up) if accepted(some_attributes, t)
+    }
+    for select in builder.selects("attributes") + builder.selects("standings"):
+        assert len(select["options"]) <= 25
+    with pytest.raises(CommandLineError, match="is not an option"):
+        await bot_env.harness.select(
+            builder.selects("attributes")[0]["custom_id"], ["Physique 6 · Charm 6 · Wits 1"], user="player1"
+        )
+
+
+async def test_a_forged_split_is_refused_and_not_saved(bot_env: BotEnv) -> None:
+    """A raw payload can carry any value: the rules refuse it, and the step is shown again."""
+    builder = Builder(bot_env)
+    await builder.slash("/character create name:Vin")
+    await builder.submit({"concept": "Street urchin"})
+    await builder.choose("labels", "Strong Attributes, average Standings, weak Powers")
+    (select,) = builder.selects("attributes")
+    harness = bot_env.harness
+    forged = payloads.component_click(
+        harness.world, harness.actor("player1"), builder.message(), select, ["6-6-1"]
+    )
+    reply = await harness.send(forged)
+    assert "Not saved" in reply.content and "one of the Attributes they allow" in reply.content
+    stored = await bot_env.storage.drafts.of_member(bot_env.guild_id, bot_env.user_id("player1"))
+    assert stored is not None and stored.draft.attributes is None
