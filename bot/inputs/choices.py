@@ -17,6 +17,7 @@ from bot.errors import BotError
 from bot.render.common import plain
 from rules.burdens import Severity
 from rules.character import Attribute, CharacterKind, Emphasis, PowerType, Resilience, Standing
+from rules.character.opposition import TEMPLATES, Opposition
 from rules.conflict import ActionKind, ConflictType, Side
 
 E = TypeVar("E", bound=Enum)
@@ -90,6 +91,15 @@ SeverityChoice = app_commands.Transform[Severity, EnumChoice(Severity, "Burden s
 KindChoice = app_commands.Transform[CharacterKind, EnumChoice(CharacterKind, "kind of character")]
 PowerTypeChoice = app_commands.Transform[PowerType, EnumChoice(PowerType, "type of Power")]
 EmphasisChoice = app_commands.Transform[Emphasis, EnumChoice(Emphasis, "strong, average or weak label")]
+OppositionChoice = app_commands.Transform[
+    Opposition,
+    WordChoice(
+        {t.value: t for t in Opposition},
+        "template",
+        {t.value: f"{TEMPLATES[t].label} ({TEMPLATES[t].kind.label})" for t in Opposition},
+    ),
+]
+"""A ready Villain or Extra (docs/rulings.md §6.11)."""
 DefeatBurdenChoice = app_commands.Transform[
     Severity | None,
     WordChoice({"none": None, "grave": Severity.GRAVE, "mortal": Severity.MORTAL}, "defeat Burden"),

@@ -4,7 +4,9 @@ A mixin of :class:`bot.cogs.characters.manage.CharacterCommands` (``CogMeta`` co
 from every class in the MRO), kept apart so each module stays short.
 
 * ``create`` with only a name opens the guided builder for the caller's own Hero (``builder``);
-  with ratings, a concept, a size or an owner it makes the sheet at once, as typed.
+  with ratings, a concept, a size or an owner it makes the sheet at once, as typed; with a
+  ``template`` (Narrators) it makes a Villain or Extra from the template, whose example numbers
+  the options given replace (§6.11).
 * ``import`` reads a file from ``/character export``. An imported sheet belongs to whoever
   imports it; a Narrator's import keeps the file's owner, and ``owner`` (Narrators) sets it
   outright.
@@ -22,7 +24,7 @@ from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder import start
 from bot.errors import BotError
 from bot.inputs.characters import NewName
-from bot.inputs.choices import KindChoice
+from bot.inputs.choices import KindChoice, OppositionChoice
 from bot.render.common import EMBED_TOTAL_LIMIT, plain
 from bot.render.sheet import change_embed, embed_units, fit_embed, sheet_embed
 from rules.character import (
@@ -35,6 +37,7 @@ from rules.character import (
     make_character,
     revise_character,
 )
+from rules.character.opposition import TEMPLATES, Opposition, opposition_character
 from rules.character.transfer import MAX_FILE_BYTES
 from storage import AlreadyExistsError
 
@@ -66,6 +69,7 @@ class MakeCommands(commands.Cog):
     @app_commands.describe(
         name="The character's name, unique in this server (alone: a guided Hero builder)",
         kind="Hero (a player's, the default); Villain or Extra for Narrators",
+        template="Narrators: a ready Villain or Extra (example numbers; options given replace them)",
         concept="Who they are, in a few words",
         physique="Physique 1–10 (a new Hero has 2–6)",
         charm="Charm 1–10 (a new Hero has 2–6)",
@@ -73,7 +77,7 @@ class MakeCommands(commands.Cog):
         resources="Resources 2–10",
         influence="Influence 2–10",
         spirit="Spirit 2–10",
-        size="Extras: how many are in the group (default 1)",
+        size="Extras: how many are in the group (default 1, or the template's)",
         owner="Narrators: the member the character belongs to (default: you)",
     )
     async def create(
@@ -81,6 +85,7 @@ class MakeCommands(commands.Cog):
         interaction: Interaction,
         name: NewName,
         kind: KindChoice | None = None,
+        template: OppositionChoice | None = None,
         concept: app_commands.Range[str, 1, 120] | None = None,
         physique: AttributeValue | None = None,
         charm: AttributeValue | None = None,
@@ -101,29 +106,55 @@ class MakeCommands(commands.Cog):
         }
         given = {stat: value for stat, value in ratings.items() if value is not None}
         only_a_name = not given and concept is None and size is None and owner is None
-        if kind in (None, CharacterKind.HERO) and only_a_name:
+        if template is None and kind in (None, CharacterKind.HERO) and only_a_name:
             await start(interaction, name)
             return
         who = await caller(interaction)
         owner_id = interaction.user.id if owner is None else owner.id
-        if kind not in (None, CharacterKind.HERO):
+        if (TEMPLATES[template].kind if template else kind or CharacterKind.HERO) is not CharacterKind.HERO:
             who.require_narrator("create Villains and Extras")
         if owner is not None and owner.bot:
             raise BotError("A character belongs to a person, not a bot.")
         if owner_id != interaction.user.id:
             who.require_narrator("create a character for another member")
-        character = make_character(
-            name=name,
-            kind=kind or CharacterKind.HERO,
-            owner_id=owner_id,
-            concept=concept or "",
-            size=size or 1,
-            attributes={a.value: given.get(a, 2) for a in Attribute},
-            standings={s.value: given.get(s, 2) for s in Standing},
-        )
-        await self._save_new(interaction, character)
+        if template is not None:
+            character = self._from_template(template, kind, name, owner_id, concept, size, given)
+        else:
+            character = make_character(
+                name=name,
+                kind=kind or CharacterKind.HERO,
+                owner_id=owner_id,
+                concept=concept or "",
+                size=size or 1,
+                attributes={a.value: given.get(a, 2) for a in Attribute},
+                standings={s.value: given.get(s, 2) for s in Standing},
+            )
+        await self._save_new(interaction, character, template)
 
-    async def _save_new(self, interaction: Interaction, character: Character) -> None:
+    @staticmethod
+    def _from_template(
+        template: Opposition,
+        kind: CharacterKind | None,
+        name: str,
+        owner_id: int,
+        concept: str | None,
+        size: int | None,
+        given: dict[Attribute | Standing, int],
+    ) -> Character:
+        made = TEMPLATES[template]
+        if kind is not None and kind is not made.kind:
+            article = "an" if made.kind is CharacterKind.EXTRA else "a"
+            raise BotError(
+                f"The {made.label} template makes {article} {made.kind.label}: leave `kind` out, "
+                "or make it without a template."
+            )
+        return opposition_character(
+            template, name=name, owner_id=owner_id, concept=concept, size=size, ratings=given
+        )
+
+    async def _save_new(
+        self, interaction: Interaction, character: Character, template: Opposition | None
+    ) -> None:
         guild_id = guild_id_of(interaction)
         made_active = False
         async with self.bot.storage.transaction() as tx:
@@ -133,6 +164,10 @@ class MakeCommands(commands.Cog):
                 await tx.active.set(guild_id, character.owner_id, stored.id)
                 made_active = True
         note = " It is now your active character." if made_active else ""
+        if template is not None:
+            note = (
+                f" From the {TEMPLATES[template].label} template: example numbers, change them with `/edit`."
+            )
         await interaction.response.send_message(
             f"Created **{plain(character.name)}**.{note}",
             embeds=with_warnings(character, sheet_embed(character)),
