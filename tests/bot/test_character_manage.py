@@ -275,7 +275,8 @@ async def test_import_villain_needs_a_narrator_who_keeps_the_files_owner(
 
 HOSTILE = {
     "not json": (b"this is not json", "not valid JSON"),
-    "too large": (b"{" + b" " * 70_000 + b"}", "at most 64 KiB"),
+    "too large": (b"{" + b" " * 600_000 + b"}", "a Roll20 export: 512 KiB"),
+    "ours too large": (b'{"schema_version": 1, "character": {}' + b" " * 70_000 + b"}", "at most 64 KiB"),
     "wrong schema": (
         json.dumps({"schema_version": 1, "character": {"name": "X"}}).encode(),
         "cannot be imported",

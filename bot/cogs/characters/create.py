@@ -7,9 +7,10 @@ from every class in the MRO), kept apart so each module stays short.
   with ratings, a concept, a size or an owner it makes the sheet at once, as typed; with a
   ``template`` (Narrators) it makes a Villain or Extra from the template, whose example numbers
   the options given replace (§6.11).
-* ``import`` reads a file from ``/character export``. An imported sheet belongs to whoever
-  imports it; a Narrator's import keeps the file's owner, and ``owner`` (Narrators) sets it
-  outright.
+* ``import`` reads a file from ``/character export`` or a character exported from Roll20's
+  Mistborn sheet, told apart by their shape; of a Roll20 sheet, whatever has no place on ours
+  is listed back (§6.12). An imported sheet belongs to whoever imports it; a Narrator's import
+  of one of our files keeps the file's owner, and ``owner`` (Narrators) sets it outright.
 * Creating a Hero for yourself makes it your active character if you have none yet; the sheet
   of a new Villain or Extra is shown only to the Narrator (§6.9).
 """
@@ -26,18 +27,18 @@ from bot.errors import BotError
 from bot.inputs.characters import NewName
 from bot.inputs.choices import KindChoice, OppositionChoice
 from bot.render.common import EMBED_TOTAL_LIMIT, plain
-from bot.render.sheet import change_embed, embed_units, fit_embed, sheet_embed
+from bot.render.sheet import add_lines, change_embed, embed_units, fit_embed, sheet_embed
 from rules.character import (
     Attribute,
     Character,
     CharacterKind,
     Standing,
     check_hero_build,
-    import_character,
     make_character,
     revise_character,
 )
 from rules.character.opposition import TEMPLATES, Opposition, opposition_character
+from rules.character.sheet_files import MAX_UPLOAD_BYTES, ImportedSheet, SheetSource, read_sheet_file
 from rules.character.transfer import MAX_FILE_BYTES
 from storage import AlreadyExistsError
 
@@ -46,6 +47,8 @@ StandingValue = app_commands.Range[int, 2, 10]
 NO_PINGS = discord.AllowedMentions.none()
 ADVICE_LIMIT = 1500
 """The build advice shown beside a sheet; the sheet gives up the rest of Discord's 6000."""
+LEFT_OUT_LIMIT = 2000
+"""What an import could not place, shown beside the sheet."""
 
 
 def with_warnings(character: Character, sheet: discord.Embed, *extra: discord.Embed) -> list[discord.Embed]:
@@ -58,6 +61,17 @@ def with_warnings(character: Character, sheet: discord.Embed, *extra: discord.Em
     )
     rest = [*advice, *extra]
     return [fit_embed(sheet, EMBED_TOTAL_LIMIT - sum(embed_units(e) for e in rest)), *rest]
+
+
+def left_out_embed(found: ImportedSheet) -> discord.Embed:
+    """What of a Roll20 sheet has no place on ours, one line each, so nothing is lost unsaid."""
+    embed = discord.Embed(
+        title="Not imported",
+        description="Add what you need with `/edit`.",
+        colour=discord.Colour.light_grey(),
+    )
+    add_lines(embed, "From the Roll20 sheet", [f"• {plain(line)}" for line in found.left_out])
+    return fit_embed(embed, LEFT_OUT_LIMIT)
 
 
 class MakeCommands(commands.Cog):
@@ -175,9 +189,11 @@ class MakeCommands(commands.Cog):
             allowed_mentions=NO_PINGS,
         )
 
-    @app_commands.command(name="import", description="Add a character from a file made by /character export")
+    @app_commands.command(
+        name="import", description="Add a character from /character export, or exported from Roll20"
+    )
     @app_commands.describe(
-        file="The .json file from /character export (at most 64 KiB)",
+        file="A .json file from /character export (64 KiB) or a Roll20 Mistborn character (512 KiB)",
         name="Import under this name instead (when the name is taken)",
         owner="Narrators: the member it belongs to",
     )
@@ -189,21 +205,26 @@ class MakeCommands(commands.Cog):
         owner: discord.Member | None = None,
     ) -> None:
         guild_id = guild_id_of(interaction)
-        if file.size > MAX_FILE_BYTES:
-            raise BotError(f"That file is {file.size // 1024} KiB; a sheet file is at most 64 KiB.")
+        if file.size > MAX_UPLOAD_BYTES:
+            raise BotError(
+                f"That file is {file.size // 1024} KiB; a sheet file is at most {MAX_FILE_BYTES // 1024} KiB "
+                f"(a Roll20 export: {MAX_UPLOAD_BYTES // 1024} KiB)."
+            )
         if owner is not None and owner.bot:
             raise BotError("A character belongs to a person, not a bot.")
         # Downloading may take a moment; answer within Discord's 3 s first, privately so any
         # error that follows stays private too.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        character = import_character(await file.read())
+        found = read_sheet_file(await file.read(), owner_id=interaction.user.id, name=name)
+        character = found.character
         who = await caller(interaction)
         if character.kind is not CharacterKind.HERO:
             who.require_narrator("import Villains and Extras")
         if owner is not None and owner.id != interaction.user.id:
             who.require_narrator("import a character for another member")
-        owner_id = owner.id if owner else character.owner_id if who.narrator else interaction.user.id
-        character = revise_character(character, owner_id=owner_id, **({"name": name} if name else {}))
+        keeps_owner = who.narrator and found.source is SheetSource.BOT
+        owner_id = owner.id if owner else character.owner_id if keeps_owner else interaction.user.id
+        character = revise_character(character, owner_id=owner_id)
         try:
             await self.bot.storage.characters.create(guild_id, character)
         except AlreadyExistsError:
@@ -211,9 +232,10 @@ class MakeCommands(commands.Cog):
                 f"There is already a character named {plain(character.name)} here. "
                 "Import it under another name with the `name` option."
             ) from None
+        extra = [left_out_embed(found)] if found.left_out else []
         await interaction.followup.send(
-            f"Imported **{plain(character.name)}**.",
-            embeds=with_warnings(character, sheet_embed(character)),
+            f"Imported **{plain(character.name)}** from {found.source.label}.",
+            embeds=with_warnings(character, sheet_embed(character), *extra),
             ephemeral=True,
             allowed_mentions=NO_PINGS,
         )
