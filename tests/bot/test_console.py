@@ -58,3 +58,39 @@ def test_the_console_keeps_the_narrators_secrets_from_a_player(tmp_path: Path) -
     assert "Q7 plan" in narrator and "Q7-roll" in narrator
     assert "one of the Narrator's characters" in player and "open" in player
     assert "Q7" not in player
+
+
+SAMPLES = Path(__file__).resolve().parents[1] / "rules" / "roll20"
+
+
+def test_the_console_drives_the_builder_templates_and_a_roll20_import(tmp_path: Path) -> None:
+    """docs/rulings.md §6.10–§6.12 in the offline console: a Mistborn from only a name, a
+    Narrator's template, a Roll20 import; then a half-made Hero resumed in a second run."""
+    script = (
+        "/character create name:Thug template:thug\n"
+        "!as player1\n"
+        "/character create name:Vin\n"
+        "!submit concept:Street urchin\n"
+        '!select "Strong, average and weak: one each" "Strong Attributes, average Standings, weak Powers"\n'
+        '!select "Attributes: strong, 13 points" "Physique 3 · Charm 4 · Wits 6"\n'
+        '!select "Standings: average, 11 points" "Resources 4 · Influence 4 · Spirit 3"\n'
+        '!select "Choose the Powers" Mistborn\n'
+        "!submit drive:Keep her crew safe profession:Thief specialty:Hiding feature:Small personality:Wary\n"
+        "!click Write Destiny, Tragedy and Props\n"
+        "!submit destiny:Hero of Ages tragedy:Reen props:Glass knives (weapon 1)\\nMistcloak (armour 1)\n"
+        "!click Create Vin\n"
+        f"/character import file:{SAMPLES / 'full.json'} name:Valette\n"
+        "/character create name:Spook\n"
+        "!submit concept:Tineye\n"
+    )
+    db = tmp_path / "builder.sqlite3"
+    first = run_console(script, db)
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr
+    assert "Created **Thug**. From the Thug template" in first.stdout
+    assert "Created **Vin**. It is now your active character." in first.stdout
+    assert "• Glass knives (weapon +1)" in first.stdout and "• Mistcloak (armour 1)" in first.stdout
+    assert "Imported **Valette** from Roll20." in first.stdout
+    second = run_console("/character create name:Spook\n!click Cancel\n", db, "--user", "player1", "--player")
+    assert second.returncode == 0, second.stdout[-3000:] + second.stderr
+    assert "Here is your Hero as you left them." in second.stdout and "step 2 of 7" in second.stdout
+    assert "Cancelled: **Spook** was not made" in second.stdout
