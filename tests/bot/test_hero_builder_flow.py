@@ -100,7 +100,7 @@ async def test_a_draft_survives_a_restart_and_the_same_command_resumes_it(bot_en
     await builder.click("Back")
     assert "step 5 of 7: Traits" in builder.message()["content"], "buttons work after the restart"
     other = await bot_env.slash("/character create name:Spook", user="player1")
-    assert "You are making Vin: finish or cancel them before starting Spook" in other.content
+    assert "You are making Vin: finish or cancel them before Spook" in other.content
 
 
 async def test_only_the_player_making_the_hero_may_use_it(bot_env: BotEnv) -> None:
@@ -162,3 +162,17 @@ async def test_a_form_the_rules_refuse_is_shown_again_with_the_reason(bot_env: B
     assert "step 6 of 7" in too_many.content
     done = await builder.submit(STORY | {"extra0": "Lucky", "extra1": "Quiet"})
     assert "step 7 of 7" in done.content and "ready to create" in str(done.embeds)
+
+
+async def test_a_closed_first_form_leaves_nothing_to_resume_but_the_name(bot_env: BotEnv) -> None:
+    """Closing the first form sends nothing; the empty draft simply takes the next name."""
+    first = await bot_env.slash("/character create name:Vin", user="player1")
+    assert first.modal is not None
+    again = await bot_env.slash("/character create name:Spook", user="player1")
+    assert again.modal is not None and "'Spook'" in again.text
+    stored = await bot_env.storage.drafts.of_member(bot_env.guild_id, bot_env.user_id("player1"))
+    assert stored is not None and stored.draft.name == "Spook" and stored.version == 2
+    taken = await bot_env.slash("/character create name:Thug template:thug")
+    assert taken.embeds
+    refused = await bot_env.slash("/character create name:Thug", user="player1")
+    assert refused.ephemeral and "already a character named Thug" in refused.content

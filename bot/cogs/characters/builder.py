@@ -312,27 +312,30 @@ async def submitted(interaction: Interaction, draft_id: int, step: Step, values:
 
 async def start(interaction: Interaction, name: str) -> None:
     """``/character create`` with only a name: resume the member's draft, or start one and
-    open the first form."""
+    open the first form. A draft that holds nothing but a name (its form was closed unsent)
+    simply takes the new name: there is nothing in it to lose."""
     guild_id, user_id = guild_id_of(interaction), interaction.user.id
     storage = interaction.client.storage
     existing = await storage.drafts.of_member(guild_id, user_id)
-    if existing is not None:
-        draft = existing.draft
-        if draft.step is Step.CONCEPT and not draft.concept and draft.name == name:
-            await interaction.response.send_modal(form(existing.id, draft, Step.CONCEPT))
-            return
+    empty = existing is not None and at_step(existing.draft, Step.CONCEPT) == new_draft(
+        existing.draft.name, user_id
+    )
+    if existing is not None and not empty:
         notice = "Here is your Hero as you left them."
-        if draft.name != name:
+        if existing.draft.name != name:
             notice = (
-                f"You are making {plain(draft.name)}: finish or cancel them before starting {plain(name)}."
+                f"You are making {plain(existing.draft.name)}: finish or cancel them before {plain(name)}."
             )
-        await show(interaction, existing, draft.step, notice)
+        await show(interaction, existing, existing.draft.step, notice)
         return
     if await name_taken(interaction, name):
         raise BotError(
             f"There is already a character named {plain(name)} in this server; choose another name."
         )
-    stored = await storage.drafts.start(guild_id, user_id, new_draft(name, user_id))
+    if existing is None:
+        stored = await storage.drafts.start(guild_id, user_id, new_draft(name, user_id))
+    else:
+        stored = await storage.drafts.save(existing, new_draft(name, user_id))
     await interaction.response.send_modal(form(stored.id, stored.draft, Step.CONCEPT))
 
 
