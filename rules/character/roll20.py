@@ -89,7 +89,8 @@ def _outside(parsed: dict[str, object]) -> list[str]:
             found.append(f"{what} ({len(value)} characters): not part of the sheet")
     abilities = parsed.get("abilities")
     if isinstance(abilities, list) and abilities:
-        found.append(f"{len(abilities)} Roll20 abilities (macros): the bot rolls with its own commands")
+        macros = f"{len(abilities)} Roll20 abilit{'y' if len(abilities) == 1 else 'ies'} (macros)"
+        found.append(f"{macros}: the bot rolls with its own commands")
     return found
 
 

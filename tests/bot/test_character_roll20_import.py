@@ -37,7 +37,7 @@ async def test_a_partial_roll20_sheet_lists_back_what_has_no_place(bot_env: BotE
     listed = "\n".join(f["value"] for f in left["fields"])
     assert "Charm 'eleven': not a rating from 1 to 10" in listed
     assert "favourite\\_colour 'Grey': not a field of the Mistborn sheet" in listed
-    assert "1 Roll20 abilities (macros)" in listed
+    assert "1 Roll20 ability (macros)" in listed
     straff = await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Straff")
     assert straff.character.owner_id == bot_env.user_id("narrator"), "a Roll20 file names no Discord owner"
 

@@ -103,7 +103,7 @@ def test_a_partial_sheet_maps_what_it_can_and_lists_the_rest() -> None:
         "1 row of repeating_spells: not a section of the Mistborn sheet",
         "The max of willpower '9': the sheet uses no maximum there",
         "The Roll20 bio (28 characters): not part of the sheet",
-        "1 Roll20 abilities (macros): the bot rolls with its own commands",
+        "1 Roll20 ability (macros): the bot rolls with its own commands",
     ]
 
 
