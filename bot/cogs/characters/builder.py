@@ -8,24 +8,23 @@ Back and Cancel; the preview shows the sheet so far and what is still to do.
 Every click and form goes the one way (docs/architecture.md, "One interaction"): the custom id
 says which draft and step → load the draft → check the caller is the member making it (anyone
 else is refused privately) → a pure change from ``rules.character.draft`` → save once, with the
-version read → render the step (``builder_screens``). A change the rules refuse is not saved and
+version read → render the step (``builder_screens``). What each click means is
+``builder_changes``. A change the rules refuse is not saved and
 the step is shown again with the reason. The half-made Hero is a stored draft: it survives a
 restart, ``/character create`` resumes it, and it is never a character until created.
 """
 
 import re
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.access import guild_id_of
 from bot.client import Interaction, MistbornClient
+from bot.cogs.characters.builder_changes import Change, Turn, chose, next_step, wrote
 from bot.cogs.characters.builder_screens import (
     BUTTON,
-    EXTRA_TRAIT,
-    FORM_STEPS,
     MODAL,
     SELECT,
     button_id,
@@ -38,49 +37,13 @@ from bot.errors import BotError, NotAllowed, answer_error
 from bot.render.common import plain
 from bot.render.sheet import sheet_embed
 from bot.text import inert
-from rules.character import BuildLabels, Emphasis
-from rules.character.creation import TRAITS_WITHOUT_POWERS, PowerTemplate, read_props
-from rules.character.draft import (
-    TRAIT_SLOTS,
-    HeroDraft,
-    Step,
-    at_step,
-    finish,
-    new_draft,
-    power_choice,
-    step_done,
-    with_attributes,
-    with_concept,
-    with_labels,
-    with_powers,
-    with_standings,
-    with_story,
-    with_traits,
-)
+from rules.character.draft import Step, at_step, finish, new_draft
 from rules.errors import RulesError
 from storage import AlreadyExistsError, NotFoundError, StoredDraft
 
 NO_PINGS = discord.AllowedMentions.none()
 OTHERS = "Only the member making this Hero can choose for it."
 MODAL_ID = re.compile(MODAL)
-
-
-class Turn(NamedTuple):
-    """What a change leads to: the new draft, the step to show, a notice, and whether to open
-    that step's form at once (a click that leads to an empty form saves one more click)."""
-
-    draft: HeroDraft
-    step: Step
-    notice: str = ""
-    form: bool = False
-
-
-Change = Callable[[HeroDraft], Turn]
-
-
-def moved(draft: HeroDraft, step: Step) -> Turn:
-    """Go to ``step``, opening its form at once when it is a form nobody filled in yet."""
-    return Turn(draft, step, form=step in FORM_STEPS and not step_done(draft, step))
 
 
 async def load(interaction: Interaction, draft_id: int) -> StoredDraft:
@@ -138,15 +101,6 @@ async def run(interaction: Interaction, draft_id: int, clicked: Step, change: Ch
 
 
 # -- buttons -------------------------------------------------------------------------------
-
-
-def _next(clicked: Step) -> Change:
-    def change(draft: HeroDraft) -> Turn:
-        if not step_done(draft, clicked):
-            raise RulesError("Finish this step first.")
-        return moved(draft, clicked.following)
-
-    return change
 
 
 async def write(interaction: Interaction, draft_id: int, step: Step) -> None:
@@ -221,7 +175,7 @@ async def press(interaction: Interaction, draft_id: int, step: Step, action: str
     if action == "back":
         await run(interaction, draft_id, step, lambda draft: Turn(draft, step.previous))
     elif action == "next":
-        await run(interaction, draft_id, step, _next(step))
+        await run(interaction, draft_id, step, next_step(step))
     elif action == "write":
         await write(interaction, draft_id, step)
     elif action == "cancel":
@@ -230,68 +184,7 @@ async def press(interaction: Interaction, draft_id: int, step: Step, action: str
         await create(interaction, draft_id)
 
 
-# -- menus and forms -----------------------------------------------------------------------
-
-
-def labels_from(value: str) -> BuildLabels:
-    try:
-        attributes, standings, powers = (Emphasis(word) for word in value.split("."))
-    except ValueError:
-        raise RulesError("That is not one of the choices.") from None
-    return BuildLabels(attributes=attributes, standings=standings, powers=powers)
-
-
-def split_from(value: str) -> tuple[int, int, int]:
-    parts = value.split("-")
-    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 2 for p in parts):
-        raise RulesError("That is not one of the choices.")
-    return int(parts[0]), int(parts[1]), int(parts[2])
-
-
-def chose(part: str, value: str) -> Change:
-    """The change a menu's choice makes, and the step it leads to."""
-
-    def change(draft: HeroDraft) -> Turn:
-        if part == "labels":
-            return Turn(with_labels(draft, labels_from(value)), Step.RATINGS)
-        if part in ("attributes", "standings"):
-            pick = with_attributes if part == "attributes" else with_standings
-            new = pick(draft, split_from(value))
-            return Turn(new, Step.POWERS) if step_done(new, Step.RATINGS) else Turn(new, Step.RATINGS)
-        if part == "powers":
-            template, _, metal = value.partition("-")
-            try:
-                found = PowerTemplate(template)
-            except ValueError:
-                raise RulesError("That is not one of the choices.") from None
-            return moved(with_powers(draft, power_choice(found, metal or None)), Step.TRAITS)
-        raise RulesError("That is not one of the choices.")
-
-    return change
-
-
-def wrote(step: Step, values: dict[str, str], name_taken: bool) -> Change:
-    """The change a form makes: the concept, the Traits, or Destiny, Tragedy and Props."""
-
-    def change(draft: HeroDraft) -> Turn:
-        if step is Step.CONCEPT:
-            name = values.get("name", draft.name)
-            if name_taken:
-                raise RulesError(f"There is already a character named {name.strip()} in this server.")
-            return Turn(with_concept(draft, name, values.get("concept", "")), Step.LABELS)
-        if step is Step.TRAITS:
-            named = {slot: values.get(slot, "") for slot in TRAIT_SLOTS}
-            return Turn(with_traits(draft, **named), Step.STORY)
-        props = read_props(values.get("props", ""), draft.props_allowed)
-        extras = None
-        if draft.without_powers:
-            extras = tuple(values.get(EXTRA_TRAIT.format(n), "") for n in range(TRAITS_WITHOUT_POWERS))
-        return Turn(
-            with_story(draft, values.get("destiny", ""), values.get("tragedy", ""), props, extras),
-            Step.REVIEW,
-        )
-
-    return change
+# -- forms -------------------------------------------------------------------------------
 
 
 async def name_taken(interaction: Interaction, name: str) -> bool:

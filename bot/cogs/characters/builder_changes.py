@@ -1,0 +1,122 @@
+"""What each click, menu choice and form of the Hero builder means: a pure change of the draft
+and the step it leads to (docs/rulings.md §6.10).
+
+The values come from custom ids and forms, which a raw payload can fill with anything, so each
+is read back strictly and anything else is a :class:`~rules.errors.RulesError` the builder
+shows on the step, as it does the rules' own refusals. Nothing here touches Discord or storage:
+``builder`` loads, checks, saves and renders around these.
+"""
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from bot.cogs.characters.builder_screens import EXTRA_TRAIT, FORM_STEPS
+from rules.character import BuildLabels, Emphasis
+from rules.character.creation import TRAITS_WITHOUT_POWERS, PowerTemplate, read_props
+from rules.character.draft import (
+    TRAIT_SLOTS,
+    HeroDraft,
+    Step,
+    power_choice,
+    step_done,
+    with_attributes,
+    with_concept,
+    with_labels,
+    with_powers,
+    with_standings,
+    with_story,
+    with_traits,
+)
+from rules.errors import RulesError
+
+NOT_A_CHOICE = "That is not one of the choices."
+
+
+class Turn(NamedTuple):
+    """What a change leads to: the new draft, the step to show, a notice, and whether to open
+    that step's form at once (a click that leads to an empty form saves one more click)."""
+
+    draft: HeroDraft
+    step: Step
+    notice: str = ""
+    form: bool = False
+
+
+Change = Callable[[HeroDraft], Turn]
+
+
+def moved(draft: HeroDraft, step: Step) -> Turn:
+    """Go to ``step``, opening its form at once when it is a form nobody filled in yet."""
+    return Turn(draft, step, form=step in FORM_STEPS and not step_done(draft, step))
+
+
+def next_step(clicked: Step) -> Change:
+    """The Next button: on to the following step, once this one is filled in."""
+
+    def change(draft: HeroDraft) -> Turn:
+        if not step_done(draft, clicked):
+            raise RulesError("Finish this step first.")
+        return moved(draft, clicked.following)
+
+    return change
+
+
+def labels_from(value: str) -> BuildLabels:
+    try:
+        attributes, standings, powers = (Emphasis(word) for word in value.split("."))
+    except ValueError:
+        raise RulesError(NOT_A_CHOICE) from None
+    return BuildLabels(attributes=attributes, standings=standings, powers=powers)
+
+
+def split_from(value: str) -> tuple[int, int, int]:
+    parts = value.split("-")
+    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 2 for p in parts):
+        raise RulesError(NOT_A_CHOICE)
+    return int(parts[0]), int(parts[1]), int(parts[2])
+
+
+def chose(part: str, value: str) -> Change:
+    """The change a menu's choice makes, and the step it leads to."""
+
+    def change(draft: HeroDraft) -> Turn:
+        if part == "labels":
+            return Turn(with_labels(draft, labels_from(value)), Step.RATINGS)
+        if part in ("attributes", "standings"):
+            pick = with_attributes if part == "attributes" else with_standings
+            new = pick(draft, split_from(value))
+            return Turn(new, Step.POWERS) if step_done(new, Step.RATINGS) else Turn(new, Step.RATINGS)
+        if part == "powers":
+            template, _, metal = value.partition("-")
+            try:
+                found = PowerTemplate(template)
+            except ValueError:
+                raise RulesError(NOT_A_CHOICE) from None
+            return moved(with_powers(draft, power_choice(found, metal or None)), Step.TRAITS)
+        raise RulesError(NOT_A_CHOICE)
+
+    return change
+
+
+def wrote(step: Step, values: dict[str, str], name_taken: bool) -> Change:
+    """The change a form makes: the concept, the Traits, or Destiny, Tragedy and Props."""
+
+    def change(draft: HeroDraft) -> Turn:
+        if step is Step.CONCEPT:
+            name = values.get("name", draft.name)
+            if name_taken:
+                raise RulesError(f"There is already a character named {name.strip()} in this server.")
+            return Turn(with_concept(draft, name, values.get("concept", "")), Step.LABELS)
+        if step is Step.TRAITS:
+            named = {slot: values.get(slot, "") for slot in TRAIT_SLOTS}
+            return Turn(with_traits(draft, **named), Step.STORY)
+        props = read_props(values.get("props", ""), draft.props_allowed)
+        extras = None
+        if draft.without_powers:
+            extras = tuple(values.get(EXTRA_TRAIT.format(n), "") for n in range(TRAITS_WITHOUT_POWERS))
+        return Turn(
+            with_story(draft, values.get("destiny", ""), values.get("tragedy", ""), props, extras),
+            Step.REVIEW,
+        )
+
+    return change
