@@ -1,21 +1,30 @@
 """Running a Conflict's commands against the database: load, apply, save, all in one transaction.
 
-The engine (``rules.conflict``) is pure; this is the glue docs/architecture.md describes: one interaction
-loads the channel's Conflict and its participants' sheets, applies one command, and saves the
-damaged sheets and the new Conflict state together inside ONE ``Storage.transaction()``.
+The engine (``rules.conflict``) is pure; this is the glue docs/architecture.md describes: one
+interaction loads the channel's Conflict and its participants' sheets (ONE query each), applies
+one command, and saves the damaged sheets, the new Conflict state and the messages the table
+must see (the outbox, ``storage.outbox``) together inside ONE ``Storage.transaction()``. Nothing
+is read again afterwards: the :class:`Applied` that comes back holds the new state, every
+participant's sheet and the queued messages, which is all a reply and a board need.
+
 Transactions run one at a time through the database's single writer, so concurrent commands
 on one Conflict are applied one after another, each seeing the state the previous one left;
 a command the new state no longer allows is refused with a :class:`~rules.errors.RulesError`
 and writes nothing. No update is ever lost, and a failure at any point (even after a sheet was
-written) rolls everything back.
+written, or while composing the messages) rolls everything back.
 
 When a transition ends the Conflict (the Narrator's ``End`` or a side all defeated) the row
 is deleted in the same transaction, so the channel is free for the next one; the closing
 summary is in the returned events.
+
+Parsing a stored Conflict is most of a move's CPU time, and the document read is nearly always
+the one the previous move wrote: :data:`DOCUMENTS` keeps the last few documents with the frozen
+state they hold, so a move parses only what another process (or an older bot) wrote.
 """
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -40,6 +49,7 @@ from rules.errors import RulesError
 from storage.characters import StoredCharacter
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError
+from storage.outbox import NewMessage, OutboxMessage
 from storage.store import Repositories, Storage
 
 MakeCommand = Callable[[Conflict, Mapping[int, Character]], Command]
@@ -53,8 +63,9 @@ whose turn it is) or to check permissions against it; raise to refuse, and nothi
 class Applied(BaseModel):
     """The outcome of one command: the new state, what to render, and what was written.
 
-    ``stored`` is the saved row (its ``version`` for display or debugging), or None when the
-    Conflict ended and its row was deleted. ``sheets`` are the character sheets saved with it.
+    ``stored`` is the saved row (its ``version`` for the board), or None when the Conflict
+    ended and its row was deleted; ``conflict_id`` is its id either way. ``sheets`` are the
+    character sheets saved with it, ``messages`` the outbox rows queued with it.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -62,25 +73,57 @@ class Applied(BaseModel):
     conflict: Conflict
     events: tuple[Event, ...]
     stored: StoredConflict | None
+    conflict_id: int = 0
     sheets: tuple[StoredCharacter, ...] = ()
     characters: dict[int, Character] = {}
     """Every participant's sheet as it stands after the command, so a caller rendering the
     result need not read them all again."""
+    messages: tuple[OutboxMessage, ...] = ()
 
     @property
     def ended(self) -> bool:
         return self.conflict.phase is Phase.ENDED
 
 
-async def _load_sheets(tx: Repositories, guild_id: int, ids: Iterable[int]) -> dict[int, StoredCharacter]:
-    """The sheets that still exist; a deleted one is left out and the engine says so if needed."""
-    found: dict[int, StoredCharacter] = {}
-    for character_id in sorted(set(ids)):
-        try:
-            found[character_id] = await tx.characters.get(guild_id, character_id)
-        except NotFoundError:
-            continue
-    return found
+Compose = Callable[[Applied], Sequence[NewMessage]]
+"""What the table must see of an :class:`Applied`, composed inside its transaction and queued
+with it (the bot renders; storage only keeps the rows)."""
+
+
+class Documents:
+    """The last few stored Conflict documents and the states they hold (a small LRU).
+
+    Keyed by the document text itself, so a hit is always right: the same text is the same
+    state, and the states are frozen, so sharing one is safe (as ``storage.characters``
+    shares parsed sheets).
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._states: OrderedDict[str, Conflict] = OrderedDict()
+
+    def load(self, document: str) -> Conflict:
+        found = self._states.get(document)
+        if found is None:
+            found = load_conflict(document)
+            self.remember(document, found)
+        else:
+            self._states.move_to_end(document)
+        return found
+
+    def remember(self, document: str, state: Conflict) -> None:
+        self._states[document] = state
+        self._states.move_to_end(document)
+        while len(self._states) > self.size:
+            self._states.popitem(last=False)
+
+
+DOCUMENTS = Documents()
+
+
+def load_stored(stored: StoredConflict) -> Conflict:
+    """The state a stored Conflict holds (parsed once per distinct document)."""
+    return DOCUMENTS.load(stored.document)
 
 
 async def _save(
@@ -91,23 +134,35 @@ async def _save(
     loaded: Mapping[int, StoredCharacter],
     transition: Transition,
 ) -> Applied:
-    """Write the changed sheets, then the Conflict (or delete it once ended)."""
-    written = []
-    for character_id, sheet in sorted(transition.changed_sheets.items()):
-        written.append(await tx.characters.update(guild_id, loaded[character_id], sheet))
+    """Write the changed sheets (one statement), then the Conflict (or delete it once ended)."""
+    changes = [(loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())]
+    written = await tx.characters.update_many(guild_id, changes)
     if transition.state.phase is Phase.ENDED:
         await tx.conflicts.delete(guild_id, channel_id, expected=stored)
         saved = None
     else:
-        saved = await tx.conflicts.save(guild_id, stored, dump_conflict(transition.state))
+        document = dump_conflict(transition.state)
+        saved = await tx.conflicts.save(guild_id, stored, document)
+        DOCUMENTS.remember(document, transition.state)
     characters = {cid: s.character for cid, s in loaded.items()} | dict(transition.changed_sheets)
     return Applied(
         conflict=transition.state,
         events=transition.events,
         stored=saved,
+        conflict_id=stored.id,
         sheets=tuple(written),
         characters=characters,
     )
+
+
+async def _queue(
+    tx: Repositories, guild_id: int, channel_id: int, applied: Applied, compose: Compose | None
+) -> Applied:
+    """Queue what ``compose`` makes of ``applied`` in the same transaction."""
+    if compose is None:
+        return applied
+    rows = await tx.outbox.add(guild_id, channel_id, applied.conflict_id, compose(applied))
+    return applied.model_copy(update={"messages": rows})
 
 
 async def run_transition(
@@ -118,12 +173,14 @@ async def run_transition(
     *,
     rng: random.Random | None = None,
     conflict_id: int | None = None,
+    compose: Compose | None = None,
 ) -> Applied:
-    """Apply one command to the channel's Conflict, atomically.
+    """Apply one command to the channel's Conflict, atomically, with the messages it must show.
 
     ``conflict_id``, when given, is the stored id of the Conflict the command was meant for (a
     prompt button carries it): attack ids restart in every Conflict, so without it a button
-    left over from an ended Conflict could answer the next one's attack.
+    left over from an ended Conflict could answer the next one's attack. ``compose`` makes
+    the outbox rows from the result, inside the transaction.
 
     Raises :class:`~storage.errors.NotFoundError` when no Conflict runs in the channel and
     :class:`~rules.errors.RulesError` when the command is not allowed now; in both cases
@@ -135,16 +192,17 @@ async def run_transition(
             raise NotFoundError(NO_CONFLICT)
         if conflict_id is not None and stored.id != conflict_id:
             raise RulesError("That prompt belongs to a Conflict that has ended.")
-        state = load_conflict(stored.document)
-        loaded = await _load_sheets(tx, guild_id, (p.id for p in state.participants))
+        state = load_stored(stored)
+        loaded = await tx.characters.get_many(guild_id, [p.id for p in state.participants])
         sheets = {cid: s.character for cid, s in loaded.items()}
         chosen = command(state, sheets) if callable(command) else command
         missing = needed_sheets(state, chosen) - set(loaded)
-        if missing:
-            loaded.update(await _load_sheets(tx, guild_id, missing))
+        if missing:  # a character joining: the one sheet not already in hand
+            loaded.update(await tx.characters.get_many(guild_id, missing))
             sheets = {cid: s.character for cid, s in loaded.items()}
         transition = apply(state, chosen, sheets, rng)
-        return await _save(tx, guild_id, channel_id, stored, loaded, transition)
+        applied = await _save(tx, guild_id, channel_id, stored, loaded, transition)
+        return await _queue(tx, guild_id, channel_id, applied, compose)
 
 
 async def start_conflict(
@@ -154,6 +212,8 @@ async def start_conflict(
     conflict_type: ConflictType | str,
     stakes: str,
     joins: Sequence[Join] = (),
+    *,
+    compose: Compose | None = None,
 ) -> Applied:
     """Start a Conflict in a channel that has none, with its first participants joined.
 
@@ -162,7 +222,7 @@ async def start_conflict(
     """
     async with storage.transaction() as tx:
         state = new_conflict(channel_id, conflict_type, stakes)
-        loaded = await _load_sheets(tx, guild_id, (join.character_id for join in joins))
+        loaded = await tx.characters.get_many(guild_id, [join.character_id for join in joins])
         sheets = {cid: s.character for cid, s in loaded.items()}
         events: list[Event] = []
         for join in joins:
@@ -170,8 +230,13 @@ async def start_conflict(
             state = transition.state
             events.extend(e for e in transition.events if e.type != "waiting")
         events.append(waiting(state))
-        stored = await tx.conflicts.create(guild_id, channel_id, dump_conflict(state))
-        return Applied(conflict=state, events=tuple(events), stored=stored)
+        document = dump_conflict(state)
+        stored = await tx.conflicts.create(guild_id, channel_id, document)
+        DOCUMENTS.remember(document, state)
+        applied = Applied(
+            conflict=state, events=tuple(events), stored=stored, conflict_id=stored.id, characters=sheets
+        )
+        return await _queue(tx, guild_id, channel_id, applied, compose)
 
 
 async def end_conflict(storage: Storage, guild_id: int, channel_id: int) -> Applied:
@@ -182,4 +247,4 @@ async def end_conflict(storage: Storage, guild_id: int, channel_id: int) -> Appl
 async def current_conflict(storage: Storage, guild_id: int, channel_id: int) -> Conflict | None:
     """The channel's Conflict as last committed, for showing its board; None if there is none."""
     stored = await storage.conflicts.get(guild_id, channel_id)
-    return load_conflict(stored.document) if stored is not None else None
+    return load_stored(stored) if stored is not None else None

@@ -15,9 +15,10 @@ from typing import NoReturn
 import aiosqlite
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
+from storage.boards import BoardRow, board_row
 from storage.database import Session
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
-from storage.sql import execute, fetch_one, from_text, insert, to_text, utc_now
+from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text, utc_now
 
 NO_CONFLICT = "There is no Conflict running in this channel."
 ENDED = "That Conflict has ended."
@@ -54,6 +55,15 @@ def _conflict(row: sqlite3.Row) -> StoredConflict:
     )
 
 
+class LiveConflict(BaseModel):
+    """A running Conflict and its board (None before the first board is drawn)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    stored: StoredConflict
+    board: BoardRow | None
+
+
 class ConflictRepository:
     """Starts, loads, saves (with a version check) and ends a channel's Conflict."""
 
@@ -64,6 +74,26 @@ class ConflictRepository:
         """The channel's live Conflict, or None if there is none."""
         row = await fetch_one(self._session.reader, _SELECT, (guild_id, channel_id))
         return _conflict(row) if row is not None else None
+
+    async def live(self, after_id: int = 0, limit: int = 100) -> list[LiveConflict]:
+        """A page of running Conflicts with their boards, in id order after ``after_id``.
+
+        Across servers on purpose: a restarted bot catches up every Conflict it runs, a page
+        at a time so a thousand of them never sit in memory at once.
+        """
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT c.id, c.guild_id, c.channel_id, c.version, c.updated_at, c.document,"
+            " b.message_id, b.conflict_id, b.rendered_version"
+            " FROM conflicts AS c LEFT JOIN conflict_boards AS b"
+            " ON b.guild_id = c.guild_id AND b.channel_id = c.channel_id"
+            " WHERE c.id > ? ORDER BY c.id LIMIT ?",
+            (after_id, limit),
+        )
+        return [
+            LiveConflict(stored=_conflict(row), board=None if row["message_id"] is None else board_row(row))
+            for row in rows
+        ]
 
     async def create(self, guild_id: int, channel_id: int, document: str) -> StoredConflict:
         """Start a Conflict in a channel that has none; its version starts at 1."""

@@ -2,39 +2,48 @@
 
 Storage takes its own :class:`RollRecord` of plain numbers rather than the rules' roll type, so
 the log's format does not change whenever the rules' model does. Faces are kept in order as
-text ("1,3,6") and also counted per face in their own columns, so fairness totals are one
-``SUM`` instead of parsing every row.
+text ("1,3,6") and also counted per face in their own columns.
+
+The log keeps the rolls of the last ``MISTBORN_ROLL_LOG_DAYS`` (the bot prunes older ones in the
+background, :meth:`RollLog.prune`), but the fairness report counts every roll ever made: a
+trigger (migration 7) adds each logged roll to its member's totals in ``roll_totals`` within the
+very statement that logs it, so the totals can never miss a roll or count one twice, pruning
+never touches them, and logging a roll still costs one statement.
 """
 
 import sqlite3
+from datetime import datetime
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from storage.database import Session
-from storage.sql import fetch_all, fetch_one, from_text, insert, to_text
+from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text
 
 MAX_RECENT = 100
 MAX_FACES = 20
 MAX_LABEL = 200
 
 _FACE_COLUMNS = ("ones", "twos", "threes", "fours", "fives", "sixes")
-_STATS = (
-    "COUNT(*) AS rolls, COALESCE(SUM(success), 0) AS successes,"
-    " COALESCE(SUM(ones), 0) AS ones, COALESCE(SUM(twos), 0) AS twos,"
-    " COALESCE(SUM(threes), 0) AS threes, COALESCE(SUM(fours), 0) AS fours,"
-    " COALESCE(SUM(fives), 0) AS fives, COALESCE(SUM(sixes), 0) AS sixes"
-)
 _SELECT_RECORD = (
     "SELECT guild_id, user_id, at, label, dice, free_nudges, underflow, difficulty, faces,"
     " result, outcome, success FROM roll_log"
 )
 _RECENT_IN_GUILD = _SELECT_RECORD + " WHERE guild_id = ? ORDER BY id DESC LIMIT ?"
 _RECENT_BY_USER = _SELECT_RECORD + " WHERE guild_id = ? AND user_id = ? ORDER BY id DESC LIMIT ?"
-_STATS_IN_GUILD = "SELECT " + _STATS + " FROM roll_log WHERE guild_id = ?"
-_STATS_BY_USER = "SELECT " + _STATS + " FROM roll_log WHERE guild_id = ? AND user_id = ?"
-_STATS_PER_USER = (
-    "SELECT user_id, " + _STATS + " FROM roll_log WHERE guild_id = ? GROUP BY user_id ORDER BY user_id"
+_TOTALS = (
+    "COALESCE(SUM(rolls), 0) AS rolls, COALESCE(SUM(successes), 0) AS successes,"
+    " COALESCE(SUM(ones), 0) AS ones, COALESCE(SUM(twos), 0) AS twos,"
+    " COALESCE(SUM(threes), 0) AS threes, COALESCE(SUM(fours), 0) AS fours,"
+    " COALESCE(SUM(fives), 0) AS fives, COALESCE(SUM(sixes), 0) AS sixes"
 )
+_STATS_IN_GUILD = "SELECT " + _TOTALS + " FROM roll_totals WHERE guild_id = ?"
+_STATS_BY_USER = "SELECT " + _TOTALS + " FROM roll_totals WHERE guild_id = ? AND user_id = ?"
+_STATS_PER_USER = (
+    "SELECT user_id, " + _TOTALS + " FROM roll_totals WHERE guild_id = ? GROUP BY user_id ORDER BY user_id"
+)
+_PRUNE = "DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE at < ? ORDER BY at LIMIT ?)"
+PRUNE_BATCH = 500
+"""Rows deleted per statement: short enough that a roll waiting for the writer barely notices."""
 
 
 class RollRecord(BaseModel):
@@ -159,7 +168,7 @@ class RollLog:
         return [_record(row) for row in rows]
 
     async def stats(self, guild_id: int, user_id: int | None = None) -> RollStats:
-        """Totals over every logged roll in the server, or by one member in it."""
+        """Totals over every roll ever logged in the server (or by one member in it), pruned or not."""
         if user_id is None:
             row = await fetch_one(self._session.reader, _STATS_IN_GUILD, (guild_id,))
         else:
@@ -170,3 +179,17 @@ class RollLog:
         """Totals for every member who rolled in the server, by user id."""
         rows = await fetch_all(self._session.reader, _STATS_PER_USER, (guild_id,))
         return {int(row["user_id"]): _stats(row) for row in rows}
+
+    async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        """Delete the rolls logged before ``before``, ``batch`` rows per statement; return how many.
+
+        The totals of the fairness report stay as they are. Each batch is its own statement, so
+        other writes (a roll, a Conflict move) get the writer in between.
+        """
+        deleted = 0
+        while True:
+            async with self._session.writing() as conn:
+                count = await execute(conn, _PRUNE, (to_text(before), batch))
+            deleted += count
+            if count < batch:
+                return deleted

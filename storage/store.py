@@ -16,6 +16,7 @@ from storage.boards import BoardRepository
 from storage.characters import CharacterRepository
 from storage.conflicts import ConflictRepository
 from storage.database import DEFAULT_DB_PATH, Database, Session, TransactionSession
+from storage.outbox import OutboxRepository
 from storage.rolls import RollLog
 from storage.settings import SettingsRepository
 
@@ -30,6 +31,7 @@ class Repositories:
         self.rolls = RollLog(session)
         self.conflicts = ConflictRepository(session)
         self.boards = BoardRepository(session)
+        self.outbox = OutboxRepository(session)
 
 
 class Storage(Repositories):
@@ -54,8 +56,15 @@ class Storage(Repositories):
 
     @classmethod
     async def open(cls, path: Path | str = DEFAULT_DB_PATH) -> Self:
-        """Open the database file (creating and migrating it as needed)."""
-        return cls(await Database.open(path))
+        """Open the database file (creating and migrating it as needed), with every character
+        sheet in the latest format (``storage.sheet_format``)."""
+        storage = cls(await Database.open(path))
+        try:
+            await storage.characters.upgrade_formats()
+        except BaseException:
+            await storage.close()
+            raise
+        return storage
 
     async def close(self) -> None:
         await self.database.close()
