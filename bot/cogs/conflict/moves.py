@@ -13,7 +13,8 @@ from discord.ext import commands
 from bot.access import Caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging
-from bot.cogs.conflict.prompts import BUTTONS, run
+from bot.cogs.conflict.prompts import BUTTONS, prompt_view, run
+from bot.flow.conflict import no_buttons
 from bot.inputs.choices import (
     ActionChoice,
     AttackKindChoice,
@@ -58,9 +59,11 @@ class ConflictMoves(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*BUTTONS)
+        self.bot.conflicts.buttons = prompt_view
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*BUTTONS)
+        self.bot.conflicts.buttons = no_buttons
 
     @app_commands.command(name="burn", description="Start or stop burning a metal (Pewter raises Physique)")
     @app_commands.describe(
