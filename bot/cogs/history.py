@@ -1,4 +1,9 @@
-"""``/history``: recent rolls and a fairness report of the bot's dice."""
+"""``/history``: recent rolls and a fairness report of the bot's dice.
+
+The roll log keeps ``MISTBORN_ROLL_LOG_DAYS`` of rolls (``bot.flow.upkeep`` prunes the rest), so
+``/history rolls`` says how long it keeps them; the fairness report reads totals that count
+every roll ever made (``storage.rolls``), so it says so too.
+"""
 
 import discord
 from discord import app_commands
@@ -8,6 +13,13 @@ from bot.access import guild_id_of
 from bot.client import Interaction, MistbornClient
 from bot.render.common import INFO, add_field, clip, percent, plain
 from rules.fairness import fairness
+
+
+def kept(days: int) -> str:
+    """What the roll log keeps, for the footer of ``/history rolls``."""
+    if days <= 0:
+        return "Every roll is kept."
+    return f"Rolls are kept for {days} day{'s' if days != 1 else ''}; /history fairness counts every roll."
 
 
 @app_commands.guild_only()
@@ -41,6 +53,7 @@ class History(
         who = f" by {member.display_name}" if member else ""
         embed = discord.Embed(title=clip(f"Latest rolls{who}", 256), colour=INFO)
         embed.description = clip("\n".join(lines) or "No rolls yet.", 4096)
+        embed.set_footer(text=kept(self.bot.settings.roll_log_days))
         await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="fairness", description="Face counts and success rate of the bot's dice")
@@ -70,6 +83,7 @@ class History(
             inline=False,
         )
         embed.set_footer(
-            text="Each face should come up about 1 time in 6. Dice typed in with /read are not counted."
+            text="Each face should come up about 1 time in 6. Every roll the bot made counts, however "
+            "old; dice typed in with /read do not."
         )
         await interaction.response.send_message(embed=embed)

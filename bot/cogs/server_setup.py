@@ -1,4 +1,9 @@
-"""``/setup``: who the Narrators are and where secret rolls go."""
+"""``/setup``: who the Narrators are and where secret rolls go.
+
+Each change is one statement that edits the stored settings in place (``storage.settings``),
+so two admins changing the setup at the same moment both get their change; the reply shows
+the settings as that statement left them.
+"""
 
 import discord
 from discord import app_commands
@@ -8,6 +13,7 @@ from bot.access import guild_id_of
 from bot.checks import narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.render.common import INFO, plain
+from storage import GuildSettings
 
 
 @app_commands.guild_only()
@@ -21,8 +27,9 @@ class ServerSetup(
         self.bot = bot
         super().__init__()
 
-    async def _show(self, interaction: Interaction, note: str) -> None:
-        settings = await self.bot.storage.settings.get(guild_id_of(interaction))
+    async def _show(self, interaction: Interaction, note: str, settings: GuildSettings | None = None) -> None:
+        if settings is None:
+            settings = await self.bot.storage.settings.get(guild_id_of(interaction))
         roles = (
             ", ".join(f"<@&{r}>" for r in settings.narrator_role_ids) or "none (members with Manage Server)"
         )
@@ -43,21 +50,15 @@ class ServerSetup(
     @app_commands.describe(role="The role to add")
     @narrator_only("change the server setup")
     async def narrator_add(self, interaction: Interaction, role: discord.Role) -> None:
-        guild_id = guild_id_of(interaction)
-        settings = await self.bot.storage.settings.get(guild_id)
-        ids = (*settings.narrator_role_ids, role.id)
-        await self.bot.storage.settings.set(guild_id, settings.model_copy(update={"narrator_role_ids": ids}))
-        await self._show(interaction, f"Added the role {role.name} as Narrators.")
+        settings = await self.bot.storage.settings.add_narrator_role(guild_id_of(interaction), role.id)
+        await self._show(interaction, f"Added the role {role.name} as Narrators.", settings)
 
     @app_commands.command(name="narrator-remove", description="Stop treating this role as Narrators")
     @app_commands.describe(role="The role to remove")
     @narrator_only("change the server setup")
     async def narrator_remove(self, interaction: Interaction, role: discord.Role) -> None:
-        guild_id = guild_id_of(interaction)
-        settings = await self.bot.storage.settings.get(guild_id)
-        ids = tuple(r for r in settings.narrator_role_ids if r != role.id)
-        await self.bot.storage.settings.set(guild_id, settings.model_copy(update={"narrator_role_ids": ids}))
-        await self._show(interaction, f"Removed the role {role.name}.")
+        settings = await self.bot.storage.settings.remove_narrator_role(guild_id_of(interaction), role.id)
+        await self._show(interaction, f"Removed the role {role.name}.", settings)
 
     @app_commands.command(
         name="gm-channel", description="Copy secret rolls to this channel (leave empty to stop)"
@@ -66,9 +67,6 @@ class ServerSetup(
     @narrator_only("change the server setup")
     async def gm_channel(self, interaction: Interaction, channel: discord.TextChannel | None = None) -> None:
         guild_id = guild_id_of(interaction)
-        settings = await self.bot.storage.settings.get(guild_id)
-        new = settings.model_copy(update={"gm_channel_id": channel.id if channel else None})
-        await self.bot.storage.settings.set(guild_id, new)
-        await self._show(
-            interaction, f"Secret rolls now go to #{channel.name}." if channel else "GM channel cleared."
-        )
+        settings = await self.bot.storage.settings.set_gm_channel(guild_id, channel.id if channel else None)
+        note = f"Secret rolls now go to #{channel.name}." if channel else "GM channel cleared."
+        await self._show(interaction, note, settings)
