@@ -226,11 +226,14 @@ async def board_message(env: BotEnv) -> JSON:
 
 
 async def expected_board(env: BotEnv) -> JSON:
-    conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    return await expected_board_of(env.storage, env.guild_id, env.world.guild.channels[0].id)
+
+
+async def expected_board_of(storage: Storage, guild_id: int, channel_id: int) -> JSON:
+    """What ``status_embed`` draws for the channel's Conflict as stored."""
+    conflict = await current_conflict(storage, guild_id, channel_id)
     assert conflict is not None
-    sheets = {
-        p.id: (await env.storage.characters.get(env.guild_id, p.id)).character for p in conflict.participants
-    }
+    sheets = {p.id: (await storage.characters.get(guild_id, p.id)).character for p in conflict.participants}
     embed: JSON = dict(status_embed(conflict, sheets).to_dict())
     return embed
 
@@ -241,9 +244,18 @@ def shown(message: JSON) -> tuple[object, object, object]:
 
 
 async def board_is_correct(env: BotEnv) -> bool:
-    expected = await expected_board(env)
-    return shown(await board_message(env)) == (
-        expected.get("title"),
-        expected.get("description"),
-        expected.get("fields"),
+    return await board_matches(
+        env.storage, env.harness.fake.messages, env.guild_id, env.world.guild.channels[0].id
     )
+
+
+async def board_matches(
+    storage: Storage, messages: Mapping[int, JSON], guild_id: int, channel_id: int
+) -> bool:
+    """Whether the channel's board message (in ``messages``, the fake's) shows its stored Conflict."""
+    message_id = await storage.boards.get(guild_id, channel_id)
+    message = messages.get(message_id) if message_id is not None else None
+    if message is None:
+        return False
+    expected = await expected_board_of(storage, guild_id, channel_id)
+    return shown(message) == (expected.get("title"), expected.get("description"), expected.get("fields"))

@@ -113,6 +113,10 @@ class BotProcess:
                     return line
         raise RuntimeError(f"the bot exited; see {self.log_path}")
 
+    async def wait_line(self, wanted: str, *, timeout: float = 10.0) -> None:
+        """Wait until the runner prints a line starting with ``wanted`` (a runner's own signal)."""
+        await self._read_until(wanted.encode(), timeout)
+
     async def control(self, line: str, *, timeout: float = 10.0) -> None:
         """Send the runner one control line and wait for its ``done`` (its ``error`` raises)."""
         if self.proc is None or self.proc.stdin is None or self.proc.returncode is not None:

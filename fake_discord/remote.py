@@ -8,7 +8,8 @@ the crash tests and ``bench/soak_faults.py``::
 
 It points discord.py at the fake (as ``patch.py`` does), opens the database, starts
 :class:`~bot.app.MistbornBot` with the fake guild as its development server, and prints
-``ready`` on stdout each time discord.py is ready. SIGINT or SIGTERM stops it cleanly (exit 0).
+``ready`` on stdout each time discord.py is ready, then ``caught-up`` once the bot has brought
+every channel up to what is saved. SIGINT or SIGTERM stops it cleanly (exit 0).
 
 Control lines on stdin (``BotProcess.control``): ``crash-at <point>[:<visit>]`` arms one of the
 bot's crash points (``bot.flow.crash``), so a test can run the bot to the state it wants and
@@ -49,6 +50,8 @@ from fake_discord.records import handler_tasks
 from storage import Storage
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+CAUGHT_UP = "caught-up"
+"""Printed once the bot has caught up every channel after connecting (``bot.flow.catchup``)."""
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -83,7 +86,14 @@ async def serve(args: argparse.Namespace) -> None:
                     sys.stdout.write(READY.decode() + "\n")
                     sys.stdout.flush()
 
+                async def caught_up() -> None:
+                    await asyncio.sleep(0)  # after the bot's own on_ready has started its catch-up
+                    await bot.catch_up.done.wait()
+                    sys.stdout.write(CAUGHT_UP + "\n")
+                    sys.stdout.flush()
+
                 bot.add_listener(announce, "on_ready")
+                bot.add_listener(caught_up, "on_ready")
                 control = asyncio.create_task(obey(), name="remote-control")
                 try:
                     async with bot:

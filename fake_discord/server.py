@@ -16,6 +16,7 @@ import re
 import socket
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,9 @@ class FakeDiscord:
         self.requests: deque[str] = deque(maxlen=10_000)
         self.faults: list[Fault] = []
         self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        self._changed = asyncio.Event()
+        self.changes = 0
+        """Messages posted, edited or deleted so far (what :meth:`wait_for` wakes on)."""
         self.rate_limiter = RateLimiter(self.limits.rate_limits) if self.limits.rate_limits else None
         self.gateway = Gateway(lambda: self.limits.heartbeat_ms, self._gateway_op)
         self._runner: web.AppRunner | None = None
@@ -161,6 +165,7 @@ class FakeDiscord:
         )
         self.messages[message_id] = message
         self.activity.append(("create", message_id))
+        self._pulse()
         if not message["flags"] & EPHEMERAL:
             await self.dispatch("MESSAGE_CREATE", message)
         return message
@@ -188,12 +193,14 @@ class FakeDiscord:
             message["edited_timestamp"] = datetime.datetime.now(datetime.UTC).isoformat()
         message["flags"] = flags & ~LOADING
         self.activity.append(("edit", int(message["id"])))
+        self._pulse()
         if not flags & EPHEMERAL:
             await self.dispatch("MESSAGE_UPDATE", message)
 
     async def delete_message(self, message: JSON) -> None:
         self.messages.pop(int(message["id"]), None)
         self.activity.append(("delete", int(message["id"])))
+        self._pulse()
         event = {"id": message["id"], "channel_id": message["channel_id"]}
         await self.dispatch(
             "MESSAGE_DELETE", event | ({"guild_id": message["guild_id"]} if "guild_id" in message else {})
@@ -217,6 +224,24 @@ class FakeDiscord:
             ]:
                 del self.messages[message_id]
             await self.dispatch("CHANNEL_DELETE", data)
+
+    def _pulse(self) -> None:
+        self.changes += 1
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Wait (at most ``timeout`` s) until ``predicate()`` holds, looking again after every
+        message posted, edited or deleted; return whether it holds."""
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    changed = self._changed
+                    if predicate():
+                        return True
+                    await changed.wait()
+        except TimeoutError:
+            return predicate()
 
     def message_by_nonce(self, channel_id: int, nonce: str) -> JSON | None:
         """The message posted in the channel with this nonce in the last few minutes, if it still exists."""

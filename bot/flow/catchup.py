@@ -5,12 +5,15 @@ but the channels behind it: an outcome saved but never posted, a board showing a
 a prompt whose buttons went with a message that was deleted. Once connected (``on_ready``),
 :class:`CatchUp` walks it all, in the background:
 
-1. every channel with queued messages gets them posted, in order (``bot.flow.outbox``);
+1. every channel with queued messages starts getting them posted, in order, beside the rest
+   (``bot.flow.outbox``: a row whose interaction may have been answered waits until any such
+   answer has surely landed, and a board must not wait behind that);
 2. every board of a Conflict that ended while nobody refreshed it is closed;
 3. every live Conflict, a page at a time: its board is brought up to its saved version (and
-   posted again if a moderator deleted it), and its pending defence or Nudges prompt is
-   posted again with working buttons if the message that asked is gone or no longer offers
-   them. Declaring and acting have no buttons: whose move it is shows on the board.
+   posted again if a moderator deleted it), and, once its channel's queue is empty, its
+   pending defence or Nudges prompt is posted again with working buttons if the message that
+   asked is gone or no longer offers them. Declaring and acting have no buttons: whose move it
+   is shows on the board.
 
 A channel that no longer exists has its queued messages settled as failed and its board
 forgotten; a server the bot is not connected to is left for the next start.
@@ -56,6 +59,7 @@ class CatchUp:
         self.storage = flow.storage
         self._task: asyncio.Task[None] | None = None
         self._again = False
+        self._queued: set[tuple[int, int]] = set()
         self.done = asyncio.Event()
         """Set each time a catch-up has finished (tests and benchmarks wait on it)."""
 
@@ -84,9 +88,11 @@ class CatchUp:
 
     async def run(self) -> None:
         """One pass over everything (see the module docstring)."""
+        self._queued = set()
         for guild_id, channel_id in await self.storage.outbox.waiting_channels():
             if await self._reachable(guild_id, channel_id):
-                await self.flow.outbox.settle(guild_id, channel_id)
+                self._queued.add((guild_id, channel_id))
+                self.flow.outbox.wake(guild_id, channel_id)
         for row in await self.storage.boards.orphans():
             if await self._reachable(row.guild_id, row.channel_id):
                 await self.flow.boards.close_orphan(row)
@@ -95,6 +101,8 @@ class CatchUp:
             for live in page:
                 await self._conflict(live)
                 after = live.stored.id
+        for guild_id, channel_id in self._queued:  # done means shown, not only started
+            await self.flow.outbox.settle(guild_id, channel_id)
 
     async def _conflict(self, live: LiveConflict) -> None:
         stored = live.stored
@@ -121,10 +129,11 @@ class CatchUp:
         if again is None or again.action_id is None:
             return
         guild_id, channel_id = stored.guild_id, stored.channel_id
+        if (guild_id, channel_id) in self._queued:
+            await self.flow.outbox.settle(guild_id, channel_id)  # what is queued goes first
         asked = await self.storage.outbox.latest_prompt(stored.id, again.action_id)
         if asked is not None and not asked.settled:
-            await self.flow.outbox.settle(guild_id, channel_id)  # queued, not posted yet: post it
-            return
+            return  # still queued (Discord refused it for now): the deliverer retries it
         if asked is not None and asked.message_id is not None and await self._still_asks(asked):
             return
         async with self.storage.transaction() as tx:

@@ -109,9 +109,8 @@ class Reply:
 
     @property
     def mentions(self) -> discord.AllowedMentions:
-        return discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(u) for u in self.ping]
-        )
+        users = [discord.Object(user) for user in self.ping]
+        return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
     @property
     def outcome(self) -> OutboxMessage | None:
