@@ -26,6 +26,7 @@ from bot.config import Settings
 from bot.flow.board import Boards
 from bot.render.conflict import status_embed
 from fake_discord import payloads
+from fake_discord.backend import Limits
 from fake_discord.commandline import find_command
 from fake_discord.harness import Harness, running_bot
 from fake_discord.payloads import Resolved
@@ -148,6 +149,7 @@ async def running_bot_env(
     seed: int = SEED,
     sync_global: bool = False,
     messages: Mapping[int, JSON] | None = None,
+    limits: Limits | None = None,
 ) -> AsyncIterator[BotEnv]:
     """Open the database at `db_path` and connect our bot to a new fake Discord hosting `world`.
 
@@ -165,7 +167,7 @@ async def running_bot_env(
         )
 
     try:
-        async with running_bot(make_bot, world=world) as harness:
+        async with running_bot(make_bot, world=world, limits=limits) as harness:
             assert isinstance(harness.bot, MistbornBot)
             if messages:
                 fake = harness.fake
