@@ -289,6 +289,8 @@ async def channel_messages(
         return invalid_form(["nonce must be at most 25 characters"])
     if nonce is not None and body.get("enforce_nonce"):
         existing = fake.message_by_nonce(channel_id, str(nonce))
+        if existing == {}:
+            return error(404, 10008, "Unknown Message")  # that nonce's message was deleted meanwhile
         if existing is not None:
             return reply(existing | {"nonce": nonce})
     if refused := _check(fake, route, body, creating=True):

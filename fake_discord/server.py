@@ -244,11 +244,12 @@ class FakeDiscord:
             return predicate()
 
     def message_by_nonce(self, channel_id: int, nonce: str) -> JSON | None:
-        """The message posted in the channel with this nonce in the last few minutes, if it still exists."""
+        """The message posted in the channel with this nonce in the last few minutes: ``{}`` if it
+        was deleted since (Discord then refuses the post), None if there is none."""
         found = self.nonces.get((channel_id, nonce))
         if found is None or time.monotonic() - found[1] > self.limits.nonce_window:
             return None
-        return self.messages.get(found[0])
+        return self.messages.get(found[0], {})
 
     def remember_nonce(self, channel_id: int, nonce: str, message: JSON) -> None:
         self.nonces[(channel_id, nonce)] = (int(message["id"]), time.monotonic())

@@ -174,6 +174,15 @@ class OutboxRepository:
                 (to_text(utc_now()), reason, guild_id, channel_id),
             )
 
+    async def give_up(self, row_id: int, reason: str) -> None:
+        """Settle one row that must not be posted (again), saying why."""
+        async with self._session.writing() as conn:
+            await execute(
+                conn,
+                "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ? AND delivered_at IS NULL",
+                (to_text(utc_now()), reason, row_id),
+            )
+
     async def get(self, row_id: int) -> OutboxMessage | None:
         row = await fetch_one(
             self._session.reader, "SELECT " + _COLUMNS + " FROM outbox WHERE id = ?", (row_id,)

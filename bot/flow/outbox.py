@@ -20,16 +20,19 @@ Why no row is ever shown twice:
 * Before the deliverer posts a row that had an interaction to reply to, it looks for that
   reply: every message Discord makes for an interaction names it (``interaction_metadata``),
   so the channel's messages after the interaction's id either contain the reply (the row is
-  marked delivered with it, and not posted) or do not (the reply never happened, and cannot
-  happen any more, see below). It looks only once the row is :data:`REPLY_SETTLED` seconds old,
-  so a reply still on the wire when the process died has landed; a reply that failed in this
-  process with an answer from Discord is known not to exist and is posted at once.
+  marked delivered with it, and not posted) or do not (the reply never happened, and nothing
+  will send it now: the one process that could is dead, or saw it fail). It looks only once
+  the row is :data:`REPLY_SETTLED` seconds old, so a reply still on the wire when the process
+  died has landed; a reply that failed in this process with an answer from Discord is known
+  not to exist and is posted at once.
 * Every post of a row carries the row's nonce. Discord returns the message it already made for
   that nonce instead of making another, so a post that reached Discord just before a crash,
-  whose id was never saved, is not shown twice when it is posted again. Discord remembers a
-  nonce for a few minutes only; the deliverer notes each row's first post *before* making it
-  (``attempted_at``), and a row first posted longer ago than :data:`NONCE_TRUSTED` is looked
-  for in the channel (the bot's message with the same text and embeds) before it is posted.
+  whose id was never saved, is not shown twice when it is posted again (if a moderator deleted
+  that message meanwhile, Discord refuses the repeat, and the row is settled as deleted rather
+  than posted again). Discord remembers a nonce for a few minutes only, so the deliverer notes
+  each row's first post *before* making it (``attempted_at``), and a row first posted longer
+  ago than :data:`NONCE_TRUSTED` is looked for in the channel (the bot's message with the same
+  text and embeds) before it is posted again.
 * Marking a row delivered changes it only if it is still unsettled, and both paths go through
   that one mark, so the first message found or made for a row is the one it keeps.
 
@@ -69,6 +72,7 @@ SEARCH_LIMIT = 500
 interaction, so it is among the first few unless the channel is very busy)."""
 RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 15.0)
 GONE = "The channel was deleted."
+DELETED = "Posted, then deleted in Discord before the bot saved which message it was."
 
 
 class Outbox:
@@ -166,11 +170,13 @@ class Outbox:
             try:
                 await self._settle_row(row)
             except discord.NotFound as error:
-                if error.code != UNKNOWN_CHANNEL:
-                    raise
-                gone = await self.storage.outbox.failed(guild_id, channel_id, GONE)
-                log.info("Channel %s is gone: %d queued message(s) dropped", channel_id, gone)
-                return
+                if error.code == UNKNOWN_CHANNEL:
+                    gone = await self.storage.outbox.failed(guild_id, channel_id, GONE)
+                    log.info("Channel %s is gone: %d queued message(s) dropped", channel_id, gone)
+                    return
+                # Discord knows the nonce, and that its message was deleted since: the row was
+                # shown before the crash and a moderator removed it. Posting it again would undo that.
+                await self.storage.outbox.give_up(row.id, DELETED)
 
     async def _settle_row(self, row: OutboxMessage) -> None:
         found: int | None = None

@@ -6,10 +6,12 @@ interaction; when Discord refuses the answer, the deliverer posts the row to the
 its nonce, and a repeat of that post (as after a crash) returns the same message.
 """
 
+from datetime import timedelta
 from typing import Any
 
 from bench.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_is_correct, boards
 from storage import MessageKind, OutboxMessage
+from storage.sql import to_text, utc_now
 
 JSON = dict[str, Any]
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
@@ -105,3 +107,47 @@ async def test_posting_a_row_again_returns_the_same_message(bot_env: BotEnv) -> 
     assert again is not None and again.message_id == row.message_id
     assert len(showing(env, row)) == 1
     assert boards(env) is env.bot.conflicts.boards
+
+
+async def forget_the_mark(env: BotEnv, row: OutboxMessage, *, posted_ago: timedelta) -> None:
+    """The row was posted but its message id never saved (a crash), ``posted_ago``."""
+    async with env.storage.database.transaction() as conn:
+        await conn.execute(
+            "UPDATE outbox SET delivered_at = NULL, message_id = NULL, attempted_at = ? WHERE id = ?",
+            (to_text(utc_now() - posted_ago), row.id),
+        )
+
+
+async def refused_act(env: BotEnv) -> OutboxMessage:
+    await env.play(DUEL)
+    env.harness.fake.inject_fault("POST", CALLBACK, 404)
+    await env.slash("/act dice:5 who:Thug", user="narrator")
+    await settled(env)
+    row = (await rows(env))[-1]
+    assert row.message_id is not None
+    return row
+
+
+async def test_a_post_older_than_discords_nonce_memory_is_found_by_its_text(bot_env: BotEnv) -> None:
+    env = bot_env
+    row = await refused_act(env)
+    await forget_the_mark(env, row, posted_ago=timedelta(minutes=10))
+    env.harness.fake.limits.nonce_window = 0.0  # Discord has forgotten the nonce by now
+    env.bot.conflicts.outbox.wake(row.guild_id, row.channel_id)
+    await settled(env)
+    again = await env.storage.outbox.get(row.id)
+    assert again is not None and again.message_id == row.message_id
+    assert len(showing(env, row)) == 1
+
+
+async def test_a_post_a_moderator_deleted_is_not_posted_again(bot_env: BotEnv) -> None:
+    env = bot_env
+    row = await refused_act(env)
+    await forget_the_mark(env, row, posted_ago=timedelta(seconds=5))
+    [posted] = showing(env, row)
+    await env.harness.fake.delete_message(posted)
+    env.bot.conflicts.outbox.wake(row.guild_id, row.channel_id)
+    await settled(env)
+    again = await env.storage.outbox.get(row.id)
+    assert again is not None and again.settled and again.message_id is None and again.failure
+    assert showing(env, row) == []
