@@ -22,9 +22,10 @@ the one the previous move wrote: :data:`DOCUMENTS` keeps the last few documents 
 state they hold, so a move parses only what another process (or an older bot) wrote.
 """
 
+import asyncio
 import random
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -133,36 +134,59 @@ async def _save(
     stored: StoredConflict,
     loaded: Mapping[int, StoredCharacter],
     transition: Transition,
+    compose: Compose | None,
 ) -> Applied:
-    """Write the changed sheets (one statement), then the Conflict (or delete it once ended)."""
+    """Write the changed sheets, the Conflict (or delete it once ended) and the composed messages.
+
+    The three writes go to the database together (``_together``): its thread runs them back to
+    back instead of waiting for this loop between each, and the transaction commits only once
+    all three succeeded.
+    """
     changes = [(loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())]
-    written = await tx.characters.update_many(guild_id, changes)
-    if transition.state.phase is Phase.ENDED:
-        await tx.conflicts.delete(guild_id, channel_id, expected=stored)
-        saved = None
-    else:
-        document = dump_conflict(transition.state)
-        saved = await tx.conflicts.save(guild_id, stored, document)
-        DOCUMENTS.remember(document, transition.state)
+    ended = transition.state.phase is Phase.ENDED
+    document = None if ended else dump_conflict(transition.state)
+    after = None if document is None else stored.model_copy(update={"version": stored.version + 1})
     characters = {cid: s.character for cid, s in loaded.items()} | dict(transition.changed_sheets)
-    return Applied(
+    applied = Applied(
         conflict=transition.state,
         events=transition.events,
-        stored=saved,
+        stored=after,
         conflict_id=stored.id,
-        sheets=tuple(written),
         characters=characters,
+    )
+    messages = compose(applied) if compose is not None else ()
+    conflict_write = (
+        tx.conflicts.delete(guild_id, channel_id, expected=stored)
+        if document is None
+        else tx.conflicts.save(guild_id, stored, document)
+    )
+    written, saved, rows = await _together(
+        tx.characters.update_many(guild_id, changes),
+        conflict_write,
+        tx.outbox.add(guild_id, channel_id, stored.id, messages),
+    )
+    if document is not None:
+        DOCUMENTS.remember(document, transition.state)
+    return applied.model_copy(
+        update={"stored": saved if document is not None else None, "sheets": tuple(written), "messages": rows}
     )
 
 
-async def _queue(
-    tx: Repositories, guild_id: int, channel_id: int, applied: Applied, compose: Compose | None
-) -> Applied:
-    """Queue what ``compose`` makes of ``applied`` in the same transaction."""
-    if compose is None:
-        return applied
-    rows = await tx.outbox.add(guild_id, channel_id, applied.conflict_id, compose(applied))
-    return applied.model_copy(update={"messages": rows})
+async def _together(
+    sheets: Awaitable[list[StoredCharacter]],
+    conflict: Awaitable[StoredConflict | None],
+    messages: Awaitable[tuple[OutboxMessage, ...]],
+) -> tuple[list[StoredCharacter], StoredConflict | None, tuple[OutboxMessage, ...]]:
+    """Run the writes of one move side by side; raise the first failure once all have ended (so
+    the rollback that follows runs after every one of them)."""
+    done = await asyncio.gather(sheets, conflict, messages, return_exceptions=True)
+    for outcome in done:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    written, saved, rows = done
+    assert isinstance(written, list) and isinstance(rows, tuple)
+    assert saved is None or isinstance(saved, StoredConflict)
+    return written, saved, rows
 
 
 async def run_transition(
@@ -174,26 +198,30 @@ async def run_transition(
     rng: random.Random | None = None,
     conflict_id: int | None = None,
     compose: Compose | None = None,
+    ready: Awaitable[object] | None = None,
 ) -> Applied:
     """Apply one command to the channel's Conflict, atomically, with the messages it must show.
 
     ``conflict_id``, when given, is the stored id of the Conflict the command was meant for (a
     prompt button carries it): attack ids restart in every Conflict, so without it a button
     left over from an ended Conflict could answer the next one's attack. ``compose`` makes
-    the outbox rows from the result, inside the transaction.
+    the outbox rows from the result, inside the transaction. ``ready`` is awaited once the
+    Conflict is loaded and before the command is built: the caller's own lookup (who is
+    asking) runs beside the load instead of before it.
 
     Raises :class:`~storage.errors.NotFoundError` when no Conflict runs in the channel and
     :class:`~rules.errors.RulesError` when the command is not allowed now; in both cases
     nothing is written.
     """
     async with storage.transaction() as tx:
-        stored = await tx.conflicts.get(guild_id, channel_id)
+        stored, loaded = await tx.conflicts.get_with_sheets(guild_id, channel_id)
+        if ready is not None:
+            await ready
         if stored is None:
             raise NotFoundError(NO_CONFLICT)
         if conflict_id is not None and stored.id != conflict_id:
             raise RulesError("That prompt belongs to a Conflict that has ended.")
         state = load_stored(stored)
-        loaded = await tx.characters.get_many(guild_id, [p.id for p in state.participants])
         sheets = {cid: s.character for cid, s in loaded.items()}
         chosen = command(state, sheets) if callable(command) else command
         missing = needed_sheets(state, chosen) - set(loaded)
@@ -201,8 +229,7 @@ async def run_transition(
             loaded.update(await tx.characters.get_many(guild_id, missing))
             sheets = {cid: s.character for cid, s in loaded.items()}
         transition = apply(state, chosen, sheets, rng)
-        applied = await _save(tx, guild_id, channel_id, stored, loaded, transition)
-        return await _queue(tx, guild_id, channel_id, applied, compose)
+        return await _save(tx, guild_id, channel_id, stored, loaded, transition, compose)
 
 
 async def start_conflict(
@@ -236,7 +263,10 @@ async def start_conflict(
         applied = Applied(
             conflict=state, events=tuple(events), stored=stored, conflict_id=stored.id, characters=sheets
         )
-        return await _queue(tx, guild_id, channel_id, applied, compose)
+        if compose is None:
+            return applied
+        rows = await tx.outbox.add(guild_id, channel_id, stored.id, compose(applied))
+        return applied.model_copy(update={"messages": rows})
 
 
 async def end_conflict(storage: Storage, guild_id: int, channel_id: int) -> Applied:

@@ -15,7 +15,9 @@ from typing import NoReturn
 import aiosqlite
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
+from rules.conflict import PARTICIPANTS_PATH
 from storage.boards import BoardRow, board_row
+from storage.characters import StoredCharacter, stored_character
 from storage.database import Session
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
 from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text, utc_now
@@ -64,6 +66,16 @@ class LiveConflict(BaseModel):
     board: BoardRow | None
 
 
+_WITH_SHEETS = (
+    "SELECT 1 AS is_conflict, id, guild_id, channel_id, version, updated_at, document, 0 AS format_version"
+    " FROM conflicts WHERE guild_id = ? AND channel_id = ?"
+    " UNION ALL SELECT 0, id, guild_id, 0, version, updated_at, document, format_version FROM characters"
+    " WHERE guild_id = ? AND id IN (SELECT json_extract(p.value, '$.id')"
+    " FROM conflicts AS c, json_each(c.document, ?) AS p"
+    " WHERE c.guild_id = ? AND c.channel_id = ? AND json_valid(c.document))"
+)
+
+
 class ConflictRepository:
     """Starts, loads, saves (with a version check) and ends a channel's Conflict."""
 
@@ -74,6 +86,25 @@ class ConflictRepository:
         """The channel's live Conflict, or None if there is none."""
         row = await fetch_one(self._session.reader, _SELECT, (guild_id, channel_id))
         return _conflict(row) if row is not None else None
+
+    async def get_with_sheets(
+        self, guild_id: int, channel_id: int
+    ) -> tuple[StoredConflict | None, dict[int, StoredCharacter]]:
+        """The channel's live Conflict and its participants' sheets, in ONE query.
+
+        The sheets are found where the engine's document lists its participants
+        (``rules.conflict.PARTICIPANTS_PATH``); a sheet deleted since is simply absent, and a
+        document this cannot read yields no sheets (the engine then says what it lacks).
+        """
+        rows = await fetch_all(
+            self._session.reader,
+            _WITH_SHEETS,
+            (guild_id, channel_id, guild_id, PARTICIPANTS_PATH, guild_id, channel_id),
+        )
+        conflict = next((_conflict(row) for row in rows if row["is_conflict"]), None)
+        if conflict is None:
+            return None, {}
+        return conflict, {int(row["id"]): stored_character(row) for row in rows if not row["is_conflict"]}
 
     async def live(self, after_id: int = 0, limit: int = 100) -> list[LiveConflict]:
         """A page of running Conflicts with their boards, in id order after ``after_id``.

@@ -86,4 +86,4 @@ class Storage(Repositories):
         transaction (so it raises instead), and its reads would not see the block's writes.
         """
         async with self.database.transaction() as conn:
-            yield Repositories(TransactionSession(conn))
+            yield Repositories(TransactionSession(conn, self.database.begun))

@@ -14,6 +14,7 @@ A move reads the Conflict and its sheets once and renders the reply and the boar
 holds: nothing is read again after the commit.
 """
 
+import asyncio
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -155,20 +156,34 @@ class ConflictFlow:
         """
         crash_point("move-received")
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
-        caller = await caller_of(interaction, self.storage)
+        # Who is asking is read beside the Conflict (two connections, two threads), not before it.
+        asking = asyncio.ensure_future(caller_of(interaction, self.storage))
 
         def make(state: Conflict, sheets: Sheets) -> Command:
             try:
-                return build(state, sheets, caller)
+                return build(state, sheets, asking.result())
             except ValidationError as error:
                 # Choices are enforced by Discord's client only; a raw payload reaches the model.
                 raise RulesError(invalid_option(error)) from None
 
         replies: list[Reply] = []
         compose = self._composer(guild_id, channel_id, title, interaction.id, replies)
-        applied = await run_transition(
-            self.storage, guild_id, channel_id, make, rng=rng, conflict_id=conflict_id, compose=compose
-        )
+        try:
+            applied = await run_transition(
+                self.storage,
+                guild_id,
+                channel_id,
+                make,
+                rng=rng,
+                conflict_id=conflict_id,
+                compose=compose,
+                ready=asking,
+            )
+        finally:
+            if not asking.done():
+                asking.cancel()
+            elif not asking.cancelled():
+                asking.exception()  # retrieved: a failure here already surfaced, or is moot
         return self._saved(replies[-1], applied)
 
     async def start(self, interaction: Interaction, conflict_type: ConflictType, stakes: str) -> Reply:
