@@ -1,0 +1,190 @@
+"""The odds charts as pictures: they decode, have their size, and show the figures where they should.
+
+No golden bytes: each test decodes the PNG and looks at pixels whose colour follows from the
+input (the top of a known bar, the end of a Contest lane, the heat map's cells). Flat fills are
+exact (the PNG is full colour); only the anti-aliased type needs a tolerance.
+"""
+
+from collections.abc import Callable
+from fractions import Fraction
+from io import BytesIO
+from itertools import pairwise
+
+import pytest
+from PIL import Image
+
+from bot.render import charts
+from bot.render.charts import (
+    CARD,
+    FAILURE,
+    FRAME,
+    INK,
+    PLOT_BOTTOM,
+    PLOT_TOP,
+    STALEMATE,
+    SUCCESS,
+    TRACK,
+    VIRIDIS,
+    WIDTH,
+    contest_bar,
+    contest_chart,
+    contrast,
+    luminance,
+    outcome_bar,
+    ramp,
+    roll_chart,
+    table_cell,
+    table_chart,
+    text_on,
+)
+from rules.odds import contest_odds, odds, odds_table
+from rules.pool import build_pool
+
+RGB = tuple[int, int, int]
+DARK_THEME: RGB = (0x31, 0x33, 0x38)
+LIGHT_THEME: RGB = (0xFF, 0xFF, 0xFF)
+
+
+def decode(data: bytes) -> Image.Image:
+    """The PNG as an RGB picture, after checking it is a PNG and fully opaque."""
+    image = Image.open(BytesIO(data))
+    assert image.format == "PNG"
+    image.load()
+    assert "transparency" not in image.info and image.mode in ("RGB", "P")
+    return image.convert("RGB")
+
+
+def pixel(image: Image.Image, x: float, y: float) -> RGB:
+    r, g, b = image.getpixel((round(x), round(y)))  # type: ignore[misc]
+    return int(r), int(g), int(b)
+
+
+def near(found: RGB, expected: RGB, tolerance: int = 0) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(found, expected, strict=True))
+
+
+def column_height(image: Image.Image, x: int, colour: RGB) -> int:
+    """How many pixels of ``colour`` stand on the plot's baseline at ``x``."""
+    height, y = 0, PLOT_BOTTOM - 1
+    while y >= 0 and near(pixel(image, x, y), colour):
+        height, y = height + 1, y - 1
+    return height
+
+
+def test_roll_chart_decodes_at_its_size_with_the_bar_tops_in_their_colours() -> None:
+    """5 dice against Difficulty 3: failure 46.5% (Outcome -3), success Outcomes 0, +1, +2."""
+    chances = odds(5, 3)
+    assert chances.outcomes.keys() == {-3, 0, 1, 2}
+    image = decode(roll_chart(chances))
+    assert image.size == (WIDTH, 500) and WIDTH >= 600
+    tallest = float(max(chances.outcomes.values()))
+    for outcome, chance in chances.outcomes.items():
+        left, top, right, _ = outcome_bar(outcome, float(chance), tallest)
+        centre = (left + right) // 2
+        colour = FAILURE if outcome == -3 else SUCCESS
+        assert near(pixel(image, centre, top + 1), colour), outcome
+        assert near(pixel(image, centre, top - 2), CARD), f"{outcome}: something above the bar's top"
+    failure_top = outcome_bar(-3, float(chances.outcomes[-3]), tallest)[1]
+    assert failure_top == PLOT_TOP, "the tallest bar fills the plot"
+
+
+def test_roll_chart_bar_heights_follow_the_chances() -> None:
+    chances = odds(5, 3)
+    image = decode(roll_chart(chances))
+    tallest = float(max(chances.outcomes.values()))
+    plot = PLOT_BOTTOM - PLOT_TOP
+    for outcome, chance in chances.outcomes.items():
+        left, _, right, _ = outcome_bar(outcome, float(chance), tallest)
+        colour = FAILURE if outcome == -3 else SUCCESS
+        measured = column_height(image, (left + right) // 2, colour)
+        assert abs(measured - plot * float(chance) / tallest) <= 1, outcome
+    empty = outcome_bar(3, 0.0, tallest)
+    assert near(pixel(image, (empty[0] + empty[2]) / 2, PLOT_BOTTOM - 10), CARD), "+3 cannot happen"
+
+
+def test_an_undersized_pool_colours_only_its_one_failure_outcome() -> None:
+    """0 dice roll 2 with the Outcome 2 worse: failure is -3, successes -2…+2 (docs/rulings.md §2.5)."""
+    chances = odds(build_pool(0), 1)
+    image = decode(roll_chart(chances))
+    tallest = float(max(chances.outcomes.values()))
+    colours = {}
+    for outcome, chance in chances.outcomes.items():
+        left, top, right, _ = outcome_bar(outcome, float(chance), tallest)
+        colours[outcome] = pixel(image, (left + right) / 2, top + 1)
+    assert near(colours.pop(-3), FAILURE)
+    assert sorted(colours) == [-2, -1, 0, 1, 2] and all(near(c, SUCCESS) for c in colours.values())
+
+
+def test_table_chart_is_a_heat_map_whose_colour_rises_with_the_chance() -> None:
+    table = odds_table()
+    image = decode(table_chart(table))
+    assert image.width == WIDTH and image.height >= 600
+    samples: list[tuple[Fraction, RGB]] = []
+    for row, chances in enumerate(table.values()):
+        for column, chance in enumerate(chances.values()):
+            left, top, right, bottom = table_cell(row, column)
+            corner = pixel(image, left + 3, top + 3)  # clear of the printed percentage
+            assert corner == ramp(float(chance)), (row, column)
+            inside = [pixel(image, x, (top + bottom) // 2) for x in range(left, right)]
+            assert any(near(p, text_on(corner), 24) for p in inside), f"no percentage in {(row, column)}"
+            samples.append((chance, corner))
+    samples.sort()
+    lightness = [luminance(colour) for _, colour in samples]
+    assert all(a < b for a, b in pairwise(lightness)), "a higher chance is further along the ramp"
+    assert luminance(samples[-1][1]) - luminance(samples[0][1]) > 0.5, "the ramp spans dark to light"
+
+
+def test_the_ramp_is_viridis_end_to_end_and_rises_in_lightness() -> None:
+    assert ramp(0.0) == VIRIDIS[0] and ramp(1.0) == VIRIDIS[-1] and ramp(0.5) == VIRIDIS[4]
+    steps = [luminance(ramp(i / 100)) for i in range(101)]
+    assert all(a < b for a, b in pairwise(steps))
+
+
+def test_contest_chart_lanes_end_where_the_chances_say() -> None:
+    chances = contest_odds(6, 4, difficulty=2)
+    image = decode(contest_chart(chances, acting=6, opposing=4, difficulty=2))
+    assert image.size == (WIDTH, 430)
+    lanes = (
+        (float(chances.win), SUCCESS),
+        (float(chances.stalemate), STALEMATE),
+        (float(chances.lose), FAILURE),
+    )
+    for lane, (chance, colour) in enumerate(lanes):
+        left, top, right, bottom = contest_bar(lane, chance)
+        middle = (top + bottom) / 2
+        assert near(pixel(image, right - 1, middle), colour), lane
+        assert near(pixel(image, right + 2, middle), TRACK), lane
+        length = sum(near(pixel(image, x, middle), colour) for x in range(left, WIDTH))
+        assert abs(length - (charts.LANE_RIGHT - charts.LANE_LEFT) * chance) <= 1
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(lambda: roll_chart(odds(7, 2)), id="roll"),
+        pytest.param(lambda: table_chart(odds_table()), id="table"),
+        pytest.param(
+            lambda: contest_chart(contest_odds(3, 3), acting=3, opposing=3, difficulty=1), id="contest"
+        ),
+    ],
+)
+def test_every_chart_is_an_opaque_card_that_stands_out_in_both_themes(data: Callable[[], bytes]) -> None:
+    image = decode(data())
+    assert near(pixel(image, 0, 0), FRAME) and near(pixel(image, image.width - 1, image.height - 1), FRAME)
+    assert near(pixel(image, 10, 10), CARD)
+    assert contrast(CARD, DARK_THEME) >= 3, "the card stands out on the dark theme"
+    assert contrast(FRAME, LIGHT_THEME) >= 3, "its frame stands out on the light theme"
+
+
+def test_words_and_marks_have_contrast_on_the_card() -> None:
+    assert contrast(INK, CARD) >= 7
+    for mark in (SUCCESS, FAILURE, STALEMATE):
+        assert contrast(mark, CARD) >= 3, mark  # WCAG's 3:1 for graphical objects
+
+
+def test_charts_are_drawn_once_per_input() -> None:
+    first = roll_chart(odds(6, 4, extra=True))
+    assert roll_chart(odds(6, 4, extra=True)) is first
+    assert roll_chart(odds(6, 4)) is not first
+    table = table_chart(odds_table())
+    assert table_chart(odds_table()) is table
