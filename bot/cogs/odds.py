@@ -1,15 +1,40 @@
-"""``/odds``: exact chances for a pool, the full table, and Contests."""
+"""``/odds``: exact chances for a pool, the full table, and Contests, each with a chart.
 
+The figures are the embed's text; the chart (``bot/render/charts.py``) is the same figures as a
+picture, attached to the reply and shown as the embed's image.
+"""
+
+import asyncio
+from collections.abc import Callable
+from functools import partial
+from io import BytesIO
+
+import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, MistbornClient
+from bot.render.charts import contest_chart, roll_chart, table_chart
 from bot.render.dice import contest_odds_embed, odds_embed, odds_table_embed
 from rules.odds import contest_odds, odds, odds_table
 from rules.pool import build_pool
 
 Dice = app_commands.Range[int, 0, 20]
 Difficulty = app_commands.Range[int, 1, 5]
+CHART = "odds.png"
+
+
+async def answer_with_chart(
+    interaction: Interaction, embed: discord.Embed, draw: Callable[[], bytes]
+) -> None:
+    """Send ``embed`` with the chart ``draw`` makes as its image.
+
+    The chart is drawn in a worker thread: a first drawing takes 10–25 ms, too long to hold the
+    event loop every other interaction waits on. Each input is drawn once (the charts are cached).
+    """
+    png = await asyncio.to_thread(draw)
+    embed.set_image(url=f"attachment://{CHART}")
+    await interaction.response.send_message(embed=embed, file=discord.File(BytesIO(png), filename=CHART))
 
 
 class Odds(
@@ -32,15 +57,15 @@ class Odds(
         difficulty: Difficulty = 1,
         extra: bool = False,
     ) -> None:
-        await interaction.response.send_message(
-            embed=odds_embed(odds(build_pool(dice), difficulty, extra=extra))
-        )
+        chances = odds(build_pool(dice), difficulty, extra=extra)
+        await answer_with_chart(interaction, odds_embed(chances), partial(roll_chart, chances))
 
     @app_commands.command(
         name="table", description="Chance of success for 2–10 dice against every Difficulty"
     )
     async def table(self, interaction: Interaction) -> None:
-        await interaction.response.send_message(embed=odds_table_embed(odds_table()))
+        table = odds_table()
+        await answer_with_chart(interaction, odds_table_embed(table), partial(table_chart, table))
 
     @app_commands.command(name="contest", description="Chance to win, lose or stalemate a Contest")
     @app_commands.describe(
@@ -57,4 +82,5 @@ class Odds(
     ) -> None:
         chances = contest_odds(build_pool(acting), build_pool(opposing), difficulty=difficulty)
         embed = contest_odds_embed(chances, acting=acting, opposing=opposing, difficulty=difficulty)
-        await interaction.response.send_message(embed=embed)
+        draw = partial(contest_chart, chances, acting=acting, opposing=opposing, difficulty=difficulty)
+        await answer_with_chart(interaction, embed, draw)
