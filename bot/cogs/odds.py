@@ -5,9 +5,9 @@ picture, attached to the reply and shown as the embed's image.
 """
 
 import asyncio
-from collections.abc import Callable
-from functools import partial
+from collections.abc import Hashable
 from io import BytesIO
+from typing import TypeVar
 
 import discord
 from discord import app_commands
@@ -16,23 +16,25 @@ from discord.ext import commands
 from bot.client import Interaction, MistbornClient
 from bot.render.charts import contest_chart, roll_chart, table_chart
 from bot.render.dice import contest_odds_embed, odds_embed, odds_table_embed
+from bot.render.drawings import Chart
 from rules.odds import contest_odds, odds, odds_table
 from rules.pool import build_pool
 
 Dice = app_commands.Range[int, 0, 20]
 Difficulty = app_commands.Range[int, 1, 5]
 CHART = "odds.png"
+Figures = TypeVar("Figures", bound=Hashable)
 
 
-async def answer_with_chart(
-    interaction: Interaction, embed: discord.Embed, draw: Callable[[], bytes]
-) -> None:
-    """Send ``embed`` with the chart ``draw`` makes as its image.
+async def answer_with_chart(interaction: Interaction, embed: discord.Embed, chart: Chart[Figures]) -> None:
+    """Send ``embed`` with ``chart`` as its image.
 
-    The chart is drawn in a worker thread: a first drawing takes 10–25 ms, too long to hold the
-    event loop every other interaction waits on. Each input is drawn once (the charts are cached).
+    A first drawing (10–40 ms) happens in a worker thread, so as not to hold the event loop that
+    every other interaction waits on; a chart drawn before is sent straight from the loop.
     """
-    png = await asyncio.to_thread(draw)
+    png = chart.drawn
+    if png is None:
+        png = await asyncio.to_thread(chart.png)
     embed.set_image(url=f"attachment://{CHART}")
     await interaction.response.send_message(embed=embed, file=discord.File(BytesIO(png), filename=CHART))
 
@@ -58,14 +60,14 @@ class Odds(
         extra: bool = False,
     ) -> None:
         chances = odds(build_pool(dice), difficulty, extra=extra)
-        await answer_with_chart(interaction, odds_embed(chances), partial(roll_chart, chances))
+        await answer_with_chart(interaction, odds_embed(chances), roll_chart(chances))
 
     @app_commands.command(
         name="table", description="Chance of success for 2–10 dice against every Difficulty"
     )
     async def table(self, interaction: Interaction) -> None:
         table = odds_table()
-        await answer_with_chart(interaction, odds_table_embed(table), partial(table_chart, table))
+        await answer_with_chart(interaction, odds_table_embed(table), table_chart(table))
 
     @app_commands.command(name="contest", description="Chance to win, lose or stalemate a Contest")
     @app_commands.describe(
@@ -82,5 +84,5 @@ class Odds(
     ) -> None:
         chances = contest_odds(build_pool(acting), build_pool(opposing), difficulty=difficulty)
         embed = contest_odds_embed(chances, acting=acting, opposing=opposing, difficulty=difficulty)
-        draw = partial(contest_chart, chances, acting=acting, opposing=opposing, difficulty=difficulty)
-        await answer_with_chart(interaction, embed, draw)
+        chart = contest_chart(chances, acting=acting, opposing=opposing, difficulty=difficulty)
+        await answer_with_chart(interaction, embed, chart)

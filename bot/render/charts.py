@@ -16,18 +16,22 @@ README's *Odds charts* has the measurements.
   they stay apart under every common colour-vision deficiency and in greyscale); the heat map uses
   viridis, perceptually uniform with lightness rising with the chance. Words name every part
   (success, failure, each side, each cell's percentage), so nothing relies on colour alone.
-* **Drawn once per input**: the odds never change, so each drawing is cached (``lru_cache``) under
-  exactly the figures it draws; a cached picture can never disagree with its text.
+* **Drawn once per input**: the odds never change, so each picture is kept (``bot/render/drawings.py``)
+  under exactly the figures it draws; a kept picture can never disagree with its text. The figures
+  follow from a few numbers: 210 pools × Difficulties × Extra or not (all kept), one table, and
+  2,205 Contests (the latest 128 kept), about 30 KB a picture: 10 MB at the very most.
 """
 
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 from io import BytesIO
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.render.common import percent, signed
+from bot.render.drawings import Chart, Drawings
 from rules.odds import ContestOdds, Odds
 from rules.outcome import MAX_OUTCOME, MIN_OUTCOME, difficulty_name
 from rules.roll import outcome_of
@@ -173,15 +177,26 @@ def outcome_bar(outcome: int, chance: float, tallest: float) -> Box:
     return left, PLOT_BOTTOM - height, left + BAR_WIDTH - 1, PLOT_BOTTOM - 1
 
 
-def roll_chart(odds: Odds) -> bytes:
+class RollFigures(NamedTuple):
+    pool: str
+    difficulty: int
+    failure: int
+    """The one Outcome of every failure."""
+    outcomes: tuple[tuple[int, float], ...]
+    success: float
+    beat: str
+
+
+def roll_chart(odds: Odds) -> Chart[RollFigures]:
     """Bars for the chance of each Outcome −6…+6, success and failure told apart, with the chance
     of success and of catching a Beat written above."""
     outcomes = tuple((o, float(p)) for o, p in odds.outcomes.items())
     # Every failure reads as Result 0 (docs/rulings.md §2.5): one Outcome, from the rule itself.
     failure = outcome_of(0, odds.difficulty, odds.underflow)
-    return _roll_chart(
+    figures = RollFigures(
         pool_words(odds), odds.difficulty, failure, outcomes, float(odds.success), beat_words(odds)
     )
+    return Chart(ROLL_CHARTS, figures)
 
 
 def pool_words(odds: Odds) -> str:
@@ -197,15 +212,8 @@ def beat_words(odds: Odds) -> str:
     return "Extras never catch a Beat" if odds.extra else f"Catch a Beat {percent(float(odds.catch_a_beat))}"
 
 
-@lru_cache(maxsize=512)
-def _roll_chart(
-    pool: str,
-    difficulty: int,
-    failure: int,
-    outcomes: tuple[tuple[int, float], ...],
-    success: float,
-    beat: str,
-) -> bytes:
+def draw_roll(figures: RollFigures) -> bytes:
+    pool, difficulty, failure, outcomes, success, beat = figures
     image, draw = card(ROLL_HEIGHT)
     header(
         draw,
@@ -234,6 +242,9 @@ def _roll_chart(
     return png(image)
 
 
+ROLL_CHARTS = Drawings(draw_roll, keep=256)
+
+
 # -- The table: 2–10 dice against Difficulty 1–5 ------------------------------------------------
 
 GRID_LEFT, GRID_TOP, CELL_WIDTH, CELL_HEIGHT, GAP = 160, 160, 120, 48, 4
@@ -245,15 +256,18 @@ def table_cell(row: int, column: int) -> Box:
     return left, top, left + CELL_WIDTH - GAP - 1, top + CELL_HEIGHT - GAP - 1
 
 
-def table_chart(table: Mapping[int, Mapping[int, Fraction]]) -> bytes:
+TableFigures = tuple[tuple[int, tuple[tuple[int, float], ...]], ...]
+"""Rows of (pool size, its (Difficulty, chance of success) cells)."""
+
+
+def table_chart(table: Mapping[int, Mapping[int, Fraction]]) -> Chart[TableFigures]:
     """A heat map of the chance of success, one row per pool size, one column per Difficulty,
     the percentage printed in each cell and a legend of the colour ramp under it."""
     rows = tuple((dice, tuple((d, float(p)) for d, p in row.items())) for dice, row in table.items())
-    return _table_chart(rows)
+    return Chart(TABLE_CHARTS, rows)
 
 
-@lru_cache(maxsize=4)
-def _table_chart(rows: tuple[tuple[int, tuple[tuple[int, float], ...]], ...]) -> bytes:
+def draw_table(rows: TableFigures) -> bytes:
     columns = [d for d, _ in rows[0][1]] if rows else []
     grid_right = GRID_LEFT + len(columns) * CELL_WIDTH - GAP
     legend_top = GRID_TOP + len(rows) * CELL_HEIGHT + 30
@@ -277,6 +291,9 @@ def _table_chart(rows: tuple[tuple[int, tuple[tuple[int, float], ...]], ...]) ->
             draw.text(middle, percent(chance), fill=text_on(fill), font=font(LABEL), anchor="mm")
     legend(draw, GRID_LEFT, grid_right, legend_top)
     return png(image)
+
+
+TABLE_CHARTS = Drawings(draw_table, keep=4)
 
 
 def legend(draw: ImageDraw.ImageDraw, left: int, right: int, top: int) -> None:
@@ -304,17 +321,25 @@ def contest_bar(lane: int, chance: float) -> Box:
     return LANE_LEFT, top, LANE_LEFT + length - 1, top + LANE_HEIGHT - 1
 
 
-def contest_chart(odds: ContestOdds, *, acting: int, opposing: int, difficulty: int) -> bytes:
+class ContestFigures(NamedTuple):
+    acting: int
+    opposing: int
+    difficulty: int
+    win: float
+    stalemate: float
+    lose: float
+
+
+def contest_chart(odds: ContestOdds, *, acting: int, opposing: int, difficulty: int) -> Chart[ContestFigures]:
     """Both sides' chances and the stalemate's, each a bar on a 0–100% lane, each named."""
-    return _contest_chart(
+    figures = ContestFigures(
         acting, opposing, difficulty, float(odds.win), float(odds.stalemate), float(odds.lose)
     )
+    return Chart(CONTEST_CHARTS, figures)
 
 
-@lru_cache(maxsize=512)
-def _contest_chart(
-    acting: int, opposing: int, difficulty: int, win: float, stalemate: float, lose: float
-) -> bytes:
+def draw_contest(figures: ContestFigures) -> bytes:
+    acting, opposing, difficulty, win, stalemate, lose = figures
     image, draw = card(CONTEST_HEIGHT)
     needs = "any matching set" if difficulty == 1 else f"a Result of {difficulty} or more"
     header(draw, f"Contest: {acting} dice vs {opposing} dice", f"The acting side needs {needs}")
@@ -332,3 +357,13 @@ def _contest_chart(
         if box[2] >= box[0]:
             draw.rectangle(box, fill=colour)
     return png(image)
+
+
+CONTEST_CHARTS = Drawings(draw_contest, keep=128)
+
+
+def forget_drawings() -> None:
+    """Drop every kept picture, so that the next chart of each input is drawn anew (for the
+    benchmark of a first drawing; the bot never needs to: the odds never change)."""
+    for drawings in (ROLL_CHARTS, TABLE_CHARTS, CONTEST_CHARTS):
+        drawings.forget()

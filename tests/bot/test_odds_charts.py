@@ -35,7 +35,7 @@ async def test_odds_roll_attaches_its_chart_and_keeps_the_figures(bot_env: BotEn
     reply = await bot_env.slash("/odds roll dice:5 difficulty:3", user="player1")
     data = chart_of(bot_env, reply)
     assert size_of(data) == (WIDTH, 500)
-    assert data == roll_chart(odds(5, 3)), "the chart of these odds, as the renderer draws it"
+    assert data == roll_chart(odds(5, 3)).png(), "the chart of these odds, as the renderer draws it"
     embed = reply.embeds[0]
     assert "53.5%" in embed["description"]
     outcomes = next(f["value"] for f in embed["fields"] if f["name"] == "Outcomes")
@@ -47,7 +47,7 @@ async def test_odds_table_attaches_a_heat_map_and_keeps_the_table(bot_env: BotEn
     data = chart_of(bot_env, reply)
     width, height = size_of(data)
     assert width == WIDTH and height >= 600
-    assert data == table_chart(odds_table())
+    assert data == table_chart(odds_table()).png()
     assert "51.5%" in reply.embeds[0]["description"] and "13.9%" in reply.embeds[0]["description"]
 
 
@@ -56,7 +56,7 @@ async def test_odds_contest_attaches_both_sides_chances(bot_env: BotEnv) -> None
     data = chart_of(bot_env, reply)
     assert size_of(data) == (WIDTH, 430)
     chances = contest_odds(6, 4, difficulty=2)
-    assert data == contest_chart(chances, acting=6, opposing=4, difficulty=2)
+    assert data == contest_chart(chances, acting=6, opposing=4, difficulty=2).png()
     fields = {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}
     assert fields == {"Win": "62.2%", "Lose": "33.9%", "Stalemate": "4.0%"}
 

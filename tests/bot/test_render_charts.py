@@ -37,6 +37,7 @@ from bot.render.charts import (
     table_chart,
     text_on,
 )
+from bot.render.drawings import Drawings
 from rules.odds import contest_odds, odds, odds_table
 from rules.pool import build_pool
 
@@ -75,7 +76,7 @@ def test_roll_chart_decodes_at_its_size_with_the_bar_tops_in_their_colours() -> 
     """5 dice against Difficulty 3: failure 46.5% (Outcome -3), success Outcomes 0, +1, +2."""
     chances = odds(5, 3)
     assert chances.outcomes.keys() == {-3, 0, 1, 2}
-    image = decode(roll_chart(chances))
+    image = decode(roll_chart(chances).png())
     assert image.size == (WIDTH, 500) and WIDTH >= 600
     tallest = float(max(chances.outcomes.values()))
     for outcome, chance in chances.outcomes.items():
@@ -90,7 +91,7 @@ def test_roll_chart_decodes_at_its_size_with_the_bar_tops_in_their_colours() -> 
 
 def test_roll_chart_bar_heights_follow_the_chances() -> None:
     chances = odds(5, 3)
-    image = decode(roll_chart(chances))
+    image = decode(roll_chart(chances).png())
     tallest = float(max(chances.outcomes.values()))
     plot = PLOT_BOTTOM - PLOT_TOP
     for outcome, chance in chances.outcomes.items():
@@ -105,7 +106,7 @@ def test_roll_chart_bar_heights_follow_the_chances() -> None:
 def test_an_undersized_pool_colours_only_its_one_failure_outcome() -> None:
     """0 dice roll 2 with the Outcome 2 worse: failure is -3, successes -2…+2 (docs/rulings.md §2.5)."""
     chances = odds(build_pool(0), 1)
-    image = decode(roll_chart(chances))
+    image = decode(roll_chart(chances).png())
     tallest = float(max(chances.outcomes.values()))
     colours = {}
     for outcome, chance in chances.outcomes.items():
@@ -117,7 +118,7 @@ def test_an_undersized_pool_colours_only_its_one_failure_outcome() -> None:
 
 def test_table_chart_is_a_heat_map_whose_colour_rises_with_the_chance() -> None:
     table = odds_table()
-    image = decode(table_chart(table))
+    image = decode(table_chart(table).png())
     assert image.width == WIDTH and image.height >= 600
     samples: list[tuple[Fraction, RGB]] = []
     for row, chances in enumerate(table.values()):
@@ -142,7 +143,7 @@ def test_the_ramp_is_viridis_end_to_end_and_rises_in_lightness() -> None:
 
 def test_contest_chart_lanes_end_where_the_chances_say() -> None:
     chances = contest_odds(6, 4, difficulty=2)
-    image = decode(contest_chart(chances, acting=6, opposing=4, difficulty=2))
+    image = decode(contest_chart(chances, acting=6, opposing=4, difficulty=2).png())
     assert image.size == (WIDTH, 430)
     lanes = (
         (float(chances.win), SUCCESS),
@@ -161,10 +162,10 @@ def test_contest_chart_lanes_end_where_the_chances_say() -> None:
 @pytest.mark.parametrize(
     "data",
     [
-        pytest.param(lambda: roll_chart(odds(7, 2)), id="roll"),
-        pytest.param(lambda: table_chart(odds_table()), id="table"),
+        pytest.param(lambda: roll_chart(odds(7, 2)).png(), id="roll"),
+        pytest.param(lambda: table_chart(odds_table()).png(), id="table"),
         pytest.param(
-            lambda: contest_chart(contest_odds(3, 3), acting=3, opposing=3, difficulty=1), id="contest"
+            lambda: contest_chart(contest_odds(3, 3), acting=3, opposing=3, difficulty=1).png(), id="contest"
         ),
     ],
 )
@@ -182,9 +183,27 @@ def test_words_and_marks_have_contrast_on_the_card() -> None:
         assert contrast(mark, CARD) >= 3, mark  # WCAG's 3:1 for graphical objects
 
 
-def test_charts_are_drawn_once_per_input() -> None:
-    first = roll_chart(odds(6, 4, extra=True))
-    assert roll_chart(odds(6, 4, extra=True)) is first
-    assert roll_chart(odds(6, 4)) is not first
-    table = table_chart(odds_table())
-    assert table_chart(odds_table()) is table
+def test_a_chart_is_drawn_once_then_found_drawn() -> None:
+    chart = roll_chart(odds(9, 5, extra=True))  # drawn by no other test
+    assert chart.drawn is None
+    first = chart.png()
+    again = roll_chart(odds(9, 5, extra=True))
+    assert again.drawn is first and again.png() is first
+    assert roll_chart(odds(9, 5)).png() != first
+    assert table_chart(odds_table()).png() is table_chart(odds_table()).png()
+
+
+def test_drawings_keep_the_latest_and_never_draw_to_answer_whether_drawn() -> None:
+    drawn: list[int] = []
+
+    def draw(figures: int) -> bytes:
+        drawn.append(figures)
+        return bytes([figures])
+
+    drawings = Drawings(draw, keep=2)
+    assert drawings.get(1) is None and drawn == []
+    assert [drawings.png(n) for n in (1, 2, 1, 3)] == [b"\x01", b"\x02", b"\x01", b"\x03"]
+    assert drawn == [1, 2, 3] and len(drawings) == 2
+    assert drawings.get(1) is None and drawings.get(3) == b"\x03", "the oldest went first"
+    drawings.forget()
+    assert len(drawings) == 0
