@@ -42,7 +42,7 @@ async def answer_with_chart(interaction: Interaction, embed: discord.Embed, char
 class Odds(
     commands.GroupCog,
     group_name="odds",
-    group_description="Exact odds of a roll, the full table, or a Contest",
+    group_description="Exact odds, with a chart: a roll, the full table, or a Contest",
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
