@@ -7,8 +7,8 @@ Drawn with Pillow, not a plotting library: Pillow imports in a tenth of matplotl
 each chart several times faster and installs a fraction of the size (matplotlib brings numpy);
 README's *Odds charts* has the measurements.
 
-* **Readable on a phone**: 800 px wide with type of 24–34 px, so that shrunk to a phone's width
-  the words still read at 11–15 px. The font is the one Pillow ships (Aileron; it has ASCII and a
+* **Readable on a phone**: 800 px wide with type of 22–34 px, so that shrunk to a phone's width
+  the words still read at 10–15 px. The font is the one Pillow ships (Aileron; it has ASCII and a
   little Latin-1, so every label here is plain ASCII plus "·").
 * **Readable in both Discord themes**: nothing is transparent. The picture is a light card with a
   dark frame: on the dark theme (#313338) the card stands out, on the light theme (#FFFFFF) its frame.
@@ -68,7 +68,7 @@ VIRIDIS: tuple[RGB, ...] = (
     (0xAD, 0xDC, 0x30),
     (0xFD, 0xE7, 0x25),
 )
-"""viridis at 0, 1/8 … 1 (matplotlib's colour map, public domain); :func:`ramp` joins them."""
+"""viridis at 0, 1/8 … 1 (sampled from matplotlib's colour map, which is CC0); :func:`ramp` joins them."""
 
 TITLE, SUBTITLE, LABEL, SMALL = 34, 28, 26, 22
 

@@ -11,7 +11,7 @@ from io import BytesIO
 from itertools import pairwise
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.render import charts
 from bot.render.charts import (
@@ -29,6 +29,9 @@ from bot.render.charts import (
     contest_bar,
     contest_chart,
     contrast,
+    draw_contest,
+    draw_roll,
+    draw_table,
     luminance,
     outcome_bar,
     ramp,
@@ -181,6 +184,28 @@ def test_words_and_marks_have_contrast_on_the_card() -> None:
     assert contrast(INK, CARD) >= 7
     for mark in (SUCCESS, FAILURE, STALEMATE):
         assert contrast(mark, CARD) >= 3, mark  # WCAG's 3:1 for graphical objects
+
+
+def test_every_word_drawn_is_in_pillows_own_font(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Aileron has ASCII and a little Latin-1: a "−" or "≥" in a label would show as a box."""
+    words: set[str] = set()
+
+    def record(self: ImageDraw.ImageDraw, xy: object, text: str, *args: object, **kwargs: object) -> None:
+        words.add(text)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", record)
+    for dice in (0, 1, 2, 5, 10, 11, 20):
+        for difficulty in range(1, 6):
+            for extra in (False, True):
+                draw_roll(roll_chart(odds(build_pool(dice), difficulty, extra=extra)).figures)
+    draw_table(table_chart(odds_table()).figures)
+    for acting, opposing, difficulty in ((0, 20, 1), (20, 0, 5), (6, 4, 2)):
+        chances = contest_odds(build_pool(acting), build_pool(opposing), difficulty=difficulty)
+        draw_contest(contest_chart(chances, acting=acting, opposing=opposing, difficulty=difficulty).figures)
+    font = charts.font(charts.LABEL)
+    missing = bytes(font.getmask("\ue000"))  # a private-use character: the font's empty box
+    used = {character for text in words for character in text if not character.isspace()}
+    assert used and not {c for c in used if bytes(font.getmask(c)) == missing}
 
 
 def test_a_chart_is_drawn_once_then_found_drawn() -> None:
