@@ -263,7 +263,7 @@ class Duel:
             ("narrator", "/conflict next-round force:true"),
             ("narrator", f"/declare who:Thug{t} action:attack target:Vin{t} stat:Physique"),
             ("player1", f"/declare who:Vin{t} action:attack target:Thug{t} stat:Physique"),
-            ("player1", f"/sheet heal amount:20 name:Vin{t}"),
+            ("narrator", f"/sheet heal amount:20 name:Vin{t}"),  # mid-Conflict: the Narrator's call
         ]
 
     @property
