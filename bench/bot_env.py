@@ -23,8 +23,7 @@ from typing import Any
 
 from bot.app import MistbornBot
 from bot.config import Settings
-from bot.flow.board import Boards
-from bot.render.conflict import status_embed
+from bot.flow.board import Boards, stored_board
 from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import find_command
@@ -33,7 +32,6 @@ from fake_discord.payloads import Resolved
 from fake_discord.records import InteractionRecord
 from fake_discord.world import FakeRole, Snowflakes, World, default_world
 from storage import Storage
-from storage.conflict_runner import current_conflict
 
 JSON = dict[str, Any]
 
@@ -232,11 +230,10 @@ async def expected_board(env: BotEnv) -> JSON:
 
 
 async def expected_board_of(storage: Storage, guild_id: int, channel_id: int) -> JSON:
-    """What ``status_embed`` draws for the channel's Conflict as stored."""
-    conflict = await current_conflict(storage, guild_id, channel_id)
-    assert conflict is not None
-    sheets = {p.id: (await storage.characters.get(guild_id, p.id)).character for p in conflict.participants}
-    embed: JSON = dict(status_embed(conflict, sheets).to_dict())
+    """The public board of the stored Conflict (the Narrator's secret sheets as plain states)."""
+    board = await stored_board(storage, guild_id, channel_id)
+    assert board is not None
+    embed: JSON = dict(board[1].embed().to_dict())
     return embed
 
 

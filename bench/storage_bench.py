@@ -106,7 +106,7 @@ async def run(path: Path, count: int, samples: int) -> None:
 
         plans = {
             "get_by_name": ("SELECT id FROM characters WHERE guild_id = ? AND name_key = ?", (GUILD, "x")),
-            "search": (_SEARCH, (GUILD, "ab", GUILD, "ab", "ab", 25, 25)),
+            "search": (_SEARCH[(False, False)], (GUILD, "ab", GUILD, "ab", "ab", 25, 25)),
         }
         for label, (sql, params) in plans.items():
             rows = await fetch_all(storage.database.reader, "EXPLAIN QUERY PLAN " + sql, params)

@@ -21,6 +21,7 @@ import discord
 
 from bot.app import MistbornBot
 from bot.config import Settings
+from bot.logs import redact_handlers
 from storage import Storage
 
 log = logging.getLogger("bot")
@@ -73,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings()
     if settings.has_token:
         discord.utils.setup_logging(level=logging.getLevelName(settings.log_level.upper()))
+        redact_handlers()  # no interaction token in the log, at any level
         asyncio.run(run_discord(settings, sync_global=args.sync_global))
         return 0
     console = find_offline_console()

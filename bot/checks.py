@@ -1,11 +1,16 @@
-"""App-command checks as named decorators (RoboDanny's ``checks.py``), on top of :mod:`bot.access`."""
+"""App-command checks as named decorators (RoboDanny's ``checks.py``), on top of :mod:`bot.access`.
+
+The checks run when the command is used, not only when Discord decides whom to show it to: a
+Narrator by role alone sees every Narrator command (none is hidden behind Manage Server) and a
+player who calls one is told plainly that it needs a Narrator.
+"""
 
 from collections.abc import Callable
 from typing import TypeVar
 
 from discord import app_commands
 
-from bot.access import Caller, caller_of
+from bot.access import Caller, caller_of, guild_id_of
 from bot.client import Interaction
 
 T = TypeVar("T")
@@ -24,3 +29,18 @@ def narrator_only(doing: str) -> Callable[[T], T]:
         return True
 
     return app_commands.check(predicate)
+
+
+def manager_only(doing: str) -> Callable[[T], T]:
+    """``@manager_only("change the server setup")``: Manage Server, checked when it is used."""
+
+    async def predicate(interaction: Interaction) -> bool:
+        (await caller(interaction)).require_manager(doing)
+        return True
+
+    return app_commands.check(predicate)
+
+
+async def table_dice(interaction: Interaction) -> bool:
+    """Whether this server lets players type faces from dice rolled at the table (§7.2)."""
+    return (await interaction.client.storage.settings.get(guild_id_of(interaction))).table_dice

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.text import inert
 from rules.errors import RulesError
 from storage.errors import StorageError
 
@@ -31,6 +32,8 @@ class NotAllowed(BotError, app_commands.CheckFailure):
 
 
 USER_ERRORS = (RulesError, StorageError, BotError)
+"""What a user caused. ``rules`` and ``storage`` write plain sentences, shown inert; a
+:class:`BotError` may use Markdown, so the bot makes what it repeats inert when it writes one."""
 
 
 def conversion_message(error: app_commands.TransformerError) -> str:
@@ -64,7 +67,10 @@ def user_message(error: BaseException) -> str | None:
             return user_message(cause)
         if isinstance(error, app_commands.TransformerError):
             return conversion_message(error)
-    if isinstance(error, USER_ERRORS):
+    if isinstance(error, RulesError | StorageError):
+        # Plain words that may repeat a name someone typed: shown inert (bot.text).
+        return inert(str(error))
+    if isinstance(error, BotError):
         return str(error)
     if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         return (

@@ -16,6 +16,7 @@ import sys
 
 from bot.app import MistbornBot
 from bot.config import Settings
+from bot.logs import redact_handlers
 from fake_discord.console import run_console
 from fake_discord.world import offline_world
 from storage import Storage
@@ -29,6 +30,7 @@ def run(settings: Settings, *, user: str, player: bool) -> int:
     # The console's output is the conversation; only problems belong on stderr.
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)
+    redact_handlers()
     return asyncio.run(run_offline(settings, user=user, narrator=not player))
 
 

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from fake_discord.backend import Limits
 from fake_discord.commandline import CommandLineError, split_pairs, usage
-from fake_discord.harness import BotFactory, Harness, running_bot
+from fake_discord.harness import BotFactory, Harness, running_bot, visible_to
 from fake_discord.payloads import text_inputs
 from fake_discord.records import InteractionRecord
 from fake_discord.render import render_message
@@ -162,7 +162,8 @@ class Console:
         self.say(f"(now acting as {self.h.as_user(name).user.name})")
 
     async def _show(self, record: InteractionRecord) -> None:
-        """Print the record, then messages the bot posted or edited elsewhere meanwhile."""
+        """Print the record, then messages the bot posted or edited elsewhere meanwhile that the
+        member typing can see (another member's private replies stay theirs)."""
         if record.response is None or record.errors:
             self.failures += 1
         self.say(record.text)
@@ -170,7 +171,7 @@ class Console:
         shown: set[int] = set()
         for kind, message_id in self.h.fake.activity[self.seen :]:
             message = self.h.fake.messages.get(message_id)
-            if message is not None and message_id not in covered | shown:
+            if message is not None and message_id not in covered | shown and visible_to(message, self.h.user):
                 shown.add(message_id)
                 what = "new" if kind == "create" else "edited"
                 self.say(f"({what} message in channel)\n{render_message(message)}")

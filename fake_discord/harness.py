@@ -200,7 +200,7 @@ class Harness:
 
     def last_message(self, viewer: FakeMember | None = None) -> JSON | None:
         return next(
-            (m for m in reversed(self.fake.messages.values()) if _visible(m, viewer or self.user)), None
+            (m for m in reversed(self.fake.messages.values()) if visible_to(m, viewer or self.user)), None
         )
 
     def find_component(
@@ -208,7 +208,7 @@ class Harness:
     ) -> tuple[JSON, JSON]:
         candidates = [message] if message is not None else list(reversed(self.fake.messages.values()))
         for candidate in candidates:
-            if not _visible(candidate, viewer):
+            if not visible_to(candidate, viewer):
                 continue
             for component in _walk(candidate.get("components") or []):
                 if (kinds is not None and component.get("type") not in kinds) or "custom_id" not in component:
@@ -275,8 +275,9 @@ class Harness:
             await tree.sync()
 
 
-def _visible(message: JSON, viewer: FakeMember) -> bool:
-    """Ephemeral messages are seen only by the member whose interaction produced them."""
+def visible_to(message: JSON, viewer: FakeMember) -> bool:
+    """Ephemeral messages are seen only by the member whose interaction produced them (the
+    console shows each member only what Discord would show them)."""
     if not int(message.get("flags") or 0) & EPHEMERAL:
         return True
     return str((message.get("interaction_metadata") or {}).get("user", {}).get("id")) == str(viewer.user.id)

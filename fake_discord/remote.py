@@ -43,6 +43,7 @@ from pathlib import Path
 from bot.app import MistbornBot
 from bot.config import Settings
 from bot.flow import crash
+from bot.logs import redact_handlers
 from fake_discord.harness import OFFLINE_TOKEN
 from fake_discord.patch import pointed_at
 from fake_discord.process import READY
@@ -149,6 +150,7 @@ async def run_until(bot: MistbornBot, stop: asyncio.Event) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    redact_handlers()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(args))
     return 0

@@ -127,11 +127,14 @@ async def interaction_callback(
     record = fake.interactions.get(int(interaction_id))
     if record is None or record.token != token:
         return error(404, 10062, "Unknown interaction")
+    # The callback's clock starts when the request arrives: reading a large multipart body is the
+    # fake's own work (Discord parses uploads on its side), not the bot's.
+    arrived = asyncio.get_running_loop().time()
     body, uploads = await read_body(request)
     if record.response is not None:
         why = "a second initial response to one interaction"
         return _refuse(fake, record, route, 400, 40060, "Interaction has already been acknowledged.", why)
-    elapsed = asyncio.get_running_loop().time() - record.sent_at
+    elapsed = arrived - record.sent_at
     if elapsed > fake.limits.ack_deadline:
         why = f"first response after {elapsed:.2f}s (limit {fake.limits.ack_deadline}s)"
         return _refuse(fake, record, route, 404, 10062, "Unknown interaction", why)
@@ -147,6 +150,7 @@ async def interaction_callback(
             return invalid_form(problems)
     if kind in (4, 7) and fake.limits.silent_mentions:
         fake.violate(route, mention_problems(data), rejected=False)
+    record.responded_at = arrived
     record.response = body
     channel_id = int(record.payload["channel"]["id"])
     message: JSON | None = None

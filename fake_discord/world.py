@@ -67,11 +67,22 @@ class FakeRole:
 
 
 @dataclass
+class FakeOverwrite:
+    """A channel's permission overwrite for a role (``type`` 0) or a member (``type`` 1)."""
+
+    id: int
+    type: int = 0
+    allow: int = 0
+    deny: int = 0
+
+
+@dataclass
 class FakeChannel:
     id: int
     name: str
     type: int = 0
     topic: str | None = None
+    overwrites: list[FakeOverwrite] = field(default_factory=list)
 
 
 @dataclass
@@ -315,7 +326,10 @@ def channel_json(guild: FakeGuild, channel: FakeChannel, *, permissions: int | N
         "guild_id": str(guild.id),
         "name": channel.name,
         "position": guild.channels.index(channel) if channel in guild.channels else 0,
-        "permission_overwrites": [],
+        "permission_overwrites": [
+            {"id": str(o.id), "type": o.type, "allow": str(o.allow), "deny": str(o.deny)}
+            for o in channel.overwrites
+        ],
         "parent_id": None,
         "nsfw": False,
         "topic": channel.topic,

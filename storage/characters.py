@@ -6,6 +6,10 @@ and copies out only what it must index: the name (as typed, and as the keys of
 ``storage.name_keys``), owner and kind. Every write checks and bumps a version, so two edits
 made from the same old copy cannot silently overwrite each other. Each row also says which
 format its document is in (``storage.sheet_format``), so an old sheet is upgraded, not misread.
+
+``revealed`` is a column beside the sheet, not part of it: a Narrator opened this Villain's or
+Extra's sheet to the players (docs/rulings.md §7.1). Lists and searches take ``public_only``,
+the SQL form of ``bot.access.Caller.can_read``: only Heroes and revealed sheets.
 """
 
 import sqlite3
@@ -32,7 +36,7 @@ MAX_SEARCH = 25
 """Discord shows at most 25 autocomplete choices."""
 MISSING = "That character does not exist in this server (it may have been deleted)."
 
-_COLUMNS = "id, guild_id, version, updated_at, document, format_version FROM characters"
+_COLUMNS = "id, guild_id, version, updated_at, document, revealed, format_version FROM characters"
 _ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 # One UPDATE for any number of sheets: each VALUES row is (name, name_key, search_key, sort_key,
 # owner_id, kind, document, format_version, id, version, updated_at), SQLite's column1..column11.
@@ -50,9 +54,11 @@ _BY_ID = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND id = ?"
 _BY_NAME = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND name_key = ?"
 _IN_GUILD = "SELECT " + _COLUMNS + " WHERE guild_id = ? ORDER BY sort_key"
 _BY_OWNER = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND owner_id = ? ORDER BY sort_key"
-_SUMMARY = "SELECT id, name, kind, owner_id, sort_key"
-_SUMMARIES = _SUMMARY + " FROM characters WHERE guild_id = ? ORDER BY sort_key"
-_SUMMARIES_OWNER = _SUMMARY + " FROM characters WHERE guild_id = ? AND owner_id = ? ORDER BY sort_key"
+_PUBLIC = " AND (kind = 'hero' OR revealed = 1)"
+"""Sheets anyone in the server may read (docs/rulings.md §7.1)."""
+_SUMMARY = "SELECT id, name, kind, owner_id, revealed, sort_key"
+_SUMMARIES = _SUMMARY + " FROM characters WHERE guild_id = ?"
+_SUMMARIES_OWNER = _SUMMARY + " FROM characters WHERE guild_id = ? AND owner_id = ?"
 _EXACT = _SUMMARY + ", 1 AS exact FROM characters WHERE guild_id = ? AND name_key = ?"
 _CONTAINING = (
     _SUMMARY
@@ -68,7 +74,7 @@ def _matching(owned: str) -> str:
     exact = _EXACT + owned
     containing = _CONTAINING + owned + " ORDER BY sort_key LIMIT ?"
     return (
-        "SELECT id, name, kind, owner_id, exact FROM ("
+        "SELECT id, name, kind, owner_id, revealed, exact FROM ("
         + exact
         + " UNION ALL SELECT * FROM ("
         + containing
@@ -76,8 +82,12 @@ def _matching(owned: str) -> str:
     )
 
 
-_SEARCH = _matching("")
-_SEARCH_OWNER = _matching(" AND owner_id = ?")
+_SEARCH = {
+    (owner, public): _matching((" AND owner_id = ?" if owner else "") + (_PUBLIC if public else ""))
+    for owner in (False, True)
+    for public in (False, True)
+}
+"""The search by (filtered by owner, public sheets only)."""
 
 
 class StoredCharacter(BaseModel):
@@ -90,6 +100,8 @@ class StoredCharacter(BaseModel):
     version: int
     updated_at: AwareDatetime
     character: Character
+    revealed: bool = False
+    """A Narrator opened this (Villain's or Extra's) sheet to the players."""
 
     @property
     def name(self) -> str:
@@ -105,17 +117,25 @@ class CharacterSummary(BaseModel):
     name: str
     kind: CharacterKind
     owner_id: int
+    revealed: bool = False
+
+
+def _summary(row: sqlite3.Row) -> CharacterSummary:
+    return CharacterSummary(
+        id=row["id"], name=row["name"], kind=row["kind"], owner_id=row["owner_id"], revealed=row["revealed"]
+    )
 
 
 def stored_character(row: sqlite3.Row) -> StoredCharacter:
-    """Build a :class:`StoredCharacter` from a row of ``id, guild_id, version, updated_at,
-    document, format_version`` (a sheet in an older format is upgraded as it is read)."""
+    """A :class:`StoredCharacter` from a row of ``id, guild_id, version, updated_at, document,
+    revealed, format_version`` (a sheet in an older format is upgraded as it is read)."""
     return StoredCharacter(
         id=row["id"],
         guild_id=row["guild_id"],
         version=row["version"],
         updated_at=from_text(row["updated_at"]),
         character=parse_sheet(current_document(row["document"], row["format_version"])),
+        revealed=bool(row["revealed"]),
     )
 
 
@@ -195,61 +215,79 @@ class CharacterRepository:
             rows = await fetch_all(self._session.reader, _BY_OWNER, (guild_id, owner_id))
         return [stored_character(row) for row in rows]
 
-    async def summaries(self, guild_id: int, owner_id: int | None = None) -> list[CharacterSummary]:
-        """Every character in the server (or owned by one member), in name order, read from the
-        indexed columns alone: no sheet is parsed, so a long roster costs one cheap query."""
-        if owner_id is None:
-            rows = await fetch_all(self._session.reader, _SUMMARIES, (guild_id,))
-        else:
-            rows = await fetch_all(self._session.reader, _SUMMARIES_OWNER, (guild_id, owner_id))
-        return [
-            CharacterSummary(id=row["id"], name=row["name"], kind=row["kind"], owner_id=row["owner_id"])
-            for row in rows
-        ]
+    async def summaries(
+        self, guild_id: int, owner_id: int | None = None, *, public_only: bool = False
+    ) -> list[CharacterSummary]:
+        """Every character in the server (or owned by one member; only the public ones with
+        ``public_only``), in name order, read from the indexed columns alone: no sheet is
+        parsed, so a long roster costs one cheap query."""
+        public = _PUBLIC if public_only else ""
+        params: tuple[int, ...] = (guild_id,) if owner_id is None else (guild_id, owner_id)
+        sql = (_SUMMARIES if owner_id is None else _SUMMARIES_OWNER) + public + " ORDER BY sort_key"
+        return [_summary(row) for row in await fetch_all(self._session.reader, sql, params)]
+
+    async def set_revealed(self, guild_id: int, character_id: int, revealed: bool) -> None:
+        """Open a sheet to the players, or close it again (the sheet and its version stay)."""
+        async with self._session.writing() as conn:
+            changed = await execute(
+                conn,
+                "UPDATE characters SET revealed = ? WHERE guild_id = ? AND id = ?",
+                (int(revealed), guild_id, character_id),
+            )
+        if not changed:
+            raise NotFoundError(MISSING)
 
     async def search(
-        self, guild_id: int, query: str, owner_id: int | None = None, limit: int = MAX_SEARCH
+        self,
+        guild_id: int,
+        query: str,
+        owner_id: int | None = None,
+        limit: int = MAX_SEARCH,
+        *,
+        public_only: bool = False,
     ) -> list[CharacterSummary]:
         """Characters whose name contains ``query`` (by ``rules.naming.search_key``), at most 25.
 
         The character with the query's very name comes first, then the rest in name order
         (``rules.naming.sort_key``); an empty query lists the first ``limit``. For autocomplete.
         """
-        return [summary for summary, _ in await self._matches(guild_id, query, owner_id, limit)]
+        found = await self._matches(guild_id, query, owner_id, limit, public_only)
+        return [summary for summary, _ in found]
 
     async def find(
-        self, guild_id: int, query: str, owner_id: int | None = None, limit: int = MAX_SEARCH
+        self,
+        guild_id: int,
+        query: str,
+        owner_id: int | None = None,
+        limit: int = MAX_SEARCH,
+        *,
+        public_only: bool = False,
     ) -> list[CharacterSummary]:
         """The characters a typed name picks, as ``rules.naming.find_named`` would pick them.
 
         The character with that very name if there is one (alone), else every character whose
         name contains the query, in name order, at most ``limit``. One result is the character
-        meant; none, no such name; several, ask which one.
+        meant; none, no such name; several, ask which one. With ``public_only`` a secret sheet is
+        not found at all, not even by its very name.
         """
-        matches = await self._matches(guild_id, query, owner_id, limit)
+        matches = await self._matches(guild_id, query, owner_id, limit, public_only)
         if matches and matches[0][1]:
             return [matches[0][0]]
         return [summary for summary, _ in matches]
 
     async def _matches(
-        self, guild_id: int, query: str, owner_id: int | None, limit: int
+        self, guild_id: int, query: str, owner_id: int | None, limit: int, public_only: bool
     ) -> list[tuple[CharacterSummary, bool]]:
         """Matching summaries, each with whether its name is the query's very name."""
         limit = max(0, min(limit, MAX_SEARCH))
         exact, wanted = bindable(name_key(query)), bindable(search_key(query))
+        sql = _SEARCH[(owner_id is not None, public_only)]
         if owner_id is None:
             params: tuple[object, ...] = (guild_id, exact, guild_id, exact, wanted, limit, limit)
-            rows = await fetch_all(self._session.reader, _SEARCH, params)
         else:
             params = (guild_id, exact, owner_id, guild_id, exact, wanted, owner_id, limit, limit)
-            rows = await fetch_all(self._session.reader, _SEARCH_OWNER, params)
-        return [
-            (
-                CharacterSummary(id=row["id"], name=row["name"], kind=row["kind"], owner_id=row["owner_id"]),
-                bool(row["exact"]),
-            )
-            for row in rows
-        ]
+        rows = await fetch_all(self._session.reader, sql, params)
+        return [(_summary(row), bool(row["exact"])) for row in rows]
 
     async def update(self, guild_id: int, stored: StoredCharacter, character: Character) -> StoredCharacter:
         """Replace ``stored``'s sheet with ``character`` if nobody saved it since ``stored`` was read.
@@ -301,6 +339,7 @@ class CharacterRepository:
                 version=stored.version + 1,
                 updated_at=now,
                 character=character,
+                revealed=stored.revealed,
             )
             for stored, character in changes
         ]

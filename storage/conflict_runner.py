@@ -80,13 +80,15 @@ class Applied(BaseModel):
     """Every participant's sheet as it stands after the command, so a caller rendering the
     result need not read them all again."""
     messages: tuple[OutboxMessage, ...] = ()
+    revealed: frozenset[int] = frozenset()
+    """Which of those sheets a Narrator has opened to the players (docs/rulings.md §7.1)."""
 
     @property
     def ended(self) -> bool:
         return self.conflict.phase is Phase.ENDED
 
 
-Compose = Callable[[Applied], Sequence[NewMessage]]
+Compose = Callable[[Applied], Awaitable[Sequence[NewMessage]]]
 """What the table must see of an :class:`Applied`, composed inside its transaction and queued
 with it (the bot renders; storage only keeps the rows)."""
 
@@ -153,12 +155,15 @@ async def _save(
         stored=after,
         conflict_id=stored.id,
         characters=characters,
+        revealed=frozenset(cid for cid, s in loaded.items() if s.revealed),
     )
-    messages = compose(applied) if compose is not None else ()
+    messages = await compose(applied) if compose is not None else ()
     conflict_write = (
         tx.conflicts.delete(guild_id, channel_id, expected=stored)
         if document is None
-        else tx.conflicts.save(guild_id, stored, document)
+        else tx.conflicts.save(
+            guild_id, stored, document, participants=[p.id for p in transition.state.participants]
+        )
     )
     written, saved, rows = await _together(
         tx.characters.update_many(guild_id, changes),
@@ -258,14 +263,21 @@ async def start_conflict(
             events.extend(e for e in transition.events if e.type != "waiting")
         events.append(waiting(state))
         document = dump_conflict(state)
-        stored = await tx.conflicts.create(guild_id, channel_id, document)
+        stored = await tx.conflicts.create(
+            guild_id, channel_id, document, participants=[p.id for p in state.participants]
+        )
         DOCUMENTS.remember(document, state)
         applied = Applied(
-            conflict=state, events=tuple(events), stored=stored, conflict_id=stored.id, characters=sheets
+            conflict=state,
+            events=tuple(events),
+            stored=stored,
+            conflict_id=stored.id,
+            characters=sheets,
+            revealed=frozenset(cid for cid, s in loaded.items() if s.revealed),
         )
         if compose is None:
             return applied
-        rows = await tx.outbox.add(guild_id, channel_id, stored.id, compose(applied))
+        rows = await tx.outbox.add(guild_id, channel_id, stored.id, await compose(applied))
         return applied.model_copy(update={"messages": rows})
 
 

@@ -7,20 +7,25 @@ alone cannot tell the running Conflict from an ended one that reached the same n
 
 Saving a Conflict together with the damage it dealt to character sheets is done by using this
 repository and the characters repository inside one ``Storage.transaction()``.
+
+Each save also records which characters are in the Conflict (``conflict_participants``, given by
+the caller, who reads the document), in the same savepoint as the document, so "is Koel in a
+Conflict, and where" (:meth:`ConflictRepository.channels_of`) is one indexed query and always
+agrees with the saved Conflicts.
 """
 
 import sqlite3
+from collections.abc import Collection
 from typing import NoReturn
 
 import aiosqlite
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
-from rules.conflict import PARTICIPANTS_PATH
 from storage.boards import BoardRow, board_row
 from storage.characters import StoredCharacter, stored_character
 from storage.database import Session
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
-from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text, utc_now
+from storage.sql import execute, fetch_all, fetch_one, from_text, insert, savepoint, to_text, utc_now
 
 NO_CONFLICT = "There is no Conflict running in this channel."
 ENDED = "That Conflict has ended."
@@ -67,12 +72,11 @@ class LiveConflict(BaseModel):
 
 
 _WITH_SHEETS = (
-    "SELECT 1 AS is_conflict, id, guild_id, channel_id, version, updated_at, document, 0 AS format_version"
-    " FROM conflicts WHERE guild_id = ? AND channel_id = ?"
-    " UNION ALL SELECT 0, id, guild_id, 0, version, updated_at, document, format_version FROM characters"
-    " WHERE guild_id = ? AND id IN (SELECT json_extract(p.value, '$.id')"
-    " FROM conflicts AS c, json_each(c.document, ?) AS p"
-    " WHERE c.guild_id = ? AND c.channel_id = ? AND json_valid(c.document))"
+    "SELECT 1 AS is_conflict, id, guild_id, channel_id, version, updated_at, document,"
+    " 0 AS revealed, 0 AS format_version FROM conflicts WHERE guild_id = ? AND channel_id = ?"
+    " UNION ALL SELECT 0, id, guild_id, 0, version, updated_at, document, revealed, format_version"
+    " FROM characters WHERE guild_id = ? AND id IN (SELECT character_id FROM conflict_participants"
+    " WHERE guild_id = ? AND channel_id = ?)"
 )
 
 
@@ -92,14 +96,14 @@ class ConflictRepository:
     ) -> tuple[StoredConflict | None, dict[int, StoredCharacter]]:
         """The channel's live Conflict and its participants' sheets, in ONE query.
 
-        The sheets are found where the engine's document lists its participants
-        (``rules.conflict.PARTICIPANTS_PATH``); a sheet deleted since is simply absent, and a
-        document this cannot read yields no sheets (the engine then says what it lacks).
+        The sheets are found through ``conflict_participants``, which every save keeps in step
+        with the document; a sheet deleted since is simply absent (the engine then says what it
+        lacks).
         """
         rows = await fetch_all(
             self._session.reader,
             _WITH_SHEETS,
-            (guild_id, channel_id, guild_id, PARTICIPANTS_PATH, guild_id, channel_id),
+            (guild_id, channel_id, guild_id, guild_id, channel_id),
         )
         conflict = next((_conflict(row) for row in rows if row["is_conflict"]), None)
         if conflict is None:
@@ -126,10 +130,22 @@ class ConflictRepository:
             for row in rows
         ]
 
-    async def create(self, guild_id: int, channel_id: int, document: str) -> StoredConflict:
+    async def channels_of(self, guild_id: int, character_id: int) -> list[int]:
+        """The channels whose live Conflict has this character in it (usually none or one)."""
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT channel_id FROM conflict_participants WHERE guild_id = ? AND character_id = ?"
+            " ORDER BY channel_id",
+            (guild_id, character_id),
+        )
+        return [int(row["channel_id"]) for row in rows]
+
+    async def create(
+        self, guild_id: int, channel_id: int, document: str, *, participants: Collection[int] = ()
+    ) -> StoredConflict:
         """Start a Conflict in a channel that has none; its version starts at 1."""
         now = utc_now()
-        async with self._session.writing() as conn:
+        async with self._session.writing() as conn, savepoint(conn, "conflict_create"):
             try:
                 row_id = await insert(
                     conn,
@@ -141,18 +157,22 @@ class ConflictRepository:
                 raise AlreadyExistsError(
                     "A Conflict is already running in this channel; end it before starting another."
                 ) from error
+            await _index(conn, guild_id, channel_id, participants)
         return StoredConflict(
             id=row_id, guild_id=guild_id, channel_id=channel_id, version=1, updated_at=now, document=document
         )
 
-    async def save(self, guild_id: int, stored: StoredConflict, document: str) -> StoredConflict:
+    async def save(
+        self, guild_id: int, stored: StoredConflict, document: str, *, participants: Collection[int] = ()
+    ) -> StoredConflict:
         """Replace ``stored``'s document if nobody saved it since it was read; return the new state.
 
-        Raises :class:`StaleWriteError` if someone else saved it first, and
-        :class:`NotFoundError` if it was ended meanwhile.
+        ``participants`` are the characters in the new document. Raises
+        :class:`StaleWriteError` if someone else saved it first, and :class:`NotFoundError` if it
+        was ended meanwhile.
         """
         now = utc_now()
-        async with self._session.writing() as conn:
+        async with self._session.writing() as conn, savepoint(conn, "conflict_save"):
             changed = await execute(
                 conn,
                 "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
@@ -161,6 +181,7 @@ class ConflictRepository:
             )
             if not changed:
                 await self._explain_miss(conn, guild_id, stored.id)
+            await _index(conn, guild_id, stored.channel_id, participants)
         return stored.model_copy(
             update={"version": stored.version + 1, "updated_at": now, "document": document}
         )
@@ -193,3 +214,18 @@ class ConflictRepository:
         if exists is None:
             raise NotFoundError(ENDED)
         raise StaleWriteError(STALE)
+
+
+async def _index(
+    conn: aiosqlite.Connection, guild_id: int, channel_id: int, participants: Collection[int]
+) -> None:
+    """Record exactly ``participants`` as the characters in this channel's Conflict."""
+    await execute(
+        conn,
+        "DELETE FROM conflict_participants WHERE guild_id = ? AND channel_id = ?",
+        (guild_id, channel_id),
+    )
+    await conn.executemany(
+        "INSERT INTO conflict_participants (guild_id, channel_id, character_id) VALUES (?, ?, ?)",
+        [(guild_id, channel_id, character_id) for character_id in sorted(set(participants))],
+    )

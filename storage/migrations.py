@@ -24,6 +24,8 @@ import aiosqlite
 from storage.errors import SchemaVersionError
 from storage.name_keys import rekey_characters
 from storage.roll_outcomes import reread_failed_rolls
+from storage.secrecy_schema import SCHEMA as SECRECY_SCHEMA
+from storage.secrecy_schema import index_live_conflicts
 from storage.sql import rollback
 
 PythonStep = Callable[[aiosqlite.Connection], Awaitable[None]]
@@ -129,7 +131,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 5: a failed roll counts its Result as 0 (docs/rulings.md §2.5): the Outcome logged for
     # each failure with a matching set is reread by the rules (storage.roll_outcomes).
     reread_failed_rolls,
-    # 6: the outbox (storage.outbox): every message a Conflict move must show, written in the
+    # 6: secrecy (docs/rulings.md §7): secret rolls, revealed sheets, the table-dice setting,
+    # and an index of who is in which live Conflict (storage.secrecy_schema).
+    (SECRECY_SCHEMA, index_live_conflicts),
+    # 7: the outbox (storage.outbox): every message a Conflict move must show, written in the
     # move's own transaction and marked once Discord has it; and which Conflict, at which
     # version, each board last showed, so a restarted bot knows which boards are behind.
     """
@@ -154,13 +159,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE conflict_boards ADD COLUMN conflict_id INTEGER;
     ALTER TABLE conflict_boards ADD COLUMN rendered_version INTEGER NOT NULL DEFAULT 0;
     """,
-    # 7: the roll log is pruned after MISTBORN_ROLL_LOG_DAYS (storage.rolls); the fairness
-    # report reads totals per member that a trigger keeps in the very statement that logs a
-    # roll, so pruning never changes it. The totals start from every roll logged so far.
+    # 8: the roll log is pruned after MISTBORN_ROLL_LOG_DAYS (storage.rolls); the fairness
+    # report reads totals per member, apart for secret and public rolls, that a trigger keeps
+    # in the very statement that logs a roll, so pruning never changes it. The totals start
+    # from every roll logged so far.
     """
     CREATE TABLE roll_totals (
         guild_id   INTEGER NOT NULL,
         user_id    INTEGER NOT NULL,
+        secret     INTEGER NOT NULL,
         rolls      INTEGER NOT NULL,
         successes  INTEGER NOT NULL,
         ones       INTEGER NOT NULL,
@@ -169,17 +176,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         fours      INTEGER NOT NULL,
         fives      INTEGER NOT NULL,
         sixes      INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, user_id)
+        PRIMARY KEY (guild_id, user_id, secret)
     );
     INSERT INTO roll_totals
-        SELECT guild_id, user_id, COUNT(*), SUM(success), SUM(ones), SUM(twos), SUM(threes),
-               SUM(fours), SUM(fives), SUM(sixes)
-        FROM roll_log GROUP BY guild_id, user_id;
+        SELECT guild_id, user_id, secret, COUNT(*), SUM(success), SUM(ones), SUM(twos),
+               SUM(threes), SUM(fours), SUM(fives), SUM(sixes)
+        FROM roll_log GROUP BY guild_id, user_id, secret;
     CREATE TRIGGER roll_log_totals AFTER INSERT ON roll_log BEGIN
         INSERT INTO roll_totals
-            VALUES (NEW.guild_id, NEW.user_id, 1, NEW.success, NEW.ones, NEW.twos, NEW.threes,
+            VALUES (NEW.guild_id, NEW.user_id, NEW.secret, 1, NEW.success, NEW.ones, NEW.twos, NEW.threes,
                     NEW.fours, NEW.fives, NEW.sixes)
-        ON CONFLICT (guild_id, user_id) DO UPDATE SET
+        ON CONFLICT (guild_id, user_id, secret) DO UPDATE SET
             rolls = rolls + 1, successes = successes + excluded.successes,
             ones = ones + excluded.ones, twos = twos + excluded.twos,
             threes = threes + excluded.threes, fours = fours + excluded.fours,
@@ -187,7 +194,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     END;
     CREATE INDEX roll_log_by_time ON roll_log (at);
     """,
-    # 8: the format of each stored sheet, so a later incompatible change to the sheet's JSON
+    # 9: the format of each stored sheet, so a later incompatible change to the sheet's JSON
     # can upgrade old documents on read and at start (storage.sheet_format). Every sheet
     # stored so far is format 1.
     """

@@ -6,9 +6,15 @@ text ("1,3,6") and also counted per face in their own columns.
 
 The log keeps the rolls of the last ``MISTBORN_ROLL_LOG_DAYS`` (the bot prunes older ones in the
 background, :meth:`RollLog.prune`), but the fairness report counts every roll ever made: a
-trigger (migration 7) adds each logged roll to its member's totals in ``roll_totals`` within the
+trigger (migration 8) adds each logged roll to its member's totals in ``roll_totals`` within the
 very statement that logs it, so the totals can never miss a roll or count one twice, pruning
 never touches them, and logging a roll still costs one statement.
+
+A secret roll (``/gmroll``) is seen by Narrators and by its roller only (docs/rulings.md §7.1).
+Every read takes ``viewer``, the SQL form of ``bot.access.Caller.can_see_roll``: ``None`` reads
+every roll (a Narrator), a user id leaves out the secret rolls of everyone else, so neither a
+list nor a total ever counts a roll its reader may not see (the totals are kept apart for
+secret and public rolls for that reason).
 """
 
 import sqlite3
@@ -26,20 +32,29 @@ MAX_LABEL = 200
 _FACE_COLUMNS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 _SELECT_RECORD = (
     "SELECT guild_id, user_id, at, label, dice, free_nudges, underflow, difficulty, faces,"
-    " result, outcome, success FROM roll_log"
+    " result, outcome, success, secret FROM roll_log"
 )
-_RECENT_IN_GUILD = _SELECT_RECORD + " WHERE guild_id = ? ORDER BY id DESC LIMIT ?"
-_RECENT_BY_USER = _SELECT_RECORD + " WHERE guild_id = ? AND user_id = ? ORDER BY id DESC LIMIT ?"
+_VISIBLE = " AND (secret = 0 OR ? IS NULL OR user_id = ?)"
+"""Rows the viewer may see: public ones, and secret ones only their own (or all, for None)."""
+_RECENT_IN_GUILD = _SELECT_RECORD + " WHERE guild_id = ?" + _VISIBLE + " ORDER BY id DESC LIMIT ?"
+_RECENT_BY_USER = (
+    _SELECT_RECORD + " WHERE guild_id = ? AND user_id = ?" + _VISIBLE + " ORDER BY id DESC LIMIT ?"
+)
 _TOTALS = (
     "COALESCE(SUM(rolls), 0) AS rolls, COALESCE(SUM(successes), 0) AS successes,"
     " COALESCE(SUM(ones), 0) AS ones, COALESCE(SUM(twos), 0) AS twos,"
     " COALESCE(SUM(threes), 0) AS threes, COALESCE(SUM(fours), 0) AS fours,"
-    " COALESCE(SUM(fives), 0) AS fives, COALESCE(SUM(sixes), 0) AS sixes"
+    " COALESCE(SUM(fives), 0) AS fives, COALESCE(SUM(sixes), 0) AS sixes,"
+    " COALESCE(SUM(secret * rolls), 0) AS secret"
 )
-_STATS_IN_GUILD = "SELECT " + _TOTALS + " FROM roll_totals WHERE guild_id = ?"
-_STATS_BY_USER = "SELECT " + _TOTALS + " FROM roll_totals WHERE guild_id = ? AND user_id = ?"
+_STATS_IN_GUILD = "SELECT " + _TOTALS + " FROM roll_totals WHERE guild_id = ?" + _VISIBLE
+_STATS_BY_USER = "SELECT " + _TOTALS + " FROM roll_totals WHERE guild_id = ? AND user_id = ?" + _VISIBLE
 _STATS_PER_USER = (
-    "SELECT user_id, " + _TOTALS + " FROM roll_totals WHERE guild_id = ? GROUP BY user_id ORDER BY user_id"
+    "SELECT user_id, "
+    + _TOTALS
+    + " FROM roll_totals WHERE guild_id = ?"
+    + _VISIBLE
+    + " GROUP BY user_id ORDER BY user_id"
 )
 _PRUNE = "DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE at < ? ORDER BY at LIMIT ?)"
 PRUNE_BATCH = 500
@@ -63,6 +78,8 @@ class RollRecord(BaseModel):
     result: int = Field(ge=0, le=5, description="Highest matched value; 0 with no matching set.")
     outcome: int = Field(ge=-6, le=6)
     success: bool
+    secret: bool = False
+    """A ``/gmroll``: seen by Narrators and the roller only."""
 
     @field_validator("faces")
     @classmethod
@@ -81,6 +98,8 @@ class RollStats(BaseModel):
     successes: int = 0
     face_counts: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
     """How many times each face 1..6 came up, for a fairness report."""
+    secret: int = 0
+    """How many of the rolls counted are secret (a report counting any is private)."""
 
     @property
     def success_rate(self) -> float | None:
@@ -114,6 +133,7 @@ def _record(row: sqlite3.Row) -> RollRecord:
         result=row["result"],
         outcome=row["outcome"],
         success=bool(row["success"]),
+        secret=bool(row["secret"]),
     )
 
 
@@ -122,7 +142,10 @@ def _stats(row: sqlite3.Row | None) -> RollStats:
         return RollStats()
     c = tuple(int(row[column]) for column in _FACE_COLUMNS)
     return RollStats(
-        rolls=row["rolls"], successes=row["successes"], face_counts=(c[0], c[1], c[2], c[3], c[4], c[5])
+        rolls=row["rolls"],
+        successes=row["successes"],
+        face_counts=(c[0], c[1], c[2], c[3], c[4], c[5]),
+        secret=row["secret"],
     )
 
 
@@ -139,8 +162,8 @@ class RollLog:
             return await insert(
                 conn,
                 "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
-                " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes,"
+                " secret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     record.guild_id,
                     record.user_id,
@@ -155,29 +178,38 @@ class RollLog:
                     record.outcome,
                     int(record.success),
                     *counts,
+                    int(record.secret),
                 ),
             )
 
-    async def recent(self, guild_id: int, user_id: int | None = None, limit: int = 10) -> list[RollRecord]:
-        """The latest rolls in the server (or by one member), newest first; at most 100."""
+    async def recent(
+        self, guild_id: int, user_id: int | None = None, limit: int = 10, *, viewer: int | None = None
+    ) -> list[RollRecord]:
+        """The latest rolls in the server (or by one member) that ``viewer`` may see, newest
+        first; at most 100."""
         limit = max(0, min(limit, MAX_RECENT))
+        seen = (viewer, viewer)
         if user_id is None:
-            rows = await fetch_all(self._session.reader, _RECENT_IN_GUILD, (guild_id, limit))
+            rows = await fetch_all(self._session.reader, _RECENT_IN_GUILD, (guild_id, *seen, limit))
         else:
-            rows = await fetch_all(self._session.reader, _RECENT_BY_USER, (guild_id, user_id, limit))
+            rows = await fetch_all(self._session.reader, _RECENT_BY_USER, (guild_id, user_id, *seen, limit))
         return [_record(row) for row in rows]
 
-    async def stats(self, guild_id: int, user_id: int | None = None) -> RollStats:
-        """Totals over every roll ever logged in the server (or by one member in it), pruned or not."""
+    async def stats(
+        self, guild_id: int, user_id: int | None = None, *, viewer: int | None = None
+    ) -> RollStats:
+        """Totals over every roll ever logged in the server (or by one member), pruned or not,
+        that ``viewer`` may see."""
+        seen = (viewer, viewer)
         if user_id is None:
-            row = await fetch_one(self._session.reader, _STATS_IN_GUILD, (guild_id,))
+            row = await fetch_one(self._session.reader, _STATS_IN_GUILD, (guild_id, *seen))
         else:
-            row = await fetch_one(self._session.reader, _STATS_BY_USER, (guild_id, user_id))
+            row = await fetch_one(self._session.reader, _STATS_BY_USER, (guild_id, user_id, *seen))
         return _stats(row)
 
-    async def stats_by_user(self, guild_id: int) -> dict[int, RollStats]:
-        """Totals for every member who rolled in the server, by user id."""
-        rows = await fetch_all(self._session.reader, _STATS_PER_USER, (guild_id,))
+    async def stats_by_user(self, guild_id: int, *, viewer: int | None = None) -> dict[int, RollStats]:
+        """Totals for every member who rolled in the server, by user id, as ``viewer`` sees them."""
+        rows = await fetch_all(self._session.reader, _STATS_PER_USER, (guild_id, viewer, viewer))
         return {int(row["user_id"]): _stats(row) for row in rows}
 
     async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:

@@ -1,4 +1,4 @@
-"""Per-server settings: who counts as a Narrator, and where secret rolls go.
+"""Per-server settings: who counts as a Narrator, where secret rolls go, and table dice.
 
 A server that never changed anything has no row; it reads as the defaults, so nothing has to be
 written when the bot joins a server.
@@ -27,6 +27,8 @@ class GuildSettings(BaseModel):
     """Members with any of these roles may act as Narrator."""
     gm_channel_id: int | None = None
     """Channel that receives secret rolls; None when the server has not chosen one."""
+    table_dice: bool = False
+    """Players may type faces from dice rolled at a physical table (docs/rulings.md §7.2)."""
 
     @field_validator("narrator_role_ids")
     @classmethod
@@ -34,14 +36,16 @@ class GuildSettings(BaseModel):
         return tuple(sorted(set(role_ids)))
 
 
-_RETURNING = " RETURNING narrator_role_ids, gm_channel_id"
+_RETURNING = " RETURNING narrator_role_ids, gm_channel_id, table_dice"
 
 
 def _settings(row: sqlite3.Row | None) -> GuildSettings:
     if row is None:
         return GuildSettings()
     return GuildSettings(
-        narrator_role_ids=tuple(json.loads(row["narrator_role_ids"])), gm_channel_id=row["gm_channel_id"]
+        narrator_role_ids=tuple(json.loads(row["narrator_role_ids"])),
+        gm_channel_id=row["gm_channel_id"],
+        table_dice=bool(row["table_dice"]),
     )
 
 
@@ -55,7 +59,7 @@ class SettingsRepository:
         """The server's settings, or the defaults if it never saved any."""
         row = await fetch_one(
             self._session.reader,
-            "SELECT narrator_role_ids, gm_channel_id FROM guild_settings WHERE guild_id = ?",
+            "SELECT narrator_role_ids, gm_channel_id, table_dice FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         return _settings(row)
@@ -89,6 +93,15 @@ class SettingsRepository:
             (guild_id, channel_id),
         )
 
+    async def set_table_dice(self, guild_id: int, allowed: bool) -> GuildSettings:
+        """Let players type faces from physical dice (or stop them), leaving the rest alone."""
+        return await self._change(
+            "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id, table_dice)"
+            " VALUES (?, '[]', NULL, ?) ON CONFLICT (guild_id) DO UPDATE SET table_dice = excluded.table_dice"
+            + _RETURNING,
+            (guild_id, int(allowed)),
+        )
+
     async def _change(
         self, sql: str, params: tuple[object, ...], *, missing_is_default: bool = False
     ) -> GuildSettings:
@@ -103,9 +116,15 @@ class SettingsRepository:
         async with self._session.writing() as conn:
             await execute(
                 conn,
-                "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET"
-                " narrator_role_ids = excluded.narrator_role_ids, gm_channel_id = excluded.gm_channel_id",
-                (guild_id, json.dumps(list(settings.narrator_role_ids)), settings.gm_channel_id),
+                "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id, table_dice)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " narrator_role_ids = excluded.narrator_role_ids, gm_channel_id = excluded.gm_channel_id,"
+                " table_dice = excluded.table_dice",
+                (
+                    guild_id,
+                    json.dumps(list(settings.narrator_role_ids)),
+                    settings.gm_channel_id,
+                    int(settings.table_dice),
+                ),
             )
         return settings

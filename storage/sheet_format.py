@@ -1,7 +1,7 @@
 """The format version of stored character sheets, and the steps that bring old ones up to date.
 
 A sheet is stored as the rules' JSON (``Character.model_dump_json()``) beside the number of
-its format (``characters.format_version``, migration 8). Today every sheet is format 1. When a
+its format (``characters.format_version``, migration 9). Today every sheet is format 1. When a
 change to ``rules.character`` makes old documents unreadable (a field renamed, a list that
 becomes a table), bump :data:`SHEET_FORMAT` and register the step from the previous format in
 :data:`UPGRADES`: a function from the old document's JSON object to the new one's. Sheets are

@@ -1,7 +1,8 @@
 """Small helpers every repository shares: fetching rows, rolling back safely, timestamps."""
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 import aiosqlite
@@ -52,6 +53,24 @@ async def rollback(conn: aiosqlite.Connection) -> None:
     except sqlite3.OperationalError as error:
         if "no transaction is active" not in str(error):
             raise
+
+
+@asynccontextmanager
+async def savepoint(conn: aiosqlite.Connection, name: str) -> AsyncIterator[None]:
+    """Several statements as one: all kept, or none if the block raises.
+
+    A savepoint is a transaction of its own in autocommit mode and nests inside an open one
+    (``Storage.transaction()``), so a repository call stays atomic either way. ``name`` is
+    our own identifier, never user input.
+    """
+    await conn.execute(f"SAVEPOINT {name}")
+    try:
+        yield
+    except BaseException:
+        await conn.execute(f"ROLLBACK TO {name}")
+        await conn.execute(f"RELEASE {name}")
+        raise
+    await conn.execute(f"RELEASE {name}")
 
 
 def utc_now() -> datetime:

@@ -3,6 +3,11 @@
 The roll log keeps ``MISTBORN_ROLL_LOG_DAYS`` of rolls (``bot.flow.upkeep`` prunes the rest), so
 ``/history rolls`` says how long it keeps them; the fairness report reads totals that count
 every roll ever made (``storage.rolls``), so it says so too.
+
+Both read the roll log through the secrecy rule (docs/rulings.md §7.1): a ``/gmroll`` is listed
+and counted only for Narrators and its roller (``Caller.roll_viewer``, in the query itself), so
+neither the list nor the totals tell a player anything about a secret roll. A reply that shows
+or counts a secret roll is private; the footer says what was counted.
 """
 
 import discord
@@ -10,8 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import guild_id_of
+from bot.checks import caller
 from bot.client import Interaction, MistbornClient
-from bot.render.common import INFO, add_field, clip, percent, plain
+from bot.render.common import INFO, TITLE_LIMIT, add_field, clip, fit, percent, plain
 from rules.fairness import fairness
 
 
@@ -41,29 +47,38 @@ class History(
         count: app_commands.Range[int, 1, 25] = 10,
     ) -> None:
         guild_id = guild_id_of(interaction)
-        records = await self.bot.storage.rolls.recent(guild_id, member.id if member else None, count)
+        viewer = (await caller(interaction)).roll_viewer
+        records = await self.bot.storage.rolls.recent(
+            guild_id, member.id if member else None, count, viewer=viewer
+        )
         lines = []
         for r in records:
             verdict = "✓" if r.success else "✗"
             faces = " ".join(map(str, r.faces))
+            secret = " (secret)" if r.secret else ""
             lines.append(
-                f"<t:{int(r.at.timestamp())}:R> <@{r.user_id}> **{plain(r.label)}** `{faces}` "
+                f"<t:{int(r.at.timestamp())}:R> <@{r.user_id}> **{plain(r.label)}**{secret} `{faces}` "
                 f"{verdict} Result {r.result} vs {r.difficulty}, Outcome {r.outcome:+d}"
             )
-        who = f" by {member.display_name}" if member else ""
-        embed = discord.Embed(title=clip(f"Latest rolls{who}", 256), colour=INFO)
+        who = f" by {plain(member.display_name)}" if member else ""
+        embed = discord.Embed(title=fit(f"Latest rolls{who}", TITLE_LIMIT), colour=INFO)
         embed.description = clip("\n".join(lines) or "No rolls yet.", 4096)
-        embed.set_footer(text=kept(self.bot.settings.roll_log_days))
-        await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        private = any(r.secret for r in records)
+        footer = kept(self.bot.settings.roll_log_days)
+        embed.set_footer(text=f"Shown only to you: it lists secret rolls. {footer}" if private else footer)
+        await interaction.response.send_message(
+            embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=private
+        )
 
     @app_commands.command(name="fairness", description="Face counts and success rate of the bot's dice")
     @app_commands.describe(member="Only this member's rolls")
     async def fairness_report(self, interaction: Interaction, member: discord.Member | None = None) -> None:
         guild_id = guild_id_of(interaction)
-        stats = await self.bot.storage.rolls.stats(guild_id, member.id if member else None)
+        viewer = (await caller(interaction)).roll_viewer
+        stats = await self.bot.storage.rolls.stats(guild_id, member.id if member else None, viewer=viewer)
         check = fairness(stats.face_counts)
-        who = member.display_name if member else "this server"
-        embed = discord.Embed(title=clip(f"Dice fairness for {who}", 256), colour=INFO)
+        who = plain(member.display_name) if member else "this server"
+        embed = discord.Embed(title=fit(f"Dice fairness for {who}", TITLE_LIMIT), colour=INFO)
         counts = "\n".join(
             f"`{face}` {count} ({percent(count / check.dice) if check.dice else '—'})"
             for face, count in enumerate(stats.face_counts, start=1)
@@ -82,8 +97,14 @@ class History(
             f"χ² = {check.chi_square:.2f}, p = {check.p_value:.3f}: {verdict}.",
             inline=False,
         )
-        embed.set_footer(
-            text="Each face should come up about 1 time in 6. Every roll the bot made counts, however "
-            "old; dice typed in with /read do not."
+        counted = (
+            f"Counts every roll you may see, however old, {stats.secret} of them secret: shown only to you."
+            if stats.secret
+            else "Counts every roll you may see, however old; a secret roll counts only for its roller "
+            "and the Narrators."
         )
-        await interaction.response.send_message(embed=embed)
+        embed.set_footer(
+            text="Each face should come up about 1 time in 6. Dice typed in with /read are not counted. "
+            + counted
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=bool(stats.secret))

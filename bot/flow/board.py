@@ -13,24 +13,30 @@ failing edit never delays a reply or blocks the round. Each edit takes its turn 
 :class:`~bot.flow.pacing.Pacer`. When Discord keeps refusing (429 or 5xx after discord.py's own
 retries), the board backs off and tries again later; the Conflict itself is already saved and
 goes on regardless, and the next change or start brings the board up to date.
+
+The board is public: it shows the Narrator's secret Villains and Extras as names and plain
+states (docs/rulings.md §7.1). Its "Narrator view" button (built by the cog that owns the
+buttons and handed in as :attr:`Boards.buttons`) answers a Narrator with the full board.
 """
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import discord
 
+from bot.access import conflict_view
 from bot.errors import UNKNOWN_CHANNEL
 from bot.flow.crash import crash_point
 from bot.flow.pacing import Pacer
-from bot.render.conflict import status_embed
+from bot.render.conflict import FULL, status_embed
 from rules.character import Character
 from rules.conflict import Conflict
 from storage import Storage
 from storage.boards import BoardRow
 from storage.conflict_runner import Applied, load_stored
+from storage.conflicts import StoredConflict
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +44,12 @@ Key = tuple[int, int]
 RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 15.0)
 """Waits between failed board updates; after the last, the next change tries again."""
 ENDED = discord.Embed(title="Conflict over", description="The summary is in the channel above.")
+Buttons = Callable[[int], discord.ui.View | None]
+"""The buttons under the board of the stored Conflict with this id."""
+
+
+def no_board_buttons(conflict_id: int) -> discord.ui.View | None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,8 @@ class Shown:
     version: int
     conflict: Conflict | None
     sheets: Mapping[int, Character] = field(default_factory=dict)
+    revealed: frozenset[int] = frozenset()
+    """The sheets a Narrator opened to the players (docs/rulings.md §7.1)."""
 
     def supersedes(self, held: "Shown | None") -> bool:
         """Whether this is newer news than ``held`` (moves of one channel may finish out of order)."""
@@ -61,7 +75,31 @@ class Shown:
         """The board after a move, from what the move has in hand."""
         if applied.stored is None:
             return cls(applied.conflict_id, 0, None)
-        return cls(applied.conflict_id, applied.stored.version, applied.conflict, applied.characters)
+        return cls(
+            applied.conflict_id,
+            applied.stored.version,
+            applied.conflict,
+            applied.characters,
+            applied.revealed,
+        )
+
+    def embed(self, *, full: bool = False) -> discord.Embed:
+        """The board: public, or with every number when ``full`` (a Narrator's view)."""
+        assert self.conflict is not None
+        view = FULL if full else conflict_view(self.conflict, self.sheets, self.revealed)
+        return status_embed(self.conflict, self.sheets, view)
+
+
+async def stored_board(
+    storage: Storage, guild_id: int, channel_id: int
+) -> tuple[StoredConflict, Shown] | None:
+    """The channel's Conflict as last committed and what its board shows (None: no Conflict)."""
+    stored, loaded = await storage.conflicts.get_with_sheets(guild_id, channel_id)
+    if stored is None:
+        return None
+    sheets = {cid: s.character for cid, s in loaded.items()}  # a deleted one shows as missing
+    revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
+    return stored, Shown(stored.id, stored.version, load_stored(stored), sheets, revealed)
 
 
 class Boards:
@@ -71,18 +109,26 @@ class Boards:
         self.pacer = pacer
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
         self._dirty: set[Key] = set()
+        self._forced: set[Key] = set()
         self._latest: dict[Key, Shown] = {}
         self._rows: dict[Key, BoardRow | None] = {}
         self._locks: dict[Key, asyncio.Lock] = {}
         self._tasks: dict[Key, asyncio.Task[None]] = {}
+        self.buttons: Buttons = no_board_buttons
 
     def refresh(self, guild_id: int, channel_id: int, applied: Applied | None = None) -> None:
-        """Bring the channel's board up to date soon (once), with ``applied`` if it is in hand."""
+        """Bring the channel's board up to date soon (once), with ``applied`` if it is in hand.
+
+        Without ``applied`` something outside the Conflict changed what the board shows (a sheet
+        revealed, the board asked for again): it is redrawn even at the same Conflict version.
+        """
         key = (guild_id, channel_id)
         if applied is not None:
             shown = Shown.of(applied)
             if shown.supersedes(self._latest.get(key)):
                 self._latest[key] = shown
+        else:
+            self._forced.add(key)
         self._dirty.add(key)
         task = self._tasks.get(key)
         if task is None or task.done():
@@ -106,14 +152,18 @@ class Boards:
         while key in self._dirty:
             self._dirty.discard(key)
             shown = self._latest.pop(key, None)
+            forced = key in self._forced
+            self._forced.discard(key)
             try:
-                await self.update(*key, shown)
+                await self.update(*key, shown, redraw=forced)
                 failures = 0
             except (discord.HTTPException, OSError) as error:
                 log.warning("Could not update the Conflict board in channel %s: %s", key[1], error)
                 if failures >= len(self.retry_delays):
                     return
                 self._dirty.add(key)
+                if forced:
+                    self._forced.add(key)
                 if shown is not None:
                     self._latest.setdefault(key, shown)
                 await asyncio.sleep(self.retry_delays[failures])
@@ -123,18 +173,26 @@ class Boards:
                 return
 
     async def update(
-        self, guild_id: int, channel_id: int, shown: Shown | None = None, *, verify: bool = False
+        self,
+        guild_id: int,
+        channel_id: int,
+        shown: Shown | None = None,
+        *,
+        verify: bool = False,
+        redraw: bool = False,
     ) -> None:
         """Make the channel's board show ``shown`` (None: the Conflict as stored) if it is behind.
 
         ``verify`` also checks that a board which is up to date still exists (a moderator may
-        have deleted it while the bot was away), at the cost of one read from Discord.
+        have deleted it while the bot was away), at the cost of one read from Discord; ``redraw``
+        edits it even when it shows this version already.
         """
         key = (guild_id, channel_id)
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             try:
-                await self._update(key, shown if shown is not None else await self._stored(key), verify)
+                current = shown if shown is not None else await self._stored(key)
+                await self._update(key, current, verify, redraw)
             except discord.NotFound as error:
                 if error.code != UNKNOWN_CHANNEL:
                     raise
@@ -146,39 +204,35 @@ class Boards:
         await self.update(row.guild_id, row.channel_id, Shown(row.conflict_id or 0, 0, None))
 
     async def _stored(self, key: Key) -> Shown:
-        guild_id, channel_id = key
-        stored = await self.storage.conflicts.get(guild_id, channel_id)
-        if stored is None:
-            row = await self._row(key)
-            ended = row.conflict_id if row is not None and row.conflict_id is not None else 0
-            return Shown(ended, 0, None)
-        conflict = load_stored(stored)
-        loaded = await self.storage.characters.get_many(guild_id, [p.id for p in conflict.participants])
-        sheets = {cid: s.character for cid, s in loaded.items()}
-        return Shown(stored.id, stored.version, conflict, sheets)
+        found = await stored_board(self.storage, *key)
+        if found is not None:
+            return found[1]
+        row = await self._row(key)
+        ended = row.conflict_id if row is not None and row.conflict_id is not None else 0
+        return Shown(ended, 0, None)
 
     async def _row(self, key: Key) -> BoardRow | None:
         if key not in self._rows:
             self._rows[key] = await self.storage.boards.row(*key)
         return self._rows[key]
 
-    async def _update(self, key: Key, shown: Shown, verify: bool) -> None:
+    async def _update(self, key: Key, shown: Shown, verify: bool, redraw: bool) -> None:
         row = await self._row(key)
         channel = self.client.get_partial_messageable(key[1], guild_id=key[0])
         if row is not None and row.conflict_id is not None and row.conflict_id > shown.conflict_id > 0:
             return  # the channel's board already shows a newer Conflict: this news is old
         if row is not None and (shown.conflict is None or row.conflict_id not in (None, shown.conflict_id)):
-            await self._edit(channel, row.message_id, ENDED)  # that Conflict is over
+            await self._edit(channel, row.message_id, ENDED, None)  # that Conflict is over
             await self._drop(key)
             row = None
         if shown.conflict is None:
             return
-        if row is not None and row.shows(shown.conflict_id, shown.version):
+        if row is not None and not redraw and row.shows(shown.conflict_id, shown.version):
             if not verify or await self._exists(channel, row.message_id):
                 return
             row = None
-        embed = status_embed(shown.conflict, shown.sheets)
-        if row is not None and await self._edit(channel, row.message_id, embed):
+        embed, buttons = shown.embed(), self.buttons(shown.conflict_id)
+        if row is not None and await self._edit(channel, row.message_id, embed, buttons):
             crash_point("board-edit")
             await self.storage.boards.shown(*key, row.message_id, shown.conflict_id, shown.version)
             self._rows[key] = row.model_copy(
@@ -186,7 +240,7 @@ class Boards:
             )
             return
         await self.pacer.turn(key[1])
-        message = await channel.send(embed=embed)
+        message = await channel.send(embed=embed, view=buttons or discord.utils.MISSING)
         await self.storage.boards.set(*key, message.id, conflict_id=shown.conflict_id, version=shown.version)
         self._rows[key] = BoardRow(
             guild_id=key[0],
@@ -200,11 +254,17 @@ class Boards:
         await self.storage.boards.clear(*key)
         self._rows[key] = None
 
-    async def _edit(self, channel: discord.PartialMessageable, message_id: int, embed: discord.Embed) -> bool:
+    async def _edit(
+        self,
+        channel: discord.PartialMessageable,
+        message_id: int,
+        embed: discord.Embed,
+        buttons: discord.ui.View | None,
+    ) -> bool:
         """Edit the board in place; False when it is gone (deleted), so a new one is posted."""
         await self.pacer.turn(channel.id)
         try:
-            await channel.get_partial_message(message_id).edit(embed=embed)
+            await channel.get_partial_message(message_id).edit(embed=embed, view=buttons)
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
                 raise

@@ -36,8 +36,6 @@ from bot.flow.board import Shown
 from bot.flow.conflict import ConflictFlow
 from bot.flow.outbox import GONE
 from bot.flow.pacing import Pacer
-from rules.character import Character
-from rules.conflict import Conflict
 from rules.errors import RulesError
 from storage import OutboxMessage
 from storage.conflict_runner import load_stored
@@ -116,16 +114,18 @@ class CatchUp:
             return
         loaded = await self.storage.characters.get_many(guild_id, [p.id for p in state.participants])
         sheets = {cid: s.character for cid, s in loaded.items()}
-        shown = Shown(stored.id, stored.version, state, sheets)
+        revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
+        shown = Shown(stored.id, stored.version, state, sheets, revealed)
         try:
             await self.flow.boards.update(guild_id, channel_id, shown, verify=True)
-            await self._prompt(stored, state, sheets)
+            await self._prompt(stored, shown)
         except (discord.HTTPException, OSError) as error:
             log.warning("Could not catch up the Conflict in channel %s: %s", channel_id, error)
 
-    async def _prompt(self, stored: StoredConflict, state: Conflict, sheets: Mapping[int, Character]) -> None:
+    async def _prompt(self, stored: StoredConflict, shown: Shown) -> None:
         """Post the pending action's question again when no message asks it any more."""
-        again = self.flow.asked_again(stored.id, state, sheets)
+        assert shown.conflict is not None
+        again = self.flow.asked_again(stored.id, shown.conflict, shown.sheets, shown.revealed)
         if again is None or again.action_id is None:
             return
         guild_id, channel_id = stored.guild_id, stored.channel_id

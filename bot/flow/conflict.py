@@ -12,26 +12,31 @@ reply and the outbox between them show every outcome exactly once.
 
 A move reads the Conflict and its sheets once and renders the reply and the board from what it
 holds: nothing is read again after the commit.
+
+The reply is public, so it shows the Narrator's secret Villains and Extras as names and plain
+states (``bot.access.conflict_view``, docs/rulings.md §7.1); when a Narrator made the move and
+that hid something, the reply also carries the full figures for them alone (privately, so not
+through the outbox: after a crash the Narrator reads them with "Narrator view").
 """
 
 import asyncio
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, guild_id_of
+from bot.access import Caller, caller_of, channel_id_of, conflict_view, guild_id_of
 from bot.errors import BotError
 from bot.flow.board import Boards
 from bot.flow.crash import crash_point
 from bot.flow.outbox import Outbox
 from bot.flow.pacing import Pacer
 from bot.render.common import plain
-from bot.render.conflict import defence_prompt, events_embed, summary_embed
+from bot.render.conflict import FULL, ConflictView, defence_prompt, events_embed, summary_embed
 from rules.character import Character
 from rules.conflict import Awaiting, Command, Conflict, ConflictType, available_defence, beat_possible
 from rules.conflict.events import ConflictEnded
@@ -72,6 +77,8 @@ class Prompt:
     """Defence choices in dice (0 = don't defend) when the target must answer."""
     nudge_modes: tuple[NudgeMode, ...] = ()
     """Spending choices when the attacker has Nudges to spend."""
+    narrator_view: bool = False
+    """Offer the board's "Narrator view": the target's dice are not shown to the table."""
 
 
 Buttons = Callable[[Prompt | None], discord.ui.View | None]
@@ -107,6 +114,8 @@ class Reply:
     prompt: Prompt | None = None
     applied: Applied | None = field(default=None, compare=False)
     view: discord.ui.View | None = field(default=None, compare=False)
+    private_embeds: list[discord.Embed] = field(default_factory=list, compare=False)
+    """The full figures the public embeds hid, for the Narrator who made the move only."""
 
     @property
     def mentions(self) -> discord.AllowedMentions:
@@ -167,7 +176,7 @@ class ConflictFlow:
                 raise RulesError(invalid_option(error)) from None
 
         replies: list[Reply] = []
-        compose = self._composer(guild_id, channel_id, title, interaction.id, replies)
+        compose = self._composer(guild_id, channel_id, title, interaction.id, replies, asking)
         try:
             applied = await run_transition(
                 self.storage,
@@ -190,17 +199,24 @@ class ConflictFlow:
         """Start a Conflict in the interaction's channel, its first message queued with it."""
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
         replies: list[Reply] = []
-        compose = self._composer(guild_id, channel_id, "A Conflict begins", interaction.id, replies)
+        compose = self._composer(guild_id, channel_id, "A Conflict begins", interaction.id, replies, None)
         applied = await start_conflict(
             self.storage, guild_id, channel_id, conflict_type, stakes, compose=compose
         )
         return self._saved(replies[-1], applied)
 
     def _composer(
-        self, guild_id: int, channel_id: int, title: str, interaction_id: int, replies: list[Reply]
-    ) -> Callable[[Applied], list[NewMessage]]:
-        def compose(applied: Applied) -> list[NewMessage]:
-            reply = self.compose(guild_id, channel_id, applied, title=title)
+        self,
+        guild_id: int,
+        channel_id: int,
+        title: str,
+        interaction_id: int,
+        replies: list[Reply],
+        asking: "asyncio.Future[Caller] | None",
+    ) -> Callable[[Applied], Awaitable[list[NewMessage]]]:
+        async def compose(applied: Applied) -> list[NewMessage]:
+            narrator = asking is not None and asking.result().narrator
+            reply = await self.compose(guild_id, channel_id, applied, title=title, narrator=narrator)
             replies.append(reply)
             return [message(MessageKind.OUTCOME, reply, interaction_id)]
 
@@ -212,33 +228,75 @@ class ConflictFlow:
         crash_point("after-commit")
         return replace(reply, applied=applied)
 
-    def compose(self, guild_id: int, channel_id: int, applied: Applied, *, title: str) -> Reply:
-        """The outcome, the closing summary if the Conflict ended, and the next prompt."""
+    def _embeds(self, applied: Applied, title: str, view: ConflictView) -> list[discord.Embed]:
         conflict = applied.conflict
         ended = [e for e in applied.events if isinstance(e, ConflictEnded)]
         # Discord allows 6000 characters across a message's embeds: share them out.
-        embeds = [events_embed(conflict, applied.events, title=title, limit=2500 if ended else 6000)]
-        embeds += [summary_embed(e, limit=3500) for e in ended[:1]]
+        limit = 2500 if ended else 6000
+        embeds = [events_embed(conflict, applied.events, title=title, limit=limit, view=view)]
+        return embeds + [summary_embed(e, limit=3500, view=view) for e in ended[:1]]
+
+    async def compose(
+        self, guild_id: int, channel_id: int, applied: Applied, *, title: str, narrator: bool = False
+    ) -> Reply:
+        """The outcome, the closing summary if the Conflict ended, and the next prompt, as the
+        table may see them; ``narrator``: the mover also gets what that hid."""
+        conflict = applied.conflict
+        sheets = dict(applied.characters)
+        revealed = set(applied.revealed)
+        gone = {
+            line.participant
+            for e in applied.events
+            if isinstance(e, ConflictEnded)
+            for line in e.summary
+            if line.participant is not None and line.participant not in sheets
+        }
+        if gone:  # who left before the end shows by their sheet (docs/rulings.md §7.1)
+            for cid, stored in (await self.storage.characters.get_many(guild_id, gone)).items():
+                sheets[cid] = stored.character
+                revealed |= {cid} if stored.revealed else set()
+        view = conflict_view(conflict, sheets, revealed)
+        embeds = self._embeds(applied, title, view)
+        private: list[discord.Embed] = []
+        if narrator:
+            full = self._embeds(applied, title, FULL)
+            if [e.to_dict() for e in full] != [e.to_dict() for e in embeds]:
+                private = [full[0].set_footer(text="The full figures, for the Narrator only."), *full[1:]]
+        reply = Reply(
+            guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied, private_embeds=private
+        )
         if applied.stored is None:
-            return Reply(guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied)
-        asked = self.question(applied.stored.id, conflict, applied.characters)
+            return reply
+        asked = self.question(applied.stored.id, conflict, sheets, view)
         if asked is None:
-            return Reply(guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied)
+            return reply
         if asked.prompt.defend_with:
             self._prompted[(guild_id, channel_id, asked.prompt.attack_id)] = time.monotonic()
-        view = self.buttons(asked.prompt)
-        return Reply(guild_id, channel_id, embeds, asked.content, asked.ping, asked.prompt, applied, view)
+        return replace(
+            reply,
+            content=asked.content,
+            ping=asked.ping,
+            prompt=asked.prompt,
+            view=self.buttons(asked.prompt),
+        )
 
-    def question(self, conflict_id: int, conflict: Conflict, sheets: Sheets) -> Question | None:
+    def question(
+        self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: ConflictView
+    ) -> Question | None:
         """The question of the pending action (a defence or Nudges), or None when nothing waits."""
         pending = conflict.pending
         if pending is None:
             return None
+        hidden_target = pending.target is not None and not view.shows(pending.target)
         if pending.awaiting is Awaiting.DEFENCE and pending.target is not None:
             answerer = pending.target
-            text = defence_prompt(conflict, sheets) or ""
-            most = min(MAX_DEFENCE, available_defence(conflict, sheets, pending.target))
-            prompt = Prompt(conflict_id, pending.id, defend_with=(0, *range(2, most + 1)))
+            text = defence_prompt(conflict, sheets, view) or ""
+            # The buttons of a hidden target offer every count: their number would tell its dice.
+            held = MAX_DEFENCE if hidden_target else available_defence(conflict, sheets, pending.target)
+            most = min(MAX_DEFENCE, held)
+            prompt = Prompt(
+                conflict_id, pending.id, defend_with=(0, *range(2, most + 1)), narrator_view=hidden_target
+            )
         else:
             answerer = pending.attacker
             name = plain(conflict.name_of(pending.attacker))
@@ -252,10 +310,12 @@ class ConflictFlow:
         sheet = sheets.get(answerer)
         return Question(prompt, text, () if sheet is None else (sheet.owner_id,))
 
-    def asked_again(self, conflict_id: int, conflict: Conflict, sheets: Sheets) -> NewMessage | None:
+    def asked_again(
+        self, conflict_id: int, conflict: Conflict, sheets: Sheets, revealed: frozenset[int]
+    ) -> NewMessage | None:
         """The pending action's question posted anew, with working buttons (after a restart, when
         the old prompt is gone or shows no buttons for it); None when nothing waits."""
-        asked = self.question(conflict_id, conflict, sheets)
+        asked = self.question(conflict_id, conflict, sheets, conflict_view(conflict, sheets, revealed))
         if asked is None:
             return None
         reply = Reply(

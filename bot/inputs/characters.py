@@ -4,6 +4,10 @@ A typed name finds a character the way ``rules.naming.find_named`` says: the exa
 case, spacing or width) if there is one, else every name that contains what was typed,
 ignoring accents (``menard`` finds "Ménard d'Arc"). One match is the character; several are a
 question back to the user. Names always come from this server only.
+
+A player finds and is offered only the sheets they may read (docs/rulings.md §7.1): Heroes and
+revealed Villains and Extras. The Narrator's secret ones are neither suggested nor found by a
+part of their name; typed in full, the player is told it is the Narrator's.
 """
 
 import discord
@@ -13,7 +17,7 @@ from bot.access import caller_of, guild_id_of
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
 from bot.render.common import clip, plain
-from storage import StoredCharacter
+from storage import NotFoundError, StoredCharacter
 
 NAME_MAX = 64
 """The longest name a sheet has, and so the longest name an option takes."""
@@ -28,13 +32,23 @@ def shown(typed: str) -> str:
 
 
 async def find_character(interaction: Interaction, typed: str) -> StoredCharacter:
-    """The character of this server that ``typed`` names, or a clear refusal."""
+    """The character of this server that ``typed`` names (among those the caller may read), or
+    a clear refusal."""
     guild_id = guild_id_of(interaction)
     storage = interaction.client.storage
-    found = await storage.characters.find(guild_id, typed, limit=6)
+    caller = await caller_of(interaction, storage)
+    public_only = not caller.reads_secret_sheets
+    found = await storage.characters.find(guild_id, typed, limit=6, public_only=public_only)
     if len(found) == 1:
         return await storage.characters.get(guild_id, found[0].id)
     if not found:
+        if public_only:
+            try:
+                secret = await storage.characters.get_by_name(guild_id, typed)
+            except NotFoundError:
+                pass
+            else:
+                caller.require_read(secret.character, secret.revealed)
         raise BotError(f"There is no character named {shown(typed)} in this server.")
     names = ", ".join(plain(c.name) for c in found[:5])
     more = ", …" if len(found) > 5 else ""
@@ -57,22 +71,32 @@ async def named_or_active(interaction: Interaction, given: StoredCharacter | Non
 
 
 async def character_names(
-    interaction: Interaction, current: str, *, owner_id: int | None = None
+    interaction: Interaction, current: str, *, own: bool = False
 ) -> list[app_commands.Choice[str]]:
-    """Suggestions: names of this server containing what was typed (accents ignored)."""
+    """Suggestions: names of this server containing what was typed (accents ignored), among the
+    sheets the caller may read; ``own``: only those they control."""
     if interaction.guild_id is None:
         return []
-    found = await interaction.client.storage.characters.search(
-        interaction.guild_id, current[:NAME_MAX], owner_id=owner_id, limit=SUGGESTIONS
+    storage = interaction.client.storage
+    caller = await caller_of(interaction, storage)
+    owner_id = caller.user_id if own and not caller.narrator else None
+    found = await storage.characters.search(
+        interaction.guild_id,
+        current[:NAME_MAX],
+        owner_id=owner_id,
+        limit=SUGGESTIONS,
+        public_only=not caller.reads_secret_sheets,
     )
-    return [app_commands.Choice(name=c.name, value=c.name) for c in found]
+    mine = [c for c in found if not own or caller.controls(c)]
+    return [app_commands.Choice(name=c.name, value=c.name) for c in mine]
 
 
 class CharacterTransformer(app_commands.Transformer[MistbornClient]):
-    """A character of this server, by name; ``own`` suggests only the caller's own (Narrators: all).
+    """A character of this server, by name; ``own`` suggests only those the caller controls
+    (Narrators: all). Players never find the Narrator's secret sheets.
 
     The suggestion scope is a convenience: what the caller may do with the character is checked
-    by the command (``Caller.require_control``).
+    by the command (``Caller.require_control``, ``Caller.require_read``).
     """
 
     def __init__(self, *, own: bool = False) -> None:
@@ -96,11 +120,7 @@ class CharacterTransformer(app_commands.Transformer[MistbornClient]):
     async def autocomplete(  # type: ignore[override]
         self, interaction: Interaction, value: str
     ) -> list[app_commands.Choice[str]]:
-        owner_id = None
-        if self.own and interaction.guild_id is not None:
-            caller = await caller_of(interaction, interaction.client.storage)
-            owner_id = None if caller.narrator else caller.user_id
-        return await character_names(interaction, str(value), owner_id=owner_id)
+        return await character_names(interaction, str(value), own=self.own)
 
 
 AnyCharacter = app_commands.Transform[StoredCharacter, CharacterTransformer()]

@@ -13,6 +13,7 @@ from discord import app_commands
 
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
+from bot.text import inert
 
 FACES_MAX_TEXT = 60
 SEPARATORS = re.compile(r"[\s,;/]+")
@@ -29,7 +30,7 @@ def parse_faces(text: str) -> tuple[int, ...]:
     faces = []
     for word in words:
         if not (word.isascii() and word.isdigit()):
-            raise BotError(f"{EXAMPLE}; `{word[:10]}` is not one.")
+            raise BotError(f"{EXAMPLE}; '{inert(word[:10])}' is not one.")
         faces.append(int(word))
     return tuple(faces)
 

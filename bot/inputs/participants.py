@@ -3,6 +3,9 @@
 The name is only cleaned here: it is resolved against the Conflict inside the move's own
 transaction (:func:`find_participant`), so it is judged on the state the move applies to,
 never on an older copy. Participants are found by the same naming rule as characters.
+
+Names of participants are public (the board shows them); their stats are suggested only to
+whoever controls them (docs/rulings.md §6.9, §7.1).
 """
 
 from collections.abc import Mapping
@@ -10,7 +13,7 @@ from collections.abc import Mapping
 import discord
 from discord import app_commands
 
-from bot.access import Caller
+from bot.access import Caller, caller_of
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import NAME_MAX, SUGGESTIONS, shown
@@ -38,9 +41,8 @@ def find_participant(conflict: Conflict, typed: str) -> Participant:
 
 
 def controls(caller: Caller, participant: Participant, sheets: Sheets) -> bool:
-    """Whether the caller may move ``participant`` (its sheet's owner, or a Narrator)."""
-    sheet = sheets.get(participant.id)
-    return caller.narrator or (sheet is not None and caller.owns(sheet))
+    """Whether the caller may move ``participant`` (``Caller.controls_participant``)."""
+    return caller.controls_participant(participant, sheets.get(participant.id))
 
 
 def pick(conflict: Conflict, sheets: Sheets, caller: Caller, who: str | None, doing: str) -> Participant:
@@ -48,7 +50,7 @@ def pick(conflict: Conflict, sheets: Sheets, caller: Caller, who: str | None, do
     if who is not None and who.strip():
         participant = find_participant(conflict, who)
         if not controls(caller, participant, sheets):
-            raise NotAllowed(f"{participant.name} is not yours, so you cannot {doing} for them.")
+            raise NotAllowed(f"{plain(participant.name)} is not yours, so you cannot {doing} for them.")
         return participant
     mine = [p for p in conflict.participants if controls(caller, p, sheets) and not p.defeated]
     if caller.narrator:
@@ -106,6 +108,7 @@ async def participant_stats(interaction: Interaction, current: str) -> list[app_
     if conflict is None or interaction.guild_id is None:
         return []
     storage = interaction.client.storage
+    caller = await caller_of(interaction, storage)
     who = getattr(interaction.namespace, "who", None)
     key = name_key(who) if isinstance(who, str) and who.strip() else None
     for participant in conflict.participants:
@@ -115,7 +118,7 @@ async def participant_stats(interaction: Interaction, current: str) -> list[app_
             stored = await storage.characters.get(interaction.guild_id, participant.id)
         except StorageError:
             continue
-        if key is None and stored.character.owner_id != interaction.user.id:
+        if not caller.controls(stored.character) or (key is None and not caller.owns(stored.character)):
             continue
         names = [n for n in rollable_names(stored.character) if name_matches(current, n)]
         return [app_commands.Choice(name=n, value=n) for n in names[:SUGGESTIONS]]

@@ -11,6 +11,7 @@ from typing import TypeVar
 
 from discord import app_commands
 
+from bot.access import caller_of
 from bot.client import Interaction
 from bot.errors import BotError
 from bot.inputs.characters import SUGGESTIONS, active_character, find_character
@@ -55,7 +56,8 @@ def find_text(items: Sequence[str], typed: str, what: str, owner: str) -> int:
 async def sheet_in_option(interaction: Interaction, *options: str) -> Character | None:
     """The sheet named by the first of ``options`` that was filled in, else the active one.
 
-    Suggestions are best effort: a name that finds nothing (yet) suggests nothing.
+    Suggestions are best effort: a name that finds nothing (yet) suggests nothing, and neither
+    does a sheet the caller may not read (docs/rulings.md §7.1).
     """
     for option in options:
         typed = getattr(interaction.namespace, option, None)
@@ -65,9 +67,11 @@ async def sheet_in_option(interaction: Interaction, *options: str) -> Character 
             except (BotError, RulesError, StorageError):
                 return None
     try:
-        return (await active_character(interaction)).character
+        stored = await active_character(interaction)
+        caller = await caller_of(interaction, interaction.client.storage)
     except (BotError, StorageError):
         return None
+    return stored.character if caller.can_read(stored.character, stored.revealed) else None
 
 
 def matching(values: Iterable[str], current: str) -> list[Choice[str]]:

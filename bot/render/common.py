@@ -2,6 +2,8 @@
 
 import discord
 
+from bot.text import inert
+
 SUCCESS = discord.Colour.from_rgb(76, 153, 92)
 FAILURE = discord.Colour.from_rgb(178, 64, 64)
 NEUTRAL = discord.Colour.from_rgb(196, 160, 64)
@@ -21,10 +23,35 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def units(text: str) -> int:
+    """Length in UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def fit(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` UTF-16 units with an ellipsis, never splitting a character or
+    leaving half of an escape (a lone trailing backslash)."""
+    if units(text) <= limit:
+        return text
+    kept: list[str] = []
+    used = 0
+    for char in text:
+        size = 2 if ord(char) > 0xFFFF else 1
+        if used + size > limit - 1:
+            break
+        kept.append(char)
+        used += size
+    cut = "".join(kept)
+    if (len(cut) - len(cut.rstrip("\\"))) % 2:
+        cut = cut[:-1]
+    return cut + "…"
+
+
 def plain(text: str) -> str:
-    """User text made inert: Markdown shows as typed (``**Vin**``) and ``@everyone`` or
-    ``<@id>`` stay text rather than rendering as a mention."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+    """User text made inert (``bot.text.inert``, the one escaping path): Markdown shows as typed
+    (``**Vin**``), a masked link ``[x](url)`` stays text, and ``@everyone`` or ``<@id>`` never
+    render as a mention."""
+    return inert(text)
 
 
 def signed(value: int) -> str:

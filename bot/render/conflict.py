@@ -21,6 +21,8 @@ from bot.render.common import (
     INFO,
     NEUTRAL,
     SUCCESS,
+    fit,
+    units,
 )
 from bot.render.conflict_events import (
     DEFEAT,
@@ -31,11 +33,14 @@ from bot.render.conflict_events import (
     plural,
 )
 from bot.render.conflict_status import defence_prompt, status_embed, summary_embed
-from bot.render.sheet import embed_units, fit, fit_embed, units
+from bot.render.conflict_view import FULL, ConflictView
+from bot.render.sheet import embed_units, fit_embed
 from rules.conflict import Conflict, Event, Phase, Waiting, waiting
 from rules.conflict.events import Resolved
 
 __all__ = [
+    "FULL",
+    "ConflictView",
     "defence_prompt",
     "event_line",
     "event_lines",
@@ -78,9 +83,15 @@ def tail(lines: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> str:
 
 
 def events_embed(
-    conflict: Conflict, events: Sequence[Event], *, title: str, limit: int = EMBED_TOTAL_LIMIT
+    conflict: Conflict,
+    events: Sequence[Event],
+    *,
+    title: str,
+    limit: int = EMBED_TOTAL_LIMIT,
+    view: ConflictView = FULL,
 ) -> discord.Embed:
-    """The reply to one command: what happened, and who moves next.
+    """The reply to one command: what happened, and who moves next, with the numbers ``view``
+    may show (a public reply hides the Narrator's secret ones, docs/rulings.md §7.1).
 
     ``limit`` is this embed's share of the message's 6000 characters, for a reply that also
     carries the closing summary (``summary_embed(..., limit=...)`` takes the rest).
@@ -90,8 +101,8 @@ def events_embed(
         step = "The Conflict has ended."
     else:
         last = events[-1] if events else None
-        step = next_step_line(conflict, last if isinstance(last, Waiting) else waiting(conflict))
+        step = next_step_line(conflict, last if isinstance(last, Waiting) else waiting(conflict), view=view)
     embed.add_field(name="Next", value=fit(step, FIELD_VALUE_LIMIT), inline=False)
     room = min(DESCRIPTION_LIMIT, limit - embed_units(embed))
-    embed.description = tail(event_lines(conflict, events), max(room, 1)) or "Nothing changed."
+    embed.description = tail(event_lines(conflict, events, view), max(room, 1)) or "Nothing changed."
     return fit_embed(embed, limit)

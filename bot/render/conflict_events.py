@@ -3,110 +3,55 @@
 The engine returns events as data (``rules.conflict.events``); this module turns them into
 short lines for the reply to the command. Names come from the state after the command
 (``Conflict.name_of``) or from the event when the participant may be gone, and every piece of
-player text goes through ``plain``.
+player text goes through ``plain``. A public reply hides the numbers of the Narrator's secret
+participants (a :class:`ConflictView`, docs/rulings.md §7.1): the dice they hold, the ratings
+behind them and what a hit left of them; the dice they throw are shown, as at the table.
 """
 
 from collections.abc import Sequence
 
-import discord
-
 from bot.render.common import plain
-from bot.render.dice import DECISIONS, faces_text
-from rules.character import Resilience
-from rules.conflict import (
-    ActionKind,
-    ActionSpec,
-    Conflict,
-    ConflictType,
-    EndReason,
-    Event,
-    Participant,
-    Pile,
-    Side,
-    Step,
-    Waiting,
+from bot.render.conflict_view import FULL, ConflictView
+from bot.render.conflict_words import (
+    DEFEAT,
+    PILES,
+    TITLE_LIMIT,
+    action_phrase,
+    aim_text,
+    bold,
+    dice,
+    next_step_line,
+    order_text,
+    parts_text,
+    pile_dice,
+    plural,
+    who,
 )
+from bot.render.dice import DECISIONS, faces_text
+from rules.conflict import ActionKind, Conflict, EndReason, Event, Pile, Side, Waiting
 from rules.conflict import events as ev
-from rules.conflict.resolve import too_few_to_act
 from rules.contest import Side as ContestSide
-from rules.pool import Contribution, Source
 from rules.roll import Reading
 
-DEFEAT = discord.Colour.dark_red()
-COUNTED = (Source.TRAIT, Source.TOOL, Source.CIRCUMSTANCE)
-"""Parts read as a count ("+ Trait", "+ Tool"), as in ``bot.render.dice.pool_breakdown``."""
-PILES = {Pile.ACTION: "Action Dice", Pile.DEFENSE: "Defense Dice", Pile.NONE: "dice"}
-TITLE_LIMIT = 256
+__all__ = [
+    "DEFEAT",
+    "TITLE_LIMIT",
+    "aim_text",
+    "bold",
+    "ended_text",
+    "event_line",
+    "event_lines",
+    "next_step_line",
+    "order_text",
+    "pile_dice",
+    "plural",
+]
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def bold(name: str, limit: int | None = None) -> str:
-    """A name in bold, clipped before escaping so an escape is never cut in half."""
-    if limit is not None and len(name) > limit:
-        name = name[: limit - 1] + "…"
-    return f"**{plain(name)}**"
-
-
-def who(conflict: Conflict, participant_id: int | None, limit: int | None = None) -> str:
-    return bold(conflict.name_of(participant_id), limit)
-
-
-def dice(count: int) -> str:
-    return "1 die" if count == 1 else f"{count} dice"
-
-
-def pile_dice(count: int, pile: Pile) -> str:
-    """ "1 Action Die", "12 Action Dice"."""
-    if pile is Pile.NONE:
-        return dice(count)
-    kind = "Action" if pile is Pile.ACTION else "Defense"
-    return f"{count} {kind} {'Die' if count == 1 else 'Dice'}"
-
-
-def parts_text(pool: Sequence[Contribution]) -> str:
-    """ "Physique 6 + Trait + Pewter 5": the sum the way a table says it."""
-    parts = [f"{plain(c.label)} {c.dice}" for c in pool[:1]]
-    for c in pool[1:]:
-        sign = "+" if c.dice > 0 else "−"
-        parts.append(
-            f"{sign} {plain(c.label)}" if c.source in COUNTED else f"{sign} {plain(c.label)} {abs(c.dice)}"
-        )
-    return " ".join(parts)
-
-
-def aim_text(kind: ConflictType | None, resilience: Resilience | None) -> str:
-    """ "physical, Willpower": how an attack lands and what it wears down (docs/rulings.md §4.5)."""
-    return ", ".join(
-        part for part in (kind.value if kind else "", resilience.label if resilience else "") if part
-    )
-
-
-def action_phrase(conflict: Conflict, action: ActionSpec) -> str:
-    """ "a physical attack on **Carrow** (Health)", "full defence", "an action against **Koel**"."""
-    if action.kind is ActionKind.ATTACK:
-        aim = f" ({action.resilience.label})" if action.resilience is not None else ""
-        kind = f"a {action.attack_kind.value} attack" if action.attack_kind is not None else "an attack"
-        text = f"{kind} on {who(conflict, action.target)}{aim}"
-    elif action.kind is ActionKind.ACTION:
-        text = "an action" + (f" against {who(conflict, action.target)}" if action.target is not None else "")
-    elif action.kind is ActionKind.FULL_DEFENCE:
-        text = "full defence"
-    else:
-        text = "an action that needs no roll"
-    if action.kind.rolls and not action.contest:
-        text += " that cannot be resisted"
-    if action.difficulty is not None and action.difficulty > 1:
-        text += f" at Difficulty {action.difficulty}"
-    if action.label:
-        text += f", “{plain(action.label)}”"
-    return text
-
-
-def _declared(c: Conflict, e: ev.Declared) -> str:
+def _declared(c: Conflict, e: ev.Declared, v: ConflictView) -> str:
     line = f"{who(c, e.participant)} declares {action_phrase(c, e.action)}"
+    if not v.shows(e.participant):
+        return line  # the dice and the ratings behind them are the Narrator's (§7.1)
     if e.pile is Pile.NONE:
         line += ": no dice (Defense Dice come if attacked)"
     else:
@@ -118,20 +63,7 @@ def _declared(c: Conflict, e: ev.Declared) -> str:
     return line
 
 
-def order_text(conflict: Conflict, order: Sequence[Sequence[int]], limit: int | None = None) -> str:
-    """ "Thorrow 12 · Carrow 9 · Cordal & Koel 6 · Ignus (switched)": ties share a step."""
-    steps = []
-    for step in order:
-        names = " & ".join(who(conflict, pid, limit) for pid in step)
-        found = conflict.find(step[0]) if step else None
-        if found is not None and found.round.switched:
-            steps.append(f"{names} (switched, goes last)")
-        else:
-            steps.append(f"{names} {found.order_key if found is not None else '?'}")
-    return " · ".join(steps) or "nobody"
-
-
-def _acted(c: Conflict, e: ev.Acted) -> str:
+def _acted(c: Conflict, e: ev.Acted, v: ConflictView) -> str:
     verb = {ActionKind.ATTACK: "attacks", ActionKind.ACTION: "acts"}.get(e.kind, "acts")
     line = f"{who(c, e.participant)} {'takes the extra action and ' if e.extra else ''}{verb}"
     if e.target is not None:
@@ -142,14 +74,16 @@ def _acted(c: Conflict, e: ev.Acted) -> str:
     line += f" with {dice(e.pool)}"
     if e.difficulty > 1:
         line += f" at Difficulty {e.difficulty}"
-    if e.kept:
+    if e.kept and v.shows(e.participant):
         line += f", keeping {pile_dice(e.kept, Pile.DEFENSE)}"
     if e.awaiting_defence:
         line += f"; waiting for {who(c, e.target)} to defend"
     return line
 
 
-def _switched(c: Conflict, e: ev.Switched) -> str:
+def _switched(c: Conflict, e: ev.Switched, v: ConflictView) -> str:
+    if not v.shows(e.participant):
+        return f"{who(c, e.participant)} switches to {action_phrase(c, e.action)}; goes last"
     return (
         f"{who(c, e.participant)} switches to {action_phrase(c, e.action)}: "
         f"{e.refigured} dice ({parts_text(e.pool)}), halved to {e.halved}"
@@ -158,21 +92,27 @@ def _switched(c: Conflict, e: ev.Switched) -> str:
     )
 
 
-def _passed(c: Conflict, e: ev.Passed) -> str:
-    held = pile_dice(e.defense_dice, Pile.DEFENSE)
+def _passed(c: Conflict, e: ev.Passed, v: ConflictView) -> str:
+    held = f" ({pile_dice(e.defense_dice, Pile.DEFENSE)} left)" if v.shows(e.participant) else ""
     if e.declined_beat:
-        return f"{who(c, e.participant)} lets the Beat's extra action go ({held} left)"
-    return f"{who(c, e.participant)} does not act: now holds {held}"
+        return f"{who(c, e.participant)} lets the Beat's extra action go{held}"
+    if not v.shows(e.participant):
+        return f"{who(c, e.participant)} does not act"
+    return f"{who(c, e.participant)} does not act: now holds {pile_dice(e.defense_dice, Pile.DEFENSE)}"
 
 
-def _defended(c: Conflict, e: ev.Defended) -> str:
+def _defended(c: Conflict, e: ev.Defended, v: ConflictView) -> str:
+    shows = v.shows(e.participant)
     if not e.dice:
-        return f"{who(c, e.participant)} does not defend ({pile_dice(e.left, e.pile)} kept)"
+        kept = f" ({pile_dice(e.left, e.pile)} kept)" if shows else ""
+        return f"{who(c, e.participant)} does not defend{kept}"
+    if not shows:
+        return f"{who(c, e.participant)} defends with {dice(e.dice)}"
     return f"{who(c, e.participant)} defends with {pile_dice(e.dice, e.pile)} ({e.left} left)"
 
 
 def roll_text(name: str, reading: Reading) -> str:
-    """ "**Thorrow** rolls **3** **3** 6✦ 6✦ 1 2 (Result 3, 2 Nudges)"."""
+    """ "**Thorrow** rolls **3** **3** 6✦ 6✦ 1 2 (Result 3, 2 Nudges)": dice thrown in the open."""
     result = f"Result {reading.result}" if reading.has_set else "no matching set"
     return f"{name} rolls {faces_text(reading)} ({result}, {plural(reading.tiebreak_nudges, 'Nudge')})"
 
@@ -227,13 +167,17 @@ def _burdens_text(e: ev.DamageDealt) -> str:
     return text
 
 
-def _damage(c: Conflict, e: ev.DamageDealt) -> str:
+def _damage(c: Conflict, e: ev.DamageDealt, v: ConflictView) -> str:
     target = who(c, e.target)
+    found = c.find(e.target)
+    group = bool(e.members_lost) or (found is not None and found.is_extra)
+    if not v.shows(e.target):
+        # Armour, what was left and the wound are the sheet's: the table sees the hit land.
+        return f"{target} {'are' if group else 'is'} hit: now {v.state(e.target)}"
     parts = ["1"] + ([f"{plural(e.nudges, 'Nudge')}"] if e.nudges else [])
     parts += [f"weapon {e.weapon}"] if e.weapon else []
     sum_text = " + ".join(parts) + (f" − armour {e.armour}" if e.armour else "")
-    found = c.find(e.target)
-    if e.members_lost or (found is not None and found.is_extra):
+    if group:
         return (
             f"{target} take {e.amount} damage{f' ({sum_text})' if len(parts) > 1 else ''}: "
             f"{plural(e.members_lost, 'member')} down ({e.before} → {e.after} standing)"
@@ -276,25 +220,25 @@ def ended_text(e: ev.ConflictEnded) -> str:
     return f"The {side.label} {verb} defeated after {rounds}: the Conflict is over"
 
 
-def event_line(c: Conflict, event: Event) -> str:
-    """One event in a short line."""
+def event_line(c: Conflict, event: Event, view: ConflictView = FULL) -> str:
+    """One event in a short line, with the numbers ``view`` may show."""
     match event:
         case ev.Declared():
-            return _declared(c, event)
+            return _declared(c, event, view)
         case ev.Acted():
-            return _acted(c, event)
+            return _acted(c, event, view)
         case ev.Switched():
-            return _switched(c, event)
+            return _switched(c, event, view)
         case ev.Passed():
-            return _passed(c, event)
+            return _passed(c, event, view)
         case ev.Defended():
-            return _defended(c, event)
+            return _defended(c, event, view)
         case ev.Resolved():
             return _resolved(c, event)
         case ev.NudgesSpent():
             return _nudges(c, event)
         case ev.DamageDealt():
-            return _damage(c, event)
+            return _damage(c, event, view)
         case ev.Defeated():
             return _defeated(c, event)
         case ev.RoundStarted():
@@ -302,11 +246,11 @@ def event_line(c: Conflict, event: Event) -> str:
         case ev.ConflictEnded():
             return ended_text(event)
         case ev.Waiting():
-            return next_step_line(c, event)
-    return _roster_line(c, event)
+            return next_step_line(c, event, view=view)
+    return _roster_line(c, event, view)
 
 
-def _roster_line(c: Conflict, event: Event) -> str:
+def _roster_line(c: Conflict, event: Event, v: ConflictView) -> str:
     match event:
         case ev.Joined(participant=pid, side=side, surprised=surprised):
             return f"{who(c, pid)} joins the {side.label}" + (" (surprised)" if surprised else "")
@@ -320,72 +264,30 @@ def _roster_line(c: Conflict, event: Event) -> str:
             return f"{who(c, pid)} is no longer surprised"
         case ev.BurningChanged(participant=pid, metal=metal, burning=burning, health=health):
             verb = "burns" if burning else "stops burning"
-            extra = f" (Health now {health})" if metal == "Pewter" else ""
+            extra = f" (Health now {health})" if metal == "Pewter" and v.shows(pid) else ""
             return f"{who(c, pid)} {verb} {plain(metal)}{extra}"
         case ev.ResolveStarted(order=order):
-            return f"Everyone has declared. Resolve order: {order_text(c, order)}"
+            return f"Everyone has declared. Resolve order: {order_text(c, order, view=v)}"
         case ev.DiceAdjusted(participant=pid, pile=pile, delta=delta, dice=count, reason=reason):
             why = f" ({plain(reason)})" if reason else ""
+            if not v.shows(pid):
+                return f"The Narrator adjusts {who(c, pid)}'s dice{why}"
             return f"The Narrator changes {who(c, pid)}'s {PILES[pile]} by {delta:+d}{why}: now {count}"
         case ev.DefenceGranted(participant=pid, dice=count, pool=pool):
+            if not v.shows(pid):
+                return f"{who(c, pid)} is busy elsewhere, so gets Defense Dice"
             granted = pile_dice(count, Pile.DEFENSE)
             return f"{who(c, pid)} is busy elsewhere, so gets {granted} — {parts_text(pool)}"
         case ev.DiceRemoved(participant=pid, pile=pile, removed=removed, left=left):
+            if not v.shows(pid):
+                return f"{who(c, pid)} loses {dice(removed)} to the Nudges"
             return f"{who(c, pid)} loses {pile_dice(removed, pile)} to the Nudges ({left} left)"
         case ev.BeatCaught(participant=pid, dice=count):
-            return f"{who(c, pid)} catches a Beat: an extra action now, from the {dice(count)} left"
+            held = f", from the {dice(count)} left" if v.shows(pid) else ""
+            return f"{who(c, pid)} catches a Beat: an extra action now{held}"
     return "Something happened."
 
 
-def event_lines(conflict: Conflict, events: Sequence[Event]) -> list[str]:
+def event_lines(conflict: Conflict, events: Sequence[Event], view: ConflictView = FULL) -> list[str]:
     """One line per event, leaving out the trailing ``Waiting`` (shown as the next step)."""
-    return [event_line(conflict, e) for e in events if not isinstance(e, Waiting)]
-
-
-def _act_line(people: Sequence[Participant], limit: int | None) -> str:
-    """Whose turn it is; anyone under 2 Action Dice is told they can only not act (§4.9)."""
-    stuck = [p for p in people if too_few_to_act(p)]
-    listed = ", ".join(
-        f"{bold(p.name, limit)} ({pile_dice(p.round.action_dice, Pile.ACTION)}"
-        + (": too few for a pool, so they can only not act" if p in stuck else "")
-        + ")"
-        for p in people
-    )
-    together = " (at the same moment)" if len(people) > 1 else ""
-    if len(stuck) == len(people):
-        return f"Not act{together}: {listed} — `/pass`"
-    return f"Act{together}: {listed} — `/act` (or `/switch`, or `/pass`)"
-
-
-def next_step_line(conflict: Conflict, waiting: Waiting, limit: int | None = None) -> str:
-    """Who must do what next, and the command for it."""
-    names = [conflict.find(pid) for pid in waiting.participants]
-    people = [p for p in names if p is not None]
-    match waiting.step:
-        case Step.DECLARE:
-            listed = ", ".join(
-                f"{bold(p.name, limit)} (Wits {p.wits}{', surprised' if p.surprised else ''})" for p in people
-            )
-            return f"Declare: {listed or 'nobody'} — `/declare`"
-        case Step.ACT:
-            beat = [p for p in people if p.round.extra_action]
-            if beat:
-                p = beat[0]
-                held = pile_dice(p.round.defense_dice, Pile.DEFENSE)
-                name = bold(p.name, limit)
-                return f"Extra action: {name} ({held} left) — `/act`, or `/pass` to let it go"
-            return _act_line(people, limit)
-        case Step.DEFEND:
-            pending = conflict.pending
-            against = f" against {who(conflict, pending.attacker, limit)}" if pending is not None else ""
-            listed = ", ".join(bold(p.name, limit) for p in people)
-            return f"Defend: {listed}{against} — choose dice below (0 = no defence)"
-        case Step.NUDGES:
-            nudges = conflict.pending.nudges if conflict.pending is not None else 0
-            listed = ", ".join(bold(p.name, limit) for p in people)
-            return f"Spend Nudges: {listed} has {nudges} — `/nudges`"
-        case Step.NEXT_ROUND:
-            return "Round over: Narrator, `/conflict next-round`"
-        case Step.JOIN:
-            return "Add participants with `/conflict add` / `/conflict join`"
-    return "The Conflict has ended."
+    return [event_line(conflict, e, view) for e in events if not isinstance(e, Waiting)]

@@ -5,24 +5,37 @@ limits with 25 participants whose names are 64 characters of Markdown (escaping 
 them). Each participant gets one compact line, packed into a field per side; if the whole
 board is still too long, names are shortened step by step (before escaping, so no escape is
 cut in half), and only then are fields shaved by ``fit_embed``.
+
+The board in the channel is public: a participant the :class:`ConflictView` hides (the
+Narrator's secret Villains and Extras, docs/rulings.md §7.1) shows as a name, what it does and
+a plain state ("wounded"); the Narrator's own view of the board shows every number.
 """
 
 from collections.abc import Callable, Mapping
 
 import discord
 
-from bot.render.common import DESCRIPTION_LIMIT, EMBED_TOTAL_LIMIT, FIELD_VALUE_LIMIT, INFO, NEUTRAL, plain
-from bot.render.conflict_events import (
+from bot.render.common import (
+    DESCRIPTION_LIMIT,
+    EMBED_TOTAL_LIMIT,
+    FIELD_VALUE_LIMIT,
+    INFO,
+    NEUTRAL,
+    fit,
+    plain,
+)
+from bot.render.conflict_events import ended_text
+from bot.render.conflict_view import FULL, ConflictView
+from bot.render.conflict_words import (
     TITLE_LIMIT,
     aim_text,
     bold,
-    ended_text,
     next_step_line,
     order_text,
     pile_dice,
     plural,
 )
-from bot.render.sheet import add_lines, embed_units, fit, fit_embed
+from bot.render.sheet import add_lines, embed_units, fit_embed
 from rules.character import Character, Resilience, resilience_current, resilience_max
 from rules.conflict import (
     ActionKind,
@@ -57,6 +70,7 @@ PHASES = {
     Phase.ENDED: "ended",
 }
 STATUS_FOOTER = "▶ whose move it is · AD Action Dice · DD Defense Dice"
+PUBLIC_FOOTER = STATUS_FOOTER + " · the Narrator's characters show their state only"
 
 
 def shrink_to_fit(
@@ -114,9 +128,15 @@ def _health_text(participant: Participant, sheet: Character | None) -> str:
 
 
 def participant_line(
-    conflict: Conflict, participant: Participant, sheet: Character | None, marked: bool, limit: int | None
+    conflict: Conflict,
+    participant: Participant,
+    sheet: Character | None,
+    marked: bool,
+    limit: int | None,
+    view: ConflictView = FULL,
 ) -> str:
-    """ "▶ **Thorrow** · burning Pewter · waiting · attack → **Carrow** · AD 12 · DD 0 · Health 14/14 …"."""
+    """ "▶ **Thorrow** · burning Pewter · waiting · attack → **Carrow** · AD 12 · DD 0 · Health 14/14 …";
+    a hidden participant ends with its plain state instead of its numbers."""
     parts = [(MARK if marked else "") + bold(participant.name, limit)]
     if participant.surprised:
         parts.append("surprised")
@@ -126,6 +146,9 @@ def participant_line(
     declared = _declared_short(conflict, participant, limit)
     if declared:
         parts.append(declared)
+    if not view.shows(participant.id):
+        parts.append(view.state(participant.id))
+        return " · ".join(parts)
     state = participant.round
     parts.append(f"AD {state.action_dice} · DD {state.defense_dice}")
     if participant.next_round_dice:
@@ -138,7 +161,7 @@ def participant_line(
     return " · ".join(parts)
 
 
-def _order_line(conflict: Conflict, turn: tuple[int, ...], limit: int | None) -> str:
+def _order_line(conflict: Conflict, turn: tuple[int, ...], limit: int | None, view: ConflictView) -> str:
     if conflict.phase is Phase.DECLARE:
         names = []
         for p in declaration_order(conflict):
@@ -147,7 +170,7 @@ def _order_line(conflict: Conflict, turn: tuple[int, ...], limit: int | None) ->
         return "Declaration order: " + (" → ".join(names) or "nobody yet")
     if conflict.phase is Phase.RESOLVE:
         order = resolve_order(conflict)
-        text = order_text(conflict, order, limit) if order else "everyone has acted"
+        text = order_text(conflict, order, limit, view) if order else "everyone has acted"
         beat = [p for p in conflict.participants if p.round.extra_action]
         marker = MARK if order and not beat and set(order[0]) & set(turn) else ""
         if beat:
@@ -170,7 +193,9 @@ def _pending_line(conflict: Conflict, limit: int | None) -> str:
     return f"In progress: {attacker} → {aimed} succeeded, {plural(pending.nudges, 'Nudge')} to spend"
 
 
-def _status(conflict: Conflict, sheets: Mapping[int, Character], limit: int | None) -> discord.Embed:
+def _status(
+    conflict: Conflict, sheets: Mapping[int, Character], limit: int | None, view: ConflictView
+) -> discord.Embed:
     now = waiting(conflict)
     title = f"Conflict — round {conflict.round} · {conflict.type.label}"
     embed = discord.Embed(
@@ -184,7 +209,7 @@ def _status(conflict: Conflict, sheets: Mapping[int, Character], limit: int | No
         )
     lines += [
         line
-        for line in (_order_line(conflict, now.participants, limit), _pending_line(conflict, limit))
+        for line in (_order_line(conflict, now.participants, limit, view), _pending_line(conflict, limit))
         if line
     ]
     embed.description = fit("\n".join(lines), DESCRIPTION_LIMIT)
@@ -193,26 +218,32 @@ def _status(conflict: Conflict, sheets: Mapping[int, Character], limit: int | No
         members = [p for p in people if p.side is side]
         if members:
             rows = [
-                participant_line(conflict, p, sheets.get(p.id), p.id in now.participants, limit)
+                participant_line(conflict, p, sheets.get(p.id), p.id in now.participants, limit, view)
                 for p in members
             ]
             add_lines(embed, f"{side.label} ({len(members)})", rows)
     if not conflict.participants:
         add_lines(embed, "Participants", ["Nobody yet."])
     embed.add_field(
-        name="Next", value=fit(next_step_line(conflict, now, limit), FIELD_VALUE_LIMIT), inline=False
+        name="Next", value=fit(next_step_line(conflict, now, limit, view), FIELD_VALUE_LIMIT), inline=False
     )
-    embed.set_footer(text=STATUS_FOOTER)
+    embed.set_footer(text=STATUS_FOOTER if view.full else PUBLIC_FOOTER)
     return embed
 
 
-def status_embed(conflict: Conflict, sheets: Mapping[int, Character]) -> discord.Embed:
-    """THE status board: round, phase, order with ▶ on whose move it is, and everyone's state."""
-    return shrink_to_fit(lambda limit: _status(conflict, sheets, limit))
+def status_embed(
+    conflict: Conflict, sheets: Mapping[int, Character], view: ConflictView = FULL
+) -> discord.Embed:
+    """THE status board: round, phase, order with ▶ on whose move it is, and everyone's state
+    (as far as ``view`` shows it)."""
+    return shrink_to_fit(lambda limit: _status(conflict, sheets, limit, view))
 
 
-def summary_line(line: SummaryLine, limit: int | None) -> str:
+def summary_line(line: SummaryLine, limit: int | None, view: ConflictView = FULL) -> str:
     parts = [f"dealt {line.dealt} damage"]
+    if not view.shows(line.participant):
+        state = "defeated" if line.defeated else view.states.get(line.participant or -1)
+        return f"{bold(line.name, limit)}: " + " · ".join(parts + ([state] if state else []))
     if line.taken:
         parts.append("took " + ", ".join(f"{n} to {r.label}" for r, n in line.taken))
     if line.members_lost:
@@ -224,7 +255,7 @@ def summary_line(line: SummaryLine, limit: int | None) -> str:
     return f"{bold(line.name, limit)}: " + " · ".join(parts)
 
 
-def _summary(ended: ConflictEnded, limit: int | None) -> discord.Embed:
+def _summary(ended: ConflictEnded, limit: int | None, view: ConflictView) -> discord.Embed:
     embed = discord.Embed(title=f"Conflict over — {plural(ended.rounds, 'round')}", colour=NEUTRAL)
     embed.description = ended_text(ended) + "."
     for side, label in (
@@ -232,7 +263,7 @@ def _summary(ended: ConflictEnded, limit: int | None) -> discord.Embed:
         (Side.OPPOSITION, "Opposition"),
         (None, "Left the Conflict"),
     ):
-        rows = [summary_line(line, limit) for line in ended.summary if line.side is side]
+        rows = [summary_line(line, limit, view) for line in ended.summary if line.side is side]
         if rows:
             add_lines(embed, label, rows)
     if not ended.summary:
@@ -249,43 +280,62 @@ def _summary(ended: ConflictEnded, limit: int | None) -> discord.Embed:
     return embed
 
 
-def summary_embed(ended: ConflictEnded, *, limit: int = EMBED_TOTAL_LIMIT) -> discord.Embed:
-    """The closing summary: why it ended, and what each participant dealt and took.
+def summary_embed(
+    ended: ConflictEnded, *, limit: int = EMBED_TOTAL_LIMIT, view: ConflictView = FULL
+) -> discord.Embed:
+    """The closing summary: why it ended, and what each participant dealt and took (a hidden
+    participant: what they dealt, and how they end up).
 
     ``limit`` is this embed's share of the message's 6000 characters (see ``events_embed``).
     """
-    return shrink_to_fit(lambda names: _summary(ended, names), limit)
+    return shrink_to_fit(lambda names: _summary(ended, names, view), limit)
 
 
-def defence_prompt(conflict: Conflict, sheets: Mapping[int, Character]) -> str | None:
-    """The question to the target of an attack waiting for a defence, or None."""
+def defence_prompt(
+    conflict: Conflict, sheets: Mapping[int, Character], view: ConflictView = FULL
+) -> str | None:
+    """The question to the target of an attack waiting for a defence, or None.
+
+    For a target ``view`` hides, the question goes to the Narrator without the dice it holds
+    (the buttons offer every count; the Narrator view shows the pile).
+    """
     pending = conflict.pending
     if pending is None or pending.awaiting is not Awaiting.DEFENCE or pending.target is None:
         return None
     target = conflict.find(pending.target)
     if target is None:
         return None
-    try:
-        available = available_defence(conflict, sheets, target.id)
-    except RulesError:
-        available = target.pile
+    hidden = not view.shows(target.id)
     attacker = plain(conflict.name_of(pending.attacker))
     action = pending.action
     kind = kind_of(conflict, action)
+    whose = "their" if hidden else "your"
     if action.kind is ActionKind.ATTACK and action.resilience is not None:
         attack = f"a {kind.value} attack" if action.attack_kind is not None else "an attack"
-        what = f"{attacker} makes {attack} on your {action.resilience.label} with {pending.pool} dice"
+        what = f"{attacker} makes {attack} on {whose} {action.resilience.label} with {pending.pool} dice"
     else:
-        what = f"{attacker} acts against you with {pending.pool} dice"
+        what = f"{attacker} acts against {'them' if hidden else 'you'} with {pending.pool} dice"
     if pending.difficulty > 1:
         what += f" (Difficulty {pending.difficulty})"
     if action.label:
         what += f", “{plain(action.label)}”"
-    pile = Pile.ACTION if target.round.status is Status.WAITING else Pile.DEFENSE
     if needs_grant(target):
         # docs/rulings.md §4.11: busy elsewhere, the kind of the attack picks the Attribute.
         attribute = DEFENCE_ATTRIBUTE[kind].label
-        what += f". Busy elsewhere, you get Defense Dice from your {attribute} against a {kind.value} attack"
+        busy = (
+            f"they get Defense Dice from their {attribute}"
+            if hidden
+            else (f"you get Defense Dice from your {attribute}")
+        )
+        what += f". Busy elsewhere, {busy} against a {kind.value} attack"
+    if hidden:
+        ask = "Narrator: choose the defence below (0 = don't defend); the Narrator view shows their dice."
+        return fit(f"{bold(target.name)}: {what}. {ask}", 2000)
+    try:
+        available = available_defence(conflict, sheets, target.id)
+    except RulesError:
+        available = target.pile
+    pile = Pile.ACTION if target.round.status is Status.WAITING else Pile.DEFENSE
     if available < 2:
         ask = f"You hold only {pile_dice(available, pile)}, too few for a pool: choose 0 (no defence)."
     else:

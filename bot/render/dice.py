@@ -1,10 +1,27 @@
-"""Embeds for rolls, Contests and odds."""
+"""Embeds for rolls, Contests and odds.
+
+Labels and names are user text: each is made inert here (``plain``), in titles and field names
+too, before it is clipped to Discord's limits (``fit`` never cuts an escape in half). The
+roller's name goes in the author line, which Discord shows as plain text.
+"""
 
 from fractions import Fraction
 
 import discord
 
-from bot.render.common import FAILURE, INFO, NEUTRAL, SUCCESS, add_field, clip, percent, plain
+from bot.render.common import (
+    FAILURE,
+    FIELD_NAME_LIMIT,
+    INFO,
+    NEUTRAL,
+    SUCCESS,
+    TITLE_LIMIT,
+    add_field,
+    clip,
+    fit,
+    percent,
+    plain,
+)
 from rules.contest import ContestResult, Decision, Side
 from rules.odds import ContestOdds, Odds
 from rules.outcome import difficulty_name
@@ -78,8 +95,9 @@ def complications_text(reading: Reading) -> str:
 
 
 def reading_embed(reading: Reading, *, title: str, roller: str | None = None) -> discord.Embed:
+    """A roll read out; ``title`` is the label as typed (or "Vin: Physique")."""
     colour = SUCCESS if reading.success else FAILURE
-    embed = discord.Embed(title=clip(title, 256), colour=colour)
+    embed = discord.Embed(title=fit(plain(title), TITLE_LIMIT), colour=colour)
     if roller:
         embed.set_author(name=clip(roller, 256))
     embed.description = verdict(reading)
@@ -102,12 +120,15 @@ DECISIONS = {
 
 
 def contest_embed(contest: ContestResult, *, acting: str, opposing: str) -> discord.Embed:
+    """A Contest; ``acting`` and ``opposing`` are the sides' names as typed (or "4 dice")."""
     if contest.winner is None:
         title, colour = "Stalemate", NEUTRAL
     else:
         name = acting if contest.winner is Side.ACTING else opposing
-        title, colour = f"{name} wins", SUCCESS if contest.winner is Side.ACTING else FAILURE
-    embed = discord.Embed(title=clip(title, 256), colour=colour, description=DECISIONS[contest.decided_by])
+        title, colour = f"{plain(name)} wins", SUCCESS if contest.winner is Side.ACTING else FAILURE
+    embed = discord.Embed(
+        title=fit(title, TITLE_LIMIT), colour=colour, description=DECISIONS[contest.decided_by]
+    )
     for name, reading in ((acting, contest.acting), (opposing, contest.opposing)):
         if reading is None:
             continue
@@ -116,7 +137,7 @@ def contest_embed(contest: ContestResult, *, acting: str, opposing: str) -> disc
             f"{pool_breakdown(reading.pool)}\n{faces_text(reading)}\n"
             f"Result {reading.result} · Nudges {nudges}"
         )
-        add_field(embed, name, value, inline=False)
+        add_field(embed, fit(plain(name), FIELD_NAME_LIMIT), value, inline=False)
     embed.set_footer(text=f"Contest Outcome {contest.outcome}")
     return embed
 

@@ -7,7 +7,7 @@ fits Discord's 6000. Lengths are counted in UTF-16 code units, the strictest way
 count them (an emoji is two), so what fits here fits however Discord counts.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
 
 import discord
@@ -26,6 +26,10 @@ from bot.render.common import (
     TITLE_LIMIT,
     plain,
 )
+
+# ``fit`` and ``units`` moved to ``bot.render.common``; still importable from here.
+from bot.render.common import fit as fit
+from bot.render.common import units as units
 from rules.character import (
     Attribute,
     Character,
@@ -50,30 +54,6 @@ PENALTIES = {
 }
 MIN_TRIMMED = 40
 """A field trimmed to fit the total keeps at least this much, so every section stays visible."""
-
-
-def units(text: str) -> int:
-    """Length in UTF-16 code units."""
-    return len(text.encode("utf-16-le")) // 2
-
-
-def fit(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` UTF-16 units with an ellipsis, never splitting a character or
-    leaving half of an escape (a lone trailing backslash)."""
-    if units(text) <= limit:
-        return text
-    kept: list[str] = []
-    used = 0
-    for char in text:
-        size = 2 if ord(char) > 0xFFFF else 1
-        if used + size > limit - 1:
-            break
-        kept.append(char)
-        used += size
-    cut = "".join(kept)
-    if (len(cut) - len(cut.rstrip("\\"))) % 2:
-        cut = cut[:-1]
-    return cut + "…"
 
 
 def add_lines(embed: discord.Embed, name: str, lines: Iterable[str], *, inline: bool = False) -> None:
@@ -347,14 +327,21 @@ class RosterEntry(Protocol):
 
 
 def roster_embed(
-    characters: Sequence[RosterEntry], *, title: str, active_id: int | None = None
+    characters: Sequence[RosterEntry],
+    *,
+    title: str,
+    active_id: int | None = None,
+    hidden: Collection[int] = (),
 ) -> discord.Embed:
-    """Names, kinds and owners; mentions inside embeds show the member without pinging."""
+    """Names, kinds and owners; mentions inside embeds show the member without pinging.
+    ``hidden``: the Narrator's secret sheets, marked so (docs/rulings.md §7.1). ``title`` is
+    already inert."""
     embed = discord.Embed(title=fit(title, TITLE_LIMIT), colour=INFO)
     lines: list[str] = []
     used = 0
     for index, c in enumerate(characters):
         mark = " (your active character)" if c.id == active_id else ""
+        mark += " · hidden from players" if c.id in hidden else ""
         line = f"**{plain(c.name)}** · {c.kind.label} · <@{c.owner_id}>{mark}"
         if used + units(line) + 1 > DESCRIPTION_LIMIT - 40:
             lines.append(f"…and {len(characters) - index} more.")

@@ -46,7 +46,6 @@ from rules.conflict.order import (
 from rules.conflict.specs import ActionKind, ActionSpec, ConflictType, DiceSpec, Side
 from rules.conflict.state import (
     MAX_PARTICIPANTS,
-    PARTICIPANTS_PATH,
     SCHEMA_VERSION,
     Awaiting,
     Conflict,
@@ -64,7 +63,6 @@ from rules.conflict.state import (
 __all__ = [
     "COMMANDS",
     "MAX_PARTICIPANTS",
-    "PARTICIPANTS_PATH",
     "SCHEMA_VERSION",
     "Act",
     "ActionKind",

@@ -260,6 +260,8 @@ class SummaryLine(BaseModel):
     name: str
     side: Side | None
     dealt: int
+    participant: int | None = None
+    """The character's id (names may repeat among those who left), so a view can hide it."""
     taken: tuple[tuple[Resilience, int], ...]
     members_lost: int
     burdens: tuple[Burden, ...]

@@ -111,6 +111,7 @@ def summary(conflict: Conflict) -> tuple[SummaryLine, ...]:
         lines.append(
             SummaryLine(
                 name=names[pid],
+                participant=pid,
                 side=found.side if found is not None else None,
                 dealt=sum(e.taken for e in damage if e.attacker == pid),
                 taken=tuple((r, n) for r, n in taken.items() if n),

@@ -31,9 +31,6 @@ MAX_PARTICIPANTS = 25
 STAKES_MAX = 200
 MAX_LOG = 500
 """Log entries kept; older ones are dropped (and counted) so a marathon fight stays storable."""
-PARTICIPANTS_PATH = "$.participants"
-"""Where a stored Conflict document lists its participants, each with its character's ``id``:
-a store may read their sheets in the same query as the document (``storage.conflicts``)."""
 
 
 class Phase(StrEnum):

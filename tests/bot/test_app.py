@@ -42,11 +42,17 @@ async def test_contest_between_two_characters_stats(bot_env: BotEnv) -> None:
     await bot_env.storage.characters.create(guild, thorrow)
     await bot_env.storage.characters.create(guild, carrow)
     line = "/contest actor:Thorrow actor_stat:Physique opponent:Carrow opponent_stat:Physique"
-    reply = await bot_env.slash(line, user="player1")
+    # docs/rulings.md §7.1: a Villain's sheet is the Narrator's, so only a Narrator rolls from it.
+    secret = await bot_env.slash(line, user="player1")
+    assert secret.ephemeral and "one of the Narrator's characters" in secret.content
+    reply = await bot_env.slash(line, user="narrator")
     embed = reply.embeds[0]
     assert [f["name"] for f in embed["fields"]] == ["Thorrow", "Carrow"]
     assert embed["fields"][0]["value"].startswith("Physique 6 = **6**")
     assert embed["fields"][1]["value"].startswith("Physique 4 = **4**")
     assert embed["title"] in ("Thorrow wins", "Carrow wins", "Stalemate")
-    refused = await bot_env.slash(line.replace("actor:Thorrow", "actor:Carrow"), user="player1")
-    assert refused.ephemeral and "not yours" in refused.content
+    refused = await bot_env.slash(
+        line.replace("opponent:Carrow", "opponent:Thorrow").replace("actor:Thorrow", "actor:Carrow"),
+        user="player1",
+    )
+    assert refused.ephemeral and "one of the Narrator's characters" in refused.content

@@ -134,7 +134,11 @@ async def test_list_shows_names_kinds_owners_and_filters(bot_env: BotEnv) -> Non
     await make(bot_env, "Straff", owner="narrator", kind=CharacterKind.VILLAIN)
     everyone = await bot_env.slash("/character list", user="player2")
     text = everyone.embeds[0]["description"]
-    assert "**Straff** · Villain · <@" in text and f"<@{bot_env.user_id('player1')}>" in text
+    # docs/rulings.md §7.1: players list Heroes only; the Narrator sees Straff, privately.
+    assert "Straff" not in text and f"<@{bot_env.user_id('player1')}>" in text and not everyone.ephemeral
+    narrator = await bot_env.slash("/character list", user="narrator")
+    listed = narrator.embeds[0]["description"]
+    assert narrator.ephemeral and "**Straff** · Villain · <@" in listed and "hidden from players" in listed
     mine = await bot_env.slash("/character list member:@player1 private:true", user="player2")
     assert mine.ephemeral and "Vin" in mine.embeds[0]["description"]
     assert "Straff" not in mine.embeds[0]["description"]
@@ -259,7 +263,7 @@ async def test_use_sets_the_active_character_for_controllers_only(bot_env: BotEn
     active = await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player1"))
     assert active is not None and active.id == vin.id
     refused = await bot_env.slash("/character use name:Straff", user="player1")
-    assert refused.ephemeral and "not yours" in refused.content
+    assert refused.ephemeral and "one of the Narrator's characters" in refused.content  # §7.1
     active = await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player1"))
     assert active is not None and active.id == vin.id
     narrator = await bot_env.slash("/character use name:Vin", user="narrator")
@@ -314,7 +318,8 @@ HOSTILE = {
         json.dumps({"schema_version": 1, "character": {"name": "X"}}).encode(),
         "cannot be imported",
     ),
-    "future version": (json.dumps({"schema_version": 9, "character": {}}).encode(), "schema_version is 9"),
+    # The rules' words are shown inert (bot.text): the underscore is escaped, and reads the same.
+    "future version": (json.dumps({"schema_version": 9, "character": {}}).encode(), "schema\\_version is 9"),
     "not a sheet": (b"[1, 2, 3]", "not a character sheet"),
     "deep nesting": (b"[" * 5000 + b"]" * 5000, "not a character sheet"),
     "huge number": (
@@ -354,7 +359,9 @@ async def test_name_autocomplete_reads_all_but_edits_only_your_own(bot_env: BotE
     await make(bot_env, "Valette", owner="player2")
     await make(bot_env, "Vorin", owner="narrator", kind=CharacterKind.VILLAIN)
     read = await bot_env.harness.autocomplete("/character show name:v", user="player1")
-    assert [c["value"] for c in read.choices] == ["Valette", "Vin", "Vorin"]
+    assert [c["value"] for c in read.choices] == ["Valette", "Vin"]  # the Villain is the Narrator's
+    everything = await bot_env.harness.autocomplete("/character show name:v", user="narrator")
+    assert [c["value"] for c in everything.choices] == ["Valette", "Vin", "Vorin"]
     own = await bot_env.harness.autocomplete("/character use name:v", user="player1")
     assert [c["value"] for c in own.choices] == ["Vin"]
     narrator = await bot_env.harness.autocomplete("/edit trait slot:Drive name:v", user="narrator")

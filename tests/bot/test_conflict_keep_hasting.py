@@ -142,7 +142,10 @@ async def test_thorrow_trips_carrow_and_wounds_him(declared: BotEnv) -> None:
     narrator_id = env.user_id("narrator")
     assert act.content.startswith(f"<@{narrator_id}>")  # Carrow's controller is prompted
     labels = [c["label"] for row in act.components for c in row["components"]]
-    assert labels == ["Don't defend", *[f"Defend with {n}" for n in range(2, 10)]]
+    # Carrow's sheet is the Narrator's (docs/rulings.md §7.1): the public prompt offers every
+    # count, so its buttons do not tell the table he holds 9, and a Narrator view.
+    assert labels == ["Don't defend", *[f"Defend with {n}" for n in range(2, 11)], "Narrator view"]
+    assert "9 Action Dice" not in act.content and "Physique" not in act.embeds[0]["description"]
 
     conflict = await state(env)
     thorrow = conflict.participant(ids_by_name(conflict)["Thorrow"])

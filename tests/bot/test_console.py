@@ -38,3 +38,23 @@ def test_console_reports_bad_lines_and_exits_nonzero(tmp_path: Path) -> None:
     result = run_console("/roll dice:50\n/nonsense\n", tmp_path / "c.sqlite3")
     assert result.returncode == 1
     assert "dice must be in 0..20" in result.stdout and "unknown command" in result.stdout.lower()
+
+
+def test_the_console_keeps_the_narrators_secrets_from_a_player(tmp_path: Path) -> None:
+    """docs/rulings.md §7.1 in the offline console: after ``!as player1`` the Villain, its plan
+    and the secret roll are nowhere in what the console prints."""
+    script = (
+        '/character create name:Straff kind:villain concept:"Q7 plan"\n'
+        "/gmroll dice:3 label:Q7-roll\n"
+        "/roll dice:2 label:open\n"
+        "!as player1\n"
+        "/character show name:Straff\n"
+        "/character list\n"
+        "/history rolls\n"
+    )
+    result = run_console(script, tmp_path / "secrets.sqlite3")
+    assert result.returncode == 0, result.stderr
+    narrator, player = result.stdout.split("(now acting as player1)")
+    assert "Q7 plan" in narrator and "Q7-roll" in narrator
+    assert "one of the Narrator's characters" in player and "open" in player
+    assert "Q7" not in player

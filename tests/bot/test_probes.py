@@ -250,8 +250,15 @@ async def test_a_player_cannot_answer_another_players_buttons(servers: Probe) ->
 async def test_only_the_attackers_side_spends_its_nudges(servers: Probe) -> None:
     """Straff (the Narrator's) hits Vin with two Nudges: neither player may spend them."""
     probe = servers
-    defended = await probe.send(
+    # The attacker's dice are typed by whoever rolls them, the Narrator, never by the defender
+    # (docs/rulings.md §7.2): the Narrator answers for Vin once the player's moment is over.
+    typed = await probe.send(
         "defend", [integer("dice", 0), text("attacker_faces", "3 3 6 6 1")], user="player1"
+    )
+    assert typed.refused and "Only the one who rolls Straff's dice" in typed.record.content
+    probe.env.bot.conflicts.defend_grace = 0
+    defended = await probe.send(
+        "defend", [integer("dice", 0), text("attacker_faces", "3 3 6 6 1")], user="narrator"
     )
     assert not defended.refused and "Nudges" in defended.text, defended.text
     for user in ("player1", "player2"):

@@ -27,6 +27,14 @@ def labels(record: InteractionRecord) -> list[str]:
     return [c["label"] for row in record.components for c in row["components"]]
 
 
+def narrator_figures(record: InteractionRecord) -> str:
+    """The full figures a Narrator's move sends them privately: the public reply shows the
+    Narrator's Villains by name and plain state only (docs/rulings.md §7.1)."""
+    private = [m for m in record.followups if m["flags"] & 64]
+    assert private, "no private figures for the Narrator"
+    return str(private[-1]["embeds"][0]["description"])
+
+
 def field(record: InteractionRecord, name: str) -> str:
     for embed in record.embeds:
         for f in embed.get("fields", []):
@@ -166,16 +174,18 @@ async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env: Bot
 
     acted = await env.slash("/act dice:4", user="player1")
     assert "**Vin** attacks **Thug** (physical, Willpower) with 4 dice" in acted.embeds[0]["description"]
-    assert "Vin makes a physical attack on your Willpower with 4 dice" in acted.content
-    assert "you get Defense Dice from your Physique against a physical attack" in acted.content
-    assert "Defend with how many of your 5 Defense Dice?" in acted.content
+    # The Thug is the Narrator's: the public prompt names the rule, not his dice (§7.1).
+    assert "Vin makes a physical attack on their Willpower with 4 dice" in acted.content
+    assert "they get Defense Dice from their Physique against a physical attack" in acted.content
+    assert "Narrator: choose the defence below" in acted.content and "5 Defense Dice" not in acted.content
     await env.bot.conflicts.boards.idle()
     board = board_text(env)
     assert "physical attack → **Thug** (Will)" in board
     assert "In progress: **Vin** → **Thug** (physical, Willpower), 4 dice" in board
 
     rolled = await env.slash('/defend dice:0 attacker_faces:"3 3 1 2"', user="narrator")
-    lines = rolled.embeds[0]["description"]
+    public, lines = rolled.embeds[0]["description"], narrator_figures(rolled)
+    assert "**Thug** is busy elsewhere, so gets Defense Dice\n" in public and "armour" not in public
     assert "**Thug** is busy elsewhere, so gets 5 Defense Dice — Physique 5" in lines
     assert "**Thug** takes no damage (1 − armour 1)" in lines
     thug = (await env.storage.characters.get_by_name(env.guild_id, "Thug")).character
@@ -203,7 +213,7 @@ async def test_a_conflict_saved_before_attack_kinds_plays_on(bot_env: BotEnv) ->
     await env.bot.conflicts.boards.idle()
     assert "physical attack → **Thug** (Will)" in board_text(env)
     rolled = await env.slash('/defend dice:0 attacker_faces:"3 3 1"', user="narrator")
-    lines = rolled.embeds[0]["description"]
+    lines = narrator_figures(rolled)
     assert "**Thug** is busy elsewhere, so gets 5 Defense Dice — Physique 5" in lines
     assert "**Thug** takes no damage (1 − armour 1)" in lines
     upgraded = await current_conflict(env.storage, env.guild_id, channel)
@@ -254,11 +264,15 @@ async def test_a_switcher_goes_after_someone_holding_one_die(three_way: BotEnv) 
     await env.slash("/conflict adjust who:Vin dice:-3")
     assert await order_names(env) == [["Brute"], ["Thug"], ["Vin"]]
     switched = await env.slash("/switch who:Brute action:attack target:Vin stat:Physique traits:1")
-    lines = switched.embeds[0]["description"]
+    assert "halved" not in switched.embeds[0]["description"]  # Brute's dice are the Narrator's
+    lines = narrator_figures(switched)
     assert "halved to 4 → 4 Action Dice; goes last" in lines
     assert await order_names(env) == [["Thug"], ["Vin"], ["Brute"]]
     await env.bot.conflicts.boards.idle()
-    assert "Resolve order: ▶ **Thug** 5 · **Vin** 1 · **Brute** (switched, goes last)" in board_text(env)
+    # The public board shows no count for the Narrator's Thug; the Narrator view does (§7.1).
+    assert "Resolve order: ▶ **Thug** · **Vin** 1 · **Brute** (switched, goes last)" in board_text(env)
+    full = await env.harness.click("Narrator view", user="narrator")
+    assert full.ephemeral and "Resolve order: ▶ **Thug** 5 · **Vin** 1" in str(full.embeds)
 
 
 async def test_one_action_die_can_only_not_act(three_way: BotEnv) -> None:

@@ -74,8 +74,8 @@ async def test_search_finds_a_query_anywhere_in_the_name(storage: Storage) -> No
     await fill(storage, NAMES_IN_PLAY)
     chars = storage.characters
 
-    async def names(query: str, **options: int) -> list[str]:
-        return [s.name for s in await chars.search(1, query, **options)]
+    async def names(query: str, owner_id: int | None = None, limit: int = 25) -> list[str]:
+        return [s.name for s in await chars.search(1, query, owner_id=owner_id, limit=limit)]
 
     assert await names("str") == ["Lord Straff", "Straff Venture"]
     assert await names("menard") == ["Ménard d’Arc"]
@@ -92,8 +92,8 @@ async def test_find_picks_the_very_name_else_every_match(storage: Storage) -> No
     await fill(storage, NAMES_IN_PLAY)
     chars = storage.characters
 
-    async def names(query: str, **options: int) -> list[str]:
-        return [s.name for s in await chars.find(1, query, **options)]
+    async def names(query: str, owner_id: int | None = None, limit: int = 25) -> list[str]:
+        return [s.name for s in await chars.find(1, query, owner_id=owner_id, limit=limit)]
 
     assert await names("VIN") == ["Vin"]
     assert await names(" vin ") == ["Vin"]

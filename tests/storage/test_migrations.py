@@ -30,7 +30,9 @@ async def seed(conn: aiosqlite.Connection, version: int) -> None:
             (STAMP, VIN.model_dump_json()),
         )
         await conn.execute("INSERT INTO active_characters VALUES (1, 7, 5)")
-        await conn.execute("INSERT INTO guild_settings VALUES (1, '[42]', 99)")
+        await conn.execute(
+            "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id) VALUES (1, '[42]', 99)"
+        )
         await conn.execute(
             "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow, difficulty,"
             " faces, result, outcome, success, ones, twos, threes, fours, fives, sixes)"
@@ -47,7 +49,7 @@ async def seed(conn: aiosqlite.Connection, version: int) -> None:
         await conn.execute(
             "INSERT INTO conflict_boards (guild_id, channel_id, message_id) VALUES (1, 100, 77)"
         )
-    if version >= 6:
+    if version >= 7:
         await conn.execute(
             "INSERT INTO outbox (guild_id, channel_id, conflict_id, kind, payload, created_at)"
             " VALUES (1, 100, 3, 'outcome', '{\"content\": \"hi\"}', ?)",
@@ -76,7 +78,7 @@ async def test_upgrade_from_each_earlier_version_keeps_data(db_path: Path, start
             assert await storage.active.get(1, 7) == vin
             assert await storage.settings.get(1) == GuildSettings(narrator_role_ids=(42,), gm_channel_id=99)
             assert [r.faces for r in await storage.rolls.recent(1)] == [(3, 3, 6)]
-            # The fairness totals count the rolls logged before they existed (migration 7).
+            # The fairness totals count the rolls logged before they existed (migration 8).
             assert (await storage.rolls.stats(1, 7)).face_counts == (0, 0, 2, 0, 0, 1)
         if start >= 2:
             conflict = await storage.conflicts.get(1, 100)
@@ -89,7 +91,7 @@ async def test_upgrade_from_each_earlier_version_keeps_data(db_path: Path, start
                 None,
                 0,
             )
-        if start >= 6:
+        if start >= 7:
             [queued] = await storage.outbox.waiting(1, 100)
             assert queued.payload == {"content": "hi"}
         # The upgraded file takes new writes in every table.

@@ -96,17 +96,20 @@ async def test_a_move_queues_its_messages_in_its_own_transaction(storage: Storag
     )
     joins = (Join(character_id=vin.id), Join(character_id=thug.id))
 
-    def compose(applied: Applied) -> list[NewMessage]:
+    async def compose(applied: Applied) -> list[NewMessage]:
         return [message("begins")]
+
+    async def ending(applied: Applied) -> list[NewMessage]:
+        return [message("ends")]
 
     started = await start_conflict(storage, GUILD, CHANNEL, "physical", "A brawl", joins, compose=compose)
     assert [m.payload["content"] for m in started.messages] == ["begins"]
     assert started.characters.keys() == {vin.id, thug.id}
-    ended = await run_transition(storage, GUILD, CHANNEL, End(), compose=lambda _: [message("ends")])
+    ended = await run_transition(storage, GUILD, CHANNEL, End(), compose=ending)
     assert ended.stored is None and ended.conflict_id == started.conflict_id
     assert [m.payload["content"] for m in await storage.outbox.waiting(GUILD, CHANNEL)] == ["begins", "ends"]
 
-    def refuse(applied: Applied) -> list[NewMessage]:
+    async def refuse(applied: Applied) -> list[NewMessage]:
         raise RuntimeError("rendering failed")
 
     again = await start_conflict(storage, GUILD, CHANNEL, "physical", "Round two", joins)

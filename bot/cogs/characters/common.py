@@ -3,15 +3,21 @@
 Every change runs the same way: find the sheet (the option's, else the caller's active one),
 check the caller controls it (``bot.access``), make a pure change with ``rules.character``, then
 save once with the version that was loaded, so an edit made meanwhile by someone else raises
-``StaleWriteError`` instead of being overwritten.
+``StaleWriteError`` instead of being overwritten. Every read checks the caller may read it.
+
+A sheet in a live Conflict is guarded (docs/rulings.md §7.4): a change to what the fight reads
+(Resiliences, Burdens, ratings, Powers, Props, size) goes through the Conflict, so a player's is
+refused with where the Conflict is; a Narrator may still make it.
 """
 
 from collections.abc import Callable
 
-from bot.access import guild_id_of
+from bot.access import Caller, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
+from bot.errors import NotAllowed
 from bot.inputs.characters import named_or_active
+from bot.render.common import plain
 from rules.character import Character, Power
 from storage import StoredCharacter
 
@@ -19,12 +25,35 @@ NAME_TO_READ = "The character (default: your active character)"
 NAME_TO_CHANGE = "Your character to change (default: your active character)"
 
 
-async def load_to_change(
-    interaction: Interaction, given: StoredCharacter | None, doing: str
-) -> StoredCharacter:
-    """The named (or active) character, if the user owns it or is a Narrator."""
+async def load_to_read(interaction: Interaction, given: StoredCharacter | None) -> StoredCharacter:
+    """The named (or active) character, if the caller may read its sheet."""
     stored = await named_or_active(interaction, given)
-    (await caller(interaction)).require_control(stored.character, doing)
+    (await caller(interaction)).require_read(stored.character, stored.revealed)
+    return stored
+
+
+async def require_out_of_conflict(interaction: Interaction, who: Caller, stored: StoredCharacter) -> None:
+    """Refuse a player's change to a sheet that is in a live Conflict, naming where it is."""
+    if who.narrator:
+        return
+    channels = await interaction.client.storage.conflicts.channels_of(guild_id_of(interaction), stored.id)
+    if channels:
+        raise NotAllowed(
+            f"{plain(stored.name)} is in the Conflict in <#{channels[0]}>: changes go through the "
+            "Conflict, or ask the Narrator."
+        )
+
+
+async def load_to_change(
+    interaction: Interaction, given: StoredCharacter | None, doing: str, *, in_play: bool = False
+) -> StoredCharacter:
+    """The named (or active) character, if the caller controls it; ``in_play``: a change the
+    Conflict guards, refused to players while the character is in one."""
+    stored = await named_or_active(interaction, given)
+    who = await caller(interaction)
+    who.require_control(stored.character, doing)
+    if in_play:
+        await require_out_of_conflict(interaction, who, stored)
     return stored
 
 
@@ -38,9 +67,11 @@ async def change(
     given: StoredCharacter | None,
     doing: str,
     edit: Callable[[Character], Character],
+    *,
+    in_play: bool = False,
 ) -> StoredCharacter:
-    """Load → check control → pure change → save once; returns the saved sheet."""
-    stored = await load_to_change(interaction, given, doing)
+    """Load → check control (and the Conflict's guard) → pure change → save once."""
+    stored = await load_to_change(interaction, given, doing, in_play=in_play)
     return await save(interaction, stored, edit(stored.character))
 
 

@@ -3,7 +3,9 @@
 Each edit is checked as a whole sheet by ``revise_character`` (so a Standing lowered below
 what is spent, or a Destiny on an Extra, is refused with the rules' own words) and saved once.
 The reply is private: what changed, and for Heroes the Hero-build check's advice, which never
-blocks an edit (Heroes outgrow the creation numbers through play).
+blocks an edit (Heroes outgrow the creation numbers through play). The parts a Conflict reads
+(Attributes, Standings, Powers, Props, group size, kind) are guarded while the character is in a
+live Conflict: a player's change is refused, a Narrator's goes through (docs/rulings.md §7.4).
 """
 
 import discord
@@ -54,7 +56,12 @@ class EditCommands(
             return revise_character(c, attributes={**c.attributes.model_dump(), which.value: value})
 
         await self._edit(
-            interaction, name, edit, f"{which.label} is now {value}.", ["attributes", "resiliences"]
+            interaction,
+            name,
+            edit,
+            f"{which.label} is now {value}.",
+            ["attributes", "resiliences"],
+            in_play=True,
         )
 
     @app_commands.command(name="standing", description="Set Resources, Influence or Spirit")
@@ -72,7 +79,12 @@ class EditCommands(
             return revise_character(c, standings={**c.standings.model_dump(), which.value: value})
 
         await self._edit(
-            interaction, name, edit, f"{which.label} is now {value}.", ["standings", "resiliences"]
+            interaction,
+            name,
+            edit,
+            f"{which.label} is now {value}.",
+            ["standings", "resiliences"],
+            in_play=True,
         )
 
     @app_commands.command(
@@ -102,7 +114,7 @@ class EditCommands(
     ) -> None:
         def edit(c: Character) -> Character:
             if any(name_key(t) == name_key(text) for t in c.traits.extras):
-                raise BotError(f"{c.name} already has that Trait.")
+                raise BotError(f"{plain(c.name)} already has that Trait.")
             extras = (*c.traits.extras, text)
             return revise_character(c, traits={**c.traits.model_dump(), "extras": extras})
 
@@ -179,7 +191,7 @@ class EditCommands(
     ) -> None:
         def edit(c: Character) -> Character:
             if not c.is_extra:
-                raise BotError(f"Only Extras come in groups; {c.name} is a {c.kind.label}.")
+                raise BotError(f"Only Extras come in groups; {plain(c.name)} is a {c.kind.label}.")
             return revise_character(
                 c, size=size, members_down=min(c.members_down, size) if down is None else down
             )
@@ -187,7 +199,7 @@ class EditCommands(
         def summary(c: Character) -> str:
             return f"Group of {c.size}, {c.members_left} standing."
 
-        await self._edit(interaction, name, edit, summary, ["resiliences"])
+        await self._edit(interaction, name, edit, summary, ["resiliences"], in_play=True)
 
     @app_commands.command(name="kind", description="Narrators: make a character a Hero, Villain or Extra")
     @app_commands.describe(kind="The new kind", name="The character to change (default: your active one)")
@@ -201,7 +213,7 @@ class EditCommands(
             group = {} if chosen is CharacterKind.EXTRA else {"size": 1, "members_down": 0}
             return revise_character(c, kind=chosen, **group)
 
-        await self._edit(interaction, name, edit, f"Now a {chosen.label}.")
+        await self._edit(interaction, name, edit, f"Now a {chosen.label}.", in_play=True)
 
     @app_commands.command(name="owner", description="Narrators: give a character to another member")
     @app_commands.describe(owner="The new owner", name="The character to give (default: your active one)")

@@ -41,8 +41,11 @@ class EditBase(commands.Cog):
         edit: Callable[[Character], Character],
         summary: Summary,
         sections: Sequence[str] = (),
+        *,
+        in_play: bool = False,
     ) -> None:
-        saved = (await change(interaction, name, "edit their sheet", edit)).character
+        """``in_play``: the part is one a Conflict reads (docs/rulings.md §7.4)."""
+        saved = (await change(interaction, name, "edit their sheet", edit, in_play=in_play)).character
         text = summary(saved) if callable(summary) else summary
         embed = change_embed(saved, text, sections=sections, warnings=check_hero_build(saved))
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -74,7 +77,7 @@ class PartEdits(EditBase):
         def summary(c: Character) -> str:
             return f"Added {plain(c.powers[-1].full_label)} {rating}."
 
-        await self._edit(interaction, name, edit, summary)
+        await self._edit(interaction, name, edit, summary, in_play=True)
 
     @app_commands.command(name="power-remove", description="Remove a Power and its Stunts")
     @app_commands.describe(power="The Power to remove", name=NAME_TO_CHANGE)
@@ -86,7 +89,7 @@ class PartEdits(EditBase):
             index = find_power(c, power)
             return revise_character(c, powers=c.powers[:index] + c.powers[index + 1 :])
 
-        await self._edit(interaction, name, edit, f"Removed {plain(power)}.")
+        await self._edit(interaction, name, edit, f"Removed {plain(power)}.", in_play=True)
 
     @app_commands.command(name="power-rating", description="Change a Power's rating")
     @app_commands.describe(power="The Power", rating="Its new rating, 1–10", name=NAME_TO_CHANGE)
@@ -103,7 +106,7 @@ class PartEdits(EditBase):
             changed = c.powers[index].model_copy(update={"rating": rating})
             return revise_character(c, powers=with_power(c, index, changed))
 
-        await self._edit(interaction, name, edit, f"{plain(power)} is now {rating}.")
+        await self._edit(interaction, name, edit, f"{plain(power)} is now {rating}.", in_play=True)
 
     @app_commands.command(name="stunt-add", description="Add a Stunt to a Power")
     @app_commands.describe(power="The Power", stunt="The Stunt", name=NAME_TO_CHANGE)
@@ -119,7 +122,7 @@ class PartEdits(EditBase):
             index = find_power(c, power)
             found = c.powers[index]
             if any(name_key(s) == name_key(stunt) for s in found.stunts):
-                raise BotError(f"{found.full_label} already has that Stunt.")
+                raise BotError(f"{plain(found.full_label)} already has that Stunt.")
             changed = found.model_copy(update={"stunts": (*found.stunts, stunt)})
             return revise_character(c, powers=with_power(c, index, changed))
 
@@ -160,7 +163,7 @@ class PartEdits(EditBase):
         def edit(c: Character) -> Character:
             return revise_character(c, props=(*c.props, new))
 
-        await self._edit(interaction, name, edit, f"Added the Prop {plain(prop)}.")
+        await self._edit(interaction, name, edit, f"Added the Prop {plain(prop)}.", in_play=True)
 
     @app_commands.command(name="prop-remove", description="Remove a Prop")
     @app_commands.describe(prop="The Prop to remove", name=NAME_TO_CHANGE)
@@ -172,4 +175,4 @@ class PartEdits(EditBase):
             index = find_text(tuple(p.name for p in c.props), prop, "Prop", c.name)
             return revise_character(c, props=c.props[:index] + c.props[index + 1 :])
 
-        await self._edit(interaction, name, edit, f"Removed the Prop {plain(prop)}.")
+        await self._edit(interaction, name, edit, f"Removed the Prop {plain(prop)}.", in_play=True)

@@ -1,11 +1,13 @@
 """``/character``: make, show, list, rename, delete, choose, import and export sheets, and the
 "View sheet" member menu.
 
-Rulings:
+Rulings (docs/rulings.md §6.9, §7.1):
 
-* Anyone in the server may read any sheet (show, list, export, the menu); only the owner or a
-  Narrator may change, delete or choose one. Villains and Extras, and characters made for
-  someone else, need a Narrator.
+* Anyone in the server may read a Hero's sheet (show, list, export, the menu); a Villain's or an
+  Extra's only a Narrator, until a Narrator reveals it (``/character reveal``). The Narrator's
+  look at a secret sheet, and a list that names one, are private unless they say otherwise.
+* Only a Hero's owner or a Narrator may change, delete or choose it; a Villain or Extra, only a
+  Narrator. Making a Villain, an Extra or a character for someone else needs a Narrator.
 * Creating a Hero for yourself makes it your active character if you have none yet.
 * The sheet shown after creating a Villain or Extra is private (the Narrator's preparation).
 * An imported sheet belongs to the member who imports it; a Narrator's import keeps the file's
@@ -20,14 +22,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.access import guild_id_of
+from bot.access import guild_id_of, is_secret
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
-from bot.cogs.characters.common import NAME_TO_READ, load_to_change
+from bot.cogs.characters.common import NAME_TO_READ, load_to_change, load_to_read
 from bot.cogs.characters.views import BUTTONS as DELETE_BUTTONS
 from bot.cogs.characters.views import DeleteView
 from bot.errors import BotError
-from bot.inputs.characters import AnyCharacter, NewName, OwnCharacter, named_or_active
+from bot.inputs.characters import AnyCharacter, NewName, OwnCharacter
 from bot.inputs.choices import KindChoice
 from bot.render.common import EMBED_TOTAL_LIMIT, plain
 from bot.render.sheet import change_embed, embed_units, fit_embed, roster_embed, sheet_embed
@@ -70,7 +72,7 @@ def with_warnings(character: Character, sheet: discord.Embed) -> list[discord.Em
 class CharacterCommands(
     commands.GroupCog,
     group_name="character",
-    group_description="Character sheets: make, show, list, choose, rename, delete, import, export",
+    group_description="Character sheets: make, show, list, reveal, choose, rename, delete, import, export",
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
@@ -87,10 +89,11 @@ class CharacterCommands(
         self.bot.remove_dynamic_items(*DELETE_BUTTONS)
 
     async def view_sheet(self, interaction: Interaction, member: discord.Member) -> None:
-        """User menu: the member's active character, privately."""
+        """User menu: the member's active character, privately (if the caller may read it)."""
         stored = await self.bot.storage.active.get(guild_id_of(interaction), member.id)
         if stored is None:
-            raise BotError(f"{member.display_name} has no active character in this server.")
+            raise BotError(f"{plain(member.display_name)} has no active character in this server.")
+        (await caller(interaction)).require_read(stored.character, stored.revealed)
         await interaction.response.send_message(embed=sheet_embed(stored.character), ephemeral=True)
 
     @app_commands.command(name="create", description="Make a character: your Hero, or a Villain or Extra")
@@ -157,24 +160,56 @@ class CharacterCommands(
         )
 
     @app_commands.command(name="show", description="Show a character sheet")
-    @app_commands.describe(name=NAME_TO_READ, private="Show it only to you (default: everyone sees it)")
+    @app_commands.describe(
+        name=NAME_TO_READ,
+        private="Show it only to you (default: yes for the Narrator's secret sheets, else no)",
+    )
     async def show(
-        self, interaction: Interaction, name: AnyCharacter | None = None, private: bool = False
+        self, interaction: Interaction, name: AnyCharacter | None = None, private: bool | None = None
     ) -> None:
-        stored = await named_or_active(interaction, name)
-        await interaction.response.send_message(embed=sheet_embed(stored.character), ephemeral=private)
+        stored = await load_to_read(interaction, name)
+        secret = is_secret(stored.character.kind, stored.revealed)
+        await interaction.response.send_message(
+            embed=sheet_embed(stored.character), ephemeral=secret if private is None else private
+        )
 
     @app_commands.command(name="list", description="List the characters in this server")
-    @app_commands.describe(member="Only this member's characters", private="Show the list only to you")
+    @app_commands.describe(
+        member="Only this member's characters",
+        private="Show the list only to you (default: yes when it names the Narrator's secret ones)",
+    )
     async def list_characters(
-        self, interaction: Interaction, member: discord.Member | None = None, private: bool = False
+        self, interaction: Interaction, member: discord.Member | None = None, private: bool | None = None
     ) -> None:
         guild_id = guild_id_of(interaction)
-        found = await self.bot.storage.characters.summaries(guild_id, member.id if member else None)
+        who = await caller(interaction)
+        found = await self.bot.storage.characters.summaries(
+            guild_id, member.id if member else None, public_only=not who.reads_secret_sheets
+        )
         active = await self.bot.storage.active.get(guild_id, interaction.user.id)
-        title = f"Characters of {member.display_name}" if member else "Characters in this server"
-        embed = roster_embed(found, title=title, active_id=active.id if active else None)
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+        title = f"Characters of {plain(member.display_name)}" if member else "Characters in this server"
+        hidden = [c.id for c in found if is_secret(c.kind, c.revealed)]
+        embed = roster_embed(found, title=title, active_id=active.id if active else None, hidden=hidden)
+        await interaction.response.send_message(
+            embed=embed, ephemeral=bool(hidden) if private is None else private
+        )
+
+    @app_commands.command(
+        name="reveal", description="Narrators: open a Villain's or Extra's sheet to the players, or hide it"
+    )
+    @app_commands.describe(name="The Villain or Extra", revealed="Open to the players (false: secret again)")
+    async def reveal(self, interaction: Interaction, name: AnyCharacter, revealed: bool = True) -> None:
+        (await caller(interaction)).require_narrator("reveal a character's sheet")
+        if name.character.kind is CharacterKind.HERO:
+            raise BotError(f"{plain(name.name)} is a Hero: every Hero's sheet is open to the table.")
+        guild_id = guild_id_of(interaction)
+        await self.bot.storage.characters.set_revealed(guild_id, name.id, revealed)
+        for channel_id in await self.bot.storage.conflicts.channels_of(guild_id, name.id):
+            self.bot.conflicts.boards.refresh(guild_id, channel_id)
+        state = "open to the players" if revealed else "secret again: only Narrators read it"
+        await interaction.response.send_message(
+            f"The sheet of **{plain(name.name)}** is now {state}.", ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
     @app_commands.command(name="rename", description="Give one of your characters a new name")
     @app_commands.describe(name="The character to rename", new_name="The new name, unique in this server")
@@ -240,7 +275,7 @@ class CharacterCommands(
             await self.bot.storage.characters.create(guild_id, character)
         except AlreadyExistsError:
             raise BotError(
-                f"There is already a character named {character.name} here. "
+                f"There is already a character named {plain(character.name)} here. "
                 "Import it under another name with the `name` option."
             ) from None
         await interaction.followup.send(
@@ -255,7 +290,7 @@ class CharacterCommands(
     )
     @app_commands.describe(name=NAME_TO_READ)
     async def export(self, interaction: Interaction, name: AnyCharacter | None = None) -> None:
-        stored = await named_or_active(interaction, name)
+        stored = await load_to_read(interaction, name)
         data = export_character(stored.character).encode("utf-8")
         await interaction.response.send_message(
             f"The sheet of **{plain(stored.name)}**. Bring it back with `/character import`.",

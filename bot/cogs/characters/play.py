@@ -1,9 +1,12 @@
 """``/sheet`` (damage, healing, Standings, Breathers) and ``/burden``: the sheet during play.
 
-These change a sheet the way the rules do (docs/rulings.md §5, §6), through ``rules.character``, and
-answer in the channel so the table sees what happened. Only the character's owner or a
-Narrator may change it: a player whose Hero hits a Villain asks the Narrator to apply it.
-``resting`` matters only for a Short Breather (a Long one restores everything anyway).
+These change a sheet the way the rules do (docs/rulings.md §5, §6), through
+``rules.character``, and answer in the channel so the table sees what happened. Only the
+character's controller may change it (a Hero's owner or a Narrator; a Villain or Extra: a
+Narrator, §6.9): a player whose Hero hits a Villain asks the Narrator to apply it. While the
+character is in a live Conflict, every change here goes through the Conflict or the Narrator
+(§7.4), so nobody heals a defeated Hero back into a fight on their own. ``resting`` matters
+only for a Short Breather (a Long one restores everything anyway).
 """
 
 from discord import app_commands
@@ -24,6 +27,7 @@ from bot.inputs.sheet_parts import burden_choices
 from bot.render.common import plain
 from bot.render.sheet import change_embed, damage_embed, recovery_embed
 from rules.character import (
+    Character,
     Resilience,
     add_burden,
     apply_damage,
@@ -32,6 +36,9 @@ from rules.character import (
     long_breather,
     recover_standing,
     remove_burden,
+    resilience_current,
+    resilience_lost,
+    resilience_max,
     short_breather,
     spend_standing,
     standing_available,
@@ -46,6 +53,22 @@ StepChoice = app_commands.Transform[
     str, WordChoice({"up": "up", "down": "down"}, "direction", {"up": "Up (worse)", "down": "Down (better)"})
 ]
 DOING = "change their sheet"
+
+
+def healed_text(before: Character, after: Character, resilience: Resilience) -> str:
+    """What healing actually changed, 0 included ("Nothing to heal: Health is full.")."""
+    if after.is_extra:
+        back = before.members_down - after.members_down
+        if not back:
+            return "Nothing to heal: every member is standing."
+        return (
+            f"{back} member{'s' if back != 1 else ''} back ({after.members_left} of {after.size} standing)."
+        )
+    healed = resilience_lost(before, resilience) - resilience_lost(after, resilience)
+    if not healed:
+        return f"Nothing to heal: {resilience.label} is full."
+    now, top = resilience_current(after, resilience), resilience_max(after, resilience)
+    return f"Healed {healed} {resilience.label} (now {now}/{top})."
 
 
 @app_commands.guild_only()
@@ -75,7 +98,7 @@ class SheetCommands(
         defeat_burden: DefeatBurdenChoice = None,
         pewter: bool = False,
     ) -> None:
-        stored = await load_to_change(interaction, name, DOING)
+        stored = await load_to_change(interaction, name, DOING, in_play=True)
         result = apply_damage(
             stored.character, resilience, amount, defeat_burden=defeat_burden, burning_pewter=pewter
         )
@@ -96,10 +119,11 @@ class SheetCommands(
         resilience: ResilienceChoice = Resilience.HEALTH,
     ) -> None:
         target = resilience
-        stored = await load_to_change(interaction, name, DOING)
-        saved = await save(interaction, stored, heal(stored.character, target, amount))
-        what = "defeated members" if saved.character.is_extra else target.label
-        embed = change_embed(saved.character, f"Healed up to {amount} {what}.", sections=["resiliences"])
+        stored = await load_to_change(interaction, name, DOING, in_play=True)
+        before, after = stored.character, heal(stored.character, target, amount)
+        if after != before:
+            after = (await save(interaction, stored, after)).character
+        embed = change_embed(after, healed_text(before, after, target), sections=["resiliences"])
         await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="spend", description="Spend a Standing by 1, as a roll on it does")
@@ -108,7 +132,7 @@ class SheetCommands(
         self, interaction: Interaction, standing: StandingChoice, name: OwnCharacter | None = None
     ) -> None:
         which = standing
-        stored = await load_to_change(interaction, name, DOING)
+        stored = await load_to_change(interaction, name, DOING, in_play=True)
         saved = await save(interaction, stored, spend_standing(stored.character, which))
         left = standing_available(saved.character, which)
         embed = change_embed(saved.character, f"Spent {which.label}: {left} left.", sections=["standings"])
@@ -128,7 +152,7 @@ class SheetCommands(
         amount: app_commands.Range[int, 1, 10] | None = None,
     ) -> None:
         which = standing
-        stored = await load_to_change(interaction, name, DOING)
+        stored = await load_to_change(interaction, name, DOING, in_play=True)
         saved = await save(interaction, stored, recover_standing(stored.character, which, amount))
         what = which.label if which else "Standings"
         summary = (
@@ -157,7 +181,7 @@ class SheetCommands(
     ) -> None:
         if kind == "short" and burden is not None:
             raise BotError("Only a Long Breather eases a Burden.")
-        stored = await load_to_change(interaction, name, DOING)
+        stored = await load_to_change(interaction, name, DOING, in_play=True)
         if kind == "long":
             result = long_breather(stored.character, burden)
         else:
@@ -191,7 +215,7 @@ class BurdenCommands(
         name: OwnCharacter | None = None,
     ) -> None:
         level = severity
-        stored = await load_to_change(interaction, name, DOING)
+        stored = await load_to_change(interaction, name, DOING, in_play=True)
         saved = await save(interaction, stored, add_burden(stored.character, burden, level))
         summary = f"New {level.label} Burden: {plain(burden.strip())}."
         await interaction.response.send_message(
@@ -204,7 +228,7 @@ class BurdenCommands(
     async def remove(
         self, interaction: Interaction, burden: BurdenName, name: OwnCharacter | None = None
     ) -> None:
-        stored = await load_to_change(interaction, name, DOING)
+        stored = await load_to_change(interaction, name, DOING, in_play=True)
         found = find_burden(stored.character, burden)
         saved = await save(interaction, stored, remove_burden(stored.character, burden))
         summary = f"Removed the Burden {plain(found.name)}."
@@ -228,7 +252,7 @@ class BurdenCommands(
         direction: StepChoice,
         name: OwnCharacter | None = None,
     ) -> None:
-        stored = await load_to_change(interaction, name, DOING)
+        stored = await load_to_change(interaction, name, DOING, in_play=True)
         found = find_burden(stored.character, burden)
         stepped = (step_up_burden if direction == "up" else step_down_burden)(stored.character, burden)
         saved = await save(interaction, stored, stepped)

@@ -4,6 +4,11 @@ Each builder here runs inside the move's transaction (:meth:`bot.flow.conflict.C
 calls it with the state and sheets it just loaded), so who may speak for whom, and which attack
 a click answers, are judged on the state the command will change. A typed ``/defend`` and a
 "Defend with 4" click build their command here, through the same code.
+
+Honest dice (docs/rulings.md §7.2): typed faces are checked against who rolls them — the
+defender's ``faces`` against the defender's controller, ``attacker_faces`` against the
+attacker's (a defender never types the dice thrown against them) — and ``challenge`` against
+another character needs a Narrator.
 """
 
 from collections.abc import Mapping
@@ -15,6 +20,7 @@ from bot.errors import NotAllowed
 from bot.flow.conflict import Build, ConflictFlow, Interaction, NudgeMode
 from bot.inputs.lists import split_names
 from bot.inputs.participants import find_participant
+from bot.render.common import plain
 from rules.character import Character, CharacterKind, Resilience
 from rules.conflict import (
     ActionKind,
@@ -93,8 +99,15 @@ class ActionOptions:
         }
 
     def command(
-        self, kind: Literal["declare", "switch"], conflict: Conflict, sheets: Sheets, participant: int
+        self,
+        kind: Literal["declare", "switch"],
+        conflict: Conflict,
+        sheets: Sheets,
+        participant: int,
+        caller: Caller,
     ) -> Command:
+        if self.challenge and self.target and find_participant(conflict, self.target).id != participant:
+            caller.require_challenge()
         data: dict[str, Any] = {
             "type": kind,
             "participant": participant,
@@ -129,20 +142,28 @@ class DefenceOptions:
     circumstances: int = 0
     faces: tuple[int, ...] | None = None
     attacker_faces: tuple[int, ...] | None = None
+    table_dice: bool = False
+    """The server lets players type faces from dice rolled at the table."""
 
     def builder(self, flow: ConflictFlow, interaction: Interaction) -> Build:
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
             target = state.participant(pending_target(state, self.attack_id))
             sheet = sheets.get(target.id)
-            if not caller.narrator and (sheet is None or not caller.owns(sheet)):
-                raise NotAllowed(f"Only {target.name}'s player or a Narrator can answer this attack.")
+            if not caller.controls_participant(target, sheet):
+                raise NotAllowed(f"Only {plain(target.name)}'s player or a Narrator can answer this attack.")
+            assert state.pending is not None
+            if self.faces is not None:
+                caller.require_faces(sheet, target.name, self.table_dice, "faces")
+            if self.attacker_faces is not None:
+                attacker = state.participant(state.pending.attacker)
+                roller = sheets.get(attacker.id)
+                caller.require_faces(roller, attacker.name, self.table_dice, "attacker_faces")
             if (
                 caller.narrator
                 and sheet is not None
                 and sheet.kind is CharacterKind.HERO
                 and not caller.owns(sheet)
             ):
-                assert state.pending is not None
                 flow.check_grace(flow.waited(interaction, state.pending.id))
             return Defend(
                 participant=target.id,
@@ -167,9 +188,8 @@ def nudging(state: Conflict, sheets: Sheets, caller: Caller, attack_id: int | No
     if attack_id is not None and pending.id != attack_id:
         raise RulesError("Those Nudges have already been spent.")
     attacker = state.participant(pending.attacker)
-    sheet = sheets.get(attacker.id)
-    if not caller.narrator and (sheet is None or not caller.owns(sheet)):
-        raise NotAllowed(f"Only {attacker.name}'s player or a Narrator can spend these Nudges.")
+    if not caller.controls_participant(attacker, sheets.get(attacker.id)):
+        raise NotAllowed(f"Only {plain(attacker.name)}'s player or a Narrator can spend these Nudges.")
     return attacker.id
 
 

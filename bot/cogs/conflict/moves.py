@@ -1,19 +1,22 @@
 """The round's moves as short top-level commands: ``/declare``, ``/act``, ``/defend``, ``/nudges``,
 ``/switch``, ``/pass`` and ``/burn`` — quick to type on a phone in the middle of a fight.
 
-Players send them for their own characters, Narrators for anyone; the ``who`` option picks the
-character when the caller speaks for several. Each command only turns its options into a
-builder (``bot.cogs.conflict.build``) and runs it through the one flow that the prompt buttons
-use too (``bot.cogs.conflict.prompts``).
+Players send them for their own Heroes, Narrators for anyone; the ``who`` option picks the
+character when the caller speaks for several. The bot rolls every die: typed faces and
+unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``build``). Each
+command only turns its options into a builder (``bot.cogs.conflict.build``) and runs it
+through the one flow that the prompt buttons use too (``bot.cogs.conflict.prompts``).
 """
 
 from discord import app_commands
 from discord.ext import commands
 
 from bot.access import Caller
+from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging
-from bot.cogs.conflict.prompts import BUTTONS, prompt_view, run
+from bot.cogs.conflict.prompts import BUTTONS, board_buttons, prompt_view, run
+from bot.flow.board import no_board_buttons
 from bot.flow.conflict import no_buttons
 from bot.inputs.choices import (
     ActionChoice,
@@ -46,7 +49,7 @@ ACTION_DESCRIPTIONS = {
     "kind": "Physical, social or mental (default by the stat: Physique, Charm, Wits; else the Conflict's)",
     "weapon": "A weapon Prop on your sheet (adds its bonus to damage)",
     "difficulty": "A Difficulty the action must also reach",
-    "challenge": "The target cannot resist (asleep, tied up): no Contest",
+    "challenge": "Narrator's call: the target cannot resist (asleep, tied up), so no Contest",
     "label": "What you do, in a few words",
     "who": "Which character (default: yours)",
 }
@@ -60,10 +63,12 @@ class ConflictMoves(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*BUTTONS)
         self.bot.conflicts.buttons = prompt_view
+        self.bot.conflicts.boards.buttons = board_buttons
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*BUTTONS)
         self.bot.conflicts.buttons = no_buttons
+        self.bot.conflicts.boards.buttons = no_board_buttons
 
     @app_commands.command(name="burn", description="Start or stop burning a metal (Pewter raises Physique)")
     @app_commands.describe(
@@ -121,7 +126,8 @@ class ConflictMoves(commands.Cog):
         )
 
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            return options.command("declare", state, sheets, pick(state, sheets, caller, who, "declare").id)
+            mover = pick(state, sheets, caller, who, "declare").id
+            return options.command("declare", state, sheets, mover, caller)
 
         await run(interaction, build, title="Declared")
 
@@ -134,7 +140,7 @@ class ConflictMoves(commands.Cog):
         kind="Narrator's call: make the attack physical, social or mental",
         difficulty="Narrator's call: a Difficulty to reach",
         defeat_burden="If this attack defeats the target: leave a Grave or Mortal Burden",
-        faces="Table dice for an action nobody resists, e.g. 3 3 6 1",
+        faces="Dice you rolled at the table for an action nobody resists (if the server allows table dice)",
         who=ACTION_DESCRIPTIONS["who"],
     )
     async def act(
@@ -148,9 +154,14 @@ class ConflictMoves(commands.Cog):
         faces: Faces | None = None,
         who: ParticipantName | None = None,
     ) -> None:
+        typed = faces is not None and await table_dice(interaction)
+
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            mover = pick(state, sheets, caller, who, "act")
+            if faces is not None:
+                caller.require_faces(sheets.get(mover.id), mover.name, typed, "faces")
             return Act(
-                participant=pick(state, sheets, caller, who, "act").id,
+                participant=mover.id,
                 pool=dice,
                 faces=faces,
                 resilience=resilience,
@@ -201,9 +212,8 @@ class ConflictMoves(commands.Cog):
         )
 
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            return options.command(
-                "switch", state, sheets, pick(state, sheets, caller, who, "switch actions").id
-            )
+            mover = pick(state, sheets, caller, who, "switch actions").id
+            return options.command("switch", state, sheets, mover, caller)
 
         await run(interaction, build, title="New action")
 
@@ -225,8 +235,8 @@ class ConflictMoves(commands.Cog):
         traits="Reacting while busy: net Traits for your Defense Dice",
         tool="Reacting while busy: Tool (−1/0/+1)",
         circumstances="Reacting while busy: Circumstances (−1/0/+1)",
-        faces="Your table dice, if you rolled them by hand",
-        attacker_faces="The attacker's table dice, if rolled by hand",
+        faces="Dice you rolled at the table for this defence (if the server allows table dice)",
+        attacker_faces="The attacker's table dice: only from whoever rolls for the attacker (the Narrator)",
     )
     async def defend(
         self,
@@ -245,6 +255,7 @@ class ConflictMoves(commands.Cog):
             circumstances=circumstances,
             faces=faces,
             attacker_faces=attacker_faces,
+            table_dice=(faces is not None or attacker_faces is not None) and await table_dice(interaction),
         )
         await run(interaction, options.builder(self.bot.conflicts, interaction), title="Defence")
 

@@ -12,6 +12,10 @@ outbox row is then marked delivered with the message Discord made. If Discord ca
 reply (the 3 seconds passed, the interaction expired, an error), the row goes to the outbox's
 deliverer, which posts it to the channel instead (``bot.flow.outbox`` says why it is never
 shown twice).
+
+"Narrator view", under the board and under a prompt to a secret Villain or Extra, answers a
+Narrator privately with the full board (every number of everyone) and refuses anyone else
+plainly (docs/rulings.md §7.1).
 """
 
 import logging
@@ -21,9 +25,12 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.access import channel_id_of, guild_id_of
+from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.build import DefenceOptions, nudge_click
-from bot.errors import answer_error
+from bot.errors import BotError, answer_error
+from bot.flow.board import stored_board
 from bot.flow.conflict import Build, NudgeMode, Prompt, Reply
 from bot.flow.crash import crash_point
 
@@ -87,8 +94,46 @@ class NudgeButton(
         )
 
 
-BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (DefendButton, NudgeButton)
+class NarratorViewButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:board:(?P<conflict>\d+)"
+):
+    """The full board, privately, for a Narrator; the public board hides the secret sheets."""
+
+    def __init__(self, conflict: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Narrator view", style=discord.ButtonStyle.secondary, custom_id=f"mab:board:{conflict}"
+            )
+        )
+        self.conflict = conflict
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "NarratorViewButton":
+        return cls(int(match["conflict"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        try:
+            (await caller(interaction)).require_narrator("see the Narrator's view of the Conflict")
+            guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+            board = await stored_board(interaction.client.storage, guild_id, channel_id)
+            if board is None or board[0].id != self.conflict:
+                raise BotError("That Conflict has ended.")
+            await interaction.response.send_message(embed=board[1].embed(full=True), ephemeral=True)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (DefendButton, NudgeButton, NarratorViewButton)
 """Registered with the client while the moves' cog is loaded."""
+
+
+def board_buttons(conflict_id: int) -> discord.ui.View:
+    """What the board offers under it (handed to ``Boards.buttons`` by the moves' cog)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(NarratorViewButton(conflict_id))
+    return view
 
 
 def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
@@ -100,6 +145,8 @@ def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
         view.add_item(DefendButton(prompt.conflict_id, prompt.attack_id, dice))
     for mode in prompt.nudge_modes:
         view.add_item(NudgeButton(prompt.conflict_id, prompt.attack_id, mode))
+    if prompt.narrator_view:
+        view.add_item(NarratorViewButton(prompt.conflict_id))
     return view if view.children else None
 
 
@@ -121,6 +168,10 @@ async def send(interaction: Interaction, reply: Reply) -> None:
             flow.outbox.answered(row, message_id)
         elif row is not None:
             flow.outbox.unanswered(row, refused=False)
+        if reply.private_embeds:
+            await interaction.followup.send(
+                embeds=reply.private_embeds, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
     flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
 
 

@@ -23,6 +23,7 @@ from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
 from bot.inputs.lists import split_names
 from bot.inputs.participants import ParticipantName, find_participant
+from bot.render.common import plain
 from rules.character import CharacterKind
 from rules.conflict import (
     AdjustDice,
@@ -84,7 +85,7 @@ class ConflictCog(
     ) -> None:
         command = Join(character_id=character.id, side=side, surprised=surprised)
         build = narrator_move("add characters to a Conflict", lambda _: command)
-        await run(interaction, build, title=f"{character.name} joins")
+        await run(interaction, build, title=f"{plain(character.name)} joins")
 
     @app_commands.command(name="join", description="Join the Conflict with your active character")
     @app_commands.describe(surprised="Caught by surprise")
@@ -95,7 +96,7 @@ class ConflictCog(
         if stored.character.kind is not CharacterKind.HERO:
             raise NotAllowed("Villains and Extras are added by the Narrator with `/conflict add`.")
         command = Join(character_id=stored.id, surprised=surprised)
-        await run(interaction, lambda *_: command, title=f"{stored.name} joins")
+        await run(interaction, lambda *_: command, title=f"{plain(stored.name)} joins")
 
     @app_commands.command(name="remove", description="Narrator: take a participant out of the Conflict")
     @app_commands.describe(who="The participant")

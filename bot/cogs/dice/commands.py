@@ -2,6 +2,11 @@
 
 Each command parses its options, forms the pool (from a bare count or from a sheet), rolls with
 the bot's injected generator, logs the roll once, and renders the reading.
+
+A ``/gmroll`` is logged as secret: ``/history`` and the fairness report show it to Narrators
+and its roller only (docs/rulings.md §7.1). It is open to every Narrator, by role too: the
+check runs when it is used, so nothing hides it behind Manage Server. A Contest rolls the
+resisting side from a sheet only if the caller may read that sheet.
 """
 
 from datetime import UTC, datetime
@@ -54,13 +59,16 @@ async def pool_for(
     """Load the sheet a request reads (the named one, else the active one) and form its pool.
 
     Rolling for a sheet needs control of it when ``acting``; the resisting side of a Contest
-    may be anyone's sheet.
+    may be any sheet the caller may read (docs/rulings.md §7.1).
     """
     stored = None
     if request.from_sheet:
         stored = await named_or_active(interaction, character)
+        who = await caller(interaction)
         if acting:
-            (await caller(interaction)).require_control(stored.character, "roll for them")
+            who.require_control(stored.character, "roll for them")
+        else:
+            who.require_read(stored.character, stored.revealed)
     return form_pool(request, stored)
 
 
@@ -75,6 +83,8 @@ class Dice(commands.Cog):
         character: StoredCharacter | None,
         difficulty: int,
         label: str | None,
+        *,
+        secret: bool = False,
     ) -> tuple[Reading, discord.Embed]:
         guild_id = guild_id_of(interaction)
         formed = await pool_for(interaction, request, character, acting=True)
@@ -97,6 +107,7 @@ class Dice(commands.Cog):
             result=reading.result,
             outcome=reading.outcome,
             success=reading.success,
+            secret=secret,
         )
         if spent is not None and formed.stored is not None:
             async with self.bot.storage.transaction() as tx:  # the spend and the log stand together
@@ -137,7 +148,6 @@ class Dice(commands.Cog):
     @app_commands.describe(**ROLL_DESCRIPTIONS)
     @app_commands.autocomplete(stat=stat_choices)
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
     @narrator_only("make secret rolls")
     async def gmroll(
         self,
@@ -153,7 +163,7 @@ class Dice(commands.Cog):
         label: Label | None = None,
     ) -> None:
         request = PoolRequest(dice, stat, traits, tool, circumstances, modifier)
-        _, embed = await self._roll(interaction, request, character, difficulty, label)
+        _, embed = await self._roll(interaction, request, character, difficulty, label, secret=True)
         embed.set_footer(text="Secret roll")
         await interaction.response.send_message(embed=embed, ephemeral=True)
         settings = await self.bot.storage.settings.get(guild_id_of(interaction))

@@ -1,0 +1,93 @@
+"""The secrecy matrix of issue 14: who sees, and who may do, what (docs/rulings.md §6.9, §7).
+
+One row per thing a member can try, one column per kind of member; each cell is what the bot
+must do. ``tests/bot/test_secrecy_matrix.py`` plays every cell through the real discord.py path
+and asserts it (a refusal also leaves the database unchanged); ``python -m tests.bot.secrecy_matrix``
+prints this table as Markdown for the closing note.
+
+The table at play: player1's Hero Vin and player2's Hero Elend; the Villain Straff, made by a
+member while their role made them a Narrator (the role is then taken away), and that member's
+active character; a secret ``/gmroll`` by the Narrator; all three in a live Conflict in #table.
+Another server holds nothing of this.
+"""
+
+PERSONAS: dict[str, str] = {
+    "player": "player (Vin's)",
+    "other": "other player (Elend's)",
+    "keeper": "role-only Narrator",
+    "former": "former Narrator (made Straff)",
+    "admin": "admin (Manage Server)",
+    "stranger": "another server's member",
+}
+"""Who tries, by the key the tests use, with the column heading."""
+
+ROWS: dict[str, str] = {
+    "show": "`/character show name:Straff`",
+    "export": "`/character export name:Straff`",
+    "list": "`/character list`: Straff",
+    "autocomplete": "autocomplete `name:Str`",
+    "menu": "user menu View sheet (Straff is active)",
+    "history": "`/history rolls`: the secret `/gmroll`",
+    "fairness": "`/history fairness`: the secret roll",
+    "board": "board: Narrator view button",
+    "contest": "`/contest` with Straff's sheet as opponent",
+    "faces_own_off": "typed faces, own roll, table dice off",
+    "faces_own_on": "typed faces, own roll, table dice on",
+    "faces_other_off": "typed faces, the attacker's (Straff's) dice, table dice off",
+    "faces_other_on": "typed faces, the attacker's (Straff's) dice, table dice on",
+    "challenge": "`/declare … challenge:true` against another",
+    "heal": "`/sheet heal` mid-Conflict (own / Straff)",
+    "damage": "`/sheet damage` mid-Conflict (own / Straff)",
+    "burden": "`/burden add` mid-Conflict (own / Straff)",
+    "act_villain": "`/act who:Straff` (act for the Villain)",
+}
+"""What is tried, by the key the tests use, with the row heading."""
+
+REFUSED = "refused"
+NARRATORS = ("keeper", "admin")
+
+
+def row(narrators: str, others: str = REFUSED, *, own_table_dice: str | None = None) -> dict[str, str]:
+    """A row where the Narrators (by role, by Manage Server) get ``narrators`` and everyone else
+    ``others``; ``own_table_dice``: what the two players get instead."""
+    cells = {p: narrators if p in NARRATORS else others for p in PERSONAS}
+    if own_table_dice is not None:
+        cells["player"] = cells["other"] = own_table_dice
+    return cells
+
+
+EXPECTED: dict[str, dict[str, str]] = {
+    "show": row("shown privately"),
+    "export": row("file privately"),
+    "list": row("listed privately", "not listed"),
+    "autocomplete": row("offered", "not offered"),
+    "menu": row("shown privately"),
+    "history": row("listed privately", "not listed"),
+    "fairness": row("counted privately", "not counted"),
+    "board": row("full board privately"),
+    "contest": row("rolled"),
+    "faces_own_off": row("accepted"),
+    "faces_own_on": row("accepted", own_table_dice="accepted"),
+    "faces_other_off": row("accepted"),
+    "faces_other_on": row("accepted"),
+    "challenge": row("accepted"),
+    "heal": row("accepted"),
+    "damage": row("accepted"),
+    "burden": row("accepted"),
+    "act_villain": row("accepted"),
+}
+"""Every cell: what the bot must do for that member."""
+
+
+def markdown(cells: dict[str, dict[str, str]] | None = None) -> str:
+    """The matrix as a Markdown table (``cells``: observed outcomes; default: the expected)."""
+    table = EXPECTED if cells is None else cells
+    header = "| | " + " | ".join(PERSONAS.values()) + " |"
+    lines = [header, "|---" * (len(PERSONAS) + 1) + "|"]
+    for key, heading in ROWS.items():
+        lines.append(f"| {heading} | " + " | ".join(table[key][p] for p in PERSONAS) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown())
