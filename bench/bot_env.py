@@ -23,8 +23,9 @@ from typing import Any
 
 from bot.app import MistbornBot
 from bot.config import Settings
-from bot.flow.board import Boards, board_of
+from bot.flow.board import Boards, stored_board
 from fake_discord import payloads
+from fake_discord.backend import Limits
 from fake_discord.commandline import find_command
 from fake_discord.harness import Harness, running_bot
 from fake_discord.payloads import Resolved
@@ -146,6 +147,7 @@ async def running_bot_env(
     seed: int = SEED,
     sync_global: bool = False,
     messages: Mapping[int, JSON] | None = None,
+    limits: Limits | None = None,
 ) -> AsyncIterator[BotEnv]:
     """Open the database at `db_path` and connect our bot to a new fake Discord hosting `world`.
 
@@ -163,7 +165,7 @@ async def running_bot_env(
         )
 
     try:
-        async with running_bot(make_bot, world=world) as harness:
+        async with running_bot(make_bot, world=world, limits=limits) as harness:
             assert isinstance(harness.bot, MistbornBot)
             if messages:
                 fake = harness.fake
@@ -224,10 +226,14 @@ async def board_message(env: BotEnv) -> JSON:
 
 
 async def expected_board(env: BotEnv) -> JSON:
+    return await expected_board_of(env.storage, env.guild_id, env.world.guild.channels[0].id)
+
+
+async def expected_board_of(storage: Storage, guild_id: int, channel_id: int) -> JSON:
     """The public board of the stored Conflict (the Narrator's secret sheets as plain states)."""
-    board = await board_of(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    board = await stored_board(storage, guild_id, channel_id)
     assert board is not None
-    embed: JSON = dict(board[1].to_dict())
+    embed: JSON = dict(board[1].embed().to_dict())
     return embed
 
 
@@ -237,9 +243,18 @@ def shown(message: JSON) -> tuple[object, object, object]:
 
 
 async def board_is_correct(env: BotEnv) -> bool:
-    expected = await expected_board(env)
-    return shown(await board_message(env)) == (
-        expected.get("title"),
-        expected.get("description"),
-        expected.get("fields"),
+    return await board_matches(
+        env.storage, env.harness.fake.messages, env.guild_id, env.world.guild.channels[0].id
     )
+
+
+async def board_matches(
+    storage: Storage, messages: Mapping[int, JSON], guild_id: int, channel_id: int
+) -> bool:
+    """Whether the channel's board message (in ``messages``, the fake's) shows its stored Conflict."""
+    message_id = await storage.boards.get(guild_id, channel_id)
+    message = messages.get(message_id) if message_id is not None else None
+    if message is None:
+        return False
+    expected = await expected_board_of(storage, guild_id, channel_id)
+    return shown(message) == (expected.get("title"), expected.get("description"), expected.get("fields"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import itertools
 import logging
 import os
@@ -31,6 +32,7 @@ from discord.ext import commands
 
 from bot.app import MistbornBot
 from bot.config import Settings
+from bot.render.charts import roll_chart
 from bot.render.dice import reading_embed
 from fake_discord import payloads
 from fake_discord.commandline import parse_slash
@@ -41,6 +43,7 @@ from fake_discord.server import FakeDiscord
 from fake_discord.world import FakeChannel, FakeGuild, FakeMember, World
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join
+from rules.odds import odds
 from rules.roll import read
 from storage import Storage
 from storage.conflict_runner import start_conflict
@@ -78,13 +81,36 @@ async def ping_embed(interaction: discord.Interaction) -> None:
     await interaction.response.send_message(embed=reading_embed(_READING, title="5 dice", roller="player1"))
 
 
+_CHART = roll_chart(odds(5, 3)).png()
+
+
+@app_commands.command(
+    name="ping-file", description="Diagnostic: pong with an odds chart attached, drawn beforehand"
+)
+async def ping_file(interaction: discord.Interaction) -> None:
+    """What sending a file costs by itself on this path: discord.py's multipart upload and the fake
+    Discord parsing it (aiohttp), without the odds, the drawing or the worker thread."""
+    chart = discord.File(io.BytesIO(_CHART), filename="odds.png")
+    await interaction.response.send_message("pong", file=chart)
+
+
 class BenchBot(MistbornBot):
-    """The product bot plus ``/ping`` (and a diagnostic ``/ping-embed``), added before the
-    product's own sync so they are synced too."""
+    """The product bot plus ``/ping`` (and the diagnostics ``/ping-embed`` and ``/ping-file``),
+    added before the product's own sync so they are synced too.
+
+    Its background REST calls keep the global pace but not the pace per channel: a benchmark
+    waits for each move's board edit before the next sample, and would otherwise spend most of
+    its time waiting out the 0.2 s between two edits of one channel's board.
+    """
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.pacer.interval = 0.0
 
     async def setup_hook(self) -> None:
         self.tree.add_command(ping)
         self.tree.add_command(ping_embed)
+        self.tree.add_command(ping_file)
         await super().setup_hook()
 
 
@@ -169,7 +195,7 @@ class Payloads:
 
 
 async def quiesce(bot: commands.Bot, record: InteractionRecord, *, timeout: float = 5.0) -> None:
-    """Wait (bounded) until `record` is answered and the bot has no callback or board work left."""
+    """Wait (bounded) until `record` is answered and the bot has no callback, board or outbox work left."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     await record.wait_response(timeout)
@@ -177,10 +203,9 @@ async def quiesce(bot: commands.Bot, record: InteractionRecord, *, timeout: floa
         if handler_tasks():
             await asyncio.sleep(0.001)
             continue
-        boards = bot.conflicts.boards if isinstance(bot, MistbornBot) else None
-        if boards is not None:
+        if isinstance(bot, MistbornBot):
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(boards.idle(), max(0.01, deadline - loop.time()))
+                await asyncio.wait_for(bot.conflicts.idle(), max(0.01, deadline - loop.time()))
         await asyncio.sleep(0.002)  # the MESSAGE_CREATE echo the fake sent back
         if not handler_tasks():
             return
@@ -246,7 +271,7 @@ class Duel:
             ("narrator", "/conflict next-round force:true"),
             ("narrator", f"/declare who:Thug{t} action:attack target:Vin{t} stat:Physique"),
             ("player1", f"/declare who:Vin{t} action:attack target:Thug{t} stat:Physique"),
-            ("player1", f"/sheet heal amount:20 name:Vin{t}"),
+            ("narrator", f"/sheet heal amount:20 name:Vin{t}"),  # mid-Conflict: the Narrator's call
         ]
 
     @property

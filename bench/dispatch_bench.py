@@ -11,11 +11,18 @@ clock from sending the event to receiving that initial callback (the ack). The b
 finish any followups and board edits before the next sample, and cases are interleaved in a
 new random order every round, so drift and noise spread over all of them.
 
+The ``/odds`` cases answer with a chart (``bot/render/charts.py``): drawn once per input and cached,
+so after the warm-up they measure sending it. The "first drawing" rows empty the caches before
+every sample, so each draws its chart anew in the worker thread; they run after the other
+rounds (shuffled each round), since emptying the caches would make the next warm sample cold.
+
 The floor is ``/ping``, a bare handler added in this benchmark only: it answers "pong" through
 the same gateway, dispatch and REST path. Goals (from the issue): a roll within 1.5x the
 floor's p50, a sheet within 2x. ``/ping-embed`` is a diagnostic row, not a goal: a pong that
 answers with a roll's embed but does no dice and no database work, to show what of a roll's
-cost is simply sending (and the fake validating) an embed.
+cost is simply sending (and the fake validating) an embed. ``/ping-file`` is another: a pong with
+an odds chart (drawn beforehand) attached, to show what of an ``/odds`` answer is simply the
+upload: discord.py's multipart body and the fake parsing it, which Discord does on its side.
 """
 
 from __future__ import annotations
@@ -51,6 +58,7 @@ from bench.common import (
     summary_ms,
     table,
 )
+from bot.render.charts import forget_drawings
 from fake_discord.harness import Harness
 from fake_discord.records import InteractionRecord
 from fake_discord.world import many_guilds_world
@@ -66,14 +74,21 @@ class Case:
     line: str
     template: JSON = field(default_factory=dict)
     samples: list[float] = field(default_factory=list)
+    first_drawing: bool = False
+    """Empty the chart caches before each sample."""
 
 
 CASES = [
     Case("ping (floor)", "player1", "/ping"),
     Case("ping, roll-sized embed", "player1", "/ping-embed"),
+    Case("ping with a chart-sized file", "player1", "/ping-file"),
     Case("roll dice:5", "player1", "/roll dice:5"),
     Case("roll stat:Physique", "player1", "/roll stat:Physique"),
+    Case("odds roll dice:5 difficulty:3", "player1", "/odds roll dice:5 difficulty:3"),
+    Case("odds roll, first drawing", "player1", "/odds roll dice:5 difficulty:3", first_drawing=True),
     Case("odds table", "player1", "/odds table"),
+    Case("odds table, first drawing", "player1", "/odds table", first_drawing=True),
+    Case("odds contest acting:6 opposing:4", "player1", "/odds contest acting:6 opposing:4"),
     Case("character show", "player1", "/character show name:Vin"),
 ]
 ACT, DEFEND, PAIR = "conflict /act dice:5", "conflict defend click", "conflict /act + defend"
@@ -85,7 +100,7 @@ class Bench:
         self.p = Payloads(harness.fake)
         self.duel = duel
         self.guild = harness.world.guild
-        self.cases = [Case(c.name, c.user, c.line) for c in CASES]
+        self.cases = [Case(c.name, c.user, c.line, first_drawing=c.first_drawing) for c in CASES]
         for case in self.cases:
             case.template = self.p.slash(case.line, self.p.actor(self.guild, case.user))
         self.conflict: dict[str, list[float]] = {ACT: [], DEFEND: [], PAIR: []}
@@ -109,6 +124,8 @@ class Bench:
         return record
 
     async def one_case(self, case: Case, keep: bool) -> None:
+        if case.first_drawing:
+            forget_drawings()
         record = await self.send(case.template)
         if keep and record.ack_latency is not None:
             case.samples.append(record.ack_latency)
@@ -129,7 +146,9 @@ class Bench:
             await self.send(template)
 
     def jobs(self, keep: bool) -> list[Callable[[], Awaitable[None]]]:
-        found: list[Callable[[], Awaitable[None]]] = [partial(self.one_case, c, keep) for c in self.cases]
+        found: list[Callable[[], Awaitable[None]]] = [
+            partial(self.one_case, c, keep) for c in self.cases if not c.first_drawing
+        ]
         return [*found, partial(self.one_duel, keep)]
 
     async def rounds(self, count: int, keep: bool, rng: random.Random) -> None:
@@ -138,6 +157,14 @@ class Bench:
             rng.shuffle(jobs)
             for job in jobs:
                 await job()
+
+    async def first_drawings(self, count: int, rng: random.Random) -> None:
+        """The cases that empty the chart caches first, after the others (see the module's doc)."""
+        cases = [c for c in self.cases if c.first_drawing]
+        for _ in range(count):
+            rng.shuffle(cases)
+            for case in cases:
+                await self.one_case(case, True)
 
 
 async def prepare(harness: Harness, storage: Storage) -> Duel:
@@ -184,6 +211,7 @@ async def run(args: argparse.Namespace) -> None:
                 return
             load, start = machine(), time.perf_counter()
             await bench.rounds(args.samples, True, rng)
+            await bench.first_drawings(args.samples, rng)
             report(bench, args.samples, time.perf_counter() - start, load)
             if harness.violations:
                 print(f"fake recorded {len(harness.violations)} violation(s): {harness.violations[:3]}")

@@ -210,15 +210,18 @@ class ConflictDriver:
             return fallback
         return f"click {custom_id}"
 
-    async def move(self) -> InteractionRecord:
-        """Make the next move and insist it was acknowledged; remember the state it committed."""
+    async def send(self, *, settle: bool = True) -> InteractionRecord:
+        """Make the next move; return its record, answered or not."""
         user, what, check = self.next_move(self.state())
         if what.startswith("click "):
-            record = await self.load.click(user, what.removeprefix("click "), check, settle=True)
-        else:
-            record = await self.load.write(user, what, check, settle=True)
+            return await self.load.click(user, what.removeprefix("click "), check, settle=settle)
+        return await self.load.write(user, what, check, settle=settle)
+
+    async def move(self) -> InteractionRecord:
+        """Make the next move and insist it was acknowledged; remember the state it committed."""
+        record = await self.send()
         if not acknowledged(record):
-            raise AssertionError(f"{user}: {what} was not acknowledged: {record.text}")
+            raise AssertionError(f"the move was not acknowledged: {record.text}")
         self.moves += 1
         self.last_acked = self.stored()
         return record

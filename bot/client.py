@@ -17,7 +17,10 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.errors import on_app_command_error
+from bot.flow.catchup import CatchUp
 from bot.flow.conflict import ConflictFlow
+from bot.flow.pacing import Pacer
+from bot.flow.upkeep import Upkeep
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -49,7 +52,10 @@ class MistbornClient(commands.Bot):
         self.settings = settings
         self.storage = storage
         self.rng = rng if rng is not None else random.SystemRandom()
-        self.conflicts = ConflictFlow(self, storage)
+        self.pacer = Pacer()
+        self.conflicts = ConflictFlow(self, storage, self.pacer)
+        self.catch_up = CatchUp(self, self.conflicts, self.pacer)
+        self.upkeep = Upkeep(storage, settings.roll_log_days)
         self.sync_global = sync_global
         self.freeze_gc = freeze_gc
         self._cog_factories = tuple(cogs)
@@ -79,12 +85,20 @@ class MistbornClient(commands.Bot):
             synced = await self.tree.sync()
             log.info("Synced %d commands globally", len(synced))
 
+    async def on_ready(self) -> None:
+        """Once connected (again): catch up every channel, and keep the tables pruned; both in the
+        background, so the first interactions are answered at once."""
+        self.catch_up.start()
+        self.upkeep.start()
+
     async def is_owner(self, user: discord.abc.User) -> bool:
         if self.settings.owner_ids:
             return user.id in self.settings.owner_ids
         return await super().is_owner(user)
 
     async def close(self) -> None:
+        self.catch_up.close()
+        self.upkeep.close()
         self.conflicts.close()
         await super().close()
 

@@ -28,6 +28,9 @@ class Settings(BaseSettings):
     owner_ids: frozenset[int] = frozenset()
     """Users who may run owner-only commands such as a global ``/sync``; empty means the
     application's owner as Discord reports it."""
+    roll_log_days: int = Field(default=90, ge=0)
+    """Days a roll stays in the log (``/history rolls``); 0 keeps every roll. The fairness
+    report counts every roll ever made either way (``bot.flow.upkeep``)."""
 
     @property
     def has_token(self) -> bool:

@@ -19,6 +19,8 @@ from storage.errors import StorageError
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+UNKNOWN_CHANNEL = 10003
+"""Discord's error code for a channel that does not exist (any more)."""
 
 
 class BotError(app_commands.AppCommandError):

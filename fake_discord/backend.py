@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from fake_discord.ratelimits import RateLimits
 from fake_discord.records import InteractionRecord
 from fake_discord.world import World
 
@@ -29,6 +30,10 @@ class Limits:
     reject_invalid: bool = True
     silent_mentions: bool = True
     heartbeat_ms: int = 30_000
+    nonce_window: float = 300.0
+    """Seconds a message nonce is remembered per channel for ``enforce_nonce`` ("a few minutes")."""
+    rate_limits: RateLimits | None = None
+    """Discord's REST rate limits (``fake_discord.ratelimits``); None: no limits."""
 
 
 @dataclass
@@ -72,6 +77,10 @@ class Backend(Protocol):
     async def delete_message(self, message: JSON) -> None: ...
 
     def has_channel(self, channel_id: int) -> bool: ...
+
+    def message_by_nonce(self, channel_id: int, nonce: str) -> JSON | None: ...
+
+    def remember_nonce(self, channel_id: int, nonce: str, message: JSON) -> None: ...
 
     def store_commands(
         self, guild_id: int | None, commands: list[JSON], route: str

@@ -9,9 +9,11 @@ process runs the fake and starts a *runner* module as a subprocess::
 
 The runner points discord.py at the fake (``patch.py``), opens its database, starts its bot
 with the fake guild as its development server, prints ``ready`` on stdout each time
-discord.py is ready, and exits 0 on SIGINT. ``fake_discord.remote`` is the runner for this
-project's bot; this module never imports it, so anything here works for any bot that follows
-the same command line.
+discord.py is ready, and exits 0 on SIGINT. It may also take *control lines* on stdin (what
+they mean is the runner's business; ``fake_discord.remote`` arms crash points with them) and
+answers each with ``done`` or ``error <why>`` on stdout. ``fake_discord.remote`` is the runner
+for this project's bot; this module never imports it, so anything here works for any bot that
+follows the same command line.
 
 :class:`BotProcess` starts, kills and stops the child; :class:`RemoteHarness` is the usual
 :class:`~fake_discord.harness.Harness` (slash commands, clicks) minus the in-process bot.
@@ -35,6 +37,8 @@ from fake_discord.server import FakeDiscord
 JSON = dict[str, Any]
 READY = b"ready"
 """The line a runner prints on stdout each time its bot is ready."""
+DONE, ERROR = b"done", b"error"
+"""The runner's answers to a control line."""
 RUNNER = "fake_discord.remote"
 LOADING = 1 << 7
 
@@ -50,12 +54,17 @@ class BotProcess:
         log_path: Path,
         seed: int | None = None,
         runner: str = RUNNER,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.fake = fake
         self.db_path = db_path
         self.log_path = log_path
         self.seed = seed
         self.runner = runner
+        self.env = dict(env or {})
+        """Extra environment for the next starts (a test may change it between two)."""
+        self.readies = 0
+        """``ready`` lines seen from the current process (one per connect, more after a reconnect)."""
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
 
@@ -79,17 +88,50 @@ class BotProcess:
             log.write(f"--- start {self.starts}\n".encode())
             log.flush()
             self.proc = await asyncio.create_subprocess_exec(
-                *command, stdout=asyncio.subprocess.PIPE, stderr=log, env=os.environ.copy()
+                *command,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=log,
+                env=os.environ | self.env,
             )
-        assert self.proc.stdout is not None
+        self.readies = 0
         try:
-            async with asyncio.timeout(timeout):
-                while (line := await self.proc.stdout.readline()).strip() != READY:
-                    if not line:
-                        raise RuntimeError(f"the bot exited before it was ready; see {self.log_path}")
+            await self._read_until(READY, timeout)
         except BaseException:
             await self.kill()
             raise
+
+    async def _read_until(self, wanted: bytes, timeout: float) -> bytes:
+        """Read the runner's stdout up to a line starting with ``wanted`` (or ``error``); return it."""
+        assert self.proc is not None and self.proc.stdout is not None
+        async with asyncio.timeout(timeout):
+            while raw := await self.proc.stdout.readline():
+                line = raw.strip()
+                if line == READY:
+                    self.readies += 1
+                if line.startswith((wanted, ERROR)):
+                    return line
+        raise RuntimeError(f"the bot exited; see {self.log_path}")
+
+    async def wait_line(self, wanted: str, *, timeout: float = 10.0) -> None:
+        """Wait until the runner prints a line starting with ``wanted`` (a runner's own signal)."""
+        await self._read_until(wanted.encode(), timeout)
+
+    async def control(self, line: str, *, timeout: float = 10.0) -> None:
+        """Send the runner one control line and wait for its ``done`` (its ``error`` raises)."""
+        if self.proc is None or self.proc.stdin is None or self.proc.returncode is not None:
+            raise RuntimeError("the bot process is not running")
+        self.proc.stdin.write(line.encode() + b"\n")
+        await self.proc.stdin.drain()
+        answer = await self._read_until(DONE, timeout)
+        if answer.startswith(ERROR):
+            raise RuntimeError(f"the runner refused {line!r}: {answer.decode()}")
+
+    async def exited(self, *, timeout: float = 10.0) -> int:
+        """Wait (bounded) until the process ends by itself; return its exit code (-9: killed)."""
+        if self.proc is None:
+            raise RuntimeError("the bot process was never started")
+        return await asyncio.wait_for(self.proc.wait(), timeout)
 
     async def kill(self) -> None:
         """SIGKILL: the process gets no chance to finish, close or flush anything."""

@@ -8,7 +8,13 @@ the crash tests and ``bench/soak_faults.py``::
 
 It points discord.py at the fake (as ``patch.py`` does), opens the database, starts
 :class:`~bot.app.MistbornBot` with the fake guild as its development server, and prints
-``ready`` on stdout each time discord.py is ready. SIGINT or SIGTERM stops it cleanly (exit 0).
+``ready`` on stdout each time discord.py is ready, then ``caught-up`` once the bot has brought
+every channel up to what is saved. SIGINT or SIGTERM stops it cleanly (exit 0).
+
+Control lines on stdin (``BotProcess.control``): ``crash-at <point>[:<visit>]`` arms one of the
+bot's crash points (``bot.flow.crash``), so a test can run the bot to the state it wants and
+then have the very next move die exactly where it says; each line is answered ``done``. The
+environment variable ``MISTBORN_CRASH_AT`` arms points from the start instead.
 
 The stop does not rely on Python's default Ctrl-C handling. A process inherits *ignored*
 signals across exec, and a shell without job control starts every background job (``pytest &``
@@ -36,6 +42,7 @@ from pathlib import Path
 
 from bot.app import MistbornBot
 from bot.config import Settings
+from bot.flow import crash
 from bot.logs import redact_handlers
 from fake_discord.harness import OFFLINE_TOKEN
 from fake_discord.patch import pointed_at
@@ -44,6 +51,8 @@ from fake_discord.records import handler_tasks
 from storage import Storage
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+CAUGHT_UP = "caught-up"
+"""Printed once the bot has caught up every channel after connecting (``bot.flow.catchup``)."""
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -78,12 +87,41 @@ async def serve(args: argparse.Namespace) -> None:
                     sys.stdout.write(READY.decode() + "\n")
                     sys.stdout.flush()
 
+                async def caught_up() -> None:
+                    await asyncio.sleep(0)  # after the bot's own on_ready has started its catch-up
+                    await bot.catch_up.done.wait()
+                    sys.stdout.write(CAUGHT_UP + "\n")
+                    sys.stdout.flush()
+
                 bot.add_listener(announce, "on_ready")
-                async with bot:
-                    await run_until(bot, stop)
+                bot.add_listener(caught_up, "on_ready")
+                control = asyncio.create_task(obey(), name="remote-control")
+                try:
+                    async with bot:
+                        await run_until(bot, stop)
+                finally:
+                    control.cancel()
     finally:
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
+
+
+async def obey() -> None:
+    """Answer the test's control lines on stdin until it closes."""
+    reader = asyncio.StreamReader()
+    loop = asyncio.get_running_loop()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while line := (await reader.readline()).decode():
+        verb, _, argument = line.strip().partition(" ")
+        try:
+            if verb != "crash-at":
+                raise ValueError(f"unknown control line {line.strip()!r}")
+            crash.arm(argument)
+        except ValueError as error:
+            sys.stdout.write(f"error {error}\n")
+        else:
+            sys.stdout.write("done\n")
+        sys.stdout.flush()
 
 
 async def run_until(bot: MistbornBot, stop: asyncio.Event) -> None:

@@ -127,11 +127,14 @@ async def interaction_callback(
     record = fake.interactions.get(int(interaction_id))
     if record is None or record.token != token:
         return error(404, 10062, "Unknown interaction")
+    # The callback's clock starts when the request arrives: reading a large multipart body is the
+    # fake's own work (Discord parses uploads on its side), not the bot's.
+    arrived = asyncio.get_running_loop().time()
     body, uploads = await read_body(request)
     if record.response is not None:
         why = "a second initial response to one interaction"
         return _refuse(fake, record, route, 400, 40060, "Interaction has already been acknowledged.", why)
-    elapsed = asyncio.get_running_loop().time() - record.sent_at
+    elapsed = arrived - record.sent_at
     if elapsed > fake.limits.ack_deadline:
         why = f"first response after {elapsed:.2f}s (limit {fake.limits.ack_deadline}s)"
         return _refuse(fake, record, route, 404, 10062, "Unknown interaction", why)
@@ -150,6 +153,7 @@ async def interaction_callback(
             return invalid_form(problems)
     if kind in (4, 7) and fake.limits.silent_mentions:
         fake.violate(route, mention_problems(data), rejected=False)
+    record.responded_at = arrived
     record.response = body
     channel_id = int(record.payload["channel"]["id"])
     message: JSON | None = None
@@ -248,25 +252,68 @@ async def webhook_message(
     return reply(target)
 
 
+def history(fake: Backend, channel_id: int, query: Any) -> list[JSON]:
+    """GET /channels/{id}/messages: newest first, ``limit`` (1-100, default 50) of them, ending
+    ``before`` an id, starting right ``after`` one (the oldest after it), or ``around`` one.
+    Ephemeral messages are never in a channel's history."""
+    limit = max(1, min(int(query.get("limit", "50")), 100))
+    found = sorted(
+        (
+            m
+            for m in fake.messages.values()
+            if int(m["channel_id"]) == channel_id and not m["flags"] & EPHEMERAL
+        ),
+        key=lambda m: int(m["id"]),
+    )
+    if "after" in query:
+        after = int(query["after"])
+        return list(reversed([m for m in found if int(m["id"]) > after][:limit]))
+    if "around" in query:
+        around = int(query["around"])
+        older = [m for m in found if int(m["id"]) <= around][-((limit + 1) // 2) :]
+        newer = [m for m in found if int(m["id"]) > around][: limit - len(older)]
+        return list(reversed(older + newer))
+    if "before" in query:
+        before = int(query["before"])
+        found = [m for m in found if int(m["id"]) < before]
+    return list(reversed(found[-limit:]))
+
+
 async def channel_messages(
     fake: Backend, request: web.Request, route: str, channel: str
 ) -> web.StreamResponse:
+    """Read a channel's history, or post in it; a repeated ``nonce`` with ``enforce_nonce`` within
+    a few minutes returns the message already posted instead of posting it again, as Discord does."""
     channel_id = int(channel)
     if not fake.has_channel(channel_id):
         return error(404, 10003, "Unknown Channel")
     if request.method == "GET":
-        limit = min(int(request.query.get("limit", "50")), 100)
-        found = [m for m in reversed(fake.messages.values()) if int(m["channel_id"]) == channel_id]
-        return reply([m for m in found if not m["flags"] & EPHEMERAL][:limit])
+        return reply(history(fake, channel_id, request.query))
     body, uploads = await read_body(request)
+    nonce = body.get("nonce")
+    if nonce is not None and len(str(nonce)) > 25:
+        fake.violate(route, [f"nonce has {len(str(nonce))} characters (max 25)"], rejected=True)
+        return invalid_form(["nonce must be at most 25 characters"])
+    if nonce is not None and body.get("enforce_nonce"):
+        existing = fake.message_by_nonce(channel_id, str(nonce))
+        if existing == {}:
+            return error(404, 10008, "Unknown Message")  # that nonce's message was deleted meanwhile
+        if existing is not None:
+            return reply(existing | {"nonce": nonce})
     if refused := _check(fake, route, body, creating=True):
         return refused
-    return reply(await fake.create_message(channel_id, body, uploads))
+    message = await fake.create_message(channel_id, body, uploads)
+    if nonce is None:
+        return reply(message)
+    fake.remember_nonce(channel_id, str(nonce), message)
+    return reply(message | {"nonce": nonce})
 
 
 async def channel_message(
     fake: Backend, request: web.Request, route: str, channel: str, message_id: str
 ) -> web.StreamResponse:
+    if not fake.has_channel(int(channel)):
+        return error(404, 10003, "Unknown Channel")
     message = fake.messages.get(int(message_id))
     if message is None or message["channel_id"] != channel:
         return error(404, 10008, "Unknown Message")

@@ -1,8 +1,10 @@
 """A fake Discord on 127.0.0.1 that the real discord.py client logs in to.
 
 It speaks just enough REST and gateway for an app-command bot: login, command sync, interaction
-callbacks, followups, channel messages and attachments. Everything the bot sends is recorded and
-checked against Discord's limits, so tests assert on the wire format rather than on mocks.
+callbacks, followups, channel messages (with nonces and history paging) and attachments.
+Everything the bot sends is recorded and checked against Discord's limits, so tests assert on
+the wire format rather than on mocks. A test can delete a channel or a message as a moderator
+would, and turn on Discord's rate limits (``fake_discord.ratelimits``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import datetime
 import logging
 import re
 import socket
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,9 +26,10 @@ from fake_discord import routes
 from fake_discord.backend import CommandStore, Limits, Upload
 from fake_discord.gateway import RESUME_PATH, Gateway
 from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
+from fake_discord.ratelimits import RateLimiter
 from fake_discord.records import InteractionRecord, Violation
 from fake_discord.validate import validate_command_set
-from fake_discord.world import World, default_world, guild_create_json, member_json, user_json
+from fake_discord.world import World, channel_json, default_world, guild_create_json, member_json, user_json
 
 JSON = dict[str, Any]
 SUPPRESS_EMBEDS = 1 << 2
@@ -56,6 +61,11 @@ class FakeDiscord:
         self.violations: list[Violation] = []
         self.requests: deque[str] = deque(maxlen=10_000)
         self.faults: list[Fault] = []
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        self._changed = asyncio.Event()
+        self.changes = 0
+        """Messages posted, edited or deleted so far (what :meth:`wait_for` wakes on)."""
+        self.rate_limiter = RateLimiter(self.limits.rate_limits) if self.limits.rate_limits else None
         self.gateway = Gateway(lambda: self.limits.heartbeat_ms, self._gateway_op)
         self._runner: web.AppRunner | None = None
         self.base_url = ""
@@ -155,6 +165,7 @@ class FakeDiscord:
         )
         self.messages[message_id] = message
         self.activity.append(("create", message_id))
+        self._pulse()
         if not message["flags"] & EPHEMERAL:
             await self.dispatch("MESSAGE_CREATE", message)
         return message
@@ -182,12 +193,14 @@ class FakeDiscord:
             message["edited_timestamp"] = datetime.datetime.now(datetime.UTC).isoformat()
         message["flags"] = flags & ~LOADING
         self.activity.append(("edit", int(message["id"])))
+        self._pulse()
         if not flags & EPHEMERAL:
             await self.dispatch("MESSAGE_UPDATE", message)
 
     async def delete_message(self, message: JSON) -> None:
         self.messages.pop(int(message["id"]), None)
         self.activity.append(("delete", int(message["id"])))
+        self._pulse()
         event = {"id": message["id"], "channel_id": message["channel_id"]}
         await self.dispatch(
             "MESSAGE_DELETE", event | ({"guild_id": message["guild_id"]} if "guild_id" in message else {})
@@ -197,6 +210,49 @@ class FakeDiscord:
         return channel_id in self.dm_channels.values() or any(
             g.channel(channel_id) for g in self.world.guilds
         )
+
+    async def delete_channel(self, channel_id: int) -> None:
+        """Delete a guild channel and its messages, as a moderator would (CHANNEL_DELETE is sent)."""
+        for guild in self.world.guilds:
+            channel = guild.channel(channel_id)
+            if channel is None:
+                continue
+            data = channel_json(guild, channel)
+            guild.channels.remove(channel)
+            for message_id in [
+                m for m, body in self.messages.items() if int(body["channel_id"]) == channel_id
+            ]:
+                del self.messages[message_id]
+            await self.dispatch("CHANNEL_DELETE", data)
+
+    def _pulse(self) -> None:
+        self.changes += 1
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Wait (at most ``timeout`` s) until ``predicate()`` holds, looking again after every
+        message posted, edited or deleted; return whether it holds."""
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    changed = self._changed
+                    if predicate():
+                        return True
+                    await changed.wait()
+        except TimeoutError:
+            return predicate()
+
+    def message_by_nonce(self, channel_id: int, nonce: str) -> JSON | None:
+        """The message posted in the channel with this nonce in the last few minutes: ``{}`` if it
+        was deleted since (Discord then refuses the post), None if there is none."""
+        found = self.nonces.get((channel_id, nonce))
+        if found is None or time.monotonic() - found[1] > self.limits.nonce_window:
+            return None
+        return self.messages.get(found[0], {})
+
+    def remember_nonce(self, channel_id: int, nonce: str, message: JSON) -> None:
+        self.nonces[(channel_id, nonce)] = (int(message["id"]), time.monotonic())
 
     # -- HTTP plumbing ---------------------------------------------------------------------------
 
@@ -232,9 +288,26 @@ class FakeDiscord:
         for method, pattern, handler in routes.ROUTES:
             if method == request.method and (found := pattern.fullmatch(path)):
                 route = f"{request.method} {re.sub(r'[(][^)]*[)]', '{id}', pattern.pattern)}"
-                return await handler(self, request, route, *found.groups())
+                if self.rate_limiter is None:
+                    return await handler(self, request, route, *found.groups())
+                return await self._limited(request, route, path, found.groups(), handler)
         self.violate(f"{request.method} {path}", ["route not implemented by the fake"], rejected=False)
         return routes.error(404, 0, f"404: Not Found ({request.method} {path} is not faked)")
+
+    async def _limited(
+        self, request: web.Request, route: str, path: str, ids: tuple[str, ...], handler: routes.Handler
+    ) -> web.StreamResponse:
+        """Answer within Discord's rate limits: 429 beyond them, the bucket's headers always."""
+        assert self.rate_limiter is not None
+        major = ids[0] if path.startswith(("/channels/", "/guilds/")) and ids else path
+        decision = self.rate_limiter.check(request.method, path, f"{route} {major}")
+        if decision.retry_after is not None:
+            self.violate(route, [f"rate limited: {request.method} {path}"], rejected=True)
+            body = {"message": "You are being rate limited.", "retry_after": decision.retry_after}
+            return routes.reply(body | {"global": decision.global_limit}, 429, decision.headers)
+        response = await handler(self, request, route, *ids)
+        response.headers.update(decision.headers)
+        return response
 
     async def _file(self, request: web.Request) -> web.StreamResponse:
         found = self.files.get(int(request.match_info["file_id"]))

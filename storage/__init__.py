@@ -18,6 +18,7 @@ from storage.errors import (
     StorageUnavailableError,
 )
 from storage.migrations import LATEST_VERSION
+from storage.outbox import MessageKind, NewMessage, OutboxMessage, OutboxRepository
 from storage.rolls import RollLog, RollRecord, RollStats
 from storage.settings import GuildSettings, SettingsRepository
 from storage.store import Repositories, Storage
@@ -34,7 +35,11 @@ __all__ = [
     "DatabaseBusyError",
     "DraftRepository",
     "GuildSettings",
+    "MessageKind",
+    "NewMessage",
     "NotFoundError",
+    "OutboxMessage",
+    "OutboxRepository",
     "Repositories",
     "RollLog",
     "RollRecord",

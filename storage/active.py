@@ -36,7 +36,7 @@ class ActiveCharacterRepository:
         """The member's active character in this server, or None if they have not chosen one."""
         row = await fetch_one(
             self._session.reader,
-            "SELECT c.id, c.guild_id, c.version, c.updated_at, c.document, c.revealed"
+            "SELECT c.id, c.guild_id, c.version, c.updated_at, c.document, c.revealed, c.format_version"
             " FROM active_characters AS a JOIN characters AS c"
             " ON c.guild_id = a.guild_id AND c.id = a.character_id"
             " WHERE a.guild_id = ? AND a.user_id = ?",

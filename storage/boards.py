@@ -1,34 +1,100 @@
-"""Which message shows each channel's Conflict board.
+"""Which message shows each channel's Conflict board, and what it showed last.
 
 The bot edits one status message per Conflict instead of posting a new one after every
-command; remembering its id here means a restarted bot keeps editing the same message.
+command; remembering its id here means a restarted bot keeps editing the same message. The
+board is derived from the Conflict, not queued like the outbox: each row also says which
+Conflict the message shows and at which version, so a restarted bot (or a refresh that failed)
+knows exactly which boards are behind their Conflict, and which show a Conflict that ended.
 """
 
+import sqlite3
+
+from pydantic import BaseModel, ConfigDict
+
 from storage.database import Session
-from storage.sql import execute, fetch_one
+from storage.sql import execute, fetch_all, fetch_one
+
+_COLUMNS = "guild_id, channel_id, message_id, conflict_id, rendered_version FROM conflict_boards"
+
+
+class BoardRow(BaseModel):
+    """A board message and the Conflict (id and version) it showed when last drawn."""
+
+    model_config = ConfigDict(frozen=True)
+
+    guild_id: int
+    channel_id: int
+    message_id: int
+    conflict_id: int | None = None
+    """None for a board drawn before the bot remembered it (it is redrawn)."""
+    rendered_version: int = 0
+
+    def shows(self, conflict_id: int, version: int) -> bool:
+        """Whether the message already shows this Conflict at this version (or a later one)."""
+        return self.conflict_id == conflict_id and self.rendered_version >= version
+
+
+def board_row(row: sqlite3.Row) -> BoardRow:
+    return BoardRow(
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        conflict_id=row["conflict_id"],
+        rendered_version=row["rendered_version"],
+    )
 
 
 class BoardRepository:
-    """The status message id per (server, channel)."""
+    """The status message per (server, channel), and what it shows."""
 
     def __init__(self, session: Session) -> None:
         self._session = session
 
     async def get(self, guild_id: int, channel_id: int) -> int | None:
+        """The board's message id, if the channel has one."""
+        found = await self.row(guild_id, channel_id)
+        return None if found is None else found.message_id
+
+    async def row(self, guild_id: int, channel_id: int) -> BoardRow | None:
         row = await fetch_one(
             self._session.reader,
-            "SELECT message_id FROM conflict_boards WHERE guild_id = ? AND channel_id = ?",
+            "SELECT " + _COLUMNS + " WHERE guild_id = ? AND channel_id = ?",
             (guild_id, channel_id),
         )
-        return int(row["message_id"]) if row is not None else None
+        return None if row is None else board_row(row)
 
-    async def set(self, guild_id: int, channel_id: int, message_id: int) -> None:
+    async def set(
+        self,
+        guild_id: int,
+        channel_id: int,
+        message_id: int,
+        *,
+        conflict_id: int | None = None,
+        version: int = 0,
+    ) -> None:
+        """Remember a (new) board message, showing ``conflict_id`` at ``version``."""
         async with self._session.writing() as conn:
             await execute(
                 conn,
-                "INSERT INTO conflict_boards (guild_id, channel_id, message_id) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id, channel_id) DO UPDATE SET message_id = excluded.message_id",
-                (guild_id, channel_id, message_id),
+                "INSERT INTO conflict_boards"
+                " (guild_id, channel_id, message_id, conflict_id, rendered_version)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, channel_id) DO UPDATE SET"
+                " message_id = excluded.message_id, conflict_id = excluded.conflict_id,"
+                " rendered_version = excluded.rendered_version",
+                (guild_id, channel_id, message_id, conflict_id, version),
+            )
+
+    async def shown(
+        self, guild_id: int, channel_id: int, message_id: int, conflict_id: int, version: int
+    ) -> None:
+        """The message now shows ``conflict_id`` at ``version`` (never moves a board backwards)."""
+        async with self._session.writing() as conn:
+            await execute(
+                conn,
+                "UPDATE conflict_boards SET conflict_id = ?, rendered_version = ?"
+                " WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
+                " AND (conflict_id IS NOT ? OR rendered_version < ?)",
+                (conflict_id, version, guild_id, channel_id, message_id, conflict_id, version),
             )
 
     async def clear(self, guild_id: int, channel_id: int) -> None:
@@ -38,3 +104,17 @@ class BoardRepository:
                 "DELETE FROM conflict_boards WHERE guild_id = ? AND channel_id = ?",
                 (guild_id, channel_id),
             )
+
+    async def orphans(self) -> list[BoardRow]:
+        """Boards of channels with no Conflict running any more: they must be closed.
+
+        Across servers on purpose: a restarted bot closes the boards of every Conflict that
+        ended while it was down.
+        """
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT b.guild_id, b.channel_id, b.message_id, b.conflict_id, b.rendered_version"
+            " FROM conflict_boards AS b LEFT JOIN conflicts AS c"
+            " ON c.guild_id = b.guild_id AND c.channel_id = b.channel_id WHERE c.id IS NULL",
+        )
+        return [board_row(row) for row in rows]

@@ -4,7 +4,8 @@ The sheet's format belongs to ``rules.character``; storage keeps ``model_dump_js
 and copies out only what it must index: the name (as typed, and as the keys of
 ``rules.naming``: ``name_key`` unique per server, ``search_key`` and ``sort_key``; see
 ``storage.name_keys``), owner and kind. Every write checks and bumps a version, so two edits
-made from the same old copy cannot silently overwrite each other.
+made from the same old copy cannot silently overwrite each other. Each row also says which
+format its document is in (``storage.sheet_format``), so an old sheet is upgraded, not misread.
 
 ``revealed`` is a column beside the sheet, not part of it: a Narrator opened this Villain's or
 Extra's sheet to the players (docs/rulings.md §7.1). Lists and searches take ``public_only``,
@@ -12,6 +13,7 @@ the SQL form of ``bot.access.Caller.can_read``: only Heroes and revealed sheets.
 """
 
 import sqlite3
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import NoReturn
 
@@ -23,16 +25,31 @@ from rules.character import Character, CharacterKind, revise_character
 # ``name_key`` stays importable from here for callers not yet on ``rules.naming``.
 from rules.naming import name_key as name_key
 from rules.naming import search_key
+from storage import sheet_format
 from storage.database import Session
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
 from storage.name_keys import bindable, name_columns
+from storage.sheet_format import current_document
 from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text, utc_now
 
 MAX_SEARCH = 25
 """Discord shows at most 25 autocomplete choices."""
 MISSING = "That character does not exist in this server (it may have been deleted)."
 
-_COLUMNS = "id, guild_id, version, updated_at, document, revealed FROM characters"
+_COLUMNS = "id, guild_id, version, updated_at, document, revealed, format_version FROM characters"
+_ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+# One UPDATE for any number of sheets: each VALUES row is (name, name_key, search_key, sort_key,
+# owner_id, kind, document, format_version, id, version, updated_at), SQLite's column1..column11.
+_UPDATE_MANY = (
+    "UPDATE characters SET name = v.column1, name_key = v.column2, search_key = v.column3,"
+    " sort_key = v.column4, owner_id = v.column5, kind = v.column6, document = v.column7,"
+    " format_version = v.column8, version = characters.version + 1, updated_at = v.column11"
+    " FROM (VALUES {rows}) AS v"
+    " WHERE characters.guild_id = ? AND characters.id = v.column9 AND characters.version = v.column10"
+    " RETURNING characters.id"
+)
+UPGRADE_BATCH = 200
+"""Sheets rewritten per batch when an old format is upgraded at start."""
 _BY_ID = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND id = ?"
 _BY_NAME = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND name_key = ?"
 _IN_GUILD = "SELECT " + _COLUMNS + " WHERE guild_id = ? ORDER BY sort_key"
@@ -111,13 +128,13 @@ def _summary(row: sqlite3.Row) -> CharacterSummary:
 
 def stored_character(row: sqlite3.Row) -> StoredCharacter:
     """A :class:`StoredCharacter` from a row of ``id, guild_id, version, updated_at, document,
-    revealed``."""
+    revealed, format_version`` (a sheet in an older format is upgraded as it is read)."""
     return StoredCharacter(
         id=row["id"],
         guild_id=row["guild_id"],
         version=row["version"],
         updated_at=from_text(row["updated_at"]),
-        character=parse_sheet(row["document"]),
+        character=parse_sheet(current_document(row["document"], row["format_version"])),
         revealed=bool(row["revealed"]),
     )
 
@@ -157,7 +174,8 @@ class CharacterRepository:
                 row_id = await insert(
                     conn,
                     "INSERT INTO characters (guild_id, name, name_key, search_key, sort_key, owner_id, kind,"
-                    " version, updated_at, document) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+                    " version, updated_at, document, format_version)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
                     (
                         guild_id,
                         character.name,
@@ -166,6 +184,7 @@ class CharacterRepository:
                         character.kind.value,
                         to_text(now),
                         character.model_dump_json(),
+                        sheet_format.latest(),
                     ),
                 )
             except sqlite3.IntegrityError as error:
@@ -277,38 +296,93 @@ class CharacterRepository:
         change), :class:`NotFoundError` if it was deleted, and :class:`AlreadyExistsError` if
         the new name is taken.
         """
+        [saved] = await self.update_many(guild_id, [(stored, character)])
+        return saved
+
+    async def update_many(
+        self, guild_id: int, changes: Sequence[tuple[StoredCharacter, Character]]
+    ) -> list[StoredCharacter]:
+        """Replace several sheets as :meth:`update` does, in ONE statement batch (a Conflict
+        move's damage); inside a transaction, one stale or deleted sheet undoes them all."""
+        if not changes:
+            return []
         now = utc_now()
+        params: list[object] = []
+        for stored, character in changes:
+            params += [
+                character.name,
+                *name_columns(character.name),
+                character.owner_id,
+                character.kind.value,
+            ]
+            params += [
+                character.model_dump_json(),
+                sheet_format.latest(),
+                stored.id,
+                stored.version,
+                to_text(now),
+            ]
+        sql = _UPDATE_MANY.format(rows=", ".join([_ROW_VALUES] * len(changes)))
         async with self._session.writing() as conn:
             try:
-                changed = await execute(
-                    conn,
-                    "UPDATE characters SET name = ?, name_key = ?, search_key = ?, sort_key = ?,"
-                    " owner_id = ?, kind = ?, version = version + 1, updated_at = ?, document = ?"
-                    " WHERE guild_id = ? AND id = ? AND version = ?",
-                    (
-                        character.name,
-                        *name_columns(character.name),
-                        character.owner_id,
-                        character.kind.value,
-                        to_text(now),
-                        character.model_dump_json(),
-                        guild_id,
-                        stored.id,
-                        stored.version,
-                    ),
-                )
+                rows = await fetch_all(conn, sql, (*params, guild_id))
             except sqlite3.IntegrityError as error:
-                raise _taken(character.name) from error
-            if not changed:
-                await self._explain_miss(conn, guild_id, stored)
-        return StoredCharacter(
-            id=stored.id,
-            guild_id=guild_id,
-            version=stored.version + 1,
-            updated_at=now,
-            character=character,
-            revealed=stored.revealed,
-        )
+                raise _taken(", ".join(character.name for _, character in changes)) from error
+            written = {int(row[0]) for row in rows}
+            for stored, _ in changes:
+                if stored.id not in written:
+                    await self._explain_miss(conn, guild_id, stored)
+        return [
+            StoredCharacter(
+                id=stored.id,
+                guild_id=guild_id,
+                version=stored.version + 1,
+                updated_at=now,
+                character=character,
+                revealed=stored.revealed,
+            )
+            for stored, character in changes
+        ]
+
+    async def upgrade_formats(self) -> int:
+        """Rewrite every sheet stored in an older format in the latest one; return how many.
+
+        Run at start (``Storage.open``): reading upgrades an old sheet anyway, this saves doing
+        it on every read. The optimistic version stays: the sheet says the same as before.
+        """
+        newest, upgraded = sheet_format.latest(), 0
+        while rows := await fetch_all(
+            self._session.reader,
+            "SELECT id, document, format_version FROM characters WHERE format_version < ? LIMIT ?",
+            (newest, UPGRADE_BATCH),
+        ):
+            params = [
+                (
+                    current_document(row["document"], row["format_version"]),
+                    newest,
+                    row["id"],
+                    row["format_version"],
+                )
+                for row in rows
+            ]
+            async with self._session.writing() as conn:
+                await conn.executemany(
+                    "UPDATE characters SET document = ?, format_version = ?"
+                    " WHERE id = ? AND format_version = ?",
+                    params,
+                )
+            upgraded += len(rows)
+        return upgraded
+
+    async def get_many(self, guild_id: int, character_ids: Collection[int]) -> dict[int, StoredCharacter]:
+        """The characters with these ids that exist in this server, by id, in ONE query (a Conflict
+        move loads every participant's sheet at once; a deleted sheet is simply absent)."""
+        wanted = sorted(set(character_ids))
+        if not wanted:
+            return {}
+        sql = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND id IN (" + ", ".join("?" * len(wanted)) + ")"
+        rows = await fetch_all(self._session.reader, sql, (guild_id, *wanted))
+        return {int(row["id"]): stored_character(row) for row in rows}
 
     async def rename(self, guild_id: int, stored: StoredCharacter, new_name: str) -> StoredCharacter:
         """Give ``stored`` a new name, checked by the sheet's own rules and free in the server.

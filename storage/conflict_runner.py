@@ -1,21 +1,31 @@
 """Running a Conflict's commands against the database: load, apply, save, all in one transaction.
 
-The engine (``rules.conflict``) is pure; this is the glue docs/architecture.md describes: one interaction
-loads the channel's Conflict and its participants' sheets, applies one command, and saves the
-damaged sheets and the new Conflict state together inside ONE ``Storage.transaction()``.
+The engine (``rules.conflict``) is pure; this is the glue docs/architecture.md describes: one
+interaction loads the channel's Conflict and its participants' sheets (ONE query each), applies
+one command, and saves the damaged sheets, the new Conflict state and the messages the table
+must see (the outbox, ``storage.outbox``) together inside ONE ``Storage.transaction()``. Nothing
+is read again afterwards: the :class:`Applied` that comes back holds the new state, every
+participant's sheet and the queued messages, which is all a reply and a board need.
+
 Transactions run one at a time through the database's single writer, so concurrent commands
 on one Conflict are applied one after another, each seeing the state the previous one left;
 a command the new state no longer allows is refused with a :class:`~rules.errors.RulesError`
 and writes nothing. No update is ever lost, and a failure at any point (even after a sheet was
-written) rolls everything back.
+written, or while composing the messages) rolls everything back.
 
 When a transition ends the Conflict (the Narrator's ``End`` or a side all defeated) the row
 is deleted in the same transaction, so the channel is free for the next one; the closing
 summary is in the returned events.
+
+Parsing a stored Conflict is most of a move's CPU time, and the document read is nearly always
+the one the previous move wrote: :data:`DOCUMENTS` keeps the last few documents with the frozen
+state they hold, so a move parses only what another process (or an older bot) wrote.
 """
 
+import asyncio
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -40,6 +50,7 @@ from rules.errors import RulesError
 from storage.characters import StoredCharacter
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError
+from storage.outbox import NewMessage, OutboxMessage
 from storage.store import Repositories, Storage
 
 MakeCommand = Callable[[Conflict, Mapping[int, Character]], Command]
@@ -53,8 +64,9 @@ whose turn it is) or to check permissions against it; raise to refuse, and nothi
 class Applied(BaseModel):
     """The outcome of one command: the new state, what to render, and what was written.
 
-    ``stored`` is the saved row (its ``version`` for display or debugging), or None when the
-    Conflict ended and its row was deleted. ``sheets`` are the character sheets saved with it.
+    ``stored`` is the saved row (its ``version`` for the board), or None when the Conflict
+    ended and its row was deleted; ``conflict_id`` is its id either way. ``sheets`` are the
+    character sheets saved with it, ``messages`` the outbox rows queued with it.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -62,10 +74,12 @@ class Applied(BaseModel):
     conflict: Conflict
     events: tuple[Event, ...]
     stored: StoredConflict | None
+    conflict_id: int = 0
     sheets: tuple[StoredCharacter, ...] = ()
     characters: dict[int, Character] = {}
     """Every participant's sheet as it stands after the command, so a caller rendering the
     result need not read them all again."""
+    messages: tuple[OutboxMessage, ...] = ()
     revealed: frozenset[int] = frozenset()
     """Which of those sheets a Narrator has opened to the players (docs/rulings.md §7.1)."""
 
@@ -74,15 +88,45 @@ class Applied(BaseModel):
         return self.conflict.phase is Phase.ENDED
 
 
-async def load_sheets(tx: Repositories, guild_id: int, ids: Iterable[int]) -> dict[int, StoredCharacter]:
-    """The sheets that still exist; a deleted one is left out and the engine says so if needed."""
-    found: dict[int, StoredCharacter] = {}
-    for character_id in sorted(set(ids)):
-        try:
-            found[character_id] = await tx.characters.get(guild_id, character_id)
-        except NotFoundError:
-            continue
-    return found
+Compose = Callable[[Applied], Awaitable[Sequence[NewMessage]]]
+"""What the table must see of an :class:`Applied`, composed inside its transaction and queued
+with it (the bot renders; storage only keeps the rows)."""
+
+
+class Documents:
+    """The last few stored Conflict documents and the states they hold (a small LRU).
+
+    Keyed by the document text itself, so a hit is always right: the same text is the same
+    state, and the states are frozen, so sharing one is safe (as ``storage.characters``
+    shares parsed sheets).
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._states: OrderedDict[str, Conflict] = OrderedDict()
+
+    def load(self, document: str) -> Conflict:
+        found = self._states.get(document)
+        if found is None:
+            found = load_conflict(document)
+            self.remember(document, found)
+        else:
+            self._states.move_to_end(document)
+        return found
+
+    def remember(self, document: str, state: Conflict) -> None:
+        self._states[document] = state
+        self._states.move_to_end(document)
+        while len(self._states) > self.size:
+            self._states.popitem(last=False)
+
+
+DOCUMENTS = Documents()
+
+
+def load_stored(stored: StoredConflict) -> Conflict:
+    """The state a stored Conflict holds (parsed once per distinct document)."""
+    return DOCUMENTS.load(stored.document)
 
 
 async def _save(
@@ -92,30 +136,62 @@ async def _save(
     stored: StoredConflict,
     loaded: Mapping[int, StoredCharacter],
     transition: Transition,
+    compose: Compose | None,
 ) -> Applied:
-    """Write the changed sheets, then the Conflict (or delete it once ended)."""
-    written = []
-    for character_id, sheet in sorted(transition.changed_sheets.items()):
-        written.append(await tx.characters.update(guild_id, loaded[character_id], sheet))
-    if transition.state.phase is Phase.ENDED:
-        await tx.conflicts.delete(guild_id, channel_id, expected=stored)
-        saved = None
-    else:
-        saved = await tx.conflicts.save(
-            guild_id,
-            stored,
-            dump_conflict(transition.state),
-            participants=[p.id for p in transition.state.participants],
-        )
+    """Write the changed sheets, the Conflict (or delete it once ended) and the composed messages.
+
+    The three writes go to the database together (``_together``): its thread runs them back to
+    back instead of waiting for this loop between each, and the transaction commits only once
+    all three succeeded.
+    """
+    changes = [(loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())]
+    ended = transition.state.phase is Phase.ENDED
+    document = None if ended else dump_conflict(transition.state)
+    after = None if document is None else stored.model_copy(update={"version": stored.version + 1})
     characters = {cid: s.character for cid, s in loaded.items()} | dict(transition.changed_sheets)
-    return Applied(
+    applied = Applied(
         conflict=transition.state,
         events=transition.events,
-        stored=saved,
-        sheets=tuple(written),
+        stored=after,
+        conflict_id=stored.id,
         characters=characters,
         revealed=frozenset(cid for cid, s in loaded.items() if s.revealed),
     )
+    messages = await compose(applied) if compose is not None else ()
+    conflict_write = (
+        tx.conflicts.delete(guild_id, channel_id, expected=stored)
+        if document is None
+        else tx.conflicts.save(
+            guild_id, stored, document, participants=[p.id for p in transition.state.participants]
+        )
+    )
+    written, saved, rows = await _together(
+        tx.characters.update_many(guild_id, changes),
+        conflict_write,
+        tx.outbox.add(guild_id, channel_id, stored.id, messages),
+    )
+    if document is not None:
+        DOCUMENTS.remember(document, transition.state)
+    return applied.model_copy(
+        update={"stored": saved if document is not None else None, "sheets": tuple(written), "messages": rows}
+    )
+
+
+async def _together(
+    sheets: Awaitable[list[StoredCharacter]],
+    conflict: Awaitable[StoredConflict | None],
+    messages: Awaitable[tuple[OutboxMessage, ...]],
+) -> tuple[list[StoredCharacter], StoredConflict | None, tuple[OutboxMessage, ...]]:
+    """Run the writes of one move side by side; raise the first failure once all have ended (so
+    the rollback that follows runs after every one of them)."""
+    done = await asyncio.gather(sheets, conflict, messages, return_exceptions=True)
+    for outcome in done:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    written, saved, rows = done
+    assert isinstance(written, list) and isinstance(rows, tuple)
+    assert saved is None or isinstance(saved, StoredConflict)
+    return written, saved, rows
 
 
 async def run_transition(
@@ -126,33 +202,39 @@ async def run_transition(
     *,
     rng: random.Random | None = None,
     conflict_id: int | None = None,
+    compose: Compose | None = None,
+    ready: Awaitable[object] | None = None,
 ) -> Applied:
-    """Apply one command to the channel's Conflict, atomically.
+    """Apply one command to the channel's Conflict, atomically, with the messages it must show.
 
     ``conflict_id``, when given, is the stored id of the Conflict the command was meant for (a
     prompt button carries it): attack ids restart in every Conflict, so without it a button
-    left over from an ended Conflict could answer the next one's attack.
+    left over from an ended Conflict could answer the next one's attack. ``compose`` makes
+    the outbox rows from the result, inside the transaction. ``ready`` is awaited once the
+    Conflict is loaded and before the command is built: the caller's own lookup (who is
+    asking) runs beside the load instead of before it.
 
     Raises :class:`~storage.errors.NotFoundError` when no Conflict runs in the channel and
     :class:`~rules.errors.RulesError` when the command is not allowed now; in both cases
     nothing is written.
     """
     async with storage.transaction() as tx:
-        stored = await tx.conflicts.get(guild_id, channel_id)
+        stored, loaded = await tx.conflicts.get_with_sheets(guild_id, channel_id)
+        if ready is not None:
+            await ready
         if stored is None:
             raise NotFoundError(NO_CONFLICT)
         if conflict_id is not None and stored.id != conflict_id:
             raise RulesError("That prompt belongs to a Conflict that has ended.")
-        state = load_conflict(stored.document)
-        loaded = await load_sheets(tx, guild_id, (p.id for p in state.participants))
+        state = load_stored(stored)
         sheets = {cid: s.character for cid, s in loaded.items()}
         chosen = command(state, sheets) if callable(command) else command
         missing = needed_sheets(state, chosen) - set(loaded)
-        if missing:
-            loaded.update(await load_sheets(tx, guild_id, missing))
+        if missing:  # a character joining: the one sheet not already in hand
+            loaded.update(await tx.characters.get_many(guild_id, missing))
             sheets = {cid: s.character for cid, s in loaded.items()}
         transition = apply(state, chosen, sheets, rng)
-        return await _save(tx, guild_id, channel_id, stored, loaded, transition)
+        return await _save(tx, guild_id, channel_id, stored, loaded, transition, compose)
 
 
 async def start_conflict(
@@ -162,6 +244,8 @@ async def start_conflict(
     conflict_type: ConflictType | str,
     stakes: str,
     joins: Sequence[Join] = (),
+    *,
+    compose: Compose | None = None,
 ) -> Applied:
     """Start a Conflict in a channel that has none, with its first participants joined.
 
@@ -170,7 +254,7 @@ async def start_conflict(
     """
     async with storage.transaction() as tx:
         state = new_conflict(channel_id, conflict_type, stakes)
-        loaded = await load_sheets(tx, guild_id, (join.character_id for join in joins))
+        loaded = await tx.characters.get_many(guild_id, [join.character_id for join in joins])
         sheets = {cid: s.character for cid, s in loaded.items()}
         events: list[Event] = []
         for join in joins:
@@ -178,14 +262,23 @@ async def start_conflict(
             state = transition.state
             events.extend(e for e in transition.events if e.type != "waiting")
         events.append(waiting(state))
-        revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
+        document = dump_conflict(state)
         stored = await tx.conflicts.create(
-            guild_id, channel_id, dump_conflict(state), participants=[p.id for p in state.participants]
+            guild_id, channel_id, document, participants=[p.id for p in state.participants]
         )
-        characters = {cid: s.character for cid, s in loaded.items()}
-        return Applied(
-            conflict=state, events=tuple(events), stored=stored, characters=characters, revealed=revealed
+        DOCUMENTS.remember(document, state)
+        applied = Applied(
+            conflict=state,
+            events=tuple(events),
+            stored=stored,
+            conflict_id=stored.id,
+            characters=sheets,
+            revealed=frozenset(cid for cid, s in loaded.items() if s.revealed),
         )
+        if compose is None:
+            return applied
+        rows = await tx.outbox.add(guild_id, channel_id, stored.id, await compose(applied))
+        return applied.model_copy(update={"messages": rows})
 
 
 async def end_conflict(storage: Storage, guild_id: int, channel_id: int) -> Applied:
@@ -196,4 +289,4 @@ async def end_conflict(storage: Storage, guild_id: int, channel_id: int) -> Appl
 async def current_conflict(storage: Storage, guild_id: int, channel_id: int) -> Conflict | None:
     """The channel's Conflict as last committed, for showing its board; None if there is none."""
     stored = await storage.conflicts.get(guild_id, channel_id)
-    return load_conflict(stored.document) if stored is not None else None
+    return load_stored(stored) if stored is not None else None

@@ -21,6 +21,8 @@ from typing import NoReturn
 import aiosqlite
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
+from storage.boards import BoardRow, board_row
+from storage.characters import StoredCharacter, stored_character
 from storage.database import Session
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
 from storage.sql import execute, fetch_all, fetch_one, from_text, insert, savepoint, to_text, utc_now
@@ -60,6 +62,24 @@ def _conflict(row: sqlite3.Row) -> StoredConflict:
     )
 
 
+class LiveConflict(BaseModel):
+    """A running Conflict and its board (None before the first board is drawn)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    stored: StoredConflict
+    board: BoardRow | None
+
+
+_WITH_SHEETS = (
+    "SELECT 1 AS is_conflict, id, guild_id, channel_id, version, updated_at, document,"
+    " 0 AS revealed, 0 AS format_version FROM conflicts WHERE guild_id = ? AND channel_id = ?"
+    " UNION ALL SELECT 0, id, guild_id, 0, version, updated_at, document, revealed, format_version"
+    " FROM characters WHERE guild_id = ? AND id IN (SELECT character_id FROM conflict_participants"
+    " WHERE guild_id = ? AND channel_id = ?)"
+)
+
+
 class ConflictRepository:
     """Starts, loads, saves (with a version check) and ends a channel's Conflict."""
 
@@ -70,6 +90,45 @@ class ConflictRepository:
         """The channel's live Conflict, or None if there is none."""
         row = await fetch_one(self._session.reader, _SELECT, (guild_id, channel_id))
         return _conflict(row) if row is not None else None
+
+    async def get_with_sheets(
+        self, guild_id: int, channel_id: int
+    ) -> tuple[StoredConflict | None, dict[int, StoredCharacter]]:
+        """The channel's live Conflict and its participants' sheets, in ONE query.
+
+        The sheets are found through ``conflict_participants``, which every save keeps in step
+        with the document; a sheet deleted since is simply absent (the engine then says what it
+        lacks).
+        """
+        rows = await fetch_all(
+            self._session.reader,
+            _WITH_SHEETS,
+            (guild_id, channel_id, guild_id, guild_id, channel_id),
+        )
+        conflict = next((_conflict(row) for row in rows if row["is_conflict"]), None)
+        if conflict is None:
+            return None, {}
+        return conflict, {int(row["id"]): stored_character(row) for row in rows if not row["is_conflict"]}
+
+    async def live(self, after_id: int = 0, limit: int = 100) -> list[LiveConflict]:
+        """A page of running Conflicts with their boards, in id order after ``after_id``.
+
+        Across servers on purpose: a restarted bot catches up every Conflict it runs, a page
+        at a time so a thousand of them never sit in memory at once.
+        """
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT c.id, c.guild_id, c.channel_id, c.version, c.updated_at, c.document,"
+            " b.message_id, b.conflict_id, b.rendered_version"
+            " FROM conflicts AS c LEFT JOIN conflict_boards AS b"
+            " ON b.guild_id = c.guild_id AND b.channel_id = c.channel_id"
+            " WHERE c.id > ? ORDER BY c.id LIMIT ?",
+            (after_id, limit),
+        )
+        return [
+            LiveConflict(stored=_conflict(row), board=None if row["message_id"] is None else board_row(row))
+            for row in rows
+        ]
 
     async def channels_of(self, guild_id: int, character_id: int) -> list[int]:
         """The channels whose live Conflict has this character in it (usually none or one)."""

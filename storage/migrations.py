@@ -135,7 +135,73 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 6: secrecy (docs/rulings.md §7): secret rolls, revealed sheets, the table-dice setting,
     # and an index of who is in which live Conflict (storage.secrecy_schema).
     (SECRECY_SCHEMA, index_live_conflicts),
-    # 7: Heroes in the making (docs/rulings.md §6.10), one per member per server, kept apart
+    # 7: the outbox (storage.outbox): every message a Conflict move must show, written in the
+    # move's own transaction and marked once Discord has it; and which Conflict, at which
+    # version, each board last showed, so a restarted bot knows which boards are behind.
+    """
+    CREATE TABLE outbox (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id        INTEGER NOT NULL,
+        channel_id      INTEGER NOT NULL,
+        conflict_id     INTEGER,
+        action_id       INTEGER,
+        kind            TEXT    NOT NULL CHECK (kind IN ('outcome', 'prompt', 'notice')),
+        payload         TEXT    NOT NULL,
+        interaction_id  INTEGER,
+        created_at      TEXT    NOT NULL,
+        attempted_at    TEXT,
+        delivered_at    TEXT,
+        message_id      INTEGER,
+        failure         TEXT
+    );
+    CREATE INDEX outbox_waiting ON outbox (guild_id, channel_id, id) WHERE delivered_at IS NULL;
+    CREATE INDEX outbox_prompts ON outbox (conflict_id, action_id, id) WHERE action_id IS NOT NULL;
+    CREATE INDEX outbox_by_message ON outbox (message_id) WHERE message_id IS NOT NULL;
+    ALTER TABLE conflict_boards ADD COLUMN conflict_id INTEGER;
+    ALTER TABLE conflict_boards ADD COLUMN rendered_version INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 8: the roll log is pruned after MISTBORN_ROLL_LOG_DAYS (storage.rolls); the fairness
+    # report reads totals per member, apart for secret and public rolls, that a trigger keeps
+    # in the very statement that logs a roll, so pruning never changes it. The totals start
+    # from every roll logged so far.
+    """
+    CREATE TABLE roll_totals (
+        guild_id   INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        secret     INTEGER NOT NULL,
+        rolls      INTEGER NOT NULL,
+        successes  INTEGER NOT NULL,
+        ones       INTEGER NOT NULL,
+        twos       INTEGER NOT NULL,
+        threes     INTEGER NOT NULL,
+        fours      INTEGER NOT NULL,
+        fives      INTEGER NOT NULL,
+        sixes      INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id, secret)
+    );
+    INSERT INTO roll_totals
+        SELECT guild_id, user_id, secret, COUNT(*), SUM(success), SUM(ones), SUM(twos),
+               SUM(threes), SUM(fours), SUM(fives), SUM(sixes)
+        FROM roll_log GROUP BY guild_id, user_id, secret;
+    CREATE TRIGGER roll_log_totals AFTER INSERT ON roll_log BEGIN
+        INSERT INTO roll_totals
+            VALUES (NEW.guild_id, NEW.user_id, NEW.secret, 1, NEW.success, NEW.ones, NEW.twos, NEW.threes,
+                    NEW.fours, NEW.fives, NEW.sixes)
+        ON CONFLICT (guild_id, user_id, secret) DO UPDATE SET
+            rolls = rolls + 1, successes = successes + excluded.successes,
+            ones = ones + excluded.ones, twos = twos + excluded.twos,
+            threes = threes + excluded.threes, fours = fours + excluded.fours,
+            fives = fives + excluded.fives, sixes = sixes + excluded.sixes;
+    END;
+    CREATE INDEX roll_log_by_time ON roll_log (at);
+    """,
+    # 9: the format of each stored sheet, so a later incompatible change to the sheet's JSON
+    # can upgrade old documents on read and at start (storage.sheet_format). Every sheet
+    # stored so far is format 1.
+    """
+    ALTER TABLE characters ADD COLUMN format_version INTEGER NOT NULL DEFAULT 1;
+    """,
+    # 10: Heroes in the making (docs/rulings.md §6.10), one per member per server, kept apart
     # from the characters so no list or Conflict finds them (storage.drafts).
     DRAFTS_SCHEMA,
 )

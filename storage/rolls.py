@@ -2,34 +2,34 @@
 
 Storage takes its own :class:`RollRecord` of plain numbers rather than the rules' roll type, so
 the log's format does not change whenever the rules' model does. Faces are kept in order as
-text ("1,3,6") and also counted per face in their own columns, so fairness totals are one
-``SUM`` instead of parsing every row.
+text ("1,3,6") and also counted per face in their own columns.
+
+The log keeps the rolls of the last ``MISTBORN_ROLL_LOG_DAYS`` (the bot prunes older ones in the
+background, :meth:`RollLog.prune`), but the fairness report counts every roll ever made: a
+trigger (migration 8) adds each logged roll to its member's totals in ``roll_totals`` within the
+very statement that logs it, so the totals can never miss a roll or count one twice, pruning
+never touches them, and logging a roll still costs one statement.
 
 A secret roll (``/gmroll``) is seen by Narrators and by its roller only (docs/rulings.md §7.1).
 Every read takes ``viewer``, the SQL form of ``bot.access.Caller.can_see_roll``: ``None`` reads
 every roll (a Narrator), a user id leaves out the secret rolls of everyone else, so neither a
-list nor a total ever counts a roll its reader may not see.
+list nor a total ever counts a roll its reader may not see (the totals are kept apart for
+secret and public rolls for that reason).
 """
 
 import sqlite3
+from datetime import datetime
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from storage.database import Session
-from storage.sql import fetch_all, fetch_one, from_text, insert, to_text
+from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text
 
 MAX_RECENT = 100
 MAX_FACES = 20
 MAX_LABEL = 200
 
 _FACE_COLUMNS = ("ones", "twos", "threes", "fours", "fives", "sixes")
-_STATS = (
-    "COUNT(*) AS rolls, COALESCE(SUM(success), 0) AS successes,"
-    " COALESCE(SUM(ones), 0) AS ones, COALESCE(SUM(twos), 0) AS twos,"
-    " COALESCE(SUM(threes), 0) AS threes, COALESCE(SUM(fours), 0) AS fours,"
-    " COALESCE(SUM(fives), 0) AS fives, COALESCE(SUM(sixes), 0) AS sixes,"
-    " COALESCE(SUM(secret), 0) AS secret"
-)
 _SELECT_RECORD = (
     "SELECT guild_id, user_id, at, label, dice, free_nudges, underflow, difficulty, faces,"
     " result, outcome, success, secret FROM roll_log"
@@ -40,15 +40,25 @@ _RECENT_IN_GUILD = _SELECT_RECORD + " WHERE guild_id = ?" + _VISIBLE + " ORDER B
 _RECENT_BY_USER = (
     _SELECT_RECORD + " WHERE guild_id = ? AND user_id = ?" + _VISIBLE + " ORDER BY id DESC LIMIT ?"
 )
-_STATS_IN_GUILD = "SELECT " + _STATS + " FROM roll_log WHERE guild_id = ?" + _VISIBLE
-_STATS_BY_USER = "SELECT " + _STATS + " FROM roll_log WHERE guild_id = ? AND user_id = ?" + _VISIBLE
+_TOTALS = (
+    "COALESCE(SUM(rolls), 0) AS rolls, COALESCE(SUM(successes), 0) AS successes,"
+    " COALESCE(SUM(ones), 0) AS ones, COALESCE(SUM(twos), 0) AS twos,"
+    " COALESCE(SUM(threes), 0) AS threes, COALESCE(SUM(fours), 0) AS fours,"
+    " COALESCE(SUM(fives), 0) AS fives, COALESCE(SUM(sixes), 0) AS sixes,"
+    " COALESCE(SUM(secret * rolls), 0) AS secret"
+)
+_STATS_IN_GUILD = "SELECT " + _TOTALS + " FROM roll_totals WHERE guild_id = ?" + _VISIBLE
+_STATS_BY_USER = "SELECT " + _TOTALS + " FROM roll_totals WHERE guild_id = ? AND user_id = ?" + _VISIBLE
 _STATS_PER_USER = (
     "SELECT user_id, "
-    + _STATS
-    + " FROM roll_log WHERE guild_id = ?"
+    + _TOTALS
+    + " FROM roll_totals WHERE guild_id = ?"
     + _VISIBLE
     + " GROUP BY user_id ORDER BY user_id"
 )
+_PRUNE = "DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE at < ? ORDER BY at LIMIT ?)"
+PRUNE_BATCH = 500
+"""Rows deleted per statement: short enough that a roll waiting for the writer barely notices."""
 
 
 class RollRecord(BaseModel):
@@ -188,7 +198,8 @@ class RollLog:
     async def stats(
         self, guild_id: int, user_id: int | None = None, *, viewer: int | None = None
     ) -> RollStats:
-        """Totals over every logged roll in the server (or by one member) that ``viewer`` may see."""
+        """Totals over every roll ever logged in the server (or by one member), pruned or not,
+        that ``viewer`` may see."""
         seen = (viewer, viewer)
         if user_id is None:
             row = await fetch_one(self._session.reader, _STATS_IN_GUILD, (guild_id, *seen))
@@ -200,3 +211,17 @@ class RollLog:
         """Totals for every member who rolled in the server, by user id, as ``viewer`` sees them."""
         rows = await fetch_all(self._session.reader, _STATS_PER_USER, (guild_id, viewer, viewer))
         return {int(row["user_id"]): _stats(row) for row in rows}
+
+    async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        """Delete the rolls logged before ``before``, ``batch`` rows per statement; return how many.
+
+        The totals of the fairness report stay as they are. Each batch is its own statement, so
+        other writes (a roll, a Conflict move) get the writer in between.
+        """
+        deleted = 0
+        while True:
+            async with self._session.writing() as conn:
+                count = await execute(conn, _PRUNE, (to_text(before), batch))
+            deleted += count
+            if count < batch:
+                return deleted

@@ -2,14 +2,20 @@
 
 A server that never changed anything has no row; it reads as the defaults, so nothing has to be
 written when the bot joins a server.
+
+Each change is ONE statement that edits the stored row in place (``json_each`` adds or drops a
+role id inside the list), never a read followed by a write of the whole row: two admins who add
+two roles at the same moment both get theirs, and a GM-channel change never undoes a role change
+made meanwhile. ``RETURNING`` hands back the row as that very statement left it.
 """
 
 import json
+import sqlite3
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from storage.database import Session
-from storage.sql import execute, fetch_one
+from storage.sql import execute, fetch_all, fetch_one
 
 
 class GuildSettings(BaseModel):
@@ -30,6 +36,19 @@ class GuildSettings(BaseModel):
         return tuple(sorted(set(role_ids)))
 
 
+_RETURNING = " RETURNING narrator_role_ids, gm_channel_id, table_dice"
+
+
+def _settings(row: sqlite3.Row | None) -> GuildSettings:
+    if row is None:
+        return GuildSettings()
+    return GuildSettings(
+        narrator_role_ids=tuple(json.loads(row["narrator_role_ids"])),
+        gm_channel_id=row["gm_channel_id"],
+        table_dice=bool(row["table_dice"]),
+    )
+
+
 class SettingsRepository:
     """Reads and writes :class:`GuildSettings`, one row per server."""
 
@@ -43,13 +62,54 @@ class SettingsRepository:
             "SELECT narrator_role_ids, gm_channel_id, table_dice FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
-        if row is None:
-            return GuildSettings()
-        return GuildSettings(
-            narrator_role_ids=tuple(json.loads(row["narrator_role_ids"])),
-            gm_channel_id=row["gm_channel_id"],
-            table_dice=bool(row["table_dice"]),
+        return _settings(row)
+
+    async def add_narrator_role(self, guild_id: int, role_id: int) -> GuildSettings:
+        """Make ``role_id`` a Narrator role (once), whatever else changes at the same time."""
+        return await self._change(
+            "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id)"
+            " VALUES (?, json_array(?), NULL) ON CONFLICT (guild_id) DO UPDATE SET narrator_role_ids = ("
+            " SELECT json_group_array(value) FROM ("
+            " SELECT value FROM json_each(guild_settings.narrator_role_ids)"
+            " UNION SELECT json_extract(excluded.narrator_role_ids, '$[0]') ORDER BY 1))" + _RETURNING,
+            (guild_id, role_id),
         )
+
+    async def remove_narrator_role(self, guild_id: int, role_id: int) -> GuildSettings:
+        """Stop treating ``role_id`` as a Narrator role (nothing happens if it was not one)."""
+        return await self._change(
+            "UPDATE guild_settings SET narrator_role_ids = ("
+            " SELECT json_group_array(value) FROM json_each(narrator_role_ids) WHERE value <> ?)"
+            " WHERE guild_id = ?" + _RETURNING,
+            (role_id, guild_id),
+            missing_is_default=True,
+        )
+
+    async def set_gm_channel(self, guild_id: int, channel_id: int | None) -> GuildSettings:
+        """Send secret rolls to ``channel_id`` (None: nowhere), leaving the Narrator roles alone."""
+        return await self._change(
+            "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id) VALUES (?, '[]', ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET gm_channel_id = excluded.gm_channel_id" + _RETURNING,
+            (guild_id, channel_id),
+        )
+
+    async def set_table_dice(self, guild_id: int, allowed: bool) -> GuildSettings:
+        """Let players type faces from physical dice (or stop them), leaving the rest alone."""
+        return await self._change(
+            "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id, table_dice)"
+            " VALUES (?, '[]', NULL, ?) ON CONFLICT (guild_id) DO UPDATE SET table_dice = excluded.table_dice"
+            + _RETURNING,
+            (guild_id, int(allowed)),
+        )
+
+    async def _change(
+        self, sql: str, params: tuple[object, ...], *, missing_is_default: bool = False
+    ) -> GuildSettings:
+        async with self._session.writing() as conn:
+            rows = await fetch_all(conn, sql, params)
+        if not rows and not missing_is_default:
+            raise RuntimeError("SQLite returned no settings row from an upsert.")
+        return _settings(rows[0] if rows else None)
 
     async def set(self, guild_id: int, settings: GuildSettings) -> GuildSettings:
         """Replace the server's settings as a whole (the last writer wins)."""

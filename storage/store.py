@@ -17,6 +17,7 @@ from storage.characters import CharacterRepository
 from storage.conflicts import ConflictRepository
 from storage.database import DEFAULT_DB_PATH, Database, Session, TransactionSession
 from storage.drafts import DraftRepository
+from storage.outbox import OutboxRepository
 from storage.rolls import RollLog
 from storage.settings import SettingsRepository
 
@@ -32,6 +33,7 @@ class Repositories:
         self.conflicts = ConflictRepository(session)
         self.boards = BoardRepository(session)
         self.drafts = DraftRepository(session)
+        self.outbox = OutboxRepository(session)
 
 
 class Storage(Repositories):
@@ -56,8 +58,15 @@ class Storage(Repositories):
 
     @classmethod
     async def open(cls, path: Path | str = DEFAULT_DB_PATH) -> Self:
-        """Open the database file (creating and migrating it as needed)."""
-        return cls(await Database.open(path))
+        """Open the database file (creating and migrating it as needed), with every character
+        sheet in the latest format (``storage.sheet_format``)."""
+        storage = cls(await Database.open(path))
+        try:
+            await storage.characters.upgrade_formats()
+        except BaseException:
+            await storage.close()
+            raise
+        return storage
 
     async def close(self) -> None:
         await self.database.close()
@@ -79,4 +88,4 @@ class Storage(Repositories):
         transaction (so it raises instead), and its reads would not see the block's writes.
         """
         async with self.database.transaction() as conn:
-            yield Repositories(TransactionSession(conn))
+            yield Repositories(TransactionSession(conn, self.database.begun))

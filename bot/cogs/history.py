@@ -1,5 +1,9 @@
 """``/history``: recent rolls and a fairness report of the bot's dice.
 
+The roll log keeps ``MISTBORN_ROLL_LOG_DAYS`` of rolls (``bot.flow.upkeep`` prunes the rest), so
+``/history rolls`` says how long it keeps them; the fairness report reads totals that count
+every roll ever made (``storage.rolls``), so it says so too.
+
 Both read the roll log through the secrecy rule (docs/rulings.md §7.1): a ``/gmroll`` is listed
 and counted only for Narrators and its roller (``Caller.roll_viewer``, in the query itself), so
 neither the list nor the totals tell a player anything about a secret roll. A reply that shows
@@ -15,6 +19,13 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.render.common import INFO, TITLE_LIMIT, add_field, clip, fit, percent, plain
 from rules.fairness import fairness
+
+
+def kept(days: int) -> str:
+    """What the roll log keeps, for the footer of ``/history rolls``."""
+    if days <= 0:
+        return "Every roll is kept."
+    return f"Rolls are kept for {days} day{'s' if days != 1 else ''}; /history fairness counts every roll."
 
 
 @app_commands.guild_only()
@@ -53,8 +64,8 @@ class History(
         embed = discord.Embed(title=fit(f"Latest rolls{who}", TITLE_LIMIT), colour=INFO)
         embed.description = clip("\n".join(lines) or "No rolls yet.", 4096)
         private = any(r.secret for r in records)
-        if private:
-            embed.set_footer(text="Shown only to you: it lists secret rolls.")
+        footer = kept(self.bot.settings.roll_log_days)
+        embed.set_footer(text=f"Shown only to you: it lists secret rolls. {footer}" if private else footer)
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=private
         )
@@ -87,9 +98,10 @@ class History(
             inline=False,
         )
         counted = (
-            f"Counts every roll you may see, {stats.secret} of them secret: shown only to you."
+            f"Counts every roll you may see, however old, {stats.secret} of them secret: shown only to you."
             if stats.secret
-            else "Counts every roll you may see; a secret roll counts only for its roller and the Narrators."
+            else "Counts every roll you may see, however old; a secret roll counts only for its roller "
+            "and the Narrators."
         )
         embed.set_footer(
             text="Each face should come up about 1 time in 6. Dice typed in with /read are not counted. "

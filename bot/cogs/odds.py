@@ -1,21 +1,48 @@
-"""``/odds``: exact chances for a pool, the full table, and Contests."""
+"""``/odds``: exact chances for a pool, the full table, and Contests, each with a chart.
 
+The figures are the embed's text; the chart (``bot/render/charts.py``) is the same figures as a
+picture, attached to the reply and shown as the embed's image.
+"""
+
+import asyncio
+from collections.abc import Hashable
+from io import BytesIO
+from typing import TypeVar
+
+import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, MistbornClient
+from bot.render.charts import contest_chart, roll_chart, table_chart
 from bot.render.dice import contest_odds_embed, odds_embed, odds_table_embed
+from bot.render.drawings import Chart
 from rules.odds import contest_odds, odds, odds_table
 from rules.pool import build_pool
 
 Dice = app_commands.Range[int, 0, 20]
 Difficulty = app_commands.Range[int, 1, 5]
+CHART = "odds.png"
+Figures = TypeVar("Figures", bound=Hashable)
+
+
+async def answer_with_chart(interaction: Interaction, embed: discord.Embed, chart: Chart[Figures]) -> None:
+    """Send ``embed`` with ``chart`` as its image.
+
+    A first drawing (10–40 ms) happens in a worker thread, so as not to hold the event loop that
+    every other interaction waits on; a chart drawn before is sent straight from the loop.
+    """
+    png = chart.drawn
+    if png is None:
+        png = await asyncio.to_thread(chart.png)
+    embed.set_image(url=f"attachment://{CHART}")
+    await interaction.response.send_message(embed=embed, file=discord.File(BytesIO(png), filename=CHART))
 
 
 class Odds(
     commands.GroupCog,
     group_name="odds",
-    group_description="Exact odds of a roll, the full table, or a Contest",
+    group_description="Exact odds, with a chart: a roll, the full table, or a Contest",
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
@@ -32,15 +59,15 @@ class Odds(
         difficulty: Difficulty = 1,
         extra: bool = False,
     ) -> None:
-        await interaction.response.send_message(
-            embed=odds_embed(odds(build_pool(dice), difficulty, extra=extra))
-        )
+        chances = odds(build_pool(dice), difficulty, extra=extra)
+        await answer_with_chart(interaction, odds_embed(chances), roll_chart(chances))
 
     @app_commands.command(
         name="table", description="Chance of success for 2–10 dice against every Difficulty"
     )
     async def table(self, interaction: Interaction) -> None:
-        await interaction.response.send_message(embed=odds_table_embed(odds_table()))
+        table = odds_table()
+        await answer_with_chart(interaction, odds_table_embed(table), table_chart(table))
 
     @app_commands.command(name="contest", description="Chance to win, lose or stalemate a Contest")
     @app_commands.describe(
@@ -57,4 +84,5 @@ class Odds(
     ) -> None:
         chances = contest_odds(build_pool(acting), build_pool(opposing), difficulty=difficulty)
         embed = contest_odds_embed(chances, acting=acting, opposing=opposing, difficulty=difficulty)
-        await interaction.response.send_message(embed=embed)
+        chart = contest_chart(chances, acting=acting, opposing=opposing, difficulty=difficulty)
+        await answer_with_chart(interaction, embed, chart)

@@ -1,5 +1,9 @@
 """``/setup``: who the Narrators are, where secret rolls go, and whether table dice are allowed.
 
+Each change is one statement that edits the stored settings in place (``storage.settings``),
+so two admins changing the setup at the same moment both get their change; the reply shows
+the settings as that statement left them.
+
 Every Narrator, by role too, sees ``/setup`` and may read it (``/setup show``); changing it
 needs Manage Server, checked when the command is used (Discord's default permissions apply to
 a whole command group, so they could not keep ``show`` open to Narrators by role alone).
@@ -64,9 +68,10 @@ class ServerSetup(
         self.bot = bot
         super().__init__()
 
-    async def _show(self, interaction: Interaction, note: str) -> None:
+    async def _show(self, interaction: Interaction, note: str, settings: GuildSettings | None = None) -> None:
         """The settings, privately; ``note`` is already inert."""
-        settings = await self.bot.storage.settings.get(guild_id_of(interaction))
+        if settings is None:
+            settings = await self.bot.storage.settings.get(guild_id_of(interaction))
         roles = (
             ", ".join(f"<@&{r}>" for r in settings.narrator_role_ids) or "none (members with Manage Server)"
         )
@@ -94,21 +99,15 @@ class ServerSetup(
     @app_commands.describe(role="The role to add")
     @manager_only(SETUP)
     async def narrator_add(self, interaction: Interaction, role: discord.Role) -> None:
-        guild_id = guild_id_of(interaction)
-        settings = await self.bot.storage.settings.get(guild_id)
-        ids = (*settings.narrator_role_ids, role.id)
-        await self.bot.storage.settings.set(guild_id, settings.model_copy(update={"narrator_role_ids": ids}))
-        await self._show(interaction, f"Added the role {plain(role.name)} as Narrators.")
+        settings = await self.bot.storage.settings.add_narrator_role(guild_id_of(interaction), role.id)
+        await self._show(interaction, f"Added the role {plain(role.name)} as Narrators.", settings)
 
     @app_commands.command(name="narrator-remove", description="Stop treating this role as Narrators")
     @app_commands.describe(role="The role to remove")
     @manager_only(SETUP)
     async def narrator_remove(self, interaction: Interaction, role: discord.Role) -> None:
-        guild_id = guild_id_of(interaction)
-        settings = await self.bot.storage.settings.get(guild_id)
-        ids = tuple(r for r in settings.narrator_role_ids if r != role.id)
-        await self.bot.storage.settings.set(guild_id, settings.model_copy(update={"narrator_role_ids": ids}))
-        await self._show(interaction, f"Removed the role {plain(role.name)}.")
+        settings = await self.bot.storage.settings.remove_narrator_role(guild_id_of(interaction), role.id)
+        await self._show(interaction, f"Removed the role {plain(role.name)}.", settings)
 
     @app_commands.command(
         name="gm-channel", description="Copy secret rolls to this channel (leave empty to stop)"
@@ -117,21 +116,19 @@ class ServerSetup(
     @manager_only(SETUP)
     async def gm_channel(self, interaction: Interaction, channel: discord.TextChannel | None = None) -> None:
         guild_id = guild_id_of(interaction)
-        settings = await self.bot.storage.settings.get(guild_id)
-        new = settings.model_copy(update={"gm_channel_id": channel.id if channel else None})
-        await self.bot.storage.settings.set(guild_id, new)
+        settings = await self.bot.storage.settings.set_gm_channel(guild_id, channel.id if channel else None)
         if channel is None:
-            await self._show(interaction, "GM channel cleared.")
+            await self._show(interaction, "GM channel cleared.", settings)
             return
         note = f"Secret rolls now go to #{plain(channel.name)}."
-        if found := readers(channel, new):
+        if found := readers(channel, settings):
             listed = ", ".join(plain(who) for who in found[:10])
             note += (
                 f"\n⚠️ Not only Narrators can read #{plain(channel.name)} ({listed}): secret rolls "
                 "posted there are not secret. Pick a channel only Narrators can see, or change its "
                 "permissions."
             )
-        await self._show(interaction, note)
+        await self._show(interaction, note, settings)
 
     @app_commands.command(
         name="table-dice", description="Let players type the faces of dice they roll at a physical table"
@@ -139,8 +136,5 @@ class ServerSetup(
     @app_commands.describe(allowed="on: players may type their own table dice; off: the bot rolls them")
     @manager_only(SETUP)
     async def table_dice(self, interaction: Interaction, allowed: OnOff) -> None:
-        guild_id = guild_id_of(interaction)
-        settings = await self.bot.storage.settings.get(guild_id)
-        on = allowed
-        await self.bot.storage.settings.set(guild_id, settings.model_copy(update={"table_dice": on}))
-        await self._show(interaction, "Table dice are on." if on else "Table dice are off.")
+        settings = await self.bot.storage.settings.set_table_dice(guild_id_of(interaction), allowed)
+        await self._show(interaction, "Table dice are on." if allowed else "Table dice are off.", settings)

@@ -1,10 +1,18 @@
 """The one status message per Conflict, kept up to date in the background.
 
-Every command that changes a Conflict asks for a refresh; refreshes of one channel coalesce (a
-burst of ten clicks edits the board once or twice, not ten times) and run outside the
-interaction, so a slow or failing edit never delays a reply or blocks the round. When Discord
-keeps refusing (429 or 5xx after discord.py's own retries), the board backs off and tries again
-later; the Conflict itself is already saved and goes on regardless.
+The board is derived from the Conflict, never queued: it must show the latest saved state, not
+every state in between. Each board row remembers which Conflict and version its message shows
+(``storage.boards``), so a board is *behind* exactly when its Conflict's version is newer, and
+*orphaned* when its Conflict ended; both the refresh after a move and the catch-up at start
+(``bot.flow.catchup``) only ever bring boards forward from that.
+
+Every command that changes a Conflict asks for a refresh with the state it just saved in hand,
+so nothing is read again to draw it; refreshes of one channel coalesce (a burst of ten clicks
+edits the board once or twice, not ten times) and run outside the interaction, so a slow or
+failing edit never delays a reply or blocks the round. Each edit takes its turn at the
+:class:`~bot.flow.pacing.Pacer`. When Discord keeps refusing (429 or 5xx after discord.py's own
+retries), the board backs off and tries again later; the Conflict itself is already saved and
+goes on regardless, and the next change or start brings the board up to date.
 
 The board is public: it shows the Narrator's secret Villains and Extras as names and plain
 states (docs/rulings.md §7.1). Its "Narrator view" button (built by the cog that owns the
@@ -13,16 +21,21 @@ buttons and handed in as :attr:`Boards.buttons`) answers a Narrator with the ful
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 import discord
 
 from bot.access import conflict_view
-from bot.render.conflict import FULL, ConflictView, status_embed
+from bot.errors import UNKNOWN_CHANNEL
+from bot.flow.crash import crash_point
+from bot.flow.pacing import Pacer
+from bot.render.conflict import FULL, status_embed
 from rules.character import Character
-from rules.conflict import Conflict, load_conflict
+from rules.conflict import Conflict
 from storage import Storage
-from storage.conflict_runner import load_sheets
+from storage.boards import BoardRow
+from storage.conflict_runner import Applied, load_stored
 from storage.conflicts import StoredConflict
 
 log = logging.getLogger(__name__)
@@ -30,51 +43,100 @@ log = logging.getLogger(__name__)
 Key = tuple[int, int]
 RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 15.0)
 """Waits between failed board updates; after the last, the next change tries again."""
+ENDED = discord.Embed(title="Conflict over", description="The summary is in the channel above.")
 Buttons = Callable[[int], discord.ui.View | None]
 """The buttons under the board of the stored Conflict with this id."""
 
 
-def no_buttons(conflict_id: int) -> discord.ui.View | None:
+def no_board_buttons(conflict_id: int) -> discord.ui.View | None:
     return None
 
 
-async def board_of(
-    storage: Storage, guild_id: int, channel_id: int, *, full: bool = False
-) -> tuple[StoredConflict, discord.Embed] | None:
-    """The channel's Conflict and its board: public, or with every number when ``full``."""
-    stored = await storage.conflicts.get(guild_id, channel_id)
+@dataclass(frozen=True)
+class Shown:
+    """What a board must show: a Conflict at a version with its sheets, or (``conflict`` None)
+    that the Conflict ``conflict_id`` is over."""
+
+    conflict_id: int
+    version: int
+    conflict: Conflict | None
+    sheets: Mapping[int, Character] = field(default_factory=dict)
+    revealed: frozenset[int] = frozenset()
+    """The sheets a Narrator opened to the players (docs/rulings.md §7.1)."""
+
+    def supersedes(self, held: "Shown | None") -> bool:
+        """Whether this is newer news than ``held`` (moves of one channel may finish out of order)."""
+        if held is None or self.conflict is None or held.conflict_id != self.conflict_id:
+            return True
+        return held.conflict is not None and self.version > held.version
+
+    @classmethod
+    def of(cls, applied: Applied) -> "Shown":
+        """The board after a move, from what the move has in hand."""
+        if applied.stored is None:
+            return cls(applied.conflict_id, 0, None)
+        return cls(
+            applied.conflict_id,
+            applied.stored.version,
+            applied.conflict,
+            applied.characters,
+            applied.revealed,
+        )
+
+    def embed(self, *, full: bool = False) -> discord.Embed:
+        """The board: public, or with every number when ``full`` (a Narrator's view)."""
+        assert self.conflict is not None
+        view = FULL if full else conflict_view(self.conflict, self.sheets, self.revealed)
+        return status_embed(self.conflict, self.sheets, view)
+
+
+async def stored_board(
+    storage: Storage, guild_id: int, channel_id: int
+) -> tuple[StoredConflict, Shown] | None:
+    """The channel's Conflict as last committed and what its board shows (None: no Conflict)."""
+    stored, loaded = await storage.conflicts.get_with_sheets(guild_id, channel_id)
     if stored is None:
         return None
-    conflict = load_conflict(stored.document)
-    sheets, view = await _public_view(storage, guild_id, conflict)
-    return stored, status_embed(conflict, sheets, FULL if full else view)
-
-
-async def _public_view(
-    storage: Storage, guild_id: int, conflict: Conflict
-) -> tuple[dict[int, Character], ConflictView]:
-    found = await load_sheets(storage, guild_id, (p.id for p in conflict.participants))
-    sheets = {cid: stored.character for cid, stored in found.items()}  # a deleted one shows as missing
-    revealed = {cid for cid, stored in found.items() if stored.revealed}
-    return sheets, conflict_view(conflict, sheets, revealed)
+    sheets = {cid: s.character for cid, s in loaded.items()}  # a deleted one shows as missing
+    revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
+    return stored, Shown(stored.id, stored.version, load_stored(stored), sheets, revealed)
 
 
 class Boards:
-    def __init__(self, client: discord.Client, storage: Storage) -> None:
+    def __init__(self, client: discord.Client, storage: Storage, pacer: Pacer) -> None:
         self.client = client
         self.storage = storage
-        self._dirty: set[Key] = set()
-        self._tasks: dict[Key, asyncio.Task[None]] = {}
+        self.pacer = pacer
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
-        self.buttons: Buttons = no_buttons
+        self._dirty: set[Key] = set()
+        self._forced: set[Key] = set()
+        self._latest: dict[Key, Shown] = {}
+        self._rows: dict[Key, BoardRow | None] = {}
+        self._locks: dict[Key, asyncio.Lock] = {}
+        self._tasks: dict[Key, asyncio.Task[None]] = {}
+        self.buttons: Buttons = no_board_buttons
 
-    def refresh(self, guild_id: int, channel_id: int) -> None:
-        """Ask for the board of this channel to be brought up to date (soon, once)."""
+    def refresh(self, guild_id: int, channel_id: int, applied: Applied | None = None) -> None:
+        """Bring the channel's board up to date soon (once), with ``applied`` if it is in hand.
+
+        Without ``applied`` something outside the Conflict changed what the board shows (a sheet
+        revealed, the board asked for again): it is redrawn even at the same Conflict version.
+        """
         key = (guild_id, channel_id)
+        if applied is not None:
+            shown = Shown.of(applied)
+            if shown.supersedes(self._latest.get(key)):
+                self._latest[key] = shown
+        else:
+            self._forced.add(key)
         self._dirty.add(key)
         task = self._tasks.get(key)
         if task is None or task.done():
             self._tasks[key] = asyncio.create_task(self._run(key), name=f"board-{channel_id}")
+
+    def forget(self, guild_id: int, channel_id: int) -> None:
+        """Drop what is remembered of a board whose row was cleared (``/conflict status``)."""
+        self._rows.pop((guild_id, channel_id), None)
 
     async def idle(self) -> None:
         """Wait until every requested refresh has run (for tests and shutdown)."""
@@ -89,50 +151,132 @@ class Boards:
         failures = 0
         while key in self._dirty:
             self._dirty.discard(key)
+            shown = self._latest.pop(key, None)
+            forced = key in self._forced
+            self._forced.discard(key)
             try:
-                await self._update(*key)
+                await self.update(*key, shown, redraw=forced)
                 failures = 0
             except (discord.HTTPException, OSError) as error:
                 log.warning("Could not update the Conflict board in channel %s: %s", key[1], error)
                 if failures >= len(self.retry_delays):
                     return
                 self._dirty.add(key)
+                if forced:
+                    self._forced.add(key)
+                if shown is not None:
+                    self._latest.setdefault(key, shown)
                 await asyncio.sleep(self.retry_delays[failures])
                 failures += 1
             except Exception:
                 log.exception("Conflict board update failed in channel %s", key[1])
                 return
 
-    async def _update(self, guild_id: int, channel_id: int) -> None:
-        storage = self.storage
-        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
-        message_id = await storage.boards.get(guild_id, channel_id)
-        board = await board_of(storage, guild_id, channel_id)
-        if board is None:
-            if message_id is not None:
-                await storage.boards.clear(guild_id, channel_id)
-                ended = discord.Embed(
-                    title="Conflict over", description="The summary is in the channel above."
-                )
-                await self._edit(channel, message_id, ended, None)
-            return
-        stored, embed = board
-        buttons = self.buttons(stored.id)
-        if message_id is not None and await self._edit(channel, message_id, embed, buttons):
-            return
-        message = await channel.send(embed=embed, view=buttons or discord.utils.MISSING)
-        await storage.boards.set(guild_id, channel_id, message.id)
+    async def update(
+        self,
+        guild_id: int,
+        channel_id: int,
+        shown: Shown | None = None,
+        *,
+        verify: bool = False,
+        redraw: bool = False,
+    ) -> None:
+        """Make the channel's board show ``shown`` (None: the Conflict as stored) if it is behind.
 
-    @staticmethod
+        ``verify`` also checks that a board which is up to date still exists (a moderator may
+        have deleted it while the bot was away), at the cost of one read from Discord; ``redraw``
+        edits it even when it shows this version already.
+        """
+        key = (guild_id, channel_id)
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            try:
+                current = shown if shown is not None else await self._stored(key)
+                await self._update(key, current, verify, redraw)
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_CHANNEL:
+                    raise
+                log.info("Channel %s is gone: its Conflict board is dropped", channel_id)
+                await self._drop(key)
+
+    async def close_orphan(self, row: BoardRow) -> None:
+        """Close the board of a Conflict that ended while nobody refreshed it."""
+        await self.update(row.guild_id, row.channel_id, Shown(row.conflict_id or 0, 0, None))
+
+    async def _stored(self, key: Key) -> Shown:
+        found = await stored_board(self.storage, *key)
+        if found is not None:
+            return found[1]
+        row = await self._row(key)
+        ended = row.conflict_id if row is not None and row.conflict_id is not None else 0
+        return Shown(ended, 0, None)
+
+    async def _row(self, key: Key) -> BoardRow | None:
+        if key not in self._rows:
+            self._rows[key] = await self.storage.boards.row(*key)
+        return self._rows[key]
+
+    async def _update(self, key: Key, shown: Shown, verify: bool, redraw: bool) -> None:
+        row = await self._row(key)
+        channel = self.client.get_partial_messageable(key[1], guild_id=key[0])
+        if row is not None and row.conflict_id is not None and row.conflict_id > shown.conflict_id > 0:
+            return  # the channel's board already shows a newer Conflict: this news is old
+        if row is not None and (shown.conflict is None or row.conflict_id not in (None, shown.conflict_id)):
+            await self._edit(channel, row.message_id, ENDED, None)  # that Conflict is over
+            await self._drop(key)
+            row = None
+        if shown.conflict is None:
+            return
+        if row is not None and not redraw and row.shows(shown.conflict_id, shown.version):
+            if not verify or await self._exists(channel, row.message_id):
+                return
+            row = None
+        embed, buttons = shown.embed(), self.buttons(shown.conflict_id)
+        if row is not None and await self._edit(channel, row.message_id, embed, buttons):
+            crash_point("board-edit")
+            await self.storage.boards.shown(*key, row.message_id, shown.conflict_id, shown.version)
+            self._rows[key] = row.model_copy(
+                update={"conflict_id": shown.conflict_id, "rendered_version": shown.version}
+            )
+            return
+        await self.pacer.turn(key[1])
+        message = await channel.send(embed=embed, view=buttons or discord.utils.MISSING)
+        await self.storage.boards.set(*key, message.id, conflict_id=shown.conflict_id, version=shown.version)
+        self._rows[key] = BoardRow(
+            guild_id=key[0],
+            channel_id=key[1],
+            message_id=message.id,
+            conflict_id=shown.conflict_id,
+            rendered_version=shown.version,
+        )
+
+    async def _drop(self, key: Key) -> None:
+        await self.storage.boards.clear(*key)
+        self._rows[key] = None
+
     async def _edit(
+        self,
         channel: discord.PartialMessageable,
         message_id: int,
         embed: discord.Embed,
         buttons: discord.ui.View | None,
     ) -> bool:
         """Edit the board in place; False when it is gone (deleted), so a new one is posted."""
+        await self.pacer.turn(channel.id)
         try:
             await channel.get_partial_message(message_id).edit(embed=embed, view=buttons)
-        except discord.NotFound:
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                raise
+            return False
+        return True
+
+    async def _exists(self, channel: discord.PartialMessageable, message_id: int) -> bool:
+        await self.pacer.turn(channel.id)
+        try:
+            await channel.fetch_message(message_id)
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                raise
             return False
         return True

@@ -4,19 +4,27 @@ Slash commands and prompt buttons both come through :meth:`ConflictFlow.run`: it
 asking, applies one engine command inside one transaction (``run_transition``; the permission
 check runs there too, against the fresh state) and composes the :class:`Reply` — the outcome,
 the prompt for whoever must answer next (a defence or Nudges, with a ping for that player
-only) and which buttons it offers. Sending it is the caller's last step (the cog layer, which
-owns the buttons), so this module never needs to know how a button is built.
+only) and which buttons it offers. The reply is composed *inside* the transaction and queued in
+the outbox with the state it shows (``storage.outbox``), so a move the table cannot see is
+never saved. Sending it is the caller's last step (the cog layer, which owns the buttons and
+registers how they look in :attr:`ConflictFlow.buttons`); ``bot.flow.outbox`` explains how the
+reply and the outbox between them show every outcome exactly once.
+
+A move reads the Conflict and its sheets once and renders the reply and the board from what it
+holds: nothing is read again after the commit.
 
 The reply is public, so it shows the Narrator's secret Villains and Extras as names and plain
 states (``bot.access.conflict_view``, docs/rulings.md §7.1); when a Narrator made the move and
-that hid something, the reply also carries the full figures for them alone.
+that hid something, the reply also carries the full figures for them alone (privately, so not
+through the outbox: after a crash the Narrator reads them with "Narrator view").
 """
 
+import asyncio
 import random
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 import discord
 from pydantic import ValidationError
@@ -24,14 +32,17 @@ from pydantic import ValidationError
 from bot.access import Caller, caller_of, channel_id_of, conflict_view, guild_id_of
 from bot.errors import BotError
 from bot.flow.board import Boards
+from bot.flow.crash import crash_point
+from bot.flow.outbox import Outbox
+from bot.flow.pacing import Pacer
 from bot.render.common import plain
 from bot.render.conflict import FULL, ConflictView, defence_prompt, events_embed, summary_embed
 from rules.character import Character
-from rules.conflict import Awaiting, Command, Conflict, available_defence, beat_possible
+from rules.conflict import Awaiting, Command, Conflict, ConflictType, available_defence, beat_possible
 from rules.conflict.events import ConflictEnded
 from rules.errors import RulesError
-from storage import Storage
-from storage.conflict_runner import Applied, load_sheets, run_transition
+from storage import MessageKind, NewMessage, OutboxMessage, Storage
+from storage.conflict_runner import Applied, run_transition, start_conflict
 
 Interaction = discord.Interaction[discord.Client]
 Sheets = Mapping[int, Character]
@@ -41,6 +52,7 @@ DEFEND_GRACE = 30.0
 """Seconds a player gets to answer a defence before a Narrator may answer for them."""
 MAX_DEFENCE = 10
 NudgeMode = Literal["damage", "beat", "none"]
+JSON = dict[str, Any]
 
 
 def invalid_option(error: ValidationError) -> str:
@@ -69,6 +81,27 @@ class Prompt:
     """Offer the board's "Narrator view": the target's dice are not shown to the table."""
 
 
+Buttons = Callable[[Prompt | None], discord.ui.View | None]
+"""How a prompt's buttons look: registered by the cog that owns the buttons."""
+
+
+def no_buttons(prompt: Prompt | None) -> discord.ui.View | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Question:
+    """Who must answer the pending action, what they are asked, and the buttons to answer with."""
+
+    prompt: Prompt
+    text: str
+    ping: tuple[int, ...]
+
+    @property
+    def content(self) -> str:
+        return " ".join(f"<@{user}>" for user in self.ping) + (" " if self.ping else "") + self.text
+
+
 @dataclass(frozen=True)
 class Reply:
     """What one move shows: the outcome, the question to the next player, and whom to ping."""
@@ -80,16 +113,40 @@ class Reply:
     ping: tuple[int, ...] = ()
     prompt: Prompt | None = None
     applied: Applied | None = field(default=None, compare=False)
+    view: discord.ui.View | None = field(default=None, compare=False)
     private_embeds: list[discord.Embed] = field(default_factory=list, compare=False)
     """The full figures the public embeds hid, for the Narrator who made the move only."""
 
+    @property
+    def mentions(self) -> discord.AllowedMentions:
+        users = [discord.Object(user) for user in self.ping]
+        return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+    @property
+    def outcome(self) -> OutboxMessage | None:
+        """The outbox row this reply is, once the move is saved."""
+        rows = self.applied.messages if self.applied is not None else ()
+        return next((row for row in rows if row.kind is MessageKind.OUTCOME), None)
+
+    def payload(self) -> JSON:
+        """The create-message body that shows this reply, exactly as the interaction reply does."""
+        return {
+            "content": self.content,
+            "embeds": [embed.to_dict() for embed in self.embeds],
+            "components": self.view.to_components() if self.view is not None else [],
+            "allowed_mentions": self.mentions.to_dict(),
+        }
+
 
 class ConflictFlow:
-    """Runs Conflict moves for every channel; owns the status boards and the defence timers."""
+    """Runs Conflict moves for every channel; owns the boards, the outbox and the defence timers."""
 
-    def __init__(self, client: discord.Client, storage: Storage) -> None:
+    def __init__(self, client: discord.Client, storage: Storage, pacer: Pacer | None = None) -> None:
         self.storage = storage
-        self.boards = Boards(client, storage)
+        pacer = pacer if pacer is not None else Pacer()
+        self.boards = Boards(client, storage, pacer)
+        self.outbox = Outbox(client, storage, pacer)
+        self.buttons: Buttons = no_buttons
         self.defend_grace = DEFEND_GRACE
         self._prompted: dict[tuple[int, int, int], float] = {}
 
@@ -106,20 +163,70 @@ class ConflictFlow:
 
         ``rng`` throws any dice the move needs (the client's, injected so rolls replay in tests).
         """
+        crash_point("move-received")
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
-        caller = await caller_of(interaction, self.storage)
+        # Who is asking is read beside the Conflict (two connections, two threads), not before it.
+        asking = asyncio.ensure_future(caller_of(interaction, self.storage))
 
         def make(state: Conflict, sheets: Sheets) -> Command:
             try:
-                return build(state, sheets, caller)
+                return build(state, sheets, asking.result())
             except ValidationError as error:
                 # Choices are enforced by Discord's client only; a raw payload reaches the model.
                 raise RulesError(invalid_option(error)) from None
 
-        applied = await run_transition(
-            self.storage, guild_id, channel_id, make, rng=rng, conflict_id=conflict_id
+        replies: list[Reply] = []
+        compose = self._composer(guild_id, channel_id, title, interaction.id, replies, asking)
+        try:
+            applied = await run_transition(
+                self.storage,
+                guild_id,
+                channel_id,
+                make,
+                rng=rng,
+                conflict_id=conflict_id,
+                compose=compose,
+                ready=asking,
+            )
+        finally:
+            if not asking.done():
+                asking.cancel()
+            elif not asking.cancelled():
+                asking.exception()  # retrieved: a failure here already surfaced, or is moot
+        return self._saved(replies[-1], applied)
+
+    async def start(self, interaction: Interaction, conflict_type: ConflictType, stakes: str) -> Reply:
+        """Start a Conflict in the interaction's channel, its first message queued with it."""
+        guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+        replies: list[Reply] = []
+        compose = self._composer(guild_id, channel_id, "A Conflict begins", interaction.id, replies, None)
+        applied = await start_conflict(
+            self.storage, guild_id, channel_id, conflict_type, stakes, compose=compose
         )
-        return await self.compose(guild_id, channel_id, applied, title=title, narrator=caller.narrator)
+        return self._saved(replies[-1], applied)
+
+    def _composer(
+        self,
+        guild_id: int,
+        channel_id: int,
+        title: str,
+        interaction_id: int,
+        replies: list[Reply],
+        asking: "asyncio.Future[Caller] | None",
+    ) -> Callable[[Applied], Awaitable[list[NewMessage]]]:
+        async def compose(applied: Applied) -> list[NewMessage]:
+            narrator = asking is not None and asking.result().narrator
+            reply = await self.compose(guild_id, channel_id, applied, title=title, narrator=narrator)
+            replies.append(reply)
+            return [message(MessageKind.OUTCOME, reply, interaction_id)]
+
+        return compose
+
+    def _saved(self, reply: Reply, applied: Applied) -> Reply:
+        """The reply with its saved move; its outbox rows are this process's to answer now."""
+        self.outbox.replying(applied.messages)
+        crash_point("after-commit")
+        return replace(reply, applied=applied)
 
     def _embeds(self, applied: Applied, title: str, view: ConflictView) -> list[discord.Embed]:
         conflict = applied.conflict
@@ -145,7 +252,7 @@ class ConflictFlow:
             if line.participant is not None and line.participant not in sheets
         }
         if gone:  # who left before the end shows by their sheet (docs/rulings.md §7.1)
-            for cid, stored in (await load_sheets(self.storage, guild_id, gone)).items():
+            for cid, stored in (await self.storage.characters.get_many(guild_id, gone)).items():
                 sheets[cid] = stored.character
                 revealed |= {cid} if stored.revealed else set()
         view = conflict_view(conflict, sheets, revealed)
@@ -158,11 +265,28 @@ class ConflictFlow:
         reply = Reply(
             guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied, private_embeds=private
         )
-        pending = conflict.pending
-        if pending is None or applied.stored is None:
+        if applied.stored is None:
             return reply
-        if not sheets:
-            sheets = await self.sheets(guild_id, conflict)
+        asked = self.question(applied.stored.id, conflict, sheets, view)
+        if asked is None:
+            return reply
+        if asked.prompt.defend_with:
+            self._prompted[(guild_id, channel_id, asked.prompt.attack_id)] = time.monotonic()
+        return replace(
+            reply,
+            content=asked.content,
+            ping=asked.ping,
+            prompt=asked.prompt,
+            view=self.buttons(asked.prompt),
+        )
+
+    def question(
+        self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: ConflictView
+    ) -> Question | None:
+        """The question of the pending action (a defence or Nudges), or None when nothing waits."""
+        pending = conflict.pending
+        if pending is None:
+            return None
         hidden_target = pending.target is not None and not view.shows(pending.target)
         if pending.awaiting is Awaiting.DEFENCE and pending.target is not None:
             answerer = pending.target
@@ -171,12 +295,8 @@ class ConflictFlow:
             held = MAX_DEFENCE if hidden_target else available_defence(conflict, sheets, pending.target)
             most = min(MAX_DEFENCE, held)
             prompt = Prompt(
-                applied.stored.id,
-                pending.id,
-                defend_with=(0, *range(2, most + 1)),
-                narrator_view=hidden_target,
+                conflict_id, pending.id, defend_with=(0, *range(2, most + 1)), narrator_view=hidden_target
             )
-            self._prompted[(guild_id, channel_id, pending.id)] = time.monotonic()
         else:
             answerer = pending.attacker
             name = plain(conflict.name_of(pending.attacker))
@@ -186,24 +306,28 @@ class ConflictFlow:
             )
             # The Beat is offered only when it can be taken (docs/rulings.md §2.10, §4.15).
             beat: tuple[NudgeMode, ...] = ("beat",) if beat_possible(conflict, pending) else ()
-            prompt = Prompt(applied.stored.id, pending.id, nudge_modes=("damage", *beat, "none"))
+            prompt = Prompt(conflict_id, pending.id, nudge_modes=("damage", *beat, "none"))
         sheet = sheets.get(answerer)
-        ping = () if sheet is None else (sheet.owner_id,)
-        content = text if sheet is None else f"<@{sheet.owner_id}> {text}"
-        return Reply(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            embeds=embeds,
-            content=content,
-            ping=ping,
-            prompt=prompt,
-            applied=applied,
-            private_embeds=private,
-        )
+        return Question(prompt, text, () if sheet is None else (sheet.owner_id,))
 
-    async def sheets(self, guild_id: int, conflict: Conflict) -> dict[int, Character]:
-        found = await load_sheets(self.storage, guild_id, (p.id for p in conflict.participants))
-        return {cid: stored.character for cid, stored in found.items()}
+    def asked_again(
+        self, conflict_id: int, conflict: Conflict, sheets: Sheets, revealed: frozenset[int]
+    ) -> NewMessage | None:
+        """The pending action's question posted anew, with working buttons (after a restart, when
+        the old prompt is gone or shows no buttons for it); None when nothing waits."""
+        asked = self.question(conflict_id, conflict, sheets, conflict_view(conflict, sheets, revealed))
+        if asked is None:
+            return None
+        reply = Reply(
+            guild_id=0,
+            channel_id=conflict.channel_id,
+            embeds=[],
+            content=asked.content,
+            ping=asked.ping,
+            prompt=asked.prompt,
+            view=self.buttons(asked.prompt),
+        )
+        return message(MessageKind.PROMPT, reply, None)
 
     def waited(self, interaction: Interaction, attack_id: int) -> float | None:
         """Seconds since this attack's defence prompt was posted, if known.
@@ -225,5 +349,17 @@ class ConflictFlow:
         if left > 0:
             raise BotError(f"Give the player a moment to choose: you can answer for them in {left:.0f} s.")
 
+    async def idle(self) -> None:
+        """Wait until every board refresh and queued delivery has run (tests and benchmarks)."""
+        await self.outbox.idle()
+        await self.boards.idle()
+
     def close(self) -> None:
         self.boards.close()
+        self.outbox.close()
+
+
+def message(kind: MessageKind, reply: Reply, interaction_id: int | None) -> NewMessage:
+    """The outbox row of a reply: its create-message body, and the action its buttons answer."""
+    action = reply.prompt.attack_id if reply.prompt is not None and reply.view is not None else None
+    return NewMessage(kind=kind, payload=reply.payload(), action_id=action, interaction_id=interaction_id)

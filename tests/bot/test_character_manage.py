@@ -217,6 +217,44 @@ async def test_delete_confirmation_times_out(bot_env: BotEnv, monkeypatch: pytes
     assert len(await bot_env.storage.characters.list_by_guild(bot_env.guild_id)) == 1
 
 
+async def test_the_delete_question_survives_a_restart(bot_env: BotEnv) -> None:
+    """The buttons carry the character, its version and the asker: a new process answers them."""
+    await make(bot_env, "Vin")
+    await make(bot_env, "Elend")
+    vin_question = (await bot_env.slash("/character delete name:Vin", user="player1")).message
+    elend_question = (await bot_env.slash("/character delete name:Elend", user="player1")).message
+    assert vin_question is not None and elend_question is not None
+    await bot_env.restart()
+    harness = bot_env.harness
+    kept = await harness.click("Cancel", message=elend_question, user="player1")
+    assert kept.content == "Kept **Elend**: nothing was deleted." and kept.components == []
+    done = await harness.click("Delete", message=vin_question, user="player1")
+    assert done.content == "Deleted **Vin**." and done.components == []
+    assert [s.name for s in await bot_env.storage.characters.list_by_guild(bot_env.guild_id)] == ["Elend"]
+
+
+async def test_after_a_restart_a_stale_or_expired_question_deletes_nothing(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stored = await make(bot_env, "Vin")
+    await make(bot_env, "Elend")
+    vin_question = (await bot_env.slash("/character delete name:Vin", user="player1")).message
+    changed = stored.character.model_copy(update={"notes": "new"})
+    await bot_env.storage.characters.update(bot_env.guild_id, stored, changed)
+    elend_question = (await bot_env.slash("/character delete name:Elend", user="player1")).message
+    assert vin_question is not None and elend_question is not None
+    await bot_env.restart()
+    stale = await bot_env.harness.click("Delete", message=vin_question, user="player1")
+    assert "Someone else changed Vin" in stale.content and stale.components == []
+
+    from bot.cogs.characters.views import DeleteView
+
+    monkeypatch.setattr(DeleteView, "TIMEOUT", 0.0)  # the question is older than that
+    expired = await bot_env.harness.click("Delete", message=elend_question, user="player1")
+    assert expired.content == "No answer, so **Elend** was kept." and expired.components == []
+    assert len(await bot_env.storage.characters.list_by_guild(bot_env.guild_id)) == 2
+
+
 async def test_use_sets_the_active_character_for_controllers_only(bot_env: BotEnv) -> None:
     vin = await make(bot_env, "Vin")
     await make(bot_env, "Straff", owner="narrator", kind=CharacterKind.VILLAIN)

@@ -1,7 +1,14 @@
 """``/setup``: Narrator roles and the GM channel, and who counts as a Narrator."""
 
+from typing import Any
+
 from bench.bot_env import BotEnv
+from fake_discord import payloads
+from fake_discord.commandline import parse_slash
+from fake_discord.records import settle
 from storage import GuildSettings
+
+JSON = dict[str, Any]
 
 
 async def test_a_narrator_role_grants_narrator_rights(bot_env: BotEnv) -> None:
@@ -37,3 +44,37 @@ async def test_gm_channel_set_and_cleared(bot_env: BotEnv) -> None:
     assert f"<#{ooc.id}>" in shown.embeds[0]["fields"][1]["value"]
     await bot_env.slash("/setup gm-channel")
     assert (await bot_env.storage.settings.get(bot_env.guild_id)).gm_channel_id is None
+
+
+async def test_setup_changes_sent_at_the_same_moment_all_land(bot_env: BotEnv) -> None:
+    """Two admins add a role each while a third sets the GM channel, all at once, through the real
+    dispatch: every change is kept (each used to read the settings and write them back whole)."""
+    harness = bot_env.harness
+
+    def typed(line: str) -> JSON:
+        actor = harness.actor("narrator")
+        parsed = parse_slash(line, harness.commands, actor.guild, actor.member)
+        return payloads.slash_command(bot_env.world, actor, parsed.command, parsed.options, parsed.resolved)
+
+    lines = [
+        "/setup narrator-add role:@Keeper",
+        "/setup narrator-add role:@Narrator",
+        "/setup gm-channel channel:#ooc",
+    ]
+    sent = [await harness.fake.send_interaction(typed(line)) for line in lines]
+    for record in sent:
+        await settle(record)
+        assert record.ephemeral and record.embeds, record.text
+    roles = [bot_env.world.guild.role(name) for name in ("Keeper", "Narrator")]
+    ooc = bot_env.world.guild.channel("ooc")
+    assert ooc is not None and all(role is not None for role in roles)
+    wanted = tuple(sorted(role.id for role in roles if role is not None))
+    assert await bot_env.storage.settings.get(bot_env.guild_id) == GuildSettings(
+        narrator_role_ids=wanted, gm_channel_id=ooc.id
+    )
+
+    removals = ["/setup narrator-remove role:@Keeper", "/setup narrator-remove role:@Narrator"]
+    sent = [await harness.fake.send_interaction(typed(line)) for line in removals]
+    for record in sent:
+        await settle(record)
+    assert await bot_env.storage.settings.get(bot_env.guild_id) == GuildSettings(gm_channel_id=ooc.id)

@@ -4,8 +4,12 @@ The real bot runs in a subprocess (``fake_discord.remote``) against the fake Dis
 process, which therefore survives the kill and knows exactly which interactions the bot
 acknowledged. Three players and the Narrator keep it busy (``bench/drivers.py``): character creations
 and edits, logged rolls, and a Conflict played with slash commands and prompt buttons. When
-enough has been acknowledged and a defence prompt is waiting, the bot is killed with SIGKILL
-right after one more interaction went out to it. A new process then opens the same file.
+enough has been acknowledged and a defence prompt is waiting, the test arms the bot's
+``move-received`` crash point (``bot.flow.crash``) and clicks the defence: the bot kills itself
+with SIGKILL the moment that click reaches it, before it writes anything, while the players'
+writes keep coming. The test waits for the process to die, not for a delay, so the kill always
+lands with that click unanswered (a kill sent from outside sometimes came after the bot had
+already answered). A new process then opens the same file.
 
 What must hold: every acknowledged write is in the database, ``PRAGMA integrity_check`` is ok,
 every Conflict document loads, the Conflict is exactly as its last acknowledged move left it,
@@ -60,13 +64,15 @@ async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarne
     armed, killed = asyncio.Event(), asyncio.Event()
 
     async def conflict() -> None:
-        """Play until the kill is armed while a defence prompt waits; then wait for the kill."""
+        """Play until a defence prompt waits late enough; arm the crash, click, wait for the kill."""
 
         def armed_now(state: Conflict | None) -> bool:
             return load.acks >= KILL_AFTER_ACKS and driver.cycle >= KILL_IN_CYCLE and defence_pending(state)
 
         await driver.run(stop=armed_now, max_moves=200)
+        await process.control("crash-at move-received")
         armed.set()
+        await driver.send(settle=False)  # the bot dies as this click arrives
         await killed.wait()
 
     streams = [
@@ -79,8 +85,7 @@ async def test_kill_9_under_load_loses_no_acknowledged_write(remote: RemoteHarne
             done, _ = await asyncio.wait([waiting, *streams], return_when=asyncio.FIRST_COMPLETED)
             for task in done - {waiting}:
                 task.result()  # a stream failed before the kill: show why
-            await load.pulse.wait()  # one more interaction is on its way to the bot: kill now
-            await process.kill()
+            assert await process.exited() == -9, process.log_tail()
             killed.set()
     finally:
         for task in [*streams, waiting]:

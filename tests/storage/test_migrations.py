@@ -9,6 +9,7 @@ from rules.character.draft import new_draft
 from storage import LATEST_VERSION, GuildSettings, SchemaVersionError, Storage, migrations
 from storage.migrations import MIGRATIONS, migrate, schema_version, split_statements, steps
 from storage.sql import fetch_one
+from tests.faults.disk import filler_roll
 
 VIN = Character(name="Vin", kind=CharacterKind.HERO, owner_id=7)
 STAMP = "2024-05-01T12:00:00.000000+00:00"
@@ -45,6 +46,16 @@ async def seed(conn: aiosqlite.Connection, version: int) -> None:
             " VALUES (3, 1, 100, 4, ?, '{}')",
             (STAMP,),
         )
+    if version >= 3:
+        await conn.execute(
+            "INSERT INTO conflict_boards (guild_id, channel_id, message_id) VALUES (1, 100, 77)"
+        )
+    if version >= 7:
+        await conn.execute(
+            "INSERT INTO outbox (guild_id, channel_id, conflict_id, kind, payload, created_at)"
+            " VALUES (1, 100, 3, 'outcome', '{\"content\": \"hi\"}', ?)",
+            (STAMP,),
+        )
 
 
 async def test_fresh_file_reaches_the_latest_version(db_path: Path) -> None:
@@ -68,10 +79,22 @@ async def test_upgrade_from_each_earlier_version_keeps_data(db_path: Path, start
             assert await storage.active.get(1, 7) == vin
             assert await storage.settings.get(1) == GuildSettings(narrator_role_ids=(42,), gm_channel_id=99)
             assert [r.faces for r in await storage.rolls.recent(1)] == [(3, 3, 6)]
+            # The fairness totals count the rolls logged before they existed (migration 8).
+            assert (await storage.rolls.stats(1, 7)).face_counts == (0, 0, 2, 0, 0, 1)
         if start >= 2:
             conflict = await storage.conflicts.get(1, 100)
             assert conflict is not None
             assert (conflict.id, conflict.version) == (3, 4)
+        if start >= 3:  # a board drawn before boards knew their version: redrawn at start
+            board = await storage.boards.row(1, 100)
+            assert board is not None and (board.message_id, board.conflict_id, board.rendered_version) == (
+                77,
+                None,
+                0,
+            )
+        if start >= 7:
+            [queued] = await storage.outbox.waiting(1, 100)
+            assert queued.payload == {"content": "hi"}
         # The upgraded file takes new writes in every table.
         await seed_latest(storage)
 
@@ -79,7 +102,9 @@ async def test_upgrade_from_each_earlier_version_keeps_data(db_path: Path, start
 async def seed_latest(storage: Storage) -> None:
     kel = await storage.characters.create(1, Character(name="Kelsier", kind=CharacterKind.HERO, owner_id=8))
     await storage.active.set(1, 8, kel.id)
-    await storage.conflicts.create(1, 200, "{}")
+    conflict = await storage.conflicts.create(1, 200, "{}")
+    await storage.boards.set(1, 200, 88, conflict_id=conflict.id, version=1)
+    await storage.rolls.append(filler_roll(1, 8))
     await storage.drafts.start(1, 8, new_draft("Spook", 8))
 
 

@@ -93,3 +93,33 @@ async def test_stats_of_nothing_are_zero_with_no_rate(storage: Storage) -> None:
 def test_bad_records_are_refused(change: dict[str, object]) -> None:
     with pytest.raises(ValidationError):
         RollRecord.model_validate(roll().model_dump() | change)
+
+
+async def test_pruning_keeps_recent_rolls_and_every_total(storage: Storage) -> None:
+    """Old rolls leave the log; the fairness totals still count them, per member too."""
+    old = [roll(user_id=10, at=T0 - timedelta(days=100), faces=(6, 6)) for _ in range(7)]
+    new = [roll(user_id=11, at=T0, faces=(1,), success=False), roll(user_id=10, at=T0, label="kept")]
+    for record in old + new:
+        await storage.rolls.append(record)
+    before = (
+        await storage.rolls.stats(1),
+        await storage.rolls.stats(1, 10),
+        await storage.rolls.stats_by_user(1),
+    )
+    assert await storage.rolls.prune(T0 - timedelta(days=90), batch=3) == 7
+    assert [r.label for r in await storage.rolls.recent(1)] == ["kept", "Physique"]
+    after = (
+        await storage.rolls.stats(1),
+        await storage.rolls.stats(1, 10),
+        await storage.rolls.stats_by_user(1),
+    )
+    assert after == before
+    assert after[0] == RollStats(rolls=9, successes=8, face_counts=(2, 0, 1, 0, 0, 15))
+    assert await storage.rolls.prune(T0 - timedelta(days=90)) == 0
+
+
+async def test_totals_are_per_server(storage: Storage) -> None:
+    await storage.rolls.append(roll(guild_id=1))
+    await storage.rolls.append(roll(guild_id=2, faces=(2, 2)))
+    assert (await storage.rolls.stats(1)).face_counts == (1, 0, 1, 0, 0, 1)
+    assert (await storage.rolls.stats(2)).face_counts == (0, 2, 0, 0, 0, 0)

@@ -23,6 +23,7 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_READ, load_to_change, load_to_read
 from bot.cogs.characters.create import MakeCommands
+from bot.cogs.characters.views import BUTTONS as DELETE_BUTTONS
 from bot.cogs.characters.views import DeleteView
 from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter, NewName, OwnCharacter
@@ -58,9 +59,11 @@ class CharacterCommands(
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.menu)
+        self.bot.add_dynamic_items(*DELETE_BUTTONS)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
+        self.bot.remove_dynamic_items(*DELETE_BUTTONS)
 
     async def view_sheet(self, interaction: Interaction, member: discord.Member) -> None:
         """User menu: the member's active character, privately (if the caller may read it)."""
@@ -135,13 +138,13 @@ class CharacterCommands(
     async def delete(self, interaction: Interaction, name: OwnCharacter) -> None:
         stored = await load_to_change(interaction, name, "delete them")
         view = DeleteView(stored, interaction.user.id)
-        await interaction.response.send_message(
+        response = await interaction.response.send_message(
             f"Delete **{plain(stored.name)}** for good? This cannot be undone.",
             view=view,
             ephemeral=True,
             allowed_mentions=NO_PINGS,
         )
-        view.origin = interaction
+        view.asked(interaction, None if response is None else response.message_id)
 
     @app_commands.command(name="use", description="Choose the character your rolls and commands use")
     @app_commands.describe(name="Your character to make active")

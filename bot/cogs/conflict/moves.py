@@ -15,8 +15,9 @@ from bot.access import Caller
 from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging
-from bot.cogs.conflict.prompts import BUTTONS, board_buttons, run
-from bot.flow.board import no_buttons
+from bot.cogs.conflict.prompts import BUTTONS, board_buttons, prompt_view, run
+from bot.flow.board import no_board_buttons
+from bot.flow.conflict import no_buttons
 from bot.inputs.choices import (
     ActionChoice,
     AttackKindChoice,
@@ -61,11 +62,13 @@ class ConflictMoves(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*BUTTONS)
+        self.bot.conflicts.buttons = prompt_view
         self.bot.conflicts.boards.buttons = board_buttons
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*BUTTONS)
-        self.bot.conflicts.boards.buttons = no_buttons
+        self.bot.conflicts.buttons = no_buttons
+        self.bot.conflicts.boards.buttons = no_board_buttons
 
     @app_commands.command(name="burn", description="Start or stop burning a metal (Pewter raises Physique)")
     @app_commands.describe(

@@ -7,14 +7,22 @@ builds the same engine command, :meth:`ConflictFlow.run` applies it), and a clic
 that is already settled (a stale button, or the second of two simultaneous clicks) is refused
 with a clear private message.
 
+The reply to the person who moved *is* the move's outcome, as fast as the move is saved; its
+outbox row is then marked delivered with the message Discord made. If Discord cannot take the
+reply (the 3 seconds passed, the interaction expired, an error), the row goes to the outbox's
+deliverer, which posts it to the channel instead (``bot.flow.outbox`` says why it is never
+shown twice).
+
 "Narrator view", under the board and under a prompt to a secret Villain or Extra, answers a
 Narrator privately with the full board (every number of everyone) and refuses anyone else
 plainly (docs/rulings.md §7.1).
 """
 
+import logging
 import re
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.access import channel_id_of, guild_id_of
@@ -22,8 +30,11 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.build import DefenceOptions, nudge_click
 from bot.errors import BotError, answer_error
-from bot.flow.board import board_of
+from bot.flow.board import stored_board
 from bot.flow.conflict import Build, NudgeMode, Prompt, Reply
+from bot.flow.crash import crash_point
+
+log = logging.getLogger(__name__)
 
 NUDGE_LABELS: dict[str, str] = {"damage": "All on damage", "beat": "Catch a Beat", "none": "Spend none"}
 
@@ -106,10 +117,10 @@ class NarratorViewButton(
         try:
             (await caller(interaction)).require_narrator("see the Narrator's view of the Conflict")
             guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
-            board = await board_of(interaction.client.storage, guild_id, channel_id, full=True)
+            board = await stored_board(interaction.client.storage, guild_id, channel_id)
             if board is None or board[0].id != self.conflict:
                 raise BotError("That Conflict has ended.")
-            await interaction.response.send_message(embed=board[1], ephemeral=True)
+            await interaction.response.send_message(embed=board[1].embed(full=True), ephemeral=True)
         except Exception as error:
             await answer_error(interaction, error)
 
@@ -140,31 +151,49 @@ def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
 
 
 async def send(interaction: Interaction, reply: Reply) -> None:
-    """Post the reply (with its prompt's buttons and ping), then refresh the channel's board."""
-    mentions = discord.AllowedMentions(
-        everyone=False, roles=False, users=[discord.Object(user) for user in reply.ping]
-    )
-    view = prompt_view(reply.prompt)
-    buttons = view if view is not None else discord.utils.MISSING
+    """Answer the interaction with the reply (its prompt's buttons and ping), then refresh the
+    board; when the answer fails, the outbox posts the reply to the channel instead."""
+    flow = interaction.client.conflicts
+    row = reply.outcome
+    try:
+        message_id = await answer(interaction, reply)
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+        log.warning("Could not answer interaction %s; the channel gets the reply: %s", interaction.id, error)
+        if row is not None:
+            refused = isinstance(error, discord.HTTPException) and error.status < 500
+            flow.outbox.unanswered(row, refused=refused)
+    else:
+        crash_point("after-reply")
+        if row is not None and message_id is not None:
+            flow.outbox.answered(row, message_id)
+        elif row is not None:
+            flow.outbox.unanswered(row, refused=False)
+        if reply.private_embeds:
+            await interaction.followup.send(
+                embeds=reply.private_embeds, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+    flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
+
+
+async def answer(interaction: Interaction, reply: Reply) -> int | None:
+    """Send the reply as the interaction's answer; return the id of the message that shows it."""
+    view = reply.view if reply.view is not None else discord.utils.MISSING
     if interaction.type is discord.InteractionType.component and not interaction.response.is_done():
         # A prompt button: the prompt loses its buttons, the outcome follows as a new message.
         await interaction.response.edit_message(view=None)
     if interaction.response.is_done():
-        await interaction.followup.send(
+        sent = await interaction.followup.send(
             reply.content or discord.utils.MISSING,
             embeds=reply.embeds,
-            allowed_mentions=mentions,
-            view=buttons,
+            allowed_mentions=reply.mentions,
+            view=view,
+            wait=True,
         )
-    else:
-        await interaction.response.send_message(
-            reply.content or None, embeds=reply.embeds, allowed_mentions=mentions, view=buttons
-        )
-    if reply.private_embeds:
-        await interaction.followup.send(
-            embeds=reply.private_embeds, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
-    interaction.client.conflicts.boards.refresh(reply.guild_id, reply.channel_id)
+        return sent.id
+    response = await interaction.response.send_message(
+        reply.content or None, embeds=reply.embeds, allowed_mentions=reply.mentions, view=view
+    )
+    return None if response is None else response.message_id
 
 
 async def run(interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None) -> Reply:

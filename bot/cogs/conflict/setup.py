@@ -36,7 +36,6 @@ from rules.conflict import (
     Reorder,
     SetSurprised,
 )
-from storage.conflict_runner import start_conflict
 
 
 def narrator_move(doing: str, make: Callable[[Conflict], Command]) -> Build:
@@ -69,10 +68,7 @@ class ConflictCog(
         self, interaction: Interaction, kind: ConflictTypeChoice, stakes: app_commands.Range[str, 1, 200]
     ) -> None:
         (await caller(interaction)).require_narrator("start a Conflict")
-        guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
-        applied = await start_conflict(self.bot.storage, guild_id, channel_id, kind, stakes)
-        reply = await self.bot.conflicts.compose(guild_id, channel_id, applied, title="A Conflict begins")
-        await send(interaction, reply)
+        await send(interaction, await self.bot.conflicts.start(interaction, kind, stakes))
 
     @app_commands.command(name="add", description="Narrator: add a character, Villain or Extras group")
     @app_commands.describe(
@@ -163,5 +159,6 @@ class ConflictCog(
     async def status(self, interaction: Interaction) -> None:
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
         await self.bot.storage.boards.clear(guild_id, channel_id)
+        self.bot.conflicts.boards.forget(guild_id, channel_id)
         self.bot.conflicts.boards.refresh(guild_id, channel_id)
         await interaction.response.send_message("The board is posted below.", ephemeral=True)

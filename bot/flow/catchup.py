@@ -1,0 +1,192 @@
+"""Catching up at start: the channels show what was saved while the bot was away.
+
+A bot killed in the middle of a round leaves the database right (each move committed whole)
+but the channels behind it: an outcome saved but never posted, a board showing an older state,
+a prompt whose buttons went with a message that was deleted. Once connected (``on_ready``),
+:class:`CatchUp` walks it all, in the background:
+
+1. every channel with queued messages starts getting them posted, in order, beside the rest
+   (``bot.flow.outbox``: a row whose interaction may have been answered waits until any such
+   answer has surely landed, and a board must not wait behind that);
+2. every board of a Conflict that ended while nobody refreshed it is closed;
+3. every live Conflict, a page at a time: its board is brought up to its saved version (and
+   posted again if a moderator deleted it), and, once its channel's queue is empty, its
+   pending defence or Nudges prompt is posted again with working buttons if the message that
+   asked is gone or no longer offers them. Declaring and acting have no buttons: whose move it
+   is shows on the board.
+
+A channel that no longer exists has its queued messages settled as failed and its board
+forgotten; a server the bot is not connected to is left for the next start.
+
+The work is bounded and spread: one Conflict at a time, every REST call through the
+:class:`~bot.flow.pacing.Pacer` (discord.py sleeps out any 429 itself; the deliverer and the
+boards back off when failures repeat), and none of it runs inside an interaction, so a start
+with a thousand live Conflicts answers new interactions as fast as an idle one.
+"""
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.errors import UNKNOWN_CHANNEL
+from bot.flow.board import Shown
+from bot.flow.conflict import ConflictFlow
+from bot.flow.outbox import GONE
+from bot.flow.pacing import Pacer
+from rules.errors import RulesError
+from storage import OutboxMessage
+from storage.conflict_runner import load_stored
+from storage.conflicts import LiveConflict, StoredConflict
+
+log = logging.getLogger(__name__)
+
+PAGE = 100
+"""Live Conflicts read at a time."""
+
+
+class CatchUp:
+    """Brings every channel up to what is saved, once per connection; see the module docstring."""
+
+    def __init__(self, client: discord.Client, flow: ConflictFlow, pacer: Pacer) -> None:
+        self.client = client
+        self.flow = flow
+        self.pacer = pacer
+        self.storage = flow.storage
+        self._task: asyncio.Task[None] | None = None
+        self._again = False
+        self._queued: set[tuple[int, int]] = set()
+        self.done = asyncio.Event()
+        """Set each time a catch-up has finished (tests and benchmarks wait on it)."""
+
+    def start(self) -> None:
+        """Catch up in the background (once more after the current pass, if one is running)."""
+        if self._task is not None and not self._task.done():
+            self._again = True
+            return
+        self.done.clear()
+        self._task = asyncio.create_task(self._run(), name="catch-up")
+
+    def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        while True:
+            self._again = False
+            try:
+                await self.run()
+            except Exception:
+                log.exception("Catching up at start failed; the next start tries again")
+            if not self._again:
+                self.done.set()
+                return
+
+    async def run(self) -> None:
+        """One pass over everything (see the module docstring)."""
+        self._queued = set()
+        for guild_id, channel_id in await self.storage.outbox.waiting_channels():
+            if await self._reachable(guild_id, channel_id):
+                self._queued.add((guild_id, channel_id))
+                self.flow.outbox.wake(guild_id, channel_id)
+        for row in await self.storage.boards.orphans():
+            if await self._reachable(row.guild_id, row.channel_id):
+                await self.flow.boards.close_orphan(row)
+        after = 0
+        while page := await self.storage.conflicts.live(after, PAGE):
+            for live in page:
+                await self._conflict(live)
+                after = live.stored.id
+        for guild_id, channel_id in self._queued:  # done means shown, not only started
+            await self.flow.outbox.settle(guild_id, channel_id)
+
+    async def _conflict(self, live: LiveConflict) -> None:
+        stored = live.stored
+        guild_id, channel_id = stored.guild_id, stored.channel_id
+        if not await self._reachable(guild_id, channel_id):
+            return
+        try:
+            state = load_stored(stored)
+        except RulesError:
+            log.warning("The Conflict in channel %s cannot be read; its board is left as it is", channel_id)
+            return
+        loaded = await self.storage.characters.get_many(guild_id, [p.id for p in state.participants])
+        sheets = {cid: s.character for cid, s in loaded.items()}
+        revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
+        shown = Shown(stored.id, stored.version, state, sheets, revealed)
+        try:
+            await self.flow.boards.update(guild_id, channel_id, shown, verify=True)
+            await self._prompt(stored, shown)
+        except (discord.HTTPException, OSError) as error:
+            log.warning("Could not catch up the Conflict in channel %s: %s", channel_id, error)
+
+    async def _prompt(self, stored: StoredConflict, shown: Shown) -> None:
+        """Post the pending action's question again when no message asks it any more."""
+        assert shown.conflict is not None
+        again = self.flow.asked_again(stored.id, shown.conflict, shown.sheets, shown.revealed)
+        if again is None or again.action_id is None:
+            return
+        guild_id, channel_id = stored.guild_id, stored.channel_id
+        if (guild_id, channel_id) in self._queued:
+            await self.flow.outbox.settle(guild_id, channel_id)  # what is queued goes first
+        asked = await self.storage.outbox.latest_prompt(stored.id, again.action_id)
+        if asked is not None and not asked.settled:
+            return  # still queued (Discord refused it for now): the deliverer retries it
+        if asked is not None and asked.message_id is not None and await self._still_asks(asked):
+            return
+        async with self.storage.transaction() as tx:
+            current = await tx.conflicts.get(guild_id, channel_id)
+            if current is None or current.version != stored.version:
+                return  # a move came in meanwhile: it asked whatever is pending now
+            await tx.outbox.add(guild_id, channel_id, stored.id, [again])
+        await self.flow.outbox.settle(guild_id, channel_id)
+
+    async def _still_asks(self, asked: OutboxMessage) -> bool:
+        """Whether the prompt's message is there and still offers the buttons it was sent with."""
+        assert asked.message_id is not None
+        await self.pacer.turn(asked.channel_id)
+        try:
+            message: dict[str, Any] = dict(
+                await self.client.http.get_message(asked.channel_id, asked.message_id)
+            )
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                raise
+            return False
+        return _custom_ids(asked.payload) <= _custom_ids(message)
+
+    async def _reachable(self, guild_id: int, channel_id: int) -> bool:
+        """Whether the bot can catch up this channel now; a deleted channel is forgotten here."""
+        guild = self.client.get_guild(guild_id)
+        if guild is None or guild.unavailable:
+            return False  # not connected to that server now: the next start tries again
+        if guild.get_channel_or_thread(channel_id) is not None:
+            return True
+        await self.pacer.turn(channel_id)  # not in the cache: an archived thread, or deleted?
+        try:
+            await self.client.fetch_channel(channel_id)
+        except discord.NotFound:
+            dropped = await self.storage.outbox.failed(guild_id, channel_id, GONE)
+            await self.storage.boards.clear(guild_id, channel_id)
+            self.flow.boards.forget(guild_id, channel_id)
+            log.info(
+                "Channel %s was deleted: %d queued message(s) dropped, board forgotten", channel_id, dropped
+            )
+            return False
+        except discord.HTTPException:
+            return False  # no access, or Discord is unwell: leave it for the next start
+        return True
+
+
+def _custom_ids(message: Mapping[str, Any]) -> set[str]:
+    """Every component custom id of a message (its rows and the buttons in them)."""
+    found: set[str] = set()
+    stack = list(message.get("components") or [])
+    while stack:
+        component = stack.pop()
+        if "custom_id" in component:
+            found.add(str(component["custom_id"]))
+        stack.extend(component.get("components") or [])
+    return found

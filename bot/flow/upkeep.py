@@ -1,0 +1,60 @@
+"""Upkeep in the background: what would otherwise grow without bound is pruned.
+
+* The roll log keeps the rolls of the last ``MISTBORN_ROLL_LOG_DAYS`` days (0 keeps them all):
+  ``/history rolls`` lists what is kept, while the fairness report reads totals that count
+  every roll ever made (``storage.rolls``), so pruning changes neither its figures nor its verdict.
+* The outbox keeps delivered messages for :data:`OUTBOX_DAYS`, and the prompts of a running
+  Conflict as long as it runs (a restarted bot checks them).
+
+It runs once the bot is connected, then every :data:`EVERY` seconds, a few hundred rows per
+statement, so a roll or a move waiting for the database barely notices.
+"""
+
+import asyncio
+import logging
+from datetime import timedelta
+
+from storage import Storage
+from storage.errors import StorageError
+from storage.sql import utc_now
+
+log = logging.getLogger(__name__)
+
+EVERY = 6 * 3600.0
+OUTBOX_DAYS = 7
+
+
+class Upkeep:
+    def __init__(self, storage: Storage, roll_log_days: int) -> None:
+        self.storage = storage
+        self.roll_log_days = roll_log_days
+        self.every = EVERY
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Prune now and then every :attr:`every` seconds (once, however often started)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._loop(), name="upkeep")
+
+    def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                rolls, messages = await self.prune()
+                if rolls or messages:
+                    log.info("Pruned %d old roll(s) and %d delivered message(s)", rolls, messages)
+            except StorageError as error:
+                log.warning("Could not prune old rows now: %s", error)
+            await asyncio.sleep(self.every)
+
+    async def prune(self) -> tuple[int, int]:
+        """One pass: (rolls, outbox rows) deleted."""
+        now = utc_now()
+        rolls = 0
+        if self.roll_log_days > 0:
+            rolls = await self.storage.rolls.prune(now - timedelta(days=self.roll_log_days))
+        messages = await self.storage.outbox.prune(now - timedelta(days=OUTBOX_DAYS))
+        return rolls, messages

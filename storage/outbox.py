@@ -1,0 +1,232 @@
+"""The outbox: every message a Conflict move must show the table, kept until Discord has it.
+
+A move writes its messages here in the same transaction as the Conflict's new state and the
+sheets it damaged (``storage.conflict_runner``), so a state the table cannot see is never
+committed: either both are saved, or neither. Each row is the create-message body exactly as
+Discord takes it (content, embeds and components as dicts, allowed mentions); the bot marks a
+row delivered with the id of the Discord message that shows it (``bot.flow.outbox`` explains
+how it makes sure that is exactly one message).
+
+``id`` orders the rows of a channel; :attr:`OutboxMessage.nonce` is derived from it, so every
+attempt to post a row carries the same nonce and Discord can tell a repeat. A row that carries
+the buttons of a pending action (a defence, Nudges) names it in ``action_id``: the latest such
+row of a Conflict's pending action is where its prompt is, which is what a restarted bot checks.
+
+A row is *settled* once ``delivered_at`` is set: with ``message_id`` when Discord shows it, or
+with a ``failure`` when it never can be (its channel was deleted). Settled rows are pruned
+after a while; the prompt rows of live Conflicts are kept as long as their Conflict runs.
+"""
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict
+
+from storage.database import Session
+from storage.sql import execute, fetch_all, fetch_one, from_text, to_text, utc_now
+
+NONCE_PREFIX = "mab"
+"""Nonces are ``mab<row id>``: at most 25 characters, as Discord requires."""
+_COLUMNS = (
+    "id, guild_id, channel_id, conflict_id, action_id, kind, payload, interaction_id, created_at,"
+    " attempted_at, delivered_at, message_id, failure"
+)
+
+
+class MessageKind(StrEnum):
+    OUTCOME = "outcome"
+    """What a move did (with the next prompt's question and buttons, when there is one)."""
+    PROMPT = "prompt"
+    """A pending action's question posted again, with working buttons."""
+    NOTICE = "notice"
+    """Anything else the table must be told."""
+
+
+class NewMessage(BaseModel):
+    """A message to queue: what it is, the create-message body, and what it answers or asks."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: MessageKind
+    payload: dict[str, Any]
+    action_id: int | None = None
+    """The pending action whose buttons the message carries, if any."""
+    interaction_id: int | None = None
+    """The interaction whose reply shows this message, when there is one to reply to."""
+
+
+class OutboxMessage(NewMessage):
+    """A queued message as stored."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    conflict_id: int | None
+    created_at: AwareDatetime
+    attempted_at: AwareDatetime | None = None
+    """When the bot first posted it to the channel itself (never set for an interaction reply)."""
+    delivered_at: AwareDatetime | None = None
+    message_id: int | None = None
+    failure: str | None = None
+
+    @property
+    def nonce(self) -> str:
+        return f"{NONCE_PREFIX}{self.id}"
+
+    @property
+    def settled(self) -> bool:
+        return self.delivered_at is not None
+
+
+def _moment(text: str | None) -> datetime | None:
+    return None if text is None else from_text(text)
+
+
+def _message(row: sqlite3.Row) -> OutboxMessage:
+    return OutboxMessage(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        conflict_id=row["conflict_id"],
+        action_id=row["action_id"],
+        kind=row["kind"],
+        payload=json.loads(row["payload"]),
+        interaction_id=row["interaction_id"],
+        created_at=from_text(row["created_at"]),
+        attempted_at=_moment(row["attempted_at"]),
+        delivered_at=_moment(row["delivered_at"]),
+        message_id=row["message_id"],
+        failure=row["failure"],
+    )
+
+
+class OutboxRepository:
+    """Queues, marks and finds the messages of Conflict moves."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    async def add(
+        self, guild_id: int, channel_id: int, conflict_id: int | None, messages: Sequence[NewMessage]
+    ) -> tuple[OutboxMessage, ...]:
+        """Queue ``messages`` in this order, in ONE statement; return them as stored."""
+        if not messages:
+            return ()
+        now = utc_now()
+        stamp = to_text(now)
+        values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(messages))
+        params: list[object] = []
+        for message in messages:
+            payload = json.dumps(message.payload, ensure_ascii=False, separators=(",", ":"))
+            params += [guild_id, channel_id, conflict_id, message.action_id, message.kind.value]
+            params += [payload, message.interaction_id, stamp]
+        async with self._session.writing() as conn:
+            rows = await fetch_all(
+                conn,
+                "INSERT INTO outbox (guild_id, channel_id, conflict_id, action_id, kind, payload,"
+                " interaction_id, created_at) VALUES " + values + " RETURNING id",
+                params,
+            )
+        # AUTOINCREMENT ids grow in insertion order; RETURNING's own order is not promised.
+        ids = sorted(int(row[0]) for row in rows)
+        return tuple(
+            OutboxMessage(
+                **message.model_dump(),
+                id=row_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                conflict_id=conflict_id,
+                created_at=now,
+            )
+            for row_id, message in zip(ids, messages, strict=True)
+        )
+
+    async def delivered(self, row_id: int, message_id: int) -> bool:
+        """Mark the row shown by Discord message ``message_id``; False if it was settled already."""
+        async with self._session.writing() as conn:
+            changed = await execute(
+                conn,
+                "UPDATE outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND delivered_at IS NULL",
+                (to_text(utc_now()), message_id, row_id),
+            )
+        return changed == 1
+
+    async def attempted(self, row_id: int) -> None:
+        """Note that the bot is about to post the row itself (before the post, not after)."""
+        async with self._session.writing() as conn:
+            await execute(
+                conn,
+                "UPDATE outbox SET attempted_at = COALESCE(attempted_at, ?) WHERE id = ?",
+                (to_text(utc_now()), row_id),
+            )
+
+    async def failed(self, guild_id: int, channel_id: int, reason: str) -> int:
+        """Give up every unsettled row of a channel Discord says is gone; return how many."""
+        async with self._session.writing() as conn:
+            return await execute(
+                conn,
+                "UPDATE outbox SET delivered_at = ?, failure = ?"
+                " WHERE guild_id = ? AND channel_id = ? AND delivered_at IS NULL",
+                (to_text(utc_now()), reason, guild_id, channel_id),
+            )
+
+    async def give_up(self, row_id: int, reason: str) -> None:
+        """Settle one row that must not be posted (again), saying why."""
+        async with self._session.writing() as conn:
+            await execute(
+                conn,
+                "UPDATE outbox SET delivered_at = ?, failure = ? WHERE id = ? AND delivered_at IS NULL",
+                (to_text(utc_now()), reason, row_id),
+            )
+
+    async def get(self, row_id: int) -> OutboxMessage | None:
+        row = await fetch_one(
+            self._session.reader, "SELECT " + _COLUMNS + " FROM outbox WHERE id = ?", (row_id,)
+        )
+        return None if row is None else _message(row)
+
+    async def waiting(self, guild_id: int, channel_id: int) -> list[OutboxMessage]:
+        """The channel's unsettled rows, oldest first: the order they must be shown in."""
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT " + _COLUMNS + " FROM outbox"
+            " WHERE guild_id = ? AND channel_id = ? AND delivered_at IS NULL ORDER BY id",
+            (guild_id, channel_id),
+        )
+        return [_message(row) for row in rows]
+
+    async def waiting_channels(self) -> list[tuple[int, int]]:
+        """Every (server, channel) with an unsettled row, in the order of its oldest row.
+
+        Across servers on purpose: a restarted bot catches up every server it is in.
+        """
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT guild_id, channel_id, MIN(id) AS first FROM outbox WHERE delivered_at IS NULL"
+            " GROUP BY guild_id, channel_id ORDER BY first",
+        )
+        return [(int(row["guild_id"]), int(row["channel_id"])) for row in rows]
+
+    async def latest_prompt(self, conflict_id: int, action_id: int) -> OutboxMessage | None:
+        """The newest row carrying the buttons of this Conflict's action, if any."""
+        row = await fetch_one(
+            self._session.reader,
+            "SELECT " + _COLUMNS + " FROM outbox WHERE conflict_id = ? AND action_id = ?"
+            " ORDER BY id DESC LIMIT 1",
+            (conflict_id, action_id),
+        )
+        return None if row is None else _message(row)
+
+    async def prune(self, before: datetime) -> int:
+        """Delete rows settled before ``before``, except the prompts of Conflicts still running."""
+        async with self._session.writing() as conn:
+            return await execute(
+                conn,
+                "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?"
+                " AND (action_id IS NULL OR conflict_id NOT IN (SELECT id FROM conflicts))",
+                (to_text(before),),
+            )

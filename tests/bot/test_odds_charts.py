@@ -1,0 +1,68 @@
+"""``/odds`` answers with its chart through the real discord.py path: the PNG travels in the
+interaction callback's multipart body, the fake stores it as the message's attachment, and the
+embed shows it as its image. The exact figures stay in the embed's text."""
+
+from io import BytesIO
+
+import pytest
+from PIL import Image
+
+from bench.bot_env import BotEnv
+from bot.render.charts import WIDTH, contest_chart, roll_chart, table_chart
+from fake_discord.records import InteractionRecord
+from rules.odds import contest_odds, odds, odds_table
+
+
+def chart_of(bot_env: BotEnv, reply: InteractionRecord) -> bytes:
+    """The one PNG the reply uploaded, after checking the embed shows it as its image."""
+    assert reply.message is not None and not reply.errors
+    attachments = reply.message["attachments"]
+    assert [a["filename"] for a in attachments] == ["odds.png"]
+    assert reply.embeds[0]["image"]["url"] == "attachment://odds.png"
+    data = bot_env.harness.fake.file_bytes(attachments[0])
+    assert attachments[0]["size"] == len(data)
+    return data
+
+
+def size_of(data: bytes) -> tuple[int, int]:
+    image = Image.open(BytesIO(data))
+    assert image.format == "PNG"
+    image.load()
+    return image.size
+
+
+async def test_odds_roll_attaches_its_chart_and_keeps_the_figures(bot_env: BotEnv) -> None:
+    reply = await bot_env.slash("/odds roll dice:5 difficulty:3", user="player1")
+    data = chart_of(bot_env, reply)
+    assert size_of(data) == (WIDTH, 500)
+    assert data == roll_chart(odds(5, 3)).png(), "the chart of these odds, as the renderer draws it"
+    embed = reply.embeds[0]
+    assert "53.5%" in embed["description"]
+    outcomes = next(f["value"] for f in embed["fields"] if f["name"] == "Outcomes")
+    assert "`-3` 46.5%" in outcomes and "`+2` 19.6%" in outcomes
+
+
+async def test_odds_table_attaches_a_heat_map_and_keeps_the_table(bot_env: BotEnv) -> None:
+    reply = await bot_env.slash("/odds table", user="player1")
+    data = chart_of(bot_env, reply)
+    width, height = size_of(data)
+    assert width == WIDTH and height >= 600
+    assert data == table_chart(odds_table()).png()
+    assert "51.5%" in reply.embeds[0]["description"] and "13.9%" in reply.embeds[0]["description"]
+
+
+async def test_odds_contest_attaches_both_sides_chances(bot_env: BotEnv) -> None:
+    reply = await bot_env.slash("/odds contest acting:6 opposing:4 difficulty:2", user="player1")
+    data = chart_of(bot_env, reply)
+    assert size_of(data) == (WIDTH, 430)
+    chances = contest_odds(6, 4, difficulty=2)
+    assert data == contest_chart(chances, acting=6, opposing=4, difficulty=2).png()
+    fields = {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}
+    assert fields == {"Win": "62.2%", "Lose": "33.9%", "Stalemate": "4.0%"}
+
+
+@pytest.mark.parametrize("line", ["/odds roll dice:0", "/odds roll dice:20 difficulty:5 extra:true"])
+async def test_odds_roll_charts_the_ends_of_the_pool_range(bot_env: BotEnv, line: str) -> None:
+    """An undersized pool (Outcome penalty) and an oversized one (free Nudges) chart too."""
+    reply = await bot_env.slash(line, user="player2")
+    assert size_of(chart_of(bot_env, reply)) == (WIDTH, 500)
