@@ -22,6 +22,7 @@ from bot.cogs.dice import Dice
 from bot.cogs.help import Help
 from bot.cogs.history import History
 from bot.cogs.odds import Odds
+from bot.cogs.requests import RequestCommands
 from bot.cogs.server_setup import ServerSetup
 from bot.config import Settings
 from storage import Storage
@@ -36,6 +37,7 @@ COGS: tuple[CogFactory, ...] = (
     BurdenCommands,
     ConflictCog,
     ConflictMoves,
+    RequestCommands,
     History,
     ServerSetup,
     Help,

@@ -10,7 +10,7 @@ import sqlite3
 from storage.characters import MISSING, StoredCharacter, stored_character
 from storage.database import Session
 from storage.errors import NotFoundError
-from storage.sql import execute, fetch_one
+from storage.sql import execute, fetch_all, fetch_one
 
 
 class ActiveCharacterRepository:
@@ -43,6 +43,20 @@ class ActiveCharacterRepository:
             (guild_id, user_id),
         )
         return stored_character(row) if row is not None else None
+
+    async def heroes(self, guild_id: int, limit: int = 25) -> list[StoredCharacter]:
+        """Every member's active character in this server that is a Hero, by name (the table a
+        Narrator addresses when a request names nobody)."""
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT c.id, c.guild_id, c.version, c.updated_at, c.document, c.revealed, c.format_version"
+            " FROM active_characters AS a JOIN characters AS c"
+            " ON c.guild_id = a.guild_id AND c.id = a.character_id"
+            " WHERE a.guild_id = ? AND c.kind = 'hero' AND c.owner_id = a.user_id"
+            " ORDER BY c.sort_key LIMIT ?",
+            (guild_id, limit),
+        )
+        return [stored_character(row) for row in rows]
 
     async def clear(self, guild_id: int, user_id: int) -> None:
         """Forget the member's active character in this server (nothing happens if none)."""

@@ -24,6 +24,7 @@ import aiosqlite
 from storage.draft_schema import SCHEMA as DRAFTS_SCHEMA
 from storage.errors import SchemaVersionError
 from storage.name_keys import rekey_characters
+from storage.request_schema import SCHEMA as REQUESTS_SCHEMA
 from storage.roll_outcomes import reread_failed_rolls
 from storage.secrecy_schema import SCHEMA as SECRECY_SCHEMA
 from storage.secrecy_schema import index_live_conflicts
@@ -204,6 +205,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 10: Heroes in the making (docs/rulings.md §6.10), one per member per server, kept apart
     # from the characters so no list or Conflict finds them (storage.drafts).
     DRAFTS_SCHEMA,
+    # 11: the Narrator's requests for rolls and who has rolled (docs/rulings.md §6.13,
+    # storage.requests).
+    REQUESTS_SCHEMA,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

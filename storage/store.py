@@ -18,6 +18,7 @@ from storage.conflicts import ConflictRepository
 from storage.database import DEFAULT_DB_PATH, Database, Session, TransactionSession
 from storage.drafts import DraftRepository
 from storage.outbox import OutboxRepository
+from storage.requests import RequestRepository
 from storage.rolls import RollLog
 from storage.settings import SettingsRepository
 
@@ -34,6 +35,7 @@ class Repositories:
         self.boards = BoardRepository(session)
         self.drafts = DraftRepository(session)
         self.outbox = OutboxRepository(session)
+        self.requests = RequestRepository(session)
 
 
 class Storage(Repositories):

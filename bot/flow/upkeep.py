@@ -5,6 +5,7 @@
   every roll ever made (``storage.rolls``), so pruning changes neither its figures nor its verdict.
 * The outbox keeps delivered messages for :data:`OUTBOX_DAYS`, and the prompts of a running
   Conflict as long as it runs (a restarted bot checks them).
+* The Narrator's requests for rolls are kept as long (their message comes from the outbox).
 
 It runs once the bot is connected, then every :data:`EVERY` seconds, a few hundred rows per
 statement, so a roll or a move waiting for the database barely notices.
@@ -56,5 +57,7 @@ class Upkeep:
         rolls = 0
         if self.roll_log_days > 0:
             rolls = await self.storage.rolls.prune(now - timedelta(days=self.roll_log_days))
-        messages = await self.storage.outbox.prune(now - timedelta(days=OUTBOX_DAYS))
+        before = now - timedelta(days=OUTBOX_DAYS)
+        await self.storage.requests.prune(before)
+        messages = await self.storage.outbox.prune(before)
         return rolls, messages

@@ -94,3 +94,26 @@ def test_the_console_drives_the_builder_templates_and_a_roll20_import(tmp_path: 
     assert second.returncode == 0, second.stdout[-3000:] + second.stderr
     assert "Here is your Hero as you left them." in second.stdout and "step 2 of 7" in second.stdout
     assert "Cancelled: **Spook** was not made" in second.stdout
+
+
+def test_the_console_drives_a_request_for_rolls(tmp_path: Path) -> None:
+    """docs/rulings.md §6.13 in the offline console: the Narrator asks, the player rolls from the
+    button with a Trait chosen in the builder, and the request shows who has rolled."""
+    script = (
+        "!as player1\n"
+        "/character create name:Vin charm:4\n"
+        '/edit trait slot:Specialty text:"Smooth talker"\n'
+        "!as narrator\n"
+        '/request roll stat:Charm heroes:Vin difficulty:2 traits:"Smooth talker"\n'
+        "!as player1\n"
+        "!click Roll — Vin\n"
+        '!select "Traits that help (+1 die each)" "Smooth talker"\n'
+        "!click Roll 5 dice\n"
+        "!as narrator\n"
+        "!click Close\n"
+    )
+    result = run_console(script, tmp_path / "request.sqlite3")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert "The Narrator asks for a roll" in result.stdout
+    assert "Charm 4 + Trait = **5**" in result.stdout
+    assert "**Vin**: Outcome" in result.stdout and "Closed." in result.stdout

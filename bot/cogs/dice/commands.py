@@ -9,8 +9,6 @@ check runs when it is used, so nothing hides it behind Manage Server. A Contest 
 resisting side from a sheet only if the caller may read that sheet.
 """
 
-from datetime import UTC, datetime
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -18,8 +16,8 @@ from discord.ext import commands
 from bot.access import guild_id_of
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
-from bot.cogs.dice.pools import FormedPool, PoolRequest, form_pool
 from bot.errors import BotError
+from bot.flow.pools import FormedPool, PoolRequest, form_pool, roll_record
 from bot.inputs.characters import AnyCharacter, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.faces import Faces
@@ -31,7 +29,6 @@ from rules.outcome import DEFAULT_DIFFICULTY
 from rules.pool import build_pool
 from rules.roll import Reading, read, roll
 from storage import StoredCharacter
-from storage.rolls import RollRecord
 
 Difficulty = app_commands.Range[int, 1, 5]
 Traits = app_commands.Range[int, -10, 10]
@@ -94,21 +91,7 @@ class Dice(commands.Cog):
             else None
         )
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
-        record = RollRecord(
-            guild_id=guild_id,
-            user_id=interaction.user.id,
-            at=datetime.now(UTC),
-            label=(label or formed.title)[:40],
-            dice=reading.pool.dice,
-            free_nudges=reading.pool.free_nudges,
-            underflow=reading.pool.underflow,
-            difficulty=reading.difficulty,
-            faces=reading.faces,
-            result=reading.result,
-            outcome=reading.outcome,
-            success=reading.success,
-            secret=secret,
-        )
+        record = roll_record(guild_id, interaction.user.id, label or formed.title, reading, secret=secret)
         if spent is not None and formed.stored is not None:
             async with self.bot.storage.transaction() as tx:  # the spend and the log stand together
                 await tx.characters.update(guild_id, formed.stored, spent)

@@ -1,0 +1,174 @@
+"""``/request roll`` and ``/request contest``: the Narrator asks for rolls with one command, and
+each player rolls from their own button (docs/rulings.md §6.13).
+
+Whom to ask: the Heroes named, else the Heroes in this channel's Conflict, else every member's
+active Hero in the server. Each must have the stat asked for, checked before anything is saved,
+so a request never waits on a roll nobody can make.
+"""
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.access import channel_id_of, guild_id_of
+from bot.checks import narrator_only
+from bot.client import Interaction, MistbornClient
+from bot.cogs.requests.buttons import BUTTONS
+from bot.cogs.requests.rolling import ask
+from bot.errors import BotError
+from bot.inputs.characters import AnyCharacter
+from bot.inputs.lists import split_names
+from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
+from bot.render.common import plain
+from rules.character import CharacterKind
+from rules.character.stats import find_stat
+from rules.contest import MAX_ROLLERS as SIDE_MAX
+from rules.contest import Side
+from rules.errors import RulesError
+from rules.outcome import DEFAULT_DIFFICULTY
+from rules.request import MAX_ROLLERS, NewRoller, RequestKind, RequestSpec
+from storage import StoredCharacter
+
+Difficulty = app_commands.Range[int, 1, 5]
+StatName = app_commands.Range[str, 1, 40]
+Hint = app_commands.Range[str, 1, 200]
+Names = app_commands.Range[str, 1, 1000]
+DiceCount = app_commands.Range[int, 0, 20]
+
+DESCRIBE = {
+    "stat": "The Attribute, Standing or Power to roll",
+    "difficulty": "1 Simple … 5 Nearly Impossible (default 1)",
+    "heroes": "Who rolls, by name, e.g. Vin, Kelsier (default: the Heroes at this table)",
+    "traits": "Traits you suggest (the players choose their own)",
+    "circumstances": "Circumstances that apply",
+    "secret": "Only the Narrators see the results",
+}
+
+
+async def heroes_asked(interaction: Interaction, typed: str | None) -> list[StoredCharacter]:
+    """The Heroes a request names, or those at this table when it names none."""
+    storage, guild_id = interaction.client.storage, guild_id_of(interaction)
+    if typed is not None:
+        heroes = [s for s in await storage.characters.summaries(guild_id) if s.kind is CharacterKind.HERO]
+        names = split_names(typed, [h.name for h in heroes])
+        by_name = {h.name: h.id for h in heroes}
+        found = await storage.characters.get_many(guild_id, [by_name[n] for n in names])
+        return [found[by_name[n]] for n in dict.fromkeys(names) if by_name[n] in found]
+    stored, sheets = await storage.conflicts.get_with_sheets(guild_id, channel_id_of(interaction))
+    if stored is not None:
+        at_table = [s for s in sheets.values() if s.character.kind is CharacterKind.HERO]
+        if at_table:
+            return sorted(at_table, key=lambda s: s.character.name)
+    return await storage.active.heroes(guild_id, limit=MAX_ROLLERS)
+
+
+def rollers_for(heroes: list[StoredCharacter], stat: str, side: Side) -> list[NewRoller]:
+    """A roller per Hero, each checked to have the stat (a refusal names who lacks it)."""
+    if not heroes:
+        raise BotError(
+            "Nobody to ask: name the Heroes (`heroes:`), or have the players choose their Hero "
+            "with /character use."
+        )
+    for hero in heroes:
+        try:
+            find_stat(hero.character, stat)
+        except RulesError as error:
+            raise BotError(str(error)) from None
+    return [
+        NewRoller(side=side, character_id=h.id, user_id=h.character.owner_id, name=h.character.name)
+        for h in heroes
+    ]
+
+
+@app_commands.guild_only()
+class RequestCommands(
+    commands.GroupCog,
+    group_name="request",
+    group_description="Narrators: ask players for a roll or a Contest",
+):
+    def __init__(self, bot: MistbornClient) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*BUTTONS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*BUTTONS)
+
+    @app_commands.command(name="roll", description="Ask players to roll a stat, each from their own button")
+    @app_commands.describe(**DESCRIBE)
+    @app_commands.autocomplete(stat=stat_choices)
+    @narrator_only("ask for rolls")
+    async def roll(
+        self,
+        interaction: Interaction,
+        stat: StatName,
+        difficulty: Difficulty = DEFAULT_DIFFICULTY,
+        heroes: Names | None = None,
+        traits: Hint | None = None,
+        circumstances: Hint | None = None,
+        secret: bool = False,
+    ) -> None:
+        found = await heroes_asked(interaction, heroes)
+        if len(found) > MAX_ROLLERS:
+            raise BotError(f"A request asks at most {MAX_ROLLERS} Heroes; name them with `heroes:`.")
+        spec = RequestSpec(
+            stat=stat,
+            difficulty=difficulty,
+            traits=traits or "",
+            circumstances=circumstances or "",
+            secret=secret,
+        )
+        await ask(interaction, RequestKind.ROLL, spec, rollers_for(found, stat, Side.ACTING))
+
+    @app_commands.command(
+        name="contest", description="Ask for a Contest: each side rolls from its own button"
+    )
+    @app_commands.describe(
+        **DESCRIBE,
+        opponent="The resisting character (its controller rolls it)",
+        opponent_stat="The resisting side's stat or Power",
+        opponent_dice="Or the resisting side's dice, rolled by you",
+    )
+    @app_commands.autocomplete(stat=stat_choices, opponent_stat=opponent_stat_choices)
+    @narrator_only("ask for a Contest")
+    async def contest(
+        self,
+        interaction: Interaction,
+        stat: StatName,
+        difficulty: Difficulty = DEFAULT_DIFFICULTY,
+        heroes: Names | None = None,
+        opponent: AnyCharacter | None = None,
+        opponent_stat: StatName | None = None,
+        opponent_dice: DiceCount | None = None,
+        traits: Hint | None = None,
+        circumstances: Hint | None = None,
+        secret: bool = False,
+    ) -> None:
+        if (opponent_stat is None) == (opponent_dice is None):
+            raise BotError("Give the resisting side's stat (with `opponent`) or its dice, not both.")
+        found = await heroes_asked(interaction, heroes)
+        if len(found) > SIDE_MAX:
+            raise BotError(f"A side of a Contest has at most {SIDE_MAX} rollers; name them with `heroes:`.")
+        acting = rollers_for(found, stat, Side.ACTING)
+        if opponent_stat is not None:
+            if opponent is None:
+                raise BotError("Name the opponent whose sheet has that stat.")
+            opposing = rollers_for([opponent], opponent_stat, Side.OPPOSING)
+            if opponent.character.kind is not CharacterKind.HERO:
+                opposing = [r.model_copy(update={"user_id": interaction.user.id}) for r in opposing]
+        else:
+            name = f"{opponent_dice} {'die' if opponent_dice == 1 else 'dice'}"
+            opposing = [NewRoller(side=Side.OPPOSING, character_id=0, user_id=interaction.user.id, name=name)]
+        if any(r.character_id and r.character_id == o.character_id for r in acting for o in opposing):
+            raise BotError(f"{plain(opposing[0].name)} cannot be on both sides of the Contest.")
+        spec = RequestSpec(
+            stat=stat,
+            difficulty=difficulty,
+            traits=traits or "",
+            circumstances=circumstances or "",
+            secret=secret,
+            opposing_stat=opponent_stat,
+            opposing_dice=opponent_dice,
+        )
+        await ask(interaction, RequestKind.CONTEST, spec, [*acting, *opposing])

@@ -1,0 +1,249 @@
+"""A request's life (docs/rulings.md §6.13): asked, each roller rolls, the Narrator closes it.
+
+Every step takes the one path: load the request → check who clicks → form the pool from the
+sheet as it is now → roll → save once (the claim of the roll, the Standing spent, the roll log
+and the messages the table must see, in one transaction) → answer. Outcomes reach the channel
+through the outbox (``bot.flow.outbox``), so a roll saved just before a crash is still shown,
+once; the request's own message is derived from what is saved and edited after each roll.
+"""
+
+import logging
+
+import discord
+
+from bot.access import guild_id_of
+from bot.checks import caller
+from bot.client import Interaction
+from bot.cogs.requests.views import Choice, builder_view, request_view, trait_slots
+from bot.errors import BotError
+from bot.flow.pools import FormedPool, PoolRequest, form_pool, roll_record
+from bot.render.common import plain
+from bot.render.dice import contest_embed, reading_embed
+from bot.render.request import pool_embed, request_content, request_embed
+from rules.character.stats import spend_standing
+from rules.contest import Side, decide
+from rules.outcome import DEFAULT_DIFFICULTY
+from rules.request import NewRoller, RequestKind, RequestSpec, Roller, RollRequest
+from rules.roll import roll
+from storage import MessageKind, NewMessage, StoredCharacter
+from storage.requests import GONE
+
+log = logging.getLogger(__name__)
+NO_PINGS = discord.AllowedMentions.none()
+JSON = dict[str, object]
+
+
+def message_body(
+    content: str,
+    embeds: list[discord.Embed],
+    view: discord.ui.View | None,
+    pings: list[int],
+    reply_to: int | None,
+) -> JSON:
+    """A create-message body as the outbox stores it (mentions limited to ``pings``)."""
+    mentions = discord.AllowedMentions(
+        users=[discord.Object(u) for u in pings], everyone=False, roles=False, replied_user=False
+    )
+    body: JSON = {
+        "content": content,
+        "embeds": [e.to_dict() for e in embeds],
+        "components": view.to_components() if view is not None else [],
+        "allowed_mentions": mentions.to_dict(),
+    }
+    if reply_to is not None:
+        body["message_reference"] = {"message_id": str(reply_to), "fail_if_not_exists": False}
+    return body
+
+
+async def ask(
+    interaction: Interaction, kind: RequestKind, spec: RequestSpec, rollers: list[NewRoller]
+) -> RollRequest:
+    """Save the request with its message in the outbox, and answer with that very message."""
+    client = interaction.client
+    guild_id, channel_id = guild_id_of(interaction), interaction.channel_id or 0
+    async with client.storage.transaction() as tx:
+        request = await tx.requests.create(guild_id, channel_id, interaction.user.id, kind, spec, rollers)
+        body = message_body(
+            request_content(request),
+            [request_embed(request)],
+            request_view(request),
+            [r.user_id for r in request.rollers],
+            None,
+        )
+        message = NewMessage(kind=MessageKind.NOTICE, payload=body, interaction_id=interaction.id)
+        [row] = await tx.outbox.add(guild_id, channel_id, None, [message])
+        await tx.requests.shown_by(guild_id, request.id, row.id)
+    outbox = client.conflicts.outbox
+    outbox.replying([row])
+    mentions = discord.AllowedMentions(
+        users=[discord.Object(r.user_id) for r in rollers], everyone=False, roles=False
+    )
+    try:
+        response = await interaction.response.send_message(
+            request_content(request),
+            embed=request_embed(request),
+            view=request_view(request) or discord.utils.MISSING,
+            allowed_mentions=mentions,
+        )
+    except discord.HTTPException as error:
+        outbox.unanswered(row, refused=error.status < 500)
+    else:
+        if response is not None and response.message_id is not None:
+            outbox.answered(row, response.message_id)
+        else:
+            outbox.unanswered(row, refused=False)
+    return request
+
+
+async def load(interaction: Interaction, request_id: int, position: int | None = None) -> RollRequest:
+    request = await interaction.client.storage.requests.get(guild_id_of(interaction), request_id)
+    if request is None:
+        raise BotError(GONE)
+    if request.closed:
+        raise BotError("The Narrator has closed that request.")
+    if position is not None:
+        roller = request.roller(position)
+        if roller is None:
+            raise BotError(GONE)
+        if roller.rolled:
+            raise BotError(f"{plain(roller.name)} has already rolled for this request.")
+    return request
+
+
+async def _sheet_and_pool(
+    interaction: Interaction, request: RollRequest, roller: Roller, choice: Choice
+) -> tuple[StoredCharacter | None, FormedPool, list[str]]:
+    """The roller's sheet as it is now (checked to be the clicker's to roll) and its pool."""
+    who = await caller(interaction)
+    stored = None
+    if roller.character_id:
+        stored = await interaction.client.storage.characters.get(
+            guild_id_of(interaction), roller.character_id
+        )
+        who.require_control(stored.character, "roll for them")
+    else:
+        who.require_narrator("roll the opposing side's dice")
+    spec = request.spec
+    acting = roller.side is Side.ACTING
+    stat = spec.stat if acting else spec.opposing_stat
+    dice = None if stat is not None else spec.opposing_dice
+    slots = trait_slots(stored.character if stored is not None else None)
+    traits = len(choice.traits(slots))
+    pool_request = PoolRequest(dice, stat, traits, choice.tool, choice.circumstances)
+    return stored, form_pool(pool_request, stored), slots
+
+
+async def open_builder(interaction: Interaction, request_id: int, position: int, choice: Choice) -> None:
+    """Show the roller their pool privately, with what they may add (or update it in place)."""
+    request = await load(interaction, request_id, position)
+    roller = request.roller(position)
+    assert roller is not None
+    _, formed, slots = await _sheet_and_pool(interaction, request, roller, choice)
+    embed = pool_embed(roller, request, formed.pool, formed.extra)
+    view = builder_view(request, position, slots, choice, formed.pool.dice)
+    if (
+        interaction.type is discord.InteractionType.component
+        and interaction.message is not None
+        and (interaction.message.flags.ephemeral)
+    ):
+        await interaction.response.edit_message(embed=embed, view=view)
+    else:
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+
+async def roll_for(interaction: Interaction, request_id: int, position: int, choice: Choice) -> None:
+    """Roll the roller's pool once: claim, spend, log and queue what the table sees, together."""
+    client = interaction.client
+    guild_id = guild_id_of(interaction)
+    request = await load(interaction, request_id, position)
+    roller = request.roller(position)
+    assert roller is not None
+    stored, formed, _ = await _sheet_and_pool(interaction, request, roller, choice)
+    difficulty = request.spec.difficulty if roller.side is Side.ACTING else DEFAULT_DIFFICULTY
+    reading = roll(formed.pool, client.rng, difficulty=difficulty, extra=formed.extra)
+    spent = spend_standing(stored.character, formed.spends) if stored and formed.spends else None
+    settings = await client.storage.settings.get(guild_id)
+    async with client.storage.transaction() as tx:
+        if not await tx.requests.claim(guild_id, request_id, position, reading, interaction.user.id):
+            raise BotError(f"{plain(roller.name)} has already rolled for this request, or it was closed.")
+        if spent is not None and stored is not None:
+            await tx.characters.update(guild_id, stored, spent)
+        record = roll_record(guild_id, interaction.user.id, formed.title, reading, secret=request.spec.secret)
+        await tx.rolls.append(record)
+        after = await tx.requests.get(guild_id, request_id)
+        assert after is not None
+        embed = reading_embed(reading, title=formed.title, roller="For the Narrator's request")
+        shown = _shown(after, embed)
+        target = settings.gm_channel_id if request.spec.secret else request.channel_id
+        if shown and target:
+            reply_to = None if request.spec.secret else request.message_id
+            body = message_body("", shown, None, [], reply_to)
+            await tx.outbox.add(guild_id, target, None, [NewMessage(kind=MessageKind.NOTICE, payload=body)])
+    if shown and target:
+        client.conflicts.outbox.wake(guild_id, target)
+    private = reading_embed(reading, title=formed.title, roller=plain(roller.name))
+    await interaction.response.edit_message(embed=private, view=None)
+    await refresh(interaction, after)
+
+
+def _shown(request: RollRequest, embed: discord.Embed) -> list[discord.Embed]:
+    """What a roll makes public: the roll itself for a roll request; for a Contest, nothing until
+    every roller has rolled, then the Contest decided from the stored readings."""
+    if request.kind is RequestKind.ROLL:
+        return [embed]
+    if not request.complete:
+        return []
+    acting, opposing = request.side(Side.ACTING), request.side(Side.OPPOSING)
+    result = decide([r.reading for r in acting if r.reading], [r.reading for r in opposing if r.reading])
+    return [contest_embed(result, acting=_names(acting), opposing=_names(opposing))]
+
+
+def _names(rollers: list[Roller]) -> str:
+    return ", ".join(r.name for r in rollers)
+
+
+async def refresh(interaction: Interaction, request: RollRequest) -> None:
+    """Edit the request's message to show who has rolled (the saved request is the truth)."""
+    if request.message_id is None:
+        return
+    channel = interaction.client.get_partial_messageable(request.channel_id, guild_id=request.guild_id)
+    try:
+        await channel.get_partial_message(request.message_id).edit(
+            content=request_content(request),
+            embed=request_embed(request),
+            view=request_view(request),
+            allowed_mentions=NO_PINGS,
+        )
+    except discord.HTTPException as error:
+        log.warning("Could not update the request message %s: %s", request.message_id, error)
+
+
+async def close(interaction: Interaction, request_id: int) -> None:
+    """The Narrator closes the request: no more rolls; the message says who never rolled."""
+    (await caller(interaction)).require_narrator("close a request")
+    guild_id = guild_id_of(interaction)
+    storage = interaction.client.storage
+    if not await storage.requests.close(guild_id, request_id):
+        raise BotError("That request is closed already.")
+    request = await storage.requests.get(guild_id, request_id)
+    if request is None:
+        raise BotError(GONE)
+    await interaction.response.edit_message(
+        content=request_content(request),
+        embed=request_embed(request),
+        view=None,
+        allowed_mentions=NO_PINGS,
+    )
+
+
+async def results(interaction: Interaction, request_id: int) -> None:
+    """A secret request's figures, privately, for a Narrator."""
+    (await caller(interaction)).require_narrator("see a secret request's results")
+    request = await interaction.client.storage.requests.get(guild_id_of(interaction), request_id)
+    if request is None:
+        raise BotError(GONE)
+    open_copy = request.model_copy(update={"spec": request.spec.model_copy(update={"secret": False})})
+    embeds = [request_embed(open_copy)]
+    if request.kind is RequestKind.CONTEST and request.complete:
+        embeds += _shown(open_copy, embeds[0])
+    await interaction.response.send_message(embeds=embeds, ephemeral=True)

@@ -1,0 +1,95 @@
+"""Embeds of the Narrator's requests for rolls (docs/rulings.md §6.13).
+
+The request's message says what was asked and, for each roller, whether they have rolled: the
+Narrator sees at a glance who still must. A secret request shows only *that* someone rolled;
+its figures go to the Narrators. Names and suggestions are user text, made inert here.
+"""
+
+import discord
+
+from bot.render.common import INFO, NEUTRAL, SUCCESS, TITLE_LIMIT, add_field, clip, fit, plain
+from bot.render.dice import pool_breakdown
+from rules.contest import Side
+from rules.outcome import difficulty_name
+from rules.pool import Pool
+from rules.request import RequestKind, Roller, RollRequest
+
+WAITING = "⏳"
+ROLLED = "🎲"
+
+
+def asked(request: RollRequest) -> str:
+    """What the request asks, in one line: "Charm, Difficulty 3 (Challenging)"."""
+    spec = request.spec
+    stat = plain(spec.stat)
+    if request.kind is RequestKind.CONTEST:
+        against = (
+            plain(spec.opposing_stat)
+            if spec.opposing_stat
+            else f"{spec.opposing_dice} {'die' if spec.opposing_dice == 1 else 'dice'}"
+        )
+        return f"a Contest: {stat} against {against}, Difficulty {spec.difficulty}"
+    return f"{stat}, Difficulty {spec.difficulty} ({difficulty_name(spec.difficulty)})"
+
+
+def _line(roller: Roller, secret: bool) -> str:
+    name = f"**{plain(roller.name)}**"
+    if roller.reading is None:
+        return f"{WAITING} {name}: not rolled yet"
+    if secret:
+        return f"{ROLLED} {name}: rolled"
+    reading = roller.reading
+    verdict = "success" if reading.success else "failure"
+    return f"{ROLLED} {name}: Outcome {reading.outcome:+d} ({verdict}), Result {reading.result}"
+
+
+def request_embed(request: RollRequest) -> discord.Embed:
+    """The request as the channel sees it, with who has rolled and who has not."""
+    spec = request.spec
+    colour = NEUTRAL if request.closed else SUCCESS if request.complete else INFO
+    title = "The Narrator asks for " + ("a Contest" if request.kind is RequestKind.CONTEST else "a roll")
+    embed = discord.Embed(title=fit(title, TITLE_LIMIT), colour=colour, description=f"Roll {asked(request)}.")
+    if spec.traits:
+        add_field(embed, "Suggested Traits", clip(plain(spec.traits), 1024), inline=False)
+    if spec.circumstances:
+        add_field(embed, "Circumstances", clip(plain(spec.circumstances), 1024), inline=False)
+    sides = [(Side.ACTING, "Acting side" if request.kind is RequestKind.CONTEST else "Rolls")]
+    if request.kind is RequestKind.CONTEST:
+        sides.append((Side.OPPOSING, "Resisting side"))
+    for side, label in sides:
+        lines = [_line(r, spec.secret) for r in request.side(side)]
+        add_field(embed, label, clip("\n".join(lines), 1024), inline=False)
+    notes = []
+    if spec.secret:
+        notes.append("Secret: the results go to the Narrators only.")
+    if request.closed:
+        waiting = [r.name for r in request.rollers if not r.rolled]
+        notes.append("Closed" + (f"; never rolled: {', '.join(waiting)}." if waiting else "."))
+    elif request.complete:
+        notes.append("Everyone has rolled.")
+    else:
+        notes.append("Each player presses their button to roll.")
+    embed.set_footer(text=clip(" ".join(notes), 2048))
+    return embed
+
+
+def request_content(request: RollRequest) -> str:
+    """The line that pings the players asked (only them: the caller's allowed_mentions say so)."""
+    users = list(dict.fromkeys(r.user_id for r in request.rollers if not r.rolled))
+    pings = " ".join(f"<@{user}>" for user in users)
+    return f"{pings} the Narrator asks you to roll {asked(request)}.".strip()
+
+
+def pool_embed(roller: Roller, request: RollRequest, pool: Pool, extra: bool) -> discord.Embed:
+    """The private preview of a roller's pool while they choose Traits, Tools and Circumstances."""
+    difficulty = request.spec.difficulty if roller.side is Side.ACTING else None
+    title = f"{roller.name}: {pool.dice} {'die' if pool.dice == 1 else 'dice'}"
+    embed = discord.Embed(title=fit(plain(title), TITLE_LIMIT), colour=INFO)
+    embed.description = pool_breakdown(pool)
+    if difficulty is not None:
+        add_field(embed, "Difficulty", f"{difficulty} ({difficulty_name(difficulty)})")
+    if request.spec.traits:
+        add_field(embed, "The Narrator suggests", clip(plain(request.spec.traits), 1024))
+    if extra:
+        embed.set_footer(text="An Extra: no Nudges.")
+    return embed
