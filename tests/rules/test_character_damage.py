@@ -3,7 +3,7 @@
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.burdens import Severity
@@ -199,6 +199,7 @@ def test_burning_pewter_needs_pewter() -> None:
         apply_damage(plain, "health", 2, burning_pewter=True)
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow])  # whole sheets are slow to draw on a busy machine
 @given(
     characters(),
     st.sampled_from(list(Resilience)),
