@@ -8,6 +8,7 @@ so a request never waits on a roll nobody can make.
 
 from discord import app_commands
 from discord.ext import commands
+from pydantic import ValidationError
 
 from bot.access import channel_id_of, guild_id_of
 from bot.checks import narrator_only
@@ -15,6 +16,7 @@ from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.buttons import BUTTONS
 from bot.cogs.requests.rolling import ask
 from bot.errors import BotError
+from bot.flow.conflict import invalid_option
 from bot.inputs.characters import AnyCharacter
 from bot.inputs.lists import split_names
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
@@ -59,6 +61,15 @@ async def heroes_asked(interaction: Interaction, typed: str | None) -> list[Stor
         if at_table:
             return sorted(at_table, key=lambda s: s.character.name)
     return await storage.active.heroes(guild_id, limit=MAX_ROLLERS)
+
+
+def checked_spec(**options: object) -> RequestSpec:
+    """The request's options as the model reads them; Discord's client enforces ranges and
+    lengths, but a raw payload may not, so a value out of bounds is refused in plain words."""
+    try:
+        return RequestSpec.model_validate(options)
+    except ValidationError as error:
+        raise BotError(invalid_option(error)) from None
 
 
 def rollers_for(heroes: list[StoredCharacter], stat: str, side: Side) -> list[NewRoller]:
@@ -112,7 +123,7 @@ class RequestCommands(
         found = await heroes_asked(interaction, heroes)
         if len(found) > MAX_ROLLERS:
             raise BotError(f"A request asks at most {MAX_ROLLERS} Heroes; name them with `heroes:`.")
-        spec = RequestSpec(
+        spec = checked_spec(
             stat=stat,
             difficulty=difficulty,
             traits=traits or "",
@@ -162,7 +173,7 @@ class RequestCommands(
             opposing = [NewRoller(side=Side.OPPOSING, character_id=0, user_id=interaction.user.id, name=name)]
         if any(r.character_id and r.character_id == o.character_id for r in acting for o in opposing):
             raise BotError(f"{plain(opposing[0].name)} cannot be on both sides of the Contest.")
-        spec = RequestSpec(
+        spec = checked_spec(
             stat=stat,
             difficulty=difficulty,
             traits=traits or "",
