@@ -33,6 +33,7 @@ from fake_discord.harness import BotFactory, Harness, running_bot, visible_to
 from fake_discord.payloads import text_inputs
 from fake_discord.records import InteractionRecord
 from fake_discord.render import render_choices, render_message, render_record
+from fake_discord.server import FakeDiscord
 from fake_discord.typed import clean_line, matches
 from fake_discord.world import World, default_world
 
@@ -80,6 +81,8 @@ async def _lines(stream: TextIO) -> AsyncIterator[str]:
         yield line
 
 
+SETTLE_QUIET, SETTLE_MAX = 0.1, 2.0
+"""Seconds without a new or edited message that end a line's output, and the most it waits."""
 MENTION = re.compile(r"<(@&|@!?|#)(\d{15,21})>")
 
 
@@ -229,6 +232,7 @@ class Console:
         if record.response is None or record.errors:
             self.failures += 1
         self.screen.answer(record)
+        await self._settle()
         covered = {int(m["id"]) for m in record.messages}
         shown: set[int] = set()
         for kind, message_id in self.h.fake.activity[self.seen :]:
@@ -238,6 +242,19 @@ class Console:
                 what = "new" if kind == "create" else "edited"
                 self.screen.message(f"({what} message in channel)", message)
         self.seen = len(self.h.fake.activity)
+
+    async def _settle(self) -> None:
+        """Wait until the bot has been quiet for a moment (a board it redraws in the background,
+        paced, comes a little after the answer), so each line shows what it caused."""
+        fake = self.h.fake
+        deadline = asyncio.get_running_loop().time() + SETTLE_MAX
+        while asyncio.get_running_loop().time() < deadline:
+            if not await fake.wait_for(_changed_since(fake.changes, fake), SETTLE_QUIET):
+                return
+
+
+def _changed_since(seen: int, fake: FakeDiscord) -> Callable[[], bool]:
+    return lambda: fake.changes != seen
 
 
 async def suggestions(harness: Harness, line: str) -> tuple[list[JSON], InteractionRecord | None]:

@@ -39,7 +39,7 @@ def test_a_pasted_transcript_line_runs_as_typed() -> None:
     assert clean_line('/roll label:"Take # 2" # why') == '/roll label:"Take # 2"'
 
 
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20))
+@given(st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=20))
 def test_folding_is_stable_and_matches_itself(text: str) -> None:
     assert fold(fold(text)) == fold(text)
     assert matches(text, text) and matches("", text)
