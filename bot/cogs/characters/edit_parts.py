@@ -44,10 +44,25 @@ class EditBase(commands.Cog):
         *,
         in_play: bool = False,
     ) -> None:
-        """``in_play``: the part is one a Conflict reads (docs/rulings.md §7.4)."""
-        saved = (await change(interaction, name, "edit their sheet", edit, in_play=in_play)).character
+        """``in_play``: the part is one a Conflict reads (docs/rulings.md §7.4).
+
+        The build check's advice is shown when this edit turned a sheet that matched a new Hero's
+        build into one that does not, and a word when it matches again; not after every edit,
+        or a Hero who has outgrown the creation numbers would hear the same advice forever.
+        """
+        before: list[Sequence[str]] = []
+
+        def checked_edit(character: Character) -> Character:
+            before.append(check_hero_build(character))
+            return edit(character)
+
+        saved = (await change(interaction, name, "edit their sheet", checked_edit, in_play=in_play)).character
         text = summary(saved) if callable(summary) else summary
-        embed = change_embed(saved, text, sections=sections, warnings=check_hero_build(saved))
+        advice = check_hero_build(saved)
+        had = bool(before and before[0])
+        if had and not advice:
+            text += "\nIt matches a new Hero's build again."
+        embed = change_embed(saved, text, sections=sections, warnings=advice if advice and not had else ())
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
