@@ -42,7 +42,7 @@ def refusal(value: object, what: str, labels: Iterable[str]) -> BotError:
     shown = plain(str(value)[:40])
     listed = list(labels)
     hint = did_you_mean(str(value)[:40], listed)
-    return BotError(f"'{shown}' is not {article} {what}.{hint} Choose one of {', '.join(listed)}.")
+    return BotError(f"'{shown}' is not {article} {what}; choose one of {', '.join(listed)}.{hint}")
 
 
 class WordChoice(app_commands.Transformer[MistbornClient]):

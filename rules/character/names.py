@@ -155,7 +155,7 @@ def _parse(enum: type[_E], value: _E | str, what: str) -> _E:
     choices = ", ".join(str(m.value).capitalize() for m in enum)
     shown = str(value)[:40]
     hint = did_you_mean(shown, [str(m.value).capitalize() for m in enum])
-    raise RulesError(f"'{shown}' is not a {what}.{hint} Choose one of {choices}.")
+    raise RulesError(f"'{shown}' is not a {what}; choose one of {choices}.{hint}")
 
 
 def parse_resilience(value: Resilience | str) -> Resilience:
