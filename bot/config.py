@@ -1,7 +1,8 @@
 """Settings from the environment and ``.env`` (pydantic-settings).
 
 Every setting is documented in ``.env.example``. The token is a ``SecretStr`` so it never shows
-in a log line, a repr or an error message.
+in a log line, a repr or an error message. A setting left empty (``MISTBORN_DEV_GUILD_ID=``, as
+``.env.example`` has them) takes its default, so a copy of that file works as it is.
 """
 
 from pathlib import Path
@@ -14,7 +15,7 @@ from storage.database import DEFAULT_DB_PATH
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_file=".env", env_prefix="MISTBORN_", extra="ignore", populate_by_name=True
+        env_file=".env", env_prefix="MISTBORN_", extra="ignore", populate_by_name=True, env_ignore_empty=True
     )
 
     token: SecretStr | None = Field(
@@ -31,6 +32,14 @@ class Settings(BaseSettings):
     roll_log_days: int = Field(default=90, ge=0)
     """Days a roll stays in the log (``/history rolls``); 0 keeps every roll. The fairness
     report counts every roll ever made either way (``bot.flow.upkeep``)."""
+
+    console_log: Path | None = None
+    """Where the offline console writes the log (warnings such as discord.py's "Can't keep
+    up"); only errors also reach the screen. Unset: ``console.log`` beside the database."""
+
+    @property
+    def console_log_path(self) -> Path:
+        return self.console_log or self.db_path.parent / "console.log"
 
     @property
     def has_token(self) -> bool:

@@ -13,28 +13,60 @@ import asyncio
 import logging
 import random
 import sys
+from pathlib import Path
+from typing import TextIO
 
 from bot.app import MistbornBot
 from bot.config import Settings
 from bot.logs import redact_handlers
-from fake_discord.console import run_console
+from fake_discord.console import Terminal, run_console
+from fake_discord.terminal import PromptTerminal
 from fake_discord.world import offline_world
 from storage import Storage
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def run(settings: Settings, *, user: str, player: bool) -> int:
     """Run the console on ``settings.db_path`` as `user`, with the Narrator role unless `player`.
 
-    Prompts on a terminal, runs a script from a pipe, and returns 1 if any line failed.
+    At a terminal it edits lines and shows colour (``terminal.py``); from a pipe it runs a
+    script in plain text, and returns 1 if any line failed.
     """
-    # The console's output is the conversation; only problems belong on stderr.
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("discord.client").setLevel(logging.ERROR)
+    log_path = console_logging(settings.console_log_path)
+    print(f"Log: {log_path} (only errors are shown here).", file=sys.stderr)
+    terminal = None
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        terminal = PromptTerminal(history=settings.db_path.parent / "console-history")
+    return asyncio.run(run_offline(settings, user=user, narrator=not player, terminal=terminal))
+
+
+def console_logging(path: Path) -> Path:
+    """The log goes to a file; the screen is the conversation, so only errors reach stderr.
+
+    discord.py warns "Can't keep up" and about heartbeats whenever the event loop is busy for a
+    moment, which at a console is often; those belong in the file, not between the answers.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    to_file = logging.FileHandler(path, encoding="utf-8")
+    to_file.setFormatter(logging.Formatter(LOG_FORMAT))
+    to_screen = logging.StreamHandler(sys.stderr)
+    to_screen.setLevel(logging.ERROR)
+    to_screen.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[to_file, to_screen], force=True)
     redact_handlers()
-    return asyncio.run(run_offline(settings, user=user, narrator=not player))
+    return path
 
 
-async def run_offline(settings: Settings, *, user: str, narrator: bool) -> int:
+async def run_offline(
+    settings: Settings,
+    *,
+    user: str,
+    narrator: bool,
+    input: TextIO | None = None,
+    output: TextIO | None = None,
+    terminal: Terminal | None = None,
+) -> int:
     """The same server and member ids on every run (``offline_world``), so sheets persist."""
     world = offline_world(user=user, narrator=narrator)
     local = settings.model_copy(update={"dev_guild_id": world.guild.id})
@@ -43,4 +75,11 @@ async def run_offline(settings: Settings, *, user: str, narrator: bool) -> int:
         def make_bot() -> MistbornBot:
             return MistbornBot(settings=local, storage=storage, rng=random.SystemRandom())
 
-        return await run_console(make_bot, input=sys.stdin, output=sys.stdout, user=user, world=world)
+        return await run_console(
+            make_bot,
+            input=input or sys.stdin,
+            output=output or sys.stdout,
+            user=user,
+            world=world,
+            terminal=terminal,
+        )

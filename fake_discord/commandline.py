@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from fake_discord.payloads import Resolved
+from fake_discord.typed import fold
 from fake_discord.validate import GROUP, INTEGER, NUMBER, STRING, SUBCOMMAND, is_valid_name
 from fake_discord.world import ADMINISTRATOR, FakeGuild, FakeMember
 
@@ -162,6 +163,19 @@ def parse_slash(
     return parsed
 
 
+def focused_option(parsed: ParsedCommand) -> tuple[JSON, str]:
+    """The definition of the option being completed in `parsed` (``focus=True``) and its text."""
+    level = parsed.command
+    for name in parsed.path[1:]:
+        level = next(o for o in level.get("options") or [] if o["name"] == name)
+    options = parsed.options
+    while options and options[0]["type"] in (SUBCOMMAND, GROUP):
+        options = options[0]["options"]
+    focused = next(o for o in options if o.get("focused"))
+    definition = next(o for o in level.get("options") or [] if o["name"] == focused["name"])
+    return definition, str(focused["value"])
+
+
 def convert(
     option: JSON, raw: str, guild: FakeGuild, member: FakeMember, resolved: Resolved, attach: Attach | None
 ) -> Any:
@@ -211,7 +225,10 @@ def _scalar(option: JSON, raw: str) -> Any:
     choices = option.get("choices") or []
     if choices:
         for choice in choices:
-            if raw == str(choice["value"]) or raw.lower() == str(choice["name"]).lower():
+            if raw == str(choice["value"]) or fold(raw) in (
+                fold(str(choice["name"])),
+                fold(str(choice["value"])),
+            ):
                 return choice["value"]
         listed = ", ".join(str(c["name"]) for c in choices)
         raise CommandLineError(f"{name} must be one of: {listed} (got {raw!r})")

@@ -2,7 +2,10 @@
 
 Lines go through the same parser, INTERACTION_CREATE payloads and discord.py dispatch as in
 Discord, so what works here works there. Input may be a terminal, a pipe or a file (scripted
-demos); a prompt is shown only on a terminal, and piped lines are echoed so transcripts read well.
+demos). Piped, lines are echoed after a ``> `` so transcripts read well, and everything is plain
+text; at a terminal, ``terminal.py`` edits lines and shows embeds in colour. A line copied from
+a transcript or README runs as typed: its ``> `` echo and ``# comment`` are dropped
+(``typed.clean_line``).
 """
 
 from __future__ import annotations
@@ -13,15 +16,25 @@ import logging
 import re
 import shlex
 import threading
-from collections.abc import AsyncIterator
-from typing import Any, TextIO
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any, Protocol, TextIO
 
 from fake_discord.backend import Limits
-from fake_discord.commandline import CommandLineError, split_pairs, usage
+from fake_discord.commandline import (
+    TYPE_NAMES,
+    CommandLineError,
+    focused_option,
+    parse_slash,
+    split_pairs,
+    usage,
+)
 from fake_discord.harness import BotFactory, Harness, running_bot, visible_to
 from fake_discord.payloads import text_inputs
 from fake_discord.records import InteractionRecord
-from fake_discord.render import render_message
+from fake_discord.render import render_choices, render_message, render_record
+from fake_discord.server import FakeDiscord
+from fake_discord.typed import clean_line, matches
 from fake_discord.world import World, default_world
 
 JSON = dict[str, Any]
@@ -32,17 +45,22 @@ Console syntax (everything else is sent exactly as Discord would send it):
                                           quote it ("...") if it contains a word followed by ':'
                                           members: @player1 or an id; channels: #table; roles: @Narrator;
                                           attachments: a local file path
-  !complete /command ... name:partial     autocomplete the last option typed and show the suggestions
-  !click <label or custom_id>             press a button on the newest message that has it
+  !complete /command ... name:partial     the suggestions for the last option typed (found anywhere in
+                                          a choice, accents and case ignored)
+  !click <label, custom_id or number>     press a button on the newest message that has it (a number N:
+                                          the newest message's Nth button)
   !select <placeholder or custom_id> <value> [value ...]   choose in a select menu (quote multi-word values)
   !submit field:value ...                 answer the modal the bot just opened (field = custom_id or label;
                                           in a paragraph field \\n starts a new line)
   !menu <context menu name> [@member]     user menu on @member; a message menu targets the newest message
+  !save [N or file name] <path>           save an attachment of the newest message that has one
+                                          (the Nth, or the one of that name; the first if not said)
   !as <member>                            act as another member (!as alone lists them)
   !commands                               list the synced commands and their options
   !help                                   this text
   !quit                                   leave (end of input does the same)
-  # text                                  a comment (ignored), handy in scripts"""
+  # text                                  a comment (ignored), also at the end of a line; a leading
+                                          "> " (a transcript's prompt) is ignored too"""
 
 
 async def _lines(stream: TextIO) -> AsyncIterator[str]:
@@ -63,23 +81,50 @@ async def _lines(stream: TextIO) -> AsyncIterator[str]:
         yield line
 
 
+SETTLE_QUIET, SETTLE_MAX = 0.1, 2.0
+"""Seconds without a new or edited message that end a line's output, and the most it waits."""
 MENTION = re.compile(r"<(@&|@!?|#)(\d{15,21})>")
 
 
-class Console:
-    """Turns one typed line into harness calls and prints what the bot answered."""
+class Screen(Protocol):
+    """Where the console shows things: plain text (a pipe, a test) or a terminal in colour."""
 
-    def __init__(self, harness: Harness, output: TextIO) -> None:
-        self.h = harness
+    def say(self, text: str) -> None: ...
+    def answer(self, record: InteractionRecord) -> None: ...
+    def message(self, heading: str, message: JSON) -> None: ...
+
+
+class PlainScreen:
+    """Plain text, exactly as ``fake_discord.render`` writes it: what scripts and tests read."""
+
+    def __init__(self, output: TextIO, names: Callable[[str], str]) -> None:
         self.out = output
+        self.names = names
+
+    def say(self, text: str) -> None:
+        self.out.write(self.names(text) + "\n")
+        self.out.flush()
+
+    def answer(self, record: InteractionRecord) -> None:
+        self.say(render_record(record))
+
+    def message(self, heading: str, message: JSON) -> None:
+        self.say(f"{heading}\n{render_message(message)}")
+
+
+class Console:
+    """Turns one typed line into harness calls and shows what the bot answered."""
+
+    def __init__(self, harness: Harness, output: TextIO, screen: Screen | None = None) -> None:
+        self.h = harness
+        self.screen: Screen = screen or PlainScreen(output, self.names)
         self.failures = 0
         self.seen = len(harness.fake.activity)
 
     def say(self, text: str) -> None:
-        self.out.write(self._names(text) + "\n")
-        self.out.flush()
+        self.screen.say(text)
 
-    def _names(self, text: str) -> str:
+    def names(self, text: str) -> str:
         """Show ``<@id>``, ``<@&id>`` and ``<#id>`` the way Discord does: as names, not numbers."""
         guild = self.h.world.guild
 
@@ -98,8 +143,8 @@ class Console:
 
     async def handle(self, line: str) -> bool:
         """Run one line; False means quit."""
-        line = line.strip()
-        if not line or line.startswith("#"):
+        line = clean_line(line)
+        if not line:
             return True
         if line in ("!quit", "!exit"):
             return False
@@ -121,7 +166,7 @@ class Console:
         if line.startswith("/"):
             await self._show(await self.h.slash(line))
         elif word == "!complete":
-            await self._show(await self.h.autocomplete(rest))
+            await self._complete(rest)
         elif word == "!click":
             await self._show(await self.h.click(rest))
         elif word == "!select":
@@ -132,6 +177,8 @@ class Console:
             await self._show(await self.h.submit(_answers(modal or {}, rest)))
         elif word == "!menu":
             await self._menu(rest)
+        elif word == "!save":
+            self._save(rest)
         elif word == "!as":
             self._as(rest)
         elif word == "!commands":
@@ -140,6 +187,13 @@ class Console:
             self.say(HELP)
         else:
             raise CommandLineError(f"not a command: {line!r} (commands start with / ; try !help)")
+
+    async def _complete(self, line: str) -> None:
+        choices, record = await suggestions(self.h, line)
+        if record is not None:
+            await self._show(record)
+        else:
+            self.say(render_choices(choices))
 
     async def _menu(self, rest: str) -> None:
         kinds = {c["name"].lower(): c.get("type", 1) for c in self.h.commands}
@@ -150,6 +204,17 @@ class Console:
         if not name:
             raise CommandLineError("usage: !menu <context menu name> @member")
         await self._show(await self.h.user_menu(name, target))
+
+    def _save(self, rest: str) -> None:
+        """Write an attachment the bot sent (an export, a chart) to a local file."""
+        words = _split(rest, usage="usage: !save [N or file name] <path>")
+        which, path = (words[0], words[1]) if len(words) > 1 else ("1", words[0])
+        found = saved_attachment(self.h, which)
+        target = Path(path).expanduser()
+        if target.is_dir():
+            target = target / str(found["filename"])
+        target.write_bytes(self.h.fake.file_bytes(found))
+        self.say(f"(saved {found['filename']} to {target}, {target.stat().st_size} bytes)")
 
     def _as(self, name: str) -> None:
         guild = self.h.world.guild
@@ -162,11 +227,12 @@ class Console:
         self.say(f"(now acting as {self.h.as_user(name).user.name})")
 
     async def _show(self, record: InteractionRecord) -> None:
-        """Print the record, then messages the bot posted or edited elsewhere meanwhile that the
+        """Show the record, then messages the bot posted or edited elsewhere meanwhile that the
         member typing can see (another member's private replies stay theirs)."""
         if record.response is None or record.errors:
             self.failures += 1
-        self.say(record.text)
+        self.screen.answer(record)
+        await self._settle()
         covered = {int(m["id"]) for m in record.messages}
         shown: set[int] = set()
         for kind, message_id in self.h.fake.activity[self.seen :]:
@@ -174,17 +240,69 @@ class Console:
             if message is not None and message_id not in covered | shown and visible_to(message, self.h.user):
                 shown.add(message_id)
                 what = "new" if kind == "create" else "edited"
-                self.say(f"({what} message in channel)\n{render_message(message)}")
+                self.screen.message(f"({what} message in channel)", message)
         self.seen = len(self.h.fake.activity)
 
+    async def _settle(self) -> None:
+        """Wait until the bot has been quiet for a moment (a board it redraws in the background,
+        paced, comes a little after the answer), so each line shows what it caused."""
+        fake = self.h.fake
+        deadline = asyncio.get_running_loop().time() + SETTLE_MAX
+        while asyncio.get_running_loop().time() < deadline:
+            if not await fake.wait_for(_changed_since(fake.changes, fake), SETTLE_QUIET):
+                return
 
-def _split(text: str) -> list[str]:
+
+def _changed_since(seen: int, fake: FakeDiscord) -> Callable[[], bool]:
+    return lambda: fake.changes != seen
+
+
+async def suggestions(harness: Harness, line: str) -> tuple[list[JSON], InteractionRecord | None]:
+    """What Discord would offer for the last option of `line`: its fixed choices, filtered as
+    Discord's client filters them (anywhere in the name, ignoring case and accents), or the bot's
+    own answer to a real autocomplete interaction (then the record is returned too)."""
+    actor = harness.actor()
+    parsed = parse_slash(line, harness.commands, actor.guild, actor.member, focus=True)
+    option, typed = focused_option(parsed)
+    if option.get("choices"):
+        return [c for c in option["choices"] if matches(typed, str(c["name"]))], None
+    if not option.get("autocomplete"):
+        kind = TYPE_NAMES.get(option["type"], "value")
+        raise CommandLineError(f"{option['name']} has no suggestions: type a value ({kind})")
+    record = await harness.autocomplete(line)
+    return record.choices, record
+
+
+def saved_attachment(harness: Harness, which: str) -> JSON:
+    """The attachment `which` (a 1-based number or a file name) of the newest message with one."""
+    for message in reversed(harness.fake.messages.values()):
+        attachments = message.get("attachments") or []
+        if not attachments or not visible_to(message, harness.user):
+            continue
+        if which.isdigit():
+            index = int(which) - 1
+            if 0 <= index < len(attachments):
+                found: JSON = attachments[index]
+                return found
+            raise CommandLineError(f"the newest message with files has {len(attachments)}, not {which}")
+        named = [a for a in attachments if str(a.get("filename")).lower() == which.lower()]
+        if named:
+            first: JSON = named[0]
+            return first
+    raise CommandLineError(
+        "no message you can see has a file to save" + ("" if which.isdigit() else f" named {which!r}")
+    )
+
+
+def _split(
+    text: str, usage: str = "usage: !select <placeholder or custom_id> <value> [value ...]"
+) -> list[str]:
     try:
         parts = shlex.split(text)
     except ValueError as exc:
         raise CommandLineError(f"cannot split {text!r}: {exc}") from None
     if not parts:
-        raise CommandLineError("usage: !select <placeholder or custom_id> <value> [value ...]")
+        raise CommandLineError(usage)
     return parts
 
 
@@ -201,6 +319,13 @@ def _answers(modal: JSON, typed: str) -> dict[str, str]:
     return answers
 
 
+class Terminal(Protocol):
+    """A person's terminal (``terminal.py``): where lines come from and answers are shown."""
+
+    def screen(self, console: Console) -> Screen: ...
+    def lines(self, console: Console) -> AsyncIterator[str]: ...
+
+
 async def run_console(
     make_bot: BotFactory,
     *,
@@ -210,31 +335,29 @@ async def run_console(
     narrator: bool = True,
     world: World | None = None,
     limits: Limits | None = None,
+    terminal: Terminal | None = None,
 ) -> int:
     """Run the console until EOF or `!quit`; return 0, or 1 if any line failed (for scripted demos).
 
     `user` is who types (created if missing); `narrator` gives or takes that member's Narrator
     role. With an explicit `world`, both are ignored: build it with `default_world(user=...)`
-    so the bot factory can be told `world.guild.id` as its development guild.
+    so the bot factory can be told `world.guild.id` as its development guild. With a
+    `terminal`, lines are read and answers shown there; else `input` and `output` are plain text.
     """
-    tty = input.isatty()
     world = world or default_world(user=user, narrator=narrator)
     async with running_bot(make_bot, world=world, limits=limits, user=user) as harness:
         console = Console(harness, output)
+        if terminal is not None:
+            console.screen = terminal.screen(console)
         guild = world.guild
         console.say(
             f"Offline Discord: {harness.bot.user} in {guild.name} #{harness.channel.name}, "
             f"acting as {harness.user.user.name}. {len(harness.commands)} commands; !help for syntax."
         )
-        if tty:
-            output.write("> ")
-            output.flush()
-        async for raw in _lines(input):
-            if not tty and raw.strip():
-                console.say(f"> {raw.rstrip()}")
+        lines = terminal.lines(console) if terminal is not None else _lines(input)
+        async for raw in lines:
+            if terminal is None and clean_line(raw):
+                console.say(f"> {clean_line(raw)}")
             if not await console.handle(raw):
                 break
-            if tty:
-                output.write("> ")
-                output.flush()
     return 1 if console.failures else 0

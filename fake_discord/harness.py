@@ -29,6 +29,7 @@ from fake_discord.patch import pointed_at
 from fake_discord.payloads import EPHEMERAL, Actor, Resolved
 from fake_discord.records import InteractionRecord, Violation, settle
 from fake_discord.server import FakeDiscord
+from fake_discord.typed import fold
 from fake_discord.world import FakeChannel, FakeMember, World, default_world
 
 JSON = dict[str, Any]
@@ -218,16 +219,28 @@ class Harness:
     def find_component(
         self, target: str, viewer: FakeMember, message: JSON | None = None, kinds: set[int] | None = None
     ) -> tuple[JSON, JSON]:
+        """The newest visible component whose custom_id, label or placeholder is `target`.
+
+        Labels compare as the console shows them and a person retypes them: without case,
+        accents or a leading marker (the console's ``+``/``!`` of a button's style, an emoji).
+        A bare number N is the Nth of the newest message's components, as the console lists them.
+        """
         candidates = [message] if message is not None else list(reversed(self.fake.messages.values()))
-        for candidate in candidates:
-            if not visible_to(candidate, viewer):
-                continue
-            for component in _walk(candidate.get("components") or []):
-                if (kinds is not None and component.get("type") not in kinds) or "custom_id" not in component:
-                    continue
-                names = {str(component.get(key) or "").lower() for key in ("label", "placeholder")}
-                if target == component["custom_id"] or target.lower() in names:
+        visible = [c for c in candidates if visible_to(c, viewer)]
+        wanted = label_key(target)
+        for candidate in visible:
+            for component in _usable(candidate, kinds):
+                names = {label_key(str(component.get(key) or "")) for key in ("label", "placeholder")}
+                if target == component["custom_id"] or (wanted and wanted in names):
                     return candidate, component
+        if target.strip().isdigit():
+            for candidate in visible:
+                found = _usable(candidate, kinds)
+                if found:
+                    index = int(target) - 1
+                    if 0 <= index < len(found):
+                        return candidate, found[index]
+                    raise CommandLineError(f"the newest message has {len(found)} of those, not {target}")
         raise CommandLineError(f"no component {target!r} on any message {viewer.user.name} can see")
 
     def _select_values(self, component: JSON, values: list[str], actor: Actor) -> tuple[list[str], Resolved]:
@@ -293,6 +306,22 @@ def visible_to(message: JSON, viewer: FakeMember) -> bool:
     if not int(message.get("flags") or 0) & EPHEMERAL:
         return True
     return str((message.get("interaction_metadata") or {}).get("user", {}).get("id")) == str(viewer.user.id)
+
+
+def label_key(label: str) -> str:
+    """A label as :meth:`Harness.find_component` compares it: folded, without leading marks."""
+    folded = fold(label)
+    start = next((i for i, char in enumerate(folded) if char.isalnum()), len(folded))
+    return folded[start:]
+
+
+def _usable(message: JSON, kinds: set[int] | None) -> list[JSON]:
+    """The components of `message` a person can press or choose in, in the order shown."""
+    return [
+        component
+        for component in _walk(message.get("components") or [])
+        if (kinds is None or component.get("type") in kinds) and "custom_id" in component
+    ]
 
 
 def _walk(components: list[JSON]) -> list[JSON]:

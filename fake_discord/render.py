@@ -128,6 +128,11 @@ def render_modal(modal: JSON) -> str:
 
 def render_record(record: Answered) -> str:
     """Everything the bot answered to one interaction, in the order a person would see it."""
+    return "\n".join([*record_notes(record), *(render_message(m) for m in record.messages)])
+
+
+def record_notes(record: Answered) -> list[str]:
+    """What an answer says besides its messages (refusals, suggestions, a form), shown first."""
     parts = [f"(rejected by Discord: {error.get('message')})" for error in record.errors]
     kind = record.response_type
     if kind is None:
@@ -141,5 +146,4 @@ def render_record(record: Answered) -> str:
         parts.append("(thinking...)")
     if kind == 6 and not messages:
         parts.append("(acknowledged)")
-    parts.extend(render_message(message) for message in messages)
-    return "\n".join(parts)
+    return parts

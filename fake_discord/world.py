@@ -181,14 +181,18 @@ def offline_world(*, user: str = "narrator", narrator: bool = True) -> World:
     """The offline console's table, with the same server and member ids on every run.
 
     Characters are stored per server and owned by user ids, so stable ids are what let a sheet
-    made in one console session be found in the next. A member beyond the default three gets an
-    id derived from their name, so ``--user alice`` is always the same Alice.
+    made in one console session be found in the next; messages get ids of their own time. A
+    member beyond the default three gets an id derived from their name, so ``--user alice`` is
+    always the same Alice.
     """
     world = default_world(user=user, narrator=narrator, ids=StableSnowflakes())
     member = world.guild.member(user)
     if member is not None and user not in ("narrator", "player1", "player2"):
         digest = int.from_bytes(hashlib.sha256(user.casefold().encode()).digest()[:5], "big")
         member.user.id = (OFFLINE_EPOCH_MS << 22) | (1 << 21) | (digest & 0x1FFFFF)
+    # Only the table is fixed: a message or an interaction made now carries now in its id, as on
+    # Discord, so its age is real (a Narrator waits for a player's defence in the console too).
+    world.ids = Snowflakes()
     return world
 
 

@@ -18,6 +18,7 @@ keys are cached: a command compares the same few names (a sheet's stats and Powe
 server's characters) over and over, and normalizing is most of a comparison's cost.
 """
 
+import difflib
 import unicodedata
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -100,3 +101,30 @@ def find_named(query: str, items: Iterable[T], name_of: Callable[[T], str]) -> l
     wanted = search_key(query)
     found = [item for item in listed if wanted in search_key(name_of(item))]
     return sorted(found, key=lambda item: sort_key(name_of(item)))
+
+
+CLOSE_ENOUGH = 0.6
+"""How alike a typing and a name must be (``difflib``'s ratio) for "did you mean": "steal" and
+"Steel", "pewtr" and "Pewter" pass; "iron" and "Tin" do not."""
+
+
+def close_names(typed: str, names: Iterable[str], count: int = 3) -> list[str]:
+    """The names most like a misspelt ``typed``, best first (compared by :func:`search_key`)."""
+    by_key: dict[str, str] = {}
+    for name in names:
+        by_key.setdefault(search_key(name), name)
+    found = difflib.get_close_matches(search_key(typed), list(by_key), n=count, cutoff=CLOSE_ENOUGH)
+    return [by_key[key] for key in found]
+
+
+def did_you_mean(typed: str, names: Iterable[str]) -> str:
+    """ " Did you mean Steel?" (or "Steel or Iron?") for a name nobody has; "" when nothing is close.
+
+    The one place every refusal of a metal, stat, Attribute, Standing, Resilience or Power name
+    gets its suggestion (docs/rulings.md §8.4).
+    """
+    found = close_names(typed, names)
+    if not found:
+        return ""
+    listed = found[0] if len(found) == 1 else ", ".join(found[:-1]) + " or " + found[-1]
+    return f" Did you mean {listed}?"

@@ -19,13 +19,14 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.render.common import INFO, TITLE_LIMIT, add_field, clip, fit, percent, plain
 from rules.fairness import fairness
+from rules.words import count_of
 
 
 def kept(days: int) -> str:
     """What the roll log keeps, for the footer of ``/history rolls``."""
     if days <= 0:
         return "Every roll is kept."
-    return f"Rolls are kept for {days} day{'s' if days != 1 else ''}; /history fairness counts every roll."
+    return f"Rolls are kept for {count_of(days, 'day')}; /history fairness counts every roll."
 
 
 @app_commands.guild_only()
@@ -88,7 +89,8 @@ class History(
         add_field(
             embed,
             "Rolls",
-            f"{stats.rolls} rolls, {check.dice} dice\nSuccess rate {'—' if rate is None else percent(rate)}",
+            f"{count_of(stats.rolls, 'roll')}, {count_of(check.dice, 'die')}\n"
+            f"Success rate {'—' if rate is None else percent(rate)}",
         )
         verdict = "looks fair" if check.p_value >= 0.001 else "looks uneven; worth a closer look"
         add_field(

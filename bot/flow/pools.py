@@ -13,6 +13,7 @@ from rules.character.names import Standing, StatKind
 from rules.character.stats import defeat_penalties, find_stat, rating_for
 from rules.pool import Pool, build_pool
 from rules.roll import Reading
+from rules.words import count_of
 from storage import StoredCharacter
 from storage.rolls import RollRecord
 
@@ -69,7 +70,7 @@ def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPoo
 
     if not request.from_sheet or request.stat is None:
         assert request.dice is not None
-        label = f"{request.dice} dice"
+        label = count_of(request.dice, "die")
         return FormedPool(pool=form(request.dice, "Dice", []), extra=False, title=label, who=label)
     if stored is None:
         raise BotError("Say whose sheet to roll from.")
@@ -107,3 +108,11 @@ def roll_record(
         success=reading.success,
         secret=secret,
     )
+
+
+def roll_title(formed: FormedPool, label: str | None) -> str:
+    """The roll's title: the label as typed, after the character's name when it is a sheet's
+    roll ("Vin: Spot the Inquisitor"), so a labelled roll still says whose it is."""
+    if not label:
+        return formed.title
+    return f"{formed.who}: {label}" if formed.stored is not None else label

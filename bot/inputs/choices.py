@@ -19,6 +19,7 @@ from rules.burdens import Severity
 from rules.character import Attribute, CharacterKind, Emphasis, PowerType, Resilience, Standing
 from rules.character.opposition import TEMPLATES, Opposition
 from rules.conflict import ActionKind, ConflictType, Side
+from rules.naming import did_you_mean
 
 E = TypeVar("E", bound=Enum)
 
@@ -39,7 +40,9 @@ def refusal(value: object, what: str, labels: Iterable[str]) -> BotError:
     """The one wording for a value that is not among the choices."""
     article = "an" if what[:1].lower() in "aeiou" else "a"
     shown = plain(str(value)[:40])
-    return BotError(f"'{shown}' is not {article} {what}; choose one of {', '.join(labels)}.")
+    listed = list(labels)
+    hint = did_you_mean(str(value)[:40], listed)
+    return BotError(f"'{shown}' is not {article} {what}; choose one of {', '.join(listed)}.{hint}")
 
 
 class WordChoice(app_commands.Transformer[MistbornClient]):

@@ -35,6 +35,7 @@ from bot.render.drawings import Chart, Drawings
 from rules.odds import ContestOdds, Odds
 from rules.outcome import MAX_OUTCOME, MIN_OUTCOME, difficulty_name
 from rules.roll import outcome_of
+from rules.words import count_of
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -200,9 +201,9 @@ def roll_chart(odds: Odds) -> Chart[RollFigures]:
 
 
 def pool_words(odds: Odds) -> str:
-    words = f"{odds.dice} dice"
+    words = count_of(odds.dice, "die")
     if odds.free_nudges:
-        words += f" + {odds.free_nudges} free Nudge{'s' if odds.free_nudges > 1 else ''}"
+        words += f" + {count_of(odds.free_nudges, 'free Nudge')}"
     if odds.underflow:
         words += f" (Outcome -{odds.underflow})"
     return words + (", an Extra" if odds.extra else "")
@@ -342,11 +343,15 @@ def draw_contest(figures: ContestFigures) -> bytes:
     acting, opposing, difficulty, win, stalemate, lose = figures
     image, draw = card(CONTEST_HEIGHT)
     needs = "any matching set" if difficulty == 1 else f"a Result of {difficulty} or more"
-    header(draw, f"Contest: {acting} dice vs {opposing} dice", f"The acting side needs {needs}")
+    header(
+        draw,
+        f"Contest: {count_of(acting, 'die')} vs {count_of(opposing, 'die')}",
+        f"The acting side needs {needs}",
+    )
     lanes = (
-        (f"Acting side ({acting} dice) wins", win, SUCCESS),
+        (f"Acting side ({count_of(acting, 'die')}) wins", win, SUCCESS),
         ("Stalemate", stalemate, STALEMATE),
-        (f"Resisting side ({opposing} dice) wins", lose, FAILURE),
+        (f"Resisting side ({count_of(opposing, 'die')}) wins", lose, FAILURE),
     )
     for lane, (words, chance, colour) in enumerate(lanes):
         top = LANE_TOP + lane * LANE_STEP

@@ -22,11 +22,13 @@ from bot.render.common import (
     NEUTRAL,
     SUCCESS,
     fit,
+    plain,
     units,
 )
 from bot.render.conflict_events import (
     DEFEAT,
     TITLE_LIMIT,
+    bold,
     event_line,
     event_lines,
     next_step_line,
@@ -35,7 +37,7 @@ from bot.render.conflict_events import (
 from bot.render.conflict_status import defence_prompt, status_embed, summary_embed
 from bot.render.conflict_view import FULL, ConflictView
 from bot.render.sheet import embed_units, fit_embed
-from rules.conflict import Conflict, Event, Phase, Waiting, waiting
+from rules.conflict import Conflict, Event, Phase, Side, Waiting, waiting
 from rules.conflict.events import Resolved
 
 __all__ = [
@@ -82,6 +84,18 @@ def tail(lines: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> str:
     return f"… {plural(cut, 'earlier line')} not shown\n{text}" if cut else text
 
 
+def about(conflict: Conflict) -> str:
+    """What the Conflict is and who is in it: the reply to a move that changed nothing else
+    (starting one), so the table reads what began rather than "Nothing changed"."""
+    sides = [
+        f"{side.label}: " + ", ".join(bold(p.name, 60) for p in conflict.participants if p.side is side)
+        for side in Side
+        if any(p.side is side for p in conflict.participants)
+    ]
+    within = "; ".join(sides) if sides else "nobody yet"
+    return f"A {conflict.type.value} Conflict. Stakes: {plain(conflict.stakes)}. In it: {within}."
+
+
 def events_embed(
     conflict: Conflict,
     events: Sequence[Event],
@@ -104,5 +118,5 @@ def events_embed(
         step = next_step_line(conflict, last if isinstance(last, Waiting) else waiting(conflict), view=view)
     embed.add_field(name="Next", value=fit(step, FIELD_VALUE_LIMIT), inline=False)
     room = min(DESCRIPTION_LIMIT, limit - embed_units(embed))
-    embed.description = tail(event_lines(conflict, events, view), max(room, 1)) or "Nothing changed."
+    embed.description = tail(event_lines(conflict, events, view), max(room, 1)) or about(conflict)
     return fit_embed(embed, limit)

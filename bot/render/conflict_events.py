@@ -20,6 +20,8 @@ from bot.render.conflict_words import (
     aim_text,
     bold,
     dice,
+    does,
+    is_group,
     next_step_line,
     order_text,
     parts_text,
@@ -27,11 +29,12 @@ from bot.render.conflict_words import (
     plural,
     who,
 )
-from bot.render.dice import DECISIONS, faces_text
+from bot.render.dice import decision_text, faces_text
 from rules.conflict import ActionKind, Conflict, EndReason, Event, Pile, Side, Waiting
 from rules.conflict import events as ev
 from rules.contest import Side as ContestSide
 from rules.roll import Reading
+from rules.words import verb
 
 __all__ = [
     "DEFEAT",
@@ -49,7 +52,7 @@ __all__ = [
 
 
 def _declared(c: Conflict, e: ev.Declared, v: ConflictView) -> str:
-    line = f"{who(c, e.participant)} declares {action_phrase(c, e.action)}"
+    line = f"{does(c, e.participant, 'declares')} {action_phrase(c, e.action)}"
     if not v.shows(e.participant):
         return line  # the dice and the ratings behind them are the Narrator's (§7.1)
     if e.pile is Pile.NONE:
@@ -64,8 +67,8 @@ def _declared(c: Conflict, e: ev.Declared, v: ConflictView) -> str:
 
 
 def _acted(c: Conflict, e: ev.Acted, v: ConflictView) -> str:
-    verb = {ActionKind.ATTACK: "attacks", ActionKind.ACTION: "acts"}.get(e.kind, "acts")
-    line = f"{who(c, e.participant)} {'takes the extra action and ' if e.extra else ''}{verb}"
+    acts = {ActionKind.ATTACK: "attacks", ActionKind.ACTION: "acts"}.get(e.kind, "acts")
+    line = does(c, e.participant, f"{'takes the extra action and ' if e.extra else ''}{acts}")
     if e.target is not None:
         line += f" {'' if e.kind is ActionKind.ATTACK else 'against '}{who(c, e.target)}"
         aim = aim_text(e.attack_kind, e.resilience)
@@ -83,9 +86,9 @@ def _acted(c: Conflict, e: ev.Acted, v: ConflictView) -> str:
 
 def _switched(c: Conflict, e: ev.Switched, v: ConflictView) -> str:
     if not v.shows(e.participant):
-        return f"{who(c, e.participant)} switches to {action_phrase(c, e.action)}; goes last"
+        return f"{does(c, e.participant, 'switches')} to {action_phrase(c, e.action)}; goes last"
     return (
-        f"{who(c, e.participant)} switches to {action_phrase(c, e.action)}: "
+        f"{does(c, e.participant, 'switches')} to {action_phrase(c, e.action)}: "
         f"{e.refigured} dice ({parts_text(e.pool)}), halved to {e.halved}"
         + (f", less {e.lost} already gone" if e.lost else "")
         + f" → {pile_dice(e.dice, Pile.ACTION)}; goes last"
@@ -95,20 +98,22 @@ def _switched(c: Conflict, e: ev.Switched, v: ConflictView) -> str:
 def _passed(c: Conflict, e: ev.Passed, v: ConflictView) -> str:
     held = f" ({pile_dice(e.defense_dice, Pile.DEFENSE)} left)" if v.shows(e.participant) else ""
     if e.declined_beat:
-        return f"{who(c, e.participant)} lets the Beat's extra action go{held}"
+        return f"{does(c, e.participant, 'lets')} the Beat's extra action go{held}"
     if not v.shows(e.participant):
-        return f"{who(c, e.participant)} does not act"
-    return f"{who(c, e.participant)} does not act: now holds {pile_dice(e.defense_dice, Pile.DEFENSE)}"
+        return f"{does(c, e.participant, 'does')} not act"
+    return f"{does(c, e.participant, 'does')} not act: now {verb('holds', is_group(c, e.participant))} " + (
+        pile_dice(e.defense_dice, Pile.DEFENSE)
+    )
 
 
 def _defended(c: Conflict, e: ev.Defended, v: ConflictView) -> str:
     shows = v.shows(e.participant)
     if not e.dice:
         kept = f" ({pile_dice(e.left, e.pile)} kept)" if shows else ""
-        return f"{who(c, e.participant)} does not defend{kept}"
+        return f"{does(c, e.participant, 'does')} not defend{kept}"
     if not shows:
-        return f"{who(c, e.participant)} defends with {dice(e.dice)}"
-    return f"{who(c, e.participant)} defends with {pile_dice(e.dice, e.pile)} ({e.left} left)"
+        return f"{does(c, e.participant, 'defends')} with {dice(e.dice)}"
+    return f"{does(c, e.participant, 'defends')} with {pile_dice(e.dice, e.pile)} ({e.left} left)"
 
 
 def roll_text(name: str, reading: Reading) -> str:
@@ -133,7 +138,7 @@ def _resolved(c: Conflict, e: ev.Resolved) -> str:
         verdict = f"{target} holds off {attacker}"
     else:
         verdict = f"{attacker} fails"
-    line += f" → {verdict}. {DECISIONS[contest.decided_by]}"
+    line += f" → {verdict}. {decision_text(contest.decided_by, attacker)}"
     if e.awaiting_nudges:
         line += f" {attacker} has {plural(e.nudges, 'Nudge')} to spend."
     return line
@@ -170,16 +175,16 @@ def _burdens_text(e: ev.DamageDealt) -> str:
 def _damage(c: Conflict, e: ev.DamageDealt, v: ConflictView) -> str:
     target = who(c, e.target)
     found = c.find(e.target)
-    group = bool(e.members_lost) or (found is not None and found.is_extra)
+    extras = bool(e.members_lost) or (found is not None and found.is_extra)
     if not v.shows(e.target):
         # Armour, what was left and the wound are the sheet's: the table sees the hit land.
-        return f"{target} {'are' if group else 'is'} hit: now {v.state(e.target)}"
+        return f"{does(c, e.target, 'is')} hit: now {v.state(e.target)}"
     parts = ["1"] + ([f"{plural(e.nudges, 'Nudge')}"] if e.nudges else [])
     parts += [f"weapon {e.weapon}"] if e.weapon else []
     sum_text = " + ".join(parts) + (f" − armour {e.armour}" if e.armour else "")
-    if group:
+    if extras:
         return (
-            f"{target} take {e.amount} damage{f' ({sum_text})' if len(parts) > 1 else ''}: "
+            f"{does(c, e.target, 'takes')} {e.amount} damage{f' ({sum_text})' if len(parts) > 1 else ''}: "
             f"{plural(e.members_lost, 'member')} down ({e.before} → {e.after} standing)"
         )
     if not e.amount:
@@ -190,7 +195,7 @@ def _damage(c: Conflict, e: ev.DamageDealt, v: ConflictView) -> str:
 
 
 def _defeated(c: Conflict, e: ev.Defeated) -> str:
-    line = f"{who(c, e.participant)} is defeated"
+    line = f"{does(c, e.participant, 'is')} defeated"
     line += f": {e.condition.label}" if e.condition is not None else ": every member is down"
     if e.simultaneous:
         line += " — but still takes the action they share this moment with their attacker"
@@ -253,19 +258,21 @@ def event_line(c: Conflict, event: Event, view: ConflictView = FULL) -> str:
 def _roster_line(c: Conflict, event: Event, v: ConflictView) -> str:
     match event:
         case ev.Joined(participant=pid, side=side, surprised=surprised):
-            return f"{who(c, pid)} joins the {side.label}" + (" (surprised)" if surprised else "")
+            return f"{does(c, pid, 'joins')} the {side.label}" + (" (surprised)" if surprised else "")
         case ev.Left(name=name):
             return f"{bold(name)} leaves the Conflict"
         case ev.Reordered(order=order):
             return "Declaration order set: " + " → ".join(who(c, pid) for pid in order)
         case ev.SurpriseChanged(participant=pid, surprised=surprised):
             if surprised:
-                return f"{who(c, pid)} is surprised: declares before the others"
-            return f"{who(c, pid)} is no longer surprised"
+                return (
+                    f"{does(c, pid, 'is')} surprised: {verb('declares', is_group(c, pid))} before the others"
+                )
+            return f"{does(c, pid, 'is')} no longer surprised"
         case ev.BurningChanged(participant=pid, metal=metal, burning=burning, health=health):
-            verb = "burns" if burning else "stops burning"
+            burns = "burns" if burning else "stops burning"
             extra = f" (Health now {health})" if metal == "Pewter" and v.shows(pid) else ""
-            return f"{who(c, pid)} {verb} {plain(metal)}{extra}"
+            return f"{does(c, pid, burns)} {plain(metal)}{extra}"
         case ev.ResolveStarted(order=order):
             return f"Everyone has declared. Resolve order: {order_text(c, order, view=v)}"
         case ev.DiceAdjusted(participant=pid, pile=pile, delta=delta, dice=count, reason=reason):
@@ -275,16 +282,19 @@ def _roster_line(c: Conflict, event: Event, v: ConflictView) -> str:
             return f"The Narrator changes {who(c, pid)}'s {PILES[pile]} by {delta:+d}{why}: now {count}"
         case ev.DefenceGranted(participant=pid, dice=count, pool=pool):
             if not v.shows(pid):
-                return f"{who(c, pid)} is busy elsewhere, so gets Defense Dice"
+                return (
+                    f"{does(c, pid, 'is')} busy elsewhere, so {verb('gets', is_group(c, pid))} Defense Dice"
+                )
             granted = pile_dice(count, Pile.DEFENSE)
-            return f"{who(c, pid)} is busy elsewhere, so gets {granted} — {parts_text(pool)}"
+            gets = verb("gets", is_group(c, pid))
+            return f"{does(c, pid, 'is')} busy elsewhere, so {gets} {granted} — {parts_text(pool)}"
         case ev.DiceRemoved(participant=pid, pile=pile, removed=removed, left=left):
             if not v.shows(pid):
-                return f"{who(c, pid)} loses {dice(removed)} to the Nudges"
-            return f"{who(c, pid)} loses {pile_dice(removed, pile)} to the Nudges ({left} left)"
+                return f"{does(c, pid, 'loses')} {dice(removed)} to the Nudges"
+            return f"{does(c, pid, 'loses')} {pile_dice(removed, pile)} to the Nudges ({left} left)"
         case ev.BeatCaught(participant=pid, dice=count):
             held = f", from the {dice(count)} left" if v.shows(pid) else ""
-            return f"{who(c, pid)} catches a Beat: an extra action now{held}"
+            return f"{does(c, pid, 'catches')} a Beat: an extra action now{held}"
     return "Something happened."
 
 

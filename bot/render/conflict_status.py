@@ -58,6 +58,7 @@ from rules.conflict.figure import kind_of
 from rules.conflict.order import declaration_key
 from rules.conflict.specs import DEFENCE_ATTRIBUTE
 from rules.errors import RulesError
+from rules.words import count_of
 
 NAME_LIMITS: tuple[int | None, ...] = (None, 32, 20, 12, 8)
 """Name lengths tried, longest first, until an embed fits Discord's 6000 characters."""
@@ -127,6 +128,14 @@ def _health_text(participant: Participant, sheet: Character | None) -> str:
     )
 
 
+def bought_dice(conflict: Conflict, participant: Participant) -> str:
+    """Dice bought with Nudges: "1 die next round" while this round runs; once the next round is
+    being declared, they join this declaration, so "1 die this round" (docs/rulings.md §8.3)."""
+    undeclared = participant.round.status is Status.UNDECLARED
+    when = "this round" if conflict.phase is Phase.DECLARE and undeclared else "next round"
+    return f"{count_of(participant.next_round_dice, 'die')} {when}"
+
+
 def participant_line(
     conflict: Conflict,
     participant: Participant,
@@ -152,7 +161,7 @@ def participant_line(
     state = participant.round
     parts.append(f"AD {state.action_dice} · DD {state.defense_dice}")
     if participant.next_round_dice:
-        parts.append(f"+{participant.next_round_dice} dice next round")
+        parts.append(f"+{bought_dice(conflict, participant)}")
     parts.append(_health_text(participant, sheet))
     if sheet is not None:
         parts.append(plural(len(sheet.burdens), "Burden"))
@@ -189,7 +198,8 @@ def _pending_line(conflict: Conflict, limit: int | None) -> str:
     aim = aim_text(action.attack_kind, action.resilience) if action.kind is ActionKind.ATTACK else ""
     aimed = f"{target} ({aim})" if aim else target
     if pending.awaiting is Awaiting.DEFENCE:
-        return f"In progress: {attacker} → {aimed}, {pending.pool} dice, waiting for {target}'s defence"
+        pool = count_of(pending.pool, "die")
+        return f"In progress: {attacker} → {aimed}, {pool}, waiting for {target}'s defence"
     return f"In progress: {attacker} → {aimed} succeeded, {plural(pending.nudges, 'Nudge')} to spend"
 
 
@@ -312,9 +322,10 @@ def defence_prompt(
     whose = "their" if hidden else "your"
     if action.kind is ActionKind.ATTACK and action.resilience is not None:
         attack = f"a {kind.value} attack" if action.attack_kind is not None else "an attack"
-        what = f"{attacker} makes {attack} on {whose} {action.resilience.label} with {pending.pool} dice"
+        pool = count_of(pending.pool, "die")
+        what = f"{attacker} makes {attack} on {whose} {action.resilience.label} with {pool}"
     else:
-        what = f"{attacker} acts against {'them' if hidden else 'you'} with {pending.pool} dice"
+        what = f"{attacker} acts against {'them' if hidden else 'you'} with {count_of(pending.pool, 'die')}"
     if pending.difficulty > 1:
         what += f" (Difficulty {pending.difficulty})"
     if action.label:

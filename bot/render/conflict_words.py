@@ -15,6 +15,7 @@ from rules.character import Resilience
 from rules.conflict import ActionKind, ActionSpec, Conflict, ConflictType, Participant, Pile, Step, Waiting
 from rules.conflict.resolve import too_few_to_act
 from rules.pool import Contribution, Source
+from rules.words import count_of, verb
 
 DEFEAT = discord.Colour.dark_red()
 COUNTED = (Source.TRAIT, Source.TOOL, Source.CIRCUMSTANCE)
@@ -24,7 +25,8 @@ TITLE_LIMIT = 256
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    """ "1 Nudge", "2 Nudges", "1 die" (``rules.words.count_of``)."""
+    return count_of(count, word)
 
 
 def bold(name: str, limit: int | None = None) -> str:
@@ -38,8 +40,19 @@ def who(conflict: Conflict, participant_id: int | None, limit: int | None = None
     return bold(conflict.name_of(participant_id), limit)
 
 
+def is_group(conflict: Conflict, participant_id: int | None) -> bool:
+    """A group of Extras (size above 1) reads as plural, whatever its name (docs/rulings.md §8.2)."""
+    found = conflict.find(participant_id) if participant_id is not None else None
+    return found is not None and found.size > 1
+
+
+def does(conflict: Conflict, participant_id: int | None, singular: str, limit: int | None = None) -> str:
+    """ "**Vin** joins", "**Guards** join": the name and its verb in agreement."""
+    return f"{who(conflict, participant_id, limit)} {verb(singular, is_group(conflict, participant_id))}"
+
+
 def dice(count: int) -> str:
-    return "1 die" if count == 1 else f"{count} dice"
+    return count_of(count, "die")
 
 
 def pile_dice(count: int, pile: Pile) -> str:
@@ -47,7 +60,7 @@ def pile_dice(count: int, pile: Pile) -> str:
     if pile is Pile.NONE:
         return dice(count)
     kind = "Action" if pile is Pile.ACTION else "Defense"
-    return f"{count} {kind} {'Die' if count == 1 else 'Dice'}"
+    return count_of(count, f"{kind} Die")
 
 
 def parts_text(pool: Sequence[Contribution]) -> str:

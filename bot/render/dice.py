@@ -27,6 +27,7 @@ from rules.odds import ContestOdds, Odds
 from rules.outcome import difficulty_name
 from rules.pool import Pool, Source
 from rules.roll import CATCH_A_BEAT, Reading
+from rules.words import count_of
 
 
 def pool_breakdown(pool: Pool) -> str:
@@ -38,7 +39,7 @@ def pool_breakdown(pool: Pool) -> str:
         parts.append(f"{sign} {plain(c.label)}" if counted else f"{sign} {plain(c.label)} {abs(c.dice)}")
     text = " ".join(parts) + f" = **{pool.total}**"
     if pool.free_nudges:
-        text += f"\nRolls 10 dice with {pool.free_nudges} free Nudge{'s' if pool.free_nudges > 1 else ''}."
+        text += f"\nRolls 10 dice with {count_of(pool.free_nudges, 'free Nudge')}."
     elif pool.underflow:
         text += f"\nRolls 2 dice; Outcome worsens by {pool.underflow}."
     return text
@@ -112,22 +113,39 @@ def reading_embed(reading: Reading, *, title: str, roller: str | None = None) ->
 
 DECISIONS = {
     Decision.UNDEFENDED: "Undefended: a matching set that meets the Difficulty is enough.",
-    Decision.FAILED_OUTRIGHT: "The action failed outright (no set, or short of the Difficulty).",
+    Decision.FAILED_OUTRIGHT: "{acting}'s action failed outright (no set, or short of the Difficulty).",
     Decision.RESULT: "Settled by the higher Result.",
     Decision.NUDGES: "Equal Results: settled by Nudges.",
     Decision.STALEMATE: "Equal Results and Nudges: stalemate, it carries into the next Beat.",
 }
 
 
+ACTING_SIDE, OPPOSING_SIDE = "Acting side", "Opposing side"
+"""The sides of a Contest between bare pools, which no name tells apart."""
+
+
+def decision_text(decided_by: Decision, acting: str) -> str:
+    """How the Contest was settled; a failure outright names whose action failed (``acting``,
+    already made inert, or "Acting side")."""
+    text = DECISIONS[decided_by]
+    if decided_by is Decision.FAILED_OUTRIGHT:
+        owner = "The acting side" if acting == ACTING_SIDE else acting
+        text = text.replace("{acting}", owner)
+    return text
+
+
 def contest_embed(contest: ContestResult, *, acting: str, opposing: str) -> discord.Embed:
-    """A Contest; ``acting`` and ``opposing`` are the sides' names as typed (or "4 dice")."""
+    """A Contest; ``acting`` and ``opposing`` are the sides' names as typed, or
+    :data:`ACTING_SIDE` and :data:`OPPOSING_SIDE` for bare pools (docs/rulings.md §8.1)."""
     if contest.winner is None:
         title, colour = "Stalemate", NEUTRAL
     else:
         name = acting if contest.winner is Side.ACTING else opposing
         title, colour = f"{plain(name)} wins", SUCCESS if contest.winner is Side.ACTING else FAILURE
     embed = discord.Embed(
-        title=fit(title, TITLE_LIMIT), colour=colour, description=DECISIONS[contest.decided_by]
+        title=fit(title, TITLE_LIMIT),
+        colour=colour,
+        description=decision_text(contest.decided_by, plain(acting)),
     )
     for name, reading in ((acting, contest.acting), (opposing, contest.opposing)):
         if reading is None:
@@ -143,7 +161,9 @@ def contest_embed(contest: ContestResult, *, acting: str, opposing: str) -> disc
 
 
 def odds_embed(odds: Odds) -> discord.Embed:
-    title = f"{odds.dice} dice vs Difficulty {odds.difficulty} ({difficulty_name(odds.difficulty)})"
+    title = (
+        f"{count_of(odds.dice, 'die')} vs Difficulty {odds.difficulty} ({difficulty_name(odds.difficulty)})"
+    )
     embed = discord.Embed(
         title=title, colour=INFO, description=f"Chance of success: **{percent(float(odds.success))}**"
     )
@@ -172,7 +192,8 @@ def odds_table_embed(table: dict[int, dict[int, Fraction]]) -> discord.Embed:
 
 
 def contest_odds_embed(odds: ContestOdds, *, acting: int, opposing: int, difficulty: int) -> discord.Embed:
-    embed = discord.Embed(title=f"Contest: {acting} dice vs {opposing} dice", colour=INFO)
+    title = f"Contest: {count_of(acting, 'die')} vs {count_of(opposing, 'die')}"
+    embed = discord.Embed(title=title, colour=INFO)
     if difficulty > 1:
         embed.description = f"The acting side needs a Result of {difficulty} or more."
     add_field(embed, "Win", percent(float(odds.win)))

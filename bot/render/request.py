@@ -13,6 +13,7 @@ from rules.contest import Side
 from rules.outcome import difficulty_name
 from rules.pool import Pool
 from rules.request import RequestKind, Roller, RollRequest
+from rules.words import count_of
 
 WAITING = "⏳"
 ROLLED = "🎲"
@@ -24,9 +25,7 @@ def asked(request: RollRequest) -> str:
     stat = plain(spec.stat)
     if request.kind is RequestKind.CONTEST:
         against = (
-            plain(spec.opposing_stat)
-            if spec.opposing_stat
-            else f"{spec.opposing_dice} {'die' if spec.opposing_dice == 1 else 'dice'}"
+            plain(spec.opposing_stat) if spec.opposing_stat else count_of(spec.opposing_dice or 0, "die")
         )
         return f"a Contest: {stat} against {against}, Difficulty {spec.difficulty}"
     return f"{stat}, Difficulty {spec.difficulty} ({difficulty_name(spec.difficulty)})"
@@ -83,7 +82,7 @@ def request_content(request: RollRequest) -> str:
 def pool_embed(roller: Roller, request: RollRequest, pool: Pool, extra: bool) -> discord.Embed:
     """The private preview of a roller's pool while they choose Traits, Tools and Circumstances."""
     difficulty = request.spec.difficulty if roller.side is Side.ACTING else None
-    title = f"{roller.name}: {pool.dice} {'die' if pool.dice == 1 else 'dice'}"
+    title = f"{roller.name}: {count_of(pool.dice, 'die')}"
     embed = discord.Embed(title=fit(plain(title), TITLE_LIMIT), colour=INFO)
     embed.description = pool_breakdown(pool)
     if difficulty is not None:

@@ -45,6 +45,7 @@ from rules.character import (
     standing_available,
 )
 from rules.character.names import RESILIENCE_DEFEAT
+from rules.words import count_of
 
 KIND_COLOURS = {CharacterKind.HERO: INFO, CharacterKind.VILLAIN: FAILURE, CharacterKind.EXTRA: NEUTRAL}
 PENALTIES = {
@@ -270,7 +271,7 @@ def damage_embed(result: DamageResult) -> discord.Embed:
     """What an attack did: the Resilience (or members) before and after, wounds and defeat."""
     character = result.character
     if character.is_extra:
-        title = f": {result.members_lost} member{'s' if result.members_lost != 1 else ''} defeated"
+        title = f": {count_of(result.members_lost, 'member')} defeated"
         lines = [f"Standing: {result.before} → {result.after}"]
     else:
         title = f": {result.taken} {result.resilience.label} damage"
@@ -349,5 +350,5 @@ def roster_embed(
         lines.append(line)
         used += units(line) + 1
     embed.description = "\n".join(lines) or "No characters yet. Make one with `/character create`."
-    embed.set_footer(text=f"{len(characters)} character{'s' if len(characters) != 1 else ''}")
+    embed.set_footer(text=count_of(len(characters), "character"))
     return fit_embed(embed)

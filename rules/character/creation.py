@@ -23,6 +23,7 @@ from rules.character.limits import PROPS_MAX, STANDING_MIN
 from rules.character.names import BASIC_METALS, METALS, Emphasis, PowerType, canonical_metal
 from rules.character.parts import Power, Prop
 from rules.errors import RulesError
+from rules.naming import did_you_mean
 
 Split = tuple[int, int, int]
 """Three ratings in sheet order: Physique, Charm, Wits, or Resources, Influence, Spirit."""
@@ -76,7 +77,8 @@ def template_powers(template: PowerTemplate, metal: str | None = None) -> tuple[
     if template is PowerTemplate.MISTING:
         found = canonical_metal(metal or "")
         if found not in MISTING_METALS:
-            raise RulesError(f"A Misting burns one of {', '.join(MISTING_METALS)}.")
+            hint = did_you_mean(metal or "", MISTING_METALS)
+            raise RulesError(f"A Misting burns one of {', '.join(MISTING_METALS)}.{hint}")
         return (Power(type=PowerType.ALLOMANCY, name=found, rating=MISTING_RATING),)
     return ()
 

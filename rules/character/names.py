@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from rules.burdens import Severity
 from rules.errors import RulesError
-from rules.naming import name_key
+from rules.naming import did_you_mean, name_key
 
 
 class Named(StrEnum):
@@ -154,7 +154,8 @@ def _parse(enum: type[_E], value: _E | str, what: str) -> _E:
             return member
     choices = ", ".join(str(m.value).capitalize() for m in enum)
     shown = str(value)[:40]
-    raise RulesError(f"'{shown}' is not a {what}; choose one of {choices}.")
+    hint = did_you_mean(shown, [str(m.value).capitalize() for m in enum])
+    raise RulesError(f"'{shown}' is not a {what}; choose one of {choices}.{hint}")
 
 
 def parse_resilience(value: Resilience | str) -> Resilience:

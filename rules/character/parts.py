@@ -9,8 +9,8 @@ from pydantic import BaseModel, ConfigDict, StrictInt, ValidationInfo, field_val
 
 from rules.burdens import Severity
 from rules.character import limits as lim
-from rules.character.names import RESERVED_NAMES, Emphasis, PowerType, canonical_metal
-from rules.naming import name_key
+from rules.character.names import METALS, RESERVED_NAMES, Emphasis, PowerType, canonical_metal
+from rules.naming import did_you_mean, name_key
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
@@ -82,8 +82,9 @@ class Power(BaseModel):
         if isinstance(kind, PowerType) and kind.uses_metal:
             metal = canonical_metal(name)
             if metal is None:
+                hint = did_you_mean(name, METALS)
                 raise lim.problem(
-                    f"{kind.label} needs a metal such as Steel or Pewter, not {lim.quoted(name)}."
+                    f"{kind.label} needs a metal such as Steel or Pewter, not {lim.quoted(name)}.{hint}"
                 )
             name = metal
         if name_key(name) in RESERVED_NAMES:

@@ -31,7 +31,7 @@ from rules.character.names import (
 )
 from rules.character.parts import Power
 from rules.errors import RulesError
-from rules.naming import name_key
+from rules.naming import did_you_mean, name_key
 
 DEFEAT_DICE = -2
 """Dice lost on the rolls a defeat penalises (docs/rulings.md §5)."""
@@ -174,7 +174,10 @@ def find_stat(character: Character, name: str) -> StatRef:
         raise RulesError(
             f"{character.name} has more than one {what}; say {one_of([rollable[i] for i in found])}."
         )
-    raise RulesError(f"{character.name} has no '{shown}' to roll. The sheet has: {', '.join(rollable)}.")
+    hint = did_you_mean(shown, rollable)
+    raise RulesError(
+        f"{character.name} has no '{shown}' to roll.{hint} The sheet has: {', '.join(rollable)}."
+    )
 
 
 def stat_kind(character: Character, name: str) -> StatKind:

@@ -19,7 +19,7 @@ Rulings:
 import itertools
 
 from rules.character import CharacterKind, PowerType, Resilience, resilience_current
-from rules.character.names import canonical_metal
+from rules.character.names import METALS, canonical_metal
 from rules.conflict.commands import AdjustDice, Burn, Join, Leave, Reorder, SetSurprised
 from rules.conflict.events import BurningChanged, DiceAdjusted, Joined, Left, Pile, Reordered, SurpriseChanged
 from rules.conflict.order import declaration_key, declaration_order
@@ -27,6 +27,7 @@ from rules.conflict.specs import LABEL_MAX, Side
 from rules.conflict.state import MAX_PARTICIPANTS, Conflict, Participant, Phase, Status
 from rules.conflict.work import Work, check_count, clean_text, require_phase
 from rules.errors import RulesError
+from rules.naming import did_you_mean
 
 MAX_ADJUST = 20
 
@@ -124,7 +125,8 @@ def burn(conflict: Conflict, work: Work, command: Burn) -> Conflict:
     participant = conflict.participant(command.participant)
     metal = canonical_metal(str(command.metal)[:40])
     if metal is None:
-        raise RulesError(f"'{str(command.metal)[:40]}' is not a metal.")
+        typed = str(command.metal)[:40]
+        raise RulesError(f"'{typed}' is not a metal.{did_you_mean(typed, METALS)}")
     sheet = work.sheet(participant)
     if not any(p.type is PowerType.ALLOMANCY and p.name == metal for p in sheet.powers):
         raise RulesError(f"{participant.name} cannot burn {metal}: the sheet has no Allomantic {metal}.")

@@ -117,3 +117,28 @@ def test_the_console_drives_a_request_for_rolls(tmp_path: Path) -> None:
     assert "The Narrator asks for a roll" in result.stdout
     assert "Charm 4 + Trait = **5**" in result.stdout
     assert "**Vin**: Outcome" in result.stdout and "Closed." in result.stdout
+
+
+def test_the_narrator_waits_for_a_players_defence_and_warnings_go_to_the_log(tmp_path: Path) -> None:
+    """Messages made in the console carry the time they were made, so a Narrator answering a
+    fresh defence prompt for the player is told to wait, as on Discord; the log is a file."""
+    script = (
+        "/character create name:Thug template:thug\n"
+        "!as player1\n"
+        "/character create name:Vin physique:3 wits:5\n"
+        "!as narrator\n"
+        "/conflict start kind:physical stakes:Alley\n"
+        "/conflict add character:Vin\n"
+        "/conflict add character:Thug side:opposition\n"
+        "/declare action:attack target:Vin stat:Physique who:Thug\n"
+        "!as player1\n"
+        "/declare action:full-defence stat:Physique\n"
+        "!as narrator\n"
+        "/act dice:4 who:Thug\n"
+        "!click Defend with 2\n"
+    )
+    result = run_console(script, tmp_path / "wait.sqlite3")
+    assert "Give the player a moment to choose: you can answer for them in 30 s." in result.stdout
+    log = tmp_path / "console.log"
+    assert f"Log: {log}" in result.stderr and "WARNING" not in result.stderr
+    assert "PyNaCl is not installed" in log.read_text()

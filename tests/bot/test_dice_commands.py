@@ -119,8 +119,8 @@ async def test_read_bad_faces(bot_env: BotEnv, faces: str, message: str) -> None
 async def test_contest_between_two_pools(bot_env: BotEnv) -> None:
     reply = await bot_env.slash("/contest actor_dice:6 opponent_dice:4", user="player1")
     embed = reply.embeds[0]
-    assert embed["title"] in ("6 dice wins", "4 dice wins", "Stalemate")
-    assert [f["name"] for f in embed["fields"]] == ["6 dice", "4 dice"]
+    assert embed["title"] in ("Acting side wins", "Opposing side wins", "Stalemate")
+    assert [f["name"] for f in embed["fields"]] == ["Acting side", "Opposing side"]
 
 
 async def test_odds_commands(bot_env: BotEnv) -> None:

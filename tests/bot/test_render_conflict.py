@@ -166,7 +166,7 @@ def play_round_one(table: Table) -> tuple[Event, ...]:
 def test_the_guards_lose_a_member_and_the_round_ends(table: Table) -> None:
     events = play_round_one(table)
     lines = event_lines(table.state, events)
-    assert lines[0] == "**House guards** is busy elsewhere, so gets 3 Defense Dice — Physique 3"
+    assert lines[0] == "**House guards** are busy elsewhere, so get 3 Defense Dice — Physique 3"
     assert "against Difficulty 3" in lines[2]
     assert lines[3] == "**House guards** take 1 damage: 1 member down (3 → 2 standing)"
     reply = events_embed(table.state, events, title="The guards defend")

@@ -274,7 +274,7 @@ def test_event_wording_for_the_rarer_cases(table: Table) -> None:
     assert "takes 8 of 10 damage to Health (8 → 0) and gains Burdens" in line(ev.DamageDealt, 1)
     assert "(already had Wounded (Health))" in line(ev.DamageDealt, 1)
     assert line(ev.Defeated).startswith("**Carrow Bylerum** is defeated: Incapacitated — but still")
-    assert line(ev.Defeated, 1) == "**House guards** is defeated: every member is down"
+    assert line(ev.Defeated, 1) == "**House guards** are defeated: every member is down"
     assert "Stalemates carried over: **Thorrow** vs **Carrow Bylerum**, **Koel**" in line(ev.RoundStarted)
     assert "unfinished action was dropped" in line(ev.RoundStarted)
     assert line(ev.Switched).endswith("halved to 6, less 2 already gone → 4 Action Dice; goes last")

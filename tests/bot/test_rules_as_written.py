@@ -61,7 +61,8 @@ async def test_contest_failed_outright_has_the_defenders_result_as_outcome(bot_e
     bot_env.bot.rng = random.Random(CONTEST_SEED)
     reply = await bot_env.slash("/contest actor_dice:3 opponent_dice:3 difficulty:5", user="player1")
     embed = reply.embeds[0]
-    assert embed["title"] == "3 dice wins" and "failed outright" in embed["description"]
+    assert embed["title"] == "Opposing side wins"
+    assert embed["description"].startswith("The acting side's action failed outright")
     assert [f["value"].splitlines()[-1] for f in embed["fields"]] == [
         "Result 4 · Nudges 1",
         "Result 1 · Nudges 1",

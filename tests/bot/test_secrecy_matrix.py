@@ -96,7 +96,7 @@ async def cell_history(t: Table, p: str) -> str:
 async def cell_fairness(t: Table, p: str) -> str:
     outcome = await slash(t, p, "/history fairness")
     assert not refusal(outcome), outcome.text
-    match = re.search(r"(\d+) rolls, \d+ dice", text(outcome.record))
+    match = re.search(r"(\d+) rolls?, \d+ dice", text(outcome.record))
     assert match is not None, outcome.text
     if int(match[1]) < 2:  # the open roll only (or, elsewhere, nothing)
         return "not counted"

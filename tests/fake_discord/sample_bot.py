@@ -6,6 +6,7 @@ It exists only to prove the fake against real discord.py dispatch; it holds no g
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from typing import Any, Literal
 
@@ -104,6 +105,7 @@ class SampleBot(commands.Bot):
             big,
             lateping,
             toomany,
+            export,
         )
         for command in standalone:
             self.tree.add_command(command)
@@ -219,6 +221,25 @@ async def toomany(interaction: discord.Interaction, pick: str) -> None:
 @toomany.autocomplete("pick")
 async def toomany_pick(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=f"option {i}", value=str(i)) for i in range(30)]
+
+
+class Confirm(discord.ui.View):
+    """Labels that start with a mark, as the console shows a style (``+``) or an emoji."""
+
+    @discord.ui.button(label="✅ Confirm", style=discord.ButtonStyle.success)
+    async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button[Confirm]) -> None:
+        await interaction.response.send_message("confirmed")
+
+    @discord.ui.button(label="Änder", style=discord.ButtonStyle.danger)
+    async def change(self, interaction: discord.Interaction, button: discord.ui.Button[Confirm]) -> None:
+        await interaction.response.send_message("changed")
+
+
+@app_commands.command(description="Export a sheet as a file")
+async def export(interaction: discord.Interaction, name: str) -> None:
+    data = json.dumps({"name": name}).encode()
+    files = [discord.File(io.BytesIO(data), f"{name}.json"), discord.File(io.BytesIO(b"notes"), "notes.txt")]
+    await interaction.response.send_message(f"sheet of {name}", files=files, view=Confirm())
 
 
 async def show_sheet(interaction: discord.Interaction, member: discord.Member) -> None:

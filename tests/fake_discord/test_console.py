@@ -63,7 +63,7 @@ async def test_scripted_session(tmp_path: Path) -> None:
     assert "renamed to Vin, the Survivor (Valette / Lady Renoux)" in out
     assert "* player1" in out and "  narrator (Narrator)" in out
     assert "/character set attribute:<physique|charm|wits> value:<integer 1..6> [note:<text>]" in out
-    assert "!click <label or custom_id>" in out
+    assert "!click <label, custom_id or number>" in out
     assert out.count("pong") == 1, "lines after !quit must not run"
 
 

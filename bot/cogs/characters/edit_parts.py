@@ -5,6 +5,7 @@ every class in the MRO), kept apart so each module stays short. :class:`EditBase
 one path every edit takes: load, check control, pure change, save once, confirm privately.
 """
 
+import re
 from collections.abc import Callable, Sequence
 
 from discord import app_commands
@@ -33,6 +34,12 @@ Summary = str | Callable[[Character], str]
 ItemName = app_commands.Range[str, 1, 64]
 
 
+def _kinds(advice: Sequence[str]) -> set[str]:
+    """The build check's sentences with their numbers left out: "add up to 10" and "add up to
+    12" are the same advice, "Physique runs from 2 to 6" is another."""
+    return {re.sub(r"\d+", "#", line) for line in advice}
+
+
 class EditBase(commands.Cog):
     async def _edit(
         self,
@@ -44,10 +51,27 @@ class EditBase(commands.Cog):
         *,
         in_play: bool = False,
     ) -> None:
-        """``in_play``: the part is one a Conflict reads (docs/rulings.md §7.4)."""
-        saved = (await change(interaction, name, "edit their sheet", edit, in_play=in_play)).character
+        """``in_play``: the part is one a Conflict reads (docs/rulings.md §7.4).
+
+        The build check's advice is shown when this edit brought a new kind of problem (a
+        sentence other than the ones before, numbers aside), and a word when the sheet matches
+        a new Hero's build again; not after every edit, or a Hero who has outgrown the creation
+        numbers would hear the same advice forever (docs/rulings.md §8.5).
+        """
+        before: list[Sequence[str]] = []
+
+        def checked_edit(character: Character) -> Character:
+            before.append(check_hero_build(character))
+            return edit(character)
+
+        saved = (await change(interaction, name, "edit their sheet", checked_edit, in_play=in_play)).character
         text = summary(saved) if callable(summary) else summary
-        embed = change_embed(saved, text, sections=sections, warnings=check_hero_build(saved))
+        advice = check_hero_build(saved)
+        had = before[0] if before else []
+        if had and not advice:
+            text += "\nIt matches a new Hero's build again."
+        news = _kinds(advice) - _kinds(had)
+        embed = change_embed(saved, text, sections=sections, warnings=advice if news else ())
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

@@ -45,6 +45,7 @@ from rules.character import (
     step_down_burden,
     step_up_burden,
 )
+from rules.words import count_of
 
 Amount = app_commands.Range[int, 1, 20]
 BurdenName = app_commands.Range[str, 1, 40]
@@ -61,9 +62,7 @@ def healed_text(before: Character, after: Character, resilience: Resilience) -> 
         back = before.members_down - after.members_down
         if not back:
             return "Nothing to heal: every member is standing."
-        return (
-            f"{back} member{'s' if back != 1 else ''} back ({after.members_left} of {after.size} standing)."
-        )
+        return f"{count_of(back, 'member')} back ({after.members_left} of {after.size} standing)."
     healed = resilience_lost(before, resilience) - resilience_lost(after, resilience)
     if not healed:
         return f"Nothing to heal: {resilience.label} is full."
@@ -155,11 +154,7 @@ class SheetCommands(
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         saved = await save(interaction, stored, recover_standing(stored.character, which, amount))
         what = which.label if which else "Standings"
-        summary = (
-            f"Recovered {amount} point{'s' if amount != 1 else ''} of {what}."
-            if amount
-            else f"{what} recovered."
-        )
+        summary = f"Recovered {count_of(amount, 'point')} of {what}." if amount else f"{what} recovered."
         embed = change_embed(saved.character, summary, sections=["standings"])
         await interaction.response.send_message(embed=embed)
 

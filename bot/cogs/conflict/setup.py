@@ -24,7 +24,7 @@ from bot.inputs.choices import ConflictTypeChoice, SideChoice
 from bot.inputs.lists import split_names
 from bot.inputs.participants import ParticipantName, find_participant
 from bot.render.common import plain
-from rules.character import CharacterKind
+from rules.character import Character, CharacterKind
 from rules.conflict import (
     AdjustDice,
     Command,
@@ -36,6 +36,7 @@ from rules.conflict import (
     Reorder,
     SetSurprised,
 )
+from rules.words import verb
 
 
 def narrator_move(doing: str, make: Callable[[Conflict], Command]) -> Build:
@@ -49,6 +50,11 @@ def narrator_move(doing: str, make: Callable[[Conflict], Command]) -> Build:
 
 
 @app_commands.guild_only()
+def joins_title(character: Character) -> str:
+    """ "Vin joins", "Guards join": a group reads as plural (docs/rulings.md §8.2)."""
+    return f"{plain(character.name)} {verb('joins', character.size > 1)}"
+
+
 class ConflictCog(
     commands.GroupCog,
     group_name="conflict",
@@ -85,7 +91,7 @@ class ConflictCog(
     ) -> None:
         command = Join(character_id=character.id, side=side, surprised=surprised)
         build = narrator_move("add characters to a Conflict", lambda _: command)
-        await run(interaction, build, title=f"{plain(character.name)} joins")
+        await run(interaction, build, title=joins_title(character.character))
 
     @app_commands.command(name="join", description="Join the Conflict with your active character")
     @app_commands.describe(surprised="Caught by surprise")
@@ -96,7 +102,7 @@ class ConflictCog(
         if stored.character.kind is not CharacterKind.HERO:
             raise NotAllowed("Villains and Extras are added by the Narrator with `/conflict add`.")
         command = Join(character_id=stored.id, surprised=surprised)
-        await run(interaction, lambda *_: command, title=f"{plain(stored.name)} joins")
+        await run(interaction, lambda *_: command, title=joins_title(stored.character))
 
     @app_commands.command(name="remove", description="Narrator: take a participant out of the Conflict")
     @app_commands.describe(who="The participant")

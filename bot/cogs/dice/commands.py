@@ -17,12 +17,12 @@ from bot.access import guild_id_of
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
-from bot.flow.pools import FormedPool, PoolRequest, form_pool, roll_record
+from bot.flow.pools import FormedPool, PoolRequest, form_pool, roll_record, roll_title
 from bot.inputs.characters import AnyCharacter, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.faces import Faces
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
-from bot.render.dice import contest_embed, reading_embed
+from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_embed, reading_embed
 from rules.character.stats import spend_standing, standing_available
 from rules.contest import decide
 from rules.outcome import DEFAULT_DIFFICULTY
@@ -98,7 +98,7 @@ class Dice(commands.Cog):
                 await tx.rolls.append(record)
         else:
             await self.bot.storage.rolls.append(record)
-        embed = reading_embed(reading, title=label or formed.title, roller=interaction.user.display_name)
+        embed = reading_embed(reading, title=roll_title(formed, label), roller=interaction.user.display_name)
         if spent is not None and formed.spends is not None:
             left = standing_available(spent, formed.spends)
             embed.set_footer(text=f"{formed.spends.label} spent: {left} left until it recovers.")
@@ -218,5 +218,9 @@ class Dice(commands.Cog):
             [roll(acting.pool, rng, difficulty=difficulty, extra=acting.extra)],
             [roll(opposing.pool, rng, extra=opposing.extra)],
         )
-        embed = contest_embed(result, acting=acting.who, opposing=opposing.who)
+        acting_name = acting.who if acting.stored is not None else ACTING_SIDE
+        opposing_name = opposing.who if opposing.stored is not None else OPPOSING_SIDE
+        if acting_name == opposing_name:
+            acting_name, opposing_name = f"{acting_name} (acting)", f"{opposing_name} (opposing)"
+        embed = contest_embed(result, acting=acting_name, opposing=opposing_name)
         await interaction.response.send_message(embed=embed)

@@ -28,6 +28,7 @@ from rules.contest import Side
 from rules.errors import RulesError
 from rules.outcome import DEFAULT_DIFFICULTY
 from rules.request import MAX_ROLLERS, NewRoller, RequestKind, RequestSpec
+from rules.words import count_of
 from storage import StoredCharacter
 
 Difficulty = app_commands.Range[int, 1, 5]
@@ -169,7 +170,7 @@ class RequestCommands(
             if opponent.character.kind is not CharacterKind.HERO:
                 opposing = [r.model_copy(update={"user_id": interaction.user.id}) for r in opposing]
         else:
-            name = f"{opponent_dice} {'die' if opponent_dice == 1 else 'dice'}"
+            name = count_of(opponent_dice or 0, "die")
             opposing = [NewRoller(side=Side.OPPOSING, character_id=0, user_id=interaction.user.id, name=name)]
         if any(r.character_id and r.character_id == o.character_id for r in acting for o in opposing):
             raise BotError(f"{plain(opposing[0].name)} cannot be on both sides of the Contest.")

@@ -11,6 +11,7 @@ import discord
 
 from rules.character import Character
 from rules.request import RollRequest
+from rules.words import count_of
 
 ROLL = "mab:rq:{request}:{position}"
 CLOSE = "mab:rqx:{request}"
@@ -115,7 +116,7 @@ def builder_view(
             )
         )
     go = GO.format(request=request.id, position=position, choice=choice.text())
-    label = f"Roll {dice} {'die' if dice == 1 else 'dice'}"
+    label = f"Roll {count_of(dice, 'die')}"
     view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.success, custom_id=go))
     return view
 
