@@ -13,8 +13,11 @@ import random
 from collections.abc import Callable, Sequence
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
+from bot.admission import BUSY, overloaded
 from bot.config import Settings
 from bot.errors import on_app_command_error
 from bot.flow.catchup import CatchUp
@@ -26,6 +29,19 @@ from storage import Storage
 log = logging.getLogger(__name__)
 
 CogFactory = Callable[["MistbornClient"], commands.Cog]
+
+
+class MistbornTree(app_commands.CommandTree["MistbornClient"]):
+    """The command tree, refusing work at once when the bot is past capacity (``bot.admission``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction["MistbornClient"], /) -> bool:
+        client = interaction.client
+        waiting = client.storage.database.waiting
+        if not overloaded(interaction, waiting, client.settings.max_waiting_writes):
+            return True
+        if interaction.type is discord.InteractionType.application_command:
+            await replies.send_private(interaction, BUSY)
+        return False
 
 
 class MistbornClient(commands.Bot):
@@ -47,6 +63,7 @@ class MistbornClient(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            tree_cls=MistbornTree,
             **options,  # type: ignore[arg-type]
         )
         self.settings = settings
@@ -90,6 +107,10 @@ class MistbornClient(commands.Bot):
         background, so the first interactions are answered at once."""
         self.catch_up.start()
         self.upkeep.start()
+
+    async def on_interaction(self, interaction: discord.Interaction["MistbornClient"]) -> None:
+        """Every command, button and form passes here: none may miss Discord's deadline."""
+        replies.guard(interaction)
 
     async def is_owner(self, user: discord.abc.User) -> bool:
         if self.settings.owner_ids:

@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     """Days a roll stays in the log (``/history rolls``); 0 keeps every roll. The fairness
     report counts every roll ever made either way (``bot.flow.upkeep``)."""
 
+    max_waiting_writes: int = Field(default=200, ge=1)
+    """Writes waiting for the database past which new commands are answered "busy, try again"
+    at once (``bot.admission``) instead of queueing past Discord's 3-second deadline."""
+
     @property
     def has_token(self) -> bool:
         return self.token is not None and bool(self.token.get_secret_value().strip())

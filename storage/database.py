@@ -96,6 +96,8 @@ class Database:
         self._writer = writer
         self._reader = reader
         self._lock = asyncio.Lock()
+        self.waiting = 0
+        """Tasks waiting for the writer right now: how far writes are behind (admission control)."""
         self._owner: asyncio.Task[Any] | None = None
         self._closed = False
         self.begun: asyncio.Future[Any] | None = None
@@ -165,12 +167,17 @@ class Database:
         task = asyncio.current_task()
         if task is not None and task is self._owner:
             raise RuntimeError("A transaction is already open in this task; use the repositories it yielded.")
-        async with self._lock:
+        self.waiting += 1
+        try:
+            await self._lock.acquire()
+        finally:
+            self.waiting -= 1
+        try:
             self._owner = task
-            try:
-                yield
-            finally:
-                self._owner = None
+            yield
+        finally:
+            self._owner = None
+            self._lock.release()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:

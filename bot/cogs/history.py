@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
@@ -66,8 +67,8 @@ class History(
         private = any(r.secret for r in records)
         footer = kept(self.bot.settings.roll_log_days)
         embed.set_footer(text=f"Shown only to you: it lists secret rolls. {footer}" if private else footer)
-        await interaction.response.send_message(
-            embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=private
+        await replies.send(
+            interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=private
         )
 
     @app_commands.command(name="fairness", description="Face counts and success rate of the bot's dice")
@@ -107,4 +108,4 @@ class History(
             text="Each face should come up about 1 time in 6. Dice typed in with /read are not counted. "
             + counted
         )
-        await interaction.response.send_message(embed=embed, ephemeral=bool(stats.secret))
+        await replies.send(interaction, embed=embed, ephemeral=bool(stats.secret))

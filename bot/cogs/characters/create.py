@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
@@ -182,7 +183,8 @@ class MakeCommands(commands.Cog):
             note = (
                 f" From the {TEMPLATES[template].label} template: example numbers, change them with `/edit`."
             )
-        await interaction.response.send_message(
+        await replies.send(
+            interaction,
             f"Created **{plain(character.name)}**.{note}",
             embeds=with_warnings(character, sheet_embed(character)),
             ephemeral=character.kind is not CharacterKind.HERO,
@@ -214,7 +216,7 @@ class MakeCommands(commands.Cog):
             raise BotError("A character belongs to a person, not a bot.")
         # Downloading may take a moment; answer within Discord's 3 s first, privately so any
         # error that follows stays private too.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.defer(interaction, ephemeral=True)
         found = read_sheet_file(await file.read(), owner_id=interaction.user.id, name=name)
         character = found.character
         who = await caller(interaction)
@@ -233,7 +235,8 @@ class MakeCommands(commands.Cog):
                 "Import it under another name with the `name` option."
             ) from None
         extra = [left_out_embed(found)] if found.left_out else []
-        await interaction.followup.send(
+        await replies.send(
+            interaction,
             f"Imported **{plain(character.name)}** from {found.source.label}.",
             embeds=with_warnings(character, sheet_embed(character), *extra),
             ephemeral=True,

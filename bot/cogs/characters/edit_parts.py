@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.client import Interaction
 from bot.cogs.characters.common import NAME_TO_CHANGE, change, with_power
 from bot.errors import BotError
@@ -48,7 +49,7 @@ class EditBase(commands.Cog):
         saved = (await change(interaction, name, "edit their sheet", edit, in_play=in_play)).character
         text = summary(saved) if callable(summary) else summary
         embed = change_embed(saved, text, sections=sections, warnings=check_hero_build(saved))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await replies.send(interaction, embed=embed, ephemeral=True)
 
 
 class PartEdits(EditBase):

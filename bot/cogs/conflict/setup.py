@@ -12,6 +12,7 @@ from collections.abc import Callable
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
@@ -161,4 +162,4 @@ class ConflictCog(
         await self.bot.storage.boards.clear(guild_id, channel_id)
         self.bot.conflicts.boards.forget(guild_id, channel_id)
         self.bot.conflicts.boards.refresh(guild_id, channel_id)
-        await interaction.response.send_message("The board is posted below.", ephemeral=True)
+        await replies.send(interaction, "The board is posted below.", ephemeral=True)
