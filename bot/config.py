@@ -6,10 +6,12 @@ in a log line, a repr or an error message.
 
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage.database import DEFAULT_DB_PATH
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Settings(BaseSettings):
@@ -23,6 +25,7 @@ class Settings(BaseSettings):
     """The bot's Discord token. Without one, ``python -m bot`` opens the offline console."""
     db_path: Path = DEFAULT_DB_PATH
     log_level: str = "INFO"
+    """DEBUG, INFO, WARNING, ERROR or CRITICAL (any case); anything else stops the start."""
     dev_guild_id: int | None = None
     """A server to sync commands to on every start (instant there; global sync is on request)."""
     owner_ids: frozenset[int] = frozenset()
@@ -35,6 +38,14 @@ class Settings(BaseSettings):
     max_waiting_writes: int = Field(default=200, ge=1)
     """Writes waiting for the database past which new commands are answered "busy, try again"
     at once (``bot.admission``) instead of queueing past Discord's 3-second deadline."""
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"{value!r} is not a log level; use one of {', '.join(LOG_LEVELS)}")
+        return level
 
     @property
     def has_token(self) -> bool:

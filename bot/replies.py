@@ -64,7 +64,7 @@ def state(interaction: discord.Interaction[Any]) -> Answer:
     found = interaction.extras.get(KEY)
     if found is None:
         found = interaction.extras[KEY] = Answer()
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def answers_privately(interaction: discord.Interaction[Any]) -> bool:
