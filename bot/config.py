@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from storage.characters import SheetLimits
 from storage.database import DEFAULT_DB_PATH
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -38,6 +39,22 @@ class Settings(BaseSettings):
     max_waiting_writes: int = Field(default=200, ge=1)
     """Writes waiting for the database past which new commands are answered "busy, try again"
     at once (``bot.admission``) instead of queueing past Discord's 3-second deadline."""
+
+    costly_per_minute: int = Field(default=12, ge=0)
+    """Times a minute one member may use each costly command (``/odds table``, ``/odds contest``,
+    ``/character list``, ``/character import``, ``/history fairness``, ``/conflict status``);
+    0: no limit. Past it the member is told privately to try again in N seconds."""
+
+    max_sheets_per_server: int = Field(default=2000, ge=1)
+    """Character sheets one server may keep. A table plays with tens; 2,000 leaves room for a
+    large community while keeping a roster that lists, searches and autocompletes at once."""
+    max_heroes_per_member: int = Field(default=50, ge=1)
+    """Heroes one member may keep in a server (Narrators' Villains and Extras count only against
+    the server's limit). Far above any real player's, low enough that no one fills the server."""
+
+    @property
+    def sheet_limits(self) -> SheetLimits:
+        return SheetLimits(per_server=self.max_sheets_per_server, per_member=self.max_heroes_per_member)
 
     @field_validator("log_level")
     @classmethod

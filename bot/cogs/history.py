@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot import replies
 from bot.access import guild_id_of
-from bot.checks import caller
+from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.render.common import INFO, TITLE_LIMIT, add_field, clip, fit, percent, plain
 from rules.fairness import fairness
@@ -71,6 +71,7 @@ class History(
             interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=private
         )
 
+    @cooldown()
     @app_commands.command(name="fairness", description="Face counts and success rate of the bot's dice")
     @app_commands.describe(member="Only this member's rolls")
     async def fairness_report(self, interaction: Interaction, member: discord.Member | None = None) -> None:

@@ -149,7 +149,7 @@ async def create(interaction: Interaction, draft_id: int) -> None:
         storage = interaction.client.storage
         try:
             async with storage.transaction() as tx:
-                saved = await tx.characters.create(guild_id, hero)
+                saved = await tx.characters.create(guild_id, hero, interaction.client.settings.sheet_limits)
                 active = await tx.active.get(guild_id, user_id) is None
                 if active:
                     await tx.active.set(guild_id, user_id, saved.id)

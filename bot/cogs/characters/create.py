@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot import replies
 from bot.access import guild_id_of
-from bot.checks import caller
+from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder import start
 from bot.errors import BotError
@@ -173,7 +173,7 @@ class MakeCommands(commands.Cog):
         guild_id = guild_id_of(interaction)
         made_active = False
         async with self.bot.storage.transaction() as tx:
-            stored = await tx.characters.create(guild_id, character)
+            stored = await tx.characters.create(guild_id, character, self.bot.settings.sheet_limits)
             mine = character.kind is CharacterKind.HERO and character.owner_id == interaction.user.id
             if mine and await tx.active.get(guild_id, character.owner_id) is None:
                 await tx.active.set(guild_id, character.owner_id, stored.id)
@@ -191,6 +191,7 @@ class MakeCommands(commands.Cog):
             allowed_mentions=NO_PINGS,
         )
 
+    @cooldown()
     @app_commands.command(
         name="import", description="Add a character from /character export, or exported from Roll20"
     )
@@ -228,7 +229,7 @@ class MakeCommands(commands.Cog):
         owner_id = owner.id if owner else character.owner_id if keeps_owner else interaction.user.id
         character = revise_character(character, owner_id=owner_id)
         try:
-            await self.bot.storage.characters.create(guild_id, character)
+            await self.bot.storage.characters.create(guild_id, character, self.bot.settings.sheet_limits)
         except AlreadyExistsError:
             raise BotError(
                 f"There is already a character named {plain(character.name)} here. "

@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot import replies
 from bot.access import guild_id_of, is_secret
-from bot.checks import caller
+from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_READ, load_to_change, load_to_read
 from bot.cogs.characters.create import MakeCommands
@@ -36,6 +36,8 @@ from rules.character import (
 )
 
 NO_PINGS = discord.AllowedMentions.none()
+PAGE_SIZE = 25
+"""Names per page of ``/character list``: one screen, and a query that stays cheap at any size."""
 
 
 def file_name(name: str) -> str:
@@ -88,23 +90,41 @@ class CharacterCommands(
             interaction, embed=sheet_embed(stored.character), ephemeral=secret if private is None else private
         )
 
+    @cooldown()
     @app_commands.command(name="list", description="List the characters in this server")
     @app_commands.describe(
         member="Only this member's characters",
         private="Show the list only to you (default: yes when it names the Narrator's secret ones)",
+        page=f"Which page of {PAGE_SIZE} names, in name order (default 1)",
     )
     async def list_characters(
-        self, interaction: Interaction, member: discord.Member | None = None, private: bool | None = None
+        self,
+        interaction: Interaction,
+        member: discord.Member | None = None,
+        private: bool | None = None,
+        page: app_commands.Range[int, 1, 10_000] = 1,
     ) -> None:
         guild_id = guild_id_of(interaction)
         who = await caller(interaction)
-        found = await self.bot.storage.characters.summaries(
-            guild_id, member.id if member else None, public_only=not who.reads_secret_sheets
+        total, found = await self.bot.storage.characters.page(
+            guild_id,
+            member.id if member else None,
+            public_only=not who.reads_secret_sheets,
+            limit=PAGE_SIZE,
+            offset=(page - 1) * PAGE_SIZE,
         )
         active = await self.bot.storage.active.get(guild_id, interaction.user.id)
         title = f"Characters of {plain(member.display_name)}" if member else "Characters in this server"
         hidden = [c.id for c in found if is_secret(c.kind, c.revealed)]
-        embed = roster_embed(found, title=title, active_id=active.id if active else None, hidden=hidden)
+        embed = roster_embed(
+            found,
+            title=title,
+            active_id=active.id if active else None,
+            hidden=hidden,
+            total=total,
+            page=page,
+            pages=max(1, -(-total // PAGE_SIZE)),
+        )
         await replies.send(interaction, embed=embed, ephemeral=bool(hidden) if private is None else private)
 
     @app_commands.command(

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import replies
 from bot.access import Caller, channel_id_of, guild_id_of
-from bot.checks import caller
+from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import Sheets
 from bot.cogs.conflict.prompts import run, send
@@ -154,6 +154,7 @@ class ConflictCog(
     async def end(self, interaction: Interaction) -> None:
         await run(interaction, narrator_move("end the Conflict", lambda _: End()), title="The Conflict ends")
 
+    @cooldown()
     @app_commands.command(
         name="status", description="Post the Conflict board again, at the bottom of the channel"
     )
