@@ -1,24 +1,50 @@
 """Admission control: past capacity, say "busy" at once rather than nothing three seconds later.
 
 An interaction that cannot be answered in time is worse than one refused in plain words: the
-user sees "did not respond" and, worse, may retry a move that was in fact saved. So before a
-command runs, the tree asks :func:`overloaded`: the event loop is already far behind (the
-interaction reached us late), or too many writes wait for the database. Then the user gets
-:data:`BUSY` privately and nothing is changed.
+user sees "did not respond" and may retry a move that was in fact saved. So before a command
+runs, the tree asks :meth:`Admission.overloaded`: the event loop is far behind (its timers fire
+late: everything queued before this interaction runs first), or too many writes wait for the
+database. Then the user gets :data:`BUSY` privately and nothing is changed.
+
+The loop's lag is measured, not guessed from an interaction's age: a delivery Discord replays
+after a reconnect is old but finds an idle bot, and deserves a real answer.
 """
 
-from typing import Any
-
-import discord
-
-from bot.replies import age
+import asyncio
+import contextlib
 
 BUSY = "The bot is busy right now; try again in a few seconds."
-LATE_AFTER = 1.0
-"""Seconds since Discord created an interaction past which it is refused: the loop is that far
-behind, and the work would likely not finish before the 3-second deadline."""
+LAG_LIMIT = 0.25
+"""Seconds the event loop may run late before new commands are refused: past it, work queued
+ahead of a new command already eats much of the 3 s it has."""
+TICK = 0.05
 
 
-def overloaded(interaction: discord.Interaction[Any], waiting_writes: int, max_waiting_writes: int) -> bool:
-    """Whether to refuse `interaction` as busy (see the module's docstring)."""
-    return age(interaction) > LATE_AFTER or waiting_writes > max_waiting_writes
+class Admission:
+    """Measures the event loop's lag in the background and says when to refuse new work."""
+
+    def __init__(self, max_waiting_writes: int) -> None:
+        self.max_waiting_writes = max_waiting_writes
+        self.lag = 0.0
+        """The loop's recent lag in seconds, decaying by half each tick once it is on time."""
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._watch(), name="admission-lag")
+
+    def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def overloaded(self, waiting_writes: int) -> bool:
+        return self.lag > LAG_LIMIT or waiting_writes > self.max_waiting_writes
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                started = loop.time()
+                await asyncio.sleep(TICK)
+                late = loop.time() - started - TICK
+                self.lag = max(late, self.lag / 2)

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.admission import BUSY, overloaded
+from bot.admission import BUSY, Admission
 from bot.config import Settings
 from bot.errors import on_app_command_error
 from bot.flow.catchup import CatchUp
@@ -36,8 +36,7 @@ class MistbornTree(app_commands.CommandTree["MistbornClient"]):
 
     async def interaction_check(self, interaction: discord.Interaction["MistbornClient"], /) -> bool:
         client = interaction.client
-        waiting = client.storage.database.waiting
-        if not overloaded(interaction, waiting, client.settings.max_waiting_writes):
+        if not client.admission.overloaded(client.storage.database.waiting):
             return True
         if interaction.type is discord.InteractionType.application_command:
             await replies.send_private(interaction, BUSY)
@@ -73,6 +72,7 @@ class MistbornClient(commands.Bot):
         self.conflicts = ConflictFlow(self, storage, self.pacer)
         self.catch_up = CatchUp(self, self.conflicts, self.pacer)
         self.upkeep = Upkeep(storage, settings.roll_log_days)
+        self.admission = Admission(settings.max_waiting_writes)
         self.sync_global = sync_global
         self.freeze_gc = freeze_gc
         self._cog_factories = tuple(cogs)
@@ -85,6 +85,7 @@ class MistbornClient(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.load_cogs()
+        self.admission.start()
         await self.sync_commands()
         if self.freeze_gc:
             # Everything loaded so far lives for the whole run; keeping it out of the
@@ -120,6 +121,7 @@ class MistbornClient(commands.Bot):
     async def close(self) -> None:
         self.catch_up.close()
         self.upkeep.close()
+        self.admission.close()
         self.conflicts.close()
         await super().close()
 

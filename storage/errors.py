@@ -43,3 +43,7 @@ class SchemaVersionError(StorageError):
 
 class LimitReachedError(StorageError):
     """A server or a member already has as many character sheets as the bot allows."""
+
+
+class AlreadyHandledError(StorageError):
+    """This very interaction's change was already saved (a retry or a replay): nothing changes."""

@@ -204,6 +204,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 10: Heroes in the making (docs/rulings.md §6.10), one per member per server, kept apart
     # from the characters so no list or Conflict finds them (storage.drafts).
     DRAFTS_SCHEMA,
+    # 11: the interactions whose change is saved, so a retried or replayed interaction never
+    # applies twice (storage.handled); pruned after a day.
+    """
+    CREATE TABLE handled_interactions (
+        interaction_id INTEGER PRIMARY KEY,
+        handled_at TEXT NOT NULL
+    );
+    CREATE INDEX handled_interactions_by_time ON handled_interactions (handled_at);
+    """,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

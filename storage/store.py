@@ -17,6 +17,7 @@ from storage.characters import CharacterRepository
 from storage.conflicts import ConflictRepository
 from storage.database import DEFAULT_DB_PATH, Database, Session, TransactionSession
 from storage.drafts import DraftRepository
+from storage.handled import HandledRepository
 from storage.outbox import OutboxRepository
 from storage.rolls import RollLog
 from storage.settings import SettingsRepository
@@ -34,6 +35,7 @@ class Repositories:
         self.boards = BoardRepository(session)
         self.drafts = DraftRepository(session)
         self.outbox = OutboxRepository(session)
+        self.handled = HandledRepository(session)
 
 
 class Storage(Repositories):

@@ -191,6 +191,7 @@ class ConflictFlow:
                 conflict_id=conflict_id,
                 compose=compose,
                 ready=asking,
+                interaction_id=interaction.id,
             )
         finally:
             if not asking.done():

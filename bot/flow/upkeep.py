@@ -24,6 +24,10 @@ EVERY = 6 * 3600.0
 OUTBOX_DAYS = 7
 
 
+HANDLED_DAYS = 1
+"""Days a handled interaction's id is kept: Discord's interaction tokens live 15 minutes."""
+
+
 class Upkeep:
     def __init__(self, storage: Storage, roll_log_days: int) -> None:
         self.storage = storage
@@ -57,4 +61,5 @@ class Upkeep:
         if self.roll_log_days > 0:
             rolls = await self.storage.rolls.prune(now - timedelta(days=self.roll_log_days))
         messages = await self.storage.outbox.prune(now - timedelta(days=OUTBOX_DAYS))
+        await self.storage.handled.prune(now - timedelta(days=HANDLED_DAYS))
         return rolls, messages
