@@ -3,8 +3,8 @@
 An interaction that cannot be answered in time is worse than one refused in plain words: the
 user sees "did not respond" and may retry a move that was in fact saved. So before a command
 runs, the tree asks :meth:`Admission.overloaded`: the event loop is far behind (its timers fire
-late: everything queued before this interaction runs first), or too many writes wait for the
-database. Then the user gets :data:`BUSY` privately and nothing is changed.
+late: everything queued before this interaction runs first) with many commands in progress, or
+too many writes wait for the database. Then the user gets :data:`BUSY` privately and nothing is changed.
 
 The loop's lag is measured, not guessed from an interaction's age: a delivery Discord replays
 after a reconnect is old but finds an idle bot, and deserves a real answer.
@@ -17,6 +17,9 @@ BUSY = "The bot is busy right now; try again in a few seconds."
 LAG_LIMIT = 0.25
 """Seconds the event loop may run late before new commands are refused: past it, work queued
 ahead of a new command already eats much of the 3 s it has."""
+BACKLOG = 16
+"""Commands in progress below which none is refused for lag: one hiccup of the loop (a start,
+a garbage collection, a busy machine) must not turn a quiet bot's few users away."""
 TICK = 0.05
 
 
@@ -37,8 +40,10 @@ class Admission:
         if self._task is not None:
             self._task.cancel()
 
-    def overloaded(self, waiting_writes: int) -> bool:
-        return self.lag > LAG_LIMIT or waiting_writes > self.max_waiting_writes
+    def overloaded(self, in_flight: int, waiting_writes: int) -> bool:
+        """Refuse while the loop is late with a backlog of commands, or writes pile up."""
+        late = self.lag > LAG_LIMIT and in_flight > BACKLOG
+        return late or waiting_writes > self.max_waiting_writes
 
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()

@@ -34,9 +34,19 @@ CogFactory = Callable[["MistbornClient"], commands.Cog]
 class MistbornTree(app_commands.CommandTree["MistbornClient"]):
     """The command tree, refusing work at once when the bot is past capacity (``bot.admission``)."""
 
+    in_flight = 0
+    """Commands (and autocompletes) being run right now."""
+
+    async def _call(self, interaction: discord.Interaction["MistbornClient"]) -> None:
+        self.in_flight += 1
+        try:
+            await super()._call(interaction)
+        finally:
+            self.in_flight -= 1
+
     async def interaction_check(self, interaction: discord.Interaction["MistbornClient"], /) -> bool:
         client = interaction.client
-        if not client.admission.overloaded(client.storage.database.waiting):
+        if not client.admission.overloaded(self.in_flight, client.storage.database.waiting):
             return True
         if interaction.type is discord.InteractionType.application_command:
             await replies.send_private(interaction, BUSY)
