@@ -1,7 +1,9 @@
 """Sustained mixed load from many servers at fixed offered rates, through the real Discord path.
 
-Run by hand: ``python -m bench.load_bench`` (100 servers; 50, 100, 200, 350 and 500
-interactions/s for 10 s each; about 60 s on 2 cores). ``--rates``, ``--seconds``, ``--guilds``
+Run by hand: ``python -m bench.load_bench`` (100 servers; 50, 100, 200, 500 and 1,000
+interactions/s for 10 s each; about 80 s on 2 cores). ``--crowd 20000 --mix ...,list=2`` adds
+20,000 sheets to one server and ``/character list`` there to the mix, to show that one crowded
+server does not slow the others. ``--rates``, ``--seconds``, ``--guilds``
 and ``--conflicts`` change the run.
 
 Open loop: a generator sends INTERACTION_CREATE on a fixed schedule (interaction i is due at
@@ -15,7 +17,8 @@ Conflict's previous move was acknowledged, else a roll goes instead).
 Latency is from the *scheduled* send time to the fake receiving the initial callback, so a
 generator that falls behind (the loop is shared) counts against the bot instead of hiding it.
 A failure is no ack within 3 s, an error reply (an ephemeral message where none is expected,
-or a refused callback), or a violation the fake recorded. The highest rate "held" is the
+or a refused callback), a "busy, try again" (admission control past capacity: answered, but
+not served), or a violation the fake recorded. The highest rate "held" is the
 highest one with p99 < 20 ms and no failures.
 
 Everything shares one process, one event loop and one heap: the fake's JSON and HTTP work and
@@ -102,6 +105,8 @@ class Load:
         self.templates: dict[str, list[JSON]] = {}
         for kind, (user, line) in LINES.items():
             self.templates[kind] = [self.p.slash(line, self.p.actor(g, user)) for g in self.guilds]
+        crowded = self.guilds[0]
+        self.templates["list"] = [self.p.slash("/character list", self.p.actor(crowded, "player2"))]
         self.templates["complete"] = [
             self.p.slash(line, self.p.actor(g, user), focus=True)
             for g in self.guilds
@@ -251,10 +256,24 @@ def parse_mix(text: str) -> dict[str, int]:
     mix: dict[str, int] = {}
     for part in text.split(","):
         name, _, weight = part.partition("=")
-        if name.strip() not in {*LINES, "complete", "conflict"}:
+        if name.strip() not in {*LINES, "complete", "conflict", "list"}:
             raise SystemExit(f"unknown mix entry {name!r}")
         mix[name.strip()] = int(weight)
     return mix
+
+
+async def crowd(storage: Storage, guild: FakeGuild, count: int) -> None:
+    """`count` more Villains in one server (past the bot's own cap: written straight to storage),
+    for ``/character list`` (the ``list`` kind, always in that server) to page through."""
+    narrator = guild.member("narrator")
+    assert narrator is not None
+    for start in range(0, count, 1000):
+        async with storage.transaction() as tx:
+            for number in range(start, min(count, start + 1000)):
+                character = make_character(
+                    name=f"Crowd {number:05d}", kind=CharacterKind.VILLAIN, owner_id=narrator.user.id
+                )
+                await tx.characters.create(guild.id, character)
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -271,6 +290,7 @@ async def run(args: argparse.Namespace) -> None:
         db_path = Path(folder) / "load.sqlite3"
         async with running(world, db_path) as (harness, storage):
             duels = await seed(storage, world.guilds, min(args.conflicts, args.guilds))
+            await crowd(storage, world.guilds[0], args.crowd)
             load = Load(harness, duels, parse_mix(args.mix), args.seed)
             await load.declare_all()
             await load.run_rate(min(rates), min(2.0, args.seconds))  # warm-up, not reported
@@ -285,7 +305,9 @@ async def run(args: argparse.Namespace) -> None:
         if ok:
             held.append(result.rate)
     print(
-        f"load: {args.guilds} servers, {len(duels)} live Conflicts, open loop, {args.seconds:g} s per rate, "
+        f"load: {args.guilds} servers, {len(duels)} live Conflicts"
+        + (f", {args.crowd:,} more sheets in one server" if args.crowd else "")
+        + f", open loop, {args.seconds:g} s per rate, "
         f"mix {args.mix}" + (", gc.freeze() after setup" if args.gc_freeze else "")
     )
     print(f"({in_process('load generator')}; {box})")
@@ -295,7 +317,8 @@ async def run(args: argparse.Namespace) -> None:
     print(
         "as Unknown interaction), errors = error reply, violations = recorded by the fake (a late ack and its"
     )
-    print("late error reply count one each); lag = how far the generator fell behind its schedule;")
+    print("late error reply count one each); busy = the bot's private 'busy, try again' past capacity;")
+    print("lag = how far the generator fell behind its schedule;")
     print("GC = Python's collections in this process (bot, fake and generator share one heap)")
     print()
     print(
@@ -305,6 +328,7 @@ async def run(args: argparse.Namespace) -> None:
                 "sent",
                 "ok",
                 "late",
+                "busy",
                 "errors",
                 "violations",
                 "p50 ms",
@@ -341,14 +365,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.load_bench", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--rates",
-        default="50,100,200,350,500",
-        help="offered rates, interactions/s (default 50,100,200,350,500)",
+        default="50,100,200,500,1000",
+        help="offered rates, interactions/s (default 50,100,200,500,1000)",
     )
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per rate (default 10)")
     parser.add_argument("--guilds", type=int, default=100, help="simulated servers (default 100)")
     parser.add_argument("--conflicts", type=int, default=20, help="servers with a live Conflict (default 20)")
     parser.add_argument("--mix", default=DEFAULT_MIX, help=f"weights per kind (default {DEFAULT_MIX})")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument(
+        "--crowd",
+        type=int,
+        default=0,
+        help="extra sheets in the first server, where the mix's `list` kind runs /character list (default 0)",
+    )
     parser.add_argument(
         "--gc-freeze",
         action="store_true",

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bench.common import percentile
+from bot.admission import BUSY
 from fake_discord.records import InteractionRecord
 
 ACK_WINDOW = 3.0
@@ -77,7 +78,8 @@ class RateResult:
 
 
 def outcome(sent: Sent) -> str:
-    """'ok', 'late' (no ack in 3 s: none, or refused as Unknown interaction) or 'error'."""
+    """'ok', 'late' (no ack in 3 s: none, or refused as Unknown interaction), 'busy' (the bot's
+    "busy, try again" at once, past capacity) or 'error'."""
     record = sent.record
     if any(error.get("code") == UNKNOWN_INTERACTION for error in record.errors):
         return "late"
@@ -86,7 +88,7 @@ def outcome(sent: Sent) -> str:
     if record.responded_at is None or record.responded_at - sent.due > ACK_WINDOW:
         return "late"
     if record.ephemeral:
-        return "error"
+        return "busy" if record.content == BUSY else "error"
     return "ok"
 
 
@@ -95,13 +97,14 @@ def summarize(result: RateResult) -> tuple[list[str], bool]:
     latencies = [t for _, o, t in result.outcomes if o == "ok" and t is not None]
     p50 = 1000 * percentile(latencies, 50)
     p99 = 1000 * percentile(latencies, 99)
-    failures = outcomes["late"] + outcomes["error"] + result.violations
+    failures = outcomes["late"] + outcomes["error"] + outcomes["busy"] + result.violations
     held = failures == 0 and p99 < P99_GOAL_MS
     row = [
         str(result.rate),
         str(len(result.outcomes)),
         str(outcomes["ok"]),
         str(outcomes["late"]),
+        str(outcomes["busy"]),
         str(outcomes["error"]),
         str(result.violations),
         f"{p50:.2f}",

@@ -12,17 +12,21 @@ declares. An installation without it still runs on Discord, and says so when the
 import argparse
 import asyncio
 import logging
+import sqlite3
 import sys
 from collections.abc import Sequence
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Protocol
 
 import discord
+from pydantic import ValidationError
 
 from bot.app import MistbornBot
 from bot.config import Settings
 from bot.logs import redact_handlers
 from storage import Storage
+from storage.backup import backup_file
 
 log = logging.getLogger("bot")
 
@@ -49,7 +53,27 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--player", action="store_true", help="offline console: type without the Narrator role"
     )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    copy = commands.add_parser(
+        "backup",
+        help="copy the database, while the bot runs, with SQLite's backup API",
+        description="Copy the database (MISTBORN_DB_PATH) to FILE as one consistent snapshot, WAL "
+        "included, while the bot may be running. Restore by stopping the bot and putting FILE in "
+        "the database's place.",
+    )
+    copy.add_argument("file", type=Path, metavar="FILE", help="where to write the copy (replaced if present)")
     return parser.parse_args(argv)
+
+
+def load_settings() -> Settings | None:
+    """The settings, or None after saying in one line what is wrong with them."""
+    try:
+        return Settings()
+    except ValidationError as error:
+        for problem in error.errors():
+            where = ".".join(str(part) for part in problem["loc"]) or "settings"
+            print(f"Invalid setting MISTBORN_{where.upper()}: {problem['msg']}", file=sys.stderr)
+        return None
 
 
 async def run_discord(settings: Settings, *, sync_global: bool) -> None:
@@ -71,9 +95,19 @@ def find_offline_console() -> OfflineConsole | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    settings = Settings()
+    settings = load_settings()
+    if settings is None:
+        return 2
+    if args.command == "backup":
+        try:
+            backup_file(settings.db_path, args.file)
+        except (OSError, sqlite3.Error) as error:
+            print(f"Backup failed: {error}", file=sys.stderr)
+            return 1
+        print(f"Backed up {settings.db_path} to {args.file}.", file=sys.stderr)
+        return 0
     if settings.has_token:
-        discord.utils.setup_logging(level=logging.getLevelName(settings.log_level.upper()))
+        discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
         redact_handlers()  # no interaction token in the log, at any level
         asyncio.run(run_discord(settings, sync_global=args.sync_global))
         return 0

@@ -44,3 +44,22 @@ def manager_only(doing: str) -> Callable[[T], T]:
 async def table_dice(interaction: Interaction) -> bool:
     """Whether this server lets players type faces from dice rolled at the table (§7.2)."""
     return (await interaction.client.storage.settings.get(guild_id_of(interaction))).table_dice
+
+
+def costly(interaction: Interaction) -> app_commands.Cooldown | None:
+    """The per-member cooldown of a costly command (``MISTBORN_COSTLY_PER_MINUTE``; 0: none).
+
+    A member calling a heavy command in a loop would hold the event loop and the database from
+    every other server; the error handler answers "Slow down: try again in N s." privately.
+    """
+    per_minute = interaction.client.settings.costly_per_minute
+    return app_commands.Cooldown(per_minute, 60.0) if per_minute > 0 else None
+
+
+def member_key(interaction: Interaction) -> tuple[int | None, int]:
+    return (interaction.guild_id, interaction.user.id)
+
+
+def cooldown() -> Callable[[T], T]:
+    """``@cooldown()``: a costly command's per-member limit (``costly``), counted per command."""
+    return app_commands.checks.dynamic_cooldown(costly, key=member_key)

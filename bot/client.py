@@ -13,8 +13,11 @@ import random
 from collections.abc import Callable, Sequence
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
+from bot.admission import BUSY, Admission
 from bot.config import Settings
 from bot.errors import on_app_command_error
 from bot.flow.catchup import CatchUp
@@ -26,6 +29,28 @@ from storage import Storage
 log = logging.getLogger(__name__)
 
 CogFactory = Callable[["MistbornClient"], commands.Cog]
+
+
+class MistbornTree(app_commands.CommandTree["MistbornClient"]):
+    """The command tree, refusing work at once when the bot is past capacity (``bot.admission``)."""
+
+    in_flight = 0
+    """Commands (and autocompletes) being run right now."""
+
+    async def _call(self, interaction: discord.Interaction["MistbornClient"]) -> None:
+        self.in_flight += 1
+        try:
+            await super()._call(interaction)
+        finally:
+            self.in_flight -= 1
+
+    async def interaction_check(self, interaction: discord.Interaction["MistbornClient"], /) -> bool:
+        client = interaction.client
+        if not client.admission.overloaded(self.in_flight, client.storage.database.waiting):
+            return True
+        if interaction.type is discord.InteractionType.application_command:
+            await replies.send_private(interaction, BUSY)
+        return False
 
 
 class MistbornClient(commands.Bot):
@@ -47,6 +72,7 @@ class MistbornClient(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            tree_cls=MistbornTree,
             **options,  # type: ignore[arg-type]
         )
         self.settings = settings
@@ -56,6 +82,7 @@ class MistbornClient(commands.Bot):
         self.conflicts = ConflictFlow(self, storage, self.pacer)
         self.catch_up = CatchUp(self, self.conflicts, self.pacer)
         self.upkeep = Upkeep(storage, settings.roll_log_days)
+        self.admission = Admission(settings.max_waiting_writes)
         self.sync_global = sync_global
         self.freeze_gc = freeze_gc
         self._cog_factories = tuple(cogs)
@@ -68,6 +95,7 @@ class MistbornClient(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.load_cogs()
+        self.admission.start()
         await self.sync_commands()
         if self.freeze_gc:
             # Everything loaded so far lives for the whole run; keeping it out of the
@@ -91,6 +119,10 @@ class MistbornClient(commands.Bot):
         self.catch_up.start()
         self.upkeep.start()
 
+    async def on_interaction(self, interaction: discord.Interaction["MistbornClient"]) -> None:
+        """Every command, button and form passes here: none may miss Discord's deadline."""
+        replies.guard(interaction)
+
     async def is_owner(self, user: discord.abc.User) -> bool:
         if self.settings.owner_ids:
             return user.id in self.settings.owner_ids
@@ -99,6 +131,7 @@ class MistbornClient(commands.Bot):
     async def close(self) -> None:
         self.catch_up.close()
         self.upkeep.close()
+        self.admission.close()
         self.conflicts.close()
         await super().close()
 

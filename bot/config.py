@@ -7,10 +7,13 @@ in a log line, a repr or an error message. A setting left empty (``MISTBORN_DEV_
 
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from storage.characters import SheetLimits
 from storage.database import DEFAULT_DB_PATH
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Settings(BaseSettings):
@@ -24,6 +27,7 @@ class Settings(BaseSettings):
     """The bot's Discord token. Without one, ``python -m bot`` opens the offline console."""
     db_path: Path = DEFAULT_DB_PATH
     log_level: str = "INFO"
+    """DEBUG, INFO, WARNING, ERROR or CRITICAL (any case); anything else stops the start."""
     dev_guild_id: int | None = None
     """A server to sync commands to on every start (instant there; global sync is on request)."""
     owner_ids: frozenset[int] = frozenset()
@@ -40,6 +44,34 @@ class Settings(BaseSettings):
     @property
     def console_log_path(self) -> Path:
         return self.console_log or self.db_path.parent / "console.log"
+
+    max_waiting_writes: int = Field(default=200, ge=1)
+    """Writes waiting for the database past which new commands are answered "busy, try again"
+    at once (``bot.admission``) instead of queueing past Discord's 3-second deadline."""
+
+    costly_per_minute: int = Field(default=12, ge=0)
+    """Times a minute one member may use each costly command (``/odds table``, ``/odds contest``,
+    ``/character list``, ``/character import``, ``/history fairness``, ``/conflict status``);
+    0: no limit. Past it the member is told privately to try again in N seconds."""
+
+    max_sheets_per_server: int = Field(default=2000, ge=1)
+    """Character sheets one server may keep. A table plays with tens; 2,000 leaves room for a
+    large community while keeping a roster that lists, searches and autocompletes at once."""
+    max_heroes_per_member: int = Field(default=50, ge=1)
+    """Heroes one member may keep in a server (Narrators' Villains and Extras count only against
+    the server's limit). Far above any real player's, low enough that no one fills the server."""
+
+    @property
+    def sheet_limits(self) -> SheetLimits:
+        return SheetLimits(per_server=self.max_sheets_per_server, per_member=self.max_heroes_per_member)
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"{value!r} is not a log level; use one of {', '.join(LOG_LEVELS)}")
+        return level
 
     @property
     def has_token(self) -> bool:

@@ -7,11 +7,13 @@ its options, and the user gets a short apology, never a traceback.
 """
 
 import logging
+import math
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.replies import send_private
 from bot.text import inert
 from rules.errors import RulesError
 from storage.errors import StorageError
@@ -82,28 +84,16 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.MissingPermissions):
         return "You need the Manage Server permission for that."
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
+        return f"Slow down: try again in {max(1, math.ceil(error.retry_after))} s."
     if isinstance(error, app_commands.CheckFailure):
         return "You are not allowed to use this command here."
     return None
 
 
-MESSAGE_LIMIT = 2000
-
-
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Answer privately, whether or not the interaction was already answered or deferred.
-
-    Clipped to Discord's 2000 characters: an over-long refusal would otherwise be rejected and
-    the user would see only "did not respond".
-    """
-    if len(text) > MESSAGE_LIMIT:
-        text = text[: MESSAGE_LIMIT - 1] + "…"
-    mentions = discord.AllowedMentions.none()
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=mentions)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=mentions)
+    """Answer privately, whether or not the interaction was already answered or deferred
+    (``bot.replies``: clipped to Discord's 2000 characters, after a public "thinking…" too)."""
+    await send_private(interaction, text)
 
 
 async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

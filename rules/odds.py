@@ -160,14 +160,37 @@ def contest_odds(
     """
     acting, opposing = _as_pool(acting), _as_pool(opposing)
     check_difficulty(difficulty)
+    return _contest_odds(
+        acting.dice,
+        0 if acting_extra else acting.free_nudges,
+        acting_extra,
+        opposing.dice,
+        0 if opposing_extra else opposing.free_nudges,
+        opposing_extra,
+        difficulty,
+    )
+
+
+@cache
+def _contest_odds(
+    acting_dice: int,
+    acting_free: int,
+    acting_extra: bool,
+    opposing_dice: int,
+    opposing_free: int,
+    opposing_extra: bool,
+    difficulty: int,
+) -> ContestOdds:
+    """A Contest's odds depend only on these numbers (a few thousand combinations), so each is
+    computed once, like a roll's (:func:`_odds`): a member asking again costs nothing."""
     win = stalemate = Fraction(0)
-    opp_dist = distribution(opposing.dice)
-    for (a_result, a_sixes), a_chance in distribution(acting.dice).items():
+    opp_dist = distribution(opposing_dice)
+    for (a_result, a_sixes), a_chance in distribution(acting_dice).items():
         if a_result < difficulty:
             continue
-        a_nudges = 0 if acting_extra else a_sixes + acting.free_nudges
+        a_nudges = 0 if acting_extra else a_sixes + acting_free
         for (o_result, o_sixes), o_chance in opp_dist.items():
-            o_nudges = 0 if opposing_extra else o_sixes + opposing.free_nudges
+            o_nudges = 0 if opposing_extra else o_sixes + opposing_free
             if (a_result, a_nudges) > (o_result, o_nudges):
                 win += a_chance * o_chance
             elif (a_result, a_nudges) == (o_result, o_nudges):

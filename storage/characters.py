@@ -14,6 +14,7 @@ the SQL form of ``bot.access.Caller.can_read``: only Heroes and revealed sheets.
 
 import sqlite3
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import NoReturn
 
@@ -27,7 +28,7 @@ from rules.naming import name_key as name_key
 from rules.naming import search_key
 from storage import sheet_format
 from storage.database import Session
-from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
+from storage.errors import AlreadyExistsError, LimitReachedError, NotFoundError, StaleWriteError
 from storage.name_keys import bindable, name_columns
 from storage.sheet_format import current_document
 from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text, utc_now
@@ -120,6 +121,41 @@ class CharacterSummary(BaseModel):
     revealed: bool = False
 
 
+@dataclass(frozen=True)
+class SheetLimits:
+    """How many sheets a server, and one member's Heroes, may hold.
+
+    Only Heroes count against a member: only Narrators make Villains and Extras, and a large
+    campaign's opposition is theirs to keep, under the server's limit like everything else.
+    """
+
+    per_server: int
+    per_member: int
+
+
+async def _check_limits(
+    conn: aiosqlite.Connection, guild_id: int, character: Character, limits: SheetLimits
+) -> None:
+    row = await fetch_one(conn, "SELECT COUNT(*) AS n FROM characters WHERE guild_id = ?", (guild_id,))
+    if row is not None and row["n"] >= limits.per_server:
+        raise LimitReachedError(
+            f"This server already has {row['n']} character sheets, the most it may keep. "
+            "Delete some with /character delete first."
+        )
+    if character.kind is not CharacterKind.HERO:
+        return
+    row = await fetch_one(
+        conn,
+        "SELECT COUNT(*) AS n FROM characters WHERE guild_id = ? AND owner_id = ? AND kind = ?",
+        (guild_id, character.owner_id, CharacterKind.HERO.value),
+    )
+    if row is not None and row["n"] >= limits.per_member:
+        raise LimitReachedError(
+            f"That member already has {row['n']} Heroes in this server, the most one member may keep. "
+            "Delete one with /character delete first."
+        )
+
+
 def _summary(row: sqlite3.Row) -> CharacterSummary:
     return CharacterSummary(
         id=row["id"], name=row["name"], kind=row["kind"], owner_id=row["owner_id"], revealed=row["revealed"]
@@ -166,10 +202,16 @@ class CharacterRepository:
     def __init__(self, session: Session) -> None:
         self._session = session
 
-    async def create(self, guild_id: int, character: Character) -> StoredCharacter:
-        """Save a new character; its version starts at 1. The name must be free in the server."""
+    async def create(
+        self, guild_id: int, character: Character, limits: SheetLimits | None = None
+    ) -> StoredCharacter:
+        """Save a new character; its version starts at 1. The name must be free in the server,
+        and within ``limits`` (counted while holding the writer, so two creates cannot both
+        take the last place)."""
         now = utc_now()
         async with self._session.writing() as conn:
+            if limits is not None:
+                await _check_limits(conn, guild_id, character, limits)
             try:
                 row_id = await insert(
                     conn,
@@ -225,6 +267,20 @@ class CharacterRepository:
         params: tuple[int, ...] = (guild_id,) if owner_id is None else (guild_id, owner_id)
         sql = (_SUMMARIES if owner_id is None else _SUMMARIES_OWNER) + public + " ORDER BY sort_key"
         return [_summary(row) for row in await fetch_all(self._session.reader, sql, params)]
+
+    async def page(
+        self, guild_id: int, owner_id: int | None, *, public_only: bool, limit: int, offset: int
+    ) -> tuple[int, list[CharacterSummary]]:
+        """How many characters match (as :meth:`summaries`), and `limit` of them from `offset` in
+        name order: one indexed query whatever the roster's size, no sheet parsed."""
+        public = _PUBLIC if public_only else ""
+        params: tuple[int, ...] = (guild_id,) if owner_id is None else (guild_id, owner_id)
+        base = (_SUMMARIES if owner_id is None else _SUMMARIES_OWNER) + public
+        total = await fetch_one(self._session.reader, f"SELECT COUNT(*) AS n FROM ({base})", params)
+        rows = await fetch_all(
+            self._session.reader, base + " ORDER BY sort_key LIMIT ? OFFSET ?", (*params, limit, offset)
+        )
+        return (0 if total is None else int(total["n"])), [_summary(row) for row in rows]
 
     async def set_revealed(self, guild_id: int, character_id: int, revealed: bool) -> None:
         """Open a sheet to the players, or close it again (the sheet and its version stay)."""

@@ -204,6 +204,7 @@ async def run_transition(
     conflict_id: int | None = None,
     compose: Compose | None = None,
     ready: Awaitable[object] | None = None,
+    interaction_id: int | None = None,
 ) -> Applied:
     """Apply one command to the channel's Conflict, atomically, with the messages it must show.
 
@@ -214,12 +215,17 @@ async def run_transition(
     Conflict is loaded and before the command is built: the caller's own lookup (who is
     asking) runs beside the load instead of before it.
 
+    ``interaction_id``, when given, is recorded with the move, and a second move with the same
+    id raises :class:`~storage.errors.AlreadyHandledError` and writes nothing.
+
     Raises :class:`~storage.errors.NotFoundError` when no Conflict runs in the channel and
     :class:`~rules.errors.RulesError` when the command is not allowed now; in both cases
     nothing is written.
     """
     async with storage.transaction() as tx:
         stored, loaded = await tx.conflicts.get_with_sheets(guild_id, channel_id)
+        if interaction_id is not None:
+            await tx.handled.claim(interaction_id)  # a replayed interaction changes nothing
         if ready is not None:
             await ready
         if stored is None:

@@ -18,6 +18,7 @@ fault is outside the bot, nothing was saved, and the same request works once it 
 
 import asyncio
 import logging
+import os
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -84,6 +85,28 @@ async def _connect(path: Path, *, read_only: bool) -> aiosqlite.Connection:
     return conn
 
 
+PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
+
+
+def make_private(path: Path) -> None:
+    """Create the database's folder (0700) and file (0600) readable by the bot's user alone.
+
+    Sheets, secret rolls and the Narrator's notes live there. SQLite creates the ``-wal`` and
+    ``-shm`` files with the database file's own mode, so making the file private first is enough;
+    an existing file is made private too. A folder that already existed is left as it is: it may
+    be shared on purpose (the working directory, say).
+    """
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=PRIVATE_DIR)
+        path.parent.chmod(PRIVATE_DIR)  # mkdir's mode is masked by the umask
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, PRIVATE_FILE))
+    path.chmod(PRIVATE_FILE)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            side.chmod(PRIVATE_FILE)
+
+
 class Database:
     """One SQLite file: a writer connection behind a lock, and a reader connection.
 
@@ -96,6 +119,8 @@ class Database:
         self._writer = writer
         self._reader = reader
         self._lock = asyncio.Lock()
+        self.waiting = 0
+        """Tasks waiting for the writer right now: how far writes are behind (admission control)."""
         self._owner: asyncio.Task[Any] | None = None
         self._closed = False
         self.begun: asyncio.Future[Any] | None = None
@@ -105,7 +130,7 @@ class Database:
     async def open(cls, path: Path | str = DEFAULT_DB_PATH) -> Self:
         """Open (creating if needed) the file at ``path`` and bring its schema up to date."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private(path)
         writer = await _connect(path, read_only=False)
         try:
             await migrate(writer)
@@ -165,12 +190,17 @@ class Database:
         task = asyncio.current_task()
         if task is not None and task is self._owner:
             raise RuntimeError("A transaction is already open in this task; use the repositories it yielded.")
-        async with self._lock:
+        self.waiting += 1
+        try:
+            await self._lock.acquire()
+        finally:
+            self.waiting -= 1
+        try:
             self._owner = task
-            try:
-                yield
-            finally:
-                self._owner = None
+            yield
+        finally:
+            self._owner = None
+            self._lock.release()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:

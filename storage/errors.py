@@ -39,3 +39,11 @@ class DatabaseBusyError(StorageUnavailableError):
 
 class SchemaVersionError(StorageError):
     """The database file was written by a newer version of the bot than this one."""
+
+
+class LimitReachedError(StorageError):
+    """A server or a member already has as many character sheets as the bot allows."""
+
+
+class AlreadyHandledError(StorageError):
+    """This very interaction's change was already saved (a retry or a replay): nothing changes."""

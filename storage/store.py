@@ -17,6 +17,7 @@ from storage.characters import CharacterRepository
 from storage.conflicts import ConflictRepository
 from storage.database import DEFAULT_DB_PATH, Database, Session, TransactionSession
 from storage.drafts import DraftRepository
+from storage.handled import HandledRepository
 from storage.outbox import OutboxRepository
 from storage.requests import RequestRepository
 from storage.rolls import RollLog
@@ -36,6 +37,7 @@ class Repositories:
         self.drafts = DraftRepository(session)
         self.outbox = OutboxRepository(session)
         self.requests = RequestRepository(session)
+        self.handled = HandledRepository(session)
 
 
 class Storage(Repositories):

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.access import guild_id_of
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, NotAllowed
@@ -26,11 +27,11 @@ class Admin(commands.Cog):
             raise NotAllowed("Only the bot's owner can sync its commands.")
         if scope not in ("global", "here"):  # Discord enforces the choices; a raw payload need not
             raise BotError("Choose the scope `global` or `here`.")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.defer(interaction, ephemeral=True)
         if scope == "global":
             synced = await self.bot.tree.sync()
         else:
             guild = discord.Object(guild_id_of(interaction))
             self.bot.tree.copy_global_to(guild=guild)
             synced = await self.bot.tree.sync(guild=guild)
-        await interaction.followup.send(f"Synced {len(synced)} commands ({scope}).", ephemeral=True)
+        await replies.send(interaction, f"Synced {len(synced)} commands ({scope}).", ephemeral=True)

@@ -3,6 +3,7 @@
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
 from bot.render.common import clip, plain
@@ -36,12 +37,12 @@ class Help(commands.Cog):
     ) -> None:
         registered = self.bot.tree.get_commands()
         if command is None:
-            await interaction.response.send_message(embed=help_embed(registered, DICE_RULES), ephemeral=True)
+            await replies.send(interaction, embed=help_embed(registered, DICE_RULES), ephemeral=True)
             return
         wanted = command.strip().lstrip("/").split(" ")[0].lower()
         for found in slash_commands(registered):
             if found.name == wanted:
-                await interaction.response.send_message(embed=command_embed(found), ephemeral=True)
+                await replies.send(interaction, embed=command_embed(found), ephemeral=True)
                 return
         raise BotError(f"There is no command /{plain(clip(wanted, 32))}. `/help` lists them all.")
 

@@ -14,8 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.access import guild_id_of
-from bot.checks import caller
+from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.render.common import INFO, TITLE_LIMIT, add_field, clip, fit, percent, plain
 from rules.fairness import fairness
@@ -67,10 +68,11 @@ class History(
         private = any(r.secret for r in records)
         footer = kept(self.bot.settings.roll_log_days)
         embed.set_footer(text=f"Shown only to you: it lists secret rolls. {footer}" if private else footer)
-        await interaction.response.send_message(
-            embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=private
+        await replies.send(
+            interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=private
         )
 
+    @cooldown()
     @app_commands.command(name="fairness", description="Face counts and success rate of the bot's dice")
     @app_commands.describe(member="Only this member's rolls")
     async def fairness_report(self, interaction: Interaction, member: discord.Member | None = None) -> None:
@@ -109,4 +111,4 @@ class History(
             text="Each face should come up about 1 time in 6. Dice typed in with /read are not counted. "
             + counted
         )
-        await interaction.response.send_message(embed=embed, ephemeral=bool(stats.secret))
+        await replies.send(interaction, embed=embed, ephemeral=bool(stats.secret))

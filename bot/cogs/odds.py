@@ -13,6 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
+from bot.checks import cooldown
 from bot.client import Interaction, MistbornClient
 from bot.render.charts import contest_chart, roll_chart, table_chart
 from bot.render.dice import contest_odds_embed, odds_embed, odds_table_embed
@@ -36,7 +38,7 @@ async def answer_with_chart(interaction: Interaction, embed: discord.Embed, char
     if png is None:
         png = await asyncio.to_thread(chart.png)
     embed.set_image(url=f"attachment://{CHART}")
-    await interaction.response.send_message(embed=embed, file=discord.File(BytesIO(png), filename=CHART))
+    await replies.send(interaction, embed=embed, file=discord.File(BytesIO(png), filename=CHART))
 
 
 class Odds(
@@ -65,10 +67,12 @@ class Odds(
     @app_commands.command(
         name="table", description="Chance of success for 2–10 dice against every Difficulty"
     )
+    @cooldown()
     async def table(self, interaction: Interaction) -> None:
         table = odds_table()
         await answer_with_chart(interaction, odds_table_embed(table), table_chart(table))
 
+    @cooldown()
     @app_commands.command(name="contest", description="Chance to win, lose or stalemate a Contest")
     @app_commands.describe(
         acting="The acting side's pool",

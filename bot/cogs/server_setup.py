@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.access import guild_id_of
 from bot.checks import manager_only, narrator_only
 from bot.client import Interaction, MistbornClient
@@ -88,7 +89,7 @@ class ServerSetup(
         embed.add_field(name="GM channel", value=channel, inline=False)
         embed.add_field(name="Table dice", value=dice, inline=False)
         embed.set_footer(text="Members with Manage Server are always Narrators.")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await replies.send(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="show", description="Show the Narrator roles, the GM channel and table dice")
     @narrator_only("see the server setup")

@@ -28,6 +28,7 @@ import discord
 
 from bot.access import conflict_view
 from bot.errors import UNKNOWN_CHANNEL
+from bot.flow.bounded import KeyedLocks, Recent, forget_when_done
 from bot.flow.crash import crash_point
 from bot.flow.pacing import Pacer
 from bot.render.conflict import FULL, status_embed
@@ -102,6 +103,10 @@ async def stored_board(
     return stored, Shown(stored.id, stored.version, load_stored(stored), sheets, revealed)
 
 
+ROWS_KEPT = 4096
+"""Board rows remembered (the rest are read again when needed): the channels most recently played."""
+
+
 class Boards:
     def __init__(self, client: discord.Client, storage: Storage, pacer: Pacer) -> None:
         self.client = client
@@ -111,8 +116,8 @@ class Boards:
         self._dirty: set[Key] = set()
         self._forced: set[Key] = set()
         self._latest: dict[Key, Shown] = {}
-        self._rows: dict[Key, BoardRow | None] = {}
-        self._locks: dict[Key, asyncio.Lock] = {}
+        self._rows: Recent[Key, BoardRow | None] = Recent(ROWS_KEPT)
+        self._locks: KeyedLocks[Key] = KeyedLocks()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
         self.buttons: Buttons = no_board_buttons
 
@@ -132,7 +137,9 @@ class Boards:
         self._dirty.add(key)
         task = self._tasks.get(key)
         if task is None or task.done():
-            self._tasks[key] = asyncio.create_task(self._run(key), name=f"board-{channel_id}")
+            forget_when_done(
+                self._tasks, key, asyncio.create_task(self._run(key), name=f"board-{channel_id}")
+            )
 
     def forget(self, guild_id: int, channel_id: int) -> None:
         """Drop what is remembered of a board whose row was cleared (``/conflict status``)."""
@@ -140,11 +147,11 @@ class Boards:
 
     async def idle(self) -> None:
         """Wait until every requested refresh has run (for tests and shutdown)."""
-        while pending := [t for t in self._tasks.values() if not t.done()]:
+        while pending := [t for t in list(self._tasks.values()) if not t.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
 
     def close(self) -> None:
-        for task in self._tasks.values():
+        for task in list(self._tasks.values()):
             task.cancel()
 
     async def _run(self, key: Key) -> None:
@@ -188,8 +195,7 @@ class Boards:
         edits it even when it shows this version already.
         """
         key = (guild_id, channel_id)
-        lock = self._locks.setdefault(key, asyncio.Lock())
-        async with lock:
+        async with self._locks.hold(key):
             try:
                 current = shown if shown is not None else await self._stored(key)
                 await self._update(key, current, verify, redraw)

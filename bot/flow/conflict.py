@@ -138,6 +138,10 @@ class Reply:
         }
 
 
+PROMPTS_KEPT = 4096
+"""Defence prompts whose time is remembered at most; an older one is merely not held to the grace."""
+
+
 class ConflictFlow:
     """Runs Conflict moves for every channel; owns the boards, the outbox and the defence timers."""
 
@@ -187,6 +191,7 @@ class ConflictFlow:
                 conflict_id=conflict_id,
                 compose=compose,
                 ready=asking,
+                interaction_id=interaction.id,
             )
         finally:
             if not asking.done():
@@ -271,7 +276,7 @@ class ConflictFlow:
         if asked is None:
             return reply
         if asked.prompt.defend_with:
-            self._prompted[(guild_id, channel_id, asked.prompt.attack_id)] = time.monotonic()
+            self.prompted(guild_id, channel_id, asked.prompt.attack_id)
         return replace(
             reply,
             content=asked.content,
@@ -328,6 +333,19 @@ class ConflictFlow:
             view=self.buttons(asked.prompt),
         )
         return message(MessageKind.PROMPT, reply, None)
+
+    def prompted(self, guild_id: int, channel_id: int, attack_id: int) -> None:
+        """Remember when this defence prompt was posted; forget prompts older than the grace,
+        which no longer hold anyone back, so the table stays as small as the prompts in play."""
+        now = time.monotonic()
+        key = (guild_id, channel_id, attack_id)
+        self._prompted.pop(key, None)
+        self._prompted[key] = now
+        while self._prompted:
+            oldest = next(iter(self._prompted))
+            if now - self._prompted[oldest] <= self.defend_grace and len(self._prompted) <= PROMPTS_KEPT:
+                break
+            del self._prompted[oldest]
 
     def waited(self, interaction: Interaction, attack_id: int) -> float | None:
         """Seconds since this attack's defence prompt was posted, if known.

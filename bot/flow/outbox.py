@@ -51,6 +51,7 @@ import discord
 from discord.http import Route
 
 from bot.errors import UNKNOWN_CHANNEL
+from bot.flow.bounded import forget_when_done
 from bot.flow.crash import crash_point
 from bot.flow.pacing import Pacer
 from storage import OutboxMessage, Storage
@@ -127,7 +128,9 @@ class Outbox:
         self._dirty.add(key)
         task = self._tasks.get(key)
         if task is None or task.done():
-            self._tasks[key] = asyncio.create_task(self._run(key), name=f"outbox-{channel_id}")
+            forget_when_done(
+                self._tasks, key, asyncio.create_task(self._run(key), name=f"outbox-{channel_id}")
+            )
 
     async def settle(self, guild_id: int, channel_id: int) -> None:
         """Settle the channel's queued rows now and wait until done (catching up at start)."""
@@ -138,7 +141,7 @@ class Outbox:
 
     async def idle(self) -> None:
         """Wait until every requested delivery and mark has run (tests and shutdown)."""
-        while pending := [t for t in (*self._tasks.values(), *self._marks) if not t.done()]:
+        while pending := [t for t in (*list(self._tasks.values()), *self._marks) if not t.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
 
     def close(self) -> None:

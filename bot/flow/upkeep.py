@@ -25,6 +25,10 @@ EVERY = 6 * 3600.0
 OUTBOX_DAYS = 7
 
 
+HANDLED_DAYS = 1
+"""Days a handled interaction's id is kept: Discord's interaction tokens live 15 minutes."""
+
+
 class Upkeep:
     def __init__(self, storage: Storage, roll_log_days: int) -> None:
         self.storage = storage
@@ -60,4 +64,5 @@ class Upkeep:
         before = now - timedelta(days=OUTBOX_DAYS)
         await self.storage.requests.prune(before)
         messages = await self.storage.outbox.prune(before)
+        await self.storage.handled.prune(now - timedelta(days=HANDLED_DAYS))
         return rolls, messages

@@ -333,6 +333,9 @@ def roster_embed(
     title: str,
     active_id: int | None = None,
     hidden: Collection[int] = (),
+    total: int | None = None,
+    page: int = 1,
+    pages: int = 1,
 ) -> discord.Embed:
     """Names, kinds and owners; mentions inside embeds show the member without pinging.
     ``hidden``: the Narrator's secret sheets, marked so (docs/rulings.md §7.1). ``title`` is
@@ -345,10 +348,16 @@ def roster_embed(
         mark += " · hidden from players" if c.id in hidden else ""
         line = f"**{plain(c.name)}** · {c.kind.label} · <@{c.owner_id}>{mark}"
         if used + units(line) + 1 > DESCRIPTION_LIMIT - 40:
-            lines.append(f"…and {len(characters) - index} more.")
+            lines.append(f"…and {len(characters) - index} more on this page.")
             break
         lines.append(line)
         used += units(line) + 1
-    embed.description = "\n".join(lines) or "No characters yet. Make one with `/character create`."
-    embed.set_footer(text=count_of(len(characters), "character"))
+    empty = "No characters yet. Make one with `/character create`."
+    if total:
+        empty = f"There is no page {page}: the list has {count_of(pages, 'page')}."
+    embed.description = "\n".join(lines) or empty
+    footer = count_of(len(characters) if total is None else total, "character")
+    if pages > 1:
+        footer += f" · page {page} of {pages}" + (f" (page:{page + 1} for more)" if page < pages else "")
+    embed.set_footer(text=footer)
     return fit_embed(embed)

@@ -154,13 +154,19 @@ async def test_every_reply_about_a_maximal_sheet_fits(bot_env: BotEnv, tmp_path:
     assert not bot_env.harness.violations
 
 
-async def test_a_long_roster_is_cut_with_a_count(bot_env: BotEnv) -> None:
+async def test_a_long_roster_is_listed_in_pages_with_a_count(bot_env: BotEnv) -> None:
     owner = bot_env.user_id("player1")
     for i in range(60):
         character = make_character(name=text_of(64, f"{i:02d}"), kind="hero", owner_id=owner)
         await bot_env.storage.characters.create(bot_env.guild_id, character)
     reply = await bot_env.slash("/character list")
     assert_within_limits(reply.embeds)
-    assert "more." in reply.embeds[0]["description"] and reply.embeds[0]["footer"]["text"] == "60 characters"
+    assert reply.embeds[0]["footer"]["text"] == "60 characters · page 1 of 3 (page:2 for more)"
+    assert reply.embeds[0]["description"].count("\n") == 24
+    last = await bot_env.slash("/character list page:3")
+    assert last.embeds[0]["footer"]["text"] == "60 characters · page 3 of 3"
+    assert last.embeds[0]["description"].count("\n") == 9
+    beyond = await bot_env.slash("/character list page:4")
+    assert beyond.embeds[0]["description"] == "There is no page 4: the list has 3 pages."
     names = await bot_env.harness.autocomplete("/character show name:0", user="player1")
     assert len(names.choices) == 15  # names containing a 0: 00–09, 10, 20, 30, 40, 50

@@ -1,7 +1,7 @@
 """The global error handler and the owner-only command sync."""
 
 import logging
-from typing import NoReturn
+from typing import ClassVar, NoReturn
 
 import pytest
 
@@ -64,6 +64,7 @@ async def test_long_refusals_are_clipped_to_discords_limit(bot_env: BotEnv) -> N
 
     class Interaction:
         response = Response()
+        extras: ClassVar[dict[str, object]] = {}  # where bot.replies keeps what it knows of the answer
 
     # A stand-in with only what send_ephemeral touches, not a discord.Interaction.
     await send_ephemeral(Interaction(), "x" * 5000)  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import replies
 from bot.access import guild_id_of
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder_changes import Change, Turn, chose, next_step, wrote
@@ -60,25 +61,28 @@ async def show(
     """Answer with the step: its form (from a click only), else the message, edited in place
     when the interaction came from it and sent privately when it did not."""
     if opens and interaction.type is discord.InteractionType.component:
-        await interaction.response.send_modal(form(stored.id, stored.draft, step))
+        await replies.send_modal(interaction, form(stored.id, stored.draft, step))
         return
     shown = screen(stored.id, stored.draft, step, notice)
     if interaction.message is not None:
-        await interaction.response.edit_message(
-            content=shown.content, embed=shown.embed, view=shown.view, allowed_mentions=NO_PINGS
+        await replies.edit(
+            interaction, content=shown.content, embed=shown.embed, view=shown.view, allowed_mentions=NO_PINGS
         )
     else:
-        await interaction.response.send_message(
-            shown.content, embed=shown.embed, view=shown.view, ephemeral=True, allowed_mentions=NO_PINGS
+        await replies.send(
+            interaction,
+            shown.content,
+            embed=shown.embed,
+            view=shown.view,
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )
 
 
 async def gone(interaction: Interaction, error: NotFoundError) -> None:
     """The draft was finished, cancelled or expired: say so where the click came from."""
-    if interaction.message is not None and not interaction.response.is_done():
-        await interaction.response.edit_message(
-            content=str(error), embed=None, view=None, allowed_mentions=NO_PINGS
-        )
+    if interaction.message is not None:
+        await replies.edit(interaction, content=str(error), embed=None, view=None, allowed_mentions=NO_PINGS)
     else:
         await answer_error(interaction, error)
 
@@ -107,7 +111,7 @@ async def write(interaction: Interaction, draft_id: int, step: Step) -> None:
     """Open a step's form; nothing changes until it is sent."""
     try:
         stored = await load(interaction, draft_id)
-        await interaction.response.send_modal(form(stored.id, stored.draft, step))
+        await replies.send_modal(interaction, form(stored.id, stored.draft, step))
     except NotFoundError as error:
         await gone(interaction, error)
     except Exception as error:
@@ -118,7 +122,8 @@ async def cancel(interaction: Interaction, draft_id: int) -> None:
     try:
         stored = await load(interaction, draft_id)
         await interaction.client.storage.drafts.delete(stored)
-        await interaction.response.edit_message(
+        await replies.edit(
+            interaction,
             content=f"Cancelled: **{plain(stored.draft.name)}** was not made, and nothing was kept.",
             embed=None,
             view=None,
@@ -144,7 +149,7 @@ async def create(interaction: Interaction, draft_id: int) -> None:
         storage = interaction.client.storage
         try:
             async with storage.transaction() as tx:
-                saved = await tx.characters.create(guild_id, hero)
+                saved = await tx.characters.create(guild_id, hero, interaction.client.settings.sheet_limits)
                 active = await tx.active.get(guild_id, user_id) is None
                 if active:
                     await tx.active.set(guild_id, user_id, saved.id)
@@ -156,14 +161,18 @@ async def create(interaction: Interaction, draft_id: int) -> None:
             await show(interaction, stored, Step.REVIEW, notice)
             return
         note = " It is now your active character." if active else ""
-        await interaction.response.edit_message(
+        await replies.edit(
+            interaction,
             content=f"Created **{plain(hero.name)}**.{note} The sheet is in the channel.",
             embed=None,
             view=None,
             allowed_mentions=NO_PINGS,
         )
-        await interaction.followup.send(
-            f"<@{user_id}> made **{plain(hero.name)}**.", embed=sheet_embed(hero), allowed_mentions=NO_PINGS
+        await replies.send(
+            interaction,
+            f"<@{user_id}> made **{plain(hero.name)}**.",
+            embed=sheet_embed(hero),
+            allowed_mentions=NO_PINGS,
         )
     except NotFoundError as error:
         await gone(interaction, error)
@@ -229,7 +238,7 @@ async def start(interaction: Interaction, name: str) -> None:
         stored = await storage.drafts.start(guild_id, user_id, new_draft(name, user_id))
     else:
         stored = await storage.drafts.save(existing, new_draft(name, user_id))
-    await interaction.response.send_modal(form(stored.id, stored.draft, Step.CONCEPT))
+    await replies.send_modal(interaction, form(stored.id, stored.draft, Step.CONCEPT))
 
 
 class HeroButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON):

@@ -58,8 +58,11 @@ async def load_to_change(
 
 
 async def save(interaction: Interaction, stored: StoredCharacter, new: Character) -> StoredCharacter:
-    """Save once, quoting the loaded version (a sheet changed meanwhile is never overwritten)."""
-    return await interaction.client.storage.characters.update(guild_id_of(interaction), stored, new)
+    """Save once, quoting the loaded version (a sheet changed meanwhile is never overwritten),
+    with the interaction's id, so the same interaction retried or replayed changes nothing."""
+    async with interaction.client.storage.transaction() as tx:
+        await tx.handled.claim(interaction.id)
+        return await tx.characters.update(guild_id_of(interaction), stored, new)
 
 
 async def change(

@@ -19,8 +19,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.access import guild_id_of
-from bot.checks import caller
+from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder import start
 from bot.errors import BotError
@@ -172,7 +173,7 @@ class MakeCommands(commands.Cog):
         guild_id = guild_id_of(interaction)
         made_active = False
         async with self.bot.storage.transaction() as tx:
-            stored = await tx.characters.create(guild_id, character)
+            stored = await tx.characters.create(guild_id, character, self.bot.settings.sheet_limits)
             mine = character.kind is CharacterKind.HERO and character.owner_id == interaction.user.id
             if mine and await tx.active.get(guild_id, character.owner_id) is None:
                 await tx.active.set(guild_id, character.owner_id, stored.id)
@@ -182,13 +183,15 @@ class MakeCommands(commands.Cog):
             note = (
                 f" From the {TEMPLATES[template].label} template: example numbers, change them with `/edit`."
             )
-        await interaction.response.send_message(
+        await replies.send(
+            interaction,
             f"Created **{plain(character.name)}**.{note}",
             embeds=with_warnings(character, sheet_embed(character)),
             ephemeral=character.kind is not CharacterKind.HERO,
             allowed_mentions=NO_PINGS,
         )
 
+    @cooldown()
     @app_commands.command(
         name="import", description="Add a character from /character export, or exported from Roll20"
     )
@@ -214,7 +217,7 @@ class MakeCommands(commands.Cog):
             raise BotError("A character belongs to a person, not a bot.")
         # Downloading may take a moment; answer within Discord's 3 s first, privately so any
         # error that follows stays private too.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.defer(interaction, ephemeral=True)
         found = read_sheet_file(await file.read(), owner_id=interaction.user.id, name=name)
         character = found.character
         who = await caller(interaction)
@@ -226,14 +229,15 @@ class MakeCommands(commands.Cog):
         owner_id = owner.id if owner else character.owner_id if keeps_owner else interaction.user.id
         character = revise_character(character, owner_id=owner_id)
         try:
-            await self.bot.storage.characters.create(guild_id, character)
+            await self.bot.storage.characters.create(guild_id, character, self.bot.settings.sheet_limits)
         except AlreadyExistsError:
             raise BotError(
                 f"There is already a character named {plain(character.name)} here. "
                 "Import it under another name with the `name` option."
             ) from None
         extra = [left_out_embed(found)] if found.left_out else []
-        await interaction.followup.send(
+        await replies.send(
+            interaction,
             f"Imported **{plain(character.name)}** from {found.source.label}.",
             embeds=with_warnings(character, sheet_embed(character), *extra),
             ephemeral=True,

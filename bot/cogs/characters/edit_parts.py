@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.client import Interaction
 from bot.cogs.characters.common import NAME_TO_CHANGE, change, with_power
 from bot.errors import BotError
@@ -72,7 +73,7 @@ class EditBase(commands.Cog):
             text += "\nIt matches a new Hero's build again."
         news = _kinds(advice) - _kinds(had)
         embed = change_embed(saved, text, sections=sections, warnings=advice if news else ())
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await replies.send(interaction, embed=embed, ephemeral=True)
 
 
 class PartEdits(EditBase):

@@ -18,8 +18,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.access import guild_id_of, is_secret
-from bot.checks import caller
+from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_READ, load_to_change, load_to_read
 from bot.cogs.characters.create import MakeCommands
@@ -35,6 +36,8 @@ from rules.character import (
 )
 
 NO_PINGS = discord.AllowedMentions.none()
+PAGE_SIZE = 25
+"""Names per page of ``/character list``: one screen, and a query that stays cheap at any size."""
 
 
 def file_name(name: str) -> str:
@@ -71,7 +74,7 @@ class CharacterCommands(
         if stored is None:
             raise BotError(f"{plain(member.display_name)} has no active character in this server.")
         (await caller(interaction)).require_read(stored.character, stored.revealed)
-        await interaction.response.send_message(embed=sheet_embed(stored.character), ephemeral=True)
+        await replies.send(interaction, embed=sheet_embed(stored.character), ephemeral=True)
 
     @app_commands.command(name="show", description="Show a character sheet")
     @app_commands.describe(
@@ -83,30 +86,46 @@ class CharacterCommands(
     ) -> None:
         stored = await load_to_read(interaction, name)
         secret = is_secret(stored.character.kind, stored.revealed)
-        await interaction.response.send_message(
-            embed=sheet_embed(stored.character), ephemeral=secret if private is None else private
+        await replies.send(
+            interaction, embed=sheet_embed(stored.character), ephemeral=secret if private is None else private
         )
 
+    @cooldown()
     @app_commands.command(name="list", description="List the characters in this server")
     @app_commands.describe(
         member="Only this member's characters",
         private="Show the list only to you (default: yes when it names the Narrator's secret ones)",
+        page=f"Which page of {PAGE_SIZE} names, in name order (default 1)",
     )
     async def list_characters(
-        self, interaction: Interaction, member: discord.Member | None = None, private: bool | None = None
+        self,
+        interaction: Interaction,
+        member: discord.Member | None = None,
+        private: bool | None = None,
+        page: app_commands.Range[int, 1, 10_000] = 1,
     ) -> None:
         guild_id = guild_id_of(interaction)
         who = await caller(interaction)
-        found = await self.bot.storage.characters.summaries(
-            guild_id, member.id if member else None, public_only=not who.reads_secret_sheets
+        total, found = await self.bot.storage.characters.page(
+            guild_id,
+            member.id if member else None,
+            public_only=not who.reads_secret_sheets,
+            limit=PAGE_SIZE,
+            offset=(page - 1) * PAGE_SIZE,
         )
         active = await self.bot.storage.active.get(guild_id, interaction.user.id)
         title = f"Characters of {plain(member.display_name)}" if member else "Characters in this server"
         hidden = [c.id for c in found if is_secret(c.kind, c.revealed)]
-        embed = roster_embed(found, title=title, active_id=active.id if active else None, hidden=hidden)
-        await interaction.response.send_message(
-            embed=embed, ephemeral=bool(hidden) if private is None else private
+        embed = roster_embed(
+            found,
+            title=title,
+            active_id=active.id if active else None,
+            hidden=hidden,
+            total=total,
+            page=page,
+            pages=max(1, -(-total // PAGE_SIZE)),
         )
+        await replies.send(interaction, embed=embed, ephemeral=bool(hidden) if private is None else private)
 
     @app_commands.command(
         name="reveal", description="Narrators: open a Villain's or Extra's sheet to the players, or hide it"
@@ -121,8 +140,11 @@ class CharacterCommands(
         for channel_id in await self.bot.storage.conflicts.channels_of(guild_id, name.id):
             self.bot.conflicts.boards.refresh(guild_id, channel_id)
         state = "open to the players" if revealed else "secret again: only Narrators read it"
-        await interaction.response.send_message(
-            f"The sheet of **{plain(name.name)}** is now {state}.", ephemeral=True, allowed_mentions=NO_PINGS
+        await replies.send(
+            interaction,
+            f"The sheet of **{plain(name.name)}** is now {state}.",
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )
 
     @app_commands.command(name="rename", description="Give one of your characters a new name")
@@ -131,20 +153,21 @@ class CharacterCommands(
         stored = await load_to_change(interaction, name, "rename them")
         saved = await self.bot.storage.characters.rename(guild_id_of(interaction), stored, new_name)
         summary = f"Renamed **{plain(stored.name)}** to **{plain(saved.name)}**."
-        await interaction.response.send_message(embed=change_embed(saved.character, summary), ephemeral=True)
+        await replies.send(interaction, embed=change_embed(saved.character, summary), ephemeral=True)
 
     @app_commands.command(name="delete", description="Delete one of your characters (asks first)")
     @app_commands.describe(name="The character to delete")
     async def delete(self, interaction: Interaction, name: OwnCharacter) -> None:
         stored = await load_to_change(interaction, name, "delete them")
         view = DeleteView(stored, interaction.user.id)
-        response = await interaction.response.send_message(
+        message_id = await replies.send(
+            interaction,
             f"Delete **{plain(stored.name)}** for good? This cannot be undone.",
             view=view,
             ephemeral=True,
             allowed_mentions=NO_PINGS,
         )
-        view.asked(interaction, None if response is None else response.message_id)
+        view.asked(interaction, message_id)
 
     @app_commands.command(name="use", description="Choose the character your rolls and commands use")
     @app_commands.describe(name="Your character to make active")
@@ -152,8 +175,10 @@ class CharacterCommands(
         stored = await load_to_change(interaction, name, "make them your active character")
         await self.bot.storage.active.set(guild_id_of(interaction), interaction.user.id, stored.id)
         summary = f"**{plain(stored.name)}** is now your active character."
-        await interaction.response.send_message(
-            embed=change_embed(stored.character, summary, sections=["resiliences"]), ephemeral=True
+        await replies.send(
+            interaction,
+            embed=change_embed(stored.character, summary, sections=["resiliences"]),
+            ephemeral=True,
         )
 
     @app_commands.command(
@@ -163,7 +188,8 @@ class CharacterCommands(
     async def export(self, interaction: Interaction, name: AnyCharacter | None = None) -> None:
         stored = await load_to_read(interaction, name)
         data = export_character(stored.character).encode("utf-8")
-        await interaction.response.send_message(
+        await replies.send(
+            interaction,
             f"The sheet of **{plain(stored.name)}**. Bring it back with `/character import`.",
             file=discord.File(io.BytesIO(data), filename=file_name(stored.name)),
             ephemeral=True,

@@ -12,6 +12,7 @@ only for a Short Breather (a Long one restores everything anyway).
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change, save
 from bot.errors import BotError
@@ -102,7 +103,7 @@ class SheetCommands(
             stored.character, resilience, amount, defeat_burden=defeat_burden, burning_pewter=pewter
         )
         await save(interaction, stored, result.character)
-        await interaction.response.send_message(embed=damage_embed(result))
+        await replies.send(interaction, embed=damage_embed(result))
 
     @app_commands.command(name="heal", description="Give back points of a Resilience (or defeated Extras)")
     @app_commands.describe(
@@ -123,7 +124,7 @@ class SheetCommands(
         if after != before:
             after = (await save(interaction, stored, after)).character
         embed = change_embed(after, healed_text(before, after, target), sections=["resiliences"])
-        await interaction.response.send_message(embed=embed)
+        await replies.send(interaction, embed=embed)
 
     @app_commands.command(name="spend", description="Spend a Standing by 1, as a roll on it does")
     @app_commands.describe(standing="Which Standing", name=NAME_TO_CHANGE)
@@ -135,7 +136,7 @@ class SheetCommands(
         saved = await save(interaction, stored, spend_standing(stored.character, which))
         left = standing_available(saved.character, which)
         embed = change_embed(saved.character, f"Spent {which.label}: {left} left.", sections=["standings"])
-        await interaction.response.send_message(embed=embed)
+        await replies.send(interaction, embed=embed)
 
     @app_commands.command(name="recover", description="Recover spent Standing (all of it unless you say)")
     @app_commands.describe(
@@ -156,7 +157,7 @@ class SheetCommands(
         what = which.label if which else "Standings"
         summary = f"Recovered {count_of(amount, 'point')} of {what}." if amount else f"{what} recovered."
         embed = change_embed(saved.character, summary, sections=["standings"])
-        await interaction.response.send_message(embed=embed)
+        await replies.send(interaction, embed=embed)
 
     @app_commands.command(name="breather", description="Take a Short or Long Breather")
     @app_commands.describe(
@@ -183,7 +184,7 @@ class SheetCommands(
             result = short_breather(stored.character, resting=resting)
         saved = await save(interaction, stored, result.character)
         title = "Long Breather" if kind == "long" else "Short Breather" + (" (resting)" if resting else "")
-        await interaction.response.send_message(embed=recovery_embed(saved.character, title, result))
+        await replies.send(interaction, embed=recovery_embed(saved.character, title, result))
 
 
 @app_commands.guild_only()
@@ -213,9 +214,7 @@ class BurdenCommands(
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         saved = await save(interaction, stored, add_burden(stored.character, burden, level))
         summary = f"New {level.label} Burden: {plain(burden.strip())}."
-        await interaction.response.send_message(
-            embed=change_embed(saved.character, summary, sections=["burdens"])
-        )
+        await replies.send(interaction, embed=change_embed(saved.character, summary, sections=["burdens"]))
 
     @app_commands.command(name="remove", description="Remove a Burden")
     @app_commands.describe(burden="The Burden to remove", name=NAME_TO_CHANGE)
@@ -227,9 +226,7 @@ class BurdenCommands(
         found = find_burden(stored.character, burden)
         saved = await save(interaction, stored, remove_burden(stored.character, burden))
         summary = f"Removed the Burden {plain(found.name)}."
-        await interaction.response.send_message(
-            embed=change_embed(saved.character, summary, sections=["burdens"])
-        )
+        await replies.send(interaction, embed=change_embed(saved.character, summary, sections=["burdens"]))
 
     @app_commands.command(
         name="step", description="Worsen or ease a Burden one step (Serious ↔ Grave ↔ Mortal)"
@@ -254,6 +251,4 @@ class BurdenCommands(
         after = next((b for b in saved.character.burdens if b.name == found.name), None)
         state = f"now {after.severity.label}" if after else "gone"
         summary = f"The Burden {plain(found.name)} is {state}."
-        await interaction.response.send_message(
-            embed=change_embed(saved.character, summary, sections=["burdens"])
-        )
+        await replies.send(interaction, embed=change_embed(saved.character, summary, sections=["burdens"]))

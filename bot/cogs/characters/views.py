@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import discord
 
+from bot import replies
 from bot.client import Interaction
 from bot.errors import APOLOGY, user_message
 from bot.render.common import plain
@@ -71,7 +72,8 @@ class DeleteButton(
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         if interaction.user.id == self.user_id:
             return True
-        await interaction.response.send_message(
+        await replies.send(
+            interaction,
             "Only the member who asked to delete this character can answer.",
             ephemeral=True,
             allowed_mentions=NO_PINGS,
@@ -91,7 +93,7 @@ class DeleteButton(
                 log.error("Delete confirmation failed (user %s)", interaction.user.id, exc_info=error)
             text = refusal or APOLOGY
         try:
-            await interaction.response.edit_message(content=text, view=None, allowed_mentions=NO_PINGS)
+            await replies.edit(interaction, content=text, view=None, allowed_mentions=NO_PINGS)
         except discord.HTTPException:
             log.warning("Could not answer a delete confirmation of %s", interaction.user.id, exc_info=True)
 

@@ -25,6 +25,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot import replies
 from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
@@ -120,7 +121,7 @@ class NarratorViewButton(
             board = await stored_board(interaction.client.storage, guild_id, channel_id)
             if board is None or board[0].id != self.conflict:
                 raise BotError("That Conflict has ended.")
-            await interaction.response.send_message(embed=board[1].embed(full=True), ephemeral=True)
+            await replies.send(interaction, embed=board[1].embed(full=True), ephemeral=True)
         except Exception as error:
             await answer_error(interaction, error)
 
@@ -169,31 +170,22 @@ async def send(interaction: Interaction, reply: Reply) -> None:
         elif row is not None:
             flow.outbox.unanswered(row, refused=False)
         if reply.private_embeds:
-            await interaction.followup.send(
-                embeds=reply.private_embeds, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-            )
+            await replies.send(interaction, embeds=reply.private_embeds, ephemeral=True)
     flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
 
 
 async def answer(interaction: Interaction, reply: Reply) -> int | None:
     """Send the reply as the interaction's answer; return the id of the message that shows it."""
-    view = reply.view if reply.view is not None else discord.utils.MISSING
-    if interaction.type is discord.InteractionType.component and not interaction.response.is_done():
+    if interaction.type is discord.InteractionType.component:
         # A prompt button: the prompt loses its buttons, the outcome follows as a new message.
-        await interaction.response.edit_message(view=None)
-    if interaction.response.is_done():
-        sent = await interaction.followup.send(
-            reply.content or discord.utils.MISSING,
-            embeds=reply.embeds,
-            allowed_mentions=reply.mentions,
-            view=view,
-            wait=True,
-        )
-        return sent.id
-    response = await interaction.response.send_message(
-        reply.content or None, embeds=reply.embeds, allowed_mentions=reply.mentions, view=view
+        await replies.edit(interaction, view=None)
+    return await replies.send(
+        interaction,
+        reply.content or None,
+        embeds=reply.embeds,
+        allowed_mentions=reply.mentions,
+        view=reply.view,
     )
-    return None if response is None else response.message_id
 
 
 async def run(interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None) -> Reply:

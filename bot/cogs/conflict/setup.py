@@ -12,8 +12,9 @@ from collections.abc import Callable
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.access import Caller, channel_id_of, guild_id_of
-from bot.checks import caller
+from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import Sheets
 from bot.cogs.conflict.prompts import run, send
@@ -159,6 +160,7 @@ class ConflictCog(
     async def end(self, interaction: Interaction) -> None:
         await run(interaction, narrator_move("end the Conflict", lambda _: End()), title="The Conflict ends")
 
+    @cooldown()
     @app_commands.command(
         name="status", description="Post the Conflict board again, at the bottom of the channel"
     )
@@ -167,4 +169,4 @@ class ConflictCog(
         await self.bot.storage.boards.clear(guild_id, channel_id)
         self.bot.conflicts.boards.forget(guild_id, channel_id)
         self.bot.conflicts.boards.refresh(guild_id, channel_id)
-        await interaction.response.send_message("The board is posted below.", ephemeral=True)
+        await replies.send(interaction, "The board is posted below.", ephemeral=True)

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.access import guild_id_of
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
@@ -123,7 +124,7 @@ class Dice(commands.Cog):
     ) -> None:
         request = PoolRequest(dice, stat, traits, tool, circumstances, modifier)
         _, embed = await self._roll(interaction, request, character, difficulty, label)
-        await interaction.response.send_message(embed=embed)
+        await replies.send(interaction, embed=embed)
 
     @app_commands.command(
         name="gmroll", description="Narrators: a secret roll, shown only to you and the GM channel"
@@ -148,15 +149,17 @@ class Dice(commands.Cog):
         request = PoolRequest(dice, stat, traits, tool, circumstances, modifier)
         _, embed = await self._roll(interaction, request, character, difficulty, label, secret=True)
         embed.set_footer(text="Secret roll")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await replies.send(interaction, embed=embed, ephemeral=True)
         settings = await self.bot.storage.settings.get(guild_id_of(interaction))
         channel = self.bot.get_channel(settings.gm_channel_id) if settings.gm_channel_id else None
         if isinstance(channel, discord.abc.Messageable) and channel.id != interaction.channel_id:
             try:
                 await channel.send(embed=embed)
             except discord.HTTPException:
-                await interaction.followup.send(
-                    "I could not post a copy in the GM channel; check my permissions there.", ephemeral=True
+                await replies.send(
+                    interaction,
+                    "I could not post a copy in the GM channel; check my permissions there.",
+                    ephemeral=True,
                 )
 
     @app_commands.command(name="read", description="Read dice rolled at the table: type the faces you see")
@@ -180,7 +183,7 @@ class Dice(commands.Cog):
         formed = build_pool(pool) if pool is not None else None
         reading = read(faces, pool=formed, difficulty=difficulty, extra=extra)
         embed = reading_embed(reading, title=label or "Table dice", roller=interaction.user.display_name)
-        await interaction.response.send_message(embed=embed)
+        await replies.send(interaction, embed=embed)
 
     @app_commands.command(name="contest", description="Roll a Contest between two pools or two characters")
     @app_commands.describe(
@@ -223,4 +226,4 @@ class Dice(commands.Cog):
         if acting_name == opposing_name:
             acting_name, opposing_name = f"{acting_name} (acting)", f"{opposing_name} (opposing)"
         embed = contest_embed(result, acting=acting_name, opposing=opposing_name)
-        await interaction.response.send_message(embed=embed)
+        await replies.send(interaction, embed=embed)

@@ -11,6 +11,7 @@ import logging
 
 import discord
 
+from bot import replies
 from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
@@ -62,6 +63,7 @@ async def ask(
     client = interaction.client
     guild_id, channel_id = guild_id_of(interaction), interaction.channel_id or 0
     async with client.storage.transaction() as tx:
+        await tx.handled.claim(interaction.id)  # a replayed /request asks once
         request = await tx.requests.create(guild_id, channel_id, interaction.user.id, kind, spec, rollers)
         body = message_body(
             request_content(request),
@@ -79,17 +81,18 @@ async def ask(
         users=[discord.Object(r.user_id) for r in rollers], everyone=False, roles=False
     )
     try:
-        response = await interaction.response.send_message(
+        message_id = await replies.send(
+            interaction,
             request_content(request),
             embed=request_embed(request),
-            view=request_view(request) or discord.utils.MISSING,
+            view=request_view(request),
             allowed_mentions=mentions,
         )
     except discord.HTTPException as error:
         outbox.unanswered(row, refused=error.status < 500)
     else:
-        if response is not None and response.message_id is not None:
-            outbox.answered(row, response.message_id)
+        if message_id is not None:
+            outbox.answered(row, message_id)
         else:
             outbox.unanswered(row, refused=False)
     return request
@@ -144,11 +147,11 @@ async def open_builder(interaction: Interaction, request_id: int, position: int,
     if (
         interaction.type is discord.InteractionType.component
         and interaction.message is not None
-        and (interaction.message.flags.ephemeral)
+        and interaction.message.flags.ephemeral
     ):
-        await interaction.response.edit_message(embed=embed, view=view)
+        await replies.edit(interaction, embed=embed, view=view)
     else:
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        await replies.send(interaction, embed=embed, view=view, ephemeral=True)
 
 
 async def roll_for(interaction: Interaction, request_id: int, position: int, choice: Choice) -> None:
@@ -164,6 +167,7 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
     spent = spend_standing(stored.character, formed.spends) if stored and formed.spends else None
     settings = await client.storage.settings.get(guild_id)
     async with client.storage.transaction() as tx:
+        await tx.handled.claim(interaction.id)
         if not await tx.requests.claim(guild_id, request_id, position, reading, interaction.user.id):
             raise BotError(f"{plain(roller.name)} has already rolled for this request, or it was closed.")
         if spent is not None and stored is not None:
@@ -182,7 +186,7 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
     if shown and target:
         client.conflicts.outbox.wake(guild_id, target)
     private = reading_embed(reading, title=formed.title, roller=plain(roller.name))
-    await interaction.response.edit_message(embed=private, view=None)
+    await replies.edit(interaction, embed=private, view=None)
     await refresh(interaction, after)
 
 
@@ -228,7 +232,8 @@ async def close(interaction: Interaction, request_id: int) -> None:
     request = await storage.requests.get(guild_id, request_id)
     if request is None:
         raise BotError(GONE)
-    await interaction.response.edit_message(
+    await replies.edit(
+        interaction,
         content=request_content(request),
         embed=request_embed(request),
         view=None,
@@ -246,4 +251,4 @@ async def results(interaction: Interaction, request_id: int) -> None:
     embeds = [request_embed(open_copy)]
     if request.kind is RequestKind.CONTEST and request.complete:
         embeds += _shown(open_copy, embeds[0])
-    await interaction.response.send_message(embeds=embeds, ephemeral=True)
+    await replies.send(interaction, embeds=embeds, ephemeral=True)

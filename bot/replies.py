@@ -1,0 +1,224 @@
+"""Every answer to an interaction, so that none misses Discord's 3-second deadline.
+
+Discord forgets an interaction that is not acknowledged within 3 s of its creation: the user
+sees "did not respond", and whatever the command saved meanwhile looks lost, so they try again.
+A guard (:func:`guard`, started by the client for every command, button and form) therefore
+acknowledges ("thinking…") any interaction still unanswered about :data:`DEFER_AFTER` seconds
+after it arrived, and every answer goes through :func:`send` / :func:`edit`, which use the
+interaction's first response when it is still free and the follow-up or the original response
+once the guard (or the command itself) has deferred.
+
+How the "thinking…" looks: a command is deferred publicly unless its command says its answer is
+private (``extras={"private": True}``); a button or form is deferred as an update of its
+message, which shows nothing. A private answer after a public "thinking…" (an error, as a rule)
+deletes the thinking message first, so it never shows to the channel; a public answer after a
+private one does the same the other way round.
+
+A lock per interaction makes the guard and an answer never race: the guard only defers when
+nothing is being sent, and an answer started after the defer sees it.
+"""
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+DEFER_AFTER = 2.0
+"""Seconds after its arrival at which an unanswered interaction is deferred (Discord allows 3)."""
+MESSAGE_LIMIT = 2000
+KEY = "mab.answer"
+NO_PINGS = discord.AllowedMentions.none()
+
+
+@dataclass
+class Answer:
+    """What this process knows of one interaction's answer (kept in ``interaction.extras``)."""
+
+    arrived: float = field(default_factory=time.monotonic)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.TimerHandle | None = None
+    deferred: bool = False
+    """The guard deferred it (a "thinking…" message, or a silent update for a component)."""
+    private_defer: bool = False
+    thinking_shown: bool = False
+    """The "thinking…" message is still there, waiting for the first answer to replace it."""
+
+
+CLOCK_SKEW = 10.0
+"""An age beyond this (or below zero) means our clock and Discord's disagree; it is ignored."""
+
+
+def age(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since Discord created `interaction` (by its snowflake), 0 when clocks disagree."""
+    seconds = time.time() - interaction.created_at.timestamp()
+    return seconds if 0.0 <= seconds <= CLOCK_SKEW else 0.0
+
+
+def state(interaction: discord.Interaction[Any]) -> Answer:
+    found = interaction.extras.get(KEY)
+    if found is None:
+        found = interaction.extras[KEY] = Answer()
+    return found
+
+
+def answers_privately(interaction: discord.Interaction[Any]) -> bool:
+    command = interaction.command
+    return bool(command is not None and command.extras.get("private"))
+
+
+def guard(interaction: discord.Interaction[Any]) -> None:
+    """Defer `interaction` about :data:`DEFER_AFTER` s after it arrived if nothing answered it.
+
+    Autocomplete cannot be deferred (and is dropped by Discord, not failed), so it is left alone.
+    """
+    if interaction.type not in (
+        discord.InteractionType.application_command,
+        discord.InteractionType.component,
+        discord.InteractionType.modal_submit,
+    ):
+        return
+    answer = state(interaction)
+    if answer.timer is not None:
+        return
+    delay = max(0.0, DEFER_AFTER - max(time.monotonic() - answer.arrived, age(interaction)))
+    loop = asyncio.get_running_loop()
+    answer.timer = loop.call_later(delay, lambda: loop.create_task(_defer(interaction)))
+
+
+def unguard(interaction: discord.Interaction[Any]) -> None:
+    """Forget the guard's timer (the interaction was answered, or its handler ended)."""
+    answer = interaction.extras.get(KEY)
+    if answer is not None and answer.timer is not None:
+        answer.timer.cancel()
+
+
+async def _defer(interaction: discord.Interaction[Any]) -> None:
+    answer = state(interaction)
+    if answer.lock.locked() or interaction.response.is_done():
+        return
+    async with answer.lock:
+        if interaction.response.is_done():
+            return
+        private = answers_privately(interaction)
+        try:
+            if interaction.type is discord.InteractionType.application_command:
+                await interaction.response.defer(thinking=True, ephemeral=private)
+                answer.thinking_shown = True
+            else:
+                await interaction.response.defer()
+        except discord.HTTPException:
+            log.warning("Could not defer interaction %s", interaction.id, exc_info=True)
+            return
+        answer.deferred = True
+        answer.private_defer = private
+        log.info("Deferred interaction %s: no answer %.1f s after it arrived", interaction.id, DEFER_AFTER)
+
+
+def _clip(content: str | None) -> str | None:
+    if content is not None and len(content) > MESSAGE_LIMIT:
+        return content[: MESSAGE_LIMIT - 1] + "…"
+    return content
+
+
+async def send(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    ephemeral: bool = False,
+    embed: discord.Embed | None = None,
+    embeds: list[discord.Embed] | None = None,
+    file: discord.File | None = None,
+    view: discord.ui.View | None = None,
+    allowed_mentions: discord.AllowedMentions | None = None,
+) -> int | None:
+    """Answer with a new message (the first response, or a follow-up once deferred); return
+    the message's id when Discord said it."""
+    answer = state(interaction)
+    kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions or NO_PINGS}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if embeds is not None:
+        kwargs["embeds"] = embeds
+    if file is not None:
+        kwargs["file"] = file
+    if view is not None:
+        kwargs["view"] = view
+    async with answer.lock:
+        if not interaction.response.is_done():
+            unguard(interaction)
+            response = await interaction.response.send_message(_clip(content), ephemeral=ephemeral, **kwargs)
+            return None if response is None else response.message_id
+        if answer.thinking_shown:
+            answer.thinking_shown = False
+            if answer.private_defer != ephemeral:
+                # The first follow-up would take the thinking message's visibility: drop it instead.
+                with contextlib.suppress(discord.NotFound):
+                    await interaction.delete_original_response()
+        sent = await interaction.followup.send(
+            _clip(content) or discord.utils.MISSING, ephemeral=ephemeral, wait=True, **kwargs
+        )
+        return sent.id
+
+
+async def edit(
+    interaction: discord.Interaction[Any],
+    *,
+    content: str | None = None,
+    embed: discord.Embed | None = None,
+    embeds: list[discord.Embed] | None = None,
+    view: discord.ui.View | None = discord.utils.MISSING,
+    allowed_mentions: discord.AllowedMentions | None = None,
+) -> None:
+    """Update the message a button or form was used on (the first response, or an edit of the
+    original once deferred). ``view=None`` removes its buttons."""
+    answer = state(interaction)
+    kwargs: dict[str, Any] = {"view": view, "allowed_mentions": allowed_mentions or NO_PINGS}
+    if content is not None:
+        kwargs["content"] = _clip(content)
+    if embed is not None:
+        kwargs["embed"] = embed
+    if embeds is not None:
+        kwargs["embeds"] = embeds
+    async with answer.lock:
+        if not interaction.response.is_done():
+            unguard(interaction)
+            await interaction.response.edit_message(**kwargs)
+            return
+        await interaction.edit_original_response(**kwargs)
+
+
+async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
+    """A private plain-text answer, whatever was answered or deferred before."""
+    await send(interaction, text, ephemeral=True)
+
+
+async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool) -> None:
+    """Show "thinking…" now, for a command that knows it will take a while."""
+    answer = state(interaction)
+    async with answer.lock:
+        if interaction.response.is_done():
+            return
+        unguard(interaction)
+        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+        answer.thinking_shown, answer.private_defer = True, ephemeral
+
+
+LATE_FORM = "That took me too long to open the form; click again."
+
+
+async def send_modal(interaction: discord.Interaction[Any], modal: discord.ui.Modal) -> None:
+    """Open a form; a deferred interaction can no longer open one, so the user is asked to
+    click again instead."""
+    answer = state(interaction)
+    async with answer.lock:
+        if not interaction.response.is_done():
+            unguard(interaction)
+            await interaction.response.send_modal(modal)
+            return
+    await send_private(interaction, LATE_FORM)

@@ -1,0 +1,43 @@
+"""Interactions whose change is saved: the same interaction never applies twice.
+
+Discord may deliver an interaction again (a gateway resume replays it), and a user who saw no
+answer retries. A change records its interaction's id in the same transaction as the change
+itself; a second attempt with that id finds it and changes nothing. Discord's interaction
+tokens live 15 minutes, so a day's rows are more than enough (``bot.flow.upkeep`` prunes).
+"""
+
+import sqlite3
+from datetime import datetime
+
+from storage.database import Session
+from storage.errors import AlreadyHandledError
+from storage.sql import execute, to_text, utc_now
+
+ALREADY = "That request was already carried out; nothing changed this time."
+
+
+class HandledRepository:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    async def claim(self, interaction_id: int) -> None:
+        """Record `interaction_id` as handled; :class:`AlreadyHandledError` if it already was.
+
+        Use it inside the transaction that makes the change, so both stand or fall together.
+        """
+        async with self._session.writing() as conn:
+            try:
+                await execute(
+                    conn,
+                    "INSERT INTO handled_interactions (interaction_id, handled_at) VALUES (?, ?)",
+                    (interaction_id, to_text(utc_now())),
+                )
+            except sqlite3.IntegrityError as error:
+                raise AlreadyHandledError(ALREADY) from error
+
+    async def prune(self, before: datetime) -> int:
+        """Forget interactions handled before `before`; return how many."""
+        async with self._session.writing() as conn:
+            return await execute(
+                conn, "DELETE FROM handled_interactions WHERE handled_at < ?", (to_text(before),)
+            )
