@@ -50,7 +50,12 @@ START = [
     ("narrator", "/conflict add character:Thug"),
     ("narrator", "/conflict add character:Guards"),
 ]
-TARGETS = {"Vin": ("Thug", "Guards"), "Kell": ("Guards", "Thug"), "Thug": ("Vin", "Kell"), "Guards": ("Kell", "Vin")}
+TARGETS = {
+    "Vin": ("Thug", "Guards"),
+    "Kell": ("Guards", "Thug"),
+    "Thug": ("Vin", "Kell"),
+    "Guards": ("Kell", "Vin"),
+}
 
 
 @dataclass
@@ -89,7 +94,9 @@ class Table:
         self.round = 1
 
     async def state(self) -> Conflict | None:
-        return await current_conflict(self.env.storage, self.env.guild_id, self.env.world.guild.channels[0].id)
+        return await current_conflict(
+            self.env.storage, self.env.guild_id, self.env.world.guild.channels[0].id
+        )
 
     def user_of(self, conflict: Conflict, participant: int) -> str:
         found = conflict.participant(participant)
@@ -159,7 +166,9 @@ class Table:
             await self.move(user, "select", "Attack…", [self.target(conflict, who.name)])
         elif self.mode == "typed":
             held = min(10, who.round.action_dice)
-            await self.move(user, f"/act who:{who.name} dice:{held}" if held >= 2 else f"/pass who:{who.name}")
+            await self.move(
+                user, f"/act who:{who.name} dice:{held}" if held >= 2 else f"/pass who:{who.name}"
+            )
         else:
             held = min(10, who.round.action_dice)
             await self.move(user, "click", f"Act with {held}" if held >= 2 else "Not act")

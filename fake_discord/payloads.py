@@ -7,7 +7,6 @@ KeyError deep in its parser), so every builder mirrors a payload captured from r
 from __future__ import annotations
 
 import re
-
 import secrets
 from dataclasses import dataclass, field
 from typing import Any

@@ -39,6 +39,7 @@ from rules.conflict import (
     Join,
     Phase,
     Transition,
+    Waiting,
     apply,
     dump_conflict,
     load_conflict,
@@ -82,6 +83,9 @@ class Applied(BaseModel):
     messages: tuple[OutboxMessage, ...] = ()
     revealed: frozenset[int] = frozenset()
     """Which of those sheets a Narrator has opened to the players (docs/rulings.md §7.1)."""
+    before: Waiting | None = None
+    """What the Conflict waited for before the command, so a question still waiting is not
+    asked (and its player pinged) a second time."""
 
     @property
     def ended(self) -> bool:
@@ -137,6 +141,7 @@ async def _save(
     loaded: Mapping[int, StoredCharacter],
     transition: Transition,
     compose: Compose | None,
+    before: Waiting | None = None,
 ) -> Applied:
     """Write the changed sheets, the Conflict (or delete it once ended) and the composed messages.
 
@@ -156,6 +161,7 @@ async def _save(
         conflict_id=stored.id,
         characters=characters,
         revealed=frozenset(cid for cid, s in loaded.items() if s.revealed),
+        before=before,
     )
     messages = await compose(applied) if compose is not None else ()
     conflict_write = (
@@ -234,7 +240,7 @@ async def run_transition(
             loaded.update(await tx.characters.get_many(guild_id, missing))
             sheets = {cid: s.character for cid, s in loaded.items()}
         transition = apply(state, chosen, sheets, rng)
-        return await _save(tx, guild_id, channel_id, stored, loaded, transition, compose)
+        return await _save(tx, guild_id, channel_id, stored, loaded, transition, compose, waiting(state))
 
 
 async def start_conflict(

@@ -204,6 +204,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 10: Heroes in the making (docs/rulings.md §6.10), one per member per server, kept apart
     # from the characters so no list or Conflict finds them (storage.drafts).
     DRAFTS_SCHEMA,
+    # 11: which question an outbox row's buttons ask (storage.outbox): besides a defence or
+    # Nudges, a turn to declare or act, so a restarted bot can ask a turn again.
+    """
+    ALTER TABLE outbox ADD COLUMN prompt_key TEXT;
+    CREATE INDEX outbox_asking ON outbox (conflict_id, prompt_key, id) WHERE prompt_key IS NOT NULL;
+    """,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

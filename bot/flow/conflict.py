@@ -35,10 +35,20 @@ from bot.flow.board import Boards
 from bot.flow.crash import crash_point
 from bot.flow.outbox import Outbox
 from bot.flow.pacing import Pacer
+from bot.flow.turns import Turn, turn_of
 from bot.render.common import plain
 from bot.render.conflict import FULL, ConflictView, defence_prompt, events_embed, summary_embed
+from bot.render.conflict_turns import act_question, declare_question
 from rules.character import Character
-from rules.conflict import Awaiting, Command, Conflict, ConflictType, available_defence, beat_possible
+from rules.conflict import (
+    Awaiting,
+    Command,
+    Conflict,
+    ConflictType,
+    Waiting,
+    available_defence,
+    beat_possible,
+)
 from rules.conflict.events import ConflictEnded
 from rules.errors import RulesError
 from storage import MessageKind, NewMessage, OutboxMessage, Storage
@@ -65,20 +75,31 @@ def invalid_option(error: ValidationError) -> str:
 
 @dataclass(frozen=True)
 class Prompt:
-    """The buttons of the question to whoever must answer the pending action.
+    """The buttons of the question to whoever must answer the pending action, or take their turn.
 
     ``conflict_id`` is the stored Conflict's id and ``attack_id`` the action's: a button names
-    both, so it can only ever settle that action, even after a restart or in a new Conflict.
+    both, so it can only ever settle that action, even after a restart or in a new Conflict. A
+    turn's buttons name the turn (``turn``: round, step and character) instead.
     """
 
     conflict_id: int
-    attack_id: int
+    attack_id: int = 0
     defend_with: tuple[int, ...] = ()
     """Defence choices in dice (0 = don't defend) when the target must answer."""
     nudge_modes: tuple[NudgeMode, ...] = ()
     """Spending choices when the attacker has Nudges to spend."""
     narrator_view: bool = False
     """Offer the board's "Narrator view": the target's dice are not shown to the table."""
+    turn: Turn | None = None
+    """A declare or act turn: its buttons (targets, pool sizes)."""
+
+    @property
+    def key(self) -> str:
+        """What is asked, the same for every asking of it: an attack's defence or Nudges, or a
+        turn; the outbox keeps it so a restarted bot knows whether it was asked."""
+        if self.turn is not None:
+            return self.turn.key
+        return f"{'defend' if self.defend_with else 'nudges'}:{self.attack_id}"
 
 
 Buttons = Callable[[Prompt | None], discord.ui.View | None]
@@ -268,7 +289,7 @@ class ConflictFlow:
         if applied.stored is None:
             return reply
         asked = self.question(applied.stored.id, conflict, sheets, view)
-        if asked is None:
+        if asked is None or asked_before(asked, applied.before):
             return reply
         if asked.prompt.defend_with:
             self._prompted[(guild_id, channel_id, asked.prompt.attack_id)] = time.monotonic()
@@ -283,10 +304,11 @@ class ConflictFlow:
     def question(
         self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: ConflictView
     ) -> Question | None:
-        """The question of the pending action (a defence or Nudges), or None when nothing waits."""
+        """The question of the pending action (a defence or Nudges) or of the turn to declare or
+        act, or None when nothing waits for anyone (the Narrator's next round, an ended fight)."""
         pending = conflict.pending
         if pending is None:
-            return None
+            return self._turn_question(conflict_id, conflict, sheets, view)
         hidden_target = pending.target is not None and not view.shows(pending.target)
         if pending.awaiting is Awaiting.DEFENCE and pending.target is not None:
             answerer = pending.target
@@ -309,6 +331,19 @@ class ConflictFlow:
             prompt = Prompt(conflict_id, pending.id, nudge_modes=("damage", *beat, "none"))
         sheet = sheets.get(answerer)
         return Question(prompt, text, () if sheet is None else (sheet.owner_id,))
+
+    def _turn_question(
+        self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: ConflictView
+    ) -> Question | None:
+        turn = turn_of(conflict, sheets, view)
+        if turn is None:
+            return None
+        if turn.step == "declare":
+            text = declare_question(turn.name, turn.round, turn.stat)
+        else:
+            text = act_question(turn.name, turn.held, turn.act_with)
+        sheet = sheets.get(turn.participant)
+        return Question(Prompt(conflict_id, turn=turn), text, () if sheet is None else (sheet.owner_id,))
 
     def asked_again(
         self, conflict_id: int, conflict: Conflict, sheets: Sheets, revealed: frozenset[int]
@@ -359,7 +394,27 @@ class ConflictFlow:
         self.outbox.close()
 
 
+def asked_before(asked: Question, before: Waiting | None) -> bool:
+    """Whether the move left the same question waiting as before it (a metal burnt, dice
+    adjusted): it was asked then, and each turn pings its player once."""
+    if before is None:
+        return False
+    turn = asked.prompt.turn
+    if turn is not None:
+        same_step = before.step.value == turn.step and before.round == turn.round
+        return same_step and bool(before.participants) and before.participants[0] == turn.participant
+    step = "defend" if asked.prompt.defend_with else "nudges"
+    return before.step.value == step and before.action_id == asked.prompt.attack_id
+
+
 def message(kind: MessageKind, reply: Reply, interaction_id: int | None) -> NewMessage:
-    """The outbox row of a reply: its create-message body, and the action its buttons answer."""
-    action = reply.prompt.attack_id if reply.prompt is not None and reply.view is not None else None
-    return NewMessage(kind=kind, payload=reply.payload(), action_id=action, interaction_id=interaction_id)
+    """The outbox row of a reply: its create-message body, and the question its buttons answer."""
+    asks = reply.prompt if reply.prompt is not None and reply.view is not None else None
+    action = asks.attack_id if asks is not None and asks.turn is None else None
+    return NewMessage(
+        kind=kind,
+        payload=reply.payload(),
+        action_id=action,
+        prompt_key=asks.key if asks is not None else None,
+        interaction_id=interaction_id,
+    )

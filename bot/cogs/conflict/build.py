@@ -23,15 +23,24 @@ from bot.inputs.participants import find_participant
 from bot.render.common import plain
 from rules.character import Character, CharacterKind, Resilience
 from rules.conflict import (
+    Act,
     ActionKind,
+    ActionSpec,
     Awaiting,
     Command,
     Conflict,
     ConflictType,
+    Declare,
     Defend,
+    DiceSpec,
+    Participant,
+    Pass,
     SpendNudges,
+    Switch,
     parse_command,
+    waiting,
 )
+from rules.conflict.specs import DEFENCE_ATTRIBUTE
 from rules.errors import RulesError
 
 Sheets = Mapping[int, Character]
@@ -203,5 +212,76 @@ def nudge_click(attack_id: int, mode: NudgeMode) -> Build:
         return SpendNudges(
             participant=attacker, damage=damage, catch_beat=mode == "beat", attack_id=attack_id
         )
+
+    return build
+
+
+TurnChoice = Literal["attack", "action", "defence", "noroll"]
+TURN_PASSED = "That turn has passed; the board shows who is up now."
+
+
+def turn_mover(
+    state: Conflict,
+    sheets: Sheets,
+    caller: Caller,
+    step: Literal["declare", "act"],
+    round_number: int,
+    who: int,
+) -> Participant:
+    """The character a turn button moves, if that turn is still on and the caller controls it.
+
+    A button names its turn (round, step, character), so a click after the turn passed (the
+    Narrator moved for them, a stale message) is refused rather than applied to a later turn.
+    """
+    mover = state.find(who)
+    now = waiting(state)
+    if mover is None or state.round != round_number or now.step.value != step or who not in now.participants:
+        raise RulesError(TURN_PASSED)
+    if not caller.controls_participant(mover, sheets.get(mover.id)):
+        raise NotAllowed(f"Only {plain(mover.name)}'s player or a Narrator can move {plain(mover.name)}.")
+    return mover
+
+
+def kind_stat(state: Conflict) -> str:
+    """The Attribute a button's action rolls: the one matching the Conflict's kind (§4.5)."""
+    return DEFENCE_ATTRIBUTE[state.type].label
+
+
+def declare_click(round_number: int, who: int, choice: TurnChoice, target: int | None = None) -> Build:
+    """A declare button or the target menu: attack, act without attacking, full defence, no roll."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "declare", round_number, who)
+        kinds = {
+            "attack": ActionKind.ATTACK,
+            "action": ActionKind.ACTION,
+            "defence": ActionKind.FULL_DEFENCE,
+            "noroll": ActionKind.NO_ROLL,
+        }
+        kind = kinds[choice]
+        action = ActionSpec(kind=kind, target=target if kind is ActionKind.ATTACK else None)
+        dice = None if kind is ActionKind.NO_ROLL else DiceSpec(stat=kind_stat(state))
+        return Declare(participant=mover.id, action=action, dice=dice)
+
+    return build
+
+
+def act_click(round_number: int, who: int, dice: int) -> Build:
+    """An act button: a pool of ``dice`` Action Dice, or (0) not act."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "act", round_number, who)
+        return Pass(participant=mover.id) if dice == 0 else Act(participant=mover.id, pool=dice)
+
+    return build
+
+
+def switch_click(round_number: int, who: int, target: int) -> Build:
+    """The new-action menu: switch to an attack on ``target`` with the Conflict's Attribute."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "act", round_number, who)
+        action = ActionSpec(kind=ActionKind.ATTACK, target=target)
+        return Switch(participant=mover.id, action=action, dice=DiceSpec(stat=kind_stat(state)))
 
     return build

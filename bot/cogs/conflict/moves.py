@@ -15,7 +15,8 @@ from bot.access import Caller
 from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging
-from bot.cogs.conflict.prompts import BUTTONS, board_buttons, prompt_view, run
+from bot.cogs.conflict.prompts import board_buttons, run
+from bot.cogs.conflict.views import ALL_BUTTONS, prompt_view
 from bot.flow.board import no_board_buttons
 from bot.flow.conflict import no_buttons
 from bot.inputs.choices import (
@@ -61,12 +62,12 @@ class ConflictMoves(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*BUTTONS)
+        self.bot.add_dynamic_items(*ALL_BUTTONS)
         self.bot.conflicts.buttons = prompt_view
         self.bot.conflicts.boards.buttons = board_buttons
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*BUTTONS)
+        self.bot.remove_dynamic_items(*ALL_BUTTONS)
         self.bot.conflicts.buttons = no_buttons
         self.bot.conflicts.boards.buttons = no_board_buttons
 

@@ -1,0 +1,77 @@
+"""Whose turn it is to declare or act, as a question with buttons for the one who must move.
+
+The engine says what the Conflict waits for (``rules.conflict.waiting``); this turns a declare
+or act step into a :class:`Turn`: the character, the round, and the choices its buttons offer.
+A turn is known by its key (round, step, character), so a click names the turn it answers and
+is refused once that turn has passed, and the outbox knows whether the turn was asked already
+(docs/rulings.md §4.21).
+
+Of a shared resolve step (several characters with the same Action Dice, docs/rulings.md §4.7)
+the first in declaration order is asked; the others may act first with ``/act`` and are asked
+in turn. The character's controller is pinged: a Hero's player, or for a Villain or an Extras
+group the Narrator who made its sheet (its owner), never a role, so nobody else is woken.
+
+One rule in one place: :func:`movers` says who can move now, and both the prompts and the
+``who:`` default (``bot.inputs.participants.pick``) read it.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.render.conflict_view import ConflictView
+from rules.character import Character
+from rules.conflict import Conflict, Step, waiting
+from rules.conflict.specs import DEFENCE_ATTRIBUTE
+
+TurnStep = Literal["declare", "act"]
+MAX_POOL = 10
+MIN_POOL = 2
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A declare or act turn and what its buttons offer."""
+
+    step: TurnStep
+    round: int
+    participant: int
+    name: str
+    targets: tuple[tuple[int, str], ...] = ()
+    """Whom the character may attack (declare, or a new action on their turn)."""
+    act_with: tuple[int, ...] = ()
+    """Pool sizes the character may act with (empty: too few dice, only "not act")."""
+    held: int | None = None
+    """Action Dice held, when the table may see them."""
+    stat: str = "Physique"
+    """The Attribute the buttons roll: the one matching the Conflict's kind (docs/rulings.md §4.5)."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.step}:{self.round}:{self.participant}"
+
+
+def movers(conflict: Conflict) -> tuple[int, ...]:
+    """Everyone who can move now: the declarer, the resolve step, the defender or the attacker
+    with Nudges to spend."""
+    return waiting(conflict).participants
+
+
+def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: ConflictView) -> Turn | None:
+    """The declare or act turn the Conflict waits for, or None (a defence, Nudges, nothing)."""
+    wait = waiting(conflict)
+    if wait.step not in (Step.DECLARE, Step.ACT) or not wait.participants:
+        return None
+    actor = conflict.participant(wait.participants[0])
+    targets = tuple(
+        (p.id, p.name) for p in conflict.participants if not p.defeated and p.side is not actor.side
+    )
+    stat = DEFENCE_ATTRIBUTE[conflict.type].label
+    if wait.step is Step.DECLARE:
+        return Turn("declare", conflict.round, actor.id, actor.name, targets=targets, stat=stat)
+    held = actor.round.action_dice
+    if not view.shows(actor.id):
+        # A hidden character's buttons offer every size: their count would tell its dice.
+        return Turn("act", conflict.round, actor.id, actor.name, targets, tuple(range(2, 11)), None, stat)
+    sizes = tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
+    return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, held, stat)
