@@ -35,7 +35,7 @@ from bot.flow.board import Boards
 from bot.flow.crash import crash_point
 from bot.flow.outbox import Outbox
 from bot.flow.pacing import Pacer
-from bot.flow.turns import Turn, turn_of
+from bot.flow.turns import Turn, hero_news, turn_of
 from bot.render.common import plain
 from bot.render.conflict import FULL, ConflictView, defence_prompt, events_embed, summary_embed
 from bot.render.conflict_turns import act_question, declare_question
@@ -286,11 +286,21 @@ class ConflictFlow:
         reply = Reply(
             guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied, private_embeds=private
         )
+        news = hero_news(applied.events, conflict, sheets)
+        if news:
+            told = tuple(dict.fromkeys(n.user for n in news))
+            text = " ".join(n.text for n in news)
+            content = " ".join(f"<@{user}>" for user in told) + " " + text
+            reply = replace(reply, content=content, ping=told)
         if applied.stored is None:
             return reply
         asked = self.question(applied.stored.id, conflict, sheets, view)
         if asked is None or asked_before(asked, applied.before):
             return reply
+        if news:
+            asked = replace(
+                asked, text=f"{text}\n{asked.text}", ping=tuple(dict.fromkeys((*told, *asked.ping)))
+            )
         if asked.prompt.defend_with:
             self._prompted[(guild_id, channel_id, asked.prompt.attack_id)] = time.monotonic()
         return replace(

@@ -15,13 +15,15 @@ One rule in one place: :func:`movers` says who can move now, and both the prompt
 ``who:`` default (``bot.inputs.participants.pick``) read it.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.render.common import plain
 from bot.render.conflict_view import ConflictView
-from rules.character import Character
-from rules.conflict import Conflict, Step, waiting
+from rules.character import Character, CharacterKind
+from rules.conflict import Conflict, Event, Step, waiting
+from rules.conflict.events import DamageDealt, Defeated
 from rules.conflict.specs import DEFENCE_ATTRIBUTE
 
 TurnStep = Literal["declare", "act"]
@@ -75,3 +77,31 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: ConflictV
         return Turn("act", conflict.round, actor.id, actor.name, targets, tuple(range(2, 11)), None, stat)
     sizes = tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
     return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, held, stat)
+
+
+@dataclass(frozen=True)
+class News:
+    """A line a player is pinged with: ``user`` is who plays the Hero."""
+
+    user: int
+    text: str
+
+
+def hero_news(events: Sequence[Event], conflict: Conflict, sheets: Mapping[int, Character]) -> list[News]:
+    """What a Hero's player must be told by name: a new Burden, or defeat (docs/rulings.md §4.21)."""
+    news: list[News] = []
+    for event in events:
+        who: int | None = None
+        if isinstance(event, DamageDealt) and event.burdens_added:
+            who = event.target
+            names = ", ".join(plain(b.name) for b in event.burdens_added)
+            text = f"**{plain(conflict.name_of(who))}** gains a Burden: {names}."
+        elif isinstance(event, Defeated):
+            who = event.participant
+            text = f"**{plain(conflict.name_of(who))}** is defeated and takes no more turns."
+        else:
+            continue
+        sheet = sheets.get(who) if who is not None else None
+        if sheet is not None and sheet.kind is CharacterKind.HERO:
+            news.append(News(sheet.owner_id, text))
+    return news

@@ -1,0 +1,39 @@
+"""What a real group tripped over in a Conflict (issue 17), each through the real dispatch."""
+
+from bench.bot_env import BotEnv, refused
+from rules.conflict import Conflict
+from storage.conflict_runner import current_conflict
+
+
+async def state(env: BotEnv) -> Conflict:
+    conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    assert conflict is not None
+    return conflict
+
+
+PEWTER_DUEL = [
+    ("player1", "/character create name:Vin physique:4 wits:3 resources:3"),
+    ("player1", "/edit power-add type:allomancy power:Pewter rating:5"),
+    ("player2", "/character create name:Kell physique:3 wits:4"),
+    ("narrator", "/character create name:Thug kind:Villain physique:5"),
+    ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
+    ("player1", "/conflict join"),
+    ("player2", "/conflict join"),
+    ("narrator", "/conflict add character:Thug"),
+    ("player1", "/burn metal:Pewter"),
+]
+
+
+async def test_pewter_ending_at_no_health_defeats_the_hero_then_and_says_so(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(PEWTER_DUEL)
+    hurt = await env.slash("/sheet damage amount:9 pewter:true name:Vin", user="narrator")  # 12 → 3 while burning
+    assert not refused(hurt), hurt.content
+    stop = await env.slash("/burn metal:Pewter burning:false", user="player1")
+    assert not refused(stop), stop.content
+    [vin] = [p for p in (await state(env)).participants if p.name == "Vin"]
+    assert vin.defeated
+    assert "Vin" in stop.text and "defeated" in stop.text.lower()
+    assert stop.message is not None and str(env.user_id("player1")) in stop.content  # told, by a ping
+    again = await env.slash("/declare action:full-defence stat:Physique", user="player1")
+    assert refused(again) and "defeated" in again.content and "/conflict join" not in again.content
