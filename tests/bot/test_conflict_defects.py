@@ -27,7 +27,9 @@ PEWTER_DUEL = [
 async def test_pewter_ending_at_no_health_defeats_the_hero_then_and_says_so(bot_env: BotEnv) -> None:
     env = bot_env
     await env.play(PEWTER_DUEL)
-    hurt = await env.slash("/sheet damage amount:9 pewter:true name:Vin", user="narrator")  # 12 → 3 while burning
+    hurt = await env.slash(
+        "/sheet damage amount:9 pewter:true name:Vin", user="narrator"
+    )  # 12 → 3 while burning
     assert not refused(hurt), hurt.content
     stop = await env.slash("/burn metal:Pewter burning:false", user="player1")
     assert not refused(stop), stop.content
@@ -37,3 +39,27 @@ async def test_pewter_ending_at_no_health_defeats_the_hero_then_and_says_so(bot_
     assert stop.message is not None and str(env.user_id("player1")) in stop.content  # told, by a ping
     again = await env.slash("/declare action:full-defence stat:Physique", user="player1")
     assert refused(again) and "defeated" in again.content and "/conflict join" not in again.content
+
+
+async def test_an_attack_uses_the_characters_weapon_unless_told_otherwise(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(
+        [
+            ("player1", "/character create name:Vin physique:4 wits:3"),
+            ("player1", "/edit prop-add prop:Dagger weapon:1"),
+            ("player1", "/edit prop-add prop:Spear weapon:2"),
+            ("narrator", "/character create name:Thug kind:Villain physique:5 wits:2"),
+            ("narrator", "/character create name:Brute kind:Villain physique:5 wits:2"),
+            ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
+            ("player1", "/conflict join"),
+            ("narrator", "/conflict add character:Thug"),
+            ("narrator", "/conflict add character:Brute"),
+            ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+            ("narrator", "/declare who:Brute action:attack target:Vin stat:Physique weapon:none"),
+            ("player1", "/declare action:attack target:Thug stat:Physique"),
+        ]
+    )
+    declared = {p.name: p.round.declaration for p in (await state(env)).participants}
+    vin, brute = declared["Vin"], declared["Brute"]
+    assert vin is not None and vin.action.weapon == "Spear"  # the best weapon, not retyped
+    assert brute is not None and brute.action.weapon is None and brute.action.weapon_bonus == 0

@@ -31,7 +31,9 @@ async def started(env: BotEnv) -> Table:
     return table
 
 
-async def test_a_three_round_conflict_plays_by_buttons_each_turn_pinging_only_its_mover(bot_env: BotEnv) -> None:
+async def test_a_three_round_conflict_plays_by_buttons_each_turn_pinging_only_its_mover(
+    bot_env: BotEnv,
+) -> None:
     table = Table(bot_env, "buttons")
     await table.play()
     tally = table.tally

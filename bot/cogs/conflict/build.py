@@ -44,6 +44,8 @@ from rules.conflict.specs import DEFENCE_ATTRIBUTE
 from rules.errors import RulesError
 
 Sheets = Mapping[int, Character]
+UNARMED = frozenset({"none", "unarmed", "no weapon"})
+"""``weapon:none`` attacks without the weapon Prop an attack otherwise uses by default."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,9 @@ class ActionOptions:
             data["attack_kind"] = self.attack_kind.value
         if self.difficulty is not None:
             data["difficulty"] = self.difficulty
-        if self.weapon:
+        if self.weapon and self.weapon.strip().lower() in UNARMED:
+            data["weapon_bonus"] = 0
+        elif self.weapon:
             data["weapon"] = self.weapon.strip()
         if self.challenge:
             data["contest"] = False
