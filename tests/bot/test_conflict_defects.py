@@ -63,3 +63,37 @@ async def test_an_attack_uses_the_characters_weapon_unless_told_otherwise(bot_en
     vin, brute = declared["Vin"], declared["Brute"]
     assert vin is not None and vin.action.weapon == "Spear"  # the best weapon, not retyped
     assert brute is not None and brute.action.weapon is None and brute.action.weapon_bonus == 0
+
+
+async def test_conflict_status_refuses_without_a_conflict_and_replaces_the_board_once_a_while(
+    bot_env: BotEnv,
+) -> None:
+    env = bot_env
+    nothing = await env.slash("/conflict status", user="player1")
+    assert refused(nothing) and "no Conflict" in nothing.content
+    await env.play(PEWTER_DUEL[:6])
+    await env.bot.conflicts.idle()
+    channel = env.world.guild.channels[0].id
+    first = await env.storage.boards.get(env.guild_id, channel)
+    assert first is not None and env.harness.fake.messages[first]["pinned"]
+    again = await env.slash("/conflict status", user="player1")
+    assert not refused(again) or again.content == "The board is posted below."
+    await env.bot.conflicts.idle()
+    second = await env.storage.boards.get(env.guild_id, channel)
+    assert second is not None and second != first and first not in env.harness.fake.messages
+    spam = await env.slash("/conflict status", user="player2")
+    assert refused(spam)  # the cooldown: one board, not a feed
+    await env.bot.conflicts.idle()
+    assert await env.storage.boards.get(env.guild_id, channel) == second
+
+
+async def test_a_bot_that_may_not_pin_says_so_once(bot_env: BotEnv) -> None:
+    env = bot_env
+    bot_role = next(r for r in env.world.guild.roles if r.name == "Mistborn Bot")
+    bot_role.permissions &= ~(1 << 13)  # no Manage Messages
+    await env.play(PEWTER_DUEL[:6])
+    await env.bot.conflicts.idle()
+    await env.slash("/conflict status", user="narrator")
+    await env.bot.conflicts.idle()
+    said = [m for m in env.harness.fake.messages.values() if "may not pin" in m["content"]]
+    assert len(said) == 1

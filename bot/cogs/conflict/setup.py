@@ -7,6 +7,7 @@ command; the permission check runs inside the move's transaction against the fre
 ``bot.render.conflict``.
 """
 
+import time
 from collections.abc import Callable
 
 from discord import app_commands
@@ -17,7 +18,7 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import Sheets
 from bot.cogs.conflict.prompts import run, send
-from bot.errors import NotAllowed
+from bot.errors import BotError, NotAllowed
 from bot.flow.conflict import Build
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
@@ -36,6 +37,10 @@ from rules.conflict import (
     Reorder,
     SetSurprised,
 )
+from storage.conflicts import NO_CONFLICT
+
+STATUS_COOLDOWN = 30.0
+"""Seconds a channel waits between two ``/conflict status`` (each posts the board anew)."""
 
 
 def narrator_move(doing: str, make: Callable[[Conflict], Command]) -> Build:
@@ -56,6 +61,7 @@ class ConflictCog(
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
+        self._reposted: dict[tuple[int, int], float] = {}
         super().__init__()
 
     # Narrator: setting up and running the Conflict.
@@ -157,8 +163,15 @@ class ConflictCog(
         name="status", description="Post the Conflict board again, at the bottom of the channel"
     )
     async def status(self, interaction: Interaction) -> None:
+        """The old board is deleted as the new one is posted, and the channel waits
+        ``STATUS_COOLDOWN`` seconds between two: the board is one message, not a feed."""
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
-        await self.bot.storage.boards.clear(guild_id, channel_id)
-        self.bot.conflicts.boards.forget(guild_id, channel_id)
-        self.bot.conflicts.boards.refresh(guild_id, channel_id)
+        if await self.bot.storage.conflicts.get(guild_id, channel_id) is None:
+            raise BotError(NO_CONFLICT)
+        now = time.monotonic()
+        left = self._reposted.get((guild_id, channel_id), -STATUS_COOLDOWN) + STATUS_COOLDOWN - now
+        if left > 0:
+            raise BotError(f"The board was posted just now: look above, or ask again in {left:.0f} s.")
+        self._reposted[(guild_id, channel_id)] = now
+        await self.bot.conflicts.boards.repost(guild_id, channel_id)
         await interaction.response.send_message("The board is posted below.", ephemeral=True)
