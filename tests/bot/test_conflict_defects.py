@@ -97,3 +97,25 @@ async def test_a_bot_that_may_not_pin_says_so_once(bot_env: BotEnv) -> None:
     await env.bot.conflicts.idle()
     said = [m for m in env.harness.fake.messages.values() if "may not pin" in m["content"]]
     assert len(said) == 1
+
+
+async def test_a_hero_made_for_a_player_is_their_active_one_and_the_join_hint_is_right(
+    bot_env: BotEnv,
+) -> None:
+    env = bot_env
+    made = await env.slash("/character create name:Vin physique:4 wits:3 owner:player1", user="narrator")
+    assert "its player's active character" in made.content
+    await env.play([("narrator", '/conflict start kind:physical stakes:"A brawl"')])
+    joined = await env.slash("/conflict join", user="player1")
+    assert not refused(joined), joined.content
+    lost = await env.slash("/conflict join", user="player2")
+    assert refused(lost) and "`/character use`" in lost.content and "name one" not in lost.content
+
+
+async def test_a_defeated_heros_player_is_told_so_not_sent_to_join(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(PEWTER_DUEL)
+    await env.slash("/sheet damage amount:9 pewter:true name:Vin", user="narrator")
+    await env.slash("/burn metal:Pewter burning:false", user="player1")
+    told = await env.slash("/pass", user="player1")
+    assert refused(told) and "Vin is defeated" in told.content

@@ -96,7 +96,12 @@ class ConflictCog(
     @app_commands.command(name="join", description="Join the Conflict with your active character")
     @app_commands.describe(surprised="Caught by surprise")
     async def join(self, interaction: Interaction, surprised: bool = False) -> None:
-        stored = await active_character(interaction)
+        try:
+            stored = await active_character(interaction)
+        except BotError:
+            raise BotError(
+                "You have no active character here: pick your Hero with `/character use`, then join."
+            ) from None
         if stored.character.owner_id != interaction.user.id:
             raise NotAllowed("Join with a character of your own (`/character use`).")
         if stored.character.kind is not CharacterKind.HERO:
