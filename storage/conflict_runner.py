@@ -232,8 +232,8 @@ async def run_transition(
             raise NotFoundError(NO_CONFLICT)
         if conflict_id is not None and stored.id != conflict_id:
             raise RulesError("That prompt belongs to a Conflict that has ended.")
-        state = load_stored(stored)
         sheets = {cid: s.character for cid, s in loaded.items()}
+        state = load_stored(stored).with_names({cid: sheet.name for cid, sheet in sheets.items()})
         chosen = command(state, sheets) if callable(command) else command
         missing = needed_sheets(state, chosen) - set(loaded)
         if missing:  # a character joining: the one sheet not already in hand

@@ -101,7 +101,8 @@ async def stored_board(
         return None
     sheets = {cid: s.character for cid, s in loaded.items()}  # a deleted one shows as missing
     revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
-    return stored, Shown(stored.id, stored.version, load_stored(stored), sheets, revealed)
+    state = load_stored(stored).with_names({cid: sheet.name for cid, sheet in sheets.items()})
+    return stored, Shown(stored.id, stored.version, state, sheets, revealed)
 
 
 class Boards:
@@ -157,6 +158,8 @@ class Boards:
             shown = self._latest.pop(key, None)
             forced = key in self._forced
             self._forced.discard(key)
+            if forced:  # a sheet changed outside the Conflict: what a move had in hand is behind
+                shown = None
             try:
                 await self.update(*key, shown, redraw=forced)
                 failures = 0

@@ -1,6 +1,6 @@
 """What a real group tripped over in a Conflict (issue 17), each through the real dispatch."""
 
-from bench.bot_env import BotEnv, refused
+from bench.bot_env import BotEnv, board_message, refused
 from rules.conflict import Conflict
 from storage.conflict_runner import current_conflict
 
@@ -119,3 +119,18 @@ async def test_a_defeated_heros_player_is_told_so_not_sent_to_join(bot_env: BotE
     await env.slash("/burn metal:Pewter burning:false", user="player1")
     told = await env.slash("/pass", user="player1")
     assert refused(told) and "Vin is defeated" in told.content
+
+
+async def test_a_rename_shows_in_the_conflict_and_a_combatant_cannot_be_deleted(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(PEWTER_DUEL[:8])
+    renamed = await env.slash("/character rename name:Thug new_name:Brute", user="narrator")
+    assert not refused(renamed), renamed.content
+    await env.bot.conflicts.idle()
+    board = await board_message(env)
+    assert "Brute" in str(board["embeds"]) and "Thug" not in str(board["embeds"])
+    declared = await env.slash("/declare action:attack target:Kell stat:Physique", user="narrator")
+    assert not refused(declared), declared.content
+    gone = await env.slash("/character delete name:Brute", user="narrator")
+    assert refused(gone) and "/conflict remove" in gone.content
+    assert {p.name for p in (await state(env)).participants} == {"Vin", "Kell", "Brute"}
