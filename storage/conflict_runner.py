@@ -52,6 +52,7 @@ from storage.characters import StoredCharacter
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError
 from storage.outbox import NewMessage, OutboxMessage
+from storage.rolls import RollRecord
 from storage.store import Repositories, Storage
 
 MakeCommand = Callable[[Conflict, Mapping[int, Character]], Command]
@@ -92,6 +93,8 @@ class Applied(BaseModel):
         return self.conflict.phase is Phase.ENDED
 
 
+Rolls = Callable[[Applied], Sequence[RollRecord]]
+"""The rolls a move made, for the roll log, written in its transaction (the bot says whose)."""
 Compose = Callable[[Applied], Awaitable[Sequence[NewMessage]]]
 """What the table must see of an :class:`Applied`, composed inside its transaction and queued
 with it (the bot renders; storage only keeps the rows)."""
@@ -142,6 +145,7 @@ async def _save(
     transition: Transition,
     compose: Compose | None,
     before: Waiting | None = None,
+    rolls: Rolls | None = None,
 ) -> Applied:
     """Write the changed sheets, the Conflict (or delete it once ended) and the composed messages.
 
@@ -176,6 +180,8 @@ async def _save(
         conflict_write,
         tx.outbox.add(guild_id, channel_id, stored.id, messages),
     )
+    for record in rolls(applied) if rolls is not None else ():
+        await tx.rolls.append(record)
     if document is not None:
         DOCUMENTS.remember(document, transition.state)
     return applied.model_copy(
@@ -210,6 +216,7 @@ async def run_transition(
     conflict_id: int | None = None,
     compose: Compose | None = None,
     ready: Awaitable[object] | None = None,
+    rolls: Rolls | None = None,
 ) -> Applied:
     """Apply one command to the channel's Conflict, atomically, with the messages it must show.
 
@@ -240,7 +247,9 @@ async def run_transition(
             loaded.update(await tx.characters.get_many(guild_id, missing))
             sheets = {cid: s.character for cid, s in loaded.items()}
         transition = apply(state, chosen, sheets, rng)
-        return await _save(tx, guild_id, channel_id, stored, loaded, transition, compose, waiting(state))
+        return await _save(
+            tx, guild_id, channel_id, stored, loaded, transition, compose, waiting(state), rolls
+        )
 
 
 async def start_conflict(

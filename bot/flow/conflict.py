@@ -24,6 +24,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Literal
 
 import discord
@@ -35,7 +36,8 @@ from bot.flow.board import Boards
 from bot.flow.crash import crash_point
 from bot.flow.outbox import Outbox
 from bot.flow.pacing import Pacer
-from bot.flow.turns import Turn, hero_news, turn_of
+from bot.flow.roll_log import conflict_rolls
+from bot.flow.turns import Turn, hero_news, tie_note, turn_of
 from bot.render.common import plain
 from bot.render.conflict import FULL, ConflictView, defence_prompt, events_embed, summary_embed
 from bot.render.conflict_turns import act_question, declare_question
@@ -49,10 +51,10 @@ from rules.conflict import (
     available_defence,
     beat_possible,
 )
-from rules.conflict.events import ConflictEnded
+from rules.conflict.events import ConflictEnded, Joined
 from rules.errors import RulesError
 from storage import MessageKind, NewMessage, OutboxMessage, Storage
-from storage.conflict_runner import Applied, run_transition, start_conflict
+from storage.conflict_runner import Applied, load_stored, run_transition, start_conflict
 
 Interaction = discord.Interaction[discord.Client]
 Sheets = Mapping[int, Character]
@@ -208,6 +210,7 @@ class ConflictFlow:
                 conflict_id=conflict_id,
                 compose=compose,
                 ready=asking,
+                rolls=lambda applied: conflict_rolls(guild_id, applied),
             )
         finally:
             if not asking.done():
@@ -296,7 +299,9 @@ class ConflictFlow:
             return reply
         asked = self.question(applied.stored.id, conflict, sheets, view)
         if asked is None or asked_before(asked, applied.before):
-            return reply
+            joined = any(isinstance(e, Joined) for e in applied.events)
+            note = tie_note(conflict) if joined else ""  # a join made a tie: say how it was settled
+            return replace(reply, content=(reply.content + note).strip()) if note else reply
         if news:
             asked = replace(
                 asked, text=f"{text}\n{asked.text}", ping=tuple(dict.fromkeys((*told, *asked.ping)))
@@ -349,7 +354,7 @@ class ConflictFlow:
         if turn is None:
             return None
         if turn.step == "declare":
-            text = declare_question(turn.name, turn.round, turn.stat)
+            text = declare_question(turn.name, turn.round, turn.stat) + tie_note(conflict)
         else:
             text = act_question(turn.name, turn.held, turn.act_with)
         sheet = sheets.get(turn.participant)
@@ -385,6 +390,16 @@ class ConflictFlow:
         key = (guild_id_of(interaction), channel_id_of(interaction), attack_id)
         started = self._prompted.get(key)
         return None if started is None else time.monotonic() - started
+
+    async def asked_at(self, guild_id: int, channel_id: int) -> dict[int, datetime]:
+        """When the channel's pending defence was asked, by attack id, as the outbox kept it: a
+        typed ``/defend`` after a restart still gives the player their moment (§4.20)."""
+        stored = await self.storage.conflicts.get(guild_id, channel_id)
+        pending = load_stored(stored).pending if stored is not None else None
+        if stored is None or pending is None or pending.awaiting is not Awaiting.DEFENCE:
+            return {}
+        row = await self.storage.outbox.latest_asking(stored.id, f"defend:{pending.id}")
+        return {} if row is None else {pending.id: row.created_at}
 
     def check_grace(self, waited: float | None) -> None:
         """A Narrator answering a player's defence must first give the player a moment."""

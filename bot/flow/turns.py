@@ -22,7 +22,7 @@ from typing import Literal
 from bot.render.common import plain
 from bot.render.conflict_view import ConflictView
 from rules.character import Character, CharacterKind
-from rules.conflict import Conflict, Event, Step, waiting
+from rules.conflict import Conflict, Event, Status, Step, declaration_order, waiting
 from rules.conflict.events import DamageDealt, Defeated
 from rules.conflict.specs import DEFENCE_ATTRIBUTE
 
@@ -57,6 +57,29 @@ def movers(conflict: Conflict) -> tuple[int, ...]:
     """Everyone who can move now: the declarer, the resolve step, the defender or the attacker
     with Nudges to spend."""
     return waiting(conflict).participants
+
+
+def wits_ties(conflict: Conflict) -> list[tuple[str, ...]]:
+    """Groups that tie on surprise and Wits, which the bot ordered by join order (§4.2)."""
+    groups: dict[tuple[bool, int], list[str]] = {}
+    for participant in declaration_order(conflict):
+        groups.setdefault((participant.surprised, participant.wits), []).append(participant.name)
+    return [tuple(names) for names in groups.values() if len(names) > 1]
+
+
+def tie_note(conflict: Conflict) -> str:
+    """Said as a round's declaring starts: which ties join order settled, and how to change it."""
+    if any(p.round.status is not Status.UNDECLARED for p in conflict.participants if not p.defeated):
+        return ""
+    ties = wits_ties(conflict)
+    if not ties:
+        return ""
+    listed = "; ".join(" → ".join(plain(n) for n in names) for names in ties)
+    everyone = ", ".join(plain(p.name) for p in declaration_order(conflict))
+    return (
+        f"\nTied on Wits, so by join order: {listed}. Narrator, to reorder: "
+        f"`/conflict order names:{everyone}` (in the order you want)."
+    )
 
 
 def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: ConflictView) -> Turn | None:

@@ -1,6 +1,8 @@
 """What a real group tripped over in a Conflict (issue 17), each through the real dispatch."""
 
-from bench.bot_env import BotEnv, board_message, refused
+from bench.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_message, refused
+from rules.character import Standing
+from rules.character.stats import standing_available
 from rules.conflict import Conflict
 from storage.conflict_runner import current_conflict
 
@@ -134,3 +136,38 @@ async def test_a_rename_shows_in_the_conflict_and_a_combatant_cannot_be_deleted(
     gone = await env.slash("/character delete name:Brute", user="narrator")
     assert refused(gone) and "/conflict remove" in gone.content
     assert {p.name for p in (await state(env)).participants} == {"Vin", "Kell", "Brute"}
+
+
+async def test_every_conflict_roll_is_logged_and_a_secret_villains_is_secret(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play([*DUEL, THUG_ATTACKS])
+    await env.harness.click("Don't defend", user="player1")
+    logged = await env.storage.rolls.recent(env.guild_id, limit=10)
+    thug = [r for r in logged if r.label.startswith("Thug")]
+    assert thug and all(r.secret and r.user_id == env.user_id("narrator") for r in thug)
+
+
+async def test_a_contest_from_sheets_spends_the_standing_and_is_logged(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(
+        [
+            ("player1", "/character create name:Vin physique:4 wits:3 resources:4"),
+            ("player2", "/character create name:Kell physique:3 wits:4"),
+        ]
+    )
+    reply = await env.slash(
+        "/contest actor:Vin actor_stat:Resources opponent:Kell opponent_stat:Wits", user="player1"
+    )
+    assert not refused(reply), reply.content
+    vin = next(s for s in await env.storage.characters.list_by_guild(env.guild_id) if s.name == "Vin")
+    assert standing_available(vin.character, Standing.RESOURCES) < 4
+    assert len(await env.storage.rolls.recent(env.guild_id, limit=10)) == 2
+
+
+async def test_a_typed_defence_after_a_restart_still_gives_the_player_their_moment(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play([*DUEL, THUG_ATTACKS])
+    await env.bot.conflicts.idle()
+    await env.restart()
+    early = await env.slash("/defend dice:0", user="narrator")
+    assert refused(early) and "Give the player a moment" in early.content

@@ -118,3 +118,20 @@ async def test_a_restarted_bot_asks_a_turn_again_when_its_message_is_gone(bot_en
     await bot_env.restart()  # asked once: the new prompt is remembered
     await asyncio.wait_for(bot_env.bot.catch_up.done.wait(), 10)
     assert table.prompt(user) == again
+
+
+async def test_a_wits_tie_settled_by_join_order_says_so_and_offers_the_reorder(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(
+        [
+            ("player1", "/character create name:Vin physique:4 wits:3"),
+            ("player2", "/character create name:Kell physique:3 wits:3"),
+            ("narrator", "/character create name:Thug kind:Villain physique:4 wits:5"),
+            ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
+            ("player1", "/conflict join"),
+            ("narrator", "/conflict add character:Thug"),
+        ]
+    )
+    joined = await env.slash("/conflict join", user="player2")
+    assert "Tied on Wits, so by join order: Vin → Kell" in joined.content
+    assert "`/conflict order names:Vin, Kell, Thug`" in joined.content

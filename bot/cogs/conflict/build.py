@@ -12,7 +12,8 @@ another character needs a Narrator.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from bot.access import Caller
@@ -157,6 +158,8 @@ class DefenceOptions:
     attacker_faces: tuple[int, ...] | None = None
     table_dice: bool = False
     """The server lets players type faces from dice rolled at the table."""
+    asked: Mapping[int, datetime] = field(default_factory=dict)
+    """When each pending defence was asked (``ConflictFlow.asked_at``), for a typed answer."""
 
     def builder(self, flow: ConflictFlow, interaction: Interaction) -> Build:
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
@@ -177,7 +180,10 @@ class DefenceOptions:
                 and sheet.kind is CharacterKind.HERO
                 and not caller.owns(sheet)
             ):
-                flow.check_grace(flow.waited(interaction, state.pending.id))
+                waited = flow.waited(interaction, state.pending.id)
+                if waited is None and state.pending.id in self.asked:
+                    waited = (datetime.now(UTC) - self.asked[state.pending.id]).total_seconds()
+                flow.check_grace(waited)
             return Defend(
                 participant=target.id,
                 dice=self.dice,

@@ -11,7 +11,7 @@ through the one flow that the prompt buttons use too (``bot.cogs.conflict.prompt
 from discord import app_commands
 from discord.ext import commands
 
-from bot.access import Caller
+from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging
@@ -257,6 +257,7 @@ class ConflictMoves(commands.Cog):
             faces=faces,
             attacker_faces=attacker_faces,
             table_dice=(faces is not None or attacker_faces is not None) and await table_dice(interaction),
+            asked=await self.bot.conflicts.asked_at(guild_id_of(interaction), channel_id_of(interaction)),
         )
         await run(interaction, options.builder(self.bot.conflicts, interaction), title="Defence")
 

@@ -9,8 +9,6 @@ check runs when it is used, so nothing hides it behind Manage Server. A Contest 
 resisting side from a sheet only if the caller may read that sheet.
 """
 
-from datetime import UTC, datetime
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -20,6 +18,7 @@ from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.cogs.dice.pools import FormedPool, PoolRequest, form_pool
 from bot.errors import BotError
+from bot.flow.roll_log import roll_record
 from bot.inputs.characters import AnyCharacter, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.faces import Faces
@@ -31,7 +30,6 @@ from rules.outcome import DEFAULT_DIFFICULTY
 from rules.pool import build_pool
 from rules.roll import Reading, read, roll
 from storage import StoredCharacter
-from storage.rolls import RollRecord
 
 Difficulty = app_commands.Range[int, 1, 5]
 Traits = app_commands.Range[int, -10, 10]
@@ -94,20 +92,8 @@ class Dice(commands.Cog):
             else None
         )
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
-        record = RollRecord(
-            guild_id=guild_id,
-            user_id=interaction.user.id,
-            at=datetime.now(UTC),
-            label=(label or formed.title)[:40],
-            dice=reading.pool.dice,
-            free_nudges=reading.pool.free_nudges,
-            underflow=reading.pool.underflow,
-            difficulty=reading.difficulty,
-            faces=reading.faces,
-            result=reading.result,
-            outcome=reading.outcome,
-            success=reading.success,
-            secret=secret,
+        record = roll_record(
+            guild_id, interaction.user.id, reading, (label or formed.title)[:40], secret=secret
         )
         if spent is not None and formed.stored is not None:
             async with self.bot.storage.transaction() as tx:  # the spend and the log stand together
@@ -199,6 +185,24 @@ class Dice(commands.Cog):
         embed = reading_embed(reading, title=label or "Table dice", roller=interaction.user.display_name)
         await interaction.response.send_message(embed=embed)
 
+    async def _log_contest(
+        self, interaction: Interaction, sides: tuple[FormedPool, FormedPool], readings: tuple[Reading, ...]
+    ) -> None:
+        """A Contest from sheets spends a Standing as ``/roll`` does, and both rolls are logged with
+        the spends in one transaction (docs/rulings.md §6.7)."""
+        guild_id = guild_id_of(interaction)
+        async with self.bot.storage.transaction() as tx:
+            done: set[int] = set()
+            for side in sides:
+                if side.stored is None or side.spends is None or side.stored.id in done:
+                    continue
+                done.add(side.stored.id)
+                await tx.characters.update(
+                    guild_id, side.stored, spend_standing(side.stored.character, side.spends)
+                )
+            for side, reading in zip(sides, readings, strict=False):
+                await tx.rolls.append(roll_record(guild_id, interaction.user.id, reading, side.who[:40]))
+
     @app_commands.command(name="contest", description="Roll a Contest between two pools or two characters")
     @app_commands.describe(
         actor="The acting character (default: your active one, unless you give dice)",
@@ -235,5 +239,6 @@ class Dice(commands.Cog):
             [roll(acting.pool, rng, difficulty=difficulty, extra=acting.extra)],
             [roll(opposing.pool, rng, extra=opposing.extra)],
         )
+        await self._log_contest(interaction, (acting, opposing), result.acting_rolls + result.opposing_rolls)
         embed = contest_embed(result, acting=acting.who, opposing=opposing.who)
         await interaction.response.send_message(embed=embed)
