@@ -23,9 +23,8 @@ import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime
-from typing import Any, Literal
 
 import discord
 from pydantic import ValidationError
@@ -36,8 +35,18 @@ from bot.flow.board import Boards
 from bot.flow.crash import crash_point
 from bot.flow.outbox import Outbox
 from bot.flow.pacing import Pacer
+from bot.flow.replies import (
+    Buttons,
+    NudgeMode,
+    Prompt,
+    Question,
+    Reply,
+    asked_before,
+    message,
+    no_buttons,
+)
 from bot.flow.roll_log import conflict_rolls
-from bot.flow.turns import Turn, hero_news, tie_note, turn_of
+from bot.flow.turns import hero_news, tie_note, turn_of
 from bot.render.common import plain
 from bot.render.conflict import FULL, ConflictView, defence_prompt, events_embed, summary_embed
 from bot.render.conflict_turns import act_question, declare_question
@@ -47,13 +56,12 @@ from rules.conflict import (
     Command,
     Conflict,
     ConflictType,
-    Waiting,
     available_defence,
     beat_possible,
 )
 from rules.conflict.events import ConflictEnded, Joined
 from rules.errors import RulesError
-from storage import MessageKind, NewMessage, OutboxMessage, Storage
+from storage import MessageKind, NewMessage, Storage
 from storage.conflict_runner import Applied, load_stored, run_transition, start_conflict
 
 Interaction = discord.Interaction[discord.Client]
@@ -63,8 +71,6 @@ Build = Callable[[Conflict, Sheets, Caller], Command]
 DEFEND_GRACE = 30.0
 """Seconds a player gets to answer a defence before a Narrator may answer for them."""
 MAX_DEFENCE = 10
-NudgeMode = Literal["damage", "beat", "none"]
-JSON = dict[str, Any]
 
 
 def invalid_option(error: ValidationError) -> str:
@@ -73,92 +79,6 @@ def invalid_option(error: ValidationError) -> str:
     where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
     detail = problems[0]["msg"] if problems else "not valid"
     return f"That is not a valid value for {where}: {detail}."
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """The buttons of the question to whoever must answer the pending action, or take their turn.
-
-    ``conflict_id`` is the stored Conflict's id and ``attack_id`` the action's: a button names
-    both, so it can only ever settle that action, even after a restart or in a new Conflict. A
-    turn's buttons name the turn (``turn``: round, step and character) instead.
-    """
-
-    conflict_id: int
-    attack_id: int = 0
-    defend_with: tuple[int, ...] = ()
-    """Defence choices in dice (0 = don't defend) when the target must answer."""
-    nudge_modes: tuple[NudgeMode, ...] = ()
-    """Spending choices when the attacker has Nudges to spend."""
-    narrator_view: bool = False
-    """Offer the board's "Narrator view": the target's dice are not shown to the table."""
-    turn: Turn | None = None
-    """A declare or act turn: its buttons (targets, pool sizes)."""
-
-    @property
-    def key(self) -> str:
-        """What is asked, the same for every asking of it: an attack's defence or Nudges, or a
-        turn; the outbox keeps it so a restarted bot knows whether it was asked."""
-        if self.turn is not None:
-            return self.turn.key
-        return f"{'defend' if self.defend_with else 'nudges'}:{self.attack_id}"
-
-
-Buttons = Callable[[Prompt | None], discord.ui.View | None]
-"""How a prompt's buttons look: registered by the cog that owns the buttons."""
-
-
-def no_buttons(prompt: Prompt | None) -> discord.ui.View | None:
-    return None
-
-
-@dataclass(frozen=True)
-class Question:
-    """Who must answer the pending action, what they are asked, and the buttons to answer with."""
-
-    prompt: Prompt
-    text: str
-    ping: tuple[int, ...]
-
-    @property
-    def content(self) -> str:
-        return " ".join(f"<@{user}>" for user in self.ping) + (" " if self.ping else "") + self.text
-
-
-@dataclass(frozen=True)
-class Reply:
-    """What one move shows: the outcome, the question to the next player, and whom to ping."""
-
-    guild_id: int
-    channel_id: int
-    embeds: list[discord.Embed]
-    content: str = ""
-    ping: tuple[int, ...] = ()
-    prompt: Prompt | None = None
-    applied: Applied | None = field(default=None, compare=False)
-    view: discord.ui.View | None = field(default=None, compare=False)
-    private_embeds: list[discord.Embed] = field(default_factory=list, compare=False)
-    """The full figures the public embeds hid, for the Narrator who made the move only."""
-
-    @property
-    def mentions(self) -> discord.AllowedMentions:
-        users = [discord.Object(user) for user in self.ping]
-        return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
-
-    @property
-    def outcome(self) -> OutboxMessage | None:
-        """The outbox row this reply is, once the move is saved."""
-        rows = self.applied.messages if self.applied is not None else ()
-        return next((row for row in rows if row.kind is MessageKind.OUTCOME), None)
-
-    def payload(self) -> JSON:
-        """The create-message body that shows this reply, exactly as the interaction reply does."""
-        return {
-            "content": self.content,
-            "embeds": [embed.to_dict() for embed in self.embeds],
-            "components": self.view.to_components() if self.view is not None else [],
-            "allowed_mentions": self.mentions.to_dict(),
-        }
 
 
 class ConflictFlow:
@@ -417,29 +337,3 @@ class ConflictFlow:
     def close(self) -> None:
         self.boards.close()
         self.outbox.close()
-
-
-def asked_before(asked: Question, before: Waiting | None) -> bool:
-    """Whether the move left the same question waiting as before it (a metal burnt, dice
-    adjusted): it was asked then, and each turn pings its player once."""
-    if before is None:
-        return False
-    turn = asked.prompt.turn
-    if turn is not None:
-        same_step = before.step.value == turn.step and before.round == turn.round
-        return same_step and bool(before.participants) and before.participants[0] == turn.participant
-    step = "defend" if asked.prompt.defend_with else "nudges"
-    return before.step.value == step and before.action_id == asked.prompt.attack_id
-
-
-def message(kind: MessageKind, reply: Reply, interaction_id: int | None) -> NewMessage:
-    """The outbox row of a reply: its create-message body, and the question its buttons answer."""
-    asks = reply.prompt if reply.prompt is not None and reply.view is not None else None
-    action = asks.attack_id if asks is not None and asks.turn is None else None
-    return NewMessage(
-        kind=kind,
-        payload=reply.payload(),
-        action_id=action,
-        prompt_key=asks.key if asks is not None else None,
-        interaction_id=interaction_id,
-    )

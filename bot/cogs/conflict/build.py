@@ -18,7 +18,8 @@ from typing import Any, Literal
 
 from bot.access import Caller
 from bot.errors import NotAllowed
-from bot.flow.conflict import Build, ConflictFlow, Interaction, NudgeMode
+from bot.flow.conflict import Build, ConflictFlow, Interaction
+from bot.flow.replies import NudgeMode
 from bot.inputs.lists import split_names
 from bot.inputs.participants import find_participant
 from bot.render.common import plain

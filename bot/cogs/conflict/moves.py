@@ -18,7 +18,7 @@ from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudgi
 from bot.cogs.conflict.prompts import board_buttons, run
 from bot.cogs.conflict.views import ALL_BUTTONS, prompt_view
 from bot.flow.board import no_board_buttons
-from bot.flow.conflict import no_buttons
+from bot.flow.replies import no_buttons
 from bot.inputs.choices import (
     ActionChoice,
     AttackKindChoice,

@@ -31,8 +31,9 @@ from bot.client import Interaction
 from bot.cogs.conflict.build import DefenceOptions, nudge_click
 from bot.errors import BotError, answer_error
 from bot.flow.board import stored_board
-from bot.flow.conflict import Build, NudgeMode, Reply
+from bot.flow.conflict import Build
 from bot.flow.crash import crash_point
+from bot.flow.replies import NudgeMode, Reply
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ import discord
 
 from bot.cogs.conflict.prompts import BUTTONS, DefendButton, NarratorViewButton, NudgeButton
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS, add_turn
-from bot.flow.conflict import Prompt
+from bot.flow.replies import Prompt
 
 ALL_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = BUTTONS + TURN_BUTTONS
 """Registered with the client while the moves' cog is loaded."""
