@@ -3,8 +3,8 @@
 Slash commands and prompt buttons both come through :meth:`ConflictFlow.run`: it decides who is
 asking, applies one engine command inside one transaction (``run_transition``; the permission
 check runs there too, against the fresh state) and composes the :class:`Reply` — the outcome,
-the prompt for whoever must answer next (a defence or Nudges, with a ping for that player
-only) and which buttons it offers. The reply is composed *inside* the transaction and queued in
+the prompt for whoever must answer next (a defence, Nudges, or a turn to declare or act, with a
+ping for that player only, once per turn: docs/rulings.md §4.21) and which buttons it offers. The reply is composed *inside* the transaction and queued in
 the outbox with the state it shows (``storage.outbox``), so a move the table cannot see is
 never saved. Sending it is the caller's last step (the cog layer, which owns the buttons and
 registers how they look in :attr:`ConflictFlow.buttons`); ``bot.flow.outbox`` explains how the
