@@ -6,6 +6,7 @@ KeyError deep in its parser), so every builder mirrors a payload captured from r
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -223,6 +224,21 @@ def attachment_json(attachment_id: int, filename: str, size: int, url: str, cont
     return data
 
 
+def mentioned_users(world: World, guild_id: int | None, body: JSON) -> list[JSON]:
+    """The users a message pings, as Discord works them out: each ``<@id>`` in its content that
+    ``allowed_mentions`` lets through (all of them when it is absent or parses users)."""
+    allowed = body.get("allowed_mentions")
+    everyone = allowed is None or "users" in (allowed.get("parse") or [])
+    listed = {str(user) for user in (allowed or {}).get("users") or []}
+    found: list[JSON] = []
+    for user_id in dict.fromkeys(re.findall(r"<@!?(\d+)>", str(body.get("content") or ""))):
+        guild = world.guild_by_id(guild_id) if guild_id is not None else None
+        member = guild.member(user_id) if guild is not None else None
+        if member is not None and (everyone or user_id in listed):
+            found.append(user_json(member.user))
+    return found
+
+
 def message_json(
     world: World,
     *,
@@ -243,7 +259,7 @@ def message_json(
         "edited_timestamp": None,
         "tts": bool(body.get("tts")),
         "mention_everyone": False,
-        "mentions": [],
+        "mentions": mentioned_users(world, guild_id, body),
         "mention_roles": [],
         "attachments": attachments,
         "embeds": body.get("embeds") or [],

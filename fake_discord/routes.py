@@ -24,7 +24,7 @@ from fake_discord.validate import (
     validate_message,
     validate_modal,
 )
-from fake_discord.world import channel_json, guild_create_json, member_json, user_json
+from fake_discord.world import MANAGE_MESSAGES, channel_json, guild_create_json, member_json, user_json
 
 JSON = dict[str, Any]
 Handler = Callable[..., Awaitable[web.StreamResponse]]
@@ -329,6 +329,23 @@ async def channel_message(
     return reply(message)
 
 
+async def pins(
+    fake: Backend, request: web.Request, route: str, channel: str, message_id: str
+) -> web.StreamResponse:
+    """Pin or unpin a message: Discord answers 403 (Missing Permissions) without Manage Messages."""
+    if not fake.has_channel(int(channel)):
+        return error(404, 10003, "Unknown Channel")
+    message = fake.messages.get(int(message_id))
+    if message is None or message["channel_id"] != channel:
+        return error(404, 10008, "Unknown Message")
+    guild = fake.world.guild_by_id(int(message.get("guild_id") or 0))
+    member = guild.member(fake.world.bot.id) if guild is not None else None
+    if guild is None or member is None or not guild.permissions_of(member) & MANAGE_MESSAGES:
+        return error(403, 50013, "Missing Permissions")
+    message["pinned"] = request.method == "PUT"
+    return web.Response(status=204)
+
+
 async def commands(
     fake: Backend, request: web.Request, route: str, _app: str, guild: str | None = None
 ) -> web.StreamResponse:
@@ -417,5 +434,9 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("GET", r"/channels/(\d+)/messages/(\d+)", channel_message),
     ("PATCH", r"/channels/(\d+)/messages/(\d+)", channel_message),
     ("DELETE", r"/channels/(\d+)/messages/(\d+)", channel_message),
+    ("PUT", r"/channels/(\d+)/messages/pins/(\d+)", pins),
+    ("DELETE", r"/channels/(\d+)/messages/pins/(\d+)", pins),
+    ("PUT", r"/channels/(\d+)/pins/(\d+)", pins),
+    ("DELETE", r"/channels/(\d+)/pins/(\d+)", pins),
 ]
 ROUTES = [(method, re.compile(pattern), handler) for method, pattern, handler in _TABLE]

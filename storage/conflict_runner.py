@@ -39,6 +39,7 @@ from rules.conflict import (
     Join,
     Phase,
     Transition,
+    Waiting,
     apply,
     dump_conflict,
     load_conflict,
@@ -51,6 +52,7 @@ from storage.characters import StoredCharacter
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError
 from storage.outbox import NewMessage, OutboxMessage
+from storage.rolls import RollRecord
 from storage.store import Repositories, Storage
 
 MakeCommand = Callable[[Conflict, Mapping[int, Character]], Command]
@@ -82,12 +84,17 @@ class Applied(BaseModel):
     messages: tuple[OutboxMessage, ...] = ()
     revealed: frozenset[int] = frozenset()
     """Which of those sheets a Narrator has opened to the players (docs/rulings.md §7.1)."""
+    before: Waiting | None = None
+    """What the Conflict waited for before the command, so a question still waiting is not
+    asked (and its player pinged) a second time."""
 
     @property
     def ended(self) -> bool:
         return self.conflict.phase is Phase.ENDED
 
 
+Rolls = Callable[[Applied], Sequence[RollRecord]]
+"""The rolls a move made, for the roll log, written in its transaction (the bot says whose)."""
 Compose = Callable[[Applied], Awaitable[Sequence[NewMessage]]]
 """What the table must see of an :class:`Applied`, composed inside its transaction and queued
 with it (the bot renders; storage only keeps the rows)."""
@@ -137,6 +144,8 @@ async def _save(
     loaded: Mapping[int, StoredCharacter],
     transition: Transition,
     compose: Compose | None,
+    before: Waiting | None = None,
+    rolls: Rolls | None = None,
 ) -> Applied:
     """Write the changed sheets, the Conflict (or delete it once ended) and the composed messages.
 
@@ -156,6 +165,7 @@ async def _save(
         conflict_id=stored.id,
         characters=characters,
         revealed=frozenset(cid for cid, s in loaded.items() if s.revealed),
+        before=before,
     )
     messages = await compose(applied) if compose is not None else ()
     conflict_write = (
@@ -170,6 +180,8 @@ async def _save(
         conflict_write,
         tx.outbox.add(guild_id, channel_id, stored.id, messages),
     )
+    for record in rolls(applied) if rolls is not None else ():
+        await tx.rolls.append(record)
     if document is not None:
         DOCUMENTS.remember(document, transition.state)
     return applied.model_copy(
@@ -205,6 +217,7 @@ async def run_transition(
     compose: Compose | None = None,
     ready: Awaitable[object] | None = None,
     interaction_id: int | None = None,
+    rolls: Rolls | None = None,
 ) -> Applied:
     """Apply one command to the channel's Conflict, atomically, with the messages it must show.
 
@@ -232,15 +245,17 @@ async def run_transition(
             raise NotFoundError(NO_CONFLICT)
         if conflict_id is not None and stored.id != conflict_id:
             raise RulesError("That prompt belongs to a Conflict that has ended.")
-        state = load_stored(stored)
         sheets = {cid: s.character for cid, s in loaded.items()}
+        state = load_stored(stored).with_names({cid: sheet.name for cid, sheet in sheets.items()})
         chosen = command(state, sheets) if callable(command) else command
         missing = needed_sheets(state, chosen) - set(loaded)
         if missing:  # a character joining: the one sheet not already in hand
             loaded.update(await tx.characters.get_many(guild_id, missing))
             sheets = {cid: s.character for cid, s in loaded.items()}
         transition = apply(state, chosen, sheets, rng)
-        return await _save(tx, guild_id, channel_id, stored, loaded, transition, compose)
+        return await _save(
+            tx, guild_id, channel_id, stored, loaded, transition, compose, waiting(state), rolls
+        )
 
 
 async def start_conflict(

@@ -33,7 +33,7 @@ NONCE_PREFIX = "mab"
 """Nonces are ``mab<row id>``: at most 25 characters, as Discord requires."""
 _COLUMNS = (
     "id, guild_id, channel_id, conflict_id, action_id, kind, payload, interaction_id, created_at,"
-    " attempted_at, delivered_at, message_id, failure"
+    " attempted_at, delivered_at, message_id, failure, prompt_key"
 )
 
 
@@ -55,6 +55,9 @@ class NewMessage(BaseModel):
     payload: dict[str, Any]
     action_id: int | None = None
     """The pending action whose buttons the message carries, if any."""
+    prompt_key: str | None = None
+    """The question whose buttons the message carries (``bot.flow.conflict.Prompt.key``): an
+    action's defence or Nudges, or a turn to declare or act."""
     interaction_id: int | None = None
     """The interaction whose reply shows this message, when there is one to reply to."""
 
@@ -93,6 +96,7 @@ def _message(row: sqlite3.Row) -> OutboxMessage:
         channel_id=row["channel_id"],
         conflict_id=row["conflict_id"],
         action_id=row["action_id"],
+        prompt_key=row["prompt_key"],
         kind=row["kind"],
         payload=json.loads(row["payload"]),
         interaction_id=row["interaction_id"],
@@ -118,17 +122,17 @@ class OutboxRepository:
             return ()
         now = utc_now()
         stamp = to_text(now)
-        values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(messages))
+        values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(messages))
         params: list[object] = []
         for message in messages:
             payload = json.dumps(message.payload, ensure_ascii=False, separators=(",", ":"))
             params += [guild_id, channel_id, conflict_id, message.action_id, message.kind.value]
-            params += [payload, message.interaction_id, stamp]
+            params += [payload, message.interaction_id, stamp, message.prompt_key]
         async with self._session.writing() as conn:
             rows = await fetch_all(
                 conn,
                 "INSERT INTO outbox (guild_id, channel_id, conflict_id, action_id, kind, payload,"
-                " interaction_id, created_at) VALUES " + values + " RETURNING id",
+                " interaction_id, created_at, prompt_key) VALUES " + values + " RETURNING id",
                 params,
             )
         # AUTOINCREMENT ids grow in insertion order; RETURNING's own order is not promised.
@@ -221,12 +225,23 @@ class OutboxRepository:
         )
         return None if row is None else _message(row)
 
+    async def latest_asking(self, conflict_id: int, prompt_key: str) -> OutboxMessage | None:
+        """The newest row carrying the buttons of this Conflict's question, if any."""
+        row = await fetch_one(
+            self._session.reader,
+            "SELECT " + _COLUMNS + " FROM outbox WHERE conflict_id = ? AND prompt_key = ?"
+            " ORDER BY id DESC LIMIT 1",
+            (conflict_id, prompt_key),
+        )
+        return None if row is None else _message(row)
+
     async def prune(self, before: datetime) -> int:
         """Delete rows settled before ``before``, except the prompts of Conflicts still running."""
         async with self._session.writing() as conn:
             return await execute(
                 conn,
                 "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?"
-                " AND (action_id IS NULL OR conflict_id NOT IN (SELECT id FROM conflicts))",
+                " AND ((action_id IS NULL AND prompt_key IS NULL)"
+                " OR conflict_id NOT IN (SELECT id FROM conflicts))",
                 (to_text(before),),
             )

@@ -20,6 +20,7 @@ buttons and handed in as :attr:`Boards.buttons`) answers a Narrator with the ful
 """
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ Key = tuple[int, int]
 RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 15.0)
 """Waits between failed board updates; after the last, the next change tries again."""
 ENDED = discord.Embed(title="Conflict over", description="The summary is in the channel above.")
+CANNOT_PIN = "I may not pin the Conflict board here (I need Manage Messages): look for it below."
 Buttons = Callable[[int], discord.ui.View | None]
 """The buttons under the board of the stored Conflict with this id."""
 
@@ -100,7 +102,8 @@ async def stored_board(
         return None
     sheets = {cid: s.character for cid, s in loaded.items()}  # a deleted one shows as missing
     revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
-    return stored, Shown(stored.id, stored.version, load_stored(stored), sheets, revealed)
+    state = load_stored(stored).with_names({cid: sheet.name for cid, sheet in sheets.items()})
+    return stored, Shown(stored.id, stored.version, state, sheets, revealed)
 
 
 ROWS_KEPT = 4096
@@ -120,6 +123,7 @@ class Boards:
         self._locks: KeyedLocks[Key] = KeyedLocks()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
         self.buttons: Buttons = no_board_buttons
+        self._unpinned: set[int] = set()
 
     def refresh(self, guild_id: int, channel_id: int, applied: Applied | None = None) -> None:
         """Bring the channel's board up to date soon (once), with ``applied`` if it is in hand.
@@ -161,6 +165,8 @@ class Boards:
             shown = self._latest.pop(key, None)
             forced = key in self._forced
             self._forced.discard(key)
+            if forced:  # a sheet changed outside the Conflict: what a move had in hand is behind
+                shown = None
             try:
                 await self.update(*key, shown, redraw=forced)
                 failures = 0
@@ -248,6 +254,7 @@ class Boards:
         await self.pacer.turn(key[1])
         message = await channel.send(embed=embed, view=buttons or discord.utils.MISSING)
         await self.storage.boards.set(*key, message.id, conflict_id=shown.conflict_id, version=shown.version)
+        await self._pin(channel, message)
         self._rows[key] = BoardRow(
             guild_id=key[0],
             channel_id=key[1],
@@ -255,6 +262,33 @@ class Boards:
             conflict_id=shown.conflict_id,
             rendered_version=shown.version,
         )
+
+    async def _pin(self, channel: discord.PartialMessageable, message: discord.Message) -> None:
+        """Pin a new board so the table finds it; without Manage Messages, say so once a channel
+        (in this process: a restart may say it once more)."""
+        await self.pacer.turn(channel.id)
+        try:
+            await message.pin(reason="The Conflict board")
+        except discord.Forbidden:
+            if channel.id in self._unpinned:
+                return
+            self._unpinned.add(channel.id)
+            await self.pacer.turn(channel.id)
+            await channel.send(CANNOT_PIN, allowed_mentions=discord.AllowedMentions.none())
+
+    async def repost(self, guild_id: int, channel_id: int) -> None:
+        """Post the board anew at the bottom of the channel and delete the old one, so asking for
+        it again never leaves two boards (``/conflict status``)."""
+        key = (guild_id, channel_id)
+        async with self._locks.hold(key):
+            row = await self._row(key)
+            await self._drop(key)
+        if row is not None:
+            channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+            await self.pacer.turn(channel_id)
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(row.message_id).delete()
+        self.refresh(guild_id, channel_id)
 
     async def _drop(self, key: Key) -> None:
         await self.storage.boards.clear(*key)

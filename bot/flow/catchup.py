@@ -11,9 +11,8 @@ a prompt whose buttons went with a message that was deleted. Once connected (``o
 2. every board of a Conflict that ended while nobody refreshed it is closed;
 3. every live Conflict, a page at a time: its board is brought up to its saved version (and
    posted again if a moderator deleted it), and, once its channel's queue is empty, its
-   pending defence or Nudges prompt is posted again with working buttons if the message that
-   asked is gone or no longer offers them. Declaring and acting have no buttons: whose move it
-   is shows on the board.
+   pending question (a defence, Nudges, or a turn to declare or act) is posted again with
+   working buttons if the message that asked is gone or no longer offers them.
 
 A channel that no longer exists has its queued messages settled as failed and its board
 forgotten; a server the bot is not connected to is left for the next start.
@@ -114,6 +113,7 @@ class CatchUp:
             return
         loaded = await self.storage.characters.get_many(guild_id, [p.id for p in state.participants])
         sheets = {cid: s.character for cid, s in loaded.items()}
+        state = state.with_names({cid: sheet.name for cid, sheet in sheets.items()})
         revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
         shown = Shown(stored.id, stored.version, state, sheets, revealed)
         try:
@@ -126,12 +126,14 @@ class CatchUp:
         """Post the pending action's question again when no message asks it any more."""
         assert shown.conflict is not None
         again = self.flow.asked_again(stored.id, shown.conflict, shown.sheets, shown.revealed)
-        if again is None or again.action_id is None:
+        if again is None or again.prompt_key is None:
             return
         guild_id, channel_id = stored.guild_id, stored.channel_id
         if (guild_id, channel_id) in self._queued:
             await self.flow.outbox.settle(guild_id, channel_id)  # what is queued goes first
-        asked = await self.storage.outbox.latest_prompt(stored.id, again.action_id)
+        asked = await self.storage.outbox.latest_asking(stored.id, again.prompt_key)
+        if asked is None and again.action_id is not None:  # asked before prompts had keys
+            asked = await self.storage.outbox.latest_prompt(stored.id, again.action_id)
         if asked is not None and not asked.settled:
             return  # still queued (Discord refused it for now): the deliverer retries it
         if asked is not None and asked.message_id is not None and await self._still_asks(asked):

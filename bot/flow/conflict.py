@@ -3,10 +3,10 @@
 Slash commands and prompt buttons both come through :meth:`ConflictFlow.run`: it decides who is
 asking, applies one engine command inside one transaction (``run_transition``; the permission
 check runs there too, against the fresh state) and composes the :class:`Reply` — the outcome,
-the prompt for whoever must answer next (a defence or Nudges, with a ping for that player
-only) and which buttons it offers. The reply is composed *inside* the transaction and queued in
-the outbox with the state it shows (``storage.outbox``), so a move the table cannot see is
-never saved. Sending it is the caller's last step (the cog layer, which owns the buttons and
+the prompt for whoever must answer next (a defence, Nudges, or a turn to declare or act, with a
+ping for that player only, once per turn: docs/rulings.md §4.21) and which buttons it offers.
+The reply is composed *inside* the transaction and queued in the outbox with the state it
+shows (``storage.outbox``), so a move the table cannot see is never saved. Sending it is the caller's last step (the cog layer, which owns the buttons and
 registers how they look in :attr:`ConflictFlow.buttons`); ``bot.flow.outbox`` explains how the
 reply and the outbox between them show every outcome exactly once.
 
@@ -23,8 +23,8 @@ import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import replace
+from datetime import datetime
 
 import discord
 from pydantic import ValidationError
@@ -35,14 +35,34 @@ from bot.flow.board import Boards
 from bot.flow.crash import crash_point
 from bot.flow.outbox import Outbox
 from bot.flow.pacing import Pacer
+from bot.flow.replies import (
+    Buttons,
+    NudgeMode,
+    Prompt,
+    Question,
+    Reply,
+    asked_before,
+    message,
+    no_buttons,
+)
+from bot.flow.roll_log import conflict_rolls
+from bot.flow.turns import hero_news, tie_note, turn_of
 from bot.render.common import plain
 from bot.render.conflict import FULL, ConflictView, defence_prompt, events_embed, summary_embed
+from bot.render.conflict_turns import act_question, declare_question
 from rules.character import Character
-from rules.conflict import Awaiting, Command, Conflict, ConflictType, available_defence, beat_possible
-from rules.conflict.events import ConflictEnded
+from rules.conflict import (
+    Awaiting,
+    Command,
+    Conflict,
+    ConflictType,
+    available_defence,
+    beat_possible,
+)
+from rules.conflict.events import ConflictEnded, Joined
 from rules.errors import RulesError
-from storage import MessageKind, NewMessage, OutboxMessage, Storage
-from storage.conflict_runner import Applied, run_transition, start_conflict
+from storage import MessageKind, NewMessage, Storage
+from storage.conflict_runner import Applied, load_stored, run_transition, start_conflict
 
 Interaction = discord.Interaction[discord.Client]
 Sheets = Mapping[int, Character]
@@ -51,8 +71,6 @@ Build = Callable[[Conflict, Sheets, Caller], Command]
 DEFEND_GRACE = 30.0
 """Seconds a player gets to answer a defence before a Narrator may answer for them."""
 MAX_DEFENCE = 10
-NudgeMode = Literal["damage", "beat", "none"]
-JSON = dict[str, Any]
 
 
 def invalid_option(error: ValidationError) -> str:
@@ -61,81 +79,6 @@ def invalid_option(error: ValidationError) -> str:
     where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
     detail = problems[0]["msg"] if problems else "not valid"
     return f"That is not a valid value for {where}: {detail}."
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """The buttons of the question to whoever must answer the pending action.
-
-    ``conflict_id`` is the stored Conflict's id and ``attack_id`` the action's: a button names
-    both, so it can only ever settle that action, even after a restart or in a new Conflict.
-    """
-
-    conflict_id: int
-    attack_id: int
-    defend_with: tuple[int, ...] = ()
-    """Defence choices in dice (0 = don't defend) when the target must answer."""
-    nudge_modes: tuple[NudgeMode, ...] = ()
-    """Spending choices when the attacker has Nudges to spend."""
-    narrator_view: bool = False
-    """Offer the board's "Narrator view": the target's dice are not shown to the table."""
-
-
-Buttons = Callable[[Prompt | None], discord.ui.View | None]
-"""How a prompt's buttons look: registered by the cog that owns the buttons."""
-
-
-def no_buttons(prompt: Prompt | None) -> discord.ui.View | None:
-    return None
-
-
-@dataclass(frozen=True)
-class Question:
-    """Who must answer the pending action, what they are asked, and the buttons to answer with."""
-
-    prompt: Prompt
-    text: str
-    ping: tuple[int, ...]
-
-    @property
-    def content(self) -> str:
-        return " ".join(f"<@{user}>" for user in self.ping) + (" " if self.ping else "") + self.text
-
-
-@dataclass(frozen=True)
-class Reply:
-    """What one move shows: the outcome, the question to the next player, and whom to ping."""
-
-    guild_id: int
-    channel_id: int
-    embeds: list[discord.Embed]
-    content: str = ""
-    ping: tuple[int, ...] = ()
-    prompt: Prompt | None = None
-    applied: Applied | None = field(default=None, compare=False)
-    view: discord.ui.View | None = field(default=None, compare=False)
-    private_embeds: list[discord.Embed] = field(default_factory=list, compare=False)
-    """The full figures the public embeds hid, for the Narrator who made the move only."""
-
-    @property
-    def mentions(self) -> discord.AllowedMentions:
-        users = [discord.Object(user) for user in self.ping]
-        return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
-
-    @property
-    def outcome(self) -> OutboxMessage | None:
-        """The outbox row this reply is, once the move is saved."""
-        rows = self.applied.messages if self.applied is not None else ()
-        return next((row for row in rows if row.kind is MessageKind.OUTCOME), None)
-
-    def payload(self) -> JSON:
-        """The create-message body that shows this reply, exactly as the interaction reply does."""
-        return {
-            "content": self.content,
-            "embeds": [embed.to_dict() for embed in self.embeds],
-            "components": self.view.to_components() if self.view is not None else [],
-            "allowed_mentions": self.mentions.to_dict(),
-        }
 
 
 PROMPTS_KEPT = 4096
@@ -192,6 +135,7 @@ class ConflictFlow:
                 compose=compose,
                 ready=asking,
                 interaction_id=interaction.id,
+                rolls=lambda applied: conflict_rolls(guild_id, applied),
             )
         finally:
             if not asking.done():
@@ -270,11 +214,23 @@ class ConflictFlow:
         reply = Reply(
             guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied, private_embeds=private
         )
+        news = hero_news(applied.events, conflict, sheets)
+        if news:
+            told = tuple(dict.fromkeys(n.user for n in news))
+            text = " ".join(n.text for n in news)
+            content = " ".join(f"<@{user}>" for user in told) + " " + text
+            reply = replace(reply, content=content, ping=told)
         if applied.stored is None:
             return reply
         asked = self.question(applied.stored.id, conflict, sheets, view)
-        if asked is None:
-            return reply
+        if asked is None or asked_before(asked, applied.before):
+            joined = any(isinstance(e, Joined) for e in applied.events)
+            note = tie_note(conflict) if joined else ""  # a join made a tie: say how it was settled
+            return replace(reply, content=(reply.content + note).strip()) if note else reply
+        if news:
+            asked = replace(
+                asked, text=f"{text}\n{asked.text}", ping=tuple(dict.fromkeys((*told, *asked.ping)))
+            )
         if asked.prompt.defend_with:
             self.prompted(guild_id, channel_id, asked.prompt.attack_id)
         return replace(
@@ -288,10 +244,11 @@ class ConflictFlow:
     def question(
         self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: ConflictView
     ) -> Question | None:
-        """The question of the pending action (a defence or Nudges), or None when nothing waits."""
+        """The question of the pending action (a defence or Nudges) or of the turn to declare or
+        act, or None when nothing waits for anyone (the Narrator's next round, an ended fight)."""
         pending = conflict.pending
         if pending is None:
-            return None
+            return self._turn_question(conflict_id, conflict, sheets, view)
         hidden_target = pending.target is not None and not view.shows(pending.target)
         if pending.awaiting is Awaiting.DEFENCE and pending.target is not None:
             answerer = pending.target
@@ -314,6 +271,19 @@ class ConflictFlow:
             prompt = Prompt(conflict_id, pending.id, nudge_modes=("damage", *beat, "none"))
         sheet = sheets.get(answerer)
         return Question(prompt, text, () if sheet is None else (sheet.owner_id,))
+
+    def _turn_question(
+        self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: ConflictView
+    ) -> Question | None:
+        turn = turn_of(conflict, sheets, view)
+        if turn is None:
+            return None
+        if turn.step == "declare":
+            text = declare_question(turn.name, turn.round, turn.stat) + tie_note(conflict)
+        else:
+            text = act_question(turn.name, turn.held, turn.act_with)
+        sheet = sheets.get(turn.participant)
+        return Question(Prompt(conflict_id, turn=turn), text, () if sheet is None else (sheet.owner_id,))
 
     def asked_again(
         self, conflict_id: int, conflict: Conflict, sheets: Sheets, revealed: frozenset[int]
@@ -359,6 +329,16 @@ class ConflictFlow:
         started = self._prompted.get(key)
         return None if started is None else time.monotonic() - started
 
+    async def asked_at(self, guild_id: int, channel_id: int) -> dict[int, datetime]:
+        """When the channel's pending defence was asked, by attack id, as the outbox kept it: a
+        typed ``/defend`` after a restart still gives the player their moment (§4.20)."""
+        stored = await self.storage.conflicts.get(guild_id, channel_id)
+        pending = load_stored(stored).pending if stored is not None else None
+        if stored is None or pending is None or pending.awaiting is not Awaiting.DEFENCE:
+            return {}
+        row = await self.storage.outbox.latest_asking(stored.id, f"defend:{pending.id}")
+        return {} if row is None else {pending.id: row.created_at}
+
     def check_grace(self, waited: float | None) -> None:
         """A Narrator answering a player's defence must first give the player a moment."""
         if waited is None:
@@ -375,9 +355,3 @@ class ConflictFlow:
     def close(self) -> None:
         self.boards.close()
         self.outbox.close()
-
-
-def message(kind: MessageKind, reply: Reply, interaction_id: int | None) -> NewMessage:
-    """The outbox row of a reply: its create-message body, and the action its buttons answer."""
-    action = reply.prompt.attack_id if reply.prompt is not None and reply.view is not None else None
-    return NewMessage(kind=kind, payload=reply.payload(), action_id=action, interaction_id=interaction_id)

@@ -6,16 +6,13 @@ roll also spends that Standing, which the command saves with the roll (docs/ruli
 """
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from bot.errors import BotError
 from rules.character.names import Standing, StatKind
 from rules.character.stats import defeat_penalties, find_stat, rating_for
 from rules.pool import Pool, build_pool
-from rules.roll import Reading
 from rules.words import count_of
 from storage import StoredCharacter
-from storage.rolls import RollRecord
 
 
 @dataclass(frozen=True)
@@ -86,27 +83,6 @@ def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPoo
         who=character.name,
         stored=stored,
         spends=spends,
-    )
-
-
-def roll_record(
-    guild_id: int, user_id: int, label: str, reading: Reading, *, secret: bool = False
-) -> RollRecord:
-    """The roll log's entry for a roll the bot made (every one is logged, docs/rulings.md §7.1)."""
-    return RollRecord(
-        guild_id=guild_id,
-        user_id=user_id,
-        at=datetime.now(UTC),
-        label=label[:40],
-        dice=reading.pool.dice,
-        free_nudges=reading.pool.free_nudges,
-        underflow=reading.pool.underflow,
-        difficulty=reading.difficulty,
-        faces=reading.faces,
-        result=reading.result,
-        outcome=reading.outcome,
-        success=reading.success,
-        secret=secret,
     )
 
 

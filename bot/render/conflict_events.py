@@ -180,7 +180,7 @@ def _damage(c: Conflict, e: ev.DamageDealt, v: ConflictView) -> str:
         # Armour, what was left and the wound are the sheet's: the table sees the hit land.
         return f"{does(c, e.target, 'is')} hit: now {v.state(e.target)}"
     parts = ["1"] + ([f"{plural(e.nudges, 'Nudge')}"] if e.nudges else [])
-    parts += [f"weapon {e.weapon}"] if e.weapon else []
+    parts += [f"{plain(e.weapon_name) if e.weapon_name else 'weapon'} {e.weapon}"] if e.weapon else []
     sum_text = " + ".join(parts) + (f" − armour {e.armour}" if e.armour else "")
     if extras:
         return (

@@ -169,6 +169,7 @@ def deal_damage(
             nudges=nudges,
             weapon=weapon,
             armour=armour,
+            weapon_name=(pending.action.weapon or "") if pending.action.weapon_bonus is None else "",
             amount=amount,
             taken=result.taken,
             before=result.before,

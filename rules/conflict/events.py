@@ -204,6 +204,8 @@ class DamageDealt(BaseModel):
     nudges: int
     weapon: int
     armour: int
+    weapon_name: str = ""
+    """The weapon Prop used, by default the attacker's best (docs/rulings.md §5.1); "" for none."""
     amount: int
     taken: int
     before: int

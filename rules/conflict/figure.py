@@ -17,7 +17,8 @@ Rulings:
   (physical → Physique, social → Charm, mental → Wits), never the Resilience it aims at, with
   Pewter and defeat penalties as on any roll; a contested action that is not an attack takes
   the Conflict's kind (docs/rulings.md §4.11).
-* Armour is the target's best armour Prop unless the action names a value.
+* Armour is the target's best armour Prop unless the action names a value, and an attack uses
+  the attacker's best weapon Prop unless it names another or attacks unarmed (bonus 0).
 """
 
 from collections.abc import Sequence
@@ -109,6 +110,8 @@ def check_action(
             check_count("A weapon's bonus", action.weapon_bonus, 0, WEAPON_MAX)
         if action.armour is not None:
             check_count("Armour", action.armour, 0, ARMOUR_MAX)
+        if action.weapon is None and action.weapon_bonus is None:
+            action = action.model_copy(update={"weapon": best_weapon(work.sheet(actor))})
         weapon_bonus(work.sheet(actor), action)
         attack_kind = attack_kind or default_kind(conflict, work, actor, dice)
         resilience = resilience or attack_kind.resilience
@@ -237,6 +240,13 @@ def weapon_bonus(sheet: Character, action: ActionSpec) -> int:
     if prop.weapon is None:
         raise RulesError(f"{prop.name} is not a weapon on {sheet.name}'s sheet.")
     return prop.weapon
+
+
+def best_weapon(sheet: Character) -> str | None:
+    """The weapon an attack uses when none is named: the sheet's best weapon Prop, the first of
+    equals (docs/rulings.md §5.1); ``weapon_bonus`` 0 attacks unarmed."""
+    weapons = [prop for prop in sheet.props if prop.weapon is not None]
+    return max(weapons, key=lambda prop: prop.weapon or 0).name if weapons else None
 
 
 def armour_of(sheet: Character, action: ActionSpec) -> int:

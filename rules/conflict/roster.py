@@ -19,9 +19,18 @@ Rulings:
 import itertools
 
 from rules.character import CharacterKind, PowerType, Resilience, resilience_current
-from rules.character.names import METALS, canonical_metal
+from rules.character.names import METALS, RESILIENCE_DEFEAT, canonical_metal
 from rules.conflict.commands import AdjustDice, Burn, Join, Leave, Reorder, SetSurprised
-from rules.conflict.events import BurningChanged, DiceAdjusted, Joined, Left, Pile, Reordered, SurpriseChanged
+from rules.conflict.events import (
+    BurningChanged,
+    Defeated,
+    DiceAdjusted,
+    Joined,
+    Left,
+    Pile,
+    Reordered,
+    SurpriseChanged,
+)
 from rules.conflict.order import declaration_key, declaration_order
 from rules.conflict.specs import LABEL_MAX, Side
 from rules.conflict.state import MAX_PARTICIPANTS, Conflict, Participant, Phase, Status
@@ -141,6 +150,10 @@ def burn(conflict: Conflict, work: Work, command: Burn) -> Conflict:
     changed = participant.model_copy(update={"burning": tuple(sorted(burning))})
     health = resilience_current(sheet, Resilience.HEALTH, changed.burning_pewter)
     work.emit(BurningChanged(participant=participant.id, metal=metal, burning=command.burning, health=health))
+    if health == 0 and not participant.defeated and not participant.is_extra:
+        # docs/rulings.md §5.5, §5.8: the boost fades and Health is gone, so the fight is over for them.
+        changed = changed.model_copy(update={"defeated": True})
+        work.emit(Defeated(participant=participant.id, condition=RESILIENCE_DEFEAT[Resilience.HEALTH]))
     return conflict.with_participant(changed)
 
 

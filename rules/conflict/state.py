@@ -11,6 +11,7 @@ loudly instead of being misread. An older document is brought up to date on load
 (``rules.conflict.upgrade``); version 2 gave every attack a kind (docs/rulings.md §4.5).
 """
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Literal
 
@@ -255,6 +256,14 @@ class Conflict(BaseModel):
         """A copy with ``participant`` replacing the one with the same id."""
         replaced = tuple(participant if p.id == participant.id else p for p in self.participants)
         return self.model_copy(update={"participants": replaced})
+
+    def with_names(self, names: Mapping[int, str]) -> "Conflict":
+        """A copy showing each participant by its sheet's current name: a rename during the
+        Conflict shows everywhere at once (the log keeps the names things happened under)."""
+        if all(names.get(p.id, p.name) == p.name for p in self.participants):
+            return self
+        renamed = tuple(p.model_copy(update={"name": names.get(p.id, p.name)}) for p in self.participants)
+        return self.model_copy(update={"participants": renamed})
 
     def with_log(self, entry: LogEntry) -> "Conflict":
         log = (*self.log, entry)

@@ -100,7 +100,8 @@ async def test_narrator_creates_villains_extras_and_heroes_for_players(bot_env: 
         "narrator"
     )
     assert stored["Guards"].size == 6 and stored["Elend"].owner_id == bot_env.user_id("player2")
-    assert await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player2")) is None
+    active = await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player2"))
+    assert active is not None and active.name == "Elend"  # made for them: their active Hero (issue 17, 5)
 
 
 async def test_show_named_active_private_and_missing(bot_env: BotEnv) -> None:

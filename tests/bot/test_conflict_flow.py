@@ -72,7 +72,7 @@ async def test_status_reposts_the_board(duel: BotEnv) -> None:
     assert reply.ephemeral
     await settle_boards(env)
     ids = [m["id"] for m in boards(env)]
-    assert len(ids) == 2 and ids[-1] != old["id"]
+    assert len(ids) == 1 and ids[-1] != old["id"]  # replaced: the old board is deleted (issue 17, 3)
     assert await env.storage.boards.get(env.guild_id, env.world.guild.channels[0].id) == int(ids[-1])
 
 

@@ -133,7 +133,7 @@ def test_the_nudges_wound_carrow(table: Table) -> None:
     assert dealt.startswith(
         "**Carrow Bylerum** takes 5 damage to Health (13 → 8) and gains a Serious Burden: Wounded (Health)"
     )
-    assert "1 + 2 Nudges + weapon 2" in dealt
+    assert "1 + 2 Nudges + Spear 2" in dealt  # the weapon Prop is named
     reply = events_embed(table.state, events, title="Thorrow spends Nudges")
     assert reply.colour == FAILURE
     assert field(reply, "Next").startswith("Act: **Cordal Bylerum** (6 Action Dice)")

@@ -61,18 +61,20 @@ def vin_hits_thug(sixes: int = 3, **action: Any) -> Table:
 @pytest.mark.parametrize(
     ("action", "nudges", "expected"),
     [
-        ({}, 0, 1 - 1),  # 1, less Thug's leather armour 1
-        ({}, 3, 1 + 3 - 1),
+        # Unnamed, the weapon is Vin's best weapon Prop, her Dagger (+1) (docs/rulings.md §5.2).
+        ({}, 0, 1 + 1 - 1),  # less Thug's leather armour 1
+        ({}, 3, 1 + 3 + 1 - 1),
+        ({"weapon_bonus": 0}, 0, 1 - 1),  # unarmed
         ({"weapon": "Dagger"}, 2, 1 + 2 + 1 - 1),
         ({"weapon_bonus": 4}, 0, 1 + 4 - 1),
-        ({"armour": 0}, 0, 1),
+        ({"armour": 0}, 0, 1 + 1),
         ({"armour": 3}, 1, 0),  # never below 0
         # A Physique blow is physical whatever it aims at: armour counts (docs/rulings.md §5.2).
-        ({"resilience": Resilience.REPUTATION}, 0, 1 - 1),
+        ({"resilience": Resilience.REPUTATION}, 0, 1 + 1 - 1),
         ({"resilience": Resilience.WILLPOWER, "weapon_bonus": 2}, 2, 1 + 2 + 2 - 1),
         # Social and mental attacks ignore armour, even aimed at Health.
-        ({"attack_kind": ConflictType.SOCIAL}, 0, 1),
-        ({"attack_kind": ConflictType.SOCIAL, "resilience": Resilience.HEALTH}, 0, 1),
+        ({"attack_kind": ConflictType.SOCIAL}, 0, 1 + 1),
+        ({"attack_kind": ConflictType.SOCIAL, "resilience": Resilience.HEALTH}, 0, 1 + 1),
         ({"attack_kind": ConflictType.MENTAL, "weapon_bonus": 1}, 1, 1 + 1 + 1),
     ],
 )
@@ -251,7 +253,11 @@ def test_the_defeat_burden_named_when_acting_applies_without_nudges() -> None:
 
 def test_extras_groups_lose_a_member_per_point() -> None:
     table = Table.start(pick(VIN, CROWD, THUG))
-    table.do(declare_nothing(CROWD), declare_defence(THUG), declare_attack(VIN, CROWD, traits_for=2))
+    table.do(
+        declare_nothing(CROWD),
+        declare_defence(THUG),
+        declare_attack(VIN, CROWD, traits_for=2, weapon_bonus=0),
+    )
     hit(table, VIN, CROWD, 6, 2)
     events = table.do(SpendNudges(participant=VIN, damage=2))
     (dealt,) = of_type(events, "damage_dealt")

@@ -11,7 +11,8 @@ from every class in the MRO), kept apart so each module stays short.
   Mistborn sheet, told apart by their shape; of a Roll20 sheet, whatever has no place on ours
   is listed back (§6.12). An imported sheet belongs to whoever imports it; a Narrator's import
   of one of our files keeps the file's owner, and ``owner`` (Narrators) sets it outright.
-* Creating a Hero for yourself makes it your active character if you have none yet; the sheet
+* Creating a Hero makes it its player's active character if they have none yet (also when a
+  Narrator makes it for them with ``owner``); the sheet
   of a new Villain or Extra is shown only to the Narrator (§6.9).
 """
 
@@ -174,11 +175,13 @@ class MakeCommands(commands.Cog):
         made_active = False
         async with self.bot.storage.transaction() as tx:
             stored = await tx.characters.create(guild_id, character, self.bot.settings.sheet_limits)
-            mine = character.kind is CharacterKind.HERO and character.owner_id == interaction.user.id
-            if mine and await tx.active.get(guild_id, character.owner_id) is None:
+            # A Hero is its player's active one if they have none, made by them or for them (owner:).
+            hero = character.kind is CharacterKind.HERO
+            if hero and await tx.active.get(guild_id, character.owner_id) is None:
                 await tx.active.set(guild_id, character.owner_id, stored.id)
                 made_active = True
-        note = " It is now your active character." if made_active else ""
+        whose = "your" if character.owner_id == interaction.user.id else "its player's"
+        note = f" It is now {whose} active character." if made_active else ""
         if template is not None:
             note = (
                 f" From the {TEMPLATES[template].label} template: example numbers, change them with `/edit`."

@@ -151,7 +151,10 @@ class CharacterCommands(
     @app_commands.describe(name="The character to rename", new_name="The new name, unique in this server")
     async def rename(self, interaction: Interaction, name: OwnCharacter, new_name: NewName) -> None:
         stored = await load_to_change(interaction, name, "rename them")
-        saved = await self.bot.storage.characters.rename(guild_id_of(interaction), stored, new_name)
+        guild_id = guild_id_of(interaction)
+        saved = await self.bot.storage.characters.rename(guild_id, stored, new_name)
+        for channel_id in await self.bot.storage.conflicts.channels_of(guild_id, stored.id):
+            self.bot.conflicts.boards.refresh(guild_id, channel_id)  # the board shows the new name
         summary = f"Renamed **{plain(stored.name)}** to **{plain(saved.name)}**."
         await replies.send(interaction, embed=change_embed(saved.character, summary), ephemeral=True)
 
@@ -159,6 +162,12 @@ class CharacterCommands(
     @app_commands.describe(name="The character to delete")
     async def delete(self, interaction: Interaction, name: OwnCharacter) -> None:
         stored = await load_to_change(interaction, name, "delete them")
+        channels = await self.bot.storage.conflicts.channels_of(guild_id_of(interaction), stored.id)
+        if channels:  # a combatant's sheet is what its turns are played from
+            raise BotError(
+                f"{plain(stored.name)} is in the Conflict in <#{channels[0]}>: take them out with "
+                "`/conflict remove` (or end it) first, then delete."
+            )
         view = DeleteView(stored, interaction.user.id)
         message_id = await replies.send(
             interaction,

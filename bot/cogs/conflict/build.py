@@ -12,29 +12,42 @@ another character needs a Narrator.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from bot.access import Caller
 from bot.errors import NotAllowed
-from bot.flow.conflict import Build, ConflictFlow, Interaction, NudgeMode
+from bot.flow.conflict import Build, ConflictFlow, Interaction
+from bot.flow.replies import NudgeMode
 from bot.inputs.lists import split_names
 from bot.inputs.participants import find_participant
 from bot.render.common import plain
 from rules.character import Character, CharacterKind, Resilience
 from rules.conflict import (
+    Act,
     ActionKind,
+    ActionSpec,
     Awaiting,
     Command,
     Conflict,
     ConflictType,
+    Declare,
     Defend,
+    DiceSpec,
+    Participant,
+    Pass,
     SpendNudges,
+    Switch,
     parse_command,
+    waiting,
 )
+from rules.conflict.specs import DEFENCE_ATTRIBUTE
 from rules.errors import RulesError
 
 Sheets = Mapping[int, Character]
+UNARMED = frozenset({"none", "unarmed", "no weapon"})
+"""``weapon:none`` attacks without the weapon Prop an attack otherwise uses by default."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +78,9 @@ class ActionOptions:
             data["attack_kind"] = self.attack_kind.value
         if self.difficulty is not None:
             data["difficulty"] = self.difficulty
-        if self.weapon:
+        if self.weapon and self.weapon.strip().lower() in UNARMED:
+            data["weapon_bonus"] = 0
+        elif self.weapon:
             data["weapon"] = self.weapon.strip()
         if self.challenge:
             data["contest"] = False
@@ -144,6 +159,8 @@ class DefenceOptions:
     attacker_faces: tuple[int, ...] | None = None
     table_dice: bool = False
     """The server lets players type faces from dice rolled at the table."""
+    asked: Mapping[int, datetime] = field(default_factory=dict)
+    """When each pending defence was asked (``ConflictFlow.asked_at``), for a typed answer."""
 
     def builder(self, flow: ConflictFlow, interaction: Interaction) -> Build:
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
@@ -164,7 +181,10 @@ class DefenceOptions:
                 and sheet.kind is CharacterKind.HERO
                 and not caller.owns(sheet)
             ):
-                flow.check_grace(flow.waited(interaction, state.pending.id))
+                waited = flow.waited(interaction, state.pending.id)
+                if waited is None and state.pending.id in self.asked:
+                    waited = (datetime.now(UTC) - self.asked[state.pending.id]).total_seconds()
+                flow.check_grace(waited)
             return Defend(
                 participant=target.id,
                 dice=self.dice,
@@ -203,5 +223,76 @@ def nudge_click(attack_id: int, mode: NudgeMode) -> Build:
         return SpendNudges(
             participant=attacker, damage=damage, catch_beat=mode == "beat", attack_id=attack_id
         )
+
+    return build
+
+
+TurnChoice = Literal["attack", "action", "defence", "noroll"]
+TURN_PASSED = "That turn has passed; the board shows who is up now."
+
+
+def turn_mover(
+    state: Conflict,
+    sheets: Sheets,
+    caller: Caller,
+    step: Literal["declare", "act"],
+    round_number: int,
+    who: int,
+) -> Participant:
+    """The character a turn button moves, if that turn is still on and the caller controls it.
+
+    A button names its turn (round, step, character), so a click after the turn passed (the
+    Narrator moved for them, a stale message) is refused rather than applied to a later turn.
+    """
+    mover = state.find(who)
+    now = waiting(state)
+    if mover is None or state.round != round_number or now.step.value != step or who not in now.participants:
+        raise RulesError(TURN_PASSED)
+    if not caller.controls_participant(mover, sheets.get(mover.id)):
+        raise NotAllowed(f"Only {plain(mover.name)}'s player or a Narrator can move {plain(mover.name)}.")
+    return mover
+
+
+def kind_stat(state: Conflict) -> str:
+    """The Attribute a button's action rolls: the one matching the Conflict's kind (§4.5)."""
+    return DEFENCE_ATTRIBUTE[state.type].label
+
+
+def declare_click(round_number: int, who: int, choice: TurnChoice, target: int | None = None) -> Build:
+    """A declare button or the target menu: attack, act without attacking, full defence, no roll."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "declare", round_number, who)
+        kinds = {
+            "attack": ActionKind.ATTACK,
+            "action": ActionKind.ACTION,
+            "defence": ActionKind.FULL_DEFENCE,
+            "noroll": ActionKind.NO_ROLL,
+        }
+        kind = kinds[choice]
+        action = ActionSpec(kind=kind, target=target if kind is ActionKind.ATTACK else None)
+        dice = None if kind is ActionKind.NO_ROLL else DiceSpec(stat=kind_stat(state))
+        return Declare(participant=mover.id, action=action, dice=dice)
+
+    return build
+
+
+def act_click(round_number: int, who: int, dice: int) -> Build:
+    """An act button: a pool of ``dice`` Action Dice, or (0) not act."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "act", round_number, who)
+        return Pass(participant=mover.id) if dice == 0 else Act(participant=mover.id, pool=dice)
+
+    return build
+
+
+def switch_click(round_number: int, who: int, target: int) -> Build:
+    """The new-action menu: switch to an attack on ``target`` with the Conflict's Attribute."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "act", round_number, who)
+        action = ActionSpec(kind=ActionKind.ATTACK, target=target)
+        return Switch(participant=mover.id, action=action, dice=DiceSpec(stat=kind_stat(state)))
 
     return build

@@ -11,13 +11,14 @@ through the one flow that the prompt buttons use too (``bot.cogs.conflict.prompt
 from discord import app_commands
 from discord.ext import commands
 
-from bot.access import Caller
+from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging
-from bot.cogs.conflict.prompts import BUTTONS, board_buttons, prompt_view, run
+from bot.cogs.conflict.prompts import board_buttons, run
+from bot.cogs.conflict.views import ALL_BUTTONS, prompt_view
 from bot.flow.board import no_board_buttons
-from bot.flow.conflict import no_buttons
+from bot.flow.replies import no_buttons
 from bot.inputs.choices import (
     ActionChoice,
     AttackKindChoice,
@@ -47,7 +48,7 @@ ACTION_DESCRIPTIONS = {
     "burdens": "The target's Burdens that help, comma-separated",
     "resilience": "What an attack wears down (default: its kind's: Health, Reputation, Willpower)",
     "kind": "Physical, social or mental (default by the stat: Physique, Charm, Wits; else the Conflict's)",
-    "weapon": "A weapon Prop on your sheet (adds its bonus to damage)",
+    "weapon": "A weapon Prop (default: your best weapon; none to attack unarmed)",
     "difficulty": "A Difficulty the action must also reach",
     "challenge": "Narrator's call: the target cannot resist (asleep, tied up), so no Contest",
     "label": "What you do, in a few words",
@@ -61,12 +62,12 @@ class ConflictMoves(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*BUTTONS)
+        self.bot.add_dynamic_items(*ALL_BUTTONS)
         self.bot.conflicts.buttons = prompt_view
         self.bot.conflicts.boards.buttons = board_buttons
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*BUTTONS)
+        self.bot.remove_dynamic_items(*ALL_BUTTONS)
         self.bot.conflicts.buttons = no_buttons
         self.bot.conflicts.boards.buttons = no_board_buttons
 
@@ -256,6 +257,7 @@ class ConflictMoves(commands.Cog):
             faces=faces,
             attacker_faces=attacker_faces,
             table_dice=(faces is not None or attacker_faces is not None) and await table_dice(interaction),
+            asked=await self.bot.conflicts.asked_at(guild_id_of(interaction), channel_id_of(interaction)),
         )
         await run(interaction, options.builder(self.bot.conflicts, interaction), title="Defence")
 

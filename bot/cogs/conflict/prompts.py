@@ -32,8 +32,9 @@ from bot.client import Interaction
 from bot.cogs.conflict.build import DefenceOptions, nudge_click
 from bot.errors import BotError, answer_error
 from bot.flow.board import stored_board
-from bot.flow.conflict import Build, NudgeMode, Prompt, Reply
+from bot.flow.conflict import Build
 from bot.flow.crash import crash_point
+from bot.flow.replies import NudgeMode, Reply
 
 log = logging.getLogger(__name__)
 
@@ -135,20 +136,6 @@ def board_buttons(conflict_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(NarratorViewButton(conflict_id))
     return view
-
-
-def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
-    """The buttons of a prompt, or None when nothing waits for an answer."""
-    if prompt is None:
-        return None
-    view = discord.ui.View(timeout=None)
-    for dice in prompt.defend_with:
-        view.add_item(DefendButton(prompt.conflict_id, prompt.attack_id, dice))
-    for mode in prompt.nudge_modes:
-        view.add_item(NudgeButton(prompt.conflict_id, prompt.attack_id, mode))
-    if prompt.narrator_view:
-        view.add_item(NarratorViewButton(prompt.conflict_id))
-    return view if view.children else None
 
 
 async def send(interaction: Interaction, reply: Reply) -> None:

@@ -7,6 +7,7 @@ command; the permission check runs inside the move's transaction against the fre
 ``bot.render.conflict``.
 """
 
+import time
 from collections.abc import Callable
 
 from discord import app_commands
@@ -18,7 +19,7 @@ from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import Sheets
 from bot.cogs.conflict.prompts import run, send
-from bot.errors import NotAllowed
+from bot.errors import BotError, NotAllowed
 from bot.flow.conflict import Build
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
@@ -38,6 +39,10 @@ from rules.conflict import (
     SetSurprised,
 )
 from rules.words import verb
+from storage.conflicts import NO_CONFLICT
+
+STATUS_COOLDOWN = 30.0
+"""Seconds a channel waits between two ``/conflict status`` (each posts the board anew)."""
 
 
 def narrator_move(doing: str, make: Callable[[Conflict], Command]) -> Build:
@@ -63,6 +68,7 @@ class ConflictCog(
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
+        self._reposted: dict[tuple[int, int], float] = {}
         super().__init__()
 
     # Narrator: setting up and running the Conflict.
@@ -97,7 +103,12 @@ class ConflictCog(
     @app_commands.command(name="join", description="Join the Conflict with your active character")
     @app_commands.describe(surprised="Caught by surprise")
     async def join(self, interaction: Interaction, surprised: bool = False) -> None:
-        stored = await active_character(interaction)
+        try:
+            stored = await active_character(interaction)
+        except BotError:
+            raise BotError(
+                "You have no active character here: pick your Hero with `/character use`, then join."
+            ) from None
         if stored.character.owner_id != interaction.user.id:
             raise NotAllowed("Join with a character of your own (`/character use`).")
         if stored.character.kind is not CharacterKind.HERO:
@@ -165,8 +176,15 @@ class ConflictCog(
         name="status", description="Post the Conflict board again, at the bottom of the channel"
     )
     async def status(self, interaction: Interaction) -> None:
+        """The old board is deleted as the new one is posted, and the channel waits
+        ``STATUS_COOLDOWN`` seconds between two: the board is one message, not a feed."""
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
-        await self.bot.storage.boards.clear(guild_id, channel_id)
-        self.bot.conflicts.boards.forget(guild_id, channel_id)
-        self.bot.conflicts.boards.refresh(guild_id, channel_id)
+        if await self.bot.storage.conflicts.get(guild_id, channel_id) is None:
+            raise BotError(NO_CONFLICT)
+        now = time.monotonic()
+        left = self._reposted.get((guild_id, channel_id), -STATUS_COOLDOWN) + STATUS_COOLDOWN - now
+        if left > 0:
+            raise BotError(f"The board was posted just now: look above, or ask again in {left:.0f} s.")
+        self._reposted[(guild_id, channel_id)] = now
+        await self.bot.conflicts.boards.repost(guild_id, channel_id)
         await replies.send(interaction, "The board is posted below.", ephemeral=True)

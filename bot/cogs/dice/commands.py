@@ -18,7 +18,8 @@ from bot.access import guild_id_of
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
-from bot.flow.pools import FormedPool, PoolRequest, form_pool, roll_record, roll_title
+from bot.flow.pools import FormedPool, PoolRequest, form_pool, roll_title
+from bot.flow.roll_log import roll_record
 from bot.inputs.characters import AnyCharacter, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.faces import Faces
@@ -92,7 +93,7 @@ class Dice(commands.Cog):
             else None
         )
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
-        record = roll_record(guild_id, interaction.user.id, label or formed.title, reading, secret=secret)
+        record = roll_record(guild_id, interaction.user.id, reading, label or formed.title, secret=secret)
         if spent is not None and formed.stored is not None:
             async with self.bot.storage.transaction() as tx:  # the spend and the log stand together
                 await tx.characters.update(guild_id, formed.stored, spent)
@@ -185,6 +186,24 @@ class Dice(commands.Cog):
         embed = reading_embed(reading, title=label or "Table dice", roller=interaction.user.display_name)
         await replies.send(interaction, embed=embed)
 
+    async def _log_contest(
+        self, interaction: Interaction, sides: tuple[FormedPool, FormedPool], readings: tuple[Reading, ...]
+    ) -> None:
+        """A Contest from sheets spends a Standing as ``/roll`` does, and both rolls are logged with
+        the spends in one transaction (docs/rulings.md §6.7)."""
+        guild_id = guild_id_of(interaction)
+        async with self.bot.storage.transaction() as tx:
+            done: set[int] = set()
+            for side in sides:
+                if side.stored is None or side.spends is None or side.stored.id in done:
+                    continue
+                done.add(side.stored.id)
+                await tx.characters.update(
+                    guild_id, side.stored, spend_standing(side.stored.character, side.spends)
+                )
+            for side, reading in zip(sides, readings, strict=False):
+                await tx.rolls.append(roll_record(guild_id, interaction.user.id, reading, side.who[:40]))
+
     @app_commands.command(name="contest", description="Roll a Contest between two pools or two characters")
     @app_commands.describe(
         actor="The acting character (default: your active one, unless you give dice)",
@@ -221,6 +240,7 @@ class Dice(commands.Cog):
             [roll(acting.pool, rng, difficulty=difficulty, extra=acting.extra)],
             [roll(opposing.pool, rng, extra=opposing.extra)],
         )
+        await self._log_contest(interaction, (acting, opposing), result.acting_rolls + result.opposing_rolls)
         acting_name = acting.who if acting.stored is not None else ACTING_SIDE
         opposing_name = opposing.who if opposing.stored is not None else OPPOSING_SIDE
         if acting_name == opposing_name:

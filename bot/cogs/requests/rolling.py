@@ -17,7 +17,8 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.requests.views import Choice, builder_view, request_view, trait_slots
 from bot.errors import BotError
-from bot.flow.pools import FormedPool, PoolRequest, form_pool, roll_record
+from bot.flow.pools import FormedPool, PoolRequest, form_pool
+from bot.flow.roll_log import roll_record
 from bot.render.common import plain
 from bot.render.dice import contest_embed, reading_embed
 from bot.render.request import pool_embed, request_content, request_embed
@@ -172,7 +173,7 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
             raise BotError(f"{plain(roller.name)} has already rolled for this request, or it was closed.")
         if spent is not None and stored is not None:
             await tx.characters.update(guild_id, stored, spent)
-        record = roll_record(guild_id, interaction.user.id, formed.title, reading, secret=request.spec.secret)
+        record = roll_record(guild_id, interaction.user.id, reading, formed.title, secret=request.spec.secret)
         await tx.rolls.append(record)
         after = await tx.requests.get(guild_id, request_id)
         assert after is not None

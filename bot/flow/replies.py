@@ -1,0 +1,131 @@
+"""What a Conflict move shows: the reply, the question to whoever must answer, and its outbox row.
+
+Kept apart from the flow that runs the move (``bot.flow.conflict``) so each stays readable; the
+flow composes these inside the move's transaction.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import discord
+
+from bot.flow.turns import Turn
+from rules.conflict import Waiting
+from storage import MessageKind, NewMessage, OutboxMessage
+from storage.conflict_runner import Applied
+
+NudgeMode = Literal["damage", "beat", "none"]
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The buttons of the question to whoever must answer the pending action, or take their turn.
+
+    ``conflict_id`` is the stored Conflict's id and ``attack_id`` the action's: a button names
+    both, so it can only ever settle that action, even after a restart or in a new Conflict. A
+    turn's buttons name the turn (``turn``: round, step and character) instead.
+    """
+
+    conflict_id: int
+    attack_id: int = 0
+    defend_with: tuple[int, ...] = ()
+    """Defence choices in dice (0 = don't defend) when the target must answer."""
+    nudge_modes: tuple[NudgeMode, ...] = ()
+    """Spending choices when the attacker has Nudges to spend."""
+    narrator_view: bool = False
+    """Offer the board's "Narrator view": the target's dice are not shown to the table."""
+    turn: Turn | None = None
+    """A declare or act turn: its buttons (targets, pool sizes)."""
+
+    @property
+    def key(self) -> str:
+        """What is asked, the same for every asking of it: an attack's defence or Nudges, or a
+        turn; the outbox keeps it so a restarted bot knows whether it was asked."""
+        if self.turn is not None:
+            return self.turn.key
+        return f"{'defend' if self.defend_with else 'nudges'}:{self.attack_id}"
+
+
+Buttons = Callable[[Prompt | None], discord.ui.View | None]
+"""How a prompt's buttons look: registered by the cog that owns the buttons."""
+
+
+def no_buttons(prompt: Prompt | None) -> discord.ui.View | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Question:
+    """Who must answer the pending action, what they are asked, and the buttons to answer with."""
+
+    prompt: Prompt
+    text: str
+    ping: tuple[int, ...]
+
+    @property
+    def content(self) -> str:
+        return " ".join(f"<@{user}>" for user in self.ping) + (" " if self.ping else "") + self.text
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What one move shows: the outcome, the question to the next player, and whom to ping."""
+
+    guild_id: int
+    channel_id: int
+    embeds: list[discord.Embed]
+    content: str = ""
+    ping: tuple[int, ...] = ()
+    prompt: Prompt | None = None
+    applied: Applied | None = field(default=None, compare=False)
+    view: discord.ui.View | None = field(default=None, compare=False)
+    private_embeds: list[discord.Embed] = field(default_factory=list, compare=False)
+    """The full figures the public embeds hid, for the Narrator who made the move only."""
+
+    @property
+    def mentions(self) -> discord.AllowedMentions:
+        users = [discord.Object(user) for user in self.ping]
+        return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+    @property
+    def outcome(self) -> OutboxMessage | None:
+        """The outbox row this reply is, once the move is saved."""
+        rows = self.applied.messages if self.applied is not None else ()
+        return next((row for row in rows if row.kind is MessageKind.OUTCOME), None)
+
+    def payload(self) -> JSON:
+        """The create-message body that shows this reply, exactly as the interaction reply does."""
+        return {
+            "content": self.content,
+            "embeds": [embed.to_dict() for embed in self.embeds],
+            "components": self.view.to_components() if self.view is not None else [],
+            "allowed_mentions": self.mentions.to_dict(),
+        }
+
+
+def asked_before(asked: Question, before: Waiting | None) -> bool:
+    """Whether the move left the same question waiting as before it (a metal burnt, dice
+    adjusted): it was asked then, and each turn pings its player once."""
+    if before is None:
+        return False
+    turn = asked.prompt.turn
+    if turn is not None:
+        same_step = before.step.value == turn.step and before.round == turn.round
+        return same_step and bool(before.participants) and before.participants[0] == turn.participant
+    step = "defend" if asked.prompt.defend_with else "nudges"
+    return before.step.value == step and before.action_id == asked.prompt.attack_id
+
+
+def message(kind: MessageKind, reply: Reply, interaction_id: int | None) -> NewMessage:
+    """The outbox row of a reply: its create-message body, and the question its buttons answer."""
+    asks = reply.prompt if reply.prompt is not None and reply.view is not None else None
+    action = asks.attack_id if asks is not None and asks.turn is None else None
+    return NewMessage(
+        kind=kind,
+        payload=reply.payload(),
+        action_id=action,
+        prompt_key=asks.key if asks is not None else None,
+        interaction_id=interaction_id,
+    )

@@ -1,0 +1,130 @@
+"""Whose turn it is to declare or act, as a question with buttons for the one who must move.
+
+The engine says what the Conflict waits for (``rules.conflict.waiting``); this turns a declare
+or act step into a :class:`Turn`: the character, the round, and the choices its buttons offer.
+A turn is known by its key (round, step, character), so a click names the turn it answers and
+is refused once that turn has passed, and the outbox knows whether the turn was asked already
+(docs/rulings.md §4.21).
+
+Of a shared resolve step (several characters with the same Action Dice, docs/rulings.md §4.7)
+the first in declaration order is asked; the others may act first with ``/act`` and are asked
+in turn. The character's controller is pinged: a Hero's player, or for a Villain or an Extras
+group the Narrator who made its sheet (its owner), never a role, so nobody else is woken.
+
+One rule in one place: :func:`movers` says who can move now, and both the prompts and the
+``who:`` default (``bot.inputs.participants.pick``) read it.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.render.common import plain
+from bot.render.conflict_view import ConflictView
+from rules.character import Character, CharacterKind
+from rules.conflict import Conflict, Event, Status, Step, declaration_order, waiting
+from rules.conflict.events import DamageDealt, Defeated
+from rules.conflict.specs import DEFENCE_ATTRIBUTE
+
+TurnStep = Literal["declare", "act"]
+MAX_POOL = 10
+MIN_POOL = 2
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A declare or act turn and what its buttons offer."""
+
+    step: TurnStep
+    round: int
+    participant: int
+    name: str
+    targets: tuple[tuple[int, str], ...] = ()
+    """Whom the character may attack (declare, or a new action on their turn)."""
+    act_with: tuple[int, ...] = ()
+    """Pool sizes the character may act with (empty: too few dice, only "not act")."""
+    held: int | None = None
+    """Action Dice held, when the table may see them."""
+    stat: str = "Physique"
+    """The Attribute the buttons roll: the one matching the Conflict's kind (docs/rulings.md §4.5)."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.step}:{self.round}:{self.participant}"
+
+
+def movers(conflict: Conflict) -> tuple[int, ...]:
+    """Everyone who can move now: the declarer, the resolve step, the defender or the attacker
+    with Nudges to spend."""
+    return waiting(conflict).participants
+
+
+def wits_ties(conflict: Conflict) -> list[tuple[str, ...]]:
+    """Groups that tie on surprise and Wits, which the bot ordered by join order (§4.2)."""
+    groups: dict[tuple[bool, int], list[str]] = {}
+    for participant in declaration_order(conflict):
+        groups.setdefault((participant.surprised, participant.wits), []).append(participant.name)
+    return [tuple(names) for names in groups.values() if len(names) > 1]
+
+
+def tie_note(conflict: Conflict) -> str:
+    """Said as a round's declaring starts: which ties join order settled, and how to change it."""
+    if any(p.round.status is not Status.UNDECLARED for p in conflict.participants if not p.defeated):
+        return ""
+    ties = wits_ties(conflict)
+    if not ties:
+        return ""
+    listed = "; ".join(" → ".join(plain(n) for n in names) for names in ties)
+    everyone = ", ".join(plain(p.name) for p in declaration_order(conflict))
+    return (
+        f"\nTied on Wits, so by join order: {listed}. Narrator, to reorder: "
+        f"`/conflict order names:{everyone}` (in the order you want)."
+    )
+
+
+def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: ConflictView) -> Turn | None:
+    """The declare or act turn the Conflict waits for, or None (a defence, Nudges, nothing)."""
+    wait = waiting(conflict)
+    if wait.step not in (Step.DECLARE, Step.ACT) or not wait.participants:
+        return None
+    actor = conflict.participant(wait.participants[0])
+    targets = tuple(
+        (p.id, p.name) for p in conflict.participants if not p.defeated and p.side is not actor.side
+    )
+    stat = DEFENCE_ATTRIBUTE[conflict.type].label
+    if wait.step is Step.DECLARE:
+        return Turn("declare", conflict.round, actor.id, actor.name, targets=targets, stat=stat)
+    held = actor.round.action_dice
+    if not view.shows(actor.id):
+        # A hidden character's buttons offer every size: their count would tell its dice.
+        return Turn("act", conflict.round, actor.id, actor.name, targets, tuple(range(2, 11)), None, stat)
+    sizes = tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
+    return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, held, stat)
+
+
+@dataclass(frozen=True)
+class News:
+    """A line a player is pinged with: ``user`` is who plays the Hero."""
+
+    user: int
+    text: str
+
+
+def hero_news(events: Sequence[Event], conflict: Conflict, sheets: Mapping[int, Character]) -> list[News]:
+    """What a Hero's player must be told by name: a new Burden, or defeat (docs/rulings.md §4.21)."""
+    news: list[News] = []
+    for event in events:
+        who: int | None = None
+        if isinstance(event, DamageDealt) and event.burdens_added:
+            who = event.target
+            names = ", ".join(plain(b.name) for b in event.burdens_added)
+            text = f"**{plain(conflict.name_of(who))}** gains a Burden: {names}."
+        elif isinstance(event, Defeated):
+            who = event.participant
+            text = f"**{plain(conflict.name_of(who))}** is defeated and takes no more turns."
+        else:
+            continue
+        sheet = sheets.get(who) if who is not None else None
+        if sheet is not None and sheet.kind is CharacterKind.HERO:
+            news.append(News(sheet.owner_id, text))
+    return news
