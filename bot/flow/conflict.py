@@ -5,10 +5,11 @@ asking, applies one engine command inside one transaction (``run_transition``; t
 check runs there too, against the fresh state) and composes the :class:`Reply` — the outcome,
 the prompt for whoever must answer next (a defence, Nudges, or a turn to declare or act, with a
 ping for that player only, once per turn: docs/rulings.md §4.21) and which buttons it offers.
-The reply is composed *inside* the transaction and queued in the outbox with the state it
-shows (``storage.outbox``), so a move the table cannot see is never saved. Sending it is the caller's last step (the cog layer, which owns the buttons and
-registers how they look in :attr:`ConflictFlow.buttons`); ``bot.flow.outbox`` explains how the
-reply and the outbox between them show every outcome exactly once.
+The reply is composed *inside* the transaction and queued in the outbox with the state it shows
+(``storage.outbox``), so a move the table cannot see is never saved. Sending it is the caller's
+last step (the cog layer, which owns the buttons and registers how they look in
+:attr:`ConflictFlow.buttons`); ``bot.flow.outbox`` explains how the reply and the outbox between
+them show every outcome exactly once.
 
 A move reads the Conflict and its sheets once and renders the reply and the board from what it
 holds: nothing is read again after the commit.
