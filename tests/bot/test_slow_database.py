@@ -24,25 +24,28 @@ HARDY = {
 }
 
 
-def hold_lock(path: Path, seconds: float, held: threading.Event) -> None:
-    """Another connection takes the write lock for `seconds`."""
+def hold_lock(path: Path, seconds: float, held: threading.Event, release: threading.Event) -> None:
+    """Another connection takes the write lock for `seconds`, or until `release` is set."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("BEGIN IMMEDIATE")
         held.set()
-        threading.Event().wait(seconds)
+        release.wait(seconds)
         conn.execute("COMMIT")
     finally:
         conn.close()
 
 
-async def locked_for(env: BotEnv, seconds: float) -> "asyncio.Future[None]":
+async def locked_for(
+    env: BotEnv, seconds: float, release: threading.Event | None = None
+) -> "asyncio.Future[None]":
     """Hold the lock from another connection. The bot's own background pruning is stopped first:
     it would otherwise take the writer ahead of the command and spend its 5 s waiting there."""
     env.bot.upkeep.close()
     await asyncio.sleep(0)
     held = threading.Event()
-    holder = asyncio.ensure_future(asyncio.to_thread(hold_lock, env.db_path, seconds, held))
+    until = release if release is not None else threading.Event()
+    holder = asyncio.ensure_future(asyncio.to_thread(hold_lock, env.db_path, seconds, held, until))
     while not held.is_set():
         await asyncio.sleep(0.01)
     return holder
@@ -82,8 +85,10 @@ async def test_a_lock_past_the_deadline_defers_then_answers_and_a_retry_changes_
 
 @pytest.mark.slow
 async def test_a_lock_past_the_busy_timeout_is_a_private_busy_answer_and_nothing_changes(vin: BotEnv) -> None:
-    holder = await locked_for(vin, 7.0)
+    release = threading.Event()  # held until the command has answered, however late it ran
+    holder = await locked_for(vin, 30.0, release)
     damage = await vin.slash("/sheet damage amount:4 name:Vin", user="player1")
+    release.set()
     await holder
     assert damage.deferred and damage.ephemeral and damage.content == BUSY
     assert await health_lost(vin) == 0
