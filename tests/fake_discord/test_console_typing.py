@@ -79,9 +79,11 @@ async def test_click_ignores_a_leading_marker_or_takes_a_number(tmp_path: Path) 
 async def test_save_writes_an_attachment_to_a_file(tmp_path: Path) -> None:
     first, folder = tmp_path / "vin.json", tmp_path / "all"
     folder.mkdir()
-    script = f"/export name:Vin\n!save {first}\n!save notes.txt {folder}\n!save 3 {folder}\n!save x\n"
+    last = tmp_path / "x"
+    script = f"/export name:Vin\n!save {first}\n!save notes.txt {folder}\n!save 3 {folder}\n!save {last}\n"
     code, out = await run(script)
     assert json.loads(first.read_text()) == {"name": "Vin"}
+    assert json.loads(last.read_text()) == {"name": "Vin"}  # a bare path: the newest message's file
     assert (folder / "notes.txt").read_bytes() == b"notes"
     assert f"(saved Vin.json to {first}, 15 bytes)" in out
     assert "error: the newest message with files has 2, not 3" in out and code == 1
