@@ -24,6 +24,7 @@ from typing import Any
 from bot.app import MistbornBot
 from bot.config import Settings
 from bot.flow.board import Boards, stored_board
+from bot.render.rows import one_line
 from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import find_command
@@ -235,6 +236,17 @@ async def expected_board_of(storage: Storage, guild_id: int, channel_id: int) ->
     assert board is not None
     embed: JSON = dict(board[1].embed().to_dict())
     return embed
+
+
+def embeds_text(embeds: list[JSON]) -> str:
+    """What embeds say, as plain text, the board's phone rows read as one line
+    (``bot.render.rows.one_line``): for checking words without caring where rows end."""
+    parts: list[str] = []
+    for embed in embeds:
+        parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
+        parts += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields") or []]
+        parts.append(str((embed.get("footer") or {}).get("text") or ""))
+    return one_line("\n".join(parts))
 
 
 def shown(message: JSON) -> tuple[object, object, object]:

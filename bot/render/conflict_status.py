@@ -35,6 +35,7 @@ from bot.render.conflict_words import (
     pile_dice,
     plural,
 )
+from bot.render.rows import INDENT, wrap_row
 from bot.render.sheet import add_lines, embed_units, fit_embed
 from rules.character import Character, Resilience, resilience_current, resilience_max
 from rules.conflict import (
@@ -144,8 +145,17 @@ def participant_line(
     limit: int | None,
     view: ConflictView = FULL,
 ) -> str:
-    """ "▶ **Thorrow** · burning Pewter · waiting · attack → **Carrow** · AD 12 · DD 0 · Health 14/14 …";
-    a hidden participant ends with its plain state instead of its numbers."""
+    """Two rows for a phone (``bot.render.rows``): who and what they do, then their numbers —
+    "▶ **Thorrow** · burning Pewter · waiting · attack → **Carrow**" over
+    "AD 12 · DD 0 · Health 14/14 · Rep 5/5 · Will 7/7 · 0 Burdens". A hidden participant's second
+    row is its plain state instead of its numbers."""
+    who_row = _identity(conflict, participant, marked, limit)
+    if not view.shows(participant.id):
+        return who_row + "\n" + INDENT + view.state(participant.id)
+    return who_row + "\n" + INDENT + wrap_row(_numbers(conflict, participant, sheet))
+
+
+def _identity(conflict: Conflict, participant: Participant, marked: bool, limit: int | None) -> str:
     parts = [(MARK if marked else "") + bold(participant.name, limit)]
     if participant.surprised:
         parts.append("surprised")
@@ -155,17 +165,18 @@ def participant_line(
     declared = _declared_short(conflict, participant, limit)
     if declared:
         parts.append(declared)
-    if not view.shows(participant.id):
-        parts.append(view.state(participant.id))
-        return " · ".join(parts)
+    return wrap_row(" · ".join(parts))
+
+
+def _numbers(conflict: Conflict, participant: Participant, sheet: Character | None) -> str:
     state = participant.round
-    parts.append(f"AD {state.action_dice} · DD {state.defense_dice}")
+    parts = [f"AD {state.action_dice} · DD {state.defense_dice}"]
     if participant.next_round_dice:
         parts.append(f"+{bought_dice(conflict, participant)}")
     parts.append(_health_text(participant, sheet))
-    if sheet is not None:
+    if sheet is not None and sheet.burdens:
         parts.append(plural(len(sheet.burdens), "Burden"))
-    elif participant.is_extra:
+    elif sheet is None and participant.is_extra:
         parts.append("sheet missing")
     return " · ".join(parts)
 
@@ -218,7 +229,7 @@ def _status(
             " (by the Narrator)" if conflict.ended is EndReason.NARRATOR else " (a side was defeated)"
         )
     lines += [
-        line
+        wrap_row(line)
         for line in (_order_line(conflict, now.participants, limit, view), _pending_line(conflict, limit))
         if line
     ]
@@ -235,9 +246,11 @@ def _status(
     if not conflict.participants:
         add_lines(embed, "Participants", ["Nobody yet."])
     embed.add_field(
-        name="Next", value=fit(next_step_line(conflict, now, limit, view), FIELD_VALUE_LIMIT), inline=False
+        name="Next",
+        value=fit(wrap_row(next_step_line(conflict, now, limit, view)), FIELD_VALUE_LIMIT),
+        inline=False,
     )
-    embed.set_footer(text=STATUS_FOOTER if view.full else PUBLIC_FOOTER)
+    embed.set_footer(text=wrap_row(STATUS_FOOTER if view.full else PUBLIC_FOOTER))
     return embed
 
 

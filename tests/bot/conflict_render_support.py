@@ -2,6 +2,7 @@
 
 import discord
 
+from bot.render.rows import one_line
 from bot.render.sheet import units
 from rules.conflict import (
     ConflictType,
@@ -42,7 +43,12 @@ def text_of(embed: discord.Embed) -> str:
 
 
 def field(embed: discord.Embed, name: str) -> str:
-    return next(f.value or "" for f in embed.fields if (f.name or "").startswith(name))
+    """A field's text, its phone rows read as one line (``bot.render.rows``)."""
+    return one_line(next(f.value or "" for f in embed.fields if (f.name or "").startswith(name)))
+
+
+def description(embed: discord.Embed) -> str:
+    return one_line(embed.description or "")
 
 
 # --- Keep Hasting, step by step -------------------------------------------------------------

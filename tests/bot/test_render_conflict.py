@@ -1,5 +1,7 @@
 """The Conflict renderer through the Keep Hasting example: each stage's lines and board."""
 
+import discord
+
 from bot.render.common import FAILURE, NEUTRAL, SUCCESS
 from bot.render.conflict import (
     defence_prompt,
@@ -8,6 +10,7 @@ from bot.render.conflict import (
     status_embed,
     summary_embed,
 )
+from bot.render.rows import INDENT, ROW_WIDTH, visible
 from rules.conflict import (
     Act,
     Command,
@@ -17,7 +20,7 @@ from rules.conflict import (
     NextRound,
     SpendNudges,
 )
-from tests.bot.conflict_render_support import STAKES, assert_fits, field, text_of
+from tests.bot.conflict_render_support import STAKES, assert_fits, description, field, text_of
 from tests.conflict.builders import Table, of_type
 from tests.conflict.keep_hasting import (
     CARROW,
@@ -47,17 +50,18 @@ def test_declared(table: Table) -> None:
     board = status_embed(table.state, table.sheets)
     assert_fits(board)
     assert board.title == "Conflict — round 1 · Physical"
-    assert f"Stakes: {STAKES}" in (board.description or "")
-    assert "Phase: resolving actions" in (board.description or "")
-    assert "Resolve order: ▶ **Thorrow** 12 · **Carrow Bylerum** 9 · **Cordal Bylerum** 6 · **Koel** 4" in (
-        board.description or ""
+    assert f"Stakes: {STAKES}" in description(board)
+    assert "Phase: resolving actions" in description(board)
+    assert (
+        "Resolve order: ▶ **Thorrow** 12 · **Carrow Bylerum** 9 · **Cordal Bylerum** 6 · **Koel** 4"
+        in description(board)
     )
     heroes, opposition = field(board, "Heroes"), field(board, "Opposition")
     assert (
         "▶ **Thorrow** · burning Pewter · waiting · physical attack → **Carrow Bylerum** (Health) · "
         "AD 12 · DD 0" in heroes
     )
-    assert "Health 14/14 · Rep 5/5 · Will 7/7 · 0 Burdens" in heroes
+    assert "Health 14/14 · Rep 5/5 · Will 7/7" in heroes and "Burden" not in heroes  # none to count
     assert "**Carrow Bylerum** · surprised · burning Pewter · waiting" in opposition
     assert "Health 13/13" in opposition
     assert "**Ignus** · surprised · done · full defence · AD 0 · DD 5" in opposition
@@ -66,8 +70,8 @@ def test_declared(table: Table) -> None:
 
 def test_the_declaration_phase_marks_who_declares(table: Table) -> None:
     board = status_embed(table.state, table.sheets)
-    assert "Phase: declaring actions" in (board.description or "")
-    assert "✓ **Koel** → ▶ **Thorrow**" in (board.description or "")
+    assert "Phase: declaring actions" in description(board)
+    assert "✓ **Koel** → ▶ **Thorrow**" in description(board)
     assert "Declare: **Thorrow** (Wits 4) — `/declare`" in field(board, "Next")
 
 
@@ -86,7 +90,7 @@ def test_thorrow_acts(table: Table) -> None:
     assert_fits(board)
     assert (
         "In progress: **Thorrow** → **Carrow Bylerum** (physical, Health), 8 dice, "
-        "waiting for **Carrow Bylerum**'s defence" in (board.description or "")
+        "waiting for **Carrow Bylerum**'s defence" in description(board)
     )
     assert "▶ **Carrow Bylerum**" in field(board, "Opposition")
     prompt = defence_prompt(table.state, table.sheets)
@@ -114,11 +118,9 @@ def test_carrow_defends_and_the_contest_is_shown(table: Table) -> None:
     board = status_embed(table.state, table.sheets)
     assert (
         "In progress: **Thorrow** → **Carrow Bylerum** (physical, Health) succeeded, 4 Nudges to spend"
-        in (board.description or "")
+        in description(board)
     )
-    assert "Resolve order: **Cordal Bylerum** 6 · **Carrow Bylerum** 5 · **Koel** 4" in (
-        board.description or ""
-    )
+    assert "Resolve order: **Cordal Bylerum** 6 · **Carrow Bylerum** 5 · **Koel** 4" in description(board)
 
 
 def test_the_nudges_wound_carrow(table: Table) -> None:
@@ -139,7 +141,7 @@ def test_the_nudges_wound_carrow(table: Table) -> None:
     assert field(reply, "Next").startswith("Act: **Cordal Bylerum** (6 Action Dice)")
     board = status_embed(table.state, table.sheets)
     assert "Health 8/13 · Rep 7/7 · Will 8/8 · 1 Burden" in field(board, "Opposition")
-    assert "Resolve order: ▶ **Cordal Bylerum** 6" in (board.description or "")
+    assert "Resolve order: ▶ **Cordal Bylerum** 6" in description(board)
 
 
 def rest_of_round_one() -> list[Command]:
@@ -180,7 +182,7 @@ def test_next_round(table: Table) -> None:
     assert event_lines(table.state, events) == ["Round 2 begins: every leftover die is gone; declare again"]
     board = status_embed(table.state, table.sheets)
     assert board.title == "Conflict — round 2 · Physical"
-    assert "Declaration order: ▶ **Ignus** → **Koel**" in (board.description or "")
+    assert "Declaration order: ▶ **Ignus** → **Koel**" in description(board)
     assert "surprised" not in text_of(board)
     assert field(board, "Next") == "Declare: **Ignus** (Wits 2) — `/declare`"
 
@@ -202,7 +204,7 @@ def test_the_conflict_ends_with_a_summary(table: Table) -> None:
     assert "**House guards**: dealt 0 damage · lost 1 member" in field(summary, "Opposition")
     assert summary.footer.text is None
     board = status_embed(table.state, table.sheets)
-    assert board.colour == NEUTRAL and "Phase: ended (by the Narrator)" in (board.description or "")
+    assert board.colour == NEUTRAL and "Phase: ended (by the Narrator)" in description(board)
 
 
 def test_a_missing_sheet_renders(table: Table) -> None:
@@ -220,3 +222,38 @@ def test_a_missing_sheet_renders(table: Table) -> None:
 
 
 # --- Every event type -----------------------------------------------------------------------
+
+
+def phone_rows(board: discord.Embed) -> list[str]:
+    """Every row the board draws except the stakes (the Narrator's own words, as typed)."""
+    texts = [board.description or "", board.footer.text or "", *(f.value or "" for f in board.fields)]
+    return [row for text in texts for row in text.split("\n") if not row.startswith("Stakes:")]
+
+
+def test_the_board_reads_on_a_phone(table: Table) -> None:
+    """Rows of at most 60 characters, so a phone never wraps a board mid-phrase (docs/rulings.md
+    §8.7), at every step of round one and the next round's declarations."""
+    seen = [status_embed(table.state, table.sheets)]
+    for command in (
+        declarations()[-1],
+        Act(participant=THORROW, pool=8),
+        Defend(participant=CARROW, dice=4, attack_faces=THORROW_FACES, defence_faces=CARROW_FACES),
+        SpendNudges(participant=THORROW, story=2, damage=2),
+        *rest_of_round_one(),
+        Defend(participant=GUARDS, dice=2, attack_faces=(3, 3), defence_faces=(1, 2)),
+    ):
+        table.do(command)
+        seen.append(status_embed(table.state, table.sheets))
+    table.do(NextRound())
+    seen.append(status_embed(table.state, table.sheets))
+    for board in seen:
+        long = [row for row in phone_rows(board) if visible(row) > ROW_WIDTH]
+        assert long == [], long
+    heroes = (seen[1].fields[0].value or "").split("\n")
+    thorrow = heroes.index(next(row for row in heroes if row.startswith("▶ **Thorrow**")))
+    own = heroes[thorrow + 1 :]
+    own = own[: next((i for i, row in enumerate(own) if not row.startswith(INDENT)), len(own))]
+    assert own[-2:] == [
+        f"{INDENT}**Carrow Bylerum** (Health)",
+        f"{INDENT}AD 12 · DD 0 · Health 14/14 · Rep 5/5 · Will 7/7",
+    ]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.bot_env import BotEnv
+from bench.bot_env import BotEnv, embeds_text
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, Resilience, make_character
 from rules.conflict import ConflictType, resolve_order
@@ -133,13 +133,13 @@ async def vin_against_a_busy_thug(env: BotEnv, physique: int, attack: str = "sta
         assert not reply.ephemeral, reply.content
 
 
-@pytest.mark.parametrize(("physique", "beat"), [(6, False), (7, True)])
+@pytest.mark.parametrize(("physique", "beat"), [(5, False), (6, False), (7, True)])
 async def test_the_beat_button_shows_only_with_dice_to_act(
     bot_env: BotEnv, physique: int, beat: bool
 ) -> None:
     """docs/rulings.md §2.10, §4.15: three rolled 6s catch a Beat, but in a Conflict the extra
     action needs a pool of 2 from the dice left, so the button shows only then (Vin attacks
-    with 5 dice and keeps 1 or 2)."""
+    with 5 dice and keeps none, 1 or 2; issue 17, defect 6)."""
     await vin_against_a_busy_thug(bot_env, physique)
     await bot_env.slash("/act dice:5", user="player1")
     rolled = await bot_env.slash('/defend dice:0 attacker_faces:"6 6 6 3 3"', user="narrator")
@@ -156,7 +156,7 @@ def board_text(env: BotEnv) -> str:
         and not m.get("interaction_metadata")
         and any(e.get("title", "").startswith("Conflict") for e in m.get("embeds", []))
     ]
-    return str(boards[-1]["embeds"])
+    return embeds_text(boards[-1]["embeds"])
 
 
 async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env: BotEnv) -> None:

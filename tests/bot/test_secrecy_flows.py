@@ -3,7 +3,7 @@ defeated, revealing a Villain, role-only Narrators and the setup's warnings and 
 
 import pytest
 
-from bench.bot_env import BotEnv
+from bench.bot_env import BotEnv, embeds_text
 from fake_discord.world import MANAGE_GUILD, VIEW_CHANNEL, FakeChannel, FakeOverwrite
 from rules.character import Resilience, resilience_current
 from storage import GuildSettings
@@ -14,7 +14,7 @@ async def board_text(env: BotEnv) -> str:
     await env.bot.conflicts.boards.idle()
     message_id = await env.storage.boards.get(env.guild_id, env.world.guild.channels[0].id)
     assert message_id is not None
-    return str(env.harness.fake.messages[message_id]["embeds"])
+    return embeds_text(env.harness.fake.messages[message_id]["embeds"])
 
 
 async def vin_against_straff(env: BotEnv) -> None:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.bot_env import embeds_text
+from bot.render.rows import INDENT, one_line
 from fake_discord import payloads
 from fake_discord.commandline import find_command
 from tests.bot.secrecy_matrix import EXPECTED, PERSONAS, ROWS, markdown
@@ -112,7 +114,7 @@ async def cell_board(t: Table, p: str) -> str:
     outcome = await deliver(t, payloads.component_click(t.env.world, actor(t, p), board, button))
     if refusal(outcome):
         return "refused"
-    assert outcome.record.ephemeral and re.search(r"Straff\*\* · .*AD \d", text(outcome.record))
+    assert outcome.record.ephemeral and re.search(r"Straff\*\* · .*AD \d", embeds_text(outcome.record.embeds))
     return "full board privately"
 
 
@@ -240,7 +242,14 @@ async def test_the_public_board_shows_straff_by_state_only(secrecy_table: Table)
     message_id = await t.storage.boards.get(t.env.guild_id, t.env.world.guild.channels[0].id)
     assert message_id is not None
     [embed] = t.env.harness.fake.messages[message_id]["embeds"]
-    straff = next(line for f in embed["fields"] for line in f["value"].split("\n") if "Straff" in line)
-    vin = next(line for f in embed["fields"] for line in f["value"].split("\n") if "Vin" in line)
+    rows: list[str] = []
+    for line in (line for f in embed["fields"] for line in f["value"].split("\n")):
+        if line.startswith(INDENT) and rows:
+            rows[-1] += "\n" + line  # a participant's further rows
+        else:
+            rows.append(line)
+    rows = [one_line(row) for row in rows]
+    straff = next(line for line in rows if "Straff" in line)
+    vin = next(line for line in rows if "Vin" in line)
     assert straff.endswith("unhurt") and "AD" not in straff and "Health" not in straff
     assert "AD 0" in vin and "Health" in vin
