@@ -15,7 +15,8 @@ PROMPT = "> "
 
 def fold(text: str) -> str:
     """``text`` without case, accents or look-alike forms: "Ménard" and "menard" fold alike."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    # Compatibility forms first ("𝗔" is "A"), then case: casefolding first would miss them.
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
     bare = "".join(char for char in decomposed if not unicodedata.combining(char))
     return " ".join(unicodedata.normalize("NFC", bare).split())
 

@@ -145,8 +145,9 @@ class Probe:
         return find_command(self.harness.fake.commands.visible_in(guild_id), name)
 
     async def settle(self) -> None:
-        """Wait for background work (the Conflict board) so snapshots compare settled states."""
-        await self.env.bot.conflicts.boards.idle()
+        """Wait for background work (boards, and the outbox marking what an answer showed) so
+        snapshots compare settled states."""
+        await self.env.bot.conflicts.idle()
 
     async def send(
         self,

@@ -9,6 +9,7 @@ from bot.render.conflict import (
     status_embed,
     summary_embed,
 )
+from bot.render.rows import INDENT
 from rules.burdens import Severity
 from rules.character import Burden, Resilience, make_character
 from rules.conflict import (
@@ -59,8 +60,9 @@ def test_25_maximal_names_fit_every_limit() -> None:
         board = status_embed(state, table.sheets)
         assert_fits(board)
         assert "@everyone" not in text_of(board) and "<@123456789012345678>" not in text_of(board)
-        rows = sum((f.value or "").count("\n") + 1 for f in board.fields if f.name != "Next")
-        assert rows == 25, "every participant keeps a line"
+        lines = [line for f in board.fields if f.name != "Next" for line in (f.value or "").split("\n")]
+        starts = [line for line in lines if not line.startswith(INDENT)]  # a row begins a participant
+        assert len(starts) == 25, "every participant keeps its rows"
         if step == 2:
             prompt = defence_prompt(state, table.sheets)
             assert prompt is not None and len(prompt) <= 2000
