@@ -123,8 +123,11 @@ def refused(reply: InteractionRecord) -> bool:
     return reply.ephemeral and not reply.embeds
 
 
-def make_settings(db_path: Path, guild_id: int) -> Settings:
-    return Settings(token=None, db_path=db_path, dev_guild_id=guild_id, _env_file=None)
+def make_settings(db_path: Path, guild_id: int, *, web: bool = False) -> Settings:
+    """The test bot's settings; ``web`` serves the web view from the bot on a free port."""
+    return Settings(
+        token=None, db_path=db_path, dev_guild_id=guild_id, web_port=0 if web else None, _env_file=None
+    )
 
 
 def table_world() -> World:
@@ -148,6 +151,7 @@ async def running_bot_env(
     sync_global: bool = False,
     messages: Mapping[int, JSON] | None = None,
     limits: Limits | None = None,
+    web: bool = False,
 ) -> AsyncIterator[BotEnv]:
     """Open the database at `db_path` and connect our bot to a new fake Discord hosting `world`.
 
@@ -159,7 +163,7 @@ async def running_bot_env(
     env: BotEnv | None = None
 
     def make_bot() -> MistbornBot:
-        settings = make_settings(db_path, world.guild.id)
+        settings = make_settings(db_path, world.guild.id, web=web)
         return MistbornBot(
             settings=settings, storage=storage, rng=random.Random(seed), sync_global=sync_global
         )

@@ -3,6 +3,9 @@
 The entry point owns every resource's lifetime — settings, the database, the bot — and hands
 them to the bot (discord.py's ``advanced_startup.py``).
 
+``python -m bot web`` runs only the web view (``bot.web``) over the database, for deployments
+where several bot processes share one and the view is served once beside them.
+
 Without a token it opens the offline console, which connects the very same bot to a fake
 Discord on 127.0.0.1. The bot never imports that fake: the console is a plugin, found through
 the ``mistborn_bot.offline_console`` entry point group, that this project's pyproject.toml
@@ -11,6 +14,7 @@ declares. An installation without it still runs on Discord, and says so when the
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 from collections.abc import Sequence
@@ -22,6 +26,7 @@ import discord
 from bot.app import MistbornBot
 from bot.config import Settings
 from bot.logs import redact_handlers
+from bot.web.server import STANDALONE_PORT, WebServer
 from storage import Storage
 
 log = logging.getLogger("bot")
@@ -40,6 +45,12 @@ class OfflineConsole(Protocol):
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "mode",
+        nargs="?",
+        choices=["web"],
+        help="web: run only the Narrator's web view over the database (MISTBORN_WEB_PORT, default 8750)",
+    )
     parser.add_argument(
         "--sync-global", action="store_true", help="sync slash commands globally once at start (Discord only)"
     )
@@ -60,6 +71,20 @@ async def run_discord(settings: Settings, *, sync_global: bool) -> None:
             await bot.start(settings.token.get_secret_value())
 
 
+async def run_web(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """The web view alone, until interrupted (or ``stop`` is set)."""
+    if settings.web_port is None:
+        settings = settings.model_copy(update={"web_port": STANDALONE_PORT})
+    async with await Storage.open(settings.db_path) as storage:
+        server = WebServer(storage, settings)
+        url = await server.start()
+        print(f"Web view on {url} (links from /web)", file=sys.stderr)
+        try:
+            await (stop or asyncio.Event()).wait()
+        finally:
+            await server.stop()
+
+
 def find_offline_console() -> OfflineConsole | None:
     """The installed offline console, if any (the first by entry point name, if several are)."""
     found = sorted(entry_points(group=CONSOLE_GROUP), key=lambda point: point.name)
@@ -72,6 +97,11 @@ def find_offline_console() -> OfflineConsole | None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     settings = Settings()
+    if args.mode == "web":
+        logging.basicConfig(level=logging.getLevelName(settings.log_level.upper()))
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_web(settings))
+        return 0
     if settings.has_token:
         discord.utils.setup_logging(level=logging.getLevelName(settings.log_level.upper()))
         redact_handlers()  # no interaction token in the log, at any level

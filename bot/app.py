@@ -23,6 +23,7 @@ from bot.cogs.help import Help
 from bot.cogs.history import History
 from bot.cogs.odds import Odds
 from bot.cogs.server_setup import ServerSetup
+from bot.cogs.web import WebCommands
 from bot.config import Settings
 from storage import Storage
 
@@ -38,6 +39,7 @@ COGS: tuple[CogFactory, ...] = (
     ConflictMoves,
     History,
     ServerSetup,
+    WebCommands,
     Help,
     Admin,
 )

@@ -28,6 +28,7 @@ from storage.roll_outcomes import reread_failed_rolls
 from storage.secrecy_schema import SCHEMA as SECRECY_SCHEMA
 from storage.secrecy_schema import index_live_conflicts
 from storage.sql import rollback
+from storage.web_schema import SCHEMA as WEB_SCHEMA
 
 PythonStep = Callable[[aiosqlite.Connection], Awaitable[None]]
 """A migration step in Python: it runs inside the migration's transaction and must not commit."""
@@ -204,6 +205,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 10: Heroes in the making (docs/rulings.md §6.10), one per member per server, kept apart
     # from the characters so no list or Conflict finds them (storage.drafts).
     DRAFTS_SCHEMA,
+    # 11: the Narrator's web view: its signing secret and the links already swapped for a
+    # cookie (storage.web).
+    WEB_SCHEMA,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -20,6 +20,7 @@ from storage.drafts import DraftRepository
 from storage.outbox import OutboxRepository
 from storage.rolls import RollLog
 from storage.settings import SettingsRepository
+from storage.web import WebRepository
 
 
 class Repositories:
@@ -34,6 +35,7 @@ class Repositories:
         self.boards = BoardRepository(session)
         self.drafts = DraftRepository(session)
         self.outbox = OutboxRepository(session)
+        self.web = WebRepository(session)
 
 
 class Storage(Repositories):
