@@ -93,3 +93,14 @@ async def test_forged_expired_and_other_server_links_get_403(web_env: BotEnv, br
     for path in ("/", "/data", "/events"):
         response = await page.goto(f"{base}/g/{web_env.guild_id}{path}")
         assert response is not None and response.status == 403
+
+
+async def test_the_open_page_keeps_working_after_the_bot_restarts(
+    fixed_port_env: BotEnv, browser: Browser
+) -> None:
+    await fixed_port_env.play(SCRIPT)
+    page = await opened(browser, fixed_port_env, "narrator")
+    await fixed_port_env.restart()  # a new process's bot and database; the same address and secret
+    await fixed_port_env.play([THUG_ATTACKS])
+    await expect(page.locator(".order", has_text="In progress: Thug → Vin")).to_be_visible()
+    await expect(page.locator("#live")).to_have_text("live")
