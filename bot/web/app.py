@@ -168,7 +168,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         )
         await response.prepare(request)
         await response.write(b"retry: 1000\n\n")
-        await _stream(view, response, caller.guild_id, expires)
+        await _stream(view, request, response, caller.guild_id, expires)
         return response
     finally:
         view.streams[who] -= 1
@@ -176,10 +176,13 @@ async def events(request: web.Request) -> web.StreamResponse:
             del view.streams[who]
 
 
-async def _stream(view: WebState, response: web.StreamResponse, guild_id: int, expires: float) -> None:
+async def _stream(
+    view: WebState, request: web.Request, response: web.StreamResponse, guild_id: int, expires: float
+) -> None:
+    """Until the page goes away (its connection closes), the session ends, or the view stops."""
     last: str | None = None
     quiet_since = view.clock()
-    while not view.closing.is_set():
+    while not view.closing.is_set() and request.transport is not None and not request.transport.is_closing():
         if view.clock() >= expires:
             await response.write(b"event: expired\ndata: {}\n\n")
             return

@@ -1,6 +1,7 @@
 """README's first command: ``python -m bot`` with no token opens the offline console."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -94,3 +95,9 @@ def test_the_console_drives_the_builder_templates_and_a_roll20_import(tmp_path: 
     assert second.returncode == 0, second.stdout[-3000:] + second.stderr
     assert "Here is your Hero as you left them." in second.stdout and "step 2 of 7" in second.stdout
     assert "Cancelled: **Spook** was not made" in second.stdout
+
+
+def test_the_console_serves_the_web_view_and_web_prints_its_link(tmp_path: Path) -> None:
+    result = run_console("/web\n", tmp_path / "web.sqlite3")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"\[link Open the view\] http://127\.0\.0\.1:\d+/login\?t=\S+", result.stdout)
