@@ -160,7 +160,18 @@ def option_value(data: st.DataObject, probe: Probe, option: JSON, resolved: Reso
 
 
 FAMILIES = {
-    "dice and server": {"roll", "gmroll", "read", "contest", "odds", "history", "help", "setup", "sync"},
+    "dice and server": {
+        "roll",
+        "gmroll",
+        "read",
+        "contest",
+        "odds",
+        "history",
+        "help",
+        "setup",
+        "sync",
+        "web",
+    },
     "characters": {"character", "edit", "sheet", "burden"},
     "conflict": {"conflict", "burn", "declare", "act", "switch", "pass", "defend", "nudges"},
 }
