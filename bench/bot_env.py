@@ -67,10 +67,11 @@ class BotEnv:
     world: World
     db_path: Path
     sync_global: bool = False
+    web_port: int | None = None
 
     def new_bot(self, seed: int = SEED) -> MistbornBot:
         return MistbornBot(
-            settings=make_settings(self.db_path, self.world.guild.id),
+            settings=make_settings(self.db_path, self.world.guild.id, web_port=self.web_port),
             storage=self.storage,
             rng=random.Random(seed),
             sync_global=self.sync_global,
@@ -124,8 +125,9 @@ def refused(reply: InteractionRecord) -> bool:
     return reply.ephemeral and not reply.embeds
 
 
-def make_settings(db_path: Path, guild_id: int) -> Settings:
-    return Settings(token=None, db_path=db_path, dev_guild_id=guild_id, _env_file=None)
+def make_settings(db_path: Path, guild_id: int, *, web_port: int | None = None) -> Settings:
+    """The test bot's settings; with ``web_port`` it serves the web view there (0: a free port)."""
+    return Settings(token=None, db_path=db_path, dev_guild_id=guild_id, web_port=web_port, _env_file=None)
 
 
 def table_world() -> World:
@@ -149,6 +151,7 @@ async def running_bot_env(
     sync_global: bool = False,
     messages: Mapping[int, JSON] | None = None,
     limits: Limits | None = None,
+    web_port: int | None = None,
 ) -> AsyncIterator[BotEnv]:
     """Open the database at `db_path` and connect our bot to a new fake Discord hosting `world`.
 
@@ -160,7 +163,7 @@ async def running_bot_env(
     env: BotEnv | None = None
 
     def make_bot() -> MistbornBot:
-        settings = make_settings(db_path, world.guild.id)
+        settings = make_settings(db_path, world.guild.id, web_port=web_port)
         return MistbornBot(
             settings=settings, storage=storage, rng=random.Random(seed), sync_global=sync_global
         )
@@ -171,7 +174,7 @@ async def running_bot_env(
             if messages:
                 fake = harness.fake
                 fake.messages = {**copy.deepcopy(dict(messages)), **fake.messages}
-            env = BotEnv(harness, harness.bot, storage, world, db_path, sync_global)
+            env = BotEnv(harness, harness.bot, storage, world, db_path, sync_global, web_port)
             yield env
             assert not harness.violations, harness.violations
     finally:

@@ -3,6 +3,9 @@
 The entry point owns every resource's lifetime — settings, the database, the bot — and hands
 them to the bot (discord.py's ``advanced_startup.py``).
 
+``python -m bot web`` runs only the web view (``bot.web``) over the database, for deployments
+where several bot processes share one and the view is served once beside them.
+
 Without a token it opens the offline console, which connects the very same bot to a fake
 Discord on 127.0.0.1. The bot never imports that fake: the console is a plugin, found through
 the ``mistborn_bot.offline_console`` entry point group, that this project's pyproject.toml
@@ -11,6 +14,7 @@ declares. An installation without it still runs on Discord, and says so when the
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import sys
@@ -25,6 +29,7 @@ from pydantic import ValidationError
 from bot.app import MistbornBot
 from bot.config import Settings
 from bot.logs import redact_handlers
+from bot.web.server import STANDALONE_PORT, WebServer
 from storage import Storage
 from storage.backup import backup_file
 
@@ -62,6 +67,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "the database's place.",
     )
     copy.add_argument("file", type=Path, metavar="FILE", help="where to write the copy (replaced if present)")
+    commands.add_parser(
+        "web",
+        help="run only the Narrator's web view over the database (MISTBORN_WEB_PORT, default 8750)",
+        description="Serve the Narrator's web view on its own, over the bot's database, for when "
+        "it should not run inside the bot's process.",
+    )
     return parser.parse_args(argv)
 
 
@@ -82,6 +93,20 @@ async def run_discord(settings: Settings, *, sync_global: bool) -> None:
         bot = MistbornBot(settings=settings, storage=storage, sync_global=sync_global, freeze_gc=True)
         async with bot:
             await bot.start(settings.token.get_secret_value())
+
+
+async def run_web(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """The web view alone, until interrupted (or ``stop`` is set)."""
+    if settings.web_port is None:
+        settings = settings.model_copy(update={"web_port": STANDALONE_PORT})
+    async with await Storage.open(settings.db_path) as storage:
+        server = WebServer(storage, settings)
+        url = await server.start()
+        print(f"Web view on {url} (links from /web)", file=sys.stderr)
+        try:
+            await (stop or asyncio.Event()).wait()
+        finally:
+            await server.stop()
 
 
 def find_offline_console() -> OfflineConsole | None:
@@ -105,6 +130,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"Backup failed: {error}", file=sys.stderr)
             return 1
         print(f"Backed up {settings.db_path} to {args.file}.", file=sys.stderr)
+        return 0
+    if args.command == "web":
+        logging.basicConfig(level=logging.getLevelName(settings.log_level))
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_web(settings))
         return 0
     if settings.has_token:
         discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))

@@ -24,6 +24,7 @@ from bot.cogs.history import History
 from bot.cogs.odds import Odds
 from bot.cogs.requests import RequestCommands
 from bot.cogs.server_setup import ServerSetup
+from bot.cogs.web import WebCommands
 from bot.config import Settings
 from storage import Storage
 
@@ -40,6 +41,7 @@ COGS: tuple[CogFactory, ...] = (
     RequestCommands,
     History,
     ServerSetup,
+    WebCommands,
     Help,
     Admin,
 )

@@ -24,6 +24,7 @@ from bot.flow.catchup import CatchUp
 from bot.flow.conflict import ConflictFlow
 from bot.flow.pacing import Pacer
 from bot.flow.upkeep import Upkeep
+from bot.web.server import WebServer, public_url
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -86,6 +87,7 @@ class MistbornClient(commands.Bot):
         self.sync_global = sync_global
         self.freeze_gc = freeze_gc
         self._cog_factories = tuple(cogs)
+        self.web_server = WebServer(storage, settings) if settings.web_port is not None else None
         self.tree.error(on_app_command_error)
 
     async def load_cogs(self) -> None:
@@ -96,6 +98,8 @@ class MistbornClient(commands.Bot):
     async def setup_hook(self) -> None:
         await self.load_cogs()
         self.admission.start()
+        if self.web_server is not None:
+            await self.web_server.start()
         await self.sync_commands()
         if self.freeze_gc:
             # Everything loaded so far lives for the whole run; keeping it out of the
@@ -112,6 +116,11 @@ class MistbornClient(commands.Bot):
         if self.sync_global:
             synced = await self.tree.sync()
             log.info("Synced %d commands globally", len(synced))
+
+    @property
+    def web_url(self) -> str | None:
+        """Where ``/web`` links point (None: the web view is off, ``bot.web.server``)."""
+        return public_url(self.settings, self.web_server)
 
     async def on_ready(self) -> None:
         """Once connected (again): catch up every channel, and keep the tables pruned; both in the
@@ -133,6 +142,8 @@ class MistbornClient(commands.Bot):
         self.upkeep.close()
         self.admission.close()
         self.conflicts.close()
+        if self.web_server is not None:
+            await self.web_server.stop()
         await super().close()
 
 

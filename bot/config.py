@@ -73,6 +73,23 @@ class Settings(BaseSettings):
             raise ValueError(f"{value!r} is not a log level; use one of {', '.join(LOG_LEVELS)}")
         return level
 
+    web_host: str = "127.0.0.1"
+    """Where this process serves the Narrator's web view (``bot.web``), when ``web_port`` is set."""
+    web_port: int | None = Field(default=None, ge=0, le=65535)
+    """Serve the web view from the bot's own process on this port (0: any free port). Unset: off
+    with a real token; the offline console turns it on at 127.0.0.1 on a free port."""
+    web_public_url: str | None = None
+    """The address ``/web`` links point at (``https://mistborn.example``), when it differs from
+    ``http://web_host:web_port`` (a proxy, or a view run on its own by ``python -m bot web``)."""
+    web_secret: SecretStr | None = None
+    """Signs the web view's links and cookies. Unset: a secret made once and kept in the
+    database, shared by every process on it."""
+
+    @property
+    def web_enabled(self) -> bool:
+        """Whether ``/web`` hands out links: this process serves the view, or one elsewhere does."""
+        return self.web_port is not None or bool(self.web_public_url)
+
     @property
     def has_token(self) -> bool:
         return self.token is not None and bool(self.token.get_secret_value().strip())

@@ -70,6 +70,8 @@ async def run_offline(
     """The same server and member ids on every run (``offline_world``), so sheets persist."""
     world = offline_world(user=user, narrator=narrator)
     local = settings.model_copy(update={"dev_guild_id": world.guild.id})
+    if local.web_port is None:  # the web view is on in the console: /web gives its link
+        local = local.model_copy(update={"web_port": 0})
     async with await Storage.open(settings.db_path) as storage:
 
         def make_bot() -> MistbornBot:

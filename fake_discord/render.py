@@ -97,7 +97,8 @@ def _inline(component: JSON) -> str:
         )
         style = BUTTON_STYLES.get(int(component.get("style") or 1), "")
         disabled = " (disabled)" if component.get("disabled") else ""
-        return f"[{style}{label}{disabled}]"
+        url = f" {component['url']}" if component.get("url") else ""  # a link to open in a browser
+        return f"[{style}{label}{disabled}]{url}"
     if kind in SELECT_TYPES:
         options = " | ".join(str(option.get("label")) for option in component.get("options") or [])
         placeholder = component.get("placeholder") or component.get("custom_id")

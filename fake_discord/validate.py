@@ -217,8 +217,21 @@ def _validate_rows(components: list[JSON]) -> list[str]:
                     problems.append(f"custom_id {str(custom_id)[:20]!r}... exceeds 100 characters")
             elif child.get("type") == 2 and child.get("style") not in (5, 6):
                 problems.append(f"button {label!r} in row {number} has no custom_id")
+            if child.get("type") == 2 and child.get("style") == 5:
+                problems += _link_button(child, f"link button {label!r} in row {number}")
     if duplicates := sorted({c for c in custom_ids if custom_ids.count(c) > 1}):
         problems.append(f"duplicate custom_ids: {', '.join(duplicates)}")
+    return problems
+
+
+def _link_button(button: JSON, where: str) -> list[str]:
+    """A link button: an http(s) ``url`` of at most 512 characters, and no ``custom_id``."""
+    url = button.get("url")
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        return [f"{where} needs an http(s) url"]
+    problems = [f"{where} url exceeds 512 characters"] if len(url) > 512 else []
+    if "custom_id" in button:
+        problems.append(f"{where} must not have a custom_id")
     return problems
 
 

@@ -22,6 +22,7 @@ from storage.outbox import MessageKind, NewMessage, OutboxMessage, OutboxReposit
 from storage.rolls import RollLog, RollRecord, RollStats
 from storage.settings import GuildSettings, SettingsRepository
 from storage.store import Repositories, Storage
+from storage.web import WebRepository
 
 __all__ = [
     "DEFAULT_DB_PATH",
@@ -54,5 +55,6 @@ __all__ = [
     "StoredCharacter",
     "StoredConflict",
     "StoredDraft",
+    "WebRepository",
     "name_key",
 ]

@@ -130,6 +130,15 @@ class ConflictRepository:
             for row in rows
         ]
 
+    async def channels_in(self, guild_id: int) -> list[int]:
+        """The channels of this server with a live Conflict, oldest Conflict first (the web view)."""
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT channel_id FROM conflicts WHERE guild_id = ? ORDER BY id",
+            (guild_id,),
+        )
+        return [int(row["channel_id"]) for row in rows]
+
     async def channels_of(self, guild_id: int, character_id: int) -> list[int]:
         """The channels whose live Conflict has this character in it (usually none or one)."""
         rows = await fetch_all(

@@ -29,6 +29,7 @@ from storage.roll_outcomes import reread_failed_rolls
 from storage.secrecy_schema import SCHEMA as SECRECY_SCHEMA
 from storage.secrecy_schema import index_live_conflicts
 from storage.sql import rollback
+from storage.web_schema import SCHEMA as WEB_SCHEMA
 
 PythonStep = Callable[[aiosqlite.Connection], Awaitable[None]]
 """A migration step in Python: it runs inside the migration's transaction and must not commit."""
@@ -223,6 +224,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE outbox ADD COLUMN prompt_key TEXT;
     CREATE INDEX outbox_asking ON outbox (conflict_id, prompt_key, id) WHERE prompt_key IS NOT NULL;
     """,
+    # 14: the Narrator's web view: its signing secret and the links already swapped for a
+    # cookie (storage.web).
+    WEB_SCHEMA,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -22,6 +22,7 @@ from storage.outbox import OutboxRepository
 from storage.requests import RequestRepository
 from storage.rolls import RollLog
 from storage.settings import SettingsRepository
+from storage.web import WebRepository
 
 
 class Repositories:
@@ -38,6 +39,7 @@ class Repositories:
         self.outbox = OutboxRepository(session)
         self.requests = RequestRepository(session)
         self.handled = HandledRepository(session)
+        self.web = WebRepository(session)
 
 
 class Storage(Repositories):

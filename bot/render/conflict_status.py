@@ -87,7 +87,7 @@ def shrink_to_fit(
     return fit_embed(embed, limit)
 
 
-def _status_word(conflict: Conflict, participant: Participant) -> str:
+def status_word(conflict: Conflict, participant: Participant) -> str:
     state = participant.round
     if participant.defeated:
         return "defeated, still acts" if participant.in_order else "defeated"
@@ -161,7 +161,7 @@ def _identity(conflict: Conflict, participant: Participant, marked: bool, limit:
         parts.append("surprised")
     if participant.burning:
         parts.append("burning " + "+".join(plain(m) for m in participant.burning))
-    parts.append(_status_word(conflict, participant))
+    parts.append(status_word(conflict, participant))
     declared = _declared_short(conflict, participant, limit)
     if declared:
         parts.append(declared)

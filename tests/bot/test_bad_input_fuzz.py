@@ -171,6 +171,7 @@ FAMILIES = {
         "setup",
         "sync",
         "request",
+        "web",
     },
     "characters": {"character", "edit", "sheet", "burden"},
     "conflict": {"conflict", "burn", "declare", "act", "switch", "pass", "defend", "nudges"},

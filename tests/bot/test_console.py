@@ -1,6 +1,7 @@
 """README's first command: ``python -m bot`` with no token opens the offline console."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -142,3 +143,9 @@ def test_the_narrator_waits_for_a_players_defence_and_warnings_go_to_the_log(tmp
     log = tmp_path / "console.log"
     assert f"Log: {log}" in result.stderr and "WARNING" not in result.stderr
     assert "PyNaCl is not installed" in log.read_text()
+
+
+def test_the_console_serves_the_web_view_and_web_prints_its_link(tmp_path: Path) -> None:
+    result = run_console("/web\n", tmp_path / "web.sqlite3")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"\[link Open the view\] http://127\.0\.0\.1:\d+/login\?t=\S+", result.stdout)

@@ -60,7 +60,7 @@ def test_full_message() -> None:
         "| -- sheet v1",
         bar,
         "[file: vin.json (12 bytes)]",
-        "[Roll again] [!Delete (disabled)] [link Rules]",
+        "[Roll again] [!Delete (disabled)] [link Rules] https://example.invalid",
         "<select Choose a metal: Steel | Iron>",
     ]
 

@@ -1,0 +1,226 @@
+"""The web view's routes: the link swapped for a cookie, the page, its JSON, and its events.
+
+Every page, data and event route is under ``/g/{server}/`` and checks the session cookie for
+that very server (``tokens``): a cookie of another server, a forged or expired one, or none at
+all gets 403, so nothing of one server is ever served for another. The session cookie is
+HttpOnly and SameSite=Strict (the page only reads, and a strict cookie is never sent by another
+site, not even on a link), and Secure when the view is served over https. A Strict cookie is
+not sent on the redirect that ends a navigation started from Discord either, so ``/login``
+answers with a small page that moves on by itself (``<meta http-equiv="refresh">``, no script)
+to the view, from the view's own origin.
+
+Live updates are server-sent events: each stream polls the server's change mark
+(``storage.web``, one indexed query) every quarter second and says ``changed`` when it moves;
+the page then fetches ``data`` again. The database, not this process's memory, is what is
+watched, so the view sees moves made by any bot process, and EventSource reconnects by itself
+after a restart. Open streams are bounded per member.
+"""
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from aiohttp import web
+
+from bot.access import Caller, narrator_by_rule
+from bot.config import Settings
+from bot.web.snapshot import page_data
+from bot.web.tokens import SESSION_LIFE, BadToken, Kind, sign, signing_key, verify
+from storage import Storage
+
+STATIC = Path(__file__).with_name("static")
+POLL_SECONDS = 0.25
+HEARTBEAT_SECONDS = 15.0
+MAX_STREAMS = 4
+"""Open event streams per member and server (a few tabs); more get 429."""
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+FORBIDDEN = (
+    "This link or session is not valid here: it is forged, expired, used, or for another server."
+    " Ask for a new one with /web in Discord."
+)
+LOGIN_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="refresh" content="0;url={path}">
+<title>Mistborn — opening the view</title></head>
+<body><p><a href="{path}">Open the view</a></p></body></html>
+"""
+STREAM_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+Clock = Callable[[], float]
+
+
+class WebState:
+    """What the routes share: the storage, the signing key, the clock, and the open streams."""
+
+    def __init__(self, storage: Storage, settings: Settings, clock: Clock) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.clock = clock
+        self.streams: Counter[tuple[int, int]] = Counter()
+        self.closing = asyncio.Event()
+        self._key: bytes | None = None
+
+    async def key(self) -> bytes:
+        if self._key is None:
+            self._key = await signing_key(self.settings, self.storage)
+        return self._key
+
+    def secure(self, request: web.Request) -> bool:
+        public = self.settings.web_public_url or ""
+        return request.secure or public.startswith("https://")
+
+    async def caller(self, request: web.Request) -> tuple[Caller, float]:
+        """The member this request speaks for, with the session's expiry; 403 unless its cookie
+        is a valid session of the server in the path. A Narrator is judged again on the
+        server's settings now (``bot.access.narrator_by_rule``, see ``tokens``)."""
+        guild_id = int(request.match_info["guild_id"])
+        token = request.cookies.get(cookie_name(guild_id), "")
+        try:
+            grant = verify(token, await self.key(), Kind.SESSION, self.clock())
+        except BadToken as error:
+            raise forbidden() from error
+        if grant.guild_id != guild_id:
+            raise forbidden()
+        narrator = grant.narrator
+        if narrator and not grant.manages_server:
+            settings = await self.storage.settings.get(guild_id)
+            narrator = narrator_by_rule(False, grant.narrator_roles, settings)
+        caller = Caller(guild_id=guild_id, user_id=grant.user_id, narrator=narrator)
+        return caller, grant.expires
+
+
+VIEW = web.AppKey("view", WebState)
+
+
+def forbidden() -> web.HTTPForbidden:
+    return web.HTTPForbidden(text=FORBIDDEN)
+
+
+def cookie_name(guild_id: int) -> str:
+    return f"mistborn_{guild_id}"
+
+
+def state(request: web.Request) -> WebState:
+    return request.app[VIEW]
+
+
+async def login(request: web.Request) -> web.Response:
+    """Swap a ``/web`` link (once, within 15 minutes) for a session cookie of its server."""
+    view = state(request)
+    try:
+        grant = verify(request.query.get("t", ""), await view.key(), Kind.LINK, view.clock())
+    except BadToken as error:
+        raise forbidden() from error
+    if not await view.storage.web.use_link(grant.nonce, datetime.fromtimestamp(grant.expires, UTC)):
+        raise forbidden()
+    session = grant.session(view.clock())
+    path = f"/g/{grant.guild_id}/"
+    response = web.Response(text=LOGIN_PAGE.format(path=path), content_type="text/html")
+    response.set_cookie(
+        cookie_name(grant.guild_id),
+        sign(session, await view.key()),
+        max_age=int(SESSION_LIFE.total_seconds()),
+        path=path,
+        httponly=True,
+        samesite="Strict",
+        secure=view.secure(request),
+    )
+    return response
+
+
+async def page(request: web.Request) -> web.FileResponse:
+    await state(request).caller(request)
+    return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+async def data(request: web.Request) -> web.Response:
+    view = state(request)
+    caller, _ = await view.caller(request)
+    mark = await view.storage.web.mark(caller.guild_id)
+    found = await page_data(view.storage, caller, mark)
+    return web.json_response(found, headers={"Cache-Control": "no-store"})
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """``changed`` whenever the server's change mark moves; ``expired`` when the session ends."""
+    view = state(request)
+    caller, expires = await view.caller(request)
+    who = (caller.guild_id, caller.user_id)
+    if view.streams[who] >= MAX_STREAMS:
+        raise web.HTTPTooManyRequests(text="Too many open pages; close one.")
+    view.streams[who] += 1
+    try:
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+        )
+        await response.prepare(request)
+        await response.write(b"retry: 1000\n\n")
+        await _stream(view, request, response, caller.guild_id, expires)
+        return response
+    finally:
+        view.streams[who] -= 1
+        if view.streams[who] <= 0:
+            del view.streams[who]
+
+
+async def _stream(
+    view: WebState, request: web.Request, response: web.StreamResponse, guild_id: int, expires: float
+) -> None:
+    """Until the page goes away (its connection closes), the session ends, or the view stops."""
+    last: str | None = None
+    quiet_since = view.clock()
+    while not view.closing.is_set() and request.transport is not None and not request.transport.is_closing():
+        if view.clock() >= expires:
+            await response.write(b"event: expired\ndata: {}\n\n")
+            return
+        mark = await view.storage.web.mark(guild_id)
+        if mark != last:
+            await response.write(f"event: changed\ndata: {json.dumps(mark)}\n\n".encode())
+            last, quiet_since = mark, view.clock()
+        elif view.clock() - quiet_since >= HEARTBEAT_SECONDS:
+            await response.write(b": still here\n\n")
+            quiet_since = view.clock()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(view.closing.wait(), POLL_SECONDS)
+
+
+async def not_found(request: web.Request) -> web.Response:
+    raise web.HTTPNotFound(text="Open the view with /web in Discord.")
+
+
+async def security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Every response, errors and files included: no framing, no inline script, no sniffing."""
+    response.headers.update(HEADERS)
+    response.headers.setdefault("Cache-Control", "no-cache")
+
+
+async def _close_streams(app: web.Application) -> None:
+    app[VIEW].closing.set()
+
+
+def make_app(storage: Storage, settings: Settings, *, clock: Clock = time.time) -> web.Application:
+    """The web view over ``storage``; ``clock`` (Unix time) is the tests' way to age tokens."""
+    app = web.Application()
+    app[VIEW] = WebState(storage, settings, clock)
+    app.on_response_prepare.append(security_headers)
+    app.on_shutdown.append(_close_streams)
+    app.router.add_get("/", not_found)
+    app.router.add_get("/login", login)
+    app.router.add_get(r"/g/{guild_id:\d{1,20}}/", page)
+    app.router.add_get(r"/g/{guild_id:\d{1,20}}/data", data)
+    app.router.add_get(r"/g/{guild_id:\d{1,20}}/events", events)
+    app.router.add_static("/static/", STATIC)
+    return app

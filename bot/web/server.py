@@ -1,0 +1,61 @@
+"""Serving the web view: inside the bot's process, or on its own with ``python -m bot web``.
+
+The view only reads the database, so it can run in the bot's process (the default when
+``MISTBORN_WEB_PORT`` is set, and in the offline console) or as its own process next to any
+number of bot processes on a shared database; links then point at it through
+``MISTBORN_WEB_PUBLIC_URL``. Both are this one class over aiohttp, the web framework
+discord.py already brings in.
+"""
+
+import logging
+
+from aiohttp import web
+
+from bot.config import Settings
+from bot.web.app import make_app
+from storage import Storage
+
+log = logging.getLogger(__name__)
+STANDALONE_PORT = 8750
+"""``python -m bot web``'s port when ``MISTBORN_WEB_PORT`` is not set."""
+SHUTDOWN_SECONDS = 2.0
+"""Open event streams are told to end at shutdown; this bounds the wait for them."""
+
+
+def link_url(base: str, token: str) -> str:
+    """The ``/web`` link: ``/login`` with the link token, at the view's public address."""
+    return f"{base.rstrip('/')}/login?t={token}"
+
+
+class WebServer:
+    """The web view listening on ``settings.web_host``:``settings.web_port`` (0: a free port)."""
+
+    def __init__(self, storage: Storage, settings: Settings) -> None:
+        self.settings = settings
+        self.runner = web.AppRunner(make_app(storage, settings), shutdown_timeout=SHUTDOWN_SECONDS)
+        self.port: int | None = None
+
+    async def start(self) -> str:
+        """Listen, and return the address links point at."""
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.settings.web_host, self.settings.web_port or 0)
+        await site.start()
+        self.port = int(self.runner.addresses[0][1])
+        log.info("Web view on http://%s:%s", self.settings.web_host, self.port)
+        return self.url
+
+    @property
+    def url(self) -> str:
+        if self.settings.web_public_url:
+            return self.settings.web_public_url.rstrip("/")
+        return f"http://{self.settings.web_host}:{self.port}"
+
+    async def stop(self) -> None:
+        await self.runner.cleanup()
+
+
+def public_url(settings: Settings, server: WebServer | None) -> str | None:
+    """Where ``/web`` links point: this process's view, else the view run elsewhere (None: off)."""
+    if server is not None and server.port is not None:
+        return server.url
+    return settings.web_public_url.rstrip("/") if settings.web_public_url else None

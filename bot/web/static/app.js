@@ -1,0 +1,181 @@
+// The Narrator's view: fetch the server's JSON, draw it, and fetch again whenever the
+// event stream says something changed. Every piece of text goes in through textContent,
+// never parsed as HTML, so a name typed as <b>Vin</b> shows exactly as typed.
+"use strict";
+
+const STEPS = {
+  declare: "declare an action", act: "act", defend: "defend", nudges: "spend Nudges",
+  next_round: "next round (Narrator)", join: "join the Conflict", nothing: "nothing",
+};
+let current = null;
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function add(parent, ...children) {
+  for (const child of children) if (child) parent.appendChild(child);
+  return parent;
+}
+
+function dice(count, label, kind) {
+  const row = el("div", "pool");
+  add(row, el("span", "label", label));
+  const box = el("span", "dice " + kind);
+  box.setAttribute("role", "img");
+  box.setAttribute("aria-label", count + " " + label);
+  for (let i = 0; i < Math.min(count, 20); i += 1) box.appendChild(el("span", "die"));
+  return add(row, box, el("span", "count " + kind + "-count", count));
+}
+
+function meter(name, now, top) {
+  const row = el("div", "res");
+  const bar = el("div", "bar");
+  const share = top > 0 ? now / top : 0;
+  bar.classList.add(share <= 0.5 ? "low" : share < 1 ? "mid" : "full");
+  const fill = el("span");
+  fill.style.width = Math.round(Math.max(0, Math.min(1, share)) * 100) + "%";
+  bar.appendChild(fill);
+  return add(row, el("span", "label", name), bar, el("span", "value", now + "/" + top));
+}
+
+function participant(p) {
+  const card = el("div", "participant" + (p.up ? " up" : ""));
+  card.dataset.id = p.id;
+  const head = add(el("div", "p-head"), el("span", "p-name", p.name), el("span", "p-status", p.status));
+  card.appendChild(head);
+  const notes = [];
+  if (p.surprised) notes.push("surprised");
+  if (p.burning.length) notes.push("burning " + p.burning.join("+"));
+  if (p.declared) notes.push(p.declared);
+  if (notes.length) card.appendChild(el("div", "meta", notes.join(" · ")));
+  if (!p.shown) {
+    const word = p.state || "unknown";
+    card.appendChild(el("span", "state " + word.split(" ")[0], word));
+    return card;
+  }
+  add(card, dice(p.action_dice, "Action", "action"), dice(p.defense_dice, "Defense", "defense"));
+  if (p.next_round_dice) card.appendChild(el("div", "meta", "+" + p.next_round_dice + " dice next round"));
+  if (p.resiliences) for (const r of p.resiliences) card.appendChild(meter(r.name, r.current, r.max));
+  if (p.size !== undefined) card.appendChild(meter("Standing", p.members_left, p.size));
+  if (p.burdens) card.appendChild(el("div", "meta", p.burdens + (p.burdens === 1 ? " Burden" : " Burdens")));
+  return card;
+}
+
+function conflict(c) {
+  const card = el("article", "conflict");
+  card.dataset.channel = c.channel;
+  const head = add(el("div", "conflict-head"), el("h3", null, c.type + " Conflict — round " + c.round),
+    el("span", "meta", c.phase));
+  add(card, head, el("p", "stakes", "Stakes: " + c.stakes));
+  const step = STEPS[c.step] || c.step;
+  const next = el("div", "next");
+  next.textContent = c.up.length ? "Up now: " + c.up.join(", ") + " — " + step : "Next: " + step;
+  card.appendChild(next);
+  if (c.pending) {
+    const aim = c.pending.target ? " → " + c.pending.target : "";
+    const pool = c.pending.pool !== null ? ", " + c.pending.pool + " dice" : "";
+    const wait = c.pending.awaiting === "defence" ? "waiting for the defence" : "Nudges to spend";
+    card.appendChild(el("div", "order", "In progress: " + c.pending.attacker + aim + pool + ", " + wait));
+  }
+  if (c.order.length) {
+    const order = el("div", "order", "Order: ");
+    c.order.forEach((names, i) => {
+      if (i) order.appendChild(document.createTextNode(" → "));
+      order.appendChild(el("b", null, names.join(" = ")));
+    });
+    card.appendChild(order);
+  }
+  const sides = el("div", "sides");
+  for (const side of c.sides) {
+    if (!side.participants.length) continue;
+    const box = el("div", "side " + side.label.toLowerCase());
+    box.appendChild(el("h4", null, side.label + " (" + side.participants.length + ")"));
+    for (const p of side.participants) box.appendChild(participant(p));
+    sides.appendChild(box);
+  }
+  return add(card, sides);
+}
+
+function sheet(s) {
+  const card = el("article", "sheet");
+  card.dataset.name = s.name.toLowerCase();
+  const title = add(el("h3"), el("span", "s-name", s.name), el("span", "kind " + s.kind, s.kind_label));
+  card.appendChild(title);
+  if (s.concept) card.appendChild(el("p", "concept", s.concept));
+  const ratings = el("div", "ratings");
+  for (const r of s.attributes.concat(s.standings)) {
+    ratings.appendChild(add(el("div"), el("span", null, r.name), el("b", null, r.rating)));
+  }
+  card.appendChild(ratings);
+  for (const r of s.resiliences) card.appendChild(meter(r.name, r.current, r.max));
+  if (s.members) card.appendChild(meter("Standing", s.members.left, s.members.size));
+  const lists = [
+    ["Burdens", s.burdens.map((b) => b.name + " — " + b.severity)],
+    ["Powers", s.powers.map((p) => p.name + " " + p.rating)],
+    ["Traits", s.traits], ["Props", s.props],
+  ];
+  for (const [label, items] of lists) {
+    if (!items.length) continue;
+    card.appendChild(el("div", "meta", label));
+    const list = el("ul", "list");
+    for (const item of items) list.appendChild(el("li", null, item));
+    card.appendChild(list);
+  }
+  return card;
+}
+
+function filterSheets() {
+  const query = document.getElementById("search").value.trim().toLowerCase();
+  for (const card of document.querySelectorAll("#sheets .sheet")) {
+    card.hidden = query !== "" && !card.dataset.name.includes(query);
+  }
+}
+
+function render(data) {
+  document.getElementById("who").textContent = data.narrator ? "Narrator" : "Player";
+  const conflicts = document.getElementById("conflicts");
+  conflicts.replaceChildren(...data.conflicts.map(conflict));
+  if (!data.conflicts.length) conflicts.appendChild(el("p", "empty", "No Conflict is running."));
+  const sheets = document.getElementById("sheets");
+  sheets.replaceChildren(...data.sheets.map(sheet));
+  if (!data.sheets.length) sheets.appendChild(el("p", "empty", "No sheets to show."));
+  filterSheets();
+  document.body.dataset.mark = data.mark;
+}
+
+function notice(text) {
+  const box = document.getElementById("notice");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+async function load() {
+  const response = await fetch("data", { credentials: "same-origin", cache: "no-store" });
+  if (response.status === 403) {
+    notice("This session has ended. Ask for a new link with /web in Discord.");
+    return;
+  }
+  if (!response.ok) return;
+  current = await response.json();
+  render(current);
+}
+
+function listen() {
+  const live = document.getElementById("live");
+  const stream = new EventSource("events");
+  stream.addEventListener("open", () => { live.textContent = "live"; live.classList.add("on"); });
+  stream.addEventListener("error", () => { live.textContent = "reconnecting…"; live.classList.remove("on"); });
+  stream.addEventListener("changed", () => { load(); });
+  stream.addEventListener("expired", () => {
+    stream.close();
+    notice("This session has ended. Ask for a new link with /web in Discord.");
+  });
+}
+
+document.getElementById("search").addEventListener("input", filterSheets);
+load();
+listen();

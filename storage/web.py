@@ -1,0 +1,76 @@
+"""What the Narrator's web view needs stored: its signing secret, used links, and change marks.
+
+* **The secret** signs the view's links and cookies (``bot.web.tokens``). When
+  ``MISTBORN_WEB_SECRET`` is not set, one is made on first use and kept here, so links and
+  cookies outlive a restart, and every process on this database signs with the same one.
+* **Used links**: a ``/web`` link is swapped for a cookie once; its nonce is recorded until it
+  expires, so a link copied out of Discord cannot open a second session.
+* **The change mark** of a server: a short text that changes whenever anything the page shows
+  does (a Conflict saved, started or ended; a sheet made, changed, revealed or deleted; the
+  Narrator roles). Read every quarter second per open page, so it is one query on indexed
+  columns and parses nothing. Polling the database, not an in-process signal, is what lets a
+  web view in another process, or after a restart, see every change.
+"""
+
+import secrets
+from datetime import datetime
+
+from storage.database import Session
+from storage.sql import execute, fetch_one, to_text, utc_now
+
+SECRET_NAME = "web"
+_SECRET = "SELECT value FROM web_secrets WHERE name = ?"
+
+_MARK = (
+    "SELECT (SELECT count(*) || ':' || total(version) || ':' || ifnull(max(id), 0)"
+    " FROM conflicts WHERE guild_id = ?) || '|' ||"
+    " (SELECT count(*) || ':' || total(version) || ':' || total(revealed) || ':' || ifnull(max(id), 0)"
+    " FROM characters WHERE guild_id = ?) || '|' ||"
+    " ifnull((SELECT narrator_role_ids FROM guild_settings WHERE guild_id = ?), '') AS mark"
+)
+
+
+class WebRepository:
+    """The web view's secret, its used links, and each server's change mark."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    async def secret(self) -> str:
+        """The stored signing secret, made now if there is none (the first process wins)."""
+        row = await fetch_one(
+            self._session.reader, "SELECT value FROM web_secrets WHERE name = ?", (SECRET_NAME,)
+        )
+        if row is not None:
+            return str(row["value"])
+        async with self._session.writing() as conn:
+            await execute(
+                conn,
+                "INSERT OR IGNORE INTO web_secrets (name, value) VALUES (?, ?)",
+                (SECRET_NAME, secrets.token_urlsafe(32)),
+            )
+            row = await fetch_one(conn, _SECRET, (SECRET_NAME,))
+        assert row is not None
+        return str(row["value"])
+
+    async def use_link(self, nonce: str, expires_at: datetime) -> bool:
+        """Record the link ``nonce`` as used: True the first time, False ever after (until it
+        expires, when the signature refuses it anyway). Expired records are dropped here."""
+        async with self._session.writing() as conn:
+            await execute(conn, "DELETE FROM web_link_uses WHERE expires_at < ?", (to_text(utc_now()),))
+            return bool(
+                await execute(
+                    conn,
+                    "INSERT OR IGNORE INTO web_link_uses (nonce, expires_at) VALUES (?, ?)",
+                    (nonce, to_text(expires_at)),
+                )
+            )
+
+    async def mark(self, guild_id: int) -> str:
+        """The server's change mark: equal marks mean nothing the web view shows has changed.
+
+        Versions only grow and ids are never reused (AUTOINCREMENT), so counts, version sums
+        and the highest id together change on every save, start, end, creation and deletion.
+        """
+        row = await fetch_one(self._session.reader, _MARK, (guild_id, guild_id, guild_id))
+        return str(row["mark"]) if row is not None else ""

@@ -1,0 +1,106 @@
+"""The web view in a real browser (Debian's chromium through Playwright), on the bot's own server.
+
+Everything is set up through slash commands on the fake Discord; the links come from ``/web``.
+"""
+
+import time
+
+from playwright.async_api import Browser, Locator, Page, expect
+
+from bench.bot_env import THUG_ATTACKS, BotEnv
+from tests.web.support import HOSTILE, SCRIPT, link_token
+from tests.web.test_web_command import link_of
+
+LIVE_WITHIN_MS = 1000
+
+
+def fighter(page: Page, name: str) -> Locator:
+    """The card of the participant called ``name`` (others may name them in their declaration)."""
+    return page.locator(".participant").filter(has=page.get_by_text(name, exact=True))
+
+
+async def opened(browser: Browser, env: BotEnv, user: str) -> Page:
+    """A fresh browser (no cookies) on the page that ``user``'s ``/web`` link opens."""
+    page = await (await browser.new_context()).new_page()
+    response = await page.goto(link_of(await env.slash("/web", user=user)))
+    assert response is not None and response.ok
+    await expect(page.locator("#live")).to_have_text("live")
+    assert page.url.endswith(f"/g/{env.guild_id}/")
+    return page
+
+
+async def test_the_board_shows_the_live_conflict_and_a_move_within_a_second(
+    web_env: BotEnv, browser: Browser
+) -> None:
+    await web_env.play(SCRIPT)
+    page = await opened(browser, web_env, "narrator")
+    await expect(page.locator("#who")).to_have_text("Narrator")
+    board = page.locator(".conflict")
+    await expect(board.locator("h3")).to_have_text("Physical Conflict — round 1")
+    thug = fighter(page, "Thug")
+    await expect(thug.locator(".action-count")).to_have_text("5")  # the opposition's numbers
+    assert await thug.locator(".action .die").count() == 5  # dice shown as dice
+    await expect(thug.locator(".res")).to_have_count(3)
+    await expect(page.locator(".sheet")).to_have_count(3)
+    await page.fill("#search", "vi")
+    await expect(page.locator(".sheet:visible")).to_have_count(1)
+
+    await web_env.play([THUG_ATTACKS])
+    moved = time.monotonic()
+    await expect(board.locator(".order", has_text="In progress: Thug → Vin")).to_be_visible(
+        timeout=LIVE_WITHIN_MS
+    )
+    assert time.monotonic() - moved < LIVE_WITHIN_MS / 1000
+
+
+async def test_a_players_page_never_shows_the_oppositions_numbers(web_env: BotEnv, browser: Browser) -> None:
+    await web_env.play([*SCRIPT, THUG_ATTACKS])
+    page = await opened(browser, web_env, "player1")
+    await expect(page.locator("#who")).to_have_text("Player")
+    thug = fighter(page, "Thug")
+    await expect(thug.locator(".state")).to_have_text("unhurt")
+    assert await thug.locator(".pool, .res").count() == 0
+    vin = fighter(page, "Vin")
+    await expect(vin.locator(".res")).to_have_count(3)  # the table's own numbers stay
+    text = await page.locator(".conflict").inner_text()
+    assert "In progress: Thug → Vin, waiting" in text and "5 dice" not in text
+    names = await page.locator(".sheet .s-name").all_inner_texts()
+    assert sorted(names) == sorted(["Vin", HOSTILE])  # their own Heroes only
+
+
+async def test_a_name_with_html_in_it_shows_as_text(web_env: BotEnv, browser: Browser) -> None:
+    await web_env.play(SCRIPT)
+    page = await opened(browser, web_env, "player1")
+    name = page.locator(".sheet .s-name", has_text="Bold")
+    await expect(name).to_have_text(HOSTILE)
+    assert await page.locator(".sheet .s-name b").count() == 0
+
+
+async def test_forged_expired_and_other_server_links_get_403(web_env: BotEnv, browser: Browser) -> None:
+    await web_env.play(SCRIPT)
+    base = link_of(await web_env.slash("/web")).split("/login")[0]
+    page = await (await browser.new_context()).new_page()
+    good = await link_token(web_env, "narrator", narrator=True)
+    forged = good[:-2] + ("AA" if not good.endswith("AA") else "BB")
+    expired = await link_token(web_env, "narrator", narrator=True, now=time.time() - 16 * 60)
+    for token in (forged, expired):
+        response = await page.goto(f"{base}/login?t={token}")
+        assert response is not None and response.status == 403
+    other = await link_token(web_env, "narrator", narrator=True, guild_id=web_env.guild_id + 1)
+    response = await page.goto(f"{base}/login?t={other}")
+    assert response is not None and response.ok  # a valid link, of another server
+    await page.wait_for_url(f"**/g/{web_env.guild_id + 1}/")
+    for path in ("/", "/data", "/events"):
+        response = await page.goto(f"{base}/g/{web_env.guild_id}{path}")
+        assert response is not None and response.status == 403
+
+
+async def test_the_open_page_keeps_working_after_the_bot_restarts(
+    fixed_port_env: BotEnv, browser: Browser
+) -> None:
+    await fixed_port_env.play(SCRIPT)
+    page = await opened(browser, fixed_port_env, "narrator")
+    await fixed_port_env.restart()  # a new process's bot and database; the same address and secret
+    await fixed_port_env.play([THUG_ATTACKS])
+    await expect(page.locator(".order", has_text="In progress: Thug → Vin")).to_be_visible()
+    await expect(page.locator("#live")).to_have_text("live")
