@@ -18,7 +18,7 @@ def free_port() -> int:
 
 
 async def test_python_m_bot_web_serves_the_view_over_the_bots_database(bot_env: BotEnv) -> None:
-    assert parse_args(["web"]).mode == "web"
+    assert parse_args(["web"]).command == "web"
     await bot_env.play(SCRIPT)
     port = free_port()
     settings = make_settings(bot_env.db_path, bot_env.guild_id, web_port=port)
