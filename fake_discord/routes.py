@@ -2,57 +2,36 @@
 
 Each handler mirrors one documented endpoint closely enough for discord.py's parser, records
 what the bot sent on the fake's state, and refuses what Discord would refuse (late or repeated
-interaction responses, oversize messages) with the same error code.
+interaction responses, oversize messages) with the same error code. The channel endpoints are in
+``fake_discord.channel_routes``; how an answer is built, in ``fake_discord.responses``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
 
-from fake_discord.backend import Backend, Upload
+from fake_discord.backend import Backend
+from fake_discord.channel_routes import channel_message, channel_messages, pins
 from fake_discord.payloads import EPHEMERAL, LOADING
 from fake_discord.records import InteractionRecord
+from fake_discord.responses import check_message, error, invalid_form, read_body, refuse, reply
 from fake_discord.validate import (
     mention_problems,
     validate_autocomplete,
     validate_message,
     validate_modal,
 )
-from fake_discord.world import MANAGE_MESSAGES, channel_json, guild_create_json, member_json, user_json
+from fake_discord.world import channel_json, guild_create_json, member_json, user_json
 
 JSON = dict[str, Any]
 Handler = Callable[..., Awaitable[web.StreamResponse]]
 # Interaction type -> the callback types Discord accepts for it.
 ALLOWED_RESPONSES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
-
-
-def reply(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    """JSON with Content-Type exactly `application/json`: discord.py ignores bodies labelled otherwise."""
-    return web.Response(
-        body=json.dumps(data).encode(),
-        status=status,
-        headers={"Content-Type": "application/json"} | (headers or {}),
-    )
-
-
-def error(status: int, code: int, message: str, errors: JSON | None = None) -> web.Response:
-    body: JSON = {"message": message, "code": code}
-    if errors:
-        body["errors"] = errors
-    return reply(body, status)
-
-
-def invalid_form(problems: list[str]) -> web.Response:
-    errors = {
-        "limits": {str(i): {"_errors": [{"code": "LIMIT", "message": p}]} for i, p in enumerate(problems)}
-    }
-    return error(400, 50035, "Invalid Form Body", errors)
 
 
 def registered_command(command: JSON, command_id: int, application_id: int, guild_id: int | None) -> JSON:
@@ -70,45 +49,6 @@ def registered_command(command: JSON, command_id: int, application_id: int, guil
     if guild_id is not None:
         data["guild_id"] = str(guild_id)
     return data
-
-
-async def read_body(request: web.Request) -> tuple[JSON, list[Upload]]:
-    """JSON body, or multipart `payload_json` plus `files[n]` parts in index order."""
-    if request.content_type.startswith("multipart/"):
-        form = await request.post()
-        payload = json.loads(str(form.get("payload_json") or "{}"))
-        uploads: list[tuple[int, Upload]] = []
-        for name, part in form.items():
-            if (found := re.fullmatch(r"files\[(\d+)\]", name)) and isinstance(part, web.FileField):
-                uploads.append((int(found[1]), (part.filename, part.file.read(), part.content_type)))
-        return payload, [upload for _, upload in sorted(uploads)]
-    text = await request.text()
-    return (json.loads(text) if text else {}), []
-
-
-def _check(
-    fake: Backend, route: str, body: JSON, *, creating: bool, record: InteractionRecord | None = None
-) -> web.Response | None:
-    """Record limit and mention problems; answer 400 like Discord when limits are enforced."""
-    if fake.limits.silent_mentions:
-        fake.violate(route, mention_problems(body), rejected=False)
-    if problems := validate_message(body, creating=creating):
-        fake.violate(route, problems, rejected=fake.limits.reject_invalid)
-        if fake.limits.reject_invalid:
-            if record is not None:
-                record.errors.append({"status": 400, "code": 50035, "message": "; ".join(problems)})
-                record.touch()
-            return invalid_form(problems)
-    return None
-
-
-def _refuse(
-    fake: Backend, record: InteractionRecord, route: str, status: int, code: int, text: str, why: str
-) -> web.Response:
-    fake.violate(route, [why], rejected=True)
-    record.errors.append({"status": status, "code": code, "message": text, "problem": why})
-    record.touch()
-    return error(status, code, text)
 
 
 def _response_problems(kind: int, data: JSON) -> list[str]:
@@ -133,18 +73,18 @@ async def interaction_callback(
     body, uploads = await read_body(request)
     if record.response is not None:
         why = "a second initial response to one interaction"
-        return _refuse(fake, record, route, 400, 40060, "Interaction has already been acknowledged.", why)
+        return refuse(fake, record, route, 400, 40060, "Interaction has already been acknowledged.", why)
     elapsed = arrived - record.sent_at
     if elapsed > fake.limits.ack_deadline:
         why = f"first response after {elapsed:.2f}s (limit {fake.limits.ack_deadline}s)"
-        return _refuse(fake, record, route, 404, 10062, "Unknown interaction", why)
+        return refuse(fake, record, route, 404, 10062, "Unknown interaction", why)
     kind, data = int(body.get("type", 0)), body.get("data") or {}
     if kind not in ALLOWED_RESPONSES.get(record.type, set()):
         why = f"response type {kind} is not valid for interaction type {record.type}"
-        return _refuse(fake, record, route, 400, 50035, "Invalid Form Body", why)
+        return refuse(fake, record, route, 400, 50035, "Invalid Form Body", why)
     if kind in (6, 7) and "message" not in record.payload:
         why = "a modal submitted from a command has no message to update (types 6 and 7)"
-        return _refuse(fake, record, route, 400, 50035, "Invalid Form Body", why)
+        return refuse(fake, record, route, 400, 50035, "Invalid Form Body", why)
     if problems := _response_problems(kind, data):
         fake.violate(route, problems, rejected=fake.limits.reject_invalid)
         if fake.limits.reject_invalid:
@@ -192,9 +132,9 @@ async def followup(
         why = (
             "followup before any initial response" if record.response is None else "followup to autocomplete"
         )
-        return _refuse(fake, record, route, 404, 10015, "Unknown Webhook", why)
+        return refuse(fake, record, route, 404, 10015, "Unknown Webhook", why)
     body, uploads = await read_body(request)
-    if refused := _check(fake, route, body, creating=True, record=record):
+    if refused := check_message(fake, route, body, creating=True, record=record):
         return refused
     original = record.original
     if original is not None and original["flags"] & LOADING:
@@ -243,107 +183,13 @@ async def webhook_message(
         record.touch()
         return web.Response(status=204)
     body, uploads = await read_body(request)
-    if refused := _check(fake, route, body, creating=False, record=record):
+    if refused := check_message(fake, route, body, creating=False, record=record):
         return refused
     await fake.edit_message(target, body, uploads)
     if message_id == "@original":
         record.original = target
     record.touch()
     return reply(target)
-
-
-def history(fake: Backend, channel_id: int, query: Any) -> list[JSON]:
-    """GET /channels/{id}/messages: newest first, ``limit`` (1-100, default 50) of them, ending
-    ``before`` an id, starting right ``after`` one (the oldest after it), or ``around`` one.
-    Ephemeral messages are never in a channel's history."""
-    limit = max(1, min(int(query.get("limit", "50")), 100))
-    found = sorted(
-        (
-            m
-            for m in fake.messages.values()
-            if int(m["channel_id"]) == channel_id and not m["flags"] & EPHEMERAL
-        ),
-        key=lambda m: int(m["id"]),
-    )
-    if "after" in query:
-        after = int(query["after"])
-        return list(reversed([m for m in found if int(m["id"]) > after][:limit]))
-    if "around" in query:
-        around = int(query["around"])
-        older = [m for m in found if int(m["id"]) <= around][-((limit + 1) // 2) :]
-        newer = [m for m in found if int(m["id"]) > around][: limit - len(older)]
-        return list(reversed(older + newer))
-    if "before" in query:
-        before = int(query["before"])
-        found = [m for m in found if int(m["id"]) < before]
-    return list(reversed(found[-limit:]))
-
-
-async def channel_messages(
-    fake: Backend, request: web.Request, route: str, channel: str
-) -> web.StreamResponse:
-    """Read a channel's history, or post in it; a repeated ``nonce`` with ``enforce_nonce`` within
-    a few minutes returns the message already posted instead of posting it again, as Discord does."""
-    channel_id = int(channel)
-    if not fake.has_channel(channel_id):
-        return error(404, 10003, "Unknown Channel")
-    if request.method == "GET":
-        return reply(history(fake, channel_id, request.query))
-    body, uploads = await read_body(request)
-    nonce = body.get("nonce")
-    if nonce is not None and len(str(nonce)) > 25:
-        fake.violate(route, [f"nonce has {len(str(nonce))} characters (max 25)"], rejected=True)
-        return invalid_form(["nonce must be at most 25 characters"])
-    if nonce is not None and body.get("enforce_nonce"):
-        existing = fake.message_by_nonce(channel_id, str(nonce))
-        if existing == {}:
-            return error(404, 10008, "Unknown Message")  # that nonce's message was deleted meanwhile
-        if existing is not None:
-            return reply(existing | {"nonce": nonce})
-    if refused := _check(fake, route, body, creating=True):
-        return refused
-    message = await fake.create_message(channel_id, body, uploads)
-    if nonce is None:
-        return reply(message)
-    fake.remember_nonce(channel_id, str(nonce), message)
-    return reply(message | {"nonce": nonce})
-
-
-async def channel_message(
-    fake: Backend, request: web.Request, route: str, channel: str, message_id: str
-) -> web.StreamResponse:
-    if not fake.has_channel(int(channel)):
-        return error(404, 10003, "Unknown Channel")
-    message = fake.messages.get(int(message_id))
-    if message is None or message["channel_id"] != channel:
-        return error(404, 10008, "Unknown Message")
-    if request.method == "GET":
-        return reply(message)
-    if request.method == "DELETE":
-        await fake.delete_message(message)
-        return web.Response(status=204)
-    body, uploads = await read_body(request)
-    if refused := _check(fake, route, body, creating=False):
-        return refused
-    await fake.edit_message(message, body, uploads)
-    return reply(message)
-
-
-async def pins(
-    fake: Backend, request: web.Request, route: str, channel: str, message_id: str
-) -> web.StreamResponse:
-    """Pin or unpin a message: Discord answers 403 (Missing Permissions) without Manage Messages."""
-    if not fake.has_channel(int(channel)):
-        return error(404, 10003, "Unknown Channel")
-    message = fake.messages.get(int(message_id))
-    if message is None or message["channel_id"] != channel:
-        return error(404, 10008, "Unknown Message")
-    guild = fake.world.guild_by_id(int(message.get("guild_id") or 0))
-    member = guild.member(fake.world.bot.id) if guild is not None else None
-    if guild is None or member is None or not guild.permissions_of(member) & MANAGE_MESSAGES:
-        return error(403, 50013, "Missing Permissions")
-    message["pinned"] = request.method == "PUT"
-    return web.Response(status=204)
 
 
 async def commands(

@@ -22,7 +22,7 @@ from typing import Any
 
 from aiohttp import web
 
-from fake_discord import routes
+from fake_discord import responses, routes
 from fake_discord.backend import CommandStore, Limits, Upload
 from fake_discord.gateway import RESUME_PATH, Gateway
 from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
@@ -270,7 +270,7 @@ class FakeDiscord:
                 }
                 headers = {"Via": "1.1 google", "Retry-After": str(fault.retry_after)}
                 status = fault.status
-                return routes.reply(
+                return responses.reply(
                     body if status == 429 else {"message": "injected", "code": 0}, status, headers
                 )
         try:
@@ -281,7 +281,7 @@ class FakeDiscord:
         except Exception as exc:  # a 5xx would make discord.py sleep and retry; fail fast instead
             log.exception("fake Discord failed on %s %s", request.method, path)
             self.violate(f"{request.method} {path}", [f"fake Discord error: {exc!r}"], rejected=True)
-            return routes.error(400, 0, f"fake Discord could not handle this request: {exc!r}")
+            return responses.error(400, 0, f"fake Discord could not handle this request: {exc!r}")
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
@@ -292,7 +292,7 @@ class FakeDiscord:
                     return await handler(self, request, route, *found.groups())
                 return await self._limited(request, route, path, found.groups(), handler)
         self.violate(f"{request.method} {path}", ["route not implemented by the fake"], rejected=False)
-        return routes.error(404, 0, f"404: Not Found ({request.method} {path} is not faked)")
+        return responses.error(404, 0, f"404: Not Found ({request.method} {path} is not faked)")
 
     async def _limited(
         self, request: web.Request, route: str, path: str, ids: tuple[str, ...], handler: routes.Handler
@@ -304,7 +304,7 @@ class FakeDiscord:
         if decision.retry_after is not None:
             self.violate(route, [f"rate limited: {request.method} {path}"], rejected=True)
             body = {"message": "You are being rate limited.", "retry_after": decision.retry_after}
-            return routes.reply(body | {"global": decision.global_limit}, 429, decision.headers)
+            return responses.reply(body | {"global": decision.global_limit}, 429, decision.headers)
         response = await handler(self, request, route, *ids)
         response.headers.update(decision.headers)
         return response
@@ -356,7 +356,7 @@ class FakeDiscord:
         if problems := validate_command_set(commands):
             self.violate(route, problems, rejected=self.limits.reject_invalid)
             if self.limits.reject_invalid:
-                return routes.invalid_form(problems)
+                return responses.invalid_form(problems)
         stored = []
         for command in commands:
             key = (guild_id, command["name"], command.get("type", 1))
