@@ -139,6 +139,7 @@ class CatchUp:
         if asked is not None and asked.message_id is not None and await self._still_asks(asked):
             return
         async with self.storage.transaction() as tx:
+            await tx.conflicts.lock(guild_id, channel_id)  # PostgreSQL: no move slips in meanwhile
             current = await tx.conflicts.get(guild_id, channel_id)
             if current is None or current.version != stored.version:
                 return  # a move came in meanwhile: it asked whatever is pending now
