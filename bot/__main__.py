@@ -22,7 +22,8 @@ from typing import Protocol
 import discord
 from pydantic import ValidationError
 
-from bot.app import MistbornBot
+from bot.app import make_bot
+from bot.cluster import launch, shard_ranges
 from bot.config import Settings
 from bot.logs import redact_handlers
 from storage import Storage
@@ -62,6 +63,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "the database's place.",
     )
     copy.add_argument("file", type=Path, metavar="FILE", help="where to write the copy (replaced if present)")
+    cluster = commands.add_parser(
+        "cluster",
+        help="run N bot processes over one PostgreSQL database (DATABASE_URL), each with its shards",
+        description="Start N processes of the bot, each holding a contiguous range of the M shards, "
+        "all on the PostgreSQL database of DATABASE_URL; report each exit.",
+    )
+    cluster.add_argument("--processes", type=int, required=True, help="how many bot processes (N)")
+    cluster.add_argument("--shards", type=int, required=True, help="how many shards in all (M >= N)")
     return parser.parse_args(argv)
 
 
@@ -78,10 +87,27 @@ def load_settings() -> Settings | None:
 
 async def run_discord(settings: Settings, *, sync_global: bool) -> None:
     assert settings.token is not None
-    async with await Storage.open(settings.db_path) as storage:
-        bot = MistbornBot(settings=settings, storage=storage, sync_global=sync_global, freeze_gc=True)
+    async with await Storage.open(settings.db_path, url=settings.database_url) as storage:
+        bot = make_bot(settings=settings, storage=storage, sync_global=sync_global, freeze_gc=True)
         async with bot:
             await bot.start(settings.token.get_secret_value())
+
+
+def run_cluster(settings: Settings, processes: int, shards: int) -> int:
+    """The launcher (``bot.cluster``), after checking what every process will need."""
+    if not settings.has_token:
+        print("A cluster runs on Discord: set DISCORD_TOKEN.", file=sys.stderr)
+        return 2
+    if not settings.database_url:
+        print("A cluster shares one PostgreSQL database: set DATABASE_URL.", file=sys.stderr)
+        return 2
+    try:
+        shard_ranges(processes, shards)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return launch(processes, shards)
 
 
 def find_offline_console() -> OfflineConsole | None:
@@ -106,6 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         print(f"Backed up {settings.db_path} to {args.file}.", file=sys.stderr)
         return 0
+    if args.command == "cluster":
+        return run_cluster(settings, args.processes, args.shards)
     if settings.has_token:
         discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
         redact_handlers()  # no interaction token in the log, at any level

@@ -223,6 +223,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     ALTER TABLE outbox ADD COLUMN prompt_key TEXT;
     CREATE INDEX outbox_asking ON outbox (conflict_id, prompt_key, id) WHERE prompt_key IS NOT NULL;
     """,
+    # 14: when each identify bucket last connected to Discord (storage.identify), so the
+    # processes of a cluster pace their IDENTIFYs through the database, not their memory.
+    """
+    CREATE TABLE identify_buckets (
+        bucket      INTEGER PRIMARY KEY,
+        identified  REAL    NOT NULL
+    );
+    """,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

@@ -18,6 +18,7 @@ from storage.conflicts import ConflictRepository
 from storage.database import DEFAULT_DB_PATH, Database, TransactionSession
 from storage.drafts import DraftRepository
 from storage.handled import HandledRepository
+from storage.identify import IdentifyRepository
 from storage.outbox import OutboxRepository
 from storage.postgres import PgDatabase, PgTransactionSession
 from storage.requests import RequestRepository
@@ -40,6 +41,7 @@ class Repositories:
         self.outbox = OutboxRepository(session)
         self.requests = RequestRepository(session)
         self.handled = HandledRepository(session)
+        self.identify = IdentifyRepository(session)
 
 
 class Storage(Repositories):
@@ -80,6 +82,13 @@ class Storage(Repositories):
             await storage.close()
             raise
         return storage
+
+    @property
+    def backend(self) -> str:
+        """Which database this is, in words (for the owner's ``/status``; no password)."""
+        if isinstance(self.database, Database):
+            return f"SQLite ({self.database.path.name})"
+        return "PostgreSQL"
 
     @property
     def sqlite(self) -> Database:
