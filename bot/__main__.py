@@ -124,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = load_settings()
     if settings is None:
         return 2
+    if args.command == "backup" and settings.database_url:
+        print("DATABASE_URL is set: back up PostgreSQL with its own tools (pg_dump).", file=sys.stderr)
+        return 2
     if args.command == "backup":
         try:
             backup_file(settings.db_path, args.file)

@@ -185,7 +185,7 @@ async def test_two_processes_serve_their_shards_and_survive_each_other(cluster: 
         await b.control("crash-at after-commit")
         attack = await fake.send_interaction(one.typed(THUG_ATTACKS[1], THUG_ATTACKS[0]))
         assert await b.exited() == KILLED, b.log_tail()
-        assert attack.response is None
+        assert attack.messages == []  # never shown (under load the deadline guard may have deferred it)
         rolled = await zero.send(zero.typed("/roll dice:2", "player2"))
         assert rolled.response is not None and not rolled.errors, rolled.text
 
