@@ -45,7 +45,7 @@ class ShardPlan:
 
     def describe(self) -> str:
         if not self.sharded:
-            return "one process, unsharded"
+            return "every server (unsharded)"
         return f"shards {', '.join(map(str, sorted(self.held)))} of {self.count}"
 
 
