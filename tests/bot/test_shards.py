@@ -1,10 +1,13 @@
 """Shard settings, the rule that says which servers are a process's own, and the launcher's split."""
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+import bot.client
+from bench.bot_env import BotEnv
 from bot.__main__ import main
 from bot.cluster import child_environment, shard_ranges
 from bot.config import Settings
@@ -57,3 +60,30 @@ def test_the_launcher_refuses_without_a_token_or_a_shared_database(
     monkeypatch.setenv("DISCORD_TOKEN", "x")
     assert main(["cluster", "--processes", "2", "--shards", "4"]) == 2
     assert "DATABASE_URL" in capsys.readouterr().err
+
+
+async def test_identify_waits_only_while_its_bucket_is_busy(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every IDENTIFY of a cluster takes its bucket's turn in the database: one bucket waits the
+    rest of its 5 s, another goes at once, and nothing sleeps a fixed 5 s."""
+    clock, slept = [1000.0], []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock[0] += seconds
+
+    monkeypatch.setattr(bot.client, "time", SimpleNamespace(time=lambda: clock[0]))
+    monkeypatch.setattr(bot.client, "asyncio", SimpleNamespace(sleep=sleep))
+    client = bot_env.bot
+    client.settings = client.settings.model_copy(update={"identify_concurrency": 2})
+    client.shard_plan = settings(shard_count=4).shards
+    await client.before_identify_hook(0, initial=True)
+    await client.before_identify_hook(1, initial=True)  # another bucket: at once
+    assert slept == []
+    clock[0] += 2
+    await client.before_identify_hook(2, initial=True)  # bucket 0 again, 2 s later: 3 s to wait
+    assert slept == [3.0]
+    clock[0] += 10
+    await client.before_identify_hook(3, initial=False)  # a reconnect whose bucket is free
+    assert slept == [3.0]
