@@ -26,7 +26,8 @@ from typing import Protocol
 import discord
 from pydantic import ValidationError
 
-from bot.app import MistbornBot
+from bot.app import make_bot
+from bot.cluster import launch, shard_ranges
 from bot.config import Settings
 from bot.logs import redact_handlers
 from bot.web.server import STANDALONE_PORT, WebServer
@@ -73,6 +74,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Serve the Narrator's web view on its own, over the bot's database, for when "
         "it should not run inside the bot's process.",
     )
+    cluster = commands.add_parser(
+        "cluster",
+        help="run N bot processes over one PostgreSQL database (DATABASE_URL), each with its shards",
+        description="Start N processes of the bot, each holding a contiguous range of the M shards, "
+        "all on the PostgreSQL database of DATABASE_URL; report each exit.",
+    )
+    cluster.add_argument("--processes", type=int, required=True, help="how many bot processes (N)")
+    cluster.add_argument("--shards", type=int, required=True, help="how many shards in all (M >= N)")
     return parser.parse_args(argv)
 
 
@@ -89,8 +98,8 @@ def load_settings() -> Settings | None:
 
 async def run_discord(settings: Settings, *, sync_global: bool) -> None:
     assert settings.token is not None
-    async with await Storage.open(settings.db_path) as storage:
-        bot = MistbornBot(settings=settings, storage=storage, sync_global=sync_global, freeze_gc=True)
+    async with await Storage.open(settings.db_path, url=settings.database_url) as storage:
+        bot = make_bot(settings=settings, storage=storage, sync_global=sync_global, freeze_gc=True)
         async with bot:
             await bot.start(settings.token.get_secret_value())
 
@@ -109,6 +118,23 @@ async def run_web(settings: Settings, stop: asyncio.Event | None = None) -> None
             await server.stop()
 
 
+def run_cluster(settings: Settings, processes: int, shards: int) -> int:
+    """The launcher (``bot.cluster``), after checking what every process will need."""
+    if not settings.has_token:
+        print("A cluster runs on Discord: set DISCORD_TOKEN.", file=sys.stderr)
+        return 2
+    if not settings.database_url:
+        print("A cluster shares one PostgreSQL database: set DATABASE_URL.", file=sys.stderr)
+        return 2
+    try:
+        shard_ranges(processes, shards)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return launch(processes, shards)
+
+
 def find_offline_console() -> OfflineConsole | None:
     """The installed offline console, if any (the first by entry point name, if several are)."""
     found = sorted(entry_points(group=CONSOLE_GROUP), key=lambda point: point.name)
@@ -123,6 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = load_settings()
     if settings is None:
         return 2
+    if args.command == "backup" and settings.database_url:
+        print("DATABASE_URL is set: back up PostgreSQL with its own tools (pg_dump).", file=sys.stderr)
+        return 2
     if args.command == "backup":
         try:
             backup_file(settings.db_path, args.file)
@@ -136,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run_web(settings))
         return 0
+    if args.command == "cluster":
+        return run_cluster(settings, args.processes, args.shards)
     if settings.has_token:
         discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
         redact_handlers()  # no interaction token in the log, at any level

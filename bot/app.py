@@ -8,6 +8,8 @@ Conflict flow, the inputs and the renderers form layers without a cycle
 import random
 from typing import Any
 
+from discord.ext import commands
+
 from bot.client import CogFactory, MistbornClient
 from bot.cogs.admin import Admin
 from bot.cogs.characters import (
@@ -70,3 +72,28 @@ class MistbornBot(MistbornClient):
             freeze_gc=freeze_gc,
             **options,
         )
+
+
+class ShardedMistbornBot(MistbornBot, commands.AutoShardedBot):
+    """The same bot on discord.py's sharded client: one gateway session per shard it holds.
+
+    With ``shard_count`` given, discord.py connects to the default gateway without asking
+    ``GET /gateway/bot``, and opens a session for each of ``shard_ids`` (every shard if None).
+    """
+
+
+def make_bot(
+    *, settings: Settings, storage: Storage, rng: random.Random | None = None, **options: Any
+) -> MistbornBot:
+    """The bot these settings ask for: sharded with ``MISTBORN_SHARD_COUNT``, else as always."""
+    if settings.shard_count is None:
+        return MistbornBot(settings=settings, storage=storage, rng=rng, **options)
+    ids = None if settings.shard_ids is None else list(settings.shard_ids)
+    return ShardedMistbornBot(
+        settings=settings,
+        storage=storage,
+        rng=rng,
+        shard_count=settings.shard_count,
+        shard_ids=ids,
+        **options,
+    )

@@ -5,15 +5,48 @@ in a log line, a repr or an error message. A setting left empty (``MISTBORN_DEV_
 ``.env.example`` has them) takes its default, so a copy of that file works as it is.
 """
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage.characters import SheetLimits
 from storage.database import DEFAULT_DB_PATH
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+@dataclass(frozen=True)
+class ShardPlan:
+    """Which shards this process holds, and so which servers' background work is its own.
+
+    A server's shard is ``(guild_id >> 22) % count`` (Discord's rule); events without a server go
+    to shard 0. Interactions reach only the process holding their shard, but the background
+    work (catching up, the outbox, boards, pruning) reads the shared database, so each process
+    must leave other shards' servers alone: :meth:`owns` is that test, in one place.
+    """
+
+    count: int = 1
+    held: frozenset[int] = frozenset({0})
+    sharded: bool = False
+
+    def shard_of(self, guild_id: int) -> int:
+        return (guild_id >> 22) % self.count
+
+    def owns(self, guild_id: int) -> bool:
+        return self.shard_of(guild_id) in self.held
+
+    @property
+    def leads(self) -> bool:
+        """The process holding shard 0 syncs the command tree and prunes the shared tables."""
+        return 0 in self.held
+
+    def describe(self) -> str:
+        if not self.sharded:
+            return "every server (unsharded)"
+        return f"shards {', '.join(map(str, sorted(self.held)))} of {self.count}"
 
 
 class Settings(BaseSettings):
@@ -26,6 +59,20 @@ class Settings(BaseSettings):
     )
     """The bot's Discord token. Without one, ``python -m bot`` opens the offline console."""
     db_path: Path = DEFAULT_DB_PATH
+    database_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("DATABASE_URL", "MISTBORN_DATABASE_URL")
+    )
+    """A PostgreSQL server (``postgresql://user:password@host:5432/db``) shared by every process
+    of a cluster; unset: the SQLite file at ``db_path``, as for one process."""
+    shard_count: int | None = Field(default=None, ge=1)
+    """Shards the whole bot runs on (Discord requires sharding from 2,500 servers); unset: one
+    process and discord.py's ordinary client, as before."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process holds, as a JSON list (``[0, 1]``); unset with ``shard_count``:
+    all of them. ``python -m bot cluster`` sets it for each process it starts."""
+    identify_concurrency: int = Field(default=1, ge=1)
+    """Discord's ``max_concurrency`` for this bot (``GET /gateway/bot``; 1 below 150,000
+    servers): shards ``id % N`` share one identify turn per 5 s, through the database."""
     log_level: str = "INFO"
     """DEBUG, INFO, WARNING, ERROR or CRITICAL (any case); anything else stops the start."""
     dev_guild_id: int | None = None
@@ -89,6 +136,20 @@ class Settings(BaseSettings):
     def web_enabled(self) -> bool:
         """Whether ``/web`` hands out links: this process serves the view, or one elsewhere does."""
         return self.web_port is not None or bool(self.web_public_url)
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Self:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("MISTBORN_SHARD_IDS needs MISTBORN_SHARD_COUNT")
+        if self.shard_count is not None and any(not 0 <= i < self.shard_count for i in self.shard_ids or ()):
+            raise ValueError(f"every shard id must be between 0 and {self.shard_count - 1}")
+        return self
+
+    @property
+    def shards(self) -> ShardPlan:
+        count = self.shard_count or 1
+        held = self.shard_ids if self.shard_ids is not None else tuple(range(count))
+        return ShardPlan(count=count, held=frozenset(held), sharded=self.shard_count is not None)
 
     @property
     def has_token(self) -> bool:

@@ -17,6 +17,7 @@ import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -32,8 +33,34 @@ OnOp = Callable[[web.WebSocketResponse, int, JSON], Awaitable[None]]
 """The server's handler for IDENTIFY (op 2) and member requests (op 8)."""
 
 
+def shard_of(data: JSON, count: int) -> int:
+    """Discord's routing: a server's events go to shard ``(guild_id >> 22) % count``; events
+    without a server (DMs) go to shard 0."""
+    guild_id = data.get("guild_id")
+    return (int(guild_id) >> 22) % count if guild_id else 0
+
+
+@dataclass
+class ShardSession:
+    """One shard's session: its id, its numbered events kept for a RESUME, its live sockets."""
+
+    shard: int
+    session_id: str | None = None
+    sequence: int = 0
+    replay: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=REPLAY_LIMIT))
+    live: list[web.WebSocketResponse] = field(default_factory=list)
+    turn: int = 0
+    """Which live socket gets the next event when two share the shard (``Gateway.split_overlap``)."""
+
+
 class Gateway:
-    """Connected sockets, the current session and its numbered events."""
+    """Connected sockets, and a session per shard with its numbered events.
+
+    A client that IDENTIFYs with ``shard: [id, count]`` holds that shard; one without holds
+    shard 0 of 1. When two sockets hold one shard (a redeploy's overlap), each event goes to
+    both, or with :attr:`split_overlap` to one of them in turn, as Discord moves traffic from
+    the old session to the new one.
+    """
 
     def __init__(self, heartbeat_ms: Callable[[], int], on_op: OnOp) -> None:
         self.heartbeat_ms = heartbeat_ms
@@ -41,77 +68,113 @@ class Gateway:
         self.identified = asyncio.Event()
         self.log: list[str] = []
         """What happened on the gateway, in order: "identify", "resume", "resume refused", "drop 4000"…"""
-        self.session_id: str | None = None
+        self.shard_count = 1
+        self.split_overlap = False
+        self._shards: dict[int, ShardSession] = {}
         self._sessions = 0
-        self._sequence = 0
-        self._replay: deque[tuple[int, str]] = deque(maxlen=REPLAY_LIMIT)
         self._sockets: set[web.WebSocketResponse] = set()
-        self._live: set[web.WebSocketResponse] = set()
         self._lock = asyncio.Lock()
         self._closed_until = 0.0
+
+    def shard(self, number: int) -> ShardSession:
+        return self._shards.setdefault(number, ShardSession(number))
+
+    @property
+    def session_id(self) -> str | None:
+        """Shard 0's session (the only one of an unsharded bot)."""
+        return self.shard(0).session_id
 
     @property
     def connected(self) -> bool:
         """A client has identified or resumed on a socket that is still open."""
-        return bool(self._live)
+        return any(s.live for s in self._shards.values())
 
     @property
     def resumable(self) -> bool:
         """Events sent now reach a client: a live one, or one that can still RESUME."""
-        return bool(self._live) or self.session_id is not None
+        return any(s.live or s.session_id is not None for s in self._shards.values())
+
+    def reaches(self, data: JSON) -> bool:
+        """Whether an event for ``data``'s server reaches a client of its shard (now or by RESUME)."""
+        session = self.shard(shard_of(data, self.shard_count))
+        return bool(session.live) or session.session_id is not None
+
+    def holders(self, number: int) -> int:
+        """Live sockets holding shard ``number``."""
+        return len(self.shard(number).live)
 
     async def dispatch(self, event: str, data: JSON) -> None:
-        """Send a DISPATCH to every live client and keep it for a RESUME."""
+        """Send a DISPATCH to the live clients of its shard and keep it for a RESUME."""
         async with self._lock:
-            await self._dispatch_locked(event, data, list(self._live))
+            session = self.shard(shard_of(data, self.shard_count))
+            sockets = list(session.live)
+            if self.split_overlap and len(sockets) > 1:
+                session.turn += 1
+                sockets = [sockets[session.turn % len(sockets)]]
+            await self._dispatch_locked(session, event, data, sockets)
 
-    async def _dispatch_locked(self, event: str, data: JSON, sockets: list[web.WebSocketResponse]) -> None:
-        self._sequence += 1
-        frame = json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data})
-        if self.session_id is not None:
-            self._replay.append((self._sequence, frame))
+    async def _dispatch_locked(
+        self, session: ShardSession, event: str, data: JSON, sockets: list[web.WebSocketResponse]
+    ) -> None:
+        session.sequence += 1
+        frame = json.dumps({"op": 0, "t": event, "s": session.sequence, "d": data})
+        if session.session_id is not None:
+            session.replay.append((session.sequence, frame))
         for ws in sockets:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await ws.send_str(frame)
 
     async def start_session(
-        self, ws: web.WebSocketResponse, ready: JSON, events: list[tuple[str, JSON]]
+        self,
+        ws: web.WebSocketResponse,
+        ready: JSON,
+        events: list[tuple[str, JSON]],
+        shard: tuple[int, int] = (0, 1),
     ) -> None:
-        """Answer IDENTIFY: a new session, READY and `events` to this client, then live events.
+        """Answer IDENTIFY: a new session of ``shard`` (id, count), READY and `events` to this
+        client, then the shard's live events.
 
         Under the send lock, so no other event reaches the client before its READY.
         """
         async with self._lock:
+            number, self.shard_count = shard
+            session = self.shard(number)
             self._sessions += 1
-            self.session_id = f"offline-session-{self._sessions}"
-            self._replay.clear()
-            self.log.append("identify")
-            await self._dispatch_locked("READY", ready | {"session_id": self.session_id}, [ws])
+            session.session_id = f"offline-session-{self._sessions}"
+            session.replay.clear()
+            self.log.append("identify" if shard == (0, 1) else f"identify {number}/{self.shard_count}")
+            await self._dispatch_locked(session, "READY", ready | {"session_id": session.session_id}, [ws])
             for event, data in events:
-                await self._dispatch_locked(event, data, [ws])
-            self._live.add(ws)
+                await self._dispatch_locked(session, event, data, [ws])
+            self._unlive(ws)
+            session.live.append(ws)
         self.identified.set()
 
     async def close(self) -> None:
         for ws in list(self._sockets):
             await ws.close()
 
+    def _unlive(self, ws: web.WebSocketResponse) -> None:
+        for session in self._shards.values():
+            if ws in session.live:
+                session.live.remove(ws)
+
     # -- Faults --------------------------------------------------------------------------------
 
     async def drop(self, code: int = 4000, *, resumable: bool = True, outage: float = 0.0) -> None:
         """Close every connection with `code`, as Discord does when it restarts a gateway node.
 
-        With `resumable=False` the session is forgotten first, so the client's RESUME is
+        With `resumable=False` the sessions are forgotten first, so the client's RESUME is
         answered with INVALID SESSION and it must IDENTIFY again (what Discord does after
         4009 "session timed out"). For `outage` seconds new connections get no HELLO, so
         events sent meanwhile are only delivered by a RESUME's replay.
         """
         if not resumable:
-            self._forget_session()
+            self._forget_sessions()
         self._closed_until = asyncio.get_running_loop().time() + outage
         self.log.append(f"drop {code}")
         for ws in list(self._sockets):
-            self._live.discard(ws)
+            self._unlive(ws)
             await ws.close(code=code, message=b"fake Discord dropped the connection")
 
     async def request_reconnect(self) -> None:
@@ -122,19 +185,21 @@ class Gateway:
     async def invalidate_session(self, *, resumable: bool = False) -> None:
         """Op 9 INVALID SESSION; with `resumable=False` the client must IDENTIFY again."""
         if not resumable:
-            self._forget_session()
+            self._forget_sessions()
         self.log.append(f"invalidate {'resumable' if resumable else 'session'}")
         await self._send_op({"op": 9, "d": resumable})
 
     async def _send_op(self, frame: JSON) -> None:
         async with self._lock:
-            for ws in list(self._live):
-                with contextlib.suppress(ConnectionError, RuntimeError):
-                    await ws.send_str(json.dumps(frame))
+            for session in self._shards.values():
+                for ws in list(session.live):
+                    with contextlib.suppress(ConnectionError, RuntimeError):
+                        await ws.send_str(json.dumps(frame))
 
-    def _forget_session(self) -> None:
-        self.session_id = None
-        self._replay.clear()
+    def _forget_sessions(self) -> None:
+        for session in self._shards.values():
+            session.session_id = None
+            session.replay.clear()
 
     # -- The socket ----------------------------------------------------------------------------
 
@@ -150,7 +215,7 @@ class Gateway:
             log.debug("gateway client on %s went away", request.path)
         finally:
             self._sockets.discard(ws)
-            self._live.discard(ws)
+            self._unlive(ws)
         return ws
 
     async def _serve(self, ws: web.WebSocketResponse) -> None:
@@ -174,19 +239,18 @@ class Gateway:
         """Replay what the session missed after `seq`, then RESUMED; or refuse with op 9."""
         seq = data.get("seq")
         async with self._lock:
-            oldest = self._replay[0][0] if self._replay else self._sequence + 1
-            if (
-                data.get("session_id") != self.session_id
-                or self.session_id is None
-                or not isinstance(seq, int)
-                or seq < oldest - 1
-            ):
+            wanted = data.get("session_id")
+            session = next((s for s in self._shards.values() if wanted and s.session_id == wanted), None)
+            oldest = 0
+            if session is not None:
+                oldest = session.replay[0][0] if session.replay else session.sequence + 1
+            if session is None or not isinstance(seq, int) or seq < oldest - 1:
                 self.log.append("resume refused")
                 await ws.send_str(json.dumps({"op": 9, "d": False}))
                 return
-            missed = [frame for number, frame in self._replay if number > seq]
+            missed = [frame for number, frame in session.replay if number > seq]
             for frame in missed:
                 await ws.send_str(frame)
             self.log.append(f"resume {len(missed)}")
-            await self._dispatch_locked("RESUMED", {}, [ws])
-            self._live.add(ws)
+            await self._dispatch_locked(session, "RESUMED", {}, [ws])
+            session.live.append(ws)

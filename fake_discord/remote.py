@@ -40,7 +40,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.app import MistbornBot
+from bot.app import MistbornBot, make_bot
 from bot.config import Settings
 from bot.flow import crash
 from bot.logs import redact_handlers
@@ -79,9 +79,9 @@ async def serve(args: argparse.Namespace) -> None:
     for signum in STOP_SIGNALS:  # whatever this process inherited, even SIG_IGN
         loop.add_signal_handler(signum, stop.set)
     try:
-        async with await Storage.open(args.db) as storage:
+        async with await Storage.open(args.db, url=settings.database_url) as storage:
             with pointed_at(args.api, args.gateway):
-                bot = MistbornBot(settings=settings, storage=storage, rng=rng, guild_ready_timeout=0.05)
+                bot = make_bot(settings=settings, storage=storage, rng=rng, guild_ready_timeout=0.05)
 
                 async def announce() -> None:
                     sys.stdout.write(READY.decode() + "\n")

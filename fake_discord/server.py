@@ -24,7 +24,7 @@ from aiohttp import web
 
 from fake_discord import responses, routes
 from fake_discord.backend import CommandStore, Limits, Upload
-from fake_discord.gateway import RESUME_PATH, Gateway
+from fake_discord.gateway import RESUME_PATH, Gateway, shard_of
 from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
 from fake_discord.ratelimits import RateLimiter
 from fake_discord.records import InteractionRecord, Violation
@@ -121,7 +121,7 @@ class FakeDiscord:
 
         While a dropped client can still RESUME, the event waits in the session's replay.
         """
-        if not self.gateway.resumable:
+        if not self.gateway.reaches(payload):
             raise RuntimeError("no bot is connected to the fake gateway")
         record = InteractionRecord(payload, asyncio.get_running_loop().time())
         self.interactions[record.id] = record
@@ -331,12 +331,16 @@ class FakeDiscord:
                 await self.dispatch("GUILD_MEMBERS_CHUNK", chunk | {"nonce": data.get("nonce")})
 
     async def _identify(self, ws: web.WebSocketResponse, data: JSON) -> None:
+        """READY and the servers of the client's shard only (``shard: [id, count]``, Discord's
+        routing by ``(guild_id >> 22) % count``)."""
+        number, count = data.get("shard") or [0, 1]
+        held = [g for g in self.world.guilds if shard_of({"guild_id": g.id}, count) == number]
         ready = {
             "v": 10,
             "user": user_json(self.world.bot) | {"verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.world.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in held],
             "resume_gateway_url": self.base_url.replace("http://", "ws://", 1) + RESUME_PATH,
-            "shard": data.get("shard") or [0, 1],
+            "shard": [number, count],
             "application": {"id": str(self.world.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -344,8 +348,8 @@ class FakeDiscord:
             "guild_join_requests": [],
             "geo_ordered_rtc_regions": [],
         }
-        guilds = [("GUILD_CREATE", guild_create_json(guild)) for guild in self.world.guilds]
-        await self.gateway.start_session(ws, ready, guilds)
+        guilds = [("GUILD_CREATE", guild_create_json(guild)) for guild in held]
+        await self.gateway.start_session(ws, ready, guilds, (int(number), int(count)))
 
     # -- Commands ------------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
-"""Persistence for the bot: one SQLite file behind repositories that speak pydantic models.
+"""Persistence for the bot: one SQLite file (or a shared PostgreSQL database) behind
+repositories that speak pydantic models.
 
-Nothing here knows about Discord; ids are plain ints. Start with ``await Storage.open(path)``.
+Nothing here knows about Discord; ids are plain ints. Start with ``await Storage.open(path)``,
+or ``await Storage.open(url=DATABASE_URL)`` for PostgreSQL.
 """
 
 from storage.active import ActiveCharacterRepository

@@ -5,12 +5,10 @@ refuses a character from another server, and deleting the character clears the c
 (``ON DELETE CASCADE``).
 """
 
-import sqlite3
-
 from storage.characters import MISSING, StoredCharacter, stored_character
-from storage.database import Session
 from storage.errors import NotFoundError
-from storage.sql import execute, fetch_all, fetch_one
+from storage.session import Session
+from storage.sql import IntegrityError, execute, fetch_all, fetch_one
 
 
 class ActiveCharacterRepository:
@@ -29,7 +27,7 @@ class ActiveCharacterRepository:
                     " ON CONFLICT (guild_id, user_id) DO UPDATE SET character_id = excluded.character_id",
                     (guild_id, user_id, character_id),
                 )
-            except sqlite3.IntegrityError as error:
+            except IntegrityError as error:
                 raise NotFoundError(MISSING) from error
 
     async def get(self, guild_id: int, user_id: int) -> StoredCharacter | None:

@@ -7,12 +7,10 @@ Conflict the message shows and at which version, so a restarted bot (or a refres
 knows exactly which boards are behind their Conflict, and which show a Conflict that ended.
 """
 
-import sqlite3
-
 from pydantic import BaseModel, ConfigDict
 
-from storage.database import Session
-from storage.sql import execute, fetch_all, fetch_one
+from storage.session import Session
+from storage.sql import Row, execute, fetch_all, fetch_one, per_dialect
 
 _COLUMNS = "guild_id, channel_id, message_id, conflict_id, rendered_version FROM conflict_boards"
 
@@ -34,7 +32,7 @@ class BoardRow(BaseModel):
         return self.conflict_id == conflict_id and self.rendered_version >= version
 
 
-def board_row(row: sqlite3.Row) -> BoardRow:
+def board_row(row: Row) -> BoardRow:
     return BoardRow(
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
@@ -93,7 +91,8 @@ class BoardRepository:
                 conn,
                 "UPDATE conflict_boards SET conflict_id = ?, rendered_version = ?"
                 " WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
-                " AND (conflict_id IS NOT ? OR rendered_version < ?)",
+                + per_dialect(conn, " AND (conflict_id IS NOT ?", " AND (conflict_id IS DISTINCT FROM ?")
+                + " OR rendered_version < ?)",
                 (conflict_id, version, guild_id, channel_id, message_id, conflict_id, version),
             )
 

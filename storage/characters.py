@@ -12,13 +12,11 @@ Extra's sheet to the players (docs/rulings.md §7.1). Lists and searches take ``
 the SQL form of ``bot.access.Caller.can_read``: only Heroes and revealed sheets.
 """
 
-import sqlite3
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NoReturn
 
-import aiosqlite
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from rules.character import Character, CharacterKind, revise_character
@@ -27,11 +25,25 @@ from rules.character import Character, CharacterKind, revise_character
 from rules.naming import name_key as name_key
 from rules.naming import search_key
 from storage import sheet_format
-from storage.database import Session
 from storage.errors import AlreadyExistsError, LimitReachedError, NotFoundError, StaleWriteError
 from storage.name_keys import bindable, name_columns
+from storage.session import Session
 from storage.sheet_format import current_document
-from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text, utc_now
+from storage.sql import (
+    Connection,
+    IntegrityError,
+    Row,
+    execute,
+    execute_many,
+    fetch_all,
+    fetch_one,
+    from_text,
+    insert,
+    is_postgres,
+    per_dialect,
+    to_text,
+    utc_now,
+)
 
 MAX_SEARCH = 25
 """Discord shows at most 25 autocomplete choices."""
@@ -47,6 +59,17 @@ _UPDATE_MANY = (
     " format_version = v.column8, version = characters.version + 1, updated_at = v.column11"
     " FROM (VALUES {rows}) AS v"
     " WHERE characters.guild_id = ? AND characters.id = v.column9 AND characters.version = v.column10"
+    " RETURNING characters.id"
+)
+_PG_ROW_VALUES = "(?::text, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::integer, ?::bigint,"
+_PG_ROW_VALUES += " ?::integer, ?::text)"
+# PostgreSQL names a VALUES list's columns itself and must be told their types.
+_PG_UPDATE_MANY = (
+    "UPDATE characters SET name = v.c1, name_key = v.c2, search_key = v.c3,"
+    " sort_key = v.c4, owner_id = v.c5, kind = v.c6, document = v.c7,"
+    " format_version = v.c8, version = characters.version + 1, updated_at = v.c11"
+    " FROM (VALUES {rows}) AS v (c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11)"
+    " WHERE characters.guild_id = ? AND characters.id = v.c9 AND characters.version = v.c10"
     " RETURNING characters.id"
 )
 UPGRADE_BATCH = 200
@@ -79,7 +102,7 @@ def _matching(owned: str) -> str:
         + exact
         + " UNION ALL SELECT * FROM ("
         + containing
-        + ")) ORDER BY exact DESC, sort_key LIMIT ?"
+        + ") AS containing) AS found ORDER BY exact DESC, sort_key LIMIT ?"
     )
 
 
@@ -133,9 +156,9 @@ class SheetLimits:
     per_member: int
 
 
-async def _check_limits(
-    conn: aiosqlite.Connection, guild_id: int, character: Character, limits: SheetLimits
-) -> None:
+async def _check_limits(conn: Connection, guild_id: int, character: Character, limits: SheetLimits) -> None:
+    if is_postgres(conn):  # no single writer there: serialise the server's creates while counting
+        await fetch_all(conn, "SELECT pg_advisory_xact_lock(?::bigint)", (guild_id,))
     row = await fetch_one(conn, "SELECT COUNT(*) AS n FROM characters WHERE guild_id = ?", (guild_id,))
     if row is not None and row["n"] >= limits.per_server:
         raise LimitReachedError(
@@ -156,13 +179,13 @@ async def _check_limits(
         )
 
 
-def _summary(row: sqlite3.Row) -> CharacterSummary:
+def _summary(row: Row) -> CharacterSummary:
     return CharacterSummary(
         id=row["id"], name=row["name"], kind=row["kind"], owner_id=row["owner_id"], revealed=row["revealed"]
     )
 
 
-def stored_character(row: sqlite3.Row) -> StoredCharacter:
+def stored_character(row: Row) -> StoredCharacter:
     """A :class:`StoredCharacter` from a row of ``id, guild_id, version, updated_at, document,
     revealed, format_version`` (a sheet in an older format is upgraded as it is read)."""
     return StoredCharacter(
@@ -229,7 +252,7 @@ class CharacterRepository:
                         sheet_format.latest(),
                     ),
                 )
-            except sqlite3.IntegrityError as error:
+            except IntegrityError as error:
                 raise _taken(character.name) from error
         return StoredCharacter(id=row_id, guild_id=guild_id, version=1, updated_at=now, character=character)
 
@@ -276,7 +299,7 @@ class CharacterRepository:
         public = _PUBLIC if public_only else ""
         params: tuple[int, ...] = (guild_id,) if owner_id is None else (guild_id, owner_id)
         base = (_SUMMARIES if owner_id is None else _SUMMARIES_OWNER) + public
-        total = await fetch_one(self._session.reader, f"SELECT COUNT(*) AS n FROM ({base})", params)
+        total = await fetch_one(self._session.reader, f"SELECT COUNT(*) AS n FROM ({base}) AS listed", params)
         rows = await fetch_all(
             self._session.reader, base + " ORDER BY sort_key LIMIT ? OFFSET ?", (*params, limit, offset)
         )
@@ -378,11 +401,13 @@ class CharacterRepository:
                 stored.version,
                 to_text(now),
             ]
-        sql = _UPDATE_MANY.format(rows=", ".join([_ROW_VALUES] * len(changes)))
         async with self._session.writing() as conn:
+            template = per_dialect(conn, _UPDATE_MANY, _PG_UPDATE_MANY)
+            values = per_dialect(conn, _ROW_VALUES, _PG_ROW_VALUES)
+            sql = template.format(rows=", ".join([values] * len(changes)))
             try:
                 rows = await fetch_all(conn, sql, (*params, guild_id))
-            except sqlite3.IntegrityError as error:
+            except IntegrityError as error:
                 raise _taken(", ".join(character.name for _, character in changes)) from error
             written = {int(row[0]) for row in rows}
             for stored, _ in changes:
@@ -422,7 +447,8 @@ class CharacterRepository:
                 for row in rows
             ]
             async with self._session.writing() as conn:
-                await conn.executemany(
+                await execute_many(
+                    conn,
                     "UPDATE characters SET document = ?, format_version = ?"
                     " WHERE id = ? AND format_version = ?",
                     params,
@@ -474,7 +500,7 @@ class CharacterRepository:
         raise StaleWriteError(f"Someone else changed {row['name']} just now; try again.")
 
     @staticmethod
-    async def _explain_miss(conn: aiosqlite.Connection, guild_id: int, stored: StoredCharacter) -> NoReturn:
+    async def _explain_miss(conn: Connection, guild_id: int, stored: StoredCharacter) -> NoReturn:
         exists = await fetch_one(
             conn, "SELECT 1 FROM characters WHERE guild_id = ? AND id = ?", (guild_id, stored.id)
         )

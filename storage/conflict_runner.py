@@ -7,8 +7,10 @@ must see (the outbox, ``storage.outbox``) together inside ONE ``Storage.transact
 is read again afterwards: the :class:`Applied` that comes back holds the new state, every
 participant's sheet and the queued messages, which is all a reply and a board need.
 
-Transactions run one at a time through the database's single writer, so concurrent commands
-on one Conflict are applied one after another, each seeing the state the previous one left;
+Transactions run one at a time through the database's single writer (on PostgreSQL, where
+several processes share the database, a move first locks its Conflict row and then its sheets
+in id order: ``ConflictRepository.lock``), so concurrent commands on one Conflict are applied
+one after another, each seeing the state the previous one left;
 a command the new state no longer allows is refused with a :class:`~rules.errors.RulesError`
 and writes nothing. No update is ever lost, and a failure at any point (even after a sheet was
 written, or while composing the messages) rolls everything back.
@@ -236,6 +238,7 @@ async def run_transition(
     nothing is written.
     """
     async with storage.transaction() as tx:
+        await tx.conflicts.lock(guild_id, channel_id)  # PostgreSQL: other processes wait here
         stored, loaded = await tx.conflicts.get_with_sheets(guild_id, channel_id)
         if interaction_id is not None:
             await tx.handled.claim(interaction_id)  # a replayed interaction changes nothing

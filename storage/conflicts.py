@@ -14,18 +14,30 @@ Conflict, and where" (:meth:`ConflictRepository.channels_of`) is one indexed que
 agrees with the saved Conflicts.
 """
 
-import sqlite3
 from collections.abc import Collection
 from typing import NoReturn
 
-import aiosqlite
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from storage.boards import BoardRow, board_row
 from storage.characters import StoredCharacter, stored_character
-from storage.database import Session
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
-from storage.sql import execute, fetch_all, fetch_one, from_text, insert, savepoint, to_text, utc_now
+from storage.session import Session
+from storage.sql import (
+    Connection,
+    IntegrityError,
+    Row,
+    execute,
+    execute_many,
+    fetch_all,
+    fetch_one,
+    from_text,
+    insert,
+    is_postgres,
+    savepoint,
+    to_text,
+    utc_now,
+)
 
 NO_CONFLICT = "There is no Conflict running in this channel."
 ENDED = "That Conflict has ended."
@@ -51,7 +63,7 @@ class StoredConflict(BaseModel):
     """The Conflict as JSON text, written and read by the Conflict engine."""
 
 
-def _conflict(row: sqlite3.Row) -> StoredConflict:
+def _conflict(row: Row) -> StoredConflict:
     return StoredConflict(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -85,6 +97,28 @@ class ConflictRepository:
 
     def __init__(self, session: Session) -> None:
         self._session = session
+
+    async def lock(self, guild_id: int, channel_id: int) -> None:
+        """Inside a transaction on PostgreSQL, hold the channel's Conflict row, then its sheets
+        in id order, until it ends; nothing to do on SQLite, whose one writer already runs
+        transactions one at a time.
+
+        PostgreSQL's READ COMMITTED would let two processes read the same version and both
+        compute a move from it; the second would then fail the version check and the player
+        would be told to retry. With the row held, the second waits and then reads the first's
+        result, as it would behind SQLite's writer. One fixed order (Conflict, then sheets by
+        id) means two moves never wait for each other in a circle.
+        """
+        conn = self._session.reader
+        if not is_postgres(conn):
+            return
+        await fetch_all(conn, _SELECT + " FOR UPDATE", (guild_id, channel_id))
+        await fetch_all(
+            conn,
+            "SELECT id FROM characters WHERE guild_id = ? AND id IN (SELECT character_id"
+            " FROM conflict_participants WHERE guild_id = ? AND channel_id = ?) ORDER BY id FOR UPDATE",
+            (guild_id, guild_id, channel_id),
+        )
 
     async def get(self, guild_id: int, channel_id: int) -> StoredConflict | None:
         """The channel's live Conflict, or None if there is none."""
@@ -162,7 +196,7 @@ class ConflictRepository:
                     " VALUES (?, ?, 1, ?, ?)",
                     (guild_id, channel_id, to_text(now), document),
                 )
-            except sqlite3.IntegrityError as error:
+            except IntegrityError as error:
                 raise AlreadyExistsError(
                     "A Conflict is already running in this channel; end it before starting another."
                 ) from error
@@ -216,7 +250,7 @@ class ConflictRepository:
                 await self._explain_miss(conn, guild_id, expected.id)
 
     @staticmethod
-    async def _explain_miss(conn: aiosqlite.Connection, guild_id: int, conflict_id: int) -> NoReturn:
+    async def _explain_miss(conn: Connection, guild_id: int, conflict_id: int) -> NoReturn:
         exists = await fetch_one(
             conn, "SELECT 1 FROM conflicts WHERE guild_id = ? AND id = ?", (guild_id, conflict_id)
         )
@@ -225,16 +259,15 @@ class ConflictRepository:
         raise StaleWriteError(STALE)
 
 
-async def _index(
-    conn: aiosqlite.Connection, guild_id: int, channel_id: int, participants: Collection[int]
-) -> None:
+async def _index(conn: Connection, guild_id: int, channel_id: int, participants: Collection[int]) -> None:
     """Record exactly ``participants`` as the characters in this channel's Conflict."""
     await execute(
         conn,
         "DELETE FROM conflict_participants WHERE guild_id = ? AND channel_id = ?",
         (guild_id, channel_id),
     )
-    await conn.executemany(
+    await execute_many(
+        conn,
         "INSERT INTO conflict_participants (guild_id, channel_id, character_id) VALUES (?, ?, ?)",
         [(guild_id, channel_id, character_id) for character_id in sorted(set(participants))],
     )

@@ -12,17 +12,25 @@ resuming a draft removes every such draft of every server (cheap, by the index o
 (saved by another version) is gone too, and removed when its member starts again.
 """
 
-import sqlite3
 from datetime import datetime
 from typing import NoReturn
 
-import aiosqlite
 from pydantic import AwareDatetime, BaseModel, ConfigDict, ValidationError
 
 from rules.character.draft import KEPT_FOR, HeroDraft
-from storage.database import Session
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
-from storage.sql import execute, fetch_one, from_text, insert, to_text, utc_now
+from storage.session import Session
+from storage.sql import (
+    Connection,
+    IntegrityError,
+    Row,
+    execute,
+    fetch_one,
+    from_text,
+    insert,
+    to_text,
+    utc_now,
+)
 
 GONE = (
     "That Hero in the making is gone: finished, cancelled, or left unused for a week. "
@@ -44,7 +52,7 @@ class StoredDraft(BaseModel):
     draft: HeroDraft
 
 
-def _stored(row: sqlite3.Row, now: datetime) -> StoredDraft | None:
+def _stored(row: Row, now: datetime) -> StoredDraft | None:
     """The row's draft, or None when it is past its week or no longer reads."""
     updated = from_text(row["updated_at"])
     if updated < now - KEPT_FOR:
@@ -63,7 +71,7 @@ def _stored(row: sqlite3.Row, now: datetime) -> StoredDraft | None:
     )
 
 
-async def _explain_miss(conn: aiosqlite.Connection, stored: StoredDraft) -> NoReturn:
+async def _explain_miss(conn: Connection, stored: StoredDraft) -> NoReturn:
     row = await fetch_one(
         conn, "SELECT 1 FROM hero_drafts WHERE guild_id = ? AND id = ?", (stored.guild_id, stored.id)
     )
@@ -90,7 +98,7 @@ class DraftRepository:
                     " VALUES (?, ?, 1, ?, ?)",
                     (guild_id, user_id, to_text(now), draft.model_dump_json()),
                 )
-            except sqlite3.IntegrityError as error:
+            except IntegrityError as error:
                 raise AlreadyExistsError(
                     "You are already making a Hero here; finish or cancel it."
                 ) from error

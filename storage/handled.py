@@ -6,12 +6,11 @@ itself; a second attempt with that id finds it and changes nothing. Discord's in
 tokens live 15 minutes, so a day's rows are more than enough (``bot.flow.upkeep`` prunes).
 """
 
-import sqlite3
 from datetime import datetime
 
-from storage.database import Session
 from storage.errors import AlreadyHandledError
-from storage.sql import execute, to_text, utc_now
+from storage.session import Session
+from storage.sql import IntegrityError, execute, to_text, utc_now
 
 ALREADY = "That request was already carried out; nothing changed this time."
 
@@ -32,7 +31,7 @@ class HandledRepository:
                     "INSERT INTO handled_interactions (interaction_id, handled_at) VALUES (?, ?)",
                     (interaction_id, to_text(utc_now())),
                 )
-            except sqlite3.IntegrityError as error:
+            except IntegrityError as error:
                 raise AlreadyHandledError(ALREADY) from error
 
     async def prune(self, before: datetime) -> int:

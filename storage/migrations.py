@@ -227,6 +227,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 14: the Narrator's web view: its signing secret and the links already swapped for a
     # cookie (storage.web).
     WEB_SCHEMA,
+    # 15: when each identify bucket last connected to Discord (storage.identify), so the
+    # processes of a cluster pace their IDENTIFYs through the database, not their memory.
+    """
+    CREATE TABLE identify_buckets (
+        bucket      INTEGER PRIMARY KEY,
+        identified  REAL    NOT NULL
+    );
+    """,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

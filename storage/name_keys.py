@@ -14,7 +14,6 @@ recomputes them for rows saved under the old storage rule, numbering names that 
 """
 
 import json
-import sqlite3
 import unicodedata
 
 import aiosqlite
@@ -24,7 +23,7 @@ from rules.character import Character
 from rules.character.limits import NAME_MAX
 from rules.character.renumber import renumber_sheet, unclashed
 from rules.naming import name_key, search_key, sort_key
-from storage.sql import fetch_all
+from storage.sql import Row, fetch_all
 
 SORT_SEPARATOR = "\x1f"
 _FREED = "\t"
@@ -42,7 +41,7 @@ def bindable(key: str) -> str:
     return "".join(char for char in key if unicodedata.category(char) != "Cs")
 
 
-def _document(row: sqlite3.Row, name: str) -> str:
+def _document(row: Row, name: str) -> str:
     """The row's sheet under its (maybe numbered) name, with clashing Burdens and Powers
     numbered; the stored text itself when nothing changed, so untouched sheets stay byte for
     byte as they were."""

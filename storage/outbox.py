@@ -18,7 +18,6 @@ after a while; the prompt rows of live Conflicts are kept as long as their Confl
 """
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from enum import StrEnum
@@ -26,8 +25,8 @@ from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
-from storage.database import Session
-from storage.sql import execute, fetch_all, fetch_one, from_text, to_text, utc_now
+from storage.session import Session
+from storage.sql import Row, execute, fetch_all, fetch_one, from_text, to_text, utc_now
 
 NONCE_PREFIX = "mab"
 """Nonces are ``mab<row id>``: at most 25 characters, as Discord requires."""
@@ -89,7 +88,7 @@ def _moment(text: str | None) -> datetime | None:
     return None if text is None else from_text(text)
 
 
-def _message(row: sqlite3.Row) -> OutboxMessage:
+def _message(row: Row) -> OutboxMessage:
     return OutboxMessage(
         id=row["id"],
         guild_id=row["guild_id"],

@@ -8,19 +8,18 @@ is told it was already done. Readings are stored as the rules' own model, so a C
 decided from them later without rolling again.
 """
 
-import sqlite3
 from datetime import datetime
 
 from rules.contest import Side
 from rules.request import MAX_ROLLERS, NewRoller, RequestKind, RequestSpec, Roller, RollRequest
 from rules.roll import Reading
-from storage.database import Session
-from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text, utc_now
+from storage.session import Session
+from storage.sql import Row, execute, execute_many, fetch_all, fetch_one, from_text, insert, to_text, utc_now
 
 GONE = "That request is gone (closed long ago, or never saved); the Narrator can ask again with /request."
 
 
-def _roller(row: sqlite3.Row) -> Roller:
+def _roller(row: Row) -> Roller:
     return Roller(
         position=row["position"],
         side=Side(row["side"]),
@@ -58,7 +57,8 @@ class RequestRepository:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, narrator_id, kind.value, spec.model_dump_json(), to_text(now)),
             )
-            await conn.executemany(
+            await execute_many(
+                conn,
                 "INSERT INTO roll_request_rollers (request_id, position, side, character_id, user_id, name)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 [

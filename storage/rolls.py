@@ -17,13 +17,12 @@ list nor a total ever counts a roll its reader may not see (the totals are kept 
 secret and public rolls for that reason).
 """
 
-import sqlite3
 from datetime import datetime
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
-from storage.database import Session
-from storage.sql import execute, fetch_all, fetch_one, from_text, insert, to_text
+from storage.session import Session
+from storage.sql import Row, execute, fetch_all, fetch_one, from_text, insert, to_text
 
 MAX_RECENT = 100
 MAX_FACES = 20
@@ -34,7 +33,7 @@ _SELECT_RECORD = (
     "SELECT guild_id, user_id, at, label, dice, free_nudges, underflow, difficulty, faces,"
     " result, outcome, success, secret FROM roll_log"
 )
-_VISIBLE = " AND (secret = 0 OR ? IS NULL OR user_id = ?)"
+_VISIBLE = " AND (secret = 0 OR CAST(? AS BIGINT) IS NULL OR user_id = ?)"
 """Rows the viewer may see: public ones, and secret ones only their own (or all, for None)."""
 _RECENT_IN_GUILD = _SELECT_RECORD + " WHERE guild_id = ?" + _VISIBLE + " ORDER BY id DESC LIMIT ?"
 _RECENT_BY_USER = (
@@ -119,7 +118,7 @@ def _faces_from_text(text: str) -> tuple[int, ...]:
     return tuple(int(face) for face in text.split(",")) if text else ()
 
 
-def _record(row: sqlite3.Row) -> RollRecord:
+def _record(row: Row) -> RollRecord:
     return RollRecord(
         guild_id=row["guild_id"],
         user_id=row["user_id"],
@@ -137,7 +136,7 @@ def _record(row: sqlite3.Row) -> RollRecord:
     )
 
 
-def _stats(row: sqlite3.Row | None) -> RollStats:
+def _stats(row: Row | None) -> RollStats:
     if row is None:
         return RollStats()
     c = tuple(int(row[column]) for column in _FACE_COLUMNS)

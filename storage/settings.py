@@ -10,12 +10,11 @@ made meanwhile. ``RETURNING`` hands back the row as that very statement left it.
 """
 
 import json
-import sqlite3
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from storage.database import Session
-from storage.sql import execute, fetch_all, fetch_one
+from storage.session import Session
+from storage.sql import Row, execute, fetch_all, fetch_one, per_dialect
 
 
 class GuildSettings(BaseModel):
@@ -37,9 +36,31 @@ class GuildSettings(BaseModel):
 
 
 _RETURNING = " RETURNING narrator_role_ids, gm_channel_id, table_dice"
+_ADD_ROLE = {
+    "sqlite": "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id)"
+    " VALUES (?, json_array(?), NULL) ON CONFLICT (guild_id) DO UPDATE SET narrator_role_ids = ("
+    " SELECT json_group_array(value) FROM ("
+    " SELECT value FROM json_each(guild_settings.narrator_role_ids)"
+    " UNION SELECT json_extract(excluded.narrator_role_ids, '$[0]') ORDER BY 1))" + _RETURNING,
+    "postgres": "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id)"
+    " VALUES (?, json_build_array(?::bigint)::text, NULL) ON CONFLICT (guild_id) DO UPDATE SET"
+    " narrator_role_ids = (SELECT COALESCE(json_agg(v ORDER BY v), '[]')::text FROM ("
+    " SELECT value::bigint AS v FROM json_array_elements_text(guild_settings.narrator_role_ids::json)"
+    " UNION SELECT (excluded.narrator_role_ids::json->>0)::bigint) AS roles)" + _RETURNING,
+}
+"""Add one role id to the stored list, in place (per database: their JSON functions differ)."""
+_REMOVE_ROLE = {
+    "sqlite": "UPDATE guild_settings SET narrator_role_ids = ("
+    " SELECT json_group_array(value) FROM json_each(narrator_role_ids) WHERE value <> ?)"
+    " WHERE guild_id = ?" + _RETURNING,
+    "postgres": "UPDATE guild_settings SET narrator_role_ids = ("
+    " SELECT COALESCE(json_agg(v ORDER BY v), '[]')::text FROM ("
+    " SELECT value::bigint AS v FROM json_array_elements_text(narrator_role_ids::json)) AS roles"
+    " WHERE v <> ?::bigint) WHERE guild_id = ?" + _RETURNING,
+}
 
 
-def _settings(row: sqlite3.Row | None) -> GuildSettings:
+def _settings(row: Row | None) -> GuildSettings:
     if row is None:
         return GuildSettings()
     return GuildSettings(
@@ -67,20 +88,14 @@ class SettingsRepository:
     async def add_narrator_role(self, guild_id: int, role_id: int) -> GuildSettings:
         """Make ``role_id`` a Narrator role (once), whatever else changes at the same time."""
         return await self._change(
-            "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id)"
-            " VALUES (?, json_array(?), NULL) ON CONFLICT (guild_id) DO UPDATE SET narrator_role_ids = ("
-            " SELECT json_group_array(value) FROM ("
-            " SELECT value FROM json_each(guild_settings.narrator_role_ids)"
-            " UNION SELECT json_extract(excluded.narrator_role_ids, '$[0]') ORDER BY 1))" + _RETURNING,
+            _ADD_ROLE,
             (guild_id, role_id),
         )
 
     async def remove_narrator_role(self, guild_id: int, role_id: int) -> GuildSettings:
         """Stop treating ``role_id`` as a Narrator role (nothing happens if it was not one)."""
         return await self._change(
-            "UPDATE guild_settings SET narrator_role_ids = ("
-            " SELECT json_group_array(value) FROM json_each(narrator_role_ids) WHERE value <> ?)"
-            " WHERE guild_id = ?" + _RETURNING,
+            _REMOVE_ROLE,
             (role_id, guild_id),
             missing_is_default=True,
         )
@@ -103,9 +118,11 @@ class SettingsRepository:
         )
 
     async def _change(
-        self, sql: str, params: tuple[object, ...], *, missing_is_default: bool = False
+        self, sql: str | dict[str, str], params: tuple[object, ...], *, missing_is_default: bool = False
     ) -> GuildSettings:
         async with self._session.writing() as conn:
+            if isinstance(sql, dict):
+                sql = per_dialect(conn, sql["sqlite"], sql["postgres"])
             rows = await fetch_all(conn, sql, params)
         if not rows and not missing_is_default:
             raise RuntimeError("SQLite returned no settings row from an upsert.")

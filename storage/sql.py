@@ -1,39 +1,83 @@
-"""Small helpers every repository shares: fetching rows, rolling back safely, timestamps."""
+"""Small helpers every repository shares: fetching rows, rolling back safely, timestamps.
+
+Each helper takes either an aiosqlite connection or a PostgreSQL one (``storage.dialect``), so
+a repository's code and nearly all of its SQL are the same for both backends.
+"""
 
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from typing import Any, Protocol
 
 import aiosqlite
 
+from storage.dialect import IntegrityErrors, PgConnection
+
 Params = Sequence[object]
+Connection = aiosqlite.Connection | PgConnection
+"""Where a statement runs: SQLite's connection, or a PostgreSQL connection or pool."""
+
+IntegrityError: tuple[type[Exception], ...] = (sqlite3.IntegrityError, *IntegrityErrors)
+"""A UNIQUE, FOREIGN KEY or CHECK constraint refused a write, on either backend."""
 
 
-async def fetch_all(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+class Row(Protocol):
+    """A result row of either driver: read by column name or position."""
+
+    def __getitem__(self, key: Any, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+def is_postgres(conn: Connection) -> bool:
+    return isinstance(conn, PgConnection)
+
+
+def per_dialect(conn: Connection, sqlite: str, postgres: str) -> str:
+    """The statement written for ``conn``'s database, where the two cannot share one text."""
+    return postgres if isinstance(conn, PgConnection) else sqlite
+
+
+async def fetch_all(conn: Connection, sql: str, params: Params = ()) -> list[Row]:
     """Run a query and read every row, which also ends the statement's read snapshot at once.
 
     One trip to aiosqlite's thread (execute and fetch together): each trip costs about 100 µs,
     the largest part of a simple command's time.
     """
+    if isinstance(conn, PgConnection):
+        return await conn.fetch(sql, params)
     return list(await conn.execute_fetchall(sql, params))
 
 
-async def fetch_one(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> sqlite3.Row | None:
+async def fetch_one(conn: Connection, sql: str, params: Params = ()) -> Row | None:
     """Run a query expected to match at most one row."""
     rows = await fetch_all(conn, sql, params)
     return rows[0] if rows else None
 
 
-async def execute(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> int:
+async def execute(conn: Connection, sql: str, params: Params = ()) -> int:
     """Run a write and return how many rows it changed (one trip to aiosqlite's thread; the
     finished cursor holds no lock and is simply dropped)."""
+    if isinstance(conn, PgConnection):
+        return await conn.execute(sql, params)
     cursor = await conn.execute(sql, params)
     return cursor.rowcount
 
 
-async def insert(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> int:
-    """Run an INSERT and return the new row's id, in one trip to aiosqlite's thread."""
+async def execute_many(conn: Connection, sql: str, rows: Sequence[Sequence[object]]) -> None:
+    """Run one statement once per row of parameters."""
+    if isinstance(conn, PgConnection):
+        await conn.execute_many(sql, rows)
+    else:
+        await conn.executemany(sql, rows)
+
+
+async def insert(conn: Connection, sql: str, params: Params = ()) -> int:
+    """Run an INSERT and return the new row's id, in one trip to the database."""
+    if isinstance(conn, PgConnection):
+        rows = await conn.fetch(sql + " RETURNING id", params)
+        return int(rows[0][0])
     row = await conn.execute_insert(sql, params)
     if row is None or row[0] is None:
         raise RuntimeError("SQLite did not report the id of the new row.")
@@ -56,21 +100,21 @@ async def rollback(conn: aiosqlite.Connection) -> None:
 
 
 @asynccontextmanager
-async def savepoint(conn: aiosqlite.Connection, name: str) -> AsyncIterator[None]:
+async def savepoint(conn: Connection, name: str) -> AsyncIterator[None]:
     """Several statements as one: all kept, or none if the block raises.
 
     A savepoint is a transaction of its own in autocommit mode and nests inside an open one
     (``Storage.transaction()``), so a repository call stays atomic either way. ``name`` is
     our own identifier, never user input.
     """
-    await conn.execute(f"SAVEPOINT {name}")
+    await execute(conn, f"SAVEPOINT {name}")
     try:
         yield
     except BaseException:
-        await conn.execute(f"ROLLBACK TO {name}")
-        await conn.execute(f"RELEASE {name}")
+        await execute(conn, f"ROLLBACK TO {name}")
+        await execute(conn, f"RELEASE {name}")
         raise
-    await conn.execute(f"RELEASE {name}")
+    await execute(conn, f"RELEASE {name}")
 
 
 def utc_now() -> datetime:

@@ -1,8 +1,8 @@
 """The one object the bot holds: every repository, and a way to group writes in a transaction.
 
 ``bot/`` sees only :class:`Storage` and the pydantic models the repositories return, never SQL
-or a connection, so another backend (PostgreSQL) would mean new repositories behind the same
-attributes and nothing new in ``bot/``.
+or a connection. The same repositories run on SQLite (the default, one file) and on PostgreSQL
+(``DATABASE_URL``, for a cluster of processes): ``storage.dialect`` bridges their SQL.
 """
 
 from collections.abc import AsyncIterator
@@ -15,12 +15,15 @@ from storage.active import ActiveCharacterRepository
 from storage.boards import BoardRepository
 from storage.characters import CharacterRepository
 from storage.conflicts import ConflictRepository
-from storage.database import DEFAULT_DB_PATH, Database, Session, TransactionSession
+from storage.database import DEFAULT_DB_PATH, Database, TransactionSession
 from storage.drafts import DraftRepository
 from storage.handled import HandledRepository
+from storage.identify import IdentifyRepository
 from storage.outbox import OutboxRepository
+from storage.postgres import PgDatabase, PgTransactionSession
 from storage.requests import RequestRepository
 from storage.rolls import RollLog
+from storage.session import Session
 from storage.settings import SettingsRepository
 from storage.web import WebRepository
 
@@ -40,6 +43,7 @@ class Repositories:
         self.requests = RequestRepository(session)
         self.handled = HandledRepository(session)
         self.web = WebRepository(session)
+        self.identify = IdentifyRepository(session)
 
 
 class Storage(Repositories):
@@ -54,25 +58,47 @@ class Storage(Repositories):
             await tx.characters.update(guild_id, stored, damaged)
             await tx.conflicts.save(guild_id, channel_id, document, conflict.version)
 
-    Inside it, reads see the transaction's own writes and no other writer can interleave, so
-    a version read there cannot go stale before the write.
+    Inside it, reads see the transaction's own writes. On SQLite no other writer can
+    interleave, so a version read there cannot go stale before the write; on PostgreSQL other
+    processes can, so every write still checks its version (a stale one is refused, never
+    overwritten), and a Conflict move locks its rows first (``ConflictRepository.lock``).
     """
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database | PgDatabase) -> None:
         super().__init__(database)
         self.database = database
 
     @classmethod
-    async def open(cls, path: Path | str = DEFAULT_DB_PATH) -> Self:
-        """Open the database file (creating and migrating it as needed), with every character
-        sheet in the latest format (``storage.sheet_format``)."""
-        storage = cls(await Database.open(path))
+    async def open(cls, path: Path | str = DEFAULT_DB_PATH, *, url: str | None = None) -> Self:
+        """Open the database (creating and migrating it as needed), with every character sheet
+        in the latest format (``storage.sheet_format``).
+
+        ``url`` (``DATABASE_URL``, ``postgresql://…``) opens that PostgreSQL database, shared
+        by every process of a cluster; without it, the SQLite file at ``path`` as always.
+        """
+        database = await PgDatabase.open(url) if url else await Database.open(path)
+        storage = cls(database)
         try:
             await storage.characters.upgrade_formats()
         except BaseException:
             await storage.close()
             raise
         return storage
+
+    @property
+    def backend(self) -> str:
+        """Which database this is, in words (for the owner's ``/status``; no password)."""
+        if isinstance(self.database, Database):
+            return f"SQLite ({self.database.path.name})"
+        return "PostgreSQL"
+
+    @property
+    def sqlite(self) -> Database:
+        """The SQLite database, for tools that work on the file itself (backups, tests of the
+        file); a :class:`TypeError` on PostgreSQL."""
+        if not isinstance(self.database, Database):
+            raise TypeError("This storage is on PostgreSQL, not an SQLite file.")
+        return self.database
 
     async def close(self) -> None:
         await self.database.close()
@@ -93,5 +119,9 @@ class Storage(Repositories):
         repositories: a write through ``storage.<repository>`` would wait for this very
         transaction (so it raises instead), and its reads would not see the block's writes.
         """
+        if isinstance(self.database, PgDatabase):
+            async with self.database.transaction() as pg:
+                yield Repositories(PgTransactionSession(pg))
+            return
         async with self.database.transaction() as conn:
             yield Repositories(TransactionSession(conn, self.database.begun))

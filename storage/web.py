@@ -15,18 +15,18 @@
 import secrets
 from datetime import datetime
 
-from storage.database import Session
+from storage.session import Session
 from storage.sql import execute, fetch_one, to_text, utc_now
 
 SECRET_NAME = "web"
 _SECRET = "SELECT value FROM web_secrets WHERE name = ?"
 
-_MARK = (
-    "SELECT (SELECT count(*) || ':' || total(version) || ':' || ifnull(max(id), 0)"
+_MARK = (  # one statement both SQLite and PostgreSQL read (storage.dialect)
+    "SELECT (SELECT count(*) || ':' || COALESCE(SUM(version), 0) || ':' || COALESCE(MAX(id), 0)"
     " FROM conflicts WHERE guild_id = ?) || '|' ||"
-    " (SELECT count(*) || ':' || total(version) || ':' || total(revealed) || ':' || ifnull(max(id), 0)"
-    " FROM characters WHERE guild_id = ?) || '|' ||"
-    " ifnull((SELECT narrator_role_ids FROM guild_settings WHERE guild_id = ?), '') AS mark"
+    " (SELECT count(*) || ':' || COALESCE(SUM(version), 0) || ':' || COALESCE(SUM(revealed), 0)"
+    " || ':' || COALESCE(MAX(id), 0) FROM characters WHERE guild_id = ?) || '|' ||"
+    " COALESCE((SELECT narrator_role_ids FROM guild_settings WHERE guild_id = ?), '') AS mark"
 )
 
 
@@ -46,7 +46,7 @@ class WebRepository:
         async with self._session.writing() as conn:
             await execute(
                 conn,
-                "INSERT OR IGNORE INTO web_secrets (name, value) VALUES (?, ?)",
+                "INSERT INTO web_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
                 (SECRET_NAME, secrets.token_urlsafe(32)),
             )
             row = await fetch_one(conn, _SECRET, (SECRET_NAME,))
@@ -61,7 +61,8 @@ class WebRepository:
             return bool(
                 await execute(
                     conn,
-                    "INSERT OR IGNORE INTO web_link_uses (nonce, expires_at) VALUES (?, ?)",
+                    "INSERT INTO web_link_uses (nonce, expires_at) VALUES (?, ?)"
+                    " ON CONFLICT (nonce) DO NOTHING",
                     (nonce, to_text(expires_at)),
                 )
             )

@@ -16,19 +16,42 @@ not start last and leave one worker running alone at the end.
 """
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 
 from bench.bot_env import BotEnv, running_bot_env, table_world
+from bench.pg_server import PgServer, PgUnavailable, missing, start_server
 from storage import Storage
+
+BACKENDS = ("sqlite", "postgres")
+"""The storage and Conflict-runner suites run on each (``tests/storage``, ``tests/conflict``)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In an xdist worker, put the ``slow`` tests first (every worker sorts the same way)."""
+    """Leave out the PostgreSQL runs of tests marked ``sqlite_only``; in an xdist worker, put
+    the ``slow`` tests first (every worker sorts the same way)."""
+    dropped = [item for item in items if _sqlite_only_on_postgres(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if item not in dropped]
     if os.environ.get("PYTEST_XDIST_WORKER"):
         items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say once, in words, when the PostgreSQL half of the suite could not run here."""
+    reason = missing()
+    if reason is not None:
+        terminalreporter.write_line(f"PostgreSQL half skipped (the tests marked [postgres]): {reason}.")
+
+
+def _sqlite_only_on_postgres(item: pytest.Item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    on_postgres = callspec is not None and callspec.params.get("storage") == "postgres"
+    return on_postgres and item.get_closest_marker("sqlite_only") is not None
 
 
 @pytest.fixture
@@ -48,3 +71,39 @@ async def bot_env(tmp_path: Path) -> AsyncIterator[BotEnv]:
     """The bot on the fake Discord's table (``table_world``), its database in ``tmp_path``."""
     async with running_bot_env(tmp_path / "bot.sqlite3", table_world()) as env:
         yield env
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One PostgreSQL server per test process, started the first time a test asks for it.
+
+    Without PostgreSQL on this machine the tests that need it are skipped, saying so; under
+    ``CI=true`` (``.ci/run``) they fail instead, so CI proves both backends.
+    """
+    try:
+        server = start_server()
+    except PgUnavailable as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs PostgreSQL: {error}")
+        pytest.skip(f"PostgreSQL half skipped: {error}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@asynccontextmanager
+async def backend_storage(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[Storage]:
+    """``Storage`` on the backend the test is parametrised with: the SQLite file at ``db_path``,
+    or a fresh database on the session's PostgreSQL server (dropped afterwards)."""
+    if request.param == "sqlite":
+        async with await Storage.open(db_path) as opened:
+            yield opened
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    url = await server.create_database()
+    try:
+        async with await Storage.open(url=url) as opened:
+            yield opened
+    finally:
+        await server.drop_database(url)

@@ -1,5 +1,8 @@
-"""``/sync``: the bot owner's deliberate command sync (never done on an ordinary start)."""
+"""The bot owner's commands: ``/sync``, the deliberate command sync (never done on an ordinary
+start), and ``/status``, which process answered and which shards it holds (in a cluster, each
+process answers for its own shards only, so this is how an owner finds which one is which)."""
 
+import os
 from typing import Literal
 
 import discord
@@ -35,3 +38,20 @@ class Admin(commands.Cog):
             self.bot.tree.copy_global_to(guild=guild)
             synced = await self.bot.tree.sync(guild=guild)
         await replies.send(interaction, f"Synced {len(synced)} commands ({scope}).", ephemeral=True)
+
+    @app_commands.command(
+        name="status", description="Bot owner: which shards this process holds, and its servers"
+    )
+    @app_commands.default_permissions(administrator=True)
+    async def status(self, interaction: Interaction) -> None:
+        if not await self.bot.is_owner(interaction.user):
+            raise NotAllowed("Only the bot's owner can see the bot's status.")
+        shards = self.bot.shard_plan
+        here = interaction.guild_id
+        lines = [
+            f"This process (pid {os.getpid()}) holds {shards.describe()}.",
+            f"It serves {len(self.bot.guilds)} servers; the database is {self.bot.storage.backend}.",
+        ]
+        if here is not None:
+            lines.append(f"This server is on shard {shards.shard_of(here)}.")
+        await replies.send_private(interaction, "\n".join(lines))

@@ -25,7 +25,7 @@ with a thousand live Conflicts answers new interactions as fast as an idle one.
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
@@ -46,11 +46,21 @@ PAGE = 100
 """Live Conflicts read at a time."""
 
 
+def every(guild_id: int) -> bool:
+    """One process holds every server (no shards)."""
+    return True
+
+
 class CatchUp:
     """Brings every channel up to what is saved, once per connection; see the module docstring."""
 
-    def __init__(self, client: discord.Client, flow: ConflictFlow, pacer: Pacer) -> None:
+    def __init__(
+        self, client: discord.Client, flow: ConflictFlow, pacer: Pacer, owns: Callable[[int], bool] = every
+    ) -> None:
         self.client = client
+        self.owns = owns
+        """Whether a server is this process's (its shard is held here): the database is shared
+        by a cluster, and each process catches up only its own servers."""
         self.flow = flow
         self.pacer = pacer
         self.storage = flow.storage
@@ -87,16 +97,17 @@ class CatchUp:
         """One pass over everything (see the module docstring)."""
         self._queued = set()
         for guild_id, channel_id in await self.storage.outbox.waiting_channels():
-            if await self._reachable(guild_id, channel_id):
+            if self.owns(guild_id) and await self._reachable(guild_id, channel_id):
                 self._queued.add((guild_id, channel_id))
                 self.flow.outbox.wake(guild_id, channel_id)
         for row in await self.storage.boards.orphans():
-            if await self._reachable(row.guild_id, row.channel_id):
+            if self.owns(row.guild_id) and await self._reachable(row.guild_id, row.channel_id):
                 await self.flow.boards.close_orphan(row)
         after = 0
         while page := await self.storage.conflicts.live(after, PAGE):
             for live in page:
-                await self._conflict(live)
+                if self.owns(live.stored.guild_id):
+                    await self._conflict(live)
                 after = live.stored.id
         for guild_id, channel_id in self._queued:  # done means shown, not only started
             await self.flow.outbox.settle(guild_id, channel_id)
@@ -139,6 +150,7 @@ class CatchUp:
         if asked is not None and asked.message_id is not None and await self._still_asks(asked):
             return
         async with self.storage.transaction() as tx:
+            await tx.conflicts.lock(guild_id, channel_id)  # PostgreSQL: no move slips in meanwhile
             current = await tx.conflicts.get(guild_id, channel_id)
             if current is None or current.version != stored.version:
                 return  # a move came in meanwhile: it asked whatever is pending now

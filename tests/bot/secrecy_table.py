@@ -140,7 +140,7 @@ DERIVED = ("roll_totals",)
 
 async def restore(storage: Storage, rows: Rows) -> None:
     """Every table back to ``rows`` (SQLite's counters included), in one transaction."""
-    async with storage.database.transaction() as conn:
+    async with storage.sqlite.transaction() as conn:
         await conn.execute("PRAGMA defer_foreign_keys = ON")
         for table in rows:
             await conn.execute(f'DELETE FROM "{table}"')

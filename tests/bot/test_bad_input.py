@@ -52,7 +52,7 @@ Rows = dict[str, list[tuple[Any, ...]]]
 
 async def db_rows(storage: Storage) -> Rows:
     """Every row of every table (SQLite's own counters included), in a stable order."""
-    reader = storage.database.reader
+    reader = storage.sqlite.reader
     async with reader.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") as cur:
         tables = [row[0] for row in await cur.fetchall()]
     rows: Rows = {}

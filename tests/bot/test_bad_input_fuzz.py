@@ -170,6 +170,7 @@ FAMILIES = {
         "help",
         "setup",
         "sync",
+        "status",
         "request",
         "web",
     },

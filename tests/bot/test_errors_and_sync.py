@@ -69,3 +69,13 @@ async def test_long_refusals_are_clipped_to_discords_limit(bot_env: BotEnv) -> N
     # A stand-in with only what send_ephemeral touches, not a discord.Interaction.
     await send_ephemeral(Interaction(), "x" * 5000)  # type: ignore[arg-type]
     assert len(sent[0]) == 2000 and sent[0].endswith("…")
+
+
+async def test_status_tells_the_owner_which_shards_this_process_holds(bot_env: BotEnv) -> None:
+    refused = await bot_env.harness.slash("/status", user="player1", override_permissions=True)
+    assert refused.ephemeral and "Only the bot's owner" in refused.content
+    owner = bot_env.user_id("narrator")
+    bot_env.bot.settings = bot_env.bot.settings.model_copy(update={"owner_ids": frozenset({owner})})
+    reply = await bot_env.harness.slash("/status", user="narrator", override_permissions=True)
+    assert reply.ephemeral and "holds every server (unsharded)" in reply.content, reply.content
+    assert "SQLite" in reply.content and "This server is on shard 0." in reply.content

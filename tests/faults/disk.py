@@ -27,7 +27,7 @@ MAX_FILLER_ROWS = 20_000
 
 
 async def _pragma(storage: Storage, pragma: str) -> int | None:
-    database = storage.database
+    database = storage.sqlite
     async with database._lock:  # the writer is private to Database; see the module docstring
         row = await fetch_one(database._writer, f"PRAGMA {pragma}")
     return None if row is None else int(row[0])

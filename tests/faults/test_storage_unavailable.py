@@ -21,7 +21,7 @@ NARRATORS = GuildSettings(narrator_role_ids=(5,), gm_channel_id=9)
 
 
 async def roll_count(storage: Storage) -> int:
-    rows = await fetch_all(storage.database.reader, "SELECT COUNT(*) FROM roll_log")
+    rows = await fetch_all(storage.sqlite.reader, "SELECT COUNT(*) FROM roll_log")
     return int(rows[0][0])
 
 
@@ -73,7 +73,7 @@ async def test_a_read_only_database_refuses_writes_and_recovers(storage: Storage
 
 async def test_a_lock_held_past_the_busy_timeout_is_reported_as_busy(storage: Storage, db_path: Path) -> None:
     """Another process (a backup, a second bot) holds the write lock for longer than we wait."""
-    database = storage.database
+    database = storage.sqlite
     async with database._lock:  # shorten the 5 s busy timeout so the test stays fast
         await database._writer.execute("PRAGMA busy_timeout = 50")
     other = sqlite3.connect(db_path, isolation_level=None)
@@ -107,7 +107,7 @@ async def test_disk_errors_inside_a_transaction_roll_it_back(storage: Storage, c
 async def test_other_sqlite_errors_are_not_disguised(storage: Storage) -> None:
     """A malformed statement is a bug, not an outage: it must reach the log as itself."""
     with pytest.raises(sqlite3.OperationalError, match="syntax error"):
-        async with storage.database.transaction() as conn:
+        async with storage.sqlite.transaction() as conn:
             await conn.execute("INSERT INTO guild_settings (guild_id, narrator_role_ids) VALUES (1, '[5]')")
             await conn.execute("SELEC 1")
     assert await storage.settings.get(GUILD) == GuildSettings()

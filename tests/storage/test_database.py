@@ -61,6 +61,7 @@ async def test_other_readers_never_see_uncommitted_writes(storage: Storage) -> N
     assert await storage.settings.get(1) == NARRATORS
 
 
+@pytest.mark.sqlite_only  # SQLite's one writer and its read-only reader
 async def test_a_nested_transaction_raises_instead_of_deadlocking(storage: Storage) -> None:
     async with storage.transaction() as tx:
         await tx.settings.set(1, NARRATORS)
@@ -103,6 +104,7 @@ async def test_cancelling_right_after_begin_leaves_no_open_transaction(storage: 
         await asyncio.wait_for(storage.settings.set(2, NARRATORS), 5)
 
 
+@pytest.mark.sqlite_only  # SQLite's one writer and its read-only reader
 async def test_waits_for_another_process_holding_the_write_lock(storage: Storage, db_path: Path) -> None:
     other = sqlite3.connect(db_path, isolation_level=None)
     try:
@@ -114,6 +116,7 @@ async def test_waits_for_another_process_holding_the_write_lock(storage: Storage
     assert await storage.settings.get(1) == NARRATORS
 
 
+@pytest.mark.sqlite_only  # SQLite's one writer and its read-only reader
 async def test_reader_connection_refuses_writes(storage: Storage) -> None:
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        await storage.database.reader.execute("DELETE FROM guild_settings")
+        await storage.sqlite.reader.execute("DELETE FROM guild_settings")

@@ -11,6 +11,9 @@ from storage.migrations import MIGRATIONS, migrate, schema_version, split_statem
 from storage.sql import fetch_one
 from tests.faults.disk import filler_roll
 
+pytestmark = pytest.mark.sqlite_only
+"""These test the SQLite file itself (its migrations, its backups)."""
+
 VIN = Character(name="Vin", kind=CharacterKind.HERO, owner_id=7)
 STAMP = "2024-05-01T12:00:00.000000+00:00"
 
@@ -60,7 +63,7 @@ async def seed(conn: aiosqlite.Connection, version: int) -> None:
 
 async def test_fresh_file_reaches_the_latest_version(db_path: Path) -> None:
     async with await Storage.open(db_path) as storage:
-        assert await schema_version(storage.database.reader) == LATEST_VERSION
+        assert await schema_version(storage.sqlite.reader) == LATEST_VERSION
     assert db_path.exists()
 
 
@@ -72,7 +75,7 @@ async def test_upgrade_from_each_earlier_version_keeps_data(db_path: Path, start
     await conn.close()
 
     async with await Storage.open(db_path) as storage:
-        assert await schema_version(storage.database.reader) == LATEST_VERSION
+        assert await schema_version(storage.sqlite.reader) == LATEST_VERSION
         if start >= 1:
             vin = await storage.characters.get_by_name(1, "VIN")
             assert (vin.id, vin.version, vin.character) == (5, 3, VIN)
@@ -144,11 +147,11 @@ async def test_open_sets_wal_foreign_keys_and_busy_timeout(storage: Storage) -> 
         assert row is not None
         return row[0]
 
-    reader = storage.database.reader
+    reader = storage.sqlite.reader
     assert await pragma(reader, "journal_mode") == "wal"
     assert await pragma(reader, "foreign_keys") == 1
     assert await pragma(reader, "busy_timeout") == 5000
-    async with storage.database.transaction() as writer:
+    async with storage.sqlite.transaction() as writer:
         assert await pragma(writer, "foreign_keys") == 1
         assert await pragma(writer, "busy_timeout") == 5000
         assert await pragma(writer, "synchronous") == 1  # NORMAL

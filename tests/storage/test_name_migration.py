@@ -78,8 +78,8 @@ async def old_file(db_path: Path) -> dict[int, str]:
 async def test_clashing_names_are_numbered_and_nothing_is_lost(db_path: Path) -> None:
     documents = await old_file(db_path)
     async with await Storage.open(db_path) as storage:
-        assert await schema_version(storage.database.reader) >= 4
-        rows = await fetch_all(storage.database.reader, "SELECT * FROM characters ORDER BY id")
+        assert await schema_version(storage.sqlite.reader) >= 4
+        rows = await fetch_all(storage.sqlite.reader, "SELECT * FROM characters ORDER BY id")
         names = {row["id"]: row["name"] for row in rows}
         assert names == {
             1: "Vin Venture",
@@ -115,7 +115,7 @@ async def test_names_clashing_inside_a_sheet_are_numbered_so_it_still_loads(db_p
 async def test_the_new_order_has_its_indexes(db_path: Path) -> None:
     await old_file(db_path)
     async with await Storage.open(db_path) as storage:
-        reader = storage.database.reader
+        reader = storage.sqlite.reader
         indexes = await fetch_all(reader, "SELECT name, sql FROM sqlite_master WHERE type = 'index'")
         sql = {row["name"]: row["sql"] for row in indexes}
         assert "(guild_id, sort_key, search_key)" in sql["characters_by_sort_key"]

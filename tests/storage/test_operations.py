@@ -4,8 +4,13 @@ import asyncio
 import stat
 from pathlib import Path
 
+import pytest
+
 from storage import GuildSettings, Storage
 from storage.backup import backup, backup_file
+
+pytestmark = pytest.mark.sqlite_only
+"""These test the SQLite file itself (its migrations, its backups)."""
 
 
 def mode(path: Path) -> int:

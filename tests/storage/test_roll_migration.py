@@ -42,7 +42,7 @@ async def test_a_logged_failure_is_reread_with_its_result_as_zero(db_path: Path,
     penalty, whatever set it showed; the log now says so for rolls made before the fix."""
     await old_file(db_path)
     async with await Storage.open(db_path) as storage:
-        assert await schema_version(storage.database.reader) >= BEFORE + 1
+        assert await schema_version(storage.sqlite.reader) >= BEFORE + 1
         logged = list(reversed(await storage.rolls.recent(1, limit=len(ROWS))))
     faces, _, _, difficulty, result, _, success, outcome = ROWS[row]
     record = logged[row]
