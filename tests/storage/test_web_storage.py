@@ -3,6 +3,8 @@
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from rules.character import Character, CharacterKind
 from storage import Storage
 
@@ -55,6 +57,7 @@ async def test_the_mark_moves_on_every_change_and_only_for_its_server(storage: S
     assert await storage.conflicts.channels_in(GUILD) == []
 
 
+@pytest.mark.sqlite_only  # reopens the file; on PostgreSQL every process reads the same row anyway
 async def test_the_secret_outlives_a_restart(storage: Storage, db_path: Path) -> None:
     first = await storage.web.secret()
     async with await Storage.open(db_path) as reopened:  # another process on the same file
