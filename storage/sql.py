@@ -1,6 +1,7 @@
 """Small helpers every repository shares: fetching rows, rolling back safely, timestamps."""
 
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -10,13 +11,25 @@ import aiosqlite
 Params = Sequence[object]
 
 
+_IN_FLIGHT: "weakref.WeakKeyDictionary[aiosqlite.Connection, int]" = weakref.WeakKeyDictionary()
+
+
+def reads_in_flight(conn: aiosqlite.Connection) -> int:
+    """Queries sent to ``conn`` and not answered yet: how a pool of readers picks the idlest."""
+    return _IN_FLIGHT.get(conn, 0)
+
+
 async def fetch_all(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
     """Run a query and read every row, which also ends the statement's read snapshot at once.
 
     One trip to aiosqlite's thread (execute and fetch together): each trip costs about 100 µs,
     the largest part of a simple command's time.
     """
-    return list(await conn.execute_fetchall(sql, params))
+    _IN_FLIGHT[conn] = _IN_FLIGHT.get(conn, 0) + 1
+    try:
+        return list(await conn.execute_fetchall(sql, params))
+    finally:
+        _IN_FLIGHT[conn] -= 1
 
 
 async def fetch_one(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> sqlite3.Row | None:
