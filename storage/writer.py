@@ -59,10 +59,14 @@ Begun = asyncio.Future[Any] | None
 class _Unit:
     """One caller's write: its turn on the connection, how its body ended, its commit."""
 
-    __slots__ = ("committed", "done", "task", "turn")
+    __slots__ = ("committed", "done", "savepoint", "task", "turn")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, task: "asyncio.Task[Any] | None") -> None:
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, task: "asyncio.Task[Any] | None", savepoint: bool
+    ) -> None:
         self.task = task
+        self.savepoint = savepoint
+        """A transaction body runs in a savepoint; a lone statement is atomic by itself."""
         self.turn: asyncio.Future[None] = loop.create_future()
         self.done: asyncio.Future[BaseException | None] = loop.create_future()
         """What the body raised (or what kept it from running), None when it ended normally."""
@@ -104,7 +108,7 @@ class GroupWriter:
         """The writer for one repository call: alone in autocommit, or a unit of a batch."""
         task = self._check()
         if self._busy or self._queue:
-            async with self._unit(task):
+            async with self._unit(task, savepoint=False):
                 yield self._conn
             return
         with self._alone(task):
@@ -120,7 +124,7 @@ class GroupWriter:
         """
         task = self._check()
         if self._busy or self._queue:
-            async with self._unit(task):
+            async with self._unit(task, savepoint=True):
                 yield None
             return
         with self._alone(task):
@@ -145,9 +149,9 @@ class GroupWriter:
             self._settle()
 
     @contextlib.asynccontextmanager
-    async def _unit(self, task: "asyncio.Task[Any] | None") -> AsyncIterator[None]:
+    async def _unit(self, task: "asyncio.Task[Any] | None", *, savepoint: bool) -> AsyncIterator[None]:
         """Queue, wait for the turn, run the body, and return only once its batch committed."""
-        unit = _Unit(asyncio.get_running_loop(), task)
+        unit = _Unit(asyncio.get_running_loop(), task, savepoint)
         self._queue.append(unit)
         self._kick()
         try:
@@ -255,26 +259,32 @@ class GroupWriter:
             done.committed.set_result(None)
 
     async def _turn(self, unit: _Unit, queued: list[asyncio.Future[Any]]) -> bool | BaseException:
-        """Give ``unit`` the connection inside its savepoint: whether it is kept, or the error
-        that lost the whole transaction.
+        """Give ``unit`` the connection (a transaction body inside its savepoint): whether it
+        is kept, or the error that lost the whole transaction.
+
+        A lone repository write takes no savepoint: it is one statement (``Database.writing``),
+        which SQLite rolls back alone when it fails, inside a transaction as in autocommit. A
+        savepoint costs two more trips to aiosqlite's thread, more than the commit it shares.
 
         ``SAVEPOINT`` and ``RELEASE`` are queued, not waited for: aiosqlite runs statements
         in order, and a task created now takes its first step (queueing the statement) before
         the unit wakes up to queue its own. Their results are checked before ``COMMIT``.
         """
-        savepoint = asyncio.ensure_future(self._conn.execute("SAVEPOINT unit"))
+        savepoint = asyncio.ensure_future(self._conn.execute("SAVEPOINT unit")) if unit.savepoint else None
         self._holder = unit.task
         unit.turn.set_result(None)
         raised = await unit.done
         self._holder = None
-        queued.append(savepoint)
-        if raised is None:
-            queued.append(asyncio.ensure_future(self._conn.execute("RELEASE unit")))
-            if not self._conn.in_transaction:  # the body swallowed an error that ended it all
-                unit.committed.set_exception(StorageUnavailableError(LOST))
-                return StorageUnavailableError(LOST)
-            return True
-        queued.pop()
+        if raised is None or savepoint is None:
+            if savepoint is not None:
+                queued.append(savepoint)
+                queued.append(asyncio.ensure_future(self._conn.execute("RELEASE unit")))
+            if self._conn.in_transaction:
+                return raised is None
+            lost = raised if isinstance(raised, sqlite3.Error) else StorageUnavailableError(LOST)
+            if raised is None:  # the body swallowed an error that ended the whole transaction
+                unit.committed.set_exception(lost)
+            return lost
         try:
             await savepoint
             await self._conn.execute("ROLLBACK TO unit")
