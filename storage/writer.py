@@ -8,8 +8,12 @@ time on one connection, but those that queue up while the writer is busy run tog
 - a **unit** is one repository write (``Database.writing``) or one ``Storage.transaction()``
   body. Bodies are the callers' own async code (reads and writes interleaved with awaits), so
   a unit runs in its caller's task: the writer hands it the connection (its *turn*), waits
-  until the body ends, and hands the connection to the next unit of the same transaction;
-- a unit that raises is rolled back to its savepoint alone: its caller gets its exception,
+  until the body ends, and hands the connection to the next unit of the same transaction.
+  Lone statements queued one after another get their turns together: each is atomic by
+  itself, aiosqlite runs them in order, and a busy loop's wake-ups (several per turn, each
+  behind everything else the loop has queued) no longer add up one write after another;
+- a transaction unit that raises is rolled back to its savepoint alone (a failing lone
+  statement SQLite undoes by itself): its caller gets its exception,
   the units before and after it commit. Each unit sees every unit before it (same connection,
   same transaction), so a version read and then written cannot go stale;
 - the batch commits once the queue is empty, :data:`MAX_BATCH` units have run or the
@@ -80,7 +84,8 @@ class GroupWriter:
         self._conn = conn
         self._queue: deque[_Unit] = deque()
         self._busy = False
-        self._holder: asyncio.Task[Any] | None = None
+        self._holders: set[asyncio.Task[Any] | None] = set()
+        """Tasks holding the connection now: one, or a run of lone statements (see ``_statements``)."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._drained: list[asyncio.Future[None]] = []
@@ -99,7 +104,7 @@ class GroupWriter:
         if self.closed:
             raise RuntimeError("The database is closed.")
         task = asyncio.current_task()
-        if task is not None and task is self._holder:
+        if task is not None and task in self._holders:
             raise RuntimeError("A transaction is already open in this task; use the repositories it yielded.")
         return task
 
@@ -141,11 +146,13 @@ class GroupWriter:
 
     @contextlib.contextmanager
     def _alone(self, task: "asyncio.Task[Any] | None") -> Any:
-        self._busy, self._holder = True, task
+        self._busy = True
+        self._holders.add(task)
         try:
             yield
         finally:
-            self._busy, self._holder = False, None
+            self._busy = False
+            self._holders.clear()
             self._settle()
 
     @contextlib.asynccontextmanager
@@ -167,10 +174,10 @@ class GroupWriter:
         try:
             yield
         except BaseException as error:
-            self._holder = None  # this task may write again before the writer wakes up
+            self._holders.discard(task)  # this task may write again before the writer wakes up
             unit.done.set_result(error)
             raise
-        self._holder = None
+        self._holders.discard(task)
         unit.done.set_result(None)
         await asyncio.shield(unit.committed)
 
@@ -214,7 +221,8 @@ class GroupWriter:
                 except Exception:
                     log.exception("The group writer failed; its batch was rolled back.")
                 finally:
-                    self._busy, self._holder = False, None
+                    self._busy = False
+                    self._holders.clear()
                 self._settle()
 
     async def _batch(self) -> None:
@@ -234,7 +242,13 @@ class GroupWriter:
         unit: _Unit | None = first
         try:
             while unit is not None:
-                if not unit.turn.done():  # else cancelled while queued: skip it
+                if not unit.savepoint:
+                    run = [unit]
+                    while self._queue and not self._queue[0].savepoint and len(held) + len(run) < MAX_BATCH:
+                        run.append(self._queue.popleft())
+                    if (lost := await self._statements(run, held)) is not None:
+                        raise lost
+                elif not unit.turn.done():  # else cancelled while queued: skip it
                     kept = await self._turn(unit, queued)
                     if isinstance(kept, BaseException):
                         raise kept
@@ -258,6 +272,32 @@ class GroupWriter:
         for done in held:
             done.committed.set_result(None)
 
+    async def _statements(self, run: list[_Unit], held: list[_Unit]) -> BaseException | None:
+        """Give a run of lone statements the connection all at once; None, or the error that
+        lost the whole transaction.
+
+        Each is one statement (``Database.writing``), atomic by itself, and aiosqlite runs
+        them in the order they were sent, so they need not wait for each other: the run costs
+        the loop a few wake-ups in all, not a few per write, which is what held a busy bot's
+        writes back (each wake-up waits behind everything else the loop has to do).
+        """
+        live = [unit for unit in run if not unit.turn.done()]  # the others were cancelled while queued
+        for unit in live:
+            self._holders.add(unit.task)
+            unit.turn.set_result(None)
+        outcomes = await asyncio.gather(*(unit.done for unit in live))
+        for unit in live:
+            self._holders.discard(unit.task)
+        if not self._conn.in_transaction:
+            errors = [raised for raised in outcomes if isinstance(raised, sqlite3.Error)]
+            lost = errors[0] if errors else StorageUnavailableError(LOST)
+            for unit, raised in zip(live, outcomes, strict=True):
+                if raised is None:
+                    unit.committed.set_exception(lost)
+            return lost
+        held.extend(unit for unit, raised in zip(live, outcomes, strict=True) if raised is None)
+        return None
+
     async def _turn(self, unit: _Unit, queued: list[asyncio.Future[Any]]) -> bool | BaseException:
         """Give ``unit`` the connection (a transaction body inside its savepoint): whether it
         is kept, or the error that lost the whole transaction.
@@ -271,10 +311,10 @@ class GroupWriter:
         the unit wakes up to queue its own. Their results are checked before ``COMMIT``.
         """
         savepoint = asyncio.ensure_future(self._conn.execute("SAVEPOINT unit")) if unit.savepoint else None
-        self._holder = unit.task
+        self._holders.add(unit.task)
         unit.turn.set_result(None)
         raised = await unit.done
-        self._holder = None
+        self._holders.discard(unit.task)
         if raised is None or savepoint is None:
             if savepoint is not None:
                 queued.append(savepoint)
