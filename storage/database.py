@@ -65,7 +65,10 @@ class Session(Protocol):
     @property
     def reader(self) -> aiosqlite.Connection: ...
 
-    def writing(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+    def writing(self, *, shared: bool = False) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        """The writer. ``shared``: the block is ONE statement that depends on nothing it read,
+        so it may run beside other such writes (group commit, :mod:`storage.writer`)."""
+        ...
 
 
 async def _connect(path: Path, *, read_only: bool) -> aiosqlite.Connection:
@@ -197,7 +200,7 @@ class Database:
         return min(self._readers, key=reads_in_flight)
 
     @asynccontextmanager
-    async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def writing(self, *, shared: bool = False) -> AsyncIterator[aiosqlite.Connection]:
         """The writer for one repository call, outside any explicit transaction.
 
         Every repository write is one statement (followed at most by a read that explains a
@@ -208,7 +211,7 @@ class Database:
         :meth:`transaction`.
         """
         try:
-            async with self._group.statement() as conn:
+            async with self._group.statement(shared=shared) as conn:
                 yield conn
         except sqlite3.Error as error:
             if (unavailable := _unavailable(error)) is not None:
@@ -266,7 +269,7 @@ class TransactionSession:
         return self._conn
 
     @asynccontextmanager
-    async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def writing(self, *, shared: bool = False) -> AsyncIterator[aiosqlite.Connection]:
         if self._begun is not None:
             await self._begun
         yield self._conn

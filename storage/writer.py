@@ -9,9 +9,11 @@ time on one connection, but those that queue up while the writer is busy run tog
   body. Bodies are the callers' own async code (reads and writes interleaved with awaits), so
   a unit runs in its caller's task: the writer hands it the connection (its *turn*), waits
   until the body ends, and hands the connection to the next unit of the same transaction.
-  Lone statements queued one after another get their turns together: each is atomic by
-  itself, aiosqlite runs them in order, and a busy loop's wake-ups (several per turn, each
-  behind everything else the loop has queued) no longer add up one write after another;
+  Statements declared *shared* (one statement depending on no read: a roll's log entry)
+  queued one after another get their turns together: each is atomic by itself, aiosqlite runs
+  them in order, and a busy loop's wake-ups (several per turn, each behind everything else
+  the loop has queued) no longer add up one write after another. Any other write keeps the
+  connection to itself for its turn (a count before an insert, a repository's savepoint);
 - a transaction unit that raises is rolled back to its savepoint alone (a failing lone
   statement SQLite undoes by itself): its caller gets its exception,
   the units before and after it commit. Each unit sees every unit before it (same connection,
@@ -63,14 +65,16 @@ Begun = asyncio.Future[Any] | None
 class _Unit:
     """One caller's write: its turn on the connection, how its body ended, its commit."""
 
-    __slots__ = ("committed", "done", "savepoint", "task", "turn")
+    __slots__ = ("committed", "done", "savepoint", "shared", "task", "turn")
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, task: "asyncio.Task[Any] | None", savepoint: bool
+        self, loop: asyncio.AbstractEventLoop, task: "asyncio.Task[Any] | None", savepoint: bool, shared: bool
     ) -> None:
         self.task = task
         self.savepoint = savepoint
         """A transaction body runs in a savepoint; a lone statement is atomic by itself."""
+        self.shared = shared
+        """One statement that depends on no read: it may run beside others like it."""
         self.turn: asyncio.Future[None] = loop.create_future()
         self.done: asyncio.Future[BaseException | None] = loop.create_future()
         """What the body raised (or what kept it from running), None when it ended normally."""
@@ -109,11 +113,15 @@ class GroupWriter:
         return task
 
     @contextlib.asynccontextmanager
-    async def statement(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The writer for one repository call: alone in autocommit, or a unit of a batch."""
+    async def statement(self, *, shared: bool = False) -> AsyncIterator[aiosqlite.Connection]:
+        """The writer for one repository call: alone in autocommit, or a unit of a batch.
+
+        ``shared``: the block is ONE statement that depends on nothing it read, so in a batch
+        it gets its turn together with the shared statements queued next to it.
+        """
         task = self._check()
         if self._busy or self._queue:
-            async with self._unit(task, savepoint=False):
+            async with self._unit(task, savepoint=False, shared=shared):
                 yield self._conn
             return
         with self._alone(task):
@@ -129,7 +137,7 @@ class GroupWriter:
         """
         task = self._check()
         if self._busy or self._queue:
-            async with self._unit(task, savepoint=True):
+            async with self._unit(task, savepoint=True, shared=False):
                 yield None
             return
         with self._alone(task):
@@ -156,9 +164,11 @@ class GroupWriter:
             self._settle()
 
     @contextlib.asynccontextmanager
-    async def _unit(self, task: "asyncio.Task[Any] | None", *, savepoint: bool) -> AsyncIterator[None]:
+    async def _unit(
+        self, task: "asyncio.Task[Any] | None", *, savepoint: bool, shared: bool
+    ) -> AsyncIterator[None]:
         """Queue, wait for the turn, run the body, and return only once its batch committed."""
-        unit = _Unit(asyncio.get_running_loop(), task, savepoint)
+        unit = _Unit(asyncio.get_running_loop(), task, savepoint, shared)
         self._queue.append(unit)
         self._kick()
         try:
@@ -242,9 +252,9 @@ class GroupWriter:
         unit: _Unit | None = first
         try:
             while unit is not None:
-                if not unit.savepoint:
+                if unit.shared:
                     run = [unit]
-                    while self._queue and not self._queue[0].savepoint and len(held) + len(run) < MAX_BATCH:
+                    while self._queue and self._queue[0].shared and len(held) + len(run) < MAX_BATCH:
                         run.append(self._queue.popleft())
                     if (lost := await self._statements(run, held)) is not None:
                         raise lost
@@ -273,11 +283,12 @@ class GroupWriter:
             done.committed.set_result(None)
 
     async def _statements(self, run: list[_Unit], held: list[_Unit]) -> BaseException | None:
-        """Give a run of lone statements the connection all at once; None, or the error that
+        """Give a run of shared statements the connection all at once; None, or the error that
         lost the whole transaction.
 
-        Each is one statement (``Database.writing``), atomic by itself, and aiosqlite runs
-        them in the order they were sent, so they need not wait for each other: the run costs
+        Each is one statement that depends on no read (``Database.writing(shared=True)``),
+        atomic by itself, and aiosqlite runs them in the order they were sent, so they need not
+        wait for each other: the run costs
         the loop a few wake-ups in all, not a few per write, which is what held a busy bot's
         writes back (each wake-up waits behind everything else the loop has to do).
         """

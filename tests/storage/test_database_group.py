@@ -12,10 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from rules.character import CharacterKind, make_character
 from storage import GuildSettings, Storage, writer
+from storage.errors import AlreadyExistsError
 from storage.sql import fetch_all, fetch_one
 from storage.writer import MAX_BATCH
 from tests.storage.group_crash_writer import ROWS_PER_UNIT
+from tests.storage.group_crash_writer import record as roll
 from tests.support import integrity, start_test_module
 
 UNITS_BEFORE_KILL = 300
@@ -88,6 +91,43 @@ async def test_a_failing_unit_is_rolled_back_alone_and_the_others_commit(
     # The ten queued units that ended well shared one commit (fewer than MAX_BATCH waited).
     assert storage.database.group.batches == batches + 1
     assert storage.database.group.batched_units == units + 10 < MAX_BATCH
+
+
+async def test_a_failing_lone_write_among_lone_writes_changes_nothing_else(storage: Storage) -> None:
+    await storage.characters.create(1, make_character(name="Vin", kind=CharacterKind.HERO, owner_id=1))
+    blocker, _, release = await hold_writer(storage)
+    names = ["Kelsier", "Vin", "Sazed", "Elend"]  # "Vin" is taken: that write alone fails
+    tasks = [
+        asyncio.create_task(
+            storage.characters.create(1, make_character(name=name, kind=CharacterKind.HERO, owner_id=1))
+        )
+        for name in names
+    ]
+    await queued(storage, len(tasks))
+    release.set()
+    results = await asyncio.gather(blocker, *tasks, return_exceptions=True)
+    assert isinstance(results[2], AlreadyExistsError)
+    assert [r for r in results if isinstance(r, BaseException)] == [results[2]]
+    kept = await storage.characters.summaries(1)
+    assert sorted(c.name for c in kept) == ["Elend", "Kelsier", "Sazed", "Vin"]
+
+
+async def test_queued_roll_log_writes_share_one_commit(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer, "BATCH_BUDGET", 60.0)
+    blocker, _, release = await hold_writer(storage)
+    tasks = [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(1, 31)]
+    await queued(storage, len(tasks))
+    batches, units = storage.database.group.batches, storage.database.group.batched_units
+    release.set()
+    ids = await asyncio.gather(*tasks)
+    await blocker
+    assert ids == sorted(ids)  # logged in the order they asked
+    assert storage.database.group.batches == batches + 1
+    assert storage.database.group.batched_units == units + 30
+    rows = await fetch_all(storage.database.reader, "SELECT user_id FROM roll_log ORDER BY id")
+    assert [int(row["user_id"]) for row in rows] == list(range(1, 31))
 
 
 async def test_each_unit_sees_the_units_before_it(storage: Storage) -> None:
