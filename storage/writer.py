@@ -51,8 +51,10 @@ log = logging.getLogger(__name__)
 MAX_BATCH = 64
 """Units one transaction takes at most: a bound on how long the first of them waits for its
 commit while others keep arriving."""
-BATCH_BUDGET = 0.005
-"""Seconds a batch's transaction stays open to take more units before it commits."""
+BATCH_BUDGET = 0.020
+"""Seconds a batch's transaction stays open to take more units before it commits: under load
+each turn costs a few wake-ups of a busy loop (milliseconds each), so a shorter budget commits
+after a unit or two and spends the writer's time on BEGIN and COMMIT instead."""
 
 LOST = "I can't save right now: the database refused the write. Nothing was changed; try again later."
 """What every unit of a batch hears when the batch's transaction as a whole was lost."""
@@ -253,9 +255,7 @@ class GroupWriter:
         try:
             while unit is not None:
                 if unit.shared:
-                    run = [unit]
-                    while self._queue and self._queue[0].shared and len(held) + len(run) < MAX_BATCH:
-                        run.append(self._queue.popleft())
+                    run = [unit, *self._take_shared(MAX_BATCH - len(held) - 1)]
                     if (lost := await self._statements(run, held)) is not None:
                         raise lost
                 elif not unit.turn.done():  # else cancelled while queued: skip it
@@ -281,6 +281,19 @@ class GroupWriter:
         self.batched_units += len(held)
         for done in held:
             done.committed.set_result(None)
+
+    def _take_shared(self, limit: int) -> list[_Unit]:
+        """Up to ``limit`` shared statements out of the queue, ahead of the other units.
+
+        Safe to move forward: a shared statement depends on nothing it read, and whatever its
+        caller depends on was committed before it asked (the units it passes are not visible
+        to anyone yet). It spares a busy loop one wake-up per shared statement.
+        """
+        taken = [unit for unit in self._queue if unit.shared][: max(0, limit)]
+        if taken:
+            chosen = set(map(id, taken))
+            self._queue = deque(unit for unit in self._queue if id(unit) not in chosen)
+        return taken
 
     async def _statements(self, run: list[_Unit], held: list[_Unit]) -> BaseException | None:
         """Give a run of shared statements the connection all at once; None, or the error that
