@@ -8,16 +8,17 @@ time on one connection, but those that queue up while the writer is busy run tog
 - a **unit** is one repository write (``Database.writing``) or one ``Storage.transaction()``
   body. Bodies are the callers' own async code (reads and writes interleaved with awaits), so
   a unit runs in its caller's task: the writer hands it the connection (its *turn*), waits
-  until the body ends, and hands the connection to the next unit of the same transaction.
-  Statements declared *shared* (one statement depending on no read: a roll's log entry)
-  queued one after another get their turns together: each is atomic by itself, aiosqlite runs
-  them in order, and a busy loop's wake-ups (several per turn, each behind everything else
-  the loop has queued) no longer add up one write after another. Any other write keeps the
-  connection to itself for its turn (a count before an insert, a repository's savepoint);
+  until the body ends, and hands the connection to the next unit of the same transaction;
+- statements declared *shared* (one statement depending on no read: a roll's log entry) get
+  their turns together, wherever they wait in the queue (:meth:`GroupWriter._take_shared`):
+  each is atomic by itself, aiosqlite runs them in order, and a busy loop's wake-ups (several
+  per turn, each behind everything else the loop has queued) no longer add up one write after
+  another. Any other write keeps the connection to itself for its turn (a count before an
+  insert, a repository's own savepoint);
 - a transaction unit that raises is rolled back to its savepoint alone (a failing lone
-  statement SQLite undoes by itself): its caller gets its exception,
-  the units before and after it commit. Each unit sees every unit before it (same connection,
-  same transaction), so a version read and then written cannot go stale;
+  statement SQLite undoes by itself): its caller gets its exception, the units before and
+  after it commit. Each unit sees every unit before it (same connection, same transaction),
+  so a version read and then written cannot go stale;
 - the batch commits once the queue is empty, :data:`MAX_BATCH` units have run or the
   transaction has been open :data:`BATCH_BUDGET`; only then does every caller's write return.
   So "durably logged before the reply" holds: nobody is answered before its ``COMMIT``;
@@ -29,8 +30,8 @@ time on one connection, but those that queue up while the writer is busy run tog
 When the writer is idle and nobody waits, a write takes it at once, as the lock did: a lone
 statement in autocommit (one trip to aiosqlite's thread), a lone transaction with ``BEGIN``
 queued ahead of its first read. A quiet bot pays nothing for the batching; a busy one pays one
-commit per batch and a ``SAVEPOINT``/``RELEASE`` pair per unit, queued behind its statements
-rather than waited for (``bench/storage_bench.py`` measures both).
+commit per batch and a ``SAVEPOINT``/``RELEASE`` pair per transaction, queued behind its
+statements rather than waited for (``bench/storage_bench.py`` measures both).
 """
 
 import asyncio
