@@ -297,7 +297,12 @@ async def run(args: argparse.Namespace) -> None:
             if args.gc_freeze:
                 gc.collect()
                 gc.freeze()  # what the bot could do once ready: start-up objects leave the GC's scans
-            results = [await load.run_rate(rate, args.seconds) for rate in rates]
+            results, commits = [], []
+            for rate in rates:
+                group = storage.sqlite.group
+                before = (group.batches, group.batched_units)
+                results.append(await load.run_rate(rate, args.seconds))
+                commits.append((group.batches - before[0], group.batched_units - before[1]))
     rows, held = [], []
     for result in results:
         row, ok = summarize(result)
@@ -311,6 +316,14 @@ async def run(args: argparse.Namespace) -> None:
         f"mix {args.mix}" + (", gc.freeze() after setup" if args.gc_freeze else "")
     )
     print(f"({in_process('load generator')}; {box})")
+    print(
+        "group commit: "
+        + ", ".join(
+            f"{r.rate}/s {units:,} writes in {n:,} shared commits"
+            for r, (n, units) in zip(results, commits, strict=True)
+        )
+        + " (writes that found the writer idle committed alone, not counted)"
+    )
     print(
         "latency = scheduled send -> initial callback at the fake; failures: late = no ack in 3 s (or refused"
     )

@@ -92,7 +92,7 @@ class Counter:
 async def install(storage: Storage, counter: Counter) -> Callable[[], None]:
     """Trace both connections and count every trip to aiosqlite's thread; returns the undo."""
     database = storage.sqlite
-    for conn in (database._writer, database._reader):  # the bench's own look inside the database
+    for conn in (database._writer, *database.readers):  # the bench's own look inside the database
         await conn.set_trace_callback(counter.traced)
     original = aiosqlite.Connection._execute
 

@@ -8,20 +8,27 @@ included): get by name, search (what autocomplete calls on every keystroke: name
 the typed 1, 2 or 3 letters anywhere, or nothing typed yet) and update with its version check
 (one transaction each). Also prints SQLite's query plans, to show get by name uses the
 (guild_id, name_key) index and search walks one server's rows in sort order.
+
+Then what group commit (``storage.writer``) buys: roll-log writes one after another (each its
+own commit) against the same writes sent together (queued units sharing commits), and below
+aiosqlite, in plain ``sqlite3`` on a file of its own, a commit per row against a savepoint per
+row and one commit, with ``synchronous`` NORMAL (what the bot uses in WAL) and FULL.
 """
 
 import argparse
 import asyncio
 import random
+import sqlite3
 import statistics
 import string
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rules.character import Character, CharacterKind, Harm, revise_character
-from storage import Storage
+from storage import RollRecord, Storage
 from storage.characters import _SEARCH
 from storage.sql import fetch_all
 
@@ -65,7 +72,7 @@ def report(label: str, micros: list[float]) -> None:
     print(f"{label:<28} n={len(micros):>5}  p50 {p50:8.0f} µs  p99 {p99:8.0f} µs  max {worst:8.0f} µs")
 
 
-async def run(path: Path, count: int, samples: int) -> None:
+async def run(path: Path, count: int, samples: int, together: int) -> None:
     rng = random.Random(7)
     async with await Storage.open(path) as storage:
         start = time.perf_counter()
@@ -111,15 +118,81 @@ async def run(path: Path, count: int, samples: int) -> None:
         for label, (sql, params) in plans.items():
             rows = await fetch_all(storage.database.reader, "EXPLAIN QUERY PLAN " + sql, params)
             print(f"plan {label}: " + "; ".join(str(row["detail"]) for row in rows))
+        await group_commit(storage, samples * 2, together)
+
+
+def roll(user_id: int) -> RollRecord:
+    return RollRecord(
+        guild_id=GUILD,
+        user_id=user_id,
+        at=datetime.now(UTC),
+        label="bench",
+        dice=5,
+        free_nudges=0,
+        underflow=0,
+        difficulty=2,
+        faces=(1, 2, 3, 4, 5),
+        result=1,
+        outcome=0,
+        success=True,
+    )
+
+
+async def group_commit(storage: Storage, writes: int, together: int) -> None:
+    """Roll-log writes alone (a commit each) against ``together`` at a time (shared commits)."""
+    start = time.perf_counter()
+    for i in range(writes):
+        await storage.rolls.append(roll(i))
+    alone = (time.perf_counter() - start) / writes * 1e6
+    group = storage.sqlite.group
+    batches, units = group.batches, group.batched_units
+    start = time.perf_counter()
+    for first in range(0, writes, together):
+        await asyncio.gather(*(storage.rolls.append(roll(i)) for i in range(first, first + together)))
+    shared = (time.perf_counter() - start) / writes * 1e6
+    per_batch = (group.batched_units - units) / max(1, group.batches - batches)
+    print(f"roll-log writes one at a time    {alone:8.0f} µs each (a commit each)")
+    print(f"roll-log writes {together} at a time    {shared:8.0f} µs each ({per_batch:.1f} per commit)")
+
+
+def savepoints_vs_commits(folder: Path, rows: int) -> None:
+    """Plain sqlite3, no threads: what a commit costs against what a savepoint costs."""
+    for synchronous in ("NORMAL", "FULL"):
+        path = folder / f"raw-{synchronous}.sqlite3"
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+        conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, label TEXT)")
+        start = time.perf_counter()
+        for i in range(rows):
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO t (label) VALUES (?)", (f"row {i}",))
+            conn.execute("COMMIT")
+        each = (time.perf_counter() - start) / rows * 1e6
+        start = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        for i in range(rows):
+            conn.execute("SAVEPOINT unit")
+            conn.execute("INSERT INTO t (label) VALUES (?)", (f"row {i}",))
+            conn.execute("RELEASE unit")
+        conn.execute("COMMIT")
+        grouped = (time.perf_counter() - start) / rows * 1e6
+        conn.close()
+        print(
+            f"sqlite3, synchronous={synchronous:<6} a commit per row {each:6.1f} µs;"
+            f" a savepoint per row, one commit {grouped:6.1f} µs"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--characters", type=int, default=10_000)
     parser.add_argument("--samples", type=int, default=1_000)
+    parser.add_argument("--together", type=int, default=32, help="writes sent at once (default 32)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(run(Path(folder) / "bench.sqlite3", args.characters, args.samples))
+        asyncio.run(run(Path(folder) / "bench.sqlite3", args.characters, args.samples, args.together))
+        savepoints_vs_commits(Path(folder), args.samples * 2)
 
 
 if __name__ == "__main__":

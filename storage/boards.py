@@ -86,7 +86,7 @@ class BoardRepository:
         self, guild_id: int, channel_id: int, message_id: int, conflict_id: int, version: int
     ) -> None:
         """The message now shows ``conflict_id`` at ``version`` (never moves a board backwards)."""
-        async with self._session.writing() as conn:
+        async with self._session.writing(shared=True) as conn:
             await execute(
                 conn,
                 "UPDATE conflict_boards SET conflict_id = ?, rendered_version = ?"

@@ -1,14 +1,16 @@
-"""The one SQLite file the bot keeps, and the lock that keeps its writers in line.
+"""The one SQLite file the bot keeps: one writer shared by group commit, and a pool of readers.
 
 SQLite allows one writer at a time. Rather than let many coroutines race for the file lock and
-meet "database is locked", every write goes through ONE connection, and an ``asyncio.Lock``
-hands that connection to one transaction at a time (``BEGIN IMMEDIATE`` takes the file's write
-lock at the start, so a transaction never fails half-way for lack of it). ``busy_timeout`` (5 s) only
+meet "database is locked", every write goes through ONE connection, handed to one write at a
+time in the order they asked (``BEGIN IMMEDIATE`` takes the file's write lock at the start, so
+a transaction never fails half-way for lack of it). Writes that queue while it is busy share one
+``COMMIT``, each in its own savepoint (:mod:`storage.writer`). ``busy_timeout`` (5 s) only
 matters when another process (a backup, a second bot) holds the file.
 
-Reads outside a transaction use a second, read-only connection. With WAL, it sees the last
-committed state and never waits for the writer; reading on the writer instead would show a
-reader another coroutine's uncommitted, possibly rolled-back, changes.
+Reads outside a transaction use a small pool of read-only connections. With WAL, each sees the
+last committed state and never waits for the writer or for each other; reading on the writer
+instead would show a reader another coroutine's uncommitted, possibly rolled-back, changes. A
+read goes to the reader with the fewest reads in flight, so one slow read holds no other.
 
 When the file itself refuses a write (read-only file system, disk full, I/O error, or another
 process holding the lock past the busy timeout), the transaction is rolled back and a
@@ -20,7 +22,7 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from types import TracebackType
@@ -30,9 +32,13 @@ import aiosqlite
 
 from storage.errors import DatabaseBusyError, StorageUnavailableError
 from storage.migrations import migrate
-from storage.sql import rollback
+from storage.sql import reads_in_flight
+from storage.writer import GroupWriter
 
 DEFAULT_DB_PATH = Path("data/mistborn.sqlite3")
+READERS = 3
+"""Read-only connections: enough that one slow read never holds the others, few enough that
+their threads do not crowd two cores."""
 log = logging.getLogger(__name__)
 
 NOT_SAVED = "Nothing was changed; try again later."
@@ -59,7 +65,10 @@ class Session(Protocol):
     @property
     def reader(self) -> aiosqlite.Connection: ...
 
-    def writing(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+    def writing(self, *, shared: bool = False) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        """The writer. ``shared``: the block is ONE statement that depends on nothing it read,
+        so it may run beside other such writes (group commit, :mod:`storage.writer`)."""
+        ...
 
 
 async def _connect(path: Path, *, read_only: bool) -> aiosqlite.Connection:
@@ -108,49 +117,55 @@ def make_private(path: Path) -> None:
 
 
 class Database:
-    """One SQLite file: a writer connection behind a lock, and a reader connection.
+    """One SQLite file: the writer connection, shared by group commit, and a pool of readers.
 
     Open with ``await Database.open(path)``; close with ``await db.close()`` or use it as an
     async context manager.
     """
 
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(
+        self, path: Path, writer: aiosqlite.Connection, readers: Sequence[aiosqlite.Connection]
+    ) -> None:
+        if not readers:
+            raise ValueError("A database needs at least one reader connection.")
         self.path = path
         self._writer = writer
-        self._reader = reader
-        self._lock = asyncio.Lock()
-        self.waiting = 0
-        """Tasks waiting for the writer right now: how far writes are behind (admission control)."""
-        self._owner: asyncio.Task[Any] | None = None
+        self._readers = tuple(readers)
+        self._group = GroupWriter(writer)
         self._closed = False
         self.begun: asyncio.Future[Any] | None = None
         """The open transaction's ``BEGIN``, queued and perhaps not run yet (see :meth:`transaction`)."""
 
     @classmethod
-    async def open(cls, path: Path | str = DEFAULT_DB_PATH) -> Self:
+    async def open(cls, path: Path | str = DEFAULT_DB_PATH, readers: int = READERS) -> Self:
         """Open (creating if needed) the file at ``path`` and bring its schema up to date."""
         path = Path(path)
         make_private(path)
         writer = await _connect(path, read_only=False)
+        opened: list[aiosqlite.Connection] = []
         try:
             await migrate(writer)
-            reader = await _connect(path, read_only=True)
+            for _ in range(readers):
+                opened.append(await _connect(path, read_only=True))
         except BaseException:
+            for conn in opened:
+                await conn.close()
             await writer.close()
             raise
-        return cls(path, writer, reader)
+        return cls(path, writer, opened)
 
     async def close(self) -> None:
-        """Wait for the running transaction, then close both connections."""
-        async with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            await self._reader.close()
-            try:
-                await self._writer.execute("PRAGMA optimize")
-            finally:
-                await self._writer.close()
+        """Wait for every write running or queued, then close every connection."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._group.stop()
+        for reader in self._readers:
+            await reader.close()
+        try:
+            await self._writer.execute("PRAGMA optimize")
+        finally:
+            await self._writer.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -161,87 +176,68 @@ class Database:
         await self.close()
 
     @property
+    def waiting(self) -> int:
+        """Writes waiting for the writer right now: how far writes are behind (admission control)."""
+        return self._group.waiting
+
+    @property
+    def group(self) -> GroupWriter:
+        """The writer's batching, for the benchmarks' counts."""
+        return self._group
+
+    @property
+    def readers(self) -> tuple[aiosqlite.Connection, ...]:
+        return self._readers
+
+    @property
     def reader(self) -> aiosqlite.Connection:
-        return self._reader
+        """The reader with the fewest reads in flight, so no read queues behind a slow one.
+
+        Each aiosqlite connection runs its statements one at a time on its own thread; with
+        one reader, a costly query (a long list, a full scan) held every other server's reads
+        behind it. SQLite readers in WAL mode never block each other or the writer.
+        """
+        return min(self._readers, key=reads_in_flight)
 
     @asynccontextmanager
-    async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def writing(self, *, shared: bool = False) -> AsyncIterator[aiosqlite.Connection]:
         """The writer for one repository call, outside any explicit transaction.
 
         Every repository write is one statement (followed at most by a read that explains a
-        miss), and SQLite makes a lone statement atomic by itself. Running it in autocommit
-        saves the trips to aiosqlite's thread for BEGIN and COMMIT, which are most of a write's
-        cost. Writes that must stand or fall together go through :meth:`transaction`.
+        miss), and SQLite makes a lone statement atomic by itself. When the writer is free it
+        runs in autocommit, which saves the trips for BEGIN and COMMIT (most of a lone write's
+        cost); when writes queue, it joins their batch (``storage.writer``) and returns once
+        that batch committed. Writes that must stand or fall together go through
+        :meth:`transaction`.
         """
-        async with self._exclusive():
-            try:
-                yield self._writer
-            except sqlite3.Error as error:
-                if (unavailable := _unavailable(error)) is not None:
-                    raise unavailable from error
-                raise
-
-    @asynccontextmanager
-    async def _exclusive(self) -> AsyncIterator[None]:
-        """Hold the writer: one user at a time, in the order they asked.
-
-        Asking again from the task that holds it would wait for itself forever, so it raises.
-        """
-        task = asyncio.current_task()
-        if task is not None and task is self._owner:
-            raise RuntimeError("A transaction is already open in this task; use the repositories it yielded.")
-        self.waiting += 1
         try:
-            await self._lock.acquire()
-        finally:
-            self.waiting -= 1
-        try:
-            self._owner = task
-            yield
-        finally:
-            self._owner = None
-            self._lock.release()
+            async with self._group.statement(shared=shared) as conn:
+                yield conn
+        except sqlite3.Error as error:
+            if (unavailable := _unavailable(error)) is not None:
+                raise unavailable from error
+            raise
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if the body raises.
 
-        Transactions run one at a time in the order they asked. Opening one inside another in
-        the same task would wait for itself forever, so it raises instead.
-
-        ``BEGIN`` is queued on the writer's thread but not waited for: the body's first
-        statement (a read, as a rule) runs right behind it on that thread, which saves a round
-        trip to it (about as long as the statement). Writes wait for it
-        (:meth:`TransactionSession.writing`), and so does ``COMMIT``: if ``BEGIN`` failed, no
-        write runs and the transaction fails as it always did.
-        """
-        async with self._exclusive():
-            begun = asyncio.ensure_future(self._writer.execute("BEGIN IMMEDIATE"))
-            try:
-                await asyncio.sleep(0)  # the task above queues BEGIN before the body queues anything
-                self.begun = begun
-                yield self._writer
-                await begun
-                await self._writer.execute("COMMIT")
-            except BaseException as error:
-                await asyncio.gather(begun, return_exceptions=True)  # BEGIN has run (or failed)
-                await self._roll_back(error)
-                if isinstance(error, sqlite3.Error) and (unavailable := _unavailable(error)) is not None:
-                    raise unavailable from error
-                raise
-            finally:
-                self.begun = None
-
-    async def _roll_back(self, cause: BaseException) -> None:
-        """Roll back after ``cause``; if even that fails, the original error is the one to report.
-
-        SQLite rolls back by itself on some errors (a full disk, an I/O error); a ROLLBACK
-        that fails then must not hide why the transaction failed in the first place.
+        Transactions run one at a time in the order they asked, alone or as savepoints of a
+        batch that commits once (``storage.writer``); either way the block returns only after
+        its writes are committed. Opening one inside another in the same task would wait for
+        itself forever, so it raises instead.
         """
         try:
-            await rollback(self._writer)
-        except sqlite3.Error:
-            log.warning("ROLLBACK failed after %r", cause, exc_info=True)
+            async with self._group.transaction() as begun:
+                self.begun = begun
+                try:
+                    yield self._writer
+                finally:
+                    self.begun = None
+        except sqlite3.Error as error:
+            if (unavailable := _unavailable(error)) is not None:
+                raise unavailable from error
+            raise
 
 
 def _unavailable(error: sqlite3.Error) -> StorageUnavailableError | None:
@@ -273,7 +269,7 @@ class TransactionSession:
         return self._conn
 
     @asynccontextmanager
-    async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def writing(self, *, shared: bool = False) -> AsyncIterator[aiosqlite.Connection]:
         if self._begun is not None:
             await self._begun
         yield self._conn

@@ -150,7 +150,7 @@ class OutboxRepository:
 
     async def delivered(self, row_id: int, message_id: int) -> bool:
         """Mark the row shown by Discord message ``message_id``; False if it was settled already."""
-        async with self._session.writing() as conn:
+        async with self._session.writing(shared=True) as conn:
             changed = await execute(
                 conn,
                 "UPDATE outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND delivered_at IS NULL",

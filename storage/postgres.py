@@ -118,8 +118,8 @@ class PgDatabase:
             await acquired.__aexit__(None, None, None)
 
     @asynccontextmanager
-    async def writing(self) -> AsyncIterator[Connection]:
-        """The writer for one repository call: its own short transaction."""
+    async def writing(self, *, shared: bool = False) -> AsyncIterator[Connection]:
+        """The writer for one repository call: its own short transaction (``shared`` is SQLite's)."""
         async with self.transaction() as conn:
             yield conn
 
@@ -135,5 +135,5 @@ class PgTransactionSession:
         return self._conn
 
     @asynccontextmanager
-    async def writing(self) -> AsyncIterator[Connection]:
+    async def writing(self, *, shared: bool = False) -> AsyncIterator[Connection]:
         yield self._conn

@@ -157,7 +157,7 @@ class RollLog:
     async def append(self, record: RollRecord) -> int:
         """Log a roll; return its id (ids grow with time)."""
         counts = [record.faces.count(face) for face in range(1, 7)]
-        async with self._session.writing() as conn:
+        async with self._session.writing(shared=True) as conn:
             return await insert(
                 conn,
                 "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"

@@ -21,4 +21,8 @@ class Session(Protocol):
     @property
     def reader(self) -> Connection: ...
 
-    def writing(self) -> AbstractAsyncContextManager[Connection]: ...
+    def writing(self, *, shared: bool = False) -> AbstractAsyncContextManager[Connection]:
+        """The writer. ``shared``: the block is ONE statement that depends on nothing it read, so
+        SQLite's writer may run it beside other such writes (group commit, ``storage.writer``);
+        PostgreSQL has no single writer, and ignores it."""
+        ...

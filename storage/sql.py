@@ -5,6 +5,7 @@ a repository's code and nearly all of its SQL are the same for both backends.
 """
 
 import sqlite3
+import weakref
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -39,6 +40,14 @@ def per_dialect(conn: Connection, sqlite: str, postgres: str) -> str:
     return postgres if isinstance(conn, PgConnection) else sqlite
 
 
+_IN_FLIGHT: "weakref.WeakKeyDictionary[aiosqlite.Connection, int]" = weakref.WeakKeyDictionary()
+
+
+def reads_in_flight(conn: aiosqlite.Connection) -> int:
+    """Queries sent to ``conn`` and not answered yet: how a pool of readers picks the idlest."""
+    return _IN_FLIGHT.get(conn, 0)
+
+
 async def fetch_all(conn: Connection, sql: str, params: Params = ()) -> list[Row]:
     """Run a query and read every row, which also ends the statement's read snapshot at once.
 
@@ -47,7 +56,11 @@ async def fetch_all(conn: Connection, sql: str, params: Params = ()) -> list[Row
     """
     if isinstance(conn, PgConnection):
         return await conn.fetch(sql, params)
-    return list(await conn.execute_fetchall(sql, params))
+    _IN_FLIGHT[conn] = _IN_FLIGHT.get(conn, 0) + 1
+    try:
+        return list(await conn.execute_fetchall(sql, params))
+    finally:
+        _IN_FLIGHT[conn] -= 1
 
 
 async def fetch_one(conn: Connection, sql: str, params: Params = ()) -> Row | None:

@@ -1,8 +1,8 @@
 """Faults of the database file, made with SQLite's own switches on the bot's writer connection.
 
 Both faults must land on the ONE connection the bot writes through (``Database`` keeps it
-private on purpose, so product code cannot bypass its lock); these helpers take that lock, so a
-fault never lands in the middle of somebody's transaction.
+private on purpose, so product code cannot bypass its queue); these helpers take it through
+``Database.writing``, so a fault never lands in the middle of somebody's transaction.
 
 * Disk full: ``PRAGMA max_page_count`` set to the current page count. SQLite then answers any
   write that needs a new page with SQLITE_FULL ("database or disk is full"), exactly as when the
@@ -28,8 +28,8 @@ MAX_FILLER_ROWS = 20_000
 
 async def _pragma(storage: Storage, pragma: str) -> int | None:
     database = storage.sqlite
-    async with database._lock:  # the writer is private to Database; see the module docstring
-        row = await fetch_one(database._writer, f"PRAGMA {pragma}")
+    async with database.writing() as writer:  # the writer, alone; see the module docstring
+        row = await fetch_one(writer, f"PRAGMA {pragma}")
     return None if row is None else int(row[0])
 
 
