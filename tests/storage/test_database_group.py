@@ -17,7 +17,6 @@ from storage import GuildSettings, Storage, writer
 from storage.errors import AlreadyExistsError
 from storage.sql import fetch_all, fetch_one
 from storage.writer import MAX_BATCH
-
 from tests.storage.group_crash_writer import ROWS_PER_UNIT
 from tests.storage.group_crash_writer import record as roll
 from tests.support import integrity, start_test_module
