@@ -29,7 +29,7 @@ from pathlib import Path
 
 from rules.character import Character, CharacterKind, Harm, revise_character
 from storage import RollRecord, Storage
-from storage.characters import _SEARCH
+from storage.character_rows import SEARCH
 from storage.sql import fetch_all
 
 GUILD = 1
@@ -113,7 +113,7 @@ async def run(path: Path, count: int, samples: int, together: int) -> None:
 
         plans = {
             "get_by_name": ("SELECT id FROM characters WHERE guild_id = ? AND name_key = ?", (GUILD, "x")),
-            "search": (_SEARCH[(False, False)], (GUILD, "ab", GUILD, "ab", "ab", 25, 25)),
+            "search": (SEARCH[(False, False)], (GUILD, "ab", GUILD, "ab", "ab", 25, 25)),
         }
         for label, (sql, params) in plans.items():
             rows = await fetch_all(storage.database.reader, "EXPLAIN QUERY PLAN " + sql, params)

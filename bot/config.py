@@ -12,7 +12,7 @@ from typing import Self
 from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from storage.characters import SheetLimits
+from storage.character_rows import SheetLimits
 from storage.database import DEFAULT_DB_PATH
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

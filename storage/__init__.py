@@ -6,7 +6,8 @@ or ``await Storage.open(url=DATABASE_URL)`` for PostgreSQL.
 """
 
 from storage.active import ActiveCharacterRepository
-from storage.characters import CharacterRepository, CharacterSummary, StoredCharacter, name_key
+from storage.character_rows import CharacterSummary, StoredCharacter
+from storage.characters import CharacterRepository, name_key
 from storage.conflicts import ConflictRepository, StoredConflict
 from storage.database import DEFAULT_DB_PATH, Database, Session
 from storage.drafts import DraftRepository, StoredDraft

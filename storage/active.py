@@ -5,7 +5,7 @@ refuses a character from another server, and deleting the character clears the c
 (``ON DELETE CASCADE``).
 """
 
-from storage.characters import MISSING, StoredCharacter, stored_character
+from storage.character_rows import MISSING, StoredCharacter, stored_character
 from storage.errors import NotFoundError
 from storage.session import Session
 from storage.sql import IntegrityError, execute, fetch_all, fetch_one

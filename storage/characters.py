@@ -13,210 +13,56 @@ the SQL form of ``bot.access.Caller.can_read``: only Heroes and revealed sheets.
 """
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import NoReturn
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict
-
-from rules.character import Character, CharacterKind, revise_character
+from rules.character import Character, revise_character
 
 # ``name_key`` stays importable from here for callers not yet on ``rules.naming``.
 from rules.naming import name_key as name_key
 from rules.naming import search_key
 from storage import sheet_format
-from storage.errors import AlreadyExistsError, LimitReachedError, NotFoundError, StaleWriteError
+from storage.character_rows import (
+    BY_ID,
+    BY_NAME,
+    BY_OWNER,
+    COLUMNS,
+    IN_GUILD,
+    MAX_SEARCH,
+    MISSING,
+    PG_ROW_VALUES,
+    PG_UPDATE_MANY,
+    PUBLIC,
+    ROW_VALUES,
+    SEARCH,
+    SUMMARIES,
+    SUMMARIES_OWNER,
+    UPDATE_MANY,
+    UPGRADE_BATCH,
+    CharacterSummary,
+    SheetLimits,
+    StoredCharacter,
+    check_limits,
+    not_found,
+    stored_character,
+    summary_of,
+    taken,
+)
+from storage.errors import NotFoundError, StaleWriteError
 from storage.name_keys import bindable, name_columns
 from storage.session import Session
 from storage.sheet_format import current_document
 from storage.sql import (
     Connection,
     IntegrityError,
-    Row,
     execute,
     execute_many,
     fetch_all,
     fetch_one,
-    from_text,
     insert,
-    is_postgres,
     per_dialect,
     to_text,
     utc_now,
 )
-
-MAX_SEARCH = 25
-"""Discord shows at most 25 autocomplete choices."""
-MISSING = "That character does not exist in this server (it may have been deleted)."
-
-_COLUMNS = "id, guild_id, version, updated_at, document, revealed, format_version FROM characters"
-_ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-# One UPDATE for any number of sheets: each VALUES row is (name, name_key, search_key, sort_key,
-# owner_id, kind, document, format_version, id, version, updated_at), SQLite's column1..column11.
-_UPDATE_MANY = (
-    "UPDATE characters SET name = v.column1, name_key = v.column2, search_key = v.column3,"
-    " sort_key = v.column4, owner_id = v.column5, kind = v.column6, document = v.column7,"
-    " format_version = v.column8, version = characters.version + 1, updated_at = v.column11"
-    " FROM (VALUES {rows}) AS v"
-    " WHERE characters.guild_id = ? AND characters.id = v.column9 AND characters.version = v.column10"
-    " RETURNING characters.id"
-)
-_PG_ROW_VALUES = "(?::text, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::integer, ?::bigint,"
-_PG_ROW_VALUES += " ?::integer, ?::text)"
-# PostgreSQL names a VALUES list's columns itself and must be told their types.
-_PG_UPDATE_MANY = (
-    "UPDATE characters SET name = v.c1, name_key = v.c2, search_key = v.c3,"
-    " sort_key = v.c4, owner_id = v.c5, kind = v.c6, document = v.c7,"
-    " format_version = v.c8, version = characters.version + 1, updated_at = v.c11"
-    " FROM (VALUES {rows}) AS v (c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11)"
-    " WHERE characters.guild_id = ? AND characters.id = v.c9 AND characters.version = v.c10"
-    " RETURNING characters.id"
-)
-UPGRADE_BATCH = 200
-"""Sheets rewritten per batch when an old format is upgraded at start."""
-_BY_ID = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND id = ?"
-_BY_NAME = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND name_key = ?"
-_IN_GUILD = "SELECT " + _COLUMNS + " WHERE guild_id = ? ORDER BY sort_key"
-_BY_OWNER = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND owner_id = ? ORDER BY sort_key"
-_PUBLIC = " AND (kind = 'hero' OR revealed = 1)"
-"""Sheets anyone in the server may read (docs/rulings.md §7.1)."""
-_SUMMARY = "SELECT id, name, kind, owner_id, revealed, sort_key"
-_SUMMARIES = _SUMMARY + " FROM characters WHERE guild_id = ?"
-_SUMMARIES_OWNER = _SUMMARY + " FROM characters WHERE guild_id = ? AND owner_id = ?"
-_EXACT = _SUMMARY + ", 1 AS exact FROM characters WHERE guild_id = ? AND name_key = ?"
-_CONTAINING = (
-    _SUMMARY
-    + ", 0 AS exact FROM characters WHERE guild_id = ? AND name_key <> ? AND instr(search_key, ?) > 0"
-)
-
-
-def _matching(owned: str) -> str:
-    """Names containing the query's search key: the one with the query's very name first (by
-    the unique name index), then the rest walked in sort order (``characters_by_sort_key``,
-    or ``characters_by_owner``) until ``limit`` match, so a common query stops early and only
-    the few rows kept are sorted. ``instr`` itself cannot use an index."""
-    exact = _EXACT + owned
-    containing = _CONTAINING + owned + " ORDER BY sort_key LIMIT ?"
-    return (
-        "SELECT id, name, kind, owner_id, revealed, exact FROM ("
-        + exact
-        + " UNION ALL SELECT * FROM ("
-        + containing
-        + ") AS containing) AS found ORDER BY exact DESC, sort_key LIMIT ?"
-    )
-
-
-_SEARCH = {
-    (owner, public): _matching((" AND owner_id = ?" if owner else "") + (_PUBLIC if public else ""))
-    for owner in (False, True)
-    for public in (False, True)
-}
-"""The search by (filtered by owner, public sheets only)."""
-
-
-class StoredCharacter(BaseModel):
-    """A character as saved in one server, with the version to quote when saving it back."""
-
-    model_config = ConfigDict(frozen=True)
-
-    id: int
-    guild_id: int
-    version: int
-    updated_at: AwareDatetime
-    character: Character
-    revealed: bool = False
-    """A Narrator opened this (Villain's or Extra's) sheet to the players."""
-
-    @property
-    def name(self) -> str:
-        return self.character.name
-
-
-class CharacterSummary(BaseModel):
-    """What autocomplete needs, read without loading the whole sheet."""
-
-    model_config = ConfigDict(frozen=True)
-
-    id: int
-    name: str
-    kind: CharacterKind
-    owner_id: int
-    revealed: bool = False
-
-
-@dataclass(frozen=True)
-class SheetLimits:
-    """How many sheets a server, and one member's Heroes, may hold.
-
-    Only Heroes count against a member: only Narrators make Villains and Extras, and a large
-    campaign's opposition is theirs to keep, under the server's limit like everything else.
-    """
-
-    per_server: int
-    per_member: int
-
-
-async def _check_limits(conn: Connection, guild_id: int, character: Character, limits: SheetLimits) -> None:
-    if is_postgres(conn):  # no single writer there: serialise the server's creates while counting
-        await fetch_all(conn, "SELECT pg_advisory_xact_lock(?::bigint)", (guild_id,))
-    row = await fetch_one(conn, "SELECT COUNT(*) AS n FROM characters WHERE guild_id = ?", (guild_id,))
-    if row is not None and row["n"] >= limits.per_server:
-        raise LimitReachedError(
-            f"This server already has {row['n']} character sheets, the most it may keep. "
-            "Delete some with /character delete first."
-        )
-    if character.kind is not CharacterKind.HERO:
-        return
-    row = await fetch_one(
-        conn,
-        "SELECT COUNT(*) AS n FROM characters WHERE guild_id = ? AND owner_id = ? AND kind = ?",
-        (guild_id, character.owner_id, CharacterKind.HERO.value),
-    )
-    if row is not None and row["n"] >= limits.per_member:
-        raise LimitReachedError(
-            f"That member already has {row['n']} Heroes in this server, the most one member may keep. "
-            "Delete one with /character delete first."
-        )
-
-
-def _summary(row: Row) -> CharacterSummary:
-    return CharacterSummary(
-        id=row["id"], name=row["name"], kind=row["kind"], owner_id=row["owner_id"], revealed=row["revealed"]
-    )
-
-
-def stored_character(row: Row) -> StoredCharacter:
-    """A :class:`StoredCharacter` from a row of ``id, guild_id, version, updated_at, document,
-    revealed, format_version`` (a sheet in an older format is upgraded as it is read)."""
-    return StoredCharacter(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        version=row["version"],
-        updated_at=from_text(row["updated_at"]),
-        character=parse_sheet(current_document(row["document"], row["format_version"])),
-        revealed=bool(row["revealed"]),
-    )
-
-
-@lru_cache(maxsize=4096)
-def parse_sheet(document: str) -> Character:
-    """The sheet a stored document holds, parsed once per distinct document.
-
-    Validating a sheet re-checks every text field character by character; a table rereads the
-    same few sheets on every command, and ``Character`` is frozen, so sharing one parsed copy
-    per document is safe and saves most of a read's time.
-    """
-    return Character.model_validate_json(document)
-
-
-def _not_found(name: str) -> NotFoundError:
-    return NotFoundError(f"There is no character named {name} in this server.")
-
-
-def _taken(name: str) -> AlreadyExistsError:
-    return AlreadyExistsError(
-        f"There is already a character named {name} in this server; choose another name."
-    )
 
 
 class CharacterRepository:
@@ -234,7 +80,7 @@ class CharacterRepository:
         now = utc_now()
         async with self._session.writing() as conn:
             if limits is not None:
-                await _check_limits(conn, guild_id, character, limits)
+                await check_limits(conn, guild_id, character, limits)
             try:
                 row_id = await insert(
                     conn,
@@ -253,12 +99,12 @@ class CharacterRepository:
                     ),
                 )
             except IntegrityError as error:
-                raise _taken(character.name) from error
+                raise taken(character.name) from error
         return StoredCharacter(id=row_id, guild_id=guild_id, version=1, updated_at=now, character=character)
 
     async def get(self, guild_id: int, character_id: int) -> StoredCharacter:
         """The character with this id in this server; :class:`NotFoundError` if none."""
-        row = await fetch_one(self._session.reader, _BY_ID, (guild_id, character_id))
+        row = await fetch_one(self._session.reader, BY_ID, (guild_id, character_id))
         if row is None:
             raise NotFoundError(MISSING)
         return stored_character(row)
@@ -267,17 +113,17 @@ class CharacterRepository:
         """The character with this very name in this server (by ``rules.naming.name_key``: any
         case, spacing or full-width form); :class:`NotFoundError` if none. No partial matches:
         use :meth:`find` for a name a player typed."""
-        row = await fetch_one(self._session.reader, _BY_NAME, (guild_id, bindable(name_key(name))))
+        row = await fetch_one(self._session.reader, BY_NAME, (guild_id, bindable(name_key(name))))
         if row is None:
-            raise _not_found(name.strip())
+            raise not_found(name.strip())
         return stored_character(row)
 
     async def list_by_guild(self, guild_id: int, owner_id: int | None = None) -> list[StoredCharacter]:
         """Every character in the server (or owned by one member), in name order."""
         if owner_id is None:
-            rows = await fetch_all(self._session.reader, _IN_GUILD, (guild_id,))
+            rows = await fetch_all(self._session.reader, IN_GUILD, (guild_id,))
         else:
-            rows = await fetch_all(self._session.reader, _BY_OWNER, (guild_id, owner_id))
+            rows = await fetch_all(self._session.reader, BY_OWNER, (guild_id, owner_id))
         return [stored_character(row) for row in rows]
 
     async def summaries(
@@ -286,24 +132,24 @@ class CharacterRepository:
         """Every character in the server (or owned by one member; only the public ones with
         ``public_only``), in name order, read from the indexed columns alone: no sheet is
         parsed, so a long roster costs one cheap query."""
-        public = _PUBLIC if public_only else ""
+        public = PUBLIC if public_only else ""
         params: tuple[int, ...] = (guild_id,) if owner_id is None else (guild_id, owner_id)
-        sql = (_SUMMARIES if owner_id is None else _SUMMARIES_OWNER) + public + " ORDER BY sort_key"
-        return [_summary(row) for row in await fetch_all(self._session.reader, sql, params)]
+        sql = (SUMMARIES if owner_id is None else SUMMARIES_OWNER) + public + " ORDER BY sort_key"
+        return [summary_of(row) for row in await fetch_all(self._session.reader, sql, params)]
 
     async def page(
         self, guild_id: int, owner_id: int | None, *, public_only: bool, limit: int, offset: int
     ) -> tuple[int, list[CharacterSummary]]:
         """How many characters match (as :meth:`summaries`), and `limit` of them from `offset` in
         name order: one indexed query whatever the roster's size, no sheet parsed."""
-        public = _PUBLIC if public_only else ""
+        public = PUBLIC if public_only else ""
         params: tuple[int, ...] = (guild_id,) if owner_id is None else (guild_id, owner_id)
-        base = (_SUMMARIES if owner_id is None else _SUMMARIES_OWNER) + public
+        base = (SUMMARIES if owner_id is None else SUMMARIES_OWNER) + public
         total = await fetch_one(self._session.reader, f"SELECT COUNT(*) AS n FROM ({base}) AS listed", params)
         rows = await fetch_all(
             self._session.reader, base + " ORDER BY sort_key LIMIT ? OFFSET ?", (*params, limit, offset)
         )
-        return (0 if total is None else int(total["n"])), [_summary(row) for row in rows]
+        return (0 if total is None else int(total["n"])), [summary_of(row) for row in rows]
 
     async def set_revealed(self, guild_id: int, character_id: int, revealed: bool) -> None:
         """Open a sheet to the players, or close it again (the sheet and its version stay)."""
@@ -360,13 +206,13 @@ class CharacterRepository:
         """Matching summaries, each with whether its name is the query's very name."""
         limit = max(0, min(limit, MAX_SEARCH))
         exact, wanted = bindable(name_key(query)), bindable(search_key(query))
-        sql = _SEARCH[(owner_id is not None, public_only)]
+        sql = SEARCH[(owner_id is not None, public_only)]
         if owner_id is None:
             params: tuple[object, ...] = (guild_id, exact, guild_id, exact, wanted, limit, limit)
         else:
             params = (guild_id, exact, owner_id, guild_id, exact, wanted, owner_id, limit, limit)
         rows = await fetch_all(self._session.reader, sql, params)
-        return [(_summary(row), bool(row["exact"])) for row in rows]
+        return [(summary_of(row), bool(row["exact"])) for row in rows]
 
     async def update(self, guild_id: int, stored: StoredCharacter, character: Character) -> StoredCharacter:
         """Replace ``stored``'s sheet with ``character`` if nobody saved it since ``stored`` was read.
@@ -402,13 +248,13 @@ class CharacterRepository:
                 to_text(now),
             ]
         async with self._session.writing() as conn:
-            template = per_dialect(conn, _UPDATE_MANY, _PG_UPDATE_MANY)
-            values = per_dialect(conn, _ROW_VALUES, _PG_ROW_VALUES)
+            template = per_dialect(conn, UPDATE_MANY, PG_UPDATE_MANY)
+            values = per_dialect(conn, ROW_VALUES, PG_ROW_VALUES)
             sql = template.format(rows=", ".join([values] * len(changes)))
             try:
                 rows = await fetch_all(conn, sql, (*params, guild_id))
             except IntegrityError as error:
-                raise _taken(", ".join(character.name for _, character in changes)) from error
+                raise taken(", ".join(character.name for _, character in changes)) from error
             written = {int(row[0]) for row in rows}
             for stored, _ in changes:
                 if stored.id not in written:
@@ -462,7 +308,7 @@ class CharacterRepository:
         wanted = sorted(set(character_ids))
         if not wanted:
             return {}
-        sql = "SELECT " + _COLUMNS + " WHERE guild_id = ? AND id IN (" + ", ".join("?" * len(wanted)) + ")"
+        sql = "SELECT " + COLUMNS + " WHERE guild_id = ? AND id IN (" + ", ".join("?" * len(wanted)) + ")"
         rows = await fetch_all(self._session.reader, sql, (guild_id, *wanted))
         return {int(row["id"]): stored_character(row) for row in rows}
 

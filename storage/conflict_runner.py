@@ -50,7 +50,7 @@ from rules.conflict import (
     waiting,
 )
 from rules.errors import RulesError
-from storage.characters import StoredCharacter
+from storage.character_rows import StoredCharacter
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError
 from storage.outbox import NewMessage, OutboxMessage

@@ -20,7 +20,7 @@ from typing import NoReturn
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from storage.boards import BoardRow, board_row
-from storage.characters import StoredCharacter, stored_character
+from storage.character_rows import StoredCharacter, stored_character
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
 from storage.session import Session
 from storage.sql import (

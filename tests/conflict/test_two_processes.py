@@ -15,7 +15,7 @@ from rules.character import Character, CharacterKind
 from rules.conflict import Act, AdjustDice, Pass
 from rules.errors import RulesError
 from storage import Storage
-from storage.characters import SheetLimits
+from storage.character_rows import SheetLimits
 from storage.conflict_runner import current_conflict, run_transition
 from tests.conflict.crash_conflict import GUILD
 from tests.conflict.keep_hasting import CHANNEL, THORROW

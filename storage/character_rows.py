@@ -1,0 +1,197 @@
+"""How a character row is read and found: the stored sheet and its summary, the SQL of lookups
+and searches, and the per-server limits (``storage.characters`` writes and reads with these).
+
+Kept apart from the repository so each module stays one screenful of one job.
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict
+
+from rules.character import Character, CharacterKind
+
+# ``name_key`` stays importable from here for callers not yet on ``rules.naming``.
+from rules.naming import name_key as name_key
+from storage.errors import AlreadyExistsError, LimitReachedError, NotFoundError
+from storage.sheet_format import current_document
+from storage.sql import (
+    Connection,
+    Row,
+    fetch_all,
+    fetch_one,
+    from_text,
+    is_postgres,
+)
+
+MAX_SEARCH = 25
+"""Discord shows at most 25 autocomplete choices."""
+MISSING = "That character does not exist in this server (it may have been deleted)."
+
+COLUMNS = "id, guild_id, version, updated_at, document, revealed, format_version FROM characters"
+ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+# One UPDATE for any number of sheets: each VALUES row is (name, name_key, search_key, sort_key,
+# owner_id, kind, document, format_version, id, version, updated_at), SQLite's column1..column11.
+UPDATE_MANY = (
+    "UPDATE characters SET name = v.column1, name_key = v.column2, search_key = v.column3,"
+    " sort_key = v.column4, owner_id = v.column5, kind = v.column6, document = v.column7,"
+    " format_version = v.column8, version = characters.version + 1, updated_at = v.column11"
+    " FROM (VALUES {rows}) AS v"
+    " WHERE characters.guild_id = ? AND characters.id = v.column9 AND characters.version = v.column10"
+    " RETURNING characters.id"
+)
+PG_ROW_VALUES = "(?::text, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::integer, ?::bigint,"
+PG_ROW_VALUES += " ?::integer, ?::text)"
+# PostgreSQL names a VALUES list's columns itself and must be told their types.
+PG_UPDATE_MANY = (
+    "UPDATE characters SET name = v.c1, name_key = v.c2, search_key = v.c3,"
+    " sort_key = v.c4, owner_id = v.c5, kind = v.c6, document = v.c7,"
+    " format_version = v.c8, version = characters.version + 1, updated_at = v.c11"
+    " FROM (VALUES {rows}) AS v (c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11)"
+    " WHERE characters.guild_id = ? AND characters.id = v.c9 AND characters.version = v.c10"
+    " RETURNING characters.id"
+)
+UPGRADE_BATCH = 200
+"""Sheets rewritten per batch when an old format is upgraded at start."""
+BY_ID = "SELECT " + COLUMNS + " WHERE guild_id = ? AND id = ?"
+BY_NAME = "SELECT " + COLUMNS + " WHERE guild_id = ? AND name_key = ?"
+IN_GUILD = "SELECT " + COLUMNS + " WHERE guild_id = ? ORDER BY sort_key"
+BY_OWNER = "SELECT " + COLUMNS + " WHERE guild_id = ? AND owner_id = ? ORDER BY sort_key"
+PUBLIC = " AND (kind = 'hero' OR revealed = 1)"
+"""Sheets anyone in the server may read (docs/rulings.md §7.1)."""
+SUMMARY = "SELECT id, name, kind, owner_id, revealed, sort_key"
+SUMMARIES = SUMMARY + " FROM characters WHERE guild_id = ?"
+SUMMARIES_OWNER = SUMMARY + " FROM characters WHERE guild_id = ? AND owner_id = ?"
+EXACT = SUMMARY + ", 1 AS exact FROM characters WHERE guild_id = ? AND name_key = ?"
+CONTAINING = (
+    SUMMARY + ", 0 AS exact FROM characters WHERE guild_id = ? AND name_key <> ? AND instr(search_key, ?) > 0"
+)
+
+
+def matching(owned: str) -> str:
+    """Names containing the query's search key: the one with the query's very name first (by
+    the unique name index), then the rest walked in sort order (``characters_by_sort_key``,
+    or ``characters_by_owner``) until ``limit`` match, so a common query stops early and only
+    the few rows kept are sorted. ``instr`` itself cannot use an index."""
+    exact = EXACT + owned
+    containing = CONTAINING + owned + " ORDER BY sort_key LIMIT ?"
+    return (
+        "SELECT id, name, kind, owner_id, revealed, exact FROM ("
+        + exact
+        + " UNION ALL SELECT * FROM ("
+        + containing
+        + ") AS containing) AS found ORDER BY exact DESC, sort_key LIMIT ?"
+    )
+
+
+SEARCH = {
+    (owner, public): matching((" AND owner_id = ?" if owner else "") + (PUBLIC if public else ""))
+    for owner in (False, True)
+    for public in (False, True)
+}
+"""The search by (filtered by owner, public sheets only)."""
+
+
+class StoredCharacter(BaseModel):
+    """A character as saved in one server, with the version to quote when saving it back."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    guild_id: int
+    version: int
+    updated_at: AwareDatetime
+    character: Character
+    revealed: bool = False
+    """A Narrator opened this (Villain's or Extra's) sheet to the players."""
+
+    @property
+    def name(self) -> str:
+        return self.character.name
+
+
+class CharacterSummary(BaseModel):
+    """What autocomplete needs, read without loading the whole sheet."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    name: str
+    kind: CharacterKind
+    owner_id: int
+    revealed: bool = False
+
+
+@dataclass(frozen=True)
+class SheetLimits:
+    """How many sheets a server, and one member's Heroes, may hold.
+
+    Only Heroes count against a member: only Narrators make Villains and Extras, and a large
+    campaign's opposition is theirs to keep, under the server's limit like everything else.
+    """
+
+    per_server: int
+    per_member: int
+
+
+async def check_limits(conn: Connection, guild_id: int, character: Character, limits: SheetLimits) -> None:
+    if is_postgres(conn):  # no single writer there: serialise the server's creates while counting
+        await fetch_all(conn, "SELECT pg_advisory_xact_lock(?::bigint)", (guild_id,))
+    row = await fetch_one(conn, "SELECT COUNT(*) AS n FROM characters WHERE guild_id = ?", (guild_id,))
+    if row is not None and row["n"] >= limits.per_server:
+        raise LimitReachedError(
+            f"This server already has {row['n']} character sheets, the most it may keep. "
+            "Delete some with /character delete first."
+        )
+    if character.kind is not CharacterKind.HERO:
+        return
+    row = await fetch_one(
+        conn,
+        "SELECT COUNT(*) AS n FROM characters WHERE guild_id = ? AND owner_id = ? AND kind = ?",
+        (guild_id, character.owner_id, CharacterKind.HERO.value),
+    )
+    if row is not None and row["n"] >= limits.per_member:
+        raise LimitReachedError(
+            f"That member already has {row['n']} Heroes in this server, the most one member may keep. "
+            "Delete one with /character delete first."
+        )
+
+
+def summary_of(row: Row) -> CharacterSummary:
+    return CharacterSummary(
+        id=row["id"], name=row["name"], kind=row["kind"], owner_id=row["owner_id"], revealed=row["revealed"]
+    )
+
+
+def stored_character(row: Row) -> StoredCharacter:
+    """A :class:`StoredCharacter` from a row of ``id, guild_id, version, updated_at, document,
+    revealed, format_version`` (a sheet in an older format is upgraded as it is read)."""
+    return StoredCharacter(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        version=row["version"],
+        updated_at=from_text(row["updated_at"]),
+        character=parse_sheet(current_document(row["document"], row["format_version"])),
+        revealed=bool(row["revealed"]),
+    )
+
+
+@lru_cache(maxsize=4096)
+def parse_sheet(document: str) -> Character:
+    """The sheet a stored document holds, parsed once per distinct document.
+
+    Validating a sheet re-checks every text field character by character; a table rereads the
+    same few sheets on every command, and ``Character`` is frozen, so sharing one parsed copy
+    per document is safe and saves most of a read's time.
+    """
+    return Character.model_validate_json(document)
+
+
+def not_found(name: str) -> NotFoundError:
+    return NotFoundError(f"There is no character named {name} in this server.")
+
+
+def taken(name: str) -> AlreadyExistsError:
+    return AlreadyExistsError(
+        f"There is already a character named {name} in this server; choose another name."
+    )
