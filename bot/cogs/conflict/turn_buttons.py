@@ -38,18 +38,25 @@ def target_options(targets: tuple[tuple[int, str], ...]) -> list[discord.SelectO
     return [discord.SelectOption(label=name[:100], value=str(pid)) for pid, name in targets[:OPTION_MAX]]
 
 
+def target_select(
+    prefix: str, placeholder: str, turn: tuple[int, int, int], targets: tuple[tuple[int, str], ...]
+) -> discord.ui.Select[Any]:
+    """A menu of targets whose custom id names the turn (Conflict, round, mover)."""
+    conflict, round_number, who = turn
+    return discord.ui.Select(
+        custom_id=f"{prefix}:{conflict}:{round_number}:{who}",
+        placeholder=placeholder,
+        options=target_options(targets) or [discord.SelectOption(label="nobody", value="0")],
+    )
+
+
 class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"mab:dsel:{TURN}"):
     """Declare an attack on the target chosen."""
 
     def __init__(
         self, conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...] = ()
     ) -> None:
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"mab:dsel:{conflict}:{round_number}:{who}",
-            placeholder="Attack…",
-            options=target_options(targets) or [discord.SelectOption(label="nobody", value="0")],
-        )
-        super().__init__(select)
+        super().__init__(target_select("mab:dsel", "Attack…", (conflict, round_number, who), targets))
         self.conflict, self.round, self.who = conflict, round_number, who
 
     @classmethod
@@ -177,12 +184,9 @@ class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r
     def __init__(
         self, conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...] = ()
     ) -> None:
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"mab:nsel:{conflict}:{round_number}:{who}",
-            placeholder="New action: attack…",
-            options=target_options(targets) or [discord.SelectOption(label="nobody", value="0")],
+        super().__init__(
+            target_select("mab:nsel", "New action: attack…", (conflict, round_number, who), targets)
         )
-        super().__init__(select)
         self.conflict, self.round, self.who = conflict, round_number, who
 
     @classmethod

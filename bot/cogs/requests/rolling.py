@@ -66,13 +66,8 @@ async def ask(
     async with client.storage.transaction() as tx:
         await tx.handled.claim(interaction.id)  # a replayed /request asks once
         request = await tx.requests.create(guild_id, channel_id, interaction.user.id, kind, spec, rollers)
-        body = message_body(
-            request_content(request),
-            [request_embed(request)],
-            request_view(request),
-            [r.user_id for r in request.rollers],
-            None,
-        )
+        content, embed, view = request_content(request), request_embed(request), request_view(request)
+        body = message_body(content, [embed], view, [r.user_id for r in request.rollers], None)
         message = NewMessage(kind=MessageKind.NOTICE, payload=body, interaction_id=interaction.id)
         [row] = await tx.outbox.add(guild_id, channel_id, None, [message])
         await tx.requests.shown_by(guild_id, request.id, row.id)
@@ -83,11 +78,7 @@ async def ask(
     )
     try:
         message_id = await replies.send(
-            interaction,
-            request_content(request),
-            embed=request_embed(request),
-            view=request_view(request),
-            allowed_mentions=mentions,
+            interaction, content, embed=embed, view=view, allowed_mentions=mentions
         )
     except discord.HTTPException as error:
         outbox.unanswered(row, refused=error.status < 500)
