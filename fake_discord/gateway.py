@@ -32,6 +32,18 @@ log = logging.getLogger(__name__)
 OnOp = Callable[[web.WebSocketResponse, int, JSON], Awaitable[None]]
 """The server's handler for IDENTIFY (op 2) and member requests (op 8)."""
 
+GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12
+MESSAGE_EVENTS = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE"})
+
+
+def wanted(event: str, data: JSON, intents: int) -> bool:
+    """Whether a session that identified with ``intents`` gets ``event``: Discord sends message
+    events only to a client that asked for them (GUILD_MESSAGES in servers, DIRECT_MESSAGES in DMs);
+    the other events the fake sends need the GUILDS intent or none."""
+    if event not in MESSAGE_EVENTS:
+        return True
+    return bool(intents & (GUILD_MESSAGES if data.get("guild_id") else DIRECT_MESSAGES))
+
 
 def shard_of(data: JSON, count: int) -> int:
     """Discord's routing: a server's events go to shard ``(guild_id >> 22) % count``; events
@@ -51,6 +63,8 @@ class ShardSession:
     live: list[web.WebSocketResponse] = field(default_factory=list)
     turn: int = 0
     """Which live socket gets the next event when two share the shard (``Gateway.split_overlap``)."""
+    intents: int = -1
+    """What its IDENTIFY asked for (every event until one did)."""
 
 
 class Gateway:
@@ -107,6 +121,8 @@ class Gateway:
         """Send a DISPATCH to the live clients of its shard and keep it for a RESUME."""
         async with self._lock:
             session = self.shard(shard_of(data, self.shard_count))
+            if not wanted(event, data, session.intents):
+                return
             sockets = list(session.live)
             if self.split_overlap and len(sockets) > 1:
                 session.turn += 1
@@ -130,9 +146,10 @@ class Gateway:
         ready: JSON,
         events: list[tuple[str, JSON]],
         shard: tuple[int, int] = (0, 1),
+        intents: int = -1,
     ) -> None:
         """Answer IDENTIFY: a new session of ``shard`` (id, count), READY and `events` to this
-        client, then the shard's live events.
+        client, then the shard's live events that its ``intents`` ask for.
 
         Under the send lock, so no other event reaches the client before its READY.
         """
@@ -141,6 +158,7 @@ class Gateway:
             session = self.shard(number)
             self._sessions += 1
             session.session_id = f"offline-session-{self._sessions}"
+            session.intents = intents
             session.replay.clear()
             self.log.append("identify" if shard == (0, 1) else f"identify {number}/{self.shard_count}")
             await self._dispatch_locked(session, "READY", ready | {"session_id": session.session_id}, [ws])

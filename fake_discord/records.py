@@ -57,7 +57,7 @@ class InteractionRecord:
         self.type: int = payload["type"]
         self.sent_at = sent_at
         self.responded_at: float | None = None
-        """Loop time the initial callback arrived (set with `response`); `None` until then."""
+        """:func:`clock` time the initial callback arrived (set with `response`); `None` until then."""
         self._response: JSON | None = None
         self.original: JSON | None = None
         self.followups: list[JSON] = []
@@ -73,7 +73,7 @@ class InteractionRecord:
     @response.setter
     def response(self, body: JSON | None) -> None:
         if body is not None and self.responded_at is None:
-            self.responded_at = _loop_time()
+            self.responded_at = clock()
         self._response = body
 
     @property
@@ -159,12 +159,11 @@ class InteractionRecord:
         return render_record(self)
 
 
-def _loop_time() -> float:
-    """The running loop's clock (the one `sent_at` uses); monotonic time outside a loop."""
-    try:
-        return asyncio.get_running_loop().time()
-    except RuntimeError:
-        return time.monotonic()
+def clock() -> float:
+    """The fake's clock for `sent_at` and `responded_at`: monotonic seconds, which is what
+    asyncio's own loop.time() reads, to the microsecond under any loop (uvloop's loop.time()
+    counts whole milliseconds, cached once per turn of the loop)."""
+    return time.monotonic()
 
 
 def _changed_since(version: int) -> Callable[[InteractionRecord], bool]:

@@ -8,7 +8,6 @@ interaction responses, oversize messages) with the same error code. The channel 
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,7 +17,7 @@ from aiohttp import web
 from fake_discord.backend import Backend
 from fake_discord.channel_routes import channel_message, channel_messages, pins
 from fake_discord.payloads import EPHEMERAL, LOADING
-from fake_discord.records import InteractionRecord
+from fake_discord.records import InteractionRecord, clock
 from fake_discord.responses import check_message, error, invalid_form, read_body, refuse, reply
 from fake_discord.validate import (
     mention_problems,
@@ -69,7 +68,7 @@ async def interaction_callback(
         return error(404, 10062, "Unknown interaction")
     # The callback's clock starts when the request arrives: reading a large multipart body is the
     # fake's own work (Discord parses uploads on its side), not the bot's.
-    arrived = asyncio.get_running_loop().time()
+    arrived = clock()
     body, uploads = await read_body(request)
     if record.response is not None:
         why = "a second initial response to one interaction"

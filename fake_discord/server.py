@@ -27,7 +27,7 @@ from fake_discord.backend import CommandStore, Limits, Upload
 from fake_discord.gateway import RESUME_PATH, Gateway, shard_of
 from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
 from fake_discord.ratelimits import RateLimiter
-from fake_discord.records import InteractionRecord, Violation
+from fake_discord.records import InteractionRecord, Violation, clock
 from fake_discord.validate import validate_command_set
 from fake_discord.world import World, channel_json, default_world, guild_create_json, member_json, user_json
 
@@ -123,7 +123,7 @@ class FakeDiscord:
         """
         if not self.gateway.reaches(payload):
             raise RuntimeError("no bot is connected to the fake gateway")
-        record = InteractionRecord(payload, asyncio.get_running_loop().time())
+        record = InteractionRecord(payload, clock())
         self.interactions[record.id] = record
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
@@ -349,7 +349,8 @@ class FakeDiscord:
             "geo_ordered_rtc_regions": [],
         }
         guilds = [("GUILD_CREATE", guild_create_json(guild)) for guild in held]
-        await self.gateway.start_session(ws, ready, guilds, (int(number), int(count)))
+        intents = int(data.get("intents", -1))
+        await self.gateway.start_session(ws, ready, guilds, (int(number), int(count)), intents)
 
     # -- Commands ------------------------------------------------------------------------------
 

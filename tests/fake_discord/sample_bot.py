@@ -83,10 +83,10 @@ class RenameView(discord.ui.View):
 
 
 class SampleBot(commands.Bot):
-    def __init__(self, *, sync_in_setup: bool = False) -> None:
+    def __init__(self, *, sync_in_setup: bool = False, intents: discord.Intents | None = None) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=intents or discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.sync_in_setup = sync_in_setup
