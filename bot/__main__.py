@@ -26,6 +26,7 @@ from typing import Protocol
 import discord
 from pydantic import ValidationError
 
+from bot import event_loop
 from bot.app import make_bot
 from bot.cluster import launch, shard_ranges
 from bot.config import Settings
@@ -163,14 +164,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "web":
         logging.basicConfig(level=logging.getLevelName(settings.log_level))
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(run_web(settings))
+            event_loop.run(run_web(settings))
         return 0
     if args.command == "cluster":
         return run_cluster(settings, args.processes, args.shards)
     if settings.has_token:
         discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
         redact_handlers()  # no interaction token in the log, at any level
-        asyncio.run(run_discord(settings, sync_global=args.sync_global))
+        event_loop.run(run_discord(settings, sync_global=args.sync_global))
         return 0
     console = find_offline_console()
     if console is None:

@@ -40,6 +40,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot import event_loop
 from bot.app import MistbornBot, make_bot
 from bot.config import Settings
 from bot.flow import crash
@@ -81,7 +82,9 @@ async def serve(args: argparse.Namespace) -> None:
     try:
         async with await Storage.open(args.db, url=settings.database_url) as storage:
             with pointed_at(args.api, args.gateway):
-                bot = make_bot(settings=settings, storage=storage, rng=rng, guild_ready_timeout=0.05)
+                bot = make_bot(
+                    settings=settings, storage=storage, rng=rng, guild_ready_timeout=0.05, freeze_gc=True
+                )
 
                 async def announce() -> None:
                     sys.stdout.write(READY.decode() + "\n")
@@ -152,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     redact_handlers()
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args))
+        event_loop.run(serve(args))
     return 0
 
 

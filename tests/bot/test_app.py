@@ -1,6 +1,9 @@
 """The bot as a whole: its synced commands, settings and Contests from sheets."""
 
+import discord
+
 from bench.bot_env import BotEnv
+from bot import event_loop
 from bot.config import Settings
 from fake_discord.validate import validate_command, validate_command_set
 from rules.character import CharacterKind, make_character
@@ -14,6 +17,25 @@ async def test_synced_commands_obey_discords_rules(bot_env: BotEnv) -> None:
     assert validate_command_set(synced) == []
     assert all(validate_command(c) == [] for c in synced)
     assert len(synced) <= 100
+
+
+async def test_the_bot_asks_discord_for_no_message_events(bot_env: BotEnv) -> None:
+    """Everything the bot acts on is an interaction; with the message intents Discord would send
+    it every message of every channel it can see, its own replies included, to parse and drop."""
+    gateway = bot_env.harness.fake.gateway.shard(0)
+    assert gateway.intents == discord.Intents(guilds=True).value
+    before = gateway.sequence
+    reply = await bot_env.slash("/roll dice:3")
+    assert reply.response_type == 4 and not reply.ephemeral
+    assert gateway.sequence == before + 1  # INTERACTION_CREATE; its public reply came back as nothing
+
+
+def test_the_bot_runs_on_uvloop_where_it_is_installed() -> None:
+    async def which() -> str:
+        return event_loop.running_name()
+
+    assert event_loop.HAVE_UVLOOP
+    assert event_loop.run(which()) == "uvloop"
 
 
 def test_token_never_shows_in_settings_text() -> None:
