@@ -15,16 +15,17 @@ in ``--conflicts`` channels that each hold a live Conflict; a move is only sent 
 Conflict's previous move was acknowledged, else a roll goes instead).
 
 Latency is from the *scheduled* send time to the fake receiving the initial callback, so a
-generator that falls behind (the loop is shared) counts against the bot instead of hiding it.
+generator that falls behind counts against the bot instead of hiding it.
 A failure is no ack within 3 s, an error reply (an ephemeral message where none is expected,
 or a refused callback), a "busy, try again" (admission control past capacity: answered, but
 not served), or a violation the fake recorded. The highest rate "held" is the
 highest one with p99 < 20 ms and no failures.
 
-Everything shares one process, one event loop and one heap: the fake's JSON and HTTP work and
-Python's full garbage collections (counted per rate; their pause lands on every interaction in
-flight) are part of the figures. ``--gc-freeze`` shows the effect of ``gc.freeze()`` after
-start-up.
+The bot runs as users run it, in a process of its own (``fake_discord.remote``: the same
+start-up as ``python -m bot``, on uvloop, garbage collector frozen after start-up) on a SQLite
+file; the fake Discord and the generator share this process, on one event loop, as Discord's
+side of the wire. Per rate the table gives the bot process's CPU time per interaction and its
+share of one core, read from ``/proc`` (all its threads: the event loop and SQLite's).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import logging
 import random
 import tempfile
 from dataclasses import dataclass
@@ -43,11 +43,8 @@ from bench.common import (
     Duel,
     Payloads,
     defend_button,
-    in_process,
     machine,
-    quiesce,
     quiet_logs,
-    running,
     seed_table,
     start_duel,
     table,
@@ -55,17 +52,20 @@ from bench.common import (
 from bench.load_results import (
     ACK_WINDOW,
     P99_GOAL_MS,
-    CountingHandler,
     GcWatch,
+    ProcessClock,
     RateResult,
     Sent,
     held_without,
+    log_levels,
     outcome,
     per_kind,
     summarize,
 )
-from fake_discord.harness import Harness
-from fake_discord.records import InteractionRecord, handler_tasks
+from bot import event_loop
+from fake_discord.process import BotProcess, settle_remote
+from fake_discord.records import InteractionRecord, clock
+from fake_discord.server import FakeDiscord
 from fake_discord.world import FakeGuild, many_guilds_world
 from rules.character import CharacterKind, make_character
 from storage import Storage
@@ -95,11 +95,11 @@ class DuelState:
 
 
 class Load:
-    def __init__(self, harness: Harness, duels: list[Duel], mix: dict[str, int], seed: int) -> None:
-        self.h = harness
-        self.p = Payloads(harness.fake)
+    def __init__(self, fake: FakeDiscord, duels: list[Duel], mix: dict[str, int], seed: int) -> None:
+        self.fake = fake
+        self.p = Payloads(fake)
         self.rng = random.Random(seed)
-        self.guilds = harness.world.guilds
+        self.guilds = fake.world.guilds
         self.kinds = list(mix)
         self.weights = [mix[k] for k in self.kinds]
         self.templates: dict[str, list[JSON]] = {}
@@ -171,44 +171,44 @@ class Load:
         """Both sides of every Conflict declare, one move at a time, so each is ready for /act."""
         for state in self.duels:
             for step in (DECLARE, DECLARE + 1):
-                record = await self.h.fake.send_interaction(
+                record = await self.fake.send_interaction(
                     self.p.fresh(self.duel_templates[id(state.duel)][step])
                 )
-                await quiesce(self.h.bot, record)
+                await settle_remote(record)
                 if record.errors or record.ephemeral:
                     raise RuntimeError(f"setup move refused: {record.errors or record.content}")
             state.step = ACT
 
-    async def run_rate(self, rate: int, seconds: float) -> RateResult:
-        loop = asyncio.get_running_loop()
-        fake = self.h.fake
+    async def run_rate(self, rate: int, seconds: float, bot: ProcessClock | None = None) -> RateResult:
+        fake = self.fake
         result = RateResult(rate, seconds)
         before = len(fake.violations)
         total = int(rate * seconds)
-        start = loop.time() + 0.01
+        start = clock() + 0.01
+        cpu_before = bot.seconds() if bot else 0.0
         with GcWatch() as watch:
             for i in range(total):
                 due = start + i / rate
-                delay = due - loop.time()
+                delay = due - clock()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                result.lag = max(result.lag, loop.time() - due)
+                result.lag = max(result.lag, clock() - due)
                 kind, payload = self.pick()
                 record = await fake.send_interaction(payload)
                 self.track(kind, record)
                 result.sent.append(Sent(kind, due, record))
             # Everything sent gets its full 3 s window (bounded), then the bot is left to drain.
             last_due = start + (total - 1) / rate
-            while loop.time() < last_due + ACK_WINDOW + 0.2 and any(
+            while clock() < last_due + ACK_WINDOW + 0.2 and any(
                 s.record.response is None for s in result.sent
             ):
                 await asyncio.sleep(0.05)
         result.gc_full, result.gc_max = watch.full, watch.longest
-        drain_until = loop.time() + 10.0
-        while handler_tasks() and loop.time() < drain_until:
-            await asyncio.sleep(0.05)
-        if result.sent:
-            await quiesce(self.h.bot, result.sent[-1].record, timeout=5.0)
+        if bot is not None:
+            result.bot_cpu = bot.seconds() - cpu_before
+        if result.sent:  # followups and board edits drain before the next rate
+            await settle_remote(result.sent[-1].record, total=5.0)
+        await asyncio.sleep(0.5)
         result.violations = len(fake.violations) - before
         self.compact(result)
         return result
@@ -221,7 +221,7 @@ class Load:
             for s in result.sent
         ]
         keep = {id(d.last) for d in self.duels}
-        fake = self.h.fake
+        fake = self.fake
         for sent in result.sent:
             record = sent.record
             if id(record) in keep:
@@ -279,30 +279,32 @@ async def crowd(storage: Storage, guild: FakeGuild, count: int) -> None:
 async def run(args: argparse.Namespace) -> None:
     quiet_logs()
     box = machine()
-    logged = CountingHandler()
-    root = logging.getLogger()
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
-    root.addHandler(logged)
     world = many_guilds_world(args.guilds, channels=2)
     rates = [int(r) for r in args.rates.split(",")]
+    results: list[RateResult] = []
     with tempfile.TemporaryDirectory() as folder:
-        db_path = Path(folder) / "load.sqlite3"
-        async with running(world, db_path) as (harness, storage):
+        db_path, log_path = Path(folder) / "load.sqlite3", Path(folder) / "bot.log"
+        async with await Storage.open(db_path) as storage:
             duels = await seed(storage, world.guilds, min(args.conflicts, args.guilds))
             await crowd(storage, world.guilds[0], args.crowd)
-            load = Load(harness, duels, parse_mix(args.mix), args.seed)
+        fake = FakeDiscord(world)
+        await fake.start()
+        process = BotProcess(fake, db_path, log_path=log_path)
+        try:
+            await process.start(timeout=120)
+            assert process.proc is not None
+            clock = ProcessClock(process.proc.pid)
+            load = Load(fake, duels, parse_mix(args.mix), args.seed)
             await load.declare_all()
             await load.run_rate(min(rates), min(2.0, args.seconds))  # warm-up, not reported
-            if args.gc_freeze:
-                gc.collect()
-                gc.freeze()  # what the bot could do once ready: start-up objects leave the GC's scans
-            results, commits = [], []
+            gc.collect()
+            gc.freeze()  # the fake's and the generator's start-up objects leave the GC's scans
             for rate in rates:
-                group = storage.sqlite.group
-                before = (group.batches, group.batched_units)
-                results.append(await load.run_rate(rate, args.seconds))
-                commits.append((group.batches - before[0], group.batched_units - before[1]))
+                results.append(await load.run_rate(rate, args.seconds, clock))
+        finally:
+            await process.stop()
+            await fake.stop()
+        logged = log_levels(log_path.read_text(errors="replace"))
     rows, held = [], []
     for result in results:
         row, ok = summarize(result)
@@ -313,16 +315,11 @@ async def run(args: argparse.Namespace) -> None:
         f"load: {args.guilds} servers, {len(duels)} live Conflicts"
         + (f", {args.crowd:,} more sheets in one server" if args.crowd else "")
         + f", open loop, {args.seconds:g} s per rate, "
-        f"mix {args.mix}" + (", gc.freeze() after setup" if args.gc_freeze else "")
+        f"mix {args.mix}"
     )
-    print(f"({in_process('load generator')}; {box})")
     print(
-        "group commit: "
-        + ", ".join(
-            f"{r.rate}/s {units:,} writes in {n:,} shared commits"
-            for r, (n, units) in zip(results, commits, strict=True)
-        )
-        + " (writes that found the writer idle committed alone, not counted)"
+        f"(the bot in its own process on {event_loop.running_name()}'s loop here too, SQLite; "
+        f"the fake Discord and the generator in this one; {box})"
     )
     print(
         "latency = scheduled send -> initial callback at the fake; failures: late = no ack in 3 s (or refused"
@@ -331,8 +328,8 @@ async def run(args: argparse.Namespace) -> None:
         "as Unknown interaction), errors = error reply, violations = recorded by the fake (a late ack and its"
     )
     print("late error reply count one each); busy = the bot's private 'busy, try again' past capacity;")
-    print("lag = how far the generator fell behind its schedule;")
-    print("GC = Python's collections in this process (bot, fake and generator share one heap)")
+    print("lag = how far the generator fell behind its schedule; bot CPU = the bot process's CPU time")
+    print("per interaction sent, and its share of one core; GC = collections in the generator's process")
     print()
     print(
         table(
@@ -348,7 +345,8 @@ async def run(args: argparse.Namespace) -> None:
                 "p99 ms",
                 "max ms",
                 "lag ms",
-                "full GCs / longest GC ms",
+                "bot CPU ms / core",
+                "generator full GCs / longest ms",
                 "held",
             ],
             rows,
@@ -367,8 +365,8 @@ async def run(args: argparse.Namespace) -> None:
             "  the same, leaving /odds table (the largest reply) out of the p99: "
             + (f"{max(rest)}/s" if rest else "none")
         )
-    if logged.counts:
-        print(f"bot log records during the run: {dict(logged.counts)} (tracebacks suppressed)")
+    if logged:
+        print(f"bot log lines at WARNING and above: {dict(logged)} (see its log for details)")
     broken = sum(d.broken for d in load.duels)
     if broken:
         print(f"{broken} Conflict(s) stopped cycling after refused moves")
@@ -392,15 +390,10 @@ def main() -> None:
         default=0,
         help="extra sheets in the first server, where the mix's `list` kind runs /character list (default 0)",
     )
-    parser.add_argument(
-        "--gc-freeze",
-        action="store_true",
-        help="gc.freeze() after setup, as the bot could once ready (default: measure the bot as it is)",
-    )
     args = parser.parse_args()
     if args.seconds <= 0 or args.seconds > 120:
         parser.error("--seconds must be in (0, 120]")
-    asyncio.run(run(args))
+    event_loop.run(run(args))
 
 
 if __name__ == "__main__":

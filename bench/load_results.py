@@ -6,10 +6,11 @@ Kept apart from :mod:`bench.load_bench`, which drives the load, so each stays sm
 from __future__ import annotations
 
 import gc
-import logging
+import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bench.common import percentile
 from bot.admission import BUSY
@@ -44,15 +45,27 @@ class GcWatch:
         gc.callbacks.remove(self)
 
 
-class CountingHandler(logging.Handler):
-    """Counts the bot's logged errors (each also a failure above) instead of printing tracebacks."""
+class ProcessClock:
+    """CPU seconds used so far by another process (all its threads), from ``/proc`` (Linux)."""
 
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.counts: Counter[str] = Counter()
+    def __init__(self, pid: int) -> None:
+        self.path = Path(f"/proc/{pid}/stat")
+        self.tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
-    def emit(self, record: logging.LogRecord) -> None:
-        self.counts[record.levelname] += 1
+    def seconds(self) -> float:
+        try:
+            fields = self.path.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        return (int(fields[11]) + int(fields[12])) / self.tick  # utime + stime
+
+
+def log_levels(text: str) -> Counter[str]:
+    """WARNING / ERROR / CRITICAL lines in the bot's log (its tracebacks are not printed here)."""
+    return Counter(level for line in text.splitlines() for level in LEVELS if f" {level} " in line)
+
+
+LEVELS = ("WARNING", "ERROR", "CRITICAL")
 
 
 @dataclass
@@ -75,6 +88,8 @@ class RateResult:
     violations: int = 0
     gc_full: int = 0
     gc_max: float = 0.0
+    bot_cpu: float = float("nan")
+    """CPU seconds the bot's process used while this rate was sent (nan when unknown)."""
 
 
 def outcome(sent: Sent) -> str:
@@ -111,10 +126,17 @@ def summarize(result: RateResult) -> tuple[list[str], bool]:
         f"{p99:.2f}",
         f"{1000 * max(latencies, default=float('nan')):.1f}",
         f"{1000 * result.lag:.1f}",
+        cpu_cell(result),
         f"{result.gc_full} / {1000 * result.gc_max:.0f}",
         "yes" if held else "no",
     ]
     return row, held
+
+
+def cpu_cell(result: RateResult) -> str:
+    """The bot's CPU ms per interaction sent, and its share of one core over the rate's seconds."""
+    per = 1000 * result.bot_cpu / max(1, len(result.outcomes))
+    return f"{per:.2f} / {100 * result.bot_cpu / result.seconds:.0f}%"
 
 
 def held_without(result: RateResult, kind: str) -> bool:
