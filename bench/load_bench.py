@@ -4,7 +4,8 @@ Run by hand: ``python -m bench.load_bench`` (100 servers; 50, 100, 200, 500 and 
 interactions/s for 10 s each; about 80 s on 2 cores). ``--crowd 20000 --mix ...,list=2`` adds
 20,000 sheets to one server and ``/character list`` there to the mix, to show that one crowded
 server does not slow the others. ``--rates``, ``--seconds``, ``--guilds``
-and ``--conflicts`` change the run.
+and ``--conflicts`` change the run. ``--floor`` measures the floor instead: the same load answered
+by discord.py alone (``bench.floor_bot``), to show what of the bot's cost is not our code.
 
 Open loop: a generator sends INTERACTION_CREATE on a fixed schedule (interaction i is due at
 ``i / rate`` seconds) whether or not earlier ones were answered, from a random server among
@@ -292,10 +293,15 @@ async def run(args: argparse.Namespace) -> None:
         process = BotProcess(fake, db_path, log_path=log_path)
         try:
             await process.start(timeout=120)
+            if args.floor:  # our bot synced the commands; discord.py alone answers them
+                await process.stop()
+                process = BotProcess(fake, db_path, log_path=log_path, runner="bench.floor_bot")
+                await process.start(timeout=60)
             assert process.proc is not None
             clock = ProcessClock(process.proc.pid)
             load = Load(fake, duels, parse_mix(args.mix), args.seed)
-            await load.declare_all()
+            if not args.floor:
+                await load.declare_all()
             await load.run_rate(min(rates), min(2.0, args.seconds))  # warm-up, not reported
             gc.collect()
             gc.freeze()  # the fake's and the generator's start-up objects leave the GC's scans
@@ -318,7 +324,8 @@ async def run(args: argparse.Namespace) -> None:
         f"mix {args.mix}"
     )
     print(
-        f"(the bot in its own process on {event_loop.running_name()}'s loop here too, SQLite; "
+        ("FLOOR: discord.py alone answers (bench.floor_bot), not our bot; " if args.floor else "")
+        + f"(the bot in its own process on {event_loop.running_name()}'s loop here too, SQLite; "
         f"the fake Discord and the generator in this one; {box})"
     )
     print(
@@ -389,6 +396,11 @@ def main() -> None:
         type=int,
         default=0,
         help="extra sheets in the first server, where the mix's `list` kind runs /character list (default 0)",
+    )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="answer with bench.floor_bot (discord.py alone, a fixed embed) instead of our bot",
     )
     args = parser.parse_args()
     if args.seconds <= 0 or args.seconds > 120:
