@@ -4,7 +4,9 @@ An interaction that cannot be answered in time is worse than one refused in plai
 user sees "did not respond" and may retry a move that was in fact saved. So before a command
 runs, the tree asks :meth:`Admission.overloaded`: the event loop is far behind (its timers fire
 late: everything queued before this interaction runs first) with many commands in progress, or
-too many writes wait for the database. Then the user gets :data:`BUSY` privately and nothing is changed.
+too many writes wait for the database. Then the user gets :data:`BUSY` privately and nothing is
+changed; an autocomplete gets no suggestions, at once (``bot.client``), since an unanswered one
+fails in the member's client after 3 s just the same.
 
 The loop's lag is measured, not guessed from an interaction's age: a delivery Discord replays
 after a reconnect is old but finds an idle bot, and deserves a real answer.

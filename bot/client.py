@@ -55,7 +55,21 @@ class MistbornTree(app_commands.CommandTree["MistbornClient"]):
             return True
         if interaction.type is discord.InteractionType.application_command:
             await replies.send_private(interaction, BUSY)
+        elif interaction.type is discord.InteractionType.autocomplete:
+            await _no_suggestions(interaction)
         return False
+
+
+async def _no_suggestions(interaction: discord.Interaction["MistbornClient"]) -> None:
+    """Past capacity, an autocomplete still gets its answer: no suggestions, at once.
+
+    Left unanswered, Discord shows "Loading options failed" after 3 s and the bot has spent
+    nothing; an empty list is the cheapest answer there is, and the member can still type.
+    """
+    try:
+        await interaction.response.autocomplete([])
+    except discord.HTTPException:
+        log.debug("Could not answer autocomplete %s while busy", interaction.id, exc_info=True)
 
 
 GC_THRESHOLDS = (20_000, 10, 10)
