@@ -24,7 +24,6 @@ the one the previous move wrote: :data:`DOCUMENTS` keeps the last few documents 
 state they hold, so a move parses only what another process (or an older bot) wrote.
 """
 
-import asyncio
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -55,6 +54,7 @@ from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError
 from storage.outbox import NewMessage, OutboxMessage
 from storage.rolls import RollRecord
+from storage.sql import back_to_back
 from storage.store import Repositories, Storage
 
 MakeCommand = Callable[[Conflict, Mapping[int, Character]], Command]
@@ -151,9 +151,9 @@ async def _save(
 ) -> Applied:
     """Write the changed sheets, the Conflict (or delete it once ended) and the composed messages.
 
-    The three writes go to the database together (``_together``): its thread runs them back to
-    back instead of waiting for this loop between each, and the transaction commits only once
-    all three succeeded.
+    The writes (and the move's rolls) go to the database together (``back_to_back``): its
+    thread runs them one after another instead of waiting for this loop between each, and the
+    transaction commits only once all of them succeeded.
     """
     changes = [(loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())]
     ended = transition.state.phase is Phase.ENDED
@@ -177,35 +177,17 @@ async def _save(
             guild_id, stored, document, participants=[p.id for p in transition.state.participants]
         )
     )
-    written, saved, rows = await _together(
+    written, saved, rows, *_ = await back_to_back(
         tx.characters.update_many(guild_id, changes),
         conflict_write,
         tx.outbox.add(guild_id, channel_id, stored.id, messages),
+        *(tx.rolls.append(record) for record in (rolls(applied) if rolls is not None else ())),
     )
-    for record in rolls(applied) if rolls is not None else ():
-        await tx.rolls.append(record)
     if document is not None:
         DOCUMENTS.remember(document, transition.state)
     return applied.model_copy(
         update={"stored": saved if document is not None else None, "sheets": tuple(written), "messages": rows}
     )
-
-
-async def _together(
-    sheets: Awaitable[list[StoredCharacter]],
-    conflict: Awaitable[StoredConflict | None],
-    messages: Awaitable[tuple[OutboxMessage, ...]],
-) -> tuple[list[StoredCharacter], StoredConflict | None, tuple[OutboxMessage, ...]]:
-    """Run the writes of one move side by side; raise the first failure once all have ended (so
-    the rollback that follows runs after every one of them)."""
-    done = await asyncio.gather(sheets, conflict, messages, return_exceptions=True)
-    for outcome in done:
-        if isinstance(outcome, BaseException):
-            raise outcome
-    written, saved, rows = done
-    assert isinstance(written, list) and isinstance(rows, tuple)
-    assert saved is None or isinstance(saved, StoredConflict)
-    return written, saved, rows
 
 
 async def run_transition(
@@ -239,9 +221,9 @@ async def run_transition(
     """
     async with storage.transaction() as tx:
         await tx.conflicts.lock(guild_id, channel_id)  # PostgreSQL: other processes wait here
-        stored, loaded = await tx.conflicts.get_with_sheets(guild_id, channel_id)
-        if interaction_id is not None:
-            await tx.handled.claim(interaction_id)  # a replayed interaction changes nothing
+        # A replayed interaction changes nothing (its claim fails); queued behind the load.
+        claim = () if interaction_id is None else (tx.handled.claim(interaction_id),)
+        (stored, loaded), *_ = await back_to_back(tx.conflicts.get_with_sheets(guild_id, channel_id), *claim)
         if ready is not None:
             await ready
         if stored is None:

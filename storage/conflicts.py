@@ -14,7 +14,7 @@ Conflict, and where" (:meth:`ConflictRepository.channels_of`) is one indexed que
 agrees with the saved Conflicts.
 """
 
-from collections.abc import Collection
+from collections.abc import Awaitable, Collection
 from typing import NoReturn
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
@@ -27,6 +27,7 @@ from storage.sql import (
     Connection,
     IntegrityError,
     Row,
+    back_to_back,
     execute,
     execute_many,
     fetch_all,
@@ -200,7 +201,7 @@ class ConflictRepository:
                 raise AlreadyExistsError(
                     "A Conflict is already running in this channel; end it before starting another."
                 ) from error
-            await _index(conn, guild_id, channel_id, participants)
+            await back_to_back(*_index(conn, guild_id, channel_id, participants))
         return StoredConflict(
             id=row_id, guild_id=guild_id, channel_id=channel_id, version=1, updated_at=now, document=document
         )
@@ -224,7 +225,7 @@ class ConflictRepository:
             )
             if not changed:
                 await self._explain_miss(conn, guild_id, stored.id)
-            await _index(conn, guild_id, stored.channel_id, participants)
+            await back_to_back(*_index(conn, guild_id, stored.channel_id, participants))
         return stored.model_copy(
             update={"version": stored.version + 1, "updated_at": now, "document": document}
         )
@@ -259,15 +260,20 @@ class ConflictRepository:
         raise StaleWriteError(STALE)
 
 
-async def _index(conn: Connection, guild_id: int, channel_id: int, participants: Collection[int]) -> None:
-    """Record exactly ``participants`` as the characters in this channel's Conflict."""
-    await execute(
-        conn,
-        "DELETE FROM conflict_participants WHERE guild_id = ? AND channel_id = ?",
-        (guild_id, channel_id),
-    )
-    await execute_many(
-        conn,
-        "INSERT INTO conflict_participants (guild_id, channel_id, character_id) VALUES (?, ?, ?)",
-        [(guild_id, channel_id, character_id) for character_id in sorted(set(participants))],
+def _index(
+    conn: Connection, guild_id: int, channel_id: int, participants: Collection[int]
+) -> tuple[Awaitable[int], Awaitable[None]]:
+    """The two statements that record exactly ``participants`` as the characters in this
+    channel's Conflict, to be run in order (``back_to_back``)."""
+    return (
+        execute(
+            conn,
+            "DELETE FROM conflict_participants WHERE guild_id = ? AND channel_id = ?",
+            (guild_id, channel_id),
+        ),
+        execute_many(
+            conn,
+            "INSERT INTO conflict_participants (guild_id, channel_id, character_id) VALUES (?, ?, ?)",
+            [(guild_id, channel_id, character_id) for character_id in sorted(set(participants))],
+        ),
     )

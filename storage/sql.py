@@ -4,9 +4,10 @@ Each helper takes either an aiosqlite connection or a PostgreSQL one (``storage.
 a repository's code and nearly all of its SQL are the same for both backends.
 """
 
+import asyncio
 import sqlite3
 import weakref
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -61,6 +62,24 @@ async def fetch_all(conn: Connection, sql: str, params: Params = ()) -> list[Row
         return list(await conn.execute_fetchall(sql, params))
     finally:
         _IN_FLIGHT[conn] -= 1
+
+
+async def back_to_back(*steps: Awaitable[Any]) -> list[Any]:
+    """Queue ``steps`` on one connection at once, in this order, and wait for them together.
+
+    Each step starts now, so its statement is queued behind the one before it (aiosqlite's
+    thread and a PostgreSQL connection's lock both run them in the order queued): the batch
+    costs one wait for the database instead of one per statement. That matters inside a
+    transaction, which holds the one writer (``storage.writer``) for every wait. The first
+    failure is raised only once every step has ended, so a rollback that follows runs after
+    all of them.
+    """
+    started = [asyncio.ensure_future(step) for step in steps]
+    done = await asyncio.gather(*started, return_exceptions=True)
+    for outcome in done:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return done
 
 
 async def fetch_one(conn: Connection, sql: str, params: Params = ()) -> Row | None:
