@@ -148,16 +148,22 @@ def held_without(result: RateResult, kind: str) -> bool:
 
 
 def per_kind(results: list[RateResult]) -> list[list[str]]:
-    """p50/p99 per command kind at each rate, to see which kind sets the tail."""
+    """p50/p99 per command kind at each rate, to see which kind sets the tail, and that kind's
+    failures (which kind misses its deadline, or is told "busy")."""
     rows = []
     kinds = sorted({k for r in results for k, _, _ in r.outcomes})
     for kind in kinds:
         cells = [kind]
         for result in results:
             values = [t for k, o, t in result.outcomes if k == kind and o == "ok" and t is not None]
-            if values:
-                cells.append(f"{1000 * percentile(values, 50):.1f} / {1000 * percentile(values, 99):.1f}")
-            else:
-                cells.append("none in 3 s")
+            cell = (
+                f"{1000 * percentile(values, 50):.1f} / {1000 * percentile(values, 99):.1f}"
+                if values
+                else "none in 3 s"
+            )
+            failed = Counter(o for k, o, _ in result.outcomes if k == kind and o != "ok")
+            if failed:
+                cell += " (" + ", ".join(f"{n} {o}" for o, n in sorted(failed.items())) + ")"
+            cells.append(cell)
         rows.append(cells)
     return rows
