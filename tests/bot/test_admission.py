@@ -9,6 +9,7 @@ import pytest
 
 from bench.bot_env import BotEnv
 from bot.admission import BACKLOG, BUSY, LAG_LIMIT
+from bot.client import MistbornTree
 from rules.character import CharacterKind, make_character
 
 
@@ -26,11 +27,17 @@ async def vin(bot_env: BotEnv) -> BotEnv:
     return bot_env
 
 
+def tree_of(env: BotEnv) -> MistbornTree:
+    tree = env.bot.tree
+    assert isinstance(tree, MistbornTree)
+    return tree
+
+
 def overload(env: BotEnv, *, late: bool) -> None:
     admission = env.bot.admission
     admission.close()
     admission.lag = 2 * LAG_LIMIT if late else 0.0
-    env.bot.tree.in_flight = BACKLOG + 1 if late else 0
+    tree_of(env).in_flight = BACKLOG + 1 if late else 0
 
 
 async def logged_rolls(env: BotEnv) -> int:
@@ -79,6 +86,6 @@ async def test_back_under_capacity_the_same_interactions_are_served(vin: BotEnv)
 async def test_a_lag_without_a_backlog_refuses_nobody(vin: BotEnv) -> None:
     """One hiccup of a quiet bot's loop (a start, a collection) must not turn its users away."""
     overload(vin, late=True)
-    vin.bot.tree.in_flight = 0
+    tree_of(vin).in_flight = 0
     roll = await vin.slash("/roll dice:5 difficulty:2", user="player1")
     assert roll.embeds and not roll.ephemeral
