@@ -16,6 +16,9 @@ private one does the same the other way round.
 
 A lock per interaction makes the guard and an answer never race: the guard only defers when
 nothing is being sent, and an answer started after the defer sees it.
+
+Once its handler has ended, an interaction is let go (:func:`release`): nothing defers it any
+more, and the cycles that tie it together are cut, so it is freed at once.
 """
 
 import asyncio
@@ -48,6 +51,8 @@ class Answer:
     private_defer: bool = False
     thinking_shown: bool = False
     """The "thinking…" message is still there, waiting for the first answer to replace it."""
+    released: bool = False
+    """Its handler has ended (:func:`release`): the guard leaves it alone from now on."""
 
 
 CLOCK_SKEW = 10.0
@@ -84,7 +89,7 @@ def guard(interaction: discord.Interaction[Any]) -> None:
     ):
         return
     answer = state(interaction)
-    if answer.timer is not None:
+    if answer.timer is not None or answer.released:
         return
     delay = max(0.0, DEFER_AFTER - max(time.monotonic() - answer.arrived, age(interaction)))
     loop = asyncio.get_running_loop()
@@ -96,11 +101,36 @@ def unguard(interaction: discord.Interaction[Any]) -> None:
     answer = interaction.extras.get(KEY)
     if answer is not None and answer.timer is not None:
         answer.timer.cancel()
+        answer.timer = None  # its callback holds the interaction: a cycle through ``extras``
+
+
+CACHED_ON_INTERACTION = ("_cs_response", "_cs_followup", "_cs_namespace")
+"""discord.py's cached ``response``, ``followup`` and ``namespace`` of an interaction: each
+refers back to the interaction, so while cached they hold it in a reference cycle."""
+
+
+def release(interaction: discord.Interaction[Any]) -> None:
+    """The interaction's handler has ended: stop its guard, and cut the cycles that hold it.
+
+    An interaction and what discord.py caches on it refer to each other, so every interaction
+    (its payload, member, namespace: some hundreds of objects) used to wait for the garbage
+    collector, which then swept thousands at a time and held the event loop 10-20 ms under
+    load, long enough to show in every reply's latency (``bench/load_bench.py``). Dropping the
+    cache lets reference counting free it as soon as the last task lets go; were the
+    ``response`` asked for again, discord.py would build a fresh one, which is why nothing
+    answers or defers a released interaction.
+    """
+    answer = state(interaction)
+    answer.released = True
+    unguard(interaction)
+    for slot in CACHED_ON_INTERACTION:
+        with contextlib.suppress(AttributeError):
+            delattr(interaction, slot)
 
 
 async def _defer(interaction: discord.Interaction[Any]) -> None:
     answer = state(interaction)
-    if answer.lock.locked() or interaction.response.is_done():
+    if answer.released or answer.lock.locked() or interaction.response.is_done():
         return
     async with answer.lock:
         if interaction.response.is_done():

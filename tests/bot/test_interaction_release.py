@@ -1,0 +1,77 @@
+"""A handled interaction is freed at once by reference counting, not left to the collector.
+
+discord.py's interaction and the ``response`` it caches refer to each other; so did the guard's
+timer. Left so, every interaction waited for a garbage collection, and under load those swept
+thousands of objects at a time while the loop answered nothing. ``replies.release`` cuts the
+cycles once the handler has ended. These tests run commands and autocompletes through the real
+dispatch with the collector paused and keeping what it finds (``DEBUG_SAVEALL``), then look
+for interactions among what only a collection could have freed.
+"""
+
+import asyncio
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import discord
+import pytest
+
+from bench.bot_env import BotEnv
+from bot.client import MistbornTree
+from rules.character import CharacterKind, make_character
+
+
+@pytest.fixture
+async def vin(bot_env: BotEnv) -> BotEnv:
+    owner = bot_env.user_id("player1")
+    character = make_character(
+        name="Vin",
+        kind=CharacterKind.HERO,
+        owner_id=owner,
+        powers=[{"type": "allomancy", "name": "Steel", "rating": 4}],
+    )
+    stored = await bot_env.storage.characters.create(bot_env.guild_id, character)
+    await bot_env.storage.active.set(bot_env.guild_id, owner, stored.id)
+    return bot_env
+
+
+@contextmanager
+def collector_paused() -> Iterator[list[object]]:
+    """No automatic collection inside; on leaving, one collection, whose finds are yielded."""
+    found: list[object] = []
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        yield found
+        gc.collect()
+        found.extend(gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+
+
+async def settled(env: BotEnv) -> None:
+    """Until no handler runs any more (the reply reaches the fake before its handler ends)."""
+    tree = env.bot.tree
+    assert isinstance(tree, MistbornTree)
+    for _ in range(200):
+        if tree.in_flight == 0:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+
+
+async def test_handled_commands_and_autocompletes_leave_no_interaction_to_the_collector(vin: BotEnv) -> None:
+    with collector_paused() as found:
+        for _ in range(3):
+            assert (await vin.slash("/roll dice:5 difficulty:2", user="player1")).embeds
+            assert (await vin.slash("/roll stat:Steel", user="player1")).embeds
+            assert (await vin.slash("/character show name:Vin", user="player2")).embeds
+            assert (await vin.harness.autocomplete("/character show name:V", user="player2")).choices
+        refused = await vin.slash("/character show name:Nobody", user="player2")
+        assert refused.ephemeral
+        await settled(vin)
+    interactions = [item for item in found if isinstance(item, discord.Interaction)]
+    assert interactions == []
