@@ -22,6 +22,7 @@ This module sits below every other one of the bot (even ``bot.errors``), so the 
 uses the same function for the messages of ``rules`` and ``storage``.
 """
 
+import functools
 import re
 
 import discord
@@ -32,8 +33,22 @@ LIST_MARK = re.compile(r"^(\s*\d+)\.(\s)", re.MULTILINE)
 """A numbered list item ("1. x") at the start of a line."""
 
 
+CACHED_LENGTH = 200
+"""Texts up to this long are escaped once and remembered: the same names, stats and labels
+come back in nearly every reply, and the escape walks the text a character at a time."""
+
+
 def inert(text: str) -> str:
     """``text`` as Discord should show it: literally, with no Markdown, link or mention."""
+    return _inert_cached(text) if len(text) <= CACHED_LENGTH else _inert(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _inert_cached(text: str) -> str:
+    return _inert(text)
+
+
+def _inert(text: str) -> str:
     escaped = discord.utils.escape_markdown(discord.utils.escape_mentions(text))
     out: list[str] = []
     index = 0
