@@ -1,16 +1,19 @@
-"""Running a Conflict's commands against the database: load, apply, save, all in one transaction.
+"""Running a Conflict's commands against the database: load, apply, and save in one transaction.
 
 The engine (``rules.conflict``) is pure; this is the glue docs/architecture.md describes: one
-interaction loads the channel's Conflict and its participants' sheets (ONE query each), applies
+interaction loads the channel's Conflict and its participants' sheets (ONE query), applies
 one command, and saves the damaged sheets, the new Conflict state and the messages the table
 must see (the outbox, ``storage.outbox``) together inside ONE ``Storage.transaction()``. Nothing
 is read again afterwards: the :class:`Applied` that comes back holds the new state, every
 participant's sheet and the queued messages, which is all a reply and a board need.
 
-Transactions run one at a time through the database's single writer (on PostgreSQL, where
-several processes share the database, a move first locks its Conflict row and then its sheets
-in id order: ``ConflictRepository.lock``), so concurrent commands on one Conflict are applied
-one after another, each seeing the state the previous one left;
+The load, the command and the messages come first, from the last committed state and outside
+the one writer; the transaction then only writes, each write checking the version it was read
+at (:func:`run_transition`). When another move or a sheet's edit came in between, nothing is
+written and the move is done again inside one transaction that reads and writes (on
+PostgreSQL, where several processes share the database, it first locks the Conflict's row and
+then its sheets in id order: ``ConflictRepository.lock``). Either way concurrent commands on
+one Conflict are applied one after another, each seeing the state the previous one left;
 a command the new state no longer allows is refused with a :class:`~rules.errors.RulesError`
 and writes nothing. No update is ever lost, and a failure at any point (even after a sheet was
 written, or while composing the messages) rolls everything back.
@@ -27,6 +30,7 @@ state they hold, so a move parses only what another process (or an older bot) wr
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
@@ -51,7 +55,7 @@ from rules.conflict import (
 from rules.errors import RulesError
 from storage.character_rows import StoredCharacter
 from storage.conflicts import NO_CONFLICT, StoredConflict
-from storage.errors import NotFoundError
+from storage.errors import NotFoundError, StaleWriteError
 from storage.outbox import NewMessage, OutboxMessage
 from storage.rolls import RollRecord
 from storage.sql import back_to_back
@@ -138,55 +142,104 @@ def load_stored(stored: StoredConflict) -> Conflict:
     return DOCUMENTS.load(stored.document)
 
 
-async def _save(
-    tx: Repositories,
-    guild_id: int,
-    channel_id: int,
-    stored: StoredConflict,
-    loaded: Mapping[int, StoredCharacter],
-    transition: Transition,
-    compose: Compose | None,
-    before: Waiting | None = None,
-    rolls: Rolls | None = None,
-) -> Applied:
-    """Write the changed sheets, the Conflict (or delete it once ended) and the composed messages.
+@dataclass(frozen=True)
+class _Move:
+    """One command applied to a loaded state, composed and ready to write."""
 
-    The writes (and the move's rolls) go to the database together (``back_to_back``): its
-    thread runs them one after another instead of waiting for this loop between each, and the
-    transaction commits only once all of them succeeded.
+    stored: StoredConflict
+    loaded: dict[int, StoredCharacter]
+    transition: Transition
+    applied: Applied
+    messages: Sequence[NewMessage]
+    document: str | None
+    """The new state's document, or None when the command ended the Conflict."""
+
+
+async def _prepare(
+    repos: Repositories,
+    guild_id: int,
+    stored: StoredConflict | None,
+    loaded: dict[int, StoredCharacter],
+    command: Command | MakeCommand,
+    rng: random.Random | None,
+    conflict_id: int | None,
+    compose: Compose | None,
+) -> _Move:
+    """Apply the command to what was loaded and compose its messages; nothing is written.
+
+    Raises :class:`~storage.errors.NotFoundError` when no Conflict was loaded and
+    :class:`~rules.errors.RulesError` when the command is not allowed.
     """
-    changes = [(loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())]
+    if stored is None:
+        raise NotFoundError(NO_CONFLICT)
+    if conflict_id is not None and stored.id != conflict_id:
+        raise RulesError("That prompt belongs to a Conflict that has ended.")
+    sheets = {cid: s.character for cid, s in loaded.items()}
+    state = load_stored(stored).with_names({cid: sheet.name for cid, sheet in sheets.items()})
+    chosen = command(state, sheets) if callable(command) else command
+    missing = needed_sheets(state, chosen) - set(loaded)
+    if missing:  # a character joining: the one sheet not already in hand
+        loaded = {**loaded, **await repos.characters.get_many(guild_id, missing)}
+        sheets = {cid: s.character for cid, s in loaded.items()}
+    transition = apply(state, chosen, sheets, rng)
     ended = transition.state.phase is Phase.ENDED
-    document = None if ended else dump_conflict(transition.state)
-    after = None if document is None else stored.model_copy(update={"version": stored.version + 1})
-    characters = {cid: s.character for cid, s in loaded.items()} | dict(transition.changed_sheets)
     applied = Applied(
         conflict=transition.state,
         events=transition.events,
-        stored=after,
+        stored=None if ended else stored.model_copy(update={"version": stored.version + 1}),
         conflict_id=stored.id,
-        characters=characters,
+        characters={cid: s.character for cid, s in loaded.items()} | dict(transition.changed_sheets),
         revealed=frozenset(cid for cid, s in loaded.items() if s.revealed),
-        before=before,
+        before=waiting(state),
     )
     messages = await compose(applied) if compose is not None else ()
+    document = None if ended else dump_conflict(transition.state)
+    return _Move(stored, loaded, transition, applied, messages, document)
+
+
+async def _write(
+    tx: Repositories,
+    guild_id: int,
+    channel_id: int,
+    move: _Move,
+    rolls: Rolls | None,
+    interaction_id: int | None,
+) -> Applied:
+    """Write the move: the interaction's claim, the changed sheets, the Conflict (or delete it
+    once ended), the composed messages and the move's rolls.
+
+    They go to the database together (``back_to_back``): its thread runs them one after
+    another instead of waiting for this loop between each, and the transaction commits only
+    once all of them succeeded. Every write checks the version it was read at, so a move
+    prepared from a state someone has since changed raises
+    :class:`~storage.errors.StaleWriteError` (or NotFoundError, when it was ended) and writes
+    nothing. The claim goes first, so a replayed interaction is what is reported.
+    """
+    stored, transition = move.stored, move.transition
+    changes = [(move.loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())]
     conflict_write = (
         tx.conflicts.delete(guild_id, channel_id, expected=stored)
-        if document is None
+        if move.document is None
         else tx.conflicts.save(
-            guild_id, stored, document, participants=[p.id for p in transition.state.participants]
+            guild_id, stored, move.document, participants=[p.id for p in transition.state.participants]
         )
     )
-    written, saved, rows, *_ = await back_to_back(
+    claim = () if interaction_id is None else (tx.handled.claim(interaction_id),)
+    *_, written, saved, rows = await back_to_back(
+        *claim,
+        *(tx.rolls.append(record) for record in (rolls(move.applied) if rolls is not None else ())),
         tx.characters.update_many(guild_id, changes),
         conflict_write,
-        tx.outbox.add(guild_id, channel_id, stored.id, messages),
-        *(tx.rolls.append(record) for record in (rolls(applied) if rolls is not None else ())),
+        tx.outbox.add(guild_id, channel_id, stored.id, move.messages),
     )
-    if document is not None:
-        DOCUMENTS.remember(document, transition.state)
-    return applied.model_copy(
-        update={"stored": saved if document is not None else None, "sheets": tuple(written), "messages": rows}
+    if move.document is not None:
+        DOCUMENTS.remember(move.document, transition.state)
+    return move.applied.model_copy(
+        update={
+            "stored": saved if move.document is not None else None,
+            "sheets": tuple(written),
+            "messages": rows,
+        }
     )
 
 
@@ -208,39 +261,69 @@ async def run_transition(
     ``conflict_id``, when given, is the stored id of the Conflict the command was meant for (a
     prompt button carries it): attack ids restart in every Conflict, so without it a button
     left over from an ended Conflict could answer the next one's attack. ``compose`` makes
-    the outbox rows from the result, inside the transaction. ``ready`` is awaited once the
-    Conflict is loaded and before the command is built: the caller's own lookup (who is
-    asking) runs beside the load instead of before it.
+    the outbox rows from the result. ``ready`` is awaited once the Conflict is loaded and
+    before the command is built: the caller's own lookup (who is asking) runs beside the load
+    instead of before it.
 
     ``interaction_id``, when given, is recorded with the move, and a second move with the same
     id raises :class:`~storage.errors.AlreadyHandledError` and writes nothing.
+
+    The move is first prepared from the last committed state, read outside the one writer, and
+    written in one short transaction whose writes check the versions they were read at: a
+    move that holds the writer while it reads, applies and composes kept every roll queued
+    behind it for several turns of a busy loop (``bench/load_bench.py``). When someone changed
+    the Conflict or a sheet in between, that write changes nothing, and the move is done again
+    the careful way (:func:`_in_writer`): read and written inside one transaction, after the
+    moves before it. Either way each move sees the state the one before it left.
 
     Raises :class:`~storage.errors.NotFoundError` when no Conflict runs in the channel and
     :class:`~rules.errors.RulesError` when the command is not allowed now; in both cases
     nothing is written.
     """
+    stored, loaded = await storage.conflicts.get_with_sheets(guild_id, channel_id)
+    if ready is not None:
+        await ready
+    move = await _prepare(storage, guild_id, stored, loaded, command, rng, conflict_id, compose)
+    try:
+        async with storage.transaction() as tx:
+            await tx.conflicts.lock(guild_id, channel_id)  # PostgreSQL: other processes wait here
+            return await _write(tx, guild_id, channel_id, move, rolls, interaction_id)
+    except (StaleWriteError, NotFoundError):
+        pass  # another move, or a sheet's edit, came in between: redo it after them
+    return await _in_writer(
+        storage,
+        guild_id,
+        channel_id,
+        command,
+        rng=rng,
+        conflict_id=conflict_id,
+        compose=compose,
+        interaction_id=interaction_id,
+        rolls=rolls,
+    )
+
+
+async def _in_writer(
+    storage: Storage,
+    guild_id: int,
+    channel_id: int,
+    command: Command | MakeCommand,
+    *,
+    rng: random.Random | None,
+    conflict_id: int | None,
+    compose: Compose | None,
+    interaction_id: int | None,
+    rolls: Rolls | None,
+) -> Applied:
+    """The move read, applied and written inside one transaction: on SQLite no other write
+    runs meanwhile, and on PostgreSQL the Conflict's row and its sheets are locked first."""
     async with storage.transaction() as tx:
-        await tx.conflicts.lock(guild_id, channel_id)  # PostgreSQL: other processes wait here
+        await tx.conflicts.lock(guild_id, channel_id)
         # A replayed interaction changes nothing (its claim fails); queued behind the load.
         claim = () if interaction_id is None else (tx.handled.claim(interaction_id),)
         (stored, loaded), *_ = await back_to_back(tx.conflicts.get_with_sheets(guild_id, channel_id), *claim)
-        if ready is not None:
-            await ready
-        if stored is None:
-            raise NotFoundError(NO_CONFLICT)
-        if conflict_id is not None and stored.id != conflict_id:
-            raise RulesError("That prompt belongs to a Conflict that has ended.")
-        sheets = {cid: s.character for cid, s in loaded.items()}
-        state = load_stored(stored).with_names({cid: sheet.name for cid, sheet in sheets.items()})
-        chosen = command(state, sheets) if callable(command) else command
-        missing = needed_sheets(state, chosen) - set(loaded)
-        if missing:  # a character joining: the one sheet not already in hand
-            loaded.update(await tx.characters.get_many(guild_id, missing))
-            sheets = {cid: s.character for cid, s in loaded.items()}
-        transition = apply(state, chosen, sheets, rng)
-        return await _save(
-            tx, guild_id, channel_id, stored, loaded, transition, compose, waiting(state), rolls
-        )
+        move = await _prepare(tx, guild_id, stored, loaded, command, rng, conflict_id, compose)
+        return await _write(tx, guild_id, channel_id, move, rolls, None)
 
 
 async def start_conflict(

@@ -143,6 +143,64 @@ async def test_fifty_concurrent_adjustments_are_all_counted(storage: Storage) ->
     assert final is not None and final.participant(THORROW).round.action_dice == 12 + 50
 
 
+async def test_a_move_overtaken_between_its_read_and_its_write_is_redone_after_the_other(
+    storage: Storage,
+) -> None:
+    """The move reads first and writes later (``run_transition``): here another move commits in
+    between, so its versioned write changes nothing, and it is built and applied again on top."""
+    await keep_hasting(storage, DECLARED)
+    loaded, gate = asyncio.Event(), asyncio.Event()
+    built_from: list[int] = []
+
+    def adjust(state: Conflict, sheets: Mapping[int, Character]) -> AdjustDice:
+        built_from.append(state.participant(THORROW).round.action_dice)
+        return AdjustDice(participant=THORROW, delta=1)
+
+    async def held() -> None:  # awaited once the Conflict is loaded
+        loaded.set()
+        await gate.wait()
+
+    first = asyncio.create_task(run_transition(storage, GUILD, CHANNEL, adjust, ready=held()))
+    await asyncio.wait_for(loaded.wait(), 10)
+    other = run_transition(storage, GUILD, CHANNEL, AdjustDice(participant=THORROW, delta=5))
+    second = await asyncio.wait_for(other, 10)  # not queued behind the move that waits
+    gate.set()
+    applied = await first
+    assert built_from == [12, 12 + 5]  # from what it read, then from what the other move left
+    assert second.stored is not None and applied.stored is not None
+    assert applied.stored.version == second.stored.version + 1
+    final = await current_conflict(storage, GUILD, CHANNEL)
+    assert final is not None and final.participant(THORROW).round.action_dice == 12 + 5 + 1
+
+
+async def test_a_sheet_edited_between_a_moves_read_and_its_write_is_not_overwritten(
+    storage: Storage,
+) -> None:
+    """Damage a move deals is written with the sheet's version check: an edit of that sheet
+    made meanwhile (a Narrator's note, say) is kept, and the damage lands on top of it."""
+    await keep_hasting(storage, DECLARED + 2)
+    loaded, gate = asyncio.Event(), asyncio.Event()
+
+    async def held() -> None:
+        loaded.set()
+        await gate.wait()
+
+    move = asyncio.create_task(
+        run_transition(
+            storage, GUILD, CHANNEL, SpendNudges(participant=THORROW, story=2, damage=2), ready=held()
+        )
+    )
+    await asyncio.wait_for(loaded.wait(), 10)
+    carrow = await storage.characters.get(GUILD, CARROW)
+    noted = carrow.character.model_copy(update={"notes": "Bleeding from the scalp."})
+    await asyncio.wait_for(storage.characters.update(GUILD, carrow, noted), 10)
+    gate.set()
+    await move
+    after = (await storage.characters.get(GUILD, CARROW)).character
+    assert after.notes == "Bleeding from the scalp."
+    assert after.damage.health == 5
+
+
 async def test_fifty_concurrent_attacks_are_applied_once_or_refused(storage: Storage) -> None:
     await keep_hasting(storage, DECLARED)
     outcomes = await asyncio.gather(
