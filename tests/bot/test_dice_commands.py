@@ -70,19 +70,10 @@ async def test_roll_refusals_are_ephemeral_and_log_nothing(bot_env: BotEnv, line
     assert await bot_env.storage.rolls.recent(bot_env.guild_id) == []
 
 
-async def test_stat_autocomplete_lists_the_sheet(bot_env: BotEnv) -> None:
-    owner = bot_env.user_id("player1")
-    vin = make_character(
-        name="Vin",
-        kind=CharacterKind.HERO,
-        owner_id=owner,
-        powers=[{"type": "allomancy", "name": "Steel", "rating": 4}],
-    )
-    stored = await bot_env.storage.characters.create(bot_env.guild_id, vin)
-    await bot_env.storage.active.set(bot_env.guild_id, owner, stored.id)
-    reply = await bot_env.harness.autocomplete("/roll stat:st", user="player1")
+async def test_stat_autocomplete_lists_the_sheet(vin: BotEnv) -> None:
+    reply = await vin.harness.autocomplete("/roll stat:st", user="player1")
     assert [c["value"] for c in reply.choices] == ["Steel"]
-    names = await bot_env.harness.autocomplete("/roll character:v", user="player1")
+    names = await vin.harness.autocomplete("/roll character:v", user="player1")
     assert [c["value"] for c in names.choices] == ["Vin"]
 
 

@@ -14,25 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import discord
-import pytest
 
 from bench.bot_env import BotEnv
 from bot.client import MistbornTree
-from rules.character import CharacterKind, make_character
-
-
-@pytest.fixture
-async def vin(bot_env: BotEnv) -> BotEnv:
-    owner = bot_env.user_id("player1")
-    character = make_character(
-        name="Vin",
-        kind=CharacterKind.HERO,
-        owner_id=owner,
-        powers=[{"type": "allomancy", "name": "Steel", "rating": 4}],
-    )
-    stored = await bot_env.storage.characters.create(bot_env.guild_id, character)
-    await bot_env.storage.active.set(bot_env.guild_id, owner, stored.id)
-    return bot_env
 
 
 @contextmanager
