@@ -365,7 +365,7 @@ async def run(args: argparse.Namespace) -> None:
         )
     )
     print()
-    print("p50 / p99 ms per kind (and its failures):")
+    print(f"p50 / p99 ms per kind, how many took {P99_GOAL_MS:g} ms or more (slow), and its failures:")
     print(table(["kind", *[f"{r.rate}/s" for r in results]], per_kind(results)))
     print()
     best = max(held, default=None)

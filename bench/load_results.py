@@ -158,16 +158,19 @@ def held_without(result: RateResult, kind: str) -> bool:
 
 
 def per_kind(results: list[RateResult]) -> list[list[str]]:
-    """p50/p99 per command kind at each rate, to see which kind sets the tail, and that kind's
-    failures (which kind misses its deadline, or is told "busy")."""
+    """p50/p99 per command kind at each rate, how many of that kind answered past the p99 goal
+    (which kinds make up the overall tail), and that kind's failures (which kind misses its
+    deadline, or is told "busy")."""
     rows = []
     kinds = sorted({k for r in results for k, _, _ in r.outcomes})
     for kind in kinds:
         cells = [kind]
         for result in results:
             values = [t for k, o, t in result.outcomes if k == kind and o == "ok" and t is not None]
+            slow = sum(1 for t in values if 1000 * t >= P99_GOAL_MS)
             cell = (
                 f"{1000 * percentile(values, 50):.1f} / {1000 * percentile(values, 99):.1f}"
+                + (f", {slow} slow" if slow else "")
                 if values
                 else "none in 3 s"
             )
