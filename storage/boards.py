@@ -10,7 +10,7 @@ knows exactly which boards are behind their Conflict, and which show a Conflict 
 from pydantic import BaseModel, ConfigDict
 
 from storage.session import Session
-from storage.sql import Row, execute, fetch_all, fetch_one, per_dialect
+from storage.sql import Row, SharedWrite, execute, fetch_all, fetch_one
 
 _COLUMNS = "guild_id, channel_id, message_id, conflict_id, rendered_version FROM conflict_boards"
 
@@ -86,15 +86,14 @@ class BoardRepository:
         self, guild_id: int, channel_id: int, message_id: int, conflict_id: int, version: int
     ) -> None:
         """The message now shows ``conflict_id`` at ``version`` (never moves a board backwards)."""
-        async with self._session.writing(shared=True) as conn:
-            await execute(
-                conn,
+        await self._session.write_shared(
+            SharedWrite(
                 "UPDATE conflict_boards SET conflict_id = ?, rendered_version = ?"
                 " WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
-                + per_dialect(conn, " AND (conflict_id IS NOT ?", " AND (conflict_id IS DISTINCT FROM ?")
-                + " OR rendered_version < ?)",
+                " AND (conflict_id IS NULL OR conflict_id <> ? OR rendered_version < ?)",
                 (conflict_id, version, guild_id, channel_id, message_id, conflict_id, version),
             )
+        )
 
     async def clear(self, guild_id: int, channel_id: int) -> None:
         async with self._session.writing() as conn:

@@ -216,16 +216,28 @@ class ConflictRepository:
         was ended meanwhile.
         """
         now = utc_now()
-        async with self._session.writing() as conn, savepoint(conn, "conflict_save"):
-            changed = await execute(
-                conn,
-                "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
-                " WHERE guild_id = ? AND id = ? AND version = ?",
-                (document, to_text(now), guild_id, stored.id, stored.version),
-            )
-            if not changed:
-                await self._explain_miss(conn, guild_id, stored.id)
-            await back_to_back(*_index(conn, guild_id, stored.channel_id, participants))
+        async with self._session.writing() as conn:
+            # One wait for the database, not four: the index is rewritten right behind the
+            # version check, and undone with it when the check finds someone was first.
+            try:
+                _, changed, *_ = await back_to_back(
+                    execute(conn, "SAVEPOINT conflict_save"),
+                    execute(
+                        conn,
+                        "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
+                        " WHERE guild_id = ? AND id = ? AND version = ?",
+                        (document, to_text(now), guild_id, stored.id, stored.version),
+                    ),
+                    *_index(conn, guild_id, stored.channel_id, participants),
+                )
+                if not changed:
+                    await self._explain_miss(conn, guild_id, stored.id)
+            except BaseException:
+                await back_to_back(
+                    execute(conn, "ROLLBACK TO conflict_save"), execute(conn, "RELEASE conflict_save")
+                )
+                raise
+            await execute(conn, "RELEASE conflict_save")
         return stored.model_copy(
             update={"version": stored.version + 1, "updated_at": now, "document": document}
         )

@@ -32,7 +32,7 @@ import aiosqlite
 
 from storage.errors import DatabaseBusyError, StorageUnavailableError
 from storage.migrations import migrate
-from storage.sql import reads_in_flight
+from storage.sql import SharedWrite, reads_in_flight, run_shared
 from storage.writer import GroupWriter
 
 DEFAULT_DB_PATH = Path("data/mistborn.sqlite3")
@@ -65,9 +65,13 @@ class Session(Protocol):
     @property
     def reader(self) -> aiosqlite.Connection: ...
 
-    def writing(self, *, shared: bool = False) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        """The writer. ``shared``: the block is ONE statement that depends on nothing it read,
-        so it may run beside other such writes (group commit, :mod:`storage.writer`)."""
+    def writing(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        """The writer."""
+        ...
+
+    async def write_shared(self, write: SharedWrite) -> int:
+        """One statement that depends on nothing read before it, which the writer may send with
+        others like it and their commit in one trip (group commit, :mod:`storage.writer`)."""
         ...
 
 
@@ -200,7 +204,7 @@ class Database:
         return min(self._readers, key=reads_in_flight)
 
     @asynccontextmanager
-    async def writing(self, *, shared: bool = False) -> AsyncIterator[aiosqlite.Connection]:
+    async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
         """The writer for one repository call, outside any explicit transaction.
 
         Every repository write is one statement (followed at most by a read that explains a
@@ -211,8 +215,17 @@ class Database:
         :meth:`transaction`.
         """
         try:
-            async with self._group.statement(shared=shared) as conn:
+            async with self._group.statement() as conn:
                 yield conn
+        except sqlite3.Error as error:
+            if (unavailable := _unavailable(error)) is not None:
+                raise unavailable from error
+            raise
+
+    async def write_shared(self, write: SharedWrite) -> int:
+        """One shared write, outside any explicit transaction (``storage.writer``)."""
+        try:
+            return await self._group.write(write)
         except sqlite3.Error as error:
             if (unavailable := _unavailable(error)) is not None:
                 raise unavailable from error
@@ -269,7 +282,12 @@ class TransactionSession:
         return self._conn
 
     @asynccontextmanager
-    async def writing(self, *, shared: bool = False) -> AsyncIterator[aiosqlite.Connection]:
+    async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
         if self._begun is not None:
             await self._begun
         yield self._conn
+
+    async def write_shared(self, write: SharedWrite) -> int:
+        """Inside a transaction a shared write is just one more of its statements."""
+        async with self.writing() as conn:
+            return await run_shared(conn, write)

@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from storage.session import Session
-from storage.sql import Row, execute, fetch_all, fetch_one, from_text, to_text, utc_now
+from storage.sql import Row, SharedWrite, execute, fetch_all, fetch_one, from_text, to_text, utc_now
 
 NONCE_PREFIX = "mab"
 """Nonces are ``mab<row id>``: at most 25 characters, as Discord requires."""
@@ -150,12 +150,12 @@ class OutboxRepository:
 
     async def delivered(self, row_id: int, message_id: int) -> bool:
         """Mark the row shown by Discord message ``message_id``; False if it was settled already."""
-        async with self._session.writing(shared=True) as conn:
-            changed = await execute(
-                conn,
+        changed = await self._session.write_shared(
+            SharedWrite(
                 "UPDATE outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND delivered_at IS NULL",
                 (to_text(utc_now()), message_id, row_id),
             )
+        )
         return changed == 1
 
     async def attempted(self, row_id: int) -> None:

@@ -24,7 +24,7 @@ import asyncpg
 from storage.dialect import PgConnection
 from storage.errors import DatabaseBusyError, StorageUnavailableError
 from storage.pg_migrations import pg_migrate
-from storage.sql import Connection
+from storage.sql import Connection, SharedWrite, run_shared
 
 log = logging.getLogger(__name__)
 
@@ -118,10 +118,15 @@ class PgDatabase:
             await acquired.__aexit__(None, None, None)
 
     @asynccontextmanager
-    async def writing(self, *, shared: bool = False) -> AsyncIterator[Connection]:
-        """The writer for one repository call: its own short transaction (``shared`` is SQLite's)."""
+    async def writing(self) -> AsyncIterator[Connection]:
+        """The writer for one repository call: its own short transaction."""
         async with self.transaction() as conn:
             yield conn
+
+    async def write_shared(self, write: SharedWrite) -> int:
+        """One statement in its own transaction (sharing commits is SQLite's writer's business)."""
+        async with self.transaction() as conn:
+            return await run_shared(conn, write)
 
 
 class PgTransactionSession:
@@ -135,5 +140,8 @@ class PgTransactionSession:
         return self._conn
 
     @asynccontextmanager
-    async def writing(self, *, shared: bool = False) -> AsyncIterator[Connection]:
+    async def writing(self) -> AsyncIterator[Connection]:
         yield self._conn
+
+    async def write_shared(self, write: SharedWrite) -> int:
+        return await run_shared(self._conn, write)

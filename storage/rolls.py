@@ -22,7 +22,7 @@ from datetime import datetime
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from storage.session import Session
-from storage.sql import Row, execute, fetch_all, fetch_one, from_text, insert, to_text
+from storage.sql import Row, SharedWrite, execute, fetch_all, fetch_one, from_text, to_text
 
 MAX_RECENT = 100
 MAX_FACES = 20
@@ -157,9 +157,8 @@ class RollLog:
     async def append(self, record: RollRecord) -> int:
         """Log a roll; return its id (ids grow with time)."""
         counts = [record.faces.count(face) for face in range(1, 7)]
-        async with self._session.writing(shared=True) as conn:
-            return await insert(
-                conn,
+        return await self._session.write_shared(
+            SharedWrite(
                 "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
                 " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes,"
                 " secret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -179,7 +178,9 @@ class RollLog:
                     *counts,
                     int(record.secret),
                 ),
+                insert=True,
             )
+        )
 
     async def recent(
         self, guild_id: int, user_id: int | None = None, limit: int = 10, *, viewer: int | None = None

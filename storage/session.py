@@ -8,7 +8,7 @@ PostgreSQL :class:`~storage.postgres.PgDatabase` satisfy, so one repository clas
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
-from storage.sql import Connection
+from storage.sql import Connection, SharedWrite
 
 
 class Session(Protocol):
@@ -21,8 +21,13 @@ class Session(Protocol):
     @property
     def reader(self) -> Connection: ...
 
-    def writing(self, *, shared: bool = False) -> AbstractAsyncContextManager[Connection]:
-        """The writer. ``shared``: the block is ONE statement that depends on nothing it read, so
-        SQLite's writer may run it beside other such writes (group commit, ``storage.writer``);
-        PostgreSQL has no single writer, and ignores it."""
+    def writing(self) -> AbstractAsyncContextManager[Connection]:
+        """The writer."""
+        ...
+
+    async def write_shared(self, write: SharedWrite) -> int:
+        """One statement that depends on nothing read before it (a roll's log entry). SQLite's
+        one writer sends such writes together with their commit (group commit,
+        ``storage.writer``); PostgreSQL has no single writer and runs it in its own
+        transaction. Returns the new row's id for an insert, else the rows changed."""
         ...

@@ -9,6 +9,7 @@ import sqlite3
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -80,6 +81,28 @@ async def back_to_back(*steps: Awaitable[Any]) -> list[Any]:
         if isinstance(outcome, BaseException):
             raise outcome
     return done
+
+
+@dataclass(frozen=True, slots=True)
+class SharedWrite:
+    """One write statement that depends on nothing read before it (a roll's log entry, a
+    delivery mark), so the one writer may run it beside others like it and send them to the
+    database together with their ``COMMIT`` (``storage.writer``).
+
+    ``insert``: the statement is an INSERT whose new row id is wanted; otherwise the count of
+    rows it changed is.
+    """
+
+    sql: str
+    params: Params
+    insert: bool = False
+
+
+async def run_shared(conn: Connection, write: SharedWrite) -> int:
+    """Run ``write`` on ``conn``: the new row's id for an insert, else the rows changed."""
+    if write.insert:
+        return await insert(conn, write.sql, write.params)
+    return await execute(conn, write.sql, write.params)
 
 
 async def fetch_one(conn: Connection, sql: str, params: Params = ()) -> Row | None:

@@ -9,12 +9,15 @@ time on one connection, but those that queue up while the writer is busy run tog
   body. Bodies are the callers' own async code (reads and writes interleaved with awaits), so
   a unit runs in its caller's task: the writer hands it the connection (its *turn*), waits
   until the body ends, and hands the connection to the next unit of the same transaction;
-- statements declared *shared* (one statement depending on no read: a roll's log entry) get
-  their turns together, wherever they wait in the queue (:meth:`GroupWriter._take_shared`):
-  each is atomic by itself, aiosqlite runs them in order, and a busy loop's wake-ups (several
-  per turn, each behind everything else the loop has queued) no longer add up one write after
-  another. Any other write keeps the connection to itself for its turn (a count before an
-  insert, a repository's own savepoint);
+- a *shared write* (``SharedWrite``: one statement depending on no read, such as a roll's log
+  entry) is not run by its caller: it waits in the queue as data, and the writer sends every
+  shared write queued at that moment to aiosqlite's thread in one go, with the batch's
+  ``COMMIT`` behind them (and its ``BEGIN`` ahead, when they open the batch)
+  (:meth:`GroupWriter._writes`). A batch of rolls is then one trip to the database and one
+  wake-up of their callers, where each caller running its own statement cost a turn, a trip
+  and a hand-back each, every one of them behind everything else a busy loop had queued.
+  Shared writes go ahead of the transaction bodies in the queue and end the batch they join,
+  so a roll never waits for a Conflict move's body to finish twice;
 - a transaction unit that raises is rolled back to its savepoint alone (a failing lone
   statement SQLite undoes by itself): its caller gets its exception, the units before and
   after it commit. Each unit sees every unit before it (same connection, same transaction),
@@ -39,13 +42,13 @@ import contextlib
 import logging
 import sqlite3
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
 import aiosqlite
 
 from storage.errors import StorageError, StorageUnavailableError
-from storage.sql import rollback
+from storage.sql import SharedWrite, rollback, run_shared
 
 log = logging.getLogger(__name__)
 
@@ -65,23 +68,42 @@ Begun = asyncio.Future[Any] | None
 ``BEGIN`` has run before any unit's turn."""
 
 
-class _Unit:
-    """One caller's write: its turn on the connection, how its body ended, its commit."""
+def _lost(error: BaseException) -> BaseException:
+    """What every unit of a lost batch hears: the database's own error, or words a player reads."""
+    return error if isinstance(error, sqlite3.Error | StorageError) else StorageUnavailableError(LOST)
 
-    __slots__ = ("committed", "done", "savepoint", "shared", "task", "turn")
+
+def _retrieved(future: "asyncio.Future[Any]") -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+class _Unit:
+    """One caller's body (a transaction, or a repository's statements): its turn on the
+    connection, how the body ended, its commit."""
+
+    __slots__ = ("committed", "done", "savepoint", "task", "turn")
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, task: "asyncio.Task[Any] | None", savepoint: bool, shared: bool
+        self, loop: asyncio.AbstractEventLoop, task: "asyncio.Task[Any] | None", savepoint: bool
     ) -> None:
         self.task = task
         self.savepoint = savepoint
         """A transaction body runs in a savepoint; a lone statement is atomic by itself."""
-        self.shared = shared
-        """One statement that depends on no read: it may run beside others like it."""
         self.turn: asyncio.Future[None] = loop.create_future()
         self.done: asyncio.Future[BaseException | None] = loop.create_future()
         """What the body raised (or what kept it from running), None when it ended normally."""
         self.committed: asyncio.Future[None] = loop.create_future()
+
+
+class _Write:
+    """One shared write waiting for the writer, and what it came to once committed."""
+
+    __slots__ = ("committed", "write")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, write: SharedWrite) -> None:
+        self.write = write
+        self.committed: asyncio.Future[int] = loop.create_future()
 
 
 class GroupWriter:
@@ -89,10 +111,10 @@ class GroupWriter:
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
-        self._queue: deque[_Unit] = deque()
+        self._queue: deque[_Unit | _Write] = deque()
         self._busy = False
         self._holders: set[asyncio.Task[Any] | None] = set()
-        """Tasks holding the connection now: one, or a run of lone statements (see ``_statements``)."""
+        """The task holding the connection now (a transaction body, or a lone write)."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._drained: list[asyncio.Future[None]] = []
@@ -116,19 +138,33 @@ class GroupWriter:
         return task
 
     @contextlib.asynccontextmanager
-    async def statement(self, *, shared: bool = False) -> AsyncIterator[aiosqlite.Connection]:
-        """The writer for one repository call: alone in autocommit, or a unit of a batch.
-
-        ``shared``: the block is ONE statement that depends on nothing it read, so in a batch
-        it gets its turn together with the shared statements queued next to it.
-        """
+    async def statement(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The writer for one repository call: alone in autocommit, or a unit of a batch."""
         task = self._check()
         if self._busy or self._queue:
-            async with self._unit(task, savepoint=False, shared=shared):
+            async with self._unit(task, savepoint=False):
                 yield self._conn
             return
         with self._alone(task):
             yield self._conn
+
+    async def write(self, write: SharedWrite) -> int:
+        """Run one shared write: at once in autocommit when the writer is free, else with the
+        next batch. Returns once committed: the new row's id, or the rows it changed."""
+        task = self._check()
+        if not (self._busy or self._queue):
+            with self._alone(task):
+                return await run_shared(self._conn, write)
+        queued = _Write(asyncio.get_running_loop(), write)
+        self._queue.append(queued)
+        self._kick()
+        try:
+            return await asyncio.shield(queued.committed)
+        except asyncio.CancelledError:
+            with contextlib.suppress(ValueError):
+                self._queue.remove(queued)  # not taken yet: it never runs
+            queued.committed.add_done_callback(_retrieved)  # taken: it runs, and nobody reads how
+            raise
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Begun]:
@@ -140,7 +176,7 @@ class GroupWriter:
         """
         task = self._check()
         if self._busy or self._queue:
-            async with self._unit(task, savepoint=True, shared=False):
+            async with self._unit(task, savepoint=True):
                 yield None
             return
         with self._alone(task):
@@ -167,11 +203,9 @@ class GroupWriter:
             self._settle()
 
     @contextlib.asynccontextmanager
-    async def _unit(
-        self, task: "asyncio.Task[Any] | None", *, savepoint: bool, shared: bool
-    ) -> AsyncIterator[None]:
+    async def _unit(self, task: "asyncio.Task[Any] | None", *, savepoint: bool) -> AsyncIterator[None]:
         """Queue, wait for the turn, run the body, and return only once its batch committed."""
-        unit = _Unit(asyncio.get_running_loop(), task, savepoint, shared)
+        unit = _Unit(asyncio.get_running_loop(), task, savepoint)
         self._queue.append(unit)
         self._kick()
         try:
@@ -241,7 +275,10 @@ class GroupWriter:
     async def _batch(self) -> None:
         """Run the queued units in one transaction, each in its savepoint, and commit once."""
         loop = asyncio.get_running_loop()
-        first = self._queue.popleft()
+        first = self._queue.popleft()  # the oldest: shared writes going first never starve a body
+        if isinstance(first, _Write):
+            await self._writes([first, *self._take_writes(MAX_BATCH - 1)], [], [], begin=True)
+            return
         try:
             await self._conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
@@ -252,29 +289,30 @@ class GroupWriter:
         started = loop.time()
         held: list[_Unit] = []
         queued: list[asyncio.Future[Any]] = []
-        unit: _Unit | None = first
+        unit: _Unit | _Write | None = first
         try:
             while unit is not None:
-                if unit.shared:
-                    run = [unit, *self._take_shared(MAX_BATCH - len(held) - 1)]
-                    if (lost := await self._statements(run, held)) is not None:
-                        raise lost
-                elif not unit.turn.done():  # else cancelled while queued: skip it
+                if isinstance(unit, _Write):  # shared writes end the batch, sent with its COMMIT
+                    run = [unit, *self._take_writes(MAX_BATCH - len(held) - 1)]
+                    await self._writes(run, held, queued, begin=False)
+                    return
+                if not unit.turn.done():  # else cancelled while queued: skip it
                     kept = await self._turn(unit, queued)
                     if isinstance(kept, BaseException):
                         raise kept
                     if kept:
                         held.append(unit)
                 full = len(held) >= MAX_BATCH or loop.time() - started > BATCH_BUDGET
-                unit = self._queue.popleft() if self._queue and not full else None
+                unit = self._next() if self._queue and not full else None
             await asyncio.gather(*queued)
             await self._conn.execute("COMMIT")
         except BaseException as error:
             await asyncio.gather(*queued, return_exceptions=True)
             await self._roll_back(error)
-            lost = error if isinstance(error, sqlite3.Error | StorageError) else StorageUnavailableError(LOST)
+            lost = _lost(error)
             for gone in held:
-                gone.committed.set_exception(lost)
+                if not gone.committed.done():  # else settled by _writes before it was cancelled
+                    gone.committed.set_exception(lost)
             if not isinstance(error, sqlite3.Error | StorageError):
                 raise
             return
@@ -283,45 +321,90 @@ class GroupWriter:
         for done in held:
             done.committed.set_result(None)
 
-    def _take_shared(self, limit: int) -> list[_Unit]:
-        """Up to ``limit`` shared statements out of the queue, ahead of the other units.
+    def _next(self) -> "_Unit | _Write":
+        """The next unit of a batch: shared writes first, wherever they wait in the queue.
 
-        Safe to move forward: a shared statement depends on nothing it read, and whatever its
-        caller depends on was committed before it asked (the units it passes are not visible
-        to anyone yet). It spares a busy loop one wake-up per shared statement.
+        Their callers (rolls, as a rule) are waiting to answer, and they cost the writer no
+        turn of their own; a transaction body ahead of them would hold the connection for
+        several trips. They end the batch, and the next batch starts with the oldest unit, so
+        a shared write waits for one transaction body at most, and a body for one run of
+        shared writes at most. Moving them forward is safe for the reason
+        :meth:`_take_writes` gives.
         """
-        taken = [unit for unit in self._queue if unit.shared][: max(0, limit)]
+        for index, unit in enumerate(self._queue):
+            if isinstance(unit, _Write):
+                del self._queue[index]
+                return unit
+        return self._queue.popleft()
+
+    def _take_writes(self, limit: int) -> list[_Write]:
+        """Up to ``limit`` shared writes out of the queue, ahead of the other units.
+
+        Safe to move forward: a shared write depends on nothing it read, and whatever its
+        caller depends on was committed before it asked (the units it passes are not visible
+        to anyone yet).
+        """
+        taken = [unit for unit in self._queue if isinstance(unit, _Write)][: max(0, limit)]
         if taken:
             chosen = set(map(id, taken))
             self._queue = deque(unit for unit in self._queue if id(unit) not in chosen)
         return taken
 
-    async def _statements(self, run: list[_Unit], held: list[_Unit]) -> BaseException | None:
-        """Give a run of shared statements the connection all at once; None, or the error that
-        lost the whole transaction.
+    async def _writes(
+        self, run: list[_Write], held: list[_Unit], queued: list[asyncio.Future[Any]], *, begin: bool
+    ) -> None:
+        """Send ``run`` and the batch's ``COMMIT`` (and, with ``begin``, its ``BEGIN``) to the
+        database in one go, then settle every unit of the batch: ``held``, whose bodies ran
+        before, and the writes.
 
-        Each is one statement that depends on no read (``Database.writing(shared=True)``),
-        atomic by itself, and aiosqlite runs them in the order they were sent, so they need not
-        wait for each other: the run costs
-        the loop a few wake-ups in all, not a few per write, which is what held a busy bot's
-        writes back (each wake-up waits behind everything else the loop has to do).
+        aiosqlite runs statements in the order they were sent, so nothing waits for anything
+        here but the last of them. What the outcome means:
+
+        - ``COMMIT`` succeeded: everything in the transaction is saved; a write that failed by
+          itself (a constraint) was undone alone by SQLite and its caller gets its error;
+        - ``BEGIN`` failed (the busy timeout, when another process holds the file): no
+          transaction was open, so each write ran alone in autocommit and its own outcome is
+          final, and the ``COMMIT`` had nothing to commit;
+        - otherwise the transaction as a whole was lost (a full disk, an I/O error): it is
+          rolled back, and nobody is told a write was saved.
         """
-        live = [unit for unit in run if not unit.turn.done()]  # the others were cancelled while queued
-        for unit in live:
-            self._holders.add(unit.task)
-            unit.turn.set_result(None)
-        outcomes = await asyncio.gather(*(unit.done for unit in live))
-        for unit in live:
-            self._holders.discard(unit.task)
-        if not self._conn.in_transaction:
-            errors = [raised for raised in outcomes if isinstance(raised, sqlite3.Error)]
-            lost = errors[0] if errors else StorageUnavailableError(LOST)
-            for unit, raised in zip(live, outcomes, strict=True):
-                if raised is None:
-                    unit.committed.set_exception(lost)
-            return lost
-        held.extend(unit for unit, raised in zip(live, outcomes, strict=True) if raised is None)
-        return None
+        steps: list[Awaitable[Any]] = [self._conn.execute("BEGIN IMMEDIATE")] if begin else []
+        steps += [run_shared(self._conn, unit.write) for unit in run]
+        steps.append(self._conn.execute("COMMIT"))
+        sent = [asyncio.ensure_future(step) for step in steps]  # started, and so sent, in this order
+        try:
+            everything = await asyncio.gather(*queued, *sent, return_exceptions=True)
+        except BaseException as error:  # cancelled (the writer is stopping): tell nobody it was saved
+            lost = _lost(error)
+            waiting: list[asyncio.Future[Any]] = [unit.committed for unit in held]
+            for future in waiting + [unit.committed for unit in run]:
+                if not future.done():
+                    future.set_exception(lost)
+            raise
+        earlier, began = everything[: len(queued)], everything[len(queued)] if begin else None
+        outcomes, committed = everything[len(queued) + begin : -1], everything[-1]
+        failed = isinstance(began, BaseException)
+        if not failed and isinstance(committed, BaseException):
+            await self._roll_back(committed)
+            lost = _lost(committed)
+            for gone in held:
+                gone.committed.set_exception(lost)
+            for unit, outcome in zip(run, outcomes, strict=True):
+                unit.committed.set_exception(outcome if isinstance(outcome, BaseException) else lost)
+            return
+        if not failed and any(isinstance(raised, BaseException) for raised in earlier):
+            log.warning("A savepoint of a committed batch failed: %r", earlier)
+        saved = 0
+        for unit, outcome in zip(run, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                unit.committed.set_exception(outcome)
+            else:
+                saved += 1
+                unit.committed.set_result(outcome)
+        for done in held:
+            done.committed.set_result(None)
+        self.batches += 1
+        self.batched_units += len(held) + saved
 
     async def _turn(self, unit: _Unit, queued: list[asyncio.Future[Any]]) -> bool | BaseException:
         """Give ``unit`` the connection (a transaction body inside its savepoint): whether it

@@ -1,12 +1,15 @@
 """Group commit (``storage.writer``) and the pool of readers.
 
 Writes queued behind a busy writer run as savepoints of one transaction: a unit that raises
-leaves nothing and the others commit; each unit sees the ones before it; a ``kill -9`` during a
-batch leaves only whole units, and every unit a caller saw returned. A slow read holds no other.
+leaves nothing and the others commit; each unit sees the ones before it; shared writes (a
+roll's log entry) go ahead of transaction bodies, and one that fails leaves the others of its
+batch; a ``kill -9`` during a batch leaves only whole units, and every unit a caller saw
+returned. A slow read holds no other.
 """
 
 import asyncio
 import signal
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -14,8 +17,8 @@ import pytest
 
 from rules.character import CharacterKind, make_character
 from storage import GuildSettings, Storage, writer
-from storage.errors import AlreadyExistsError
-from storage.sql import fetch_all, fetch_one
+from storage.errors import AlreadyExistsError, DatabaseBusyError
+from storage.sql import SharedWrite, fetch_all, fetch_one
 from storage.writer import MAX_BATCH
 from tests.storage.group_crash_writer import ROWS_PER_UNIT
 from tests.storage.group_crash_writer import record as roll
@@ -130,6 +133,90 @@ async def test_queued_roll_log_writes_share_one_commit(
     assert storage.sqlite.group.batched_units == units + 30
     rows = await fetch_all(storage.database.reader, "SELECT user_id FROM roll_log ORDER BY id")
     assert [int(row["user_id"]) for row in rows] == list(range(1, 31))
+
+
+async def test_a_queued_roll_waits_for_one_transaction_body_at_most(storage: Storage) -> None:
+    """Behind two queued Conflict moves' bodies, a roll is committed after the first body and
+    before the second starts; and the first, older than the roll, is not overtaken by it."""
+    blocker, _, release = await hold_writer(storage)
+    logged_before_body: list[int] = []
+
+    async def move(guild_id: int) -> None:
+        async with storage.transaction() as tx:
+            row = await fetch_one(storage.database.reader, "SELECT COUNT(*) AS n FROM roll_log")
+            assert row is not None
+            logged_before_body.append(int(row["n"]))  # committed rows only: a reader's view
+            await tx.settings.set(guild_id, GuildSettings(gm_channel_id=guild_id))
+
+    bodies = [asyncio.create_task(move(7))]
+    await queued(storage, 1)
+    bodies.append(asyncio.create_task(move(8)))
+    await queued(storage, 2)
+    rolled = asyncio.create_task(storage.rolls.append(roll(1)))
+    await queued(storage, 3)
+    release.set()
+    await asyncio.gather(blocker, *bodies, rolled)
+    assert logged_before_body == [0, 1]
+
+
+async def test_a_shared_write_that_fails_alone_leaves_the_others_of_its_batch(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(writer, "BATCH_BUDGET", 60.0)
+    blocker, _, release = await hold_writer(storage)
+    rolls = [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(1, 4)]
+    bad = asyncio.create_task(
+        storage.database.write_shared(SharedWrite("INSERT INTO roll_log (guild_id) VALUES (NULL)", ()))
+    )
+    rolls += [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(4, 6)]
+    await queued(storage, 6)
+    batches = storage.sqlite.group.batches
+    release.set()
+    await blocker
+    with pytest.raises(sqlite3.IntegrityError):
+        await bad
+    ids = await asyncio.gather(*rolls)
+    assert ids == sorted(ids)
+    rows = await fetch_all(storage.database.reader, "SELECT user_id FROM roll_log ORDER BY id")
+    assert [int(row["user_id"]) for row in rows] == [1, 2, 3, 4, 5]
+    assert storage.sqlite.group.batches == batches + 1  # and they still shared one commit
+
+
+async def test_shared_writes_whose_batch_cannot_begin_are_each_refused_as_busy(
+    storage: Storage, db_path: Path
+) -> None:
+    """Another process holds the file's write lock: the batch's BEGIN waits out the busy timeout
+    and fails, each write then fails alone, and every caller hears "busy"; nothing is saved."""
+    other = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        async with storage.sqlite.writing() as conn:  # holds the writer while the writes queue
+            await conn.execute("PRAGMA busy_timeout = 50")
+            other.execute("BEGIN IMMEDIATE")
+            tasks = [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(1, 4)]
+            await queued(storage, 3)
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    assert [type(result) for result in results] == [DatabaseBusyError] * 3
+    assert await fetch_all(storage.database.reader, "SELECT id FROM roll_log") == []
+    assert await storage.rolls.append(roll(9)) > 0  # the lock gone, the next write goes through
+
+
+async def test_a_cancelled_queued_shared_write_is_never_run(storage: Storage) -> None:
+    blocker, _, release = await hold_writer(storage)
+    cancelled = asyncio.create_task(storage.rolls.append(roll(1)))
+    kept = asyncio.create_task(storage.rolls.append(roll(2)))
+    await queued(storage, 2)
+    cancelled.cancel()
+    await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(blocker, kept)
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    rows = await fetch_all(storage.database.reader, "SELECT user_id FROM roll_log")
+    assert [int(row["user_id"]) for row in rows] == [2]
+    assert storage.database.waiting == 0
 
 
 async def test_each_unit_sees_the_units_before_it(storage: Storage) -> None:
