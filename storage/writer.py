@@ -11,13 +11,11 @@ time on one connection, but those that queue up while the writer is busy run tog
   until the body ends, and hands the connection to the next unit of the same transaction;
 - a *shared write* (``SharedWrite``: one statement depending on no read, such as a roll's log
   entry) is not run by its caller: it waits in the queue as data, and the writer sends every
-  shared write queued at that moment to aiosqlite's thread in one go, with the batch's
-  ``COMMIT`` behind them (and its ``BEGIN`` ahead, when they open the batch)
-  (:meth:`GroupWriter._writes`). A batch of rolls is then one trip to the database and one
-  wake-up of their callers, where each caller running its own statement cost a turn, a trip
-  and a hand-back each, every one of them behind everything else a busy loop had queued.
-  Shared writes go ahead of the transaction bodies in the queue and end the batch they join,
-  so a roll never waits for a Conflict move's body to finish twice;
+  shared write then queued with the batch's ``COMMIT`` in one trip (:mod:`storage.shared_run`).
+  Under load each trip and each hand-over between tasks waits behind everything else the
+  loop has queued; a caller running its own statement paid a turn, a trip and a hand-back.
+  Shared writes go ahead of transaction bodies and end the batch they join, and each batch
+  starts with the oldest unit: a roll waits for one body at most, a body for one run of rolls;
 - a transaction unit that raises is rolled back to its savepoint alone (a failing lone
   statement SQLite undoes by itself): its caller gets its exception, the units before and
   after it commit. Each unit sees every unit before it (same connection, same transaction),
@@ -42,13 +40,15 @@ import contextlib
 import logging
 import sqlite3
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiosqlite
 
 from storage.errors import StorageError, StorageUnavailableError
+from storage.shared_run import send_run
 from storage.sql import SharedWrite, rollback, run_shared
+from storage.write_queue import Body, Queue, QueuedWrite, next_in_batch, retrieved, take_writes
 
 log = logging.getLogger(__name__)
 
@@ -73,45 +73,12 @@ def _lost(error: BaseException) -> BaseException:
     return error if isinstance(error, sqlite3.Error | StorageError) else StorageUnavailableError(LOST)
 
 
-def _retrieved(future: "asyncio.Future[Any]") -> None:
-    if not future.cancelled():
-        future.exception()
-
-
-class _Unit:
-    """One caller's body (a transaction, or a repository's statements): its turn on the
-    connection, how the body ended, its commit."""
-
-    __slots__ = ("committed", "done", "savepoint", "task", "turn")
-
-    def __init__(
-        self, loop: asyncio.AbstractEventLoop, task: "asyncio.Task[Any] | None", savepoint: bool
-    ) -> None:
-        self.task = task
-        self.savepoint = savepoint
-        """A transaction body runs in a savepoint; a lone statement is atomic by itself."""
-        self.turn: asyncio.Future[None] = loop.create_future()
-        self.done: asyncio.Future[BaseException | None] = loop.create_future()
-        """What the body raised (or what kept it from running), None when it ended normally."""
-        self.committed: asyncio.Future[None] = loop.create_future()
-
-
-class _Write:
-    """One shared write waiting for the writer, and what it came to once committed."""
-
-    __slots__ = ("committed", "write")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, write: SharedWrite) -> None:
-        self.write = write
-        self.committed: asyncio.Future[int] = loop.create_future()
-
-
 class GroupWriter:
     """The one writer connection, handed to one unit at a time, committing them in batches."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
-        self._queue: deque[_Unit | _Write] = deque()
+        self._queue: Queue = deque()
         self._busy = False
         self._holders: set[asyncio.Task[Any] | None] = set()
         """The task holding the connection now (a transaction body, or a lone write)."""
@@ -155,7 +122,7 @@ class GroupWriter:
         if not (self._busy or self._queue):
             with self._alone(task):
                 return await run_shared(self._conn, write)
-        queued = _Write(asyncio.get_running_loop(), write)
+        queued = QueuedWrite(asyncio.get_running_loop(), write)
         self._queue.append(queued)
         self._kick()
         try:
@@ -163,7 +130,7 @@ class GroupWriter:
         except asyncio.CancelledError:
             with contextlib.suppress(ValueError):
                 self._queue.remove(queued)  # not taken yet: it never runs
-            queued.committed.add_done_callback(_retrieved)  # taken: it runs, and nobody reads how
+            queued.committed.add_done_callback(retrieved)  # taken: it runs, and nobody reads how
             raise
 
     @contextlib.asynccontextmanager
@@ -205,7 +172,7 @@ class GroupWriter:
     @contextlib.asynccontextmanager
     async def _unit(self, task: "asyncio.Task[Any] | None", *, savepoint: bool) -> AsyncIterator[None]:
         """Queue, wait for the turn, run the body, and return only once its batch committed."""
-        unit = _Unit(asyncio.get_running_loop(), task, savepoint)
+        unit = Body(asyncio.get_running_loop(), task, savepoint)
         self._queue.append(unit)
         self._kick()
         try:
@@ -276,8 +243,8 @@ class GroupWriter:
         """Run the queued units in one transaction, each in its savepoint, and commit once."""
         loop = asyncio.get_running_loop()
         first = self._queue.popleft()  # the oldest: shared writes going first never starve a body
-        if isinstance(first, _Write):
-            await self._writes([first, *self._take_writes(MAX_BATCH - 1)], [], [], begin=True)
+        if isinstance(first, QueuedWrite):
+            await self._writes([first, *take_writes(self._queue, MAX_BATCH - 1)], [], [], begin=True)
             return
         try:
             await self._conn.execute("BEGIN IMMEDIATE")
@@ -287,13 +254,13 @@ class GroupWriter:
                 first.turn.set_exception(error)  # it waited the busy timeout; the next unit tries anew
             return
         started = loop.time()
-        held: list[_Unit] = []
+        held: list[Body] = []
         queued: list[asyncio.Future[Any]] = []
-        unit: _Unit | _Write | None = first
+        unit: Body | QueuedWrite | None = first
         try:
             while unit is not None:
-                if isinstance(unit, _Write):  # shared writes end the batch, sent with its COMMIT
-                    run = [unit, *self._take_writes(MAX_BATCH - len(held) - 1)]
+                if isinstance(unit, QueuedWrite):  # shared writes end the batch, sent with its COMMIT
+                    run = [unit, *take_writes(self._queue, MAX_BATCH - len(held) - 1)]
                     await self._writes(run, held, queued, begin=False)
                     return
                 if not unit.turn.done():  # else cancelled while queued: skip it
@@ -303,7 +270,7 @@ class GroupWriter:
                     if kept:
                         held.append(unit)
                 full = len(held) >= MAX_BATCH or loop.time() - started > BATCH_BUDGET
-                unit = self._next() if self._queue and not full else None
+                unit = next_in_batch(self._queue) if self._queue and not full else None
             await asyncio.gather(*queued)
             await self._conn.execute("COMMIT")
         except BaseException as error:
@@ -321,59 +288,14 @@ class GroupWriter:
         for done in held:
             done.committed.set_result(None)
 
-    def _next(self) -> "_Unit | _Write":
-        """The next unit of a batch: shared writes first, wherever they wait in the queue.
-
-        Their callers (rolls, as a rule) are waiting to answer, and they cost the writer no
-        turn of their own; a transaction body ahead of them would hold the connection for
-        several trips. They end the batch, and the next batch starts with the oldest unit, so
-        a shared write waits for one transaction body at most, and a body for one run of
-        shared writes at most. Moving them forward is safe for the reason
-        :meth:`_take_writes` gives.
-        """
-        for index, unit in enumerate(self._queue):
-            if isinstance(unit, _Write):
-                del self._queue[index]
-                return unit
-        return self._queue.popleft()
-
-    def _take_writes(self, limit: int) -> list[_Write]:
-        """Up to ``limit`` shared writes out of the queue, ahead of the other units.
-
-        Safe to move forward: a shared write depends on nothing it read, and whatever its
-        caller depends on was committed before it asked (the units it passes are not visible
-        to anyone yet).
-        """
-        taken = [unit for unit in self._queue if isinstance(unit, _Write)][: max(0, limit)]
-        if taken:
-            chosen = set(map(id, taken))
-            self._queue = deque(unit for unit in self._queue if id(unit) not in chosen)
-        return taken
-
     async def _writes(
-        self, run: list[_Write], held: list[_Unit], queued: list[asyncio.Future[Any]], *, begin: bool
+        self, run: list[QueuedWrite], held: list[Body], queued: list[asyncio.Future[Any]], *, begin: bool
     ) -> None:
-        """Send ``run`` and the batch's ``COMMIT`` (and, with ``begin``, its ``BEGIN``) to the
-        database in one go, then settle every unit of the batch: ``held``, whose bodies ran
-        before, and the writes.
-
-        aiosqlite runs statements in the order they were sent, so nothing waits for anything
-        here but the last of them. What the outcome means:
-
-        - ``COMMIT`` succeeded: everything in the transaction is saved; a write that failed by
-          itself (a constraint) was undone alone by SQLite and its caller gets its error;
-        - ``BEGIN`` failed (the busy timeout, when another process holds the file): no
-          transaction was open, so each write ran alone in autocommit and its own outcome is
-          final, and the ``COMMIT`` had nothing to commit;
-        - otherwise the transaction as a whole was lost (a full disk, an I/O error): it is
-          rolled back, and nobody is told a write was saved.
-        """
-        steps: list[Awaitable[Any]] = [self._conn.execute("BEGIN IMMEDIATE")] if begin else []
-        steps += [run_shared(self._conn, unit.write) for unit in run]
-        steps.append(self._conn.execute("COMMIT"))
-        sent = [asyncio.ensure_future(step) for step in steps]  # started, and so sent, in this order
+        """Send ``run`` with the batch's ``COMMIT`` (and, with ``begin``, its ``BEGIN``) in one
+        trip (:mod:`storage.shared_run`), then settle every unit of the batch: ``held``, whose
+        bodies ran before, and the writes."""
         try:
-            everything = await asyncio.gather(*queued, *sent, return_exceptions=True)
+            outcome = await send_run(self._conn, [unit.write for unit in run], begin=begin, after=queued)
         except BaseException as error:  # cancelled (the writer is stopping): tell nobody it was saved
             lost = _lost(error)
             waiting: list[asyncio.Future[Any]] = [unit.committed for unit in held]
@@ -381,32 +303,27 @@ class GroupWriter:
                 if not future.done():
                     future.set_exception(lost)
             raise
-        earlier, began = everything[: len(queued)], everything[len(queued)] if begin else None
-        outcomes, committed = everything[len(queued) + begin : -1], everything[-1]
-        failed = isinstance(began, BaseException)
-        if not failed and isinstance(committed, BaseException):
-            await self._roll_back(committed)
-            lost = _lost(committed)
+        if outcome.lost is not None:
+            await self._roll_back(outcome.lost)
+            lost = _lost(outcome.lost)
             for gone in held:
                 gone.committed.set_exception(lost)
-            for unit, outcome in zip(run, outcomes, strict=True):
-                unit.committed.set_exception(outcome if isinstance(outcome, BaseException) else lost)
+            for unit, result in zip(run, outcome.results, strict=True):
+                unit.committed.set_exception(result if isinstance(result, BaseException) else lost)
             return
-        if not failed and any(isinstance(raised, BaseException) for raised in earlier):
-            log.warning("A savepoint of a committed batch failed: %r", earlier)
         saved = 0
-        for unit, outcome in zip(run, outcomes, strict=True):
-            if isinstance(outcome, BaseException):
-                unit.committed.set_exception(outcome)
+        for unit, result in zip(run, outcome.results, strict=True):
+            if isinstance(result, BaseException):
+                unit.committed.set_exception(result)
             else:
                 saved += 1
-                unit.committed.set_result(outcome)
+                unit.committed.set_result(result)
         for done in held:
             done.committed.set_result(None)
         self.batches += 1
         self.batched_units += len(held) + saved
 
-    async def _turn(self, unit: _Unit, queued: list[asyncio.Future[Any]]) -> bool | BaseException:
+    async def _turn(self, unit: Body, queued: list[asyncio.Future[Any]]) -> bool | BaseException:
         """Give ``unit`` the connection (a transaction body inside its savepoint): whether it
         is kept, or the error that lost the whole transaction.
 
