@@ -10,7 +10,7 @@ knows exactly which boards are behind their Conflict, and which show a Conflict 
 from pydantic import BaseModel, ConfigDict
 
 from storage.session import Session
-from storage.sql import Row, SharedWrite, execute, fetch_all, fetch_one
+from storage.sql import Row, Statement, execute, fetch_all, fetch_one
 
 _COLUMNS = "guild_id, channel_id, message_id, conflict_id, rendered_version FROM conflict_boards"
 
@@ -87,7 +87,7 @@ class BoardRepository:
     ) -> None:
         """The message now shows ``conflict_id`` at ``version`` (never moves a board backwards)."""
         await self._session.write_shared(
-            SharedWrite(
+            Statement(
                 "UPDATE conflict_boards SET conflict_id = ?, rendered_version = ?"
                 " WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
                 " AND (conflict_id IS NULL OR conflict_id <> ? OR rendered_version < ?)",

@@ -13,6 +13,7 @@ the SQL form of ``bot.access.Caller.can_read``: only Heroes and revealed sheets.
 """
 
 from collections.abc import Collection, Sequence
+from datetime import datetime
 from typing import NoReturn
 
 from rules.character import Character, revise_character
@@ -54,15 +55,70 @@ from storage.sheet_format import current_document
 from storage.sql import (
     Connection,
     IntegrityError,
+    Statement,
     execute,
     execute_many,
     fetch_all,
     fetch_one,
     insert,
-    per_dialect,
+    is_postgres,
+    run_statement,
     to_text,
     utc_now,
 )
+
+
+def update_many_statement(
+    guild_id: int, changes: Sequence[tuple[StoredCharacter, Character]], now: datetime, *, postgres: bool
+) -> Statement:
+    """ONE UPDATE replacing every sheet of ``changes`` that is still at the version it was read
+    at; it returns the ids it wrote."""
+    params: list[object] = []
+    for stored, character in changes:
+        params += [character.name, *name_columns(character.name), character.owner_id, character.kind.value]
+        params += [
+            character.model_dump_json(),
+            sheet_format.latest(),
+            stored.id,
+            stored.version,
+            to_text(now),
+        ]
+    template, values = (PG_UPDATE_MANY, PG_ROW_VALUES) if postgres else (UPDATE_MANY, ROW_VALUES)
+    sql = template.format(rows=", ".join([values] * len(changes)))
+    return Statement(sql, (*params, guild_id), returns="rows")
+
+
+def updated_sheets(
+    guild_id: int, changes: Sequence[tuple[StoredCharacter, Character]], now: datetime
+) -> list[StoredCharacter]:
+    """The sheets as :func:`update_many_statement` left them."""
+    return [
+        StoredCharacter(
+            id=stored.id,
+            guild_id=guild_id,
+            version=stored.version + 1,
+            updated_at=now,
+            character=character,
+            revealed=stored.revealed,
+        )
+        for stored, character in changes
+    ]
+
+
+def updated_many(
+    guild_id: int, changes: Sequence[tuple[StoredCharacter, Character]], now: datetime, result: object
+) -> list[StoredCharacter]:
+    """What :func:`update_many_statement` came to, in a prepared unit: the sheets as saved, or
+    StaleWriteError when one was changed or deleted since it was read (the unit is undone)."""
+    if isinstance(result, IntegrityError):
+        raise taken(", ".join(character.name for _, character in changes)) from result
+    if isinstance(result, BaseException):
+        raise result
+    written = {int(row[0]) for row in result}  # type: ignore[attr-defined]
+    for stored, _ in changes:
+        if stored.id not in written:
+            raise StaleWriteError(f"Someone else changed {stored.name} just now; try again.")
+    return updated_sheets(guild_id, changes, now)
 
 
 class CharacterRepository:
@@ -232,44 +288,17 @@ class CharacterRepository:
         if not changes:
             return []
         now = utc_now()
-        params: list[object] = []
-        for stored, character in changes:
-            params += [
-                character.name,
-                *name_columns(character.name),
-                character.owner_id,
-                character.kind.value,
-            ]
-            params += [
-                character.model_dump_json(),
-                sheet_format.latest(),
-                stored.id,
-                stored.version,
-                to_text(now),
-            ]
         async with self._session.writing() as conn:
-            template = per_dialect(conn, UPDATE_MANY, PG_UPDATE_MANY)
-            values = per_dialect(conn, ROW_VALUES, PG_ROW_VALUES)
-            sql = template.format(rows=", ".join([values] * len(changes)))
+            statement = update_many_statement(guild_id, changes, now, postgres=is_postgres(conn))
             try:
-                rows = await fetch_all(conn, sql, (*params, guild_id))
+                rows = await run_statement(conn, statement)
             except IntegrityError as error:
                 raise taken(", ".join(character.name for _, character in changes)) from error
             written = {int(row[0]) for row in rows}
             for stored, _ in changes:
                 if stored.id not in written:
                     await self._explain_miss(conn, guild_id, stored)
-        return [
-            StoredCharacter(
-                id=stored.id,
-                guild_id=guild_id,
-                version=stored.version + 1,
-                updated_at=now,
-                character=character,
-                revealed=stored.revealed,
-            )
-            for stored, character in changes
-        ]
+        return updated_sheets(guild_id, changes, now)
 
     async def upgrade_formats(self) -> int:
         """Rewrite every sheet stored in an older format in the latest one; return how many.

@@ -1,36 +1,35 @@
-"""Running a Conflict's commands against the database: load, apply, and save in one transaction.
+"""Running a Conflict's commands against the database: load, apply, and save all or nothing.
 
 The engine (``rules.conflict``) is pure; this is the glue docs/architecture.md describes: one
 interaction loads the channel's Conflict and its participants' sheets (ONE query), applies
 one command, and saves the damaged sheets, the new Conflict state and the messages the table
-must see (the outbox, ``storage.outbox``) together inside ONE ``Storage.transaction()``. Nothing
-is read again afterwards: the :class:`Applied` that comes back holds the new state, every
-participant's sheet and the queued messages, which is all a reply and a board need.
+must see (the outbox, ``storage.outbox``) together: all kept or none. Nothing is read again
+afterwards: the :class:`Applied` that comes back holds the new state, every participant's
+sheet and the queued messages, which is all a reply and a board need.
 
 The load, the command and the messages come first, from the last committed state and outside
-the one writer; the transaction then only writes, each write checking the version it was read
-at (:func:`run_transition`). When another move or a sheet's edit came in between, nothing is
-written and the move is done again inside one transaction that reads and writes (on
-PostgreSQL, where several processes share the database, it first locks the Conflict's row and
-then its sheets in id order: ``ConflictRepository.lock``). Either way concurrent commands on
-one Conflict are applied one after another, each seeing the state the previous one left;
-a command the new state no longer allows is refused with a :class:`~rules.errors.RulesError`
-and writes nothing. No update is ever lost, and a failure at any point (even after a sheet was
-written, or while composing the messages) rolls everything back.
+the one writer; then only writes follow, each checking the version it was read at, as one
+prepared unit (:func:`run_transition`, ``storage.prepared``). When another move or a sheet's
+edit came in between, nothing is kept and the move is done again inside one transaction that
+reads and writes (on PostgreSQL, where several processes share the database, it first locks
+the Conflict's row and then its sheets in id order: ``ConflictRepository.lock``). Either way
+concurrent commands on one Conflict are applied one after another, each seeing the state the
+previous one left; a command the new state no longer allows is refused with a
+:class:`~rules.errors.RulesError` and writes nothing. No update is ever lost, and a failure at
+any point (even after a sheet was written, or while composing the messages) undoes everything.
 
 When a transition ends the Conflict (the Narrator's ``End`` or a side all defeated) the row
 is deleted in the same transaction, so the channel is free for the next one; the closing
 summary is in the returned events.
 
-Parsing a stored Conflict is most of a move's CPU time, and the document read is nearly always
-the one the previous move wrote: :data:`DOCUMENTS` keeps the last few documents with the frozen
-state they hold, so a move parses only what another process (or an older bot) wrote.
+Parsing a stored Conflict is most of a move's CPU time: ``storage.conflict_documents`` keeps
+the states of the last few documents, so a move parses only what another process wrote.
 """
 
 import random
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -47,18 +46,30 @@ from rules.conflict import (
     Waiting,
     apply,
     dump_conflict,
-    load_conflict,
     needed_sheets,
     new_conflict,
     waiting,
 )
 from rules.errors import RulesError
 from storage.character_rows import StoredCharacter
-from storage.conflicts import NO_CONFLICT, StoredConflict
+from storage.characters import update_many_statement, updated_many
+from storage.conflict_documents import DOCUMENTS as DOCUMENTS
+from storage.conflict_documents import load_stored as load_stored
+from storage.conflicts import (
+    NO_CONFLICT,
+    StoredConflict,
+    delete_statement,
+    deleted,
+    lock_statements,
+    save_statements,
+    saved,
+)
 from storage.errors import NotFoundError, StaleWriteError
-from storage.outbox import NewMessage, OutboxMessage
-from storage.rolls import RollRecord
-from storage.sql import back_to_back
+from storage.handled import claim_statement, claimed
+from storage.outbox import NewMessage, OutboxMessage, add_statement, added
+from storage.prepared import Prepared
+from storage.rolls import RollRecord, append_statement
+from storage.sql import back_to_back, utc_now
 from storage.store import Repositories, Storage
 
 MakeCommand = Callable[[Conflict, Mapping[int, Character]], Command]
@@ -104,42 +115,6 @@ Rolls = Callable[[Applied], Sequence[RollRecord]]
 Compose = Callable[[Applied], Awaitable[Sequence[NewMessage]]]
 """What the table must see of an :class:`Applied`, composed inside its transaction and queued
 with it (the bot renders; storage only keeps the rows)."""
-
-
-class Documents:
-    """The last few stored Conflict documents and the states they hold (a small LRU).
-
-    Keyed by the document text itself, so a hit is always right: the same text is the same
-    state, and the states are frozen, so sharing one is safe (as ``storage.characters``
-    shares parsed sheets).
-    """
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._states: OrderedDict[str, Conflict] = OrderedDict()
-
-    def load(self, document: str) -> Conflict:
-        found = self._states.get(document)
-        if found is None:
-            found = load_conflict(document)
-            self.remember(document, found)
-        else:
-            self._states.move_to_end(document)
-        return found
-
-    def remember(self, document: str, state: Conflict) -> None:
-        self._states[document] = state
-        self._states.move_to_end(document)
-        while len(self._states) > self.size:
-            self._states.popitem(last=False)
-
-
-DOCUMENTS = Documents()
-
-
-def load_stored(stored: StoredConflict) -> Conflict:
-    """The state a stored Conflict holds (parsed once per distinct document)."""
-    return DOCUMENTS.load(stored.document)
 
 
 @dataclass(frozen=True)
@@ -197,50 +172,65 @@ async def _prepare(
     return _Move(stored, loaded, transition, applied, messages, document)
 
 
-async def _write(
-    tx: Repositories,
+def _written(
     guild_id: int,
     channel_id: int,
     move: _Move,
     rolls: Rolls | None,
     interaction_id: int | None,
-) -> Applied:
-    """Write the move: the interaction's claim, the changed sheets, the Conflict (or delete it
-    once ended), the composed messages and the move's rolls.
+    *,
+    postgres: bool,
+    lock: bool,
+) -> Prepared[Applied]:
+    """The move's writes as one prepared unit (``storage.prepared``): the interaction's claim,
+    the move's rolls, the changed sheets, the Conflict (or its deletion once ended) and the
+    composed messages, and what their results mean.
 
-    They go to the database together (``back_to_back``): its thread runs them one after
-    another instead of waiting for this loop between each, and the transaction commits only
-    once all of them succeeded. Every write checks the version it was read at, so a move
-    prepared from a state someone has since changed raises
-    :class:`~storage.errors.StaleWriteError` (or NotFoundError, when it was ended) and writes
-    nothing. The claim goes first, so a replayed interaction is what is reported.
+    They go to the database together and depend on nothing but what the move read: every
+    write checks the version it was read at, so a move prepared from a state someone has since
+    changed raises :class:`~storage.errors.StaleWriteError` and nothing of it is kept. The
+    claim is checked first, so a replayed interaction is what is reported. ``lock``: on
+    PostgreSQL, hold the Conflict's row and its sheets first (``ConflictRepository.lock``).
     """
-    stored, transition = move.stored, move.transition
+    stored, transition, now = move.stored, move.transition, utc_now()
     changes = [(move.loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())]
-    conflict_write = (
-        tx.conflicts.delete(guild_id, channel_id, expected=stored)
+    records = rolls(move.applied) if rolls is not None else ()
+    locks = lock_statements(guild_id, channel_id, postgres=postgres) if lock else ()
+    claim = () if interaction_id is None else (claim_statement(interaction_id),)
+    sheets = (update_many_statement(guild_id, changes, now, postgres=postgres),) if changes else ()
+    conflict = (
+        (delete_statement(guild_id, channel_id, stored),)
         if move.document is None
-        else tx.conflicts.save(
-            guild_id, stored, move.document, participants=[p.id for p in transition.state.participants]
+        else save_statements(
+            guild_id, stored, move.document, [p.id for p in transition.state.participants], now
         )
     )
-    claim = () if interaction_id is None else (tx.handled.claim(interaction_id),)
-    *_, written, saved, rows = await back_to_back(
-        *claim,
-        *(tx.rolls.append(record) for record in (rolls(move.applied) if rolls is not None else ())),
-        tx.characters.update_many(guild_id, changes),
-        conflict_write,
-        tx.outbox.add(guild_id, channel_id, stored.id, move.messages),
-    )
-    if move.document is not None:
-        DOCUMENTS.remember(move.document, transition.state)
-    return move.applied.model_copy(
-        update={
-            "stored": saved if move.document is not None else None,
-            "sheets": tuple(written),
-            "messages": rows,
-        }
-    )
+    messages = (add_statement(guild_id, channel_id, stored.id, move.messages, now),) if move.messages else ()
+    statements = (*locks, *claim, *map(append_statement, records), *sheets, *conflict, *messages)
+
+    def finish(results: list[Any]) -> Applied:
+        rest = iter(results)
+        for result in [next(rest) for _ in locks]:
+            if isinstance(result, BaseException):
+                raise result
+        for _ in claim:
+            claimed(next(rest))
+        for _ in records:
+            logged = next(rest)
+            if isinstance(logged, BaseException):
+                raise logged
+        written = updated_many(guild_id, changes, now, next(rest)) if sheets else []
+        if move.document is None:
+            deleted(next(rest))
+            saved_state = None
+        else:
+            saved_state = saved(stored, move.document, now, [next(rest) for _ in conflict])
+        rows = added(next(rest), guild_id, channel_id, stored.id, move.messages, now) if messages else ()
+        return move.applied.model_copy(
+            update={"stored": saved_state, "sheets": tuple(written), "messages": rows}
+        )
+
+    return Prepared(statements, finish)
 
 
 async def run_transition(
@@ -269,12 +259,13 @@ async def run_transition(
     id raises :class:`~storage.errors.AlreadyHandledError` and writes nothing.
 
     The move is first prepared from the last committed state, read outside the one writer, and
-    written in one short transaction whose writes check the versions they were read at: a
-    move that holds the writer while it reads, applies and composes kept every roll queued
-    behind it for several turns of a busy loop (``bench/load_bench.py``). When someone changed
-    the Conflict or a sheet in between, that write changes nothing, and the move is done again
-    the careful way (:func:`_in_writer`): read and written inside one transaction, after the
-    moves before it. Either way each move sees the state the one before it left.
+    its writes, each checking the version it was read at, go to the database as one prepared
+    unit (:func:`_written`) that SQLite's writer sends in one trip: a move that held the writer
+    while it read, applied and composed, or while its own task queued the writes, kept every
+    roll behind it for several turns of a busy loop (``bench/load_bench.py``). When someone
+    changed the Conflict or a sheet in between, nothing of it is kept, and the move is done
+    again the careful way (:func:`_in_writer`): read and written inside one transaction, after
+    the moves before it. Either way each move sees the state the one before it left.
 
     Raises :class:`~storage.errors.NotFoundError` when no Conflict runs in the channel and
     :class:`~rules.errors.RulesError` when the command is not allowed now; in both cases
@@ -284,10 +275,12 @@ async def run_transition(
     if ready is not None:
         await ready
     move = await _prepare(storage, guild_id, stored, loaded, command, rng, conflict_id, compose)
+    # On PostgreSQL other processes' moves wait at the lock, first of the writes.
+    written = _written(
+        guild_id, channel_id, move, rolls, interaction_id, postgres=storage.postgres, lock=True
+    )
     try:
-        async with storage.transaction() as tx:
-            await tx.conflicts.lock(guild_id, channel_id)  # PostgreSQL: other processes wait here
-            return await _write(tx, guild_id, channel_id, move, rolls, interaction_id)
+        return _remembered(move, await storage.database.write_prepared(written))
     except (StaleWriteError, NotFoundError):
         pass  # another move, or a sheet's edit, came in between: redo it after them
     return await _in_writer(
@@ -323,7 +316,15 @@ async def _in_writer(
         claim = () if interaction_id is None else (tx.handled.claim(interaction_id),)
         (stored, loaded), *_ = await back_to_back(tx.conflicts.get_with_sheets(guild_id, channel_id), *claim)
         move = await _prepare(tx, guild_id, stored, loaded, command, rng, conflict_id, compose)
-        return await _write(tx, guild_id, channel_id, move, rolls, None)
+        written = _written(guild_id, channel_id, move, rolls, None, postgres=storage.postgres, lock=False)
+        return _remembered(move, await tx.session.write_prepared(written))
+
+
+def _remembered(move: _Move, applied: Applied) -> Applied:
+    """``applied``, its new document kept with the state it holds (:data:`DOCUMENTS`)."""
+    if move.document is not None:
+        DOCUMENTS.remember(move.document, move.transition.state)
+    return applied
 
 
 async def start_conflict(

@@ -14,7 +14,8 @@ Conflict, and where" (:meth:`ConflictRepository.channels_of`) is one indexed que
 agrees with the saved Conflicts.
 """
 
-from collections.abc import Awaitable, Collection
+from collections.abc import Collection, Sequence
+from datetime import datetime
 from typing import NoReturn
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
@@ -27,14 +28,15 @@ from storage.sql import (
     Connection,
     IntegrityError,
     Row,
+    Statement,
     back_to_back,
     execute,
-    execute_many,
     fetch_all,
     fetch_one,
     from_text,
     insert,
     is_postgres,
+    run_statement,
     savepoint,
     to_text,
     utc_now,
@@ -111,15 +113,8 @@ class ConflictRepository:
         id) means two moves never wait for each other in a circle.
         """
         conn = self._session.reader
-        if not is_postgres(conn):
-            return
-        await fetch_all(conn, _SELECT + " FOR UPDATE", (guild_id, channel_id))
-        await fetch_all(
-            conn,
-            "SELECT id FROM characters WHERE guild_id = ? AND id IN (SELECT character_id"
-            " FROM conflict_participants WHERE guild_id = ? AND channel_id = ?) ORDER BY id FOR UPDATE",
-            (guild_id, guild_id, channel_id),
-        )
+        for statement in lock_statements(guild_id, channel_id, postgres=is_postgres(conn)):
+            await run_statement(conn, statement)
 
     async def get(self, guild_id: int, channel_id: int) -> StoredConflict | None:
         """The channel's live Conflict, or None if there is none."""
@@ -201,7 +196,9 @@ class ConflictRepository:
                 raise AlreadyExistsError(
                     "A Conflict is already running in this channel; end it before starting another."
                 ) from error
-            await back_to_back(*_index(conn, guild_id, channel_id, participants))
+            await back_to_back(
+                *(run_statement(conn, st) for st in index_statements(guild_id, channel_id, participants))
+            )
         return StoredConflict(
             id=row_id, guild_id=guild_id, channel_id=channel_id, version=1, updated_at=now, document=document
         )
@@ -220,15 +217,9 @@ class ConflictRepository:
             # One wait for the database, not four: the index is rewritten right behind the
             # version check, and undone with it when the check finds someone was first.
             try:
+                statements = save_statements(guild_id, stored, document, participants, now)
                 _, changed, *_ = await back_to_back(
-                    execute(conn, "SAVEPOINT conflict_save"),
-                    execute(
-                        conn,
-                        "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
-                        " WHERE guild_id = ? AND id = ? AND version = ?",
-                        (document, to_text(now), guild_id, stored.id, stored.version),
-                    ),
-                    *_index(conn, guild_id, stored.channel_id, participants),
+                    execute(conn, "SAVEPOINT conflict_save"), *(run_statement(conn, st) for st in statements)
                 )
                 if not changed:
                     await self._explain_miss(conn, guild_id, stored.id)
@@ -254,12 +245,7 @@ class ConflictRepository:
                 if not changed:
                     raise NotFoundError(NO_CONFLICT)
                 return
-            changed = await execute(
-                conn,
-                "DELETE FROM conflicts WHERE guild_id = ? AND channel_id = ? AND id = ? AND version = ?",
-                (guild_id, channel_id, expected.id, expected.version),
-            )
-            if not changed:
+            if not await run_statement(conn, delete_statement(guild_id, channel_id, expected)):
                 await self._explain_miss(conn, guild_id, expected.id)
 
     @staticmethod
@@ -272,20 +258,76 @@ class ConflictRepository:
         raise StaleWriteError(STALE)
 
 
-def _index(
-    conn: Connection, guild_id: int, channel_id: int, participants: Collection[int]
-) -> tuple[Awaitable[int], Awaitable[None]]:
+def index_statements(
+    guild_id: int, channel_id: int, participants: Collection[int]
+) -> tuple[Statement, Statement]:
     """The two statements that record exactly ``participants`` as the characters in this
-    channel's Conflict, to be run in order (``back_to_back``)."""
+    channel's Conflict, to be run in order."""
     return (
-        execute(
-            conn,
-            "DELETE FROM conflict_participants WHERE guild_id = ? AND channel_id = ?",
-            (guild_id, channel_id),
+        Statement(
+            "DELETE FROM conflict_participants WHERE guild_id = ? AND channel_id = ?", (guild_id, channel_id)
         ),
-        execute_many(
-            conn,
+        Statement(
             "INSERT INTO conflict_participants (guild_id, channel_id, character_id) VALUES (?, ?, ?)",
-            [(guild_id, channel_id, character_id) for character_id in sorted(set(participants))],
+            returns="many",
+            rows=[(guild_id, channel_id, character_id) for character_id in sorted(set(participants))],
+        ),
+    )
+
+
+def save_statements(
+    guild_id: int, stored: StoredConflict, document: str, participants: Collection[int], now: datetime
+) -> tuple[Statement, ...]:
+    """The version-checked document update, then the participants' index rewritten; in a
+    savepoint, since the index must be undone when the check finds someone was first."""
+    return (
+        Statement(
+            "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
+            " WHERE guild_id = ? AND id = ? AND version = ?",
+            (document, to_text(now), guild_id, stored.id, stored.version),
+        ),
+        *index_statements(guild_id, stored.channel_id, participants),
+    )
+
+
+def saved(stored: StoredConflict, document: str, now: datetime, results: Sequence[object]) -> StoredConflict:
+    """What :func:`save_statements` came to, in a prepared unit: the new state, or
+    StaleWriteError when someone saved or ended the Conflict since it was read."""
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    if results[0] != 1:
+        raise StaleWriteError(STALE)
+    return stored.model_copy(update={"version": stored.version + 1, "updated_at": now, "document": document})
+
+
+def delete_statement(guild_id: int, channel_id: int, expected: StoredConflict) -> Statement:
+    """End ``expected`` if it is still the channel's Conflict at the version it was read at."""
+    return Statement(
+        "DELETE FROM conflicts WHERE guild_id = ? AND channel_id = ? AND id = ? AND version = ?",
+        (guild_id, channel_id, expected.id, expected.version),
+    )
+
+
+def deleted(result: object) -> None:
+    """What :func:`delete_statement` came to, in a prepared unit."""
+    if isinstance(result, BaseException):
+        raise result
+    if result != 1:
+        raise StaleWriteError(STALE)
+
+
+def lock_statements(guild_id: int, channel_id: int, *, postgres: bool) -> tuple[Statement, ...]:
+    """What :meth:`ConflictRepository.lock` runs: on PostgreSQL, hold the channel's Conflict
+    row and then its sheets in id order; nothing on SQLite."""
+    if not postgres:
+        return ()
+    return (
+        Statement(_SELECT + " FOR UPDATE", (guild_id, channel_id), returns="rows"),
+        Statement(
+            "SELECT id FROM characters WHERE guild_id = ? AND id IN (SELECT character_id"
+            " FROM conflict_participants WHERE guild_id = ? AND channel_id = ?) ORDER BY id FOR UPDATE",
+            (guild_id, guild_id, channel_id),
+            returns="rows",
         ),
     )

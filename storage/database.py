@@ -26,13 +26,14 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol, Self
+from typing import Any, Protocol, Self, TypeVar
 
 import aiosqlite
 
 from storage.errors import DatabaseBusyError, StorageUnavailableError
 from storage.migrations import migrate
-from storage.sql import SharedWrite, reads_in_flight, run_shared
+from storage.prepared import Prepared, run_prepared
+from storage.sql import Statement, reads_in_flight, run_statement
 from storage.writer import GroupWriter
 
 DEFAULT_DB_PATH = Path("data/mistborn.sqlite3")
@@ -40,6 +41,7 @@ READERS = 3
 """Read-only connections: enough that one slow read never holds the others, few enough that
 their threads do not crowd two cores."""
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 NOT_SAVED = "Nothing was changed; try again later."
 UNAVAILABLE = {
@@ -69,9 +71,13 @@ class Session(Protocol):
         """The writer."""
         ...
 
-    async def write_shared(self, write: SharedWrite) -> int:
+    async def write_shared(self, write: Statement) -> int:
         """One statement that depends on nothing read before it, which the writer may send with
         others like it and their commit in one trip (group commit, :mod:`storage.writer`)."""
+        ...
+
+    async def write_prepared(self, prepared: Prepared[T]) -> T:
+        """Prepared statements and their check (``storage.prepared``), all kept or none."""
         ...
 
 
@@ -222,10 +228,19 @@ class Database:
                 raise unavailable from error
             raise
 
-    async def write_shared(self, write: SharedWrite) -> int:
+    async def write_shared(self, write: Statement) -> int:
         """One shared write, outside any explicit transaction (``storage.writer``)."""
         try:
             return await self._group.write(write)
+        except sqlite3.Error as error:
+            if (unavailable := _unavailable(error)) is not None:
+                raise unavailable from error
+            raise
+
+    async def write_prepared(self, prepared: Prepared[T]) -> T:
+        """A prepared unit, outside any explicit transaction: the writer runs it itself."""
+        try:
+            return await self._group.prepared(prepared)
         except sqlite3.Error as error:
             if (unavailable := _unavailable(error)) is not None:
                 raise unavailable from error
@@ -287,7 +302,12 @@ class TransactionSession:
             await self._begun
         yield self._conn
 
-    async def write_shared(self, write: SharedWrite) -> int:
+    async def write_shared(self, write: Statement) -> int:
         """Inside a transaction a shared write is just one more of its statements."""
         async with self.writing() as conn:
-            return await run_shared(conn, write)
+            return int(await run_statement(conn, write))
+
+    async def write_prepared(self, prepared: Prepared[T]) -> T:
+        """Inside a transaction a prepared unit runs in a savepoint of it."""
+        async with self.writing() as conn:
+            return await run_prepared(conn, prepared)

@@ -10,9 +10,26 @@ from datetime import datetime
 
 from storage.errors import AlreadyHandledError
 from storage.session import Session
-from storage.sql import IntegrityError, execute, to_text, utc_now
+from storage.sql import IntegrityError, Statement, execute, run_statement, to_text, utc_now
 
 ALREADY = "That request was already carried out; nothing changed this time."
+
+
+def claim_statement(interaction_id: int) -> Statement:
+    """The write that records ``interaction_id`` as handled (refused if it already is)."""
+    return Statement(
+        "INSERT INTO handled_interactions (interaction_id, handled_at) VALUES (?, ?)",
+        (interaction_id, to_text(utc_now())),
+    )
+
+
+def claimed(result: object) -> None:
+    """What :func:`claim_statement` came to, in a prepared unit: AlreadyHandledError if the
+    interaction was handled before (``storage.prepared``)."""
+    if isinstance(result, IntegrityError):
+        raise AlreadyHandledError(ALREADY) from result
+    if isinstance(result, BaseException):
+        raise result
 
 
 class HandledRepository:
@@ -26,11 +43,7 @@ class HandledRepository:
         """
         async with self._session.writing() as conn:
             try:
-                await execute(
-                    conn,
-                    "INSERT INTO handled_interactions (interaction_id, handled_at) VALUES (?, ?)",
-                    (interaction_id, to_text(utc_now())),
-                )
+                await run_statement(conn, claim_statement(interaction_id))
             except IntegrityError as error:
                 raise AlreadyHandledError(ALREADY) from error
 

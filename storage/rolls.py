@@ -22,7 +22,7 @@ from datetime import datetime
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from storage.session import Session
-from storage.sql import Row, SharedWrite, execute, fetch_all, fetch_one, from_text, to_text
+from storage.sql import Row, Statement, execute, fetch_all, fetch_one, from_text, to_text
 
 MAX_RECENT = 100
 MAX_FACES = 20
@@ -148,6 +148,33 @@ def _stats(row: Row | None) -> RollStats:
     )
 
 
+def append_statement(record: RollRecord) -> Statement:
+    """The write that logs ``record``, its new id wanted: a shared write (it depends on no read)."""
+    counts = [record.faces.count(face) for face in range(1, 7)]
+    return Statement(
+        "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
+        " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes,"
+        " secret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            record.guild_id,
+            record.user_id,
+            to_text(record.at),
+            record.label,
+            record.dice,
+            record.free_nudges,
+            record.underflow,
+            record.difficulty,
+            _faces_text(record.faces),
+            record.result,
+            record.outcome,
+            int(record.success),
+            *counts,
+            int(record.secret),
+        ),
+        returns="id",
+    )
+
+
 class RollLog:
     """Appends rolls and reads them back, always within one server."""
 
@@ -156,31 +183,7 @@ class RollLog:
 
     async def append(self, record: RollRecord) -> int:
         """Log a roll; return its id (ids grow with time)."""
-        counts = [record.faces.count(face) for face in range(1, 7)]
-        return await self._session.write_shared(
-            SharedWrite(
-                "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
-                " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes,"
-                " secret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    record.guild_id,
-                    record.user_id,
-                    to_text(record.at),
-                    record.label,
-                    record.dice,
-                    record.free_nudges,
-                    record.underflow,
-                    record.difficulty,
-                    _faces_text(record.faces),
-                    record.result,
-                    record.outcome,
-                    int(record.success),
-                    *counts,
-                    int(record.secret),
-                ),
-                insert=True,
-            )
-        )
+        return int(await self._session.write_shared(append_statement(record)))
 
     async def recent(
         self, guild_id: int, user_id: int | None = None, limit: int = 10, *, viewer: int | None = None

@@ -6,9 +6,12 @@ PostgreSQL :class:`~storage.postgres.PgDatabase` satisfy, so one repository clas
 """
 
 from contextlib import AbstractAsyncContextManager
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-from storage.sql import Connection, SharedWrite
+from storage.prepared import Prepared
+from storage.sql import Connection, Statement
+
+T = TypeVar("T")
 
 
 class Session(Protocol):
@@ -25,9 +28,14 @@ class Session(Protocol):
         """The writer."""
         ...
 
-    async def write_shared(self, write: SharedWrite) -> int:
+    async def write_shared(self, write: Statement) -> int:
         """One statement that depends on nothing read before it (a roll's log entry). SQLite's
         one writer sends such writes together with their commit (group commit,
         ``storage.writer``); PostgreSQL has no single writer and runs it in its own
         transaction. Returns the new row's id for an insert, else the rows changed."""
+        ...
+
+    async def write_prepared(self, prepared: Prepared[T]) -> T:
+        """Statements prepared as data and a check of their results (``storage.prepared``), all
+        kept or none. SQLite's one writer sends them itself in one trip."""
         ...

@@ -1,16 +1,17 @@
 """A run of shared writes sent to SQLite in one go with their ``COMMIT``, and what came of it.
 
-The one writer (``storage.writer``) takes shared writes (``storage.sql.SharedWrite``) as data
+The one writer (``storage.writer``) takes shared writes (``storage.sql.Statement``) as data
 and sends a run of them to aiosqlite's thread back to back, with the batch's ``COMMIT`` behind
-them and, when they open the batch, its ``BEGIN IMMEDIATE`` ahead. aiosqlite runs statements in
+them and, when they open the batch, its opening savepoint ahead. aiosqlite runs statements in
 the order they were sent, so nothing waits for anything but the last of them: one trip to the
 database for the whole run. What the outcome means:
 
 - ``COMMIT`` succeeded: everything in the transaction is saved. A write that failed by itself
   (a constraint) was undone alone by SQLite, and its caller gets its error;
-- ``BEGIN`` failed (the busy timeout, when another process holds the file): no transaction was
-  open, so each write ran alone in autocommit and its own outcome is final; the ``COMMIT`` had
-  nothing to commit;
+- the batch could not be opened: no transaction was open, so each write ran alone in
+  autocommit and its own outcome is final; the ``COMMIT`` had nothing to commit. (It opens
+  with a savepoint, which does not wait for the file's lock: the writes do, each up to the busy
+  timeout when another process holds it, and each fails alone if it must);
 - otherwise the transaction as a whole was lost (a full disk, an I/O error): the caller rolls
   it back, and nobody is told a write was saved.
 """
@@ -23,9 +24,13 @@ from typing import Any
 
 import aiosqlite
 
-from storage.sql import SharedWrite, run_shared
+from storage.sql import Statement, run_statement
 
 log = logging.getLogger(__name__)
+
+OPEN_BATCH = "SAVEPOINT batch"
+"""How a batch's transaction begins: a savepoint outside a transaction begins a deferred one
+(``storage.writer.GroupWriter._batch`` says why)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,18 +43,18 @@ class RunOutcome:
 
 async def send_run(
     conn: aiosqlite.Connection,
-    writes: Sequence[SharedWrite],
+    writes: Sequence[Statement],
     *,
     begin: bool,
     after: Sequence["asyncio.Future[Any]"] = (),
 ) -> RunOutcome:
-    """Send ``writes`` and ``COMMIT`` (and, with ``begin``, ``BEGIN IMMEDIATE`` first) in one go.
+    """Send ``writes`` and ``COMMIT`` (and, with ``begin``, the batch's opening first) in one go.
 
     ``after``: statements of the same transaction already sent (its savepoints), whose outcome
     is waited for with the run's. Cancelling this cancels the wait, not what was sent.
     """
-    steps: list[Awaitable[Any]] = [conn.execute("BEGIN IMMEDIATE")] if begin else []
-    steps += [run_shared(conn, write) for write in writes]
+    steps: list[Awaitable[Any]] = [conn.execute(OPEN_BATCH)] if begin else []
+    steps += [run_statement(conn, write) for write in writes]
     steps.append(conn.execute("COMMIT"))
     sent = [asyncio.ensure_future(step) for step in steps]  # started, and so sent, in this order
     everything = await asyncio.gather(*after, *sent, return_exceptions=True)

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import aiosqlite
 
@@ -83,26 +83,36 @@ async def back_to_back(*steps: Awaitable[Any]) -> list[Any]:
     return done
 
 
-@dataclass(frozen=True, slots=True)
-class SharedWrite:
-    """One write statement that depends on nothing read before it (a roll's log entry, a
-    delivery mark), so the one writer may run it beside others like it and send them to the
-    database together with their ``COMMIT`` (``storage.writer``).
+Returns = Literal["count", "id", "rows", "many"]
+"""What a statement gives back: rows changed, the new row's id, its RETURNING rows, or nothing
+(``many``: the statement run once per row of ``rows``)."""
 
-    ``insert``: the statement is an INSERT whose new row id is wanted; otherwise the count of
-    rows it changed is.
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One write as data, for the writer to send (``storage.writer``, ``storage.prepared``).
+
+    Alone, it is a *shared write*: it depends on nothing read before it (a roll's log entry, a
+    delivery mark), so SQLite's one writer may send it beside others like it, with their
+    commit, in one trip.
     """
 
     sql: str
-    params: Params
-    insert: bool = False
+    params: Params = ()
+    returns: Returns = "count"
+    rows: Sequence[Params] = ()
 
 
-async def run_shared(conn: Connection, write: SharedWrite) -> int:
-    """Run ``write`` on ``conn``: the new row's id for an insert, else the rows changed."""
-    if write.insert:
-        return await insert(conn, write.sql, write.params)
-    return await execute(conn, write.sql, write.params)
+async def run_statement(conn: Connection, statement: Statement) -> Any:
+    """Run ``statement`` on ``conn``; its result as :data:`Returns` says."""
+    if statement.returns == "many":
+        await execute_many(conn, statement.sql, statement.rows)
+        return None
+    if statement.returns == "id":
+        return await insert(conn, statement.sql, statement.params)
+    if statement.returns == "rows":
+        return await fetch_all(conn, statement.sql, statement.params)
+    return await execute(conn, statement.sql, statement.params)
 
 
 async def fetch_one(conn: Connection, sql: str, params: Params = ()) -> Row | None:

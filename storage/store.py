@@ -32,6 +32,8 @@ class Repositories:
     """Every repository, bound to one :class:`Session`."""
 
     def __init__(self, session: Session) -> None:
+        self.session = session
+        """Where these repositories read and write (for writes prepared as data, ``storage.prepared``)."""
         self.characters = CharacterRepository(session)
         self.active = ActiveCharacterRepository(session)
         self.settings = SettingsRepository(session)
@@ -91,6 +93,11 @@ class Storage(Repositories):
         if isinstance(self.database, Database):
             return f"SQLite ({self.database.path.name})"
         return "PostgreSQL"
+
+    @property
+    def postgres(self) -> bool:
+        """Whether this is a PostgreSQL database (some statements differ, ``per_dialect``)."""
+        return not isinstance(self.database, Database)
 
     @property
     def sqlite(self) -> Database:

@@ -1,16 +1,18 @@
 """What waits for the one writer (``storage.writer``), and which of it goes next.
 
-Two kinds wait in one queue, oldest first: a *body* (a ``Storage.transaction()`` block, or one
-repository call's statements), which runs in its caller's task once given its turn on the
-connection; and a *shared write* (``storage.sql.SharedWrite``), which waits as data for the
-writer to send it (``storage.shared_run``).
+Three kinds wait in one queue, oldest first: a *body* (a ``Storage.transaction()`` block, or
+one repository call's statements), which runs in its caller's task once given its turn on the
+connection; a *shared write* (one ``storage.sql.Statement``), which waits as data for the writer
+to send it with others and their commit (``storage.shared_run``); and a *prepared unit*
+(``storage.prepared``), statements and a check the writer runs itself, in one trip.
 """
 
 import asyncio
 from collections import deque
 from typing import Any
 
-from storage.sql import SharedWrite
+from storage.prepared import Prepared
+from storage.sql import Statement
 
 
 class Body:
@@ -35,15 +37,29 @@ class QueuedWrite:
 
     __slots__ = ("committed", "write")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, write: SharedWrite) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, write: Statement) -> None:
         self.write = write
         self.committed: asyncio.Future[int] = loop.create_future()
 
 
-Queue = deque[Body | QueuedWrite]
+class QueuedUnit:
+    """One prepared unit waiting for the writer, and its result once committed."""
+
+    __slots__ = ("committed", "prepared")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, prepared: Prepared[Any]) -> None:
+        self.prepared = prepared
+        self.committed: asyncio.Future[Any] = loop.create_future()
 
 
-def next_in_batch(queue: Queue) -> Body | QueuedWrite:
+Queued = Body | QueuedWrite | QueuedUnit
+Queue = deque[Queued]
+Held = tuple["asyncio.Future[Any]", Any]
+"""A unit of the open batch that will be kept: its caller's future, and what it gets once the
+batch commits."""
+
+
+def next_in_batch(queue: Queue) -> Queued:
     """The next unit of a batch already begun: shared writes first, wherever they wait.
 
     Their callers (rolls, as a rule) are waiting to answer, and they cost the writer no turn of
@@ -60,7 +76,7 @@ def next_in_batch(queue: Queue) -> Body | QueuedWrite:
 
 
 def take_writes(queue: Queue, limit: int) -> list[QueuedWrite]:
-    """Up to ``limit`` shared writes out of the queue, ahead of the bodies.
+    """Up to ``limit`` shared writes out of the queue, ahead of the bodies and prepared units.
 
     Safe to move forward: a shared write depends on nothing it read, and whatever its caller
     depends on was committed before it asked (the units it passes are not visible to anyone yet).

@@ -3,13 +3,13 @@
 A roll is logged before its reply, so every write used to pay a whole commit (and its trips
 to aiosqlite's thread) alone, one after another behind a lock. Here writes still run one at a
 time on one connection, but those that queue up while the writer is busy run together in ONE
-``BEGIN IMMEDIATE … COMMIT``, each inside its own ``SAVEPOINT``:
+``SAVEPOINT batch … COMMIT``, each inside its own ``SAVEPOINT``:
 
 - a **unit** is one repository write (``Database.writing``) or one ``Storage.transaction()``
   body. Bodies are the callers' own async code (reads and writes interleaved with awaits), so
   a unit runs in its caller's task: the writer hands it the connection (its *turn*), waits
   until the body ends, and hands the connection to the next unit of the same transaction;
-- a *shared write* (``SharedWrite``: one statement depending on no read, such as a roll's log
+- a *shared write* (``Statement``: one statement depending on no read, such as a roll's log
   entry) is not run by its caller: it waits in the queue as data, and the writer sends every
   shared write then queued with the batch's ``COMMIT`` in one trip (:mod:`storage.shared_run`).
   Under load each trip and each hand-over between tasks waits behind everything else the
@@ -41,16 +41,28 @@ import logging
 import sqlite3
 from collections import deque
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from storage.errors import StorageError, StorageUnavailableError
-from storage.shared_run import send_run
-from storage.sql import SharedWrite, rollback, run_shared
-from storage.write_queue import Body, Queue, QueuedWrite, next_in_batch, retrieved, take_writes
+from storage.prepared import Prepared, run_prepared, send
+from storage.shared_run import OPEN_BATCH, send_run
+from storage.sql import Statement, rollback, run_statement
+from storage.write_queue import (
+    Body,
+    Held,
+    Queue,
+    Queued,
+    QueuedUnit,
+    QueuedWrite,
+    next_in_batch,
+    retrieved,
+    take_writes,
+)
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAX_BATCH = 64
 """Units one transaction takes at most: a bound on how long the first of them waits for its
@@ -65,7 +77,7 @@ LOST = "I can't save right now: the database refused the write. Nothing was chan
 
 Begun = asyncio.Future[Any] | None
 """A lone transaction's ``BEGIN``, queued and perhaps not run yet; None inside a batch, whose
-``BEGIN`` has run before any unit's turn."""
+opening savepoint is queued ahead of every unit's statements."""
 
 
 def _lost(error: BaseException) -> BaseException:
@@ -115,14 +127,26 @@ class GroupWriter:
         with self._alone(task):
             yield self._conn
 
-    async def write(self, write: SharedWrite) -> int:
+    async def write(self, write: Statement) -> int:
         """Run one shared write: at once in autocommit when the writer is free, else with the
         next batch. Returns once committed: the new row's id, or the rows it changed."""
         task = self._check()
         if not (self._busy or self._queue):
             with self._alone(task):
-                return await run_shared(self._conn, write)
-        queued = QueuedWrite(asyncio.get_running_loop(), write)
+                return int(await run_statement(self._conn, write))
+        return int(await self._wait_for(QueuedWrite(asyncio.get_running_loop(), write)))
+
+    async def prepared(self, prepared: Prepared[T]) -> T:
+        """Run a prepared unit: at once in its own savepoint when the writer is free, else in
+        the next batch, sent and checked by the writer itself. Returns once committed."""
+        task = self._check()
+        if not (self._busy or self._queue):
+            with self._alone(task):
+                return await run_prepared(self._conn, prepared)
+        result: T = await self._wait_for(QueuedUnit(asyncio.get_running_loop(), prepared))
+        return result
+
+    async def _wait_for(self, queued: QueuedWrite | QueuedUnit) -> Any:
         self._queue.append(queued)
         self._kick()
         try:
@@ -240,35 +264,42 @@ class GroupWriter:
                 self._settle()
 
     async def _batch(self) -> None:
-        """Run the queued units in one transaction, each in its savepoint, and commit once."""
+        """Run the queued units in one transaction, each in its savepoint, and commit once.
+
+        The transaction opens with ``SAVEPOINT batch``, queued ahead of the first unit's
+        statements rather than waited for, as ``BEGIN IMMEDIATE`` would have to be: a
+        savepoint opened outside a transaction begins a deferred one and cannot fail for want
+        of the file's lock, which the batch's first write takes instead (waiting up to the busy
+        timeout when another process holds it; only that write fails if it must). Under load
+        that saves every batch a trip. ``COMMIT`` ends it, savepoint or not.
+        """
         loop = asyncio.get_running_loop()
         first = self._queue.popleft()  # the oldest: shared writes going first never starve a body
         if isinstance(first, QueuedWrite):
             await self._writes([first, *take_writes(self._queue, MAX_BATCH - 1)], [], [], begin=True)
             return
-        try:
-            await self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as error:
-            await self._roll_back(error)
-            if not first.turn.done():
-                first.turn.set_exception(error)  # it waited the busy timeout; the next unit tries anew
-            return
         started = loop.time()
-        held: list[Body] = []
-        queued: list[asyncio.Future[Any]] = []
-        unit: Body | QueuedWrite | None = first
+        held: list[Held] = []
+        queued: list[asyncio.Future[Any]] = [asyncio.ensure_future(self._conn.execute(OPEN_BATCH))]
+        unit: Queued | None = first
         try:
             while unit is not None:
                 if isinstance(unit, QueuedWrite):  # shared writes end the batch, sent with its COMMIT
                     run = [unit, *take_writes(self._queue, MAX_BATCH - len(held) - 1)]
                     await self._writes(run, held, queued, begin=False)
                     return
-                if not unit.turn.done():  # else cancelled while queued: skip it
+                if isinstance(unit, QueuedUnit):
+                    outcome = await self._run_prepared(unit, queued)
+                    if isinstance(outcome, BaseException):
+                        raise outcome
+                    if outcome is not None:
+                        held.append(outcome)
+                elif not unit.turn.done():  # else cancelled while queued: skip it
                     kept = await self._turn(unit, queued)
                     if isinstance(kept, BaseException):
                         raise kept
                     if kept:
-                        held.append(unit)
+                        held.append((unit.committed, None))
                 full = len(held) >= MAX_BATCH or loop.time() - started > BATCH_BUDGET
                 unit = next_in_batch(self._queue) if self._queue and not full else None
             await asyncio.gather(*queued)
@@ -277,37 +308,36 @@ class GroupWriter:
             await asyncio.gather(*queued, return_exceptions=True)
             await self._roll_back(error)
             lost = _lost(error)
-            for gone in held:
-                if not gone.committed.done():  # else settled by _writes before it was cancelled
-                    gone.committed.set_exception(lost)
+            for future, _ in held:
+                if not future.done():  # else settled by _writes before it was cancelled
+                    future.set_exception(lost)
             if not isinstance(error, sqlite3.Error | StorageError):
                 raise
             return
         self.batches += 1
         self.batched_units += len(held)
-        for done in held:
-            done.committed.set_result(None)
+        for future, value in held:
+            future.set_result(value)
 
     async def _writes(
-        self, run: list[QueuedWrite], held: list[Body], queued: list[asyncio.Future[Any]], *, begin: bool
+        self, run: list[QueuedWrite], held: list[Held], queued: list[asyncio.Future[Any]], *, begin: bool
     ) -> None:
-        """Send ``run`` with the batch's ``COMMIT`` (and, with ``begin``, its ``BEGIN``) in one
+        """Send ``run`` with the batch's ``COMMIT`` (and, with ``begin``, its opening) in one
         trip (:mod:`storage.shared_run`), then settle every unit of the batch: ``held``, whose
         bodies ran before, and the writes."""
         try:
             outcome = await send_run(self._conn, [unit.write for unit in run], begin=begin, after=queued)
         except BaseException as error:  # cancelled (the writer is stopping): tell nobody it was saved
             lost = _lost(error)
-            waiting: list[asyncio.Future[Any]] = [unit.committed for unit in held]
-            for future in waiting + [unit.committed for unit in run]:
+            for future in [future for future, _ in held] + [unit.committed for unit in run]:
                 if not future.done():
                     future.set_exception(lost)
             raise
         if outcome.lost is not None:
             await self._roll_back(outcome.lost)
             lost = _lost(outcome.lost)
-            for gone in held:
-                gone.committed.set_exception(lost)
+            for future, _ in held:
+                future.set_exception(lost)
             for unit, result in zip(run, outcome.results, strict=True):
                 unit.committed.set_exception(result if isinstance(result, BaseException) else lost)
             return
@@ -318,10 +348,39 @@ class GroupWriter:
             else:
                 saved += 1
                 unit.committed.set_result(result)
-        for done in held:
-            done.committed.set_result(None)
+        for future, value in held:
+            future.set_result(value)
         self.batches += 1
         self.batched_units += len(held) + saved
+
+    async def _run_prepared(
+        self, unit: QueuedUnit, queued: list[asyncio.Future[Any]]
+    ) -> Held | BaseException | None:
+        """Send a prepared unit's statements behind its ``SAVEPOINT`` in one trip and check them:
+        kept (its caller's future and result), refused (None: undone alone, its caller told
+        why), or the error that lost the whole transaction.
+
+        Nobody is handed the connection: no task wakes up to queue the statements or to say it
+        is done. ``RELEASE`` (or ``ROLLBACK TO``) is queued, not waited for, and checked with
+        the batch's ``COMMIT``, as a body's is.
+        """
+        opened = asyncio.ensure_future(self._conn.execute("SAVEPOINT unit"))
+        sent = send(self._conn, unit.prepared.statements)
+        outcomes = await asyncio.gather(opened, *sent, return_exceptions=True)
+        failed = outcomes[0] if isinstance(outcomes[0], BaseException) else None
+        if failed is not None or not self._conn.in_transaction:
+            lost = _lost(failed) if failed is not None else StorageUnavailableError(LOST)
+            unit.committed.set_exception(lost)
+            return lost
+        try:
+            result = unit.prepared.finish(list(outcomes[1:]))
+        except Exception as refused:
+            queued.append(asyncio.ensure_future(self._conn.execute("ROLLBACK TO unit")))
+            queued.append(asyncio.ensure_future(self._conn.execute("RELEASE unit")))
+            unit.committed.set_exception(refused)
+            return None
+        queued.append(asyncio.ensure_future(self._conn.execute("RELEASE unit")))
+        return (unit.committed, result)
 
     async def _turn(self, unit: Body, queued: list[asyncio.Future[Any]]) -> bool | BaseException:
         """Give ``unit`` the connection (a transaction body inside its savepoint): whether it

@@ -4,6 +4,7 @@ import asyncio
 import signal
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,9 +22,10 @@ from rules.conflict import (
     new_conflict,
 )
 from rules.errors import RulesError
-from storage import AlreadyExistsError, NotFoundError, Storage
+from storage import AlreadyExistsError, NotFoundError, Storage, conflict_runner
 from storage.conflict_runner import current_conflict, end_conflict, run_transition, start_conflict
-from storage.conflicts import ConflictRepository
+from storage.conflicts import save_statements
+from storage.sql import Statement
 from tests.conflict.builders import waiting
 from tests.conflict.crash_conflict import GUILD, STAKES
 from tests.conflict.keep_hasting import (
@@ -97,11 +99,13 @@ async def test_a_failure_after_the_sheet_write_rolls_both_back(
     before_conflict = await storage.conflicts.get(GUILD, CHANNEL)
     before_sheets = await storage.characters.list_by_guild(GUILD)
 
-    async def broken_save(*args: object, **kwargs: object) -> None:
-        raise RuntimeError("disk on fire")
+    def broken_save(*args: Any, **kwargs: Any) -> tuple[Statement, ...]:
+        """The document's update, sent after the sheets', fails in the database itself."""
+        update, *index = save_statements(*args, **kwargs)
+        return (Statement("UPDATE conflicts_on_fire SET document = ?", update.params[:1]), *index)
 
-    monkeypatch.setattr(ConflictRepository, "save", broken_save)
-    with pytest.raises(RuntimeError, match="disk on fire"):
+    monkeypatch.setattr(conflict_runner, "save_statements", broken_save)
+    with pytest.raises(Exception, match="conflicts_on_fire"):
         await run_transition(storage, GUILD, CHANNEL, SpendNudges(participant=THORROW, story=2, damage=2))
     monkeypatch.undo()
     assert await storage.conflicts.get(GUILD, CHANNEL) == before_conflict

@@ -18,7 +18,7 @@ import pytest
 from rules.character import CharacterKind, make_character
 from storage import GuildSettings, Storage, writer
 from storage.errors import AlreadyExistsError, DatabaseBusyError
-from storage.sql import SharedWrite, fetch_all, fetch_one
+from storage.sql import Statement, fetch_all, fetch_one
 from storage.writer import MAX_BATCH
 from tests.storage.group_crash_writer import ROWS_PER_UNIT
 from tests.storage.group_crash_writer import record as roll
@@ -166,7 +166,7 @@ async def test_a_shared_write_that_fails_alone_leaves_the_others_of_its_batch(
     blocker, _, release = await hold_writer(storage)
     rolls = [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(1, 4)]
     bad = asyncio.create_task(
-        storage.database.write_shared(SharedWrite("INSERT INTO roll_log (guild_id) VALUES (NULL)", ()))
+        storage.database.write_shared(Statement("INSERT INTO roll_log (guild_id) VALUES (NULL)"))
     )
     rolls += [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(4, 6)]
     await queued(storage, 6)
@@ -182,11 +182,11 @@ async def test_a_shared_write_that_fails_alone_leaves_the_others_of_its_batch(
     assert storage.sqlite.group.batches == batches + 1  # and they still shared one commit
 
 
-async def test_shared_writes_whose_batch_cannot_begin_are_each_refused_as_busy(
+async def test_shared_writes_facing_another_process_lock_are_each_refused_as_busy(
     storage: Storage, db_path: Path
 ) -> None:
-    """Another process holds the file's write lock: the batch's BEGIN waits out the busy timeout
-    and fails, each write then fails alone, and every caller hears "busy"; nothing is saved."""
+    """Another process holds the file's write lock past the busy timeout: each write of the
+    batch waits it out and fails alone, and every caller hears "busy"; nothing is saved."""
     other = sqlite3.connect(db_path, isolation_level=None)
     try:
         async with storage.sqlite.writing() as conn:  # holds the writer while the writes queue
