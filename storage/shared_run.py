@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 OPEN_BATCH = "SAVEPOINT batch"
 """How a batch's transaction begins: a savepoint outside a transaction begins a deferred one
-(``storage.writer.GroupWriter._batch`` says why)."""
+(``storage.write_batch.Batch.run`` says why)."""
 
 
 @dataclass(frozen=True, slots=True)

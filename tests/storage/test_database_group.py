@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from rules.character import CharacterKind, make_character
-from storage import GuildSettings, Storage, writer
+from storage import GuildSettings, Storage, write_batch
 from storage.errors import AlreadyExistsError, DatabaseBusyError
 from storage.sql import Statement, fetch_all, fetch_one
-from storage.writer import MAX_BATCH
+from storage.write_batch import MAX_BATCH
 from tests.storage.group_crash_writer import ROWS_PER_UNIT
 from tests.storage.group_crash_writer import record as roll
 from tests.support import integrity, start_test_module
@@ -60,7 +60,7 @@ async def queued(storage: Storage, count: int) -> None:
 async def test_a_failing_unit_is_rolled_back_alone_and_the_others_commit(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(writer, "BATCH_BUDGET", 60.0)  # a loaded machine must not split the batch
+    monkeypatch.setattr(write_batch, "BATCH_BUDGET", 60.0)  # a loaded machine must not split the batch
     blocker, _, release = await hold_writer(storage)
 
     async def lone(guild_id: int) -> None:
@@ -120,7 +120,7 @@ async def test_a_failing_lone_write_among_lone_writes_changes_nothing_else(stora
 async def test_queued_roll_log_writes_share_one_commit(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(writer, "BATCH_BUDGET", 60.0)
+    monkeypatch.setattr(write_batch, "BATCH_BUDGET", 60.0)
     blocker, _, release = await hold_writer(storage)
     tasks = [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(1, 31)]
     await queued(storage, len(tasks))
@@ -162,7 +162,7 @@ async def test_a_queued_roll_waits_for_one_transaction_body_at_most(storage: Sto
 async def test_a_shared_write_that_fails_alone_leaves_the_others_of_its_batch(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(writer, "BATCH_BUDGET", 60.0)
+    monkeypatch.setattr(write_batch, "BATCH_BUDGET", 60.0)
     blocker, _, release = await hold_writer(storage)
     rolls = [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(1, 4)]
     bad = asyncio.create_task(

@@ -1,0 +1,218 @@
+"""One batch of the one writer (``storage.writer``): its units in one transaction, and what
+each caller hears.
+
+The batch opens with ``SAVEPOINT batch`` and runs the queued units in turn, each in its own
+savepoint: a body in its caller's task (its *turn*), a prepared unit sent and checked here, and
+shared writes last, sent with the ``COMMIT`` that ends the batch. It ends with the queue empty,
+:data:`MAX_BATCH` units kept, or :data:`BATCH_BUDGET` spent; only then does anyone's write return.
+"""
+
+import asyncio
+import logging
+import sqlite3
+from typing import Any
+
+import aiosqlite
+
+from storage.errors import StorageError, StorageUnavailableError
+from storage.prepared import send
+from storage.shared_run import OPEN_BATCH, send_run
+from storage.sql import rollback
+from storage.write_queue import Body, Held, Queue, Queued, QueuedUnit, QueuedWrite, next_in_batch, take_writes
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 64
+"""Units one transaction takes at most: a bound on how long the first of them waits for its
+commit while others keep arriving."""
+BATCH_BUDGET = 0.020
+"""Seconds a batch's transaction stays open to take more units before it commits: under load
+each turn costs a few wake-ups of a busy loop (milliseconds each), so a shorter budget commits
+after a unit or two and spends the writer's time on opening and committing instead."""
+
+LOST = "I can't save right now: the database refused the write. Nothing was changed; try again later."
+"""What every unit of a batch hears when the batch's transaction as a whole was lost."""
+
+
+def lost_as(error: BaseException) -> BaseException:
+    """What every unit of a lost batch hears: the database's own error, or words a player reads."""
+    return error if isinstance(error, sqlite3.Error | StorageError) else StorageUnavailableError(LOST)
+
+
+class Batch:
+    """One transaction's worth of the writer's queue (``queue`` and ``holders`` are the writer's)."""
+
+    def __init__(
+        self, conn: aiosqlite.Connection, queue: Queue, holders: "set[asyncio.Task[Any] | None]"
+    ) -> None:
+        self._conn = conn
+        self._queue = queue
+        self._holders = holders
+
+    async def run(self) -> int | None:
+        """Run the queued units in one transaction, each in its savepoint, and commit once;
+        how many units were committed, or None when the batch was lost.
+
+        The transaction opens with ``SAVEPOINT batch``, queued ahead of the first unit's
+        statements rather than waited for, as ``BEGIN IMMEDIATE`` would have to be: a
+        savepoint opened outside a transaction begins a deferred one and cannot fail for want
+        of the file's lock, which the batch's first write takes instead (waiting up to the busy
+        timeout when another process holds it; only that write fails if it must). Under load
+        that saves every batch a trip. ``COMMIT`` ends it, savepoint or not.
+        """
+        loop = asyncio.get_running_loop()
+        first = self._queue.popleft()  # the oldest: shared writes going first never starve a body
+        if isinstance(first, QueuedWrite):
+            return await self._writes([first, *take_writes(self._queue, MAX_BATCH - 1)], [], [], begin=True)
+        started = loop.time()
+        held: list[Held] = []
+        queued: list[asyncio.Future[Any]] = [asyncio.ensure_future(self._conn.execute(OPEN_BATCH))]
+        unit: Queued | None = first
+        try:
+            while unit is not None:
+                if isinstance(unit, QueuedWrite):  # shared writes end the batch, sent with its COMMIT
+                    run = [unit, *take_writes(self._queue, MAX_BATCH - len(held) - 1)]
+                    return await self._writes(run, held, queued, begin=False)
+                if isinstance(unit, QueuedUnit):
+                    outcome = await self._run_prepared(unit, queued)
+                    if isinstance(outcome, BaseException):
+                        raise outcome
+                    if outcome is not None:
+                        held.append(outcome)
+                elif not unit.turn.done():  # else cancelled while queued: skip it
+                    kept = await self._turn(unit, queued)
+                    if isinstance(kept, BaseException):
+                        raise kept
+                    if kept:
+                        held.append((unit.committed, None))
+                full = len(held) >= MAX_BATCH or loop.time() - started > BATCH_BUDGET
+                unit = next_in_batch(self._queue) if self._queue and not full else None
+            await asyncio.gather(*queued)
+            await self._conn.execute("COMMIT")
+        except BaseException as error:
+            await asyncio.gather(*queued, return_exceptions=True)
+            await roll_back(self._conn, error)
+            lost = lost_as(error)
+            for future, _ in held:
+                if not future.done():  # else settled by _writes before it was cancelled
+                    future.set_exception(lost)
+            if not isinstance(error, sqlite3.Error | StorageError):
+                raise
+            return None
+        for future, value in held:
+            future.set_result(value)
+        return len(held)
+
+    async def _writes(
+        self, run: list[QueuedWrite], held: list[Held], queued: list[asyncio.Future[Any]], *, begin: bool
+    ) -> int | None:
+        """Send ``run`` with the batch's ``COMMIT`` (and, with ``begin``, its opening) in one
+        trip (:mod:`storage.shared_run`), then settle every unit of the batch: ``held``, whose
+        bodies ran before, and the writes."""
+        try:
+            outcome = await send_run(self._conn, [unit.write for unit in run], begin=begin, after=queued)
+        except BaseException as error:  # cancelled (the writer is stopping): tell nobody it was saved
+            lost = lost_as(error)
+            for future in [future for future, _ in held] + [unit.committed for unit in run]:
+                if not future.done():
+                    future.set_exception(lost)
+            raise
+        if outcome.lost is not None:
+            await roll_back(self._conn, outcome.lost)
+            lost = lost_as(outcome.lost)
+            for future, _ in held:
+                future.set_exception(lost)
+            for unit, result in zip(run, outcome.results, strict=True):
+                unit.committed.set_exception(result if isinstance(result, BaseException) else lost)
+            return None
+        saved = 0
+        for unit, result in zip(run, outcome.results, strict=True):
+            if isinstance(result, BaseException):
+                unit.committed.set_exception(result)
+            else:
+                saved += 1
+                unit.committed.set_result(result)
+        for future, value in held:
+            future.set_result(value)
+        return len(held) + saved
+
+    async def _run_prepared(
+        self, unit: QueuedUnit, queued: list[asyncio.Future[Any]]
+    ) -> Held | BaseException | None:
+        """Send a prepared unit's statements behind its ``SAVEPOINT`` in one trip and check them:
+        kept (its caller's future and result), refused (None: undone alone, its caller told
+        why), or the error that lost the whole transaction.
+
+        Nobody is handed the connection: no task wakes up to queue the statements or to say it
+        is done. ``RELEASE`` (or ``ROLLBACK TO``) is queued, not waited for, and checked with
+        the batch's ``COMMIT``, as a body's is.
+        """
+        opened = asyncio.ensure_future(self._conn.execute("SAVEPOINT unit"))
+        sent = send(self._conn, unit.prepared.statements)
+        outcomes = await asyncio.gather(opened, *sent, return_exceptions=True)
+        failed = outcomes[0] if isinstance(outcomes[0], BaseException) else None
+        if failed is not None or not self._conn.in_transaction:
+            lost = lost_as(failed) if failed is not None else StorageUnavailableError(LOST)
+            unit.committed.set_exception(lost)
+            return lost
+        try:
+            result = unit.prepared.finish(list(outcomes[1:]))
+        except Exception as refused:
+            queued.append(asyncio.ensure_future(self._conn.execute("ROLLBACK TO unit")))
+            queued.append(asyncio.ensure_future(self._conn.execute("RELEASE unit")))
+            unit.committed.set_exception(refused)
+            return None
+        queued.append(asyncio.ensure_future(self._conn.execute("RELEASE unit")))
+        return (unit.committed, result)
+
+    async def _turn(self, unit: Body, queued: list[asyncio.Future[Any]]) -> bool | BaseException:
+        """Give ``unit`` the connection (a transaction body inside its savepoint): whether it
+        is kept, or the error that lost the whole transaction.
+
+        A lone repository write takes no savepoint: it is one statement (``Database.writing``),
+        which SQLite rolls back alone when it fails, inside a transaction as in autocommit. A
+        savepoint costs two more trips to aiosqlite's thread, more than the commit it shares.
+
+        ``SAVEPOINT`` and ``RELEASE`` are queued, not waited for: aiosqlite runs statements
+        in order, and a task created now takes its first step (queueing the statement) before
+        the unit wakes up to queue its own. Their results are checked before ``COMMIT``.
+        """
+        savepoint = asyncio.ensure_future(self._conn.execute("SAVEPOINT unit")) if unit.savepoint else None
+        self._holders.add(unit.task)
+        unit.turn.set_result(None)
+        raised = await unit.done
+        self._holders.discard(unit.task)
+        if raised is None or savepoint is None:
+            if savepoint is not None:
+                queued.append(savepoint)
+                queued.append(asyncio.ensure_future(self._conn.execute("RELEASE unit")))
+            if self._conn.in_transaction:
+                return raised is None
+            lost = raised if isinstance(raised, sqlite3.Error) else StorageUnavailableError(LOST)
+            if raised is None:  # the body swallowed an error that ended the whole transaction
+                unit.committed.set_exception(lost)
+            return lost
+        try:
+            await savepoint
+            await self._conn.execute("ROLLBACK TO unit")
+            await self._conn.execute("RELEASE unit")
+        except sqlite3.Error as error:
+            log.warning(
+                "Rolling back one unit of a batch failed; the whole batch is rolled back", exc_info=True
+            )
+            return raised if isinstance(raised, sqlite3.Error) else error
+        if self._conn.in_transaction:
+            return False
+        return raised if isinstance(raised, sqlite3.Error) else StorageUnavailableError(LOST)
+
+
+async def roll_back(conn: aiosqlite.Connection, cause: BaseException) -> None:
+    """Roll back after ``cause``; if even that fails, the original error is the one to report.
+
+    SQLite rolls back by itself on some errors (a full disk, an I/O error); a ROLLBACK
+    that fails then must not hide why the transaction failed in the first place.
+    """
+    try:
+        await rollback(conn)
+    except sqlite3.Error:
+        log.warning("ROLLBACK failed after %r", cause, exc_info=True)
