@@ -22,8 +22,8 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self, TypeVar
@@ -220,31 +220,19 @@ class Database:
         that batch committed. Writes that must stand or fall together go through
         :meth:`transaction`.
         """
-        try:
+        with _said_plainly():
             async with self._group.statement() as conn:
                 yield conn
-        except sqlite3.Error as error:
-            if (unavailable := _unavailable(error)) is not None:
-                raise unavailable from error
-            raise
 
     async def write_shared(self, write: Statement) -> int:
         """One shared write, outside any explicit transaction (``storage.writer``)."""
-        try:
+        with _said_plainly():
             return await self._group.write(write)
-        except sqlite3.Error as error:
-            if (unavailable := _unavailable(error)) is not None:
-                raise unavailable from error
-            raise
 
     async def write_prepared(self, prepared: Prepared[T]) -> T:
         """A prepared unit, outside any explicit transaction: the writer runs it itself."""
-        try:
+        with _said_plainly():
             return await self._group.prepared(prepared)
-        except sqlite3.Error as error:
-            if (unavailable := _unavailable(error)) is not None:
-                raise unavailable from error
-            raise
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -255,17 +243,24 @@ class Database:
         its writes are committed. Opening one inside another in the same task would wait for
         itself forever, so it raises instead.
         """
-        try:
+        with _said_plainly():
             async with self._group.transaction() as begun:
                 self.begun = begun
                 try:
                     yield self._writer
                 finally:
                     self.begun = None
-        except sqlite3.Error as error:
-            if (unavailable := _unavailable(error)) is not None:
-                raise unavailable from error
-            raise
+
+
+@contextmanager
+def _said_plainly() -> Iterator[None]:
+    """Raise an SQLite error that means "cannot write now" as the player-facing error instead."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        if (unavailable := _unavailable(error)) is not None:
+            raise unavailable from error
+        raise
 
 
 def _unavailable(error: sqlite3.Error) -> StorageUnavailableError | None:
