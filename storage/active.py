@@ -33,7 +33,7 @@ class ActiveCharacterRepository:
     async def get(self, guild_id: int, user_id: int) -> StoredCharacter | None:
         """The member's active character in this server, or None if they have not chosen one."""
         row = await fetch_one(
-            self._session.reader,
+            self._session.lookup,
             "SELECT c.id, c.guild_id, c.version, c.updated_at, c.document, c.revealed, c.format_version"
             " FROM active_characters AS a JOIN characters AS c"
             " ON c.guild_id = a.guild_id AND c.id = a.character_id"

@@ -55,7 +55,7 @@ class BoardRepository:
 
     async def row(self, guild_id: int, channel_id: int) -> BoardRow | None:
         row = await fetch_one(
-            self._session.reader,
+            self._session.lookup,
             "SELECT " + _COLUMNS + " WHERE guild_id = ? AND channel_id = ?",
             (guild_id, channel_id),
         )

@@ -160,7 +160,7 @@ class CharacterRepository:
 
     async def get(self, guild_id: int, character_id: int) -> StoredCharacter:
         """The character with this id in this server; :class:`NotFoundError` if none."""
-        row = await fetch_one(self._session.reader, BY_ID, (guild_id, character_id))
+        row = await fetch_one(self._session.lookup, BY_ID, (guild_id, character_id))
         if row is None:
             raise NotFoundError(MISSING)
         return stored_character(row)
@@ -169,7 +169,7 @@ class CharacterRepository:
         """The character with this very name in this server (by ``rules.naming.name_key``: any
         case, spacing or full-width form); :class:`NotFoundError` if none. No partial matches:
         use :meth:`find` for a name a player typed."""
-        row = await fetch_one(self._session.reader, BY_NAME, (guild_id, bindable(name_key(name))))
+        row = await fetch_one(self._session.lookup, BY_NAME, (guild_id, bindable(name_key(name))))
         if row is None:
             raise not_found(name.strip())
         return stored_character(row)
@@ -338,7 +338,7 @@ class CharacterRepository:
         if not wanted:
             return {}
         sql = "SELECT " + COLUMNS + " WHERE guild_id = ? AND id IN (" + ", ".join("?" * len(wanted)) + ")"
-        rows = await fetch_all(self._session.reader, sql, (guild_id, *wanted))
+        rows = await fetch_all(self._session.lookup, sql, (guild_id, *wanted))
         return {int(row["id"]): stored_character(row) for row in rows}
 
     async def rename(self, guild_id: int, stored: StoredCharacter, new_name: str) -> StoredCharacter:

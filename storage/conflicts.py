@@ -118,7 +118,7 @@ class ConflictRepository:
 
     async def get(self, guild_id: int, channel_id: int) -> StoredConflict | None:
         """The channel's live Conflict, or None if there is none."""
-        row = await fetch_one(self._session.reader, _SELECT, (guild_id, channel_id))
+        row = await fetch_one(self._session.lookup, _SELECT, (guild_id, channel_id))
         return _conflict(row) if row is not None else None
 
     async def get_with_sheets(
@@ -131,7 +131,7 @@ class ConflictRepository:
         lacks).
         """
         rows = await fetch_all(
-            self._session.reader,
+            self._session.lookup,
             _WITH_SHEETS,
             (guild_id, channel_id, guild_id, guild_id, channel_id),
         )

@@ -18,7 +18,6 @@ process holding the lock past the busy timeout), the transaction is rolled back 
 fault is outside the bot, nothing was saved, and the same request works once it clears.
 """
 
-import asyncio
 import logging
 import os
 import sqlite3
@@ -26,11 +25,13 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol, Self, TypeVar
+from typing import Protocol, Self, TypeVar
 
 import aiosqlite
 
+from storage.checkpoints import Checkpointer
 from storage.errors import DatabaseBusyError, StorageUnavailableError
+from storage.loop_connection import WAIT_MS, LoopConnection, connect_on_loop
 from storage.migrations import migrate
 from storage.prepared import Prepared, run_prepared
 from storage.sql import Statement, reads_in_flight, run_statement
@@ -60,12 +61,15 @@ class Session(Protocol):
 
     Repositories never BEGIN or COMMIT themselves; they ask ``writing()`` for the writer (alone:
     one atomic statement; inside ``Storage.transaction()``: part of that transaction) and use
-    ``reader`` for plain reads. That is what lets the same repository code run alone or as part
-    of a larger transaction.
+    ``reader`` for plain reads (``lookup`` for those an index bounds). That is what lets the same
+    repository code run alone or as part of a larger transaction.
     """
 
     @property
     def reader(self) -> aiosqlite.Connection: ...
+
+    @property
+    def lookup(self) -> aiosqlite.Connection: ...
 
     def writing(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
         """The writer."""
@@ -82,26 +86,46 @@ class Session(Protocol):
 
 
 async def _connect(path: Path, *, read_only: bool) -> aiosqlite.Connection:
+    """A reader of the pool: on aiosqlite's thread, waiting for another process's lock there."""
     # isolation_level=None: we issue BEGIN/COMMIT ourselves; the sqlite3 module must not.
     conn = await aiosqlite.connect(path, isolation_level=None)
     try:
-        conn.row_factory = sqlite3.Row
-        await conn.execute("PRAGMA busy_timeout = 5000")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        if read_only:
-            await conn.execute("PRAGMA query_only = ON")
-        else:
-            async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
-                row = await cursor.fetchone()
-            if row is None or str(row[0]).lower() != "wal":
-                raise RuntimeError(f"Could not switch {path} to WAL mode.")
-            # In WAL mode NORMAL never corrupts and survives a process crash; it only risks
-            # the last commits on power loss, and saves an fsync per commit.
-            await conn.execute("PRAGMA synchronous = NORMAL")
+        await conn.execute(f"PRAGMA busy_timeout = {WAIT_MS}")
+        await _prepare(conn, path, read_only=read_only)
     except BaseException:
         await conn.close()
         raise
     return conn
+
+
+async def _connect_on_loop(path: Path, *, read_only: bool) -> LoopConnection:
+    """The writer, or the reader for lookups: answering on the loop's thread
+    (``storage.loop_connection``). The writer never checkpoints (``storage.checkpoints``)."""
+    conn = connect_on_loop(path)
+    await conn  # starts its thread and connects there
+    try:
+        await _prepare(conn, path, read_only=read_only)
+        if not read_only:
+            await conn.execute("PRAGMA wal_autocheckpoint = 0")
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+async def _prepare(conn: aiosqlite.Connection, path: Path, *, read_only: bool) -> None:
+    conn.row_factory = sqlite3.Row
+    await conn.execute("PRAGMA foreign_keys = ON")
+    if read_only:
+        await conn.execute("PRAGMA query_only = ON")
+        return
+    async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
+        row = await cursor.fetchone()
+    if row is None or str(row[0]).lower() != "wal":
+        raise RuntimeError(f"Could not switch {path} to WAL mode.")
+    # In WAL mode NORMAL never corrupts and survives a process crash; it only risks
+    # the last commits on power loss, and saves an fsync per commit.
+    await conn.execute("PRAGMA synchronous = NORMAL")
 
 
 PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
@@ -134,35 +158,44 @@ class Database:
     """
 
     def __init__(
-        self, path: Path, writer: aiosqlite.Connection, readers: Sequence[aiosqlite.Connection]
+        self,
+        path: Path,
+        writer: LoopConnection,
+        lookup: LoopConnection,
+        readers: Sequence[aiosqlite.Connection],
+        checkpointer: Checkpointer,
     ) -> None:
         if not readers:
             raise ValueError("A database needs at least one reader connection.")
         self.path = path
         self._writer = writer
+        self._lookup = lookup
         self._readers = tuple(readers)
+        self._checkpointer = checkpointer
         self._group = GroupWriter(writer)
         self._closed = False
-        self.begun: asyncio.Future[Any] | None = None
-        """The open transaction's ``BEGIN``, queued and perhaps not run yet (see :meth:`transaction`)."""
 
     @classmethod
     async def open(cls, path: Path | str = DEFAULT_DB_PATH, readers: int = READERS) -> Self:
         """Open (creating if needed) the file at ``path`` and bring its schema up to date."""
         path = Path(path)
         make_private(path)
-        writer = await _connect(path, read_only=False)
+        writer = await _connect_on_loop(path, read_only=False)
         opened: list[aiosqlite.Connection] = []
         try:
             await migrate(writer)
+            lookup = await _connect_on_loop(path, read_only=True)
+            opened.append(lookup)
             for _ in range(readers):
                 opened.append(await _connect(path, read_only=True))
+            checkpointer = await Checkpointer.open(path, writer)
         except BaseException:
             for conn in opened:
                 await conn.close()
             await writer.close()
             raise
-        return cls(path, writer, opened)
+        checkpointer.start()
+        return cls(path, writer, lookup, opened[1:], checkpointer)
 
     async def close(self) -> None:
         """Wait for every write running or queued, then close every connection."""
@@ -170,7 +203,8 @@ class Database:
             return
         self._closed = True
         await self._group.stop()
-        for reader in self._readers:
+        await self._checkpointer.close()
+        for reader in (self._lookup, *self._readers):
             await reader.close()
         try:
             await self._writer.execute("PRAGMA optimize")
@@ -209,6 +243,22 @@ class Database:
         """
         return min(self._readers, key=reads_in_flight)
 
+    @property
+    def lookup(self) -> LoopConnection:
+        """The reader for reads an index bounds, answered on the loop's thread
+        (``storage.loop_connection``): no trip to a thread and back for a settings row or a sheet."""
+        return self._lookup
+
+    @property
+    def writer(self) -> LoopConnection:
+        """The writer connection itself, for its counts and its wait for locks (tests, benchmarks);
+        writes go through :meth:`writing`, :meth:`write_shared` and :meth:`transaction`."""
+        return self._writer
+
+    @property
+    def checkpointer(self) -> Checkpointer:
+        return self._checkpointer
+
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
         """The writer for one repository call, outside any explicit transaction.
@@ -244,12 +294,8 @@ class Database:
         itself forever, so it raises instead.
         """
         with _said_plainly():
-            async with self._group.transaction() as begun:
-                self.begun = begun
-                try:
-                    yield self._writer
-                finally:
-                    self.begun = None
+            async with self._group.transaction():
+                yield self._writer
 
 
 @contextmanager
@@ -277,24 +323,21 @@ def _unavailable(error: sqlite3.Error) -> StorageUnavailableError | None:
 
 
 class TransactionSession:
-    """A :class:`Session` bound to one open transaction: every read and write joins it.
+    """A :class:`Session` bound to one open transaction: every read and write joins it."""
 
-    A write first waits for the transaction's ``BEGIN`` (``begun``): a read may run before it
-    is known to have succeeded, a write never does.
-    """
-
-    def __init__(self, conn: aiosqlite.Connection, begun: "asyncio.Future[Any] | None" = None) -> None:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
-        self._begun = begun
 
     @property
     def reader(self) -> aiosqlite.Connection:
         return self._conn
 
+    @property
+    def lookup(self) -> aiosqlite.Connection:
+        return self._conn
+
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
-        if self._begun is not None:
-            await self._begun
         yield self._conn
 
     async def write_shared(self, write: Statement) -> int:

@@ -111,7 +111,7 @@ class DraftRepository:
         now = now or utc_now()
         await self.purge(now)
         row = await fetch_one(
-            self._session.reader, _COLUMNS + " WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            self._session.lookup, _COLUMNS + " WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
         if row is None:
             return None
@@ -126,7 +126,7 @@ class DraftRepository:
     async def get(self, guild_id: int, draft_id: int, now: datetime | None = None) -> StoredDraft:
         """The draft with this id in this server; :class:`NotFoundError` when it is gone."""
         row = await fetch_one(
-            self._session.reader, _COLUMNS + " WHERE guild_id = ? AND id = ?", (guild_id, draft_id)
+            self._session.lookup, _COLUMNS + " WHERE guild_id = ? AND id = ?", (guild_id, draft_id)
         )
         found = _stored(row, now or utc_now()) if row is not None else None
         if found is None:

@@ -219,7 +219,7 @@ class OutboxRepository:
 
     async def get(self, row_id: int) -> OutboxMessage | None:
         row = await fetch_one(
-            self._session.reader, "SELECT " + _COLUMNS + " FROM outbox WHERE id = ?", (row_id,)
+            self._session.lookup, "SELECT " + _COLUMNS + " FROM outbox WHERE id = ?", (row_id,)
         )
         return None if row is None else _message(row)
 

@@ -68,8 +68,6 @@ class PgDatabase:
         self._reader = PgConnection(pool, pool=True)
         self.waiting = 0
         """Tasks waiting for a connection to write on (admission control reads it)."""
-        self.begun = None
-        """Always None: a PostgreSQL ``BEGIN`` is awaited before the body runs."""
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> Self:
@@ -95,6 +93,11 @@ class PgDatabase:
 
     @property
     def reader(self) -> Connection:
+        return self._reader
+
+    @property
+    def lookup(self) -> Connection:
+        """PostgreSQL answers every read over the network: a lookup is a read like any other."""
         return self._reader
 
     @asynccontextmanager
@@ -144,6 +147,10 @@ class PgTransactionSession:
 
     @property
     def reader(self) -> Connection:
+        return self._conn
+
+    @property
+    def lookup(self) -> Connection:
         return self._conn
 
     @asynccontextmanager

@@ -91,7 +91,7 @@ class RequestRepository:
     async def get(self, guild_id: int, request_id: int) -> RollRequest | None:
         """The request with its rollers as saved (two indexed reads), or None if it is gone."""
         row = await fetch_one(
-            self._session.reader,
+            self._session.lookup,
             "SELECT r.id, r.guild_id, r.channel_id, r.narrator_id, r.kind, r.spec, r.closed,"
             " r.created_at, o.message_id FROM roll_requests AS r"
             " LEFT JOIN outbox AS o ON o.id = r.outbox_id WHERE r.guild_id = ? AND r.id = ?",
@@ -100,7 +100,7 @@ class RequestRepository:
         if row is None:
             return None
         rollers = await fetch_all(
-            self._session.reader,
+            self._session.lookup,
             "SELECT position, side, character_id, user_id, name, reading, rolled_by"
             " FROM roll_request_rollers WHERE request_id = ? ORDER BY position",
             (request_id,),

@@ -24,6 +24,13 @@ class Session(Protocol):
     @property
     def reader(self) -> Connection: ...
 
+    @property
+    def lookup(self) -> Connection:
+        """Where a read goes that an index bounds (a row or a few by key, a short page): on
+        SQLite, answered on the event loop's own thread (``storage.loop_connection``). Anything
+        that may walk many rows (a search, a whole roster, the roll log's totals) uses ``reader``."""
+        ...
+
     def writing(self) -> AbstractAsyncContextManager[Connection]:
         """The writer."""
         ...

@@ -79,7 +79,7 @@ class SettingsRepository:
     async def get(self, guild_id: int) -> GuildSettings:
         """The server's settings, or the defaults if it never saved any."""
         row = await fetch_one(
-            self._session.reader,
+            self._session.lookup,
             "SELECT narrator_role_ids, gm_channel_id, table_dice FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )

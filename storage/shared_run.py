@@ -1,10 +1,9 @@
-"""A run of shared writes sent to SQLite in one go with their ``COMMIT``, and what came of it.
+"""A run of shared writes run by the writer with their ``COMMIT``, and what came of it.
 
 The one writer (``storage.writer``) takes shared writes (``storage.sql.Statement``) as data
-and sends a run of them to aiosqlite's thread back to back, with the batch's ``COMMIT`` behind
-them and, when they open the batch, its opening savepoint ahead. aiosqlite runs statements in
-the order they were sent, so nothing waits for anything but the last of them: one trip to the
-database for the whole run. What the outcome means:
+and runs a run of them one after another, with the batch's ``COMMIT`` behind them and, when
+they open the batch, its opening savepoint ahead; nobody else's task is woken to run its own.
+What the outcome means:
 
 - ``COMMIT`` succeeded: everything in the transaction is saved. A write that failed by itself
   (a constraint) was undone alone by SQLite, and its caller gets its error;
@@ -16,17 +15,13 @@ database for the whole run. What the outcome means:
   it back, and nobody is told a write was saved.
 """
 
-import asyncio
-import logging
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
 
-from storage.sql import Statement, run_statement
-
-log = logging.getLogger(__name__)
+from storage.sql import Statement, in_order, run_statement
 
 OPEN_BATCH = "SAVEPOINT batch"
 """How a batch's transaction begins: a savepoint outside a transaction begins a deferred one
@@ -41,30 +36,16 @@ class RunOutcome:
     """Why the transaction as a whole was lost (nothing of it was saved), or None."""
 
 
-async def send_run(
-    conn: aiosqlite.Connection,
-    writes: Sequence[Statement],
-    *,
-    begin: bool,
-    after: Sequence["asyncio.Future[Any]"] = (),
-) -> RunOutcome:
-    """Send ``writes`` and ``COMMIT`` (and, with ``begin``, the batch's opening first) in one go.
-
-    ``after``: statements of the same transaction already sent (its savepoints), whose outcome
-    is waited for with the run's. Cancelling this cancels the wait, not what was sent.
-    """
+async def send_run(conn: aiosqlite.Connection, writes: Sequence[Statement], *, begin: bool) -> RunOutcome:
+    """Run ``writes`` and ``COMMIT`` (and, with ``begin``, the batch's opening first), in order."""
     steps: list[Awaitable[Any]] = [conn.execute(OPEN_BATCH)] if begin else []
     steps += [run_statement(conn, write) for write in writes]
     steps.append(conn.execute("COMMIT"))
-    sent = [asyncio.ensure_future(step) for step in steps]  # started, and so sent, in this order
-    everything = await asyncio.gather(*after, *sent, return_exceptions=True)
-    earlier = everything[: len(after)]
-    began = everything[len(after)] if begin else None
-    results, committed = everything[len(after) + begin : -1], everything[-1]
+    everything = await in_order(steps)
+    began = everything[0] if begin else None
+    results, committed = everything[begin:-1], everything[-1]
     if isinstance(began, BaseException):
         return RunOutcome(results, None)
     if isinstance(committed, BaseException):
         return RunOutcome(results, committed)
-    if any(isinstance(raised, BaseException) for raised in earlier):
-        log.warning("A savepoint of a committed batch failed: %r", earlier)
     return RunOutcome(results, None)

@@ -7,7 +7,7 @@ a repository's code and nearly all of its SQL are the same for both backends.
 import asyncio
 import sqlite3
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -66,21 +66,32 @@ async def fetch_all(conn: Connection, sql: str, params: Params = ()) -> list[Row
 
 
 async def back_to_back(*steps: Awaitable[Any]) -> list[Any]:
-    """Queue ``steps`` on one connection at once, in this order, and wait for them together.
+    """Run ``steps`` on one connection in this order, each to its end even when one before failed,
+    and raise the first failure once all have ended (so a rollback that follows runs after them).
 
-    Each step starts now, so its statement is queued behind the one before it (aiosqlite's
-    thread and a PostgreSQL connection's lock both run them in the order queued): the batch
-    costs one wait for the database instead of one per statement. That matters inside a
-    transaction, which holds the one writer (``storage.writer``) for every wait. The first
-    failure is raised only once every step has ended, so a rollback that follows runs after
-    all of them.
+    One after another, not overlapped: SQLite's writer answers on the event loop's own thread
+    (``storage.loop_connection``), so there is no trip to overlap, and a task per step would only
+    add a pass of a busy loop each; a PostgreSQL connection runs one query at a time anyway.
     """
-    started = [asyncio.ensure_future(step) for step in steps]
-    done = await asyncio.gather(*started, return_exceptions=True)
+    done = await in_order(steps)
     for outcome in done:
         if isinstance(outcome, BaseException):
             raise outcome
     return done
+
+
+async def in_order(steps: Iterable[Awaitable[Any]]) -> list[Any]:
+    """Await ``steps`` one after another: what each returned, or the exception it raised.
+    Cancellation is not an outcome: it ends the wait at once."""
+    outcomes: list[Any] = []
+    for step in steps:
+        try:
+            outcomes.append(await step)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            outcomes.append(error)
+    return outcomes
 
 
 Returns = Literal["count", "id", "rows", "many"]

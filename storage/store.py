@@ -131,4 +131,4 @@ class Storage(Repositories):
                 yield Repositories(PgTransactionSession(pg))
             return
         async with self.database.transaction() as conn:
-            yield Repositories(TransactionSession(conn, self.database.begun))
+            yield Repositories(TransactionSession(conn))

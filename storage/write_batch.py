@@ -15,7 +15,7 @@ from typing import Any
 import aiosqlite
 
 from storage.errors import StorageError, StorageUnavailableError
-from storage.prepared import send
+from storage.prepared import run_all
 from storage.shared_run import OPEN_BATCH, send_run
 from storage.sql import rollback
 from storage.write_queue import Body, Held, Queue, Queued, QueuedUnit, QueuedWrite, next_in_batch, take_writes
@@ -53,44 +53,41 @@ class Batch:
         """Run the queued units in one transaction, each in its savepoint, and commit once;
         how many units were committed, or None when the batch was lost.
 
-        The transaction opens with ``SAVEPOINT batch``, queued ahead of the first unit's
-        statements rather than waited for, as ``BEGIN IMMEDIATE`` would have to be: a
+        The transaction opens with ``SAVEPOINT batch`` rather than ``BEGIN IMMEDIATE``: a
         savepoint opened outside a transaction begins a deferred one and cannot fail for want
-        of the file's lock, which the batch's first write takes instead (waiting up to the busy
-        timeout when another process holds it; only that write fails if it must). Under load
-        that saves every batch a trip. ``COMMIT`` ends it, savepoint or not.
+        of the file's lock, which the batch's first write takes instead (waiting for it on
+        aiosqlite's thread when another process holds it, ``storage.loop_connection``; only
+        that write fails if it must). ``COMMIT`` ends it, savepoint or not.
         """
         loop = asyncio.get_running_loop()
         first = self._queue.popleft()  # the oldest: shared writes going first never starve a body
         if isinstance(first, QueuedWrite):
-            return await self._writes([first, *take_writes(self._queue, MAX_BATCH - 1)], [], [], begin=True)
+            return await self._writes([first, *take_writes(self._queue, MAX_BATCH - 1)], [], begin=True)
         started = loop.time()
         held: list[Held] = []
-        queued: list[asyncio.Future[Any]] = [asyncio.ensure_future(self._conn.execute(OPEN_BATCH))]
         unit: Queued | None = first
         try:
+            await self._conn.execute(OPEN_BATCH)
             while unit is not None:
                 if isinstance(unit, QueuedWrite):  # shared writes end the batch, sent with its COMMIT
                     run = [unit, *take_writes(self._queue, MAX_BATCH - len(held) - 1)]
-                    return await self._writes(run, held, queued, begin=False)
+                    return await self._writes(run, held, begin=False)
                 if isinstance(unit, QueuedUnit):
-                    outcome = await self._run_prepared(unit, queued)
+                    outcome = await self._run_prepared(unit)
                     if isinstance(outcome, BaseException):
                         raise outcome
                     if outcome is not None:
                         held.append(outcome)
                 elif not unit.turn.done():  # else cancelled while queued: skip it
-                    kept = await self._turn(unit, queued)
+                    kept = await self._turn(unit)
                     if isinstance(kept, BaseException):
                         raise kept
                     if kept:
                         held.append((unit.committed, None))
                 full = len(held) >= MAX_BATCH or loop.time() - started > BATCH_BUDGET
                 unit = next_in_batch(self._queue) if self._queue and not full else None
-            await asyncio.gather(*queued)
             await self._conn.execute("COMMIT")
         except BaseException as error:
-            await asyncio.gather(*queued, return_exceptions=True)
             await roll_back(self._conn, error)
             lost = lost_as(error)
             for future, _ in held:
@@ -103,14 +100,12 @@ class Batch:
             future.set_result(value)
         return len(held)
 
-    async def _writes(
-        self, run: list[QueuedWrite], held: list[Held], queued: list[asyncio.Future[Any]], *, begin: bool
-    ) -> int | None:
-        """Send ``run`` with the batch's ``COMMIT`` (and, with ``begin``, its opening) in one
-        trip (:mod:`storage.shared_run`), then settle every unit of the batch: ``held``, whose
+    async def _writes(self, run: list[QueuedWrite], held: list[Held], *, begin: bool) -> int | None:
+        """Run ``run`` with the batch's ``COMMIT`` (and, with ``begin``, its opening)
+        (:mod:`storage.shared_run`), then settle every unit of the batch: ``held``, whose
         bodies ran before, and the writes."""
         try:
-            outcome = await send_run(self._conn, [unit.write for unit in run], begin=begin, after=queued)
+            outcome = await send_run(self._conn, [unit.write for unit in run], begin=begin)
         except BaseException as error:  # cancelled (the writer is stopping): tell nobody it was saved
             lost = lost_as(error)
             for future in [future for future, _ in held] + [unit.committed for unit in run]:
@@ -136,56 +131,63 @@ class Batch:
             future.set_result(value)
         return len(held) + saved
 
-    async def _run_prepared(
-        self, unit: QueuedUnit, queued: list[asyncio.Future[Any]]
-    ) -> Held | BaseException | None:
-        """Send a prepared unit's statements behind its ``SAVEPOINT`` in one trip and check them:
-        kept (its caller's future and result), refused (None: undone alone, its caller told
-        why), or the error that lost the whole transaction.
+    async def _run_prepared(self, unit: QueuedUnit) -> Held | BaseException | None:
+        """Run a prepared unit's statements inside its ``SAVEPOINT`` and check them: kept (its
+        caller's future and result), refused (None: undone alone, its caller told why), or the
+        error that lost the whole transaction.
 
-        Nobody is handed the connection: no task wakes up to queue the statements or to say it
-        is done. ``RELEASE`` (or ``ROLLBACK TO``) is queued, not waited for, and checked with
-        the batch's ``COMMIT``, as a body's is.
+        Nobody is handed the connection: no task wakes up to run the statements or to say it
+        is done.
         """
-        opened = asyncio.ensure_future(self._conn.execute("SAVEPOINT unit"))
-        sent = send(self._conn, unit.prepared.statements)
-        outcomes = await asyncio.gather(opened, *sent, return_exceptions=True)
-        failed = outcomes[0] if isinstance(outcomes[0], BaseException) else None
-        if failed is not None or not self._conn.in_transaction:
-            lost = lost_as(failed) if failed is not None else StorageUnavailableError(LOST)
-            unit.committed.set_exception(lost)
-            return lost
         try:
-            result = unit.prepared.finish(list(outcomes[1:]))
-        except Exception as refused:
-            queued.append(asyncio.ensure_future(self._conn.execute("ROLLBACK TO unit")))
-            queued.append(asyncio.ensure_future(self._conn.execute("RELEASE unit")))
-            unit.committed.set_exception(refused)
-            return None
-        queued.append(asyncio.ensure_future(self._conn.execute("RELEASE unit")))
+            await self._conn.execute("SAVEPOINT unit")
+            outcomes = await run_all(self._conn, unit.prepared.statements)
+            if not self._conn.in_transaction:
+                raise StorageUnavailableError(LOST)
+            try:
+                result = unit.prepared.finish(outcomes)
+            except Exception as refused:
+                await self._conn.execute("ROLLBACK TO unit")
+                await self._conn.execute("RELEASE unit")
+                unit.committed.set_exception(refused)
+                return None
+            await self._conn.execute("RELEASE unit")
+        except Exception as error:
+            lost = lost_as(error)
+            if not unit.committed.done():
+                unit.committed.set_exception(lost)
+            return lost
         return (unit.committed, result)
 
-    async def _turn(self, unit: Body, queued: list[asyncio.Future[Any]]) -> bool | BaseException:
+    async def _turn(self, unit: Body) -> bool | BaseException:
         """Give ``unit`` the connection (a transaction body inside its savepoint): whether it
         is kept, or the error that lost the whole transaction.
 
         A lone repository write takes no savepoint: it is one statement (``Database.writing``),
-        which SQLite rolls back alone when it fails, inside a transaction as in autocommit. A
-        savepoint costs two more trips to aiosqlite's thread, more than the commit it shares.
-
-        ``SAVEPOINT`` and ``RELEASE`` are queued, not waited for: aiosqlite runs statements
-        in order, and a task created now takes its first step (queueing the statement) before
-        the unit wakes up to queue its own. Their results are checked before ``COMMIT``.
+        which SQLite rolls back alone when it fails, inside a transaction as in autocommit.
         """
-        savepoint = asyncio.ensure_future(self._conn.execute("SAVEPOINT unit")) if unit.savepoint else None
+        if unit.savepoint:
+            try:
+                await self._conn.execute("SAVEPOINT unit")
+            except Exception as error:
+                lost = lost_as(error)
+                if not unit.turn.done():
+                    unit.turn.set_exception(lost)
+                return lost
+            if unit.turn.done():  # cancelled while its savepoint opened
+                await self._conn.execute("RELEASE unit")
+                return False
         self._holders.add(unit.task)
         unit.turn.set_result(None)
         raised = await unit.done
         self._holders.discard(unit.task)
-        if raised is None or savepoint is None:
-            if savepoint is not None:
-                queued.append(savepoint)
-                queued.append(asyncio.ensure_future(self._conn.execute("RELEASE unit")))
+        if raised is None or not unit.savepoint:
+            if unit.savepoint:
+                try:
+                    await self._conn.execute("RELEASE unit")
+                except sqlite3.Error as error:
+                    unit.committed.set_exception(lost_as(error))
+                    return error
             if self._conn.in_transaction:
                 return raised is None
             lost = raised if isinstance(raised, sqlite3.Error) else StorageUnavailableError(LOST)
@@ -193,7 +195,6 @@ class Batch:
                 unit.committed.set_exception(lost)
             return lost
         try:
-            await savepoint
             await self._conn.execute("ROLLBACK TO unit")
             await self._conn.execute("RELEASE unit")
         except sqlite3.Error as error:

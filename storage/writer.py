@@ -62,10 +62,6 @@ from storage.write_queue import (
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-Begun = asyncio.Future[Any] | None
-"""A lone transaction's ``BEGIN``, queued and perhaps not run yet; None inside a batch, whose
-opening savepoint is queued ahead of every unit's statements."""
-
 
 class GroupWriter:
     """The one writer connection, handed to one unit at a time, committing them in batches."""
@@ -140,27 +136,19 @@ class GroupWriter:
             raise
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Begun]:
-        """The writer for one transaction body: alone (``BEGIN`` … ``COMMIT``), or a unit of a batch.
-
-        Alone, ``BEGIN`` is queued on the writer's thread but not waited for: the body's first
-        statement (a read, as a rule) runs right behind it, which saves a trip. Writes wait
-        for it (``TransactionSession.writing``), and so does ``COMMIT``.
-        """
+    async def transaction(self) -> AsyncIterator[None]:
+        """The writer for one transaction body: alone (``BEGIN`` … ``COMMIT``), or a unit of a batch."""
         task = self._check()
         if self._busy or self._queue:
             async with self._unit(task, savepoint=True):
-                yield None
+                yield
             return
         with self._alone(task):
-            begun = asyncio.ensure_future(self._conn.execute("BEGIN IMMEDIATE"))
+            await self._conn.execute("BEGIN IMMEDIATE")
             try:
-                await asyncio.sleep(0)  # the task above queues BEGIN before the body queues anything
-                yield begun
-                await begun
+                yield
                 await self._conn.execute("COMMIT")
             except BaseException as error:
-                await asyncio.gather(begun, return_exceptions=True)  # BEGIN has run (or failed)
                 await roll_back(self._conn, error)
                 raise
 

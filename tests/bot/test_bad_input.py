@@ -20,6 +20,7 @@ cross-server, cross-user probes in ``test_probes.py``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from discord.app_commands import AppCommandError
 
 from bench.bot_env import BotEnv
 from bot.app import MistbornBot
+from bot.client import MistbornTree
 from bot.cogs.server_setup import ServerSetup
 from bot.errors import APOLOGY, BotError, user_message
 from fake_discord import payloads
@@ -145,8 +147,13 @@ class Probe:
         return find_command(self.harness.fake.commands.visible_in(guild_id), name)
 
     async def settle(self) -> None:
-        """Wait for background work (boards, and the outbox marking what an answer showed) so
-        snapshots compare settled states."""
+        """Wait for the last command's handler to end (its answer reaches the fake first, and
+        it marks the outbox row that answer showed after), then for background work (boards,
+        and those marks), so snapshots compare settled states."""
+        tree = self.env.bot.tree
+        assert isinstance(tree, MistbornTree)
+        while tree.in_flight:
+            await asyncio.sleep(0.001)
         await self.env.bot.conflicts.idle()
 
     async def send(

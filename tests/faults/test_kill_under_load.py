@@ -131,7 +131,7 @@ async def after_the_restart(load: Load[Storage], driver: ConflictDriver, before_
             stop=lambda state: state is None and driver.cycle == cycle and driver.started, max_moves=30
         )
         after = await load.write(
-            "player2",
+            "narrator",  # the streams' players may have reached the cap of sheets per member
             '/character create name:"After the crash" physique:2',
             character_exists(guild, "After the crash"),
         )

@@ -153,8 +153,16 @@ async def test_open_sets_wal_foreign_keys_and_busy_timeout(storage: Storage) -> 
     assert await pragma(reader, "busy_timeout") == 5000
     async with storage.sqlite.transaction() as writer:
         assert await pragma(writer, "foreign_keys") == 1
-        assert await pragma(writer, "busy_timeout") == 5000
         assert await pragma(writer, "synchronous") == 1  # NORMAL
+        # On the loop's thread SQLite must never wait for a lock or checkpoint by itself: a
+        # lock is waited for on aiosqlite's thread, checkpoints run in storage.checkpoints.
+        assert await pragma(writer, "busy_timeout") == 0
+        assert await pragma(writer, "wal_autocheckpoint") == 0
+    assert storage.sqlite.writer.wait_ms == 5000
+    lookup = storage.sqlite.lookup
+    assert await pragma(lookup, "busy_timeout") == 0
+    assert await pragma(lookup, "query_only") == 1
+    assert lookup.wait_ms == 5000
 
 
 def test_split_statements_keeps_trigger_bodies_whole() -> None:
