@@ -1,4 +1,4 @@
-"""Round trips per Conflict move: SQLite statements, trips to aiosqlite's thread, REST calls.
+"""Round trips per Conflict move: SQLite statements, calls, trips to aiosqlite's thread, REST calls.
 
 Run by hand: ``python -m bench.roundtrip_bench`` (a few seconds). The duel of
 ``bench.dispatch_bench`` is played through the real dispatch: ``/act dice:5`` (the Thug attacks)
@@ -6,12 +6,14 @@ and Vin's "Defend with N" click, each followed until the bot is quiet again, so 
 move causes is counted: the caller's settings read, the move's transaction, the reply, marking
 its outbox row delivered, the board's edit and whatever the board reads or writes to draw it.
 
-* SQLite statements are counted by SQLite itself (a trace callback on both of the bot's
+* SQLite statements are counted by SQLite itself (a trace callback on each of the bot's
   connections): BEGIN and COMMIT included, statements run by triggers included.
-* aiosqlite trips are every call onto its thread (a statement, a fetch, a cursor close); each
-  costs 50–300 µs of waiting, the largest part of a small command's time. *Waits* count the
-  trips the bot waited for one after another: trips sent together (a transaction's writes,
-  ``BEGIN`` with the first read, who is asking read beside the Conflict) count once.
+* Calls answered on the loop are those the writer and the lookup reader answered on the event
+  loop's own thread (``storage.loop_connection``: a statement, a fetch, a cursor close).
+* aiosqlite trips are every call onto a connection's thread; each costs 50–300 µs of waiting
+  alone and milliseconds under load. *Waits* count the trips the bot waited for one after
+  another: trips sent together count once. A move makes none since the writer and the lookup
+  reader answer on the loop.
 * REST calls are the requests the fake Discord received: the interaction callback, followups,
   board edits.
 
@@ -48,6 +50,7 @@ from fake_discord.harness import Harness
 from fake_discord.records import InteractionRecord
 from fake_discord.world import many_guilds_world
 from storage import Storage
+from storage.loop_connection import LoopConnection
 
 JSON = dict[str, Any]
 
@@ -55,20 +58,23 @@ JSON = dict[str, Any]
 @dataclass
 class Counts:
     statements: list[int] = field(default_factory=list)
+    here: list[int] = field(default_factory=list)
     trips: list[int] = field(default_factory=list)
     waits: list[int] = field(default_factory=list)
     rest: list[int] = field(default_factory=list)
 
     def row(self, name: str) -> list[str]:
-        columns = (self.statements, self.trips, self.waits, self.rest)
+        columns = (self.statements, self.here, self.trips, self.waits, self.rest)
         return [name] + [f"{statistics.median(values):g}" for values in columns]
 
 
 class Counter:
     """Counts what the bot does against SQLite and the fake between :meth:`start` and :meth:`stop`."""
 
-    def __init__(self, harness: Harness) -> None:
+    def __init__(self, harness: Harness, on_loop: tuple[LoopConnection, ...] = ()) -> None:
         self.harness = harness
+        self.on_loop = on_loop
+        self._here = 0
         self.statements = 0
         self.trips = 0
         self.waits = 0
@@ -80,19 +86,25 @@ class Counter:
 
     def start(self) -> None:
         self.statements = self.trips = self.waits = 0
+        self._here = self.answered_here()
         self._requests = len(self.harness.fake.requests)
+
+    def answered_here(self) -> int:
+        return sum(conn.answered_here for conn in self.on_loop)
 
     def stop(self, counts: Counts) -> None:
         counts.statements.append(self.statements)
+        counts.here.append(self.answered_here() - self._here)
         counts.trips.append(self.trips)
         counts.waits.append(self.waits)
         counts.rest.append(len(self.harness.fake.requests) - self._requests)
 
 
 async def install(storage: Storage, counter: Counter) -> Callable[[], None]:
-    """Trace both connections and count every trip to aiosqlite's thread; returns the undo."""
+    """Trace every connection and count every trip to aiosqlite's thread; returns the undo."""
     database = storage.sqlite
-    for conn in (database._writer, *database.readers):  # the bench's own look inside the database
+    counter.on_loop = (database.writer, database.lookup)
+    for conn in (database.writer, database.lookup, *database.readers):
         await conn.set_trace_callback(counter.traced)
     original = aiosqlite.Connection._execute
 
@@ -167,7 +179,14 @@ async def run(args: argparse.Namespace) -> None:
     print()
     print(
         table(
-            ["move", "SQLite statements", "aiosqlite trips", "waits", "REST calls"],
+            [
+                "move",
+                "SQLite statements",
+                "calls answered on the loop",
+                "aiosqlite trips",
+                "waits",
+                "REST calls",
+            ],
             [acts.row("/act dice:5"), clicks.row('"Defend with N" click')],
         )
     )

@@ -60,18 +60,21 @@ class Checkpointer:
             await asyncio.sleep(self._every)
             await self.checkpoint()
 
-    async def checkpoint(self) -> None:
-        """One PASSIVE checkpoint, if the writer changed anything since the last one."""
+    async def checkpoint(self) -> tuple[int, int] | None:
+        """One PASSIVE checkpoint, if the writer changed anything since the last one: the WAL's
+        frames and how many of them are now copied back (None when there was nothing to do)."""
         changes = self._writer.total_changes
         if changes == self._seen:
-            return
+            return None
         try:
-            await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            async with self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
+                row = await cursor.fetchone()
         except sqlite3.Error:
             log.warning("A WAL checkpoint failed; the next one will copy what it left", exc_info=True)
-            return
+            return None
         self._seen = changes
         self.done += 1
+        return (0, 0) if row is None else (int(row[1]), int(row[2]))
 
     async def close(self) -> None:
         """Stop checkpointing and close the connection (the writer's close checkpoints last)."""

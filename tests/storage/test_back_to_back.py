@@ -1,8 +1,8 @@
-"""Statements queued back to back run in the order given, and a failure waits for the rest.
+"""Statements run back to back run in the order given, and a failure waits for the rest.
 
-``storage.sql.back_to_back`` lets a transaction hold the writer for one wait instead of one per
-statement; it is only safe if the database sees the statements in the caller's order and the
-caller's rollback runs after every one of them. Both on a real SQLite file.
+``storage.sql.back_to_back`` runs a transaction's statements together; it is only safe if the
+database sees them in the caller's order and the caller's rollback runs after every one of
+them. Both on a real SQLite file.
 """
 
 import sqlite3
