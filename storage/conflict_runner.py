@@ -260,7 +260,7 @@ async def run_transition(
 
     The move is first prepared from the last committed state, read outside the one writer, and
     its writes, each checking the version it was read at, go to the database as one prepared
-    unit (:func:`_written`) that SQLite's writer sends in one trip: a move that held the writer
+    unit (:func:`_written`) that SQLite's writer runs itself: a move that held the writer
     while it read, applied and composed, or while its own task queued the writes, kept every
     roll behind it for several turns of a busy loop (``bench/load_bench.py``). When someone
     changed the Conflict or a sheet in between, nothing of it is kept, and the move is done

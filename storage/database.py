@@ -4,13 +4,15 @@ SQLite allows one writer at a time. Rather than let many coroutines race for the
 meet "database is locked", every write goes through ONE connection, handed to one write at a
 time in the order they asked (``BEGIN IMMEDIATE`` takes the file's write lock at the start, so
 a transaction never fails half-way for lack of it). Writes that queue while it is busy share one
-``COMMIT``, each in its own savepoint (:mod:`storage.writer`). ``busy_timeout`` (5 s) only
-matters when another process (a backup, a second bot) holds the file.
+``COMMIT``, each in its own savepoint (:mod:`storage.writer`). The writer answers on the event
+loop's own thread (:mod:`storage.loop_connection`); waiting for another process holding the
+file (a backup, a second bot), up to 5 s, happens on aiosqlite's thread instead.
 
-Reads outside a transaction use a small pool of read-only connections. With WAL, each sees the
-last committed state and never waits for the writer or for each other; reading on the writer
-instead would show a reader another coroutine's uncommitted, possibly rolled-back, changes. A
-read goes to the reader with the fewest reads in flight, so one slow read holds no other.
+Reads outside a transaction use read-only connections. With WAL, each sees the last committed
+state and never waits for the writer or for each other; reading on the writer instead would
+show a reader another coroutine's uncommitted, possibly rolled-back, changes. A read an index
+bounds goes to the lookup reader, answered on the loop's thread; any other to the reader of a
+small pool with the fewest reads in flight, on its own thread, so one slow read holds no other.
 
 When the file itself refuses a write (read-only file system, disk full, I/O error, or another
 process holding the lock past the busy timeout), the transaction is rolled back and a
@@ -76,8 +78,8 @@ class Session(Protocol):
         ...
 
     async def write_shared(self, write: Statement) -> int:
-        """One statement that depends on nothing read before it, which the writer may send with
-        others like it and their commit in one trip (group commit, :mod:`storage.writer`)."""
+        """One statement that depends on nothing read before it, which the writer may run with
+        others like it and their one commit (group commit, :mod:`storage.writer`)."""
         ...
 
     async def write_prepared(self, prepared: Prepared[T]) -> T:
@@ -265,10 +267,9 @@ class Database:
 
         Every repository write is one statement (followed at most by a read that explains a
         miss), and SQLite makes a lone statement atomic by itself. When the writer is free it
-        runs in autocommit, which saves the trips for BEGIN and COMMIT (most of a lone write's
-        cost); when writes queue, it joins their batch (``storage.writer``) and returns once
-        that batch committed. Writes that must stand or fall together go through
-        :meth:`transaction`.
+        runs in autocommit, without the statements for BEGIN and COMMIT; when writes queue, it
+        joins their batch (``storage.writer``) and returns once that batch committed. Writes
+        that must stand or fall together go through :meth:`transaction`.
         """
         with _said_plainly():
             async with self._group.statement() as conn:

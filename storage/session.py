@@ -44,5 +44,5 @@ class Session(Protocol):
 
     async def write_prepared(self, prepared: Prepared[T]) -> T:
         """Statements prepared as data and a check of their results (``storage.prepared``), all
-        kept or none. SQLite's one writer sends them itself in one trip."""
+        kept or none. SQLite's one writer runs them itself, handing the connection to no task."""
         ...

@@ -53,8 +53,9 @@ def reads_in_flight(conn: aiosqlite.Connection) -> int:
 async def fetch_all(conn: Connection, sql: str, params: Params = ()) -> list[Row]:
     """Run a query and read every row, which also ends the statement's read snapshot at once.
 
-    One trip to aiosqlite's thread (execute and fetch together): each trip costs about 100 µs,
-    the largest part of a simple command's time.
+    One call on aiosqlite's connection (execute and fetch together): on a pool reader, one
+    trip to its thread; on the writer or the lookup reader, answered on the loop's thread
+    (``storage.loop_connection``).
     """
     if isinstance(conn, PgConnection):
         return await conn.fetch(sql, params)
@@ -104,8 +105,8 @@ class Statement:
     """One write as data, for the writer to send (``storage.writer``, ``storage.prepared``).
 
     Alone, it is a *shared write*: it depends on nothing read before it (a roll's log entry, a
-    delivery mark), so SQLite's one writer may send it beside others like it, with their
-    commit, in one trip.
+    delivery mark), so SQLite's one writer may run it beside others like it, with their one
+    commit.
     """
 
     sql: str
@@ -133,7 +134,7 @@ async def fetch_one(conn: Connection, sql: str, params: Params = ()) -> Row | No
 
 
 async def execute(conn: Connection, sql: str, params: Params = ()) -> int:
-    """Run a write and return how many rows it changed (one trip to aiosqlite's thread; the
+    """Run a write and return how many rows it changed (one call on the connection; the
     finished cursor holds no lock and is simply dropped)."""
     if isinstance(conn, PgConnection):
         return await conn.execute(sql, params)
@@ -150,7 +151,7 @@ async def execute_many(conn: Connection, sql: str, rows: Sequence[Sequence[objec
 
 
 async def insert(conn: Connection, sql: str, params: Params = ()) -> int:
-    """Run an INSERT and return the new row's id, in one trip to the database."""
+    """Run an INSERT and return the new row's id, in one call on the connection."""
     if isinstance(conn, PgConnection):
         rows = await conn.fetch(sql + " RETURNING id", params)
         return int(rows[0][0])

@@ -4,7 +4,7 @@ Three kinds wait in one queue, oldest first: a *body* (a ``Storage.transaction()
 one repository call's statements), which runs in its caller's task once given its turn on the
 connection; a *shared write* (one ``storage.sql.Statement``), which waits as data for the writer
 to send it with others and their commit (``storage.shared_run``); and a *prepared unit*
-(``storage.prepared``), statements and a check the writer runs itself, in one trip.
+(``storage.prepared``), statements and a check the writer runs itself.
 """
 
 import asyncio
@@ -63,7 +63,7 @@ def next_in_batch(queue: Queue) -> Queued:
     """The next unit of a batch already begun: shared writes first, wherever they wait.
 
     Their callers (rolls, as a rule) are waiting to answer, and they cost the writer no turn of
-    their own; a transaction body ahead of them would hold the connection for several trips.
+    their own; a transaction body ahead of them would hold the connection for several turns.
     They end the batch, and the next batch starts with the oldest unit, so a shared write waits
     for one body at most, and a body for one run of shared writes at most. Moving them forward
     is safe for the reason :func:`take_writes` gives.

@@ -1,24 +1,24 @@
 """Group commit: concurrent writes share one ``COMMIT`` on the one writer connection.
 
-A roll is logged before its reply, so every write used to pay a whole commit (and its trips
-to aiosqlite's thread) alone, one after another behind a lock. Here writes still run one at a
-time on one connection, but those that queue up while the writer is busy run together in ONE
-``SAVEPOINT batch … COMMIT``, each inside its own ``SAVEPOINT``:
+A roll is logged before its reply, so every write used to pay a whole commit alone, one after
+another behind a lock. Here writes still run one at a time on one connection (answering on the
+event loop's thread, ``storage.loop_connection``), but those that queue up while the writer is
+busy run together in ONE ``SAVEPOINT batch … COMMIT``, each inside its own ``SAVEPOINT``:
 
 - a **unit** is one repository write (``Database.writing``) or one ``Storage.transaction()``
   body. Bodies are the callers' own async code (reads and writes interleaved with awaits), so
   a unit runs in its caller's task: the writer hands it the connection (its *turn*), waits
   until the body ends, and hands the connection to the next unit of the same transaction;
 - a *shared write* (``Statement``: one statement depending on no read, such as a roll's log
-  entry) is not run by its caller: it waits in the queue as data, and the writer sends every
-  shared write then queued with the batch's ``COMMIT`` in one trip (:mod:`storage.shared_run`).
-  Under load each trip and each hand-over between tasks waits behind everything else the
-  loop has queued; a caller running its own statement paid a turn, a trip and a hand-back.
-  Shared writes go ahead of transaction bodies and end the batch they join, and each batch
-  starts with the oldest unit: a roll waits for one body at most, a body for one run of rolls;
+  entry) is not run by its caller: it waits in the queue as data, and the writer runs every
+  shared write then queued with the batch's ``COMMIT`` (:mod:`storage.shared_run`). Under load
+  each hand-over between tasks waits behind everything else the loop has queued; a caller
+  running its own statement paid a turn and a hand-back. Shared writes go ahead of
+  transaction bodies and end the batch they join, and each batch starts with the oldest
+  unit: a roll waits for one body at most, a body for one run of rolls;
 - a *prepared unit* (``storage.prepared``: a Conflict move's writes and a check of their
-  results) is not run by its caller either: the writer sends it behind its savepoint in one
-  trip, checks it, and keeps or undoes it (``storage.write_batch``);
+  results) is not run by its caller either: the writer runs it inside its savepoint, checks
+  it, and keeps or undoes it (``storage.write_batch``);
 - a transaction unit that raises is rolled back to its savepoint alone (a failing lone
   statement SQLite undoes by itself): its caller gets its exception, the units before and
   after it commit. Each unit sees every unit before it (same connection, same transaction),
@@ -33,10 +33,12 @@ time on one connection, but those that queue up while the writer is busy run tog
   whole committed batches, hence whole units.
 
 When the writer is idle and nobody waits, a write takes it at once, as the lock did: a lone
-statement in autocommit (one trip to aiosqlite's thread), a lone transaction with ``BEGIN``
-queued ahead of its first read. A quiet bot pays nothing for the batching; a busy one pays one
-commit per batch and a ``SAVEPOINT``/``RELEASE`` pair per transaction, queued behind its
-statements rather than waited for (``bench/storage_bench.py`` measures both).
+statement in autocommit, a lone transaction between ``BEGIN IMMEDIATE`` and ``COMMIT``. Since
+those answer within the step that asked, the writer is rarely found busy: writes queue behind a
+transaction body that awaits something else, or behind another process's lock, whose wait
+happens on aiosqlite's thread. A quiet bot pays nothing for the batching; a busy one pays one
+commit per batch and a ``SAVEPOINT``/``RELEASE`` pair per transaction (``bench/storage_bench.py``
+measures both).
 """
 
 import asyncio
