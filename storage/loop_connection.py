@@ -18,7 +18,8 @@ thread is only safe if nothing there can wait long, so each way it could is clos
   0, so SQLite answers "busy" at once instead of waiting. That statement is sent to
   aiosqlite's thread, where it waits up to :attr:`LoopConnection.wait_ms` as before. So do
   the statements asked after it, until the thread has answered them all, so their order
-  holds (aiosqlite runs a connection's calls in the order sent);
+  holds (aiosqlite runs a connection's calls in the order sent). A call refused after it had
+  written some rows (a multi-row write outside a transaction) is not sent again: it fails;
 - **checkpoints**, the only fsyncs in WAL mode: the writer never runs one
   (``wal_autocheckpoint = 0``); ``storage.checkpoints`` does, on a connection of its own;
 - **costly reads** (a search walking a crowded server's roster, a long list, the roll log's
@@ -71,12 +72,13 @@ class LoopConnection(aiosqlite.Connection):
         self._on_thread = 0
 
     async def _execute(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        if self.on_loop and not self._on_thread and self._connection is not None:
+        if self.on_loop and not self._on_thread and (conn := self._connection) is not None:
+            changes = conn.total_changes
             try:
                 here = fn(*args, **kwargs)
             except sqlite3.OperationalError as error:
-                if not is_busy(error):
-                    raise
+                if not is_busy(error) or conn.total_changes != changes:
+                    raise  # a call that wrote some rows before it was refused must not run twice
             else:
                 self.answered_here += 1
                 return here

@@ -137,6 +137,26 @@ def test_only_busy_codes_send_a_statement_to_wait(error: int, busy: bool) -> Non
     assert not is_busy(sqlite3.IntegrityError("UNIQUE constraint failed"))
 
 
+async def test_a_call_refused_after_writing_some_rows_is_not_run_again(database: Database) -> None:
+    """Outside a transaction each row of a multi-row write commits alone; one refused halfway
+    for a lock must fail as busy, not run again on the thread and write its first rows twice."""
+    writer = database.writer
+    calls = 0
+
+    def half_then_busy() -> None:
+        nonlocal calls
+        calls += 1
+        writer._conn.execute("INSERT INTO seen (step) VALUES (1)")
+        refused = sqlite3.OperationalError("database is locked")
+        refused.sqlite_errorcode = sqlite3.SQLITE_BUSY
+        raise refused
+
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        await writer._execute(half_then_busy)
+    assert calls == 1 and writer.sent == 0
+    assert [r["step"] for r in await fetch_all(database.lookup, "SELECT step FROM seen")] == [1]
+
+
 async def test_other_errors_are_raised_on_the_loop_as_themselves(database: Database) -> None:
     with pytest.raises(sqlite3.OperationalError, match="no such table"):
         await database.writer.execute("INSERT INTO nowhere VALUES (1)")
