@@ -32,6 +32,7 @@ which every call goes to the thread. pyproject.toml bounds aiosqlite to the vers
 have it, and tests/storage/test_loop_connection.py fails if a statement stops running here.
 """
 
+import asyncio
 import contextlib
 import sqlite3
 from collections.abc import Callable
@@ -85,13 +86,21 @@ class LoopConnection(aiosqlite.Connection):
         return await self._on_its_thread(partial(fn, *args, **kwargs))
 
     async def _on_its_thread(self, call: Callable[[], T]) -> T:
+        """Send ``call`` to aiosqlite's thread. It counts as there until the thread has answered,
+        even when its caller stops waiting (cancelled): until then nothing may run here, where
+        it would wait for the connection the thread is using."""
         self._on_thread += 1
         self.sent += 1
-        try:
-            there: T = await super()._execute(self._waiting, call)  # type: ignore[no-untyped-call]
-            return there
-        finally:
-            self._on_thread -= 1
+        answer: asyncio.Future[T] = asyncio.ensure_future(
+            super()._execute(self._waiting, call)  # type: ignore[no-untyped-call]
+        )
+        answer.add_done_callback(self._answered)
+        return await asyncio.shield(answer)
+
+    def _answered(self, answer: "asyncio.Future[Any]") -> None:
+        self._on_thread -= 1
+        if not answer.cancelled():
+            answer.exception()  # retrieved: a caller that stopped waiting has no use for it
 
     def _waiting(self, call: Callable[[], T]) -> T:
         """Run ``call`` on aiosqlite's thread, waiting up to :attr:`wait_ms` for a lock."""

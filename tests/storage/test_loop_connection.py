@@ -7,6 +7,7 @@ back off the loop, since the writer never does. All on real SQLite files.
 """
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 from collections.abc import AsyncIterator
@@ -101,6 +102,30 @@ async def test_a_write_facing_another_process_lock_waits_on_the_thread_and_the_l
     assert database.writer.sent == 3
     await database.writer.execute("INSERT INTO seen (step) VALUES (4)")
     assert database.writer.sent == 3  # the lock gone, back on the loop
+
+
+async def test_a_caller_that_stops_waiting_leaves_the_next_statement_behind_the_thread(
+    database: Database,
+) -> None:
+    """The thread still runs a cancelled caller's statement; a statement run here meanwhile
+    would wait for the connection the thread holds, and the loop with it."""
+    other = sqlite3.connect(database.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    asyncio.get_running_loop().call_later(0.3, other.execute, "ROLLBACK")
+    try:
+        abandoned = asyncio.create_task(database.writer.execute("INSERT INTO seen (step) VALUES (1)"))
+        await asyncio.sleep(0.05)
+        abandoned.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await abandoned  # its caller has stopped waiting; the thread has not answered yet
+        started = asyncio.get_running_loop().time()
+        await database.writer.execute("INSERT INTO seen (step) VALUES (2)")
+        assert asyncio.get_running_loop().time() - started > 0.15  # waited, on the thread
+    finally:
+        other.close()
+    assert database.writer.sent == 2
+    rows = await fetch_all(database.lookup, "SELECT step FROM seen ORDER BY id")
+    assert [r["step"] for r in rows] == [1, 2]  # the abandoned one still ran, first
 
 
 async def test_a_lock_held_past_the_wait_is_busy_and_the_next_write_goes_through(database: Database) -> None:
