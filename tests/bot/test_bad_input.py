@@ -285,7 +285,11 @@ def seed_sheet(env: BotEnv, name: str, owner: str, kind: CharacterKind) -> Chara
 
 async def seed_table(env: BotEnv) -> dict[str, int]:
     """player1's Hero Vin, player2's Hero Elend, the Narrator's Villain Straff: each the
-    active character of its owner, each with Powers, a Stunt, a Burden, a Prop and a Trait."""
+    active character of its owner, each with Powers, a Stunt, a Burden, a Prop and a Trait.
+
+    First the start's catch-up must have ended: finding the Conflict :func:`repair` puts in
+    storage behind the bot's back, it would prompt for it in the middle of a probe."""
+    await env.bot.catch_up.done.wait()
     ids: dict[str, int] = {}
     for name, owner, kind in TABLE:
         stored = await env.storage.characters.create(env.guild_id, seed_sheet(env, name, owner, kind))
