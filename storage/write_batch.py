@@ -152,10 +152,12 @@ class Batch:
                 unit.committed.set_exception(refused)
                 return None
             await self._conn.execute("RELEASE unit")
-        except Exception as error:
+        except BaseException as error:  # cancelled too (the writer stopping): nobody waits forever
             lost = lost_as(error)
             if not unit.committed.done():
                 unit.committed.set_exception(lost)
+            if not isinstance(error, Exception):
+                raise
             return lost
         return (unit.committed, result)
 
@@ -169,10 +171,12 @@ class Batch:
         if unit.savepoint:
             try:
                 await self._conn.execute("SAVEPOINT unit")
-            except Exception as error:
+            except BaseException as error:
                 lost = lost_as(error)
                 if not unit.turn.done():
                     unit.turn.set_exception(lost)
+                if not isinstance(error, Exception):
+                    raise
                 return lost
             if unit.turn.done():  # cancelled while its savepoint opened
                 await self._conn.execute("RELEASE unit")

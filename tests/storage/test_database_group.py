@@ -11,15 +11,19 @@ import asyncio
 import signal
 import sqlite3
 import threading
+from collections import deque
 from pathlib import Path
 
 import pytest
 
 from rules.character import CharacterKind, make_character
 from storage import GuildSettings, Storage, write_batch
-from storage.errors import AlreadyExistsError, DatabaseBusyError
+from storage.errors import AlreadyExistsError, DatabaseBusyError, StorageUnavailableError
+from storage.prepared import Prepared
+from storage.rolls import append_statement
 from storage.sql import Statement, fetch_all, fetch_one
 from storage.write_batch import MAX_BATCH
+from storage.write_queue import QueuedUnit
 from tests.storage.group_crash_writer import ROWS_PER_UNIT
 from tests.storage.group_crash_writer import record as roll
 from tests.support import integrity, start_test_module
@@ -314,3 +318,25 @@ async def test_a_slow_read_does_not_hold_another_read(storage: Storage) -> None:
         gate.set()
     held = await asyncio.wait_for(slow, 10)
     assert held is not None and held["held"] == 1
+
+
+async def test_a_prepared_unit_cut_off_by_a_stopping_writer_tells_its_caller(storage: Storage) -> None:
+    """Cancelled mid-unit (the writer stopping while another process holds the lock), the
+    batch still settles the unit's future: its caller hears that nothing was saved."""
+    database = storage.sqlite
+    other = sqlite3.connect(database.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        unit = QueuedUnit(asyncio.get_running_loop(), Prepared((append_statement(roll(1)),), lambda r: r))
+        batch = asyncio.create_task(write_batch.Batch(database.writer, deque([unit]), set()).run())
+        await asyncio.sleep(0.1)  # the unit's insert waits for the lock on aiosqlite's thread
+        assert not unit.committed.done()
+        batch.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await batch
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    with pytest.raises(StorageUnavailableError):
+        unit.committed.result()
+    assert await fetch_all(database.lookup, "SELECT id FROM roll_log") == []
