@@ -152,13 +152,8 @@ class Batch:
                 unit.committed.set_exception(refused)
                 return None
             await self._conn.execute("RELEASE unit")
-        except BaseException as error:  # cancelled too (the writer stopping): nobody waits forever
-            lost = lost_as(error)
-            if not unit.committed.done():
-                unit.committed.set_exception(lost)
-            if not isinstance(error, Exception):
-                raise
-            return lost
+        except BaseException as error:
+            return told_lost(unit.committed, error)
         return (unit.committed, result)
 
     async def _turn(self, unit: Body) -> bool | BaseException:
@@ -172,12 +167,7 @@ class Batch:
             try:
                 await self._conn.execute("SAVEPOINT unit")
             except BaseException as error:
-                lost = lost_as(error)
-                if not unit.turn.done():
-                    unit.turn.set_exception(lost)
-                if not isinstance(error, Exception):
-                    raise
-                return lost
+                return told_lost(unit.turn, error)
             if unit.turn.done():  # cancelled while its savepoint opened
                 await self._conn.execute("RELEASE unit")
                 return False
@@ -209,6 +199,18 @@ class Batch:
         if self._conn.in_transaction:
             return False
         return raised if isinstance(raised, sqlite3.Error) else StorageUnavailableError(LOST)
+
+
+def told_lost(caller: "asyncio.Future[Any]", error: BaseException) -> BaseException:
+    """Tell ``caller`` that nothing of its unit was saved (unless it was told already), and
+    return what it heard. A cancellation (the writer stopping) goes on up once it is told, so
+    nobody waits forever for a batch that will never commit."""
+    lost = lost_as(error)
+    if not caller.done():
+        caller.set_exception(lost)
+    if not isinstance(error, Exception):
+        raise error
+    return lost
 
 
 async def roll_back(conn: aiosqlite.Connection, cause: BaseException) -> None:
