@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,6 +151,26 @@ async def _defer(interaction: discord.Interaction[Any]) -> None:
         log.info("Deferred interaction %s: no answer %.1f s after it arrived", interaction.id, DEFER_AFTER)
 
 
+def pinging(users: Iterable[int]) -> discord.AllowedMentions:
+    """Mentions that ping exactly ``users`` (each once: Discord refuses a list that repeats an
+    id, as when one player's two Heroes are both asked) and nobody else."""
+    unique = [discord.Object(user) for user in dict.fromkeys(users)]
+    return discord.AllowedMentions(users=unique, everyone=False, roles=False, replied_user=False)
+
+
+def _unique(mentions: discord.AllowedMentions) -> discord.AllowedMentions:
+    """``mentions`` with each user and role listed once, whoever built it."""
+    users, roles = mentions.users, mentions.roles
+    if not isinstance(users, list) and not isinstance(roles, list):
+        return mentions
+    return discord.AllowedMentions(
+        everyone=mentions.everyone,
+        users=list({u.id: u for u in users}.values()) if isinstance(users, list) else users,
+        roles=list({r.id: r for r in roles}.values()) if isinstance(roles, list) else roles,
+        replied_user=mentions.replied_user,
+    )
+
+
 def _clip(content: str | None) -> str | None:
     if content is not None and len(content) > MESSAGE_LIMIT:
         return content[: MESSAGE_LIMIT - 1] + "…"
@@ -170,7 +191,7 @@ async def send(
     """Answer with a new message (the first response, or a follow-up once deferred); return
     the message's id when Discord said it."""
     answer = state(interaction)
-    kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions or NO_PINGS}
+    kwargs: dict[str, Any] = {"allowed_mentions": _unique(allowed_mentions or NO_PINGS)}
     if embed is not None:
         kwargs["embed"] = embed
     if embeds is not None:
@@ -208,7 +229,7 @@ async def edit(
     """Update the message a button or form was used on (the first response, or an edit of the
     original once deferred). ``view=None`` removes its buttons."""
     answer = state(interaction)
-    kwargs: dict[str, Any] = {"view": view, "allowed_mentions": allowed_mentions or NO_PINGS}
+    kwargs: dict[str, Any] = {"view": view, "allowed_mentions": _unique(allowed_mentions or NO_PINGS)}
     if content is not None:
         kwargs["content"] = _clip(content)
     if embed is not None:

@@ -160,9 +160,26 @@ def validate_message(payload: JSON, *, creating: bool = True) -> list[str]:
     components = payload.get("components") or []
     if not int(payload.get("flags") or 0) & IS_COMPONENTS_V2:
         problems += _validate_rows(components)
+    problems += _mention_lists(payload.get("allowed_mentions"))
     attachments = payload.get("attachments") or []
     if creating and not (content or embeds or components or attachments or payload.get("poll")):
         problems.append("cannot send an empty message (no content, embeds, components or files)")
+    return problems
+
+
+def _mention_lists(mentions: object) -> list[str]:
+    """allowed_mentions' ``parse``, ``users`` and ``roles``: unique items, at most 100 ids."""
+    problems: list[str] = []
+    if not isinstance(mentions, dict):
+        return problems
+    for key in ("parse", "users", "roles"):
+        items = mentions.get(key)
+        if not isinstance(items, list):
+            continue
+        if len({str(item) for item in items}) != len(items):
+            problems.append(f"allowed_mentions.{key} repeats an item (its items must be unique)")
+        if key != "parse" and len(items) > 100:
+            problems.append(f"allowed_mentions.{key} has {len(items)} ids (max 100)")
     return problems
 
 

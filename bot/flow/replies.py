@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 import discord
 
+from bot import replies
 from bot.flow.turns import Turn
 from rules.conflict import Waiting
 from storage import MessageKind, NewMessage, OutboxMessage
@@ -86,8 +87,7 @@ class Reply:
 
     @property
     def mentions(self) -> discord.AllowedMentions:
-        users = [discord.Object(user) for user in self.ping]
-        return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+        return replies.pinging(self.ping)
 
     @property
     def outcome(self) -> OutboxMessage | None:

@@ -5,6 +5,7 @@ too, before it is clipped to Discord's limits (``fit`` never cuts an escape in h
 roller's name goes in the author line, which Discord shows as plain text.
 """
 
+from collections.abc import Collection
 from fractions import Fraction
 
 import discord
@@ -134,9 +135,13 @@ def decision_text(decided_by: Decision, acting: str) -> str:
     return text
 
 
-def contest_embed(contest: ContestResult, *, acting: str, opposing: str) -> discord.Embed:
+def contest_embed(
+    contest: ContestResult, *, acting: str, opposing: str, hidden: Collection[Side] = ()
+) -> discord.Embed:
     """A Contest; ``acting`` and ``opposing`` are the sides' names as typed, or
-    :data:`ACTING_SIDE` and :data:`OPPOSING_SIDE` for bare pools (docs/rulings.md §8.1)."""
+    :data:`ACTING_SIDE` and :data:`OPPOSING_SIDE` for bare pools (docs/rulings.md §8.1). A side in
+    ``hidden`` is a Narrator's secret character: its name and the dice it threw, never the
+    ratings its pool came from (docs/rulings.md §7.1)."""
     if contest.winner is None:
         title, colour = "Stalemate", NEUTRAL
     else:
@@ -147,14 +152,15 @@ def contest_embed(contest: ContestResult, *, acting: str, opposing: str) -> disc
         colour=colour,
         description=decision_text(contest.decided_by, plain(acting)),
     )
-    for name, reading in ((acting, contest.acting), (opposing, contest.opposing)):
+    for side, name, reading in (
+        (Side.ACTING, acting, contest.acting),
+        (Side.OPPOSING, opposing, contest.opposing),
+    ):
         if reading is None:
             continue
         nudges = 0 if reading.extra else reading.tiebreak_nudges
-        value = (
-            f"{pool_breakdown(reading.pool)}\n{faces_text(reading)}\n"
-            f"Result {reading.result} · Nudges {nudges}"
-        )
+        pool = count_of(len(reading.faces), "die") if side in hidden else pool_breakdown(reading.pool)
+        value = f"{pool}\n{faces_text(reading)}\nResult {reading.result} · Nudges {nudges}"
         add_field(embed, fit(plain(name), FIELD_NAME_LIMIT), value, inline=False)
     embed.set_footer(text=f"Contest Outcome {contest.outcome}")
     return embed

@@ -8,11 +8,12 @@ its figures go to the Narrators. Names and suggestions are user text, made inert
 import discord
 
 from bot.render.common import INFO, NEUTRAL, SUCCESS, TITLE_LIMIT, add_field, clip, fit, plain
-from bot.render.dice import pool_breakdown
+from bot.render.dice import faces_text, pool_breakdown
 from rules.contest import Side
 from rules.outcome import difficulty_name
 from rules.pool import Pool
 from rules.request import RequestKind, Roller, RollRequest
+from rules.roll import Reading
 from rules.words import count_of
 
 WAITING = "⏳"
@@ -31,13 +32,19 @@ def asked(request: RollRequest) -> str:
     return f"{stat}, Difficulty {spec.difficulty} ({difficulty_name(spec.difficulty)})"
 
 
-def _line(roller: Roller, secret: bool) -> str:
+def _line(roller: Roller, request: RollRequest) -> str:
+    """A roller's line: waiting, or rolled. A secret request shows only *that* they rolled, and
+    so does a Contest until every roller of both sides has (docs/rulings.md §6.13); a decided
+    Contest shows each roll's Result, which is what the sides compare."""
     name = f"**{plain(roller.name)}**"
     if roller.reading is None:
         return f"{WAITING} {name}: not rolled yet"
-    if secret:
+    contest = request.kind is RequestKind.CONTEST
+    if request.spec.secret or (contest and not request.complete):
         return f"{ROLLED} {name}: rolled"
     reading = roller.reading
+    if contest:
+        return f"{ROLLED} {name}: Result {reading.result}"
     verdict = "success" if reading.success else "failure"
     return f"{ROLLED} {name}: Outcome {reading.outcome:+d} ({verdict}), Result {reading.result}"
 
@@ -56,7 +63,7 @@ def request_embed(request: RollRequest) -> discord.Embed:
     if request.kind is RequestKind.CONTEST:
         sides.append((Side.OPPOSING, "Resisting side"))
     for side, label in sides:
-        lines = [_line(r, spec.secret) for r in request.side(side)]
+        lines = [_line(r, request) for r in request.side(side)]
         add_field(embed, label, clip("\n".join(lines), 1024), inline=False)
     notes = []
     if spec.secret:
@@ -73,7 +80,12 @@ def request_embed(request: RollRequest) -> discord.Embed:
 
 
 def request_content(request: RollRequest) -> str:
-    """The line that pings the players asked (only them: the caller's allowed_mentions say so)."""
+    """The line that pings the players asked (only them: the caller's allowed_mentions say so),
+    while some are still to roll; a closed or finished request asks nobody any more."""
+    if request.closed:
+        return f"Closed: the Narrator's request to roll {asked(request)}."
+    if request.complete:
+        return f"Everyone has rolled {asked(request)}."
     users = list(dict.fromkeys(r.user_id for r in request.rollers if not r.rolled))
     pings = " ".join(f"<@{user}>" for user in users)
     return f"{pings} the Narrator asks you to roll {asked(request)}.".strip()
@@ -87,8 +99,24 @@ def pool_embed(roller: Roller, request: RollRequest, pool: Pool, extra: bool) ->
     embed.description = pool_breakdown(pool)
     if difficulty is not None:
         add_field(embed, "Difficulty", f"{difficulty} ({difficulty_name(difficulty)})")
-    if request.spec.traits:
+    if request.spec.traits and roller.side is Side.ACTING:  # suggested for the side that acts
         add_field(embed, "The Narrator suggests", clip(plain(request.spec.traits), 1024))
     if extra:
         embed.set_footer(text="An Extra: no Nudges.")
+    return embed
+
+
+def contest_roll_embed(reading: Reading, *, title: str, roller: Roller) -> discord.Embed:
+    """A roller's own roll in a Contest, privately: its Result and dice, never "Success" or an
+    Outcome, which only the Contest decides once every roller has rolled (docs/rulings.md §3)."""
+    embed = discord.Embed(title=fit(plain(title), TITLE_LIMIT), colour=INFO)
+    embed.set_author(name=clip(roller.name, 256))
+    nudges = "no Nudges (an Extra)" if reading.extra else count_of(reading.tiebreak_nudges, "Nudge")
+    text = f"Result {reading.result}, {nudges}"
+    if roller.side is Side.ACTING:
+        meets = "meets" if reading.success else "does not meet"
+        text += f"; it {meets} the Difficulty of {reading.difficulty}"
+    embed.description = f"{text}. The Contest is decided once both sides have rolled."
+    add_field(embed, "Pool", pool_breakdown(reading.pool), inline=False)
+    add_field(embed, "Dice", faces_text(reading), inline=False)
     return embed

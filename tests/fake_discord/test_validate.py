@@ -147,6 +147,9 @@ def button(custom_id: str, label: str = "go") -> dict[str, object]:
         ({"components": [row({"type": 2, "style": 1, "label": "x"})]}, "has no custom_id"),
         ({"components": [button("loose")]}, "not an action row"),
         ({"content": ""}, "cannot send an empty message"),
+        ({"content": "c", "allowed_mentions": {"users": ["1", "2", "1"]}}, "allowed_mentions.users repeats"),
+        ({"content": "c", "allowed_mentions": {"roles": ["7", "7"]}}, "allowed_mentions.roles repeats"),
+        ({"content": "c", "allowed_mentions": {"users": [str(i) for i in range(101)]}}, "101 ids (max 100)"),
     ],
 )
 def test_bad_messages(payload: dict[str, object], problem: str) -> None:
@@ -162,6 +165,7 @@ def test_good_message_and_edits() -> None:
     }
     assert validate_message(full) == []
     assert validate_message({"content": ""}, creating=False) == []
+    assert validate_message({"content": "c", "allowed_mentions": {"users": ["1", "2"], "parse": []}}) == []
     assert validate_message({"components": [{"type": 17}], "flags": 1 << 15}) == []
 
 

@@ -8,11 +8,12 @@ once; the request's own message is derived from what is saved and edited after e
 """
 
 import logging
+from collections.abc import Collection
 
 import discord
 
 from bot import replies
-from bot.access import guild_id_of
+from bot.access import guild_id_of, is_secret
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.requests.views import Choice, builder_view, request_view, trait_slots
@@ -21,13 +22,13 @@ from bot.flow.pools import FormedPool, PoolRequest, form_pool
 from bot.flow.roll_log import roll_record
 from bot.render.common import plain
 from bot.render.dice import contest_embed, reading_embed
-from bot.render.request import pool_embed, request_content, request_embed
+from bot.render.request import contest_roll_embed, pool_embed, request_content, request_embed
 from rules.character.stats import spend_standing
 from rules.contest import Side, decide
 from rules.outcome import DEFAULT_DIFFICULTY
 from rules.request import NewRoller, RequestKind, RequestSpec, Roller, RollRequest
 from rules.roll import roll
-from storage import MessageKind, NewMessage, StoredCharacter
+from storage import CharacterRepository, MessageKind, NewMessage, StoredCharacter
 from storage.requests import GONE
 
 log = logging.getLogger(__name__)
@@ -43,9 +44,7 @@ def message_body(
     reply_to: int | None,
 ) -> JSON:
     """A create-message body as the outbox stores it (mentions limited to ``pings``)."""
-    mentions = discord.AllowedMentions(
-        users=[discord.Object(u) for u in pings], everyone=False, roles=False, replied_user=False
-    )
+    mentions = replies.pinging(pings)
     body: JSON = {
         "content": content,
         "embeds": [e.to_dict() for e in embeds],
@@ -73,9 +72,7 @@ async def ask(
         await tx.requests.shown_by(guild_id, request.id, row.id)
     outbox = client.conflicts.outbox
     outbox.replying([row])
-    mentions = discord.AllowedMentions(
-        users=[discord.Object(r.user_id) for r in rollers], everyone=False, roles=False
-    )
+    mentions = replies.pinging(r.user_id for r in rollers)
     try:
         message_id = await replies.send(
             interaction, content, embed=embed, view=view, allowed_mentions=mentions
@@ -158,18 +155,21 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
     reading = roll(formed.pool, client.rng, difficulty=difficulty, extra=formed.extra)
     spent = spend_standing(stored.character, formed.spends) if stored and formed.spends else None
     settings = await client.storage.settings.get(guild_id)
+    hidden_roller = stored is not None and is_secret(stored.character.kind, stored.revealed)
     async with client.storage.transaction() as tx:
         await tx.handled.claim(interaction.id)
         if not await tx.requests.claim(guild_id, request_id, position, reading, interaction.user.id):
             raise BotError(f"{plain(roller.name)} has already rolled for this request, or it was closed.")
         if spent is not None and stored is not None:
             await tx.characters.update(guild_id, stored, spent)
-        record = roll_record(guild_id, interaction.user.id, reading, formed.title, secret=request.spec.secret)
+        secret = request.spec.secret or hidden_roller  # a hidden Villain's roll, as in a Conflict (§7.1)
+        record = roll_record(guild_id, interaction.user.id, reading, formed.title, secret=secret)
         await tx.rolls.append(record)
         after = await tx.requests.get(guild_id, request_id)
         assert after is not None
         embed = reading_embed(reading, title=formed.title, roller="For the Narrator's request")
-        shown = _shown(after, embed)
+        hidden = await _hidden_sides(tx.characters, after) if not request.spec.secret else set()
+        shown = _shown(after, embed, hidden)
         target = settings.gm_channel_id if request.spec.secret else request.channel_id
         if shown and target:
             reply_to = None if request.spec.secret else request.message_id
@@ -177,21 +177,39 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
             await tx.outbox.add(guild_id, target, None, [NewMessage(kind=MessageKind.NOTICE, payload=body)])
     if shown and target:
         client.conflicts.outbox.wake(guild_id, target)
-    private = reading_embed(reading, title=formed.title, roller=plain(roller.name))
+    if request.kind is RequestKind.CONTEST:
+        private = contest_roll_embed(reading, title=formed.title, roller=roller)
+    else:
+        private = reading_embed(reading, title=formed.title, roller=plain(roller.name))
     await replies.edit(interaction, embed=private, view=None)
     await refresh(interaction, after)
 
 
-def _shown(request: RollRequest, embed: discord.Embed) -> list[discord.Embed]:
+def _shown(request: RollRequest, embed: discord.Embed, hidden: Collection[Side] = ()) -> list[discord.Embed]:
     """What a roll makes public: the roll itself for a roll request; for a Contest, nothing until
-    every roller has rolled, then the Contest decided from the stored readings."""
+    every roller has rolled, then the Contest decided from the stored readings (the ``hidden``
+    sides showing their names and dice only)."""
     if request.kind is RequestKind.ROLL:
         return [embed]
     if not request.complete:
         return []
     acting, opposing = request.side(Side.ACTING), request.side(Side.OPPOSING)
     result = decide([r.reading for r in acting if r.reading], [r.reading for r in opposing if r.reading])
-    return [contest_embed(result, acting=_names(acting), opposing=_names(opposing))]
+    return [contest_embed(result, acting=_names(acting), opposing=_names(opposing), hidden=hidden)]
+
+
+async def _hidden_sides(characters: CharacterRepository, request: RollRequest) -> set[Side]:
+    """The sides of a decided Contest with a Narrator's secret character on them (§7.1)."""
+    if request.kind is not RequestKind.CONTEST or not request.complete:
+        return set()
+    ids = [r.character_id for r in request.rollers if r.character_id]
+    sheets = await characters.get_many(request.guild_id, ids)
+    return {
+        r.side
+        for r in request.rollers
+        if r.character_id in sheets
+        and is_secret(sheets[r.character_id].character.kind, sheets[r.character_id].revealed)
+    }
 
 
 def _names(rollers: list[Roller]) -> str:
