@@ -86,6 +86,19 @@ class ActionOptions:
             data["contest"] = False
         return data
 
+    def check_burdens_named(self, conflict: Conflict, caller: Caller) -> None:
+        """A player may name the Burdens of a Hero only: a Narrator's character's Burdens are the
+        Narrator's to count, so whatever a player guesses gets the same answer, right or wrong
+        (docs/rulings.md §7.1)."""
+        if not self.burdens or not self.burdens.strip() or caller.narrator or not self.target:
+            return
+        target = find_participant(conflict, self.target)
+        if target.kind is not CharacterKind.HERO:
+            raise RulesError(
+                f"Only a Narrator counts {target.name}'s Burdens toward a roll. Leave burdens out; "
+                "if the Narrator says a Burden of theirs helps you, count it with circumstances."
+            )
+
     def burden_names(self, conflict: Conflict, sheets: Sheets) -> tuple[str, ...]:
         """The target's Burdens named in one option, read against the target's sheet so a Burden
         whose name holds a comma is still one Burden (``bot.inputs.lists``)."""
@@ -128,6 +141,7 @@ class ActionOptions:
             "participant": participant,
             "action": self.action_data(conflict),
         }
+        self.check_burdens_named(conflict, caller)
         dice = self.dice_data(self.burden_names(conflict, sheets))
         if dice is not None or kind == "switch":
             data["dice"] = dice
