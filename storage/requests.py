@@ -143,6 +143,20 @@ class RequestRepository:
             )
         return changed == 1
 
+    async def touched(self, after: int, limit: int) -> list[tuple[int, int]]:
+        """``(guild_id, id)`` of the requests after ``after`` whose message may lag behind what
+        is saved: shown, and rolled for or closed since (a crash between saving a roll and
+        editing the message leaves it so); in id order, ``limit`` at a time."""
+        rows = await fetch_all(
+            self._session.lookup,
+            "SELECT r.guild_id, r.id FROM roll_requests AS r JOIN outbox AS o ON o.id = r.outbox_id"
+            " WHERE r.id > ? AND o.message_id IS NOT NULL AND (r.closed = 1 OR EXISTS ("
+            " SELECT 1 FROM roll_request_rollers AS p WHERE p.request_id = r.id AND p.reading IS NOT NULL))"
+            " ORDER BY r.id LIMIT ?",
+            (after, limit),
+        )
+        return [(row["guild_id"], row["id"]) for row in rows]
+
     async def prune(self, before: datetime) -> int:
         """Delete the requests made before ``before`` (their rollers go with them)."""
         async with self._session.writing() as conn:

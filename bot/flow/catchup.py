@@ -12,7 +12,8 @@ a prompt whose buttons went with a message that was deleted. Once connected (``o
 3. every live Conflict, a page at a time: its board is brought up to its saved version (and
    posted again if a moderator deleted it), and, once its channel's queue is empty, its
    pending question (a defence, Nudges, or a turn to declare or act) is posted again with
-   working buttons if the message that asked is gone or no longer offers them.
+   working buttons if the message that asked is gone or no longer offers them;
+4. the :attr:`CatchUp.passes` the cogs added (a Narrator's request shows who has rolled).
 
 A channel that no longer exists has its queued messages settled as failed and its board
 forgotten; a server the bot is not connected to is left for the next start.
@@ -25,7 +26,7 @@ with a thousand live Conflicts answers new interactions as fast as an idle one.
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
@@ -44,6 +45,10 @@ log = logging.getLogger(__name__)
 
 PAGE = 100
 """Live Conflicts read at a time."""
+
+
+Pass = Callable[[Callable[[int], bool]], Awaitable[None]]
+"""One more thing to catch up, given which servers are this process's."""
 
 
 def every(guild_id: int) -> bool:
@@ -67,6 +72,9 @@ class CatchUp:
         self._task: asyncio.Task[None] | None = None
         self._again = False
         self._queued: set[tuple[int, int]] = set()
+        self.passes: list[Pass] = []
+        """What else is brought up to what is saved, added by the cogs that own it (a request's
+        message, say); each is given :attr:`owns` and runs after the Conflicts."""
         self.done = asyncio.Event()
         """Set each time a catch-up has finished (tests and benchmarks wait on it)."""
 
@@ -109,6 +117,11 @@ class CatchUp:
                 if self.owns(live.stored.guild_id):
                     await self._conflict(live)
                 after = live.stored.id
+        for catch_up in list(self.passes):
+            try:
+                await catch_up(self.owns)
+            except Exception:
+                log.exception("A catch-up pass failed; the next start tries again")
         for guild_id, channel_id in self._queued:  # done means shown, not only started
             await self.flow.outbox.settle(guild_id, channel_id)
 

@@ -2,6 +2,7 @@
 §7.1): a Contest shows nothing of a side before both have rolled, a hidden Villain shows as its
 name and dice, every mention list names a member once, and a closed request asks nobody."""
 
+import asyncio
 import re
 from typing import Any
 
@@ -94,3 +95,31 @@ async def test_a_closed_request_asks_nobody(bot_env: BotEnv) -> None:
     content = request_message(env)["content"]
     assert not re.search(r"<@\d+>", content) and "asks you" not in content, content
     assert content.startswith("Closed")
+
+
+def labels(message: JSON) -> list[str]:
+    return [c.get("label") for row in message["components"] for c in row["components"]]
+
+
+async def test_a_roll_saved_before_a_crash_shows_on_the_request_after_the_restart(bot_env: BotEnv) -> None:
+    env = bot_env
+    await table(env)
+    await env.slash('/request roll stat:Charm heroes:"Vin, Elend"')
+    # The roll is saved, then the process dies before the request's message is edited: as
+    # here, where Discord never takes that edit.
+    env.harness.fake.inject_fault("PATCH", r"/channels/\d+/messages/\d+", 404)
+    rolled = await roll(env, "player1", "Vin")
+    assert rolled.ephemeral and "Vin: Charm" in rolled.embeds[0]["title"]
+    assert "**Vin**: not rolled yet" in str(request_message(env)["embeds"])
+    await env.restart()
+    await asyncio.wait_for(env.bot.catch_up.done.wait(), 10)
+    message = request_message(env)
+    assert (
+        "**Vin**: Outcome" in str(message["embeds"])
+        and "not rolled yet" not in str(message["embeds"][0]["fields"][0]).split("Elend")[0]
+    )
+    assert labels(message) == ["Roll — Elend", "Close"]
+    assert f"<@{env.user_id('player1')}>" not in message["content"]
+    await env.restart()  # a message already up to date is looked at, not edited again
+    await asyncio.wait_for(env.bot.catch_up.done.wait(), 10)
+    assert request_message(env)["edited_timestamp"] == message["edited_timestamp"]

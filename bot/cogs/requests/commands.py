@@ -6,6 +6,8 @@ active Hero in the server. Each must have the stat asked for, checked before any
 so a request never waits on a roll nobody can make.
 """
 
+from collections.abc import Callable
+
 from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
@@ -14,7 +16,7 @@ from bot.access import channel_id_of, guild_id_of
 from bot.checks import narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.buttons import BUTTONS
-from bot.cogs.requests.rolling import ask
+from bot.cogs.requests.rolling import ask, catch_up
 from bot.errors import BotError
 from bot.flow.conflict import invalid_option
 from bot.inputs.characters import AnyCharacter
@@ -103,9 +105,15 @@ class RequestCommands(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*BUTTONS)
+        self.bot.catch_up.passes.append(self.catch_up)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*BUTTONS)
+        self.bot.catch_up.passes.remove(self.catch_up)
+
+    async def catch_up(self, owns: Callable[[int], bool]) -> None:
+        """At start: request messages show what was saved while the bot was away."""
+        await catch_up(self.bot, owns)
 
     @app_commands.command(name="roll", description="Ask players to roll a stat, each from their own button")
     @app_commands.describe(**DESCRIBE)

@@ -8,14 +8,15 @@ once; the request's own message is derived from what is saved and edited after e
 """
 
 import logging
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from typing import Any
 
 import discord
 
 from bot import replies
 from bot.access import guild_id_of, is_secret
 from bot.checks import caller
-from bot.client import Interaction
+from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.views import Choice, builder_view, request_view, trait_slots
 from bot.errors import BotError
 from bot.flow.pools import FormedPool, PoolRequest, form_pool
@@ -218,9 +219,13 @@ def _names(rollers: list[Roller]) -> str:
 
 async def refresh(interaction: Interaction, request: RollRequest) -> None:
     """Edit the request's message to show who has rolled (the saved request is the truth)."""
+    await _show(interaction.client, request)
+
+
+async def _show(client: MistbornClient, request: RollRequest) -> None:
     if request.message_id is None:
         return
-    channel = interaction.client.get_partial_messageable(request.channel_id, guild_id=request.guild_id)
+    channel = client.get_partial_messageable(request.channel_id, guild_id=request.guild_id)
     try:
         await channel.get_partial_message(request.message_id).edit(
             content=request_content(request),
@@ -230,6 +235,46 @@ async def refresh(interaction: Interaction, request: RollRequest) -> None:
         )
     except discord.HTTPException as error:
         log.warning("Could not update the request message %s: %s", request.message_id, error)
+
+
+CATCH_UP_PAGE = 100
+
+
+async def catch_up(client: MistbornClient, owns: Callable[[int], bool]) -> None:
+    """At start, bring every request message that may lag behind what is saved (a roll saved
+    just before a crash, before its message was edited) up to the saved request: one look at
+    each such message, and an edit only where its buttons or its line differ."""
+    storage, after = client.storage, 0
+    while page := await storage.requests.touched(after, CATCH_UP_PAGE):
+        for guild_id, request_id in page:
+            after = request_id
+            if not owns(guild_id) or client.get_guild(guild_id) is None:
+                continue
+            request = await storage.requests.get(guild_id, request_id)
+            if request is None or request.message_id is None:
+                continue
+            await client.pacer.turn(request.channel_id)
+            try:
+                message = await client.http.get_message(request.channel_id, request.message_id)
+            except discord.HTTPException:
+                continue  # deleted, or out of reach: nothing to bring up to date
+            if not _lags(request, dict(message)):
+                continue
+            await client.pacer.turn(request.channel_id)
+            await _show(client, request)
+
+
+def _lags(request: RollRequest, message: dict[str, Any]) -> bool:
+    """Whether the message shows an older state than the saved ``request``."""
+    view = request_view(request)
+    wanted = _custom_ids(view.to_components() if view else [])
+    return wanted != _custom_ids(message.get("components") or []) or message.get(
+        "content"
+    ) != request_content(request)
+
+
+def _custom_ids(rows: list[dict[str, Any]]) -> set[str]:
+    return {str(c.get("custom_id")) for row in rows for c in row.get("components") or []}
 
 
 async def close(interaction: Interaction, request_id: int) -> None:
