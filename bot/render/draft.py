@@ -78,8 +78,8 @@ def _powers(draft: HeroDraft) -> list[str]:
     powers = draft.powers.powers
     if not powers:
         return [f"{draft.powers.label}: {TRAITS_WITHOUT_POWERS} more Traits instead"]
-    names = ", ".join(p.name for p in powers)
-    return [f"{draft.powers.label}: {names} at {powers[0].rating} ({powers[0].type.label})"]
+    names = ", ".join(p.name for p in powers)  # "Misting: Tin", never "Tin Misting: Tin"
+    return [f"{draft.powers.template.label}: {names} at {powers[0].rating} ({powers[0].type.label})"]
 
 
 def draft_embed(draft: HeroDraft) -> discord.Embed:

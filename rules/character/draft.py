@@ -8,6 +8,7 @@ The builder walks the creation order of :class:`Step`; each step fills one part 
 apart until finished, so it never shows in lists or Conflicts.
 """
 
+from collections.abc import Collection, Mapping
 from datetime import timedelta
 from enum import StrEnum
 from typing import Self
@@ -33,6 +34,9 @@ from rules.errors import RulesError
 KEPT_FOR = timedelta(days=7)
 """A draft nobody touched for this long is removed (docs/rulings.md §6.10)."""
 TRAIT_SLOTS = ("drive", "profession", "specialty", "feature", "personality")
+TYPED_FIELDS = 16
+TYPED_MAX = 1000
+"""A refused form's text kept for it to open with: at most this many fields, this long each."""
 
 
 class Step(StrEnum):
@@ -118,6 +122,16 @@ class HeroDraft(BaseModel):
     destiny: str = ""
     tragedy: str = ""
     props: tuple[Prop, ...] = ()
+    typed: dict[str, str] = {}
+    """What the player typed in a form the rules refused, by field, so that the form opens again
+    with it (docs/rulings.md §6.10); a form accepted drops its own fields."""
+
+    @field_validator("typed")
+    @classmethod
+    def _typed(cls, value: dict[str, str]) -> dict[str, str]:
+        if len(value) > TYPED_FIELDS or any(len(k) > 20 or len(v) > TYPED_MAX for k, v in value.items()):
+            raise lim.problem("A form keeps at most a few fields of typed text.")
+        return value
 
     @field_validator(*_TEXTS)
     @classmethod
@@ -160,6 +174,20 @@ def _revised(draft: HeroDraft, **changes: object) -> HeroDraft:
     data = draft.model_dump()
     data.update(changes)
     return validated(HeroDraft, data)
+
+
+def typed_kept(draft: HeroDraft, values: Mapping[str, str]) -> HeroDraft:
+    """The draft keeping ``values``, typed in a form the rules refused, for the form to open
+    with again (each clipped to what a form field holds)."""
+    typed = {**draft.typed, **{k[:20]: v[:TYPED_MAX] for k, v in values.items()}}
+    return _revised(draft, typed=dict(list(typed.items())[-TYPED_FIELDS:]))
+
+
+def typed_dropped(draft: HeroDraft, fields: Collection[str]) -> HeroDraft:
+    """The draft without the typed text of ``fields`` (their form was accepted)."""
+    if not any(field in draft.typed for field in fields):
+        return draft
+    return _revised(draft, typed={k: v for k, v in draft.typed.items() if k not in fields})
 
 
 def at_step(draft: HeroDraft, step: Step) -> HeroDraft:

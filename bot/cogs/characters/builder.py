@@ -26,6 +26,8 @@ from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder_changes import Change, Turn, chose, next_step, wrote
 from bot.cogs.characters.builder_screens import (
     BUTTON,
+    CREATE,
+    FORM_FIELDS,
     MODAL,
     SELECT,
     button_id,
@@ -38,7 +40,8 @@ from bot.errors import BotError, NotAllowed, answer_error
 from bot.render.common import plain
 from bot.render.sheet import sheet_embed
 from bot.text import inert
-from rules.character.draft import Step, at_step, finish, new_draft
+from rules.character import CharacterKind
+from rules.character.draft import Step, at_step, finish, new_draft, typed_dropped, typed_kept
 from rules.errors import RulesError
 from storage import AlreadyExistsError, NotFoundError, StoredDraft
 
@@ -87,16 +90,31 @@ async def gone(interaction: Interaction, error: NotFoundError) -> None:
         await answer_error(interaction, error)
 
 
-async def run(interaction: Interaction, draft_id: int, clicked: Step, change: Change) -> None:
-    """Load → check → pure change → save once → render; a refused change is shown, not saved."""
+async def run(
+    interaction: Interaction,
+    draft_id: int,
+    clicked: Step,
+    change: Change,
+    typed: dict[str, str] | None = None,
+) -> None:
+    """Load → check → pure change → save once → render; a refused change is shown, not saved.
+
+    ``typed`` is a form's text: a refused form's is kept (and only that is saved), so the form
+    opens again with everything the player wrote; an accepted form's is no longer needed."""
+    drafts = interaction.client.storage.drafts
     try:
         stored = await load(interaction, draft_id)
         try:
             turn = change(stored.draft)
         except RulesError as error:
-            await show(interaction, stored, clicked, f"Not saved: {inert(str(error))}")
+            notice = f"Not saved: {inert(str(error))}"
+            if typed:
+                stored = await drafts.save(stored, typed_kept(stored.draft, typed))
+                notice += " What you wrote is kept: press the button to write it again."
+            await show(interaction, stored, clicked, notice)
             return
-        saved = await interaction.client.storage.drafts.save(stored, at_step(turn.draft, turn.step))
+        draft = typed_dropped(at_step(turn.draft, turn.step), typed or {})
+        saved = await drafts.save(stored, draft)
         await show(interaction, saved, turn.step, turn.notice, opens=turn.form)
     except NotFoundError as error:
         await gone(interaction, error)
@@ -154,20 +172,16 @@ async def create(interaction: Interaction, draft_id: int) -> None:
                 if active:
                     await tx.active.set(guild_id, user_id, saved.id)
                 await tx.drafts.delete(stored)
-        except AlreadyExistsError:
+        except (AlreadyExistsError, NotFoundError):
+            if await made_already(interaction, hero.name):  # two taps at once: the other made it
+                await created(interaction, hero.name)
+                return
             notice = (
                 f"There is already a character named {plain(hero.name)} here: go back to step 1 to rename."
             )
             await show(interaction, stored, Step.REVIEW, notice)
             return
-        note = " It is now your active character." if active else ""
-        await replies.edit(
-            interaction,
-            content=f"Created **{plain(hero.name)}**.{note} The sheet is in the channel.",
-            embed=None,
-            view=None,
-            allowed_mentions=NO_PINGS,
-        )
+        await created(interaction, hero.name, " It is now your active character." if active else "")
         await replies.send(
             interaction,
             f"<@{user_id}> made **{plain(hero.name)}**.",
@@ -175,9 +189,47 @@ async def create(interaction: Interaction, draft_id: int) -> None:
             allowed_mentions=NO_PINGS,
         )
     except NotFoundError as error:
-        await gone(interaction, error)
+        name = name_on_create(interaction, draft_id)
+        if name is not None and await made_already(interaction, name):  # a second tap on Create
+            await created(interaction, name)
+        else:
+            await gone(interaction, error)
     except Exception as error:
         await answer_error(interaction, error)
+
+
+async def created(interaction: Interaction, name: str, note: str = "") -> None:
+    """The builder's last screen: the Hero is made."""
+    await replies.edit(
+        interaction,
+        content=f"Created **{plain(name)}**.{note} The sheet is in the channel.",
+        embed=None,
+        view=None,
+        allowed_mentions=NO_PINGS,
+    )
+
+
+def name_on_create(interaction: Interaction, draft_id: int) -> str | None:
+    """The name on the Create button that was pressed, read from its message: its draft may be
+    gone already, made into the Hero by a tap a moment before."""
+    wanted = button_id(draft_id, Step.REVIEW, "create")
+    rows = interaction.message.components if interaction.message is not None else []
+    for row in rows:
+        for child in getattr(row, "children", []):
+            label = getattr(child, "label", None)
+            if getattr(child, "custom_id", None) == wanted and label and label.startswith(CREATE):
+                return str(label).removeprefix(CREATE)
+    return None
+
+
+async def made_already(interaction: Interaction, name: str) -> bool:
+    """Whether the clicker's Hero called ``name`` exists: an earlier tap on Create made it."""
+    try:
+        found = await interaction.client.storage.characters.get_by_name(guild_id_of(interaction), name)
+    except NotFoundError:
+        return False
+    hero = found.character
+    return hero.kind is CharacterKind.HERO and hero.owner_id == interaction.user.id
 
 
 async def press(interaction: Interaction, draft_id: int, step: Step, action: str) -> None:
@@ -206,7 +258,8 @@ async def name_taken(interaction: Interaction, name: str) -> bool:
 
 async def submitted(interaction: Interaction, draft_id: int, step: Step, values: dict[str, str]) -> None:
     taken = step is Step.CONCEPT and await name_taken(interaction, values.get("name", ""))
-    await run(interaction, draft_id, step, wrote(step, values, taken))
+    typed = {field: text for field, text in values.items() if field in FORM_FIELDS[step]}
+    await run(interaction, draft_id, step, wrote(step, values, taken), typed)
 
 
 # -- entry points --------------------------------------------------------------------------
@@ -219,9 +272,9 @@ async def start(interaction: Interaction, name: str) -> None:
     guild_id, user_id = guild_id_of(interaction), interaction.user.id
     storage = interaction.client.storage
     existing = await storage.drafts.of_member(guild_id, user_id)
-    empty = existing is not None and at_step(existing.draft, Step.CONCEPT) == new_draft(
-        existing.draft.name, user_id
-    )
+    empty = existing is not None and typed_dropped(
+        at_step(existing.draft, Step.CONCEPT), existing.draft.typed
+    ) == new_draft(existing.draft.name, user_id)
     if existing is not None and not empty:
         notice = "Here is your Hero as you left them."
         if existing.draft.name != name:

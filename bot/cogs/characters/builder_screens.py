@@ -38,9 +38,23 @@ SELECT = rf"mab:herosel:(?P<draft>\d{{1,19}}):(?P<step>{STEP_NAMES}):(?P<part>[a
 MODAL = r"mab:heromodal:(?P<draft>\d{1,19}):(?P<step>concept|traits|story)"
 """The custom ids of the builder's buttons, menus and forms, as their handlers match them."""
 FORM_STEPS = (Step.CONCEPT, Step.TRAITS, Step.STORY)
+PROPS_TEXT_MAX = 1000
+CREATE = "Create "
+"""The Create button's label, before the Hero's name."""
 """The steps filled in a form (a modal) rather than with menus."""
 OPTIONS = 25
 EXTRA_TRAIT = "extra{}"
+FORM_FIELDS = {
+    Step.CONCEPT: ("name", "concept"),
+    Step.TRAITS: TRAIT_SLOTS,
+    Step.STORY: (
+        "destiny",
+        "tragedy",
+        "props",
+        *(EXTRA_TRAIT.format(n) for n in range(TRAITS_WITHOUT_POWERS)),
+    ),
+}
+"""The fields of each form, by the custom ids of their inputs."""
 PLACEHOLDERS = {
     "drive": "What pushes them on: Avenge my brother",
     "profession": "What they do: Thief, Noble, Soldier",
@@ -169,7 +183,7 @@ def _nav(view: discord.ui.View, draft_id: int, draft: HeroDraft, step: Step) -> 
     if step is Step.REVIEW:
         view.add_item(
             discord.ui.Button(
-                label=f"Create {draft.name}"[:80],
+                label=f"{CREATE}{draft.name}"[:80],
                 style=discord.ButtonStyle.success,
                 custom_id=button_id(draft_id, step, "create"),
                 disabled=bool(still_to_do(draft)),
@@ -231,7 +245,7 @@ def _input(
         custom_id=custom_id,
         label=label,
         max_length=limit,
-        default=default or None,
+        default=default[:limit] or None,
         placeholder=placeholder,
         required=required,
     )
@@ -242,39 +256,49 @@ def form(draft_id: int, draft: HeroDraft, step: Step) -> discord.ui.Modal:
     it, and every submission, before or after a restart, reaches the builder's one listener."""
     titles = {Step.CONCEPT: "Who they are", Step.TRAITS: "Traits", Step.STORY: "Destiny, Tragedy and Props"}
     modal = discord.ui.Modal(title=titles[step], custom_id=modal_id(draft_id, step), timeout=None)
+
+    def written(field: str, saved: str) -> str:
+        """What the field opens with: the text of a refused form, else what is saved."""
+        return draft.typed.get(field, saved)
+
     if step is Step.CONCEPT:
-        modal.add_item(_input("name", "Name", lim.NAME_MAX, draft.name))
+        modal.add_item(_input("name", "Name", lim.NAME_MAX, written("name", draft.name)))
         modal.add_item(
             _input(
-                "concept", "Concept", lim.CONCEPT_MAX, draft.concept, placeholder="Street urchin with a gift"
+                "concept",
+                "Concept",
+                lim.CONCEPT_MAX,
+                written("concept", draft.concept),
+                placeholder="Street urchin with a gift",
             )
         )
     elif step is Step.TRAITS:
         for slot in TRAIT_SLOTS:
-            default = str(getattr(draft.traits, slot))
+            default = written(slot, str(getattr(draft.traits, slot)))
             modal.add_item(
                 _input(slot, slot.capitalize(), lim.TRAIT_MAX, default, placeholder=PLACEHOLDERS[slot])
             )
     else:
-        modal.add_item(_input("destiny", "Destiny", lim.DESTINY_MAX, draft.destiny))
-        modal.add_item(_input("tragedy", "Tragedy", lim.TRAGEDY_MAX, draft.tragedy))
-        props = "\n".join(prop_line(p) for p in draft.props)
+        modal.add_item(_input("destiny", "Destiny", lim.DESTINY_MAX, written("destiny", draft.destiny)))
+        modal.add_item(_input("tragedy", "Tragedy", lim.TRAGEDY_MAX, written("tragedy", draft.tragedy)))
+        props = written("props", "\n".join(prop_line(p) for p in draft.props))
         modal.add_item(
             discord.ui.TextInput(
                 custom_id="props",
                 label=f"Props, one per line (at most {draft.props_allowed})",
                 style=discord.TextStyle.paragraph,
-                max_length=1000,
-                default=props or None,
+                max_length=PROPS_TEXT_MAX,
+                default=props[:PROPS_TEXT_MAX] or None,
                 placeholder=PROPS_HELP[:100],
                 required=False,
             )
         )
         if draft.without_powers:
             for number in range(TRAITS_WITHOUT_POWERS):
+                field = EXTRA_TRAIT.format(number)
                 known = draft.traits.extras[number] if number < len(draft.traits.extras) else ""
                 modal.add_item(
-                    _input(EXTRA_TRAIT.format(number), f"Another Trait ({number + 1})", lim.TRAIT_MAX, known)
+                    _input(field, f"Another Trait ({number + 1})", lim.TRAIT_MAX, written(field, known))
                 )
     modal.stop()
     return modal
