@@ -76,6 +76,18 @@ def left_out_embed(found: ImportedSheet) -> discord.Embed:
     return fit_embed(embed, LEFT_OUT_LIMIT)
 
 
+def how_to_fill(kind: CharacterKind, name: str) -> str:
+    """What a Narrator gives to make a Villain or Extra: the builder is for a player's own Hero,
+    and a sheet of nothing but 2s is never what was meant (docs/rulings.md §6.10, §6.11)."""
+    templates = ", ".join(t.value for t in Opposition)
+    return (
+        f"Nothing was made: give {plain(name)} its numbers, as a {kind.label}'s sheet has no builder. "
+        f"Add its ratings (`physique`, `charm`, `wits`, `resources`, `influence`, `spirit`; the rest "
+        f"start at 2) and a `concept`, or start from a `template` ({templates}) and change it with "
+        f"`/edit`."
+    )
+
+
 class MakeCommands(commands.Cog):
     bot: MistbornClient
 
@@ -133,6 +145,8 @@ class MakeCommands(commands.Cog):
             raise BotError("A character belongs to a person, not a bot.")
         if owner_id != interaction.user.id:
             who.require_narrator("create a character for another member")
+        if template is None and only_a_name:
+            raise BotError(how_to_fill(kind or CharacterKind.HERO, name))
         if template is not None:
             character = self._from_template(template, kind, name, owner_id, concept, size, given)
         else:
