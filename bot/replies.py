@@ -142,12 +142,41 @@ async def _defer(interaction: discord.Interaction[Any]) -> None:
                 answer.thinking_shown = True
             else:
                 await interaction.response.defer()
-        except discord.HTTPException:
-            log.warning("Could not defer interaction %s", interaction.id, exc_info=True)
+        except discord.HTTPException as error:
+            if answered_elsewhere(error):
+                log_answered_elsewhere(interaction, error)
+            else:
+                log.warning("Could not defer interaction %s", interaction.id, exc_info=True)
             return
         answer.deferred = True
         answer.private_defer = private
         log.info("Deferred interaction %s: no answer %.1f s after it arrived", interaction.id, DEFER_AFTER)
+
+
+ALREADY_ACKNOWLEDGED = 40060
+UNKNOWN_INTERACTION = 10062
+
+
+def answered_elsewhere(error: BaseException) -> bool:
+    """Whether Discord refused an answer because the interaction is already answered or gone:
+    "already acknowledged" (40060) or "unknown interaction" (10062).
+
+    During a redeploy Discord may deliver one interaction to two sessions of a shard; the one
+    that answers second gets one of these. Nothing is wrong with this process then, so it is
+    logged as one INFO line (:func:`log_answered_elsewhere`), never as a failure.
+    """
+    return isinstance(error, discord.HTTPException) and error.code in (
+        ALREADY_ACKNOWLEDGED,
+        UNKNOWN_INTERACTION,
+    )
+
+
+def log_answered_elsewhere(interaction: discord.Interaction[Any], error: discord.HTTPException) -> None:
+    log.info(
+        "Interaction %s was already answered elsewhere (Discord code %s): left to that answer",
+        interaction.id,
+        error.code,
+    )
 
 
 def _clip(content: str | None) -> str | None:
