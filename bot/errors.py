@@ -14,10 +14,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import metrics
 from bot.replies import answered_elsewhere, log_answered_elsewhere, send_private
 from bot.text import inert
 from rules.errors import RulesError
-from storage.errors import AlreadyHandledError, StorageError
+from storage.errors import AlreadyHandledError, DatabaseBusyError, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -128,8 +129,11 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         return
     if isinstance(cause, AlreadyHandledError):
         await asyncio.sleep(REPLAY_GRACE)
+    elif isinstance(cause, DatabaseBusyError):
+        metrics.DATABASE_BUSY.inc()
     text = user_message(error)
     if text is None:
+        metrics.INTERACTION_ERRORS.inc()
         command = interaction.command.qualified_name if interaction.command else "?"
         data: dict[str, Any] = dict(interaction.data or {})
         if "custom_id" in data:

@@ -30,6 +30,8 @@ from typing import Any
 
 import discord
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0
@@ -75,6 +77,11 @@ def state(interaction: discord.Interaction[Any]) -> Answer:
 def answers_privately(interaction: discord.Interaction[Any]) -> bool:
     command = interaction.command
     return bool(command is not None and command.extras.get("private"))
+
+
+def _first_answer(interaction: discord.Interaction[Any], answer: Answer) -> None:
+    """The interaction's first answer went out: how long it took, for ``bot.metrics``."""
+    metrics.answered(interaction, time.monotonic() - answer.arrived)
 
 
 def guard(interaction: discord.Interaction[Any]) -> None:
@@ -142,6 +149,7 @@ async def _defer(interaction: discord.Interaction[Any]) -> None:
                 answer.thinking_shown = True
             else:
                 await interaction.response.defer()
+            _first_answer(interaction, answer)
         except discord.HTTPException as error:
             if answered_elsewhere(error):
                 log_answered_elsewhere(interaction, error)
@@ -212,6 +220,7 @@ async def send(
         if not interaction.response.is_done():
             unguard(interaction)
             response = await interaction.response.send_message(_clip(content), ephemeral=ephemeral, **kwargs)
+            _first_answer(interaction, answer)
             return None if response is None else response.message_id
         if answer.thinking_shown:
             answer.thinking_shown = False
@@ -248,6 +257,7 @@ async def edit(
         if not interaction.response.is_done():
             unguard(interaction)
             await interaction.response.edit_message(**kwargs)
+            _first_answer(interaction, answer)
             return
         await interaction.edit_original_response(**kwargs)
 
@@ -265,6 +275,7 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool) -> No
             return
         unguard(interaction)
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+        _first_answer(interaction, answer)
         answer.thinking_shown, answer.private_defer = True, ephemeral
 
 
@@ -279,5 +290,6 @@ async def send_modal(interaction: discord.Interaction[Any], modal: discord.ui.Mo
         if not interaction.response.is_done():
             unguard(interaction)
             await interaction.response.send_modal(modal)
+            _first_answer(interaction, answer)
             return
     await send_private(interaction, LATE_FORM)

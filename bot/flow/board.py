@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot import metrics
 from bot.access import conflict_view
 from bot.errors import UNKNOWN_CHANNEL
 from bot.flow.bounded import KeyedLocks, Recent, forget_when_done
@@ -185,6 +186,7 @@ class Boards:
                 await asyncio.sleep(self.retry_delays[failures])
                 failures += 1
             except Exception:
+                metrics.BOARD_ERRORS.inc()
                 log.exception("Conflict board update failed in channel %s", key[1])
                 return
 
