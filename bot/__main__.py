@@ -133,7 +133,7 @@ def run_cluster(settings: Settings, processes: int, shards: int) -> int:
         print(error, file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return launch(processes, shards)
+    return launch(processes, shards, metrics_port=settings.metrics_port)
 
 
 def find_offline_console() -> OfflineConsole | None:

@@ -15,6 +15,8 @@ after a reconnect is old but finds an idle bot, and deserves a real answer.
 import asyncio
 import contextlib
 
+from bot import metrics
+
 BUSY = "The bot is busy right now; try again in a few seconds."
 LAG_LIMIT = 0.25
 """Seconds the event loop may run late before new commands are refused: past it, work queued
@@ -45,7 +47,10 @@ class Admission:
     def overloaded(self, in_flight: int, waiting_writes: int) -> bool:
         """Refuse while the loop is late with a backlog of commands, or writes pile up."""
         late = self.lag > LAG_LIMIT and in_flight > BACKLOG
-        return late or waiting_writes > self.max_waiting_writes
+        refused = late or waiting_writes > self.max_waiting_writes
+        if refused:
+            metrics.OVERLOADED.inc()
+        return refused
 
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import event_loop, replies
+from bot import event_loop, metrics, replies
 from bot.admission import BUSY, Admission
 from bot.config import Settings
 from bot.errors import on_app_command_error
@@ -26,6 +26,7 @@ from bot.flow.catchup import CatchUp
 from bot.flow.conflict import ConflictFlow
 from bot.flow.pacing import Pacer
 from bot.flow.upkeep import Upkeep
+from bot.health import HealthServer
 from bot.web.server import WebServer, public_url
 from storage import Storage
 
@@ -44,10 +45,13 @@ class MistbornTree(app_commands.CommandTree["MistbornClient"]):
 
     async def _call(self, interaction: discord.Interaction["MistbornClient"]) -> None:
         self.in_flight += 1
+        started = time.monotonic()
         try:
             await super()._call(interaction)
         finally:
             self.in_flight -= 1
+            if interaction.type is discord.InteractionType.autocomplete:  # answered inside discord.py
+                metrics.answered(interaction, time.monotonic() - started)
             replies.release(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction["MistbornClient"], /) -> bool:
@@ -122,6 +126,18 @@ class MistbornClient(commands.Bot):
         self.freeze_gc = freeze_gc
         self._cog_factories = tuple(cogs)
         self.web_server = WebServer(storage, settings) if settings.web_port is not None else None
+        self.health_server = (
+            None
+            if settings.metrics_port is None
+            else HealthServer(
+                self,
+                storage,
+                host=settings.metrics_host,
+                port=settings.metrics_port,
+                lag=lambda: self.admission.lag,
+                in_flight=self._in_flight,
+            )
+        )
         self.tree.error(on_app_command_error)
 
     async def load_cogs(self) -> None:
@@ -134,6 +150,8 @@ class MistbornClient(commands.Bot):
         self.admission.start()
         if self.web_server is not None:
             await self.web_server.start()
+        if self.health_server is not None:
+            await self.health_server.start()
         await self.sync_commands()
         if self.freeze_gc:
             # Everything loaded so far lives for the whole run; keeping it out of the
@@ -155,6 +173,10 @@ class MistbornClient(commands.Bot):
         if self.sync_global:
             synced = await self.tree.sync()
             log.info("Synced %d commands globally", len(synced))
+
+    def _in_flight(self) -> int:
+        tree = self.tree
+        return tree.in_flight if isinstance(tree, MistbornTree) else 0
 
     @property
     def web_url(self) -> str | None:
@@ -189,6 +211,7 @@ class MistbornClient(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction["MistbornClient"]) -> None:
         """Every command, button and form passes here: none may miss Discord's deadline."""
+        metrics.received(interaction)
         replies.guard(interaction)
 
     async def is_owner(self, user: discord.abc.User) -> bool:
@@ -203,6 +226,8 @@ class MistbornClient(commands.Bot):
         self.conflicts.close()
         if self.web_server is not None:
             await self.web_server.stop()
+        if self.health_server is not None:
+            await self.health_server.stop()
         await super().close()
 
 

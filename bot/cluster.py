@@ -35,14 +35,32 @@ def shard_ranges(processes: int, shards: int) -> list[tuple[int, ...]]:
     return ranges
 
 
-def child_environment(shards: int, held: Sequence[int]) -> dict[str, str]:
-    return os.environ | {"MISTBORN_SHARD_COUNT": str(shards), "MISTBORN_SHARD_IDS": json.dumps(list(held))}
+def child_environment(
+    shards: int, held: Sequence[int], *, metrics_port: int | None = None, index: int = 0
+) -> dict[str, str]:
+    """A child's settings: its shards, and with a metrics port, its own (``metrics_port`` +
+    ``index``: the processes of one machine cannot share one; 0 stays "any free port")."""
+    env = os.environ | {"MISTBORN_SHARD_COUNT": str(shards), "MISTBORN_SHARD_IDS": json.dumps(list(held))}
+    if metrics_port:
+        env["MISTBORN_METRICS_PORT"] = str(metrics_port + index)
+    return env
 
 
-def launch(processes: int, shards: int, command: Sequence[str] = (sys.executable, "-m", "bot")) -> int:
+def launch(
+    processes: int,
+    shards: int,
+    command: Sequence[str] = (sys.executable, "-m", "bot"),
+    *,
+    metrics_port: int | None = None,
+) -> int:
     """Run the cluster until every process has exited; return the worst exit code."""
     ranges = shard_ranges(processes, shards)
-    children = [subprocess.Popen(list(command), env=child_environment(shards, held)) for held in ranges]
+    children = [
+        subprocess.Popen(
+            list(command), env=child_environment(shards, held, metrics_port=metrics_port, index=index)
+        )
+        for index, held in enumerate(ranges)
+    ]
     for child, held in zip(children, ranges, strict=True):
         log.info("Started process %d holding shards %s of %d", child.pid, list(held), shards)
 

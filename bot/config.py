@@ -137,6 +137,14 @@ class Settings(BaseSettings):
         """Whether ``/web`` hands out links: this process serves the view, or one elsewhere does."""
         return self.web_port is not None or bool(self.web_public_url)
 
+    # -- Operations: health and metrics (bot.health) --------------------------------------------
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    """Serve ``/health`` (for a supervisor) and ``/metrics`` (Prometheus's format) on this port
+    (0: any free port). Unset: off."""
+    metrics_host: str = "127.0.0.1"
+    """Where ``/health`` and ``/metrics`` listen when ``metrics_port`` is set: this machine only,
+    unless an address such as 0.0.0.0 opens them to the network."""
+
     @model_validator(mode="after")
     def _shards_fit(self) -> Self:
         if self.shard_ids is not None and self.shard_count is None:

@@ -6,6 +6,7 @@ answers every one of them ephemerally. Anything else is a bug: it is logged with
 its options, and the user gets a short apology, never a traceback.
 """
 
+import asyncio
 import logging
 import math
 from typing import Any
@@ -13,16 +14,21 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.replies import send_private
+from bot import metrics
+from bot.replies import answered_elsewhere, log_answered_elsewhere, send_private
 from bot.text import inert
 from rules.errors import RulesError
-from storage.errors import StorageError
+from storage.errors import AlreadyHandledError, DatabaseBusyError, StorageError
 
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 UNKNOWN_CHANNEL = 10003
 """Discord's error code for a channel that does not exist (any more)."""
+REPLAY_GRACE = 0.5
+"""Seconds an interaction found already handled waits before saying so. Delivered to two
+sessions at once (a redeploy), the delivery that saved the change answers meanwhile, so the
+user sees the change itself and this one finds the interaction answered (one INFO line)."""
 
 
 class BotError(app_commands.AppCommandError):
@@ -101,10 +107,33 @@ async def on_app_command_error(interaction: discord.Interaction, error: app_comm
     await answer_error(interaction, error)
 
 
+def root_cause(error: BaseException) -> BaseException:
+    """The error a command's wrapper (``CommandInvokeError``) carries, else ``error`` itself."""
+    while isinstance(error, app_commands.CommandInvokeError):
+        cause = error.__cause__ or error.original
+        if cause is None or cause is error:
+            break
+        error = cause
+    return error
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer any error privately; used by the tree and by buttons, which have no tree handler."""
+    """Answer any error privately; used by the tree and by buttons, which have no tree handler.
+
+    An answer Discord refused because another session answered the interaction first is no
+    error of ours: one INFO line, no reply (``bot.replies.answered_elsewhere``).
+    """
+    cause = root_cause(error)
+    if isinstance(cause, discord.HTTPException) and answered_elsewhere(cause):
+        log_answered_elsewhere(interaction, cause)
+        return
+    if isinstance(cause, AlreadyHandledError):
+        await asyncio.sleep(REPLAY_GRACE)
+    elif isinstance(cause, DatabaseBusyError):
+        metrics.DATABASE_BUSY.inc()
     text = user_message(error)
     if text is None:
+        metrics.INTERACTION_ERRORS.inc()
         command = interaction.command.qualified_name if interaction.command else "?"
         data: dict[str, Any] = dict(interaction.data or {})
         if "custom_id" in data:
@@ -121,5 +150,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
         text = APOLOGY
     try:
         await send_ephemeral(interaction, text)
-    except discord.HTTPException:
-        log.warning("Could not deliver an error reply for interaction %s", interaction.id, exc_info=True)
+    except discord.HTTPException as failed:
+        if answered_elsewhere(failed):
+            log_answered_elsewhere(interaction, failed)
+        else:
+            log.warning("Could not deliver an error reply for interaction %s", interaction.id, exc_info=True)

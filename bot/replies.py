@@ -31,6 +31,8 @@ from typing import Any
 
 import discord
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 DEFER_AFTER = 2.0
@@ -76,6 +78,11 @@ def state(interaction: discord.Interaction[Any]) -> Answer:
 def answers_privately(interaction: discord.Interaction[Any]) -> bool:
     command = interaction.command
     return bool(command is not None and command.extras.get("private"))
+
+
+def _first_answer(interaction: discord.Interaction[Any], answer: Answer) -> None:
+    """The interaction's first answer went out: how long it took, for ``bot.metrics``."""
+    metrics.answered(interaction, time.monotonic() - answer.arrived)
 
 
 def guard(interaction: discord.Interaction[Any]) -> None:
@@ -143,8 +150,12 @@ async def _defer(interaction: discord.Interaction[Any]) -> None:
                 answer.thinking_shown = True
             else:
                 await interaction.response.defer()
-        except discord.HTTPException:
-            log.warning("Could not defer interaction %s", interaction.id, exc_info=True)
+            _first_answer(interaction, answer)
+        except discord.HTTPException as error:
+            if answered_elsewhere(error):
+                log_answered_elsewhere(interaction, error)
+            else:
+                log.warning("Could not defer interaction %s", interaction.id, exc_info=True)
             return
         answer.deferred = True
         answer.private_defer = private
@@ -168,6 +179,32 @@ def _unique(mentions: discord.AllowedMentions) -> discord.AllowedMentions:
         users=list({u.id: u for u in users}.values()) if isinstance(users, list) else users,
         roles=list({r.id: r for r in roles}.values()) if isinstance(roles, list) else roles,
         replied_user=mentions.replied_user,
+    )
+
+
+ALREADY_ACKNOWLEDGED = 40060
+UNKNOWN_INTERACTION = 10062
+
+
+def answered_elsewhere(error: BaseException) -> bool:
+    """Whether Discord refused an answer because the interaction is already answered or gone:
+    "already acknowledged" (40060) or "unknown interaction" (10062).
+
+    During a redeploy Discord may deliver one interaction to two sessions of a shard; the one
+    that answers second gets one of these. Nothing is wrong with this process then, so it is
+    logged as one INFO line (:func:`log_answered_elsewhere`), never as a failure.
+    """
+    return isinstance(error, discord.HTTPException) and error.code in (
+        ALREADY_ACKNOWLEDGED,
+        UNKNOWN_INTERACTION,
+    )
+
+
+def log_answered_elsewhere(interaction: discord.Interaction[Any], error: discord.HTTPException) -> None:
+    log.info(
+        "Interaction %s was already answered elsewhere (Discord code %s): left to that answer",
+        interaction.id,
+        error.code,
     )
 
 
@@ -204,6 +241,7 @@ async def send(
         if not interaction.response.is_done():
             unguard(interaction)
             response = await interaction.response.send_message(_clip(content), ephemeral=ephemeral, **kwargs)
+            _first_answer(interaction, answer)
             return None if response is None else response.message_id
         if answer.thinking_shown:
             answer.thinking_shown = False
@@ -240,6 +278,7 @@ async def edit(
         if not interaction.response.is_done():
             unguard(interaction)
             await interaction.response.edit_message(**kwargs)
+            _first_answer(interaction, answer)
             return
         await interaction.edit_original_response(**kwargs)
 
@@ -257,6 +296,7 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool) -> No
             return
         unguard(interaction)
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
+        _first_answer(interaction, answer)
         answer.thinking_shown, answer.private_defer = True, ephemeral
 
 
@@ -271,5 +311,6 @@ async def send_modal(interaction: discord.Interaction[Any], modal: discord.ui.Mo
         if not interaction.response.is_done():
             unguard(interaction)
             await interaction.response.send_modal(modal)
+            _first_answer(interaction, answer)
             return
     await send_private(interaction, LATE_FORM)

@@ -61,6 +61,19 @@ class BoardRepository:
         )
         return None if row is None else board_row(row)
 
+    async def saved(self, guild_id: int, channel_id: int) -> tuple[int, int] | None:
+        """The channel's Conflict as last committed, as (id, version); None without one.
+
+        One indexed read: what a board just drawn is checked against, since another process
+        may have saved (and drawn) a newer state meanwhile (``bot.flow.board``).
+        """
+        row = await fetch_one(
+            self._session.lookup,
+            "SELECT id, version FROM conflicts WHERE guild_id = ? AND channel_id = ?",
+            (guild_id, channel_id),
+        )
+        return None if row is None else (int(row["id"]), int(row["version"]))
+
     async def set(
         self,
         guild_id: int,

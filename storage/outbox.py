@@ -245,6 +245,14 @@ class OutboxRepository:
         )
         return [(int(row["guild_id"]), int(row["channel_id"])) for row in rows]
 
+    async def backlog(self) -> int:
+        """Rows not yet settled, in every server: what the outbox still has to show (an
+        operator's gauge, ``bot.health``; a few rows in flight are normal, a growing count is not)."""
+        row = await fetch_one(
+            self._session.reader, "SELECT COUNT(*) AS n FROM outbox WHERE delivered_at IS NULL"
+        )
+        return 0 if row is None else int(row["n"])
+
     async def latest_prompt(self, conflict_id: int, action_id: int) -> OutboxMessage | None:
         """The newest row carrying the buttons of this Conflict's action, if any."""
         row = await fetch_one(

@@ -18,9 +18,12 @@ secret and public rolls for that reason).
 """
 
 from datetime import datetime
+from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
+from storage.handled import claim_statement, claimed
+from storage.prepared import Prepared
 from storage.session import Session
 from storage.sql import Row, Statement, execute, fetch_all, fetch_one, from_text, to_text
 
@@ -175,6 +178,14 @@ def append_statement(record: RollRecord) -> Statement:
     )
 
 
+def _logged_once(results: list[Any]) -> int:
+    claim, logged = results
+    claimed(claim)
+    if isinstance(logged, BaseException):
+        raise logged
+    return int(logged)
+
+
 class RollLog:
     """Appends rolls and reads them back, always within one server."""
 
@@ -184,6 +195,15 @@ class RollLog:
     async def append(self, record: RollRecord) -> int:
         """Log a roll; return its id (ids grow with time)."""
         return int(await self._session.write_shared(append_statement(record)))
+
+    async def append_once(self, record: RollRecord, interaction_id: int) -> int:
+        """Log a roll made for ``interaction_id``, claiming it in the same unit: the same
+        interaction delivered twice (a replay, or two sessions of one shard during a redeploy)
+        logs one roll, and the second raises :class:`~storage.errors.AlreadyHandledError`
+        with nothing written (``storage.handled``)."""
+        return await self._session.write_prepared(
+            Prepared((claim_statement(interaction_id), append_statement(record)), _logged_once)
+        )
 
     async def recent(
         self, guild_id: int, user_id: int | None = None, limit: int = 10, *, viewer: int | None = None

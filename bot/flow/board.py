@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import discord
 
+from bot import metrics
 from bot.access import conflict_view
 from bot.errors import UNKNOWN_CHANNEL
 from bot.flow.bounded import KeyedLocks, Recent, forget_when_done
@@ -106,6 +107,9 @@ async def stored_board(
     return stored, Shown(stored.id, stored.version, state, sheets, revealed)
 
 
+CHASES = 3
+"""Redraws in a row when the saved Conflict moved on while the board was drawn (another
+process's move): each move asks for its own refresh too, so a few are enough."""
 ROWS_KEPT = 4096
 """Board rows remembered (the rest are read again when needed): the channels most recently played."""
 
@@ -182,6 +186,7 @@ class Boards:
                 await asyncio.sleep(self.retry_delays[failures])
                 failures += 1
             except Exception:
+                metrics.BOARD_ERRORS.inc()
                 log.exception("Conflict board update failed in channel %s", key[1])
                 return
 
@@ -203,13 +208,38 @@ class Boards:
         key = (guild_id, channel_id)
         async with self._locks.hold(key):
             try:
-                current = shown if shown is not None else await self._stored(key)
-                await self._update(key, current, verify, redraw)
+                current: Shown | None = shown if shown is not None else await self._stored(key)
+                for _ in range(1 + CHASES):
+                    if current is None or not await self._update(key, current, verify, redraw):
+                        return
+                    current, verify, redraw = await self._newer_than(key, current), False, False
             except discord.NotFound as error:
                 if error.code != UNKNOWN_CHANNEL:
                     raise
                 log.info("Channel %s is gone: its Conflict board is dropped", channel_id)
                 await self._drop(key)
+
+    async def _newer_than(self, key: Key, drawn: Shown) -> Shown | None:
+        """The saved state, when it is newer than the board just drawn; else None.
+
+        Two processes (a redeploy's overlap, a cluster) may draw one board at once, and their
+        edits can reach Discord in either order: an older picture landing last would stay, as
+        each process thinks it drew the latest. So after each edit the board reads the
+        Conflict's saved version and draws again while it is newer: whichever edit lands last
+        was sent after its process saw the newest saved state.
+        """
+        if drawn.conflict is None:
+            return None  # an ended board is final; a new Conflict brings its own refresh
+        saved = await self.storage.boards.saved(*key)
+        if saved is not None and saved[0] == drawn.conflict_id and saved[1] <= drawn.version:
+            return None
+        log.info(
+            "The board in channel %s showed version %s; the saved Conflict is now %s: drawing again",
+            key[1],
+            drawn.version,
+            "ended" if saved is None else f"{saved[0]} at version {saved[1]}",
+        )
+        return await self._stored(key)
 
     async def close_orphan(self, row: BoardRow) -> None:
         """Close the board of a Conflict that ended while nobody refreshed it."""
@@ -228,20 +258,21 @@ class Boards:
             self._rows[key] = await self.storage.boards.row(*key)
         return self._rows[key]
 
-    async def _update(self, key: Key, shown: Shown, verify: bool, redraw: bool) -> None:
+    async def _update(self, key: Key, shown: Shown, verify: bool, redraw: bool) -> bool:
+        """Draw ``shown`` if the board is behind it; True when it drew a live Conflict."""
         row = await self._row(key)
         channel = self.client.get_partial_messageable(key[1], guild_id=key[0])
         if row is not None and row.conflict_id is not None and row.conflict_id > shown.conflict_id > 0:
-            return  # the channel's board already shows a newer Conflict: this news is old
+            return False  # the channel's board already shows a newer Conflict: this news is old
         if row is not None and (shown.conflict is None or row.conflict_id not in (None, shown.conflict_id)):
             await self._edit(channel, row.message_id, ENDED, None)  # that Conflict is over
             await self._drop(key)
             row = None
         if shown.conflict is None:
-            return
+            return False
         if row is not None and not redraw and row.shows(shown.conflict_id, shown.version):
             if not verify or await self._exists(channel, row.message_id):
-                return
+                return False
             row = None
         embed, buttons = shown.embed(), self.buttons(shown.conflict_id)
         if row is not None and await self._edit(channel, row.message_id, embed, buttons):
@@ -250,7 +281,7 @@ class Boards:
             self._rows[key] = row.model_copy(
                 update={"conflict_id": shown.conflict_id, "rendered_version": shown.version}
             )
-            return
+            return True
         await self.pacer.turn(key[1])
         message = await channel.send(embed=embed, view=buttons or discord.utils.MISSING)
         await self.storage.boards.set(*key, message.id, conflict_id=shown.conflict_id, version=shown.version)
@@ -262,6 +293,7 @@ class Boards:
             conflict_id=shown.conflict_id,
             rendered_version=shown.version,
         )
+        return True
 
     async def _pin(self, channel: discord.PartialMessageable, message: discord.Message) -> None:
         """Pin a new board so the table finds it; without Manage Messages, say so once a channel

@@ -384,6 +384,7 @@ async def test_the_probe_catches_the_apology(probe: Probe, monkeypatch: pytest.M
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(RollLog, "append", broken)
+    monkeypatch.setattr(RollLog, "append_once", broken)  # /roll logs with its interaction's claim
     with pytest.raises(AssertionError, match="apology"):
         await probe.send("roll", [integer("dice", 3)])
 

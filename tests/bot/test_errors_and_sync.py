@@ -19,6 +19,7 @@ async def test_unexpected_error_is_logged_and_answered_with_an_apology(
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(RollLog, "append", broken)
+    monkeypatch.setattr(RollLog, "append_once", broken)  # /roll logs with its interaction's claim
     with caplog.at_level(logging.ERROR, logger="bot.errors"):
         reply = await bot_env.slash("/roll dice:4 label:Climb", user="player1")
     assert reply.ephemeral and reply.content == APOLOGY and "disk on fire" not in reply.content

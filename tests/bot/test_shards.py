@@ -47,6 +47,10 @@ def test_the_launcher_splits_shards_into_even_contiguous_ranges() -> None:
         shard_ranges(3, 2)
     env = child_environment(8, (4, 5))
     assert env["MISTBORN_SHARD_COUNT"] == "8" and env["MISTBORN_SHARD_IDS"] == "[4, 5]"
+    ports = [
+        child_environment(8, (i,), metrics_port=9100, index=i)["MISTBORN_METRICS_PORT"] for i in range(3)
+    ]
+    assert ports == ["9100", "9101", "9102"]  # one machine's processes cannot share a port
 
 
 def test_the_launcher_refuses_without_a_token_or_a_shared_database(

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.bot_env import DUEL, THUG_ATTACKS
+from bench.bot_env import DUEL, THUG_ATTACKS, board_matches
 from bench.pg_server import PgServer
 from fake_discord import payloads
 from fake_discord.commandline import parse_slash
@@ -209,3 +209,44 @@ async def waiting_rows(storage: Storage, guild_id: int) -> list[int]:
     """Outbox rows of the server not yet shown."""
     channels = [c for g, c in await storage.outbox.waiting_channels() if g == guild_id]
     return [row.id for c in channels for row in await storage.outbox.waiting(guild_id, c)]
+
+
+async def test_an_overlap_delivering_every_event_to_both_processes_rolls_once_and_ends_on_the_saved_board(
+    cluster: Cluster,
+) -> None:
+    """A redeploy's overlap where Discord sends each event to both sessions of shard 0: a roll is
+    logged once, a burst of moves counts each once, the board ends on the saved state, and the
+    process whose answer Discord refused logs no traceback."""
+    fake = cluster.fake
+    first = next(g for g in fake.world.guilds if shard_of(g) == 0)
+    old = cluster.process("old", [0])
+    await old.start()
+    zero = GuildHarness(fake, old, first)
+    await zero.play(DUEL)
+    new = cluster.process("new", [0])
+    await new.start()
+    assert fake.gateway.holders(0) == 2 and not fake.gateway.split_overlap
+
+    rolled = await zero.send(zero.typed("/roll dice:3", "player1"))
+    assert rolled.response is not None and rolled.embeds and not rolled.ephemeral, rolled.text
+    async with await Storage.open(url=cluster.url) as storage:
+        assert (await storage.rolls.stats(first.id)).rolls == 1
+        before = await current_conflict(storage, first.id, zero.channel.id)
+        assert before is not None
+        vin = next(p for p in before.participants if p.name == "Vin")
+        moves = await asyncio.gather(
+            *(zero.send(zero.typed("/conflict adjust who:Vin dice:1", "narrator")) for _ in range(8))
+        )
+        assert all(m.response is not None for m in moves), [m.text for m in moves]
+        after = await current_conflict(storage, first.id, zero.channel.id)
+        assert after is not None
+        assert after.participant(vin.id).round.action_dice == before.participant(vin.id).round.action_dice + 8
+        deadline = asyncio.get_running_loop().time() + 15
+        while not await board_matches(storage, fake.messages, first.id, zero.channel.id):
+            assert asyncio.get_running_loop().time() < deadline, "the board never showed the saved state"
+            await asyncio.sleep(0.2)
+    refused = [v for v in fake.violations if v.problem != "a second initial response to one interaction"]
+    assert refused == [], refused
+    fake.violations.clear()
+    for process in (old, new):
+        assert "Traceback" not in process.log_path.read_text(errors="replace"), process.log_tail()

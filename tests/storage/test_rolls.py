@@ -4,6 +4,7 @@ import pytest
 from pydantic import ValidationError
 
 from storage import RollRecord, RollStats, Storage
+from storage.errors import AlreadyHandledError
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -38,6 +39,18 @@ async def test_append_returns_growing_ids_and_recent_round_trips(storage: Storag
     assert second > first
     recent = await storage.rolls.recent(1)
     assert recent == [roll(faces=(5, 5, 6), success=False), roll(faces=(2, 2))]
+
+
+async def test_a_roll_logged_once_per_interaction(storage: Storage) -> None:
+    """The same interaction twice (a replay, two sessions of one shard) logs one roll and
+    counts it once in the fairness totals; another interaction logs its own."""
+    first = await storage.rolls.append_once(roll(faces=(2, 2)), interaction_id=555)
+    with pytest.raises(AlreadyHandledError):
+        await storage.rolls.append_once(roll(faces=(6, 6)), interaction_id=555)
+    other = await storage.rolls.append_once(roll(faces=(4,)), interaction_id=556)
+    assert other > first
+    assert await storage.rolls.recent(1) == [roll(faces=(4,)), roll(faces=(2, 2))]
+    assert (await storage.rolls.stats(1)).rolls == 2
 
 
 async def test_recent_filters_by_user_and_limits(storage: Storage) -> None:

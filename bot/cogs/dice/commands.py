@@ -1,7 +1,9 @@
 """Rolling: ``/roll``, ``/gmroll`` (secret), ``/read`` (table dice) and ``/contest``.
 
 Each command parses its options, forms the pool (from a bare count or from a sheet), rolls with
-the bot's injected generator, logs the roll once, and renders the reading.
+the bot's injected generator, logs the roll once, and renders the reading. The log claims the
+interaction's id (``storage.handled``), so an interaction Discord delivers twice (a replay, or
+to two sessions of one shard during a redeploy) is rolled and logged once.
 
 A ``/gmroll`` is logged as secret: ``/history`` and the fairness report show it to Narrators
 and its roller only (docs/rulings.md §7.1). It is open to every Narrator, by role too: the
@@ -94,12 +96,14 @@ class Dice(commands.Cog):
         )
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
         record = roll_record(guild_id, interaction.user.id, reading, label or formed.title, secret=secret)
+        # Claimed with the log: the same interaction delivered twice rolls once (storage.handled).
         if spent is not None and formed.stored is not None:
             async with self.bot.storage.transaction() as tx:  # the spend and the log stand together
+                await tx.handled.claim(interaction.id)
                 await tx.characters.update(guild_id, formed.stored, spent)
                 await tx.rolls.append(record)
         else:
-            await self.bot.storage.rolls.append(record)
+            await self.bot.storage.rolls.append_once(record, interaction.id)
         embed = reading_embed(reading, title=roll_title(formed, label), roller=interaction.user.display_name)
         if spent is not None and formed.spends is not None:
             left = standing_available(spent, formed.spends)
@@ -193,6 +197,7 @@ class Dice(commands.Cog):
         the spends in one transaction (docs/rulings.md §6.7)."""
         guild_id = guild_id_of(interaction)
         async with self.bot.storage.transaction() as tx:
+            await tx.handled.claim(interaction.id)  # delivered twice, rolled once
             done: set[int] = set()
             for side in sides:
                 if side.stored is None or side.spends is None or side.stored.id in done:
