@@ -78,3 +78,8 @@ async def test_a_breather_the_narrator_calls_is_taken_once_by_each_player(bot_en
     again = await env.harness.click("Take the Short Breather — Vin", message=first_shown, user="player1")
     assert again.ephemeral and "no Breather waiting" in again.content
     assert (await stored(env, "Vin")).character.damage.reputation == 1  # taken once only
+
+    replayed = await env.harness.send(called.payload)  # the same call, delivered again
+    assert replayed.ephemeral
+    vin_id = (await stored(env, "Vin")).id
+    assert await env.storage.scenes.breathers_waiting(env.guild_id, [vin_id]) == set()

@@ -109,9 +109,11 @@ class SceneCommands(
         if len(found) > MAX_CALLED:
             raise BotError(f"A Breather is called for at most {MAX_CALLED} Heroes; name them with `heroes:`.")
         call = BreatherCall(kind=kind, resting=resting and kind is BreatherKind.SHORT)
-        await self.bot.storage.scenes.call_breather(
-            guild_id_of(interaction), [h.id for h in found], call, interaction.user.id
-        )
+        async with self.bot.storage.transaction() as tx:
+            await tx.handled.claim(interaction.id)  # a replayed call never opens a taken Breather again
+            await tx.scenes.call_breather(
+                guild_id_of(interaction), [h.id for h in found], call, interaction.user.id
+            )
         owners = list(dict.fromkeys(h.character.owner_id for h in found))
         content = (
             f"{title_of(call)}: {' '.join(f'<@{o}>' for o in owners)} — take it from your Hero's button. "
