@@ -85,9 +85,9 @@ async def test_damage_to_an_extras_group_defeats_members(bot_env: BotEnv) -> Non
 
 async def test_heal_spend_and_recover(bot_env: BotEnv) -> None:
     await make(bot_env, damage={"health": 5, "reputation": 2}, **HARDY)
-    healed = await bot_env.slash("/sheet heal amount:3 name:Vin", user="player1")
+    healed = await bot_env.slash("/sheet heal amount:3 name:Vin", user="narrator")
     assert "Health **6**/8" in field(healed.embeds[0], "Resiliences")
-    await bot_env.slash("/sheet heal amount:9 resilience:Reputation name:Vin", user="player1")
+    await bot_env.slash("/sheet heal amount:9 resilience:Reputation name:Vin", user="narrator")
     character = (await stored(bot_env)).character
     assert character.damage.health == 2 and character.damage.reputation == 0
     spent = await bot_env.slash("/sheet spend standing:Resources name:Vin", user="player1")

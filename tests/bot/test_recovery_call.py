@@ -39,7 +39,12 @@ async def test_a_player_cannot_recover_on_their_own(bot_env: BotEnv) -> None:
     env = bot_env
     await make(env, "Vin", "player1", **HURT)
     before = await stored(env, "Vin")
-    for line in ("/sheet recover", "/sheet recover standing:Influence", "/sheet breather kind:Long"):
+    for line in (
+        "/sheet recover",
+        "/sheet recover standing:Influence",
+        "/sheet breather kind:Long",
+        "/sheet heal amount:2",
+    ):
         refused = await env.slash(line, user="player1")
         assert refused.ephemeral and NARRATORS_CALL in refused.content, refused.content
         assert "/scene breather" in refused.content

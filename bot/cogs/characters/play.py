@@ -8,8 +8,8 @@ character is in a live Conflict, every change here goes through the Conflict or 
 (§7.4), so nobody heals a defeated Hero back into a fight on their own. ``resting`` matters
 only for a Short Breather (a Long one restores everything anyway).
 
-Recovery is the Narrator's call (§5.12): ``/sheet breather`` and ``/sheet recover`` are the
-Narrator's hand; players recover in a Breather the Narrator calls (``/scene breather``), and a
+Recovery is the Narrator's call (§5.12): ``/sheet heal``, ``/sheet breather`` and ``/sheet recover``
+are the Narrator's hand; players recover in a Breather the Narrator calls (``/scene breather``), and a
 player's own is refused with where to go instead.
 """
 
@@ -126,7 +126,9 @@ class SheetCommands(
         await save(interaction, stored, result.character)
         await replies.send(interaction, embed=damage_embed(result))
 
-    @app_commands.command(name="heal", description="Give back points of a Resilience (or defeated Extras)")
+    @app_commands.command(
+        name="heal", description="Narrators: give back points of a Resilience (or defeated Extras)"
+    )
     @app_commands.describe(
         amount="Points to give back, 1–20",
         name=NAME_TO_CHANGE,
@@ -141,6 +143,7 @@ class SheetCommands(
     ) -> None:
         target = resilience
         stored = await load_to_change(interaction, name, DOING, in_play=True)
+        await require_narrators_hand(interaction, "Resiliences")
         before, after = stored.character, heal(stored.character, target, amount)
         if after != before:
             after = (await save(interaction, stored, after)).character
