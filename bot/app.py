@@ -25,6 +25,7 @@ from bot.cogs.help import Help
 from bot.cogs.history import History
 from bot.cogs.odds import Odds
 from bot.cogs.requests import RequestCommands
+from bot.cogs.scene import SceneCommands
 from bot.cogs.server_setup import ServerSetup
 from bot.cogs.web import WebCommands
 from bot.config import Settings
@@ -41,6 +42,7 @@ COGS: tuple[CogFactory, ...] = (
     ConflictCog,
     ConflictMoves,
     RequestCommands,
+    SceneCommands,
     History,
     ServerSetup,
     WebCommands,

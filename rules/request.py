@@ -32,6 +32,10 @@ class RequestSpec(BaseModel):
     traits: str = Field(default="", max_length=200)
     """Traits the Narrator suggests, as typed (shown to the players; they choose their own)."""
     circumstances: str = Field(default="", max_length=200)
+    """The Narrator's note on the Circumstances, as typed."""
+    circumstance_dice: int = Field(default=0, ge=-1, le=1)
+    """The Circumstances the acting side's pools carry: the Narrator's, set with the request or
+    for the scene when it was asked (docs/rulings.md §1.6); never the players'."""
     secret: bool = False
     """Results go to the Narrators only (the GM channel) and to each roller privately."""
     opposing_stat: str | None = Field(default=None, max_length=40)

@@ -26,6 +26,7 @@ from storage.errors import SchemaVersionError
 from storage.name_keys import rekey_characters
 from storage.request_schema import SCHEMA as REQUESTS_SCHEMA
 from storage.roll_outcomes import reread_failed_rolls
+from storage.scene_schema import SCHEMA as SCENES_SCHEMA
 from storage.secrecy_schema import SCHEMA as SECRECY_SCHEMA
 from storage.secrecy_schema import index_live_conflicts
 from storage.sql import rollback
@@ -235,6 +236,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         identified  REAL    NOT NULL
     );
     """,
+    # 16: a channel's Circumstances and the Breathers called but not yet taken, both the
+    # Narrator's (docs/rulings.md §1.6, §5.12; storage.scenes).
+    SCENES_SCHEMA,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

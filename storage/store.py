@@ -23,6 +23,7 @@ from storage.outbox import OutboxRepository
 from storage.postgres import PgDatabase, PgTransactionSession
 from storage.requests import RequestRepository
 from storage.rolls import RollLog
+from storage.scenes import SceneRepository
 from storage.session import Session
 from storage.settings import SettingsRepository
 from storage.web import WebRepository
@@ -46,6 +47,7 @@ class Repositories:
         self.handled = HandledRepository(session)
         self.web = WebRepository(session)
         self.identify = IdentifyRepository(session)
+        self.scenes = SceneRepository(session)
 
 
 class Storage(Repositories):

@@ -57,8 +57,10 @@ def request_embed(request: RollRequest) -> discord.Embed:
     embed = discord.Embed(title=fit(title, TITLE_LIMIT), colour=colour, description=f"Roll {asked(request)}.")
     if spec.traits:
         add_field(embed, "Suggested Traits", clip(plain(spec.traits), 1024), inline=False)
-    if spec.circumstances:
-        add_field(embed, "Circumstances", clip(plain(spec.circumstances), 1024), inline=False)
+    if spec.circumstances or spec.circumstance_dice:
+        net = f"{spec.circumstance_dice:+d} die" if spec.circumstance_dice else "No die either way"
+        note = f": {plain(spec.circumstances)}" if spec.circumstances else ""
+        add_field(embed, "Circumstances (the Narrator's)", clip(net + note, 1024), inline=False)
     sides = [(Side.ACTING, "Acting side" if request.kind is RequestKind.CONTEST else "Rolls")]
     if request.kind is RequestKind.CONTEST:
         sides.append((Side.OPPOSING, "Resisting side"))

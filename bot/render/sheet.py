@@ -304,7 +304,10 @@ def recovery_embed(character: Character, title: str, result: RecoveryResult) -> 
         f"{r.label} +{points} (now {resilience_current(character, r)}/{resilience_max(character, r)})"
         for r, points in result.restored.items()
         if points
-    ] or ["Nothing to restore."]
+    ]
+    if result.standings:
+        lines.append("Spent " + ", ".join(f"{s.label} +{n}" for s, n in result.standings.items()) + ".")
+    lines = lines or ["Nothing to restore."]
     if result.eased_burden is not None:
         eased = result.eased_to.label if result.eased_to is not None else "gone"
         lines.append(f"Burden {plain(result.eased_burden)} eased: now {eased}.")

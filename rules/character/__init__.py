@@ -29,7 +29,15 @@ from rules.character.names import (
     StatKind,
 )
 from rules.character.parts import BuildLabels, Burden, Power, Prop, Traits
-from rules.character.recovery import RecoveryResult, daily_recovery, heal, long_breather, short_breather
+from rules.character.recovery import (
+    BreatherKind,
+    RecoveryResult,
+    breather,
+    daily_recovery,
+    heal,
+    long_breather,
+    short_breather,
+)
 from rules.character.stats import (
     defeat_penalties,
     defeated_resiliences,
@@ -56,6 +64,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "Attribute",
     "Attributes",
+    "BreatherKind",
     "BuildLabels",
     "Burden",
     "Character",
@@ -76,6 +85,7 @@ __all__ = [
     "Traits",
     "add_burden",
     "apply_damage",
+    "breather",
     "check_hero_build",
     "daily_recovery",
     "defeat_penalties",

@@ -9,17 +9,20 @@ Rulings where the rules are silent:
   Naming a Mortal Burden is refused: those need Advancements or strong magic.
 * Breathers and the daily point leave an Extras group's defeated members down; ``heal`` on an
   Extra brings members back, as the Narrator's correction.
-* Spent Standings are not restored by Breathers; see ``recover_standing``.
+* A Breather is the Narrator's call and brings back every spent Standing too (§5.12); see
+  :func:`breather`. ``short_breather`` and ``long_breather`` are its Resilience halves.
 """
 
-from pydantic import BaseModel, ConfigDict
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from rules.burdens import Severity
 from rules.character.burden_track import STEPS, find_burden, step_down_burden
 from rules.character.damage import check_amount
 from rules.character.model import Character
-from rules.character.names import Resilience, parse_resilience
-from rules.character.stats import resilience_lost
+from rules.character.names import Resilience, Standing, parse_resilience
+from rules.character.stats import recover_standing, resilience_lost
 from rules.errors import RulesError
 
 
@@ -35,6 +38,17 @@ class RecoveryResult(BaseModel):
     restored: dict[Resilience, int]
     eased_burden: str | None = None
     eased_to: Severity | None = None
+    standings: dict[Standing, int] = Field(default_factory=dict)
+    """Points of spent Standing a Breather brought back, per Standing (none: absent)."""
+
+
+class BreatherKind(StrEnum):
+    SHORT = "short"
+    LONG = "long"
+
+    @property
+    def label(self) -> str:
+        return f"{self.value.capitalize()} Breather"
 
 
 def _heal(character: Character, resilience: Resilience, amount: int, burning_pewter: bool) -> Character:
@@ -111,3 +125,19 @@ def long_breather(character: Character, burden: str | None = None) -> RecoveryRe
 def daily_recovery(character: Character) -> RecoveryResult:
     """The natural point a day on each Resilience (docs/rulings.md §5)."""
     return _restore(character, dict.fromkeys(Resilience, 1))
+
+
+def breather(
+    character: Character, kind: BreatherKind, resting: bool = False, burden: str | None = None
+) -> RecoveryResult:
+    """A Breather the Narrator called (docs/rulings.md §5.10, §5.12): the Resiliences its kind
+    restores, a Long one's Burden eased, and every spent Standing back."""
+    if kind is BreatherKind.SHORT and burden is not None:
+        raise RulesError("Only a Long Breather eases a Burden.")
+    if kind is BreatherKind.LONG:
+        result = long_breather(character, burden)
+    else:
+        result = short_breather(character, resting=resting)
+    spent = {s: character.spent.get(s) for s in Standing if character.spent.get(s)}
+    recovered = recover_standing(result.character) if spent else result.character
+    return result.model_copy(update={"character": recovered, "standings": spent})

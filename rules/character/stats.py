@@ -232,7 +232,7 @@ def spend_standing(character: Character, standing: Standing | str) -> Character:
     if available < 2:
         raise RulesError(
             f"{character.name}'s {standing.label} is down to {available}; a roll on it needs 2 or more. "
-            "Recover it first."
+            "It comes back when the Narrator calls a Breather or recovers it for you."
         )
     spent = character.spent.with_value(standing, character.spent.get(standing) + 1)
     return character.model_copy(update={"spent": spent})

@@ -172,6 +172,7 @@ FAMILIES = {
         "sync",
         "status",
         "request",
+        "scene",
         "web",
     },
     "characters": {"character", "edit", "sheet", "burden"},

@@ -135,8 +135,8 @@ async def test_every_reply_about_a_maximal_sheet_fits(bot_env: BotEnv, tmp_path:
         await bot_env.slash(f'/edit trait slot:Drive text:"{text_of(60)}"', user="player1"),
         await bot_env.slash(f'/edit text field:Notes value:"{text_of(600)}"', user="player1"),
         await bot_env.slash("/sheet damage amount:20", user="player1"),
-        await bot_env.slash("/sheet breather kind:Long", user="player1"),
-        await bot_env.slash("/sheet recover", user="player1"),
+        await bot_env.slash(f'/sheet breather kind:Long name:"{name}"', user="narrator"),
+        await bot_env.slash(f'/sheet recover name:"{name}"', user="narrator"),
         await bot_env.slash(f'/burden remove burden:"{character.burdens[0].name}"', user="player1"),
         await bot_env.slash("/character use name:" + f'"{name}"', user="player1"),
     ]

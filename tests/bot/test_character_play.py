@@ -85,9 +85,9 @@ async def test_damage_to_an_extras_group_defeats_members(bot_env: BotEnv) -> Non
 
 async def test_heal_spend_and_recover(bot_env: BotEnv) -> None:
     await make(bot_env, damage={"health": 5, "reputation": 2}, **HARDY)
-    healed = await bot_env.slash("/sheet heal amount:3 name:Vin", user="player1")
+    healed = await bot_env.slash("/sheet heal amount:3 name:Vin", user="narrator")
     assert "Health **6**/8" in field(healed.embeds[0], "Resiliences")
-    await bot_env.slash("/sheet heal amount:9 resilience:Reputation name:Vin", user="player1")
+    await bot_env.slash("/sheet heal amount:9 resilience:Reputation name:Vin", user="narrator")
     character = (await stored(bot_env)).character
     assert character.damage.health == 2 and character.damage.reputation == 0
     spent = await bot_env.slash("/sheet spend standing:Resources name:Vin", user="player1")
@@ -95,10 +95,10 @@ async def test_heal_spend_and_recover(bot_env: BotEnv) -> None:
     await bot_env.slash("/sheet spend standing:Resources name:Vin", user="player1")
     await bot_env.slash("/sheet spend standing:Influence name:Vin", user="player1")
     assert (await stored(bot_env)).character.spent.resources == 2
-    some = await bot_env.slash("/sheet recover standing:Resources amount:1 name:Vin", user="player1")
+    some = await bot_env.slash("/sheet recover standing:Resources amount:1 name:Vin", user="narrator")
     assert some.embeds[0]["description"] == "Recovered 1 point of Resources."
     assert (await stored(bot_env)).character.spent.resources == 1
-    await bot_env.slash("/sheet recover name:Vin", user="player1")
+    await bot_env.slash("/sheet recover name:Vin", user="narrator")
     spent_after = (await stored(bot_env)).character.spent
     assert (spent_after.resources, spent_after.influence) == (0, 0)
 
@@ -110,22 +110,22 @@ async def test_breathers(bot_env: BotEnv) -> None:
         {"name": "Curse", "severity": "mortal"},
     ]
     await make(bot_env, damage={"health": 5, "reputation": 3, "willpower": 1}, burdens=burdens, **HARDY)
-    short = await bot_env.slash("/sheet breather kind:Short name:Vin", user="player1")
+    short = await bot_env.slash("/sheet breather kind:Short name:Vin", user="narrator")
     assert (
         short.embeds[0]["title"] == "Vin: Short Breather"
         and "Reputation +2" in short.embeds[0]["description"]
     )
     assert (await stored(bot_env)).character.damage.health == 5
-    await bot_env.slash("/sheet breather kind:Short resting:true name:Vin", user="player1")
+    await bot_env.slash("/sheet breather kind:Short resting:true name:Vin", user="narrator")
     assert (await stored(bot_env)).character.damage.health == 2
-    eased = await bot_env.slash("/sheet breather kind:Long burden:shamed name:Vin", user="player1")
+    eased = await bot_env.slash("/sheet breather kind:Long burden:shamed name:Vin", user="narrator")
     assert "Burden Shamed eased: now gone." in eased.embeds[0]["description"]
     character = (await stored(bot_env)).character
     assert character.damage.health == 0 and [b.name for b in character.burdens] == [
         "Wounded (Health)",
         "Curse",
     ]
-    await bot_env.slash("/sheet breather kind:Long name:Vin", user="player1")
+    await bot_env.slash("/sheet breather kind:Long name:Vin", user="narrator")
     assert (await stored(bot_env)).character.burdens[0].severity is Severity.SERIOUS
 
 
@@ -153,7 +153,7 @@ REFUSALS = [
     ("player2", "/sheet breather kind:Long name:Vin", "not yours"),
     ("player1", "/sheet spend standing:Influence name:Vin", "needs 2 or more"),
     ("player1", "/sheet breather kind:Short burden:Curse name:Vin", "Only a Long Breather"),
-    ("player1", "/sheet breather kind:Long burden:Curse name:Vin", "Curse is Mortal"),
+    ("narrator", "/sheet breather kind:Long burden:Curse name:Vin", "Curse is Mortal"),
     ("player1", "/burden add burden:curse severity:Serious name:Vin", "already has a Burden called"),
     ("player1", "/burden step burden:Curse direction:up name:Vin", "already Mortal"),
     ("player1", "/burden remove burden:Nothing name:Vin", "no Burden called 'Nothing'"),

@@ -87,7 +87,7 @@ async def test_three_heroes_two_roll_at_once_and_one_never_does(bot_env: BotEnv)
         return await roll(env, "player1", "Vin", **{"Traits that help (+1 die each)": ["Smooth talker"]})
 
     async def elend() -> InteractionRecord:
-        return await roll(env, "player2", "Elend", Circumstances=["Favourable (+1 die)"])
+        return await roll(env, "player2", "Elend", Tool=["A fitting Tool (+1 die)"])
 
     first, second = await asyncio.gather(vin(), elend())
     assert first.ephemeral and "Vin: Charm" in first.embeds[0]["title"]

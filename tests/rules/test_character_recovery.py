@@ -8,9 +8,12 @@ from hypothesis import strategies as st
 
 from rules.burdens import Severity
 from rules.character import (
+    BreatherKind,
     Character,
     Resilience,
+    Standing,
     apply_damage,
+    breather,
     daily_recovery,
     heal,
     long_breather,
@@ -186,3 +189,26 @@ def test_breathers_only_ever_restore(character: Character, resting: bool) -> Non
             assert resilience_lost(long.character, r) == 0
             assert short.restored[r] == (0 if r is Resilience.HEALTH and not resting else (lost + 1) // 2)
     assert len(long.character.burdens) >= len(character.burdens) - 1
+
+
+@pytest.mark.parametrize(
+    ("kind", "resting", "spent", "restored"),
+    [
+        (BreatherKind.SHORT, False, {"influence": 2}, (3, 7, 8)),
+        (BreatherKind.SHORT, True, {"resources": 1, "spirit": 3}, (6, 7, 8)),
+        (BreatherKind.LONG, False, {}, (8, 9, 8)),
+    ],
+)
+def test_a_breather_brings_back_spent_standings(
+    kind: BreatherKind, resting: bool, spent: dict[str, int], restored: tuple[int, ...]
+) -> None:
+    character = hurt(health=5, reputation=4, spent=spent)
+    result = breather(character, kind, resting=resting)
+    assert currents(result.character) == restored
+    assert all(result.character.spent.get(s) == 0 for s in Standing)
+    assert {s.value: n for s, n in result.standings.items()} == spent
+
+
+def test_a_short_breather_eases_no_burden() -> None:
+    with pytest.raises(RulesError, match="Only a Long Breather"):
+        breather(hurt(), BreatherKind.SHORT, burden="Anything")

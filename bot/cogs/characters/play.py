@@ -7,15 +7,20 @@ Narrator, §6.9): a player whose Hero hits a Villain asks the Narrator to apply 
 character is in a live Conflict, every change here goes through the Conflict or the Narrator
 (§7.4), so nobody heals a defeated Hero back into a fight on their own. ``resting`` matters
 only for a Short Breather (a Long one restores everything anyway).
+
+Recovery is the Narrator's call (§5.12): ``/sheet heal``, ``/sheet breather`` and ``/sheet recover``
+are the Narrator's hand; players recover in a Breather the Narrator calls (``/scene breather``), and a
+player's own is refused with where to go instead.
 """
 
 from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
+from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change, save
-from bot.errors import BotError
+from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.choices import (
     DefeatBurdenChoice,
@@ -28,19 +33,19 @@ from bot.inputs.sheet_parts import burden_choices
 from bot.render.common import plain
 from bot.render.sheet import change_embed, damage_embed, recovery_embed
 from rules.character import (
+    BreatherKind,
     Character,
     Resilience,
     add_burden,
     apply_damage,
+    breather,
     find_burden,
     heal,
-    long_breather,
     recover_standing,
     remove_burden,
     resilience_current,
     resilience_lost,
     resilience_max,
-    short_breather,
     spend_standing,
     standing_available,
     step_down_burden,
@@ -50,11 +55,27 @@ from rules.words import count_of
 
 Amount = app_commands.Range[int, 1, 20]
 BurdenName = app_commands.Range[str, 1, 40]
-BreatherChoice = app_commands.Transform[str, WordChoice({"short": "short", "long": "long"}, "Breather")]
+BreatherChoice = app_commands.Transform[
+    BreatherKind,
+    WordChoice(
+        {k.value: k for k in BreatherKind}, "Breather", {k.value: k.value.capitalize() for k in BreatherKind}
+    ),
+]
 StepChoice = app_commands.Transform[
     str, WordChoice({"up": "up", "down": "down"}, "direction", {"up": "Up (worse)", "down": "Down (better)"})
 ]
 DOING = "change their sheet"
+NARRATORS_CALL = (
+    "Recovery is the Narrator's call: they call a Breather for your Hero (`/scene breather`) and "
+    "you take it from its button, or they recover {what} for you."
+)
+
+
+async def require_narrators_hand(interaction: Interaction, what: str) -> None:
+    """A player's own recovery is refused: it comes in a Breather the Narrator calls, or by their
+    hand (docs/rulings.md §5.12)."""
+    if not (await caller(interaction)).narrator:
+        raise NotAllowed(NARRATORS_CALL.format(what=what))
 
 
 def healed_text(before: Character, after: Character, resilience: Resilience) -> str:
@@ -105,7 +126,9 @@ class SheetCommands(
         await save(interaction, stored, result.character)
         await replies.send(interaction, embed=damage_embed(result))
 
-    @app_commands.command(name="heal", description="Give back points of a Resilience (or defeated Extras)")
+    @app_commands.command(
+        name="heal", description="Narrators: give back points of a Resilience (or defeated Extras)"
+    )
     @app_commands.describe(
         amount="Points to give back, 1–20",
         name=NAME_TO_CHANGE,
@@ -120,6 +143,7 @@ class SheetCommands(
     ) -> None:
         target = resilience
         stored = await load_to_change(interaction, name, DOING, in_play=True)
+        await require_narrators_hand(interaction, "Resiliences")
         before, after = stored.character, heal(stored.character, target, amount)
         if after != before:
             after = (await save(interaction, stored, after)).character
@@ -138,7 +162,9 @@ class SheetCommands(
         embed = change_embed(saved.character, f"Spent {which.label}: {left} left.", sections=["standings"])
         await replies.send(interaction, embed=embed)
 
-    @app_commands.command(name="recover", description="Recover spent Standing (all of it unless you say)")
+    @app_commands.command(
+        name="recover", description="Narrators: recover spent Standing (all of it unless you say)"
+    )
     @app_commands.describe(
         name=NAME_TO_CHANGE,
         standing="Only this Standing (default: all three)",
@@ -153,13 +179,16 @@ class SheetCommands(
     ) -> None:
         which = standing
         stored = await load_to_change(interaction, name, DOING, in_play=True)
+        await require_narrators_hand(interaction, "spent Standing")
         saved = await save(interaction, stored, recover_standing(stored.character, which, amount))
         what = which.label if which else "Standings"
         summary = f"Recovered {count_of(amount, 'point')} of {what}." if amount else f"{what} recovered."
         embed = change_embed(saved.character, summary, sections=["standings"])
         await replies.send(interaction, embed=embed)
 
-    @app_commands.command(name="breather", description="Take a Short or Long Breather")
+    @app_commands.command(
+        name="breather", description="Narrators: give one character a Short or Long Breather now"
+    )
     @app_commands.describe(
         kind="Short: half the lost Reputation and Willpower; Long: everything, and eases a Burden",
         name=NAME_TO_CHANGE,
@@ -175,15 +204,13 @@ class SheetCommands(
         resting: bool = False,
         burden: BurdenName | None = None,
     ) -> None:
-        if kind == "short" and burden is not None:
+        if kind is BreatherKind.SHORT and burden is not None:
             raise BotError("Only a Long Breather eases a Burden.")
         stored = await load_to_change(interaction, name, DOING, in_play=True)
-        if kind == "long":
-            result = long_breather(stored.character, burden)
-        else:
-            result = short_breather(stored.character, resting=resting)
+        await require_narrators_hand(interaction, "Resiliences and Standings")
+        result = breather(stored.character, kind, resting=resting, burden=burden)
         saved = await save(interaction, stored, result.character)
-        title = "Long Breather" if kind == "long" else "Short Breather" + (" (resting)" if resting else "")
+        title = kind.label + (" (resting)" if resting and kind is BreatherKind.SHORT else "")
         await replies.send(interaction, embed=recovery_embed(saved.character, title, result))
 
 

@@ -20,6 +20,7 @@ from bot.access import Caller
 from bot.errors import NotAllowed
 from bot.flow.conflict import Build, ConflictFlow, Interaction
 from bot.flow.replies import NudgeMode
+from bot.inputs.circumstances import refuse_players
 from bot.inputs.lists import split_names
 from bot.inputs.participants import find_participant
 from bot.render.common import plain
@@ -59,7 +60,8 @@ class ActionOptions:
     stat: str | None = None
     traits: int = 0
     tool: int = 0
-    circumstances: int = 0
+    circumstances: int | None = None
+    """The Narrator's own for this action; a player's is refused (docs/rulings.md §1.6)."""
     burdens: str | None = None
     resilience: Resilience | None = None
     weapon: str | None = None
@@ -67,6 +69,8 @@ class ActionOptions:
     challenge: bool = False
     label: str | None = None
     attack_kind: ConflictType | None = None
+    scene_circumstances: int = 0
+    """What the Narrator set for the scene in this channel, carried when none are given."""
 
     def action_data(self, conflict: Conflict) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind.value, "label": (self.label or "").strip()}
@@ -122,7 +126,7 @@ class ActionOptions:
             "traits_for": max(0, self.traits),
             "traits_against": max(0, -self.traits),
             "tool": self.tool,
-            "circumstances": self.circumstances,
+            "circumstances": self.scene_circumstances if self.circumstances is None else self.circumstances,
             "burdens": burdens,
         }
 
@@ -134,6 +138,7 @@ class ActionOptions:
         participant: int,
         caller: Caller,
     ) -> Command:
+        refuse_players(caller.narrator, self.circumstances)
         if self.challenge and self.target and find_participant(conflict, self.target).id != participant:
             caller.require_challenge()
         data: dict[str, Any] = {
@@ -168,7 +173,8 @@ class DefenceOptions:
     attack_id: int | None = None
     traits: int = 0
     tool: int = 0
-    circumstances: int = 0
+    circumstances: int | None = None
+    """The Narrator's own; a player's is refused (docs/rulings.md §1.6)."""
     faces: tuple[int, ...] | None = None
     attacker_faces: tuple[int, ...] | None = None
     table_dice: bool = False
@@ -178,6 +184,7 @@ class DefenceOptions:
 
     def builder(self, flow: ConflictFlow, interaction: Interaction) -> Build:
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            refuse_players(caller.narrator, self.circumstances)
             target = state.participant(pending_target(state, self.attack_id))
             sheet = sheets.get(target.id)
             if not caller.controls_participant(target, sheet):
@@ -208,7 +215,7 @@ class DefenceOptions:
                 traits_for=max(0, self.traits),
                 traits_against=max(0, -self.traits),
                 tool=self.tool,
-                circumstances=self.circumstances,
+                circumstances=self.circumstances or 0,
             )
 
         return build

@@ -27,6 +27,8 @@ from bot.inputs.choices import (
     ResilienceChoice,
     RolledActionChoice,
 )
+from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
+from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.participants import ParticipantName, participant_stats, pick
 from rules.conflict import Act, Burn, Command, Conflict, Pass, SpendNudges
@@ -44,7 +46,7 @@ ACTION_DESCRIPTIONS = {
     "stat": "The stat or Power that gives the dice (e.g. Physique, Steel)",
     "traits": "Net Traits: +1 per helping Trait, −1 per hindering one",
     "tool": "A fitting Tool (+1) or a missing/broken one (−1)",
-    "circumstances": "Two or more favourable (+1) or adverse (−1) conditions",
+    "circumstances": CIRCUMSTANCES,
     "burdens": "The target's Burdens that help, comma-separated",
     "resilience": "What an attack wears down (default: its kind's: Health, Reputation, Willpower)",
     "kind": "Physical, social or mental (default by the stat: Physique, Charm, Wits; else the Conflict's)",
@@ -100,7 +102,7 @@ class ConflictMoves(commands.Cog):
         stat: StatName | None = None,
         traits: Traits = 0,
         tool: Net = 0,
-        circumstances: Net = 0,
+        circumstances: Net | None = None,
         burdens: BurdenList | None = None,
         resilience: ResilienceChoice | None = None,
         kind: AttackKindChoice | None = None,
@@ -124,6 +126,7 @@ class ConflictMoves(commands.Cog):
             challenge,
             label,
             kind,
+            (await scene_circumstances(interaction)).net,
         )
 
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
@@ -186,7 +189,7 @@ class ConflictMoves(commands.Cog):
         target: ParticipantName | None = None,
         traits: Traits = 0,
         tool: Net = 0,
-        circumstances: Net = 0,
+        circumstances: Net | None = None,
         burdens: BurdenList | None = None,
         resilience: ResilienceChoice | None = None,
         kind: AttackKindChoice | None = None,
@@ -210,6 +213,7 @@ class ConflictMoves(commands.Cog):
             challenge,
             label,
             kind,
+            (await scene_circumstances(interaction)).net,
         )
 
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
@@ -235,7 +239,7 @@ class ConflictMoves(commands.Cog):
         dice="0, or 2–10 dice from what you hold",
         traits="Reacting while busy: net Traits for your Defense Dice",
         tool="Reacting while busy: Tool (−1/0/+1)",
-        circumstances="Reacting while busy: Circumstances (−1/0/+1)",
+        circumstances="Narrators, reacting while busy: Circumstances (−1/0/+1)",
         faces="Dice you rolled at the table for this defence (if the server allows table dice)",
         attacker_faces="The attacker's table dice: only from whoever rolls for the attacker (the Narrator)",
     )
@@ -245,7 +249,7 @@ class ConflictMoves(commands.Cog):
         dice: app_commands.Range[int, 0, 10],
         traits: Traits = 0,
         tool: Net = 0,
-        circumstances: Net = 0,
+        circumstances: Net | None = None,
         faces: Faces | None = None,
         attacker_faces: Faces | None = None,
     ) -> None:

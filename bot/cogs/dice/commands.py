@@ -24,8 +24,11 @@ from bot.flow.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.flow.roll_log import roll_record
 from bot.inputs.characters import AnyCharacter, named_or_active
 from bot.inputs.choices import Net
+from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
+from bot.inputs.circumstances import Applied, applied_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
+from bot.render.common import add_field
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_embed, reading_embed
 from rules.character.stats import spend_standing, standing_available
 from rules.contest import decide
@@ -48,7 +51,7 @@ ROLL_DESCRIPTIONS = {
     "difficulty": "1 Simple … 5 Nearly Impossible (default 1)",
     "traits": "Net Traits: +1 per helping Trait, −1 per hindering one",
     "tool": "A fitting Tool (+1) or a missing/broken one (−1)",
-    "circumstances": "Two or more favourable (+1) or adverse (−1) conditions",
+    "circumstances": CIRCUMSTANCES,
     "modifier": "Any other dice to add or remove",
     "label": "What the roll is for, shown as its title",
 }
@@ -73,6 +76,16 @@ async def pool_for(
     return form_pool(request, stored)
 
 
+NONE_APPLIED = Applied()
+
+
+def show_circumstances(embed: discord.Embed, applied: Applied) -> None:
+    """Say which Circumstances the roll carried, so the table sees why (docs/rulings.md §1.6)."""
+    text = applied.text()
+    if text is not None:
+        add_field(embed, "Circumstances", text, inline=False)
+
+
 class Dice(commands.Cog):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
@@ -86,6 +99,7 @@ class Dice(commands.Cog):
         label: str | None,
         *,
         secret: bool = False,
+        applied: Applied = NONE_APPLIED,
     ) -> tuple[Reading, discord.Embed]:
         guild_id = guild_id_of(interaction)
         formed = await pool_for(interaction, request, character, acting=True)
@@ -105,6 +119,7 @@ class Dice(commands.Cog):
         else:
             await self.bot.storage.rolls.append_once(record, interaction.id)
         embed = reading_embed(reading, title=roll_title(formed, label), roller=interaction.user.display_name)
+        show_circumstances(embed, applied)
         if spent is not None and formed.spends is not None:
             left = standing_available(spent, formed.spends)
             embed.set_footer(text=f"{formed.spends.label} spent: {left} left until it recovers.")
@@ -123,12 +138,13 @@ class Dice(commands.Cog):
         difficulty: Difficulty = DEFAULT_DIFFICULTY,
         traits: Traits = 0,
         tool: Net = 0,
-        circumstances: Net = 0,
+        circumstances: Net | None = None,
         modifier: Modifier = 0,
         label: Label | None = None,
     ) -> None:
-        request = PoolRequest(dice, stat, traits, tool, circumstances, modifier)
-        _, embed = await self._roll(interaction, request, character, difficulty, label)
+        applied = await applied_circumstances(interaction, circumstances)
+        request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
+        _, embed = await self._roll(interaction, request, character, difficulty, label, applied=applied)
         await replies.send(interaction, embed=embed)
 
     @app_commands.command(
@@ -147,12 +163,15 @@ class Dice(commands.Cog):
         difficulty: Difficulty = DEFAULT_DIFFICULTY,
         traits: Traits = 0,
         tool: Net = 0,
-        circumstances: Net = 0,
+        circumstances: Net | None = None,
         modifier: Modifier = 0,
         label: Label | None = None,
     ) -> None:
-        request = PoolRequest(dice, stat, traits, tool, circumstances, modifier)
-        _, embed = await self._roll(interaction, request, character, difficulty, label, secret=True)
+        applied = await applied_circumstances(interaction, circumstances)
+        request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
+        _, embed = await self._roll(
+            interaction, request, character, difficulty, label, secret=True, applied=applied
+        )
         embed.set_footer(text="Secret roll")
         await replies.send(interaction, embed=embed, ephemeral=True)
         settings = await self.bot.storage.settings.get(guild_id_of(interaction))
@@ -218,6 +237,7 @@ class Dice(commands.Cog):
         opponent_stat="The resisting side's stat or Power",
         opponent_dice="Or the resisting side's dice",
         difficulty="The acting side must also reach this (default 1)",
+        circumstances="Narrators: −1, 0 or +1 for the acting side (default: the scene's)",
     )
     @app_commands.autocomplete(actor_stat=stat_choices, opponent_stat=opponent_stat_choices)
     @app_commands.guild_only()
@@ -231,8 +251,11 @@ class Dice(commands.Cog):
         opponent_stat: StatName | None = None,
         opponent_dice: DiceCount | None = None,
         difficulty: Difficulty = DEFAULT_DIFFICULTY,
+        circumstances: Net | None = None,
     ) -> None:
-        acting = await pool_for(interaction, PoolRequest(actor_dice, actor_stat), actor, acting=True)
+        applied = await applied_circumstances(interaction, circumstances)
+        acting_request = PoolRequest(actor_dice, actor_stat, circumstances=applied.net)
+        acting = await pool_for(interaction, acting_request, actor, acting=True)
         if opponent_dice is None and opponent_stat is None:
             raise BotError("Give the opponent's dice, or their stat (with `opponent` for whose sheet).")
         if opponent_stat is not None and opponent is None:
@@ -251,4 +274,5 @@ class Dice(commands.Cog):
         if acting_name == opposing_name:
             acting_name, opposing_name = f"{acting_name} (acting)", f"{opposing_name} (opposing)"
         embed = contest_embed(result, acting=acting_name, opposing=opposing_name)
+        show_circumstances(embed, applied)
         await replies.send(interaction, embed=embed)

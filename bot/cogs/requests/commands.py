@@ -20,6 +20,8 @@ from bot.cogs.requests.rolling import ask, catch_up
 from bot.errors import BotError
 from bot.flow.conflict import invalid_option
 from bot.inputs.characters import AnyCharacter
+from bot.inputs.choices import Net
+from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.lists import split_names
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.render.common import plain
@@ -44,7 +46,8 @@ DESCRIBE = {
     "difficulty": "1 Simple … 5 Nearly Impossible (default 1)",
     "heroes": "Who rolls, by name, e.g. Vin, Kelsier (default: the Heroes at this table)",
     "traits": "Traits you suggest (the players choose their own)",
-    "circumstances": "Circumstances that apply",
+    "circumstances": "+1 favourable, −1 adverse, 0 none (default: this scene's, /scene circumstances)",
+    "circumstances_note": "Why, in a few words (shown with the request)",
     "secret": "Only the Narrators see the results",
 }
 
@@ -73,6 +76,16 @@ def checked_spec(**options: object) -> RequestSpec:
         return RequestSpec.model_validate(options)
     except ValidationError as error:
         raise BotError(invalid_option(error)) from None
+
+
+async def circumstances_for(
+    interaction: Interaction, given: int | None, note: str | None
+) -> dict[str, object]:
+    """The request's Circumstances: the Narrator's own, else the scene's as they stand now."""
+    if given is None:
+        scene = await scene_circumstances(interaction)
+        return {"circumstance_dice": scene.net, "circumstances": note or scene.note}
+    return {"circumstance_dice": given, "circumstances": note or ""}
 
 
 def rollers_for(heroes: list[StoredCharacter], stat: str, side: Side) -> list[NewRoller]:
@@ -126,7 +139,8 @@ class RequestCommands(
         difficulty: Difficulty = DEFAULT_DIFFICULTY,
         heroes: Names | None = None,
         traits: Hint | None = None,
-        circumstances: Hint | None = None,
+        circumstances: Net | None = None,
+        circumstances_note: Hint | None = None,
         secret: bool = False,
     ) -> None:
         found = await heroes_asked(interaction, heroes)
@@ -136,8 +150,8 @@ class RequestCommands(
             stat=stat,
             difficulty=difficulty,
             traits=traits or "",
-            circumstances=circumstances or "",
             secret=secret,
+            **await circumstances_for(interaction, circumstances, circumstances_note),
         )
         await ask(interaction, RequestKind.ROLL, spec, rollers_for(found, stat, Side.ACTING))
 
@@ -162,7 +176,8 @@ class RequestCommands(
         opponent_stat: StatName | None = None,
         opponent_dice: DiceCount | None = None,
         traits: Hint | None = None,
-        circumstances: Hint | None = None,
+        circumstances: Net | None = None,
+        circumstances_note: Hint | None = None,
         secret: bool = False,
     ) -> None:
         if (opponent_stat is None) == (opponent_dice is None):
@@ -186,9 +201,9 @@ class RequestCommands(
             stat=stat,
             difficulty=difficulty,
             traits=traits or "",
-            circumstances=circumstances or "",
             secret=secret,
             opposing_stat=opponent_stat,
+            **await circumstances_for(interaction, circumstances, circumstances_note),
             opposing_dice=opponent_dice,
         )
         await ask(interaction, RequestKind.CONTEST, spec, [*acting, *opposing])

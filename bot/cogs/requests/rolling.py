@@ -122,7 +122,8 @@ async def _sheet_and_pool(
     dice = None if stat is not None else spec.opposing_dice
     slots = trait_slots(stored.character if stored is not None else None)
     traits = len(choice.traits(slots))
-    pool_request = PoolRequest(dice, stat, traits, choice.tool, choice.circumstances)
+    circumstances = spec.circumstance_dice if acting else 0  # the Narrator's, never the player's
+    pool_request = PoolRequest(dice, stat, traits, choice.tool, circumstances)
     return stored, form_pool(pool_request, stored), slots
 
 

@@ -21,7 +21,6 @@ GO = "mab:rqg:{request}:{position}:{choice}"
 CHOICE = r"(?P<mask>\d+)\.(?P<tool>-1|0|1)\.(?P<circ>-1|0|1)"
 NETS = {1: "+1", 0: "0", -1: "-1"}
 TOOLS = {0: "No Tool", 1: "A fitting Tool (+1 die)", -1: "A missing or broken Tool (−1 die)"}
-CIRCUMSTANCES = {0: "Nothing notable", 1: "Favourable (+1 die)", -1: "Adverse (−1 die)"}
 
 
 @dataclass(frozen=True)
@@ -83,7 +82,8 @@ def request_view(request: RollRequest) -> discord.ui.View | None:
 def builder_view(
     request: RollRequest, position: int, slots: list[str], choice: Choice, dice: int
 ) -> discord.ui.View:
-    """The private pool builder: Traits (several), a Tool and Circumstances, then Roll."""
+    """The private pool builder: Traits (several) and a Tool, then Roll. Circumstances are the
+    Narrator's, set on the request (docs/rulings.md §1.6), so the builder offers none."""
     view = discord.ui.View(timeout=None)
 
     def select_id(part: str) -> str:
@@ -101,10 +101,7 @@ def builder_view(
             ],
         )
         view.add_item(traits)
-    for part, placeholder, names, current in (
-        ("o", "Tool", TOOLS, choice.tool),
-        ("c", "Circumstances", CIRCUMSTANCES, choice.circumstances),
-    ):
+    for part, placeholder, names, current in (("o", "Tool", TOOLS, choice.tool),):
         view.add_item(
             discord.ui.Select[discord.ui.View](
                 custom_id=select_id(part),

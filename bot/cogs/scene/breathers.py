@@ -1,0 +1,95 @@
+"""A Breather the Narrator called, taken by each player from their Hero's button (docs/rulings.md
+§5.12).
+
+The button's custom id holds only the Hero's id; what was called (short or long, resting) is
+stored (``storage.scenes``), and taking it removes it in the same transaction that saves the
+sheet, so a Breather is taken once, by a click of the Hero's controller, and a failed save keeps
+it waiting. The Narrator's own hand is ``/sheet breather``.
+"""
+
+import re
+from typing import Any
+
+import discord
+
+from bot import replies
+from bot.access import guild_id_of
+from bot.checks import caller
+from bot.client import Interaction
+from bot.errors import BotError, answer_error
+from bot.render.common import plain
+from bot.render.sheet import recovery_embed
+from rules.character import breather
+from storage import StoredCharacter
+from storage.scenes import BreatherCall
+
+TAKE = "mab:br:{character}"
+
+
+def title_of(call: BreatherCall) -> str:
+    return call.kind.label + (" (resting)" if call.resting else "")
+
+
+def breather_view(heroes: list[StoredCharacter], call: BreatherCall) -> discord.ui.View:
+    """A button per Hero: "Take the Short Breather — Vin"."""
+    view = discord.ui.View(timeout=None)
+    for hero in heroes:
+        label = f"Take the {call.kind.label} — {hero.name}"
+        view.add_item(
+            discord.ui.Button(
+                label=label[:80], style=discord.ButtonStyle.success, custom_id=TAKE.format(character=hero.id)
+            )
+        )
+    return view
+
+
+def without(message: discord.Message | None, custom_id: str) -> discord.ui.View | None:
+    """The call's buttons less the one just used (None once none is left)."""
+    if message is None:
+        return None
+    view = discord.ui.View.from_message(message, timeout=None)
+    for item in list(view.children):
+        if isinstance(item, discord.ui.Button) and item.custom_id == custom_id:
+            view.remove_item(item)
+    return view if view.children else None
+
+
+async def take(interaction: Interaction, character_id: int) -> None:
+    """Load the Hero → check the clicker controls it → take the call and save the recovery in one
+    transaction → show the table what came back."""
+    guild_id = guild_id_of(interaction)
+    storage = interaction.client.storage
+    stored = await storage.characters.get(guild_id, character_id)
+    (await caller(interaction)).require_control(stored.character, "take their Breather")
+    async with storage.transaction() as tx:
+        await tx.handled.claim(interaction.id)
+        call = await tx.scenes.take_breather(guild_id, character_id)
+        if call is None:
+            raise BotError(
+                f"{plain(stored.name)} has no Breather waiting: it was taken already, or the Narrator "
+                "has not called one (`/scene breather`)."
+            )
+        result = breather(stored.character, call.kind, resting=call.resting)
+        saved = await tx.characters.update(guild_id, stored, result.character)
+    await replies.edit(interaction, view=without(interaction.message, TAKE.format(character=character_id)))
+    await replies.send(interaction, embed=recovery_embed(saved.character, title_of(call), result))
+
+
+class TakeBreather(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:br:(?P<character>\d+)"):
+    """A Hero's button under the Narrator's call."""
+
+    def __init__(self, character: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=TAKE.format(character=character)))
+        self.character = character
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "TakeBreather":
+        return cls(int(match["character"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        try:
+            await take(interaction, self.character)
+        except Exception as error:
+            await answer_error(interaction, error)

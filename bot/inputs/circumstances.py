@@ -1,0 +1,62 @@
+"""The Circumstances a roll carries: only ever the Narrator's (docs/rulings.md §1.6).
+
+A Narrator may give them with a roll; a player may not, and is told so privately before
+anything is rolled. A roll given none carries what the Narrator set for the scene in its channel
+(``/scene circumstances``). Whatever applies is shown with the roll, so the table sees why.
+"""
+
+from dataclasses import dataclass
+
+from bot.access import caller_of, channel_id_of, guild_id_of
+from bot.client import Interaction
+from bot.errors import NotAllowed
+from bot.render.common import plain
+from storage.scenes import SceneCircumstances
+
+NARRATORS_ONLY = (
+    "Circumstances are the Narrator's call: they set them for the scene (`/scene circumstances`) "
+    "or on their request. Leave `circumstances` out; your roll carries the scene's."
+)
+DESCRIPTION = "Narrators: −1, 0 or +1 for this roll (default: the scene's, set with /scene circumstances)"
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The Circumstances applied to one roll, and where they came from."""
+
+    net: int = 0
+    note: str = ""
+    from_scene: bool = True
+
+    def text(self) -> str | None:
+        """ "+1 (the Narrator's, for this scene: in the mists)", or None when nothing applies."""
+        if not self.net:
+            return None
+        whose = "the Narrator's, for this scene" if self.from_scene else "the Narrator's, for this roll"
+        note = f": {plain(self.note)}" if self.note else ""
+        return f"{self.net:+d} ({whose}{note})"
+
+
+def scene_applied(scene: SceneCircumstances) -> Applied:
+    return Applied(net=scene.net, note=scene.note, from_scene=True)
+
+
+def refuse_players(narrator: bool, given: int | None) -> None:
+    """A player's own Circumstances are refused, whatever their value."""
+    if given is not None and not narrator:
+        raise NotAllowed(NARRATORS_ONLY)
+
+
+async def scene_circumstances(interaction: Interaction) -> SceneCircumstances:
+    """What the Narrator set for the scene in this channel (none when never set)."""
+    storage = interaction.client.storage
+    return await storage.scenes.circumstances(guild_id_of(interaction), channel_id_of(interaction))
+
+
+async def applied_circumstances(interaction: Interaction, given: int | None) -> Applied:
+    """The Circumstances for a roll: the Narrator's own if given, else the scene's."""
+    who = await caller_of(interaction, interaction.client.storage)
+    refuse_players(who.narrator, given)
+    if given is not None:
+        return Applied(net=given, from_scene=False)
+    return scene_applied(await scene_circumstances(interaction))
