@@ -115,11 +115,11 @@ class ParticipantTransformer(app_commands.Transformer[MistbornClient]):
 ParticipantName = app_commands.Transform[str, ParticipantTransformer]
 
 
-async def participant_stats(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Stats and Powers of ``who`` (or of the caller's own participant), for ``stat`` options."""
+async def _speaking_for(interaction: Interaction) -> Character | None:
+    """The sheet of ``who`` (or of the caller's own participant) when the caller controls it."""
     conflict = await _conflict_here(interaction)
     if conflict is None or interaction.guild_id is None:
-        return []
+        return None
     storage = interaction.client.storage
     caller = await caller_of(interaction, storage)
     who = getattr(interaction.namespace, "who", None)
@@ -133,6 +133,23 @@ async def participant_stats(interaction: Interaction, current: str) -> list[app_
             continue
         if not caller.controls(stored.character) or (key is None and not caller.owns(stored.character)):
             continue
-        names = [n for n in rollable_names(stored.character) if name_matches(current, n)]
-        return [app_commands.Choice(name=n, value=n) for n in names[:SUGGESTIONS]]
-    return []
+        return stored.character
+    return None
+
+
+def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    found = [n for n in names if name_matches(current, n)]
+    return [app_commands.Choice(name=n, value=n) for n in found[:SUGGESTIONS]]
+
+
+async def participant_stats(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Stats and Powers of ``who`` (or of the caller's own participant), for ``stat`` options."""
+    sheet = await _speaking_for(interaction)
+    return _choices(list(rollable_names(sheet)), current) if sheet is not None else []
+
+
+async def participant_props(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Props of ``who`` (or of the caller's own participant), for the ``weapon`` option: a
+    weapon for a physical attack, any Prop a social or mental one names (docs/rulings.md §5.1)."""
+    sheet = await _speaking_for(interaction)
+    return _choices([p.name for p in sheet.props], current) if sheet is not None else []

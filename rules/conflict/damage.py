@@ -1,7 +1,8 @@
 """What a success does: damage, wounds, defeat, and the Nudges' other uses (docs/rulings.md §2, §5).
 
-A successful attack deals 1 + the Nudges spent on damage + the weapon's bonus, less armour
-when the attack is physical (whatever Resilience it aims at; never against a social or mental
+A successful attack deals 1 + the Nudges spent on damage + the weapon's bonus (a physical
+attack's, or a Prop a social or mental attack names, docs/rulings.md §5.1), less armour when
+the attack is physical (whatever Resilience it aims at; never against a social or mental
 attack, docs/rulings.md §5.2), never below 0. The damage lands through
 ``rules.character.apply_damage``, which keeps wounds and defeat in one place: an Extras group
 loses one member a point, a Hero or Villain loses Resilience and may take a wound Burden.
@@ -22,7 +23,7 @@ from rules.burdens import Severity
 from rules.character import apply_damage
 from rules.conflict.commands import SpendNudges
 from rules.conflict.events import BeatCaught, DamageDealt, Defeated, DiceRemoved, NudgesSpent, Pile
-from rules.conflict.figure import armour_of, kind_of, weapon_bonus
+from rules.conflict.figure import armour_of, attack_weapon, kind_of
 from rules.conflict.specs import ActionKind, ConflictType
 from rules.conflict.state import (
     Awaiting,
@@ -135,7 +136,8 @@ def deal_damage(
 ) -> Conflict:
     """Damage = 1 + Nudges + weapon − armour, through ``apply_damage`` (docs/rulings.md §5.1).
 
-    Armour counts against a physical attack, whatever Resilience it aims at, and against nothing
+    The weapon is a physical attack's (its best by default); a social or mental attack adds
+    only a Prop it names (``attack_weapon``). Armour counts against a physical attack, whatever Resilience it aims at, and against nothing
     else (§5.2): a breastplate stops a blow meant to break the will, not an insult aimed at
     Health.
     """
@@ -143,9 +145,9 @@ def deal_damage(
     attacker = conflict.participant(pending.attacker)
     target = conflict.participant(pending.target)
     resilience = pending.action.resilience
-    weapon = weapon_bonus(work.sheet(attacker), pending.action)
-    sheet = work.sheet(target)
     physical = kind_of(conflict, pending.action) is ConflictType.PHYSICAL
+    weapon, weapon_name = attack_weapon(work.sheet(attacker), pending.action, physical)
+    sheet = work.sheet(target)
     armour = armour_of(sheet, pending.action) if physical else 0
     amount = max(0, 1 + nudges + weapon - armour)
     result = apply_damage(sheet, resilience, amount, defeat_burden, burning_pewter=target.burning_pewter)
@@ -169,7 +171,7 @@ def deal_damage(
             nudges=nudges,
             weapon=weapon,
             armour=armour,
-            weapon_name=(pending.action.weapon or "") if pending.action.weapon_bonus is None else "",
+            weapon_name=weapon_name,
             amount=amount,
             taken=result.taken,
             before=result.before,

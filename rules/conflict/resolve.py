@@ -16,6 +16,8 @@ Rulings:
   extra action of a caught Beat may name a new action, since it is a fresh one.
 * A switcher goes at the very end of the round, after everyone still to act, whatever dice
   anyone holds (``state.SWITCHED_STEP``; docs/rulings.md §4.7).
+* A kind or Resilience the Narrator changes when the action is taken replaces the declared one,
+  so the board shows the attack as it was made (docs/rulings.md §4.5).
 * Holding fewer than 2 Action Dice on their turn, a character cannot form a pool: acting and
   switching are refused with a plain word that they can only choose not to act (§4.9).
 """
@@ -146,8 +148,11 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
             }
         )
     else:
+        assert state.declaration is not None
         state = state.model_copy(
             update={
+                # A kind or Resilience called at the last moment is what was done (and shown).
+                "declaration": state.declaration.model_copy(update={"action": action}),
                 "action_dice": 0,
                 "defense_dice": state.defense_dice + held - command.pool,
                 "spent": state.spent + command.pool,

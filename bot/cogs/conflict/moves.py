@@ -28,7 +28,7 @@ from bot.inputs.choices import (
     RolledActionChoice,
 )
 from bot.inputs.faces import Faces
-from bot.inputs.participants import ParticipantName, participant_stats, pick
+from bot.inputs.participants import ParticipantName, participant_props, participant_stats, pick
 from rules.conflict import Act, Burn, Command, Conflict, Pass, SpendNudges
 
 StatName = app_commands.Range[str, 1, 40]
@@ -48,7 +48,7 @@ ACTION_DESCRIPTIONS = {
     "burdens": "The target's Burdens that help, comma-separated",
     "resilience": "What an attack wears down (default: its kind's: Health, Reputation, Willpower)",
     "kind": "Physical, social or mental (default by the stat: Physique, Charm, Wits; else the Conflict's)",
-    "weapon": "A weapon Prop (default: your best weapon; none to attack unarmed)",
+    "weapon": "A Prop: physical attacks take your best weapon unless named (none: unarmed); others only if named",
     "difficulty": "A Difficulty the action must also reach",
     "challenge": "Narrator's call: the target cannot resist (asleep, tied up), so no Contest",
     "label": "What you do, in a few words",
@@ -91,7 +91,7 @@ class ConflictMoves(commands.Cog):
 
     @app_commands.command(name="declare", description="Declare this round's action, in declaration order")
     @app_commands.describe(**ACTION_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=participant_stats)
+    @app_commands.autocomplete(stat=participant_stats, weapon=participant_props)
     async def declare(
         self,
         interaction: Interaction,
@@ -177,7 +177,7 @@ class ConflictMoves(commands.Cog):
         name="switch", description="On your turn: drop your action for a new one (halves your dice)"
     )
     @app_commands.describe(**ACTION_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=participant_stats)
+    @app_commands.autocomplete(stat=participant_stats, weapon=participant_props)
     async def switch(
         self,
         interaction: Interaction,

@@ -1,0 +1,53 @@
+"""The Conflict's corners and words (issue 29): weapons and Props, failed actions, called kinds,
+groups' verbs, the tie line and armour, each through the real dispatch."""
+
+import pytest
+
+from bench.bot_env import BotEnv, refused
+
+STRAFF_SNEERS = [
+    ("player1", "/character create name:Vin physique:3 charm:3 wits:4"),
+    ("narrator", "/character create name:Straff kind:Villain physique:3 charm:5 wits:2"),
+    ("narrator", '/edit prop-add prop:"Duelling blade" weapon:2 name:Straff'),
+    ("narrator", '/edit prop-add prop:"Forged letter" weapon:1 name:Straff'),
+    ("narrator", '/conflict start kind:social stakes:"The ball"'),
+    ("player1", "/conflict join"),
+    ("narrator", "/conflict add character:Straff"),
+]
+
+
+@pytest.mark.parametrize(
+    ("options", "damage", "sum"),
+    [
+        # A sword does not sharpen an insult (docs/rulings.md §5.1)...
+        ("stat:Charm", "1 damage to Reputation", "[1]"),
+        # ...but a Prop the social attack names adds its bonus.
+        ('stat:Charm weapon:"Forged letter"', "2 damage to Reputation", "[1 + Forged letter 1]"),
+        # A physical blow takes the best weapon unnamed.
+        ("stat:Physique", "3 damage to Health", "[1 + Duelling blade 2]"),
+    ],
+)
+async def test_a_blade_does_not_sharpen_an_insult(
+    bot_env: BotEnv, options: str, damage: str, sum: str
+) -> None:
+    env = bot_env
+    await env.play(STRAFF_SNEERS)
+    await env.play(
+        [
+            ("narrator", f"/declare who:Straff action:attack target:Vin challenge:true {options}"),
+            ("player1", "/declare action:full-defence stat:Charm"),
+        ]
+    )
+    hit = await env.slash('/act dice:2 who:Straff faces:"3 3"', user="narrator")
+    assert not refused(hit), hit.content
+    [line] = [line for line in hit.text.splitlines() if "**Vin** takes" in line][:1]
+    assert f"**Vin** takes {damage}" in line and line.endswith(sum)
+
+
+async def test_the_weapon_option_suggests_the_movers_props(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(STRAFF_SNEERS)
+    offered = await env.harness.autocomplete("/declare action:attack who:Straff weapon:", user="narrator")
+    assert [c["name"] for c in offered.choices] == ["Duelling blade", "Forged letter"]
+    hidden = await env.harness.autocomplete("/declare action:attack who:Straff weapon:", user="player1")
+    assert hidden.choices == []  # a Villain's Props are the Narrator's (docs/rulings.md §7.1)
