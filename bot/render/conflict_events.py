@@ -177,7 +177,10 @@ def _damage(c: Conflict, e: ev.DamageDealt, v: ConflictView) -> str:
     found = c.find(e.target)
     extras = bool(e.members_lost) or (found is not None and found.is_extra)
     if not v.shows(e.target):
-        # Armour, what was left and the wound are the sheet's: the table sees the hit land.
+        # Armour, what was left and the wound are the sheet's: the table sees the hit land, or
+        # glance off (only armour brings a hit to 0, docs/rulings.md §5.2).
+        if not e.amount:
+            return f"{does(c, e.target, 'is')} hit, but armour stops the blow: still {v.state(e.target)}"
         return f"{does(c, e.target, 'is')} hit: now {v.state(e.target)}"
     parts = ["1"] + ([f"{plural(e.nudges, 'Nudge')}"] if e.nudges else [])
     parts += [f"{plain(e.weapon_name) if e.weapon_name else 'weapon'} {e.weapon}"] if e.weapon else []

@@ -3,7 +3,7 @@ groups' verbs, the tie line and armour, each through the real dispatch."""
 
 import pytest
 
-from bench.bot_env import BotEnv, refused
+from bench.bot_env import BotEnv, board_message, embeds_text, refused
 
 STRAFF_SNEERS = [
     ("player1", "/character create name:Vin physique:3 charm:3 wits:4"),
@@ -51,3 +51,39 @@ async def test_the_weapon_option_suggests_the_movers_props(bot_env: BotEnv) -> N
     assert [c["name"] for c in offered.choices] == ["Duelling blade", "Forged letter"]
     hidden = await env.harness.autocomplete("/declare action:attack who:Straff weapon:", user="player1")
     assert hidden.choices == []  # a Villain's Props are the Narrator's (docs/rulings.md §7.1)
+
+
+async def test_a_kind_called_at_act_is_what_the_board_shows(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(STRAFF_SNEERS)
+    await env.play(
+        [
+            ("narrator", "/declare who:Straff action:attack target:Vin stat:Physique challenge:true"),
+            ("player1", "/declare action:full-defence stat:Charm"),
+        ]
+    )
+    called = '/act dice:2 who:Straff kind:mental resilience:Willpower faces:"3 3"'
+    hit = await env.slash(called, user="narrator")
+    assert not refused(hit), hit.content
+    assert "**Vin** takes 1 damage to Willpower" in hit.text  # no blade in a mental attack
+    await env.bot.conflicts.boards.idle()
+    board = embeds_text((await board_message(env))["embeds"])
+    assert "mental attack → **Vin** (Will)" in board
+    assert "physical attack" not in board
+
+
+async def test_a_hidden_targets_armour_stopping_the_blow_says_so(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(
+        [
+            *STRAFF_SNEERS,
+            ("narrator", '/edit prop-add prop:"Plate" armour:3 name:Straff'),
+            ("narrator", "/declare who:Straff action:full-defence stat:Physique"),
+            ("narrator", "/declare who:Vin action:attack target:Straff stat:Physique challenge:true"),
+        ]
+    )
+    hit = await env.slash('/act dice:2 who:Vin faces:"3 3"', user="narrator")
+    assert not refused(hit), hit.content
+    public = embeds_text(hit.embeds)
+    assert "**Straff** is hit, but armour stops the blow: still unhurt" in public
+    assert "now unhurt" not in public
