@@ -29,7 +29,7 @@ from bot.render.conflict_words import (
     plural,
     who,
 )
-from bot.render.dice import decision_text, faces_text
+from bot.render.dice import decision_text, faces_text, outcome_text
 from rules.conflict import ActionKind, Conflict, EndReason, Event, Pile, Side, Waiting
 from rules.conflict import events as ev
 from rules.contest import Side as ContestSide
@@ -137,7 +137,8 @@ def _resolved(c: Conflict, e: ev.Resolved) -> str:
     elif e.target is not None and opposing is not None:
         verdict = f"{target} holds off {attacker}"
     else:
-        verdict = f"{attacker} fails"
+        # Nobody resisted: a plain roll, read as any roll is (docs/rulings.md §3.5, §2.7).
+        return line + f" → {does(c, e.attacker, 'fails')}. {outcome_text(contest.acting)}."
     line += f" → {verdict}. {decision_text(contest.decided_by, attacker)}"
     if e.awaiting_nudges:
         line += f" {attacker} has {plural(e.nudges, 'Nudge')} to spend."

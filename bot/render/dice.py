@@ -86,12 +86,30 @@ def nudges_text(reading: Reading) -> str:
     return text
 
 
+def _cancelled(reading: Reading) -> str:
+    """ " (1 cancelled by Nudges)": what the rolled 6s of a failure took off (docs/rulings.md §2.7)."""
+    return f" ({reading.cancelled_complications} cancelled by Nudges)" if reading.cancelled_complications else ""
+
+
 def complications_text(reading: Reading) -> str:
-    text = str(reading.complications)
-    if reading.cancelled_complications:
-        text += f" ({reading.cancelled_complications} cancelled by Nudges)"
+    text = str(reading.complications) + _cancelled(reading)
     if reading.group_complication:
         text += "\nOr one Complication for you and every ally nearby."
+    return text
+
+
+def outcome_text(reading: Reading) -> str:
+    """A roll's Outcome and Complications in one line, as the roll embed's fields read them:
+    "Outcome −2, Unfortunate: 1 Complication (1 cancelled by Nudges)" (docs/rulings.md §2.5–2.7).
+
+    A Conflict's action nobody resisted is read this way too (§3.5), so it never disagrees
+    with ``/roll``.
+    """
+    text = f"Outcome {reading.outcome:+d}, {reading.outcome_name}"
+    if reading.complications or reading.cancelled_complications:
+        text += f": {count_of(reading.complications, 'Complication')}{_cancelled(reading)}"
+    if reading.group_complication:
+        text += ", or one for the roller and every ally nearby"
     return text
 
 

@@ -4,6 +4,8 @@ groups' verbs, the tie line and armour, each through the real dispatch."""
 import pytest
 
 from bench.bot_env import BotEnv, board_message, embeds_text, refused
+from bot.render.dice import outcome_text
+from rules.roll import read
 
 STRAFF_SNEERS = [
     ("player1", "/character create name:Vin physique:3 charm:3 wits:4"),
@@ -87,3 +89,35 @@ async def test_a_hidden_targets_armour_stopping_the_blow_says_so(bot_env: BotEnv
     public = embeds_text(hit.embeds)
     assert "**Straff** is hit, but armour stops the blow: still unhurt" in public
     assert "now unhurt" not in public
+
+
+@pytest.mark.parametrize(
+    ("faces", "difficulty", "said"),
+    [
+        ((1, 2), 1, "Outcome -1, Just shy: 1 Complication"),
+        ((6, 2, 4, 1), 2, "Outcome -2, Unfortunate: 1 Complication (1 cancelled by Nudges)"),
+        ((6, 6, 4, 1), 2, "Outcome -2, Unfortunate: 0 Complications (2 cancelled by Nudges)"),
+        ((4, 4, 1), 5, "Outcome -5, Disastrous: 5 Complications, or one for the roller and every ally nearby"),
+        ((3, 3), 2, "Outcome +1, Good"),
+    ],
+)
+def test_a_roll_reads_its_outcome_in_one_line(faces: tuple[int, ...], difficulty: int, said: str) -> None:
+    assert outcome_text(read(faces, difficulty=difficulty)) == said
+
+
+async def test_a_failed_action_reads_like_any_roll(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(
+        [
+            *STRAFF_SNEERS,
+            ("narrator", "/declare who:Straff action:full-defence stat:Charm"),
+            ("player1", "/declare action:action stat:Wits difficulty:2"),
+        ]
+    )
+    failed = await env.slash('/act dice:4 who:Vin faces:"6 2 4 1"', user="narrator")
+    assert not refused(failed), failed.content
+    public = embeds_text(failed.embeds)
+    assert (
+        "→ **Vin** fails. Outcome -2, Unfortunate: 1 Complication (1 cancelled by Nudges)." in public
+    ), public
+    assert "Undefended: a matching set" not in public
