@@ -23,6 +23,7 @@ from rules.character import Character
 from rules.character.stats import rollable_names
 from rules.conflict import Conflict, Participant
 from rules.naming import find_named, name_key, name_matches, sort_key
+from rules.words import verb
 from storage.conflict_runner import current_conflict
 from storage.errors import StorageError
 
@@ -54,7 +55,8 @@ def pick(conflict: Conflict, sheets: Sheets, caller: Caller, who: str | None, do
     if who is not None and who.strip():
         participant = find_participant(conflict, who)
         if not controls(caller, participant, sheets):
-            raise NotAllowed(f"{plain(participant.name)} is not yours, so you cannot {doing} for them.")
+            is_ = verb("is", participant.many)
+            raise NotAllowed(f"{plain(participant.name)} {is_} not yours, so you cannot {doing} for them.")
         return participant
     standing = [p for p in conflict.participants if controls(caller, p, sheets)]
     mine = [p for p in standing if not p.defeated]

@@ -27,7 +27,7 @@ from rules.odds import ContestOdds, Odds
 from rules.outcome import difficulty_name
 from rules.pool import Pool, Source
 from rules.roll import CATCH_A_BEAT, Reading
-from rules.words import count_of
+from rules.words import count_of, says
 
 
 def pool_breakdown(pool: Pool) -> str:
@@ -88,7 +88,8 @@ def nudges_text(reading: Reading) -> str:
 
 def _cancelled(reading: Reading) -> str:
     """ " (1 cancelled by Nudges)": what the rolled 6s of a failure took off (docs/rulings.md §2.7)."""
-    return f" ({reading.cancelled_complications} cancelled by Nudges)" if reading.cancelled_complications else ""
+    cancelled = reading.cancelled_complications
+    return f" ({cancelled} cancelled by Nudges)" if cancelled else ""
 
 
 def complications_text(reading: Reading) -> str:
@@ -152,14 +153,19 @@ def decision_text(decided_by: Decision, acting: str) -> str:
     return text
 
 
-def contest_embed(contest: ContestResult, *, acting: str, opposing: str) -> discord.Embed:
+def contest_embed(
+    contest: ContestResult, *, acting: str, opposing: str, many: tuple[bool, bool] = (False, False)
+) -> discord.Embed:
     """A Contest; ``acting`` and ``opposing`` are the sides' names as typed, or
-    :data:`ACTING_SIDE` and :data:`OPPOSING_SIDE` for bare pools (docs/rulings.md §8.1)."""
+    :data:`ACTING_SIDE` and :data:`OPPOSING_SIDE` for bare pools (docs/rulings.md §8.1).
+    ``many`` says which side is a group or several rollers, so it wins in the plural (§8.2)."""
     if contest.winner is None:
         title, colour = "Stalemate", NEUTRAL
     else:
-        name = acting if contest.winner is Side.ACTING else opposing
-        title, colour = f"{plain(name)} wins", SUCCESS if contest.winner is Side.ACTING else FAILURE
+        won = contest.winner is Side.ACTING
+        name = acting if won else opposing
+        title = says(plain(name), "wins", many[0] if won else many[1])
+        colour = SUCCESS if won else FAILURE
     embed = discord.Embed(
         title=fit(title, TITLE_LIMIT),
         colour=colour,

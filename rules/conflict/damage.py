@@ -62,7 +62,7 @@ def _check_spending(conflict: Conflict, pending: PendingAttack, command: SpendNu
         check_count(f"{what} Nudges", count, 0, 99)
     asked = sum(parts)
     if asked > available:
-        raise RulesError(f"{attacker.name} has {available} Nudges to spend; that spends {asked}.")
+        raise RulesError(f"{attacker.does('has')} {available} Nudges to spend; that spends {asked}.")
     if command.damage and pending.action.kind is not ActionKind.ATTACK:
         raise RulesError("Only an attack deals damage; spend these Nudges another way.")
     if command.remove_dice and pending.target is None:
@@ -74,7 +74,7 @@ def _check_spending(conflict: Conflict, pending: PendingAttack, command: SpendNu
             raise RulesError("Catching a Beat spends every Nudge; leave the other uses at 0.")
         if attacker.round.defense_dice < MIN_POOL:
             raise RulesError(
-                f"{attacker.name} has {attacker.round.defense_dice} dice left; an extra action needs 2."
+                f"{attacker.does('has')} {attacker.round.defense_dice} dice left; an extra action needs 2."
             )
 
 
@@ -137,9 +137,9 @@ def deal_damage(
     """Damage = 1 + Nudges + weapon − armour, through ``apply_damage`` (docs/rulings.md §5.1).
 
     The weapon is a physical attack's (its best by default); a social or mental attack adds
-    only a Prop it names (``attack_weapon``). Armour counts against a physical attack, whatever Resilience it aims at, and against nothing
-    else (§5.2): a breastplate stops a blow meant to break the will, not an insult aimed at
-    Health.
+    only a Prop it names (``attack_weapon``). Armour counts against a physical attack, whatever
+    Resilience it aims at, and against nothing else (§5.2): a breastplate stops a blow meant to
+    break the will, not an insult aimed at Health.
     """
     assert pending.target is not None and pending.action.resilience is not None
     attacker = conflict.participant(pending.attacker)

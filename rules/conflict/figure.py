@@ -47,6 +47,7 @@ from rules.errors import RulesError
 from rules.naming import name_key
 from rules.outcome import check_difficulty
 from rules.pool import MAX_BURDENS, Pool, build_pool
+from rules.words import is_group, says
 
 WEAPON_MAX = lim.WEAPON_MAX
 ARMOUR_MAX = lim.ARMOUR_MAX
@@ -74,7 +75,7 @@ def check_target(conflict: Conflict, actor: Participant, target_id: int) -> Part
     if target.id == actor.id:
         raise RulesError(f"{actor.name} cannot target themselves.")
     if target.defeated:
-        raise RulesError(f"{target.name} is already defeated; choose another target.")
+        raise RulesError(f"{target.does('is')} already defeated; choose another target.")
     return target
 
 
@@ -223,12 +224,13 @@ def _prop(sheet: Character, name: str) -> Prop:
     sheet cannot tell them apart either.
     """
     found = pick(name, sheet.props, lambda prop: prop.name)
+    has = says(sheet.name, "has", is_group(sheet.size))
     if len(found) == 1 or (found and same_name(name, found[0].name)):
         return found[0]
     if found:
         options = one_of([prop.name for prop in found])
-        raise RulesError(f"{sheet.name} has more than one Prop matching {lim.quoted(name)}; say {options}.")
-    raise RulesError(f"{sheet.name} has no Prop called {lim.quoted(name)}.")
+        raise RulesError(f"{has} more than one Prop matching {lim.quoted(name)}; say {options}.")
+    raise RulesError(f"{has} no Prop called {lim.quoted(name)}.")
 
 
 def weapon_bonus(sheet: Character, action: ActionSpec) -> int:

@@ -33,6 +33,7 @@ from rules.conflict.work import Work, require_phase
 from rules.errors import RulesError
 from rules.outcome import DEFAULT_DIFFICULTY, check_difficulty
 from rules.pool import MAX_DICE, MIN_DICE
+from rules.words import names_say, verb
 
 
 def pending_message(conflict: Conflict) -> str:
@@ -50,22 +51,24 @@ def _check_turn(conflict: Conflict, actor: Participant) -> None:
         raise RulesError(pending_message(conflict))
     holder = beat_holder(conflict)
     if holder is not None and holder.id != actor.id:
-        raise RulesError(f"{holder.name} caught a Beat and takes an extra action first.")
+        takes = verb("takes", holder.many)
+        raise RulesError(f"{holder.name} caught a Beat and {takes} an extra action first.")
     state = actor.round
     if state.passed:
         raise RulesError(f"{actor.name} chose not to act this round.")
     if state.acted:
-        raise RulesError(f"{actor.name} has already acted this round.")
+        raise RulesError(f"{actor.does('has')} already acted this round.")
     if state.status is Status.UNDECLARED:
-        raise RulesError(f"{actor.name} has not declared an action this round.")
+        raise RulesError(f"{actor.does('has')} not declared an action this round.")
     if state.status is Status.DONE:
         raise RulesError(f"{actor.name} declared an action that takes no turn; they can only defend.")
     if not actor.in_order:
-        raise RulesError(f"{actor.name} is defeated and takes no more turns.")
+        raise RulesError(f"{actor.does('is')} defeated and {verb('takes', actor.many)} no more turns.")
     turn = current_turn(conflict)
     if actor.id not in turn:
-        names = ", ".join(conflict.name_of(pid) for pid in turn)
-        raise RulesError(f"It is not {actor.name}'s turn yet: {names} act first.")
+        first = [conflict.participant(pid) for pid in turn]
+        acts = names_say([p.name for p in first], "acts", any(p.many for p in first))
+        raise RulesError(f"It is not {actor.name}'s turn yet: {acts} first.")
 
 
 def too_few_to_act(actor: Participant) -> bool:
@@ -78,7 +81,7 @@ def _check_can_act(actor: Participant) -> None:
         held = actor.round.action_dice
         dice = "1 Action Die" if held == 1 else f"{held} Action Dice"
         raise RulesError(
-            f"{actor.name} holds only {dice}, too few for a pool of {MIN_DICE}: "
+            f"{actor.does('holds')} only {dice}, too few for a pool of {MIN_DICE}: "
             "they can only choose not to act."
         )
 
@@ -87,7 +90,7 @@ def _check_pool(actor: Participant, pool: int, held: int, kind: str) -> None:
     if not MIN_DICE <= pool <= MAX_DICE:
         raise RulesError(f"A pool has {MIN_DICE} to {MAX_DICE} dice; {pool} will not do.")
     if pool > held:
-        raise RulesError(f"{actor.name} has only {held} {kind} Dice; a pool of {pool} is too many.")
+        raise RulesError(f"{actor.does('has')} only {held} {kind} Dice; a pool of {pool} is too many.")
 
 
 def _extra_action(conflict: Conflict, work: Work, actor: Participant, command: Act) -> ActionSpec:
@@ -204,7 +207,7 @@ def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
     _check_can_act(actor)
     state = actor.round
     if state.switched:
-        raise RulesError(f"{actor.name} has already switched actions this round; only once a round.")
+        raise RulesError(f"{actor.does('has')} already switched actions this round; only once a round.")
     if not command.action.kind.rolls:
         raise RulesError("A new action must be one that rolls; to do nothing, choose not to act.")
     action = check_action(conflict, work, actor, command.action, command.dice)

@@ -97,7 +97,11 @@ async def test_a_hidden_targets_armour_stopping_the_blow_says_so(bot_env: BotEnv
         ((1, 2), 1, "Outcome -1, Just shy: 1 Complication"),
         ((6, 2, 4, 1), 2, "Outcome -2, Unfortunate: 1 Complication (1 cancelled by Nudges)"),
         ((6, 6, 4, 1), 2, "Outcome -2, Unfortunate: 0 Complications (2 cancelled by Nudges)"),
-        ((4, 4, 1), 5, "Outcome -5, Disastrous: 5 Complications, or one for the roller and every ally nearby"),
+        (
+            (4, 4, 1),
+            5,
+            "Outcome -5, Disastrous: 5 Complications, or one for the roller and every ally nearby",
+        ),
         ((3, 3), 2, "Outcome +1, Good"),
     ],
 )
@@ -117,7 +121,90 @@ async def test_a_failed_action_reads_like_any_roll(bot_env: BotEnv) -> None:
     failed = await env.slash('/act dice:4 who:Vin faces:"6 2 4 1"', user="narrator")
     assert not refused(failed), failed.content
     public = embeds_text(failed.embeds)
-    assert (
-        "→ **Vin** fails. Outcome -2, Unfortunate: 1 Complication (1 cancelled by Nudges)." in public
-    ), public
+    assert "→ **Vin** fails. Outcome -2, Unfortunate: 1 Complication (1 cancelled by Nudges)." in public, (
+        public
+    )
     assert "Undefended: a matching set" not in public
+
+
+GUARDS_BRAWL = [
+    ("player1", "/character create name:Vin physique:2 charm:3 wits:4"),
+    ("narrator", '/character create name:"House guards" kind:Extra size:3 physique:4 wits:1'),
+    ("narrator", '/conflict start kind:physical stakes:"The gate"'),
+    ("player1", "/conflict join"),
+    ("narrator", '/conflict add character:"House guards"'),
+    ("narrator", '/declare who:"House guards" action:attack target:Vin stat:Physique'),
+    ("player1", '/declare action:attack target:"House guards" stat:Physique'),
+]
+
+
+async def test_a_group_takes_plural_verbs_in_a_conflict(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(GUARDS_BRAWL)
+    early = await env.slash("/act dice:2", user="player1")
+    assert refused(early) and "It is not Vin's turn yet: House guards act first." in early.content
+    attack = await env.slash('/act dice:2 who:"House guards"', user="narrator")
+    assert not refused(attack), attack.content
+    assert "House guards make a physical attack on your Health" in attack.content
+    defended = await env.slash("/defend dice:0", user="player1")
+    assert not refused(defended), defended.content
+    rolled = embeds_text(defended.embeds)
+    assert "**House guards** roll " in rolled and "**House guards** rolls" not in rolled
+    assert "**House guards** succeed" in rolled or "**House guards** fail" in rolled
+    back = await env.slash("/act dice:2", user="player1")
+    assert not refused(back), back.content
+    greedy = await env.slash("/defend dice:3", user="narrator")
+    assert refused(greedy) and "House guards have only 2 Defense Dice to defend with." in greedy.content
+
+
+async def test_a_single_character_acts_first_in_the_singular(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(
+        [
+            *STRAFF_SNEERS,
+            ("narrator", "/declare who:Straff action:attack target:Vin stat:Charm"),
+            ("player1", "/declare action:attack target:Straff stat:Wits"),
+        ]
+    )
+    early = await env.slash("/act dice:2", user="player1")
+    assert refused(early) and "It is not Vin's turn yet: Straff acts first." in early.content
+
+
+async def test_a_group_wins_a_contest_in_the_plural(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(GUARDS_BRAWL[:2])
+    titles = set()
+    for _ in range(12):
+        reply = await env.slash('/contest actor:"House guards" actor_stat:Physique opponent_dice:2')
+        titles.add(reply.embeds[0]["title"])
+    assert "House guards win" in titles and "House guards wins" not in titles
+
+
+async def test_a_wits_tie_is_told_to_the_narrator_alone_and_once(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(
+        [
+            ("player1", "/character create name:Vin physique:3 wits:3"),
+            ("narrator", "/character create name:Straff kind:Villain physique:3 wits:3"),
+            ("narrator", '/conflict start kind:physical stakes:"The ball"'),
+            ("player1", "/conflict join"),
+        ]
+    )
+    added = await env.slash("/conflict add character:Straff", user="narrator")
+    assert not refused(added), added.content
+    public = added.message or {}
+    said = public.get("content", "") + embeds_text(public.get("embeds", []))
+    assert "Tied on Wits" not in said and "/conflict order" not in said  # Straff's Wits stay secret
+    private = [m for m in added.messages if int(m.get("flags") or 0) & 64]
+    notes = [e.get("description", "") for m in private for e in m.get("embeds", [])]
+    assert any("Tied on Wits, so by join order: Vin → Straff" in n for n in notes), notes
+    assert any("`/conflict order names:Vin, Straff`" in n for n in notes)
+    await env.play(
+        [
+            ("player1", "/declare action:full-defence stat:Physique"),
+            ("narrator", "/declare who:Straff action:full-defence stat:Physique"),
+        ]
+    )
+    again = await env.slash("/conflict next-round", user="narrator")
+    assert not refused(again), again.content
+    assert "Tied on Wits" not in again.text  # once: not at every new round

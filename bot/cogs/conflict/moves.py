@@ -48,7 +48,9 @@ ACTION_DESCRIPTIONS = {
     "burdens": "The target's Burdens that help, comma-separated",
     "resilience": "What an attack wears down (default: its kind's: Health, Reputation, Willpower)",
     "kind": "Physical, social or mental (default by the stat: Physique, Charm, Wits; else the Conflict's)",
-    "weapon": "A Prop: physical attacks take your best weapon unless named (none: unarmed); others only if named",
+    "weapon": (
+        "A Prop: physical attacks take your best weapon unless named (none: unarmed); others only if named"
+    ),
     "difficulty": "A Difficulty the action must also reach",
     "challenge": "Narrator's call: the target cannot resist (asleep, tied up), so no Contest",
     "label": "What you do, in a few words",

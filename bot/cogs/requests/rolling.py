@@ -191,7 +191,8 @@ def _shown(request: RollRequest, embed: discord.Embed) -> list[discord.Embed]:
         return []
     acting, opposing = request.side(Side.ACTING), request.side(Side.OPPOSING)
     result = decide([r.reading for r in acting if r.reading], [r.reading for r in opposing if r.reading])
-    return [contest_embed(result, acting=_names(acting), opposing=_names(opposing))]
+    many = (len(acting) > 1, len(opposing) > 1)
+    return [contest_embed(result, acting=_names(acting), opposing=_names(opposing), many=many)]
 
 
 def _names(rollers: list[Roller]) -> str:
