@@ -25,11 +25,11 @@ Rulings:
 from rules.conflict.commands import Act, Pass, Switch
 from rules.conflict.defend import can_defend, settle_roll
 from rules.conflict.events import Acted, Passed, Switched
-from rules.conflict.figure import check_action, check_target, figure_pool
+from rules.conflict.figure import WEAPON_MAX, check_action, check_target, figure_pool, weapon_bonus
 from rules.conflict.order import beat_holder, current_turn
 from rules.conflict.specs import ActionKind, ActionSpec
 from rules.conflict.state import Awaiting, Conflict, Declaration, Participant, PendingAttack, Phase, Status
-from rules.conflict.work import Work, require_phase
+from rules.conflict.work import Work, check_count, require_phase
 from rules.errors import RulesError
 from rules.outcome import DEFAULT_DIFFICULTY, check_difficulty
 from rules.pool import MAX_DICE, MIN_DICE
@@ -104,6 +104,21 @@ def _extra_action(conflict: Conflict, work: Work, actor: Participant, command: A
     return declared.action
 
 
+def _named_weapon(work: Work, actor: Participant, action: ActionSpec, command: Act) -> ActionSpec:
+    """The Prop named when acting replaces the declared one (docs/rulings.md §5.1)."""
+    if command.weapon is None and command.weapon_bonus is None:
+        return action
+    if action.kind is not ActionKind.ATTACK:
+        raise RulesError("Only an attack uses a weapon or a Prop for its damage.")
+    if command.weapon is not None and command.weapon_bonus is not None:
+        raise RulesError("Name the weapon Prop or give its bonus, not both.")
+    if command.weapon_bonus is not None:
+        check_count("A weapon's bonus", command.weapon_bonus, 0, WEAPON_MAX)
+    action = action.model_copy(update={"weapon": command.weapon, "weapon_bonus": command.weapon_bonus})
+    weapon_bonus(work.sheet(actor), action)
+    return action
+
+
 def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
     """Take the action: form a pool; an action the target can resist then waits for the defence."""
     require_phase(conflict, Phase.RESOLVE)
@@ -131,6 +146,7 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
             if action.kind is not ActionKind.ATTACK:
                 raise RulesError(f"Only an attack {what}.")
             action = action.model_copy(update={field: value})
+    action = _named_weapon(work, actor, action, command)
     difficulty = next(
         (d for d in (command.difficulty, action.difficulty) if d is not None), DEFAULT_DIFFICULTY
     )

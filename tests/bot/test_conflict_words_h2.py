@@ -46,6 +46,22 @@ async def test_a_blade_does_not_sharpen_an_insult(
     assert f"**Vin** takes {damage}" in line and line.endswith(sum)
 
 
+async def test_a_prop_named_when_acting_counts_for_the_called_kind(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(STRAFF_SNEERS)
+    await env.play(
+        [
+            ("narrator", "/declare who:Straff action:attack target:Vin challenge:true stat:Physique"),
+            ("player1", "/declare action:full-defence stat:Charm"),
+        ]
+    )
+    called = '/act dice:2 who:Straff kind:social weapon:"Forged letter" faces:"3 3"'
+    hit = await env.slash(called, user="narrator")
+    assert not refused(hit), hit.content
+    assert "**Vin** takes 2 damage to Health (5 → 3)" in hit.text and "[1 + Forged letter 1]" in hit.text
+    assert "Duelling blade" not in hit.text
+
+
 async def test_the_weapon_option_suggests_the_movers_props(bot_env: BotEnv) -> None:
     env = bot_env
     await env.play(STRAFF_SNEERS)
@@ -53,6 +69,8 @@ async def test_the_weapon_option_suggests_the_movers_props(bot_env: BotEnv) -> N
     assert [c["name"] for c in offered.choices] == ["Duelling blade", "Forged letter"]
     hidden = await env.harness.autocomplete("/declare action:attack who:Straff weapon:", user="player1")
     assert hidden.choices == []  # a Villain's Props are the Narrator's (docs/rulings.md §7.1)
+    acting = await env.harness.autocomplete("/act dice:2 who:Straff weapon:Forg", user="narrator")
+    assert [c["name"] for c in acting.choices] == ["Forged letter"]
 
 
 async def test_a_kind_called_at_act_is_what_the_board_shows(bot_env: BotEnv) -> None:

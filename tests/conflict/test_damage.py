@@ -364,6 +364,9 @@ def test_a_defeated_character_drops_out_of_the_resolve_order() -> None:
         ({"attack_kind": ConflictType.SOCIAL, "resilience": Resilience.WILLPOWER}, 0, 1),
         # Only the Resilience changes: still a physical blow.
         ({"resilience": Resilience.WILLPOWER}, 1, 1 + 1 - 1),
+        # A Prop named when acting counts, whatever the kind; none is unarmed.
+        ({"attack_kind": ConflictType.MENTAL, "weapon": "Dagger"}, 1, 1 + 1),
+        ({"weapon_bonus": 0}, 0, 0),
     ],
 )
 def test_a_kind_called_at_act_is_the_declared_attack_and_sets_the_weapon(
@@ -380,3 +383,27 @@ def test_a_kind_called_at_act_is_the_declared_attack_and_sets_the_weapon(
     # One of the two called leaves the other as declared (``Act``).
     assert declared.action.attack_kind is called.get("attack_kind", ConflictType.PHYSICAL)
     assert declared.action.resilience is called.get("resilience", Resilience.HEALTH)
+
+
+@pytest.mark.parametrize(
+    ("act", "message"),
+    [
+        ({"weapon": "Sword"}, "no Prop called 'Sword'"),
+        ({"weapon": "Cloak"}, "not a weapon"),
+        ({"weapon": "Dagger", "weapon_bonus": 1}, "not both"),
+        ({"weapon_bonus": 5}, "between 0 and 4"),
+    ],
+)
+def test_a_prop_named_when_acting_is_checked(act: dict[str, Any], message: str) -> None:
+    table = Table.start(pick(VIN, THUG, BRUTE))
+    table.do(declare_nothing(THUG), declare_defence(BRUTE), declare_attack(VIN, THUG, traits_for=2))
+    table.refuse(Act(participant=VIN, pool=6, **act), message)
+
+
+def test_only_an_attack_names_a_prop_when_acting() -> None:
+    table = Table.start(pick(VIN, KELL))
+    table.do(
+        Declare(participant=VIN, action=ActionSpec(kind=ActionKind.ACTION), dice=DiceSpec(stat="Wits")),
+        declare_nothing(KELL),
+    )
+    table.refuse(Act(participant=VIN, pool=2, weapon="Dagger"), "Only an attack uses a weapon")

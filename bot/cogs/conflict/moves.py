@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging
+from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging, weapon_option
 from bot.cogs.conflict.prompts import board_buttons, run
 from bot.cogs.conflict.views import ALL_BUTTONS, prompt_view
 from bot.flow.board import no_board_buttons
@@ -144,8 +144,10 @@ class ConflictMoves(commands.Cog):
         difficulty="Narrator's call: a Difficulty to reach",
         defeat_burden="If this attack defeats the target: leave a Grave or Mortal Burden",
         faces="Dice you rolled at the table for an action nobody resists (if the server allows table dice)",
+        weapon="The Prop this attack uses now (a forged letter for a social one; none: unarmed)",
         who=ACTION_DESCRIPTIONS["who"],
     )
+    @app_commands.autocomplete(weapon=participant_props)
     async def act(
         self,
         interaction: Interaction,
@@ -155,9 +157,11 @@ class ConflictMoves(commands.Cog):
         difficulty: Difficulty | None = None,
         defeat_burden: DefeatBurdenChoice = None,
         faces: Faces | None = None,
+        weapon: WeaponName | None = None,
         who: ParticipantName | None = None,
     ) -> None:
         typed = faces is not None and await table_dice(interaction)
+        named = weapon_option(weapon)
 
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
             mover = pick(state, sheets, caller, who, "act")
@@ -171,6 +175,7 @@ class ConflictMoves(commands.Cog):
                 attack_kind=kind,
                 difficulty=difficulty,
                 defeat_burden=defeat_burden,
+                **named,
             )
 
         await run(interaction, build, title="Action")
