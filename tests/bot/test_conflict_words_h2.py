@@ -226,3 +226,21 @@ async def test_a_wits_tie_is_told_to_the_narrator_alone_and_once(bot_env: BotEnv
     again = await env.slash("/conflict next-round", user="narrator")
     assert not refused(again), again.content
     assert "Tied on Wits" not in again.text  # once: not at every new round
+
+
+async def test_a_tie_a_player_makes_is_in_the_narrator_view_only(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(
+        [
+            ("player1", "/character create name:Vin physique:3 wits:3"),
+            ("narrator", "/character create name:Straff kind:Villain physique:3 wits:3"),
+            ("narrator", '/conflict start kind:physical stakes:"The ball"'),
+            ("narrator", "/conflict add character:Straff"),
+        ]
+    )
+    joined = await env.slash("/conflict join", user="player1")
+    assert not refused(joined), joined.content
+    assert "Tied on Wits" not in joined.text  # the player would learn Straff's Wits
+    await env.bot.conflicts.boards.idle()
+    full = await env.harness.click("Narrator view", user="narrator")
+    assert full.ephemeral and "Tied on Wits, so by join order: Straff → Vin" in full.content
