@@ -33,6 +33,7 @@ from bot.text import inert
 from rules.burdens import Severity
 from rules.character import Character, CharacterKind, Resilience, resilience_current, resilience_max
 from rules.conflict import Conflict, Participant
+from rules.words import is_group, verb
 from storage import GuildSettings, Storage
 
 DM_REFUSAL = "This command works in a server, not in direct messages."
@@ -246,13 +247,15 @@ class Caller:
         name = inert(character.name)
         if character.kind is CharacterKind.HERO:
             raise NotAllowed(f"{name} is not yours, so you cannot {doing}. Only its owner or a Narrator can.")
-        raise NotAllowed(f"{name} is the Narrator's, so you cannot {doing}. Only a Narrator can.")
+        is_ = verb("is", is_group(character.size))
+        raise NotAllowed(f"{name} {is_} the Narrator's, so you cannot {doing}. Only a Narrator can.")
 
     def require_read(self, character: Character, revealed: bool) -> None:
         """Refuse to show a secret sheet to anyone but a Narrator."""
         if not self.can_read(character, revealed):
+            is_ = verb("is", is_group(character.size))
             raise NotAllowed(
-                f"{inert(character.name)} is one of the Narrator's characters: only a Narrator can "
+                f"{inert(character.name)} {is_} one of the Narrator's characters: only a Narrator can "
                 "read its sheet."
             )
 

@@ -48,9 +48,10 @@ from bot.flow.replies import (
 )
 from bot.flow.roll_log import conflict_rolls
 from bot.flow.turns import hero_news, tie_note, turn_of
-from bot.render.common import plain
+from bot.render.common import INFO, plain
 from bot.render.conflict import FULL, ConflictView, defence_prompt, events_embed, summary_embed
 from bot.render.conflict_turns import act_question, declare_question
+from bot.render.conflict_words import is_group
 from rules.character import Character
 from rules.conflict import (
     Awaiting,
@@ -62,6 +63,7 @@ from rules.conflict import (
 )
 from rules.conflict.events import ConflictEnded, Joined
 from rules.errors import RulesError
+from rules.words import count_of, verb
 from storage import MessageKind, NewMessage, Storage
 from storage.conflict_runner import Applied, load_stored, run_transition, start_conflict
 
@@ -212,6 +214,10 @@ class ConflictFlow:
             full = self._embeds(applied, title, FULL)
             if [e.to_dict() for e in full] != [e.to_dict() for e in embeds]:
                 private = [full[0].set_footer(text="The full figures, for the Narrator only."), *full[1:]]
+            joined = {e.participant for e in applied.events if isinstance(e, Joined)}
+            note = tie_note(conflict, joined)
+            if note:  # the Narrator's alone (docs/rulings.md §4.2, §7.1)
+                private.append(discord.Embed(title="Declaration ties", description=note, colour=INFO))
         reply = Reply(
             guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied, private_embeds=private
         )
@@ -225,9 +231,7 @@ class ConflictFlow:
             return reply
         asked = self.question(applied.stored.id, conflict, sheets, view)
         if asked is None or asked_before(asked, applied.before):
-            joined = any(isinstance(e, Joined) for e in applied.events)
-            note = tie_note(conflict) if joined else ""  # a join made a tie: say how it was settled
-            return replace(reply, content=(reply.content + note).strip()) if note else reply
+            return reply
         if news:
             asked = replace(
                 asked, text=f"{text}\n{asked.text}", ping=tuple(dict.fromkeys((*told, *asked.ping)))
@@ -263,8 +267,9 @@ class ConflictFlow:
         else:
             answerer = pending.attacker
             name = plain(conflict.name_of(pending.attacker))
+            has = verb("has", is_group(conflict, pending.attacker))
             text = (
-                f"**{name}** has {pending.nudges} Nudge{'s' if pending.nudges != 1 else ''} to spend: "
+                f"**{name}** {has} {count_of(pending.nudges, 'Nudge')} to spend: "
                 "use the buttons, or `/nudges` to split them (damage, remove dice, next round, story)."
             )
             # The Beat is offered only when it can be taken (docs/rulings.md §2.10, §4.15).
@@ -280,7 +285,7 @@ class ConflictFlow:
         if turn is None:
             return None
         if turn.step == "declare":
-            text = declare_question(turn.name, turn.round, turn.stat) + tie_note(conflict)
+            text = declare_question(turn.name, turn.round, turn.stat)
         else:
             text = act_question(turn.name, turn.held, turn.act_with)
         sheet = sheets.get(turn.participant)

@@ -44,12 +44,9 @@ def conflict_rolls(guild_id: int, applied: Applied) -> list[RollRecord]:
     for event in applied.events:
         if not isinstance(event, Resolved):
             continue
-        actor = conflict.name_of(event.attacker)
-        sides = [(event.attacker, event.contest.acting_rolls, f"{actor} acts")]
+        sides = [(event.attacker, event.contest.acting_rolls, conflict.does(event.attacker, "acts"))]
         if event.target is not None:
-            sides.append(
-                (event.target, event.contest.opposing_rolls, f"{conflict.name_of(event.target)} defends")
-            )
+            sides.append((event.target, event.contest.opposing_rolls, conflict.does(event.target, "defends")))
         for who, readings, label in sides:
             sheet = sheets.get(who)
             if sheet is None:

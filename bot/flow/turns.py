@@ -15,14 +15,14 @@ One rule in one place: :func:`movers` says who can move now, and both the prompt
 ``who:`` default (``bot.inputs.participants.pick``) read it.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from bot.render.common import plain
 from bot.render.conflict_view import ConflictView
 from rules.character import Character, CharacterKind
-from rules.conflict import Conflict, Event, Status, Step, declaration_order, waiting
+from rules.conflict import Conflict, Event, Participant, Step, declaration_order, waiting
 from rules.conflict.events import DamageDealt, Defeated
 from rules.conflict.specs import DEFENCE_ATTRIBUTE
 
@@ -59,25 +59,25 @@ def movers(conflict: Conflict) -> tuple[int, ...]:
     return waiting(conflict).participants
 
 
-def wits_ties(conflict: Conflict) -> list[tuple[str, ...]]:
+def wits_ties(conflict: Conflict) -> list[tuple[Participant, ...]]:
     """Groups that tie on surprise and Wits, which the bot ordered by join order (§4.2)."""
-    groups: dict[tuple[bool, int], list[str]] = {}
+    groups: dict[tuple[bool, int], list[Participant]] = {}
     for participant in declaration_order(conflict):
-        groups.setdefault((participant.surprised, participant.wits), []).append(participant.name)
-    return [tuple(names) for names in groups.values() if len(names) > 1]
+        groups.setdefault((participant.surprised, participant.wits), []).append(participant)
+    return [tuple(group) for group in groups.values() if len(group) > 1]
 
 
-def tie_note(conflict: Conflict) -> str:
-    """Said as a round's declaring starts: which ties join order settled, and how to change it."""
-    if any(p.round.status is not Status.UNDECLARED for p in conflict.participants if not p.defeated):
-        return ""
-    ties = wits_ties(conflict)
+def tie_note(conflict: Conflict, joined: Collection[int]) -> str:
+    """For the Narrator only, once: the ties a join just made, settled by join order, and how to
+    change them. Never said in public: with one side's Wits known, a tie tells the other's
+    (docs/rulings.md §4.2, §7.1); the table sees only the order."""
+    ties = [tie for tie in wits_ties(conflict) if any(p.id in joined for p in tie)]
     if not ties:
         return ""
-    listed = "; ".join(" → ".join(plain(n) for n in names) for names in ties)
+    listed = "; ".join(" → ".join(plain(p.name) for p in tie) for tie in ties)
     everyone = ", ".join(plain(p.name) for p in declaration_order(conflict))
     return (
-        f"\nTied on Wits, so by join order: {listed}. Narrator, to reorder: "
+        f"Tied on Wits, so by join order: {listed}. To reorder: "
         f"`/conflict order names:{everyone}` (in the order you want)."
     )
 

@@ -23,6 +23,7 @@ from rules.character import Character
 from rules.character.stats import rollable_names
 from rules.conflict import Conflict, Participant
 from rules.naming import find_named, name_key, name_matches, sort_key
+from rules.words import verb
 from storage.conflict_runner import current_conflict
 from storage.errors import StorageError
 
@@ -54,7 +55,8 @@ def pick(conflict: Conflict, sheets: Sheets, caller: Caller, who: str | None, do
     if who is not None and who.strip():
         participant = find_participant(conflict, who)
         if not controls(caller, participant, sheets):
-            raise NotAllowed(f"{plain(participant.name)} is not yours, so you cannot {doing} for them.")
+            is_ = verb("is", participant.many)
+            raise NotAllowed(f"{plain(participant.name)} {is_} not yours, so you cannot {doing} for them.")
         return participant
     standing = [p for p in conflict.participants if controls(caller, p, sheets)]
     mine = [p for p in standing if not p.defeated]
@@ -115,11 +117,11 @@ class ParticipantTransformer(app_commands.Transformer[MistbornClient]):
 ParticipantName = app_commands.Transform[str, ParticipantTransformer]
 
 
-async def participant_stats(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Stats and Powers of ``who`` (or of the caller's own participant), for ``stat`` options."""
+async def _speaking_for(interaction: Interaction) -> Character | None:
+    """The sheet of ``who`` (or of the caller's own participant) when the caller controls it."""
     conflict = await _conflict_here(interaction)
     if conflict is None or interaction.guild_id is None:
-        return []
+        return None
     storage = interaction.client.storage
     caller = await caller_of(interaction, storage)
     who = getattr(interaction.namespace, "who", None)
@@ -133,6 +135,23 @@ async def participant_stats(interaction: Interaction, current: str) -> list[app_
             continue
         if not caller.controls(stored.character) or (key is None and not caller.owns(stored.character)):
             continue
-        names = [n for n in rollable_names(stored.character) if name_matches(current, n)]
-        return [app_commands.Choice(name=n, value=n) for n in names[:SUGGESTIONS]]
-    return []
+        return stored.character
+    return None
+
+
+def _choices(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    found = [n for n in names if name_matches(current, n)]
+    return [app_commands.Choice(name=n, value=n) for n in found[:SUGGESTIONS]]
+
+
+async def participant_stats(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Stats and Powers of ``who`` (or of the caller's own participant), for ``stat`` options."""
+    sheet = await _speaking_for(interaction)
+    return _choices(list(rollable_names(sheet)), current) if sheet is not None else []
+
+
+async def participant_props(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Props of ``who`` (or of the caller's own participant), for the ``weapon`` option: a
+    weapon for a physical attack, any Prop a social or mental one names (docs/rulings.md §5.1)."""
+    sheet = await _speaking_for(interaction)
+    return _choices([p.name for p in sheet.props], current) if sheet is not None else []

@@ -29,7 +29,7 @@ from bot.render.conflict_words import (
     plural,
     who,
 )
-from bot.render.dice import decision_text, faces_text
+from bot.render.dice import decision_text, faces_text, outcome_text
 from rules.conflict import ActionKind, Conflict, EndReason, Event, Pile, Side, Waiting
 from rules.conflict import events as ev
 from rules.contest import Side as ContestSide
@@ -85,13 +85,14 @@ def _acted(c: Conflict, e: ev.Acted, v: ConflictView) -> str:
 
 
 def _switched(c: Conflict, e: ev.Switched, v: ConflictView) -> str:
+    goes = verb("goes", is_group(c, e.participant))
     if not v.shows(e.participant):
-        return f"{does(c, e.participant, 'switches')} to {action_phrase(c, e.action)}; goes last"
+        return f"{does(c, e.participant, 'switches')} to {action_phrase(c, e.action)}; {goes} last"
     return (
         f"{does(c, e.participant, 'switches')} to {action_phrase(c, e.action)}: "
         f"{e.refigured} dice ({parts_text(e.pool)}), halved to {e.halved}"
         + (f", less {e.lost} already gone" if e.lost else "")
-        + f" → {pile_dice(e.dice, Pile.ACTION)}; goes last"
+        + f" → {pile_dice(e.dice, Pile.ACTION)}; {goes} last"
     )
 
 
@@ -116,38 +117,41 @@ def _defended(c: Conflict, e: ev.Defended, v: ConflictView) -> str:
     return f"{does(c, e.participant, 'defends')} with {pile_dice(e.dice, e.pile)} ({e.left} left)"
 
 
-def roll_text(name: str, reading: Reading) -> str:
-    """ "**Thorrow** rolls **3** **3** 6✦ 6✦ 1 2 (Result 3, 2 Nudges)": dice thrown in the open."""
+def roll_text(name: str, reading: Reading, many: bool = False) -> str:
+    """ "**Thorrow** rolls **3** **3** 6✦ 6✦ 1 2 (Result 3, 2 Nudges)": dice thrown in the open;
+    a group rolls in the plural ("**House guards** roll", docs/rulings.md §8.2)."""
     result = f"Result {reading.result}" if reading.has_set else "no matching set"
-    return f"{name} rolls {faces_text(reading)} ({result}, {plural(reading.tiebreak_nudges, 'Nudge')})"
+    rolls = verb("rolls", many)
+    return f"{name} {rolls} {faces_text(reading)} ({result}, {plural(reading.tiebreak_nudges, 'Nudge')})"
 
 
 def _resolved(c: Conflict, e: ev.Resolved) -> str:
     contest = e.contest
     attacker, target = who(c, e.attacker), who(c, e.target)
-    line = roll_text(attacker, contest.acting)
+    line = roll_text(attacker, contest.acting, is_group(c, e.attacker))
     if contest.acting.difficulty > 1:
         line += f" against Difficulty {contest.acting.difficulty}"
     opposing = contest.opposing
-    line += f"; {roll_text(target, opposing)}" if opposing is not None else ""
+    line += f"; {roll_text(target, opposing, is_group(c, e.target))}" if opposing is not None else ""
     if contest.winner is ContestSide.ACTING:
-        verdict = f"{attacker} succeeds"
+        verdict = does(c, e.attacker, "succeeds")
     elif contest.winner is None:
         verdict = "Stalemate"
     elif e.target is not None and opposing is not None:
-        verdict = f"{target} holds off {attacker}"
+        verdict = f"{does(c, e.target, 'holds')} off {attacker}"
     else:
-        verdict = f"{attacker} fails"
+        # Nobody resisted: a plain roll, read as any roll is (docs/rulings.md §3.5, §2.7).
+        return line + f" → {does(c, e.attacker, 'fails')}. {outcome_text(contest.acting)}."
     line += f" → {verdict}. {decision_text(contest.decided_by, attacker)}"
     if e.awaiting_nudges:
-        line += f" {attacker} has {plural(e.nudges, 'Nudge')} to spend."
+        line += f" {does(c, e.attacker, 'has')} {plural(e.nudges, 'Nudge')} to spend."
     return line
 
 
 def _nudges(c: Conflict, e: ev.NudgesSpent) -> str:
-    name = who(c, e.participant)
+    spends = does(c, e.participant, "spends")
     if e.catch_beat:
-        return f"{name} spends all {e.available} Nudges to catch a Beat"
+        return f"{spends} all {e.available} Nudges to catch a Beat"
     uses = [
         (e.damage, "on damage"),
         (e.remove_dice, "to remove dice"),
@@ -155,29 +159,32 @@ def _nudges(c: Conflict, e: ev.NudgesSpent) -> str:
         (e.story, "on the story"),
     ]
     spent = ", ".join(f"{n} {what}" for n, what in uses if n)
-    line = f"{name} spends {plural(e.available - e.unspent, 'Nudge')}" + (f": {spent}" if spent else "")
+    line = f"{spends} {plural(e.available - e.unspent, 'Nudge')}" + (f": {spent}" if spent else "")
     return line + (f" ({e.unspent} unspent, lost)" if e.unspent else "")
 
 
-def _burdens_text(e: ev.DamageDealt) -> str:
+def _burdens_text(e: ev.DamageDealt, many: bool) -> str:
     text = ""
+    gains = verb("gains", many)
     if len(e.burdens_added) == 1:
         burden = e.burdens_added[0]
-        text = f" and gains a {burden.severity.label} Burden: {plain(burden.name)}"
+        text = f" and {gains} a {burden.severity.label} Burden: {plain(burden.name)}"
     elif e.burdens_added:
         listed = ", ".join(f"{plain(b.name)} ({b.severity.label})" for b in e.burdens_added)
-        text = f" and gains Burdens: {listed}"
+        text = f" and {gains} Burdens: {listed}"
     if e.burdens_skipped:
         text += f" (already had {', '.join(plain(b.name) for b in e.burdens_skipped)})"
     return text
 
 
 def _damage(c: Conflict, e: ev.DamageDealt, v: ConflictView) -> str:
-    target = who(c, e.target)
     found = c.find(e.target)
     extras = bool(e.members_lost) or (found is not None and found.is_extra)
     if not v.shows(e.target):
-        # Armour, what was left and the wound are the sheet's: the table sees the hit land.
+        # Armour, what was left and the wound are the sheet's: the table sees the hit land, or
+        # glance off (only armour brings a hit to 0, docs/rulings.md §5.2).
+        if not e.amount:
+            return f"{does(c, e.target, 'is')} hit, but armour stops the blow: still {v.state(e.target)}"
         return f"{does(c, e.target, 'is')} hit: now {v.state(e.target)}"
     parts = ["1"] + ([f"{plural(e.nudges, 'Nudge')}"] if e.nudges else [])
     parts += [f"{plain(e.weapon_name) if e.weapon_name else 'weapon'} {e.weapon}"] if e.weapon else []
@@ -187,18 +194,20 @@ def _damage(c: Conflict, e: ev.DamageDealt, v: ConflictView) -> str:
             f"{does(c, e.target, 'takes')} {e.amount} damage{f' ({sum_text})' if len(parts) > 1 else ''}: "
             f"{plural(e.members_lost, 'member')} down ({e.before} → {e.after} standing)"
         )
+    takes = does(c, e.target, "takes")
     if not e.amount:
-        return f"{target} takes no damage ({sum_text})"
+        return f"{takes} no damage ({sum_text})"
     taken = f"{e.taken} damage" if e.taken == e.amount else f"{e.taken} of {e.amount} damage"
-    line = f"{target} takes {taken} to {e.resilience.label} ({e.before} → {e.after})"
-    return line + _burdens_text(e) + f" [{sum_text}]"
+    line = f"{takes} {taken} to {e.resilience.label} ({e.before} → {e.after})"
+    return line + _burdens_text(e, is_group(c, e.target)) + f" [{sum_text}]"
 
 
 def _defeated(c: Conflict, e: ev.Defeated) -> str:
     line = f"{does(c, e.participant, 'is')} defeated"
     line += f": {e.condition.label}" if e.condition is not None else ": every member is down"
     if e.simultaneous:
-        line += " — but still takes the action they share this moment with their attacker"
+        takes = verb("takes", is_group(c, e.participant))
+        line += f" — but still {takes} the action they share this moment with their attacker"
     return line
 
 

@@ -30,6 +30,7 @@ from bot.render.conflict_words import (
     TITLE_LIMIT,
     aim_text,
     bold,
+    is_group,
     next_step_line,
     order_text,
     pile_dice,
@@ -59,7 +60,7 @@ from rules.conflict.figure import kind_of
 from rules.conflict.order import declaration_key
 from rules.conflict.specs import DEFENCE_ATTRIBUTE
 from rules.errors import RulesError
-from rules.words import count_of
+from rules.words import count_of, says
 
 NAME_LIMITS: tuple[int | None, ...] = (None, 32, 20, 12, 8)
 """Name lengths tried, longest first, until an embed fits Discord's 6000 characters."""
@@ -330,15 +331,17 @@ def defence_prompt(
         return None
     hidden = not view.shows(target.id)
     attacker = plain(conflict.name_of(pending.attacker))
+    many = is_group(conflict, pending.attacker)
     action = pending.action
     kind = kind_of(conflict, action)
     whose = "their" if hidden else "your"
     if action.kind is ActionKind.ATTACK and action.resilience is not None:
         attack = f"a {kind.value} attack" if action.attack_kind is not None else "an attack"
         pool = count_of(pending.pool, "die")
-        what = f"{attacker} makes {attack} on {whose} {action.resilience.label} with {pool}"
+        what = f"{says(attacker, 'makes', many)} {attack} on {whose} {action.resilience.label} with {pool}"
     else:
-        what = f"{attacker} acts against {'them' if hidden else 'you'} with {count_of(pending.pool, 'die')}"
+        them = "them" if hidden else "you"
+        what = f"{says(attacker, 'acts', many)} against {them} with {count_of(pending.pool, 'die')}"
     if pending.difficulty > 1:
         what += f" (Difficulty {pending.difficulty})"
     if action.label:

@@ -15,7 +15,7 @@ from rules.character import Resilience
 from rules.conflict import ActionKind, ActionSpec, Conflict, ConflictType, Participant, Pile, Step, Waiting
 from rules.conflict.resolve import too_few_to_act
 from rules.pool import Contribution, Source
-from rules.words import count_of, verb
+from rules.words import count_of, names_say, verb
 
 DEFEAT = discord.Colour.dark_red()
 COUNTED = (Source.TRAIT, Source.TOOL, Source.CIRCUMSTANCE)
@@ -43,7 +43,7 @@ def who(conflict: Conflict, participant_id: int | None, limit: int | None = None
 def is_group(conflict: Conflict, participant_id: int | None) -> bool:
     """A group of Extras (size above 1) reads as plural, whatever its name (docs/rulings.md §8.2)."""
     found = conflict.find(participant_id) if participant_id is not None else None
-    return found is not None and found.size > 1
+    return found is not None and found.many
 
 
 def does(conflict: Conflict, participant_id: int | None, singular: str, limit: int | None = None) -> str:
@@ -171,8 +171,8 @@ def next_step_line(
             return f"Defend: {listed}{against} — choose dice below (0 = no defence)"
         case Step.NUDGES:
             nudges = conflict.pending.nudges if conflict.pending is not None else 0
-            listed = ", ".join(bold(p.name, limit) for p in people)
-            return f"Spend Nudges: {listed} has {nudges} — `/nudges`"
+            listed = names_say([bold(p.name, limit) for p in people], "has", any(p.many for p in people))
+            return f"Spend Nudges: {listed} {nudges} — `/nudges`"
         case Step.NEXT_ROUND:
             return "Round over: Narrator, `/conflict next-round`"
         case Step.JOIN:

@@ -28,7 +28,7 @@ from rules.odds import ContestOdds, Odds
 from rules.outcome import difficulty_name
 from rules.pool import Pool, Source
 from rules.roll import CATCH_A_BEAT, Reading
-from rules.words import count_of
+from rules.words import count_of, says
 
 
 def pool_breakdown(pool: Pool) -> str:
@@ -87,12 +87,31 @@ def nudges_text(reading: Reading) -> str:
     return text
 
 
+def _cancelled(reading: Reading) -> str:
+    """ " (1 cancelled by Nudges)": what the rolled 6s of a failure took off (docs/rulings.md §2.7)."""
+    cancelled = reading.cancelled_complications
+    return f" ({cancelled} cancelled by Nudges)" if cancelled else ""
+
+
 def complications_text(reading: Reading) -> str:
-    text = str(reading.complications)
-    if reading.cancelled_complications:
-        text += f" ({reading.cancelled_complications} cancelled by Nudges)"
+    text = str(reading.complications) + _cancelled(reading)
     if reading.group_complication:
         text += "\nOr one Complication for you and every ally nearby."
+    return text
+
+
+def outcome_text(reading: Reading) -> str:
+    """A roll's Outcome and Complications in one line, as the roll embed's fields read them:
+    "Outcome −2, Unfortunate: 1 Complication (1 cancelled by Nudges)" (docs/rulings.md §2.5–2.7).
+
+    A Conflict's action nobody resisted is read this way too (§3.5), so it never disagrees
+    with ``/roll``.
+    """
+    text = f"Outcome {reading.outcome:+d}, {reading.outcome_name}"
+    if reading.complications or reading.cancelled_complications:
+        text += f": {count_of(reading.complications, 'Complication')}{_cancelled(reading)}"
+    if reading.group_complication:
+        text += ", or one for the roller and every ally nearby"
     return text
 
 
@@ -136,17 +155,25 @@ def decision_text(decided_by: Decision, acting: str) -> str:
 
 
 def contest_embed(
-    contest: ContestResult, *, acting: str, opposing: str, hidden: Collection[Side] = ()
+    contest: ContestResult,
+    *,
+    acting: str,
+    opposing: str,
+    hidden: Collection[Side] = (),
+    many: tuple[bool, bool] = (False, False),
 ) -> discord.Embed:
     """A Contest; ``acting`` and ``opposing`` are the sides' names as typed, or
     :data:`ACTING_SIDE` and :data:`OPPOSING_SIDE` for bare pools (docs/rulings.md §8.1). A side in
     ``hidden`` is a Narrator's secret character: its name and the dice it threw, never the
-    ratings its pool came from (docs/rulings.md §7.1)."""
+    ratings its pool came from (docs/rulings.md §7.1). ``many`` says which side is a group or
+    several rollers, so it wins in the plural (§8.2)."""
     if contest.winner is None:
         title, colour = "Stalemate", NEUTRAL
     else:
-        name = acting if contest.winner is Side.ACTING else opposing
-        title, colour = f"{plain(name)} wins", SUCCESS if contest.winner is Side.ACTING else FAILURE
+        won = contest.winner is Side.ACTING
+        name = acting if won else opposing
+        title = says(plain(name), "wins", many[0] if won else many[1])
+        colour = SUCCESS if won else FAILURE
     embed = discord.Embed(
         title=fit(title, TITLE_LIMIT),
         colour=colour,

@@ -94,6 +94,8 @@ class Act(BaseModel):
 
     ``resilience``, ``attack_kind`` and ``difficulty`` let the Narrator's calls be changed at the
     last moment; changing one of an attack's kind and Resilience leaves the other as declared.
+    ``weapon`` names the Prop the attack uses now (``weapon_bonus`` 0: unarmed), as a
+    declaration can: a social or mental attack adds only a Prop it names (docs/rulings.md §5.1).
     ``action`` is only for the extra action a caught Beat grants (a fresh action; without it
     the declared one is repeated). ``faces`` only when nobody can defend (a Challenge);
     otherwise the dice are thrown with the defence. ``defeat_burden`` is used if the attack
@@ -110,6 +112,8 @@ class Act(BaseModel):
     difficulty: StrictInt | None = None
     action: ActionSpec | None = None
     defeat_burden: Severity | None = None
+    weapon: str | None = None
+    weapon_bonus: StrictInt | None = None
 
 
 class Switch(BaseModel):

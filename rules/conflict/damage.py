@@ -1,7 +1,8 @@
 """What a success does: damage, wounds, defeat, and the Nudges' other uses (docs/rulings.md §2, §5).
 
-A successful attack deals 1 + the Nudges spent on damage + the weapon's bonus, less armour
-when the attack is physical (whatever Resilience it aims at; never against a social or mental
+A successful attack deals 1 + the Nudges spent on damage + the weapon's bonus (a physical
+attack's, or a Prop a social or mental attack names, docs/rulings.md §5.1), less armour when
+the attack is physical (whatever Resilience it aims at; never against a social or mental
 attack, docs/rulings.md §5.2), never below 0. The damage lands through
 ``rules.character.apply_damage``, which keeps wounds and defeat in one place: an Extras group
 loses one member a point, a Hero or Villain loses Resilience and may take a wound Burden.
@@ -22,7 +23,7 @@ from rules.burdens import Severity
 from rules.character import apply_damage
 from rules.conflict.commands import SpendNudges
 from rules.conflict.events import BeatCaught, DamageDealt, Defeated, DiceRemoved, NudgesSpent, Pile
-from rules.conflict.figure import armour_of, kind_of, weapon_bonus
+from rules.conflict.figure import armour_of, attack_weapon, kind_of
 from rules.conflict.specs import ActionKind, ConflictType
 from rules.conflict.state import (
     Awaiting,
@@ -61,7 +62,7 @@ def _check_spending(conflict: Conflict, pending: PendingAttack, command: SpendNu
         check_count(f"{what} Nudges", count, 0, 99)
     asked = sum(parts)
     if asked > available:
-        raise RulesError(f"{attacker.name} has {available} Nudges to spend; that spends {asked}.")
+        raise RulesError(f"{attacker.does('has')} {available} Nudges to spend; that spends {asked}.")
     if command.damage and pending.action.kind is not ActionKind.ATTACK:
         raise RulesError("Only an attack deals damage; spend these Nudges another way.")
     if command.remove_dice and pending.target is None:
@@ -73,7 +74,7 @@ def _check_spending(conflict: Conflict, pending: PendingAttack, command: SpendNu
             raise RulesError("Catching a Beat spends every Nudge; leave the other uses at 0.")
         if attacker.round.defense_dice < MIN_POOL:
             raise RulesError(
-                f"{attacker.name} has {attacker.round.defense_dice} dice left; an extra action needs 2."
+                f"{attacker.does('has')} {attacker.round.defense_dice} dice left; an extra action needs 2."
             )
 
 
@@ -135,17 +136,18 @@ def deal_damage(
 ) -> Conflict:
     """Damage = 1 + Nudges + weapon − armour, through ``apply_damage`` (docs/rulings.md §5.1).
 
-    Armour counts against a physical attack, whatever Resilience it aims at, and against nothing
-    else (§5.2): a breastplate stops a blow meant to break the will, not an insult aimed at
-    Health.
+    The weapon is a physical attack's (its best by default); a social or mental attack adds
+    only a Prop it names (``attack_weapon``). Armour counts against a physical attack, whatever
+    Resilience it aims at, and against nothing else (§5.2): a breastplate stops a blow meant to
+    break the will, not an insult aimed at Health.
     """
     assert pending.target is not None and pending.action.resilience is not None
     attacker = conflict.participant(pending.attacker)
     target = conflict.participant(pending.target)
     resilience = pending.action.resilience
-    weapon = weapon_bonus(work.sheet(attacker), pending.action)
-    sheet = work.sheet(target)
     physical = kind_of(conflict, pending.action) is ConflictType.PHYSICAL
+    weapon, weapon_name = attack_weapon(work.sheet(attacker), pending.action, physical)
+    sheet = work.sheet(target)
     armour = armour_of(sheet, pending.action) if physical else 0
     amount = max(0, 1 + nudges + weapon - armour)
     result = apply_damage(sheet, resilience, amount, defeat_burden, burning_pewter=target.burning_pewter)
@@ -169,7 +171,7 @@ def deal_damage(
             nudges=nudges,
             weapon=weapon,
             armour=armour,
-            weapon_name=(pending.action.weapon or "") if pending.action.weapon_bonus is None else "",
+            weapon_name=weapon_name,
             amount=amount,
             taken=result.taken,
             before=result.before,

@@ -24,9 +24,9 @@ def declare(conflict: Conflict, work: Work, command: Declare) -> Conflict:
     require_phase(conflict, Phase.DECLARE)
     actor = conflict.participant(command.participant)
     if actor.defeated:
-        raise RulesError(f"{actor.name} is defeated and cannot declare an action.")
+        raise RulesError(f"{actor.does('is')} defeated and cannot declare an action.")
     if actor.round.status is not Status.UNDECLARED:
-        raise RulesError(f"{actor.name} has already declared an action this round.")
+        raise RulesError(f"{actor.does('has')} already declared an action this round.")
     turn = next_declarer(conflict)
     if turn is not None and turn.id != actor.id:
         raise RulesError(

@@ -62,7 +62,7 @@ def _check_defence(conflict: Conflict, command: Defend) -> PendingAttack:
         raise RulesError("There is no attack to defend against right now.")
     if pending.awaiting is not Awaiting.DEFENCE or pending.target is None:
         raise RulesError(
-            f"{conflict.name_of(pending.target)} has already defended against this action; once per action."
+            f"{conflict.does(pending.target, 'has')} already defended against this action; once per action."
         )
     if command.participant != pending.target:
         raise RulesError(f"Only {conflict.name_of(pending.target)} can defend against this action.")
@@ -102,7 +102,7 @@ def defend(conflict: Conflict, work: Work, command: Defend) -> Conflict:
     held = state.action_dice if waiting else state.defense_dice
     kind = "Action" if waiting else "Defense"
     if command.dice > held:
-        raise RulesError(f"{target.name} has only {held} {kind} Dice to defend with.")
+        raise RulesError(f"{target.does('has')} only {held} {kind} Dice to defend with.")
     pile_field = "action_dice" if waiting else "defense_dice"
     state = state.model_copy(
         update={

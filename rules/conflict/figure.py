@@ -17,8 +17,11 @@ Rulings:
   (physical → Physique, social → Charm, mental → Wits), never the Resilience it aims at, with
   Pewter and defeat penalties as on any roll; a contested action that is not an attack takes
   the Conflict's kind (docs/rulings.md §4.11).
-* Armour is the target's best armour Prop unless the action names a value, and an attack uses
-  the attacker's best weapon Prop unless it names another or attacks unarmed (bonus 0).
+* Armour is the target's best armour Prop unless the action names a value. A physical attack
+  uses the attacker's best weapon Prop unless it names another or attacks unarmed (bonus 0); a
+  social or mental attack adds a Prop's bonus only when it names that Prop (a forged letter),
+  never a blade by default (docs/rulings.md §5.1). The default is settled when the damage lands
+  (``attack_weapon``), so a kind changed at the last moment takes the blade out, or puts it in.
 """
 
 from collections.abc import Sequence
@@ -44,6 +47,7 @@ from rules.errors import RulesError
 from rules.naming import name_key
 from rules.outcome import check_difficulty
 from rules.pool import MAX_BURDENS, Pool, build_pool
+from rules.words import is_group, says
 
 WEAPON_MAX = lim.WEAPON_MAX
 ARMOUR_MAX = lim.ARMOUR_MAX
@@ -71,7 +75,7 @@ def check_target(conflict: Conflict, actor: Participant, target_id: int) -> Part
     if target.id == actor.id:
         raise RulesError(f"{actor.name} cannot target themselves.")
     if target.defeated:
-        raise RulesError(f"{target.name} is already defeated; choose another target.")
+        raise RulesError(f"{target.does('is')} already defeated; choose another target.")
     return target
 
 
@@ -110,8 +114,6 @@ def check_action(
             check_count("A weapon's bonus", action.weapon_bonus, 0, WEAPON_MAX)
         if action.armour is not None:
             check_count("Armour", action.armour, 0, ARMOUR_MAX)
-        if action.weapon is None and action.weapon_bonus is None:
-            action = action.model_copy(update={"weapon": best_weapon(work.sheet(actor))})
         weapon_bonus(work.sheet(actor), action)
         attack_kind = attack_kind or default_kind(conflict, work, actor, dice)
         resilience = resilience or attack_kind.resilience
@@ -222,23 +224,24 @@ def _prop(sheet: Character, name: str) -> Prop:
     sheet cannot tell them apart either.
     """
     found = pick(name, sheet.props, lambda prop: prop.name)
+    has = says(sheet.name, "has", is_group(sheet.size))
     if len(found) == 1 or (found and same_name(name, found[0].name)):
         return found[0]
     if found:
         options = one_of([prop.name for prop in found])
-        raise RulesError(f"{sheet.name} has more than one Prop matching {lim.quoted(name)}; say {options}.")
-    raise RulesError(f"{sheet.name} has no Prop called {lim.quoted(name)}.")
+        raise RulesError(f"{has} more than one Prop matching {lim.quoted(name)}; say {options}.")
+    raise RulesError(f"{has} no Prop called {lim.quoted(name)}.")
 
 
 def weapon_bonus(sheet: Character, action: ActionSpec) -> int:
-    """The attack's weapon bonus: the named Prop's, the number given, or 0 (docs/rulings.md §5)."""
+    """The bonus the attack names: the named Prop's, the number given, or 0 (docs/rulings.md §5)."""
     if action.weapon_bonus is not None:
         return action.weapon_bonus
     if action.weapon is None:
         return 0
     prop = _prop(sheet, action.weapon)
     if prop.weapon is None:
-        raise RulesError(f"{prop.name} is not a weapon on {sheet.name}'s sheet.")
+        raise RulesError(f"{prop.name} is not a weapon on {sheet.name}'s sheet: it has no bonus to add.")
     return prop.weapon
 
 
@@ -247,6 +250,22 @@ def best_weapon(sheet: Character) -> str | None:
     equals (docs/rulings.md §5.1); ``weapon_bonus`` 0 attacks unarmed."""
     weapons = [prop for prop in sheet.props if prop.weapon is not None]
     return max(weapons, key=lambda prop: prop.weapon or 0).name if weapons else None
+
+
+def attack_weapon(sheet: Character, action: ActionSpec, physical: bool) -> tuple[int, str]:
+    """The bonus an attack adds to its damage and the Prop it names ("" for none) (§5.1).
+
+    A Prop the attack names, or a bonus given outright, counts whatever the kind. Unnamed, a
+    physical attack takes the attacker's best weapon; a social or mental one takes nothing: a
+    sword does not sharpen an insult.
+    """
+    if action.weapon_bonus is not None:
+        return action.weapon_bonus, ""
+    name = action.weapon if action.weapon is not None else best_weapon(sheet) if physical else None
+    if name is None:
+        return 0, ""
+    prop = _prop(sheet, name)
+    return weapon_bonus(sheet, action.model_copy(update={"weapon": name})), prop.name
 
 
 def armour_of(sheet: Character, action: ActionSpec) -> int:

@@ -16,6 +16,8 @@ Rulings:
   extra action of a caught Beat may name a new action, since it is a fresh one.
 * A switcher goes at the very end of the round, after everyone still to act, whatever dice
   anyone holds (``state.SWITCHED_STEP``; docs/rulings.md §4.7).
+* A kind or Resilience the Narrator changes when the action is taken replaces the declared one,
+  so the board shows the attack as it was made (docs/rulings.md §4.5).
 * Holding fewer than 2 Action Dice on their turn, a character cannot form a pool: acting and
   switching are refused with a plain word that they can only choose not to act (§4.9).
 """
@@ -23,14 +25,15 @@ Rulings:
 from rules.conflict.commands import Act, Pass, Switch
 from rules.conflict.defend import can_defend, settle_roll
 from rules.conflict.events import Acted, Passed, Switched
-from rules.conflict.figure import check_action, check_target, figure_pool
+from rules.conflict.figure import WEAPON_MAX, check_action, check_target, figure_pool, weapon_bonus
 from rules.conflict.order import beat_holder, current_turn
 from rules.conflict.specs import ActionKind, ActionSpec
 from rules.conflict.state import Awaiting, Conflict, Declaration, Participant, PendingAttack, Phase, Status
-from rules.conflict.work import Work, require_phase
+from rules.conflict.work import Work, check_count, require_phase
 from rules.errors import RulesError
 from rules.outcome import DEFAULT_DIFFICULTY, check_difficulty
 from rules.pool import MAX_DICE, MIN_DICE
+from rules.words import names_say, verb
 
 
 def pending_message(conflict: Conflict) -> str:
@@ -48,22 +51,24 @@ def _check_turn(conflict: Conflict, actor: Participant) -> None:
         raise RulesError(pending_message(conflict))
     holder = beat_holder(conflict)
     if holder is not None and holder.id != actor.id:
-        raise RulesError(f"{holder.name} caught a Beat and takes an extra action first.")
+        takes = verb("takes", holder.many)
+        raise RulesError(f"{holder.name} caught a Beat and {takes} an extra action first.")
     state = actor.round
     if state.passed:
         raise RulesError(f"{actor.name} chose not to act this round.")
     if state.acted:
-        raise RulesError(f"{actor.name} has already acted this round.")
+        raise RulesError(f"{actor.does('has')} already acted this round.")
     if state.status is Status.UNDECLARED:
-        raise RulesError(f"{actor.name} has not declared an action this round.")
+        raise RulesError(f"{actor.does('has')} not declared an action this round.")
     if state.status is Status.DONE:
         raise RulesError(f"{actor.name} declared an action that takes no turn; they can only defend.")
     if not actor.in_order:
-        raise RulesError(f"{actor.name} is defeated and takes no more turns.")
+        raise RulesError(f"{actor.does('is')} defeated and {verb('takes', actor.many)} no more turns.")
     turn = current_turn(conflict)
     if actor.id not in turn:
-        names = ", ".join(conflict.name_of(pid) for pid in turn)
-        raise RulesError(f"It is not {actor.name}'s turn yet: {names} act first.")
+        first = [conflict.participant(pid) for pid in turn]
+        acts = names_say([p.name for p in first], "acts", any(p.many for p in first))
+        raise RulesError(f"It is not {actor.name}'s turn yet: {acts} first.")
 
 
 def too_few_to_act(actor: Participant) -> bool:
@@ -76,7 +81,7 @@ def _check_can_act(actor: Participant) -> None:
         held = actor.round.action_dice
         dice = "1 Action Die" if held == 1 else f"{held} Action Dice"
         raise RulesError(
-            f"{actor.name} holds only {dice}, too few for a pool of {MIN_DICE}: "
+            f"{actor.does('holds')} only {dice}, too few for a pool of {MIN_DICE}: "
             "they can only choose not to act."
         )
 
@@ -85,7 +90,7 @@ def _check_pool(actor: Participant, pool: int, held: int, kind: str) -> None:
     if not MIN_DICE <= pool <= MAX_DICE:
         raise RulesError(f"A pool has {MIN_DICE} to {MAX_DICE} dice; {pool} will not do.")
     if pool > held:
-        raise RulesError(f"{actor.name} has only {held} {kind} Dice; a pool of {pool} is too many.")
+        raise RulesError(f"{actor.does('has')} only {held} {kind} Dice; a pool of {pool} is too many.")
 
 
 def _extra_action(conflict: Conflict, work: Work, actor: Participant, command: Act) -> ActionSpec:
@@ -97,6 +102,21 @@ def _extra_action(conflict: Conflict, work: Work, actor: Participant, command: A
     if declared is None or not declared.action.kind.rolls:
         raise RulesError("Name the extra action to take: the declared action takes no roll.")
     return declared.action
+
+
+def _named_weapon(work: Work, actor: Participant, action: ActionSpec, command: Act) -> ActionSpec:
+    """The Prop named when acting replaces the declared one (docs/rulings.md §5.1)."""
+    if command.weapon is None and command.weapon_bonus is None:
+        return action
+    if action.kind is not ActionKind.ATTACK:
+        raise RulesError("Only an attack uses a weapon or a Prop for its damage.")
+    if command.weapon is not None and command.weapon_bonus is not None:
+        raise RulesError("Name the weapon Prop or give its bonus, not both.")
+    if command.weapon_bonus is not None:
+        check_count("A weapon's bonus", command.weapon_bonus, 0, WEAPON_MAX)
+    action = action.model_copy(update={"weapon": command.weapon, "weapon_bonus": command.weapon_bonus})
+    weapon_bonus(work.sheet(actor), action)
+    return action
 
 
 def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
@@ -126,6 +146,7 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
             if action.kind is not ActionKind.ATTACK:
                 raise RulesError(f"Only an attack {what}.")
             action = action.model_copy(update={field: value})
+    action = _named_weapon(work, actor, action, command)
     difficulty = next(
         (d for d in (command.difficulty, action.difficulty) if d is not None), DEFAULT_DIFFICULTY
     )
@@ -146,8 +167,11 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
             }
         )
     else:
+        assert state.declaration is not None
         state = state.model_copy(
             update={
+                # A kind or Resilience called at the last moment is what was done (and shown).
+                "declaration": state.declaration.model_copy(update={"action": action}),
                 "action_dice": 0,
                 "defense_dice": state.defense_dice + held - command.pool,
                 "spent": state.spent + command.pool,
@@ -199,7 +223,7 @@ def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
     _check_can_act(actor)
     state = actor.round
     if state.switched:
-        raise RulesError(f"{actor.name} has already switched actions this round; only once a round.")
+        raise RulesError(f"{actor.does('has')} already switched actions this round; only once a round.")
     if not command.action.kind.rolls:
         raise RulesError("A new action must be one that rolls; to do nothing, choose not to act.")
     action = check_action(conflict, work, actor, command.action, command.dice)

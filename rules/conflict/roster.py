@@ -37,6 +37,7 @@ from rules.conflict.state import MAX_PARTICIPANTS, Conflict, Participant, Phase,
 from rules.conflict.work import Work, check_count, clean_text, require_phase
 from rules.errors import RulesError
 from rules.naming import did_you_mean
+from rules.words import is_group, says
 
 MAX_ADJUST = 20
 
@@ -46,8 +47,9 @@ def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
     sheet = work.sheets.get(command.character_id)
     if sheet is None:
         raise RulesError("That character sheet was not found in this server.")
+    joiner = says(sheet.name, "is", is_group(sheet.size))
     if conflict.find(command.character_id) is not None:
-        raise RulesError(f"{sheet.name} is already taking part in this Conflict.")
+        raise RulesError(f"{joiner} already taking part in this Conflict.")
     if len(conflict.participants) >= MAX_PARTICIPANTS:
         raise RulesError(
             f"A Conflict holds at most {MAX_PARTICIPANTS} participants; split the crowd into groups."
@@ -56,7 +58,7 @@ def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
     if sheet.is_extra and sheet.members_left == 0:
         raise RulesError(f"Every member of {sheet.name} is already defeated.")
     if not sheet.is_extra and resilience_current(sheet, resilience) == 0:
-        raise RulesError(f"{sheet.name} is already defeated ({resilience.label} 0) and cannot join.")
+        raise RulesError(f"{joiner} already defeated ({resilience.label} 0) and cannot join.")
     side = command.side or (Side.HEROES if sheet.kind is CharacterKind.HERO else Side.OPPOSITION)
     participant = Participant(
         id=command.character_id,
@@ -106,7 +108,7 @@ def reorder(conflict: Conflict, work: Work, command: Reorder) -> Conflict:
         if declaration_key(before)[:2] > declaration_key(after)[:2]:
             why = "is surprised" if after.surprised and not before.surprised else f"has Wits {after.wits}"
             raise RulesError(
-                f"{after.name} {why} and must declare before {before.name}; only ties can be reordered."
+                f"{after.does(why)} and must declare before {before.name}; only ties can be reordered."
             )
     for rank, participant in enumerate(listed):
         conflict = conflict.with_participant(participant.model_copy(update={"rank": rank}))
@@ -119,10 +121,10 @@ def set_surprised(conflict: Conflict, work: Work, command: SetSurprised) -> Conf
     participant = conflict.participant(command.participant)
     if participant.surprised == command.surprised:
         state = "already" if command.surprised else "not"
-        raise RulesError(f"{participant.name} is {state} surprised.")
+        raise RulesError(f"{participant.does('is')} {state} surprised.")
     if participant.round.status is not Status.UNDECLARED:
         raise RulesError(
-            f"{participant.name} has already declared; surprise only changes who declares first."
+            f"{participant.does('has')} already declared; surprise only changes who declares first."
         )
     work.emit(SurpriseChanged(participant=participant.id, surprised=command.surprised))
     return conflict.with_participant(participant.model_copy(update={"surprised": command.surprised}))
@@ -141,7 +143,7 @@ def burn(conflict: Conflict, work: Work, command: Burn) -> Conflict:
         raise RulesError(f"{participant.name} cannot burn {metal}: the sheet has no Allomantic {metal}.")
     if (metal in participant.burning) == command.burning:
         state = "already" if command.burning else "not"
-        raise RulesError(f"{participant.name} is {state} burning {metal}.")
+        raise RulesError(f"{participant.does('is')} {state} burning {metal}.")
     burning = (
         (*participant.burning, metal)
         if command.burning
@@ -167,14 +169,14 @@ def adjust_dice(conflict: Conflict, work: Work, command: AdjustDice) -> Conflict
     reason = clean_text(command.reason, "The reason", LABEL_MAX)
     state = participant.round
     if state.status is Status.UNDECLARED and conflict.phase is Phase.DECLARE:
-        raise RulesError(f"{participant.name} has not declared yet; adjust their dice once they have.")
+        raise RulesError(f"{participant.does('has')} not declared yet; adjust their dice once they have.")
     waiting = state.status is Status.WAITING
     held = state.action_dice if waiting else state.defense_dice
     now = held + command.delta
     if now < 0:
         kind = "Action" if waiting else "Defense"
         raise RulesError(
-            f"{participant.name} has only {held} {kind} Dice; cannot take away {-command.delta}."
+            f"{participant.does('has')} only {held} {kind} Dice; cannot take away {-command.delta}."
         )
     ledger = (
         {"gained": state.gained + command.delta}

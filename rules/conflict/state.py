@@ -22,6 +22,7 @@ from rules.character import Burden, CharacterKind, Resilience
 from rules.conflict.specs import FROZEN, ActionSpec, ConflictType, DiceSpec, Side
 from rules.errors import RulesError
 from rules.pool import Contribution
+from rules.words import is_group, says
 
 SCHEMA_VERSION: Literal[2] = 2
 SWITCHED_STEP = -1
@@ -146,6 +147,15 @@ class Participant(BaseModel):
         return self.kind is CharacterKind.EXTRA
 
     @property
+    def many(self) -> bool:
+        """A group reads as plural: "House guards roll" (``rules.words.is_group``, §8.2)."""
+        return is_group(self.size)
+
+    def does(self, singular: str) -> str:
+        """ "Vin acts", "House guards act": the name and its verb in agreement (§8.2)."""
+        return says(self.name, singular, self.many)
+
+    @property
     def in_order(self) -> bool:
         """Still due a turn this round (docs/rulings.md §4): declared a rolled action, not yet taken."""
         state = self.round
@@ -251,6 +261,11 @@ class Conflict(BaseModel):
     def name_of(self, participant_id: int | None) -> str:
         found = None if participant_id is None else self.find(participant_id)
         return found.name if found is not None else "someone"
+
+    def does(self, participant_id: int | None, singular: str) -> str:
+        """ "Vin has", "House guards have", "someone has": a participant and its verb (§8.2)."""
+        found = None if participant_id is None else self.find(participant_id)
+        return found.does(singular) if found is not None else says("someone", singular)
 
     def with_participant(self, participant: Participant) -> "Conflict":
         """A copy with ``participant`` replacing the one with the same id."""

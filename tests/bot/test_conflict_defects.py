@@ -63,7 +63,9 @@ async def test_an_attack_uses_the_characters_weapon_unless_told_otherwise(bot_en
     )
     declared = {p.name: p.round.declaration for p in (await state(env)).participants}
     vin, brute = declared["Vin"], declared["Brute"]
-    assert vin is not None and vin.action.weapon == "Spear"  # the best weapon, not retyped
+    # Not retyped: the best weapon is taken when the blow lands, if it is still physical (§5.1;
+    # tests/bot/test_conflict_words_h2.py shows the damage).
+    assert vin is not None and vin.action.weapon is None and vin.action.weapon_bonus is None
     assert brute is not None and brute.action.weapon is None and brute.action.weapon_bonus == 0
 
 

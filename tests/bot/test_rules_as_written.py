@@ -186,7 +186,9 @@ async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env: Bot
 
     rolled = await env.slash('/defend dice:0 attacker_faces:"3 3 1 2"', user="narrator")
     public, lines = rolled.embeds[0]["description"], narrator_figures(rolled)
-    assert "**Thug** is busy elsewhere, so gets Defense Dice\n" in public and "armour" not in public
+    assert "**Thug** is busy elsewhere, so gets Defense Dice\n" in public and "armour 1" not in public
+    # The table sees the blow glance off, never the armour's value (issue 29; §7.1).
+    assert "**Thug** is hit, but armour stops the blow: still unhurt" in public
     assert "**Thug** is busy elsewhere, so gets 5 Defense Dice — Physique 5" in lines
     assert "**Thug** takes no damage (1 − armour 1)" in lines
     thug = (await env.storage.characters.get_by_name(env.guild_id, "Thug")).character
@@ -216,7 +218,9 @@ async def test_a_conflict_saved_before_attack_kinds_plays_on(bot_env: BotEnv) ->
     rolled = await env.slash('/defend dice:0 attacker_faces:"3 3 1"', user="narrator")
     lines = narrator_figures(rolled)
     assert "**Thug** is busy elsewhere, so gets 5 Defense Dice — Physique 5" in lines
-    assert "**Thug** takes no damage (1 − armour 1)" in lines
+    # Vin's best weapon counts for the physical blow, taken when it lands (docs/rulings.md §5.1).
+    assert "**Thug** takes 1 damage to Willpower (4 → 3)" in lines
+    assert "[1 + Dagger 1 − armour 1]" in lines
     upgraded = await current_conflict(env.storage, env.guild_id, channel)
     assert upgraded is not None
     assert upgraded.schema_version == 2

@@ -72,9 +72,12 @@ def vin_hits_thug(sixes: int = 3, **action: Any) -> Table:
         # A Physique blow is physical whatever it aims at: armour counts (docs/rulings.md §5.2).
         ({"resilience": Resilience.REPUTATION}, 0, 1 + 1 - 1),
         ({"resilience": Resilience.WILLPOWER, "weapon_bonus": 2}, 2, 1 + 2 + 2 - 1),
-        # Social and mental attacks ignore armour, even aimed at Health.
-        ({"attack_kind": ConflictType.SOCIAL}, 0, 1 + 1),
-        ({"attack_kind": ConflictType.SOCIAL, "resilience": Resilience.HEALTH}, 0, 1 + 1),
+        # Social and mental attacks ignore armour, even aimed at Health, and add no blade
+        # unless they name a Prop (docs/rulings.md §5.1).
+        ({"attack_kind": ConflictType.SOCIAL}, 0, 1),
+        ({"attack_kind": ConflictType.SOCIAL, "resilience": Resilience.HEALTH}, 0, 1),
+        ({"attack_kind": ConflictType.SOCIAL, "weapon": "Dagger"}, 1, 1 + 1 + 1),
+        ({"attack_kind": ConflictType.MENTAL}, 2, 1 + 2),
         ({"attack_kind": ConflictType.MENTAL, "weapon_bonus": 1}, 1, 1 + 1 + 1),
     ],
 )
@@ -349,3 +352,58 @@ def test_a_defeated_character_drops_out_of_the_resolve_order() -> None:
     assert table.p(THUG).defeated
     assert resolve_order(table.state) == ()
     assert waiting(table.last.events).step is Step.NEXT_ROUND
+
+
+@pytest.mark.parametrize(
+    ("called", "weapon", "amount"),
+    [
+        # Vin's Dagger (+1) counts for a physical blow, and Thug's leather (1) stops it.
+        ({}, 1, 1 + 1 - 1),
+        # Called mental at the last moment: no blade, no armour (docs/rulings.md §5.1, §5.2).
+        ({"attack_kind": ConflictType.MENTAL}, 0, 1),
+        ({"attack_kind": ConflictType.SOCIAL, "resilience": Resilience.WILLPOWER}, 0, 1),
+        # Only the Resilience changes: still a physical blow.
+        ({"resilience": Resilience.WILLPOWER}, 1, 1 + 1 - 1),
+        # A Prop named when acting counts, whatever the kind; none is unarmed.
+        ({"attack_kind": ConflictType.MENTAL, "weapon": "Dagger"}, 1, 1 + 1),
+        ({"weapon_bonus": 0}, 0, 0),
+    ],
+)
+def test_a_kind_called_at_act_is_the_declared_attack_and_sets_the_weapon(
+    called: dict[str, Any], weapon: int, amount: int
+) -> None:
+    table = Table.start(pick(VIN, THUG, BRUTE))
+    table.do(declare_nothing(THUG), declare_defence(BRUTE), declare_attack(VIN, THUG, traits_for=2))
+    table.do(Act(participant=VIN, pool=6, **called))
+    table.do(Defend(participant=THUG, dice=0, attack_faces=(3, 3, 1, 1, 2, 2)))
+    (dealt,) = of_type(table.last.events, "damage_dealt")
+    assert (dealt.weapon, dealt.amount) == (weapon, amount)
+    declared = table.p(VIN).round.declaration
+    assert declared is not None
+    # One of the two called leaves the other as declared (``Act``).
+    assert declared.action.attack_kind is called.get("attack_kind", ConflictType.PHYSICAL)
+    assert declared.action.resilience is called.get("resilience", Resilience.HEALTH)
+
+
+@pytest.mark.parametrize(
+    ("act", "message"),
+    [
+        ({"weapon": "Sword"}, "no Prop called 'Sword'"),
+        ({"weapon": "Cloak"}, "not a weapon"),
+        ({"weapon": "Dagger", "weapon_bonus": 1}, "not both"),
+        ({"weapon_bonus": 5}, "between 0 and 4"),
+    ],
+)
+def test_a_prop_named_when_acting_is_checked(act: dict[str, Any], message: str) -> None:
+    table = Table.start(pick(VIN, THUG, BRUTE))
+    table.do(declare_nothing(THUG), declare_defence(BRUTE), declare_attack(VIN, THUG, traits_for=2))
+    table.refuse(Act(participant=VIN, pool=6, **act), message)
+
+
+def test_only_an_attack_names_a_prop_when_acting() -> None:
+    table = Table.start(pick(VIN, KELL))
+    table.do(
+        Declare(participant=VIN, action=ActionSpec(kind=ActionKind.ACTION), dice=DiceSpec(stat="Wits")),
+        declare_nothing(KELL),
+    )
+    table.refuse(Act(participant=VIN, pool=2, weapon="Dagger"), "Only an attack uses a weapon")

@@ -44,13 +44,14 @@ def test_each_stored_attack_gets_the_kind_its_declaration_gives_it() -> None:
 
 def test_the_old_conflict_plays_on_by_the_rules_as_written() -> None:
     """The Thug, busy, defends against a physical attack with his Physique (5), not the Wits (2)
-    of the Willpower it aims at (§4.11); his leather stops a point, since the blow is physical
-    (§5.2); then the round goes on to the Brute's social attack."""
+    of the Willpower it aims at (§4.11); Vin's Dagger, her best weapon, adds a point to a
+    physical blow and his leather stops one (§5.1, §5.2); then the round goes on to the Brute's
+    social attack."""
     table = Table(load_conflict(V1), pick(VIN, THUG, BRUTE))
     events = table.do(Defend(participant=THUG, dice=0, attack_faces=(3, 3, 1)))
     assert of_type(events, "defence_granted")[0].dice == 5
     (dealt,) = of_type(events, "damage_dealt")
-    assert (dealt.resilience, dealt.armour, dealt.amount) == (Resilience.WILLPOWER, 1, 0)
+    assert (dealt.resilience, dealt.weapon, dealt.armour, dealt.amount) == (Resilience.WILLPOWER, 1, 1, 1)
     assert waiting(events).step is Step.ACT and waiting(events).participants == (BRUTE,)
     events = table.do(Pass(participant=BRUTE))
     assert waiting(events).step is Step.NEXT_ROUND

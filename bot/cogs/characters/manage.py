@@ -34,6 +34,7 @@ from rules.character import (
     CharacterKind,
     export_character,
 )
+from rules.words import is_group, verb
 
 NO_PINGS = discord.AllowedMentions.none()
 PAGE_SIZE = 25
@@ -165,7 +166,8 @@ class CharacterCommands(
         channels = await self.bot.storage.conflicts.channels_of(guild_id_of(interaction), stored.id)
         if channels:  # a combatant's sheet is what its turns are played from
             raise BotError(
-                f"{plain(stored.name)} is in the Conflict in <#{channels[0]}>: take them out with "
+                f"{plain(stored.name)} {verb('is', is_group(stored.character.size))} in the Conflict in "
+                f"<#{channels[0]}>: take them out with "
                 "`/conflict remove` (or end it) first, then delete."
             )
         view = DeleteView(stored, interaction.user.id)

@@ -51,6 +51,13 @@ UNARMED = frozenset({"none", "unarmed", "no weapon"})
 """``weapon:none`` attacks without the weapon Prop an attack otherwise uses by default."""
 
 
+def weapon_option(weapon: str | None) -> dict[str, Any]:
+    """A typed ``weapon``: the Prop it names, or ``weapon:none`` for a bonus of 0 (unarmed)."""
+    if weapon and weapon.strip().lower() in UNARMED:
+        return {"weapon_bonus": 0}
+    return {"weapon": weapon.strip()} if weapon and weapon.strip() else {}
+
+
 @dataclass(frozen=True)
 class ActionOptions:
     """What ``/declare`` and ``/switch`` were given."""
@@ -82,10 +89,7 @@ class ActionOptions:
             data["attack_kind"] = self.attack_kind.value
         if self.difficulty is not None:
             data["difficulty"] = self.difficulty
-        if self.weapon and self.weapon.strip().lower() in UNARMED:
-            data["weapon_bonus"] = 0
-        elif self.weapon:
-            data["weapon"] = self.weapon.strip()
+        data.update(weapon_option(self.weapon))
         if self.challenge:
             data["contest"] = False
         return data

@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging
+from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging, weapon_option
 from bot.cogs.conflict.prompts import board_buttons, run
 from bot.cogs.conflict.views import ALL_BUTTONS, prompt_view
 from bot.flow.board import no_board_buttons
@@ -30,7 +30,7 @@ from bot.inputs.choices import (
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
-from bot.inputs.participants import ParticipantName, participant_stats, pick
+from bot.inputs.participants import ParticipantName, participant_props, participant_stats, pick
 from rules.conflict import Act, Burn, Command, Conflict, Pass, SpendNudges
 
 StatName = app_commands.Range[str, 1, 40]
@@ -50,7 +50,9 @@ ACTION_DESCRIPTIONS = {
     "burdens": "The target's Burdens that help, comma-separated",
     "resilience": "What an attack wears down (default: its kind's: Health, Reputation, Willpower)",
     "kind": "Physical, social or mental (default by the stat: Physique, Charm, Wits; else the Conflict's)",
-    "weapon": "A weapon Prop (default: your best weapon; none to attack unarmed)",
+    "weapon": (
+        "A Prop: physical attacks take your best weapon unless named (none: unarmed); others only if named"
+    ),
     "difficulty": "A Difficulty the action must also reach",
     "challenge": "Narrator's call: the target cannot resist (asleep, tied up), so no Contest",
     "label": "What you do, in a few words",
@@ -93,7 +95,7 @@ class ConflictMoves(commands.Cog):
 
     @app_commands.command(name="declare", description="Declare this round's action, in declaration order")
     @app_commands.describe(**ACTION_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=participant_stats)
+    @app_commands.autocomplete(stat=participant_stats, weapon=participant_props)
     async def declare(
         self,
         interaction: Interaction,
@@ -145,8 +147,10 @@ class ConflictMoves(commands.Cog):
         difficulty="Narrator's call: a Difficulty to reach",
         defeat_burden="If this attack defeats the target: leave a Grave or Mortal Burden",
         faces="Dice you rolled at the table for an action nobody resists (if the server allows table dice)",
+        weapon="The Prop this attack uses now (a forged letter for a social one; none: unarmed)",
         who=ACTION_DESCRIPTIONS["who"],
     )
+    @app_commands.autocomplete(weapon=participant_props)
     async def act(
         self,
         interaction: Interaction,
@@ -156,9 +160,11 @@ class ConflictMoves(commands.Cog):
         difficulty: Difficulty | None = None,
         defeat_burden: DefeatBurdenChoice = None,
         faces: Faces | None = None,
+        weapon: WeaponName | None = None,
         who: ParticipantName | None = None,
     ) -> None:
         typed = faces is not None and await table_dice(interaction)
+        named = weapon_option(weapon)
 
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
             mover = pick(state, sheets, caller, who, "act")
@@ -172,6 +178,7 @@ class ConflictMoves(commands.Cog):
                 attack_kind=kind,
                 difficulty=difficulty,
                 defeat_burden=defeat_burden,
+                **named,
             )
 
         await run(interaction, build, title="Action")
@@ -180,7 +187,7 @@ class ConflictMoves(commands.Cog):
         name="switch", description="On your turn: drop your action for a new one (halves your dice)"
     )
     @app_commands.describe(**ACTION_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=participant_stats)
+    @app_commands.autocomplete(stat=participant_stats, weapon=participant_props)
     async def switch(
         self,
         interaction: Interaction,

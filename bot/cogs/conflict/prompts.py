@@ -35,6 +35,7 @@ from bot.flow.board import stored_board
 from bot.flow.conflict import Build
 from bot.flow.crash import crash_point
 from bot.flow.replies import NudgeMode, Reply
+from bot.flow.turns import tie_note
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +123,10 @@ class NarratorViewButton(
             board = await stored_board(interaction.client.storage, guild_id, channel_id)
             if board is None or board[0].id != self.conflict:
                 raise BotError("That Conflict has ended.")
-            await replies.send(interaction, embed=board[1].embed(full=True), ephemeral=True)
+            shown = board[1].conflict
+            # Ties join order settled are the Narrator's to hear (docs/rulings.md §4.2).
+            ties = tie_note(shown, {p.id for p in shown.participants}) if shown is not None else ""
+            await replies.send(interaction, ties or None, embed=board[1].embed(full=True), ephemeral=True)
         except Exception as error:
             await answer_error(interaction, error)
 

@@ -35,6 +35,7 @@ from rules.contest import decide
 from rules.outcome import DEFAULT_DIFFICULTY
 from rules.pool import build_pool
 from rules.roll import Reading, read, roll
+from rules.words import is_group
 from storage import StoredCharacter
 
 Difficulty = app_commands.Range[int, 1, 5]
@@ -84,6 +85,11 @@ def show_circumstances(embed: discord.Embed, applied: Applied) -> None:
     text = applied.text()
     if text is not None:
         add_field(embed, "Circumstances", text, inline=False)
+
+
+def group_side(side: FormedPool) -> bool:
+    """A Contest side that is an Extras group wins in the plural (docs/rulings.md §8.2)."""
+    return side.stored is not None and is_group(side.stored.character.size)
 
 
 class Dice(commands.Cog):
@@ -273,6 +279,7 @@ class Dice(commands.Cog):
         opposing_name = opposing.who if opposing.stored is not None else OPPOSING_SIDE
         if acting_name == opposing_name:
             acting_name, opposing_name = f"{acting_name} (acting)", f"{opposing_name} (opposing)"
-        embed = contest_embed(result, acting=acting_name, opposing=opposing_name)
+        many = (group_side(acting), group_side(opposing))
+        embed = contest_embed(result, acting=acting_name, opposing=opposing_name, many=many)
         show_circumstances(embed, applied)
         await replies.send(interaction, embed=embed)

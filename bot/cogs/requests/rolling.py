@@ -197,7 +197,8 @@ def _shown(request: RollRequest, embed: discord.Embed, hidden: Collection[Side] 
         return []
     acting, opposing = request.side(Side.ACTING), request.side(Side.OPPOSING)
     result = decide([r.reading for r in acting if r.reading], [r.reading for r in opposing if r.reading])
-    return [contest_embed(result, acting=_names(acting), opposing=_names(opposing), hidden=hidden)]
+    many = (len(acting) > 1, len(opposing) > 1)
+    return [contest_embed(result, acting=_names(acting), opposing=_names(opposing), hidden=hidden, many=many)]
 
 
 async def _hidden_sides(characters: CharacterRepository, request: RollRequest) -> set[Side]:
