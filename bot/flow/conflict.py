@@ -282,7 +282,7 @@ class ConflictFlow:
         if turn.step == "declare":
             text = declare_question(turn.name, turn.round, turn.stat) + tie_note(conflict)
         else:
-            text = act_question(turn.name, turn.held, turn.act_with)
+            text = act_question(turn.name, turn.held, turn.act_with, turn.target_down)
         sheet = sheets.get(turn.participant)
         return Question(Prompt(conflict_id, turn=turn), text, () if sheet is None else (sheet.owner_id,))
 

@@ -29,7 +29,7 @@ from bot import replies
 from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
-from bot.cogs.conflict.build import DefenceOptions, nudge_click
+from bot.cogs.conflict.build import DefenceOptions, begin_move, nudge_click
 from bot.errors import BotError, answer_error
 from bot.flow.board import stored_board
 from bot.flow.conflict import Build
@@ -127,13 +127,42 @@ class NarratorViewButton(
             await answer_error(interaction, error)
 
 
-BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (DefendButton, NudgeButton, NarratorViewButton)
+class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:begin:(?P<conflict>\d+)"):
+    """The Narrator opens round 1 once the cast is in: the same move as ``/conflict begin``."""
+
+    def __init__(self, conflict: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Begin round 1", style=discord.ButtonStyle.success, custom_id=f"mab:begin:{conflict}"
+            )
+        )
+        self.conflict = conflict
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "BeginButton":
+        return cls(int(match["conflict"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await run_click(interaction, begin_move, title="Round 1", conflict_id=self.conflict)
+
+
+BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    DefendButton,
+    NudgeButton,
+    NarratorViewButton,
+    BeginButton,
+)
 """Registered with the client while the moves' cog is loaded."""
 
 
-def board_buttons(conflict_id: int) -> discord.ui.View:
-    """What the board offers under it (handed to ``Boards.buttons`` by the moves' cog)."""
+def board_buttons(conflict_id: int, gathering: bool = False) -> discord.ui.View:
+    """What the board offers under it (handed to ``Boards.buttons`` by the moves' cog): while
+    the cast gathers, the Narrator's **Begin round 1** (docs/rulings.md §4.22)."""
     view = discord.ui.View(timeout=None)
+    if gathering:
+        view.add_item(BeginButton(conflict_id))
     view.add_item(NarratorViewButton(conflict_id))
     return view
 
