@@ -285,7 +285,7 @@ def _still_to_come(state: Conflict, mover: Participant, step: Literal["declare",
 def _ahead(state: Conflict, now: Waiting) -> str:
     """Who the Conflict waits for instead: "Sazed declares first"."""
     names = [state.participant(pid) for pid in now.participants]
-    listed = " & ".join(plain(p.name) for p in names)
+    listed = " & ".join(p.name for p in names)  # a RulesError is shown inert as it is
     many = len(names) > 1 or any(p.size > 1 for p in names)
     doing = {
         Step.DECLARE: "declares first",

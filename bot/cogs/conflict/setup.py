@@ -40,7 +40,6 @@ from rules.conflict import (
     SetSurprised,
     next_declarer,
 )
-from rules.errors import RulesError
 from rules.words import verb
 from storage.conflicts import NO_CONFLICT
 
@@ -61,11 +60,11 @@ def narrator_move(doing: str, make: Callable[[Conflict], Command]) -> Build:
 def next_round_command(state: Conflict, force: bool) -> Command:
     """The next round, or what the Narrator can do instead while some still have to declare."""
     if state.phase is Phase.GATHER:
-        raise RulesError("The fight has not begun: **Begin round 1** on the board, or `/conflict begin`.")
+        raise BotError("The fight has not begun: **Begin round 1** on the board, or `/conflict begin`.")
     declarer = next_declarer(state)
     if declarer is not None:
         name = plain(declarer.name)
-        raise RulesError(
+        raise BotError(
             f"Everyone must declare, and then act, before the round can end. {name} declares next: "
             f"their prompt is waiting, or declare for them with `/declare who:{name}`, or take them "
             f"out with `/conflict remove who:{name}`."

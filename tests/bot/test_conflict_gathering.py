@@ -1,0 +1,147 @@
+"""A fight opens when the cast is in (docs/rulings.md §4.18, §4.22, §4.23), through the real
+discord.py dispatch: nobody is asked to declare before the Narrator's Begin, a prompt for a turn
+still to come says so, a late arrival waits a round, and a declaration can be changed in time.
+"""
+
+import copy
+
+from bench.bot_env import BotEnv, board_message, refused
+from bench.turns_bench import mentioned
+from rules.conflict import Conflict, Phase
+from storage.conflict_runner import current_conflict
+
+JSON = dict[str, object]
+SHEETS = [
+    ("player1", "/character create name:Vin physique:3 wits:4"),
+    ("player2", "/character create name:Kell physique:3 wits:5"),
+    ("narrator", "/character create name:Thug kind:Villain physique:5 wits:2"),
+    ("narrator", "/character create name:Guards kind:Extra physique:3 wits:3 size:3"),
+    ("narrator", "/character create name:Rat kind:Villain physique:2 wits:1"),
+]
+GATHER = [
+    ("narrator", '/conflict start kind:physical stakes:"Out of the alley"'),
+    ("player1", "/conflict join"),
+    ("player2", "/conflict join"),
+    ("narrator", "/conflict add character:Thug"),
+]
+
+
+async def state(env: BotEnv) -> Conflict:
+    conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    assert conflict is not None
+    return conflict
+
+
+def pinged_prompts(env: BotEnv, user: str, after: int = 0) -> list[JSON]:
+    """Messages after ``after`` that pinged ``user`` with buttons: their turn's prompts."""
+    uid = env.user_id(user)
+    return [
+        m
+        for i, m in env.harness.fake.messages.items()
+        if i > after and uid in mentioned(m) and m.get("components")
+    ]
+
+
+def labels(message: JSON) -> list[str]:
+    rows = message.get("components") or []
+    assert isinstance(rows, list)
+    return [str(c.get("label") or c.get("placeholder")) for row in rows for c in row["components"]]
+
+
+async def test_nobody_declares_or_is_pinged_until_the_narrator_presses_begin(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(SHEETS)
+    for user, line in GATHER:
+        reply = await env.slash(line, user=user)
+        assert not refused(reply) and reply.message is not None and not mentioned(reply.message), line
+    await env.bot.conflicts.idle()
+    assert all(not pinged_prompts(env, user) for user in ("player1", "player2", "narrator"))
+    board = await board_message(env)
+    text = str(board["embeds"])
+    assert "gathering the cast" in text and "Joined so far (3): **Thug**, **Vin**, **Kell**" in text
+    assert "Begin round 1" in labels(board)
+    early = await env.slash("/declare action:full-defence stat:Physique", user="player1")
+    assert refused(early) and "has not begun" in early.content
+    stranger = await env.harness.click("Begin round 1", message=board, user="player1")
+    assert refused(stranger) and "Narrator" in stranger.content
+    mark = max(env.harness.fake.messages)
+    begun = await env.harness.click("Begin round 1", message=await board_message(env), user="narrator")
+    assert not refused(begun), begun.content
+    await env.bot.conflicts.idle()
+    assert (await state(env)).phase is Phase.DECLARE
+    asked = pinged_prompts(env, "narrator", mark)  # the Thug (Wits 2) declares first
+    assert len(asked) == 1 and "declares for round 1" in str(asked[0]["content"])
+    assert "Begin round 1" not in labels(await board_message(env))
+
+
+async def test_next_round_while_declaring_tells_the_narrator_how_to_move_on(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play([*SHEETS, *GATHER])
+    early = await env.slash("/conflict next-round")
+    assert refused(early) and "`/conflict begin`" in early.content
+    assert not refused(await env.slash("/conflict begin"))
+    stuck = await env.slash("/conflict next-round")
+    assert refused(stuck) and "Everyone must declare, and then act" in stuck.content
+    assert "`/declare who:Thug`" in stuck.content and "`/conflict remove who:Thug`" in stuck.content
+
+
+async def test_a_prompt_for_a_turn_still_to_come_says_so_and_a_late_arrival_waits_a_round(
+    bot_env: BotEnv,
+) -> None:
+    env = bot_env
+    await env.play([*SHEETS, *GATHER, ("narrator", "/conflict begin")])
+    await env.play([("narrator", "/declare who:Thug action:attack target:Vin stat:Physique")])
+    await env.bot.conflicts.idle()
+    vins = pinged_prompts(env, "player1")
+    assert len(vins) == 1
+    prompt = copy.deepcopy(vins[0])
+    guards = await env.slash("/conflict add character:Guards")  # Wits 3: before Vin, still to come
+    assert not refused(guards) and guards.message is not None
+    early = await env.harness.click("Full defence", message=prompt, user="player1")
+    assert refused(early) and "Not your turn yet: Guards declare first; you'll be pinged." in early.content
+    rat = await env.slash("/conflict add character:Rat")  # Wits 1: the Thug has declared after
+    assert not refused(rat) and "declare from round 2" in rat.text
+    mark = max(env.harness.fake.messages)
+    await env.slash("/declare who:Guards action:full-defence stat:Physique")
+    await env.bot.conflicts.idle()
+    assert len(pinged_prompts(env, "player1", mark)) == 1  # Vin's turn has come: asked again
+    played = await env.harness.click("Full defence", message=prompt, user="player1")
+    assert not refused(played), played.content
+    board = str((await board_message(env))["embeds"])
+    assert "**Rat** (next round)" in board
+
+
+async def test_a_declaration_changes_until_the_next_declares_then_only_the_narrator_reopens_it(
+    bot_env: BotEnv,
+) -> None:
+    env = bot_env
+    await env.play([*SHEETS, *GATHER, ("narrator", "/conflict begin")])
+    await env.slash("/declare who:Thug action:attack target:Vin stat:Physique")
+    await env.slash("/declare action:attack target:Thug stat:Physique", user="player1")
+    changed = await env.slash("/declare action:full-defence stat:Physique", user="player1")
+    assert not refused(changed) and "**Vin** changes their declaration to full defence" in changed.text
+    await env.slash("/declare action:attack target:Thug stat:Physique", user="player2")
+    late = await env.slash("/declare action:no-roll", user="player1")
+    assert refused(late) and "Kell has declared since. Only the Narrator can reopen it." in late.content
+    reopened = await env.slash("/declare who:Vin action:no-roll", user="narrator")
+    assert not refused(reopened) and "changes their declaration" in reopened.text
+
+
+async def test_a_turn_with_no_action_dice_passes_by_itself(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play([*SHEETS, *GATHER, ("narrator", "/conflict begin")])
+    await env.play(
+        [
+            ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+            ("player1", "/declare action:attack target:Thug stat:Physique"),
+            ("player2", "/declare action:full-defence stat:Physique"),
+            ("narrator", "/conflict adjust who:Vin dice:-3"),
+        ]
+    )
+    mark = max(env.harness.fake.messages)
+    passed = await env.slash("/pass who:Thug")
+    assert not refused(passed)
+    assert "**Vin** has no Action Dice left, so the turn passes by" in passed.text
+    assert "Round over" in passed.text
+    await env.bot.conflicts.idle()
+    assert not pinged_prompts(env, "player1", mark)
