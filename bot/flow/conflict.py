@@ -23,7 +23,7 @@ through the outbox: after a crash the Narrator reads them with "Narrator view").
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -60,7 +60,7 @@ from rules.conflict import (
     available_defence,
     beat_possible,
 )
-from rules.conflict.events import ConflictEnded, Joined
+from rules.conflict.events import ConflictEnded, Defeated, Event, Joined, Left
 from rules.errors import RulesError
 from storage import MessageKind, NewMessage, Storage
 from storage.conflict_runner import Applied, load_stored, run_transition, start_conflict
@@ -80,6 +80,13 @@ def invalid_option(error: ValidationError) -> str:
     where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
     detail = problems[0]["msg"] if problems else "not valid"
     return f"That is not a valid value for {where}: {detail}."
+
+
+def target_fell(asked: Question, events: Sequence[Event]) -> bool:
+    """Whether this move took down the target of the turn still waiting: its buttons must change
+    (no pool for a fallen target), so it is asked again."""
+    turn = asked.prompt.turn
+    return turn is not None and bool(turn.target_down) and any(isinstance(e, Defeated | Left) for e in events)
 
 
 PROMPTS_KEPT = 4096
@@ -224,7 +231,7 @@ class ConflictFlow:
         if applied.stored is None:
             return reply
         asked = self.question(applied.stored.id, conflict, sheets, view)
-        if asked is None or asked_before(asked, applied.before):
+        if asked is None or (asked_before(asked, applied.before) and not target_fell(asked, applied.events)):
             joined = any(isinstance(e, Joined) for e in applied.events)
             note = tie_note(conflict) if joined else ""  # a join made a tie: say how it was settled
             return replace(reply, content=(reply.content + note).strip()) if note else reply

@@ -145,3 +145,36 @@ async def test_a_turn_with_no_action_dice_passes_by_itself(bot_env: BotEnv) -> N
     assert "Round over" in passed.text
     await env.bot.conflicts.idle()
     assert not pinged_prompts(env, "player1", mark)
+
+
+async def test_the_act_buttons_never_offer_a_fallen_target(bot_env: BotEnv) -> None:
+    """Vin's attack on the Thug waits for her turn; the Thug falls (his Pewter fades with his
+    Health gone): her turn is asked again, offering a new action or not acting, no pool."""
+    env = bot_env
+    await env.play(
+        [
+            ("narrator", "/character create name:Thug kind:Villain physique:4 wits:2 resources:3"),
+            ("narrator", "/edit power-add type:allomancy power:Pewter rating:5 name:Thug"),
+            *[line for line in SHEETS if "name:Thug" not in line[1]],
+            *GATHER,
+            ("narrator", "/conflict add character:Guards"),
+            ("narrator", "/conflict begin"),
+            ("narrator", "/burn metal:Pewter who:Thug"),
+            ("narrator", "/declare who:Thug action:no-roll"),
+            ("narrator", "/declare who:Guards action:no-roll"),
+            ("player1", "/declare action:attack target:Thug stat:Physique"),
+            ("player2", "/declare action:full-defence stat:Physique"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    assert any("Act with 3" in labels(m) for m in pinged_prompts(env, "player1"))
+    mark = max(env.harness.fake.messages)
+    await env.slash("/sheet damage amount:9 pewter:true name:Thug")
+    fell = await env.slash("/burn metal:Pewter burning:false who:Thug")
+    assert not refused(fell) and "defeated" in fell.text
+    await env.bot.conflicts.idle()
+    [again] = pinged_prompts(env, "player1", mark)
+    assert "Thug is out of the fight" in str(again["content"])
+    offered = labels(again)
+    assert not any(label.startswith("Act with") for label in offered)
+    assert "Not act" in offered and "New action…" in offered
