@@ -60,6 +60,7 @@ from rules.conflict import (
     available_defence,
     beat_possible,
 )
+from rules.conflict.defend import needs_grant
 from rules.conflict.events import ConflictEnded, Defeated, Event, Joined, Left
 from rules.errors import RulesError
 from storage import MessageKind, NewMessage, Storage
@@ -72,6 +73,8 @@ Build = Callable[[Conflict, Sheets, Caller], Command]
 DEFEND_GRACE = 30.0
 """Seconds a player gets to answer a defence before a Narrator may answer for them."""
 MAX_DEFENCE = 10
+MAX_OPTIONS = 25
+"""Options one Discord select menu holds."""
 
 
 def invalid_option(error: ValidationError) -> str:
@@ -80,6 +83,17 @@ def invalid_option(error: ValidationError) -> str:
     where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
     detail = problems[0]["msg"] if problems else "not valid"
     return f"That is not a valid value for {where}: {detail}."
+
+
+def reaction_traits(conflict: Conflict, sheets: Sheets, target: int) -> tuple[str, ...]:
+    """The Traits a busy defender may react with (docs/rulings.md §4.11), for the prompt's menu;
+    none for anyone whose Defense Dice are already in hand."""
+    sheet = sheets.get(target)
+    if sheet is None or not needs_grant(conflict.participant(target)):
+        return ()
+    traits = sheet.traits
+    named = (traits.drive, traits.profession, traits.specialty, traits.feature, traits.personality)
+    return tuple(dict.fromkeys(t for t in (*named, *traits.extras) if t))[:MAX_OPTIONS]
 
 
 def target_fell(asked: Question, events: Sequence[Event]) -> bool:
@@ -264,8 +278,15 @@ class ConflictFlow:
             # The buttons of a hidden target offer every count: their number would tell its dice.
             held = MAX_DEFENCE if hidden_target else available_defence(conflict, sheets, pending.target)
             most = min(MAX_DEFENCE, held)
+            traits = () if hidden_target else reaction_traits(conflict, sheets, pending.target)
+            if traits:
+                text += " A Trait that helps you react adds a die: pick it in the menu."
             prompt = Prompt(
-                conflict_id, pending.id, defend_with=(0, *range(2, most + 1)), narrator_view=hidden_target
+                conflict_id,
+                pending.id,
+                defend_with=(0, *range(2, most + 1)),
+                narrator_view=hidden_target,
+                react_traits=traits,
             )
         else:
             answerer = pending.attacker

@@ -144,16 +144,19 @@ def needed_sheets(state: Conflict, command: Command) -> set[int]:
     return ids
 
 
-def available_defence(state: Conflict, sheets: Mapping[int, Character], participant_id: int) -> int:
+def available_defence(
+    state: Conflict, sheets: Mapping[int, Character], participant_id: int, traits: int = 0
+) -> int:
     """Dice the participant could defend with against the attack in progress (for the bot's prompt).
 
-    Counts the Defense Dice a busy character would be granted (without reaction adjustments).
+    Counts the Defense Dice a busy character would be granted, with ``traits`` reaction Traits
+    helping (docs/rulings.md §4.11).
     """
     participant = state.participant(participant_id)
     pending = state.pending
     if pending is not None and pending.awaiting is Awaiting.DEFENCE and defend.needs_grant(participant):
         work = Work.start(sheets, None)
-        reaction = Defend(participant=participant_id, dice=0)
+        reaction = Defend(participant=participant_id, dice=0, traits_for=traits)
         return participant.pile + max(0, grant_pool(state, work, participant, pending.action, reaction).total)
     return participant.pile
 

@@ -178,3 +178,33 @@ async def test_the_act_buttons_never_offer_a_fallen_target(bot_env: BotEnv) -> N
     offered = labels(again)
     assert not any(label.startswith("Act with") for label in offered)
     assert "Not act" in offered and "New action…" in offered
+
+
+async def test_a_busy_defenders_prompt_offers_their_reaction_traits(bot_env: BotEnv) -> None:
+    """docs/rulings.md §4.11: busy elsewhere, Vin's Traits that help her react add Defense Dice;
+    the prompt offers them in a menu instead of asking for `/defend traits:`."""
+    env = bot_env
+    await env.play(
+        [
+            *SHEETS,
+            ("player1", '/edit trait slot:specialty text:"Quick feet"'),
+            ("player1", '/edit trait-add text:"Street-wise"'),
+            *GATHER,
+            ("narrator", "/conflict begin"),
+            ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+            ("player1", "/declare action:no-roll"),
+            ("player2", "/declare action:full-defence stat:Physique"),
+            ("narrator", "/act dice:4 who:Thug"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    prompt = pinged_prompts(env, "player1")[-1]
+    assert "React with Traits (+1 die each)…" in labels(prompt) and "Defend with 3" in labels(prompt)
+    menu = await env.harness.select(
+        "React with Traits (+1 die each)…", ["0", "1"], message=prompt, user="player1"
+    )
+    assert menu.ephemeral and menu.message is not None, menu.content
+    assert "Reacting with 2 Traits, **Vin** holds 5 Defense Dice" in menu.content
+    defended = await env.harness.click("Defend with 5", message=menu.message, user="player1")
+    outcome = str(defended.followups)  # the private menu loses its buttons; the outcome follows
+    assert "Physique 3 + 2 Traits" in outcome and "defends with 5" in outcome, defended.messages
