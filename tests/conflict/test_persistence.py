@@ -13,6 +13,7 @@ from rules.conflict import (
     Act,
     AdjustDice,
     Begin,
+    Command,
     Conflict,
     Defend,
     Pass,
@@ -56,8 +57,9 @@ def expected_steps() -> list[tuple[Conflict, dict[int, Character]]]:
     """The state and sheets after each command of round one, worked out without storage."""
     sheets = keep_hasting_sheets()
     state = new_conflict(CHANNEL, "physical", STAKES)
-    for join in (*joins(), Begin()):
-        state = apply(state, join, sheets).state
+    opening: list[Command] = [*joins(), Begin()]
+    for command in opening:
+        state = apply(state, command, sheets).state
     steps = [(state, dict(sheets))]
     for command in round_one():
         step = apply(state, command, sheets)
