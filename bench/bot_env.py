@@ -47,6 +47,7 @@ DUEL: Script = [
     ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
     ("player1", "/conflict join"),
     ("narrator", "/conflict add character:Thug"),
+    ("narrator", "/conflict begin"),
     ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
     ("player1", "/declare action:attack target:Thug stat:Physique"),
 ]

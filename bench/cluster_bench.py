@@ -82,7 +82,7 @@ async def seed(storage: Storage, world: World) -> None:
         thug = await storage.characters.get_by_name(guild.id, "Thug")
         joins = (Join(character_id=vin.id), Join(character_id=thug.id))
         channel = guild.channels[0].id
-        await start_conflict(storage, guild.id, channel, "physical", "A brawl", joins)
+        await start_conflict(storage, guild.id, channel, "physical", "A brawl", joins, begin=True)
         order = [thug.id, vin.id]
         while order:  # both declare (in the rules' order), so the Narrator may adjust the Thug's dice
             who = order.pop(0)

@@ -295,6 +295,7 @@ async def start_duel(storage: Storage, duel: Duel) -> None:
         "physical",
         "A brawl in the alley",
         joins=(Join(character_id=vin.id), Join(character_id=thug.id)),
+        begin=True,
     )
 
 

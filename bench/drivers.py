@@ -172,6 +172,8 @@ class ConflictDriver:
             return HERO_OWNER, "/conflict join", None
         if self.villain not in names:
             return NARRATOR, f'/conflict add character:"{self.villain}"', None
+        if state.phase is Phase.GATHER:
+            return NARRATOR, "/conflict begin", None
         if state.phase is Phase.DECLARE:
             declarer = next_declarer(state)
             if declarer is not None and declarer.name == self.villain:

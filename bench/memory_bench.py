@@ -108,6 +108,7 @@ async def build(db_path: Path, world: World, characters: int) -> tuple[float, in
                 "physical",
                 "Hold the bridge",
                 joins=tuple(Join(character_id=i) for i in ids),
+                begin=True,
             )
             if number % 2:
                 continue  # still declaring

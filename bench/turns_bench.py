@@ -49,6 +49,7 @@ START = [
     ("player2", "/conflict join"),
     ("narrator", "/conflict add character:Thug"),
     ("narrator", "/conflict add character:Guards"),
+    ("narrator", "/conflict begin"),
 ]
 TARGETS = {
     "Vin": ("Thug", "Guards"),

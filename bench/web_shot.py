@@ -29,6 +29,7 @@ SCENE: Script = [
     ("player2", "/conflict join"),
     ("narrator", "/conflict add character:Inquisitor"),
     ("narrator", "/conflict add character:Guards"),
+    ("narrator", "/conflict begin"),
     ("narrator", "/declare who:Guards action:attack target:Vin stat:Physique"),
     ("player2", "/declare action:attack target:Inquisitor stat:Physique"),
     ("narrator", "/declare who:Inquisitor action:attack target:Kelsier stat:Physique"),

@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rules.character import Character
 from rules.conflict import (
+    Begin,
     Command,
     Conflict,
     ConflictType,
@@ -335,9 +336,11 @@ async def start_conflict(
     stakes: str,
     joins: Sequence[Join] = (),
     *,
+    begin: bool = False,
     compose: Compose | None = None,
 ) -> Applied:
-    """Start a Conflict in a channel that has none, with its first participants joined.
+    """Start a Conflict in a channel that has none, with its first participants joined; with
+    ``begin``, round 1 is opened too (else it gathers its cast until the Narrator's ``Begin``).
 
     Raises :class:`~storage.errors.AlreadyExistsError` if one is running, and RulesError for
     bad stakes or a participant who cannot join (then nothing is created).
@@ -347,7 +350,7 @@ async def start_conflict(
         loaded = await tx.characters.get_many(guild_id, [join.character_id for join in joins])
         sheets = {cid: s.character for cid, s in loaded.items()}
         events: list[Event] = []
-        for join in joins:
+        for join in (*joins, *((Begin(),) if begin else ())):
             transition = apply(state, join, sheets)
             state = transition.state
             events.extend(e for e in transition.events if e.type != "waiting")

@@ -35,7 +35,7 @@ from bot.flow.crash import crash_point
 from bot.flow.pacing import Pacer
 from bot.render.conflict import FULL, status_embed
 from rules.character import Character
-from rules.conflict import Conflict
+from rules.conflict import Conflict, Phase
 from storage import Storage
 from storage.boards import BoardRow
 from storage.conflict_runner import Applied, load_stored
@@ -48,11 +48,12 @@ RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 15.0)
 """Waits between failed board updates; after the last, the next change tries again."""
 ENDED = discord.Embed(title="Conflict over", description="The summary is in the channel above.")
 CANNOT_PIN = "I may not pin the Conflict board here (I need Manage Messages): look for it below."
-Buttons = Callable[[int], discord.ui.View | None]
-"""The buttons under the board of the stored Conflict with this id."""
+Buttons = Callable[[int, bool], discord.ui.View | None]
+"""The buttons under the board of the stored Conflict with this id (and whether it gathers its
+cast, when the Narrator's Begin goes there too)."""
 
 
-def no_board_buttons(conflict_id: int) -> discord.ui.View | None:
+def no_board_buttons(conflict_id: int, gathering: bool = False) -> discord.ui.View | None:
     return None
 
 
@@ -274,7 +275,8 @@ class Boards:
             if not verify or await self._exists(channel, row.message_id):
                 return False
             row = None
-        embed, buttons = shown.embed(), self.buttons(shown.conflict_id)
+        gathering = shown.conflict.phase is Phase.GATHER
+        embed, buttons = shown.embed(), self.buttons(shown.conflict_id, gathering)
         if row is not None and await self._edit(channel, row.message_id, embed, buttons):
             crash_point("board-edit")
             await self.storage.boards.shown(*key, row.message_id, shown.conflict_id, shown.version)

@@ -23,7 +23,7 @@ through the outbox: after a crash the Narrator reads them with "Narrator view").
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -61,7 +61,8 @@ from rules.conflict import (
     available_defence,
     beat_possible,
 )
-from rules.conflict.events import ConflictEnded, Joined
+from rules.conflict.defend import needs_grant
+from rules.conflict.events import ConflictEnded, Defeated, Event, Joined, Left
 from rules.errors import RulesError
 from rules.words import count_of, verb
 from storage import MessageKind, NewMessage, Storage
@@ -74,6 +75,8 @@ Build = Callable[[Conflict, Sheets, Caller], Command]
 DEFEND_GRACE = 30.0
 """Seconds a player gets to answer a defence before a Narrator may answer for them."""
 MAX_DEFENCE = 10
+MAX_OPTIONS = 25
+"""Options one Discord select menu holds."""
 
 
 def invalid_option(error: ValidationError) -> str:
@@ -82,6 +85,24 @@ def invalid_option(error: ValidationError) -> str:
     where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
     detail = problems[0]["msg"] if problems else "not valid"
     return f"That is not a valid value for {where}: {detail}."
+
+
+def reaction_traits(conflict: Conflict, sheets: Sheets, target: int) -> tuple[str, ...]:
+    """The Traits a busy defender may react with (docs/rulings.md §4.11), for the prompt's menu;
+    none for anyone whose Defense Dice are already in hand."""
+    sheet = sheets.get(target)
+    if sheet is None or not needs_grant(conflict.participant(target)):
+        return ()
+    traits = sheet.traits
+    named = (traits.drive, traits.profession, traits.specialty, traits.feature, traits.personality)
+    return tuple(dict.fromkeys(t for t in (*named, *traits.extras) if t))[:MAX_OPTIONS]
+
+
+def target_fell(asked: Question, events: Sequence[Event]) -> bool:
+    """Whether this move took down the target of the turn still waiting: its buttons must change
+    (no pool for a fallen target), so it is asked again."""
+    turn = asked.prompt.turn
+    return turn is not None and bool(turn.target_down) and any(isinstance(e, Defeated | Left) for e in events)
 
 
 PROMPTS_KEPT = 4096
@@ -230,7 +251,7 @@ class ConflictFlow:
         if applied.stored is None:
             return reply
         asked = self.question(applied.stored.id, conflict, sheets, view)
-        if asked is None or asked_before(asked, applied.before):
+        if asked is None or (asked_before(asked, applied.before) and not target_fell(asked, applied.events)):
             return reply
         if news:
             asked = replace(
@@ -261,8 +282,15 @@ class ConflictFlow:
             # The buttons of a hidden target offer every count: their number would tell its dice.
             held = MAX_DEFENCE if hidden_target else available_defence(conflict, sheets, pending.target)
             most = min(MAX_DEFENCE, held)
+            traits = () if hidden_target else reaction_traits(conflict, sheets, pending.target)
+            if traits:
+                text += " A Trait that helps you react adds a die: pick it in the menu."
             prompt = Prompt(
-                conflict_id, pending.id, defend_with=(0, *range(2, most + 1)), narrator_view=hidden_target
+                conflict_id,
+                pending.id,
+                defend_with=(0, *range(2, most + 1)),
+                narrator_view=hidden_target,
+                react_traits=traits,
             )
         else:
             answerer = pending.attacker
@@ -287,7 +315,7 @@ class ConflictFlow:
         if turn.step == "declare":
             text = declare_question(turn.name, turn.round, turn.stat)
         else:
-            text = act_question(turn.name, turn.held, turn.act_with)
+            text = act_question(turn.name, turn.held, turn.act_with, turn.target_down)
         sheet = sheets.get(turn.participant)
         return Question(Prompt(conflict_id, turn=turn), text, () if sheet is None else (sheet.owner_id,))
 

@@ -39,6 +39,9 @@ class Prompt:
     """Offer the board's "Narrator view": the target's dice are not shown to the table."""
     turn: Turn | None = None
     """A declare or act turn: its buttons (targets, pool sizes)."""
+    react_traits: tuple[str, ...] = ()
+    """A busy defender's Traits, offered in a menu: each that helps them react adds a die
+    (docs/rulings.md §4.11)."""
 
     @property
     def key(self) -> str:

@@ -47,6 +47,9 @@ class Turn:
     """Action Dice held, when the table may see them."""
     stat: str = "Physique"
     """The Attribute the buttons roll: the one matching the Conflict's kind (docs/rulings.md §4.5)."""
+    target_down: str = ""
+    """The declared target, when it is defeated or gone: the action cannot be taken, so the
+    buttons offer a new action or not acting, never the fallen target."""
 
     @property
     def key(self) -> str:
@@ -95,11 +98,25 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: ConflictV
     if wait.step is Step.DECLARE:
         return Turn("declare", conflict.round, actor.id, actor.name, targets=targets, stat=stat)
     held = actor.round.action_dice
+    down = _target_down(conflict, actor)
     if not view.shows(actor.id):
         # A hidden character's buttons offer every size: their count would tell its dice.
-        return Turn("act", conflict.round, actor.id, actor.name, targets, tuple(range(2, 11)), None, stat)
-    sizes = tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
-    return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, held, stat)
+        sizes = () if down else tuple(range(2, 11))
+        return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, None, stat, down)
+    sizes = () if down else tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
+    return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, held, stat, down)
+
+
+def _target_down(conflict: Conflict, actor: Participant) -> str:
+    """The name of the declared action's target if it is defeated or has left, else ""."""
+    declared = actor.round.declaration
+    aim = declared.action.target if declared is not None and not actor.round.extra_action else None
+    if aim is None:
+        return ""
+    target = conflict.find(aim)
+    if target is None:
+        return "their target"
+    return target.name if target.defeated else ""
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,8 @@ __all__ = [
 
 
 def _declared(c: Conflict, e: ev.Declared, v: ConflictView) -> str:
-    line = f"{does(c, e.participant, 'declares')} {action_phrase(c, e.action)}"
+    declares = "changes their declaration to" if e.changed else "declares"
+    line = f"{does(c, e.participant, declares)} {action_phrase(c, e.action)}"
     if not v.shows(e.participant):
         return line  # the dice and the ratings behind them are the Narrator's (§7.1)
     if e.pile is Pile.NONE:
@@ -98,6 +99,8 @@ def _switched(c: Conflict, e: ev.Switched, v: ConflictView) -> str:
 
 def _passed(c: Conflict, e: ev.Passed, v: ConflictView) -> str:
     held = f" ({pile_dice(e.defense_dice, Pile.DEFENSE)} left)" if v.shows(e.participant) else ""
+    if e.empty:  # docs/rulings.md §4.9: nothing to act with, so nobody waits for a click
+        return f"{does(c, e.participant, 'has')} no Action Dice left, so the turn passes by{held}"
     if e.declined_beat:
         return f"{does(c, e.participant, 'lets')} the Beat's extra action go{held}"
     if not v.shows(e.participant):
@@ -212,6 +215,8 @@ def _defeated(c: Conflict, e: ev.Defeated) -> str:
 
 
 def _round_started(c: Conflict, e: ev.RoundStarted) -> str:
+    if e.round == 1:  # the Narrator's Begin (docs/rulings.md §4.22)
+        return "The cast is in: round 1 begins, and declaring starts with the slowest"
     line = f"Round {e.round} begins: every leftover die is gone; declare again"
     if e.dropped_action is not None:
         line += ". The unfinished action was dropped"
@@ -266,8 +271,11 @@ def event_line(c: Conflict, event: Event, view: ConflictView = FULL) -> str:
 
 def _roster_line(c: Conflict, event: Event, v: ConflictView) -> str:
     match event:
-        case ev.Joined(participant=pid, side=side, surprised=surprised):
-            return f"{does(c, pid, 'joins')} the {side.label}" + (" (surprised)" if surprised else "")
+        case ev.Joined(participant=pid, side=side, surprised=surprised, late=late):
+            line = f"{does(c, pid, 'joins')} the {side.label}" + (" (surprised)" if surprised else "")
+            if late:  # docs/rulings.md §4.18
+                line += f"; their place this round has passed, so they declare from round {c.round + 1}"
+            return line
         case ev.Left(name=name):
             return f"{bold(name)} leaves the Conflict"
         case ev.Reordered(order=order):

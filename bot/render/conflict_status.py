@@ -68,6 +68,7 @@ STAKES_LIMIT = 200
 MARK = "▶ "
 RESILIENCE_SHORT = {Resilience.HEALTH: "Health", Resilience.REPUTATION: "Rep", Resilience.WILLPOWER: "Will"}
 PHASES = {
+    Phase.GATHER: "gathering the cast",
     Phase.DECLARE: "declaring actions",
     Phase.RESOLVE: "resolving actions",
     Phase.ENDED: "ended",
@@ -94,6 +95,10 @@ def status_word(conflict: Conflict, participant: Participant) -> str:
         return "defeated, still acts" if participant.in_order else "defeated"
     if conflict.phase is Phase.ENDED:
         return "standing"
+    if conflict.phase is Phase.GATHER:
+        return "joined"
+    if state.late:
+        return "joins next round"
     if state.extra_action:
         return "extra action (Beat)"
     if state.status is Status.UNDECLARED:
@@ -183,11 +188,15 @@ def _numbers(conflict: Conflict, participant: Participant, sheet: Character | No
 
 
 def _order_line(conflict: Conflict, turn: tuple[int, ...], limit: int | None, view: ConflictView) -> str:
+    if conflict.phase is Phase.GATHER:  # docs/rulings.md §4.22: who is in so far, in their order
+        names = [bold(p.name, limit) for p in declaration_order(conflict)]
+        return f"Joined so far ({len(names)}): " + (", ".join(names) or "nobody yet")
     if conflict.phase is Phase.DECLARE:
         names = []
         for p in declaration_order(conflict):
             done = p.round.status is not Status.UNDECLARED
-            names.append(("✓ " if done else MARK if p.id in turn else "") + bold(p.name, limit))
+            late = " (next round)" if p.round.late else ""
+            names.append(("✓ " if done else MARK if p.id in turn else "") + bold(p.name, limit) + late)
         return "Declaration order: " + (" → ".join(names) or "nobody yet")
     if conflict.phase is Phase.RESOLVE:
         order = resolve_order(conflict)

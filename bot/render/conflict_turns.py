@@ -14,8 +14,13 @@ def declare_question(name: str, round_number: int, stat: str) -> str:
     )
 
 
-def act_question(name: str, held: int | None, sizes: tuple[int, ...]) -> str:
+def act_question(name: str, held: int | None, sizes: tuple[int, ...], target_down: str = "") -> str:
     who = f"**{plain(name)}**"
+    if target_down:
+        return (
+            f"{who} acts now, but {plain(target_down)} is out of the fight: take a new action "
+            "(the buttons, or `/switch`), or not act."
+        )
     if not sizes:
         return (
             f"{who} acts now but holds {held or 0} Action "

@@ -12,7 +12,17 @@ import discord
 from bot.render.common import plain
 from bot.render.conflict_view import FULL, ConflictView
 from rules.character import Resilience
-from rules.conflict import ActionKind, ActionSpec, Conflict, ConflictType, Participant, Pile, Step, Waiting
+from rules.conflict import (
+    ActionKind,
+    ActionSpec,
+    Conflict,
+    ConflictType,
+    Participant,
+    Phase,
+    Pile,
+    Step,
+    Waiting,
+)
 from rules.conflict.resolve import too_few_to_act
 from rules.pool import Contribution, Source
 from rules.words import count_of, names_say, verb
@@ -175,6 +185,12 @@ def next_step_line(
             return f"Spend Nudges: {listed} {nudges} — `/nudges`"
         case Step.NEXT_ROUND:
             return "Round over: Narrator, `/conflict next-round`"
+        case Step.BEGIN:  # docs/rulings.md §4.22
+            return (
+                "The cast gathers: `/conflict join` (Heroes) or `/conflict add`. Narrator, once everyone "
+                "is in, press **Begin round 1** on the board or `/conflict begin`"
+            )
         case Step.JOIN:
-            return "Add participants with `/conflict add` / `/conflict join`"
+            begin = ", then `/conflict begin`" if waiting.phase is Phase.GATHER else ""
+            return f"Add participants with `/conflict add` / `/conflict join`{begin}"
     return "The Conflict has ended."

@@ -99,7 +99,7 @@ def conflict_data(channel_id: int, shown: Shown, caller: Caller) -> JSON:
     view = FULL if caller.narrator else conflict_view(conflict, shown.sheets, shown.revealed)
     now = waiting(conflict)
     up = set(now.participants)
-    if conflict.phase is Phase.DECLARE:
+    if conflict.phase in (Phase.GATHER, Phase.DECLARE):
         order = [[p.name] for p in declaration_order(conflict)]
     elif conflict.phase is Phase.RESOLVE:
         order = [[conflict.name_of(pid) for pid in step] for step in resolve_order(conflict)]

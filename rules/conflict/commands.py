@@ -34,6 +34,16 @@ class Join(BaseModel):
     surprised: StrictBool = False
 
 
+class Begin(BaseModel):
+    """Narrator: the cast is in; open round 1 and start declaring (docs/rulings.md §4.22).
+
+    Until then the Conflict gathers: fighters join and nobody declares.
+    """
+
+    model_config = FROZEN
+    type: Literal["begin"] = "begin"
+
+
 class Leave(BaseModel):
     """Narrator: take a participant out (fled, or added by mistake); the log keeps their name."""
 
@@ -70,13 +80,19 @@ class Burn(BaseModel):
 
 
 class Declare(BaseModel):
-    """Player (Narrator for their characters): declare this round's action, in declaration order."""
+    """Player (Narrator for their characters): declare this round's action, in declaration order.
+
+    Declaring again changes the declaration while nobody has declared since (and no turn has
+    been taken); ``reopen`` (the Narrator's) changes it later in the declaring too
+    (docs/rulings.md §4.23).
+    """
 
     model_config = FROZEN
     type: Literal["declare"] = "declare"
     participant: StrictInt
     action: ActionSpec
     dice: DiceSpec | None = None
+    reopen: StrictBool = False
 
 
 class AdjustDice(BaseModel):
@@ -195,6 +211,7 @@ class End(BaseModel):
 
 Command = Annotated[
     Join
+    | Begin
     | Leave
     | Reorder
     | SetSurprised

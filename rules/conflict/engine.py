@@ -21,6 +21,7 @@ from rules.conflict import damage, declare, defend, resolve, roster, rounds
 from rules.conflict.commands import (
     Act,
     AdjustDice,
+    Begin,
     Burn,
     Command,
     Declare,
@@ -59,7 +60,8 @@ class Transition(BaseModel):
 
 
 def new_conflict(channel_id: int, conflict_type: ConflictType | str, stakes: str) -> Conflict:
-    """An empty Conflict in round 1, declaring; add participants with :class:`Join` commands."""
+    """An empty Conflict gathering its cast: add participants with :class:`Join` commands, then
+    open round 1 with :class:`Begin` (docs/rulings.md §4.22)."""
     try:
         kind = ConflictType(name_key(str(conflict_type)))
     except ValueError:
@@ -72,6 +74,8 @@ def _dispatch(conflict: Conflict, work: Work, command: Command) -> Conflict:
     match command:
         case Join():
             return roster.join(conflict, work, command)
+        case Begin():
+            return rounds.begin(conflict, work, command)
         case Leave():
             return roster.leave(conflict, work, command)
         case Reorder():
@@ -102,10 +106,12 @@ def _dispatch(conflict: Conflict, work: Work, command: Command) -> Conflict:
 
 
 def _settle(conflict: Conflict, work: Work) -> Conflict:
-    """What follows by itself: the resolve phase once all have declared; the end once a side falls."""
+    """What follows by itself: the resolve phase once all have declared, passing over anyone
+    whose turn comes with no Action Dice (docs/rulings.md §4.9); the end once a side falls."""
     if conflict.phase is Phase.DECLARE and declaration_order(conflict) and next_declarer(conflict) is None:
         conflict = conflict.model_copy(update={"phase": Phase.RESOLVE})
         work.emit(ResolveStarted(order=resolve_order(conflict)))
+    conflict = resolve.pass_over_empty(conflict, work)
     sides = rounds.defeated_sides(conflict)
     if sides:
         conflict = rounds.finish(conflict, work, EndReason.SIDE_DEFEATED, sides)
@@ -138,16 +144,19 @@ def needed_sheets(state: Conflict, command: Command) -> set[int]:
     return ids
 
 
-def available_defence(state: Conflict, sheets: Mapping[int, Character], participant_id: int) -> int:
+def available_defence(
+    state: Conflict, sheets: Mapping[int, Character], participant_id: int, traits: int = 0
+) -> int:
     """Dice the participant could defend with against the attack in progress (for the bot's prompt).
 
-    Counts the Defense Dice a busy character would be granted (without reaction adjustments).
+    Counts the Defense Dice a busy character would be granted, with ``traits`` reaction Traits
+    helping (docs/rulings.md §4.11).
     """
     participant = state.participant(participant_id)
     pending = state.pending
     if pending is not None and pending.awaiting is Awaiting.DEFENCE and defend.needs_grant(participant):
         work = Work.start(sheets, None)
-        reaction = Defend(participant=participant_id, dice=0)
+        reaction = Defend(participant=participant_id, dice=0, traits_for=traits)
         return participant.pile + max(0, grant_pool(state, work, participant, pending.action, reaction).total)
     return participant.pile
 

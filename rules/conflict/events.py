@@ -26,11 +26,15 @@ class Pile(StrEnum):
 
 
 class Joined(BaseModel):
+    """``late``: declaring had passed their place (or the round was resolving), so they sit
+    this round out, busy, and declare from the next (docs/rulings.md §4.18)."""
+
     model_config = FROZEN
     type: Literal["joined"] = "joined"
     participant: int
     side: Side
     surprised: bool
+    late: bool = False
 
 
 class Left(BaseModel):
@@ -67,7 +71,8 @@ class BurningChanged(BaseModel):
 
 
 class Declared(BaseModel):
-    """A declaration and the dice it gave; ``bonus`` is last round's Nudge dice (lost on no-roll)."""
+    """A declaration and the dice it gave; ``bonus`` is last round's Nudge dice (lost on no-roll).
+    ``changed``: it replaces the character's earlier declaration this round (§4.23)."""
 
     model_config = FROZEN
     type: Literal["declared"] = "declared"
@@ -78,6 +83,7 @@ class Declared(BaseModel):
     pool: tuple[Contribution, ...]
     bonus: int
     bonus_lost: int = 0
+    changed: bool = False
 
 
 class ResolveStarted(BaseModel):
@@ -132,13 +138,15 @@ class Switched(BaseModel):
 
 
 class Passed(BaseModel):
-    """Chose not to act (all Action Dice now Defense Dice), or declined a Beat's extra action."""
+    """Chose not to act (all Action Dice now Defense Dice), or declined a Beat's extra action.
+    ``empty``: their turn came with no Action Dice, so the bot passed them over (§4.9)."""
 
     model_config = FROZEN
     type: Literal["passed"] = "passed"
     participant: int
     defense_dice: int
     declined_beat: bool = False
+    empty: bool = False
 
 
 class DefenceGranted(BaseModel):
@@ -288,6 +296,7 @@ class Step(StrEnum):
     DEFEND = "defend"
     NUDGES = "nudges"
     NEXT_ROUND = "next_round"
+    BEGIN = "begin"
     JOIN = "join"
     NOTHING = "nothing"
 

@@ -25,13 +25,20 @@ def declaration_order(conflict: Conflict) -> tuple[Participant, ...]:
 
 
 def next_declarer(conflict: Conflict) -> Participant | None:
-    """The first fighter in declaration order who has not declared, during the declare phase."""
+    """The first fighter in declaration order who has not declared, during the declare phase;
+    one who joined after their place had passed declares next round (docs/rulings.md §4.18)."""
     if conflict.phase is not Phase.DECLARE:
         return None
     for participant in declaration_order(conflict):
-        if participant.round.status is Status.UNDECLARED:
+        if participant.round.status is Status.UNDECLARED and not participant.round.late:
             return participant
     return None
+
+
+def last_declarer(conflict: Conflict) -> Participant | None:
+    """The fighter who declared most recently: the last in declaration order who has declared."""
+    declared = [p for p in declaration_order(conflict) if p.round.declaration is not None]
+    return declared[-1] if declared else None
 
 
 def resolve_order(conflict: Conflict) -> tuple[tuple[int, ...], ...]:
@@ -92,6 +99,8 @@ def waiting(conflict: Conflict) -> Waiting:
 
     if conflict.phase is Phase.ENDED:
         return event(Step.NOTHING)
+    if conflict.phase is Phase.GATHER:
+        return event(Step.BEGIN if declaration_order(conflict) else Step.JOIN)
     if conflict.phase is Phase.DECLARE:
         declarer = next_declarer(conflict)
         return event(Step.DECLARE, (declarer.id,)) if declarer is not None else event(Step.JOIN)

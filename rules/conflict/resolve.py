@@ -58,6 +58,8 @@ def _check_turn(conflict: Conflict, actor: Participant) -> None:
         raise RulesError(f"{actor.name} chose not to act this round.")
     if state.acted:
         raise RulesError(f"{actor.does('has')} already acted this round.")
+    if state.late:
+        raise RulesError(f"{actor.name} joined during this round and takes their first turn next round.")
     if state.status is Status.UNDECLARED:
         raise RulesError(f"{actor.does('has')} not declared an action this round.")
     if state.status is Status.DONE:
@@ -192,7 +194,10 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
     )
     defendable = action.contest and target is not None and can_defend(target)
     if defendable and command.faces is not None:
-        raise RulesError("The target may still defend: roll once the defence is settled, with the defence.")
+        raise RulesError(
+            "The target may still defend, so the dice are thrown with the defence: act now without "
+            "faces, and give your dice as the attacker's faces when the defence is answered."
+        )
     work.emit(
         Acted(
             action_id=pending.id,
@@ -266,6 +271,21 @@ def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
         )
     )
     return conflict.with_participant(actor.model_copy(update={"round": state}))
+
+
+def pass_over_empty(conflict: Conflict, work: Work) -> Conflict:
+    """Whoever's turn comes with no Action Dice at all is passed over at once: not acting is
+    all that is left to them, and nothing would move over (docs/rulings.md §4.9)."""
+    while conflict.phase is Phase.RESOLVE and beat_holder(conflict) is None:
+        empty = [conflict.participant(pid) for pid in current_turn(conflict)]
+        empty = [p for p in empty if p.round.action_dice == 0]
+        if not empty:
+            return conflict
+        for actor in empty:
+            state = actor.round.model_copy(update={"passed": True, "status": Status.DONE})
+            work.emit(Passed(participant=actor.id, defense_dice=state.defense_dice, empty=True))
+            conflict = conflict.with_participant(actor.model_copy(update={"round": state}))
+    return conflict
 
 
 def pass_turn(conflict: Conflict, work: Work, command: Pass) -> Conflict:

@@ -33,7 +33,7 @@ from rules.conflict.events import (
 )
 from rules.conflict.order import declaration_key, declaration_order
 from rules.conflict.specs import LABEL_MAX, Side
-from rules.conflict.state import MAX_PARTICIPANTS, Conflict, Participant, Phase, Status
+from rules.conflict.state import MAX_PARTICIPANTS, Conflict, Participant, Phase, RoundState, Status
 from rules.conflict.work import Work, check_count, clean_text, require_phase
 from rules.errors import RulesError
 from rules.naming import did_you_mean
@@ -43,7 +43,9 @@ MAX_ADJUST = 20
 
 
 def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
-    require_phase(conflict, Phase.DECLARE, Phase.RESOLVE)
+    """Add a fighter. Once declaring has begun, they take their place by Wits only if it is
+    still to come; else (or mid-round) they sit the round out, busy (docs/rulings.md §4.18)."""
+    require_phase(conflict, Phase.GATHER, Phase.DECLARE, Phase.RESOLVE)
     sheet = work.sheets.get(command.character_id)
     if sheet is None:
         raise RulesError("That character sheet was not found in this server.")
@@ -72,7 +74,12 @@ def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
         size=sheet.size,
         members_left=sheet.members_left,
     )
-    work.emit(Joined(participant=participant.id, side=side, surprised=command.surprised))
+    late = conflict.phase is Phase.RESOLVE or (
+        conflict.phase is Phase.DECLARE and place_passed(conflict, participant)
+    )
+    if late:
+        participant = participant.model_copy(update={"round": RoundState(late=True)})
+    work.emit(Joined(participant=participant.id, side=side, surprised=command.surprised, late=late))
     return conflict.model_copy(
         update={
             "participants": (*conflict.participants, participant),
@@ -81,8 +88,15 @@ def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
     )
 
 
+def place_passed(conflict: Conflict, newcomer: Participant) -> bool:
+    """Whether someone who has declared this round comes after ``newcomer`` in the order."""
+    key = declaration_key(newcomer)
+    declared = [p for p in declaration_order(conflict) if p.round.status is not Status.UNDECLARED]
+    return any(declaration_key(p) > key for p in declared)
+
+
 def leave(conflict: Conflict, work: Work, command: Leave) -> Conflict:
-    require_phase(conflict, Phase.DECLARE, Phase.RESOLVE)
+    require_phase(conflict, Phase.GATHER, Phase.DECLARE, Phase.RESOLVE)
     gone = conflict.participant(command.participant)
     pending = conflict.pending
     if pending is not None and gone.id in (pending.attacker, pending.target):
@@ -98,7 +112,7 @@ def reorder(conflict: Conflict, work: Work, command: Reorder) -> Conflict:
     The list must name every fighter exactly once, and may only reorder characters whose
     surprise and Wits are equal: ties are the Narrator's call, the rest is the rule.
     """
-    require_phase(conflict, Phase.DECLARE)
+    require_phase(conflict, Phase.GATHER, Phase.DECLARE)
     fighters = {p.id: p for p in declaration_order(conflict)}
     if len(set(command.order)) != len(command.order) or set(command.order) != set(fighters):
         names = ", ".join(p.name for p in fighters.values())
@@ -117,7 +131,7 @@ def reorder(conflict: Conflict, work: Work, command: Reorder) -> Conflict:
 
 
 def set_surprised(conflict: Conflict, work: Work, command: SetSurprised) -> Conflict:
-    require_phase(conflict, Phase.DECLARE)
+    require_phase(conflict, Phase.GATHER, Phase.DECLARE)
     participant = conflict.participant(command.participant)
     if participant.surprised == command.surprised:
         state = "already" if command.surprised else "not"
@@ -132,7 +146,7 @@ def set_surprised(conflict: Conflict, work: Work, command: SetSurprised) -> Conf
 
 def burn(conflict: Conflict, work: Work, command: Burn) -> Conflict:
     """Start or stop burning an Allomantic metal the sheet has (docs/rulings.md §6)."""
-    require_phase(conflict, Phase.DECLARE, Phase.RESOLVE)
+    require_phase(conflict, Phase.GATHER, Phase.DECLARE, Phase.RESOLVE)
     participant = conflict.participant(command.participant)
     metal = canonical_metal(str(command.metal)[:40])
     if metal is None:

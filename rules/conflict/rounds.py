@@ -9,18 +9,38 @@ Ruling: surprise lasts for the first round only; it is cleared when a round ends
 """
 
 from rules.character import Resilience
-from rules.conflict.commands import End, NextRound
+from rules.conflict.commands import Begin, End, NextRound
 from rules.conflict.events import ConflictEnded, RoundStarted, SummaryLine
-from rules.conflict.order import round_complete, waiting
+from rules.conflict.order import declaration_order, round_complete, waiting
 from rules.conflict.specs import Side
 from rules.conflict.state import Conflict, EndReason, LogKind, Phase, RoundState
 from rules.conflict.work import Work, require_phase
 from rules.errors import RulesError
 
 
+def begin(conflict: Conflict, work: Work, command: Begin) -> Conflict:
+    """The Narrator opens round 1 once the cast is in (docs/rulings.md §4.22)."""
+    if conflict.phase is not Phase.GATHER:
+        if conflict.phase is Phase.ENDED:
+            raise RulesError("This Conflict has ended.")
+        raise RulesError(f"The Conflict has already begun: this is round {conflict.round}.")
+    if not declaration_order(conflict):
+        raise RulesError("Nobody has joined yet: add the fighters first, then begin.")
+    conflict = conflict.model_copy(update={"phase": Phase.DECLARE})
+    work.emit(RoundStarted(round=conflict.round))
+    return conflict
+
+
 def next_round(conflict: Conflict, work: Work, command: NextRound) -> Conflict:
+    if conflict.phase is Phase.GATHER:
+        raise RulesError("The Conflict has not begun: open round 1 once the cast is in.")
     if conflict.phase is Phase.DECLARE:
-        raise RulesError("Everyone must declare, and then act, before the round can end.")
+        now = waiting(conflict)
+        names = ", ".join(conflict.name_of(pid) for pid in now.participants) or "someone"
+        raise RulesError(
+            f"Everyone must declare, and then act, before the round can end: waiting for {names} "
+            "to declare. Declare for them, or take them out of the Conflict, to move on."
+        )
     require_phase(conflict, Phase.RESOLVE)
     if not round_complete(conflict) and not command.force:
         now = waiting(conflict)
@@ -51,7 +71,7 @@ def next_round(conflict: Conflict, work: Work, command: NextRound) -> Conflict:
 
 
 def end(conflict: Conflict, work: Work, command: End) -> Conflict:
-    require_phase(conflict, Phase.DECLARE, Phase.RESOLVE)
+    require_phase(conflict, Phase.GATHER, Phase.DECLARE, Phase.RESOLVE)
     return finish(conflict, work, EndReason.NARRATOR, ())
 
 

@@ -36,6 +36,9 @@ MAX_LOG = 500
 
 
 class Phase(StrEnum):
+    """``GATHER``: the cast joins before the Narrator opens round 1 (docs/rulings.md §4.22)."""
+
+    GATHER = "gather"
     DECLARE = "declare"
     RESOLVE = "resolve"
     ENDED = "ended"
@@ -71,7 +74,8 @@ class Declaration(BaseModel):
 
     ``pool`` keeps the parts of the sum so the bot can show "Physique 6 + Pewter 5 + Trait";
     ``total`` is what the sources produced (never below 0), ``bonus`` the dice bought with
-    Nudges last round and added on top.
+    Nudges last round and added on top (lost with a no-roll declaration, but kept here so a
+    changed declaration gets them back).
     """
 
     model_config = FROZEN
@@ -90,7 +94,9 @@ class RoundState(BaseModel):
     ``action_dice + defense_dice == gained - spent - removed - dropped``. ``spent`` counts dice
     used in pools (acting and defending), ``removed`` dice an opponent's Nudges took, and
     ``dropped`` dice set aside by a switch or a Narrator's cut. ``defended`` lists the actions
-    already defended against, since each may be defended once.
+    already defended against, since each may be defended once. ``late``: joined after their
+    place in the declaration order had passed, or mid-round; they declare from the next round
+    (docs/rulings.md §4.18).
     """
 
     model_config = FROZEN
@@ -105,6 +111,7 @@ class RoundState(BaseModel):
     passed: StrictBool = False
     extra_action: StrictBool = False
     grace: StrictBool = False
+    late: StrictBool = False
     gained: NonNegativeInt = 0
     spent: NonNegativeInt = 0
     removed: NonNegativeInt = 0
@@ -235,7 +242,7 @@ class Conflict(BaseModel):
     type: ConflictType
     stakes: str
     round: StrictInt = 1
-    phase: Phase = Phase.DECLARE
+    phase: Phase = Phase.GATHER
     participants: tuple[Participant, ...] = ()
     joined_count: NonNegativeInt = 0
     actions: NonNegativeInt = 0

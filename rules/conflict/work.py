@@ -70,6 +70,8 @@ def require_phase(conflict: Conflict, *phases: Phase) -> None:
         return
     if conflict.phase is Phase.ENDED:
         raise RulesError("This Conflict has ended.")
+    if conflict.phase is Phase.GATHER:
+        raise RulesError("The fight has not begun: the Narrator opens round 1 once the cast is in.")
     if conflict.phase is Phase.DECLARE:
         raise RulesError("Actions are still being declared; that comes once everyone has declared.")
     raise RulesError("Actions are being resolved; that has to wait for the next round's declarations.")

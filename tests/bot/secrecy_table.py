@@ -94,6 +94,7 @@ SETUP = [
     ("player1", "/conflict join"),
     ("player2", "/conflict join"),
     ("narrator", "/conflict add character:Straff"),
+    ("narrator", "/conflict begin"),
 ]
 
 

@@ -321,7 +321,7 @@ async def repair(probe: Probe) -> None:
     channel = env.world.guild.channels[0].id
     if await current_conflict(storage, guild, channel) is None:
         joins = [Join(character_id=probe.ids[name]) for name, _, _ in TABLE]
-        await start_conflict(storage, guild, channel, "physical", "The alley", joins)
+        await start_conflict(storage, guild, channel, "physical", "The alley", joins, begin=True)
 
 
 NAMES = ["Vin", "Elend", "Straff", "vin", "  STRAFF ", "Kelsier"]

@@ -197,6 +197,7 @@ async def test_a_conflict_with_every_text_at_its_limit_still_fits_discord(table:
     for name in names:
         added = await table.send("conflict", [text("character", name)], path=["add"], user="narrator")
         assert not added.refused, added.text
+    assert not (await table.send("conflict", [], path=["begin"], user="narrator")).refused
     declared: set[str] = set()
     for _ in names:  # in whatever order the Wits ties fall
         for name in names:

@@ -23,6 +23,7 @@ PEWTER_DUEL = [
     ("player2", "/conflict join"),
     ("narrator", "/conflict add character:Thug"),
     ("player1", "/burn metal:Pewter"),
+    ("narrator", "/conflict begin"),
 ]
 
 
@@ -56,6 +57,7 @@ async def test_an_attack_uses_the_characters_weapon_unless_told_otherwise(bot_en
             ("player1", "/conflict join"),
             ("narrator", "/conflict add character:Thug"),
             ("narrator", "/conflict add character:Brute"),
+            ("narrator", "/conflict begin"),
             ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
             ("narrator", "/declare who:Brute action:attack target:Vin stat:Physique weapon:none"),
             ("player1", "/declare action:attack target:Thug stat:Physique"),
@@ -133,6 +135,7 @@ async def test_a_rename_shows_in_the_conflict_and_a_combatant_cannot_be_deleted(
     await env.bot.conflicts.idle()
     board = await board_message(env)
     assert "Brute" in str(board["embeds"]) and "Thug" not in str(board["embeds"])
+    await env.slash("/conflict begin", user="narrator")
     declared = await env.slash("/declare action:attack target:Kell stat:Physique", user="narrator")
     assert not refused(declared), declared.content
     gone = await env.slash("/character delete name:Brute", user="narrator")

@@ -28,6 +28,7 @@ async def duel(bot_env: BotEnv) -> BotEnv:
         ("narrator", '/conflict start kind:physical stakes:"A brawl in the alley"'),
         ("player1", "/conflict join"),
         ("narrator", "/conflict add character:Thug"),
+        ("narrator", "/conflict begin"),
         ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
         ("player1", "/declare action:attack target:Thug stat:Physique"),
     ]:
@@ -133,6 +134,7 @@ async def test_a_button_from_an_ended_conflict_cannot_answer_the_next(duel: BotE
         ("narrator", '/conflict start kind:physical stakes:"Round two"'),
         ("player1", "/conflict join"),
         ("narrator", "/conflict add character:Thug"),
+        ("narrator", "/conflict begin"),
         ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
         ("player1", "/declare action:attack target:Thug stat:Physique"),
         ("narrator", "/act dice:5"),

@@ -60,6 +60,7 @@ SETUP = [
     ("narrator", '/conflict add character:"Carrow Bylerum" surprised:true'),
     ("player1", "/burn metal:Pewter"),
     ("narrator", '/burn metal:Pewter who:"Carrow Bylerum"'),
+    ("narrator", "/conflict begin"),
 ]
 
 DECLARATIONS = [

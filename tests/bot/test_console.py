@@ -131,6 +131,7 @@ def test_the_narrator_waits_for_a_players_defence_and_warnings_go_to_the_log(tmp
         "/conflict start kind:physical stakes:Alley\n"
         "/conflict add character:Vin\n"
         "/conflict add character:Thug side:opposition\n"
+        "/conflict begin\n"
         "/declare action:attack target:Vin stat:Physique who:Thug\n"
         "!as player1\n"
         "/declare action:full-defence stat:Physique\n"

@@ -107,6 +107,7 @@ async def fill_server_a(probe: Probe) -> None:
         ("narrator", f'/conflict start kind:physical stakes:"{SECRET} stakes"'),
         ("player1", "/conflict join"),
         ("narrator", "/conflict add character:Straff"),
+        ("narrator", "/conflict begin"),
         ("narrator", "/declare who:Straff action:attack target:Vin stat:Physique"),
         ("player1", "/declare action:attack target:Straff stat:Physique"),
         ("narrator", "/act dice:5 who:Straff"),

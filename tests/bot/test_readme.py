@@ -30,6 +30,7 @@ PROMISED = {
     '/conflict start kind:physical stakes:"Escape the alley"': "Escape the alley",
     "/conflict add character:Vin": "**Vin** joins the Heroes",
     "/conflict add character:Thug side:opposition": "**Thug** joins the Opposition",
+    "/conflict begin": "round 1 begins",
     "/declare action:attack target:Vin stat:Physique who:Thug": "**Thug** declares a physical attack",
     "/declare action:full-defence stat:Physique": "**Vin** declares full defence",
     "/act dice:4 who:Thug": "[Defend with 2]",

@@ -126,6 +126,7 @@ async def vin_against_a_busy_thug(env: BotEnv, physique: int, attack: str = "sta
         ("narrator", '/conflict start kind:physical stakes:"A brawl in the alley"'),
         ("player1", "/conflict join"),
         ("narrator", "/conflict add character:Thug"),
+        ("narrator", "/conflict begin"),
         ("narrator", '/declare who:Thug action:no-roll label:"bars the door"'),
         ("player1", f"/declare action:attack target:Thug {attack}"),
     ]:
@@ -247,6 +248,7 @@ async def three_way(bot_env: BotEnv) -> BotEnv:
         ("player1", "/conflict join"),
         ("narrator", "/conflict add character:Thug"),
         ("narrator", "/conflict add character:Brute"),
+        ("narrator", "/conflict begin"),
         ("narrator", "/declare who:Vin action:attack target:Thug stat:Physique"),
         ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
         ("narrator", "/declare who:Brute action:attack target:Vin stat:Physique"),

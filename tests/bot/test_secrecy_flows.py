@@ -28,6 +28,7 @@ async def vin_against_straff(env: BotEnv) -> None:
         ("player1", "/conflict join"),
         ("player2", "/conflict join"),
         ("narrator", "/conflict add character:Straff"),
+        ("narrator", "/conflict begin"),
         ("player1", "/declare action:no-roll"),
         ("player2", "/declare action:no-roll"),
         ("narrator", "/declare who:Straff action:attack target:Vin stat:Physique"),

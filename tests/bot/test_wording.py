@@ -104,6 +104,7 @@ async def test_bought_dice_are_this_round_once_it_has_come(bot_env: BotEnv) -> N
     await env.slash("/character create name:Vin physique:3 wits:5", user="player1")
     await env.slash('/conflict start kind:physical stakes:"Escape"')
     await env.slash("/conflict add character:Vin")
+    await env.slash("/conflict begin")
     conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
     assert conflict is not None and conflict.phase is Phase.DECLARE
     vin = conflict.participants[0].model_copy(update={"next_round_dice": 1})

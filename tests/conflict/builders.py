@@ -10,6 +10,7 @@ from rules.character import Character, make_character
 from rules.conflict import (
     ActionKind,
     ActionSpec,
+    Begin,
     Command,
     Conflict,
     Declaration,
@@ -75,11 +76,15 @@ class Table:
         conflict_type: str = "physical",
         sides: dict[int, Side] | None = None,
         surprised: tuple[int, ...] = (),
+        begin: bool = True,
     ) -> "Table":
+        """The cast joined and (unless ``begin`` is False) round 1 opened by the Narrator."""
         table = cls(new_conflict(1, conflict_type, "Test stakes"), sheets)
         for character_id in sheets:
             side = (sides or {}).get(character_id)
             table.do(Join(character_id=character_id, side=side, surprised=character_id in surprised))
+        if begin and sheets:
+            table.do(Begin())
         return table
 
     def do(self, *commands: Command) -> tuple[Event, ...]:

@@ -20,7 +20,7 @@ async def main(path: str) -> None:
     storage = await Storage.open(path)
     for sheet in keep_hasting_sheets().values():
         await storage.characters.create(GUILD, sheet)
-    await start_conflict(storage, GUILD, CHANNEL, "physical", STAKES, joins())
+    await start_conflict(storage, GUILD, CHANNEL, "physical", STAKES, joins(), begin=True)
     print("ready", flush=True)
     loop = asyncio.get_running_loop()
     for index, command in enumerate(round_one()):

@@ -7,6 +7,7 @@ from rules.character import Character, make_character
 from rules.conflict import (
     ActionKind,
     ActionSpec,
+    Begin,
     Burn,
     Command,
     Conflict,
@@ -116,7 +117,7 @@ def declarations() -> list[Command]:
 
 
 def setup_commands() -> list[Command]:
-    """Joining (the Bylerum side surprised) and lighting Pewter before anyone declares."""
+    """Joining (the Bylerum side surprised), lighting Pewter, and the Narrator's Begin."""
     joins: list[Command] = [
         Join(character_id=THORROW),
         Join(character_id=KOEL),
@@ -125,7 +126,11 @@ def setup_commands() -> list[Command]:
         Join(character_id=CARROW, surprised=True),
         Join(character_id=GUARDS, side=Side.OPPOSITION, surprised=True),
     ]
-    return [*joins, Burn(participant=THORROW, metal="Pewter"), Burn(participant=CARROW, metal="pewter")]
+    burns: list[Command] = [
+        Burn(participant=THORROW, metal="Pewter"),
+        Burn(participant=CARROW, metal="pewter"),
+    ]
+    return [*joins, *burns, Begin()]
 
 
 def run(

@@ -6,6 +6,7 @@ import pytest
 
 from rules.character import Resilience, revise_character
 from rules.conflict import (
+    Act,
     ActionKind,
     ActionSpec,
     AdjustDice,
@@ -19,6 +20,7 @@ from rules.conflict import (
     Reorder,
     SetSurprised,
     Side,
+    Status,
     declaration_order,
     next_declarer,
 )
@@ -285,12 +287,17 @@ def test_declarations_the_rules_refuse(command: Declare, message: str) -> None:
     table.refuse(command, message)
 
 
-def test_declaring_in_the_wrong_phase_or_twice() -> None:
+def test_declaring_in_the_wrong_phase_or_changing_a_declaration_too_late() -> None:
     table = Table.start(pick(VIN, THUG))
     table.do(declare_attack(THUG, VIN))
-    table.refuse(declare_attack(THUG, VIN), "already declared")
+    changed = table.do(declare_defence(THUG))  # nobody has declared since: Thug changes his mind
+    assert of_type(changed, "declared")[0].changed and table.p(THUG).round.status is Status.DONE
+    table.do(declare_attack(THUG, VIN))
     table.do(declare_attack(VIN, THUG))
-    table.refuse(declare_attack(VIN, THUG), "Actions are being resolved")
+    table.refuse(declare_attack(THUG, VIN), "Vin has declared since. Only the Narrator can reopen it")
+    table.do(Act(participant=THUG, pool=2))
+    table.refuse(declare_attack(VIN, THUG), "turns have been taken this round")
+    table.refuse(SetSurprised(participant=VIN), "Actions are being resolved")
 
 
 def test_a_defeated_participant_cannot_declare_and_is_skipped() -> None:

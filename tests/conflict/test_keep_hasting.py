@@ -68,10 +68,10 @@ def test_everyone_declares_and_gets_the_dice_of_the_example() -> None:
 def test_declarations_out_of_order_are_refused() -> None:
     table = Table(Table.start({}).state, keep_hasting_sheets())
     table.do(*setup_commands())
-    first, *_rest, last = declarations()
+    first, second, *_rest, last = declarations()
     table.refuse(last, "Ignus's turn to declare")
-    table.do(first)
-    table.refuse(first, "already declared")
+    table.do(first, second)
+    table.refuse(first, "Cordal Bylerum has declared since")
 
 
 def test_thorrow_trips_and_wounds_carrow() -> None:

@@ -12,6 +12,8 @@ from rules.character import Character
 from rules.conflict import (
     Act,
     AdjustDice,
+    Begin,
+    Command,
     Conflict,
     Defend,
     Pass,
@@ -46,7 +48,7 @@ async def keep_hasting(storage: Storage, through: int = 0) -> None:
     """The six sheets, the Conflict, and the first ``through`` commands of round one."""
     for sheet in keep_hasting_sheets().values():
         await storage.characters.create(GUILD, sheet)
-    await start_conflict(storage, GUILD, CHANNEL, "physical", STAKES, joins())
+    await start_conflict(storage, GUILD, CHANNEL, "physical", STAKES, joins(), begin=True)
     for command in round_one()[:through]:
         await run_transition(storage, GUILD, CHANNEL, command)
 
@@ -55,8 +57,9 @@ def expected_steps() -> list[tuple[Conflict, dict[int, Character]]]:
     """The state and sheets after each command of round one, worked out without storage."""
     sheets = keep_hasting_sheets()
     state = new_conflict(CHANNEL, "physical", STAKES)
-    for join in joins():
-        state = apply(state, join, sheets).state
+    opening: list[Command] = [*joins(), Begin()]
+    for command in opening:
+        state = apply(state, command, sheets).state
     steps = [(state, dict(sheets))]
     for command in round_one():
         step = apply(state, command, sheets)
@@ -233,7 +236,7 @@ async def test_starting_and_ending(storage: Storage) -> None:
     assert applied.events[-1].type == "conflict_ended"
     assert await current_conflict(storage, GUILD, CHANNEL) is None
     started = await start_conflict(storage, GUILD, CHANNEL, "social", "A ball at Keep Venture")
-    assert started.conflict.phase is Phase.DECLARE and waiting(started.events).step is Step.JOIN
+    assert started.conflict.phase is Phase.GATHER and waiting(started.events).step is Step.JOIN
 
 
 async def test_a_bad_start_creates_nothing(storage: Storage) -> None:

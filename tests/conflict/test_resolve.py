@@ -103,7 +103,7 @@ def test_not_your_turn_and_tied_characters_act_in_either_order() -> None:
             Act(participant=BRUTE, pool=2, action=ActionSpec(kind=ActionKind.ATTACK, target=KELL)),
             "is a switch",
         ),
-        (Act(participant=BRUTE, pool=2, faces=(1, 1)), "roll once the defence is settled"),
+        (Act(participant=BRUTE, pool=2, faces=(1, 1)), "act now without faces"),
         (Act(participant=BRUTE, pool=2, difficulty=6), "Difficulty runs from 1"),
         (Pass(participant=VIN), "not Vin's turn"),
         (Act(participant=42, pool=2), "not taking part"),
@@ -269,7 +269,7 @@ class TestSwitching:
         assert current_turn(table.state) == (BRUTE, VIN)
 
 
-@pytest.mark.parametrize("held", [0, 1])
+@pytest.mark.parametrize("held", [1])
 @pytest.mark.parametrize(
     "command",
     [
@@ -291,6 +291,23 @@ def test_fewer_than_two_action_dice_can_only_not_act(held: int, command: Callabl
     table.refuse(command(), f"Vin holds only {die}, too few for a pool of 2: they can only choose not to act")
     events = table.do(Pass(participant=VIN))
     assert table.dice(VIN) == (0, held) and of_type(events, "passed")[0].defense_dice == held
+
+
+@pytest.mark.parametrize("how", ["adjusted", "defended"])
+def test_a_turn_that_comes_with_no_action_dice_is_passed_over_by_itself(how: str) -> None:
+    """docs/rulings.md §4.9: with no Action Dice left, not acting is all there is, so the engine
+    passes the character over when their turn comes instead of waiting for a click."""
+    table = fight()
+    if how == "adjusted":
+        table.do(AdjustDice(participant=VIN, delta=-5), Pass(participant=BRUTE))
+        events = table.do(Pass(participant=THUG))
+    else:  # Vin spends every Action Die defending against the Brute, then the Thug passes
+        table.do(Act(participant=BRUTE, pool=2))
+        table.do(Defend(participant=VIN, dice=table.dice(VIN)[0], attack_faces=(1, 1), defence_faces=None))
+        events = table.do(*(Pass(participant=pid) for pid in current_turn(table.state) if pid != VIN))
+    passed = [e for e in of_type(events, "passed") if e.participant == VIN]
+    assert passed and passed[0].empty and table.p(VIN).round.passed
+    assert waiting(events).step is Step.NEXT_ROUND
 
 
 def test_two_action_dice_make_a_pool() -> None:

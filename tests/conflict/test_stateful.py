@@ -50,7 +50,7 @@ from rules.conflict import (
     resolve_order,
     round_complete,
 )
-from rules.conflict.order import beat_holder, declaration_key
+from rules.conflict.order import beat_holder, declaration_key, last_declarer
 from rules.errors import RulesError
 from tests.conflict.builders import Table, cast
 
@@ -132,8 +132,10 @@ class ConflictMachine(RuleBasedStateMachine):
             return
         if isinstance(command, Act | Switch) and holder is None:
             assert command.participant in heads, "acted out of the resolve order"
-        if isinstance(command, Declare):
+        if isinstance(command, Declare):  # in turn, or a change by the latest declarer (§4.23)
             declarer = next_declarer(before)
+            if before.participant(command.participant).round.declaration is not None:
+                declarer = last_declarer(before)
             assert declarer is not None and declarer.id == command.participant
         for event in step.events:
             if event.type == "acted":

@@ -30,6 +30,7 @@ from rules.conflict import (
     ActionKind,
     ActionSpec,
     Awaiting,
+    Begin,
     Command,
     Conflict,
     ConflictType,
@@ -38,13 +39,18 @@ from rules.conflict import (
     DiceSpec,
     Participant,
     Pass,
+    Phase,
     SpendNudges,
+    Status,
+    Step,
     Switch,
+    Waiting,
     parse_command,
     waiting,
 )
 from rules.conflict.specs import DEFENCE_ATTRIBUTE
 from rules.errors import RulesError
+from rules.words import verb
 
 Sheets = Mapping[int, Character]
 UNARMED = frozenset({"none", "unarmed", "no weapon"})
@@ -154,7 +160,16 @@ class ActionOptions:
         dice = self.dice_data(self.burden_names(conflict, sheets))
         if dice is not None or kind == "switch":
             data["dice"] = dice
+        if kind == "declare":  # only the Narrator reopens a declaration others came after (§4.23)
+            data["reopen"] = caller.narrator
         return parse_command(data)
+
+
+def begin_move(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+    """The Narrator opens round 1 (docs/rulings.md §4.22): ``/conflict begin`` and the board's
+    **Begin round 1** button both build it here."""
+    caller.require_narrator("begin the Conflict")
+    return Begin()
 
 
 def pending_target(state: Conflict, attack_id: int | None) -> int:
@@ -264,18 +279,46 @@ def turn_mover(
     round_number: int,
     who: int,
 ) -> Participant:
-    """The character a turn button moves, if that turn is still on and the caller controls it.
+    """The character a turn button moves, if that turn is on now and the caller controls it.
 
-    A button names its turn (round, step, character), so a click after the turn passed (the
-    Narrator moved for them, a stale message) is refused rather than applied to a later turn.
+    A button names its turn (round, step, character), so a click is never applied to another
+    turn: one that has passed (the Narrator moved for them, a stale message) is refused as
+    passed, and one still to come (someone slower joined and goes first) says who goes first.
     """
     mover = state.find(who)
-    now = waiting(state)
-    if mover is None or state.round != round_number or now.step.value != step or who not in now.participants:
+    if mover is None or state.round != round_number:
         raise RulesError(TURN_PASSED)
     if not caller.controls_participant(mover, sheets.get(mover.id)):
         raise NotAllowed(f"Only {plain(mover.name)}'s player or a Narrator can move {plain(mover.name)}.")
-    return mover
+    now = waiting(state)
+    if now.step.value == step and who in now.participants:
+        return mover
+    first = _ahead(state, now)
+    if first and _still_to_come(state, mover, step):
+        raise RulesError(f"Not your turn yet: {first}; you'll be pinged.")
+    raise RulesError(TURN_PASSED)
+
+
+def _still_to_come(state: Conflict, mover: Participant, step: Literal["declare", "act"]) -> bool:
+    """Whether this round still owes the character this turn."""
+    if step == "declare":
+        undeclared = mover.round.status is Status.UNDECLARED and not mover.round.late
+        return state.phase is Phase.DECLARE and undeclared and not mover.defeated
+    return state.phase is Phase.RESOLVE and mover.in_order
+
+
+def _ahead(state: Conflict, now: Waiting) -> str:
+    """Who the Conflict waits for instead: "Sazed declares first"."""
+    names = [state.participant(pid) for pid in now.participants]
+    listed = " & ".join(p.name for p in names)  # a RulesError is shown inert as it is
+    many = len(names) > 1 or any(p.size > 1 for p in names)
+    doing = {
+        Step.DECLARE: "declares first",
+        Step.ACT: "acts first",
+        Step.DEFEND: "is choosing a defence first",
+        Step.NUDGES: "is spending Nudges first",
+    }.get(now.step)
+    return f"{listed} {verb(doing, many)}" if doing and names else ""
 
 
 def kind_stat(state: Conflict) -> str:

@@ -29,43 +29,106 @@ from bot import replies
 from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
-from bot.cogs.conflict.build import DefenceOptions, nudge_click
-from bot.errors import BotError, answer_error
+from bot.cogs.conflict.build import DefenceOptions, begin_move, nudge_click, pending_target
+from bot.errors import BotError, NotAllowed, answer_error
 from bot.flow.board import stored_board
 from bot.flow.conflict import Build
 from bot.flow.crash import crash_point
 from bot.flow.replies import NudgeMode, Reply
 from bot.flow.turns import tie_note
+from bot.render.common import plain
+from rules.conflict import available_defence
 
 log = logging.getLogger(__name__)
 
+MAX_DEFENCE = 10
 NUDGE_LABELS: dict[str, str] = {"damage": "All on damage", "beat": "Catch a Beat", "none": "Spend none"}
 
 
 class DefendButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mab:defend:(?P<conflict>\d+):(?P<attack>\d+):(?P<dice>\d+)",
+    template=r"mab:defend:(?P<conflict>\d+):(?P<attack>\d+):(?P<dice>\d+)(?::(?P<traits>\d+))?",
 ):
-    def __init__(self, conflict: int, attack: int, dice: int) -> None:
+    """Defend with N dice; ``traits``: with that many reaction Traits helping (§4.11)."""
+
+    def __init__(self, conflict: int, attack: int, dice: int, traits: int = 0) -> None:
         label = "Don't defend" if dice == 0 else f"Defend with {dice}"
         style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"mab:defend:{conflict}:{attack}:{dice}")
-        )
+        custom_id = f"mab:defend:{conflict}:{attack}:{dice}" + (f":{traits}" if traits else "")
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
         self.conflict = conflict
         self.attack = attack
         self.dice = dice
+        self.traits = traits
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> "DefendButton":
-        return cls(int(match["conflict"]), int(match["attack"]), int(match["dice"]))
+        traits = int(match["traits"]) if match["traits"] else 0
+        return cls(int(match["conflict"]), int(match["attack"]), int(match["dice"]), traits)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         flow = interaction.client.conflicts
-        build = DefenceOptions(dice=self.dice, attack_id=self.attack).builder(flow, interaction)
-        await run_click(interaction, build, title="Defence", conflict_id=self.conflict)
+        options = DefenceOptions(dice=self.dice, attack_id=self.attack, traits=self.traits)
+        await run_click(
+            interaction, options.builder(flow, interaction), title="Defence", conflict_id=self.conflict
+        )
+
+
+class ReactTraitsSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"mab:dtraits:(?P<conflict>\d+):(?P<attack>\d+)",
+):
+    """A busy defender picks the Traits that help them react (docs/rulings.md §4.11); the answer,
+    privately, is the defence buttons figured with them."""
+
+    def __init__(self, conflict: int, attack: int, traits: tuple[str, ...] = ()) -> None:
+        options = [discord.SelectOption(label=name[:100], value=str(i)) for i, name in enumerate(traits)]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"mab:dtraits:{conflict}:{attack}",
+                placeholder="React with Traits (+1 die each)…",
+                min_values=1,
+                max_values=max(1, len(options)),
+                options=options or [discord.SelectOption(label="none", value="0")],
+            )
+        )
+        self.conflict = conflict
+        self.attack = attack
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "ReactTraitsSelect":
+        return cls(int(match["conflict"]), int(match["attack"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        try:
+            count = len(self.item.values)
+            found = await stored_board(
+                interaction.client.storage, guild_id_of(interaction), channel_id_of(interaction)
+            )
+            if found is None or found[0].id != self.conflict or found[1].conflict is None:
+                raise BotError("That Conflict has ended.")
+            state, sheets = found[1].conflict, found[1].sheets
+            target = state.participant(pending_target(state, self.attack))
+            if not (await caller(interaction)).controls_participant(target, sheets.get(target.id)):
+                raise NotAllowed(f"Only {plain(target.name)}'s player or a Narrator can answer this attack.")
+            held = min(MAX_DEFENCE, available_defence(state, sheets, target.id, count))
+            view = discord.ui.View(timeout=None)
+            for dice in (0, *range(2, held + 1)):
+                view.add_item(DefendButton(self.conflict, self.attack, dice, count))
+            traits = "1 Trait" if count == 1 else f"{count} Traits"
+            await replies.send(
+                interaction,
+                f"Reacting with {traits}, **{plain(target.name)}** holds {held} Defense Dice: "
+                "defend with how many?",
+                view=view,
+                ephemeral=True,
+            )
+        except Exception as error:
+            await answer_error(interaction, error)
 
 
 class NudgeButton(
@@ -131,13 +194,43 @@ class NarratorViewButton(
             await answer_error(interaction, error)
 
 
-BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (DefendButton, NudgeButton, NarratorViewButton)
+class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:begin:(?P<conflict>\d+)"):
+    """The Narrator opens round 1 once the cast is in: the same move as ``/conflict begin``."""
+
+    def __init__(self, conflict: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Begin round 1", style=discord.ButtonStyle.success, custom_id=f"mab:begin:{conflict}"
+            )
+        )
+        self.conflict = conflict
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "BeginButton":
+        return cls(int(match["conflict"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await run_click(interaction, begin_move, title="Round 1", conflict_id=self.conflict)
+
+
+BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    DefendButton,
+    ReactTraitsSelect,
+    NudgeButton,
+    NarratorViewButton,
+    BeginButton,
+)
 """Registered with the client while the moves' cog is loaded."""
 
 
-def board_buttons(conflict_id: int) -> discord.ui.View:
-    """What the board offers under it (handed to ``Boards.buttons`` by the moves' cog)."""
+def board_buttons(conflict_id: int, gathering: bool = False) -> discord.ui.View:
+    """What the board offers under it (handed to ``Boards.buttons`` by the moves' cog): while
+    the cast gathers, the Narrator's **Begin round 1** (docs/rulings.md §4.22)."""
     view = discord.ui.View(timeout=None)
+    if gathering:
+        view.add_item(BeginButton(conflict_id))
     view.add_item(NarratorViewButton(conflict_id))
     return view
 

@@ -17,7 +17,7 @@ from bot import replies
 from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.build import Sheets
+from bot.cogs.conflict.build import Sheets, begin_move
 from bot.cogs.conflict.prompts import run, send
 from bot.errors import BotError, NotAllowed
 from bot.flow.conflict import Build
@@ -35,8 +35,10 @@ from rules.conflict import (
     Join,
     Leave,
     NextRound,
+    Phase,
     Reorder,
     SetSurprised,
+    next_declarer,
 )
 from rules.words import verb
 from storage.conflicts import NO_CONFLICT
@@ -53,6 +55,21 @@ def narrator_move(doing: str, make: Callable[[Conflict], Command]) -> Build:
         return make(state)
 
     return build
+
+
+def next_round_command(state: Conflict, force: bool) -> Command:
+    """The next round, or what the Narrator can do instead while some still have to declare."""
+    if state.phase is Phase.GATHER:
+        raise BotError("The fight has not begun: **Begin round 1** on the board, or `/conflict begin`.")
+    declarer = next_declarer(state)
+    if declarer is not None:
+        name = plain(declarer.name)
+        raise BotError(
+            f"Everyone must declare, and then act, before the round can end. {name} declares next: "
+            f"their prompt is waiting, or declare for them with `/declare who:{name}`, or take them "
+            f"out with `/conflict remove who:{name}`."
+        )
+    return NextRound(force=force)
 
 
 @app_commands.guild_only()
@@ -159,12 +176,16 @@ class ConflictCog(
         )
         await run(interaction, build, title="Dice adjusted")
 
+    @app_commands.command(name="begin", description="Narrator: the cast is in; open round 1 and declare")
+    async def begin(self, interaction: Interaction) -> None:
+        await run(interaction, begin_move, title="Round 1")
+
     @app_commands.command(
         name="next-round", description="Narrator: end the round and start declaring the next"
     )
     @app_commands.describe(force="End it even though someone has not acted (drops an attack in progress)")
     async def next_round(self, interaction: Interaction, force: bool = False) -> None:
-        build = narrator_move("start the next round", lambda _: NextRound(force=force))
+        build = narrator_move("start the next round", lambda state: next_round_command(state, force))
         await run(interaction, build, title="Next round")
 
     @app_commands.command(name="end", description="Narrator: end the Conflict and show the summary")

@@ -21,7 +21,7 @@ from bot.cogs.conflict.build import TurnChoice, act_click, declare_click, switch
 from bot.cogs.conflict.prompts import run_click
 from bot.errors import BotError, answer_error
 from bot.flow.board import stored_board
-from bot.flow.turns import Turn
+from bot.flow.turns import MIN_POOL, Turn
 from bot.render.common import plain
 from rules.conflict import Conflict
 
@@ -222,5 +222,6 @@ def add_turn(view: discord.ui.View, conflict_id: int, turn: Turn) -> None:
     for dice in turn.act_with:
         view.add_item(ActButton(conflict_id, turn.round, turn.participant, dice))
     view.add_item(ActButton(conflict_id, turn.round, turn.participant, 0))
-    if turn.act_with and turn.targets:
+    can_switch = turn.held is None or turn.held >= MIN_POOL
+    if (turn.act_with or (turn.target_down and can_switch)) and turn.targets:
         view.add_item(NewActionButton(conflict_id, turn.round, turn.participant))

@@ -4,7 +4,13 @@ from typing import Any
 
 import discord
 
-from bot.cogs.conflict.prompts import BUTTONS, DefendButton, NarratorViewButton, NudgeButton
+from bot.cogs.conflict.prompts import (
+    BUTTONS,
+    DefendButton,
+    NarratorViewButton,
+    NudgeButton,
+    ReactTraitsSelect,
+)
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS, add_turn
 from bot.flow.replies import Prompt
 
@@ -21,6 +27,8 @@ def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
         add_turn(view, prompt.conflict_id, prompt.turn)
     for dice in prompt.defend_with:
         view.add_item(DefendButton(prompt.conflict_id, prompt.attack_id, dice))
+    if prompt.react_traits:
+        view.add_item(ReactTraitsSelect(prompt.conflict_id, prompt.attack_id, prompt.react_traits))
     for mode in prompt.nudge_modes:
         view.add_item(NudgeButton(prompt.conflict_id, prompt.attack_id, mode))
     if prompt.narrator_view:
