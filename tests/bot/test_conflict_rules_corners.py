@@ -15,6 +15,7 @@ STRAFF_SNEERS = [
     ("narrator", '/conflict start kind:social stakes:"The ball"'),
     ("player1", "/conflict join"),
     ("narrator", "/conflict add character:Straff"),
+    ("narrator", "/conflict begin"),
 ]
 
 
@@ -151,6 +152,7 @@ GUARDS_BRAWL = [
     ("narrator", '/conflict start kind:physical stakes:"The gate"'),
     ("player1", "/conflict join"),
     ("narrator", '/conflict add character:"House guards"'),
+    ("narrator", "/conflict begin"),
     ("narrator", '/declare who:"House guards" action:attack target:Vin stat:Physique'),
     ("player1", '/declare action:attack target:"House guards" stat:Physique'),
 ]
@@ -219,6 +221,7 @@ async def test_a_wits_tie_is_told_to_the_narrator_alone_and_once(bot_env: BotEnv
     assert any("`/conflict order names:Vin, Straff`" in n for n in notes)
     await env.play(
         [
+            ("narrator", "/conflict begin"),
             ("player1", "/declare action:full-defence stat:Physique"),
             ("narrator", "/declare who:Straff action:full-defence stat:Physique"),
         ]

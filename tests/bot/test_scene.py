@@ -69,6 +69,7 @@ async def test_a_players_declaration_carries_the_scenes_circumstances(bot_env: B
     for user, line in [
         ("narrator", '/conflict start kind:physical stakes:"Out in the mists"'),
         ("player1", "/conflict join"),
+        ("narrator", "/conflict begin"),
         ("narrator", '/scene circumstances value:-1 note:"thick mist"'),
     ]:
         reply = await env.slash(line, user=user)

@@ -29,6 +29,7 @@ async def alley(bot_env: BotEnv) -> BotEnv:
         ("narrator", '/conflict start kind:physical stakes:"A brawl in the alley"'),
         ("player1", "/conflict join"),
         ("narrator", "/conflict add character:Thug"),
+        ("narrator", "/conflict begin"),
     ]:
         reply = await env.slash(line, user=user)
         assert not reply.ephemeral, reply.content
