@@ -14,7 +14,7 @@ import logging
 import random
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from bot.app import MistbornBot
 from bot.config import Settings
@@ -84,4 +84,5 @@ async def run_offline(
             user=user,
             world=world,
             terminal=terminal,
+            idle=lambda bot: cast(MistbornBot, bot).conflicts.idle(),
         )

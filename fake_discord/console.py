@@ -16,7 +16,7 @@ import logging
 import re
 import shlex
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -29,7 +29,7 @@ from fake_discord.commandline import (
     split_pairs,
     usage,
 )
-from fake_discord.harness import BotFactory, Harness, running_bot, visible_to
+from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot, visible_to
 from fake_discord.payloads import text_inputs
 from fake_discord.records import InteractionRecord
 from fake_discord.render import render_choices, render_message, render_record
@@ -83,6 +83,8 @@ async def _lines(stream: TextIO) -> AsyncIterator[str]:
 
 SETTLE_QUIET, SETTLE_MAX = 0.1, 2.0
 """Seconds without a new or edited message that end a line's output, and the most it waits."""
+Idle = Callable[[AnyBot], Awaitable[None]]
+"""Waits until the bot's own background work (a board it redraws, paced) is done."""
 MENTION = re.compile(r"<(@&|@!?|#)(\d{15,21})>")
 
 
@@ -115,11 +117,15 @@ class PlainScreen:
 class Console:
     """Turns one typed line into harness calls and shows what the bot answered."""
 
-    def __init__(self, harness: Harness, output: TextIO, screen: Screen | None = None) -> None:
+    def __init__(
+        self, harness: Harness, output: TextIO, screen: Screen | None = None, idle: Idle | None = None
+    ) -> None:
         self.h = harness
         self.screen: Screen = screen or PlainScreen(output, self.names)
         self.failures = 0
         self.seen = len(harness.fake.activity)
+        self.idle = idle
+        self._waiting: set[asyncio.Task[None]] = set()
 
     def say(self, text: str) -> None:
         self.screen.say(text)
@@ -244,8 +250,15 @@ class Console:
         self.seen = len(self.h.fake.activity)
 
     async def _settle(self) -> None:
-        """Wait until the bot has been quiet for a moment (a board it redraws in the background,
-        paced, comes a little after the answer), so each line shows what it caused."""
+        """Wait until the bot has done what the line set going in the background (``idle``: a
+        board it reposts, paced, comes well after the answer) and has then been quiet for a
+        moment, so each line shows what it caused. Never longer than ``SETTLE_MAX`` each."""
+        if self.idle is not None:
+            # Not cancelled when it takes too long: that would cancel the bot's own work.
+            task = asyncio.ensure_future(self.idle(self.h.bot))
+            self._waiting.add(task)
+            task.add_done_callback(self._waiting.discard)
+            await asyncio.wait({task}, timeout=SETTLE_MAX)
         fake = self.h.fake
         deadline = asyncio.get_running_loop().time() + SETTLE_MAX
         while asyncio.get_running_loop().time() < deadline:
@@ -336,6 +349,7 @@ async def run_console(
     world: World | None = None,
     limits: Limits | None = None,
     terminal: Terminal | None = None,
+    idle: Idle | None = None,
 ) -> int:
     """Run the console until EOF or `!quit`; return 0, or 1 if any line failed (for scripted demos).
 
@@ -343,10 +357,11 @@ async def run_console(
     role. With an explicit `world`, both are ignored: build it with `default_world(user=...)`
     so the bot factory can be told `world.guild.id` as its development guild. With a
     `terminal`, lines are read and answers shown there; else `input` and `output` are plain text.
+    `idle` waits for the bot's background work after each line, so its output shows at once.
     """
     world = world or default_world(user=user, narrator=narrator)
     async with running_bot(make_bot, world=world, limits=limits, user=user) as harness:
-        console = Console(harness, output)
+        console = Console(harness, output, idle=idle)
         if terminal is not None:
             console.screen = terminal.screen(console)
         guild = world.guild

@@ -149,3 +149,13 @@ def test_the_console_serves_the_web_view_and_web_prints_its_link(tmp_path: Path)
     result = run_console("/web\n", tmp_path / "web.sqlite3")
     assert result.returncode == 0, result.stderr
     assert re.search(r"\[link Open the view\] http://127\.0\.0\.1:\d+/login\?t=\S+", result.stdout)
+
+
+def test_a_board_reposted_by_conflict_status_shows_at_once(tmp_path: Path) -> None:
+    """The repost is paced in the background; the console waits for it before the next line."""
+    script = "/conflict start kind:physical stakes:Alley\n/conflict status\n/roll dice:2 label:after\n"
+    result = run_console(script, tmp_path / "status.sqlite3")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    status = result.stdout.split("> /conflict status\n")[1].split("\n> ")[0]
+    assert "The board is posted below." in status
+    assert "(new message in channel)" in status and "== Conflict — round 1" in status
