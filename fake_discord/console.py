@@ -55,7 +55,8 @@ Console syntax (everything else is sent exactly as Discord would send it):
   !menu <context menu name> [@member]     user menu on @member; a message menu targets the newest message
   !save [N or file name] <path>           save an attachment of the newest message that has one
                                           (the Nth, or the one of that name; the first if not said)
-  !as <member>                            act as another member (!as alone lists them)
+  !as <member>                            act as another member (!as alone lists them); a new name
+                                          seats a new player (!as player3)
   !commands                               list the synced commands and their options
   !help                                   this text
   !quit                                   leave (end of input does the same)
@@ -86,6 +87,8 @@ SETTLE_QUIET, SETTLE_MAX = 0.1, 2.0
 Idle = Callable[[AnyBot], Awaitable[None]]
 """Waits until the bot's own background work (a board it redraws, paced) is done."""
 MENTION = re.compile(r"<(@&|@!?|#)(\d{15,21})>")
+MEMBER_NAME = re.compile(r"[\w.]{2,32}")
+"""A name `!as` may give a new member: Discord's usernames are 2 to 32 such characters."""
 
 
 class Screen(Protocol):
@@ -230,6 +233,15 @@ class Console:
                 mark = "*" if member is self.h.user else " "
                 self.say(f"{mark} {member.user.name}" + (f" ({', '.join(roles)})" if roles else ""))
             return
+        name = name.removeprefix("@")
+        if guild.member(name) is None:
+            if not MEMBER_NAME.fullmatch(name):
+                raise CommandLineError(
+                    f"{name!r} cannot be a member's name: use 2 to 32 letters, digits, _ or . "
+                    "(e.g. !as player3); !as alone lists who is here"
+                )
+            self.h.world.add_member(name)
+            self.say(f"({name} joins {guild.name} as a player)")
         self.say(f"(now acting as {self.h.as_user(name).user.name})")
 
     async def _show(self, record: InteractionRecord) -> None:

@@ -159,3 +159,17 @@ def test_a_board_reposted_by_conflict_status_shows_at_once(tmp_path: Path) -> No
     status = result.stdout.split("> /conflict status\n")[1].split("\n> ")[0]
     assert "The board is posted below." in status
     assert "(new message in channel)" in status and "== Conflict — round 1" in status
+
+
+def test_as_seats_a_third_player_who_is_the_same_in_the_next_run(tmp_path: Path) -> None:
+    db = tmp_path / "third.sqlite3"
+    first = run_console("!as player3\n/character create name:Marsh physique:3 wits:4\n", db)
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr
+    assert "(player3 joins Scadrial Table as a player)" in first.stdout
+    assert "Created **Marsh**. It is now your active character." in first.stdout
+    assert "Player: @player3" in first.stdout
+    again = run_console("!as player3\n/roll stat:Wits\n", db)
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr
+    assert "Pool: Wits 4" in again.stdout
+    typed = run_console("/roll stat:Wits\n", db, "--user", "player3", "--player")
+    assert "Pool: Wits 4" in typed.stdout
