@@ -32,7 +32,7 @@ from fake_discord.commandline import (
 from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot, visible_to
 from fake_discord.payloads import text_inputs
 from fake_discord.records import InteractionRecord
-from fake_discord.render import render_choices, render_message, render_record
+from fake_discord.render import render_choices, render_message, render_record, show_times
 from fake_discord.server import FakeDiscord
 from fake_discord.typed import clean_line, matches
 from fake_discord.world import World, default_world
@@ -134,7 +134,8 @@ class Console:
         self.screen.say(text)
 
     def names(self, text: str) -> str:
-        """Show ``<@id>``, ``<@&id>`` and ``<#id>`` the way Discord does: as names, not numbers."""
+        """Show ``<@id>``, ``<@&id>`` and ``<#id>`` the way Discord does, as names, not numbers,
+        and ``<t:…>`` as times."""
         guild = self.h.world.guild
 
         def name(match: re.Match[str]) -> str:
@@ -148,7 +149,7 @@ class Console:
             member = guild.member(ident)
             return f"@{member.user.name}" if member else match.group(0)
 
-        return MENTION.sub(name, text)
+        return show_times(MENTION.sub(name, text))
 
     async def handle(self, line: str) -> bool:
         """Run one line; False means quit."""

@@ -1,10 +1,20 @@
 """README's first command: ``python -m bot`` with no token opens the offline console."""
 
+import asyncio
+import io
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console as RichConsole
+
+from bot.config import Settings
+from fake_discord.bot_console import run_offline
+from fake_discord.terminal import PromptTerminal
 
 
 def run_console(script: str, db: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -173,3 +183,40 @@ def test_as_seats_a_third_player_who_is_the_same_in_the_next_run(tmp_path: Path)
     assert "Pool: Wits 4" in again.stdout
     typed = run_console("/roll stat:Wits\n", db, "--user", "player3", "--player")
     assert "Pool: Wits 4" in typed.stdout
+
+
+EMBED = re.compile(r"^\+-{40}\n(.*?)^\+-{40}$", flags=re.MULTILINE | re.DOTALL)
+
+
+def test_help_history_and_the_board_read_as_in_discord(tmp_path: Path) -> None:
+    """No zero-width field name, no doubled colon, times instead of ``<t:…>``, and every line of
+    an embed inside its border (the board's footer has two rows)."""
+    script = (
+        "/help\n/help command:conflict\n/roll dice:3 label:Leap\n/history rolls\n"
+        "/conflict start kind:physical stakes:Alley\n"
+    )
+    result = run_console(script, tmp_path / "read.sqlite3")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    out = result.stdout
+    assert "\u200b" not in out and "::" not in out
+    assert "| /conflict start kind: stakes:\n|   Narrator: start a Conflict in this channel" in out
+    assert "<t:" not in out and re.search(r"\| (a few seconds|a minute) ago @narrator \*\*Leap\*\*", out)
+    embeds = EMBED.findall(out)
+    assert len(embeds) >= 5
+    assert all(line.startswith("|") for embed in embeds for line in embed.splitlines())
+    assert "the Narrator's characters show their state only" in out
+
+
+async def test_at_a_terminal_the_boards_footer_shows_whole(tmp_path: Path) -> None:
+    screen = RichConsole(file=io.StringIO(), force_terminal=True, width=80, record=True)
+    settings = Settings(db_path=tmp_path / "terminal.sqlite3")
+    with create_pipe_input() as pipe:
+        terminal = PromptTerminal(input=pipe, output=DummyOutput(), screen=screen)
+        console = run_offline(settings, user="narrator", narrator=True, terminal=terminal)
+        session = asyncio.create_task(console)
+        pipe.send_text("/conflict start kind:physical stakes:Alley\r/help\r\x04")
+        assert await asyncio.wait_for(session, 60) == 0
+    text = screen.export_text(clear=False)
+    assert "▶ whose move it is · AD Action Dice · DD Defense Dice" in text
+    assert "the Narrator's characters show their state only" in text
+    assert "\u200b" not in text
