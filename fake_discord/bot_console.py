@@ -85,4 +85,11 @@ async def run_offline(
             world=world,
             terminal=terminal,
             idle=lambda bot: cast(MistbornBot, bot).conflicts.idle(),
+            saves=saved_files(settings),
         )
+
+
+def saved_files(settings: Settings) -> Path:
+    """Where ``!save`` puts files: beside the database (``data/saved``), never in the folder the
+    console was started from, which is often the project's own tree."""
+    return settings.db_path.parent / "saved"

@@ -54,7 +54,8 @@ Console syntax (everything else is sent exactly as Discord would send it):
                                           in a paragraph field \\n starts a new line)
   !menu <context menu name> [@member]     user menu on @member; a message menu targets the newest message
   !save [N or file name] <path>           save an attachment of the newest message that has one
-                                          (the Nth, or the one of that name; the first if not said)
+                                          (the Nth, or the one of that name; the first if not said);
+                                          a relative path is taken in the console's folder for files
   !as <member>                            act as another member (!as alone lists them); a new name
                                           seats a new player (!as player3)
   !commands                               list the synced commands and their options
@@ -121,9 +122,15 @@ class Console:
     """Turns one typed line into harness calls and shows what the bot answered."""
 
     def __init__(
-        self, harness: Harness, output: TextIO, screen: Screen | None = None, idle: Idle | None = None
+        self,
+        harness: Harness,
+        output: TextIO,
+        screen: Screen | None = None,
+        idle: Idle | None = None,
+        saves: Path = Path(),
     ) -> None:
         self.h = harness
+        self.saves = saves
         self.screen: Screen = screen or PlainScreen(output, self.names)
         self.failures = 0
         self.seen = len(harness.fake.activity)
@@ -216,13 +223,21 @@ class Console:
         await self._show(await self.h.user_menu(name, target))
 
     def _save(self, rest: str) -> None:
-        """Write an attachment the bot sent (an export, a chart) to a local file."""
+        """Write an attachment the bot sent (an export, a chart) to a local file: a relative path
+        is taken inside ``saves`` (and may not climb out of it), an absolute one as given."""
         words = _split(rest, usage="usage: !save [N or file name] <path>")
         which, path = (words[0], words[1]) if len(words) > 1 else ("1", words[0])
         found = saved_attachment(self.h, which)
-        target = Path(path).expanduser()
-        if target.is_dir():
+        typed = Path(path).expanduser()
+        target = typed if typed.is_absolute() else self.saves / typed
+        if not typed.is_absolute() and not target.resolve().is_relative_to(self.saves.resolve()):
+            raise CommandLineError(
+                f"{path!r} leads out of {self.saves}/: name a file in it, or give a full path "
+                "(e.g. ~/Spook.json) to save elsewhere"
+            )
+        if target.is_dir() or path.endswith("/"):
             target = target / str(found["filename"])
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(self.h.fake.file_bytes(found))
         self.say(f"(saved {found['filename']} to {target}, {target.stat().st_size} bytes)")
 
@@ -363,6 +378,7 @@ async def run_console(
     limits: Limits | None = None,
     terminal: Terminal | None = None,
     idle: Idle | None = None,
+    saves: Path = Path(),
 ) -> int:
     """Run the console until EOF or `!quit`; return 0, or 1 if any line failed (for scripted demos).
 
@@ -371,10 +387,11 @@ async def run_console(
     so the bot factory can be told `world.guild.id` as its development guild. With a
     `terminal`, lines are read and answers shown there; else `input` and `output` are plain text.
     `idle` waits for the bot's background work after each line, so its output shows at once.
+    `!save` writes a relative path inside `saves` (default: the current folder).
     """
     world = world or default_world(user=user, narrator=narrator)
     async with running_bot(make_bot, world=world, limits=limits, user=user) as harness:
-        console = Console(harness, output, idle=idle)
+        console = Console(harness, output, idle=idle, saves=saves)
         if terminal is not None:
             console.screen = terminal.screen(console)
         guild = world.guild
