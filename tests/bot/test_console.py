@@ -220,3 +220,14 @@ async def test_at_a_terminal_the_boards_footer_shows_whole(tmp_path: Path) -> No
     assert "▶ whose move it is · AD Action Dice · DD Defense Dice" in text
     assert "the Narrator's characters show their state only" in text
     assert "\u200b" not in text
+
+
+def test_a_template_is_taken_by_the_word_its_choice_shows(tmp_path: Path) -> None:
+    """Discord's list shows "Guard group (Extra)"; typing "guard" leaves that one, as in Discord."""
+    script = (
+        "/character create name:Watch template:guard size:4\n/character create name:Hunter template:steel\n"
+    )
+    result = run_console(script, tmp_path / "templates.sqlite3")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert "Created **Watch**. From the Guard group template" in result.stdout
+    assert "Created **Hunter**. From the Steel Inquisitor template" in result.stdout
