@@ -77,7 +77,7 @@ def guild_id_of(interaction: discord.Interaction[discord.Client]) -> int:
 def channel_id_of(interaction: discord.Interaction[discord.Client]) -> int:
     """The channel the interaction came from (Conflicts and boards live in one)."""
     if interaction.channel_id is None:
-        raise BotError("This works in a server channel.")
+        raise BotError("This works in a server channel: run it in one of its text channels.")
     return interaction.channel_id
 
 
@@ -237,7 +237,9 @@ class Caller:
     def require_manager(self, doing: str) -> None:
         """Refuse unless the caller holds Manage Server (the server's own setup)."""
         if not self.manages_server:
-            raise NotAllowed(f"Only a member with the Manage Server permission can {doing}.")
+            raise NotAllowed(
+                f"Only a member with the Manage Server permission can {doing}. Ask a server admin."
+            )
 
     def require_control(self, character: Character, doing: str) -> None:
         """Refuse unless the caller controls ``character`` (:meth:`controls`)."""

@@ -45,7 +45,9 @@ def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
     require_phase(conflict, Phase.DECLARE, Phase.RESOLVE)
     sheet = work.sheets.get(command.character_id)
     if sheet is None:
-        raise RulesError("That character sheet was not found in this server.")
+        raise RulesError(
+            "That character sheet was not found in this server; /character list shows the sheets here."
+        )
     if conflict.find(command.character_id) is not None:
         raise RulesError(f"{sheet.name} is already taking part in this Conflict.")
     if len(conflict.participants) >= MAX_PARTICIPANTS:
@@ -54,9 +56,14 @@ def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
         )
     resilience = conflict.type.resilience
     if sheet.is_extra and sheet.members_left == 0:
-        raise RulesError(f"Every member of {sheet.name} is already defeated.")
+        raise RulesError(
+            f"Every member of {sheet.name} is already defeated; heal them with /sheet heal first."
+        )
     if not sheet.is_extra and resilience_current(sheet, resilience) == 0:
-        raise RulesError(f"{sheet.name} is already defeated ({resilience.label} 0) and cannot join.")
+        raise RulesError(
+            f"{sheet.name} is already defeated ({resilience.label} 0) and cannot join; "
+            "heal them with /sheet heal first."
+        )
     side = command.side or (Side.HEROES if sheet.kind is CharacterKind.HERO else Side.OPPOSITION)
     participant = Participant(
         id=command.character_id,
@@ -138,7 +145,10 @@ def burn(conflict: Conflict, work: Work, command: Burn) -> Conflict:
         raise RulesError(f"'{typed}' is not a metal.{did_you_mean(typed, METALS)}")
     sheet = work.sheet(participant)
     if not any(p.type is PowerType.ALLOMANCY and p.name == metal for p in sheet.powers):
-        raise RulesError(f"{participant.name} cannot burn {metal}: the sheet has no Allomantic {metal}.")
+        raise RulesError(
+            f"{participant.name} cannot burn {metal}: the sheet has no Allomantic {metal}. "
+            "Add the Power with /edit power-add first."
+        )
     if (metal in participant.burning) == command.burning:
         state = "already" if command.burning else "not"
         raise RulesError(f"{participant.name} is {state} burning {metal}.")

@@ -176,7 +176,7 @@ class SheetCommands(
         burden: BurdenName | None = None,
     ) -> None:
         if kind == "short" and burden is not None:
-            raise BotError("Only a Long Breather eases a Burden.")
+            raise BotError("Only a Long Breather eases a Burden: take `kind:long`, or leave `burden` out.")
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         if kind == "long":
             result = long_breather(stored.character, burden)
