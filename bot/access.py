@@ -27,7 +27,7 @@ from typing import Protocol
 
 import discord
 
-from bot.errors import BotError, NotAllowed
+from bot.errors import DM_REFUSAL, BotError, NotAllowed
 from bot.render.conflict_view import ConflictView
 from bot.text import inert
 from rules.burdens import Severity
@@ -35,7 +35,6 @@ from rules.character import Character, CharacterKind, Resilience, resilience_cur
 from rules.conflict import Conflict, Participant
 from storage import GuildSettings, Storage
 
-DM_REFUSAL = "This command works in a server, not in direct messages."
 CALLER_KEY = "mistborn.caller"
 """Where :func:`caller_of` keeps the answer on ``Interaction.extras``: asked once per interaction."""
 

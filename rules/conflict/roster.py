@@ -125,8 +125,10 @@ def set_surprised(conflict: Conflict, work: Work, command: SetSurprised) -> Conf
     require_phase(conflict, Phase.DECLARE)
     participant = conflict.participant(command.participant)
     if participant.surprised == command.surprised:
-        state = "already" if command.surprised else "not"
-        raise RulesError(f"{participant.name} is {state} surprised.")
+        state, undo = (
+            ("already", "false to lift it") if command.surprised else ("not", "true to surprise them")
+        )
+        raise RulesError(f"{participant.name} is {state} surprised; set surprised to {undo}.")
     if participant.round.status is not Status.UNDECLARED:
         raise RulesError(
             f"{participant.name} has already declared; surprise only changes who declares first."
@@ -150,8 +152,8 @@ def burn(conflict: Conflict, work: Work, command: Burn) -> Conflict:
             "Add the Power with /edit power-add first."
         )
     if (metal in participant.burning) == command.burning:
-        state = "already" if command.burning else "not"
-        raise RulesError(f"{participant.name} is {state} burning {metal}.")
+        state, undo = ("already", "false to stop") if command.burning else ("not", "true to start")
+        raise RulesError(f"{participant.name} is {state} burning {metal}; set burning to {undo}.")
     burning = (
         (*participant.burning, metal)
         if command.burning
@@ -184,7 +186,8 @@ def adjust_dice(conflict: Conflict, work: Work, command: AdjustDice) -> Conflict
     if now < 0:
         kind = "Action" if waiting else "Defense"
         raise RulesError(
-            f"{participant.name} has only {held} {kind} Dice; cannot take away {-command.delta}."
+            f"{participant.name} has only {held} {kind} Dice; cannot take away {-command.delta}. "
+            f"Take away {held} at most."
         )
     ledger = (
         {"gained": state.gained + command.delta}

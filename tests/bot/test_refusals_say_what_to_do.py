@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from discord import app_commands
+
 from bench.bot_env import BotEnv
+from bot.errors import user_message
 
 SETUP = [
     ("player1", "/character create name:Vin physique:3 wits:5"),
@@ -67,3 +71,18 @@ async def test_a_burn_without_the_metal_says_how_to_get_it(bot_env: BotEnv) -> N
     )
     reply = await bot_env.slash("/burn metal:Steel", user="player1")
     assert "Add the Power with /edit power-add first." in reply.content, reply.content
+    again = await bot_env.slash("/conflict surprise who:Vin surprised:false")
+    assert "Vin is not surprised; set surprised to true to surprise them." in again.content, again.content
+
+
+@pytest.mark.parametrize(
+    ("error", "advice"),
+    [
+        (app_commands.NoPrivateMessage(), "run it in a channel of your server"),
+        (app_commands.MissingPermissions(["manage_guild"]), "ask a server admin"),
+        (app_commands.CheckFailure(), "ask a Narrator or a server admin"),
+    ],
+)
+def test_discord_py_s_own_refusals_say_what_to_do(error: app_commands.AppCommandError, advice: str) -> None:
+    """Refusals discord.py raises before our code runs (a server command in a DM, a check)."""
+    assert advice in (user_message(error) or "")
