@@ -27,7 +27,7 @@ from typing import Protocol
 
 import discord
 
-from bot.errors import BotError, NotAllowed
+from bot.errors import DM_REFUSAL, BotError, NotAllowed
 from bot.render.conflict_view import ConflictView
 from bot.text import inert
 from rules.burdens import Severity
@@ -36,7 +36,6 @@ from rules.conflict import Conflict, Participant
 from rules.words import is_group, verb
 from storage import GuildSettings, Storage
 
-DM_REFUSAL = "This command works in a server, not in direct messages."
 CALLER_KEY = "mistborn.caller"
 """Where :func:`caller_of` keeps the answer on ``Interaction.extras``: asked once per interaction."""
 
@@ -78,7 +77,7 @@ def guild_id_of(interaction: discord.Interaction[discord.Client]) -> int:
 def channel_id_of(interaction: discord.Interaction[discord.Client]) -> int:
     """The channel the interaction came from (Conflicts and boards live in one)."""
     if interaction.channel_id is None:
-        raise BotError("This works in a server channel.")
+        raise BotError("This works in a server channel: run it in one of its text channels.")
     return interaction.channel_id
 
 
@@ -238,7 +237,9 @@ class Caller:
     def require_manager(self, doing: str) -> None:
         """Refuse unless the caller holds Manage Server (the server's own setup)."""
         if not self.manages_server:
-            raise NotAllowed(f"Only a member with the Manage Server permission can {doing}.")
+            raise NotAllowed(
+                f"Only a member with the Manage Server permission can {doing}. Ask a server admin."
+            )
 
     def require_control(self, character: Character, doing: str) -> None:
         """Refuse unless the caller controls ``character`` (:meth:`controls`)."""

@@ -22,6 +22,7 @@ from storage.errors import AlreadyHandledError, DatabaseBusyError, StorageError
 
 log = logging.getLogger(__name__)
 
+DM_REFUSAL = "This command works in a server, not in direct messages: run it in a channel of your server."
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 UNKNOWN_CHANNEL = 10003
 """Discord's error code for a channel that does not exist (any more)."""
@@ -86,13 +87,13 @@ def user_message(error: BaseException) -> str | None:
             "Try again in a minute, or restart Discord."
         )
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works in a server, not in direct messages."
+        return DM_REFUSAL
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Server permission for that."
+        return "You need the Manage Server permission for that; ask a server admin."
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {max(1, math.ceil(error.retry_after))} s."
     if isinstance(error, app_commands.CheckFailure):
-        return "You are not allowed to use this command here."
+        return "You are not allowed to use this command here; ask a Narrator or a server admin."
     return None
 
 

@@ -14,7 +14,7 @@ import logging
 import random
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from bot.app import MistbornBot
 from bot.config import Settings
@@ -84,4 +84,12 @@ async def run_offline(
             user=user,
             world=world,
             terminal=terminal,
+            idle=lambda bot: cast(MistbornBot, bot).conflicts.idle(),
+            saves=saved_files(settings),
         )
+
+
+def saved_files(settings: Settings) -> Path:
+    """Where ``!save`` puts files: beside the database (``data/saved``), never in the folder the
+    console was started from, which is often the project's own tree."""
+    return settings.db_path.parent / "saved"

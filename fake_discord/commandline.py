@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from fake_discord.payloads import Resolved
-from fake_discord.typed import fold
+from fake_discord.typed import fold, matches
 from fake_discord.validate import GROUP, INTEGER, NUMBER, STRING, SUBCOMMAND, is_valid_name
 from fake_discord.world import ADMINISTRATOR, FakeGuild, FakeMember
 
@@ -230,7 +230,13 @@ def _scalar(option: JSON, raw: str) -> Any:
                 fold(str(choice["value"])),
             ):
                 return choice["value"]
-        listed = ", ".join(str(c["name"]) for c in choices)
+        # Discord's client filters the choices as one types; Enter takes the one left.
+        left = [c for c in choices if raw.strip() and matches(raw, str(c["name"]))]
+        if len(left) == 1:
+            return left[0]["value"]
+        listed = ", ".join(str(c["name"]) for c in (left if len(left) > 1 else choices))
+        if len(left) > 1:
+            raise CommandLineError(f"{name}: {raw!r} fits {listed}: type more of the one you mean")
         raise CommandLineError(f"{name} must be one of: {listed} (got {raw!r})")
     if kind == STRING:
         low, high = option.get("min_length", 0), option.get("max_length", 6000)

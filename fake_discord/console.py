@@ -16,7 +16,7 @@ import logging
 import re
 import shlex
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -29,10 +29,10 @@ from fake_discord.commandline import (
     split_pairs,
     usage,
 )
-from fake_discord.harness import BotFactory, Harness, running_bot, visible_to
+from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot, visible_to
 from fake_discord.payloads import text_inputs
 from fake_discord.records import InteractionRecord
-from fake_discord.render import render_choices, render_message, render_record
+from fake_discord.render import render_choices, render_message, render_record, show_times
 from fake_discord.server import FakeDiscord
 from fake_discord.typed import clean_line, matches
 from fake_discord.world import World, default_world
@@ -54,8 +54,10 @@ Console syntax (everything else is sent exactly as Discord would send it):
                                           in a paragraph field \\n starts a new line)
   !menu <context menu name> [@member]     user menu on @member; a message menu targets the newest message
   !save [N or file name] <path>           save an attachment of the newest message that has one
-                                          (the Nth, or the one of that name; the first if not said)
-  !as <member>                            act as another member (!as alone lists them)
+                                          (the Nth, or the one of that name; the first if not said);
+                                          a relative path is taken in the console's folder for files
+  !as <member>                            act as another member (!as alone lists them); a new name
+                                          seats a new player (!as player3)
   !commands                               list the synced commands and their options
   !help                                   this text
   !quit                                   leave (end of input does the same)
@@ -83,7 +85,11 @@ async def _lines(stream: TextIO) -> AsyncIterator[str]:
 
 SETTLE_QUIET, SETTLE_MAX = 0.1, 2.0
 """Seconds without a new or edited message that end a line's output, and the most it waits."""
+Idle = Callable[[AnyBot], Awaitable[None]]
+"""Waits until the bot's own background work (a board it redraws, paced) is done."""
 MENTION = re.compile(r"<(@&|@!?|#)(\d{15,21})>")
+MEMBER_NAME = re.compile(r"[\w.]{2,32}")
+"""A name `!as` may give a new member: Discord's usernames are 2 to 32 such characters."""
 
 
 class Screen(Protocol):
@@ -115,17 +121,28 @@ class PlainScreen:
 class Console:
     """Turns one typed line into harness calls and shows what the bot answered."""
 
-    def __init__(self, harness: Harness, output: TextIO, screen: Screen | None = None) -> None:
+    def __init__(
+        self,
+        harness: Harness,
+        output: TextIO,
+        screen: Screen | None = None,
+        idle: Idle | None = None,
+        saves: Path = Path(),
+    ) -> None:
         self.h = harness
+        self.saves = saves
         self.screen: Screen = screen or PlainScreen(output, self.names)
         self.failures = 0
         self.seen = len(harness.fake.activity)
+        self.idle = idle
+        self._waiting: set[asyncio.Task[None]] = set()
 
     def say(self, text: str) -> None:
         self.screen.say(text)
 
     def names(self, text: str) -> str:
-        """Show ``<@id>``, ``<@&id>`` and ``<#id>`` the way Discord does: as names, not numbers."""
+        """Show ``<@id>``, ``<@&id>`` and ``<#id>`` the way Discord does, as names, not numbers,
+        and ``<t:…>`` as times."""
         guild = self.h.world.guild
 
         def name(match: re.Match[str]) -> str:
@@ -139,7 +156,7 @@ class Console:
             member = guild.member(ident)
             return f"@{member.user.name}" if member else match.group(0)
 
-        return MENTION.sub(name, text)
+        return show_times(MENTION.sub(name, text))
 
     async def handle(self, line: str) -> bool:
         """Run one line; False means quit."""
@@ -206,13 +223,21 @@ class Console:
         await self._show(await self.h.user_menu(name, target))
 
     def _save(self, rest: str) -> None:
-        """Write an attachment the bot sent (an export, a chart) to a local file."""
+        """Write an attachment the bot sent (an export, a chart) to a local file: a relative path
+        is taken inside ``saves`` (and may not climb out of it), an absolute one as given."""
         words = _split(rest, usage="usage: !save [N or file name] <path>")
         which, path = (words[0], words[1]) if len(words) > 1 else ("1", words[0])
         found = saved_attachment(self.h, which)
-        target = Path(path).expanduser()
-        if target.is_dir():
+        typed = Path(path).expanduser()
+        target = typed if typed.is_absolute() else self.saves / typed
+        if not typed.is_absolute() and not target.resolve().is_relative_to(self.saves.resolve()):
+            raise CommandLineError(
+                f"{path!r} leads out of {self.saves}/: name a file in it, or give a full path "
+                "(e.g. ~/Spook.json) to save elsewhere"
+            )
+        if target.is_dir() or path.endswith("/"):
             target = target / str(found["filename"])
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(self.h.fake.file_bytes(found))
         self.say(f"(saved {found['filename']} to {target}, {target.stat().st_size} bytes)")
 
@@ -224,6 +249,15 @@ class Console:
                 mark = "*" if member is self.h.user else " "
                 self.say(f"{mark} {member.user.name}" + (f" ({', '.join(roles)})" if roles else ""))
             return
+        name = name.removeprefix("@")
+        if guild.member(name) is None:
+            if not MEMBER_NAME.fullmatch(name):
+                raise CommandLineError(
+                    f"{name!r} cannot be a member's name: use 2 to 32 letters, digits, _ or . "
+                    "(e.g. !as player3); !as alone lists who is here"
+                )
+            self.h.world.add_member(name)
+            self.say(f"({name} joins {guild.name} as a player)")
         self.say(f"(now acting as {self.h.as_user(name).user.name})")
 
     async def _show(self, record: InteractionRecord) -> None:
@@ -244,8 +278,15 @@ class Console:
         self.seen = len(self.h.fake.activity)
 
     async def _settle(self) -> None:
-        """Wait until the bot has been quiet for a moment (a board it redraws in the background,
-        paced, comes a little after the answer), so each line shows what it caused."""
+        """Wait until the bot has done what the line set going in the background (``idle``: a
+        board it reposts, paced, comes well after the answer) and has then been quiet for a
+        moment, so each line shows what it caused. Never longer than ``SETTLE_MAX`` each."""
+        if self.idle is not None:
+            # Not cancelled when it takes too long: that would cancel the bot's own work.
+            task = asyncio.ensure_future(self.idle(self.h.bot))
+            self._waiting.add(task)
+            task.add_done_callback(self._waiting.discard)
+            await asyncio.wait({task}, timeout=SETTLE_MAX)
         fake = self.h.fake
         deadline = asyncio.get_running_loop().time() + SETTLE_MAX
         while asyncio.get_running_loop().time() < deadline:
@@ -336,6 +377,8 @@ async def run_console(
     world: World | None = None,
     limits: Limits | None = None,
     terminal: Terminal | None = None,
+    idle: Idle | None = None,
+    saves: Path = Path(),
 ) -> int:
     """Run the console until EOF or `!quit`; return 0, or 1 if any line failed (for scripted demos).
 
@@ -343,10 +386,12 @@ async def run_console(
     role. With an explicit `world`, both are ignored: build it with `default_world(user=...)`
     so the bot factory can be told `world.guild.id` as its development guild. With a
     `terminal`, lines are read and answers shown there; else `input` and `output` are plain text.
+    `idle` waits for the bot's background work after each line, so its output shows at once.
+    `!save` writes a relative path inside `saves` (default: the current folder).
     """
     world = world or default_world(user=user, narrator=narrator)
     async with running_bot(make_bot, world=world, limits=limits, user=user) as harness:
-        console = Console(harness, output)
+        console = Console(harness, output, idle=idle, saves=saves)
         if terminal is not None:
             console.screen = terminal.screen(console)
         guild = world.guild

@@ -27,6 +27,11 @@ REPLAY_LIMIT = 10_000
 """Events a session keeps for RESUME; older ones cannot be replayed, as on Discord."""
 RESUME_PATH = "/gateway-resume"
 """Where READY tells clients to resume, distinct from ``/gateway`` so a test can see which was used."""
+ACK_DELAY = 0.05
+"""Seconds before a HEARTBEAT_ACK, as a network round trip takes. discord.py's heartbeat thread
+notes when it sent a beat only after the event loop has sent it; an ACK answered at once on the
+same loop can be read before that, and then the whole interval counts as lag ("Can't keep up,
+websocket is 30.0s behind" in the log after every beat)."""
 log = logging.getLogger(__name__)
 
 OnOp = Callable[[web.WebSocketResponse, int, JSON], Awaitable[None]]
@@ -89,6 +94,7 @@ class Gateway:
         self._sockets: set[web.WebSocketResponse] = set()
         self._lock = asyncio.Lock()
         self._closed_until = 0.0
+        self._acks: set[asyncio.Task[None]] = set()
 
     def shard(self, number: int) -> ShardSession:
         return self._shards.setdefault(number, ShardSession(number))
@@ -169,6 +175,8 @@ class Gateway:
         self.identified.set()
 
     async def close(self) -> None:
+        for task in list(self._acks):
+            task.cancel()
         for ws in list(self._sockets):
             await ws.close()
 
@@ -247,11 +255,22 @@ class Gateway:
             message = json.loads(frame.data)
             op, data = message.get("op"), message.get("d") or {}
             if op == 1:
-                await ws.send_str(json.dumps({"op": 11}))
+                self._ack_later(ws)
             elif op == 6:
                 await self._resume(ws, data)
             else:
                 await self._on_op(ws, int(op or 0), data)
+
+    def _ack_later(self, ws: web.WebSocketResponse) -> None:
+        async def ack() -> None:
+            await asyncio.sleep(ACK_DELAY)
+            if not ws.closed:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await ws.send_str(json.dumps({"op": 11}))
+
+        task = asyncio.create_task(ack(), name="fake-gateway-heartbeat-ack")
+        self._acks.add(task)
+        task.add_done_callback(self._acks.discard)
 
     async def _resume(self, ws: web.WebSocketResponse, data: JSON) -> None:
         """Replay what the session missed after `seq`, then RESUMED; or refuse with op 9."""

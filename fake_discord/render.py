@@ -6,6 +6,9 @@ have reached Discord, limits and all.
 
 from __future__ import annotations
 
+import contextlib
+import re
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from fake_discord.payloads import text_inputs
@@ -55,6 +58,10 @@ def render_message(message: JSON) -> str:
 
 
 def render_embed(embed: JSON) -> list[str]:
+    """An embed as bordered lines. A field shows as ``name: value``, as one line reads; a blank
+    name (Discord's zero-width space, for a list carried on from the field above) shows only its
+    value, and a name that already ends in ``:`` has its value on the lines below, as Discord
+    lays out every field. The footer's lines and the timestamp close it."""
     lines: list[str] = []
     if author := (embed.get("author") or {}).get("name"):
         lines.append(f"| {author}")
@@ -63,12 +70,95 @@ def render_embed(embed: JSON) -> list[str]:
     for line in str(embed.get("description") or "").splitlines():
         lines.append(f"| {line}")
     for item in embed.get("fields") or []:
+        name = field_name(item)
         value_lines = str(item.get("value") or "").splitlines() or [""]
-        lines.append(f"| {item.get('name')}: {value_lines[0]}")
+        if not name or name.endswith(":"):
+            lines.extend([f"| {name}"] if name else [])
+            lines.extend(f"|   {line}" for line in value_lines)
+            continue
+        lines.append(f"| {name}: {value_lines[0]}")
         lines.extend(f"|   {line}" for line in value_lines[1:])
-    if footer := (embed.get("footer") or {}).get("text"):
-        lines.append(f"| -- {footer}")
+    footer = footer_lines(embed)
+    lines.extend(f"| -- {line}" if index == 0 else f"|    {line}" for index, line in enumerate(footer))
     return ["+" + "-" * 40, *lines, "+" + "-" * 40] if lines else []
+
+
+BLANK = "\u200b\u200c\u200d\u2060\ufeff"
+"""Zero-width characters: a field named only with these has no name to show."""
+
+
+def field_name(item: JSON) -> str:
+    return str(item.get("name") or "").strip(BLANK + " ")
+
+
+def footer_lines(embed: JSON) -> list[str]:
+    """The footer's lines, then the embed's timestamp as a time (Discord shows it after the footer)."""
+    lines = str((embed.get("footer") or {}).get("text") or "").splitlines()
+    if stamp := embed.get("timestamp"):
+        with contextlib.suppress(ValueError):
+            lines.append(local_time(datetime.fromisoformat(str(stamp)), "f"))
+    return lines
+
+
+TIME_MARKUP = re.compile(r"<t:(-?\d{1,13})(?::([tTdDfFR]))?>")
+"""Discord's timestamp markup, ``<t:1700000000:R>``: each reader sees it in their own time."""
+
+
+def show_times(text: str, now: datetime | None = None) -> str:
+    """``<t:…>`` markup as the time Discord shows for it, in this machine's time zone."""
+
+    def shown(match: re.Match[str]) -> str:
+        try:
+            when = datetime.fromtimestamp(int(match[1]), UTC)
+        except (OverflowError, OSError, ValueError):
+            return match[0]
+        return local_time(when, match[2] or "f", now)
+
+    return TIME_MARKUP.sub(shown, text)
+
+
+def local_time(when: datetime, style: str, now: datetime | None = None) -> str:
+    """One of Discord's timestamp styles: t, T, d, D, f, F, or R (relative to `now`)."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    if style == "R":
+        return relative(when, now or datetime.now(UTC))
+    local = when.astimezone()
+    formats = {
+        "t": "%H:%M",
+        "T": "%H:%M:%S",
+        "d": "%Y-%m-%d",
+        "D": "%d %B %Y",
+        "f": "%d %B %Y %H:%M",
+        "F": "%A, %d %B %Y %H:%M",
+    }
+    return local.strftime(formats[style]).lstrip("0")
+
+
+RELATIVE = (
+    (45, 1, "a few seconds", ""),
+    (90, 60, "a minute", ""),
+    (45 * 60, 60, "", "minutes"),
+    (90 * 60, 3600, "an hour", ""),
+    (22 * 3600, 3600, "", "hours"),
+    (36 * 3600, 86400, "a day", ""),
+    (26 * 86400, 86400, "", "days"),
+    (45 * 86400, 30 * 86400, "a month", ""),
+    (320 * 86400, 30 * 86400, "", "months"),
+    (548 * 86400, 365 * 86400, "a year", ""),
+)
+
+
+def relative(when: datetime, now: datetime) -> str:
+    """ "5 minutes ago", "in an hour": Discord's relative style (``<t:…:R>``)."""
+    seconds = (when - now).total_seconds()
+    span = abs(seconds)
+    words = f"{round(span / (365 * 86400))} years"
+    for limit, unit, single, plural in RELATIVE:
+        if span < limit:
+            words = single or f"{max(2, round(span / unit))} {plural}"
+            break
+    return f"in {words}" if seconds > 0 else f"{words} ago"
 
 
 def _render_component(component: JSON) -> list[str]:

@@ -32,7 +32,7 @@ from fake_discord.commandline import CommandLineError
 from fake_discord.console import Console, Screen, suggestions
 from fake_discord.harness import Harness, visible_to
 from fake_discord.records import InteractionRecord
-from fake_discord.render import EPHEMERAL, record_notes
+from fake_discord.render import EPHEMERAL, field_name, footer_lines, record_notes
 from fake_discord.typed import fold
 from fake_discord.validate import GROUP, SUBCOMMAND
 
@@ -127,17 +127,16 @@ class RichScreen:
             table.add_column()
             for item in fields:
                 table.add_row(
-                    styled(self.names(str(item.get("name")))), styled(self.names(str(item.get("value"))))
+                    styled(self.names(field_name(item))), styled(self.names(str(item.get("value"))))
                 )
             body.append(table)
+        if footer := footer_lines(embed):  # inside: a border's one line would cut it off
+            body.append(Text(self.names("\n".join(footer)), style="dim"))
         colour = embed.get("color")
-        footer = (embed.get("footer") or {}).get("text")
         return Panel(
             Group(*body),
             title=styled(self.names(str(embed["title"]))) if embed.get("title") else None,
             title_align="left",
-            subtitle=Text(self.names(str(footer)), style="dim") if footer else None,
-            subtitle_align="left",
             border_style=f"#{int(colour):06x}" if colour is not None else "grey50",
         )
 

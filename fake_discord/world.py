@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,6 +144,8 @@ class World:
     bot: FakeUser
     application_id: int
     guilds: list[FakeGuild]
+    member_id: Callable[[str], int] | None = None
+    """The id a member added by name gets; None: the next snowflake."""
 
     @property
     def guild(self) -> FakeGuild:
@@ -156,7 +159,8 @@ class World:
     ) -> FakeMember:
         target = guild or self.guild
         role_ids = [role.id for name_ in roles if (role := target.role(name_)) is not None]
-        member = FakeMember(FakeUser(self.ids.next(), name), role_ids)
+        user_id = self.member_id(name) if self.member_id is not None else self.ids.next()
+        member = FakeMember(FakeUser(user_id, name), role_ids)
         target.members.append(member)
         return member
 
@@ -182,18 +186,24 @@ def offline_world(*, user: str = "narrator", narrator: bool = True) -> World:
 
     Characters are stored per server and owned by user ids, so stable ids are what let a sheet
     made in one console session be found in the next; messages get ids of their own time. A
-    member beyond the default three gets an id derived from their name, so ``--user alice`` is
-    always the same Alice.
+    member beyond the default three gets an id derived from their name, so ``--user alice`` and
+    a later ``!as alice`` are always the same Alice.
     """
     world = default_world(user=user, narrator=narrator, ids=StableSnowflakes())
     member = world.guild.member(user)
     if member is not None and user not in ("narrator", "player1", "player2"):
-        digest = int.from_bytes(hashlib.sha256(user.casefold().encode()).digest()[:5], "big")
-        member.user.id = (OFFLINE_EPOCH_MS << 22) | (1 << 21) | (digest & 0x1FFFFF)
+        member.user.id = offline_member_id(user)
+    world.member_id = offline_member_id
     # Only the table is fixed: a message or an interaction made now carries now in its id, as on
     # Discord, so its age is real (a Narrator waits for a player's defence in the console too).
     world.ids = Snowflakes()
     return world
+
+
+def offline_member_id(name: str) -> int:
+    """A member's id made from their name, the same on every run (``offline_world``)."""
+    digest = int.from_bytes(hashlib.sha256(name.casefold().encode()).digest()[:5], "big")
+    return (OFFLINE_EPOCH_MS << 22) | (1 << 21) | (digest & 0x1FFFFF)
 
 
 def default_world(*, user: str = "narrator", narrator: bool = True, ids: Snowflakes | None = None) -> World:

@@ -118,7 +118,7 @@ def build_pool(
     _check_range("Supporting Traits", traits_for, 0, MAX_TRAITS)
     _check_range("Hindering Traits", traits_against, 0, MAX_TRAITS)
     if len(burdens) > MAX_BURDENS:
-        raise RulesError(f"At most {MAX_BURDENS} Burdens can apply to one roll.")
+        raise RulesError(f"At most {MAX_BURDENS} Burdens can apply to one roll; name fewer.")
     if tool not in (-1, 0, 1):
         raise RulesError("Tools add or remove at most one die: use -1, 0 or +1.")
     if circumstances not in (-1, 0, 1):

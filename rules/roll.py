@@ -111,7 +111,10 @@ def outcome_of(result: int, difficulty: int, underflow: int = 0) -> int:
 
 def _check_faces(faces: Sequence[int], pool: Pool) -> tuple[int, ...]:
     if len(faces) != pool.dice:
-        raise RulesError(f"This pool rolls {pool.dice} dice, but {len(faces)} faces were given.")
+        raise RulesError(
+            f"This pool rolls {pool.dice} dice, but {len(faces)} faces were given; "
+            "type one face for each die."
+        )
     for face in faces:
         if type(face) is not int or not 1 <= face <= 6:
             raise RulesError(f"Dice show 1 to 6; {face!r} is not a face of a die.")

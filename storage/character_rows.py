@@ -26,7 +26,10 @@ from storage.sql import (
 
 MAX_SEARCH = 25
 """Discord shows at most 25 autocomplete choices."""
-MISSING = "That character does not exist in this server (it may have been deleted)."
+MISSING = (
+    "That character does not exist in this server (it may have been deleted); "
+    "/character list shows the sheets here."
+)
 
 COLUMNS = "id, guild_id, version, updated_at, document, revealed, format_version FROM characters"
 ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -188,7 +191,9 @@ def parse_sheet(document: str) -> Character:
 
 
 def not_found(name: str) -> NotFoundError:
-    return NotFoundError(f"There is no character named {name} in this server.")
+    return NotFoundError(
+        f"There is no character named {name} in this server; /character list shows the sheets here."
+    )
 
 
 def taken(name: str) -> AlreadyExistsError:

@@ -380,5 +380,8 @@ class CharacterRepository:
             conn, "SELECT 1 FROM characters WHERE guild_id = ? AND id = ?", (guild_id, stored.id)
         )
         if exists is None:
-            raise NotFoundError(f"{stored.name} no longer exists in this server; it was deleted.")
+            raise NotFoundError(
+                f"{stored.name} no longer exists in this server; it was deleted. "
+                "/character list shows the sheets here."
+            )
         raise StaleWriteError(f"Someone else changed {stored.name} just now; try again.")

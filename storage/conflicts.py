@@ -42,8 +42,8 @@ from storage.sql import (
     utc_now,
 )
 
-NO_CONFLICT = "There is no Conflict running in this channel."
-ENDED = "That Conflict has ended."
+NO_CONFLICT = "There is no Conflict running in this channel; a Narrator starts one with /conflict start."
+ENDED = "That Conflict has ended; a Narrator starts a new one with /conflict start."
 STALE = "Someone else changed this Conflict just now; try again."
 
 _SELECT = (

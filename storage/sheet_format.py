@@ -51,6 +51,8 @@ def current_document(document: str, format_version: int) -> str:
     for number in range(format_version, newest):
         step = UPGRADES.get(number)
         if step is None:
-            raise SchemaVersionError(f"No upgrade is known from sheet format {number} to {number + 1}.")
+            raise SchemaVersionError(
+                f"No upgrade is known from sheet format {number} to {number + 1}; update the bot."
+            )
         data = step(data)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

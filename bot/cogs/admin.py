@@ -27,7 +27,7 @@ class Admin(commands.Cog):
     @app_commands.guild_only()
     async def sync(self, interaction: Interaction, scope: Literal["global", "here"] = "here") -> None:
         if not await self.bot.is_owner(interaction.user):
-            raise NotAllowed("Only the bot's owner can sync its commands.")
+            raise NotAllowed("Only the bot's owner can sync its commands; ask whoever runs the bot.")
         if scope not in ("global", "here"):  # Discord enforces the choices; a raw payload need not
             raise BotError("Choose the scope `global` or `here`.")
         await replies.defer(interaction, ephemeral=True)
@@ -45,7 +45,7 @@ class Admin(commands.Cog):
     @app_commands.default_permissions(administrator=True)
     async def status(self, interaction: Interaction) -> None:
         if not await self.bot.is_owner(interaction.user):
-            raise NotAllowed("Only the bot's owner can see the bot's status.")
+            raise NotAllowed("Only the bot's owner can see the bot's status; ask whoever runs the bot.")
         shards = self.bot.shard_plan
         here = interaction.guild_id
         lines = [

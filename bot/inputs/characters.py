@@ -49,7 +49,10 @@ async def find_character(interaction: Interaction, typed: str) -> StoredCharacte
                 pass
             else:
                 caller.require_read(secret.character, secret.revealed)
-        raise BotError(f"There is no character named {shown(typed)} in this server.")
+        raise BotError(
+            f"There is no character named {shown(typed)} in this server; "
+            "`/character list` shows the sheets here."
+        )
     names = ", ".join(plain(c.name) for c in found[:5])
     more = ", …" if len(found) > 5 else ""
     raise BotError(

@@ -37,7 +37,7 @@ def find_participant(conflict: Conflict, typed: str) -> Participant:
         return found[0]
     if found:
         names = ", ".join(plain(p.name) for p in found[:10])
-        raise BotError(f"Several participants match {shown(typed)}: {names}. Which one?")
+        raise BotError(f"Several participants match {shown(typed)}: {names}. Type more of the name.")
     names = ", ".join(plain(p.name) for p in conflict.participants) or "nobody yet"
     raise BotError(f"Nobody called {shown(typed)} is in this Conflict. In it: {names}.")
 

@@ -24,6 +24,13 @@ from storage.errors import StorageError
 
 Choice = app_commands.Choice
 T = TypeVar("T")
+ADDED_WITH = {
+    "Power": "/edit power-add",
+    "Stunt": "/edit stunt-add",
+    "Prop": "/edit prop-add",
+    "extra Trait": "/edit trait-add",
+}
+"""The command that adds each kind of part: what a refusal for a sheet without one points to."""
 
 
 def find_one(items: Sequence[T], typed: str, name_of: Callable[[T], str], what: str, owner: str) -> int:
@@ -36,7 +43,10 @@ def find_one(items: Sequence[T], typed: str, name_of: Callable[[T], str], what: 
         options = " or ".join(plain(name_of(item)) for item in found[:5])
         raise BotError(f"{plain(owner)} has more than one {typed_shown}; pick {options}.")
     if not items:
-        raise BotError(f"{plain(owner)} has no {what}s.")
+        adding = ADDED_WITH.get(what)
+        raise BotError(
+            f"{plain(owner)} has no {what}s yet" + (f"; add one with `{adding}`." if adding else ".")
+        )
     listed = clip("; ".join(name_of(item) for item in items), 300)
     raise BotError(f"{plain(owner)} has no {what} called '{typed_shown}'. {what}s: {plain(listed)}.")
 

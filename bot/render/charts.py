@@ -8,8 +8,10 @@ each chart several times faster and installs a fraction of the size (matplotlib 
 README's *Odds charts* has the measurements.
 
 * **Readable on a phone**: 800 px wide with type of 22–34 px, so that shrunk to a phone's width
-  the words still read at 10–15 px. The font is the one Pillow ships (Aileron; it has ASCII and a
-  little Latin-1, so every label here is plain ASCII plus "·").
+  the words still read at 10–15 px. A bar's label is the embed's own figure, to one decimal
+  (``percent``), and shrinks (to 14 px at the least) only as far as keeps it off the next bar's.
+  The font is the one Pillow ships (Aileron; it has ASCII and a little Latin-1, so every label
+  here is plain ASCII plus "·").
 * **Readable in both Discord themes**: nothing is transparent. The picture is a light card with a
   dark frame: on the dark theme (#313338) the card stands out, on the light theme (#FFFFFF) its frame.
 * **Colour-blind safe**: categories use Okabe & Ito's palette (blue success, vermillion failure;
@@ -72,6 +74,7 @@ VIRIDIS: tuple[RGB, ...] = (
 """viridis at 0, 1/8 … 1 (sampled from matplotlib's colour map, which is CC0); :func:`ramp` joins them."""
 
 TITLE, SUBTITLE, LABEL, SMALL = 34, 28, 26, 22
+BAR_LABEL_MIN = 14
 
 # -- Shared drawing ----------------------------------------------------------------------------
 
@@ -149,11 +152,14 @@ def png(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-def rounded(chance: float) -> str:
-    """A bar's label: whole percents (the exact figure is in the embed), "<1%" for a sliver."""
-    if chance <= 0:
-        return ""
-    return "<1%" if chance < 0.005 else f"{chance:.0%}"
+def bar_label(draw: ImageDraw.ImageDraw, chance: float) -> tuple[str, Font]:
+    """A bar's label: the chance exactly as the embed writes it (``percent``, the one rounding
+    of a chance), in a font small enough that neighbouring bars' labels never touch."""
+    text = percent(chance)
+    size = SMALL
+    while size > BAR_LABEL_MIN and draw.textlength(text, font=font(size)) > slot_width() - 6:
+        size -= 2
+    return text, font(size)
 
 
 # -- One pool against one Difficulty -------------------------------------------------------------
@@ -230,7 +236,8 @@ def draw_roll(figures: RollFigures) -> bytes:
         centre = (box[0] + box[2] + 1) / 2
         if chance > 0:
             draw.rectangle(box, fill=FAILURE if outcome == failure else SUCCESS)
-            draw.text((centre, box[1] - 6), rounded(chance), fill=INK, font=font(SMALL), anchor="ms")
+            label, label_font = bar_label(draw, chance)
+            draw.text((centre, box[1] - 6), label, fill=INK, font=label_font, anchor="ms")
         draw.text((centre, PLOT_BOTTOM + 10), signed(outcome), fill=INK, font=font(LABEL), anchor="mt")
     divider = round(PLOT_LEFT + slot_width() * (failure - MIN_OUTCOME + 1))
     for y in range(PLOT_TOP - 30, PLOT_BOTTOM + 80, 12):

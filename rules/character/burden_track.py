@@ -24,7 +24,9 @@ def _index(character: Character, name: str) -> int:
     if len(found) == 1:
         return found[0]
     if not burdens:
-        raise RulesError(f"{character.name} has no Burdens.")
+        raise RulesError(
+            f"{character.name} has no Burdens: leave Burdens out, or add one first with /burden add."
+        )
     if found:
         options = one_of([burdens[i].name for i in found])
         shown = lim.quoted(str(name))
@@ -61,7 +63,10 @@ def add_burden(character: Character, name: str, severity: Severity | str) -> Cha
     """A new Burden on the sheet; refused if the name is taken or the sheet is full."""
     burden = validated(Burden, {"name": name, "severity": parse_severity(severity)})
     if any(name_key(b.name) == name_key(burden.name) for b in character.burdens):
-        raise RulesError(f"{character.name} already has a Burden called {lim.quoted(burden.name)}.")
+        raise RulesError(
+            f"{character.name} already has a Burden called {lim.quoted(burden.name)}: "
+            "worsen it with /burden step, or give the new one another name."
+        )
     if len(character.burdens) >= lim.BURDENS_MAX:
         raise RulesError(f"{character.name} already has {lim.BURDENS_MAX} Burdens; remove or ease one first.")
     return character.model_copy(update={"burdens": (*character.burdens, burden)})

@@ -69,7 +69,10 @@ def shown(text: str) -> str:
 
 
 def _attribute(entry: object, number: int) -> tuple[str, str, str]:
-    damaged = RulesError(f"That Roll20 file is damaged: attribute {number} is not a name with a value.")
+    damaged = RulesError(
+        f"That Roll20 file is damaged: attribute {number} is not a name with a value. "
+        "Export it from Roll20 again."
+    )
     if not isinstance(entry, dict):
         raise damaged
     name, current, most = entry.get("name"), entry.get("current"), entry.get("max")
@@ -109,13 +112,21 @@ def _ordered(
 def read_roll20(parsed: object) -> Roll20File:
     """The export's name, fields and rows; :class:`RulesError` for a file of another shape."""
     if not is_roll20_file(parsed):
-        raise RulesError("That file is not a character exported from Roll20.")
+        raise RulesError(
+            "That file is not a character exported from Roll20: export the character from Roll20's "
+            "Mistborn sheet, or upload a file from /character export."
+        )
     assert isinstance(parsed, dict)
     attributes = parsed["attribs"]
     if not isinstance(attributes, list):
-        raise RulesError("That Roll20 file is damaged: its attributes are not a list.")
+        raise RulesError(
+            "That Roll20 file is damaged: its attributes are not a list. Export it from Roll20 again."
+        )
     if len(attributes) > MAX_ATTRIBUTES:
-        raise RulesError(f"That Roll20 file has {len(attributes)} attributes; a sheet has far fewer.")
+        raise RulesError(
+            f"That Roll20 file has {len(attributes)} attributes; a sheet has far fewer. "
+            "Export the one character from Roll20 again."
+        )
     name = parsed.get("name")
     read = Roll20File(name=name.strip() if isinstance(name, str) else "", outside=_outside(parsed))
     rows: dict[str, dict[str, dict[str, str]]] = {}

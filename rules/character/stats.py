@@ -51,7 +51,10 @@ def pewter_bonus(character: Character, burning_pewter: bool) -> int:
         return 0
     rating = pewter_rating(character)
     if rating == 0:
-        raise RulesError(f"{character.name} cannot burn Pewter: the sheet has no Allomantic Pewter.")
+        raise RulesError(
+            f"{character.name} cannot burn Pewter: the sheet has no Allomantic Pewter. "
+            "Add the Power with /edit power-add first."
+        )
     return rating
 
 

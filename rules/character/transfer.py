@@ -17,6 +17,7 @@ from rules.errors import RulesError
 
 SCHEMA_VERSION = 1
 MAX_FILE_BYTES = 64 * 1024
+EXPORTED = "Upload the file /character export made."
 
 
 class SheetFile(BaseModel):
@@ -39,13 +40,15 @@ def file_bytes(data: str | bytes, max_bytes: int = MAX_FILE_BYTES) -> bytes:
         try:
             raw = data.encode("utf-8")
         except UnicodeEncodeError:
-            raise RulesError("That file is not valid text.") from None
+            raise RulesError(f"That file is not valid text. {EXPORTED}") from None
     elif isinstance(data, bytes | bytearray):
         raw = bytes(data)
     else:
-        raise RulesError("That is not a character file.")
+        raise RulesError(f"That is not a character file. {EXPORTED}")
     if len(raw) > max_bytes:
-        raise RulesError(f"That file is too big for a character sheet (at most {max_bytes // 1024} KiB).")
+        raise RulesError(
+            f"That file is too big for a character sheet (at most {max_bytes // 1024} KiB). {EXPORTED}"
+        )
     return raw
 
 
@@ -56,7 +59,7 @@ def read_json(data: str | bytes, max_bytes: int = MAX_FILE_BYTES) -> object:
     try:
         return from_json(raw, allow_inf_nan=False)
     except (ValueError, RecursionError):
-        raise RulesError("That file is not a character sheet: it is not valid JSON.") from None
+        raise RulesError(f"That file is not a character sheet: it is not valid JSON. {EXPORTED}") from None
 
 
 def is_our_file(parsed: object) -> bool:
@@ -67,7 +70,7 @@ def is_our_file(parsed: object) -> bool:
 def character_from_json(parsed: object) -> Character:
     """The sheet in parsed JSON of ``export_character``'s file; :class:`RulesError` otherwise."""
     if not isinstance(parsed, dict) or not is_our_file(parsed):
-        raise RulesError("That file is not a character sheet exported by this bot.")
+        raise RulesError(f"That file is not a character sheet exported by this bot. {EXPORTED}")
     version = parsed.get("schema_version")
     if type(version) is not int or version != SCHEMA_VERSION:
         shown = str(version) if type(version) is int and abs(version) < 10**9 else "missing or unreadable"

@@ -65,7 +65,7 @@ def new_conflict(channel_id: int, conflict_type: ConflictType | str, stakes: str
     try:
         kind = ConflictType(name_key(str(conflict_type)))
     except ValueError:
-        raise RulesError("A Conflict is physical, social or mental.") from None
+        raise RulesError("A Conflict is physical, social or mental: choose one of them for kind.") from None
     check_count("The channel id", channel_id, 0, 2**63 - 1)
     return Conflict(channel_id=channel_id, type=kind, stakes=clean_text(stakes, "The stakes", STAKES_MAX))
 

@@ -71,9 +71,11 @@ def _no_extras(action: ActionSpec) -> None:
 def check_target(conflict: Conflict, actor: Participant, target_id: int) -> Participant:
     target = conflict.find(target_id)
     if target is None:
-        raise RulesError("The target is not taking part in this Conflict.")
+        raise RulesError(
+            "The target is not taking part in this Conflict; pick one who is (the board lists them)."
+        )
     if target.id == actor.id:
-        raise RulesError(f"{actor.name} cannot target themselves.")
+        raise RulesError(f"{actor.name} cannot target themselves; choose another target.")
     if target.defeated:
         raise RulesError(f"{target.does('is')} already defeated; choose another target.")
     return target
@@ -103,7 +105,7 @@ def check_action(
         _no_extras(action)
         return action.model_copy(update={"label": label})
     if action.kind is ActionKind.ATTACK and action.target is None:
-        raise RulesError("An attack needs a target.")
+        raise RulesError("An attack needs a target: name one with target.")
     if action.target is not None:
         check_target(conflict, actor, action.target)
     resilience, attack_kind = action.resilience, action.attack_kind
@@ -195,13 +197,13 @@ def figure_pool(
     severities = []
     if dice.burdens:
         if len(dice.burdens) > MAX_BURDENS:
-            raise RulesError(f"At most {MAX_BURDENS} Burdens can apply to one roll.")
+            raise RulesError(f"At most {MAX_BURDENS} Burdens can apply to one roll; name fewer.")
         if action.target is None:
             raise RulesError("Only a target's Burdens can add dice; this action has no target.")
         target_sheet = work.sheet(conflict.participant(action.target))
         burdens = [find_burden(target_sheet, name) for name in dice.burdens]
         if len({name_key(burden.name) for burden in burdens}) != len(burdens):
-            raise RulesError("Each Burden counts once; a name is listed twice.")
+            raise RulesError("Each Burden counts once; a name is listed twice, so list it once.")
         severities = [burden.severity for burden in burdens]
     return _adjusted_pool(rating, label, modifiers, dice, severities)
 

@@ -48,7 +48,9 @@ def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
     require_phase(conflict, Phase.GATHER, Phase.DECLARE, Phase.RESOLVE)
     sheet = work.sheets.get(command.character_id)
     if sheet is None:
-        raise RulesError("That character sheet was not found in this server.")
+        raise RulesError(
+            "That character sheet was not found in this server; /character list shows the sheets here."
+        )
     joiner = says(sheet.name, "is", is_group(sheet.size))
     if conflict.find(command.character_id) is not None:
         raise RulesError(f"{joiner} already taking part in this Conflict.")
@@ -58,9 +60,14 @@ def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
         )
     resilience = conflict.type.resilience
     if sheet.is_extra and sheet.members_left == 0:
-        raise RulesError(f"Every member of {sheet.name} is already defeated.")
+        raise RulesError(
+            f"Every member of {sheet.name} is already defeated; a Narrator heals them with /sheet heal first."
+        )
     if not sheet.is_extra and resilience_current(sheet, resilience) == 0:
-        raise RulesError(f"{joiner} already defeated ({resilience.label} 0) and cannot join.")
+        raise RulesError(
+            f"{joiner} already defeated ({resilience.label} 0) and cannot join; "
+            "they need healing first (a Narrator's /sheet heal or a Breather)."
+        )
     side = command.side or (Side.HEROES if sheet.kind is CharacterKind.HERO else Side.OPPOSITION)
     participant = Participant(
         id=command.character_id,
@@ -134,8 +141,10 @@ def set_surprised(conflict: Conflict, work: Work, command: SetSurprised) -> Conf
     require_phase(conflict, Phase.GATHER, Phase.DECLARE)
     participant = conflict.participant(command.participant)
     if participant.surprised == command.surprised:
-        state = "already" if command.surprised else "not"
-        raise RulesError(f"{participant.does('is')} {state} surprised.")
+        state, undo = (
+            ("already", "false to lift it") if command.surprised else ("not", "true to surprise them")
+        )
+        raise RulesError(f"{participant.does('is')} {state} surprised; set surprised to {undo}.")
     if participant.round.status is not Status.UNDECLARED:
         raise RulesError(
             f"{participant.does('has')} already declared; surprise only changes who declares first."
@@ -154,10 +163,13 @@ def burn(conflict: Conflict, work: Work, command: Burn) -> Conflict:
         raise RulesError(f"'{typed}' is not a metal.{did_you_mean(typed, METALS)}")
     sheet = work.sheet(participant)
     if not any(p.type is PowerType.ALLOMANCY and p.name == metal for p in sheet.powers):
-        raise RulesError(f"{participant.name} cannot burn {metal}: the sheet has no Allomantic {metal}.")
+        raise RulesError(
+            f"{participant.name} cannot burn {metal}: the sheet has no Allomantic {metal}. "
+            "Add the Power with /edit power-add first."
+        )
     if (metal in participant.burning) == command.burning:
-        state = "already" if command.burning else "not"
-        raise RulesError(f"{participant.does('is')} {state} burning {metal}.")
+        state, undo = ("already", "false to stop") if command.burning else ("not", "true to start")
+        raise RulesError(f"{participant.does('is')} {state} burning {metal}; set burning to {undo}.")
     burning = (
         (*participant.burning, metal)
         if command.burning
@@ -190,7 +202,8 @@ def adjust_dice(conflict: Conflict, work: Work, command: AdjustDice) -> Conflict
     if now < 0:
         kind = "Action" if waiting else "Defense"
         raise RulesError(
-            f"{participant.does('has')} only {held} {kind} Dice; cannot take away {-command.delta}."
+            f"{participant.does('has')} only {held} {kind} Dice; cannot take away {-command.delta}. "
+            f"Take away {held} at most."
         )
     ledger = (
         {"gained": state.gained + command.delta}

@@ -262,7 +262,7 @@ class Conflict(BaseModel):
         """The participant with this id, or a RulesError a player can read."""
         found = self.find(participant_id)
         if found is None:
-            raise RulesError("That character is not taking part in this Conflict.")
+            raise RulesError("That character is not taking part in this Conflict; the board lists who is.")
         return found
 
     def name_of(self, participant_id: int | None) -> str:

@@ -33,7 +33,10 @@ class Work:
         """The participant's sheet, which the caller must have loaded."""
         sheet = self.sheets.get(participant.id)
         if sheet is None:
-            raise RulesError(f"{participant.name}'s character sheet is missing (it may have been deleted).")
+            raise RulesError(
+                f"{participant.name}'s character sheet is missing (it may have been deleted): "
+                "take them out with /conflict remove."
+            )
         return sheet
 
     def save_sheet(self, participant_id: int, sheet: Character) -> None:
@@ -69,9 +72,11 @@ def require_phase(conflict: Conflict, *phases: Phase) -> None:
     if conflict.phase in phases:
         return
     if conflict.phase is Phase.ENDED:
-        raise RulesError("This Conflict has ended.")
+        raise RulesError("This Conflict has ended; a Narrator starts a new one with /conflict start.")
     if conflict.phase is Phase.GATHER:
-        raise RulesError("The fight has not begun: the Narrator opens round 1 once the cast is in.")
+        raise RulesError(
+            "The fight has not begun: the Narrator opens round 1 with /conflict begin once the cast is in."
+        )
     if conflict.phase is Phase.DECLARE:
         raise RulesError("Actions are still being declared; that comes once everyone has declared.")
     raise RulesError("Actions are being resolved; that has to wait for the next round's declarations.")

@@ -1,10 +1,20 @@
 """README's first command: ``python -m bot`` with no token opens the offline console."""
 
+import asyncio
+import io
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console as RichConsole
+
+from bot.config import Settings
+from fake_discord.bot_console import run_offline
+from fake_discord.terminal import PromptTerminal
 
 
 def run_console(script: str, db: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -150,3 +160,75 @@ def test_the_console_serves_the_web_view_and_web_prints_its_link(tmp_path: Path)
     result = run_console("/web\n", tmp_path / "web.sqlite3")
     assert result.returncode == 0, result.stderr
     assert re.search(r"\[link Open the view\] http://127\.0\.0\.1:\d+/login\?t=\S+", result.stdout)
+
+
+def test_a_board_reposted_by_conflict_status_shows_at_once(tmp_path: Path) -> None:
+    """The repost is paced in the background; the console waits for it before the next line."""
+    script = "/conflict start kind:physical stakes:Alley\n/conflict status\n/roll dice:2 label:after\n"
+    result = run_console(script, tmp_path / "status.sqlite3")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    status = result.stdout.split("> /conflict status\n")[1].split("\n> ")[0]
+    assert "The board is posted below." in status
+    assert "(new message in channel)" in status and "== Conflict — round 1" in status
+
+
+def test_as_seats_a_third_player_who_is_the_same_in_the_next_run(tmp_path: Path) -> None:
+    db = tmp_path / "third.sqlite3"
+    first = run_console("!as player3\n/character create name:Marsh physique:3 wits:4\n", db)
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr
+    assert "(player3 joins Scadrial Table as a player)" in first.stdout
+    assert "Created **Marsh**. It is now your active character." in first.stdout
+    assert "Player: @player3" in first.stdout
+    again = run_console("!as player3\n/roll stat:Wits\n", db)
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr
+    assert "Pool: Wits 4" in again.stdout
+    typed = run_console("/roll stat:Wits\n", db, "--user", "player3", "--player")
+    assert "Pool: Wits 4" in typed.stdout
+
+
+EMBED = re.compile(r"^\+-{40}\n(.*?)^\+-{40}$", flags=re.MULTILINE | re.DOTALL)
+
+
+def test_help_history_and_the_board_read_as_in_discord(tmp_path: Path) -> None:
+    """No zero-width field name, no doubled colon, times instead of ``<t:…>``, and every line of
+    an embed inside its border (the board's footer has two rows)."""
+    script = (
+        "/help\n/help command:conflict\n/roll dice:3 label:Leap\n/history rolls\n"
+        "/conflict start kind:physical stakes:Alley\n"
+    )
+    result = run_console(script, tmp_path / "read.sqlite3")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    out = result.stdout
+    assert "\u200b" not in out and "::" not in out
+    assert "| /conflict start kind: stakes:\n|   Narrator: start a Conflict in this channel" in out
+    assert "<t:" not in out and re.search(r"\| (a few seconds|a minute) ago @narrator \*\*Leap\*\*", out)
+    embeds = EMBED.findall(out)
+    assert len(embeds) >= 5
+    assert all(line.startswith("|") for embed in embeds for line in embed.splitlines())
+    assert "the Narrator's characters show their state only" in out
+
+
+async def test_at_a_terminal_the_boards_footer_shows_whole(tmp_path: Path) -> None:
+    screen = RichConsole(file=io.StringIO(), force_terminal=True, width=80, record=True)
+    settings = Settings(db_path=tmp_path / "terminal.sqlite3")
+    with create_pipe_input() as pipe:
+        terminal = PromptTerminal(input=pipe, output=DummyOutput(), screen=screen)
+        console = run_offline(settings, user="narrator", narrator=True, terminal=terminal)
+        session = asyncio.create_task(console)
+        pipe.send_text("/conflict start kind:physical stakes:Alley\r/help\r\x04")
+        assert await asyncio.wait_for(session, 60) == 0
+    text = screen.export_text(clear=False)
+    assert "▶ whose move it is · AD Action Dice · DD Defense Dice" in text
+    assert "the Narrator's characters show their state only" in text
+    assert "\u200b" not in text
+
+
+def test_a_template_is_taken_by_the_word_its_choice_shows(tmp_path: Path) -> None:
+    """Discord's list shows "Guard group (Extra)"; typing "guard" leaves that one, as in Discord."""
+    script = (
+        "/character create name:Watch template:guard size:4\n/character create name:Hunter template:steel\n"
+    )
+    result = run_console(script, tmp_path / "templates.sqlite3")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert "Created **Watch**. From the Guard group template" in result.stdout
+    assert "Created **Hunter**. From the Steel Inquisitor template" in result.stdout

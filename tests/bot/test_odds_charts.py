@@ -2,13 +2,15 @@
 interaction callback's multipart body, the fake stores it as the message's attachment, and the
 embed shows it as its image. The exact figures stay in the embed's text."""
 
+import re
 from io import BytesIO
+from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bench.bot_env import BotEnv
-from bot.render.charts import WIDTH, contest_chart, roll_chart, table_chart
+from bot.render.charts import WIDTH, contest_chart, forget_drawings, roll_chart, table_chart
 from fake_discord.records import InteractionRecord
 from rules.odds import contest_odds, odds, odds_table
 
@@ -66,3 +68,23 @@ async def test_odds_roll_charts_the_ends_of_the_pool_range(bot_env: BotEnv, line
     """An undersized pool (Outcome penalty) and an oversized one (free Nudges) chart too."""
     reply = await bot_env.slash(line, user="player2")
     assert size_of(chart_of(bot_env, reply)) == (WIDTH, 500)
+
+
+async def test_each_bar_reads_the_figure_the_embed_writes(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One rounding of a chance: the bar over Outcome -3 says 46.5%, as the text does, not 47%."""
+    drawn: list[str] = []
+    real = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, words: Any, *args: Any, **kwargs: Any) -> None:
+        drawn.append(str(words))
+        real(self, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    forget_drawings()
+    reply = await bot_env.slash("/odds roll dice:5 difficulty:3", user="player1")
+    chart_of(bot_env, reply)
+    outcomes = next(f["value"] for f in reply.embeds[0]["fields"] if f["name"] == "Outcomes")
+    bars = [words for words in drawn if re.fullmatch(r"[<>]?[\d.]+%", words)]
+    assert bars == re.findall(r"[<>]?[\d.]+%", outcomes) == ["46.5%", "16.0%", "17.8%", "19.6%"]

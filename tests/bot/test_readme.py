@@ -51,7 +51,7 @@ PROMISED = {
     "!submit destiny:Save the city tragedy:His uncle props:Spectacles": "[+Create Spook]",
     "!click Create Spook": "Created **Spook**.",
     "/character export name:Spook": "[file: Spook.json",
-    "!save Spook.json": "(saved Spook.json to Spook.json",
+    "!save Spook.json": "(saved Spook.json to data/saved/Spook.json",
 }
 """Each line README shows, and what its output must contain."""
 
@@ -113,7 +113,8 @@ def test_every_console_example_in_readme_runs_as_printed(tmp_path: Path) -> None
         for line in block:
             command = clean_line(line)
             assert PROMISED[command] in shown[command], (command, shown[command])
-    assert (tmp_path / "example1" / "Spook.json").read_text().startswith("{")
+    assert (tmp_path / "example1" / "data" / "saved" / "Spook.json").read_text().startswith("{")
+    assert not (tmp_path / "example1" / "Spook.json").exists()  # not where the console was started
 
 
 def test_every_command_readme_quotes_with_options_is_accepted_as_typed(tmp_path: Path) -> None:

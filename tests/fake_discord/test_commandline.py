@@ -114,6 +114,8 @@ def values(options: list[dict[str, Any]]) -> Any:
         ("/setting flag:Off", [("flag", False)]),
         ("/pick stance:bold", [("stance", "bold")]),
         ("/pick stance:w", [("stance", "w")]),
+        ("/pick stance:ol", [("stance", "bold")]),  # what Discord's list leaves, as Enter takes it
+        ("/pick stance:WAR", [("stance", "w")]),
         ("/spotlight", []),
     ],
 )
@@ -188,6 +190,26 @@ def test_bad_lines(line: str, error: str) -> None:
     with pytest.raises(CommandLineError) as caught:
         parse_slash(line, COMMANDS, GUILD, NARRATOR, attach=lambda p: {})
     assert error in str(caught.value)
+
+
+def test_a_value_that_fits_more_than_one_choice_names_them() -> None:
+    guard = {"name": "Guard group (Extra)", "value": "guards"}
+    commands = [
+        {
+            "id": "9",
+            "name": "make",
+            "type": 1,
+            "options": [option("template", 3, True, choices=[guard, {"name": "Guard dog", "value": "dog"}])],
+        }
+    ]
+    assert values(parse_slash("/make template:guard g", commands, GUILD, NARRATOR).options) == [
+        ("template", "guards")
+    ]
+    with pytest.raises(CommandLineError) as caught:
+        parse_slash("/make template:guard", commands, GUILD, NARRATOR)
+    assert str(caught.value) == (
+        "template: 'guard' fits Guard group (Extra), Guard dog: type more of the one you mean"
+    )
 
 
 def test_missing_permission_hides_the_command() -> None:

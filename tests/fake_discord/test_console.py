@@ -86,3 +86,18 @@ async def test_narrator_flag_controls_the_role() -> None:
     assert "error: player1 cannot use narrate: it needs manage_guild" in out
     code, out = await run("/narrate player:@player2\n", user="player1", narrator=True)
     assert code == 0 and "player2 is in the spotlight" in out
+
+
+async def test_as_with_a_new_name_seats_one_more_player() -> None:
+    code, out = await run(
+        "!as player3\n/ping\n/narrate player:@player1\n!as\n!as narrator\n/narrate player:@player3\n"
+        "!as Big Bob\n"
+    )
+    assert "(player3 joins Scadrial Table as a player)\n(now acting as player3)" in out
+    assert "> /ping\npong\n" in out
+    assert "error: player3 cannot use narrate: it needs manage_guild" in out  # a player, no role
+    assert "* player3\n" in out and "  player2\n" in out
+    assert "player3 is in the spotlight" in out  # the Narrator can name the new player
+    assert "error: 'Big Bob' cannot be a member's name" in out and "(e.g. !as player3)" in out
+    assert out.count("joins Scadrial Table") == 1
+    assert code == 1  # the two refused lines

@@ -11,6 +11,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from prompt_toolkit.document import Document
@@ -130,3 +131,21 @@ async def test_the_terminal_reads_lines_with_prompt_toolkit_and_shows_embeds_wit
     assert " Roll again " in text and "| ==" not in text  # a panel and keys, not the plain form
     styled = screen.export_text(styles=True)
     assert "\x1b[" in styled  # in colour
+
+
+async def test_save_keeps_a_relative_path_inside_the_consoles_folder_for_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started, saves = tmp_path / "project", tmp_path / "data" / "saved"
+    started.mkdir()
+    monkeypatch.chdir(started)
+    script = "/export name:Vin\n!save Vin.json\n!save notes.txt sub/\n!save ../../escape.json\n"
+    output = io.StringIO()
+    code = await run_console(SampleBot, input=io.StringIO(script), output=output, saves=saves)
+    out = output.getvalue()
+    assert json.loads((saves / "Vin.json").read_text()) == {"name": "Vin"}
+    assert f"(saved Vin.json to {saves / 'Vin.json'}, 15 bytes)" in out
+    assert (saves / "sub" / "notes.txt").read_bytes() == b"notes"
+    assert "error: '../../escape.json' leads out of" in out and "give a full path" in out
+    assert list(started.iterdir()) == [] and not (tmp_path / "escape.json").exists()
+    assert code == 1

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from fake_discord.records import InteractionRecord
-from fake_discord.render import render_message
+from fake_discord.render import local_time, render_message, show_times
 
 SHEET = {
     "content": "Vin's sheet",
@@ -111,3 +114,70 @@ def test_records() -> None:
     rejected = record(None)
     rejected.errors.append({"message": "Invalid Form Body"})
     assert rejected.text.startswith("(rejected by Discord: Invalid Form Body)")
+
+
+def embed_lines(embed: dict[str, Any]) -> list[str]:
+    return render_message({"embeds": [embed]}).splitlines()[1:-1]
+
+
+def test_a_blank_field_name_carries_the_list_on_and_a_colon_is_not_doubled() -> None:
+    embed = {
+        "fields": [
+            {"name": "Commands", "value": "/roll\n/read"},
+            {"name": "\u200b", "value": "/conflict\n/act"},
+            {"name": "/conflict start kind: stakes:", "value": "Narrator: start a Conflict"},
+        ]
+    }
+    assert embed_lines(embed) == [
+        "| Commands: /roll",
+        "|   /read",
+        "|   /conflict",
+        "|   /act",
+        "| /conflict start kind: stakes:",
+        "|   Narrator: start a Conflict",
+    ]
+
+
+def test_a_footer_of_two_rows_and_a_timestamp_stay_inside_the_border() -> None:
+    stamp = datetime(2024, 1, 1, 12, 30, tzinfo=UTC)
+    embed = {"footer": {"text": "▶ whose move\n\u2003the Narrator's"}, "timestamp": stamp.isoformat()}
+    assert embed_lines(embed) == [
+        "| -- ▶ whose move",
+        "|    \u2003the Narrator's",
+        f"|    {local_time(stamp, 'f')}",
+    ]
+    assert local_time(stamp, "f").endswith(stamp.astimezone().strftime("%B 2024 %H:%M"))
+
+
+NOW = datetime(2024, 1, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [
+        (-5, "a few seconds ago"),
+        (-60, "a minute ago"),
+        (-600, "10 minutes ago"),
+        (3600, "in an hour"),
+        (-5 * 3600, "5 hours ago"),
+        (-3 * 86400, "3 days ago"),
+        (40 * 86400, "in a month"),
+        (-3 * 365 * 86400, "3 years ago"),
+    ],
+)
+def test_relative_times_read_as_in_discord(seconds: int, shown: str) -> None:
+    at = int((NOW + timedelta(seconds=seconds)).timestamp())
+    assert show_times(f"rolled <t:{at}:R>.", NOW) == f"rolled {shown}."
+
+
+def test_every_timestamp_style_becomes_a_time() -> None:
+    at = int(NOW.timestamp())
+    local = NOW.astimezone()
+    for style, expected in [
+        ("t", local.strftime("%H:%M")),
+        ("d", local.strftime("%Y-%m-%d")),
+        ("", local.strftime("%d %B %Y %H:%M").lstrip("0")),
+    ]:
+        markup = f"<t:{at}:{style}>" if style else f"<t:{at}>"
+        assert show_times(markup, NOW) == expected.lstrip("0")
+    assert show_times("<t:99999999999999:R> <t:x:R>", NOW) == "<t:99999999999999:R> <t:x:R>"

@@ -104,7 +104,9 @@ def test_a_full_sheet_refuses_another_burden() -> None:
 
 def test_no_burdens_at_all() -> None:
     bare = make_character(name="Kell", kind="hero", owner_id=1)
-    with pytest.raises(RulesError, match=r"Kell has no Burdens\."):
+    with pytest.raises(
+        RulesError, match=r"Kell has no Burdens: leave Burdens out, or add one first with /burden add\."
+    ):
         find_burden(bare, "Limp")
 
 

@@ -36,7 +36,10 @@ def test_name_keys_fold_case_and_lookalikes(stored: str, typed: str) -> None:
 
 
 async def test_missing_names_and_ids(storage: Storage) -> None:
-    with pytest.raises(NotFoundError, match=r"^There is no character named Marsh in this server\.$"):
+    with pytest.raises(
+        NotFoundError,
+        match=r"^There is no character named Marsh in this server; /character list shows the sheets here\.$",
+    ):
         await storage.characters.get_by_name(1, "Marsh")
     with pytest.raises(NotFoundError, match="does not exist in this server"):
         await storage.characters.get(1, 12345)

@@ -40,7 +40,9 @@ async def test_a_copy_of_an_ended_conflict_never_saves_over_a_new_one(storage: S
     await storage.conflicts.delete(1, 100)
     new = await storage.conflicts.create(1, 100, "new")
     assert (new.version, new.id != old.id) == (old.version, True)
-    with pytest.raises(NotFoundError, match=r"^That Conflict has ended\.$"):
+    with pytest.raises(
+        NotFoundError, match=r"^That Conflict has ended; a Narrator starts a new one with /conflict start\.$"
+    ):
         await storage.conflicts.save(1, old, "late")
     with pytest.raises(NotFoundError):
         await storage.conflicts.delete(1, 100, expected=old)
@@ -48,5 +50,8 @@ async def test_a_copy_of_an_ended_conflict_never_saves_over_a_new_one(storage: S
 
 
 async def test_missing_conflict_errors(storage: Storage) -> None:
-    with pytest.raises(NotFoundError, match=r"^There is no Conflict running in this channel\.$"):
+    with pytest.raises(
+        NotFoundError,
+        match=r"^There is no Conflict running in this channel; a Narrator starts one with /conflict start\.$",
+    ):
         await storage.conflicts.delete(1, 100)

@@ -23,6 +23,7 @@ from storage import StoredCharacter
 
 NAME_TO_READ = "The character (default: your active character)"
 NAME_TO_CHANGE = "Your character to change (default: your active character)"
+NOT_A_BOT = "A character belongs to a person, not a bot: pick a member who plays."
 
 
 async def load_to_read(interaction: Interaction, given: StoredCharacter | None) -> StoredCharacter:

@@ -25,6 +25,7 @@ from bot.access import guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder import start
+from bot.cogs.characters.common import NOT_A_BOT
 from bot.errors import BotError
 from bot.inputs.characters import NewName
 from bot.inputs.choices import KindChoice, OppositionChoice
@@ -142,7 +143,7 @@ class MakeCommands(commands.Cog):
         if (TEMPLATES[template].kind if template else kind or CharacterKind.HERO) is not CharacterKind.HERO:
             who.require_narrator("create Villains and Extras")
         if owner is not None and owner.bot:
-            raise BotError("A character belongs to a person, not a bot.")
+            raise BotError(NOT_A_BOT)
         if owner_id != interaction.user.id:
             who.require_narrator("create a character for another member")
         if template is None and only_a_name:
@@ -231,7 +232,7 @@ class MakeCommands(commands.Cog):
                 f"(a Roll20 export: {MAX_UPLOAD_BYTES // 1024} KiB)."
             )
         if owner is not None and owner.bot:
-            raise BotError("A character belongs to a person, not a bot.")
+            raise BotError(NOT_A_BOT)
         # Downloading may take a moment; answer within Discord's 3 s first, privately so any
         # error that follows stays private too.
         await replies.defer(interaction, ephemeral=True)

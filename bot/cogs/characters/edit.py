@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
-from bot.cogs.characters.common import NAME_TO_CHANGE
+from bot.cogs.characters.common import NAME_TO_CHANGE, NOT_A_BOT
 from bot.cogs.characters.edit_parts import ItemName, PartEdits
 from bot.errors import BotError
 from bot.inputs.characters import OwnCharacter
@@ -114,7 +114,7 @@ class EditCommands(
     ) -> None:
         def edit(c: Character) -> Character:
             if any(name_key(t) == name_key(text) for t in c.traits.extras):
-                raise BotError(f"{plain(c.name)} already has that Trait.")
+                raise BotError(f"{plain(c.name)} already has that Trait; add a different one.")
             extras = (*c.traits.extras, text)
             return revise_character(c, traits={**c.traits.model_dump(), "extras": extras})
 
@@ -191,7 +191,10 @@ class EditCommands(
     ) -> None:
         def edit(c: Character) -> Character:
             if not c.is_extra:
-                raise BotError(f"Only Extras come in groups; {plain(c.name)} is a {c.kind.label}.")
+                raise BotError(
+                    f"Only Extras come in groups; {plain(c.name)} is a {c.kind.label}. "
+                    "Make them an Extra first with `/edit kind`."
+                )
             return revise_character(
                 c, size=size, members_down=min(c.members_down, size) if down is None else down
             )
@@ -222,7 +225,7 @@ class EditCommands(
     ) -> None:
         (await caller(interaction)).require_narrator("give a character to another member")
         if owner.bot:
-            raise BotError("A character belongs to a person, not a bot.")
+            raise BotError(NOT_A_BOT)
         await self._edit(
             interaction,
             name,

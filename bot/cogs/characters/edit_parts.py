@@ -147,7 +147,7 @@ class PartEdits(EditBase):
             index = find_power(c, power)
             found = c.powers[index]
             if any(name_key(s) == name_key(stunt) for s in found.stunts):
-                raise BotError(f"{plain(found.full_label)} already has that Stunt.")
+                raise BotError(f"{plain(found.full_label)} already has that Stunt; add a different one.")
             changed = found.model_copy(update={"stunts": (*found.stunts, stunt)})
             return revise_character(c, powers=with_power(c, index, changed))
 

@@ -73,7 +73,10 @@ class CharacterCommands(
         """User menu: the member's active character, privately (if the caller may read it)."""
         stored = await self.bot.storage.active.get(guild_id_of(interaction), member.id)
         if stored is None:
-            raise BotError(f"{plain(member.display_name)} has no active character in this server.")
+            raise BotError(
+                f"{plain(member.display_name)} has no active character in this server; "
+                "they choose one with `/character use`."
+            )
         (await caller(interaction)).require_read(stored.character, stored.revealed)
         await replies.send(interaction, embed=sheet_embed(stored.character), ephemeral=True)
 
@@ -135,7 +138,10 @@ class CharacterCommands(
     async def reveal(self, interaction: Interaction, name: AnyCharacter, revealed: bool = True) -> None:
         (await caller(interaction)).require_narrator("reveal a character's sheet")
         if name.character.kind is CharacterKind.HERO:
-            raise BotError(f"{plain(name.name)} is a Hero: every Hero's sheet is open to the table.")
+            raise BotError(
+                f"{plain(name.name)} is a Hero: every Hero's sheet is open to the table already. "
+                "Reveal a Villain or an Extra."
+            )
         guild_id = guild_id_of(interaction)
         await self.bot.storage.characters.set_revealed(guild_id, name.id, revealed)
         for channel_id in await self.bot.storage.conflicts.channels_of(guild_id, name.id):

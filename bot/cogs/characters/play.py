@@ -205,7 +205,7 @@ class SheetCommands(
         burden: BurdenName | None = None,
     ) -> None:
         if kind is BreatherKind.SHORT and burden is not None:
-            raise BotError("Only a Long Breather eases a Burden.")
+            raise BotError("Only a Long Breather eases a Burden: take `kind:long`, or leave `burden` out.")
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         await require_narrators_hand(interaction, "Resiliences and Standings")
         result = breather(stored.character, kind, resting=resting, burden=burden)
