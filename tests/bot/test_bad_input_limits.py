@@ -162,7 +162,9 @@ async def test_unknown_names_are_refused_short_and_inert(table: Probe, value: st
         option = "character" if name == "roll" else "name"
         outcome = await table.send(name, [*extra, text(option, value)], path=path)
         assert outcome.refused
-        assert outcome.record.content == f"There is no character named {shown} in this server."
+        assert outcome.record.content == (
+            f"There is no character named {shown} in this server; `/character list` shows the sheets here."
+        )
 
 
 async def test_the_bot_itself_as_a_member_option(table: Probe) -> None:
