@@ -313,9 +313,9 @@ class ConflictFlow:
         if turn is None:
             return None
         if turn.step == "declare":
-            text = declare_question(turn.name, turn.round, turn.stat)
+            text = declare_question(turn.name, turn.round, turn.stat, turn.many)
         else:
-            text = act_question(turn.name, turn.held, turn.act_with, turn.target_down)
+            text = act_question(turn.name, turn.held, turn.act_with, turn.target_down, turn.many)
         sheet = sheets.get(turn.participant)
         return Question(Prompt(conflict_id, turn=turn), text, () if sheet is None else (sheet.owner_id,))
 

@@ -50,6 +50,8 @@ class Turn:
     target_down: str = ""
     """The declared target, when it is defeated or gone: the action cannot be taken, so the
     buttons offer a new action or not acting, never the fallen target."""
+    many: bool = False
+    """An Extras group: its question takes plural verbs (docs/rulings.md §8.2)."""
 
     @property
     def key(self) -> str:
@@ -96,15 +98,17 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: ConflictV
     )
     stat = DEFENCE_ATTRIBUTE[conflict.type].label
     if wait.step is Step.DECLARE:
-        return Turn("declare", conflict.round, actor.id, actor.name, targets=targets, stat=stat)
+        return Turn(
+            "declare", conflict.round, actor.id, actor.name, targets=targets, stat=stat, many=actor.many
+        )
     held = actor.round.action_dice
     down = _target_down(conflict, actor)
     if not view.shows(actor.id):
         # A hidden character's buttons offer every size: their count would tell its dice.
         sizes = () if down else tuple(range(2, 11))
-        return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, None, stat, down)
+        return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, None, stat, down, actor.many)
     sizes = () if down else tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
-    return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, held, stat, down)
+    return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, held, stat, down, actor.many)
 
 
 def _target_down(conflict: Conflict, actor: Participant) -> str:

@@ -247,3 +247,19 @@ async def test_a_tie_a_player_makes_is_in_the_narrator_view_only(bot_env: BotEnv
     await env.bot.conflicts.boards.idle()
     full = await env.harness.click("Narrator view", user="narrator")
     assert full.ephemeral and "Tied on Wits, so by join order: Straff → Vin" in full.content
+
+
+async def test_a_groups_turn_is_asked_in_the_plural(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.play(GUARDS_BRAWL[:5])
+    begun = await env.slash("/conflict begin", user="narrator")
+    assert not refused(begun), begun.content
+    await env.bot.conflicts.idle()
+    asked = [str(m.get("content")) for m in env.harness.fake.messages.values() if m.get("components")]
+    assert any("**House guards** declare for round 1" in text for text in asked), asked
+    assert not any("**House guards** declares" in text for text in asked)
+    await env.play(GUARDS_BRAWL[6:])
+    await env.bot.conflicts.idle()
+    asked = [str(m.get("content")) for m in env.harness.fake.messages.values() if m.get("components")]
+    assert any("**House guards** act now" in text for text in asked), asked
+    assert not any("**House guards** acts" in text for text in asked)
