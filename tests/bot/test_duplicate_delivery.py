@@ -102,3 +102,34 @@ async def test_a_replay_after_the_answer_still_says_it_was_carried_out(bot_env: 
     again = await bot_env.harness.send(first.payload)
     assert again.ephemeral and again.content == ALREADY
     assert (await bot_env.storage.rolls.stats(bot_env.guild_id)).rolls == 1
+
+
+async def test_a_conflict_move_whose_answer_another_session_gave_logs_no_warning(
+    bot_env: BotEnv, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A move saved here whose answer Discord refuses because another session answered: the
+    channel gets the move from the outbox, and the log one INFO line, no warning."""
+    await bot_env.play(
+        [
+            ("player1", "/character create name:Vin physique:3 wits:4"),
+            ("narrator", '/conflict start kind:physical stakes:"The gate"'),
+            ("player1", "/conflict join"),
+            ("narrator", "/conflict begin"),
+        ]
+    )
+    caplog.set_level(logging.INFO)
+    fake = bot_env.harness.fake
+    before = len(fake.messages)
+    payload = payload_of(bot_env, "/declare action:full-defence stat:Physique", "player1")
+    record = await fake.send_interaction(payload)
+    record.response = {"type": 5, "data": {}}  # another session's "thinking…"
+    assert await record.wait_for(lambda r: bool(r.errors), 5.0)
+    await settle(record, total=10.0)
+    await bot_env.bot.conflicts.idle()
+
+    assert [e["code"] for e in record.errors] == [40060]
+    assert failures(caplog) == []
+    assert any("answered elsewhere" in r.getMessage() for r in caplog.records)
+    posted = [m for i, m in fake.messages.items() if i > before and "Vin" in str(m.get("content"))]
+    assert posted, "the outbox posts the move to the channel"
+    expected_refusals_only(bot_env)

@@ -243,7 +243,12 @@ async def send(interaction: Interaction, reply: Reply) -> None:
     try:
         message_id = await answer(interaction, reply)
     except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-        log.warning("Could not answer interaction %s; the channel gets the reply: %s", interaction.id, error)
+        if replies.answered_elsewhere(error):
+            log.info("Interaction %s was answered elsewhere; the channel gets the reply", interaction.id)
+        else:
+            log.warning(
+                "Could not answer interaction %s; the channel gets the reply: %s", interaction.id, error
+            )
         if row is not None:
             refused = isinstance(error, discord.HTTPException) and error.status < 500
             flow.outbox.unanswered(row, refused=refused)
