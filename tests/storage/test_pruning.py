@@ -8,7 +8,7 @@ import pytest
 
 from rules.contest import Side
 from rules.request import NewRoller, RequestKind, RequestSpec
-from storage import MessageKind, NewMessage, Storage, pruning
+from storage import MessageKind, NewMessage, Storage, pruning, sql
 from storage.sql import utc_now
 
 GUILD, CHANNEL = 1, 10
@@ -18,7 +18,7 @@ GUILD, CHANNEL = 1, 10
 def statements(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The rows each pruning statement deleted, in order."""
     deleted: list[int] = []
-    execute = pruning.execute
+    execute = sql.execute
 
     async def counted(*args: Any) -> int:
         count = await execute(*args)
