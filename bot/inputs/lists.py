@@ -86,10 +86,12 @@ def split_names(text: str, known: Sequence[str]) -> list[str]:
     unknown: list[str] = []
     start = 0
     while start < len(words):
-        if len(found) + len(unknown) > MAX_LISTED:
-            raise BotError(
-                f"That lists more than {MAX_LISTED} names: list each name once, at most {MAX_LISTED}."
-            )
+        if len(found) + len(unknown) >= MAX_LISTED:
+            if any(word.strip() for word in words[start:]):
+                raise BotError(
+                    f"That lists more than {MAX_LISTED} names: list each name once, at most {MAX_LISTED}."
+                )
+            break
         match = spans.longest(words, seps, start)
         if match is not None:
             found.append(match[0])

@@ -82,9 +82,14 @@ def test_the_same_names_as_rejoining_every_span(parts: list[tuple[str, str]], kn
 
 
 def test_a_list_stops_at_its_bound() -> None:
-    with pytest.raises(BotError, match=f"more than {MAX_LISTED} names"):
-        split_names("Vin, " * (MAX_LISTED + 1), ["Vin"])
-    assert split_names("Vin, " * MAX_LISTED, ["Vin"]) == ["Vin"] * MAX_LISTED
+    for typed in (
+        "Vin, " * (MAX_LISTED + 1),
+        ", ".join(["Vin"] * (MAX_LISTED + 1)),
+        "Vin;" * MAX_LISTED + "x",
+    ):
+        with pytest.raises(BotError, match=f"more than {MAX_LISTED} names"):
+            split_names(typed, ["Vin"])
+    assert split_names("Vin, " * MAX_LISTED + ",,", ["Vin"]) == ["Vin"] * MAX_LISTED
 
 
 @pytest.fixture
