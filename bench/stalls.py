@@ -10,7 +10,7 @@ wall time of a step also holds the time the OS gave other processes, the CPU tim
 The crafted inputs are those that once took seconds (issue 30): a Roll20 file whose
 ``_reporder`` lists 200,000 ids for 4,000 rows, one with 160,000 Stunts, and name lists made of
 nothing but commas. ``tests/bot/test_loop_stalls.py`` sends them and every option of every
-command at its largest; ``python -m bench.stalls`` prints the longest stall each caused.
+command at its largest; ``python -m bench.stall_bench`` prints the longest stall each caused.
 """
 
 from __future__ import annotations
