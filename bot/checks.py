@@ -47,7 +47,8 @@ async def table_dice(interaction: Interaction) -> bool:
 
 
 def costly(interaction: Interaction) -> app_commands.Cooldown | None:
-    """The per-member cooldown of a costly command (``MISTBORN_COSTLY_PER_MINUTE``; 0: none).
+    """The per-member cooldown of a costly command (``MISTBORN_COSTLY_PER_MINUTE``; 0: none),
+    whichever servers the member calls it from.
 
     A member calling a heavy command in a loop would hold the event loop and the database from
     every other server; the error handler answers "Slow down: try again in N s." privately.
@@ -56,10 +57,14 @@ def costly(interaction: Interaction) -> app_commands.Cooldown | None:
     return app_commands.Cooldown(per_minute, 60.0) if per_minute > 0 else None
 
 
-def member_key(interaction: Interaction) -> tuple[int | None, int]:
-    return (interaction.guild_id, interaction.user.id)
+def member_key(interaction: Interaction) -> int:
+    """The member across every server: one process serves them all, so a member spreading calls
+    over several servers must not get round the limit (counted per server, ten servers gave ten
+    times the calls)."""
+    return interaction.user.id
 
 
 def cooldown() -> Callable[[T], T]:
-    """``@cooldown()``: a costly command's per-member limit (``costly``), counted per command."""
+    """``@cooldown()``: a costly command's per-member limit (``costly``), counted per command
+    and per member across all servers (``member_key``)."""
     return app_commands.checks.dynamic_cooldown(costly, key=member_key)

@@ -9,8 +9,9 @@ tokens live 15 minutes, so a day's rows are more than enough (``bot.flow.upkeep`
 from datetime import datetime
 
 from storage.errors import AlreadyHandledError
+from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
-from storage.sql import IntegrityError, Statement, execute, run_statement, to_text, utc_now
+from storage.sql import IntegrityError, Statement, run_statement, to_text, utc_now
 
 ALREADY = "That request was already carried out; nothing changed this time."
 
@@ -47,9 +48,14 @@ class HandledRepository:
             except IntegrityError as error:
                 raise AlreadyHandledError(ALREADY) from error
 
-    async def prune(self, before: datetime) -> int:
-        """Forget interactions handled before `before`; return how many."""
-        async with self._session.writing() as conn:
-            return await execute(
-                conn, "DELETE FROM handled_interactions WHERE handled_at < ?", (to_text(before),)
-            )
+    async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        """Forget interactions handled before `before`, ``batch`` per statement
+        (``storage.pruning``); return how many."""
+        return await prune_in_batches(
+            self._session,
+            "handled_interactions",
+            "interaction_id",
+            "handled_at < ?",
+            (to_text(before),),
+            batch=batch,
+        )

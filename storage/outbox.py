@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
+from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
 from storage.sql import (
     Row,
@@ -273,13 +274,15 @@ class OutboxRepository:
         )
         return None if row is None else _message(row)
 
-    async def prune(self, before: datetime) -> int:
-        """Delete rows settled before ``before``, except the prompts of Conflicts still running."""
-        async with self._session.writing() as conn:
-            return await execute(
-                conn,
-                "DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?"
-                " AND ((action_id IS NULL AND prompt_key IS NULL)"
-                " OR conflict_id NOT IN (SELECT id FROM conflicts))",
-                (to_text(before),),
-            )
+    async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        """Delete rows settled before ``before``, except the prompts of Conflicts still running
+        (``batch`` rows per statement, ``storage.pruning``)."""
+        return await prune_in_batches(
+            self._session,
+            "outbox",
+            "id",
+            "delivered_at IS NOT NULL AND delivered_at < ? AND ((action_id IS NULL AND prompt_key IS NULL)"
+            " OR conflict_id NOT IN (SELECT id FROM conflicts))",
+            (to_text(before),),
+            batch=batch,
+        )

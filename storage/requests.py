@@ -13,6 +13,7 @@ from datetime import datetime
 from rules.contest import Side
 from rules.request import MAX_ROLLERS, NewRoller, RequestKind, RequestSpec, Roller, RollRequest
 from rules.roll import Reading
+from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
 from storage.sql import Row, execute, execute_many, fetch_all, fetch_one, from_text, insert, to_text, utc_now
 
@@ -157,7 +158,9 @@ class RequestRepository:
         )
         return [(row["guild_id"], row["id"]) for row in rows]
 
-    async def prune(self, before: datetime) -> int:
-        """Delete the requests made before ``before`` (their rollers go with them)."""
-        async with self._session.writing() as conn:
-            return await execute(conn, "DELETE FROM roll_requests WHERE created_at < ?", (to_text(before),))
+    async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        """Delete the requests made before ``before`` (their rollers go with them), ``batch``
+        requests per statement (``storage.pruning``)."""
+        return await prune_in_batches(
+            self._session, "roll_requests", "id", "created_at < ?", (to_text(before),), batch=batch
+        )

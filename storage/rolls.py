@@ -24,8 +24,9 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 
 from storage.handled import claim_statement, claimed
 from storage.prepared import Prepared
+from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
-from storage.sql import Row, Statement, execute, fetch_all, fetch_one, from_text, to_text
+from storage.sql import Row, Statement, fetch_all, fetch_one, from_text, to_text
 
 MAX_RECENT = 100
 MAX_FACES = 20
@@ -58,9 +59,6 @@ _STATS_PER_USER = (
     + _VISIBLE
     + " GROUP BY user_id ORDER BY user_id"
 )
-_PRUNE = "DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE at < ? ORDER BY at LIMIT ?)"
-PRUNE_BATCH = 500
-"""Rows deleted per statement: short enough that a roll waiting for the writer barely notices."""
 
 
 class RollRecord(BaseModel):
@@ -241,10 +239,6 @@ class RollLog:
         The totals of the fairness report stay as they are. Each batch is its own statement, so
         other writes (a roll, a Conflict move) get the writer in between.
         """
-        deleted = 0
-        while True:
-            async with self._session.writing() as conn:
-                count = await execute(conn, _PRUNE, (to_text(before), batch))
-            deleted += count
-            if count < batch:
-                return deleted
+        return await prune_in_batches(
+            self._session, "roll_log", "id", "at < ?", (to_text(before),), order="at", batch=batch
+        )

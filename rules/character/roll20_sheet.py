@@ -27,6 +27,7 @@ back to the user with the reason, never dropped unsaid.
 """
 
 import re
+from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import PydanticCustomError
@@ -75,6 +76,9 @@ SECTIONS = {
     "equipment": {"item", "rules", "prop"},
 }
 TICKED = {"on", "1", "true", "yes"}
+LEFT_OUT_MAX = 60
+"""Lines listed back at most: more than the import's reply shows (2,000 characters), and a
+crafted file of 160,000 Stunts still answers with 60 lines and a count of the rest."""
 GENERIC_TRAIT = {"", "trait", "traits"}
 _BONUS = re.compile(r"\b(?P<what>weapon|damage|armou?r)\s*[:+]?\s*\+?(?P<value>\d{1,2})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"^[+-]?\d{1,6}(\.0+)?$")
@@ -104,6 +108,8 @@ class _Mapper:
     def __init__(self, read: Roll20File) -> None:
         self.read = read
         self.left: list[str] = []
+        self.unlisted = 0
+        """Things left out past :data:`LEFT_OUT_MAX`: counted, not listed."""
         self.used: set[str] = set()
         self.notes: list[str] = []
 
@@ -112,7 +118,22 @@ class _Mapper:
         return self.read.fields.get(key, "")
 
     def leave(self, text: str) -> None:
-        self.left.append(text)
+        if len(self.left) < LEFT_OUT_MAX:
+            self.left.append(text)
+        else:
+            self.unlisted += 1
+
+    def leave_each(self, items: list[str], line: Callable[[str], str]) -> None:
+        """Leave out every item, writing a line only for those still listed (a file may hold
+        160,000 of them)."""
+        room = max(0, LEFT_OUT_MAX - len(self.left))
+        self.left += [line(item) for item in items[:room]]
+        self.unlisted += max(0, len(items) - room)
+
+    def listed(self) -> tuple[str, ...]:
+        if not self.unlisted:
+            return tuple(self.left)
+        return (*self.left, f"…and {self.unlisted:,} more not listed here")
 
     def fits(self, text: str, what: str, limit: int, *, multiline: bool = False) -> str | None:
         """``text`` if its place takes it, else None with the reason listed back."""
@@ -250,8 +271,10 @@ class _Mapper:
                 name = metal
             found = [s for s in (flat(s) for s in re.split(r"[;,\n]", row.get("stunts", ""))) if s]
             room = max(0, lim.STUNTS_MAX - stunts)
-            for stunt in found[room:]:
-                self.leave(f"Stunt {shown(stunt)}: a sheet holds at most {lim.STUNTS_MAX} Stunts")
+            self.leave_each(
+                found[room:],
+                lambda stunt: f"Stunt {shown(stunt)}: a sheet holds at most {lim.STUNTS_MAX} Stunts",
+            )
             power = self.power(powers, kind, name, row.get("rating", ""), found[:room])
             stunts += len(power.stunts) if power else 0
         return powers
@@ -325,7 +348,7 @@ class _Mapper:
             self.leave(f"{rows} of repeating_{section}: not a section of the Mistborn sheet")
         for key in sorted(self.read.maxima):
             self.leave(f"The max of {key} {shown(self.read.maxima[key])}: the sheet uses no maximum there")
-        self.left += self.read.outside
+        self.leave_each(self.read.outside, str)
 
 
 def map_roll20(read: Roll20File, owner_id: int, name: str | None = None) -> Roll20Import:
@@ -360,4 +383,4 @@ def map_roll20(read: Roll20File, owner_id: int, name: str | None = None) -> Roll
         )  # fmt: skip
     except RulesError as error:
         raise RulesError(f"That Roll20 sheet cannot be imported: {error}") from None
-    return Roll20Import(character=character, left_out=tuple(mapper.left))
+    return Roll20Import(character=character, left_out=mapper.listed())

@@ -1,7 +1,12 @@
 """One member cannot freeze the bot: costly commands cool down, sheets are capped."""
 
-from bench.bot_env import BotEnv, refused
+from pathlib import Path
+
+from bench.bot_env import BotEnv, refused, running_bot_env
+from fake_discord.world import default_world
 from rules.character import make_character
+from tests.bot.test_bad_input import LogCatcher, Probe
+from tests.bot.test_probes import add_other_table
 
 
 async def test_a_costly_command_past_its_cooldown_is_refused_privately_and_clearly(bot_env: BotEnv) -> None:
@@ -44,3 +49,19 @@ async def test_a_server_cannot_keep_more_sheets_than_the_limit(bot_env: BotEnv) 
     assert refusal.ephemeral and refusal.content is not None
     assert "already has 2 character sheets" in refusal.content
     assert len(await bot_env.storage.characters.summaries(bot_env.guild_id)) == 2
+
+
+async def test_the_cooldown_counts_a_member_across_every_server(tmp_path: Path) -> None:
+    """Counted per (server, member), a member in ten servers had ten times the calls: the
+    cooldown is the member's, wherever they call from."""
+    world = default_world()
+    other = add_other_table(world)
+    async with running_bot_env(tmp_path / "bot.sqlite3", world, seed=7, sync_global=True) as env:
+        with LogCatcher() as logs:
+            probe = Probe(env, log=logs)
+            for _ in range(env.bot.settings.costly_per_minute):
+                assert not (await probe.send("odds", [], path=["table"], user="player1")).refused
+            elsewhere = await probe.send("odds", [], path=["table"], user="player1", guild=other)
+            assert elsewhere.refused and elsewhere.record.content.startswith("Slow down: try again in ")
+            assert not (await probe.send("odds", [], path=["table"], user="player2", guild=other)).refused
+            probe.check_log()

@@ -2,6 +2,7 @@
 sheet's field list (``tests/rules/roll20/``), full, partial and broken, and hostile files."""
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -9,9 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.stalls import roll20_reporder, roll20_stunts, roll20_unknown_fields
 from rules.burdens import Severity
 from rules.character import CharacterKind, PowerType, export_character, make_character
 from rules.character.roll20 import MAX_ATTRIBUTES, MAX_BYTES
+from rules.character.roll20_sheet import LEFT_OUT_MAX
 from rules.character.sheet_files import SheetSource, read_sheet_file
 from rules.errors import RulesError
 
@@ -141,6 +144,36 @@ def test_rows_keep_roll20s_order_and_row_ids_may_hold_underscores() -> None:
         owner_id=1,
     )
     assert [(p.name, p.rating) for p in found.character.powers] == [("Zinc", 5), ("Tin", 3)]
+
+
+def test_a_row_ordered_twice_is_still_one_row() -> None:
+    """The order was a list each row was looked up in (quadratic: seconds for a crafted file);
+    as a dict, an id listed twice counts once, where it used to bring its row in twice."""
+    found = read_sheet_file(
+        export(
+            ("repeating_traitsburdens_a_tblabel", "Loyal"),
+            ("repeating_traitsburdens_b_tblabel", "Stubborn"),
+            ("_reporder_repeating_traitsburdens", "b, a,b,,B"),
+        ),
+        owner_id=1,
+    )
+    assert found.character.traits.extras == ("Stubborn", "Loyal")
+
+
+def test_a_crafted_order_of_200000_ids_reads_in_order() -> None:
+    found = read_sheet_file(roll20_reporder(), owner_id=1)
+    assert found.character.name == "Crafted" and found.left_out == ()
+
+
+@pytest.mark.parametrize("make", [roll20_stunts, roll20_unknown_fields])
+def test_what_is_left_out_is_listed_up_to_a_bound_and_counted_beyond(make: Callable[[], bytes]) -> None:
+    """160,000 Stunts past the cap were 160,000 lines listed back (a second to build and render);
+    the first LEFT_OUT_MAX are listed, the rest counted in one last line."""
+    found = read_sheet_file(make(), owner_id=1)
+    assert len(found.left_out) == LEFT_OUT_MAX + 1
+    last = found.left_out[-1]
+    assert last.startswith("…and ") and last.endswith(" more not listed here")
+    assert int(last.removeprefix("…and ").split()[0].replace(",", "")) > 3000
 
 
 def test_our_own_files_still_import_and_keep_their_owner() -> None:

@@ -16,6 +16,8 @@ from every class in the MRO), kept apart so each module stays short.
   of a new Villain or Extra is shown only to the Narrator (§6.9).
 """
 
+import asyncio
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -236,7 +238,10 @@ class MakeCommands(commands.Cog):
         # Downloading may take a moment; answer within Discord's 3 s first, privately so any
         # error that follows stays private too.
         await replies.defer(interaction, ephemeral=True)
-        found = read_sheet_file(await file.read(), owner_id=interaction.user.id, name=name)
+        # Reading a file of up to 512 KiB is the one heavy step of any command: off the event
+        # loop, so every other server's interactions keep their 3 s meanwhile.
+        data = await file.read()
+        found = await asyncio.to_thread(read_sheet_file, data, owner_id=interaction.user.id, name=name)
         character = found.character
         who = await caller(interaction)
         if character.kind is not CharacterKind.HERO:
