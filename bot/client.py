@@ -27,6 +27,7 @@ from bot.flow.conflict import ConflictFlow
 from bot.flow.pacing import Pacer
 from bot.flow.upkeep import Upkeep
 from bot.web.server import WebServer, public_url
+from bot.web.standing import DiscordStandings
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -121,7 +122,8 @@ class MistbornClient(commands.Bot):
         self.sync_global = sync_global
         self.freeze_gc = freeze_gc
         self._cog_factories = tuple(cogs)
-        self.web_server = WebServer(storage, settings) if settings.web_port is not None else None
+        serves_web = settings.web_port is not None and self.shard_plan.leads  # one process per port
+        self.web_server = WebServer(storage, settings, DiscordStandings(self.http)) if serves_web else None
         self.tree.error(on_app_command_error)
 
     async def load_cogs(self) -> None:

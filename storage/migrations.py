@@ -29,6 +29,7 @@ from storage.roll_outcomes import reread_failed_rolls
 from storage.secrecy_schema import SCHEMA as SECRECY_SCHEMA
 from storage.secrecy_schema import index_live_conflicts
 from storage.sql import rollback
+from storage.web_schema import MEMBERS_SCHEMA as WEB_MEMBERS_SCHEMA
 from storage.web_schema import SCHEMA as WEB_SCHEMA
 
 PythonStep = Callable[[aiosqlite.Connection], Awaitable[None]]
@@ -235,6 +236,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         identified  REAL    NOT NULL
     );
     """,
+    # 16: each member's web session generation, raised by /web and /web logout so a new link
+    # ends the older sessions (storage.web).
+    WEB_MEMBERS_SCHEMA,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

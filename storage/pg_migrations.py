@@ -23,6 +23,7 @@ Differences that matter to the SQL, and why:
 
 from storage.dialect import PgConnection
 from storage.errors import SchemaVersionError
+from storage.web_schema import MEMBERS_SCHEMA as WEB_MEMBERS_SCHEMA
 
 SCHEMA_1 = """
 CREATE FUNCTION instr(haystack text, needle text) RETURNS integer
@@ -231,7 +232,10 @@ CREATE TABLE web_link_uses (
 """Migration 3: the web view's signing secret and the links already swapped for a cookie
 (``storage.web``; SQLite's migration 14)."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_1, SCHEMA_2, SCHEMA_3)
+SCHEMA_4 = WEB_MEMBERS_SCHEMA
+"""Migration 4: each member's web session generation (``storage.web``; SQLite's migration 16)."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_1, SCHEMA_2, SCHEMA_3, SCHEMA_4)
 LATEST_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x4D41_4231
 """The advisory lock key that serialises migrations across processes ("MAB1")."""
