@@ -2,7 +2,9 @@
 ``DATABASE_URL`` used by every command, and one web port for a cluster."""
 
 import asyncio
+import logging
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -19,12 +21,21 @@ PASSWORD = "hunter2-secret"
 
 
 @pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A clean environment; the root logger as it was afterwards (``main`` sets up logging)."""
+    root = logging.getLogger()
+    handlers, level = {h: list(h.filters) for h in root.handlers}, root.level
     for name in ("DISCORD_TOKEN", "MISTBORN_TOKEN", "DATABASE_URL", "MISTBORN_WEB_PORT"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("MISTBORN_DB_PATH", str(tmp_path / "live.sqlite3"))
     monkeypatch.chdir(tmp_path)
-    return tmp_path
+    yield tmp_path
+    for handler in root.handlers[:]:
+        if handler not in handlers:
+            root.removeHandler(handler)
+    for handler, filters in handlers.items():  # main's redaction filter, on pytest's handlers too
+        handler.filters[:] = filters
+    root.setLevel(level)
 
 
 def closed_port() -> int:
