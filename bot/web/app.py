@@ -14,7 +14,8 @@ Live updates are server-sent events: each stream polls the server's change mark
 the page then fetches ``data`` again. The database, not this process's memory, is what is
 watched, so the view sees moves made by any bot process, and EventSource reconnects by itself
 after a restart. Open streams are bounded per member and in all; a session's ``data`` fetches
-are bounded too (``limits``), and the JSON is built in a worker thread (``snapshot``).
+are bounded too (``limits``), the JSON is built in a worker thread (``snapshot``), and the
+Narrators watching one server share one build per change (``pages``).
 
 A session holds while its member's session generation is the one it was made in (a new
 ``/web`` or ``/web logout`` ends it, ``storage.web``) and, for a Narrator, while Discord still
@@ -37,6 +38,7 @@ from aiohttp import web
 from bot.access import Caller, narrator_by_rule
 from bot.config import Settings
 from bot.web.limits import Buckets
+from bot.web.pages import NarratorPages
 from bot.web.snapshot import page_data
 from bot.web.standing import MemberGone, Standing, StandingCache, Standings
 from bot.web.tokens import SESSION_LIFE, BadToken, Grant, Kind, sign, signing_key, verify
@@ -91,6 +93,7 @@ class WebState:
         self.clock = clock
         self.standings = StandingCache(standings, clock)
         self.fetches = Buckets(clock)
+        self.pages = NarratorPages()
         self.streams: Counter[tuple[int, int]] = Counter()
         self.max_streams_in_all = max_streams_in_all
         self.closing = asyncio.Event()
@@ -199,7 +202,11 @@ async def data(request: web.Request) -> web.Response:
             text="Too many requests; try again shortly.", headers={"Retry-After": str(math.ceil(wait))}
         )
     mark = await view.storage.web.mark(caller.guild_id)
-    body = await page_data(view.storage, caller, mark, grant.channel_id)
+
+    async def build() -> bytes:
+        return await page_data(view.storage, caller, mark, grant.channel_id)
+
+    body = await (view.pages.get((caller.guild_id, mark), build) if caller.narrator else build())
     return web.Response(body=body, content_type="application/json", headers={"Cache-Control": "no-store"})
 
 

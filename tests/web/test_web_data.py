@@ -1,6 +1,7 @@
 """The page's data: which Conflicts a player's page lists, and its cost bounded (built in a
 thread, fetched at a bounded rate, streams capped in all)."""
 
+import asyncio
 import threading
 import time
 from typing import Any
@@ -104,3 +105,30 @@ async def test_open_streams_are_capped_in_all_and_the_page_can_ask_why(bot_env: 
         second.close()
     async with web_client(bot_env) as stranger:
         assert (await stranger.get(f"/g/{bot_env.guild_id}/session")).status == 403
+
+
+async def test_narrators_pages_share_one_build_per_change(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await bot_env.play(SCRIPT)
+    builds: list[bool] = []
+    original = snapshot.build_page
+
+    def counting(caller: Any, *args: Any) -> bytes:
+        builds.append(caller.narrator)
+        return original(caller, *args)
+
+    monkeypatch.setattr(snapshot, "build_page", counting)
+    url = f"/g/{bot_env.guild_id}/data"
+    async with web_client(bot_env) as client:  # one view; each login replaces the cookie
+        await logged_in(client, bot_env, "narrator", narrator=True)
+        pages = await asyncio.gather(*(client.get(url) for _ in range(3)))
+        assert [p.status for p in pages] == [200, 200, 200] and builds == [True]
+        await logged_in(client, bot_env, "narrator", narrator=True)  # another Narrator's page
+        assert (await client.get(url)).status == 200 and builds == [True]
+        await logged_in(client, bot_env, "player1", narrator=False)
+        assert (await client.get(url)).status == 200 and builds == [True, False]  # a player's own
+        await bot_env.play([("narrator", "/act dice:5 who:Thug")])
+        await logged_in(client, bot_env, "narrator", narrator=True)
+        moved = await (await client.get(url)).json()
+        assert moved["mark"] != (await pages[0].json())["mark"] and builds == [True, False, True]
