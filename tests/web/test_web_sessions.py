@@ -3,11 +3,20 @@ standing asked of Discord again (the fake answers as Discord does, ``bot.web.sta
 
 import time
 
+import pytest
 from aiohttp import ClientSession, CookieJar
 
 from bench.bot_env import BotEnv
 from bot.cogs.web import LOGGED_OUT
-from bot.web.standing import RECHECK_SECONDS, DiscordStandings
+from bot.web.standing import (
+    ADMINISTRATOR,
+    MANAGE_GUILD,
+    RECHECK_SECONDS,
+    RETRY_SECONDS,
+    DiscordStandings,
+    Standing,
+    standing_of,
+)
 from tests.web.support import SCRIPT, logged_in, web_client
 from tests.web.test_web_command import link_of
 
@@ -94,3 +103,53 @@ async def test_a_narrator_page_that_cannot_ask_discord_turns_into_a_players(bot_
         assert (await (await client.get(url)).json())["narrator"] is True
         clock.now += RECHECK_SECONDS + 1
         assert (await (await client.get(url)).json())["narrator"] is False
+
+
+EVERYONE = 1 << 10  # View Channel
+
+
+@pytest.mark.parametrize(
+    ("owner", "everyone", "roles", "manages"),
+    [
+        (False, EVERYONE, [], False),
+        (True, EVERYONE, [], True),  # the owner holds every permission, with no role at all
+        (False, EVERYONE | MANAGE_GUILD, [], True),  # granted to @everyone
+        (False, EVERYONE, [MANAGE_GUILD], True),
+        (False, EVERYONE, [ADMINISTRATOR], True),  # Administrator implies all
+        (False, EVERYONE, [1 << 13], False),
+    ],
+)
+def test_manage_server_is_computed_as_discord_does(
+    owner: bool, everyone: int, roles: list[int], manages: bool
+) -> None:
+    guild_id, user_id = 100, 7
+    guild = {
+        "id": str(guild_id),
+        "owner_id": str(user_id if owner else 8),
+        "roles": [{"id": str(guild_id), "permissions": str(everyone)}]
+        + [{"id": str(200 + n), "permissions": str(bits)} for n, bits in enumerate(roles)],
+    }
+    member = {"roles": [str(200 + n) for n in range(len(roles))]}
+    standing = standing_of(guild, member, user_id)
+    assert standing.manages_server is manages
+    assert standing.role_ids == {200 + n for n in range(len(roles))}
+
+
+async def test_when_discord_cannot_answer_a_narrators_page_is_a_players(bot_env: BotEnv) -> None:
+    await bot_env.play(SCRIPT)
+    asked: list[int] = []
+
+    async def unreachable(guild_id: int, user_id: int) -> Standing:
+        asked.append(user_id)
+        raise OSError("network unreachable")
+
+    clock = Clock()
+    async with web_client(bot_env, clock, standings=unreachable) as client:
+        await logged_in(client, bot_env, "narrator", narrator=True)
+        url = f"/g/{bot_env.guild_id}/data"
+        assert (await (await client.get(url)).json())["narrator"] is False
+        assert (await (await client.get(url)).json())["narrator"] is False
+        assert len(asked) == 1  # not asked again at once
+        clock.now += RETRY_SECONDS + 1
+        await client.get(url)
+        assert len(asked) == 2
