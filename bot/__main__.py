@@ -18,7 +18,7 @@ import contextlib
 import logging
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Protocol
@@ -32,6 +32,7 @@ from bot.cluster import launch, shard_ranges
 from bot.config import Settings
 from bot.logs import redact_handlers
 from bot.web.server import STANDALONE_PORT, WebServer
+from bot.web.standing import DiscordStandings
 from storage import Storage
 from storage.backup import backup_file
 
@@ -92,25 +93,62 @@ def load_settings() -> Settings | None:
         return Settings()
     except ValidationError as error:
         for problem in error.errors():
-            where = ".".join(str(part) for part in problem["loc"]) or "settings"
-            print(f"Invalid setting MISTBORN_{where.upper()}: {problem['msg']}", file=sys.stderr)
+            message = problem["msg"].removeprefix("Value error, ")
+            where = ".".join(str(part) for part in problem["loc"])
+            if where:
+                print(f"Invalid setting MISTBORN_{where.upper()}: {message}", file=sys.stderr)
+            else:  # a rule across settings names them itself
+                print(f"Invalid settings: {message}", file=sys.stderr)
         return None
+
+
+class StartupError(Exception):
+    """A start that cannot go on; its message is the one line the operator reads."""
+
+
+async def open_storage(settings: Settings) -> Storage:
+    """The database the settings name (``DATABASE_URL``, else the SQLite file), or a
+    :class:`StartupError` saying in one line why it cannot be opened (never the password)."""
+    where = "PostgreSQL (DATABASE_URL)" if settings.database_dsn else f"SQLite ({settings.db_path})"
+    try:
+        return await Storage.open(settings.db_path, url=settings.database_dsn)
+    except Exception as error:  # any failure to open is a failed start, said in one line
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise StartupError(f"Cannot open the database, {where}: {reason}") from None
 
 
 async def run_discord(settings: Settings, *, sync_global: bool) -> None:
     assert settings.token is not None
-    async with await Storage.open(settings.db_path, url=settings.database_url) as storage:
+    async with await open_storage(settings) as storage:
         bot = make_bot(settings=settings, storage=storage, sync_global=sync_global, freeze_gc=True)
         async with bot:
             await bot.start(settings.token.get_secret_value())
 
 
+@contextlib.asynccontextmanager
+async def discord_http(settings: Settings) -> AsyncIterator[discord.http.HTTPClient | None]:
+    """discord.py's HTTP client logged in with the bot's token (None without one): how the
+    view on its own asks Discord for a Narrator's standing (``bot.web.standing``)."""
+    if not settings.has_token:
+        yield None
+        return
+    assert settings.token is not None
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        await http.static_login(settings.token.get_secret_value())
+        yield http
+    finally:
+        await http.close()
+
+
 async def run_web(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    """The web view alone, until interrupted (or ``stop`` is set)."""
+    """The web view alone over the database the settings name, until interrupted (or ``stop``
+    is set). With ``DISCORD_TOKEN`` it asks Discord for Narrators' standing; without, a
+    Narrator's page turns into a player's a few minutes after the link (``bot.web.standing``)."""
     if settings.web_port is None:
         settings = settings.model_copy(update={"web_port": STANDALONE_PORT})
-    async with await Storage.open(settings.db_path) as storage:
-        server = WebServer(storage, settings)
+    async with await open_storage(settings) as storage, discord_http(settings) as http:
+        server = WebServer(storage, settings, DiscordStandings(http) if http is not None else None)
         url = await server.start()
         print(f"Web view on {url} (links from /web)", file=sys.stderr)
         try:
@@ -161,17 +199,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         print(f"Backed up {settings.db_path} to {args.file}.", file=sys.stderr)
         return 0
+    if args.command == "cluster":
+        return run_cluster(settings, args.processes, args.shards)
+    try:
+        return run_service(args, settings)
+    except StartupError as error:
+        print(error, file=sys.stderr)
+        return 1
+
+
+def run_service(args: argparse.Namespace, settings: Settings) -> int:
+    """The web view alone, the bot on Discord, or the offline console; Ctrl-C ends either of
+    the first two quietly (README tells operators to stop ``--sync-global`` that way)."""
     if args.command == "web":
         logging.basicConfig(level=logging.getLevelName(settings.log_level))
+        redact_handlers()
         with contextlib.suppress(KeyboardInterrupt):
             event_loop.run(run_web(settings))
         return 0
-    if args.command == "cluster":
-        return run_cluster(settings, args.processes, args.shards)
     if settings.has_token:
         discord.utils.setup_logging(level=logging.getLevelName(settings.log_level))
         redact_handlers()  # no interaction token in the log, at any level
-        event_loop.run(run_discord(settings, sync_global=args.sync_global))
+        with contextlib.suppress(KeyboardInterrupt):
+            event_loop.run(run_discord(settings, sync_global=args.sync_global))
         return 0
     console = find_offline_console()
     if console is None:

@@ -28,6 +28,7 @@ from bot.flow.pacing import Pacer
 from bot.flow.upkeep import Upkeep
 from bot.health import HealthServer
 from bot.web.server import WebServer, public_url
+from bot.web.standing import DiscordStandings
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,8 @@ class MistbornClient(commands.Bot):
         self.sync_global = sync_global
         self.freeze_gc = freeze_gc
         self._cog_factories = tuple(cogs)
-        self.web_server = WebServer(storage, settings) if settings.web_port is not None else None
+        serves_web = settings.web_port is not None and self.shard_plan.leads  # one process per port
+        self.web_server = WebServer(storage, settings, DiscordStandings(self.http)) if serves_web else None
         self.health_server = (
             None
             if settings.metrics_port is None

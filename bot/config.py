@@ -16,6 +16,7 @@ from storage.character_rows import SheetLimits
 from storage.database import DEFAULT_DB_PATH
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MIN_WEB_SECRET_BYTES = 32
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,18 @@ class Settings(BaseSettings):
     )
     """The bot's Discord token. Without one, ``python -m bot`` opens the offline console."""
     db_path: Path = DEFAULT_DB_PATH
-    database_url: str | None = Field(
+    database_url: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("DATABASE_URL", "MISTBORN_DATABASE_URL")
     )
     """A PostgreSQL server (``postgresql://user:password@host:5432/db``) shared by every process
-    of a cluster; unset: the SQLite file at ``db_path``, as for one process."""
+    of a cluster; unset: the SQLite file at ``db_path``, as for one process. Secret: its
+    password never shows in a repr or a log line (:attr:`database_dsn` reads it)."""
+
+    @property
+    def database_dsn(self) -> str | None:
+        """``DATABASE_URL`` as text, for opening the database only."""
+        return self.database_url.get_secret_value() if self.database_url is not None else None
+
     shard_count: int | None = Field(default=None, ge=1)
     """Shards the whole bot runs on (Discord requires sharding from 2,500 servers); unset: one
     process and discord.py's ordinary client, as before."""
@@ -129,8 +137,18 @@ class Settings(BaseSettings):
     """The address ``/web`` links point at (``https://mistborn.example``), when it differs from
     ``http://web_host:web_port`` (a proxy, or a view run on its own by ``python -m bot web``)."""
     web_secret: SecretStr | None = None
-    """Signs the web view's links and cookies. Unset: a secret made once and kept in the
-    database, shared by every process on it."""
+    """Signs the web view's links and cookies: 32 bytes or more. Unset: a secret made once and
+    kept in the database, shared by every process on it."""
+
+    @field_validator("web_secret")
+    @classmethod
+    def _long_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value().encode("utf-8")) < MIN_WEB_SECRET_BYTES:
+            raise ValueError(
+                f"must be {MIN_WEB_SECRET_BYTES} bytes or more (python -c 'import secrets; "
+                "print(secrets.token_urlsafe(32))' makes one), or left empty"
+            )
+        return value
 
     @property
     def web_enabled(self) -> bool:
@@ -150,7 +168,10 @@ class Settings(BaseSettings):
         if self.shard_ids is not None and self.shard_count is None:
             raise ValueError("MISTBORN_SHARD_IDS needs MISTBORN_SHARD_COUNT")
         if self.shard_count is not None and any(not 0 <= i < self.shard_count for i in self.shard_ids or ()):
-            raise ValueError(f"every shard id must be between 0 and {self.shard_count - 1}")
+            raise ValueError(
+                f"MISTBORN_SHARD_IDS: every shard id must be between 0 and {self.shard_count - 1}"
+                f" (MISTBORN_SHARD_COUNT is {self.shard_count})"
+            )
         return self
 
     @property

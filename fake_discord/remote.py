@@ -80,7 +80,7 @@ async def serve(args: argparse.Namespace) -> None:
     for signum in STOP_SIGNALS:  # whatever this process inherited, even SIG_IGN
         loop.add_signal_handler(signum, stop.set)
     try:
-        async with await Storage.open(args.db, url=settings.database_url) as storage:
+        async with await Storage.open(args.db, url=settings.database_dsn) as storage:
             with pointed_at(args.api, args.gateway):
                 bot = make_bot(
                     settings=settings, storage=storage, rng=rng, guild_ready_timeout=0.05, freeze_gc=True

@@ -25,7 +25,7 @@ from fake_discord.validate import (
     validate_message,
     validate_modal,
 )
-from fake_discord.world import channel_json, guild_create_json, member_json, user_json
+from fake_discord.world import channel_json, guild_json, member_json, role_json, user_json
 
 JSON = dict[str, Any]
 Handler = Callable[..., Awaitable[web.StreamResponse]]
@@ -224,9 +224,13 @@ async def info(fake: Backend, request: web.Request, route: str, *ids: str) -> we
         member = guild.member(ids[0])
         return reply(user_json(member.user)) if member else error(404, 10013, "Unknown User")
     found = world.guild_by_id(int(ids[0])) if path.startswith("/guilds/") else None
+    if path.startswith("/guilds/") and found is None:
+        return error(404, 10004, "Unknown Guild")
     if path.startswith("/guilds/") and found is not None:
+        if path.endswith("/roles"):
+            return reply([role_json(role) for role in found.roles])
         if len(ids) == 1:
-            return reply(guild_create_json(found))
+            return reply(guild_json(found))
         member = found.member(ids[1])
         return reply(member_json(found, member)) if member else error(404, 10007, "Unknown Member")
     if path.startswith("/channels/"):
@@ -262,6 +266,7 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("GET", r"/gateway(?:/bot)?", info),
     ("GET", r"/guilds/(\d+)", info),
     ("GET", r"/guilds/(\d+)/members/(\d+)", info),
+    ("GET", r"/guilds/(\d+)/roles", info),
     ("GET", r"/channels/(\d+)", info),
     ("POST", r"/users/@me/channels", open_dm),
     ("GET", r"/applications/(\d+)/commands", commands),

@@ -290,6 +290,8 @@ def user_json(user: FakeUser) -> JSON:
         "avatar": None,
         "bot": user.bot,
         "public_flags": 0,
+        "flags": 0,
+        "primary_guild": None,
     }
 
 
@@ -301,6 +303,7 @@ def member_json(
         "roles": [str(role_id) for role_id in member.role_ids],
         "nick": member.nick,
         "avatar": None,
+        "banner": None,
         "joined_at": TIMESTAMP,
         "premium_since": None,
         "deaf": False,
@@ -354,6 +357,55 @@ def channel_json(guild: FakeGuild, channel: FakeChannel, *, permissions: int | N
     if permissions is not None:
         data["permissions"] = str(permissions)
     return data
+
+
+def guild_json(guild: FakeGuild) -> JSON:
+    """``GET /guilds/{id}`` as Discord answers it (``GuildWithCountsResponse``): the owner and
+    every role, without the gateway's members and channels."""
+    return {
+        "id": str(guild.id),
+        "name": guild.name,
+        "icon": None,
+        "description": None,
+        "home_header": None,
+        "splash": None,
+        "discovery_splash": None,
+        "features": [],
+        "banner": None,
+        "owner_id": str(guild.owner_id),
+        "application_id": None,
+        "region": "deprecated",
+        "afk_channel_id": None,
+        "afk_timeout": 300,
+        "system_channel_id": None,
+        "system_channel_flags": 0,
+        "widget_enabled": False,
+        "widget_channel_id": None,
+        "verification_level": 0,
+        "roles": [role_json(role) for role in guild.roles],
+        "default_message_notifications": 1,
+        "mfa_level": 0,
+        "explicit_content_filter": 0,
+        "max_presences": None,
+        "max_members": 500000,
+        "max_stage_video_channel_users": 50,
+        "max_video_channel_users": 25,
+        "vanity_url_code": None,
+        "premium_tier": 0,
+        "premium_subscription_count": 0,
+        "preferred_locale": "en-US",
+        "rules_channel_id": None,
+        "safety_alerts_channel_id": None,
+        "public_updates_channel_id": None,
+        "premium_progress_bar_enabled": False,
+        "nsfw": False,
+        "nsfw_level": 0,
+        "emojis": [],
+        "stickers": [],
+        "incidents_data": None,
+        "approximate_member_count": len(guild.members),
+        "approximate_presence_count": 0,
+    }
 
 
 def guild_create_json(guild: FakeGuild) -> JSON:

@@ -30,6 +30,7 @@ from storage.scene_schema import SCHEMA as SCENES_SCHEMA
 from storage.secrecy_schema import SCHEMA as SECRECY_SCHEMA
 from storage.secrecy_schema import index_live_conflicts
 from storage.sql import rollback
+from storage.web_schema import MEMBERS_SCHEMA as WEB_MEMBERS_SCHEMA
 from storage.web_schema import SCHEMA as WEB_SCHEMA
 
 PythonStep = Callable[[aiosqlite.Connection], Awaitable[None]]
@@ -239,6 +240,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 16: a channel's Circumstances and the Breathers called but not yet taken, both the
     # Narrator's (docs/rulings.md §1.6, §5.12; storage.scenes).
     SCENES_SCHEMA,
+    # 17: each member's web session generation, raised by /web and /web logout so a new link
+    # ends the older sessions (storage.web).
+    WEB_MEMBERS_SCHEMA,
 )
 
 LATEST_VERSION = len(MIGRATIONS)

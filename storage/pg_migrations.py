@@ -24,6 +24,7 @@ Differences that matter to the SQL, and why:
 from storage.dialect import PgConnection
 from storage.errors import SchemaVersionError
 from storage.scene_schema import PG_SCHEMA as SCENES_SCHEMA
+from storage.web_schema import MEMBERS_SCHEMA as WEB_MEMBERS_SCHEMA
 
 SCHEMA_1 = """
 CREATE FUNCTION instr(haystack text, needle text) RETURNS integer
@@ -235,8 +236,10 @@ CREATE TABLE web_link_uses (
 SCHEMA_4 = SCENES_SCHEMA
 """Migration 4: a channel's Circumstances and the Breathers called but not yet taken
 (``storage.scenes``; SQLite's migration 16)."""
+SCHEMA_5 = WEB_MEMBERS_SCHEMA
+"""Migration 5: each member's web session generation (``storage.web``; SQLite's migration 17)."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_1, SCHEMA_2, SCHEMA_3, SCHEMA_4)
+MIGRATIONS: tuple[str, ...] = (SCHEMA_1, SCHEMA_2, SCHEMA_3, SCHEMA_4, SCHEMA_5)
 LATEST_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x4D41_4231
 """The advisory lock key that serialises migrations across processes ("MAB1")."""

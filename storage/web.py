@@ -5,6 +5,8 @@
   cookies outlive a restart, and every process on this database signs with the same one.
 * **Used links**: a ``/web`` link is swapped for a cookie once; its nonce is recorded until it
   expires, so a link copied out of Discord cannot open a second session.
+* **Session generations**: each member's number, named by every session made for them;
+  ``/web`` and ``/web logout`` raise it, so the older sessions end at their next request.
 * **The change mark** of a server: a short text that changes whenever anything the page shows
   does (a Conflict saved, started or ended; a sheet made, changed, revealed or deleted; the
   Narrator roles). Read every quarter second per open page, so it is one query on indexed
@@ -20,6 +22,8 @@ from storage.sql import execute, fetch_one, to_text, utc_now
 
 SECRET_NAME = "web"
 _SECRET = "SELECT value FROM web_secrets WHERE name = ?"
+
+_GENERATION = "SELECT generation FROM web_members WHERE guild_id = ? AND user_id = ?"
 
 _MARK = (  # one statement both SQLite and PostgreSQL read (storage.dialect)
     "SELECT (SELECT count(*) || ':' || COALESCE(SUM(version), 0) || ':' || COALESCE(MAX(id), 0)"
@@ -66,6 +70,25 @@ class WebRepository:
                     (nonce, to_text(expires_at)),
                 )
             )
+
+    async def renew(self, guild_id: int, user_id: int) -> int:
+        """Raise the member's session generation and return the new one: every session made
+        before ends at its next request (``/web`` and ``/web logout``)."""
+        async with self._session.writing() as conn:
+            await execute(
+                conn,
+                "INSERT INTO web_members (guild_id, user_id, generation) VALUES (?, ?, 1)"
+                " ON CONFLICT (guild_id, user_id) DO UPDATE SET generation = web_members.generation + 1",
+                (guild_id, user_id),
+            )
+            row = await fetch_one(conn, _GENERATION, (guild_id, user_id))
+        assert row is not None
+        return int(row["generation"])
+
+    async def generation(self, guild_id: int, user_id: int) -> int:
+        """The member's session generation now (0 before their first ``/web``)."""
+        row = await fetch_one(self._session.reader, _GENERATION, (guild_id, user_id))
+        return int(row["generation"]) if row is not None else 0
 
     async def mark(self, guild_id: int) -> str:
         """The server's change mark: equal marks mean nothing the web view shows has changed.

@@ -2,8 +2,10 @@
 
 The link carries a signed token bound to the server, the member and their role now, valid 15
 minutes and swapped once for a session cookie (``bot.web.tokens``). A Narrator's page shows
-every number; a player's shows their own Heroes and the board as the table sees it
-(docs/rulings.md §7.1). The answer is private, so nobody else can open someone's link.
+every number; a player's shows their own Heroes, and the Conflicts they are in or of the
+channel they asked from, as the table sees them (docs/rulings.md §7.1). The answer is private,
+so nobody else can open someone's link. Each ``/web`` ends the member's older sessions, and
+``/web logout:True`` ends them without a new link (``storage.web``, the session generation).
 """
 
 import time
@@ -18,6 +20,7 @@ from bot.client import Interaction, MistbornClient
 from bot.web.server import link_url
 from bot.web.tokens import LINK_LIFE, link_grant, sign, signing_key
 
+LOGGED_OUT = "Every page of the web view you had open here has ended. `/web` gives you a new link."
 NOT_ENABLED = (
     "The web view is not enabled on this bot. Its host enables it by setting `MISTBORN_WEB_PORT` "
     "(the bot then serves it), or `MISTBORN_WEB_PUBLIC_URL` when it runs on its own "
@@ -40,12 +43,18 @@ class WebCommands(commands.Cog):
         description="Open this server's live Conflicts and sheets in a browser",
         extras={"private": True},  # a late answer stays private: its link is the caller's alone
     )
-    async def web(self, interaction: Interaction) -> None:
+    @app_commands.describe(logout="True: end every page of the view you have open, without a new link")
+    async def web(self, interaction: Interaction, logout: bool = False) -> None:
         base = self.bot.web_url
+        storage = self.bot.storage
+        if logout:
+            caller = await caller_of(interaction, storage)
+            await storage.web.renew(caller.guild_id, caller.user_id)
+            await replies.send(interaction, LOGGED_OUT, ephemeral=True)
+            return
         if base is None:
             await replies.send(interaction, NOT_ENABLED, ephemeral=True)
             return
-        storage = self.bot.storage
         caller = await caller_of(interaction, storage)
         server = await storage.settings.get(caller.guild_id)
         grant = link_grant(
@@ -55,18 +64,21 @@ class WebCommands(commands.Cog):
             manages_server=caller.manages_server,
             narrator_roles=member_role_ids(interaction) & set(server.narrator_role_ids),
             now=time.time(),
+            generation=await storage.web.renew(caller.guild_id, caller.user_id),
+            channel_id=interaction.channel_id,
         )
         token = sign(grant, await signing_key(self.bot.settings, storage))
         minutes = int(LINK_LIFE.total_seconds() // 60)
         shows = (
             "every live Conflict with all its numbers, and every sheet of this server"
             if caller.narrator
-            else "your Heroes, and the Conflicts as the table sees them"
+            else "your Heroes, and the Conflicts they are in or of this channel, as the table sees them"
         )
         await replies.send(
             interaction,
             f"Your view in a browser: {shows}. The link is yours alone: it works once, within "
-            f"{minutes} minutes, and the page then updates by itself.",
+            f"{minutes} minutes, and the page then updates by itself. It ends the pages you "
+            "opened before; `/web logout:True` ends them all.",
             view=link_view(link_url(base, token)),
             ephemeral=True,
         )

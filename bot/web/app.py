@@ -13,12 +13,20 @@ Live updates are server-sent events: each stream polls the server's change mark
 (``storage.web``, one indexed query) every quarter second and says ``changed`` when it moves;
 the page then fetches ``data`` again. The database, not this process's memory, is what is
 watched, so the view sees moves made by any bot process, and EventSource reconnects by itself
-after a restart. Open streams are bounded per member.
+after a restart. Open streams are bounded per member and in all; a session's ``data`` fetches
+are bounded too (``limits``), the JSON is built in a worker thread (``snapshot``), and the
+Narrators watching one server share one build per change (``pages``).
+
+A session holds while its member's session generation is the one it was made in (a new
+``/web`` or ``/web logout`` ends it, ``storage.web``) and, for a Narrator, while Discord still
+says they are one (``standing``, asked again every few minutes). Each stream checks its
+session again every :data:`RECHECK_STREAM_SECONDS` and says ``expired`` when it has ended.
 """
 
 import asyncio
 import contextlib
 import json
+import math
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -29,8 +37,11 @@ from aiohttp import web
 
 from bot.access import Caller, narrator_by_rule
 from bot.config import Settings
+from bot.web.limits import Buckets
+from bot.web.pages import NarratorPages
 from bot.web.snapshot import page_data
-from bot.web.tokens import SESSION_LIFE, BadToken, Kind, sign, signing_key, verify
+from bot.web.standing import MemberGone, Standing, StandingCache, Standings
+from bot.web.tokens import SESSION_LIFE, BadToken, Grant, Kind, sign, signing_key, verify
 from storage import Storage
 
 STATIC = Path(__file__).with_name("static")
@@ -38,6 +49,10 @@ POLL_SECONDS = 0.25
 HEARTBEAT_SECONDS = 15.0
 MAX_STREAMS = 4
 """Open event streams per member and server (a few tabs); more get 429."""
+MAX_STREAMS_IN_ALL = 2000
+"""Open event streams of this process, every member together; more get 503."""
+RECHECK_STREAM_SECONDS = 2.0
+"""How often an open stream checks that its session still holds."""
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
@@ -65,13 +80,27 @@ Clock = Callable[[], float]
 class WebState:
     """What the routes share: the storage, the signing key, the clock, and the open streams."""
 
-    def __init__(self, storage: Storage, settings: Settings, clock: Clock) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        settings: Settings,
+        clock: Clock,
+        standings: Standings | None = None,
+        max_streams_in_all: int = MAX_STREAMS_IN_ALL,
+    ) -> None:
         self.storage = storage
         self.settings = settings
         self.clock = clock
+        self.standings = StandingCache(standings, clock)
+        self.fetches = Buckets(clock)
+        self.pages = NarratorPages()
         self.streams: Counter[tuple[int, int]] = Counter()
+        self.max_streams_in_all = max_streams_in_all
         self.closing = asyncio.Event()
         self._key: bytes | None = None
+
+    def streams_full(self, who: tuple[int, int]) -> bool:
+        return self.streams[who] >= MAX_STREAMS or self.streams.total() >= self.max_streams_in_all
 
     async def key(self) -> bytes:
         if self._key is None:
@@ -82,10 +111,11 @@ class WebState:
         public = self.settings.web_public_url or ""
         return request.secure or public.startswith("https://")
 
-    async def caller(self, request: web.Request) -> tuple[Caller, float]:
-        """The member this request speaks for, with the session's expiry; 403 unless its cookie
-        is a valid session of the server in the path. A Narrator is judged again on the
-        server's settings now (``bot.access.narrator_by_rule``, see ``tokens``)."""
+    async def session(self, request: web.Request) -> tuple[Caller, Grant]:
+        """The member this request speaks for, with their session's grant; 403 unless its
+        cookie is a session of the server in the path that still holds: of the member's
+        current generation and, for a Narrator, judged again on Discord's answer (``standing``)
+        and the server's settings now (``bot.access.narrator_by_rule``)."""
         guild_id = int(request.match_info["guild_id"])
         token = request.cookies.get(cookie_name(guild_id), "")
         try:
@@ -94,12 +124,20 @@ class WebState:
             raise forbidden() from error
         if grant.guild_id != guild_id:
             raise forbidden()
+        if grant.generation != await self.storage.web.generation(guild_id, grant.user_id):
+            raise forbidden()
         narrator = grant.narrator
-        if narrator and not grant.manages_server:
+        if narrator:
+            granted = Standing(grant.manages_server, frozenset(grant.narrator_roles))
+            try:
+                standing = await self.standings.current(
+                    guild_id, grant.user_id, grant.generation, granted, grant.issued
+                )
+            except MemberGone as error:
+                raise forbidden() from error
             settings = await self.storage.settings.get(guild_id)
-            narrator = narrator_by_rule(False, grant.narrator_roles, settings)
-        caller = Caller(guild_id=guild_id, user_id=grant.user_id, narrator=narrator)
-        return caller, grant.expires
+            narrator = narrator_by_rule(standing.manages_server, standing.role_ids, settings)
+        return Caller(guild_id=guild_id, user_id=grant.user_id, narrator=narrator), grant
 
 
 VIEW = web.AppKey("view", WebState)
@@ -118,12 +156,15 @@ def state(request: web.Request) -> WebState:
 
 
 async def login(request: web.Request) -> web.Response:
-    """Swap a ``/web`` link (once, within 15 minutes) for a session cookie of its server."""
+    """Swap a ``/web`` link (once, within 15 minutes, unless a newer ``/web`` or ``/web logout``
+    came since) for a session cookie of its server."""
     view = state(request)
     try:
         grant = verify(request.query.get("t", ""), await view.key(), Kind.LINK, view.clock())
     except BadToken as error:
         raise forbidden() from error
+    if grant.generation != await view.storage.web.generation(grant.guild_id, grant.user_id):
+        raise forbidden()
     if not await view.storage.web.use_link(grant.nonce, datetime.fromtimestamp(grant.expires, UTC)):
         raise forbidden()
     session = grant.session(view.clock())
@@ -142,33 +183,58 @@ async def login(request: web.Request) -> web.Response:
 
 
 async def page(request: web.Request) -> web.FileResponse:
-    await state(request).caller(request)
+    await state(request).session(request)
     return web.FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
 
+def session_key(grant: Grant) -> str:
+    """One session's name: its link's nonce (older cookies: the member and generation)."""
+    return grant.nonce or f"{grant.guild_id}:{grant.user_id}:{grant.generation}"
+
+
 async def data(request: web.Request) -> web.Response:
+    """The page's JSON; a session asking faster than :class:`Buckets` allows gets 429."""
     view = state(request)
-    caller, _ = await view.caller(request)
+    caller, grant = await view.session(request)
+    wait = view.fetches.take(session_key(grant))
+    if wait > 0:
+        raise web.HTTPTooManyRequests(
+            text="Too many requests; try again shortly.", headers={"Retry-After": str(math.ceil(wait))}
+        )
     mark = await view.storage.web.mark(caller.guild_id)
-    found = await page_data(view.storage, caller, mark)
-    return web.json_response(found, headers={"Cache-Control": "no-store"})
+
+    async def build() -> bytes:
+        return await page_data(view.storage, caller, mark, grant.channel_id)
+
+    body = await (view.pages.get((caller.guild_id, mark), build) if caller.narrator else build())
+    return web.Response(body=body, content_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+async def session_state(request: web.Request) -> web.Response:
+    """Whether the session holds (else 403) and whether a stream would be taken now: what a
+    page asks when its stream was refused, to tell an ended session from a busy one."""
+    view = state(request)
+    caller, _ = await view.session(request)
+    full = view.streams_full((caller.guild_id, caller.user_id))
+    return web.json_response({"narrator": caller.narrator, "streams": "busy" if full else "free"})
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """``changed`` whenever the server's change mark moves; ``expired`` when the session ends."""
+    """``changed`` whenever the server's change mark moves (or the member's role does);
+    ``expired`` when the session ends."""
     view = state(request)
-    caller, expires = await view.caller(request)
+    caller, grant = await view.session(request)
     who = (caller.guild_id, caller.user_id)
     if view.streams[who] >= MAX_STREAMS:
         raise web.HTTPTooManyRequests(text="Too many open pages; close one.")
+    if view.streams.total() >= view.max_streams_in_all:
+        raise web.HTTPServiceUnavailable(text="Too many open pages on this view; try again shortly.")
     view.streams[who] += 1
     try:
-        response = web.StreamResponse(
-            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
-        )
+        response = web.StreamResponse(headers=STREAM_HEADERS)
         await response.prepare(request)
         await response.write(b"retry: 1000\n\n")
-        await _stream(view, request, response, caller.guild_id, expires)
+        await _stream(view, request, response, caller, grant.expires)
         return response
     finally:
         view.streams[who] -= 1
@@ -176,17 +242,34 @@ async def events(request: web.Request) -> web.StreamResponse:
             del view.streams[who]
 
 
+async def _still(view: WebState, request: web.Request) -> Caller | None:
+    """The stream's member as their session stands now; None once it has ended."""
+    try:
+        caller, _ = await view.session(request)
+    except web.HTTPForbidden:
+        return None
+    return caller
+
+
 async def _stream(
-    view: WebState, request: web.Request, response: web.StreamResponse, guild_id: int, expires: float
+    view: WebState, request: web.Request, response: web.StreamResponse, caller: Caller, expires: float
 ) -> None:
     """Until the page goes away (its connection closes), the session ends, or the view stops."""
     last: str | None = None
-    quiet_since = view.clock()
+    quiet_since = checked = view.clock()
     while not view.closing.is_set() and request.transport is not None and not request.transport.is_closing():
+        now = view.clock()
+        if now - checked >= RECHECK_STREAM_SECONDS:
+            checked = now
+            current = await _still(view, request)
+            if current is None:
+                expires = now
+            elif current.narrator != caller.narrator:
+                caller, last = current, None  # the page reads its data again, as the new role
         if view.clock() >= expires:
             await response.write(b"event: expired\ndata: {}\n\n")
             return
-        mark = await view.storage.web.mark(guild_id)
+        mark = await view.storage.web.mark(caller.guild_id)
         if mark != last:
             await response.write(f"event: changed\ndata: {json.dumps(mark)}\n\n".encode())
             last, quiet_since = mark, view.clock()
@@ -211,10 +294,18 @@ async def _close_streams(app: web.Application) -> None:
     app[VIEW].closing.set()
 
 
-def make_app(storage: Storage, settings: Settings, *, clock: Clock = time.time) -> web.Application:
-    """The web view over ``storage``; ``clock`` (Unix time) is the tests' way to age tokens."""
+def make_app(
+    storage: Storage,
+    settings: Settings,
+    *,
+    clock: Clock = time.time,
+    standings: Standings | None = None,
+    max_streams_in_all: int = MAX_STREAMS_IN_ALL,
+) -> web.Application:
+    """The web view over ``storage``; ``clock`` (Unix time) is the tests' way to age tokens.
+    ``standings`` asks Discord for a Narrator's standing (None: no way to, ``standing``)."""
     app = web.Application()
-    app[VIEW] = WebState(storage, settings, clock)
+    app[VIEW] = WebState(storage, settings, clock, standings, max_streams_in_all)
     app.on_response_prepare.append(security_headers)
     app.on_shutdown.append(_close_streams)
     app.router.add_get("/", not_found)
@@ -222,5 +313,6 @@ def make_app(storage: Storage, settings: Settings, *, clock: Clock = time.time) 
     app.router.add_get(r"/g/{guild_id:\d{1,20}}/", page)
     app.router.add_get(r"/g/{guild_id:\d{1,20}}/data", data)
     app.router.add_get(r"/g/{guild_id:\d{1,20}}/events", events)
+    app.router.add_get(r"/g/{guild_id:\d{1,20}}/session", session_state)
     app.router.add_static("/static/", STATIC)
     return app

@@ -10,9 +10,12 @@ discord.py already brings in.
 import logging
 
 from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+from aiohttp.web_request import BaseRequest
 
 from bot.config import Settings
 from bot.web.app import make_app
+from bot.web.standing import Standings
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -27,12 +30,33 @@ def link_url(base: str, token: str) -> str:
     return f"{base.rstrip('/')}/login?t={token}"
 
 
-class WebServer:
-    """The web view listening on ``settings.web_host``:``settings.web_port`` (0: a free port)."""
+class PathOnlyAccessLog(AbstractAccessLogger):
+    """aiohttp's access log without the query string: ``/login?t=…`` carries a link's token,
+    which must never reach a log file (``bot.logs`` keeps interaction tokens out the same way)."""
 
-    def __init__(self, storage: Storage, settings: Settings) -> None:
+    def log(self, request: BaseRequest, response: web.StreamResponse, time: float) -> None:
+        self.logger.info(
+            '%s "%s %s" %s %.3fs', request.remote, request.method, request.path, response.status, time
+        )
+
+    @property
+    def enabled(self) -> bool:
+        return self.logger.isEnabledFor(logging.INFO)
+
+
+class WebServer:
+    """The web view listening on ``settings.web_host``:``settings.web_port`` (0: a free port).
+
+    ``standings`` asks Discord for a Narrator's standing (``bot.web.standing``); the bot passes
+    its own HTTP client's."""
+
+    def __init__(self, storage: Storage, settings: Settings, standings: Standings | None = None) -> None:
         self.settings = settings
-        self.runner = web.AppRunner(make_app(storage, settings), shutdown_timeout=SHUTDOWN_SECONDS)
+        self.runner = web.AppRunner(
+            make_app(storage, settings, standings=standings),
+            shutdown_timeout=SHUTDOWN_SECONDS,
+            access_log_class=PathOnlyAccessLog,
+        )
         self.port: int | None = None
 
     async def start(self) -> str:
@@ -55,7 +79,15 @@ class WebServer:
 
 
 def public_url(settings: Settings, server: WebServer | None) -> str | None:
-    """Where ``/web`` links point: this process's view, else the view run elsewhere (None: off)."""
+    """Where ``/web`` links point: this process's view, else the view run elsewhere (None: off).
+
+    In a cluster only the process holding shard 0 serves ``MISTBORN_WEB_PORT`` (one port, one
+    process); the others link to it there unless ``MISTBORN_WEB_PUBLIC_URL`` says otherwise."""
     if server is not None and server.port is not None:
         return server.url
-    return settings.web_public_url.rstrip("/") if settings.web_public_url else None
+    if settings.web_public_url:
+        return settings.web_public_url.rstrip("/")
+    if settings.web_port:
+        host = "127.0.0.1" if settings.web_host in ("0.0.0.0", "::", "") else settings.web_host
+        return f"http://{host}:{settings.web_port}"
+    return None

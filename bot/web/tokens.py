@@ -9,9 +9,10 @@ refuses anything malformed, forged, expired, or of the wrong kind alike.
 
 Roles: a Narrator's grant carries whether they held Manage Server and which of the server's
 Narrator roles they held; every request judges ``bot.access.narrator_by_rule`` again on the
-server's current settings, so ``/setup narrator-remove`` demotes an open page at once. A role
-taken away in Discord itself cannot be seen by a web process (it has no gateway); it ends
-with the session, at most 12 hours later, or sooner when the member asks ``/web`` again.
+server's current settings, so ``/setup narrator-remove`` demotes an open page at once. What
+Discord itself changes (a role or a permission taken away, a member kicked) the view asks
+Discord again every few minutes (``bot.web.standing``). Every grant names the member's session
+generation (``storage.web``): a new ``/web`` or ``/web logout`` ends the sessions made before.
 """
 
 import base64
@@ -31,6 +32,8 @@ from storage import Storage
 
 LINK_LIFE = timedelta(minutes=15)
 SESSION_LIFE = timedelta(hours=12)
+MAX_TOKEN_CHARS = 1024
+"""Far above any token we sign (about 300 characters); anything longer is refused unread."""
 
 
 class Kind(StrEnum):
@@ -56,13 +59,20 @@ class Grant(BaseModel):
     """The server's Narrator roles the member held when they asked (re-judged on each request)."""
     expires: float
     """Unix time."""
+    issued: float = 0.0
+    """When ``/web`` made the link (Unix time): a Narrator's standing read then is trusted only
+    for ``bot.web.standing.RECHECK_SECONDS`` where Discord cannot be asked again."""
+    generation: int = 0
+    """The member's session generation when ``/web`` made the link (``storage.web``): a later
+    ``/web`` or ``/web logout`` raises it and this grant is refused from then on."""
+    channel_id: int | None = None
+    """The channel ``/web`` was asked from: a player's page shows its Conflict too."""
     nonce: str = ""
+    """The link's one-time number; the session keeps it as its own name (rate limits)."""
 
     def session(self, now: float) -> "Grant":
         """The cookie's grant for this link: the same member and role, a session's life."""
-        return self.model_copy(
-            update={"kind": Kind.SESSION, "expires": now + SESSION_LIFE.total_seconds(), "nonce": ""}
-        )
+        return self.model_copy(update={"kind": Kind.SESSION, "expires": now + SESSION_LIFE.total_seconds()})
 
 
 def link_grant(
@@ -73,9 +83,14 @@ def link_grant(
     manages_server: bool,
     narrator_roles: Collection[int],
     now: float,
+    generation: int = 0,
+    channel_id: int | None = None,
 ) -> Grant:
     """A fresh ``/web`` link's grant, with a nonce so it can be used once."""
     return Grant(
+        issued=now,
+        generation=generation,
+        channel_id=channel_id,
         kind=Kind.LINK,
         guild_id=guild_id,
         user_id=user_id,
@@ -105,20 +120,24 @@ def sign(grant: Grant, secret: bytes) -> str:
 
 
 def verify(token: str, secret: bytes, kind: Kind, now: float) -> Grant:
-    """The grant ``token`` carries, if this server signed it, it is a ``kind`` and unexpired."""
+    """The grant ``token`` carries, if this server signed it, it is a ``kind`` and unexpired.
+
+    The size and the signature are checked before anything is decoded: what a stranger sends
+    is never parsed, so no crafted body (deep JSON, a huge one) reaches the JSON parser."""
+    if len(token) > MAX_TOKEN_CHARS:
+        raise BadToken("too long")
     body, dot, mac = token.partition(".")
     if not dot or not body.isascii() or not mac.isascii():
         raise BadToken("malformed")
     try:
         given = _unb64(mac)
-        payload = json.loads(_unb64(body))
     except (binascii.Error, ValueError) as error:
         raise BadToken("malformed") from error
     if not hmac.compare_digest(given, _digest(secret, body)):
         raise BadToken("forged")
     try:
-        grant = Grant.model_validate(payload)
-    except ValidationError as error:
+        grant = Grant.model_validate(json.loads(_unb64(body)))
+    except (binascii.Error, ValueError, ValidationError) as error:
         raise BadToken("malformed") from error
     if grant.kind is not kind:
         raise BadToken("wrong kind")

@@ -62,3 +62,11 @@ async def test_the_secret_outlives_a_restart(storage: Storage, db_path: Path) ->
     first = await storage.web.secret()
     async with await Storage.open(db_path) as reopened:  # another process on the same file
         assert await reopened.web.secret() == first
+
+
+async def test_a_members_session_generation_rises_on_each_renewal_and_per_member(storage: Storage) -> None:
+    assert await storage.web.generation(GUILD, 7) == 0
+    assert await storage.web.renew(GUILD, 7) == 1
+    assert await storage.web.renew(GUILD, 7) == 2
+    assert await storage.web.generation(GUILD, 7) == 2
+    assert await storage.web.generation(GUILD, 8) == 0 and await storage.web.generation(OTHER, 7) == 0

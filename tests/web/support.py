@@ -10,6 +10,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bench.bot_env import DUEL, BotEnv, make_settings
 from bot.config import Settings
 from bot.web.app import Clock, make_app
+from bot.web.standing import Standings
 from bot.web.tokens import Kind, link_grant, sign, signing_key
 
 Client = TestClient[web.Request, web.Application]
@@ -23,16 +24,32 @@ def settings_of(env: BotEnv) -> Settings:
     return make_settings(env.db_path, env.guild_id)
 
 
+def table_channel(env: BotEnv) -> int:
+    """The channel the harness types in unless told otherwise (``#table``)."""
+    return env.world.guild.channels[0].id
+
+
 async def link_token(
-    env: BotEnv, user: str, *, narrator: bool, guild_id: int | None = None, now: float | None = None
+    env: BotEnv,
+    user: str,
+    *,
+    narrator: bool,
+    guild_id: int | None = None,
+    now: float | None = None,
+    channel_id: int | None = None,
 ) -> str:
+    """A link as ``/web`` makes it, asked from ``channel_id`` (default ``#table``), in the
+    member's current session generation."""
+    guild = guild_id if guild_id is not None else env.guild_id
     grant = link_grant(
-        guild_id if guild_id is not None else env.guild_id,
+        guild,
         env.user_id(user),
         narrator=narrator,
         manages_server=narrator,
         narrator_roles=(),
         now=time.time() if now is None else now,
+        generation=await env.storage.web.generation(guild, env.user_id(user)),
+        channel_id=table_channel(env) if channel_id is None else channel_id,
     )
     return sign(grant, await signing_key(settings_of(env), env.storage))
 
@@ -51,13 +68,24 @@ async def session_token(env: BotEnv, user: str, *, narrator: bool, guild_id: int
 
 
 @asynccontextmanager
-async def web_client(env: BotEnv, clock: Clock = time.time) -> AsyncIterator[Client]:
+async def web_client(
+    env: BotEnv,
+    clock: Clock = time.time,
+    *,
+    standings: Standings | None = None,
+    max_streams_in_all: int = 2000,
+) -> AsyncIterator[Client]:
     """The web view over the bot's own database, served on 127.0.0.1 for aiohttp's client."""
-    app = make_app(env.storage, settings_of(env), clock=clock)
+    app = make_app(
+        env.storage, settings_of(env), clock=clock, standings=standings, max_streams_in_all=max_streams_in_all
+    )
     async with TestClient(TestServer(app)) as client:
         yield client
 
 
-async def logged_in(client: Client, env: BotEnv, user: str, *, narrator: bool) -> None:
-    response = await client.get("/login", params={"t": await link_token(env, user, narrator=narrator)})
+async def logged_in(
+    client: Client, env: BotEnv, user: str, *, narrator: bool, channel_id: int | None = None
+) -> None:
+    token = await link_token(env, user, narrator=narrator, channel_id=channel_id)
+    response = await client.get("/login", params={"t": token})
     assert response.status == 200, await response.text()

@@ -4,14 +4,19 @@ Everything is set up through slash commands on the fake Discord; the links come 
 """
 
 import time
+from typing import cast
 
 from playwright.async_api import Browser, Locator, Page, expect
 
 from bench.bot_env import THUG_ATTACKS, BotEnv
+from bot.app import MistbornBot
+from bot.web.app import MAX_STREAMS
+from storage import Storage
 from tests.web.support import HOSTILE, SCRIPT, link_token
 from tests.web.test_web_command import link_of
 
 LIVE_WITHIN_MS = 1000
+ENDED = "This session has ended; ask for a new link with /web in Discord."
 
 
 def fighter(page: Page, name: str) -> Locator:
@@ -104,3 +109,56 @@ async def test_the_open_page_keeps_working_after_the_bot_restarts(
     await fixed_port_env.play([THUG_ATTACKS])
     await expect(page.locator(".order", has_text="In progress: Thug → Vin")).to_be_visible()
     await expect(page.locator("#live")).to_have_text("live")
+
+
+async def test_a_page_whose_session_ended_says_so_and_drops_the_numbers(
+    web_env: BotEnv, browser: Browser
+) -> None:
+    await web_env.play(SCRIPT)
+    page = await opened(browser, web_env, "narrator")
+    await expect(fighter(page, "Thug").locator(".action-count")).to_have_count(1)
+    await web_env.slash("/web logout:True")
+    await expect(page.locator("#notice")).to_have_text(ENDED)
+    await expect(page.locator("#live")).to_have_text("ended")
+    await expect(page.locator(".conflict")).to_have_count(0)
+    await expect(page.locator(".sheet")).to_have_count(0)
+
+
+async def test_a_page_that_comes_back_to_an_ended_session_says_so(
+    fixed_port_env: BotEnv, browser: Browser
+) -> None:
+    """A laptop asleep: the stream is gone, and its reconnect is refused (403)."""
+    await fixed_port_env.play(SCRIPT)
+    page = await opened(browser, fixed_port_env, "narrator")
+
+    async def reopen() -> MistbornBot:
+        await fixed_port_env.storage.close()
+        fixed_port_env.storage = await Storage.open(fixed_port_env.db_path)
+        await fixed_port_env.storage.web.renew(fixed_port_env.guild_id, fixed_port_env.user_id("narrator"))
+        return fixed_port_env.new_bot()
+
+    fixed_port_env.bot = cast(MistbornBot, await fixed_port_env.harness.restart(reopen))
+    await expect(page.locator("#notice")).to_have_text(ENDED)
+    await expect(page.locator(".conflict")).to_have_count(0)
+
+
+async def test_a_page_refused_a_stream_says_so_and_goes_live_when_one_closes(
+    web_env: BotEnv, browser: Browser
+) -> None:
+    await web_env.play(SCRIPT)
+    first = await opened(browser, web_env, "narrator")
+    view = first.url
+    tabs = [first]
+    for _ in range(MAX_STREAMS - 1):
+        tab = await first.context.new_page()
+        await tab.goto(view)
+        await expect(tab.locator("#live")).to_have_text("live")
+        tabs.append(tab)
+    extra = await first.context.new_page()
+    await extra.goto(view)
+    await expect(extra.locator("#notice")).to_contain_text("Too many pages of this view are open")
+    await expect(extra.locator("#live")).to_have_text("paused")
+    await expect(extra.locator(".conflict")).to_have_count(1)  # the data still shows
+    await tabs[0].close()
+    await expect(extra.locator("#live")).to_have_text("live", timeout=10_000)
+    await expect(extra.locator("#notice")).to_be_hidden()

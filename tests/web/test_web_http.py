@@ -6,7 +6,16 @@ from typing import Any
 from bench.bot_env import BotEnv
 from bot.web.app import CSP, cookie_name
 from bot.web.tokens import link_grant, sign, signing_key
-from tests.web.support import HOSTILE, SCRIPT, link_token, logged_in, session_token, settings_of, web_client
+from tests.web.support import (
+    HOSTILE,
+    SCRIPT,
+    link_token,
+    logged_in,
+    session_token,
+    settings_of,
+    table_channel,
+    web_client,
+)
 
 JSON = dict[str, Any]
 
@@ -174,6 +183,7 @@ async def test_removing_the_narrator_role_demotes_an_open_page(bot_env: BotEnv) 
         manages_server=False,
         narrator_roles=(keeper.id,),
         now=time.time(),
+        channel_id=table_channel(bot_env),  # asked from #table: a player sees its Conflict
     )
     token = sign(grant, await signing_key(settings_of(bot_env), bot_env.storage))
     async with web_client(bot_env) as client:

@@ -147,16 +147,62 @@ function render(data) {
   document.body.dataset.mark = data.mark;
 }
 
+const ENDED = "This session has ended; ask for a new link with /web in Discord.";
+const BUSY = "Too many pages of this view are open: this one goes live as soon as you close another.";
+const RETRY_MS = 2000;
+let stream = null;
+let retry = null;
+let reload = null;
+let over = false;
+
 function notice(text) {
   const box = document.getElementById("notice");
   box.textContent = text;
   box.hidden = false;
 }
 
+function clearNotice() {
+  document.getElementById("notice").hidden = true;
+}
+
+function setLive(text, on) {
+  const live = document.getElementById("live");
+  live.textContent = text;
+  live.classList.toggle("on", on);
+}
+
+// The session is over (a new /web, /web logout, the role gone, the cookie expired, the
+// secret changed): say so, and take the old numbers off the page.
+function ended() {
+  over = true;
+  if (stream) stream.close();
+  stream = null;
+  clearTimeout(retry);
+  clearTimeout(reload);
+  current = null;
+  document.getElementById("conflicts").replaceChildren();
+  document.getElementById("sheets").replaceChildren();
+  document.body.dataset.ended = "true";
+  setLive("ended", false);
+  notice(ENDED);
+}
+
 async function load() {
-  const response = await fetch("data", { credentials: "same-origin", cache: "no-store" });
+  if (over) return;
+  let response;
+  try {
+    response = await fetch("data", { credentials: "same-origin", cache: "no-store" });
+  } catch (error) {
+    return; // the stream notices the network too, and reloads when it is back
+  }
   if (response.status === 403) {
-    notice("This session has ended. Ask for a new link with /web in Discord.");
+    ended();
+    return;
+  }
+  if (response.status === 429) {
+    const wait = Number(response.headers.get("Retry-After")) || 1;
+    clearTimeout(reload);
+    reload = setTimeout(load, wait * 1000);
     return;
   }
   if (!response.ok) return;
@@ -164,16 +210,49 @@ async function load() {
   render(current);
 }
 
+// The stream was refused or lost for good: ask why. An ended session says so; a refused
+// stream (too many pages open) waits for a place; a network down is tried again.
+async function check() {
+  if (over) return;
+  let response;
+  try {
+    response = await fetch("session", { credentials: "same-origin", cache: "no-store" });
+  } catch (error) {
+    setLive("reconnecting…", false);
+    retry = setTimeout(check, RETRY_MS);
+    return;
+  }
+  if (response.status === 403) {
+    ended();
+    return;
+  }
+  const state = response.ok ? await response.json() : { streams: "busy" };
+  if (state.streams === "busy") {
+    setLive("paused", false);
+    notice(BUSY);
+    retry = setTimeout(check, RETRY_MS);
+    return;
+  }
+  listen();
+}
+
 function listen() {
-  const live = document.getElementById("live");
-  const stream = new EventSource("events");
-  stream.addEventListener("open", () => { live.textContent = "live"; live.classList.add("on"); });
-  stream.addEventListener("error", () => { live.textContent = "reconnecting…"; live.classList.remove("on"); });
-  stream.addEventListener("changed", () => { load(); });
-  stream.addEventListener("expired", () => {
-    stream.close();
-    notice("This session has ended. Ask for a new link with /web in Discord.");
+  if (over) return;
+  stream = new EventSource("events");
+  stream.addEventListener("open", () => {
+    setLive("live", true);
+    clearNotice();
   });
+  stream.addEventListener("error", () => {
+    if (stream && stream.readyState === EventSource.CLOSED) {
+      stream = null;
+      check();
+    } else {
+      setLive("reconnecting…", false);
+    }
+  });
+  stream.addEventListener("changed", () => { load(); });
+  stream.addEventListener("expired", () => { ended(); });
 }
 
 document.getElementById("search").addEventListener("input", filterSheets);

@@ -1,0 +1,29 @@
+"""The fake answers the member lookups the web view makes (``bot.web.standing``) as Discord's
+OpenAPI description says Discord does: ``GET /guilds/{id}``, its members and its roles."""
+
+import discord
+import pytest
+
+from bench.bot_env import BotEnv
+from tests.fake_discord.openapi_check import problems, response_schema
+
+
+async def test_guild_member_and_roles_answers_match_discords_description(bot_env: BotEnv) -> None:
+    http, guild_id = bot_env.bot.http, bot_env.guild_id
+    guild = await http.get_guild(guild_id, with_counts=False)
+    assert problems(guild, response_schema("/guilds/{guild_id}")) == []
+    assert guild["owner_id"] == str(bot_env.world.guild.owner_id)
+    member = await http.get_member(guild_id, bot_env.user_id("narrator"))
+    assert problems(member, response_schema("/guilds/{guild_id}/members/{user_id}")) == []
+    narrator_role = bot_env.world.guild.role("Narrator")
+    assert narrator_role is not None and member["roles"] == [str(narrator_role.id)]
+    roles = await http.get_roles(guild_id)
+    assert problems(roles, response_schema("/guilds/{guild_id}/roles")) == []
+    assert {role["name"] for role in roles} >= {"@everyone", "Narrator"}
+
+
+async def test_an_unknown_member_or_server_is_404(bot_env: BotEnv) -> None:
+    with pytest.raises(discord.NotFound):
+        await bot_env.bot.http.get_member(bot_env.guild_id, 1)
+    with pytest.raises(discord.NotFound):
+        await bot_env.bot.http.get_guild(1, with_counts=False)

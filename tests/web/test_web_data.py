@@ -1,0 +1,134 @@
+"""The page's data: which Conflicts a player's page lists, and its cost bounded (built in a
+thread, fetched at a bounded rate, streams capped in all)."""
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from bench.bot_env import BotEnv
+from bot.web import snapshot
+from bot.web.app import MAX_STREAMS
+from bot.web.limits import BURST, PER_SECOND
+from tests.web.support import SCRIPT, logged_in, table_channel, web_client
+
+SECRET_COUNCIL = [
+    ("narrator", "/character create name:Spy kind:Villain physique:3"),
+    ("narrator", '/conflict start kind:physical stakes:"Secret council"'),
+    ("narrator", "/conflict add character:Spy"),
+]
+"""A second Conflict, in #ooc, that no player's Hero is in."""
+
+
+async def two_conflicts(env: BotEnv) -> int:
+    """The brawl in #table (Vin, player1's Hero, against the Thug) and a council in #ooc."""
+    await env.play(SCRIPT)
+    ooc = env.world.guild.channel("ooc")
+    assert ooc is not None
+    env.harness.channel = ooc
+    await env.play(SECRET_COUNCIL)
+    env.harness.channel = env.world.guild.channels[0]
+    return ooc.id
+
+
+async def stakes_seen(env: BotEnv, user: str, *, narrator: bool, asked_from: int) -> set[str]:
+    async with web_client(env) as client:
+        await logged_in(client, env, user, narrator=narrator, channel_id=asked_from)
+        data = await (await client.get(f"/g/{env.guild_id}/data")).json()
+    return {c["stakes"] for c in data["conflicts"]}
+
+
+async def test_a_player_sees_only_their_heroes_conflicts_and_the_channel_they_asked_from(
+    bot_env: BotEnv,
+) -> None:
+    ooc = await two_conflicts(bot_env)
+    table = table_channel(bot_env)
+    both = {"A brawl", "Secret council"}
+    cases: list[tuple[str, bool, int, set[str]]] = [
+        ("narrator", True, table, both),
+        ("player2", False, table, {"A brawl"}),  # no Hero anywhere: the channel asked from only
+        ("player2", False, ooc, {"Secret council"}),
+        ("player1", False, table, {"A brawl"}),  # Vin's Conflict, which is also this channel's
+        ("player1", False, ooc, both),
+    ]
+    for user, narrator, asked_from, expected in cases:
+        seen = await stakes_seen(bot_env, user, narrator=narrator, asked_from=asked_from)
+        assert seen == expected, (user, asked_from)
+
+
+async def test_the_page_data_is_built_off_the_event_loop(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await bot_env.play(SCRIPT)
+    threads: list[threading.Thread] = []
+    original = snapshot.sheet_data
+
+    def recording(stored: Any) -> Any:
+        threads.append(threading.current_thread())
+        return original(stored)
+
+    monkeypatch.setattr(snapshot, "sheet_data", recording)
+    async with web_client(bot_env) as client:
+        await logged_in(client, bot_env, "narrator", narrator=True)
+        assert (await client.get(f"/g/{bot_env.guild_id}/data")).status == 200
+    assert threads and threading.main_thread() not in threads
+
+
+async def test_a_session_fetching_too_often_is_told_when_to_come_back(bot_env: BotEnv) -> None:
+    now = [time.time()]
+    async with web_client(bot_env, lambda: now[0]) as client:
+        await logged_in(client, bot_env, "narrator", narrator=True)
+        url = f"/g/{bot_env.guild_id}/data"
+        statuses = [(await client.get(url)).status for _ in range(int(BURST))]
+        assert statuses == [200] * int(BURST)
+        refused = await client.get(url)
+        assert refused.status == 429 and int(refused.headers["Retry-After"]) >= 1
+        now[0] += 1 / PER_SECOND
+        assert (await client.get(url)).status == 200
+
+
+async def test_open_streams_are_capped_in_all_and_the_page_can_ask_why(bot_env: BotEnv) -> None:
+    async with web_client(bot_env, max_streams_in_all=2) as narrator:
+        await logged_in(narrator, bot_env, "narrator", narrator=True)
+        url = f"/g/{bot_env.guild_id}/events"
+        first = await narrator.get(url)
+        assert first.status == 200
+        assert (await (await narrator.get(f"/g/{bot_env.guild_id}/session")).json())["streams"] == "free"
+        second = await narrator.get(url)
+        assert second.status == 200 and MAX_STREAMS > 2  # the per-member bound is not what refuses
+        assert (await narrator.get(url)).status == 503
+        state = await (await narrator.get(f"/g/{bot_env.guild_id}/session")).json()
+        assert state == {"narrator": True, "streams": "busy"}
+        first.close()
+        second.close()
+    async with web_client(bot_env) as stranger:
+        assert (await stranger.get(f"/g/{bot_env.guild_id}/session")).status == 403
+
+
+async def test_narrators_pages_share_one_build_per_change(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await bot_env.play(SCRIPT)
+    builds: list[bool] = []
+    original = snapshot.build_page
+
+    def counting(caller: Any, *args: Any) -> bytes:
+        builds.append(caller.narrator)
+        return original(caller, *args)
+
+    monkeypatch.setattr(snapshot, "build_page", counting)
+    url = f"/g/{bot_env.guild_id}/data"
+    async with web_client(bot_env) as client:  # one view; each login replaces the cookie
+        await logged_in(client, bot_env, "narrator", narrator=True)
+        pages = await asyncio.gather(*(client.get(url) for _ in range(3)))
+        assert [p.status for p in pages] == [200, 200, 200] and builds == [True]
+        await logged_in(client, bot_env, "narrator", narrator=True)  # another Narrator's page
+        assert (await client.get(url)).status == 200 and builds == [True]
+        await logged_in(client, bot_env, "player1", narrator=False)
+        assert (await client.get(url)).status == 200 and builds == [True, False]  # a player's own
+        await bot_env.play([("narrator", "/act dice:5 who:Thug")])
+        await logged_in(client, bot_env, "narrator", narrator=True)
+        moved = await (await client.get(url)).json()
+        assert moved["mark"] != (await pages[0].json())["mark"] and builds == [True, False, True]
