@@ -253,7 +253,7 @@ def _status(
                 for p in members
             ]
             add_lines(embed, f"{side.label} ({len(members)})", rows)
-    if not conflict.participants:
+    if not conflict.participants and conflict.phase is not Phase.GATHER:  # gathering says it above
         add_lines(embed, "Participants", ["Nobody yet."])
     embed.add_field(
         name="Next",

@@ -208,3 +208,12 @@ async def test_a_busy_defenders_prompt_offers_their_reaction_traits(bot_env: Bot
     defended = await env.harness.click("Defend with 5", message=menu.message, user="player1")
     outcome = str(defended.followups)  # the private menu loses its buttons; the outcome follows
     assert "Physique 3 + 2 Traits" in outcome and "defends with 5" in outcome, defended.messages
+
+
+async def test_an_empty_gathering_board_says_nobody_has_joined_once(bot_env: BotEnv) -> None:
+    env = bot_env
+    started = await env.slash('/conflict start kind:physical stakes:"An empty alley"')
+    assert not refused(started), started.content
+    await env.bot.conflicts.idle()
+    text = str((await board_message(env))["embeds"]).lower()
+    assert text.count("nobody yet") == 1 and "joined so far (0): nobody yet" in text
