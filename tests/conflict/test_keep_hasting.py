@@ -1,4 +1,4 @@
-"""The Keep Hasting example of the Conflicts chapter (docs/rulings.md §4–§5), run end to end through the engine."""
+"""The Conflicts chapter's Keep Hasting example (docs/rulings.md §4–§5), run end to end through the engine."""
 
 from rules.burdens import Severity
 from rules.character import Resilience, resilience_current
