@@ -87,6 +87,8 @@ def test_every_citation_of_the_rulings_names_a_section_that_exists() -> None:
 def test_no_file_cites_a_path_outside_the_repository() -> None:
     outside = []
     for path in text_files():
+        if path == Path(__file__).resolve():
+            continue  # the patterns themselves
         text = path.read_text(encoding="utf-8", errors="replace")
         outside += [(path.name, hit) for hit in OUTSIDE.findall(text)]
         named = set(re.findall(r"\b[\w-]+\.txt\b", text)) - MADE_BY_USERS
