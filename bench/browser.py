@@ -2,7 +2,7 @@
 
 ``npx playwright install`` cannot download a browser on our machines, so Playwright (from pip)
 drives the system's ``/usr/bin/chromium`` (``apt-get install chromium``) with flags that work
-in a container run as root (/work/shared/PLATFORM.md, "A real browser in CI").
+in a container run as root (below, ``FLAGS``).
 """
 
 from collections.abc import AsyncIterator

@@ -5,7 +5,7 @@ import of what ``bot/render/charts.py`` uses of Pillow against a bare ``python -
 of ``--imports`` runs), then each chart's drawing without the store that keeps them (median of
 ``--draws`` after 5 unmeasured), and prints the PNG sizes.
 
-``python -m bench.charts_bench --save docs`` writes the examples README shows
+``python -m bench.charts_bench --save docs`` writes the examples docs/odds-charts.md shows
 (``odds-roll.png``, ``odds-table.png``, ``odds-contest.png``) and measures nothing.
 """
 

@@ -1,4 +1,4 @@
-"""The web view's picture for README: a Conflict played through the bot, shown in chromium.
+"""The web view's pictures for docs/web-view.md: a Conflict played through the bot, shown in chromium.
 
 ``python -m bench.web_shot --save docs`` plays a small Conflict on the fake Discord (the bot's
 own dispatch, a database in a temporary folder), opens the Narrator's ``/web`` link in Debian's

@@ -210,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_service(args: argparse.Namespace, settings: Settings) -> int:
     """The web view alone, the bot on Discord, or the offline console; Ctrl-C ends either of
-    the first two quietly (README tells operators to stop ``--sync-global`` that way)."""
+    the first two quietly (docs/operations.md tells operators to stop ``--sync-global`` that way)."""
     if args.command == "web":
         logging.basicConfig(level=logging.getLevelName(settings.log_level))
         redact_handlers()

@@ -3,7 +3,7 @@
 Under load, most of the bot's one thread goes to the loop's own machinery (socket reads and
 writes for the gateway and every REST call, callbacks, timers) rather than to our code.
 uvloop does that work in libuv and Cython, and with it the bot's process spends less CPU per
-interaction (``bench/load_bench.py``, README's *Benchmarks*). It is a dependency wherever it has
+interaction (``bench/load_bench.py``, docs/benchmarks.md). It is a dependency wherever it has
 wheels (Linux and macOS); on Windows the bot runs on asyncio's loop, unchanged.
 """
 

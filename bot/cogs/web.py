@@ -24,7 +24,7 @@ LOGGED_OUT = "Every page of the web view you had open here has ended. `/web` giv
 NOT_ENABLED = (
     "The web view is not enabled on this bot. Its host enables it by setting `MISTBORN_WEB_PORT` "
     "(the bot then serves it), or `MISTBORN_WEB_PUBLIC_URL` when it runs on its own "
-    '(`python -m bot web`); see README, "The Narrator\'s view in a browser".'
+    "(`python -m bot web`); see docs/web-view.md in the bot's repository."
 )
 
 

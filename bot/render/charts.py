@@ -5,7 +5,7 @@ embed's text (``bot/render/dice.py``): the picture is for seeing at a glance, th
 
 Drawn with Pillow, not a plotting library: Pillow imports in a tenth of matplotlib's time, draws
 each chart several times faster and installs a fraction of the size (matplotlib brings numpy);
-README's *Odds charts* has the measurements.
+docs/odds-charts.md has the measurements.
 
 * **Readable on a phone**: 800 px wide with type of 22–34 px, so that shrunk to a phone's width
   the words still read at 10–15 px. A bar's label is the embed's own figure, to one decimal

@@ -4,7 +4,7 @@ The odds never change, so a chart is drawn the first time its figures are asked 
 ``functools.lru_cache`` would keep them too, but it cannot say whether a picture is drawn without
 drawing it; this can (:attr:`Chart.drawn`), so the bot answers from it on the event loop and
 sends only a first drawing to a worker thread. The hop to a thread and back costs 0.2–0.4 ms on
-a busy 2-core machine, a fifth of an ``/odds`` answer (README, *Benchmarks*).
+a busy 2-core machine, a fifth of an ``/odds`` answer (docs/benchmarks.md).
 
 Workers may draw at the same time (one per ``asyncio.to_thread``), so the store is locked; two
 workers drawing the same figures both draw, and the first picture stored is the one kept.

@@ -1,4 +1,4 @@
-"""Conflict rounds (docs/rulings.md §4–5, rules/conflicts.txt): a pure engine and its data.
+"""Conflict rounds (docs/rulings.md §4–5): a pure engine and its data.
 
 ``apply(state, command, sheets, rng) -> Transition`` is the whole interface: state and
 commands are frozen pydantic models (commands a discriminated union on ``type``), events say

@@ -1,4 +1,4 @@
-"""Step 1 of a round: declaring actions and determining Action Dice (conflicts.txt, docs/rulings.md §4).
+"""Step 1 of a round: declaring actions and determining Action Dice (docs/rulings.md §4.2–§4.4).
 
 Declarations go one at a time in declaration order (``order.declaration_order``). Each gives
 Action Dice (attacks and other rolled actions), Defense Dice (full defence), or nothing (an

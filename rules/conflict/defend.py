@@ -1,4 +1,4 @@
-"""Defending against an action and rolling it (conflicts.txt Step 2, docs/rulings.md §3, §4).
+"""Defending against an action and rolling it (docs/rulings.md §3, §4.10).
 
 An action a target may resist waits in ``Conflict.pending`` until the target commits their
 defence: 0 dice (no defence) or a pool of 2–10, settled before anyone rolls. The dice come

@@ -211,9 +211,8 @@ def figure_pool(
 def grant_pool(
     conflict: Conflict, work: Work, target: Participant, action: ActionSpec, reaction: Defend
 ) -> Pool:
-    """Defense Dice for someone attacked while busy (conflicts.txt "Actions that Produce No Dice"):
-    the kind of the attack picks the Attribute, whatever Resilience it aims at (docs/rulings.md
-    §4.11)."""
+    """Defense Dice for someone attacked while busy (docs/rulings.md §4.11):
+    the kind of the attack picks the Attribute, whatever Resilience it aims at."""
     attribute = DEFENCE_ATTRIBUTE[kind_of(conflict, action)]
     rating, label, modifiers = _rating(work, target, attribute.value)
     return _adjusted_pool(rating, label, modifiers, reaction)

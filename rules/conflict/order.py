@@ -2,7 +2,7 @@
 
 Nothing here is stored: both orders are worked out from the state every time, so they can
 never drift from the dice they depend on (a defence paid from Action Dice moves its payer down
-the resolve order at once, conflicts.txt Step 2).
+the resolve order at once, docs/rulings.md §4.7).
 """
 
 from rules.conflict.events import Step, Waiting
@@ -12,7 +12,7 @@ from rules.conflict.state import Awaiting, Conflict, Participant, Phase, Status
 def declaration_key(participant: Participant) -> tuple[bool, int, int]:
     """Surprised first, then ascending Wits, then the Narrator's rank (join order by default).
 
-    conflicts.txt Step 1: the slowest declare first so the quickest hear everyone's plans; an
+    docs/rulings.md §4.2: the slowest declare first so the quickest hear everyone's plans; an
     Extras group declares at its lowest Wits, which is the Wits on its sheet.
     """
     return (not participant.surprised, participant.wits, participant.rank)

@@ -1,4 +1,4 @@
-"""Step 2 of a round: each character's turn (conflicts.txt "Resolve Actions", docs/rulings.md §4).
+"""Step 2 of a round: each character's turn (docs/rulings.md §4.7–§4.8).
 
 On their turn a character takes the declared action (a pool of 2–10 from Action Dice, the rest
 becoming Defense Dice), switches to a new action (once a round: refigured, halved rounding
@@ -221,7 +221,7 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
 
 
 def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
-    """Declare a new action on one's turn (conflicts.txt "Declare a New Action")."""
+    """Declare a new action on one's turn (docs/rulings.md §4.8)."""
     require_phase(conflict, Phase.RESOLVE)
     actor = conflict.participant(command.participant)
     _check_turn(conflict, actor)

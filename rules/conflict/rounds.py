@@ -1,4 +1,4 @@
-"""Ending a round and ending the Conflict, with its summary (conflicts.txt, docs/rulings.md §4).
+"""Ending a round and ending the Conflict, with its summary (docs/rulings.md §4.1, §4.17).
 
 When a round ends every leftover die vanishes and the next round starts at declaring. The
 Narrator ends it once everyone has had their turn, or forces it (an attack still waiting is

@@ -55,9 +55,9 @@ ATTRIBUTE_KIND: dict[Attribute, ConflictType] = {
 DEFENCE_ATTRIBUTE: dict[ConflictType, Attribute] = {kind: attr for attr, kind in ATTRIBUTE_KIND.items()}
 """Which Attribute a busy character reacts with, by the kind of the attack.
 
-conflicts.txt "Actions that Produce No Dice": someone occupied elsewhere cannot choose how to
+docs/rulings.md §4.11: someone occupied elsewhere cannot choose how to
 guard, so the kind of attack decides (physical → Physique, social → Charm, mental → Wits),
-never the Resilience it aims at (docs/rulings.md §4.11).
+never the Resilience it aims at.
 """
 
 
@@ -73,7 +73,7 @@ class Side(StrEnum):
 
 
 class ActionKind(StrEnum):
-    """The four shapes a declaration takes (conflicts.txt Step 1).
+    """The four shapes a declaration takes (docs/rulings.md §4.4).
 
     ``ATTACK`` harms a target's Resilience; ``ACTION`` is anything else that needs a roll (a
     Challenge, or a Contest when it names a target who may resist, but never damage);

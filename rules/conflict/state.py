@@ -184,8 +184,8 @@ class Participant(BaseModel):
 class PendingAttack(BaseModel):
     """An action that has been taken but not yet settled.
 
-    First it waits for the target's defence (committed before anyone rolls, conflicts.txt
-    Step 2); once the roll succeeds with Nudges it waits for the attacker to spend them.
+    First it waits for the target's defence (committed before anyone rolls, docs/rulings.md
+    §4.10); once the roll succeeds with Nudges it waits for the attacker to spend them.
     ``step_key`` is the attacker's place in the resolve order when they acted, so a target
     who shared that place still gets their simultaneous action if this attack defeats them.
     """
@@ -233,7 +233,7 @@ class LogEntry(BaseModel):
 
 
 class Conflict(BaseModel):
-    """One channel's Conflict (docs/rulings.md §4, conflicts.txt "The Conflict Round")."""
+    """One channel's Conflict (docs/rulings.md §4)."""
 
     model_config = FROZEN
 

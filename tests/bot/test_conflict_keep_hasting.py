@@ -1,4 +1,4 @@
-"""The Keep Hasting example of rules/conflicts.txt, played through Discord.
+"""The Keep Hasting example of the Conflicts chapter (docs/rulings.md §4–§5), played through Discord.
 
 Only slash commands and button clicks, from the Narrator's and two players' accounts (player1
 plays Thorrow, player2 plays Koel), against the real discord.py client and a SQLite file. The

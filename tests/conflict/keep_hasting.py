@@ -1,4 +1,4 @@
-"""The Keep Hasting example of rules/conflicts.txt as sheets and commands, shared by the tests.
+"""The Conflicts chapter's Keep Hasting example (docs/rulings.md §4–§5) as sheets and commands, for the tests.
 
 Ids are what storage would assign when the six sheets are created in this order.
 """

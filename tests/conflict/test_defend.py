@@ -1,4 +1,4 @@
-"""Defending against an action, and rolling it (conflicts.txt Step 2, docs/rulings.md §3, §4)."""
+"""Defending against an action, and rolling it (docs/rulings.md §3, §4.10)."""
 
 import random
 from typing import Any
@@ -135,7 +135,7 @@ def test_full_defence_dice_are_spent_in_pools() -> None:
 def test_a_busy_character_gets_defense_dice_by_the_kind_of_attack(
     kind: ConflictType, resilience: Resilience, expected: int
 ) -> None:
-    """docs/rulings.md §4.11 (conflicts.txt "Actions that Produce No Dice"): the kind of the
+    """docs/rulings.md §4.11: the kind of the
     attack decides, never the Resilience it aims at (crowd: Physique 2, Charm 2, Wits 1), and
     the reaction's Traits and Tools still count."""
     table = Table.start(pick(VIN, CROWD))

@@ -1,4 +1,4 @@
-"""The Keep Hasting example of rules/conflicts.txt, run end to end through the engine."""
+"""The Conflicts chapter's Keep Hasting example (docs/rulings.md §4–§5), run end to end through the engine."""
 
 from rules.burdens import Severity
 from rules.character import Resilience, resilience_current
@@ -139,7 +139,7 @@ def test_the_rest_of_the_round_and_the_next() -> None:
 
 
 def test_thorrow_switches_to_throwing_his_spear() -> None:
-    """conflicts.txt: the new action is refigured to 12, halved to 6, and goes last."""
+    """docs/rulings.md §4.8: the new action is refigured to 12, halved to 6, and goes last."""
     state, sheets = declared_conflict()
     table = Table(state, sheets)
     events = table.do(

@@ -3,15 +3,19 @@
 Enough of JSON Schema for the response schemas the fake answers with: ``$ref``, ``type`` (one
 or a list), ``properties``/``required``, ``items``, ``oneOf``/``anyOf``/``allOf``, ``const``,
 ``enum`` and ``pattern``. It returns the problems found, each with where it was.
+
+The description is Discord's own (the public repository discord/discord-api-spec,
+``specs/openapi.json``), kept unchanged beside this file, gzipped: ``discord-openapi.json.gz``.
 """
 
+import gzip
 import json
 import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-OPENAPI = Path("/work/shared/discord-api/openapi.json")
+OPENAPI = Path(__file__).with_name("discord-openapi.json.gz")
 TYPES: dict[str, Any] = {
     "string": str,
     "boolean": bool,
@@ -24,7 +28,7 @@ TYPES: dict[str, Any] = {
 
 @cache
 def description() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(OPENAPI.read_text())
+    loaded: dict[str, Any] = json.loads(gzip.decompress(OPENAPI.read_bytes()))
     return loaded
 
 

@@ -49,7 +49,7 @@ PLAIN = sheet(name="Ignus", attributes={"physique": 3})
     ("character", "name", "burning", "expected"),
     [
         (CARROW, "Physique", False, 4),
-        (CARROW, "physique", True, 9),  # conflicts.txt: Physique 4 boosted to 9
+        (CARROW, "physique", True, 9),  # docs/rulings.md §5.5: Physique 4 boosted to 9
         (THORROW, "PHYSIQUE", True, 11),  # 6 + Pewter 5
         (CARROW, "charm", False, 3),
         (CARROW, " Wits ", False, 5),
