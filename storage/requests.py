@@ -1,11 +1,11 @@
 """The Narrator's requests for rolls: who must roll what, and what each has rolled.
 
 A request is stored with its rollers in one transaction, together with the outbox row that shows
-it (``storage.request_schema``), so a request is never saved without its message, nor shown
-without being saved. Rolling claims the roller's row in ONE conditional statement (the request
-still open, the row not yet rolled): of two clicks at once, exactly one rolls, and the other
-is told it was already done. Readings are stored as the rules' own model, so a Contest can be
-decided from them later without rolling again.
+it (``storage/schema/sqlite/V011__roll_requests.sql``), so a request is never saved without its
+message, nor shown without being saved. Rolling claims the roller's row in ONE conditional
+statement (the request still open, the row not yet rolled): of two clicks at once, exactly one
+rolls, and the other is told it was already done. Readings are stored as the rules' own model,
+so a Contest can be decided from them later without rolling again.
 """
 
 from datetime import datetime

@@ -1,14 +1,8 @@
-"""Migration 11: the Narrator's requests for rolls (docs/rulings.md §6.13), read and written by
-``storage.requests``.
+-- 11: the Narrator's requests for rolls and who has rolled (docs/rulings.md §6.13,
+-- storage.requests). outbox_id is the outbox row that shows the request, so the message's id comes
+-- from wherever that row was delivered. A roller's reading is set once, by the one statement that
+-- claims the roll. AUTOINCREMENT: a button of a pruned request must never reach a newer one.
 
-A request names who must roll (``roll_request_rollers``, one row per character and side) and
-what (``spec``, JSON). ``outbox_id`` is the outbox row that shows the request in the channel, so
-the message's id comes from wherever that row was delivered (the interaction's reply or a post
-after a crash). A roller's ``reading`` is set once, by the one statement that claims the roll,
-so two clicks at once cannot both roll.
-"""
-
-SCHEMA = """
 CREATE TABLE roll_requests (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id     INTEGER NOT NULL,
@@ -32,5 +26,3 @@ CREATE TABLE roll_request_rollers (
     rolled_by     INTEGER,
     PRIMARY KEY (request_id, position)
 );
-"""
-"""AUTOINCREMENT: a button of a pruned request must never reach a newer one."""

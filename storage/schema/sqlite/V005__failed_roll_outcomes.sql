@@ -1,0 +1,2 @@
+-- 5: a failed roll counts its Result as 0 (docs/rulings.md §2.5). No SQL: the Python step
+-- storage.roll_outcomes.reread_failed_rolls rereads the logged Outcome of each failure by the rules.

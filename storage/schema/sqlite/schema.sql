@@ -1,0 +1,228 @@
+-- The shape a fresh SQLite database reaches after every numbered migration beside this
+-- file, as its catalogue says it. For reading only, never applied: rewritten by
+-- `python -m tests.storage.schema_shape`, checked by tests/storage/test_schema.py.
+
+CREATE TABLE active_characters (
+    guild_id      INTEGER NOT NULL,
+    user_id       INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id),
+    FOREIGN KEY (guild_id, character_id)
+        REFERENCES characters (guild_id, id) ON DELETE CASCADE
+);
+
+CREATE INDEX active_characters_by_character ON active_characters (guild_id, character_id);
+
+CREATE TABLE breather_calls (
+    guild_id      INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    kind          TEXT    NOT NULL,
+    resting       INTEGER NOT NULL,
+    called_by     INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, character_id)
+);
+
+CREATE TABLE characters (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id    INTEGER NOT NULL,
+    name        TEXT    NOT NULL,
+    name_key    TEXT    NOT NULL,
+    owner_id    INTEGER NOT NULL,
+    kind        TEXT    NOT NULL,
+    version     INTEGER NOT NULL,
+    updated_at  TEXT    NOT NULL,
+    document    TEXT    NOT NULL, search_key TEXT NOT NULL DEFAULT '', sort_key TEXT NOT NULL DEFAULT '', revealed INTEGER NOT NULL DEFAULT 0 CHECK (revealed IN (0, 1)), format_version INTEGER NOT NULL DEFAULT 1,
+    UNIQUE (guild_id, name_key),
+    UNIQUE (guild_id, id)
+);
+
+CREATE INDEX characters_by_owner ON characters (guild_id, owner_id, sort_key, search_key);
+
+CREATE INDEX characters_by_sort_key ON characters (guild_id, sort_key, search_key);
+
+CREATE TABLE conflict_boards (
+    guild_id    INTEGER NOT NULL,
+    channel_id  INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL, conflict_id INTEGER, rendered_version INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (guild_id, channel_id)
+);
+
+CREATE TABLE conflict_participants (
+    guild_id      INTEGER NOT NULL,
+    channel_id    INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, character_id, channel_id),
+    FOREIGN KEY (guild_id, channel_id)
+        REFERENCES conflicts (guild_id, channel_id) ON DELETE CASCADE
+);
+
+CREATE INDEX conflict_participants_by_channel ON conflict_participants (guild_id, channel_id);
+
+CREATE TABLE conflicts (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id    INTEGER NOT NULL,
+    channel_id  INTEGER NOT NULL,
+    version     INTEGER NOT NULL,
+    updated_at  TEXT    NOT NULL,
+    document    TEXT    NOT NULL,
+    UNIQUE (guild_id, channel_id)
+);
+
+CREATE TABLE guild_settings (
+    guild_id           INTEGER PRIMARY KEY,
+    narrator_role_ids  TEXT    NOT NULL,
+    gm_channel_id      INTEGER
+, table_dice INTEGER NOT NULL DEFAULT 0 CHECK (table_dice IN (0, 1)));
+
+CREATE TABLE handled_interactions (
+    interaction_id INTEGER PRIMARY KEY,
+    handled_at TEXT NOT NULL
+);
+
+CREATE INDEX handled_interactions_by_time ON handled_interactions (handled_at);
+
+CREATE TABLE hero_drafts (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id    INTEGER NOT NULL,
+    user_id     INTEGER NOT NULL,
+    version     INTEGER NOT NULL,
+    updated_at  TEXT    NOT NULL,
+    document    TEXT    NOT NULL,
+    UNIQUE (guild_id, user_id)
+);
+
+CREATE INDEX hero_drafts_by_age ON hero_drafts (updated_at);
+
+CREATE TABLE identify_buckets (
+    bucket      INTEGER PRIMARY KEY,
+    identified  REAL    NOT NULL
+);
+
+CREATE TABLE outbox (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id        INTEGER NOT NULL,
+    channel_id      INTEGER NOT NULL,
+    conflict_id     INTEGER,
+    action_id       INTEGER,
+    kind            TEXT    NOT NULL CHECK (kind IN ('outcome', 'prompt', 'notice')),
+    payload         TEXT    NOT NULL,
+    interaction_id  INTEGER,
+    created_at      TEXT    NOT NULL,
+    attempted_at    TEXT,
+    delivered_at    TEXT,
+    message_id      INTEGER,
+    failure         TEXT
+, prompt_key TEXT);
+
+CREATE INDEX outbox_asking ON outbox (conflict_id, prompt_key, id) WHERE prompt_key IS NOT NULL;
+
+CREATE INDEX outbox_by_message ON outbox (message_id) WHERE message_id IS NOT NULL;
+
+CREATE INDEX outbox_prompts ON outbox (conflict_id, action_id, id) WHERE action_id IS NOT NULL;
+
+CREATE INDEX outbox_waiting ON outbox (guild_id, channel_id, id) WHERE delivered_at IS NULL;
+
+CREATE TABLE roll_log (
+    id           INTEGER PRIMARY KEY,
+    guild_id     INTEGER NOT NULL,
+    user_id      INTEGER NOT NULL,
+    at           TEXT    NOT NULL,
+    label        TEXT    NOT NULL,
+    dice         INTEGER NOT NULL,
+    free_nudges  INTEGER NOT NULL,
+    underflow    INTEGER NOT NULL,
+    difficulty   INTEGER NOT NULL,
+    faces        TEXT    NOT NULL,
+    result       INTEGER NOT NULL,
+    outcome      INTEGER NOT NULL,
+    success      INTEGER NOT NULL CHECK (success IN (0, 1)),
+    ones         INTEGER NOT NULL,
+    twos         INTEGER NOT NULL,
+    threes       INTEGER NOT NULL,
+    fours        INTEGER NOT NULL,
+    fives        INTEGER NOT NULL,
+    sixes        INTEGER NOT NULL
+, secret INTEGER NOT NULL DEFAULT 0 CHECK (secret IN (0, 1)));
+
+CREATE INDEX roll_log_by_guild ON roll_log (guild_id, id);
+
+CREATE INDEX roll_log_by_time ON roll_log (at);
+
+CREATE INDEX roll_log_by_user ON roll_log (guild_id, user_id, id);
+
+CREATE TRIGGER roll_log_totals AFTER INSERT ON roll_log BEGIN
+    INSERT INTO roll_totals
+        VALUES (NEW.guild_id, NEW.user_id, NEW.secret, 1, NEW.success, NEW.ones, NEW.twos, NEW.threes,
+                NEW.fours, NEW.fives, NEW.sixes)
+    ON CONFLICT (guild_id, user_id, secret) DO UPDATE SET
+        rolls = rolls + 1, successes = successes + excluded.successes,
+        ones = ones + excluded.ones, twos = twos + excluded.twos,
+        threes = threes + excluded.threes, fours = fours + excluded.fours,
+        fives = fives + excluded.fives, sixes = sixes + excluded.sixes;
+END;
+
+CREATE TABLE roll_request_rollers (
+    request_id    INTEGER NOT NULL REFERENCES roll_requests (id) ON DELETE CASCADE,
+    position      INTEGER NOT NULL,
+    side          TEXT    NOT NULL CHECK (side IN ('acting', 'opposing')),
+    character_id  INTEGER NOT NULL,
+    user_id       INTEGER NOT NULL,
+    name          TEXT    NOT NULL,
+    reading       TEXT,
+    rolled_by     INTEGER,
+    PRIMARY KEY (request_id, position)
+);
+
+CREATE TABLE roll_requests (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id     INTEGER NOT NULL,
+    channel_id   INTEGER NOT NULL,
+    narrator_id  INTEGER NOT NULL,
+    kind         TEXT    NOT NULL CHECK (kind IN ('roll', 'contest')),
+    spec         TEXT    NOT NULL,
+    outbox_id    INTEGER,
+    closed       INTEGER NOT NULL DEFAULT 0 CHECK (closed IN (0, 1)),
+    created_at   TEXT    NOT NULL
+);
+
+CREATE INDEX roll_requests_by_age ON roll_requests (created_at);
+
+CREATE TABLE roll_totals (
+    guild_id   INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    secret     INTEGER NOT NULL,
+    rolls      INTEGER NOT NULL,
+    successes  INTEGER NOT NULL,
+    ones       INTEGER NOT NULL,
+    twos       INTEGER NOT NULL,
+    threes     INTEGER NOT NULL,
+    fours      INTEGER NOT NULL,
+    fives      INTEGER NOT NULL,
+    sixes      INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id, secret)
+);
+
+CREATE TABLE scene_circumstances (
+    guild_id    INTEGER NOT NULL,
+    channel_id  INTEGER NOT NULL,
+    net         INTEGER NOT NULL CHECK (net BETWEEN -1 AND 1),
+    note        TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, channel_id)
+);
+
+CREATE TABLE web_link_uses (
+    nonce       TEXT NOT NULL PRIMARY KEY,
+    expires_at  TEXT NOT NULL
+);
+
+CREATE TABLE web_members (
+    guild_id    BIGINT  NOT NULL,
+    user_id     BIGINT  NOT NULL,
+    generation  INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+
+CREATE TABLE web_secrets (
+    name   TEXT NOT NULL PRIMARY KEY,
+    value  TEXT NOT NULL
+);
