@@ -7,7 +7,7 @@ the load generator share this process. The three set-ups are measured one after 
 this one run, on the same servers, mix and rates:
 
 * ``sqlite x1``: one process, the SQLite file (the default);
-* ``postgres x1``: one process on a throwaway PostgreSQL server (``bench.pg_server``);
+* ``postgres x1``: one process on a throwaway PostgreSQL server (``testbed.pg_server``);
 * ``postgres x2``: shards 0 and 1 of 2, one process each, on that server: the fake routes each
   server's interactions to its shard's process (``(guild_id >> 22) % 2``).
 
@@ -32,7 +32,6 @@ from pathlib import Path
 
 from bench.common import Payloads, machine, seed_table, table
 from bench.load_results import ACK_WINDOW, P99_GOAL_MS, RateResult, Sent, outcome, summarize
-from bench.pg_server import PgServer, start_server
 from fake_discord.process import BotProcess
 from fake_discord.server import FakeDiscord
 from fake_discord.world import DISCORD_EPOCH_MS, Snowflakes, World, add_table_guild, default_world
@@ -40,6 +39,7 @@ from rules.conflict import ActionKind, ActionSpec, Declare, Join
 from rules.errors import RulesError
 from storage import Storage
 from storage.conflict_runner import run_transition, start_conflict
+from testbed.pg_server import PgServer, start_server
 
 MIX = {
     "roll": ("player1", "/roll dice:5 difficulty:2", 40),

@@ -5,7 +5,7 @@ Run by hand: ``python -m bench.soak_faults`` (about a minute) or with ``--kills`
 
 Kill loop: the real bot runs in a subprocess (``fake_discord.remote``) against the fake Discord
 in this process while three players create, edit and roll and a Conflict is played with slash
-commands and buttons (``bench/drivers.py``). After a random while, the bot is SIGKILLed
+commands and buttons (``testbed/drivers.py``). After a random while, the bot is SIGKILLed
 right after an interaction went out to it (a Conflict move included, unlike the CI test, which
 kills at a known prompt). A new process opens the file; then every acknowledged write must be
 there, ``integrity_check`` ok, every Conflict document must load, and the Conflict must be as
@@ -31,15 +31,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bot_env import (
-    DISCORD_TRIES,
-    DUEL,
-    board_is_correct,
-    board_message,
-    boards,
-    running_bot_env,
-)
-from bench.drivers import ConflictDriver, Row, player_stream
 from fake_discord.load import Load, acknowledged
 from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.server import FakeDiscord
@@ -47,6 +38,15 @@ from fake_discord.world import default_world
 from rules.conflict import load_conflict
 from storage import Storage
 from storage.sql import fetch_all
+from testbed.bot_env import (
+    DISCORD_TRIES,
+    DUEL,
+    board_is_correct,
+    board_message,
+    boards,
+    running_bot_env,
+)
+from testbed.drivers import ConflictDriver, Row, player_stream
 
 PLAYERS = ("player2", "player3", "player4")
 

@@ -1,8 +1,8 @@
 """The longest the event loop stalls on any member's input: the worst inputs known, timed.
 
 Run by hand: ``python -m bench.stall_bench`` (about 10 s). A real bot on the fake Discord, a
-table of three sheets in a running Conflict; every input of ``bench.stalls`` is sent once to
-warm up and then ``--repeat`` times, each timed by :class:`~bench.stalls.StallMeter` (the
+table of three sheets in a running Conflict; every input of ``testbed.stalls`` is sent once to
+warm up and then ``--repeat`` times, each timed by :class:`~testbed.stalls.StallMeter` (the
 longest step the loop ran while the interaction was handled: CPU time of the loop's thread, and
 wall time). Prints each input's worst, and the longest of all: what one member's input can make
 every other server wait. The test holding it under 50 ms is ``tests/bot/test_loop_stalls.py``.
@@ -16,12 +16,12 @@ import gc
 import tempfile
 from pathlib import Path
 
-from bench.bot_env import BotEnv, running_bot_env
-from bench.stalls import CRAFTED_FILES, Stall, StallMeter, name_lists
 from fake_discord.world import default_world
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join
 from storage.conflict_runner import start_conflict
+from testbed.bot_env import BotEnv, running_bot_env
+from testbed.stalls import CRAFTED_FILES, Stall, StallMeter, name_lists
 
 TABLE = [("Vin", "player1", CharacterKind.HERO), ("Elend", "player2", CharacterKind.HERO)]
 TABLE += [("Straff", "narrator", CharacterKind.VILLAIN)]

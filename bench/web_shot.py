@@ -2,7 +2,7 @@
 
 ``python -m bench.web_shot --save docs`` plays a small Conflict on the fake Discord (the bot's
 own dispatch, a database in a temporary folder), opens the Narrator's ``/web`` link in Debian's
-chromium (``bench.browser``) and writes ``web-view.png`` (a laptop's width) and
+chromium (``testbed.browser``) and writes ``web-view.png`` (a laptop's width) and
 ``web-view-phone.png`` (a phone's). Run it again when the page's look changes; the test run
 never writes into the tree.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 
 from playwright.async_api import expect
 
-from bench.bot_env import Script, running_bot_env, table_world
-from bench.browser import chromium
+from testbed.bot_env import Script, running_bot_env, table_world
+from testbed.browser import chromium
 
 SCENE: Script = [
     ("player1", '/character create name:Vin physique:3 wits:5 concept:"Street urchin, Mistborn"'),

@@ -5,8 +5,8 @@
 Discord on 127.0.0.1, its own SQLite file in ``tmp_path``; it yields a :class:`BotEnv` with the
 harness (slash commands, clicks and menus as the narrator or the players) and the bot's storage
 (to assert on what was stored), and fails the test if the bot sent anything Discord would
-reject. How it starts lives in ``bench/bot_env.py`` (``running_bot_env``) because the soak
-benchmark starts the same bot and benchmarks may not import the tests.
+reject. How it starts lives in ``testbed/bot_env.py`` (``running_bot_env``) because the soak
+benchmark starts the same bot and benchmarks may not import the tests (``tests/README.md``).
 
 Everything here is per test and per ``tmp_path``, so tests run side by side under pytest-xdist:
 each worker is its own process, the fake listens on a port the system picks, and discord.py's
@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from bench.bot_env import BotEnv, running_bot_env, table_world
-from bench.pg_server import PgServer, PgUnavailable, missing, start_server
 from storage import Storage
+from testbed.bot_env import BotEnv, running_bot_env, table_world
+from testbed.pg_server import PgServer, PgUnavailable, missing, start_server
 
 BACKENDS = ("sqlite", "postgres")
-"""The storage and Conflict-runner suites run on each (``tests/storage``, ``tests/conflict``)."""
+"""The storage suite, the Conflict runner's among it, runs on each (``tests/storage/conftest.py``)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

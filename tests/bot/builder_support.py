@@ -7,10 +7,10 @@ see, as a person would, and counts the interactions so a test can hold a templat
 
 from dataclasses import dataclass, field
 
-from bench.bot_env import BotEnv
 from fake_discord.harness import visible_to
 from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
+from testbed.bot_env import BotEnv
 
 TRAITS = {
     "drive": "Keep her crew safe",

@@ -8,8 +8,8 @@ from rules.conflict import (
     ConflictType,
     new_conflict,
 )
-from tests.conflict.builders import Table
-from tests.conflict.keep_hasting import (
+from tests.rules.conflict.builders import Table
+from tests.rules.conflict.keep_hasting import (
     CHANNEL,
     declarations,
     keep_hasting_sheets,

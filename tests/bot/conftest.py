@@ -5,10 +5,10 @@
 
 import pytest
 
-from bench.bot_env import BotEnv
 from rules.character import CharacterKind, make_character
+from testbed.bot_env import BotEnv
 from tests.bot.conflict_render_support import keep_hasting_table
-from tests.conflict.builders import Table
+from tests.rules.conflict.builders import Table
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.bot_env import BotEnv, make_settings
 from bot.app import MistbornBot
 from fake_discord import payloads
 from fake_discord.commandline import parse_slash
@@ -33,6 +32,7 @@ from fake_discord.world import (
 from rules.conflict import Act, ActionKind, ActionSpec, Command, Conflict, Declare, DiceSpec, Reorder, waiting
 from storage import GuildSettings, Storage
 from storage.conflict_runner import run_transition
+from testbed.bot_env import BotEnv, make_settings
 from tests.bot.secrecy_matrix import PERSONAS
 from tests.bot.test_bad_input import LogCatcher, Outcome, Probe, Rows, db_rows
 

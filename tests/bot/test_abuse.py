@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from bench.bot_env import BotEnv, refused, running_bot_env
 from fake_discord.world import default_world
 from rules.character import make_character
+from testbed.bot_env import BotEnv, refused, running_bot_env
 from tests.bot.test_bad_input import LogCatcher, Probe
 from tests.bot.test_probes import add_other_table
 

@@ -7,9 +7,9 @@ stopped first so that the lag stays where the test put it.
 
 import pytest
 
-from bench.bot_env import BotEnv
 from bot.admission import BACKLOG, BUSY, LAG_LIMIT
 from bot.client import MistbornTree
+from testbed.bot_env import BotEnv
 
 
 def tree_of(env: BotEnv) -> MistbornTree:

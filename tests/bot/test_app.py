@@ -2,11 +2,11 @@
 
 import discord
 
-from bench.bot_env import BotEnv
 from bot import event_loop
 from bot.config import Settings
 from fake_discord.validate import validate_command, validate_command_set
 from rules.character import CharacterKind, make_character
+from testbed.bot_env import BotEnv
 
 
 async def test_synced_commands_obey_discords_rules(bot_env: BotEnv) -> None:

@@ -30,7 +30,6 @@ import discord
 import pytest
 from discord.app_commands import AppCommandError
 
-from bench.bot_env import BotEnv
 from bot.app import MistbornBot
 from bot.client import MistbornTree
 from bot.cogs.server_setup import ServerSetup
@@ -46,6 +45,7 @@ from rules.conflict import Join
 from storage import NotFoundError, RollLog, Storage
 from storage.conflict_runner import current_conflict, start_conflict
 from storage.settings import GuildSettings
+from testbed.bot_env import BotEnv
 
 JSON = dict[str, Any]
 SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, ATTACHMENT = 1, 2, 3, 4, 5, 6, 7, 8, 11

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from bench.bot_env import BotEnv
 from fake_discord.payloads import AUTOCOMPLETE, Resolved
+from testbed.bot_env import BotEnv
 from tests.bot.test_bad_input import (
     ATTACHMENT,
     BOOLEAN,

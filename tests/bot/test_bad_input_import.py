@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import BotEnv
 from fake_discord.payloads import ATTACHMENT_SIZE_LIMIT, Resolved
 from fake_discord.world import FakeMember
 from rules.character import CharacterKind, export_character, make_character
+from testbed.bot_env import BotEnv
 from tests.bot.test_bad_input import (
     ATTACHMENT,
     JSON,

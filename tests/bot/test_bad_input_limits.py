@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bench.bot_env import BotEnv
 from fake_discord.payloads import Resolved
+from testbed.bot_env import BotEnv
 from tests.bot.test_bad_input import (
     INTEGER,
     JSON,

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import DUEL, BotEnv, board_is_correct, board_message, boards, shown
 from bot.flow.board import Boards
 from bot.flow.pacing import Pacer
 from rules.conflict import AdjustDice
 from storage.conflict_runner import current_conflict, run_transition
+from testbed.bot_env import DUEL, BotEnv, board_is_correct, board_message, boards, shown
 
 
 async def test_an_older_board_edit_landing_last_is_drawn_again(

@@ -2,9 +2,9 @@
 
 import asyncio
 
-from bench.bot_env import BotEnv
 from bot.flow.bounded import KeyedLocks, Recent, forget_when_done
 from bot.flow.conflict import PROMPTS_KEPT
+from testbed.bot_env import BotEnv
 
 ATTACKS = 10_000
 

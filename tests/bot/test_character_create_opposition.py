@@ -3,7 +3,7 @@ builder is a player's, so the Narrator is told how to fill the sheet, and nothin
 
 import pytest
 
-from bench.bot_env import BotEnv
+from testbed.bot_env import BotEnv
 
 
 @pytest.mark.parametrize("kind", ["Villain", "Extra"])

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import BotEnv
 from bot.client import Interaction
 from bot.cogs.characters import common
 from bot.inputs.characters import named_or_active
@@ -14,6 +13,7 @@ from fake_discord.commandline import CommandLineError
 from rules.burdens import Severity
 from rules.character import Character, CharacterKind, PowerType, make_character
 from storage import StoredCharacter
+from testbed.bot_env import BotEnv
 
 
 async def make(env: BotEnv, name: str = "Vin", owner: str = "player1", **fields: Any) -> StoredCharacter:

@@ -7,11 +7,11 @@ from typing import Any
 
 import discord
 
-from bench.bot_env import BotEnv
 from bot.render.sheet import fit, sheet_embed
 from rules.character import Character, CharacterKind, make_character
 from rules.character import limits as lim
 from rules.character.text_budget import user_text_length
+from testbed.bot_env import BotEnv
 
 PATTERN = "*_~|`\\🔥"
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import BotEnv
 from fake_discord import payloads
 from fake_discord.payloads import JSON
 from rules.character import Character, CharacterKind, export_character, make_character
 from storage import StoredCharacter
+from testbed.bot_env import BotEnv
 
 
 async def make(

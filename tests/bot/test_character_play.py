@@ -4,11 +4,11 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import BotEnv
 from fake_discord.payloads import JSON
 from rules.burdens import Severity
 from rules.character import CharacterKind, make_character
 from storage import StoredCharacter
+from testbed.bot_env import BotEnv
 
 
 async def make(env: BotEnv, name: str = "Vin", owner: str = "player1", **fields: Any) -> StoredCharacter:

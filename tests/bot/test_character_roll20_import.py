@@ -1,5 +1,5 @@
 """Sheets from Roll20 through ``/character import`` (docs/rulings.md §6.12): the sample exports
-of ``tests/rules/roll20/``, full, partial and broken, as a player and a Narrator upload them."""
+of ``tests/rules/character/roll20/``, full, partial and broken, as a player and a Narrator upload them."""
 
 import json
 import shutil
@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.bot_env import BotEnv
 from rules.burdens import Severity
+from testbed.bot_env import BotEnv
 from tests.bot.test_character_manage import snapshot
 
-SAMPLES = Path(__file__).resolve().parents[1] / "rules" / "roll20"
+SAMPLES = Path(__file__).resolve().parents[1] / "rules" / "character" / "roll20"
 
 
 async def test_a_full_roll20_sheet_imports_whole(bot_env: BotEnv, tmp_path: Path) -> None:

@@ -3,8 +3,8 @@ command, the template's example numbers, and whatever the Narrator gives replace
 
 import pytest
 
-from bench.bot_env import BotEnv
 from rules.character import CharacterKind, Standing
+from testbed.bot_env import BotEnv
 from tests.bot.test_character_manage import snapshot
 
 

@@ -1,10 +1,10 @@
 """What a real group tripped over in a Conflict (issue 17), each through the real dispatch."""
 
-from bench.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_message, refused
 from rules.character import Standing
 from rules.character.stats import standing_available
 from rules.conflict import Conflict
 from storage.conflict_runner import current_conflict
+from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_message, refused
 
 
 async def state(env: BotEnv) -> Conflict:

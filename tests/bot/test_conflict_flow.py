@@ -4,10 +4,10 @@ import copy
 
 import pytest
 
-from bench.bot_env import BotEnv
 from fake_discord.payloads import JSON
 from rules.character import CharacterKind, make_character
 from storage.conflict_runner import current_conflict
+from testbed.bot_env import BotEnv
 
 
 @pytest.fixture

@@ -5,10 +5,10 @@ still to come says so, a late arrival waits a round, and a declaration can be ch
 
 import copy
 
-from bench.bot_env import BotEnv, board_message, refused
-from bench.turns_bench import mentioned
 from rules.conflict import Conflict, Phase
 from storage.conflict_runner import current_conflict
+from testbed.bot_env import BotEnv, board_message, refused
+from testbed.turns import mentioned
 
 JSON = dict[str, object]
 SHEETS = [

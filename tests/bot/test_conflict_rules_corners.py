@@ -3,9 +3,9 @@ groups' verbs, the tie line and armour, each through the real dispatch."""
 
 import pytest
 
-from bench.bot_env import BotEnv, board_message, embeds_text, refused
 from bot.render.dice import outcome_text
 from rules.roll import read
+from testbed.bot_env import BotEnv, board_message, embeds_text, refused
 
 STRAFF_SNEERS = [
     ("player1", "/character create name:Vin physique:3 charm:3 wits:4"),

@@ -71,7 +71,7 @@ def test_the_console_keeps_the_narrators_secrets_from_a_player(tmp_path: Path) -
     assert "Q7" not in player
 
 
-SAMPLES = Path(__file__).resolve().parents[1] / "rules" / "roll20"
+SAMPLES = Path(__file__).resolve().parents[1] / "rules" / "character" / "roll20"
 
 
 def test_the_console_drives_the_builder_templates_and_a_roll20_import(tmp_path: Path) -> None:

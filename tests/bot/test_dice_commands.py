@@ -2,9 +2,9 @@
 
 import pytest
 
-from bench.bot_env import BotEnv
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, make_character
+from testbed.bot_env import BotEnv
 
 
 def field(record: InteractionRecord, name: str) -> str:

@@ -13,11 +13,11 @@ import logging
 
 import pytest
 
-from bench.bot_env import BotEnv
 from fake_discord import payloads
 from fake_discord.commandline import parse_slash
 from fake_discord.records import InteractionRecord, settle
 from storage.handled import ALREADY
+from testbed.bot_env import BotEnv
 
 SECOND_ANSWER = "a second initial response to one interaction"
 """The fake's word for the refused answer (Discord's 40060): expected here, it is the point."""

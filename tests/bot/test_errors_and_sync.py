@@ -5,11 +5,11 @@ from typing import ClassVar, NoReturn
 
 import pytest
 
-from bench.bot_env import BotEnv
 from bot.errors import APOLOGY, send_ephemeral
 from fake_discord import payloads
 from fake_discord.commandline import find_command
 from storage import RollLog
+from testbed.bot_env import BotEnv
 
 
 async def test_unexpected_error_is_logged_and_answered_with_an_apology(

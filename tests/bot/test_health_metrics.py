@@ -14,13 +14,13 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bench.bot_env import SEED, table_world
 from bot.app import MistbornBot
 from bot.config import Settings
 from fake_discord.harness import Harness, running_bot
 from storage import Storage
 from storage.database import BUSY
 from storage.errors import DatabaseBusyError
+from testbed.bot_env import SEED, table_world
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from bench.bot_env import BotEnv
 from bot.render.help import markdown_table, slash_commands
+from testbed.bot_env import BotEnv
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 START, END = "<!-- commands:start -->", "<!-- commands:end -->"

@@ -10,10 +10,10 @@ from itertools import permutations, product
 
 import pytest
 
-from bench.bot_env import BotEnv
 from fake_discord import payloads
 from fake_discord.commandline import CommandLineError
 from rules.character import BuildLabels, CharacterKind, PowerType, check_hero_build, make_character
+from testbed.bot_env import BotEnv
 from tests.bot.builder_support import Builder, make_hero
 
 BUDGET = {"mistborn": 10, "misting": 10, "keeper": 10, "none": 10}

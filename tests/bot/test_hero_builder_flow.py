@@ -5,10 +5,10 @@ character until created, and gone after a week unused."""
 import copy
 from datetime import timedelta
 
-from bench.bot_env import BotEnv
 from fake_discord import payloads
 from rules.character.draft import KEPT_FOR, Step
 from storage.sql import execute, to_text, utc_now
+from testbed.bot_env import BotEnv
 from tests.bot.builder_support import STORY, TRAITS, Builder
 
 

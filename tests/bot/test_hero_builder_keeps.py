@@ -5,9 +5,9 @@ names a Misting's metal once."""
 import asyncio
 import copy
 
-from bench.bot_env import BotEnv
 from fake_discord import payloads
 from fake_discord.records import InteractionRecord
+from testbed.bot_env import BotEnv
 from tests.bot.builder_support import STORY, TRAITS, Builder
 
 FIVE_PROPS = "Glass knives (weapon 1)\nCoin pouch\nCloak\nVials of metal\nA ribbon"

@@ -7,8 +7,8 @@ is logged).
 
 from datetime import timedelta
 
-from bench.bot_env import BotEnv
 from storage.sql import to_text, utc_now
+from testbed.bot_env import BotEnv
 
 
 async def age_rolls(env: BotEnv, label: str, days: int) -> None:

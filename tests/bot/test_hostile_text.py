@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import BotEnv
 from bot.text import inert
 from fake_discord.records import InteractionRecord
+from testbed.bot_env import BotEnv
 
 JSON = dict[str, Any]
 

@@ -15,8 +15,8 @@ from contextlib import contextmanager
 
 import discord
 
-from bench.bot_env import BotEnv
 from bot.client import MistbornTree
+from testbed.bot_env import BotEnv
 
 
 @contextmanager

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.bot_env import BotEnv
 from bot.logs import REDACTED, RedactTokens, redact, redact_handlers
+from testbed.bot_env import BotEnv
 
 
 @pytest.fixture

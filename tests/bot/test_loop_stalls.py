@@ -2,7 +2,7 @@
 
 Every server shares the bot's one event loop; while one interaction computes, every other
 waits, and past 3 s Discord gives up on them. So each interaction here is measured by the
-longest step the loop ran while it was handled (``bench.stalls.StallMeter``: the code between
+longest step the loop ran while it was handled (``testbed.stalls.StallMeter``: the code between
 two awaits, CPU time of the loop's thread), never by its wall time. Sent as the Narrator, who
 passes every check, so the text reaches as deep as it can:
 
@@ -10,7 +10,7 @@ passes every check, so the text reaches as deep as it can:
   ``/request roll heroes:`` with 1,000 (15 s), ``/declare burdens:`` with 400, Roll20 files
   with 200,000 ordered ids (10 s) or 160,000 Stunts, every accepted file at its largest;
 * every option of every command at Discord's 6,000 characters and at its own limit,
-  in each of the shapes that are worst for a parser of names (``bench.stalls.name_lists``),
+  in each of the shapes that are worst for a parser of names (``testbed.stalls.name_lists``),
   and every autocomplete with them.
 """
 
@@ -24,13 +24,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from bench.bot_env import BotEnv
-from bench.stalls import CRAFTED_FILES, DISCORD_OPTION_MAX, Stall, StallMeter, name_lists
 from fake_discord import payloads
 from fake_discord.payloads import Resolved
 from rules.character import CharacterKind, export_character, make_character
 from rules.character.sheet_files import MAX_UPLOAD_BYTES
 from rules.character.transfer import MAX_FILE_BYTES
+from testbed.bot_env import BotEnv
+from testbed.stalls import CRAFTED_FILES, DISCORD_OPTION_MAX, Stall, StallMeter, name_lists
 from tests.bot.test_bad_input import (
     ATTACHMENT,
     INTEGER,
@@ -45,7 +45,7 @@ from tests.bot.test_bad_input import (
     sensible,
     text,
 )
-from tests.rules.test_character_roll20 import SAMPLES
+from tests.rules.character.test_roll20 import SAMPLES
 
 BUDGET = 0.050
 """Seconds one interaction may hold the loop: a sixtieth of the 3 s every other one has."""

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.bot_env import BotEnv
 from bot.errors import BotError
 from bot.inputs.lists import MAX_LISTED, SEPARATOR, split_names
 from rules.naming import find_named, name_key
+from testbed.bot_env import BotEnv
 from tests.bot.test_bad_input import LogCatcher, Probe, repair, seed_table, text
 
 

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from bench.bot_env import BotEnv
 from bot.render.charts import WIDTH, contest_chart, forget_drawings, roll_chart, table_chart
 from fake_discord.records import InteractionRecord
 from rules.odds import contest_odds, odds, odds_table
+from testbed.bot_env import BotEnv
 
 
 def chart_of(bot_env: BotEnv, reply: InteractionRecord) -> bytes:

@@ -11,11 +11,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from bench.pg_server import PgServer
 from bot import __main__ as entry
 from bot.app import make_bot
 from bot.config import Settings
 from storage import Storage
+from testbed.pg_server import PgServer
 
 PASSWORD = "hunter2-secret"
 

@@ -9,9 +9,9 @@ its nonce, and a repeat of that post (as after a crash) returns the same message
 from datetime import timedelta
 from typing import Any
 
-from bench.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_is_correct, boards
 from storage import MessageKind, OutboxMessage
 from storage.sql import to_text, utc_now
+from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_is_correct, boards
 
 JSON = dict[str, Any]
 CALLBACK = r"/interactions/\d+/[^/]+/callback"

@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import running_bot_env
 from fake_discord import payloads
 from fake_discord.payloads import Resolved
 from fake_discord.world import (
@@ -36,6 +35,7 @@ from fake_discord.world import (
     default_world,
 )
 from rules.character import METALS, export_character, revise_character
+from testbed.bot_env import running_bot_env
 from tests.bot.test_bad_input import (
     ATTACHMENT,
     JSON,

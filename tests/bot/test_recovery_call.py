@@ -4,10 +4,10 @@ recovers in a Breather the Narrator calls, from their Hero's button, or by the N
 import copy
 from typing import Any
 
-from bench.bot_env import BotEnv
 from fake_discord.payloads import JSON
 from rules.character import CharacterKind, make_character
 from storage import StoredCharacter
+from testbed.bot_env import BotEnv
 
 NARRATORS_CALL = "Recovery is the Narrator's call"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from discord import app_commands
 
-from bench.bot_env import BotEnv
 from bot.errors import user_message
+from testbed.bot_env import BotEnv
 
 SETUP = [
     ("player1", "/character create name:Vin physique:3 wits:5"),

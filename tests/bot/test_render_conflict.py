@@ -21,8 +21,8 @@ from rules.conflict import (
     SpendNudges,
 )
 from tests.bot.conflict_render_support import STAKES, assert_fits, description, field, text_of
-from tests.conflict.builders import Table, of_type
-from tests.conflict.keep_hasting import (
+from tests.rules.conflict.builders import Table, of_type
+from tests.rules.conflict.keep_hasting import (
     CARROW,
     CARROW_FACES,
     CORDAL,

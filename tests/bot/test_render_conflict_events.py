@@ -35,8 +35,8 @@ from rules.contest import ContestResult, decide
 from rules.pool import Contribution, Pool, Source
 from rules.roll import read
 from tests.bot.conflict_render_support import assert_fits, field
-from tests.conflict.builders import Table
-from tests.conflict.keep_hasting import (
+from tests.rules.conflict.builders import Table
+from tests.rules.conflict.keep_hasting import (
     CARROW,
     CORDAL,
     GUARDS,

@@ -6,7 +6,7 @@ import asyncio
 import re
 from typing import Any
 
-from bench.bot_env import BotEnv
+from testbed.bot_env import BotEnv
 from tests.bot.test_requests import request_message, roll, table
 
 JSON = dict[str, Any]

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import BotEnv
 from fake_discord.commandline import CommandLineError
 from fake_discord.records import InteractionRecord
 from rules.character import Standing
 from rules.character.stats import standing_available
+from testbed.bot_env import BotEnv
 
 JSON = dict[str, Any]
 SETUP = [

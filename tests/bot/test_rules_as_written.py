@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from bench.bot_env import BotEnv, embeds_text
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, Resilience, make_character
 from rules.conflict import ConflictType, resolve_order
 from storage.conflict_runner import current_conflict
-from tests.conflict.builders import cast
+from testbed.bot_env import BotEnv, embeds_text
+from tests.rules.conflict.builders import cast
 
-V1 = Path(__file__).parents[1] / "conflict" / "fixtures" / "conflict_v1.json"
-"""A Conflict saved by the engine before attacks had a kind (see tests/conflict/test_upgrade.py)."""
+V1 = Path(__file__).parents[1] / "rules" / "conflict" / "fixtures" / "conflict_v1.json"
+"""A Conflict saved by the engine before attacks had a kind (see tests/rules/conflict/test_upgrade.py)."""
 CONTEST_SEED = 38
 """Throws the actor's 3 dice as 6 4 4 and the defender's 3 as 6 1 1 (``/contest``)."""
 
@@ -197,7 +197,7 @@ async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env: Bot
 
 
 async def test_a_conflict_saved_before_attack_kinds_plays_on(bot_env: BotEnv) -> None:
-    """A Conflict saved by the old engine (schema 1, tests/conflict/fixtures/conflict_v1.json) is
+    """A Conflict saved by the old engine (schema 1, tests/rules/conflict/fixtures/conflict_v1.json) is
     loaded by the bot, upgraded, and played on by the rule as written (docs/rulings.md §4.11):
     the busy Thug defends Vin's Physique attack on his Willpower with his Physique."""
     env = bot_env

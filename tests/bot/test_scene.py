@@ -3,11 +3,11 @@ real dispatch: ``/scene circumstances``, and every roll a player makes in the ch
 
 from typing import Any
 
-from bench.bot_env import BotEnv
 from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, make_character
 from storage.conflict_runner import current_conflict
+from testbed.bot_env import BotEnv
 
 REFUSED = "Circumstances are the Narrator's call"
 MISTS = '/scene circumstances value:1 note:"in the mists"'

@@ -3,11 +3,11 @@ defeated, revealing a Villain, role-only Narrators and the setup's warnings and 
 
 import pytest
 
-from bench.bot_env import BotEnv, embeds_text
 from fake_discord.world import MANAGE_GUILD, VIEW_CHANNEL, FakeChannel, FakeOverwrite
 from rules.character import Resilience, resilience_current
 from storage import GuildSettings
 from storage.conflict_runner import current_conflict
+from testbed.bot_env import BotEnv, embeds_text
 
 
 async def board_text(env: BotEnv) -> str:

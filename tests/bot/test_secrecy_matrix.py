@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.bot_env import embeds_text
 from bot.render.rows import INDENT, one_line
 from fake_discord import payloads
 from fake_discord.commandline import find_command
+from testbed.bot_env import embeds_text
 from tests.bot.secrecy_matrix import EXPECTED, PERSONAS, ROWS, markdown
 from tests.bot.secrecy_table import (
     GMROLL,

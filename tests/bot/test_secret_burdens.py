@@ -3,8 +3,8 @@ in ``burdens:`` tells them whether a guess was right."""
 
 import pytest
 
-from bench.bot_env import BotEnv
 from rules.character import CharacterKind, make_character
+from testbed.bot_env import BotEnv
 
 BURDEN = "Cracked rib"
 

@@ -2,11 +2,11 @@
 
 from typing import Any
 
-from bench.bot_env import BotEnv
 from fake_discord import payloads
 from fake_discord.commandline import parse_slash
 from fake_discord.records import settle
 from storage import GuildSettings
+from testbed.bot_env import BotEnv
 
 JSON = dict[str, Any]
 

@@ -7,10 +7,10 @@ import pytest
 from pydantic import ValidationError
 
 import bot.client
-from bench.bot_env import BotEnv
 from bot.__main__ import main
 from bot.cluster import child_environment, shard_ranges
 from bot.config import Settings
+from testbed.bot_env import BotEnv
 
 
 def settings(**values: Any) -> Settings:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.bot_env import BotEnv
 from rules.character import CharacterKind, make_character
 from storage.database import BUSY
 from storage.handled import ALREADY
+from testbed.bot_env import BotEnv
 
 HARDY = {
     "attributes": {"physique": 4, "charm": 3, "wits": 3},

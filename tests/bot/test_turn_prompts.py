@@ -1,7 +1,7 @@
 """Turns that find their players (docs/rulings.md §4.21), through the real discord.py dispatch.
 
 A Narrator and two players: Vin (player1), Kell (player2), the Narrator's Thug and Guards
-(``bench.turns_bench``). Each turn to declare or act pings the one who must move, and only
+(``testbed.turns``). Each turn to declare or act pings the one who must move, and only
 them, once; its buttons play the turn; a stale click or someone else's is refused privately;
 and a restarted bot asks a turn again when its message is gone.
 """
@@ -9,10 +9,10 @@ and a restarted bot asks a turn again when its message is gone.
 import asyncio
 import copy
 
-from bench.bot_env import BotEnv, refused
-from bench.turns_bench import SHEETS, START, Table, mentioned
 from rules.conflict import Conflict, Step, waiting
 from storage.conflict_runner import current_conflict
+from testbed.bot_env import BotEnv, refused
+from testbed.turns import SHEETS, START, Table, mentioned
 
 JSON = dict[str, object]
 

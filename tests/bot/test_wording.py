@@ -5,7 +5,6 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bench.bot_env import BotEnv
 from bot.inputs.choices import refusal
 from bot.render.conflict_status import bought_dice
 from bot.render.dice import decision_text
@@ -14,6 +13,7 @@ from rules.contest import Decision
 from rules.naming import did_you_mean
 from rules.words import count_of, verb
 from storage.conflict_runner import current_conflict
+from testbed.bot_env import BotEnv
 
 WORDS = st.sampled_from(["die", "Action Die", "Defense Die", "Nudge", "roll", "member", "round"])
 

@@ -4,7 +4,7 @@ OpenAPI description says Discord does: ``GET /guilds/{id}``, its members and its
 import discord
 import pytest
 
-from bench.bot_env import BotEnv
+from testbed.bot_env import BotEnv
 from tests.fake_discord.openapi_check import problems, response_schema
 
 

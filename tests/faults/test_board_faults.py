@@ -5,7 +5,7 @@ its PATCH with injected errors. discord.py retries some errors itself (429 after
 ``retry_after``, and 500/502/504 after sleeping 1, 3, 5, 7, 9 s: five tries, 25 s) and raises the
 others (503) at once; what it finally raises, the board retries after ``retry_delays``, set
 small here. Correct means: the board message shows exactly what ``status_embed`` renders for
-the Conflict as stored (the board checks are in ``bench/bot_env.py``, shared with the soak run).
+the Conflict as stored (the board checks are in ``testbed/bot_env.py``, shared with the soak run).
 """
 
 import logging
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import DISCORD_TRIES, DUEL, BotEnv, board_is_correct, board_message, boards, shown
 from storage.conflict_runner import current_conflict
+from testbed.bot_env import DISCORD_TRIES, DUEL, BotEnv, board_is_correct, board_message, boards, shown
 
 JSON = dict[str, Any]
 

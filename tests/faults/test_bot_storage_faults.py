@@ -10,9 +10,9 @@ import logging
 
 import pytest
 
-from bench.bot_env import DUEL, THUG_ATTACKS, BotEnv, refused
 from storage.errors import NotFoundError
 from storage.sql import fetch_all
+from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, refused
 from tests.faults.disk import disk_full, fill_disk, read_only
 
 NOT_SAVED = "Nothing was changed; try again later."

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_is_correct, board_message, boards, shown
 from storage import MessageKind, NewMessage
 from storage.conflict_runner import end_conflict
+from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_is_correct, board_message, boards, shown
 
 JSON = dict[str, Any]
 READY_TO_BOARD = 3.0

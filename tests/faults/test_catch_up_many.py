@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.bot_env import running_bot_env
 from bot.flow.pacing import GLOBAL_BURST, GLOBAL_PER_SECOND
 from fake_discord.backend import Limits
 from fake_discord.ratelimits import RateLimits
@@ -22,6 +21,7 @@ from rules.character import Character, CharacterKind
 from rules.conflict import Join
 from storage import Storage
 from storage.conflict_runner import start_conflict
+from testbed.bot_env import running_bot_env
 
 pytestmark = pytest.mark.slow
 

@@ -18,8 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.bot_env import DUEL, THUG_ATTACKS, board_matches
-from bench.pg_server import PgServer
 from fake_discord import payloads
 from fake_discord.commandline import parse_slash
 from fake_discord.payloads import Actor
@@ -38,6 +36,8 @@ from fake_discord.world import (
 from rules.conflict import Awaiting
 from storage import Storage
 from storage.conflict_runner import current_conflict
+from testbed.bot_env import DUEL, THUG_ATTACKS, board_matches
+from testbed.pg_server import PgServer
 
 pytestmark = pytest.mark.slow
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import DUEL, THUG_ATTACKS, BotEnv
 from storage.sql import fetch_all
+from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv
 
 pytestmark = pytest.mark.slow
 JSON = dict[str, Any]

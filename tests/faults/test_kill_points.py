@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import DUEL, THUG_ATTACKS, board_matches
 from fake_discord import payloads
 from fake_discord.commandline import parse_slash
 from fake_discord.process import BotProcess, RemoteHarness
@@ -31,6 +30,7 @@ from rules.conflict import Awaiting
 from storage import OutboxMessage, Storage
 from storage.conflict_runner import current_conflict
 from storage.sql import fetch_all
+from testbed.bot_env import DUEL, THUG_ATTACKS, board_matches
 
 pytestmark = pytest.mark.slow
 

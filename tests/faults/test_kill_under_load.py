@@ -2,7 +2,7 @@
 
 The real bot runs in a subprocess (``fake_discord.remote``) against the fake Discord in this
 process, which therefore survives the kill and knows exactly which interactions the bot
-acknowledged. Three players and the Narrator keep it busy (``bench/drivers.py``): character creations
+acknowledged. Three players and the Narrator keep it busy (``testbed/drivers.py``): character creations
 and edits, logged rolls, and a Conflict played with slash commands and prompt buttons. When
 enough has been acknowledged and a defence prompt is waiting, the test arms the bot's
 ``move-received`` crash point (``bot.flow.crash``) and clicks the defence: the bot kills itself
@@ -23,13 +23,13 @@ from pathlib import Path
 
 import pytest
 
-from bench.drivers import ConflictDriver, Row, character_exists, defence_pending, player_stream
 from fake_discord.load import Load, acknowledged
 from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.server import FakeDiscord
 from rules.conflict import Conflict, load_conflict
 from storage import Storage
 from storage.sql import fetch_all
+from testbed.drivers import ConflictDriver, Row, character_exists, defence_pending, player_stream
 from tests.support import integrity
 
 pytestmark = pytest.mark.slow

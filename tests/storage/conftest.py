@@ -1,4 +1,5 @@
-"""The storage tests run on both backends: SQLite, and a real PostgreSQL (``tests/conftest.py``)."""
+"""The storage tests, the Conflict runner's among them, run on both backends: SQLite, and a real
+PostgreSQL (``tests/conftest.py``)."""
 
 from collections.abc import AsyncIterator
 from pathlib import Path

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser
 
-from bench.bot_env import BotEnv, running_bot_env, table_world
-from bench.browser import CHROMIUM, MISSING, chromium
+from testbed.bot_env import BotEnv, running_bot_env, table_world
+from testbed.browser import CHROMIUM, MISSING, chromium
 
 
 @pytest.fixture

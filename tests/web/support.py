@@ -7,11 +7,11 @@ from contextlib import asynccontextmanager
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from bench.bot_env import DUEL, BotEnv, make_settings
 from bot.config import Settings
 from bot.web.app import Clock, make_app
 from bot.web.standing import Standings
 from bot.web.tokens import Kind, link_grant, sign, signing_key
+from testbed.bot_env import DUEL, BotEnv, make_settings
 
 Client = TestClient[web.Request, web.Application]
 HOSTILE = "<b>Bold</b>"

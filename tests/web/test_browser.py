@@ -8,10 +8,10 @@ from typing import cast
 
 from playwright.async_api import Browser, Locator, Page, expect
 
-from bench.bot_env import THUG_ATTACKS, BotEnv
 from bot.app import MistbornBot
 from bot.web.app import MAX_STREAMS
 from storage import Storage
+from testbed.bot_env import THUG_ATTACKS, BotEnv
 from tests.web.support import HOSTILE, SCRIPT, link_token
 from tests.web.test_web_command import link_of
 

@@ -4,9 +4,9 @@ import re
 
 from aiohttp import ClientSession, CookieJar
 
-from bench.bot_env import BotEnv
 from bot.cogs.web import NOT_ENABLED
 from fake_discord.records import InteractionRecord
+from testbed.bot_env import BotEnv
 from tests.web.support import SCRIPT
 
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from bench.bot_env import BotEnv
 from bot.web import snapshot
 from bot.web.app import MAX_STREAMS
 from bot.web.limits import BURST, PER_SECOND
+from testbed.bot_env import BotEnv
 from tests.web.support import SCRIPT, logged_in, table_channel, web_client
 
 SECRET_COUNCIL = [

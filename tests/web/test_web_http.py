@@ -3,9 +3,9 @@
 import time
 from typing import Any
 
-from bench.bot_env import BotEnv
 from bot.web.app import CSP, cookie_name
 from bot.web.tokens import link_grant, sign, signing_key
+from testbed.bot_env import BotEnv
 from tests.web.support import (
     HOSTILE,
     SCRIPT,

@@ -6,7 +6,6 @@ import time
 import pytest
 from aiohttp import ClientSession, CookieJar
 
-from bench.bot_env import BotEnv
 from bot.cogs.web import LOGGED_OUT
 from bot.web.standing import (
     ADMINISTRATOR,
@@ -17,6 +16,7 @@ from bot.web.standing import (
     Standing,
     standing_of,
 )
+from testbed.bot_env import BotEnv
 from tests.web.support import SCRIPT, logged_in, web_client
 from tests.web.test_web_command import link_of
 

@@ -8,10 +8,10 @@ import pytest
 from aiohttp import ClientSession
 from pydantic import ValidationError
 
-from bench.bot_env import BotEnv, make_settings
 from bot import __main__ as entry
 from bot.config import Settings
 from bot.web.server import WebServer
+from testbed.bot_env import BotEnv, make_settings
 from tests.web.support import link_token, web_client
 
 

@@ -21,7 +21,7 @@ from rules.character import (
 from rules.character import limits as lim
 from rules.character.text_budget import section_lengths
 from rules.errors import RulesError
-from tests.rules.test_character_strategies import characters
+from tests.rules.character.test_strategies import characters
 
 VIN: dict[str, Any] = {"name": "Vin", "kind": "hero", "owner_id": 1}
 

@@ -17,7 +17,7 @@ from rules.character import (
 )
 from rules.character.transfer import MAX_FILE_BYTES
 from rules.errors import RulesError
-from tests.rules.test_character_strategies import characters
+from tests.rules.character.test_strategies import characters
 
 VIN = make_character(
     name="Vin",

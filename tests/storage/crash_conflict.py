@@ -1,6 +1,6 @@
 """Plays the Keep Hasting round against a database, one transition per line read on stdin.
 
-Run by ``test_persistence.py`` as a separate process: it prints ``ready`` once the sheets and
+Run by ``test_conflict_runner.py`` as a separate process: it prints ``ready`` once the sheets and
 the Conflict exist, then for each line it reads applies the next command and prints its
 index once committed. The test kills it with SIGKILL between (or during) transitions.
 """
@@ -10,7 +10,7 @@ import sys
 
 from storage import Storage
 from storage.conflict_runner import run_transition, start_conflict
-from tests.conflict.keep_hasting import CHANNEL, joins, keep_hasting_sheets, round_one
+from tests.rules.conflict.keep_hasting import CHANNEL, joins, keep_hasting_sheets, round_one
 
 GUILD = 1
 STAKES = "Keep the Bylerum Boys busy while the crew works"

@@ -1,5 +1,5 @@
 """Roll20's Mistborn sheet onto ours (docs/rulings.md §6.12): sample exports written from the
-sheet's field list (``tests/rules/roll20/``), full, partial and broken, and hostile files."""
+sheet's field list (``tests/rules/character/roll20/``), full, partial and broken, and hostile files."""
 
 import json
 from collections.abc import Callable
@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.stalls import roll20_reporder, roll20_stunts, roll20_unknown_fields
 from rules.burdens import Severity
 from rules.character import CharacterKind, PowerType, export_character, make_character
 from rules.character.roll20 import MAX_ATTRIBUTES, MAX_BYTES
 from rules.character.roll20_sheet import LEFT_OUT_MAX
 from rules.character.sheet_files import SheetSource, read_sheet_file
 from rules.errors import RulesError
+from testbed.stalls import roll20_reporder, roll20_stunts, roll20_unknown_fields
 
 SAMPLES = Path(__file__).parent / "roll20"
 

@@ -10,16 +10,16 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bench.pg_server import PgServer
 from rules.character import Character, CharacterKind
 from rules.conflict import Act, AdjustDice, Pass
 from rules.errors import RulesError
 from storage import Storage
 from storage.character_rows import SheetLimits
 from storage.conflict_runner import current_conflict, run_transition
-from tests.conflict.crash_conflict import GUILD
-from tests.conflict.keep_hasting import CHANNEL, THORROW
-from tests.conflict.test_persistence import DECLARED, keep_hasting
+from testbed.pg_server import PgServer
+from tests.rules.conflict.keep_hasting import CHANNEL, THORROW
+from tests.storage.crash_conflict import GUILD
+from tests.storage.test_conflict_runner import DECLARED, keep_hasting
 
 
 @pytest.fixture

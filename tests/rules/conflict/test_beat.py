@@ -3,8 +3,8 @@
 import pytest
 
 from rules.conflict import SpendNudges, beat_possible
-from tests.conflict.builders import THUG, VIN, Table, declare_attack, declare_nothing, pick
-from tests.conflict.test_damage import hit
+from tests.rules.conflict.builders import THUG, VIN, Table, declare_attack, declare_nothing, pick
+from tests.rules.conflict.test_damage import hit
 
 
 @pytest.mark.parametrize(

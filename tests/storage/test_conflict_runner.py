@@ -28,9 +28,8 @@ from storage import AlreadyExistsError, NotFoundError, Storage, conflict_runner
 from storage.conflict_runner import current_conflict, end_conflict, run_transition, start_conflict
 from storage.conflicts import save_statements
 from storage.sql import Statement
-from tests.conflict.builders import waiting
-from tests.conflict.crash_conflict import GUILD, STAKES
-from tests.conflict.keep_hasting import (
+from tests.rules.conflict.builders import waiting
+from tests.rules.conflict.keep_hasting import (
     CARROW,
     CHANNEL,
     KOEL,
@@ -39,6 +38,7 @@ from tests.conflict.keep_hasting import (
     keep_hasting_sheets,
     round_one,
 )
+from tests.storage.crash_conflict import GUILD, STAKES
 from tests.support import start_test_module
 
 DECLARED = 8  # two burns and six declarations: the next command is Thorrow's attack
@@ -260,7 +260,7 @@ async def test_a_killed_process_resumes_where_it_committed(tmp_path: Path, acked
     state after ``acked`` or ``acked + 1`` commands, with its dice and pending attack, and the
     round finishes from there exactly as it would have."""
     path = tmp_path / "crash.sqlite3"
-    proc = await start_test_module("tests.conflict.crash_conflict", str(path), stdin=True)
+    proc = await start_test_module("tests.storage.crash_conflict", str(path), stdin=True)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         assert (await asyncio.wait_for(proc.stdout.readline(), 30)).strip() == b"ready"

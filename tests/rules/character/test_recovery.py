@@ -24,7 +24,7 @@ from rules.character import (
     short_breather,
 )
 from rules.errors import RulesError
-from tests.rules.test_character_strategies import characters
+from tests.rules.character.test_strategies import characters
 
 BASE: dict[str, Any] = {
     "name": "Koel",

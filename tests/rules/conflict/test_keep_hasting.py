@@ -17,8 +17,8 @@ from rules.conflict import (
     declaration_order,
     resolve_order,
 )
-from tests.conflict.builders import Table, of_type, waiting
-from tests.conflict.keep_hasting import (
+from tests.rules.conflict.builders import Table, of_type, waiting
+from tests.rules.conflict.keep_hasting import (
     CARROW,
     CORDAL,
     GUARDS,

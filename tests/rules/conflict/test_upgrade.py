@@ -12,7 +12,7 @@ from pathlib import Path
 from rules.character import Resilience
 from rules.conflict import ConflictType, Defend, Pass, Step, dump_conflict, load_conflict
 from rules.conflict.upgrade import upgrade_v1
-from tests.conflict.builders import BRUTE, THUG, VIN, Table, of_type, pick, waiting
+from tests.rules.conflict.builders import BRUTE, THUG, VIN, Table, of_type, pick, waiting
 
 V1 = (Path(__file__).parent / "fixtures" / "conflict_v1.json").read_text(encoding="utf-8")
 

@@ -19,7 +19,7 @@ from rules.character import (
 )
 from rules.character import limits as lim
 from rules.errors import RulesError
-from tests.rules.test_character_strategies import characters
+from tests.rules.character.test_strategies import characters
 
 CARROW = make_character(
     name="Carrow",

@@ -7,7 +7,7 @@ as the narrator or the players, and the bot's storage to assert on what was stor
 can start from one expensive setup (``running_snapshot``) instead of replaying it each time. The
 board helpers compare the Conflict board message in the fake with what ``status_embed`` renders
 for the stored Conflict; ``tests/faults/test_board_faults.py`` and the soak run share them. It
-lives under ``bench/`` because benchmarks may not import the tests, while the tests may import this.
+lives in ``testbed/`` because benchmarks may not import the tests, while both may import this.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from rules.conflict import (
     available_defence,
     resolve_order,
 )
-from tests.conflict.builders import (
+from tests.rules.conflict.builders import (
     BRUTE,
     CROWD,
     KELL,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 
 from rules.character import Character, CharacterKind, check_hero_build, make_character
-from tests.rules.test_character_strategies import characters
+from tests.rules.character.test_strategies import characters
 
 
 def hero(attributes: tuple[int, int, int], standings: tuple[int, int, int], **fields: Any) -> Character:

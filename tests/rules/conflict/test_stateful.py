@@ -52,7 +52,7 @@ from rules.conflict import (
 )
 from rules.conflict.order import beat_holder, declaration_key, last_declarer
 from rules.errors import RulesError
-from tests.conflict.builders import Table, cast
+from tests.rules.conflict.builders import Table, cast
 
 pytestmark = pytest.mark.slow  # 6,000 commands: the fuzzer of every Conflict command
 

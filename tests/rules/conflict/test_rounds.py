@@ -20,7 +20,7 @@ from rules.conflict import (
     parse_command,
 )
 from rules.errors import RulesError
-from tests.conflict.builders import (
+from tests.rules.conflict.builders import (
     BRUTE,
     THUG,
     VIN,
@@ -31,7 +31,7 @@ from tests.conflict.builders import (
     pick,
     waiting,
 )
-from tests.conflict.keep_hasting import CARROW, THORROW, declared_conflict
+from tests.rules.conflict.keep_hasting import CARROW, THORROW, declared_conflict
 
 
 def test_next_round_is_refused_until_everyone_has_acted() -> None:

@@ -24,7 +24,7 @@ from rules.conflict import (
     declaration_order,
     next_declarer,
 )
-from tests.conflict.builders import (
+from tests.rules.conflict.builders import (
     BRUTE,
     CROWD,
     KELL,

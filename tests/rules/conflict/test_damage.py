@@ -25,7 +25,7 @@ from rules.conflict import (
     declaration_order,
     resolve_order,
 )
-from tests.conflict.builders import (
+from tests.rules.conflict.builders import (
     BRUTE,
     CROWD,
     KELL,

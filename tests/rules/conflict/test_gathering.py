@@ -3,7 +3,7 @@
 import pytest
 
 from rules.conflict import Begin, Join, NextRound, Pass, Phase, Status, Step, next_declarer
-from tests.conflict.builders import (
+from tests.rules.conflict.builders import (
     BRUTE,
     CROWD,
     KELL,

@@ -20,7 +20,7 @@ from rules.conflict import (
     current_turn,
     resolve_order,
 )
-from tests.conflict.builders import (
+from tests.rules.conflict.builders import (
     BRUTE,
     KELL,
     THUG,
