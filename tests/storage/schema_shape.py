@@ -20,10 +20,10 @@ from typing import Any
 import aiosqlite
 import asyncpg
 
-from bench.pg_server import start_server
 from storage.dialect import PgConnection
 from storage.migrations import migrate
 from storage.pg_migrations import pg_migrate
+from testbed.pg_server import start_server
 
 _CAST = re.compile(r"::[a-z ]+$")
 SCHEMA_FOLDER = Path(__file__).resolve().parents[2] / "storage" / "schema"

@@ -18,11 +18,11 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from bench.pg_server import PgServer
 from storage import Storage, schema
 from storage.migrations import migrate
 from storage.schema import current_shape, numbered_scripts
 from storage.sql import fetch_all
+from testbed.pg_server import PgServer
 from tests.storage.schema_shape import (
     SCHEMA_FOLDER,
     Column,
