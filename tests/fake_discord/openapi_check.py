@@ -4,18 +4,15 @@ Enough of JSON Schema for the response schemas the fake answers with: ``$ref``, 
 or a list), ``properties``/``required``, ``items``, ``oneOf``/``anyOf``/``allOf``, ``const``,
 ``enum`` and ``pattern``. It returns the problems found, each with where it was.
 
-The description is Discord's own (the public repository discord/discord-api-spec,
-``specs/openapi.json``), kept unchanged beside this file, gzipped: ``discord-openapi.json.gz``.
+The description is Discord's own, as the fake reads it (``fake_discord.openapi.description``);
+the fake holds every request body against it with ``jsonschema``.
 """
 
-import gzip
-import json
 import re
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-OPENAPI = Path(__file__).with_name("discord-openapi.json.gz")
+from fake_discord.openapi import description
+
 TYPES: dict[str, Any] = {
     "string": str,
     "boolean": bool,
@@ -24,12 +21,6 @@ TYPES: dict[str, Any] = {
     "null": type(None),
     "number": (int, float),
 }
-
-
-@cache
-def description() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(gzip.decompress(OPENAPI.read_bytes()))
-    return loaded
 
 
 def response_schema(path: str, method: str = "get") -> dict[str, Any]:
