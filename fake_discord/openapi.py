@@ -134,6 +134,10 @@ def _cannot_match(instance: Any, kinds: frozenset[str] | None, values: list[Any]
     )
 
 
+def _order(value: Any) -> tuple[str, Any]:
+    return type(value).__name__, value
+
+
 def _tagged(keyword: str) -> Any:
     """``oneOf``/``anyOf`` that skips the branches sure to fail (by JSON type or ``type`` tag).
 
@@ -158,7 +162,7 @@ def _tagged(keyword: str) -> Any:
         if kept:
             yield from check(validator, kept, instance, schema)
         elif isinstance(instance, dict) and "type" in instance:
-            tags = sorted({v for _, _, values in _branches(options) for v in values or ()}, key=str)
+            tags = sorted({v for _, _, values in _branches(options) for v in values or ()}, key=_order)
             yield ValidationError(f"type {instance['type']!r} is not one of {tags}")
         else:
             yield ValidationError(f"{instance!r} is not valid under any of the given schemas")

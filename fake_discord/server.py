@@ -2,8 +2,9 @@
 
 It speaks just enough REST and gateway for an app-command bot: login, command sync, interaction
 callbacks, followups, channel messages (with nonces and history paging) and attachments.
-Everything the bot sends is recorded and checked against Discord's limits, so tests assert on
-the wire format rather than on mocks. A test can delete a channel or a message as a moderator
+Everything the bot sends is recorded and checked against Discord's limits and its published
+OpenAPI description (``fake_discord.openapi``), so tests assert on the wire format rather than on
+mocks. A test can delete a channel or a message as a moderator
 would, and turn on Discord's rate limits (``fake_discord.ratelimits``).
 """
 
