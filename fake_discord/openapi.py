@@ -190,16 +190,18 @@ class Operation:
     body: Validator | None
 
 
-def _pointer(*parts: str) -> str:
+def pointer(*parts: str) -> str:
+    """A ``$ref`` to the description's node at ``parts`` (``$ref``s inside it resolve from the root)."""
     escaped = (part.replace("~", "~0").replace("/", "~1") for part in parts)
     return ROOT + "#/" + "/".join(escaped)
 
 
 @cache
-def _registry() -> Registry[Any]:
+def registry() -> Registry[Any]:
+    """The description as the one resource ``$ref``s resolve in."""
     resource: Resource[Any] = Resource.from_contents(description(), default_specification=DRAFT202012)
-    registry: Registry[Any] = Registry().with_resource(ROOT, resource)
-    return registry
+    found: Registry[Any] = Registry().with_resource(ROOT, resource)
+    return found
 
 
 def _specificity(template: str) -> tuple[int, ...]:
@@ -238,8 +240,8 @@ def operation(method: str, template: str) -> Operation | None:
     request_body = spec.get("requestBody")
     if request_body is None or "application/json" not in request_body.get("content", {}):
         return Operation(method, template, None)
-    ref = _pointer("paths", template, method.lower(), "requestBody", "content", "application/json", "schema")
-    validator = SnowflakeValidator({"$ref": ref}, registry=_registry())
+    ref = pointer("paths", template, method.lower(), "requestBody", "content", "application/json", "schema")
+    validator = SnowflakeValidator({"$ref": ref}, registry=registry())
     return Operation(method, template, validator)
 
 
