@@ -9,7 +9,8 @@ The package knows nothing of the project's bot, with two exceptions that compose
 and ``remote.py`` (the bot in its own process, for crash tests). The bot never imports this
 package; ``tests/test_import_boundaries.py`` keeps it that way.
 
-- server, gateway, routes, validate, world, payloads, records, render: the fake itself;
+- server, gateway, routes, validate, world, payloads, records, render: the fake itself; openapi
+  holds every request against Discord's published OpenAPI description;
 - patch: points discord.py at it; harness: a bot in this process, driven like a person would;
 - commandline, console: typed lines to interactions, and the console loop for any bot factory;
 - process, load: a bot in another process (start, kill, stop) and a stream of writes to it.

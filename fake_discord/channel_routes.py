@@ -10,7 +10,7 @@ from aiohttp import web
 
 from fake_discord.backend import Backend
 from fake_discord.payloads import EPHEMERAL
-from fake_discord.responses import check_message, error, invalid_form, read_body, reply
+from fake_discord.responses import check_message, error, invalid_form, read_body, reply, spec_problems
 from fake_discord.world import MANAGE_MESSAGES
 
 JSON = dict[str, Any]
@@ -64,7 +64,7 @@ async def channel_messages(
             return error(404, 10008, "Unknown Message")  # that nonce's message was deleted meanwhile
         if existing is not None:
             return reply(existing | {"nonce": nonce})
-    if refused := check_message(fake, route, body, creating=True):
+    if refused := check_message(fake, route, body, creating=True, spec=spec_problems(request)):
         return refused
     message = await fake.create_message(channel_id, body, uploads)
     if nonce is None:
@@ -87,7 +87,7 @@ async def channel_message(
         await fake.delete_message(message)
         return web.Response(status=204)
     body, uploads = await read_body(request)
-    if refused := check_message(fake, route, body, creating=False):
+    if refused := check_message(fake, route, body, creating=False, spec=spec_problems(request)):
         return refused
     await fake.edit_message(message, body, uploads)
     return reply(message)

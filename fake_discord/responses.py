@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from aiohttp import web
@@ -42,8 +43,29 @@ def invalid_form(problems: list[str]) -> web.Response:
     return error(400, 50035, "Invalid Form Body", errors)
 
 
-async def read_body(request: web.Request) -> tuple[JSON, list[Upload]]:
-    """JSON body, or multipart `payload_json` plus `files[n]` parts in index order."""
+BODY = web.RequestKey("fake_discord.body", tuple)
+SPEC = web.RequestKey("fake_discord.openapi", list)
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+    """JSON body, or multipart `payload_json` plus `files[n]` parts in index order.
+
+    Read once per request: the OpenAPI check (``fake_discord.openapi``) reads it before the handler.
+    """
+    if BODY not in request:
+        request[BODY] = await _parse_body(request)
+    found: tuple[Any, list[Upload]] = request[BODY]
+    return found
+
+
+def spec_problems(request: web.Request) -> list[str]:
+    """What Discord's OpenAPI description refused in this request's body (already recorded as
+    violations by the server): the handler refuses with it when its own checks found nothing."""
+    found: list[str] = request.get(SPEC, [])
+    return found
+
+
+async def _parse_body(request: web.Request) -> tuple[Any, list[Upload]]:
     if request.content_type.startswith("multipart/"):
         form = await request.post()
         payload = json.loads(str(form.get("payload_json") or "{}"))
@@ -57,19 +79,33 @@ async def read_body(request: web.Request) -> tuple[JSON, list[Upload]]:
 
 
 def check_message(
-    fake: Backend, route: str, body: JSON, *, creating: bool, record: InteractionRecord | None = None
+    fake: Backend,
+    route: str,
+    body: JSON,
+    *,
+    creating: bool,
+    record: InteractionRecord | None = None,
+    spec: Sequence[str] = (),
 ) -> web.Response | None:
-    """Record limit and mention problems; answer 400 like Discord when limits are enforced."""
+    """Record limit and mention problems; answer 400 like Discord when limits are enforced, with
+    our own limits' words when they found something, else with the description's (``spec``)."""
     if fake.limits.silent_mentions:
         fake.violate(route, mention_problems(body), rejected=False)
     if problems := validate_message(body, creating=creating):
         fake.violate(route, problems, rejected=fake.limits.reject_invalid)
-        if fake.limits.reject_invalid:
-            if record is not None:
-                record.errors.append({"status": 400, "code": 50035, "message": "; ".join(problems)})
-                record.touch()
-            return invalid_form(problems)
-    return None
+    return refuse_form(fake, problems or list(spec), record)
+
+
+def refuse_form(
+    fake: Backend, problems: list[str], record: InteractionRecord | None = None
+) -> web.Response | None:
+    """400 Invalid Form Body for these (already recorded) problems, when limits are enforced."""
+    if not problems or not fake.limits.reject_invalid:
+        return None
+    if record is not None:
+        record.errors.append({"status": 400, "code": 50035, "message": "; ".join(problems)})
+        record.touch()
+    return invalid_form(problems)
 
 
 def refuse(

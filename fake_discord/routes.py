@@ -18,7 +18,15 @@ from fake_discord.backend import Backend
 from fake_discord.channel_routes import channel_message, channel_messages, pins
 from fake_discord.payloads import EPHEMERAL, LOADING
 from fake_discord.records import InteractionRecord, clock
-from fake_discord.responses import check_message, error, invalid_form, read_body, refuse, reply
+from fake_discord.responses import (
+    check_message,
+    error,
+    read_body,
+    refuse,
+    refuse_form,
+    reply,
+    spec_problems,
+)
 from fake_discord.validate import (
     mention_problems,
     validate_autocomplete,
@@ -86,10 +94,8 @@ async def interaction_callback(
         return refuse(fake, record, route, 400, 50035, "Invalid Form Body", why)
     if problems := _response_problems(kind, data):
         fake.violate(route, problems, rejected=fake.limits.reject_invalid)
-        if fake.limits.reject_invalid:
-            record.errors.append({"status": 400, "code": 50035, "message": "; ".join(problems)})
-            record.touch()
-            return invalid_form(problems)
+    if refused := refuse_form(fake, problems or spec_problems(request), record):
+        return refused
     if kind in (4, 7) and fake.limits.silent_mentions:
         fake.violate(route, mention_problems(data), rejected=False)
     record.responded_at = arrived
@@ -133,7 +139,7 @@ async def followup(
         )
         return refuse(fake, record, route, 404, 10015, "Unknown Webhook", why)
     body, uploads = await read_body(request)
-    if refused := check_message(fake, route, body, creating=True, record=record):
+    if refused := check_message(fake, route, body, creating=True, record=record, spec=spec_problems(request)):
         return refused
     original = record.original
     if original is not None and original["flags"] & LOADING:
@@ -182,7 +188,9 @@ async def webhook_message(
         record.touch()
         return web.Response(status=204)
     body, uploads = await read_body(request)
-    if refused := check_message(fake, route, body, creating=False, record=record):
+    if refused := check_message(
+        fake, route, body, creating=False, record=record, spec=spec_problems(request)
+    ):
         return refused
     await fake.edit_message(target, body, uploads)
     if message_id == "@original":
@@ -200,7 +208,8 @@ async def commands(
     if request.method == "GET":
         return reply(fake.commands.scopes.get(guild_id, []))
     body, _ = await read_body(request)
-    stored = fake.store_commands(guild_id, list(body) if isinstance(body, list) else [], route)
+    commands = list(body) if isinstance(body, list) else []
+    stored = fake.store_commands(guild_id, commands, route, spec_problems(request))
     return stored if isinstance(stored, web.Response) else reply(stored)
 
 

@@ -2,8 +2,9 @@
 
 It speaks just enough REST and gateway for an app-command bot: login, command sync, interaction
 callbacks, followups, channel messages (with nonces and history paging) and attachments.
-Everything the bot sends is recorded and checked against Discord's limits, so tests assert on
-the wire format rather than on mocks. A test can delete a channel or a message as a moderator
+Everything the bot sends is recorded and checked against Discord's limits and its published
+OpenAPI description (``fake_discord.openapi``), so tests assert on the wire format rather than on
+mocks. A test can delete a channel or a message as a moderator
 would, and turn on Discord's rate limits (``fake_discord.ratelimits``).
 """
 
@@ -22,7 +23,7 @@ from typing import Any
 
 from aiohttp import web
 
-from fake_discord import responses, routes
+from fake_discord import openapi, responses, routes
 from fake_discord.backend import CommandStore, Limits, Upload
 from fake_discord.gateway import RESUME_PATH, Gateway, shard_of
 from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
@@ -285,6 +286,8 @@ class FakeDiscord:
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
+        if self.limits.openapi and (refused := await self._described(request, path)):
+            return refused
         for method, pattern, handler in routes.ROUTES:
             if method == request.method and (found := pattern.fullmatch(path)):
                 route = f"{request.method} {re.sub(r'[(][^)]*[)]', '{id}', pattern.pattern)}"
@@ -293,6 +296,23 @@ class FakeDiscord:
                 return await self._limited(request, route, path, found.groups(), handler)
         self.violate(f"{request.method} {path}", ["route not implemented by the fake"], rejected=False)
         return responses.error(404, 0, f"404: Not Found ({request.method} {path} is not faked)")
+
+    async def _described(self, request: web.Request, path: str) -> web.StreamResponse | None:
+        """Hold the request against Discord's OpenAPI description: a path it lacks gets Discord's
+        404; a body its schema refuses is recorded here and refused (400) by the route's handler,
+        after its own checks, whose words are plainer."""
+        found, problems = openapi.route_problems(request.method, path)
+        if found is None:
+            self.violate(f"{request.method} {path}", problems, rejected=True)
+            return responses.error(404, 0, f"404: Not Found ({request.method} {path})")
+        if found.body is None:
+            return None
+        body, _ = await responses.read_body(request)
+        if not (problems := openapi.body_problems(found, body)):
+            return None
+        self.violate(f"{request.method} {found.template}", problems, rejected=self.limits.reject_invalid)
+        request[responses.SPEC] = problems
+        return None
 
     async def _limited(
         self, request: web.Request, route: str, path: str, ids: tuple[str, ...], handler: routes.Handler
@@ -355,13 +375,14 @@ class FakeDiscord:
     # -- Commands ------------------------------------------------------------------------------
 
     def store_commands(
-        self, guild_id: int | None, commands: list[JSON], route: str
+        self, guild_id: int | None, commands: list[JSON], route: str, spec: list[str] | None = None
     ) -> list[JSON] | web.Response:
-        """Bulk overwrite, as PUT .../commands does; Discord rejects the whole set on any problem."""
+        """Bulk overwrite, as PUT .../commands does; Discord rejects the whole set on any problem
+        (ours, or ``spec``: what its OpenAPI description refused, already recorded)."""
         if problems := validate_command_set(commands):
             self.violate(route, problems, rejected=self.limits.reject_invalid)
-            if self.limits.reject_invalid:
-                return responses.invalid_form(problems)
+        if refused := responses.refuse_form(self, problems or spec or []):
+            return refused
         stored = []
         for command in commands:
             key = (guild_id, command["name"], command.get("type", 1))
