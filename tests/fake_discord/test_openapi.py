@@ -61,7 +61,7 @@ async def test_repeated_ids_in_allowed_mentions_users_are_a_violation(h: Harness
     member = discord.Object(h.member("player1").user.id)
     twice = discord.AllowedMentions(users=[member, member], everyone=False, roles=False)
     with pytest.raises(discord.HTTPException) as refused:
-        await channel.send("hi", allowed_mentions=twice, file=discord.File(io.BytesIO(b"x"), "a.txt"))
+        await channel.send("hi", allowed_mentions=twice, file=discord.File(io.BytesIO(b"x"), "notes.txt"))
     assert refused.value.status == 400 and refused.value.code == 50035
     assert any(p.startswith("$.allowed_mentions.users:") and "non-unique" in p for p in described(h))
 
