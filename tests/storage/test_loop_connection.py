@@ -1,7 +1,7 @@
 """The writer and the lookup reader answer on the event loop's thread, and never make it wait.
 
 ``storage.loop_connection`` runs small statements where they are asked, with SQLite's own busy
-timeout at 0; a statement that meets another process's lock waits for it on aiosqlite's thread,
+timeout at 0; a statement that meets another process's lock waits for it on the connection's thread,
 and the ones asked after it follow it there, in order. ``storage.checkpoints`` copies the WAL
 back off the loop, since the writer never does. All on real SQLite files.
 """

@@ -155,7 +155,7 @@ async def test_open_sets_wal_foreign_keys_and_busy_timeout(storage: Storage) -> 
         assert await pragma(writer, "foreign_keys") == 1
         assert await pragma(writer, "synchronous") == 1  # NORMAL
         # On the loop's thread SQLite must never wait for a lock or checkpoint by itself: a
-        # lock is waited for on aiosqlite's thread, checkpoints run in storage.checkpoints.
+        # lock is waited for on the connection's thread, checkpoints run in storage.checkpoints.
         assert await pragma(writer, "busy_timeout") == 0
         assert await pragma(writer, "wal_autocheckpoint") == 0
     assert storage.sqlite.writer.wait_ms == 5000
