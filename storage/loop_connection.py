@@ -52,8 +52,9 @@ class LoopConnection:
     """
 
     def __init__(self, path: Path, *, wait_ms: int = WAIT_MS) -> None:
-        self._path = path
-        self._conn: sqlite3.Connection | None = None
+        # Autocommit (BEGIN and COMMIT are ours), and no busy wait of SQLite's own.
+        self._conn = sqlite3.connect(path, timeout=0, isolation_level=None, check_same_thread=False)
+        self._closed = False
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-wait")
         self.wait_ms = wait_ms
         """How long a statement that met another process's lock waits for it, on the thread."""
@@ -65,8 +66,7 @@ class LoopConnection:
         self._on_thread = 0
 
     def __await__(self) -> Generator[Any, None, Self]:
-        """Connect (autocommit: BEGIN and COMMIT are ours; no busy wait of SQLite's own)."""
-        self._conn = sqlite3.connect(self._path, timeout=0, isolation_level=None, check_same_thread=False)
+        """Ready once made (``await connect_on_loop(path)``, as with aiosqlite)."""
         return self._connected().__await__()
 
     async def _connected(self) -> Self:
@@ -74,7 +74,7 @@ class LoopConnection:
 
     @property
     def connection(self) -> sqlite3.Connection:
-        if self._conn is None:
+        if self._closed:
             raise ValueError("The connection is closed.")
         return self._conn
 
@@ -96,7 +96,8 @@ class LoopConnection:
 
     async def _execute(self, fn: Callable[..., T], *args: Any) -> T:
         """Every call's one way in: here when nothing waits on the thread, else there."""
-        if self.on_loop and not self._on_thread and (conn := self._conn) is not None:
+        if self.on_loop and not self._on_thread and not self._closed:
+            conn = self._conn
             changes = conn.total_changes
             try:
                 here = fn(*args)
@@ -163,9 +164,9 @@ class LoopConnection:
     async def close(self) -> None:
         """Close on the thread: the last connection to close checkpoints the WAL."""
         self.on_loop = False
-        if self._conn is not None:
+        if not self._closed:
             await self._on_its_thread(self._conn.close)
-            self._conn = None
+            self._closed = True
         self._thread.shutdown(wait=False)
 
 

@@ -8,7 +8,7 @@ from rules.character import Character, CharacterKind
 from rules.character.draft import new_draft
 from storage import LATEST_VERSION, GuildSettings, SchemaVersionError, Storage, migrations
 from storage.migrations import MIGRATIONS, migrate, schema_version, split_statements, steps
-from storage.sql import fetch_one
+from storage.sql import Connection, fetch_one
 from tests.faults.disk import filler_roll
 
 pytestmark = pytest.mark.sqlite_only
@@ -142,7 +142,7 @@ async def test_a_failing_migration_changes_nothing(db_path: Path, monkeypatch: p
 
 
 async def test_open_sets_wal_foreign_keys_and_busy_timeout(storage: Storage) -> None:
-    async def pragma(conn: aiosqlite.Connection, name: str) -> object:
+    async def pragma(conn: Connection, name: str) -> object:
         row = await fetch_one(conn, "PRAGMA " + name)
         assert row is not None
         return row[0]
