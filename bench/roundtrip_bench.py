@@ -104,7 +104,9 @@ async def install(storage: Storage, counter: Counter) -> Callable[[], None]:
     """Trace every connection and count every trip to aiosqlite's thread; returns the undo."""
     database = storage.sqlite
     counter.on_loop = (database.writer, database.lookup)
-    for conn in (database.writer, database.lookup, *database.readers):
+    for on_loop in (database.writer, database.lookup):
+        await on_loop.set_trace_callback(counter.traced)
+    for conn in database.readers:
         await conn.set_trace_callback(counter.traced)
     original = aiosqlite.Connection._execute
 

@@ -10,7 +10,7 @@ knows exactly which boards are behind their Conflict, and which show a Conflict 
 from pydantic import BaseModel, ConfigDict
 
 from storage.session import Session
-from storage.sql import Row, Statement, execute, fetch_all, fetch_one
+from storage.sql import Row, execute, fetch_all, fetch_one
 
 _COLUMNS = "guild_id, channel_id, message_id, conflict_id, rendered_version FROM conflict_boards"
 
@@ -99,14 +99,14 @@ class BoardRepository:
         self, guild_id: int, channel_id: int, message_id: int, conflict_id: int, version: int
     ) -> None:
         """The message now shows ``conflict_id`` at ``version`` (never moves a board backwards)."""
-        await self._session.write_shared(
-            Statement(
+        async with self._session.writing() as conn:
+            await execute(
+                conn,
                 "UPDATE conflict_boards SET conflict_id = ?, rendered_version = ?"
                 " WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
                 " AND (conflict_id IS NULL OR conflict_id <> ? OR rendered_version < ?)",
                 (conflict_id, version, guild_id, channel_id, message_id, conflict_id, version),
             )
-        )
 
     async def clear(self, guild_id: int, channel_id: int) -> None:
         async with self._session.writing() as conn:

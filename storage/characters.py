@@ -105,22 +105,6 @@ def updated_sheets(
     ]
 
 
-def updated_many(
-    guild_id: int, changes: Sequence[tuple[StoredCharacter, Character]], now: datetime, result: object
-) -> list[StoredCharacter]:
-    """What :func:`update_many_statement` came to, in a prepared unit: the sheets as saved, or
-    StaleWriteError when one was changed or deleted since it was read (the unit is undone)."""
-    if isinstance(result, IntegrityError):
-        raise taken(", ".join(character.name for _, character in changes)) from result
-    if isinstance(result, BaseException):
-        raise result
-    written = {int(row[0]) for row in result}  # type: ignore[attr-defined]
-    for stored, _ in changes:
-        if stored.id not in written:
-            raise StaleWriteError(f"Someone else changed {stored.name} just now; try again.")
-    return updated_sheets(guild_id, changes, now)
-
-
 class CharacterRepository:
     """Every read and write of character sheets, always within one server."""
 

@@ -17,6 +17,7 @@ import contextlib
 import logging
 import sqlite3
 from pathlib import Path
+from typing import Protocol
 
 import aiosqlite
 
@@ -28,12 +29,17 @@ EVERY = 1.0
 """Seconds between checkpoints, when something was written."""
 
 
+class Changes(Protocol):
+    """The writer, as the checkpointer watches it: how many rows it has changed so far."""
+
+    @property
+    def total_changes(self) -> int: ...
+
+
 class Checkpointer:
     """Copies the WAL back into the database file every :data:`EVERY` seconds, off the loop."""
 
-    def __init__(
-        self, conn: aiosqlite.Connection, writer: aiosqlite.Connection, every: float = EVERY
-    ) -> None:
+    def __init__(self, conn: aiosqlite.Connection, writer: Changes, every: float = EVERY) -> None:
         self._conn = conn
         self._writer = writer
         self._every = every
@@ -43,7 +49,7 @@ class Checkpointer:
         """Checkpoints run so far (for the tests)."""
 
     @classmethod
-    async def open(cls, path: Path, writer: aiosqlite.Connection, every: float = EVERY) -> "Checkpointer":
+    async def open(cls, path: Path, writer: Changes, every: float = EVERY) -> "Checkpointer":
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
             await conn.execute(f"PRAGMA busy_timeout = {WAIT_MS}")

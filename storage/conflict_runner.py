@@ -8,8 +8,8 @@ afterwards: the :class:`Applied` that comes back holds the new state, every part
 sheet and the queued messages, which is all a reply and a board need.
 
 The load, the command and the messages come first, from the last committed state and outside
-the one writer; then only writes follow, each checking the version it was read at, as one
-prepared unit (:func:`run_transition`, ``storage.prepared``). When another move or a sheet's
+the one writer; then only writes follow, each checking the version it was read at, in one
+transaction (:func:`run_transition`). When another move or a sheet's
 edit came in between, nothing is kept and the move is done again inside one transaction that
 reads and writes (on PostgreSQL, where several processes share the database, it first locks
 the Conflict's row and then its sheets in id order: ``ConflictRepository.lock``). Either way
@@ -29,7 +29,6 @@ the states of the last few documents, so a move parses only what another process
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -53,24 +52,13 @@ from rules.conflict import (
 )
 from rules.errors import RulesError
 from storage.character_rows import StoredCharacter
-from storage.characters import update_many_statement, updated_many
 from storage.conflict_documents import DOCUMENTS as DOCUMENTS
 from storage.conflict_documents import load_stored as load_stored
-from storage.conflicts import (
-    NO_CONFLICT,
-    StoredConflict,
-    delete_statement,
-    deleted,
-    lock_statements,
-    save_statements,
-    saved,
-)
+from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError, StaleWriteError
-from storage.handled import claim_statement, claimed
-from storage.outbox import NewMessage, OutboxMessage, add_statement, added
-from storage.prepared import Prepared
-from storage.rolls import RollRecord, append_statement
-from storage.sql import back_to_back, utc_now
+from storage.outbox import NewMessage, OutboxMessage
+from storage.rolls import RollRecord
+from storage.sql import back_to_back
 from storage.store import Repositories, Storage
 
 MakeCommand = Callable[[Conflict, Mapping[int, Character]], Command]
@@ -173,65 +161,44 @@ async def _prepare(
     return _Move(stored, loaded, transition, applied, messages, document)
 
 
-def _written(
+async def _write(
+    tx: Repositories,
     guild_id: int,
     channel_id: int,
     move: _Move,
     rolls: Rolls | None,
     interaction_id: int | None,
     *,
-    postgres: bool,
     lock: bool,
-) -> Prepared[Applied]:
-    """The move's writes as one prepared unit (``storage.prepared``): the interaction's claim,
-    the move's rolls, the changed sheets, the Conflict (or its deletion once ended) and the
-    composed messages, and what their results mean.
+) -> Applied:
+    """The move's writes, inside the caller's transaction: the interaction's claim, the move's
+    rolls, the changed sheets, the Conflict (or its deletion once ended) and the composed
+    messages.
 
-    They go to the database together and depend on nothing but what the move read: every
-    write checks the version it was read at, so a move prepared from a state someone has since
-    changed raises :class:`~storage.errors.StaleWriteError` and nothing of it is kept. The
-    claim is checked first, so a replayed interaction is what is reported. ``lock``: on
-    PostgreSQL, hold the Conflict's row and its sheets first (``ConflictRepository.lock``).
+    They depend on nothing but what the move read: every write checks the version it was read
+    at, so a move prepared from a state someone has since changed raises
+    :class:`~storage.errors.StaleWriteError` (or NotFoundError, once ended) and the transaction
+    keeps nothing of it. The claim goes first, so a replayed interaction is what is reported.
+    ``lock``: on PostgreSQL, hold the Conflict's row and its sheets first
+    (``ConflictRepository.lock``).
     """
-    stored, transition, now = move.stored, move.transition, utc_now()
+    stored, transition = move.stored, move.transition
+    if lock:
+        await tx.conflicts.lock(guild_id, channel_id)
+    if interaction_id is not None:
+        await tx.handled.claim(interaction_id)
+    for record in rolls(move.applied) if rolls is not None else ():
+        await tx.rolls.append(record)
     changes = [(move.loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())]
-    records = rolls(move.applied) if rolls is not None else ()
-    locks = lock_statements(guild_id, channel_id, postgres=postgres) if lock else ()
-    claim = () if interaction_id is None else (claim_statement(interaction_id),)
-    sheets = (update_many_statement(guild_id, changes, now, postgres=postgres),) if changes else ()
-    conflict = (
-        (delete_statement(guild_id, channel_id, stored),)
-        if move.document is None
-        else save_statements(
-            guild_id, stored, move.document, [p.id for p in transition.state.participants], now
-        )
-    )
-    messages = (add_statement(guild_id, channel_id, stored.id, move.messages, now),) if move.messages else ()
-    statements = (*locks, *claim, *map(append_statement, records), *sheets, *conflict, *messages)
-
-    def finish(results: list[Any]) -> Applied:
-        rest = iter(results)
-        for result in [next(rest) for _ in locks]:
-            if isinstance(result, BaseException):
-                raise result
-        for _ in claim:
-            claimed(next(rest))
-        for _ in records:
-            logged = next(rest)
-            if isinstance(logged, BaseException):
-                raise logged
-        written = updated_many(guild_id, changes, now, next(rest)) if sheets else []
-        if move.document is None:
-            deleted(next(rest))
-            saved_state = None
-        else:
-            saved_state = saved(stored, move.document, now, [next(rest) for _ in conflict])
-        rows = added(next(rest), guild_id, channel_id, stored.id, move.messages, now) if messages else ()
-        return move.applied.model_copy(
-            update={"stored": saved_state, "sheets": tuple(written), "messages": rows}
-        )
-
-    return Prepared(statements, finish)
+    written = await tx.characters.update_many(guild_id, changes)
+    saved: StoredConflict | None = None
+    if move.document is None:
+        await tx.conflicts.delete(guild_id, channel_id, stored)
+    else:
+        participants = [p.id for p in transition.state.participants]
+        saved = await tx.conflicts.save(guild_id, stored, move.document, participants=participants)
+    rows = await tx.outbox.add(guild_id, channel_id, stored.id, move.messages)
+    return move.applied.model_copy(update={"stored": saved, "sheets": tuple(written), "messages": rows})
 
 
 async def run_transition(
@@ -259,14 +226,13 @@ async def run_transition(
     ``interaction_id``, when given, is recorded with the move, and a second move with the same
     id raises :class:`~storage.errors.AlreadyHandledError` and writes nothing.
 
-    The move is first prepared from the last committed state, read outside the one writer, and
-    its writes, each checking the version it was read at, go to the database as one prepared
-    unit (:func:`_written`) that SQLite's writer runs itself: a move that held the writer
-    while it read, applied and composed, or while its own task queued the writes, kept every
-    roll behind it for several turns of a busy loop (``bench/load_bench.py``). When someone
-    changed the Conflict or a sheet in between, nothing of it is kept, and the move is done
-    again the careful way (:func:`_in_writer`): read and written inside one transaction, after
-    the moves before it. Either way each move sees the state the one before it left.
+    The move is first prepared from the last committed state, read outside the one writer
+    (composing its messages may await), and only its writes, each checking the version it was
+    read at, run in one transaction (:func:`_write`), so no other write waits while a move
+    composes. When someone changed the Conflict or a sheet in between, nothing of it is kept,
+    and the move is done again the careful way (:func:`_in_writer`): read and written inside
+    one transaction, after the moves before it. Either way each move sees the state the one
+    before it left.
 
     Raises :class:`~storage.errors.NotFoundError` when no Conflict runs in the channel and
     :class:`~rules.errors.RulesError` when the command is not allowed now; in both cases
@@ -276,12 +242,10 @@ async def run_transition(
     if ready is not None:
         await ready
     move = await _prepare(storage, guild_id, stored, loaded, command, rng, conflict_id, compose)
-    # On PostgreSQL other processes' moves wait at the lock, first of the writes.
-    written = _written(
-        guild_id, channel_id, move, rolls, interaction_id, postgres=storage.postgres, lock=True
-    )
-    try:
-        return _remembered(move, await storage.database.write_prepared(written))
+    try:  # on PostgreSQL other processes' moves wait at the lock, first of the writes
+        async with storage.transaction() as tx:
+            applied = await _write(tx, guild_id, channel_id, move, rolls, interaction_id, lock=True)
+        return _remembered(move, applied)
     except (StaleWriteError, NotFoundError):
         pass  # another move, or a sheet's edit, came in between: redo it after them
     return await _in_writer(
@@ -317,8 +281,7 @@ async def _in_writer(
         claim = () if interaction_id is None else (tx.handled.claim(interaction_id),)
         (stored, loaded), *_ = await back_to_back(tx.conflicts.get_with_sheets(guild_id, channel_id), *claim)
         move = await _prepare(tx, guild_id, stored, loaded, command, rng, conflict_id, compose)
-        written = _written(guild_id, channel_id, move, rolls, None, postgres=storage.postgres, lock=False)
-        return _remembered(move, await tx.session.write_prepared(written))
+        return _remembered(move, await _write(tx, guild_id, channel_id, move, rolls, None, lock=False))
 
 
 def _remembered(move: _Move, applied: Applied) -> Applied:

@@ -14,7 +14,7 @@ Conflict, and where" (:meth:`ConflictRepository.channels_of`) is one indexed que
 agrees with the saved Conflicts.
 """
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from datetime import datetime
 from typing import NoReturn
 
@@ -245,7 +245,12 @@ class ConflictRepository:
                 if not changed:
                     raise NotFoundError(NO_CONFLICT)
                 return
-            if not await run_statement(conn, delete_statement(guild_id, channel_id, expected)):
+            changed = await execute(
+                conn,
+                "DELETE FROM conflicts WHERE guild_id = ? AND channel_id = ? AND id = ? AND version = ?",
+                (guild_id, channel_id, expected.id, expected.version),
+            )
+            if not changed:
                 await self._explain_miss(conn, guild_id, expected.id)
 
     @staticmethod
@@ -288,33 +293,6 @@ def save_statements(
         ),
         *index_statements(guild_id, stored.channel_id, participants),
     )
-
-
-def saved(stored: StoredConflict, document: str, now: datetime, results: Sequence[object]) -> StoredConflict:
-    """What :func:`save_statements` came to, in a prepared unit: the new state, or
-    StaleWriteError when someone saved or ended the Conflict since it was read."""
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
-    if results[0] != 1:
-        raise StaleWriteError(STALE)
-    return stored.model_copy(update={"version": stored.version + 1, "updated_at": now, "document": document})
-
-
-def delete_statement(guild_id: int, channel_id: int, expected: StoredConflict) -> Statement:
-    """End ``expected`` if it is still the channel's Conflict at the version it was read at."""
-    return Statement(
-        "DELETE FROM conflicts WHERE guild_id = ? AND channel_id = ? AND id = ? AND version = ?",
-        (guild_id, channel_id, expected.id, expected.version),
-    )
-
-
-def deleted(result: object) -> None:
-    """What :func:`delete_statement` came to, in a prepared unit."""
-    if isinstance(result, BaseException):
-        raise result
-    if result != 1:
-        raise StaleWriteError(STALE)
 
 
 def lock_statements(guild_id: int, channel_id: int, *, postgres: bool) -> tuple[Statement, ...]:

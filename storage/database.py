@@ -1,12 +1,14 @@
-"""The one SQLite file the bot keeps: one writer shared by group commit, and a pool of readers.
+"""The one SQLite file the bot keeps: one writer, taken by one write at a time, and readers.
 
 SQLite allows one writer at a time. Rather than let many coroutines race for the file lock and
-meet "database is locked", every write goes through ONE connection, handed to one write at a
-time in the order they asked (``BEGIN IMMEDIATE`` takes the file's write lock at the start, so
-a transaction never fails half-way for lack of it). Writes that queue while it is busy share one
-``COMMIT``, each in its own savepoint (:mod:`storage.writer`). The writer answers on the event
-loop's own thread (:mod:`storage.loop_connection`); waiting for another process holding the
-file (a backup, a second bot), up to 5 s, happens on aiosqlite's thread instead.
+meet "database is locked", every write goes through ONE connection, held by one write at a
+time (an ``asyncio.Lock``, so waiting for it never blocks the loop): a lone repository call
+runs in autocommit, a ``Storage.transaction()`` body between ``BEGIN IMMEDIATE`` (which takes
+the file's write lock at the start, so a transaction never fails half-way for lack of it) and
+``COMMIT``. The writer answers on the event loop's own thread (:mod:`storage.loop_connection`),
+so a write returns within the step that asked it and the lock is rarely found held; waiting for
+another process holding the file (a backup, a second bot), up to 5 s, happens on the
+connection's own thread instead.
 
 Reads outside a transaction use read-only connections. With WAL, each sees the last committed
 state and never waits for the writer or for each other; reading on the writer instead would
@@ -20,14 +22,15 @@ process holding the lock past the busy timeout), the transaction is rolled back 
 fault is outside the bot, nothing was saved, and the same request works once it clears.
 """
 
+import asyncio
 import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol, Self, TypeVar
+from typing import Any, Self
 
 import aiosqlite
 
@@ -35,16 +38,14 @@ from storage.checkpoints import Checkpointer
 from storage.errors import DatabaseBusyError, StorageUnavailableError
 from storage.loop_connection import WAIT_MS, LoopConnection, connect_on_loop
 from storage.migrations import migrate
-from storage.prepared import Prepared, run_prepared
-from storage.sql import Statement, reads_in_flight, run_statement
-from storage.writer import GroupWriter
+from storage.session import Session as Session
+from storage.sql import reads_in_flight, rollback
 
 DEFAULT_DB_PATH = Path("data/mistborn.sqlite3")
 READERS = 3
 """Read-only connections: enough that one slow read never holds the others, few enough that
 their threads do not crowd two cores."""
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 NOT_SAVED = "Nothing was changed; try again later."
 UNAVAILABLE = {
@@ -56,44 +57,23 @@ UNAVAILABLE = {
 """Primary SQLite result codes that mean "the file cannot take writes now", with what to say."""
 BUSY = "The database is busy right now; nothing was changed. Try again in a moment."
 BUSY_CODES = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-
-
-class Session(Protocol):
-    """Where a repository gets its connections: the whole database, or one open transaction.
-
-    Repositories never BEGIN or COMMIT themselves; they ask ``writing()`` for the writer (alone:
-    one atomic statement; inside ``Storage.transaction()``: part of that transaction) and use
-    ``reader`` for plain reads (``lookup`` for those an index bounds). That is what lets the same
-    repository code run alone or as part of a larger transaction.
-    """
-
-    @property
-    def reader(self) -> aiosqlite.Connection: ...
-
-    @property
-    def lookup(self) -> aiosqlite.Connection: ...
-
-    def writing(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        """The writer."""
-        ...
-
-    async def write_shared(self, write: Statement) -> int:
-        """One statement that depends on nothing read before it, which the writer may run with
-        others like it and their one commit (group commit, :mod:`storage.writer`)."""
-        ...
-
-    async def write_prepared(self, prepared: Prepared[T]) -> T:
-        """Prepared statements and their check (``storage.prepared``), all kept or none."""
-        ...
+LOST = "I can't save right now: the database refused the write. Nothing was changed; try again later."
+"""What a transaction's caller hears when SQLite itself ended the transaction under its body."""
 
 
 async def _connect(path: Path, *, read_only: bool) -> aiosqlite.Connection:
-    """A reader of the pool: on aiosqlite's thread, waiting for another process's lock there."""
+    """A reader of the pool (or the connection that migrates): on aiosqlite's thread, waiting
+    for another process's lock there."""
     # isolation_level=None: we issue BEGIN/COMMIT ourselves; the sqlite3 module must not.
     conn = await aiosqlite.connect(path, isolation_level=None)
     try:
         await conn.execute(f"PRAGMA busy_timeout = {WAIT_MS}")
-        await _prepare(conn, path, read_only=read_only)
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA foreign_keys = ON")
+        if read_only:
+            await conn.execute("PRAGMA query_only = ON")
+        else:
+            await _wal(conn, path)
     except BaseException:
         await conn.close()
         raise
@@ -103,11 +83,14 @@ async def _connect(path: Path, *, read_only: bool) -> aiosqlite.Connection:
 async def _connect_on_loop(path: Path, *, read_only: bool) -> LoopConnection:
     """The writer, or the reader for lookups: answering on the loop's thread
     (``storage.loop_connection``). The writer never checkpoints (``storage.checkpoints``)."""
-    conn = connect_on_loop(path)
-    await conn  # starts its thread and connects there
+    conn = await connect_on_loop(path)
     try:
-        await _prepare(conn, path, read_only=read_only)
-        if not read_only:
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA foreign_keys = ON")
+        if read_only:
+            await conn.execute("PRAGMA query_only = ON")
+        else:
+            await _wal(conn, path)
             await conn.execute("PRAGMA wal_autocheckpoint = 0")
     except BaseException:
         await conn.close()
@@ -115,15 +98,9 @@ async def _connect_on_loop(path: Path, *, read_only: bool) -> LoopConnection:
     return conn
 
 
-async def _prepare(conn: aiosqlite.Connection, path: Path, *, read_only: bool) -> None:
-    conn.row_factory = sqlite3.Row
-    await conn.execute("PRAGMA foreign_keys = ON")
-    if read_only:
-        await conn.execute("PRAGMA query_only = ON")
-        return
-    async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
-        row = await cursor.fetchone()
-    if row is None or str(row[0]).lower() != "wal":
+async def _wal(conn: aiosqlite.Connection | LoopConnection, path: Path) -> None:
+    rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
+    if not rows or str(rows[0][0]).lower() != "wal":
         raise RuntimeError(f"Could not switch {path} to WAL mode.")
     # In WAL mode NORMAL never corrupts and survives a process crash; it only risks
     # the last commits on power loss, and saves an fsync per commit.
@@ -153,7 +130,7 @@ def make_private(path: Path) -> None:
 
 
 class Database:
-    """One SQLite file: the writer connection, shared by group commit, and a pool of readers.
+    """One SQLite file: the writer connection, held by one write at a time, and readers.
 
     Open with ``await Database.open(path)``; close with ``await db.close()`` or use it as an
     async context manager.
@@ -174,22 +151,31 @@ class Database:
         self._lookup = lookup
         self._readers = tuple(readers)
         self._checkpointer = checkpointer
-        self._group = GroupWriter(writer)
+        self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[Any] | None = None
+        self._waiting = 0
         self._closed = False
 
     @classmethod
     async def open(cls, path: Path | str = DEFAULT_DB_PATH, readers: int = READERS) -> Self:
-        """Open (creating if needed) the file at ``path`` and bring its schema up to date."""
+        """Open (creating if needed) the file at ``path`` and bring its schema up to date.
+
+        Migrations run first, on a connection of their own that may wait for another
+        process's lock (nothing else runs yet)."""
         path = Path(path)
         make_private(path)
-        writer = await _connect_on_loop(path, read_only=False)
-        opened: list[aiosqlite.Connection] = []
+        migrating = await _connect(path, read_only=False)
         try:
-            await migrate(writer)
+            await migrate(migrating)
+        finally:
+            await migrating.close()
+        writer = await _connect_on_loop(path, read_only=False)
+        opened: list[aiosqlite.Connection | LoopConnection] = []
+        try:
             lookup = await _connect_on_loop(path, read_only=True)
             opened.append(lookup)
-            for _ in range(readers):
-                opened.append(await _connect(path, read_only=True))
+            pool = [await _connect(path, read_only=True) for _ in range(readers)]
+            opened.extend(pool)
             checkpointer = await Checkpointer.open(path, writer)
         except BaseException:
             for conn in opened:
@@ -197,16 +183,18 @@ class Database:
             await writer.close()
             raise
         checkpointer.start()
-        return cls(path, writer, lookup, opened[1:], checkpointer)
+        return cls(path, writer, lookup, pool, checkpointer)
 
     async def close(self) -> None:
-        """Wait for every write running or queued, then close every connection."""
+        """Wait for the write running and those already waiting, then close every connection."""
         if self._closed:
             return
         self._closed = True
-        await self._group.stop()
+        async with self._lock:
+            pass
         await self._checkpointer.close()
-        for reader in (self._lookup, *self._readers):
+        await self._lookup.close()
+        for reader in self._readers:
             await reader.close()
         try:
             await self._writer.execute("PRAGMA optimize")
@@ -224,12 +212,7 @@ class Database:
     @property
     def waiting(self) -> int:
         """Writes waiting for the writer right now: how far writes are behind (admission control)."""
-        return self._group.waiting
-
-    @property
-    def group(self) -> GroupWriter:
-        """The writer's batching, for the benchmarks' counts."""
-        return self._group
+        return self._waiting
 
     @property
     def readers(self) -> tuple[aiosqlite.Connection, ...]:
@@ -254,7 +237,7 @@ class Database:
     @property
     def writer(self) -> LoopConnection:
         """The writer connection itself, for its counts and its wait for locks (tests, benchmarks);
-        writes go through :meth:`writing`, :meth:`write_shared` and :meth:`transaction`."""
+        writes go through :meth:`writing` and :meth:`transaction`."""
         return self._writer
 
     @property
@@ -262,41 +245,69 @@ class Database:
         return self._checkpointer
 
     @asynccontextmanager
-    async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The writer for one repository call, outside any explicit transaction.
-
-        Every repository write is one statement (followed at most by a read that explains a
-        miss), and SQLite makes a lone statement atomic by itself. When the writer is free it
-        runs in autocommit, without the statements for BEGIN and COMMIT; when writes queue, it
-        joins their batch (``storage.writer``) and returns once that batch committed. Writes
-        that must stand or fall together go through :meth:`transaction`.
-        """
-        with _said_plainly():
-            async with self._group.statement() as conn:
-                yield conn
-
-    async def write_shared(self, write: Statement) -> int:
-        """One shared write, outside any explicit transaction (``storage.writer``)."""
-        with _said_plainly():
-            return await self._group.write(write)
-
-    async def write_prepared(self, prepared: Prepared[T]) -> T:
-        """A prepared unit, outside any explicit transaction: the writer runs it itself."""
-        with _said_plainly():
-            return await self._group.prepared(prepared)
+    async def _held(self) -> AsyncIterator[None]:
+        """The writer, for this task alone until the block ends, in the order writes asked."""
+        if self._closed:
+            raise RuntimeError("The database is closed.")
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            raise RuntimeError("A transaction is already open in this task; use the repositories it yielded.")
+        self._waiting += 1
+        try:
+            await self._lock.acquire()
+        finally:
+            self._waiting -= 1
+        self._holder = task
+        try:
+            yield
+        finally:
+            self._holder = None
+            self._lock.release()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def writing(self) -> AsyncIterator[LoopConnection]:
+        """The writer for one repository call, outside any explicit transaction.
+
+        Every repository write is one statement (or a savepoint of a few), followed at most by a
+        read that explains a miss, and SQLite makes a lone statement atomic by itself, so it runs
+        in autocommit. Writes that must stand or fall together go through :meth:`transaction`.
+        """
+        with _said_plainly():
+            async with self._held():
+                yield self._writer
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[LoopConnection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if the body raises.
 
-        Transactions run one at a time in the order they asked, alone or as savepoints of a
-        batch that commits once (``storage.writer``); either way the block returns only after
+        Transactions run one at a time in the order they asked; the block returns only after
         its writes are committed. Opening one inside another in the same task would wait for
         itself forever, so it raises instead.
         """
         with _said_plainly():
-            async with self._group.transaction():
-                yield self._writer
+            async with self._held():
+                conn = self._writer
+                try:  # a BEGIN cancelled while it waits on the thread still runs there: roll it back
+                    await conn.execute("BEGIN IMMEDIATE")
+                    yield conn
+                    if not conn.in_transaction:  # the body swallowed an error that ended it
+                        raise StorageUnavailableError(LOST)
+                    await conn.execute("COMMIT")
+                except BaseException as error:
+                    await _roll_back(conn, error)
+                    raise
+
+
+async def _roll_back(conn: LoopConnection, cause: BaseException) -> None:
+    """Roll back after ``cause``; if even that fails, the original error is the one to report.
+
+    SQLite rolls back by itself on some errors (a full disk, an I/O error); a ROLLBACK
+    that fails then must not hide why the transaction failed in the first place.
+    """
+    try:
+        await rollback(conn)
+    except sqlite3.Error:
+        log.warning("ROLLBACK failed after %r", cause, exc_info=True)
 
 
 @contextmanager
@@ -326,27 +337,17 @@ def _unavailable(error: sqlite3.Error) -> StorageUnavailableError | None:
 class TransactionSession:
     """A :class:`Session` bound to one open transaction: every read and write joins it."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: LoopConnection) -> None:
         self._conn = conn
 
     @property
-    def reader(self) -> aiosqlite.Connection:
+    def reader(self) -> LoopConnection:
         return self._conn
 
     @property
-    def lookup(self) -> aiosqlite.Connection:
+    def lookup(self) -> LoopConnection:
         return self._conn
 
     @asynccontextmanager
-    async def writing(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def writing(self) -> AsyncIterator[LoopConnection]:
         yield self._conn
-
-    async def write_shared(self, write: Statement) -> int:
-        """Inside a transaction a shared write is just one more of its statements."""
-        async with self.writing() as conn:
-            return int(await run_statement(conn, write))
-
-    async def write_prepared(self, prepared: Prepared[T]) -> T:
-        """Inside a transaction a prepared unit runs in a savepoint of it."""
-        async with self.writing() as conn:
-            return await run_prepared(conn, prepared)

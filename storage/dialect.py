@@ -11,9 +11,8 @@ Why not SQLAlchemy: its async layer would sit on both drivers, but the statement
 (upserts with ``RETURNING``, JSON, the multi-row version-checked update) would still be written
 per dialect, behind a much larger layer and a slower row path.
 
-An asyncpg connection runs one statement at a time, while a Conflict move issues its three
-writes side by side (``storage.conflict_runner._together``), as it does on aiosqlite's thread:
-a lock per connection queues them in the order they were asked, as that thread does.
+An asyncpg connection runs one statement at a time: a lock per connection queues statements
+that tasks sharing it ask at once, in the order they were asked.
 """
 
 import asyncio

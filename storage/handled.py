@@ -11,26 +11,22 @@ from datetime import datetime
 from storage.errors import AlreadyHandledError
 from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
-from storage.sql import IntegrityError, Statement, run_statement, to_text, utc_now
+from storage.sql import Connection, IntegrityError, execute, to_text, utc_now
 
 ALREADY = "That request was already carried out; nothing changed this time."
 
 
-def claim_statement(interaction_id: int) -> Statement:
-    """The write that records ``interaction_id`` as handled (refused if it already is)."""
-    return Statement(
-        "INSERT INTO handled_interactions (interaction_id, handled_at) VALUES (?, ?)",
-        (interaction_id, to_text(utc_now())),
-    )
-
-
-def claimed(result: object) -> None:
-    """What :func:`claim_statement` came to, in a prepared unit: AlreadyHandledError if the
-    interaction was handled before (``storage.prepared``)."""
-    if isinstance(result, IntegrityError):
-        raise AlreadyHandledError(ALREADY) from result
-    if isinstance(result, BaseException):
-        raise result
+async def claim_on(conn: Connection, interaction_id: int) -> None:
+    """Record ``interaction_id`` as handled on ``conn``; :class:`AlreadyHandledError` if it
+    already was (for a repository that claims inside its own write, ``RollLog.append_once``)."""
+    try:
+        await execute(
+            conn,
+            "INSERT INTO handled_interactions (interaction_id, handled_at) VALUES (?, ?)",
+            (interaction_id, to_text(utc_now())),
+        )
+    except IntegrityError as error:
+        raise AlreadyHandledError(ALREADY) from error
 
 
 class HandledRepository:
@@ -43,10 +39,7 @@ class HandledRepository:
         Use it inside the transaction that makes the change, so both stand or fall together.
         """
         async with self._session.writing() as conn:
-            try:
-                await run_statement(conn, claim_statement(interaction_id))
-            except IntegrityError as error:
-                raise AlreadyHandledError(ALREADY) from error
+            await claim_on(conn, interaction_id)
 
     async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         """Forget interactions handled before `before`, ``batch`` per statement

@@ -29,12 +29,10 @@ from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
 from storage.sql import (
     Row,
-    Statement,
     execute,
     fetch_all,
     fetch_one,
     from_text,
-    run_statement,
     to_text,
     utc_now,
 )
@@ -118,49 +116,10 @@ def _message(row: Row) -> OutboxMessage:
     )
 
 
-def add_statement(
-    guild_id: int, channel_id: int, conflict_id: int | None, messages: Sequence[NewMessage], now: datetime
-) -> Statement:
-    """ONE INSERT queueing ``messages`` (at least one), returning their ids."""
-    stamp = to_text(now)
-    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(messages))
-    params: list[object] = []
-    for message in messages:
-        payload = json.dumps(message.payload, ensure_ascii=False, separators=(",", ":"))
-        params += [guild_id, channel_id, conflict_id, message.action_id, message.kind.value]
-        params += [payload, message.interaction_id, stamp, message.prompt_key]
-    return Statement(
-        "INSERT INTO outbox (guild_id, channel_id, conflict_id, action_id, kind, payload,"
-        " interaction_id, created_at, prompt_key) VALUES " + values + " RETURNING id",
-        params,
-        returns="rows",
-    )
-
-
-def added(
-    result: object,
-    guild_id: int,
-    channel_id: int,
-    conflict_id: int | None,
-    messages: Sequence[NewMessage],
-    now: datetime,
-) -> tuple[OutboxMessage, ...]:
-    """The rows :func:`add_statement` queued, as stored (or the error it raised)."""
-    if isinstance(result, BaseException):
-        raise result
-    # AUTOINCREMENT ids grow in insertion order; RETURNING's own order is not promised.
-    ids = sorted(int(row[0]) for row in result)  # type: ignore[attr-defined]
-    return tuple(
-        OutboxMessage(
-            **message.model_dump(),
-            id=row_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            conflict_id=conflict_id,
-            created_at=now,
-        )
-        for row_id, message in zip(ids, messages, strict=True)
-    )
+_ADD = (
+    "INSERT INTO outbox (guild_id, channel_id, conflict_id, action_id, kind, payload,"
+    " interaction_id, created_at, prompt_key) VALUES "
+)
 
 
 class OutboxRepository:
@@ -176,18 +135,37 @@ class OutboxRepository:
         if not messages:
             return ()
         now = utc_now()
+        stamp = to_text(now)
+        params: list[object] = []
+        for message in messages:
+            payload = json.dumps(message.payload, ensure_ascii=False, separators=(",", ":"))
+            params += [guild_id, channel_id, conflict_id, message.action_id, message.kind.value]
+            params += [payload, message.interaction_id, stamp, message.prompt_key]
+        sql = _ADD + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(messages)) + " RETURNING id"
         async with self._session.writing() as conn:
-            rows = await run_statement(conn, add_statement(guild_id, channel_id, conflict_id, messages, now))
-        return added(rows, guild_id, channel_id, conflict_id, messages, now)
+            rows = await fetch_all(conn, sql, params)
+        # AUTOINCREMENT ids grow in insertion order; RETURNING's own order is not promised.
+        ids = sorted(int(row[0]) for row in rows)
+        return tuple(
+            OutboxMessage(
+                **message.model_dump(),
+                id=row_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                conflict_id=conflict_id,
+                created_at=now,
+            )
+            for row_id, message in zip(ids, messages, strict=True)
+        )
 
     async def delivered(self, row_id: int, message_id: int) -> bool:
         """Mark the row shown by Discord message ``message_id``; False if it was settled already."""
-        changed = await self._session.write_shared(
-            Statement(
+        async with self._session.writing() as conn:
+            changed = await execute(
+                conn,
                 "UPDATE outbox SET delivered_at = ?, message_id = ? WHERE id = ? AND delivered_at IS NULL",
                 (to_text(utc_now()), message_id, row_id),
             )
-        )
         return changed == 1
 
     async def attempted(self, row_id: int) -> None:

@@ -17,18 +17,16 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
 import asyncpg
 
 from storage.dialect import PgConnection
 from storage.errors import DatabaseBusyError, StorageUnavailableError
 from storage.pg_migrations import pg_migrate
-from storage.prepared import Prepared, run_prepared
-from storage.sql import Connection, Statement, run_statement
+from storage.sql import Connection
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 POOL_SIZE = 10
 """Connections per process: a move holds one for its transaction, a read borrows one briefly."""
@@ -128,16 +126,6 @@ class PgDatabase:
         async with self.transaction() as conn:
             yield conn
 
-    async def write_shared(self, write: Statement) -> int:
-        """One statement in its own transaction (sharing commits is SQLite's writer's business)."""
-        async with self.transaction() as conn:
-            return int(await run_statement(conn, write))
-
-    async def write_prepared(self, prepared: Prepared[T]) -> T:
-        """Prepared statements and their check in a transaction of their own."""
-        async with self.transaction() as conn:
-            return await run_prepared(conn, prepared)
-
 
 class PgTransactionSession:
     """A session bound to one open PostgreSQL transaction: every read and write joins it."""
@@ -156,9 +144,3 @@ class PgTransactionSession:
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[Connection]:
         yield self._conn
-
-    async def write_shared(self, write: Statement) -> int:
-        return int(await run_statement(self._conn, write))
-
-    async def write_prepared(self, prepared: Prepared[T]) -> T:
-        return await run_prepared(self._conn, prepared)

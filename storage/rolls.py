@@ -18,15 +18,13 @@ secret and public rolls for that reason).
 """
 
 from datetime import datetime
-from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
-from storage.handled import claim_statement, claimed
-from storage.prepared import Prepared
+from storage.handled import claim_on
 from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
-from storage.sql import Row, Statement, fetch_all, fetch_one, from_text, to_text
+from storage.sql import Row, fetch_all, fetch_one, from_text, insert, savepoint, to_text
 
 MAX_RECENT = 100
 MAX_FACES = 20
@@ -149,39 +147,31 @@ def _stats(row: Row | None) -> RollStats:
     )
 
 
-def append_statement(record: RollRecord) -> Statement:
-    """The write that logs ``record``, its new id wanted: a shared write (it depends on no read)."""
+_APPEND = (
+    "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
+    " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes,"
+    " secret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _append_params(record: RollRecord) -> tuple[object, ...]:
     counts = [record.faces.count(face) for face in range(1, 7)]
-    return Statement(
-        "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
-        " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes,"
-        " secret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            record.guild_id,
-            record.user_id,
-            to_text(record.at),
-            record.label,
-            record.dice,
-            record.free_nudges,
-            record.underflow,
-            record.difficulty,
-            _faces_text(record.faces),
-            record.result,
-            record.outcome,
-            int(record.success),
-            *counts,
-            int(record.secret),
-        ),
-        returns="id",
+    return (
+        record.guild_id,
+        record.user_id,
+        to_text(record.at),
+        record.label,
+        record.dice,
+        record.free_nudges,
+        record.underflow,
+        record.difficulty,
+        _faces_text(record.faces),
+        record.result,
+        record.outcome,
+        int(record.success),
+        *counts,
+        int(record.secret),
     )
-
-
-def _logged_once(results: list[Any]) -> int:
-    claim, logged = results
-    claimed(claim)
-    if isinstance(logged, BaseException):
-        raise logged
-    return int(logged)
 
 
 class RollLog:
@@ -192,16 +182,17 @@ class RollLog:
 
     async def append(self, record: RollRecord) -> int:
         """Log a roll; return its id (ids grow with time)."""
-        return int(await self._session.write_shared(append_statement(record)))
+        async with self._session.writing() as conn:
+            return await insert(conn, _APPEND, _append_params(record))
 
     async def append_once(self, record: RollRecord, interaction_id: int) -> int:
         """Log a roll made for ``interaction_id``, claiming it in the same unit: the same
         interaction delivered twice (a replay, or two sessions of one shard during a redeploy)
         logs one roll, and the second raises :class:`~storage.errors.AlreadyHandledError`
         with nothing written (``storage.handled``)."""
-        return await self._session.write_prepared(
-            Prepared((claim_statement(interaction_id), append_statement(record)), _logged_once)
-        )
+        async with self._session.writing() as conn, savepoint(conn, "roll_once"):
+            await claim_on(conn, interaction_id)
+            return await insert(conn, _APPEND, _append_params(record))
 
     async def recent(
         self, guild_id: int, user_id: int | None = None, limit: int = 10, *, viewer: int | None = None

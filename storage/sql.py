@@ -16,10 +16,12 @@ from typing import Any, Literal, Protocol
 import aiosqlite
 
 from storage.dialect import IntegrityErrors, PgConnection
+from storage.loop_connection import LoopConnection
 
 Params = Sequence[object]
-Connection = aiosqlite.Connection | PgConnection
-"""Where a statement runs: SQLite's connection, or a PostgreSQL connection or pool."""
+Connection = aiosqlite.Connection | LoopConnection | PgConnection
+"""Where a statement runs: an SQLite connection (a pool reader on its thread, or the writer and
+the lookup reader on the loop's, ``storage.loop_connection``), or a PostgreSQL connection or pool."""
 
 IntegrityError: tuple[type[Exception], ...] = (sqlite3.IntegrityError, *IntegrityErrors)
 """A UNIQUE, FOREIGN KEY or CHECK constraint refused a write, on either backend."""
@@ -42,7 +44,7 @@ def per_dialect(conn: Connection, sqlite: str, postgres: str) -> str:
     return postgres if isinstance(conn, PgConnection) else sqlite
 
 
-_IN_FLIGHT: "weakref.WeakKeyDictionary[aiosqlite.Connection, int]" = weakref.WeakKeyDictionary()
+_IN_FLIGHT: "weakref.WeakKeyDictionary[object, int]" = weakref.WeakKeyDictionary()
 
 
 def reads_in_flight(conn: aiosqlite.Connection) -> int:
@@ -53,8 +55,8 @@ def reads_in_flight(conn: aiosqlite.Connection) -> int:
 async def fetch_all(conn: Connection, sql: str, params: Params = ()) -> list[Row]:
     """Run a query and read every row, which also ends the statement's read snapshot at once.
 
-    One call on aiosqlite's connection (execute and fetch together): on a pool reader, one
-    trip to its thread; on the writer or the lookup reader, answered on the loop's thread
+    One call on the connection (execute and fetch together): on a pool reader, one trip to its
+    thread; on the writer or the lookup reader, answered on the loop's thread
     (``storage.loop_connection``).
     """
     if isinstance(conn, PgConnection):
@@ -102,12 +104,8 @@ Returns = Literal["count", "id", "rows", "many"]
 
 @dataclass(frozen=True, slots=True)
 class Statement:
-    """One write as data, for the writer to send (``storage.writer``, ``storage.prepared``).
-
-    Alone, it is a *shared write*: it depends on nothing read before it (a roll's log entry, a
-    delivery mark), so SQLite's one writer may run it beside others like it, with their one
-    commit.
-    """
+    """One write as data: a repository builds the statements of one call (a Conflict's save
+    and its participants' index, a lock), and runs them with :func:`run_statement`."""
 
     sql: str
     params: Params = ()
@@ -161,12 +159,12 @@ async def insert(conn: Connection, sql: str, params: Params = ()) -> int:
     return int(row[0])
 
 
-async def rollback(conn: aiosqlite.Connection) -> None:
+async def rollback(conn: aiosqlite.Connection | LoopConnection) -> None:
     """Roll back whatever transaction is open, if any.
 
-    Always queued, never skipped on ``conn.in_transaction``: aiosqlite runs statements in order
-    on its own thread, so after a cancellation a ``BEGIN`` may still be waiting to run, and
-    only a ``ROLLBACK`` queued behind it is sure to close it. SQLite already rolled back on
+    Always sent, never skipped on ``conn.in_transaction``: after a cancellation a ``BEGIN`` may
+    still be waiting for a lock on the connection's thread, and only a ``ROLLBACK`` sent behind
+    it is sure to close it. SQLite already rolled back on
     some errors, so "no transaction is active" is expected and ignored.
     """
     try:

@@ -34,7 +34,7 @@ class Repositories:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        """Where these repositories read and write (for writes prepared as data, ``storage.prepared``)."""
+        """Where these repositories read and write."""
         self.characters = CharacterRepository(session)
         self.active = ActiveCharacterRepository(session)
         self.settings = SettingsRepository(session)

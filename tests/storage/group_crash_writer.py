@@ -1,6 +1,6 @@
-"""Many concurrent writers sharing group commits, printing each unit once committed.
+"""Many concurrent writers, printing each unit once committed.
 
-Run by ``test_database_group.py`` as a separate process and killed with SIGKILL while batches
+Run by ``test_database_group.py`` as a separate process and killed with SIGKILL while writes
 are in flight: every unit it printed must be in the file afterwards, and every unit there whole.
 Every seventh unit raises after writing; none of its rows may ever be kept.
 """

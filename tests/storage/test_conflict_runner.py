@@ -24,7 +24,7 @@ from rules.conflict import (
     new_conflict,
 )
 from rules.errors import RulesError
-from storage import AlreadyExistsError, NotFoundError, Storage, conflict_runner
+from storage import AlreadyExistsError, NotFoundError, Storage, conflicts
 from storage.conflict_runner import current_conflict, end_conflict, run_transition, start_conflict
 from storage.conflicts import save_statements
 from storage.sql import Statement
@@ -107,7 +107,7 @@ async def test_a_failure_after_the_sheet_write_rolls_both_back(
         update, *index = save_statements(*args, **kwargs)
         return (Statement("UPDATE conflicts_on_fire SET document = ?", update.params[:1]), *index)
 
-    monkeypatch.setattr(conflict_runner, "save_statements", broken_save)
+    monkeypatch.setattr(conflicts, "save_statements", broken_save)
     with pytest.raises(Exception, match="conflicts_on_fire"):
         await run_transition(storage, GUILD, CHANNEL, SpendNudges(participant=THORROW, story=2, damage=2))
     monkeypatch.undo()

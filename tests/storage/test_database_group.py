@@ -1,29 +1,23 @@
-"""Group commit (``storage.writer``) and the pool of readers.
+"""The one writer (``storage.database``) and the pool of readers.
 
-Writes queued behind a busy writer run as savepoints of one transaction: a unit that raises
-leaves nothing and the others commit; each unit sees the ones before it; shared writes (a
-roll's log entry) go ahead of transaction bodies, and one that fails leaves the others of its
-batch; a ``kill -9`` during a batch leaves only whole units, and every unit a caller saw
-returned. A slow read holds no other.
+Writes queued behind a busy writer run one after another, in order: a unit that raises leaves
+nothing and the others commit; each unit sees the ones before it; a queued write cancelled
+never runs; a ``kill -9`` among many writers leaves only whole units, and every unit a caller
+saw returned. A slow read holds no other.
 """
 
 import asyncio
 import signal
 import sqlite3
 import threading
-from collections import deque
 from pathlib import Path
 
 import pytest
 
 from rules.character import CharacterKind, make_character
-from storage import GuildSettings, Storage, write_batch
-from storage.errors import AlreadyExistsError, DatabaseBusyError, StorageUnavailableError
-from storage.prepared import Prepared
-from storage.rolls import append_statement
-from storage.sql import Statement, fetch_all, fetch_one
-from storage.write_batch import MAX_BATCH
-from storage.write_queue import QueuedUnit
+from storage import GuildSettings, Storage
+from storage.errors import AlreadyExistsError, DatabaseBusyError
+from storage.sql import fetch_all, fetch_one
 from tests.storage.group_crash_writer import ROWS_PER_UNIT
 from tests.storage.group_crash_writer import record as roll
 from tests.support import integrity, start_test_module
@@ -61,10 +55,7 @@ async def queued(storage: Storage, count: int) -> None:
     raise AssertionError(f"only {storage.database.waiting} writes queued, expected {count}")
 
 
-async def test_a_failing_unit_is_rolled_back_alone_and_the_others_commit(
-    storage: Storage, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(write_batch, "BATCH_BUDGET", 60.0)  # a loaded machine must not split the batch
+async def test_a_failing_unit_is_rolled_back_alone_and_the_others_commit(storage: Storage) -> None:
     blocker, _, release = await hold_writer(storage)
 
     async def lone(guild_id: int) -> None:
@@ -85,7 +76,6 @@ async def test_a_failing_unit_is_rolled_back_alone_and_the_others_commit(
     tasks.append(asyncio.create_task(failing()))
     tasks += [asyncio.create_task(pair(g)) for g in range(6, 11)]
     await queued(storage, len(tasks))
-    batches, units = storage.sqlite.group.batches, storage.sqlite.group.batched_units
     release.set()
     results = await asyncio.gather(blocker, *tasks, return_exceptions=True)
 
@@ -97,9 +87,6 @@ async def test_a_failing_unit_is_rolled_back_alone_and_the_others_commit(
         assert await storage.conflicts.get(guild_id, guild_id * 10) is not None
     assert await storage.settings.get(50) == GuildSettings()
     assert await storage.conflicts.get(50, 500) is None
-    # The ten queued units that ended well shared one commit (fewer than MAX_BATCH waited).
-    assert storage.sqlite.group.batches == batches + 1
-    assert storage.sqlite.group.batched_units == units + 10 < MAX_BATCH
 
 
 async def test_a_failing_lone_write_among_lone_writes_changes_nothing_else(storage: Storage) -> None:
@@ -119,71 +106,6 @@ async def test_a_failing_lone_write_among_lone_writes_changes_nothing_else(stora
     assert [r for r in results if isinstance(r, BaseException)] == [results[2]]
     kept = await storage.characters.summaries(1)
     assert sorted(c.name for c in kept) == ["Elend", "Kelsier", "Sazed", "Vin"]
-
-
-async def test_queued_roll_log_writes_share_one_commit(
-    storage: Storage, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(write_batch, "BATCH_BUDGET", 60.0)
-    blocker, _, release = await hold_writer(storage)
-    tasks = [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(1, 31)]
-    await queued(storage, len(tasks))
-    batches, units = storage.sqlite.group.batches, storage.sqlite.group.batched_units
-    release.set()
-    ids = await asyncio.gather(*tasks)
-    await blocker
-    assert ids == sorted(ids)  # logged in the order they asked
-    assert storage.sqlite.group.batches == batches + 1
-    assert storage.sqlite.group.batched_units == units + 30
-    rows = await fetch_all(storage.database.reader, "SELECT user_id FROM roll_log ORDER BY id")
-    assert [int(row["user_id"]) for row in rows] == list(range(1, 31))
-
-
-async def test_a_queued_roll_waits_for_one_transaction_body_at_most(storage: Storage) -> None:
-    """Behind two queued Conflict moves' bodies, a roll is committed after the first body and
-    before the second starts; and the first, older than the roll, is not overtaken by it."""
-    blocker, _, release = await hold_writer(storage)
-    logged_before_body: list[int] = []
-
-    async def move(guild_id: int) -> None:
-        async with storage.transaction() as tx:
-            row = await fetch_one(storage.database.reader, "SELECT COUNT(*) AS n FROM roll_log")
-            assert row is not None
-            logged_before_body.append(int(row["n"]))  # committed rows only: a reader's view
-            await tx.settings.set(guild_id, GuildSettings(gm_channel_id=guild_id))
-
-    bodies = [asyncio.create_task(move(7))]
-    await queued(storage, 1)
-    bodies.append(asyncio.create_task(move(8)))
-    await queued(storage, 2)
-    rolled = asyncio.create_task(storage.rolls.append(roll(1)))
-    await queued(storage, 3)
-    release.set()
-    await asyncio.gather(blocker, *bodies, rolled)
-    assert logged_before_body == [0, 1]
-
-
-async def test_a_shared_write_that_fails_alone_leaves_the_others_of_its_batch(
-    storage: Storage, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(write_batch, "BATCH_BUDGET", 60.0)
-    blocker, _, release = await hold_writer(storage)
-    rolls = [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(1, 4)]
-    bad = asyncio.create_task(
-        storage.database.write_shared(Statement("INSERT INTO roll_log (guild_id) VALUES (NULL)"))
-    )
-    rolls += [asyncio.create_task(storage.rolls.append(roll(user))) for user in range(4, 6)]
-    await queued(storage, 6)
-    batches = storage.sqlite.group.batches
-    release.set()
-    await blocker
-    with pytest.raises(sqlite3.IntegrityError):
-        await bad
-    ids = await asyncio.gather(*rolls)
-    assert ids == sorted(ids)
-    rows = await fetch_all(storage.database.reader, "SELECT user_id FROM roll_log ORDER BY id")
-    assert [int(row["user_id"]) for row in rows] == [1, 2, 3, 4, 5]
-    assert storage.sqlite.group.batches == batches + 1  # and they still shared one commit
 
 
 async def test_shared_writes_facing_another_process_lock_are_each_refused_as_busy(
@@ -318,25 +240,3 @@ async def test_a_slow_read_does_not_hold_another_read(storage: Storage) -> None:
         gate.set()
     held = await asyncio.wait_for(slow, 10)
     assert held is not None and held["held"] == 1
-
-
-async def test_a_prepared_unit_cut_off_by_a_stopping_writer_tells_its_caller(storage: Storage) -> None:
-    """Cancelled mid-unit (the writer stopping while another process holds the lock), the
-    batch still settles the unit's future: its caller hears that nothing was saved."""
-    database = storage.sqlite
-    other = sqlite3.connect(database.path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")
-    try:
-        unit = QueuedUnit(asyncio.get_running_loop(), Prepared((append_statement(roll(1)),), lambda r: r))
-        batch = asyncio.create_task(write_batch.Batch(database.writer, deque([unit]), set()).run())
-        await asyncio.sleep(0.1)  # the unit's insert waits for the lock on aiosqlite's thread
-        assert not unit.committed.done()
-        batch.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await batch
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
-    with pytest.raises(StorageUnavailableError):
-        unit.committed.result()
-    assert await fetch_all(database.lookup, "SELECT id FROM roll_log") == []

@@ -1,7 +1,7 @@
 """The writer and the lookup reader answer on the event loop's thread, and never make it wait.
 
 ``storage.loop_connection`` runs small statements where they are asked, with SQLite's own busy
-timeout at 0; a statement that meets another process's lock waits for it on aiosqlite's thread,
+timeout at 0; a statement that meets another process's lock waits for it on the connection's thread,
 and the ones asked after it follow it there, in order. ``storage.checkpoints`` copies the WAL
 back off the loop, since the writer never does. All on real SQLite files.
 """
@@ -230,3 +230,31 @@ async def test_closing_goes_through_the_thread(tmp_path: Path) -> None:
     await conn.execute("CREATE TABLE t (x)")
     await conn.close()
     assert conn.sent == 1 and not conn.on_loop
+
+
+async def test_a_transaction_cancelled_while_waiting_for_another_process_opens_nothing(
+    database: Database,
+) -> None:
+    """Its BEGIN still runs on the thread once the lock is gone; the write after it must not
+    land inside that abandoned transaction, where nothing would ever commit it."""
+    other = sqlite3.connect(database.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    asyncio.get_running_loop().call_later(0.2, other.execute, "ROLLBACK")
+
+    async def body() -> None:
+        async with database.transaction() as conn:
+            await conn.execute("INSERT INTO seen (step) VALUES (1)")
+
+    try:
+        abandoned = asyncio.create_task(body())
+        await asyncio.sleep(0.05)  # its BEGIN waits for the lock on the thread
+        abandoned.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await abandoned
+        async with database.writing() as conn:
+            await conn.execute("INSERT INTO seen (step) VALUES (2)")
+    finally:
+        other.close()
+    assert not database.writer.in_transaction
+    rows = await fetch_all(database.lookup, "SELECT step FROM seen")
+    assert [r["step"] for r in rows] == [2]

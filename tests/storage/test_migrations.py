@@ -8,7 +8,7 @@ from rules.character import Character, CharacterKind
 from rules.character.draft import new_draft
 from storage import LATEST_VERSION, GuildSettings, SchemaVersionError, Storage, migrations
 from storage.migrations import MIGRATIONS, migrate, schema_version, split_statements, steps
-from storage.sql import fetch_one
+from storage.sql import Connection, fetch_one
 from tests.faults.disk import filler_roll
 
 pytestmark = pytest.mark.sqlite_only
@@ -142,7 +142,7 @@ async def test_a_failing_migration_changes_nothing(db_path: Path, monkeypatch: p
 
 
 async def test_open_sets_wal_foreign_keys_and_busy_timeout(storage: Storage) -> None:
-    async def pragma(conn: aiosqlite.Connection, name: str) -> object:
+    async def pragma(conn: Connection, name: str) -> object:
         row = await fetch_one(conn, "PRAGMA " + name)
         assert row is not None
         return row[0]
@@ -155,7 +155,7 @@ async def test_open_sets_wal_foreign_keys_and_busy_timeout(storage: Storage) -> 
         assert await pragma(writer, "foreign_keys") == 1
         assert await pragma(writer, "synchronous") == 1  # NORMAL
         # On the loop's thread SQLite must never wait for a lock or checkpoint by itself: a
-        # lock is waited for on aiosqlite's thread, checkpoints run in storage.checkpoints.
+        # lock is waited for on the connection's thread, checkpoints run in storage.checkpoints.
         assert await pragma(writer, "busy_timeout") == 0
         assert await pragma(writer, "wal_autocheckpoint") == 0
     assert storage.sqlite.writer.wait_ms == 5000
