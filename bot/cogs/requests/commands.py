@@ -12,7 +12,6 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from bot.access import channel_id_of, guild_id_of
 from bot.checks import narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.buttons import BUTTONS
@@ -22,7 +21,7 @@ from bot.flow.conflict import invalid_option
 from bot.inputs.characters import AnyCharacter
 from bot.inputs.choices import Net
 from bot.inputs.circumstances import scene_circumstances
-from bot.inputs.lists import split_names
+from bot.inputs.heroes import heroes_at_table
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.render.common import plain
 from rules.character import CharacterKind
@@ -50,23 +49,6 @@ DESCRIBE = {
     "circumstances_note": "Why, in a few words (shown with the request)",
     "secret": "Only the Narrators see the results",
 }
-
-
-async def heroes_asked(interaction: Interaction, typed: str | None) -> list[StoredCharacter]:
-    """The Heroes a request names, or those at this table when it names none."""
-    storage, guild_id = interaction.client.storage, guild_id_of(interaction)
-    if typed is not None:
-        heroes = [s for s in await storage.characters.summaries(guild_id) if s.kind is CharacterKind.HERO]
-        names = split_names(typed, [h.name for h in heroes])
-        by_name = {h.name: h.id for h in heroes}
-        found = await storage.characters.get_many(guild_id, [by_name[n] for n in names])
-        return [found[by_name[n]] for n in dict.fromkeys(names) if by_name[n] in found]
-    stored, sheets = await storage.conflicts.get_with_sheets(guild_id, channel_id_of(interaction))
-    if stored is not None:
-        at_table = [s for s in sheets.values() if s.character.kind is CharacterKind.HERO]
-        if at_table:
-            return sorted(at_table, key=lambda s: s.character.name)
-    return await storage.active.heroes(guild_id, limit=MAX_ROLLERS)
 
 
 def checked_spec(**options: object) -> RequestSpec:
@@ -143,7 +125,7 @@ class RequestCommands(
         circumstances_note: Hint | None = None,
         secret: bool = False,
     ) -> None:
-        found = await heroes_asked(interaction, heroes)
+        found = await heroes_at_table(interaction, heroes, MAX_ROLLERS)
         if len(found) > MAX_ROLLERS:
             raise BotError(f"A request asks at most {MAX_ROLLERS} Heroes; name them with `heroes:`.")
         spec = checked_spec(
@@ -182,7 +164,7 @@ class RequestCommands(
     ) -> None:
         if (opponent_stat is None) == (opponent_dice is None):
             raise BotError("Give the resisting side's stat (with `opponent`) or its dice, not both.")
-        found = await heroes_asked(interaction, heroes)
+        found = await heroes_at_table(interaction, heroes, MAX_ROLLERS)
         if len(found) > SIDE_MAX:
             raise BotError(f"A side of a Contest has at most {SIDE_MAX} rollers; name them with `heroes:`.")
         acting = rollers_for(found, stat, Side.ACTING)
