@@ -1,0 +1,159 @@
+"""``/say``: a line spoken in character, posted under the character's name.
+
+The line goes through a channel webhook named :data:`HOOK_NAME`, made once per channel and
+reused: this process remembers it, and after a restart finds it again by listing the channel's
+webhooks (``GET /channels/{id}/webhooks``) before it would make another. In a thread the
+webhook is the parent channel's, told the thread. Only a character's controller speaks as it
+(``Caller.require_control``, docs/rulings.md §6.9 and §7.6); the text goes out as typed, but
+never pings anyone. Without Manage Webhooks the bot posts the line itself under the
+character's name and tells the speaker, privately, how to turn the webhook on.
+"""
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import replies
+from bot.checks import caller, cooldown
+from bot.client import Interaction, MistbornClient
+from bot.errors import BotError, answer_error
+from bot.flow.bounded import KeyedLocks, Recent
+from bot.inputs.characters import OwnCharacter, named_or_active
+from bot.text import inert
+from storage import StoredCharacter
+
+log = logging.getLogger(__name__)
+
+HOOK_NAME = "Mistborn Bot voices"
+TEXT_MAX = 2000
+"""Discord's limit on a message's text, and so on a line."""
+REMEMBERED = 4096
+"""Channels whose webhook this process keeps in memory (the list call finds the others)."""
+DOING = "speak as them"
+NO_WEBHOOKS = (
+    "I posted that line myself because I lack **Manage Webhooks** here. To have characters speak "
+    "under their own name, a server admin can give my role Manage Webhooks (Server Settings → "
+    "Roles, or this channel's permissions)."
+)
+NOT_HERE = "Speaking in character works in a server's text channel or one of its threads."
+SAID = "Said as {name}."
+NO_PINGS = discord.AllowedMentions.none()
+
+Line = app_commands.Range[str, 1, TEXT_MAX]
+Speakable = discord.TextChannel | discord.Thread
+
+
+class Voices:
+    """Our webhook per channel: found or made once, then reused (bounded, ``bot.flow.bounded``)."""
+
+    def __init__(self) -> None:
+        self._hooks: Recent[int, discord.Webhook] = Recent(REMEMBERED)
+        self._locks: KeyedLocks[int] = KeyedLocks()
+
+    def forget(self, channel_id: int) -> None:
+        self._hooks.pop(channel_id, None)
+
+    async def hook(self, channel: discord.TextChannel, bot_id: int) -> discord.Webhook:
+        """The channel's webhook of ours (made by ``bot_id``): remembered, else listed, else made
+        (one at a time per channel, so two lines at once never make two). Raises
+        ``discord.Forbidden`` without Manage Webhooks."""
+        if (known := self._hooks.get(channel.id)) is not None:
+            return known
+        async with self._locks.hold(channel.id):
+            if (known := self._hooks.get(channel.id)) is not None:
+                return known
+            found = next(
+                (
+                    hook
+                    for hook in await channel.webhooks()
+                    if hook.token and hook.user is not None and hook.user.id == bot_id
+                ),
+                None,
+            )
+            if found is None:
+                found = await channel.create_webhook(name=HOOK_NAME, reason="/say: characters speak")
+            self._hooks[channel.id] = found
+            return found
+
+
+def place_of(interaction: Interaction) -> tuple[discord.TextChannel, discord.Thread | None]:
+    """Where the line goes: the channel that holds the webhook, and the thread within it, if any."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and isinstance(channel.parent, discord.TextChannel):
+        return channel.parent, channel
+    if isinstance(channel, discord.TextChannel):
+        return channel, None
+    raise BotError(NOT_HERE)
+
+
+async def speak(interaction: Interaction, voices: Voices, speaker: StoredCharacter, text: str) -> None:
+    """Post ``text`` as ``speaker``: through the webhook, or by the bot itself without it."""
+    channel, thread = place_of(interaction)
+    name = speaker.name
+    try:
+        hook = await voices.hook(channel, interaction.client.user.id if interaction.client.user else 0)
+        await hook.send(
+            text,
+            username=name,
+            allowed_mentions=NO_PINGS,
+            thread=thread if thread is not None else discord.utils.MISSING,
+            wait=True,
+        )
+    except discord.Forbidden:
+        await replies.send(interaction, f"**{inert(name)}**: {text}", allowed_mentions=NO_PINGS)
+        await replies.send_private(interaction, NO_WEBHOOKS)
+        return
+    except discord.NotFound:
+        voices.forget(channel.id)  # deleted by a moderator: the next line makes a new one
+        raise BotError("This channel's webhook for characters was just deleted: say that again.") from None
+    await replies.send_private(interaction, SAID.format(name=inert(name)))
+
+
+class LineForm(discord.ui.Modal):
+    """The form for a longer line (up to Discord's 2,000 characters)."""
+
+    line: discord.ui.TextInput["LineForm"] = discord.ui.TextInput(
+        label="What they say",
+        style=discord.TextStyle.paragraph,
+        min_length=1,
+        max_length=TEXT_MAX,
+    )
+
+    def __init__(self, voices: Voices, speaker: StoredCharacter) -> None:
+        super().__init__(title=f"Speak as {speaker.name}"[:45], timeout=900)
+        self.voices = voices
+        self.speaker = speaker
+
+    async def on_submit(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await speak(interaction, self.voices, self.speaker, self.line.value)
+
+    async def on_error(self, interaction: Interaction, error: Exception) -> None:  # type: ignore[override]
+        await answer_error(interaction, error)
+
+
+class Say(commands.Cog):
+    def __init__(self, bot: MistbornClient) -> None:
+        self.bot = bot
+        self.voices = Voices()
+
+    @app_commands.command(
+        name="say",
+        description="Speak as one of your characters, under their name",
+        extras={"private": True},  # the line itself goes through the webhook; the answer is a note
+    )
+    @app_commands.describe(
+        text="What they say (leave out for a form, for longer text)",
+        character="Who speaks (default: your active character)",
+    )
+    @cooldown()
+    async def say(
+        self, interaction: Interaction, text: Line | None = None, character: OwnCharacter | None = None
+    ) -> None:
+        speaker = await named_or_active(interaction, character)
+        (await caller(interaction)).require_control(speaker.character, DOING)
+        if text is None or not text.strip():
+            await replies.send_modal(interaction, LineForm(self.voices, speaker))
+            return
+        await speak(interaction, self.voices, speaker, text)
