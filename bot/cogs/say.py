@@ -4,7 +4,7 @@ The line goes through a channel webhook named :data:`HOOK_NAME`, made once per c
 reused: this process remembers it, and after a restart finds it again by listing the channel's
 webhooks (``GET /channels/{id}/webhooks``) before it would make another. In a thread the
 webhook is the parent channel's, told the thread. Only a character's controller speaks as it
-(``Caller.require_control``, docs/rulings.md §6.9 and §7.6); the text goes out as typed, but
+(``Caller.require_control``, docs/rulings.md §6.9 and §7.5); the text goes out as typed, but
 never pings anyone. Without Manage Webhooks the bot posts the line itself under the
 character's name and tells the speaker, privately, how to turn the webhook on.
 """

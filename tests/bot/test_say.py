@@ -1,6 +1,6 @@
 """``/say`` through the real dispatch: a line posted as a character through the channel's
 webhook, made once and reused, refused for someone else's character, and posted by the bot
-itself where it lacks Manage Webhooks (docs/rulings.md §7.6)."""
+itself where it lacks Manage Webhooks (docs/rulings.md §7.5)."""
 
 from pathlib import Path
 
