@@ -9,6 +9,7 @@ from fake_discord.render import render_message
 from fake_discord.world import MANAGE_WEBHOOKS, FakeChannel
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv, running_bot_env, table_world
+from tests.bot.test_console import run_console
 
 
 def spoken(env: BotEnv) -> list[JSON]:
@@ -115,3 +116,10 @@ async def test_in_a_thread_the_parents_webhook_posts_into_the_thread(tmp_path: P
         assert line["channel_id"] == str(thread.id)
         [hook] = env.harness.fake.webhooks.values()
         assert hook["channel_id"] == str(table.id)
+
+
+def test_the_offline_console_shows_the_line_under_the_characters_name(tmp_path: Path) -> None:
+    script = "!as player1\n/character create name:Vin physique:3 wits:5\n/say text:Survive.\n"
+    result = run_console(script, tmp_path / "say.sqlite3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Said as Vin." in result.stdout and "[Vin]\nSurvive." in result.stdout
