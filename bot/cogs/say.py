@@ -40,9 +40,14 @@ NO_WEBHOOKS = (
 NOT_HERE = "Speaking in character works in a server's text channel or one of its threads."
 SAID = "Said as {name}."
 NO_PINGS = discord.AllowedMentions.none()
+REFUSED_NAMES = ("clyde", "discord")
+"""Words Discord refuses in a webhook's username: such a character's line is posted by the bot."""
 
 Line = app_commands.Range[str, 1, TEXT_MAX]
-Speakable = discord.TextChannel | discord.Thread
+Hooked = discord.TextChannel | discord.ForumChannel
+"""A channel that holds webhooks: a text channel, or a forum whose threads the lines go to."""
+Place = tuple[Hooked, discord.Thread | None]
+"""Where a line goes: the channel holding the webhook, and the thread within it, if any."""
 
 
 class Voices:
@@ -55,7 +60,7 @@ class Voices:
     def forget(self, channel_id: int) -> None:
         self._hooks.pop(channel_id, None)
 
-    async def hook(self, channel: discord.TextChannel, bot_id: int) -> discord.Webhook:
+    async def hook(self, channel: Hooked, bot_id: int) -> discord.Webhook:
         """The channel's webhook of ours (made by ``bot_id``): remembered, else listed, else made
         (one at a time per channel, so two lines at once never make two). Raises
         ``discord.Forbidden`` without Manage Webhooks."""
@@ -78,36 +83,63 @@ class Voices:
             return found
 
 
-def place_of(interaction: Interaction) -> tuple[discord.TextChannel, discord.Thread | None]:
+def place_of(interaction: Interaction) -> Place:
     """Where the line goes: the channel that holds the webhook, and the thread within it, if any."""
     channel = interaction.channel
-    if isinstance(channel, discord.Thread) and isinstance(channel.parent, discord.TextChannel):
+    if isinstance(channel, discord.Thread) and isinstance(channel.parent, Hooked):
         return channel.parent, channel
     if isinstance(channel, discord.TextChannel):
         return channel, None
     raise BotError(NOT_HERE)
 
 
+async def through_webhook(
+    interaction: Interaction,
+    voices: Voices,
+    place: Place,
+    name: str,
+    text: str,
+) -> None:
+    """Post through the channel's webhook; one deleted meanwhile (by a moderator) is made again."""
+    channel, thread = place
+    bot_id = interaction.client.user.id if interaction.client.user else 0
+    for attempt in (1, 2):
+        hook = await voices.hook(channel, bot_id)
+        try:
+            await hook.send(
+                text,
+                username=name,
+                allowed_mentions=NO_PINGS,
+                thread=thread if thread is not None else discord.utils.MISSING,
+                wait=True,
+            )
+            return
+        except discord.NotFound:
+            voices.forget(channel.id)
+            if attempt == 2:
+                raise
+
+
 async def speak(interaction: Interaction, voices: Voices, speaker: StoredCharacter, text: str) -> None:
-    """Post ``text`` as ``speaker``: through the webhook, or by the bot itself without it."""
-    channel, thread = place_of(interaction)
+    """Post ``text`` as ``speaker``: through the webhook, or by the bot itself without it (or
+    when Discord refuses the name as a webhook's, e.g. one containing "Discord")."""
+    place = place_of(interaction)
     name = speaker.name
+    if any(word in name.casefold() for word in REFUSED_NAMES):
+        await replies.send(interaction, f"**{inert(name)}**: {text}", allowed_mentions=NO_PINGS)
+        return
     try:
-        hook = await voices.hook(channel, interaction.client.user.id if interaction.client.user else 0)
-        await hook.send(
-            text,
-            username=name,
-            allowed_mentions=NO_PINGS,
-            thread=thread if thread is not None else discord.utils.MISSING,
-            wait=True,
-        )
+        await through_webhook(interaction, voices, place, name, text)
     except discord.Forbidden:
         await replies.send(interaction, f"**{inert(name)}**: {text}", allowed_mentions=NO_PINGS)
         await replies.send_private(interaction, NO_WEBHOOKS)
         return
-    except discord.NotFound:
-        voices.forget(channel.id)  # deleted by a moderator: the next line makes a new one
-        raise BotError("This channel's webhook for characters was just deleted: say that again.") from None
+    except discord.HTTPException as refused:
+        if refused.status != 400:
+            raise
+        log.info("webhook refused the name %r (%s): posting the line as the bot", name, refused.code)
+        await replies.send(interaction, f"**{inert(name)}**: {text}", allowed_mentions=NO_PINGS)
+        return
     await replies.send_private(interaction, SAID.format(name=inert(name)))
 
 

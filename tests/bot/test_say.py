@@ -123,3 +123,25 @@ def test_the_offline_console_shows_the_line_under_the_characters_name(tmp_path: 
     result = run_console(script, tmp_path / "say.sqlite3")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Said as Vin." in result.stdout and "[Vin]\nSurvive." in result.stdout
+
+
+async def test_a_webhook_deleted_by_a_moderator_is_made_again(vin: BotEnv) -> None:
+    await vin.slash("/say text:One.", user="player1")
+    vin.harness.fake.webhooks.clear()
+    reply = await vin.slash("/say text:Two.", user="player1")
+    assert "Said as Vin." in reply.content and creates(vin) == 2
+    lines = [m for m in vin.harness.fake.messages.values() if m["author"]["username"] == "Vin"]
+    assert [m["content"] for m in lines] == ["One.", "Two."]
+
+
+async def test_a_name_discord_refuses_for_a_webhook_is_posted_by_the_bot(vin: BotEnv) -> None:
+    await make_villain(vin, "Clyde the Fence")
+    reply = await vin.slash('/say text:"Coin first." character:Clyde the Fence', user="narrator")
+    assert reply.content == "**Clyde the Fence**: Coin first." and not reply.ephemeral
+    assert creates(vin) == 0
+
+
+async def test_without_an_active_character_the_player_is_told_how_to_pick_one(bot_env: BotEnv) -> None:
+    reply = await bot_env.slash("/say text:Hello.", user="player2")
+    assert reply.ephemeral and "/character use" in reply.content
+    assert bot_env.harness.fake.webhooks == {}
