@@ -10,12 +10,15 @@ character's name and tells the speaker, privately, how to turn the webhook on.
 """
 
 import logging
+import re
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
+from bot.access import guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, answer_error
@@ -143,26 +146,47 @@ async def speak(interaction: Interaction, voices: Voices, speaker: StoredCharact
     await replies.send_private(interaction, SAID.format(name=inert(name)))
 
 
-class LineForm(discord.ui.Modal):
-    """The form for a longer line (up to Discord's 2,000 characters)."""
+FORM_ID = re.compile(r"say:(?P<character>\d+)")
+LINE = "line"
 
-    line: discord.ui.TextInput["LineForm"] = discord.ui.TextInput(
-        label="What they say",
-        style=discord.TextStyle.paragraph,
-        min_length=1,
-        max_length=TEXT_MAX,
+
+def line_form(speaker: StoredCharacter) -> discord.ui.Modal:
+    """The form for a longer line (up to Discord's 2,000 characters). It is sent stopped:
+    discord.py keeps nothing, and its submission reaches :meth:`Say.on_interaction`, before or
+    after a restart."""
+    modal = discord.ui.Modal(
+        title=f"Speak as {speaker.name}"[:45], custom_id=f"say:{speaker.id}", timeout=None
     )
+    modal.add_item(
+        discord.ui.TextInput(
+            custom_id=LINE,
+            label="What they say",
+            style=discord.TextStyle.paragraph,
+            min_length=1,
+            max_length=TEXT_MAX,
+        )
+    )
+    modal.stop()
+    return modal
 
-    def __init__(self, voices: Voices, speaker: StoredCharacter) -> None:
-        super().__init__(title=f"Speak as {speaker.name}"[:45], timeout=900)
-        self.voices = voices
-        self.speaker = speaker
 
-    async def on_submit(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await speak(interaction, self.voices, self.speaker, self.line.value)
+def form_line(components: list[Any]) -> str:
+    """The line typed in the form, from rows or labels as Discord sends them."""
+    for component in components:
+        if not isinstance(component, dict):
+            continue
+        if component.get("custom_id") == LINE:
+            return str(component.get("value") or "")
+        inner = [component["component"]] if isinstance(component.get("component"), dict) else []
+        if found := form_line(inner + list(component.get("components") or [])):
+            return found
+    return ""
 
-    async def on_error(self, interaction: Interaction, error: Exception) -> None:  # type: ignore[override]
-        await answer_error(interaction, error)
+
+async def checked_speaker(interaction: Interaction, speaker: StoredCharacter) -> StoredCharacter:
+    """``speaker``, if the caller controls it now (docs/rulings.md §6.9, §7.5)."""
+    (await caller(interaction)).require_control(speaker.character, DOING)
+    return speaker
 
 
 class Say(commands.Cog):
@@ -183,9 +207,28 @@ class Say(commands.Cog):
     async def say(
         self, interaction: Interaction, text: Line | None = None, character: OwnCharacter | None = None
     ) -> None:
-        speaker = await named_or_active(interaction, character)
-        (await caller(interaction)).require_control(speaker.character, DOING)
+        speaker = await checked_speaker(interaction, await named_or_active(interaction, character))
         if text is None or not text.strip():
-            await replies.send_modal(interaction, LineForm(self.voices, speaker))
+            await replies.send_modal(interaction, line_form(speaker))
             return
         await speak(interaction, self.voices, speaker, text)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """A submitted form: the character is loaded and its control checked again, since the
+        form may have stayed open while a Narrator gave the Hero to someone else."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        found = FORM_ID.fullmatch(str(data.get("custom_id", "")))
+        if found is None:
+            return
+        try:
+            stored = await self.bot.storage.characters.get(guild_id_of(interaction), int(found["character"]))
+            speaker = await checked_speaker(interaction, stored)
+            text = form_line(list(data.get("components") or []))
+            if not text.strip():
+                raise BotError("Nothing was said: type the line in the form.")
+            await speak(interaction, self.voices, speaker, text[:TEXT_MAX])
+        except Exception as error:
+            await answer_error(interaction, error)

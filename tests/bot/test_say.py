@@ -145,3 +145,18 @@ async def test_without_an_active_character_the_player_is_told_how_to_pick_one(bo
     reply = await bot_env.slash("/say text:Hello.", user="player2")
     assert reply.ephemeral and "/character use" in reply.content
     assert bot_env.harness.fake.webhooks == {}
+
+
+async def test_the_form_still_speaks_after_a_restart_and_checks_control_again(vin: BotEnv) -> None:
+    opened = await vin.slash("/say", user="player1")
+    assert opened.modal is not None
+    await vin.restart()
+    submitted = await vin.harness.submit({"line": "Still here."}, user="player1")
+    assert "Said as Vin." in submitted.content
+    again = await vin.slash("/say", user="player1")
+    vin_sheet = await vin.storage.characters.get_by_name(vin.guild_id, "Vin")
+    moved = vin_sheet.character.model_copy(update={"owner_id": vin.user_id("player2")})
+    await vin.storage.characters.update(vin.guild_id, vin_sheet, moved)
+    refused = await vin.harness.submit({"line": "Not mine."}, modal=again.modal, user="player1")
+    assert refused.ephemeral and "Vin is not yours" in refused.content
+    assert [m["content"] for m in spoken(vin)] == ["Still here."]
