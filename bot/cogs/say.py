@@ -126,6 +126,8 @@ async def through_webhook(
 async def speak(interaction: Interaction, voices: Voices, speaker: StoredCharacter, text: str) -> None:
     """Post ``text`` as ``speaker``: through the webhook, or by the bot itself without it (or
     when Discord refuses the name as a webhook's, e.g. one containing "Discord")."""
+    if len(text) > TEXT_MAX:
+        raise BotError(f"A line takes at most {TEXT_MAX:,} characters ({len(text):,} given): say it in two.")
     place = place_of(interaction)
     name = speaker.name
     if any(word in name.casefold() for word in REFUSED_NAMES):
@@ -229,6 +231,6 @@ class Say(commands.Cog):
             text = form_line(list(data.get("components") or []))
             if not text.strip():
                 raise BotError("Nothing was said: type the line in the form.")
-            await speak(interaction, self.voices, speaker, text[:TEXT_MAX])
+            await speak(interaction, self.voices, speaker, text)
         except Exception as error:
             await answer_error(interaction, error)
