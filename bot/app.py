@@ -25,6 +25,7 @@ from bot.cogs.help import Help
 from bot.cogs.history import History
 from bot.cogs.odds import Odds
 from bot.cogs.requests import RequestCommands
+from bot.cogs.say import Say
 from bot.cogs.scene import SceneCommands
 from bot.cogs.server_setup import ServerSetup
 from bot.cogs.web import WebCommands
@@ -43,6 +44,7 @@ COGS: tuple[CogFactory, ...] = (
     ConflictMoves,
     RequestCommands,
     SceneCommands,
+    Say,
     History,
     ServerSetup,
     WebCommands,

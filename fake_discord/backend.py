@@ -64,6 +64,7 @@ class Backend(Protocol):
     interactions: dict[int, InteractionRecord]
     messages: dict[int, JSON]
     dm_channels: dict[int, int]
+    webhooks: dict[int, JSON]
 
     @property
     def gateway_url(self) -> str: ...
@@ -73,7 +74,12 @@ class Backend(Protocol):
     def record_by_token(self, token: str) -> InteractionRecord | None: ...
 
     async def create_message(
-        self, channel_id: int, body: JSON, uploads: list[Upload], trigger: JSON | None = None
+        self,
+        channel_id: int,
+        body: JSON,
+        uploads: list[Upload],
+        trigger: JSON | None = None,
+        webhook: JSON | None = None,
     ) -> JSON: ...
 
     async def edit_message(self, message: JSON, body: JSON, uploads: list[Upload]) -> None: ...

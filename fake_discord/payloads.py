@@ -248,12 +248,14 @@ def message_json(
     body: JSON,
     attachments: list[JSON],
     trigger: JSON | None = None,
+    webhook: JSON | None = None,
 ) -> JSON:
-    """A message the bot posted; `trigger` is the interaction it answers, if any."""
+    """A message the bot posted; `trigger` is the interaction it answers, if any; `webhook`, the
+    channel webhook that posted it (the author is then the webhook under the ``username`` given)."""
     data: JSON = {
         "id": str(message_id),
         "channel_id": str(channel_id),
-        "author": user_json(world.bot),
+        "author": user_json(world.bot) if webhook is None else webhook_author(webhook, body),
         "content": body.get("content") or "",
         "timestamp": TIMESTAMP,
         "edited_timestamp": None,
@@ -270,6 +272,8 @@ def message_json(
     }
     if guild_id is not None:
         data["guild_id"] = str(guild_id)
+    if webhook is not None:
+        data["webhook_id"] = webhook["id"]
     if trigger is not None:
         data["type"] = 20 if trigger["type"] == APPLICATION_COMMAND else 0
         data["webhook_id"] = str(world.application_id)
@@ -282,3 +286,18 @@ def message_json(
             "authorizing_integration_owners": trigger.get("authorizing_integration_owners", {}),
         }
     return data
+
+
+def webhook_author(webhook: JSON, body: JSON) -> JSON:
+    """A webhook message's author as Discord shows it: the webhook's id under the ``username``
+    the message gave (else the webhook's own name)."""
+    return {
+        "id": webhook["id"],
+        "username": body.get("username") or webhook["name"],
+        "avatar": None,
+        "discriminator": "0000",
+        "bot": True,
+        "global_name": None,
+        "public_flags": 0,
+        "flags": 0,
+    }

@@ -44,6 +44,8 @@ def render_message(message: JSON) -> str:
         lines.append("[ephemeral]")
     if flags & LOADING:
         lines.append("(thinking...)")
+    if speaker := webhook_speaker(message):
+        lines.append(f"[{speaker}]")
     if content := message.get("content"):
         lines.extend(str(content).splitlines())
     for embed in message.get("embeds") or []:
@@ -55,6 +57,14 @@ def render_message(message: JSON) -> str:
     if message.get("edited_timestamp"):
         lines.append("(edited)")
     return "\n".join(lines) if lines else "(empty message)"
+
+
+def webhook_speaker(message: JSON) -> str | None:
+    """The name a channel webhook posted ``message`` under (its author's ``username``); None for
+    the bot's own messages and its answers to interactions."""
+    if not message.get("webhook_id") or "interaction_metadata" in message:
+        return None
+    return str((message.get("author") or {}).get("username") or "") or None
 
 
 def render_embed(embed: JSON) -> list[str]:

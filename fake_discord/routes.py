@@ -33,6 +33,7 @@ from fake_discord.validate import (
     validate_message,
     validate_modal,
 )
+from fake_discord.webhook_routes import channel_webhooks, execute_webhook
 from fake_discord.world import channel_json, guild_json, member_json, role_json, user_json
 
 JSON = dict[str, Any]
@@ -129,7 +130,10 @@ async def interaction_callback(
 async def followup(
     fake: Backend, request: web.Request, route: str, _app: str, token: str
 ) -> web.StreamResponse:
-    """POST /webhooks/{app}/{token}; after a defer the first followup replaces the "thinking" message."""
+    """POST /webhooks/{app}/{token}; after a defer the first followup replaces the "thinking" message.
+    The same path with a channel webhook's id posts through that webhook."""
+    if (hook := fake.webhooks.get(int(_app))) is not None:
+        return await execute_webhook(fake, request, route, hook, token)
     record = fake.record_by_token(token)
     if record is None:
         return error(404, 10015, "Unknown Webhook")
@@ -288,6 +292,8 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("GET", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
     ("PATCH", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
     ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
+    ("GET", r"/channels/(\d+)/webhooks", channel_webhooks),
+    ("POST", r"/channels/(\d+)/webhooks", channel_webhooks),
     ("GET", r"/channels/(\d+)/messages", channel_messages),
     ("POST", r"/channels/(\d+)/messages", channel_messages),
     ("GET", r"/channels/(\d+)/messages/(\d+)", channel_message),

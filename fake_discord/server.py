@@ -59,6 +59,8 @@ class FakeDiscord:
         self.activity: list[tuple[str, int]] = []
         self.files: dict[int, tuple[str, bytes, str | None]] = {}
         self.dm_channels: dict[int, int] = {}
+        self.webhooks: dict[int, JSON] = {}
+        """Channel webhooks by id (``fake_discord.webhook_routes``), tokens included."""
         self.violations: list[Violation] = []
         self.requests: deque[str] = deque(maxlen=10_000)
         self.faults: list[Fault] = []
@@ -145,9 +147,15 @@ class FakeDiscord:
     # -- Message store -------------------------------------------------------------------------
 
     async def create_message(
-        self, channel_id: int, body: JSON, uploads: list[Upload], trigger: JSON | None = None
+        self,
+        channel_id: int,
+        body: JSON,
+        uploads: list[Upload],
+        trigger: JSON | None = None,
+        webhook: JSON | None = None,
     ) -> JSON:
-        """Store a message the bot posted (uploads become served files) and announce it on the gateway."""
+        """Store a message the bot posted (uploads become served files) and announce it on the
+        gateway; ``webhook``: a channel webhook posted it."""
         names = [a.get("filename") for a in body.get("attachments") or []]
         attachments = [
             self.add_file(names[i] if i < len(names) and names[i] else name, data, kind)
@@ -163,6 +171,7 @@ class FakeDiscord:
             body=body,
             attachments=attachments,
             trigger=trigger,
+            webhook=webhook,
         )
         self.messages[message_id] = message
         self.activity.append(("create", message_id))

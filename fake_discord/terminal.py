@@ -32,7 +32,7 @@ from fake_discord.commandline import CommandLineError
 from fake_discord.console import Console, Screen, suggestions
 from fake_discord.harness import Harness, visible_to
 from fake_discord.records import InteractionRecord
-from fake_discord.render import EPHEMERAL, field_name, footer_lines, record_notes
+from fake_discord.render import EPHEMERAL, field_name, footer_lines, record_notes, webhook_speaker
 from fake_discord.typed import fold
 from fake_discord.validate import GROUP, SUBCOMMAND
 
@@ -102,6 +102,8 @@ class RichScreen:
         parts: list[RenderableType] = []
         if int(message.get("flags") or 0) & EPHEMERAL:
             parts.append(Text("only you can see this", style="dim italic"))
+        if speaker := webhook_speaker(message):
+            parts.append(Text(speaker, style="bold"))
         if content := message.get("content"):
             parts.append(styled(self.names(str(content))))
         parts += [self.embed(embed) for embed in message.get("embeds") or []]

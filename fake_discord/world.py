@@ -26,7 +26,9 @@ MANAGE_MESSAGES = 1 << 13
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
+MANAGE_WEBHOOKS = 1 << 29
 USE_APPLICATION_COMMANDS = 1 << 31
+THREAD_TYPES = frozenset({10, 11, 12})
 EVERYONE_PERMISSIONS = (
     ADD_REACTIONS
     | VIEW_CHANNEL
@@ -37,6 +39,8 @@ EVERYONE_PERMISSIONS = (
     | USE_APPLICATION_COMMANDS
 )
 ALL_PERMISSIONS = (1 << 53) - 1
+BOT_PERMISSIONS = MANAGE_MESSAGES | EMBED_LINKS | MANAGE_WEBHOOKS
+"""What the bot's role holds in the default worlds (tests take one away to provoke a refusal)."""
 TIMESTAMP = "2024-01-01T00:00:00.000000+00:00"
 
 
@@ -84,6 +88,8 @@ class FakeChannel:
     type: int = 0
     topic: str | None = None
     overwrites: list[FakeOverwrite] = field(default_factory=list)
+    parent_id: int | None = None
+    """A thread's channel (``type`` 11: a public thread)."""
 
 
 @dataclass
@@ -216,7 +222,7 @@ def default_world(*, user: str = "narrator", narrator: bool = True, ids: Snowfla
     guild_id = ids.next()
     bot = FakeUser(ids.next(), "Mistborn Bot", bot=True)
     narrator_role = FakeRole(ids.next(), "Narrator", MANAGE_GUILD, position=2)
-    bot_role = FakeRole(ids.next(), "Mistborn Bot", MANAGE_MESSAGES | EMBED_LINKS, position=1, managed=True)
+    bot_role = FakeRole(ids.next(), "Mistborn Bot", BOT_PERMISSIONS, position=1, managed=True)
     guild = FakeGuild(
         id=guild_id,
         name="Scadrial Table",
@@ -248,7 +254,7 @@ def add_table_guild(world: World, name: str, *, channels: int = 1) -> FakeGuild:
     ids = world.ids
     guild_id = ids.next()
     narrator_role = FakeRole(ids.next(), "Narrator", MANAGE_GUILD, position=2)
-    bot_role = FakeRole(ids.next(), "Mistborn Bot", MANAGE_MESSAGES | EMBED_LINKS, position=1, managed=True)
+    bot_role = FakeRole(ids.next(), "Mistborn Bot", BOT_PERMISSIONS, position=1, managed=True)
     guild = FakeGuild(
         id=guild_id,
         name=name,
@@ -347,7 +353,7 @@ def channel_json(guild: FakeGuild, channel: FakeChannel, *, permissions: int | N
             {"id": str(o.id), "type": o.type, "allow": str(o.allow), "deny": str(o.deny)}
             for o in channel.overwrites
         ],
-        "parent_id": None,
+        "parent_id": None if channel.parent_id is None else str(channel.parent_id),
         "nsfw": False,
         "topic": channel.topic,
         "last_message_id": None,
@@ -356,7 +362,26 @@ def channel_json(guild: FakeGuild, channel: FakeChannel, *, permissions: int | N
     }
     if permissions is not None:
         data["permissions"] = str(permissions)
+    if channel.type in THREAD_TYPES:
+        data |= thread_fields(guild)
     return data
+
+
+def thread_fields(guild: FakeGuild) -> JSON:
+    """What a thread carries beyond a channel: who opened it (the server's owner, here) and its
+    archive state."""
+    metadata = {
+        "archived": False,
+        "auto_archive_duration": 1440,
+        "archive_timestamp": TIMESTAMP,
+        "locked": False,
+    }
+    return {
+        "owner_id": str(guild.owner_id),
+        "message_count": 0,
+        "member_count": 0,
+        "thread_metadata": metadata,
+    }
 
 
 def guild_json(guild: FakeGuild) -> JSON:
@@ -447,8 +472,8 @@ def guild_create_json(guild: FakeGuild) -> JSON:
         "member_count": len(guild.members),
         "voice_states": [],
         "members": [member_json(guild, member) for member in guild.members],
-        "channels": [channel_json(guild, channel) for channel in guild.channels],
-        "threads": [],
+        "channels": [channel_json(guild, c) for c in guild.channels if c.type not in THREAD_TYPES],
+        "threads": [channel_json(guild, c) for c in guild.channels if c.type in THREAD_TYPES],
         "presences": [],
         "stage_instances": [],
         "guild_scheduled_events": [],

@@ -175,7 +175,7 @@ FAMILIES = {
         "scene",
         "web",
     },
-    "characters": {"character", "edit", "sheet", "burden"},
+    "characters": {"character", "edit", "sheet", "burden", "say"},
     "conflict": {"conflict", "burn", "declare", "act", "switch", "pass", "defend", "nudges"},
 }
 

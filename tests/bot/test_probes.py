@@ -158,6 +158,7 @@ CHANGES = [
     ("nudges", [], [integer("damage", 1)]),
     ("pass", [], [text("who", "Straff")]),
     ("burn", [], [text("metal", "Pewter"), text("who", "Vin")]),
+    ("say", [], [text("text", "I yield."), text("character", "Vin")]),  # speaking as Vin (§7.5)
 ]
 
 
