@@ -1,7 +1,8 @@
 """Whom a Narrator's call addresses: the Heroes named, else the Heroes at this table.
 
 The table is the channel's Conflict when it has Heroes, else every member's active Hero in the
-server (docs/rulings.md §6.13, §5.12). ``bot.cogs.requests`` asks its rolls of the same table, through this one rule.
+server (docs/rulings.md §6.13, §5.12). ``bot.cogs.requests`` asks the same table
+its rolls, through this one rule.
 """
 
 from bot.access import channel_id_of, guild_id_of
