@@ -240,7 +240,20 @@ async def send(
     async with answer.lock:
         if not interaction.response.is_done():
             unguard(interaction)
-            response = await interaction.response.send_message(_clip(content), ephemeral=ephemeral, **kwargs)
+            try:
+                response = await interaction.response.send_message(
+                    _clip(content), ephemeral=ephemeral, **kwargs
+                )
+            except discord.HTTPException as error:
+                if ephemeral or error.code != ALREADY_ACKNOWLEDGED:
+                    raise
+                # Another session of this shard acknowledged it first (a redeploy's overlap): the
+                # change saved here still reaches the table, as a follow-up on the shared token.
+                log_answered_elsewhere(interaction, error)
+                sent = await interaction.followup.send(
+                    _clip(content) or discord.utils.MISSING, wait=True, **kwargs
+                )
+                return sent.id
             _first_answer(interaction, answer)
             return None if response is None else response.message_id
         if answer.thinking_shown:

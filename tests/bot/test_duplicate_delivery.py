@@ -133,3 +133,23 @@ async def test_a_conflict_move_whose_answer_another_session_gave_logs_no_warning
     posted = [m for i, m in fake.messages.items() if i > before and "Vin" in str(m.get("content"))]
     assert posted, "the outbox posts the move to the channel"
     expected_refusals_only(bot_env)
+
+
+async def test_a_roll_whose_first_answer_another_session_took_still_reaches_the_table(
+    bot_env: BotEnv, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The other session showed "thinking…" first (it deferred, slowed by load): the roll saved
+    here still reaches the table, as a follow-up on the interaction's shared token."""
+    caplog.set_level(logging.INFO)
+    fake = bot_env.harness.fake
+    payload = payload_of(bot_env, "/roll dice:4", "player1")
+    record = await fake.send_interaction(payload)
+    record.response = {"type": 5, "data": {}}  # another session's "thinking…"
+    assert await record.wait_for(lambda r: bool(r.errors), 5.0)
+    await settle(record, total=10.0)
+
+    assert [e["code"] for e in record.errors] == [40060]
+    assert record.embeds and not record.ephemeral, record.text
+    assert (await bot_env.storage.rolls.stats(bot_env.guild_id)).rolls == 1
+    assert failures(caplog) == []
+    expected_refusals_only(bot_env)
