@@ -27,6 +27,7 @@ from fake_discord.backend import Limits
 from fake_discord.commandline import CommandLineError, check_permission, find_command, parse_slash
 from fake_discord.patch import pointed_at
 from fake_discord.payloads import EPHEMERAL, Actor, Resolved
+from fake_discord.places import PLACES, SERVER, seat
 from fake_discord.records import InteractionRecord, Violation, settle
 from fake_discord.server import FakeDiscord
 from fake_discord.typed import fold
@@ -50,6 +51,8 @@ class Harness:
         self.task: asyncio.Task[None] | None = None
         self.user = self.member(user)
         self.channel: FakeChannel = self.world.guild.channels[0]
+        self.place = SERVER
+        """Where the acting member is (``world.PLACES``): the bot's server unless :meth:`go`."""
 
     @property
     def world(self) -> World:
@@ -57,8 +60,20 @@ class Harness:
 
     @property
     def commands(self) -> list[JSON]:
-        """Commands the bot synced, as Discord would offer them in the guild."""
+        """Commands the bot synced, as Discord would offer them where the member is."""
+        return self.fake.commands.visible_at(self.place, self.world.guild.id)
+
+    @property
+    def commands_in_server(self) -> list[JSON]:
+        """Commands the bot synced, as Discord offers them in the bot's server."""
         return self.fake.commands.visible_in(self.world.guild.id)
+
+    def go(self, place: str) -> None:
+        """Act from now on in ``place`` (``world.PLACES``): the bot's server, a server the bot
+        is not in, a DM with the bot, or a group DM."""
+        if place not in PLACES:
+            raise CommandLineError(f"no place {place!r} (places: {', '.join(PLACES)})")
+        self.place = place
 
     @property
     def violations(self) -> list[Violation]:
@@ -78,8 +93,13 @@ class Harness:
         self.user = self.member(name)
         return self.user
 
-    def actor(self, user: str | FakeMember | None = None) -> Actor:
-        return Actor(self.world.guild, self.channel, self.member(user) if user is not None else self.user)
+    def actor(self, user: str | FakeMember | None = None, place: str | None = None) -> Actor:
+        """The member (default: the acting one) in ``place`` (default: where they act now)."""
+        member = self.member(user) if user is not None else self.user
+        place = place or self.place
+        if place == SERVER:
+            return Actor(self.world.guild, self.channel, member)
+        return Actor(*seat(self.world, member, place, self.fake.dm_channels), place)
 
     def attach(self, path: Path) -> JSON:
         """Serve a local file from the fake, as Discord's CDN serves an uploaded attachment."""
@@ -92,18 +112,34 @@ class Harness:
         return record
 
     async def slash(
-        self, line: str, *, user: str | FakeMember | None = None, override_permissions: bool = False
+        self,
+        line: str,
+        *,
+        user: str | FakeMember | None = None,
+        override_permissions: bool = False,
+        place: str | None = None,
     ) -> InteractionRecord:
-        """Run a typed slash command; `override_permissions` ignores default_member_permissions."""
-        actor = self.actor(user)
-        parsed = parse_slash(
-            line,
-            self.commands,
-            actor.guild,
-            actor.member,
-            attach=self.attach,
-            override_permissions=override_permissions,
-        )
+        """Run a typed slash command; `override_permissions` ignores default_member_permissions;
+        `place` (``world.PLACES``) for this command only."""
+        actor = self.actor(user, place)
+        offered = self.fake.commands.visible_at(actor.place, self.world.guild.id)
+        try:
+            parsed = parse_slash(
+                line,
+                offered,
+                actor.guild,
+                actor.member,
+                attach=self.attach,
+                override_permissions=override_permissions or actor.place != SERVER,
+            )
+        except CommandLineError:
+            name = line.strip().removeprefix("/").split(" ")[0]
+            if actor.place != SERVER and any(c["name"] == name for c in self.commands_in_server):
+                raise CommandLineError(
+                    f"Discord does not offer /{name} in {PLACES[actor.place]}: it needs the bot's "
+                    "server (!where server)"
+                ) from None
+            raise
         return await self.send(
             payloads.slash_command(self.world, actor, parsed.command, parsed.options, parsed.resolved)
         )
