@@ -115,6 +115,9 @@ async def test_server_commands_say_they_need_a_server(env: BotEnv, place: str) -
     reply = await env.harness.send(payloads.slash_command(env.world, actor, command, show, Resolved()))
     assert reply.ephemeral and "works in a server the bot is in" in reply.content
     assert "run it in a channel of your server" in reply.content
+    show[0]["options"][0] |= {"value": "V", "focused": True}
+    typed = await env.harness.send(payloads.autocomplete(env.world, actor, command, show, Resolved()))
+    assert typed.response is not None and typed.choices == []  # no sheet named, even to its owner
 
 
 @pytest.mark.parametrize("place", [ELSEWHERE, GROUP])
