@@ -110,12 +110,13 @@ async def test_server_commands_say_they_need_a_server(env: BotEnv, place: str) -
     with pytest.raises(CommandLineError, match="does not offer /character"):
         await env.harness.slash("/character show name:Vin", user="player1", place=place)
     command = find_command(env.harness.commands_in_server, "character")
-    show = [{"type": 1, "name": "show", "options": [{"type": 3, "name": "name", "value": "Vin"}]}]
+    name: dict[str, object] = {"type": 3, "name": "name", "value": "Vin"}
+    show: list[dict[str, object]] = [{"type": 1, "name": "show", "options": [name]}]
     actor = env.harness.actor("player1", place)
     reply = await env.harness.send(payloads.slash_command(env.world, actor, command, show, Resolved()))
     assert reply.ephemeral and "works in a server the bot is in" in reply.content
     assert "run it in a channel of your server" in reply.content
-    show[0]["options"][0] |= {"value": "V", "focused": True}
+    name |= {"value": "V", "focused": True}
     typed = await env.harness.send(payloads.autocomplete(env.world, actor, command, show, Resolved()))
     assert typed.response is not None and typed.choices == []  # no sheet named, even to its owner
 
