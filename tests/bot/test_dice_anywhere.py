@@ -17,6 +17,7 @@ from fake_discord.validate import validate_command
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv, running_bot_env, table_world
 from tests.bot.test_console import run_console
+from tests.bot.test_slow_database import locked_for
 
 ANYWHERE = ("roll", "read", "odds")
 PLACES = (DM, ELSEWHERE, GROUP)
@@ -132,6 +133,17 @@ async def test_the_bot_cannot_post_where_it_is_not(env: BotEnv, place: str) -> N
     assert refused.value.code == 50001
     assert [v.problem for v in env.harness.violations] == [f"the bot is not in channel {channel.id}"]
     env.harness.violations.clear()
+
+
+async def test_a_roll_outside_waits_for_no_database(env: BotEnv) -> None:
+    """Outside a server /roll reads and writes nothing: with the database locked past Discord's
+    deadline it still answers at once, where a server's roll would have to defer."""
+    holder = await locked_for(env, 3.0)
+    try:
+        rolled = await env.harness.slash("/roll dice:5", user="player1", place=DM)
+    finally:
+        await holder
+    assert not rolled.deferred and not rolled.ephemeral and rolled.embeds
 
 
 async def test_autocomplete_outside_offers_no_sheet(env: BotEnv) -> None:
