@@ -44,6 +44,9 @@ GUILD_READY_TIMEOUT = 0.005
 class Harness:
     """A connected bot plus the acting member; every action returns the live InteractionRecord."""
 
+    place: str = SERVER
+    """Where the acting member is (``places.PLACES``): the bot's server unless :meth:`go`."""
+
     def __init__(self, fake: FakeDiscord, bot: commands.Bot, user: str = "narrator") -> None:
         self.fake = fake
         self.bot = bot
@@ -51,8 +54,6 @@ class Harness:
         self.task: asyncio.Task[None] | None = None
         self.user = self.member(user)
         self.channel: FakeChannel = self.world.guild.channels[0]
-        self.place = SERVER
-        """Where the acting member is (``world.PLACES``): the bot's server unless :meth:`go`."""
 
     @property
     def world(self) -> World:
