@@ -94,10 +94,13 @@ class Harness:
         self.user = self.member(name)
         return self.user
 
-    def actor(self, user: str | FakeMember | None = None, place: str | None = None) -> Actor:
-        """The member (default: the acting one) in ``place`` (default: where they act now)."""
+    def actor(self, user: str | FakeMember | None = None) -> Actor:
+        """The member (default: the acting one) where the acting member is."""
+        return self.actor_in(self.place, user)
+
+    def actor_in(self, place: str, user: str | FakeMember | None = None) -> Actor:
+        """The member (default: the acting one) in ``place`` (``places.PLACES``)."""
         member = self.member(user) if user is not None else self.user
-        place = place or self.place
         if place == SERVER:
             return Actor(self.world.guild, self.channel, member)
         return Actor(*seat(self.world, member, place, self.fake.dm_channels), place)
@@ -122,7 +125,7 @@ class Harness:
     ) -> InteractionRecord:
         """Run a typed slash command; `override_permissions` ignores default_member_permissions;
         `place` (``world.PLACES``) for this command only."""
-        actor = self.actor(user, place)
+        actor = self.actor_in(place, user) if place is not None else self.actor(user)
         offered = self.fake.commands.visible_at(actor.place, self.world.guild.id)
         try:
             parsed = parse_slash(

@@ -113,7 +113,7 @@ async def test_server_commands_say_they_need_a_server(env: BotEnv, place: str) -
     command = find_command(env.harness.commands_in_server, "character")
     name: dict[str, object] = {"type": 3, "name": "name", "value": "Vin"}
     show: list[dict[str, object]] = [{"type": 1, "name": "show", "options": [name]}]
-    actor = env.harness.actor("player1", place)
+    actor = env.harness.actor_in(place, "player1")
     reply = await env.harness.send(payloads.slash_command(env.world, actor, command, show, Resolved()))
     assert reply.ephemeral and "works in a server the bot is in" in reply.content
     assert "run it in a channel of your server" in reply.content
