@@ -67,11 +67,33 @@ class RollLike(Protocol):
     def secret(self) -> bool: ...
 
 
+def served_guild_id(interaction: discord.Interaction[discord.Client]) -> int | None:
+    """The server the bot serves this interaction in, or None: a direct message, a group DM, or
+    a server the bot is not in, where a member used a command of the app they installed for
+    themselves (docs/architecture.md, "Dice anywhere"). Discord says a server installed the app
+    for the interaction (``authorizing_integration_owners``), or the bot holds the server."""
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        return None
+    if interaction.is_guild_integration() or interaction.client.get_guild(guild_id) is not None:
+        return guild_id
+    return None
+
+
 def guild_id_of(interaction: discord.Interaction[discord.Client]) -> int:
-    """The server the interaction came from; refused in direct messages."""
-    if interaction.guild_id is None:
+    """The server the interaction came from; refused anywhere the bot serves no server."""
+    guild_id = served_guild_id(interaction)
+    if guild_id is None:
         raise NotAllowed(DM_REFUSAL)
-    return interaction.guild_id
+    return guild_id
+
+
+def usable_anywhere(command: object) -> bool:
+    """Whether a command also works where the bot serves no server: those a member may install
+    for themselves (``allowed_installs(users=True)``: ``/roll``, ``/read``, ``/odds``)."""
+    root = getattr(command, "root_parent", None) or command
+    installs = getattr(root, "allowed_installs", None)
+    return bool(installs is not None and installs.user)
 
 
 def channel_id_of(interaction: discord.Interaction[discord.Client]) -> int:

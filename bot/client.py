@@ -19,9 +19,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import event_loop, metrics, replies
+from bot.access import served_guild_id, usable_anywhere
 from bot.admission import BUSY, Admission
 from bot.config import Settings
-from bot.errors import on_app_command_error
+from bot.errors import DM_REFUSAL, on_app_command_error
 from bot.flow.catchup import CatchUp
 from bot.flow.conflict import ConflictFlow
 from bot.flow.pacing import Pacer
@@ -57,17 +58,32 @@ class MistbornTree(app_commands.CommandTree["MistbornClient"]):
 
     async def interaction_check(self, interaction: discord.Interaction["MistbornClient"], /) -> bool:
         client = interaction.client
-        if not client.admission.overloaded(self.in_flight, client.storage.database.waiting):
-            return True
-        if interaction.type is discord.InteractionType.application_command:
-            await replies.send_private(interaction, BUSY)
-        elif interaction.type is discord.InteractionType.autocomplete:
-            await _no_suggestions(interaction)
-        return False
+        if client.admission.overloaded(self.in_flight, client.storage.database.waiting):
+            await _refuse(interaction, BUSY)
+            return False
+        if not _served(interaction):
+            await _refuse(interaction, DM_REFUSAL)
+            return False
+        return True
+
+
+def _served(interaction: discord.Interaction["MistbornClient"]) -> bool:
+    """A command that needs a server is refused, before any option is read, where the bot serves
+    none: a DM, a group DM, a server it is not in (only ``usable_anywhere`` ones work there)."""
+    command = interaction.command
+    return command is None or usable_anywhere(command) or served_guild_id(interaction) is not None
+
+
+async def _refuse(interaction: discord.Interaction["MistbornClient"], text: str) -> None:
+    if interaction.type is discord.InteractionType.application_command:
+        await replies.send_private(interaction, text)
+    elif interaction.type is discord.InteractionType.autocomplete:
+        await _no_suggestions(interaction)
 
 
 async def _no_suggestions(interaction: discord.Interaction["MistbornClient"]) -> None:
-    """Past capacity, an autocomplete still gets its answer: no suggestions, at once.
+    """Past capacity (or where the command cannot run), an autocomplete still gets its answer:
+    no suggestions, at once.
 
     Left unanswered, Discord shows "Loading options failed" after 3 s and the bot has spent
     nothing; an empty list is the cheapest answer there is, and the member can still type.
@@ -112,6 +128,10 @@ class MistbornClient(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=MistbornTree,
+            # Guild install and server channels unless a command says more (docs/architecture.md,
+            # "Dice anywhere"): only /roll, /read and /odds may be installed by a member.
+            allowed_contexts=app_commands.AppCommandContext(guild=True),
+            allowed_installs=app_commands.AppInstallationType(guild=True),
             **options,  # type: ignore[arg-type]
         )
         self.settings = settings

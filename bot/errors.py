@@ -22,7 +22,10 @@ from storage.errors import AlreadyHandledError, DatabaseBusyError, StorageError
 
 log = logging.getLogger(__name__)
 
-DM_REFUSAL = "This command works in a server, not in direct messages: run it in a channel of your server."
+DM_REFUSAL = (
+    "This command works in a server the bot is in, not in direct messages or other servers: "
+    "run it in a channel of your server."
+)
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
 UNKNOWN_CHANNEL = 10003
 """Discord's error code for a channel that does not exist (any more)."""

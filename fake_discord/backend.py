@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
+from fake_discord.places import CONTEXTS, DM, SERVER
 from fake_discord.ratelimits import RateLimits
 from fake_discord.records import InteractionRecord
 from fake_discord.world import World
@@ -53,6 +54,25 @@ class CommandStore:
         found = list(self.scopes.get(guild_id, []))
         seen = {(c["name"], c.get("type", 1)) for c in found}
         return found + [c for c in self.scopes.get(None, []) if (c["name"], c.get("type", 1)) not in seen]
+
+    def visible_at(self, place: str, guild_id: int) -> list[JSON]:
+        """What Discord offers in ``place`` (``places.PLACES``): in the bot's server, its commands;
+        elsewhere only global ones, in a server without the bot or a group DM those a member
+        may install (``integration_types`` has 1), where ``contexts`` (default: all) allows."""
+        if place == SERVER:
+            return self.visible_in(guild_id)
+        context = CONTEXTS[place]
+        return [c for c in self.scopes.get(None, []) if offered(c, context, user_install=place != DM)]
+
+
+def offered(command: JSON, context: int, *, user_install: bool) -> bool:
+    """Whether a global command shows in a channel of ``context``; ``user_install``: only
+    through a member's own install of the app (a server without the bot, a group DM)."""
+    contexts = command.get("contexts")
+    if contexts is None:
+        contexts = [0, 1, 2] if command.get("dm_permission", True) is not False else [0]
+    installs = command.get("integration_types") or [0]
+    return context in contexts and (not user_install or 1 in installs)
 
 
 class Backend(Protocol):

@@ -75,7 +75,8 @@ async def run_offline(
     async with await Storage.open(settings.db_path) as storage:
 
         def make_bot() -> MistbornBot:
-            return MistbornBot(settings=local, storage=storage, rng=random.SystemRandom())
+            # Global commands too: a DM or a server without the bot (!where) offers only those.
+            return MistbornBot(settings=local, storage=storage, rng=random.SystemRandom(), sync_global=True)
 
         return await run_console(
             make_bot,

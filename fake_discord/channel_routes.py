@@ -10,6 +10,7 @@ from aiohttp import web
 
 from fake_discord.backend import Backend
 from fake_discord.payloads import EPHEMERAL
+from fake_discord.places import unreachable
 from fake_discord.responses import check_message, error, invalid_form, read_body, reply, spec_problems
 from fake_discord.world import MANAGE_MESSAGES
 
@@ -43,12 +44,24 @@ def history(fake: Backend, channel_id: int, query: Any) -> list[JSON]:
     return list(reversed(found[-limit:]))
 
 
+def outside(fake: Backend, route: str, channel_id: int) -> web.StreamResponse | None:
+    """A channel of a server the bot is not in, or a group DM, reached through a member's own
+    install: Discord answers 403 Missing Access, and the fake records the try, since only the
+    interaction's own answer may go there (docs/architecture.md, "Dice anywhere")."""
+    if not unreachable(fake.world, channel_id, set(fake.dm_channels.values())):
+        return None
+    fake.violate(route, [f"the bot is not in channel {channel_id}"], rejected=True)
+    return error(403, 50001, "Missing Access")
+
+
 async def channel_messages(
     fake: Backend, request: web.Request, route: str, channel: str
 ) -> web.StreamResponse:
     """Read a channel's history, or post in it; a repeated ``nonce`` with ``enforce_nonce`` within
     a few minutes returns the message already posted instead of posting it again, as Discord does."""
     channel_id = int(channel)
+    if refused := outside(fake, route, channel_id):
+        return refused
     if not fake.has_channel(channel_id):
         return error(404, 10003, "Unknown Channel")
     if request.method == "GET":
@@ -76,6 +89,8 @@ async def channel_messages(
 async def channel_message(
     fake: Backend, request: web.Request, route: str, channel: str, message_id: str
 ) -> web.StreamResponse:
+    if refused := outside(fake, route, int(channel)):
+        return refused
     if not fake.has_channel(int(channel)):
         return error(404, 10003, "Unknown Channel")
     message = fake.messages.get(int(message_id))

@@ -31,6 +31,7 @@ from fake_discord.commandline import (
 )
 from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot, visible_to
 from fake_discord.payloads import text_inputs
+from fake_discord.places import PLACES
 from fake_discord.records import InteractionRecord
 from fake_discord.render import render_choices, render_message, render_record, show_times
 from fake_discord.server import FakeDiscord
@@ -58,6 +59,9 @@ Console syntax (everything else is sent exactly as Discord would send it):
                                           a relative path is taken in the console's folder for files
   !as <member>                            act as another member (!as alone lists them); a new name
                                           seats a new player (!as player3)
+  !where <server|elsewhere|dm|group>      type from then on in the bot's server, a server without the
+                                          bot, a DM with the bot or a group DM (the last three as with
+                                          the app installed for yourself: only /roll, /read, /odds)
   !commands                               list the synced commands and their options
   !help                                   this text
   !quit                                   leave (end of input does the same)
@@ -198,6 +202,8 @@ class Console:
             self._save(rest)
         elif word == "!as":
             self._as(rest)
+        elif word == "!where":
+            self._where(rest)
         elif word == "!commands":
             self.say("\n".join(line for c in self.h.commands for line in usage(c)) or "(no commands synced)")
         elif word == "!help":
@@ -259,6 +265,16 @@ class Console:
             self.h.world.add_member(name)
             self.say(f"({name} joins {guild.name} as a player)")
         self.say(f"(now acting as {self.h.as_user(name).user.name})")
+
+    def _where(self, place: str) -> None:
+        """Move the typing member to another place (``world.PLACES``); alone, list them."""
+        if not place:
+            for key, text in PLACES.items():
+                self.say(f"{'*' if key == self.h.place else ' '} {key}: {text}")
+            return
+        self.h.go(place.lower())
+        names = ", ".join(sorted("/" + c["name"] for c in self.h.commands if c.get("type", 1) == 1))
+        self.say(f"(now in {PLACES[self.h.place]}; commands here: {names or 'none'})")
 
     async def _show(self, record: InteractionRecord) -> None:
         """Show the record, then messages the bot posted or edited elsewhere meanwhile that the

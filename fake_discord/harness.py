@@ -27,6 +27,7 @@ from fake_discord.backend import Limits
 from fake_discord.commandline import CommandLineError, check_permission, find_command, parse_slash
 from fake_discord.patch import pointed_at
 from fake_discord.payloads import EPHEMERAL, Actor, Resolved
+from fake_discord.places import PLACES, SERVER, seat
 from fake_discord.records import InteractionRecord, Violation, settle
 from fake_discord.server import FakeDiscord
 from fake_discord.typed import fold
@@ -43,6 +44,9 @@ GUILD_READY_TIMEOUT = 0.005
 class Harness:
     """A connected bot plus the acting member; every action returns the live InteractionRecord."""
 
+    place: str = SERVER
+    """Where the acting member is (``places.PLACES``): the bot's server unless :meth:`go`."""
+
     def __init__(self, fake: FakeDiscord, bot: commands.Bot, user: str = "narrator") -> None:
         self.fake = fake
         self.bot = bot
@@ -57,8 +61,20 @@ class Harness:
 
     @property
     def commands(self) -> list[JSON]:
-        """Commands the bot synced, as Discord would offer them in the guild."""
+        """Commands the bot synced, as Discord would offer them where the member is."""
+        return self.fake.commands.visible_at(self.place, self.world.guild.id)
+
+    @property
+    def commands_in_server(self) -> list[JSON]:
+        """Commands the bot synced, as Discord offers them in the bot's server."""
         return self.fake.commands.visible_in(self.world.guild.id)
+
+    def go(self, place: str) -> None:
+        """Act from now on in ``place`` (``world.PLACES``): the bot's server, a server the bot
+        is not in, a DM with the bot, or a group DM."""
+        if place not in PLACES:
+            raise CommandLineError(f"no place {place!r} (places: {', '.join(PLACES)})")
+        self.place = place
 
     @property
     def violations(self) -> list[Violation]:
@@ -79,7 +95,15 @@ class Harness:
         return self.user
 
     def actor(self, user: str | FakeMember | None = None) -> Actor:
-        return Actor(self.world.guild, self.channel, self.member(user) if user is not None else self.user)
+        """The member (default: the acting one) where the acting member is."""
+        return self.actor_in(self.place, user)
+
+    def actor_in(self, place: str, user: str | FakeMember | None = None) -> Actor:
+        """The member (default: the acting one) in ``place`` (``places.PLACES``)."""
+        member = self.member(user) if user is not None else self.user
+        if place == SERVER:
+            return Actor(self.world.guild, self.channel, member)
+        return Actor(*seat(self.world, member, place, self.fake.dm_channels), place)
 
     def attach(self, path: Path) -> JSON:
         """Serve a local file from the fake, as Discord's CDN serves an uploaded attachment."""
@@ -92,18 +116,34 @@ class Harness:
         return record
 
     async def slash(
-        self, line: str, *, user: str | FakeMember | None = None, override_permissions: bool = False
+        self,
+        line: str,
+        *,
+        user: str | FakeMember | None = None,
+        override_permissions: bool = False,
+        place: str | None = None,
     ) -> InteractionRecord:
-        """Run a typed slash command; `override_permissions` ignores default_member_permissions."""
-        actor = self.actor(user)
-        parsed = parse_slash(
-            line,
-            self.commands,
-            actor.guild,
-            actor.member,
-            attach=self.attach,
-            override_permissions=override_permissions,
-        )
+        """Run a typed slash command; `override_permissions` ignores default_member_permissions;
+        `place` (``world.PLACES``) for this command only."""
+        actor = self.actor_in(place, user) if place is not None else self.actor(user)
+        offered = self.fake.commands.visible_at(actor.place, self.world.guild.id)
+        try:
+            parsed = parse_slash(
+                line,
+                offered,
+                actor.guild,
+                actor.member,
+                attach=self.attach,
+                override_permissions=override_permissions or actor.place != SERVER,
+            )
+        except CommandLineError:
+            name = line.strip().removeprefix("/").split(" ")[0]
+            if actor.place != SERVER and any(c["name"] == name for c in self.commands_in_server):
+                raise CommandLineError(
+                    f"Discord does not offer /{name} in {PLACES[actor.place]}: it needs the bot's "
+                    "server (!where server)"
+                ) from None
+            raise
         return await self.send(
             payloads.slash_command(self.world, actor, parsed.command, parsed.options, parsed.resolved)
         )

@@ -11,8 +11,13 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from fake_discord.places import CONTEXTS, DM, ELSEWHERE, SERVER, private_channel_json
 from fake_discord.world import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    MENTION_EVERYONE,
     TIMESTAMP,
+    USE_EXTERNAL_EMOJIS,
     FakeChannel,
     FakeGuild,
     FakeMember,
@@ -29,15 +34,24 @@ JSON = dict[str, Any]
 PING, APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 EPHEMERAL, LOADING = 1 << 6, 1 << 7
 ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
+GUILD_INSTALL, USER_INSTALL = "0", "1"
+APP_ELSEWHERE = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
+"""``app_permissions`` where the bot is not a member: what its answers may do (Discord's
+interaction docs); in its own DM, also external emojis."""
 
 
 @dataclass
 class Actor:
-    """Who is interacting, and where: the three things every interaction payload carries."""
+    """Who is interacting, and where: the three things every interaction payload carries.
+
+    ``place`` (``places.PLACES``) says what kind of channel it is. In a DM or a group DM no
+    guild is sent: ``guild`` is then only where typed names are looked up.
+    """
 
     guild: FakeGuild
     channel: FakeChannel
     member: FakeMember
+    place: str = SERVER
 
 
 @dataclass
@@ -82,10 +96,31 @@ class Resolved:
         return {key: value for key, value in parts.items() if value}
 
 
+def owners(actor: Actor, command: JSON | None = None) -> JSON:
+    """``authorizing_integration_owners`` away from the bot's servers, as Discord fills it: the
+    member's own install wherever the command may be installed by a member, and in the bot's
+    DM the servers' install as "0" where the command may be installed by a server."""
+    installs = {str(i) for i in (command or {}).get("integration_types") or [0]}
+    found: JSON = {}
+    if actor.place == DM and GUILD_INSTALL in installs:
+        found[GUILD_INSTALL] = "0"
+    if command is None or USER_INSTALL in installs:
+        found[USER_INSTALL] = str(actor.member.user.id)
+    return found
+
+
 def interaction(
-    world: World, actor: Actor, kind: int, data: JSON | None, *, message: JSON | None = None
+    world: World,
+    actor: Actor,
+    kind: int,
+    data: JSON | None,
+    *,
+    message: JSON | None = None,
+    command: JSON | None = None,
 ) -> JSON:
-    """The envelope common to every interaction type."""
+    """The envelope common to every interaction type (``command``: the one used, if any)."""
+    if actor.place != SERVER:
+        return _interaction_elsewhere(world, actor, kind, data, message, command)
     guild, member = actor.guild, actor.member
     bot_member = guild.member(world.bot.id)
     app_permissions = guild.permissions_of(bot_member) if bot_member else 0
@@ -115,6 +150,45 @@ def interaction(
     return payload
 
 
+def _interaction_elsewhere(
+    world: World, actor: Actor, kind: int, data: JSON | None, message: JSON | None, command: JSON | None
+) -> JSON:
+    """Where the bot serves no server. In a server it is not in: the guild's id and a partial
+    guild, the member, the channel, but no GUILD_CREATE ever told the bot of them. In a DM or a
+    group DM: ``user`` instead of ``member``, a channel with recipients, no guild at all."""
+    user = actor.member.user
+    payload: JSON = {
+        "id": str(world.ids.next()),
+        "application_id": str(world.application_id),
+        "type": kind,
+        "token": "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48),
+        "version": 1,
+        "channel_id": str(actor.channel.id),
+        "app_permissions": str(APP_ELSEWHERE | (USE_EXTERNAL_EMOJIS if actor.place == DM else 0)),
+        "locale": "en-US",
+        "entitlements": [],
+        "authorizing_integration_owners": owners(actor, command),
+        "context": CONTEXTS[actor.place],
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+    }
+    if actor.place == ELSEWHERE:
+        guild = actor.guild
+        payload |= {
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild_locale": "en-US",
+            "channel": channel_json(guild, actor.channel, permissions=guild.permissions_of(actor.member)),
+            "member": member_json(guild, actor.member, permissions=True),
+        }
+    else:
+        payload |= {"channel": private_channel_json(actor.channel, user), "user": user_json(user)}
+    if data is not None:
+        payload["data"] = data
+    if message is not None:
+        payload["message"] = message
+    return payload
+
+
 def _command_data(command: JSON, options: list[JSON], resolved: Resolved) -> JSON:
     data: JSON = {"id": str(command["id"]), "name": command["name"], "type": command.get("type", 1)}
     if command.get("guild_id"):
@@ -128,12 +202,14 @@ def _command_data(command: JSON, options: list[JSON], resolved: Resolved) -> JSO
 
 def slash_command(world: World, actor: Actor, command: JSON, options: list[JSON], resolved: Resolved) -> JSON:
     """A chat-input command; `options` already nested under subcommand/group options."""
-    return interaction(world, actor, APPLICATION_COMMAND, _command_data(command, options, resolved))
+    data = _command_data(command, options, resolved)
+    return interaction(world, actor, APPLICATION_COMMAND, data, command=command)
 
 
 def autocomplete(world: World, actor: Actor, command: JSON, options: list[JSON], resolved: Resolved) -> JSON:
     """Type 4: exactly one option (at the innermost level) carries `focused: true`."""
-    return interaction(world, actor, AUTOCOMPLETE, _command_data(command, options, resolved))
+    data = _command_data(command, options, resolved)
+    return interaction(world, actor, AUTOCOMPLETE, data, command=command)
 
 
 def user_menu(world: World, actor: Actor, command: JSON, target: FakeMember) -> JSON:

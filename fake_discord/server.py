@@ -27,6 +27,7 @@ from fake_discord import openapi, responses, routes
 from fake_discord.backend import CommandStore, Limits, Upload
 from fake_discord.gateway import RESUME_PATH, Gateway, shard_of
 from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
+from fake_discord.places import unreachable
 from fake_discord.ratelimits import RateLimiter
 from fake_discord.records import InteractionRecord, Violation, clock
 from fake_discord.validate import validate_command_set
@@ -161,7 +162,13 @@ class FakeDiscord:
             self.add_file(names[i] if i < len(names) and names[i] else name, data, kind)
             for i, (name, data, kind) in enumerate(uploads)
         ]
-        guild_id = next((g.id for g in self.world.guilds if g.channel(channel_id)), None)
+        elsewhere = self.world.elsewhere
+        outside = unreachable(self.world, channel_id, set(self.dm_channels.values()))
+        guild_id: int | None = (
+            elsewhere.id if elsewhere is not None and elsewhere.channel(channel_id) else None
+        )
+        if guild_id is None:
+            guild_id = next((g.id for g in self.world.guilds if g.channel(channel_id)), None)
         message_id = self.world.ids.next()
         message = message_json(
             self.world,
@@ -176,7 +183,7 @@ class FakeDiscord:
         self.messages[message_id] = message
         self.activity.append(("create", message_id))
         self._pulse()
-        if not message["flags"] & EPHEMERAL:
+        if not message["flags"] & EPHEMERAL and not outside:  # the bot hears only where it is
             await self.dispatch("MESSAGE_CREATE", message)
         return message
 

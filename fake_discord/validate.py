@@ -51,7 +51,7 @@ def validate_command(command: JSON) -> list[str]:
     kind = command.get("type", CHAT_INPUT)
     name = command.get("name")
     if kind in (USER_COMMAND, MESSAGE_COMMAND):
-        problems = _text(name, f"context menu {name!r} name", 1, 32)
+        problems = _install_problems(command) + _text(name, f"context menu {name!r} name", 1, 32)
         if command.get("description"):
             problems.append(f"context menu {name!r} must not have a description")
         if command.get("options"):
@@ -60,11 +60,21 @@ def validate_command(command: JSON) -> list[str]:
     problems = (
         [] if is_valid_name(name) else [f"command name {name!r} must match ^[-_'\\p{{L}}\\p{{N}}]{{1,32}}$"]
     )
+    problems += _install_problems(command)
     problems += _text(command.get("description"), f"/{name} description", 1, 100)
     problems += _validate_options(command.get("options") or [], f"/{name}", depth=0)
     if (size := _chars(command)) > 4000:
         problems.append(f"/{name} has {size} characters of names, descriptions and choices (max 4000)")
     return problems
+
+
+def _install_problems(command: JSON) -> list[str]:
+    """Discord's rule on where a command is offered: a group DM (context 2) is reached only
+    through a member's own install of the app (integration type 1)."""
+    contexts = command.get("contexts") or []
+    if 2 in contexts and 1 not in (command.get("integration_types") or [0]):
+        return [f"{command.get('name')!r} allows group DMs (context 2) without a member's install (type 1)"]
+    return []
 
 
 def _validate_options(options: list[JSON], where: str, depth: int) -> list[str]:

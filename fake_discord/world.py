@@ -38,6 +38,8 @@ EVERYONE_PERMISSIONS = (
     | READ_MESSAGE_HISTORY
     | USE_APPLICATION_COMMANDS
 )
+MENTION_EVERYONE = 1 << 17
+USE_EXTERNAL_EMOJIS = 1 << 18
 ALL_PERMISSIONS = (1 << 53) - 1
 BOT_PERMISSIONS = MANAGE_MESSAGES | EMBED_LINKS | MANAGE_WEBHOOKS
 """What the bot's role holds in the default worlds (tests take one away to provoke a refusal)."""
@@ -152,6 +154,10 @@ class World:
     guilds: list[FakeGuild]
     member_id: Callable[[str], int] | None = None
     """The id a member added by name gets; None: the next snowflake."""
+    elsewhere: FakeGuild | None = None
+    """A server the bot is not in (no GUILD_CREATE, no REST access): ``places.server_without_bot``."""
+    private: dict[tuple[str, int], FakeChannel] = field(default_factory=dict)
+    """DM and group DM channels by (place, user id): ``places.private_channel``."""
 
     @property
     def guild(self) -> FakeGuild:

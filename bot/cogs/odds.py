@@ -1,7 +1,9 @@
 """``/odds``: exact chances for a pool, the full table, and Contests, each with a chart.
 
 The figures are the embed's text; the chart (``bot/render/charts.py``) is the same figures as a
-picture, attached to the reply and shown as the embed's image.
+picture, attached to the reply and shown as the embed's image. Nothing here reads a server, so
+``/odds`` works anywhere, installed by a member for themselves too (docs/architecture.md, "Dice
+anywhere").
 """
 
 import asyncio
@@ -41,6 +43,8 @@ async def answer_with_chart(interaction: Interaction, embed: discord.Embed, char
     await replies.send(interaction, embed=embed, file=discord.File(BytesIO(png), filename=CHART))
 
 
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Odds(
     commands.GroupCog,
     group_name="odds",

@@ -13,7 +13,7 @@ part of their name; typed in full, the player is told it is the Narrator's.
 import discord
 from discord import app_commands
 
-from bot.access import caller_of, guild_id_of
+from bot.access import caller_of, guild_id_of, served_guild_id
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
 from bot.render.common import clip, plain
@@ -24,6 +24,11 @@ NAME_MAX = 64
 SUGGESTIONS = 25
 """Discord shows at most 25 autocomplete choices."""
 NO_ACTIVE = "You have no active character here. Pick one with `/character use`, or name one."
+SHEETS_ELSEWHERE = (
+    "Sheets live in a server with the bot: use `dice:` to roll here, or roll from a sheet in a "
+    "channel of your game's server."
+)
+"""Where the bot serves no server (a DM, a server it is not in) no sheet is read."""
 
 
 def shown(typed: str) -> str:
@@ -34,6 +39,8 @@ def shown(typed: str) -> str:
 async def find_character(interaction: Interaction, typed: str) -> StoredCharacter:
     """The character of this server that ``typed`` names (among those the caller may read), or
     a clear refusal."""
+    if served_guild_id(interaction) is None:
+        raise BotError(SHEETS_ELSEWHERE)
     guild_id = guild_id_of(interaction)
     storage = interaction.client.storage
     caller = await caller_of(interaction, storage)
@@ -78,13 +85,14 @@ async def character_names(
 ) -> list[app_commands.Choice[str]]:
     """Suggestions: names of this server containing what was typed (accents ignored), among the
     sheets the caller may read; ``own``: only those they control."""
-    if interaction.guild_id is None:
+    guild_id = served_guild_id(interaction)
+    if guild_id is None:
         return []
     storage = interaction.client.storage
     caller = await caller_of(interaction, storage)
     owner_id = caller.user_id if own and not caller.narrator else None
     found = await storage.characters.search(
-        interaction.guild_id,
+        guild_id,
         current[:NAME_MAX],
         owner_id=owner_id,
         limit=SUGGESTIONS,

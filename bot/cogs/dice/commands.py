@@ -5,6 +5,11 @@ the bot's injected generator, logs the roll once, and renders the reading. The l
 interaction's id (``storage.handled``), so an interaction Discord delivers twice (a replay, or
 to two sessions of one shard during a redeploy) is rolled and logged once.
 
+``/roll`` and ``/read`` also work where the bot serves no server: in direct messages, group DMs
+and servers it is not in, where a member installed the app for themselves (docs/architecture.md,
+"Dice anywhere"). There ``/roll`` rolls a bare count of dice only: no sheet, no scene
+Circumstances, and no log, for the roll log is a server's (docs/rulings.md §7.2).
+
 A ``/gmroll`` is logged as secret: ``/history`` and the fairness report show it to Narrators
 and its roller only (docs/rulings.md §7.1). It is open to every Narrator, by role too: the
 check runs when it is used, so nothing hides it behind Manage Server. A Contest rolls the
@@ -16,13 +21,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
+from bot.access import guild_id_of, served_guild_id
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
 from bot.flow.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.flow.roll_log import roll_record
-from bot.inputs.characters import AnyCharacter, named_or_active
+from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances
@@ -87,6 +92,22 @@ def show_circumstances(embed: discord.Embed, applied: Applied) -> None:
         add_field(embed, "Circumstances", text, inline=False)
 
 
+CIRCUMSTANCES_ELSEWHERE = (
+    "Circumstances are the Narrator's call in a server with the bot: leave `circumstances` out "
+    "here, or count them in `modifier`."
+)
+
+
+async def roll_circumstances(interaction: Interaction, given: int | None) -> Applied:
+    """The roll's Circumstances; where the bot serves no server there is neither a Narrator
+    nor a scene, so none apply (docs/rulings.md §1.6)."""
+    if served_guild_id(interaction) is not None:
+        return await applied_circumstances(interaction, given)
+    if given is not None:
+        raise BotError(CIRCUMSTANCES_ELSEWHERE)
+    return NONE_APPLIED
+
+
 def group_side(side: FormedPool) -> bool:
     """A Contest side that is an Extras group wins in the plural (docs/rulings.md §8.2)."""
     return side.stored is not None and is_group(side.stored.character.size)
@@ -107,6 +128,8 @@ class Dice(commands.Cog):
         secret: bool = False,
         applied: Applied = NONE_APPLIED,
     ) -> tuple[Reading, discord.Embed]:
+        if served_guild_id(interaction) is None:
+            return self._roll_elsewhere(interaction, request, difficulty, label)
         guild_id = guild_id_of(interaction)
         formed = await pool_for(interaction, request, character, acting=True)
         spent = (
@@ -131,10 +154,22 @@ class Dice(commands.Cog):
             embed.set_footer(text=f"{formed.spends.label} spent: {left} left until it recovers.")
         return reading, embed
 
+    def _roll_elsewhere(
+        self, interaction: Interaction, request: PoolRequest, difficulty: int, label: str | None
+    ) -> tuple[Reading, discord.Embed]:
+        """A roll where the bot serves no server: bare dice, answered and not logged."""
+        if request.from_sheet:
+            raise BotError(SHEETS_ELSEWHERE)
+        formed = form_pool(request, None)
+        reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
+        embed = reading_embed(reading, title=roll_title(formed, label), roller=interaction.user.display_name)
+        return reading, embed
+
     @app_commands.command(name="roll", description="Roll a dice pool and read the Result, Outcome and Nudges")
     @app_commands.describe(**ROLL_DESCRIPTIONS)
     @app_commands.autocomplete(stat=stat_choices)
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def roll_command(
         self,
         interaction: Interaction,
@@ -148,7 +183,7 @@ class Dice(commands.Cog):
         modifier: Modifier = 0,
         label: Label | None = None,
     ) -> None:
-        applied = await applied_circumstances(interaction, circumstances)
+        applied = await roll_circumstances(interaction, circumstances)
         request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
         _, embed = await self._roll(interaction, request, character, difficulty, label, applied=applied)
         await replies.send(interaction, embed=embed)
@@ -200,7 +235,8 @@ class Dice(commands.Cog):
         extra="The roller is an Extra (no Nudges)",
         label="What the roll was for",
     )
-    @app_commands.guild_only()
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def read_command(
         self,
         interaction: Interaction,
