@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.access import Caller, conflict_view
-from bot.flow.board import Shown, stored_board
-from bot.render.conflict import FULL, ConflictView
+from bot.render.conflict import FULL, Visibility
 from bot.render.conflict_status import PHASES, status_word
+from bot.workers.board import Shown, stored_board
 from rules.character import (
     Attribute,
     Character,
@@ -67,7 +67,7 @@ def _resiliences(participant: Participant, sheet: Character) -> list[JSON]:
 
 
 def participant_data(
-    conflict: Conflict, participant: Participant, sheet: Character | None, up: bool, view: ConflictView
+    conflict: Conflict, participant: Participant, sheet: Character | None, up: bool, view: Visibility
 ) -> JSON:
     """One fighter; the numbers only where ``view`` shows them, else the plain state alone."""
     data: JSON = {

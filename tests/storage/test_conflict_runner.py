@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.moves.transaction import end_conflict, run_transition, start_conflict
 from rules.character import Character
 from rules.conflict import (
     Act,
@@ -25,7 +26,7 @@ from rules.conflict import (
 )
 from rules.errors import RulesError
 from storage import AlreadyExistsError, NotFoundError, Storage, conflicts
-from storage.conflict_runner import current_conflict, end_conflict, run_transition, start_conflict
+from storage.conflict_moves import current_conflict
 from storage.conflicts import save_statements
 from storage.sql import Statement
 from tests.rules.conflict.builders import waiting

@@ -17,8 +17,6 @@ from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging, weapon_option
 from bot.cogs.conflict.prompts import board_buttons, run
 from bot.cogs.conflict.views import ALL_BUTTONS, prompt_view
-from bot.flow.board import no_board_buttons
-from bot.flow.replies import no_buttons
 from bot.inputs.choices import (
     ActionChoice,
     AttackKindChoice,
@@ -31,6 +29,8 @@ from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.participants import ParticipantName, participant_props, participant_stats, pick
+from bot.moves.answers import no_buttons
+from bot.workers.board import no_board_buttons
 from rules.conflict import Act, Burn, Command, Conflict, Pass, SpendNudges
 
 StatName = app_commands.Range[str, 1, 40]

@@ -10,7 +10,7 @@ with a clear private message.
 The reply to the person who moved *is* the move's outcome, as fast as the move is saved; its
 outbox row is then marked delivered with the message Discord made. If Discord cannot take the
 reply (the 3 seconds passed, the interaction expired, an error), the row goes to the outbox's
-deliverer, which posts it to the channel instead (``bot.flow.outbox`` says why it is never
+deliverer, which posts it to the channel instead (``bot.workers.outbox`` says why it is never
 shown twice).
 
 "Narrator view", under the board and under a prompt to a secret Villain or Extra, answers a
@@ -30,13 +30,13 @@ from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.build import DefenceOptions, begin_move, nudge_click, pending_target
+from bot.crash import crash_point
 from bot.errors import BotError, NotAllowed, answer_error
-from bot.flow.board import stored_board
-from bot.flow.conflict import Build
-from bot.flow.crash import crash_point
-from bot.flow.replies import NudgeMode, Reply
-from bot.flow.turns import tie_note
+from bot.moves.answers import NudgeMode, Reply
+from bot.moves.service import Build
+from bot.moves.turns import tie_note
 from bot.render.common import plain
+from bot.workers.board import stored_board
 from rules.conflict import available_defence
 
 log = logging.getLogger(__name__)

@@ -20,9 +20,9 @@ from bot.client import Interaction
 from bot.cogs.conflict.build import TurnChoice, act_click, declare_click, switch_click, turn_mover
 from bot.cogs.conflict.prompts import run_click
 from bot.errors import BotError, answer_error
-from bot.flow.board import stored_board
-from bot.flow.turns import MIN_POOL, Turn
+from bot.moves.turns import MIN_POOL, Turn
 from bot.render.common import plain
+from bot.workers.board import stored_board
 from rules.conflict import Conflict
 
 TURN = r"(?P<conflict>\d+):(?P<round>\d+):(?P<who>\d+)"

@@ -12,7 +12,7 @@ from bot.cogs.conflict.prompts import (
     ReactTraitsSelect,
 )
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS, add_turn
-from bot.flow.replies import Prompt
+from bot.moves.answers import Prompt
 
 ALL_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = BUTTONS + TURN_BUTTONS
 """Registered with the client while the moves' cog is loaded."""

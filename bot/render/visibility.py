@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
-class ConflictView:
+class Visibility:
     """``shown``: the participants whose numbers this rendering may show (None: everyone's).
 
     ``states`` holds the plain state of each participant whose numbers are hidden
@@ -39,5 +39,5 @@ class ConflictView:
         return self.shown is None
 
 
-FULL = ConflictView()
+FULL = Visibility()
 """Everything: the Narrator's view, and what tests of the renderers compare against."""

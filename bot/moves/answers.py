@@ -1,6 +1,6 @@
 """What a Conflict move shows: the reply, the question to whoever must answer, and its outbox row.
 
-Kept apart from the flow that runs the move (``bot.flow.conflict``) so each stays readable; the
+Kept apart from the flow that runs the move (``bot.moves.service``) so each stays readable; the
 flow composes these inside the move's transaction.
 """
 
@@ -11,10 +11,10 @@ from typing import Any, Literal
 import discord
 
 from bot import replies
-from bot.flow.turns import Turn
+from bot.moves.turns import Turn
 from rules.conflict import Waiting
 from storage import MessageKind, NewMessage, OutboxMessage
-from storage.conflict_runner import Applied
+from storage.conflict_moves import Applied
 
 NudgeMode = Literal["damage", "beat", "none"]
 JSON = dict[str, Any]

@@ -50,10 +50,10 @@ from typing import Any
 import discord
 from discord.http import Route
 
+from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
-from bot.flow.bounded import forget_when_done
-from bot.flow.crash import crash_point
-from bot.flow.pacing import Pacer
+from bot.workers.bounded import forget_when_done
+from bot.workers.pacing import Pacer
 from storage import OutboxMessage, Storage
 from storage.errors import StorageError
 from storage.sql import utc_now

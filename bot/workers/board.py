@@ -4,13 +4,13 @@ The board is derived from the Conflict, never queued: it must show the latest sa
 every state in between. Each board row remembers which Conflict and version its message shows
 (``storage.boards``), so a board is *behind* exactly when its Conflict's version is newer, and
 *orphaned* when its Conflict ended; both the refresh after a move and the catch-up at start
-(``bot.flow.catchup``) only ever bring boards forward from that.
+(``bot.workers.catchup``) only ever bring boards forward from that.
 
 Every command that changes a Conflict asks for a refresh with the state it just saved in hand,
 so nothing is read again to draw it; refreshes of one channel coalesce (a burst of ten clicks
 edits the board once or twice, not ten times) and run outside the interaction, so a slow or
 failing edit never delays a reply or blocks the round. Each edit takes its turn at the
-:class:`~bot.flow.pacing.Pacer`. When Discord keeps refusing (429 or 5xx after discord.py's own
+:class:`~bot.workers.pacing.Pacer`. When Discord keeps refusing (429 or 5xx after discord.py's own
 retries), the board backs off and tries again later; the Conflict itself is already saved and
 goes on regardless, and the next change or start brings the board up to date.
 
@@ -29,16 +29,17 @@ import discord
 
 from bot import metrics
 from bot.access import conflict_view
+from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
-from bot.flow.bounded import KeyedLocks, Recent, forget_when_done
-from bot.flow.crash import crash_point
-from bot.flow.pacing import Pacer
 from bot.render.conflict import FULL, status_embed
+from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
+from bot.workers.pacing import Pacer
 from rules.character import Character
 from rules.conflict import Conflict, Phase
 from storage import Storage
 from storage.boards import BoardRow
-from storage.conflict_runner import Applied, load_stored
+from storage.conflict_documents import load_stored
+from storage.conflict_moves import Applied
 from storage.conflicts import StoredConflict
 
 log = logging.getLogger(__name__)
