@@ -18,7 +18,7 @@ from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import Sheets, begin_move
-from bot.cogs.conflict.prompts import run, send
+from bot.cogs.conflict.delivery import run, send
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice

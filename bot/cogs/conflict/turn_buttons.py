@@ -18,7 +18,7 @@ from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.build import TurnChoice, act_click, declare_click, switch_click, turn_mover
-from bot.cogs.conflict.prompts import run_click
+from bot.cogs.conflict.delivery import run_click
 from bot.errors import BotError, answer_error
 from bot.moves.turns import MIN_POOL, Turn
 from bot.render.common import plain

@@ -4,7 +4,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs.conflict.prompts import (
+from bot.cogs.conflict.buttons import (
     BUTTONS,
     DefendButton,
     NarratorViewButton,
