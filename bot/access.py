@@ -131,7 +131,7 @@ def participant_state(participant: Participant, sheet: Character | None) -> Plai
     return plain_state(sheet, burning_pewter=participant.burning_pewter)
 
 
-def conflict_view(
+def visibility_of(
     conflict: Conflict, sheets: Mapping[int, Character], revealed: Collection[int]
 ) -> Visibility:
     """What the whole table may see of ``conflict``: everyone's numbers but the secret sheets',

@@ -15,7 +15,7 @@ A move reads the Conflict and its sheets once and renders the reply and the boar
 holds: nothing is read again after the commit.
 
 The reply is public, so it shows the Narrator's secret Villains and Extras as names and plain
-states (``bot.access.conflict_view``, docs/rulings.md §7.1); when a Narrator made the move and
+states (``bot.access.visibility_of``, docs/rulings.md §7.1); when a Narrator made the move and
 that hid something, the reply also carries the full figures for them alone (privately, so not
 through the outbox: after a crash the Narrator reads them with "Narrator view").
 """
@@ -30,7 +30,7 @@ from datetime import datetime
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, conflict_view, guild_id_of
+from bot.access import Caller, caller_of, channel_id_of, guild_id_of, visibility_of
 from bot.crash import crash_point
 from bot.errors import BotError
 from bot.moves.answers import (
@@ -231,7 +231,7 @@ class ConflictFlow:
             for cid, stored in (await self.storage.characters.get_many(guild_id, gone)).items():
                 sheets[cid] = stored.character
                 revealed |= {cid} if stored.revealed else set()
-        view = conflict_view(conflict, sheets, revealed)
+        view = visibility_of(conflict, sheets, revealed)
         embeds = self._embeds(applied, title, view)
         private: list[discord.Embed] = []
         if narrator:
@@ -327,7 +327,7 @@ class ConflictFlow:
     ) -> NewMessage | None:
         """The pending action's question posted anew, with working buttons (after a restart, when
         the old prompt is gone or shows no buttons for it); None when nothing waits."""
-        asked = self.question(conflict_id, conflict, sheets, conflict_view(conflict, sheets, revealed))
+        asked = self.question(conflict_id, conflict, sheets, visibility_of(conflict, sheets, revealed))
         if asked is None:
             return None
         reply = Reply(

@@ -5,7 +5,7 @@ table, so the Narrator's Villains and Extras that are not revealed show there as
 plain state ("wounded"), never as their dice, ratings, Resiliences or Burdens. The Narrator's
 own views (the board's "Narrator view", private replies) show everything.
 
-This is plain data: who may see what is decided in ``bot.access`` (``conflict_view``), which
+This is plain data: who may see what is decided in ``bot.access`` (``visibility_of``), which
 builds one of these; the renderers only obey it.
 """
 

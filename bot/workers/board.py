@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot import metrics
-from bot.access import conflict_view
+from bot.access import visibility_of
 from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
 from bot.render.conflict import FULL, status_embed
@@ -92,7 +92,7 @@ class Shown:
     def embed(self, *, full: bool = False) -> discord.Embed:
         """The board: public, or with every number when ``full`` (a Narrator's view)."""
         assert self.conflict is not None
-        view = FULL if full else conflict_view(self.conflict, self.sheets, self.revealed)
+        view = FULL if full else visibility_of(self.conflict, self.sheets, self.revealed)
         return status_embed(self.conflict, self.sheets, view)
 
 
