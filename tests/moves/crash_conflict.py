@@ -1,6 +1,6 @@
 """Plays the Keep Hasting round against a database, one transition per line read on stdin.
 
-Run by ``test_conflict_runner.py`` as a separate process: it prints ``ready`` once the sheets and
+Run by ``test_transaction.py`` as a separate process: it prints ``ready`` once the sheets and
 the Conflict exist, then for each line it reads applies the next command and prints its
 index once committed. The test kills it with SIGKILL between (or during) transitions.
 """
