@@ -4,7 +4,6 @@ Kept apart from the flow that runs the move (``bot.moves.service``) so each stay
 flow composes these inside the move's transaction.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -50,14 +49,6 @@ class Prompt:
         if self.turn is not None:
             return self.turn.key
         return f"{'defend' if self.defend_with else 'nudges'}:{self.attack_id}"
-
-
-Buttons = Callable[[Prompt | None], discord.ui.View | None]
-"""How a prompt's buttons look: registered by the cog that owns the buttons."""
-
-
-def no_buttons(prompt: Prompt | None) -> discord.ui.View | None:
-    return None
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ the prompt for whoever must answer next (a defence, Nudges, or a turn to declare
 ping for that player only, once per turn: docs/rulings.md §4.21) and which buttons it offers.
 The reply is composed *inside* the transaction and queued in the outbox with the state it shows
 (``storage.outbox``), so a move the table cannot see is never saved. Sending it is the caller's
-last step (the cog layer, which owns the buttons and registers how they look in
-:attr:`ConflictFlow.buttons`); ``bot.workers.outbox`` explains how the reply and the outbox between
+last step (the cog's delivery; the buttons are drawn here, ``bot.moves.buttons``, and the cog
+answers their clicks); ``bot.workers.outbox`` explains how the reply and the outbox between
 them show every outcome exactly once.
 
 A move reads the Conflict and its sheets once and renders the reply and the board from what it
@@ -34,15 +34,14 @@ from bot.access import Caller, caller_of, channel_id_of, guild_id_of, visibility
 from bot.crash import crash_point
 from bot.errors import BotError
 from bot.moves.answers import (
-    Buttons,
     NudgeMode,
     Prompt,
     Question,
     Reply,
     asked_before,
     message,
-    no_buttons,
 )
+from bot.moves.buttons import prompt_view
 from bot.moves.transaction import run_transition, start_conflict
 from bot.moves.turns import hero_news, tie_note, turn_of
 from bot.render.common import INFO, plain
@@ -118,7 +117,6 @@ class ConflictFlow:
         pacer = pacer if pacer is not None else Pacer()
         self.boards = Boards(client, storage, pacer)
         self.outbox = Outbox(client, storage, pacer)
-        self.buttons: Buttons = no_buttons
         self.defend_grace = DEFEND_GRACE
         self._prompted: dict[tuple[int, int, int], float] = {}
 
@@ -267,7 +265,7 @@ class ConflictFlow:
             content=asked.content,
             ping=asked.ping,
             prompt=asked.prompt,
-            view=self.buttons(asked.prompt),
+            view=prompt_view(asked.prompt),
         )
 
     def question(
@@ -337,7 +335,7 @@ class ConflictFlow:
             content=asked.content,
             ping=asked.ping,
             prompt=asked.prompt,
-            view=self.buttons(asked.prompt),
+            view=prompt_view(asked.prompt),
         )
         return message(MessageKind.PROMPT, reply, None)
 

@@ -15,8 +15,8 @@ retries), the board backs off and tries again later; the Conflict itself is alre
 goes on regardless, and the next change or start brings the board up to date.
 
 The board is public: it shows the Narrator's secret Villains and Extras as names and plain
-states (docs/rulings.md §7.1). Its "Narrator view" button (built by the cog that owns the
-buttons and handed in as :attr:`Boards.buttons`) answers a Narrator with the full board.
+states (docs/rulings.md §7.1). Its "Narrator view" button (drawn by ``bot.render.buttons``;
+the Conflict cog answers its clicks) answers a Narrator with the full board.
 """
 
 import asyncio
@@ -31,6 +31,7 @@ from bot import metrics
 from bot.access import visibility_of
 from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
+from bot.render.buttons import board_view
 from bot.render.conflict import FULL, status_embed
 from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
 from bot.workers.pacing import Pacer
@@ -52,10 +53,6 @@ CANNOT_PIN = "I may not pin the Conflict board here (I need Manage Messages): lo
 Buttons = Callable[[int, bool], discord.ui.View | None]
 """The buttons under the board of the stored Conflict with this id (and whether it gathers its
 cast, when the Narrator's Begin goes there too)."""
-
-
-def no_board_buttons(conflict_id: int, gathering: bool = False) -> discord.ui.View | None:
-    return None
 
 
 @dataclass(frozen=True)
@@ -128,7 +125,7 @@ class Boards:
         self._rows: Recent[Key, BoardRow | None] = Recent(ROWS_KEPT)
         self._locks: KeyedLocks[Key] = KeyedLocks()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
-        self.buttons: Buttons = no_board_buttons
+        self.buttons: Buttons = board_view
         self._unpinned: set[int] = set()
 
     def refresh(self, guild_id: int, channel_id: int, applied: Applied | None = None) -> None:

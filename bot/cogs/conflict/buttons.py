@@ -27,25 +27,33 @@ from bot.cogs.conflict.delivery import run_click
 from bot.errors import BotError, NotAllowed, answer_error
 from bot.moves.answers import NudgeMode
 from bot.moves.turns import tie_note
+from bot.render.buttons import (
+    BEGIN,
+    DEFEND,
+    NARRATOR_VIEW,
+    NUDGES,
+    REACT_TRAITS,
+    begin_button,
+    defend_button,
+    narrator_view_button,
+    nudge_button,
+    react_traits_select,
+)
 from bot.render.common import plain
 from bot.workers.board import stored_board
 from rules.conflict import available_defence
 
 MAX_DEFENCE = 10
-NUDGE_LABELS: dict[str, str] = {"damage": "All on damage", "beat": "Catch a Beat", "none": "Spend none"}
 
 
 class DefendButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mab:defend:(?P<conflict>\d+):(?P<attack>\d+):(?P<dice>\d+)(?::(?P<traits>\d+))?",
+    template=DEFEND,
 ):
     """Defend with N dice; ``traits``: with that many reaction Traits helping (§4.11)."""
 
     def __init__(self, conflict: int, attack: int, dice: int, traits: int = 0) -> None:
-        label = "Don't defend" if dice == 0 else f"Defend with {dice}"
-        style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
-        custom_id = f"mab:defend:{conflict}:{attack}:{dice}" + (f":{traits}" if traits else "")
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        super().__init__(defend_button(conflict, attack, dice, traits))
         self.conflict = conflict
         self.attack = attack
         self.dice = dice
@@ -68,22 +76,13 @@ class DefendButton(
 
 class ReactTraitsSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"mab:dtraits:(?P<conflict>\d+):(?P<attack>\d+)",
+    template=REACT_TRAITS,
 ):
     """A busy defender picks the Traits that help them react (docs/rulings.md §4.11); the answer,
     privately, is the defence buttons figured with them."""
 
     def __init__(self, conflict: int, attack: int, traits: tuple[str, ...] = ()) -> None:
-        options = [discord.SelectOption(label=name[:100], value=str(i)) for i, name in enumerate(traits)]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"mab:dtraits:{conflict}:{attack}",
-                placeholder="React with Traits (+1 die each)…",
-                min_values=1,
-                max_values=max(1, len(options)),
-                options=options or [discord.SelectOption(label="none", value="0")],
-            )
-        )
+        super().__init__(react_traits_select(conflict, attack, traits))
         self.conflict = conflict
         self.attack = attack
 
@@ -123,14 +122,10 @@ class ReactTraitsSelect(
 
 class NudgeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mab:nudges:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>damage|beat|none)",
+    template=NUDGES,
 ):
     def __init__(self, conflict: int, attack: int, mode: NudgeMode) -> None:
-        style = discord.ButtonStyle.success if mode != "none" else discord.ButtonStyle.secondary
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=NUDGE_LABELS[mode], style=style, custom_id=f"mab:nudges:{conflict}:{attack}:{mode}"
-        )
-        super().__init__(button)
+        super().__init__(nudge_button(conflict, attack, mode))
         self.conflict = conflict
         self.attack = attack
         self.mode: NudgeMode = mode
@@ -150,17 +145,11 @@ class NudgeButton(
         )
 
 
-class NarratorViewButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:board:(?P<conflict>\d+)"
-):
+class NarratorViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=NARRATOR_VIEW):
     """The full board, privately, for a Narrator; the public board hides the secret sheets."""
 
     def __init__(self, conflict: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Narrator view", style=discord.ButtonStyle.secondary, custom_id=f"mab:board:{conflict}"
-            )
-        )
+        super().__init__(narrator_view_button(conflict))
         self.conflict = conflict
 
     @classmethod
@@ -184,15 +173,11 @@ class NarratorViewButton(
             await answer_error(interaction, error)
 
 
-class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:begin:(?P<conflict>\d+)"):
+class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEGIN):
     """The Narrator opens round 1 once the cast is in: the same move as ``/conflict begin``."""
 
     def __init__(self, conflict: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Begin round 1", style=discord.ButtonStyle.success, custom_id=f"mab:begin:{conflict}"
-            )
-        )
+        super().__init__(begin_button(conflict))
         self.conflict = conflict
 
     @classmethod
@@ -213,13 +198,3 @@ BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     BeginButton,
 )
 """Registered with the client while the moves' cog is loaded."""
-
-
-def board_buttons(conflict_id: int, gathering: bool = False) -> discord.ui.View:
-    """What the board offers under it (handed to ``Boards.buttons`` by the moves' cog): while
-    the cast gathers, the Narrator's **Begin round 1** (docs/rulings.md §4.22)."""
-    view = discord.ui.View(timeout=None)
-    if gathering:
-        view.add_item(BeginButton(conflict_id))
-    view.add_item(NarratorViewButton(conflict_id))
-    return view

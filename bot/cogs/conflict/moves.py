@@ -15,9 +15,9 @@ from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging, weapon_option
-from bot.cogs.conflict.buttons import board_buttons
+from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.delivery import run
-from bot.cogs.conflict.views import ALL_BUTTONS, prompt_view
+from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
 from bot.inputs.choices import (
     ActionChoice,
     AttackKindChoice,
@@ -30,8 +30,6 @@ from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.participants import ParticipantName, participant_props, participant_stats, pick
-from bot.moves.answers import no_buttons
-from bot.workers.board import no_board_buttons
 from rules.conflict import Act, Burn, Command, Conflict, Pass, SpendNudges
 
 StatName = app_commands.Range[str, 1, 40]
@@ -67,14 +65,10 @@ class ConflictMoves(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*ALL_BUTTONS)
-        self.bot.conflicts.buttons = prompt_view
-        self.bot.conflicts.boards.buttons = board_buttons
+        self.bot.add_dynamic_items(*BUTTONS, *TURN_BUTTONS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*ALL_BUTTONS)
-        self.bot.conflicts.buttons = no_buttons
-        self.bot.conflicts.boards.buttons = no_board_buttons
+        self.bot.remove_dynamic_items(*BUTTONS, *TURN_BUTTONS)
 
     @app_commands.command(name="burn", description="Start or stop burning a metal (Pewter raises Physique)")
     @app_commands.describe(
