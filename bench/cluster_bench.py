@@ -32,13 +32,13 @@ from pathlib import Path
 
 from bench.common import Payloads, machine, seed_table, table
 from bench.load_results import ACK_WINDOW, P99_GOAL_MS, RateResult, Sent, outcome, summarize
+from bot.moves.transaction import run_transition, start_conflict
 from fake_discord.process import BotProcess
 from fake_discord.server import FakeDiscord
 from fake_discord.world import DISCORD_EPOCH_MS, Snowflakes, World, add_table_guild, default_world
 from rules.conflict import ActionKind, ActionSpec, Declare, Join
 from rules.errors import RulesError
 from storage import Storage
-from storage.conflict_runner import run_transition, start_conflict
 from testbed.pg_server import PgServer, start_server
 
 MIX = {

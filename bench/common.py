@@ -32,6 +32,7 @@ from discord.ext import commands
 
 from bot.app import MistbornBot
 from bot.config import Settings
+from bot.moves.transaction import start_conflict
 from bot.render.charts import roll_chart
 from bot.render.dice import reading_embed
 from fake_discord import payloads
@@ -46,7 +47,6 @@ from rules.conflict import Join
 from rules.odds import odds
 from rules.roll import read
 from storage import Storage
-from storage.conflict_runner import start_conflict
 
 JSON = dict[str, Any]
 

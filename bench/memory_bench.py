@@ -37,12 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import SHEET, Payloads, machine, member_id, quiesce, quiet_logs, running, table
+from bot.moves.transaction import start_conflict
 from fake_discord.server import FakeDiscord
 from fake_discord.world import FakeGuild, World, many_guilds_world
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join, current_turn, next_declarer
 from storage import Storage
-from storage.conflict_runner import current_conflict, start_conflict
+from storage.conflict_moves import current_conflict
 
 PARTICIPANTS = ("Vin", "Thug", "Slowpoke", "Brute")
 

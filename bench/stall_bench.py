@@ -16,10 +16,10 @@ import gc
 import tempfile
 from pathlib import Path
 
+from bot.moves.transaction import start_conflict
 from fake_discord.world import default_world
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join
-from storage.conflict_runner import start_conflict
 from testbed.bot_env import BotEnv, running_bot_env
 from testbed.stalls import CRAFTED_FILES, Stall, StallMeter, name_lists
 

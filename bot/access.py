@@ -28,7 +28,7 @@ from typing import Protocol
 import discord
 
 from bot.errors import DM_REFUSAL, BotError, NotAllowed
-from bot.render.conflict_view import ConflictView
+from bot.render.visibility import Visibility
 from bot.text import inert
 from rules.burdens import Severity
 from rules.character import Character, CharacterKind, Resilience, resilience_current, resilience_max
@@ -153,9 +153,9 @@ def participant_state(participant: Participant, sheet: Character | None) -> Plai
     return plain_state(sheet, burning_pewter=participant.burning_pewter)
 
 
-def conflict_view(
+def visibility_of(
     conflict: Conflict, sheets: Mapping[int, Character], revealed: Collection[int]
-) -> ConflictView:
+) -> Visibility:
     """What the whole table may see of ``conflict``: everyone's numbers but the secret sheets',
     which show as plain states. Someone who left shows their numbers only if ``sheets`` holds
     their sheet and it is not secret."""
@@ -168,7 +168,7 @@ def conflict_view(
     states = {
         p.id: participant_state(p, sheets.get(p.id)).value for p in conflict.participants if p.id not in shown
     }
-    return ConflictView(shown=frozenset(shown), states=states)
+    return Visibility(shown=frozenset(shown), states=states)
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,13 @@ from bot.access import served_guild_id, usable_anywhere
 from bot.admission import BUSY, Admission
 from bot.config import Settings
 from bot.errors import DM_REFUSAL, on_app_command_error
-from bot.flow.catchup import CatchUp
-from bot.flow.conflict import ConflictFlow
-from bot.flow.pacing import Pacer
-from bot.flow.upkeep import Upkeep
 from bot.health import HealthServer
+from bot.moves.service import ConflictFlow
 from bot.web.server import WebServer, public_url
 from bot.web.standing import DiscordStandings
+from bot.workers.catchup import CatchUp
+from bot.workers.pacing import Pacer
+from bot.workers.upkeep import Upkeep
 from storage import Storage
 
 log = logging.getLogger(__name__)

@@ -90,7 +90,7 @@ class Settings(BaseSettings):
     application's owner as Discord reports it."""
     roll_log_days: int = Field(default=90, ge=0)
     """Days a roll stays in the log (``/history rolls``); 0 keeps every roll. The fairness
-    report counts every roll ever made either way (``bot.flow.upkeep``)."""
+    report counts every roll ever made either way (``bot.workers.upkeep``)."""
 
     console_log: Path | None = None
     """Where the offline console writes the log (warnings such as discord.py's "Can't keep

@@ -105,7 +105,7 @@ class _State(Collector):
         if found.outbox_backlog is not None:
             yield GaugeMetricFamily(
                 "mistborn_outbox_backlog",
-                "Queued Conflict messages not yet shown, in every server (bot.flow.outbox).",
+                "Queued Conflict messages not yet shown, in every server (bot.workers.outbox).",
                 value=found.outbox_backlog,
             )
 

@@ -12,7 +12,7 @@ It points discord.py at the fake (as ``patch.py`` does), opens the database, sta
 every channel up to what is saved. SIGINT or SIGTERM stops it cleanly (exit 0).
 
 Control lines on stdin (``BotProcess.control``): ``crash-at <point>[:<visit>]`` arms one of the
-bot's crash points (``bot.flow.crash``), so a test can run the bot to the state it wants and
+bot's crash points (``bot.crash``), so a test can run the bot to the state it wants and
 then have the very next move die exactly where it says; each line is answered ``done``. The
 environment variable ``MISTBORN_CRASH_AT`` arms points from the start instead.
 
@@ -40,10 +40,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot import event_loop
+from bot import crash, event_loop
 from bot.app import MistbornBot, make_bot
 from bot.config import Settings
-from bot.flow import crash
 from bot.logs import redact_handlers
 from fake_discord.harness import OFFLINE_TOKEN
 from fake_discord.patch import pointed_at
@@ -53,7 +52,7 @@ from storage import Storage
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 CAUGHT_UP = "caught-up"
-"""Printed once the bot has caught up every channel after connecting (``bot.flow.catchup``)."""
+"""Printed once the bot has caught up every channel after connecting (``bot.workers.catchup``)."""
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -65,7 +65,7 @@ class BoardRepository:
         """The channel's Conflict as last committed, as (id, version); None without one.
 
         One indexed read: what a board just drawn is checked against, since another process
-        may have saved (and drawn) a newer state meanwhile (``bot.flow.board``).
+        may have saved (and drawn) a newer state meanwhile (``bot.workers.board``).
         """
         row = await fetch_one(
             self._session.lookup,

@@ -3,7 +3,7 @@
 Discord may deliver an interaction again (a gateway resume replays it), and a user who saw no
 answer retries. A change records its interaction's id in the same transaction as the change
 itself; a second attempt with that id finds it and changes nothing. Discord's interaction
-tokens live 15 minutes, so a day's rows are more than enough (``bot.flow.upkeep`` prunes).
+tokens live 15 minutes, so a day's rows are more than enough (``bot.workers.upkeep`` prunes).
 """
 
 from datetime import datetime

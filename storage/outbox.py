@@ -1,10 +1,10 @@
 """The outbox: every message a Conflict move must show the table, kept until Discord has it.
 
 A move writes its messages here in the same transaction as the Conflict's new state and the
-sheets it damaged (``storage.conflict_runner``), so a state the table cannot see is never
+sheets it damaged (``storage.conflict_moves``), so a state the table cannot see is never
 committed: either both are saved, or neither. Each row is the create-message body exactly as
 Discord takes it (content, embeds and components as dicts, allowed mentions); the bot marks a
-row delivered with the id of the Discord message that shows it (``bot.flow.outbox`` explains
+row delivered with the id of the Discord message that shows it (``bot.workers.outbox`` explains
 how it makes sure that is exactly one message).
 
 ``id`` orders the rows of a channel; :attr:`OutboxMessage.nonce` is derived from it, so every
@@ -64,7 +64,7 @@ class NewMessage(BaseModel):
     action_id: int | None = None
     """The pending action whose buttons the message carries, if any."""
     prompt_key: str | None = None
-    """The question whose buttons the message carries (``bot.flow.conflict.Prompt.key``): an
+    """The question whose buttons the message carries (``bot.moves.service.Prompt.key``): an
     action's defence or Nudges, or a turn to declare or act."""
     interaction_id: int | None = None
     """The interaction whose reply shows this message, when there is one to reply to."""

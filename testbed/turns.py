@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from rules.character import CharacterKind
 from rules.conflict import Conflict, Step, available_defence, waiting
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, refused
 
 JSON = dict[str, Any]

@@ -1,6 +1,6 @@
 """``/history``: recent rolls and a fairness report of the bot's dice.
 
-The roll log keeps ``MISTBORN_ROLL_LOG_DAYS`` of rolls (``bot.flow.upkeep`` prunes the rest), so
+The roll log keeps ``MISTBORN_ROLL_LOG_DAYS`` of rolls (``bot.workers.upkeep`` prunes the rest), so
 ``/history rolls`` says how long it keeps them; the fairness report reads totals that count
 every roll ever made (``storage.rolls``), so it says so too.
 

@@ -22,9 +22,9 @@ from bot.access import guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, answer_error
-from bot.flow.bounded import KeyedLocks, Recent
 from bot.inputs.characters import OwnCharacter, named_or_active
 from bot.text import inert
+from bot.workers.bounded import KeyedLocks, Recent
 from storage import StoredCharacter
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ Place = tuple[Hooked, discord.Thread | None]
 
 
 class Voices:
-    """Our webhook per channel: found or made once, then reused (bounded, ``bot.flow.bounded``)."""
+    """Our webhook per channel: found or made once, then reused (bounded, ``bot.workers.bounded``)."""
 
     def __init__(self) -> None:
         self._hooks: Recent[int, discord.Webhook] = Recent(REMEMBERED)

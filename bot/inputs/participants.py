@@ -16,15 +16,15 @@ from discord import app_commands
 from bot.access import Caller, caller_of
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, NotAllowed
-from bot.flow.turns import movers
 from bot.inputs.characters import NAME_MAX, SUGGESTIONS, shown
+from bot.moves.turns import movers
 from bot.render.common import plain
 from rules.character import Character
 from rules.character.stats import rollable_names
 from rules.conflict import Conflict, Participant
 from rules.naming import find_named, name_key, name_matches, sort_key
 from rules.words import verb
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from storage.errors import StorageError
 
 Sheets = Mapping[int, Character]
@@ -49,7 +49,7 @@ def controls(caller: Caller, participant: Participant, sheets: Sheets) -> bool:
 
 def pick(conflict: Conflict, sheets: Sheets, caller: Caller, who: str | None, doing: str) -> Participant:
     """The participant a move is for: the one named, or the caller's own when unnamed: their only
-    character standing, or the only one of theirs that can move now (``bot.flow.turns.movers``).
+    character standing, or the only one of theirs that can move now (``bot.moves.turns.movers``).
 
     A defeated character's player is told so (docs/rulings.md §5.8), not sent to join again."""
     if who is not None and who.strip():

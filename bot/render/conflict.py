@@ -35,14 +35,14 @@ from bot.render.conflict_events import (
     plural,
 )
 from bot.render.conflict_status import defence_prompt, status_embed, summary_embed
-from bot.render.conflict_view import FULL, ConflictView
 from bot.render.sheet import embed_units, fit_embed
+from bot.render.visibility import FULL, Visibility
 from rules.conflict import Conflict, Event, Phase, Side, Waiting, waiting
 from rules.conflict.events import Resolved
 
 __all__ = [
     "FULL",
-    "ConflictView",
+    "Visibility",
     "defence_prompt",
     "event_line",
     "event_lines",
@@ -102,7 +102,7 @@ def events_embed(
     *,
     title: str,
     limit: int = EMBED_TOTAL_LIMIT,
-    view: ConflictView = FULL,
+    view: Visibility = FULL,
 ) -> discord.Embed:
     """The reply to one command: what happened, and who moves next, with the numbers ``view``
     may show (a public reply hides the Narrator's secret ones, docs/rulings.md §7.1).

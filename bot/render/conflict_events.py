@@ -4,14 +4,13 @@ The engine returns events as data (``rules.conflict.events``); this module turns
 short lines for the reply to the command. Names come from the state after the command
 (``Conflict.name_of``) or from the event when the participant may be gone, and every piece of
 player text goes through ``plain``. A public reply hides the numbers of the Narrator's secret
-participants (a :class:`ConflictView`, docs/rulings.md §7.1): the dice they hold, the ratings
+participants (a :class:`Visibility`, docs/rulings.md §7.1): the dice they hold, the ratings
 behind them and what a hit left of them; the dice they throw are shown, as at the table.
 """
 
 from collections.abc import Sequence
 
 from bot.render.common import plain
-from bot.render.conflict_view import FULL, ConflictView
 from bot.render.conflict_words import (
     DEFEAT,
     PILES,
@@ -30,6 +29,7 @@ from bot.render.conflict_words import (
     who,
 )
 from bot.render.dice import decision_text, faces_text, outcome_text
+from bot.render.visibility import FULL, Visibility
 from rules.conflict import ActionKind, Conflict, EndReason, Event, Pile, Side, Waiting
 from rules.conflict import events as ev
 from rules.contest import Side as ContestSide
@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 
-def _declared(c: Conflict, e: ev.Declared, v: ConflictView) -> str:
+def _declared(c: Conflict, e: ev.Declared, v: Visibility) -> str:
     declares = "changes their declaration to" if e.changed else "declares"
     line = f"{does(c, e.participant, declares)} {action_phrase(c, e.action)}"
     if not v.shows(e.participant):
@@ -67,7 +67,7 @@ def _declared(c: Conflict, e: ev.Declared, v: ConflictView) -> str:
     return line
 
 
-def _acted(c: Conflict, e: ev.Acted, v: ConflictView) -> str:
+def _acted(c: Conflict, e: ev.Acted, v: Visibility) -> str:
     acts = {ActionKind.ATTACK: "attacks", ActionKind.ACTION: "acts"}.get(e.kind, "acts")
     line = does(c, e.participant, f"{'takes the extra action and ' if e.extra else ''}{acts}")
     if e.target is not None:
@@ -85,7 +85,7 @@ def _acted(c: Conflict, e: ev.Acted, v: ConflictView) -> str:
     return line
 
 
-def _switched(c: Conflict, e: ev.Switched, v: ConflictView) -> str:
+def _switched(c: Conflict, e: ev.Switched, v: Visibility) -> str:
     goes = verb("goes", is_group(c, e.participant))
     if not v.shows(e.participant):
         return f"{does(c, e.participant, 'switches')} to {action_phrase(c, e.action)}; {goes} last"
@@ -97,7 +97,7 @@ def _switched(c: Conflict, e: ev.Switched, v: ConflictView) -> str:
     )
 
 
-def _passed(c: Conflict, e: ev.Passed, v: ConflictView) -> str:
+def _passed(c: Conflict, e: ev.Passed, v: Visibility) -> str:
     held = f" ({pile_dice(e.defense_dice, Pile.DEFENSE)} left)" if v.shows(e.participant) else ""
     if e.empty:  # docs/rulings.md §4.9: nothing to act with, so nobody waits for a click
         return f"{does(c, e.participant, 'has')} no Action Dice left, so the turn passes by{held}"
@@ -110,7 +110,7 @@ def _passed(c: Conflict, e: ev.Passed, v: ConflictView) -> str:
     )
 
 
-def _defended(c: Conflict, e: ev.Defended, v: ConflictView) -> str:
+def _defended(c: Conflict, e: ev.Defended, v: Visibility) -> str:
     shows = v.shows(e.participant)
     if not e.dice:
         kept = f" ({pile_dice(e.left, e.pile)} kept)" if shows else ""
@@ -180,7 +180,7 @@ def _burdens_text(e: ev.DamageDealt, many: bool) -> str:
     return text
 
 
-def _damage(c: Conflict, e: ev.DamageDealt, v: ConflictView) -> str:
+def _damage(c: Conflict, e: ev.DamageDealt, v: Visibility) -> str:
     found = c.find(e.target)
     extras = bool(e.members_lost) or (found is not None and found.is_extra)
     if not v.shows(e.target):
@@ -239,7 +239,7 @@ def ended_text(e: ev.ConflictEnded) -> str:
     return f"The {side.label} {verb} defeated after {rounds}: the Conflict is over"
 
 
-def event_line(c: Conflict, event: Event, view: ConflictView = FULL) -> str:
+def event_line(c: Conflict, event: Event, view: Visibility = FULL) -> str:
     """One event in a short line, with the numbers ``view`` may show."""
     match event:
         case ev.Declared():
@@ -269,7 +269,7 @@ def event_line(c: Conflict, event: Event, view: ConflictView = FULL) -> str:
     return _roster_line(c, event, view)
 
 
-def _roster_line(c: Conflict, event: Event, v: ConflictView) -> str:
+def _roster_line(c: Conflict, event: Event, v: Visibility) -> str:
     match event:
         case ev.Joined(participant=pid, side=side, surprised=surprised, late=late):
             line = f"{does(c, pid, 'joins')} the {side.label}" + (" (surprised)" if surprised else "")
@@ -315,6 +315,6 @@ def _roster_line(c: Conflict, event: Event, v: ConflictView) -> str:
     return "Something happened."
 
 
-def event_lines(conflict: Conflict, events: Sequence[Event], view: ConflictView = FULL) -> list[str]:
+def event_lines(conflict: Conflict, events: Sequence[Event], view: Visibility = FULL) -> list[str]:
     """One line per event, leaving out the trailing ``Waiting`` (shown as the next step)."""
     return [event_line(conflict, e, view) for e in events if not isinstance(e, Waiting)]

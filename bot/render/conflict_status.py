@@ -6,7 +6,7 @@ them). Each participant gets one compact line, packed into a field per side; if 
 board is still too long, names are shortened step by step (before escaping, so no escape is
 cut in half), and only then are fields shaved by ``fit_embed``.
 
-The board in the channel is public: a participant the :class:`ConflictView` hides (the
+The board in the channel is public: a participant the :class:`Visibility` hides (the
 Narrator's secret Villains and Extras, docs/rulings.md §7.1) shows as a name, what it does and
 a plain state ("wounded"); the Narrator's own view of the board shows every number.
 """
@@ -25,7 +25,6 @@ from bot.render.common import (
     plain,
 )
 from bot.render.conflict_events import ended_text
-from bot.render.conflict_view import FULL, ConflictView
 from bot.render.conflict_words import (
     TITLE_LIMIT,
     aim_text,
@@ -38,6 +37,7 @@ from bot.render.conflict_words import (
 )
 from bot.render.rows import INDENT, wrap_row
 from bot.render.sheet import add_lines, embed_units, fit_embed
+from bot.render.visibility import FULL, Visibility
 from rules.character import Character, Resilience, resilience_current, resilience_max
 from rules.conflict import (
     ActionKind,
@@ -149,7 +149,7 @@ def participant_line(
     sheet: Character | None,
     marked: bool,
     limit: int | None,
-    view: ConflictView = FULL,
+    view: Visibility = FULL,
 ) -> str:
     """Two rows for a phone (``bot.render.rows``): who and what they do, then their numbers —
     "▶ **Thorrow** · burning Pewter · waiting · attack → **Carrow**" over
@@ -187,7 +187,7 @@ def _numbers(conflict: Conflict, participant: Participant, sheet: Character | No
     return " · ".join(parts)
 
 
-def _order_line(conflict: Conflict, turn: tuple[int, ...], limit: int | None, view: ConflictView) -> str:
+def _order_line(conflict: Conflict, turn: tuple[int, ...], limit: int | None, view: Visibility) -> str:
     if conflict.phase is Phase.GATHER:  # docs/rulings.md §4.22: who is in so far, in their order
         names = [bold(p.name, limit) for p in declaration_order(conflict)]
         return f"Joined so far ({len(names)}): " + (", ".join(names) or "nobody yet")
@@ -225,7 +225,7 @@ def _pending_line(conflict: Conflict, limit: int | None) -> str:
 
 
 def _status(
-    conflict: Conflict, sheets: Mapping[int, Character], limit: int | None, view: ConflictView
+    conflict: Conflict, sheets: Mapping[int, Character], limit: int | None, view: Visibility
 ) -> discord.Embed:
     now = waiting(conflict)
     title = f"Conflict — round {conflict.round} · {conflict.type.label}"
@@ -265,14 +265,14 @@ def _status(
 
 
 def status_embed(
-    conflict: Conflict, sheets: Mapping[int, Character], view: ConflictView = FULL
+    conflict: Conflict, sheets: Mapping[int, Character], view: Visibility = FULL
 ) -> discord.Embed:
     """THE status board: round, phase, order with ▶ on whose move it is, and everyone's state
     (as far as ``view`` shows it)."""
     return shrink_to_fit(lambda limit: _status(conflict, sheets, limit, view))
 
 
-def summary_line(line: SummaryLine, limit: int | None, view: ConflictView = FULL) -> str:
+def summary_line(line: SummaryLine, limit: int | None, view: Visibility = FULL) -> str:
     parts = [f"dealt {line.dealt} damage"]
     if not view.shows(line.participant):
         state = "defeated" if line.defeated else view.states.get(line.participant or -1)
@@ -288,7 +288,7 @@ def summary_line(line: SummaryLine, limit: int | None, view: ConflictView = FULL
     return f"{bold(line.name, limit)}: " + " · ".join(parts)
 
 
-def _summary(ended: ConflictEnded, limit: int | None, view: ConflictView) -> discord.Embed:
+def _summary(ended: ConflictEnded, limit: int | None, view: Visibility) -> discord.Embed:
     embed = discord.Embed(title=f"Conflict over — {plural(ended.rounds, 'round')}", colour=NEUTRAL)
     embed.description = ended_text(ended) + "."
     for side, label in (
@@ -314,7 +314,7 @@ def _summary(ended: ConflictEnded, limit: int | None, view: ConflictView) -> dis
 
 
 def summary_embed(
-    ended: ConflictEnded, *, limit: int = EMBED_TOTAL_LIMIT, view: ConflictView = FULL
+    ended: ConflictEnded, *, limit: int = EMBED_TOTAL_LIMIT, view: Visibility = FULL
 ) -> discord.Embed:
     """The closing summary: why it ended, and what each participant dealt and took (a hidden
     participant: what they dealt, and how they end up).
@@ -325,7 +325,7 @@ def summary_embed(
 
 
 def defence_prompt(
-    conflict: Conflict, sheets: Mapping[int, Character], view: ConflictView = FULL
+    conflict: Conflict, sheets: Mapping[int, Character], view: Visibility = FULL
 ) -> str | None:
     """The question to the target of an attack waiting for a defence, or None.
 

@@ -1,6 +1,6 @@
 """The words every Conflict message shares: names, dice, aims, the resolve order and who moves next.
 
-Each function that can show a participant's numbers takes a :class:`ConflictView`; for a
+Each function that can show a participant's numbers takes a :class:`Visibility`; for a
 participant it hides (a secret Villain or Extra in a public message, docs/rulings.md §7.1) it
 says what happens without the dice held, ratings or Wits behind it.
 """
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.common import plain
-from bot.render.conflict_view import FULL, ConflictView
+from bot.render.visibility import FULL, Visibility
 from rules.character import Resilience
 from rules.conflict import (
     ActionKind,
@@ -113,7 +113,7 @@ def action_phrase(conflict: Conflict, action: ActionSpec) -> str:
 
 
 def order_text(
-    conflict: Conflict, order: Sequence[Sequence[int]], limit: int | None = None, view: ConflictView = FULL
+    conflict: Conflict, order: Sequence[Sequence[int]], limit: int | None = None, view: Visibility = FULL
 ) -> str:
     """ "Thorrow 12 · Carrow 9 · Cordal & Koel 6 · Ignus (switched)": ties share a step.
 
@@ -132,7 +132,7 @@ def order_text(
     return " · ".join(steps) or "nobody"
 
 
-def _act_line(people: Sequence[Participant], limit: int | None, view: ConflictView) -> str:
+def _act_line(people: Sequence[Participant], limit: int | None, view: Visibility) -> str:
     """Whose turn it is; anyone under 2 Action Dice is told they can only not act (§4.9)."""
     stuck = [p for p in people if too_few_to_act(p)]
 
@@ -150,14 +150,14 @@ def _act_line(people: Sequence[Participant], limit: int | None, view: ConflictVi
     return f"Act{together}: {listed} — `/act` (or `/switch`, or `/pass`)"
 
 
-def _declarer(p: Participant, limit: int | None, view: ConflictView) -> str:
+def _declarer(p: Participant, limit: int | None, view: Visibility) -> str:
     notes = [f"Wits {p.wits}"] if view.shows(p.id) else []
     notes += ["surprised"] if p.surprised else []
     return bold(p.name, limit) + (f" ({', '.join(notes)})" if notes else "")
 
 
 def next_step_line(
-    conflict: Conflict, waiting: Waiting, limit: int | None = None, view: ConflictView = FULL
+    conflict: Conflict, waiting: Waiting, limit: int | None = None, view: Visibility = FULL
 ) -> str:
     """Who must do what next, and the command for it."""
     names = [conflict.find(pid) for pid in waiting.participants]

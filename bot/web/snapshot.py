@@ -4,7 +4,7 @@ Visibility is decided by ``bot.access`` alone (docs/rulings.md §7.1). A player'
 only the Conflicts their own Heroes are in and the one of the channel they asked ``/web`` from
 (:func:`lists_conflict`): the view knows no channel permissions, so a Conflict in a channel the
 player cannot read, with its stakes, is never shown to them. A Conflict goes through
-``conflict_view`` for players (the board's public view: the Narrator's secret Villains and
+``visibility_of`` for players (the board's public view: the Narrator's secret Villains and
 Extras as a name and a plain state, never a number) and the full view for a Narrator; a sheet
 is listed when the caller both controls it and may read it (``Caller.controls`` and
 ``Caller.can_read``), which is every sheet for a Narrator and a player's own Heroes.
@@ -18,10 +18,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.access import Caller, conflict_view
-from bot.flow.board import Shown, stored_board
-from bot.render.conflict import FULL, ConflictView
+from bot.access import Caller, visibility_of
+from bot.render.conflict import FULL, Visibility
 from bot.render.conflict_status import PHASES, status_word
+from bot.workers.board import Shown, stored_board
 from rules.character import (
     Attribute,
     Character,
@@ -67,7 +67,7 @@ def _resiliences(participant: Participant, sheet: Character) -> list[JSON]:
 
 
 def participant_data(
-    conflict: Conflict, participant: Participant, sheet: Character | None, up: bool, view: ConflictView
+    conflict: Conflict, participant: Participant, sheet: Character | None, up: bool, view: Visibility
 ) -> JSON:
     """One fighter; the numbers only where ``view`` shows them, else the plain state alone."""
     data: JSON = {
@@ -100,10 +100,10 @@ def participant_data(
 
 def conflict_data(channel_id: int, shown: Shown, caller: Caller) -> JSON:
     """One channel's Conflict as the caller may see it: the whole board for a Narrator, the
-    public board for a player (``bot.access.conflict_view``)."""
+    public board for a player (``bot.access.visibility_of``)."""
     conflict = shown.conflict
     assert conflict is not None
-    view = FULL if caller.narrator else conflict_view(conflict, shown.sheets, shown.revealed)
+    view = FULL if caller.narrator else visibility_of(conflict, shown.sheets, shown.revealed)
     now = waiting(conflict)
     up = set(now.participants)
     if conflict.phase in (Phase.GATHER, Phase.DECLARE):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import MistbornBot
+from bot.moves.transaction import run_transition
 from fake_discord import payloads
 from fake_discord.commandline import parse_slash
 from fake_discord.harness import running_bot
@@ -31,7 +32,6 @@ from fake_discord.world import (
 )
 from rules.conflict import Act, ActionKind, ActionSpec, Command, Conflict, Declare, DiceSpec, Reorder, waiting
 from storage import GuildSettings, Storage
-from storage.conflict_runner import run_transition
 from testbed.bot_env import BotEnv, make_settings
 from tests.bot.secrecy_matrix import PERSONAS
 from tests.bot.test_bad_input import LogCatcher, Outcome, Probe, Rows, db_rows

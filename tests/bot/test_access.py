@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.access import Caller, PlainState, conflict_view, is_secret, plain_state
+from bot.access import Caller, PlainState, is_secret, plain_state, visibility_of
 from rules.burdens import Severity
 from rules.character import Character, CharacterKind, make_character
 from rules.conflict import Join, apply, new_conflict
@@ -122,7 +122,7 @@ def test_the_public_view_hides_secret_participants_and_keeps_defeat() -> None:
         conflict = apply(conflict, Join(character_id=cid), sheets).state
     defeated = conflict.participant(2).model_copy(update={"defeated": True})
     conflict = conflict.with_participant(defeated)
-    view = conflict_view(conflict, sheets, revealed={3})
+    view = visibility_of(conflict, sheets, revealed={3})
     assert view.shows(1) and not view.shows(2) and view.shows(3)
     assert view.state(2) == "defeated"  # in the Conflict stays defeated, whatever the sheet says
 

@@ -34,6 +34,7 @@ from bot.app import MistbornBot
 from bot.client import MistbornTree
 from bot.cogs.server_setup import ServerSetup
 from bot.errors import APOLOGY, BotError, user_message
+from bot.moves.transaction import start_conflict
 from fake_discord import payloads
 from fake_discord.commandline import find_command
 from fake_discord.harness import Harness
@@ -43,7 +44,7 @@ from fake_discord.world import FakeGuild, FakeMember
 from rules.character import Character, CharacterKind, export_character, make_character
 from rules.conflict import Join
 from storage import NotFoundError, RollLog, Storage
-from storage.conflict_runner import current_conflict, start_conflict
+from storage.conflict_moves import current_conflict
 from storage.settings import GuildSettings
 from testbed.bot_env import BotEnv
 

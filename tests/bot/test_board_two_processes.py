@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from bot.flow.board import Boards
-from bot.flow.pacing import Pacer
+from bot.moves.transaction import run_transition
+from bot.workers.board import Boards
+from bot.workers.pacing import Pacer
 from rules.conflict import AdjustDice
-from storage.conflict_runner import current_conflict, run_transition
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import DUEL, BotEnv, board_is_correct, board_message, boards, shown
 
 

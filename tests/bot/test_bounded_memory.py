@@ -2,8 +2,8 @@
 
 import asyncio
 
-from bot.flow.bounded import KeyedLocks, Recent, forget_when_done
-from bot.flow.conflict import PROMPTS_KEPT
+from bot.moves.service import PROMPTS_KEPT
+from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
 from testbed.bot_env import BotEnv
 
 ATTACKS = 10_000

@@ -3,7 +3,7 @@
 from rules.character import Standing
 from rules.character.stats import standing_available
 from rules.conflict import Conflict
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_message, refused
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from fake_discord.payloads import JSON
 from rules.character import CharacterKind, make_character
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv
 
 

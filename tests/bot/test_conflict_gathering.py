@@ -6,7 +6,7 @@ still to come says so, a late arrival waits a round, and a declaration can be ch
 import copy
 
 from rules.conflict import Conflict, Phase
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, board_message, refused
 from testbed.turns import mentioned
 

@@ -21,7 +21,7 @@ import pytest
 from rules.burdens import Severity
 from rules.character import Resilience, resilience_current
 from rules.conflict import Conflict, declaration_order, resolve_order
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import SEED, BotEnv, Snapshot, running_bot_env, running_snapshot, table_world
 from tests.support import run_apart
 

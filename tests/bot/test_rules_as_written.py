@@ -13,7 +13,7 @@ import pytest
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, Resilience, make_character
 from rules.conflict import ConflictType, resolve_order
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, embeds_text
 from tests.rules.conflict.builders import cast
 

@@ -6,7 +6,7 @@ from typing import Any
 from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, make_character
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv
 
 REFUSED = "Circumstances are the Narrator's call"

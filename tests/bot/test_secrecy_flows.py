@@ -6,7 +6,7 @@ import pytest
 from fake_discord.world import MANAGE_GUILD, VIEW_CHANNEL, FakeChannel, FakeOverwrite
 from rules.character import Resilience, resilience_current
 from storage import GuildSettings
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, embeds_text
 
 

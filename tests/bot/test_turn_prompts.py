@@ -10,7 +10,7 @@ import asyncio
 import copy
 
 from rules.conflict import Conflict, Step, waiting
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, refused
 from testbed.turns import SHEETS, START, Table, mentioned
 

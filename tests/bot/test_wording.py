@@ -12,7 +12,7 @@ from rules.conflict import Phase
 from rules.contest import Decision
 from rules.naming import did_you_mean
 from rules.words import count_of, verb
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv
 
 WORDS = st.sampled_from(["die", "Action Die", "Defense Die", "Nudge", "roll", "member", "round"])

@@ -1,6 +1,6 @@
 """Discord fails to edit the Conflict board: the round goes on, and the board catches up.
 
-The board (``bot/flow/board.py``) is refreshed in the background; the fake answers
+The board (``bot/workers/board.py``) is refreshed in the background; the fake answers
 its PATCH with injected errors. discord.py retries some errors itself (429 after
 ``retry_after``, and 500/502/504 after sleeping 1, 3, 5, 7, 9 s: five tries, 25 s) and raises the
 others (503) at once; what it finally raises, the board retries after ``retry_delays``, set
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import DISCORD_TRIES, DUEL, BotEnv, board_is_correct, board_message, boards, shown
 
 JSON = dict[str, Any]
@@ -65,7 +65,7 @@ async def test_when_discord_keeps_failing_the_board_gives_up_and_the_next_change
     """429s past discord.py's five tries, on every one of the board's own attempts: the board
     gives up for now (logged), the Conflict goes on, and the next change shows the right state."""
     env = duel
-    caplog.set_level(logging.WARNING, logger="bot.flow.board")
+    caplog.set_level(logging.WARNING, logger="bot.workers.board")
     board = await board_message(env)
     stale = shown(board)
     attempts = 1 + len(boards(env).retry_delays)

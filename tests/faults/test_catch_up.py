@@ -3,7 +3,7 @@
 The in-process bot is restarted as a new process would be (``BotEnv.restart``: a new client, the
 database file opened again, the fake Discord and its messages kept). Between the two, the channel
 is left behind the database the way a crash or a moderator leaves it. After the restart the
-catch-up (``bot.flow.catchup``) must have the board match the saved state within 3 seconds of the
+catch-up (``bot.workers.catchup``) must have the board match the saved state within 3 seconds of the
 bot being ready, close boards of Conflicts that ended, forget channels that were deleted, and post
 a pending prompt again when the message that asked is gone.
 """
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from bot.moves.transaction import end_conflict
 from storage import MessageKind, NewMessage
-from storage.conflict_runner import end_conflict
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_is_correct, board_message, boards, shown
 
 JSON = dict[str, Any]

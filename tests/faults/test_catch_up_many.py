@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.flow.pacing import GLOBAL_BURST, GLOBAL_PER_SECOND
+from bot.moves.transaction import start_conflict
+from bot.workers.pacing import GLOBAL_BURST, GLOBAL_PER_SECOND
 from fake_discord.backend import Limits
 from fake_discord.ratelimits import RateLimits
 from fake_discord.server import FakeDiscord
@@ -20,7 +21,6 @@ from fake_discord.world import FakeGuild, World, many_guilds_world
 from rules.character import Character, CharacterKind
 from rules.conflict import Join
 from storage import Storage
-from storage.conflict_runner import start_conflict
 from testbed.bot_env import running_bot_env
 
 pytestmark = pytest.mark.slow

@@ -35,7 +35,7 @@ from fake_discord.world import (
 )
 from rules.conflict import Awaiting
 from storage import Storage
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from testbed.bot_env import DUEL, THUG_ATTACKS, board_matches
 from testbed.pg_server import PgServer
 

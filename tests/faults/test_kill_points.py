@@ -2,7 +2,7 @@
 
 The real bot runs in its own process (``fake_discord.remote``) against the fake Discord of this
 process, which survives the kill and keeps every message. The test plays a duel to a defence
-prompt, arms one of the bot's crash points (``bot.flow.crash``, through the runner's control
+prompt, arms one of the bot's crash points (``bot.crash``, through the runner's control
 line), makes the move, and waits for the process to die: SIGKILL exactly there, no sleep and no
 race. A new process then opens the same file. What must hold, for every point:
 
@@ -28,7 +28,7 @@ from fake_discord.remote import CAUGHT_UP
 from fake_discord.server import FakeDiscord
 from rules.conflict import Awaiting
 from storage import OutboxMessage, Storage
-from storage.conflict_runner import current_conflict
+from storage.conflict_moves import current_conflict
 from storage.sql import fetch_all
 from testbed.bot_env import DUEL, THUG_ATTACKS, board_matches
 

@@ -5,7 +5,7 @@ process, which therefore survives the kill and knows exactly which interactions 
 acknowledged. Three players and the Narrator keep it busy (``testbed/drivers.py``): character creations
 and edits, logged rolls, and a Conflict played with slash commands and prompt buttons. When
 enough has been acknowledged and a defence prompt is waiting, the test arms the bot's
-``move-received`` crash point (``bot.flow.crash``) and clicks the defence: the bot kills itself
+``move-received`` crash point (``bot.crash``) and clicks the defence: the bot kills itself
 with SIGKILL the moment that click reaches it, before it writes anything, while the players'
 writes keep coming. The test waits for the process to die, not for a delay, so the kill always
 lands with that click unanswered (a kill sent from outside sometimes came after the bot had

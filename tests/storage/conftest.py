@@ -1,4 +1,4 @@
-"""The storage tests, the Conflict runner's among them, run on both backends: SQLite, and a real
+"""The storage tests run on both backends: SQLite, and a real
 PostgreSQL (``tests/conftest.py``)."""
 
 from collections.abc import AsyncIterator

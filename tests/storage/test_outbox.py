@@ -4,10 +4,12 @@ from datetime import timedelta
 
 import pytest
 
+from bot.moves.transaction import run_transition, start_conflict
 from rules.character import Character, CharacterKind
 from rules.conflict import End, Join
 from storage import MessageKind, NewMessage, Storage
-from storage.conflict_runner import DOCUMENTS, Applied, run_transition, start_conflict
+from storage.conflict_documents import DOCUMENTS
+from storage.conflict_moves import Applied
 from storage.errors import NotFoundError
 from storage.sql import utc_now
 

@@ -6,10 +6,10 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
+from bot.moves.transaction import end_conflict, run_transition, start_conflict
 from rules.character import Character, CharacterKind, make_character
 from rules.conflict import Join, Leave, apply, dump_conflict, new_conflict
 from storage import GuildSettings, NotFoundError, StaleWriteError, Storage
-from storage.conflict_runner import end_conflict, run_transition, start_conflict
 from storage.migrations import migrate
 
 G, CHANNEL, OTHER_CHANNEL = 1, 100, 101

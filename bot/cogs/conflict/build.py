@@ -1,6 +1,6 @@
 """Options and clicks turned into engine commands, checked against the fresh Conflict.
 
-Each builder here runs inside the move's transaction (:meth:`bot.flow.conflict.ConflictFlow.run`
+Each builder here runs inside the move's transaction (:meth:`bot.moves.service.ConflictFlow.run`
 calls it with the state and sheets it just loaded), so who may speak for whom, and which attack
 a click answers, are judged on the state the command will change. A typed ``/defend`` and a
 "Defend with 4" click build their command here, through the same code.
@@ -17,12 +17,13 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from bot.access import Caller
+from bot.client import Interaction
 from bot.errors import NotAllowed
-from bot.flow.conflict import Build, ConflictFlow, Interaction
-from bot.flow.replies import NudgeMode
 from bot.inputs.circumstances import refuse_players
 from bot.inputs.lists import split_names
 from bot.inputs.participants import find_participant
+from bot.moves.answers import NudgeMode
+from bot.moves.service import Build, ConflictFlow
 from bot.render.common import plain
 from rules.character import Character, CharacterKind, Resilience
 from rules.conflict import (

@@ -5,7 +5,7 @@ Players send them for their own Heroes, Narrators for anyone; the ``who`` option
 character when the caller speaks for several. The bot rolls every die: typed faces and
 unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``build``). Each
 command only turns its options into a builder (``bot.cogs.conflict.build``) and runs it
-through the one flow that the prompt buttons use too (``bot.cogs.conflict.prompts``).
+through the one flow that the prompt buttons use too (``bot.cogs.conflict.delivery``).
 """
 
 from discord import app_commands
@@ -15,10 +15,9 @@ from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging, weapon_option
-from bot.cogs.conflict.prompts import board_buttons, run
-from bot.cogs.conflict.views import ALL_BUTTONS, prompt_view
-from bot.flow.board import no_board_buttons
-from bot.flow.replies import no_buttons
+from bot.cogs.conflict.buttons import BUTTONS
+from bot.cogs.conflict.delivery import run
+from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
 from bot.inputs.choices import (
     ActionChoice,
     AttackKindChoice,
@@ -66,14 +65,10 @@ class ConflictMoves(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*ALL_BUTTONS)
-        self.bot.conflicts.buttons = prompt_view
-        self.bot.conflicts.boards.buttons = board_buttons
+        self.bot.add_dynamic_items(*BUTTONS, *TURN_BUTTONS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*ALL_BUTTONS)
-        self.bot.conflicts.buttons = no_buttons
-        self.bot.conflicts.boards.buttons = no_board_buttons
+        self.bot.remove_dynamic_items(*BUTTONS, *TURN_BUTTONS)
 
     @app_commands.command(name="burn", description="Start or stop burning a metal (Pewter raises Physique)")
     @app_commands.describe(

@@ -3,7 +3,7 @@
 The round's own moves (``/declare``, ``/act``, ``/defend`` …) live in
 :mod:`bot.cogs.conflict.moves`. Each subcommand here only turns its options into an engine
 command; the permission check runs inside the move's transaction against the fresh state
-(:mod:`bot.flow.conflict`), the rules live in ``rules.conflict``, the rendering in
+(:mod:`bot.moves.service`), the rules live in ``rules.conflict``, the rendering in
 ``bot.render.conflict``.
 """
 
@@ -18,13 +18,13 @@ from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import Sheets, begin_move
-from bot.cogs.conflict.prompts import run, send
+from bot.cogs.conflict.delivery import run, send
 from bot.errors import BotError, NotAllowed
-from bot.flow.conflict import Build
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
 from bot.inputs.lists import split_names
 from bot.inputs.participants import ParticipantName, find_participant
+from bot.moves.service import Build
 from bot.render.common import plain
 from rules.character import Character, CharacterKind
 from rules.conflict import (

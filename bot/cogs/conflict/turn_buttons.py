@@ -18,45 +18,32 @@ from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.build import TurnChoice, act_click, declare_click, switch_click, turn_mover
-from bot.cogs.conflict.prompts import run_click
+from bot.cogs.conflict.delivery import run_click
 from bot.errors import BotError, answer_error
-from bot.flow.board import stored_board
-from bot.flow.turns import MIN_POOL, Turn
+from bot.render.buttons import (
+    ACT,
+    DECLARE,
+    DECLARE_SELECT,
+    NEW_ACTION,
+    NEW_ACTION_SELECT,
+    act_button,
+    declare_button,
+    declare_select,
+    new_action_button,
+    new_action_select,
+)
 from bot.render.common import plain
+from bot.workers.board import stored_board
 from rules.conflict import Conflict
 
-TURN = r"(?P<conflict>\d+):(?P<round>\d+):(?P<who>\d+)"
-CHOICE_LABELS: dict[str, str] = {
-    "action": "Act without attacking",
-    "defence": "Full defence",
-    "noroll": "No roll",
-}
-OPTION_MAX = 25
 
-
-def target_options(targets: tuple[tuple[int, str], ...]) -> list[discord.SelectOption]:
-    return [discord.SelectOption(label=name[:100], value=str(pid)) for pid, name in targets[:OPTION_MAX]]
-
-
-def target_select(
-    prefix: str, placeholder: str, turn: tuple[int, int, int], targets: tuple[tuple[int, str], ...]
-) -> discord.ui.Select[Any]:
-    """A menu of targets whose custom id names the turn (Conflict, round, mover)."""
-    conflict, round_number, who = turn
-    return discord.ui.Select(
-        custom_id=f"{prefix}:{conflict}:{round_number}:{who}",
-        placeholder=placeholder,
-        options=target_options(targets) or [discord.SelectOption(label="nobody", value="0")],
-    )
-
-
-class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"mab:dsel:{TURN}"):
+class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DECLARE_SELECT):
     """Declare an attack on the target chosen."""
 
     def __init__(
         self, conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...] = ()
     ) -> None:
-        super().__init__(target_select("mab:dsel", "Attack…", (conflict, round_number, who), targets))
+        super().__init__(declare_select(conflict, round_number, who, targets))
         self.conflict, self.round, self.who = conflict, round_number, who
 
     @classmethod
@@ -73,16 +60,10 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"
 
 class DeclareButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"mab:decl:{TURN}:(?P<choice>action|defence|noroll)",
+    template=DECLARE,
 ):
     def __init__(self, conflict: int, round_number: int, who: int, choice: TurnChoice) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=CHOICE_LABELS[choice],
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"mab:decl:{conflict}:{round_number}:{who}:{choice}",
-            )
-        )
+        super().__init__(declare_button(conflict, round_number, who, choice))
         self.conflict, self.round, self.who = conflict, round_number, who
         self.choice: TurnChoice = choice
 
@@ -104,17 +85,11 @@ class DeclareButton(
         await run_click(interaction, build, title="Declared", conflict_id=self.conflict)
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mab:act:{TURN}:(?P<dice>\d+)"):
+class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACT):
     """Act with a pool of N Action Dice, or (0) not act."""
 
     def __init__(self, conflict: int, round_number: int, who: int, dice: int) -> None:
-        label = "Not act" if dice == 0 else f"Act with {dice}"
-        style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=style, custom_id=f"mab:act:{conflict}:{round_number}:{who}:{dice}"
-            )
-        )
+        super().__init__(act_button(conflict, round_number, who, dice))
         self.conflict, self.round, self.who, self.dice = conflict, round_number, who, dice
 
     @classmethod
@@ -130,17 +105,11 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mab:
         )
 
 
-class NewActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=rf"mab:new:{TURN}"):
+class NewActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEW_ACTION):
     """Offer, privately, whom a new action attacks (a switch, docs/rulings.md §4.8)."""
 
     def __init__(self, conflict: int, round_number: int, who: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="New action…",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"mab:new:{conflict}:{round_number}:{who}",
-            )
-        )
+        super().__init__(new_action_button(conflict, round_number, who))
         self.conflict, self.round, self.who = conflict, round_number, who
 
     @classmethod
@@ -180,13 +149,11 @@ class NewActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
         return state
 
 
-class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=rf"mab:nsel:{TURN}"):
+class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=NEW_ACTION_SELECT):
     def __init__(
         self, conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...] = ()
     ) -> None:
-        super().__init__(
-            target_select("mab:nsel", "New action: attack…", (conflict, round_number, who), targets)
-        )
+        super().__init__(new_action_select(conflict, round_number, who, targets))
         self.conflict, self.round, self.who = conflict, round_number, who
 
     @classmethod
@@ -208,20 +175,3 @@ TURN_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     NewActionButton,
     NewActionSelect,
 )
-
-
-def add_turn(view: discord.ui.View, conflict_id: int, turn: Turn) -> None:
-    """A turn's buttons: the target menu and the other declarations, or the pool sizes."""
-    if turn.step == "declare":
-        if turn.targets:
-            view.add_item(DeclareSelect(conflict_id, turn.round, turn.participant, turn.targets))
-        choices: tuple[TurnChoice, ...] = ("action", "defence", "noroll")
-        for choice in choices:
-            view.add_item(DeclareButton(conflict_id, turn.round, turn.participant, choice))
-        return
-    for dice in turn.act_with:
-        view.add_item(ActButton(conflict_id, turn.round, turn.participant, dice))
-    view.add_item(ActButton(conflict_id, turn.round, turn.participant, 0))
-    can_switch = turn.held is None or turn.held >= MIN_POOL
-    if (turn.act_with or (turn.target_down and can_switch)) and turn.targets:
-        view.add_item(NewActionButton(conflict_id, turn.round, turn.participant))

@@ -25,8 +25,6 @@ from bot.access import guild_id_of, served_guild_id
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
-from bot.flow.pools import FormedPool, PoolRequest, form_pool, roll_title
-from bot.flow.roll_log import roll_record
 from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
@@ -35,6 +33,8 @@ from bot.inputs.faces import Faces
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.render.common import add_field
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_embed, reading_embed
+from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title
+from bot.rolling.roll_log import roll_record
 from rules.character.stats import spend_standing, standing_available
 from rules.contest import decide
 from rules.outcome import DEFAULT_DIFFICULTY

@@ -3,7 +3,7 @@
 Every step takes the one path: load the request → check who clicks → form the pool from the
 sheet as it is now → roll → save once (the claim of the roll, the Standing spent, the roll log
 and the messages the table must see, in one transaction) → answer. Outcomes reach the channel
-through the outbox (``bot.flow.outbox``), so a roll saved just before a crash is still shown,
+through the outbox (``bot.workers.outbox``), so a roll saved just before a crash is still shown,
 once; the request's own message is derived from what is saved and edited after each roll.
 """
 
@@ -19,11 +19,11 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.views import Choice, builder_view, request_view, trait_slots
 from bot.errors import BotError
-from bot.flow.pools import FormedPool, PoolRequest, form_pool
-from bot.flow.roll_log import roll_record
 from bot.render.common import plain
 from bot.render.dice import contest_embed, reading_embed
 from bot.render.request import contest_roll_embed, pool_embed, request_content, request_embed
+from bot.rolling.pools import FormedPool, PoolRequest, form_pool
+from bot.rolling.roll_log import roll_record
 from rules.character.stats import spend_standing
 from rules.contest import Side, decide
 from rules.outcome import DEFAULT_DIFFICULTY

@@ -5,7 +5,7 @@ table, so the Narrator's Villains and Extras that are not revealed show there as
 plain state ("wounded"), never as their dice, ratings, Resiliences or Burdens. The Narrator's
 own views (the board's "Narrator view", private replies) show everything.
 
-This is plain data: who may see what is decided in ``bot.access`` (``conflict_view``), which
+This is plain data: who may see what is decided in ``bot.access`` (``visibility_of``), which
 builds one of these; the renderers only obey it.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
-class ConflictView:
+class Visibility:
     """``shown``: the participants whose numbers this rendering may show (None: everyone's).
 
     ``states`` holds the plain state of each participant whose numbers are hidden
@@ -39,5 +39,5 @@ class ConflictView:
         return self.shown is None
 
 
-FULL = ConflictView()
+FULL = Visibility()
 """Everything: the Narrator's view, and what tests of the renderers compare against."""

@@ -1,6 +1,6 @@
 """Plays the Keep Hasting round against a database, one transition per line read on stdin.
 
-Run by ``test_conflict_runner.py`` as a separate process: it prints ``ready`` once the sheets and
+Run by ``test_transaction.py`` as a separate process: it prints ``ready`` once the sheets and
 the Conflict exist, then for each line it reads applies the next command and prints its
 index once committed. The test kills it with SIGKILL between (or during) transitions.
 """
@@ -8,8 +8,8 @@ index once committed. The test kills it with SIGKILL between (or during) transit
 import asyncio
 import sys
 
+from bot.moves.transaction import run_transition, start_conflict
 from storage import Storage
-from storage.conflict_runner import run_transition, start_conflict
 from tests.rules.conflict.keep_hasting import CHANNEL, joins, keep_hasting_sheets, round_one
 
 GUILD = 1

@@ -4,19 +4,19 @@ The board is derived from the Conflict, never queued: it must show the latest sa
 every state in between. Each board row remembers which Conflict and version its message shows
 (``storage.boards``), so a board is *behind* exactly when its Conflict's version is newer, and
 *orphaned* when its Conflict ended; both the refresh after a move and the catch-up at start
-(``bot.flow.catchup``) only ever bring boards forward from that.
+(``bot.workers.catchup``) only ever bring boards forward from that.
 
 Every command that changes a Conflict asks for a refresh with the state it just saved in hand,
 so nothing is read again to draw it; refreshes of one channel coalesce (a burst of ten clicks
 edits the board once or twice, not ten times) and run outside the interaction, so a slow or
 failing edit never delays a reply or blocks the round. Each edit takes its turn at the
-:class:`~bot.flow.pacing.Pacer`. When Discord keeps refusing (429 or 5xx after discord.py's own
+:class:`~bot.workers.pacing.Pacer`. When Discord keeps refusing (429 or 5xx after discord.py's own
 retries), the board backs off and tries again later; the Conflict itself is already saved and
 goes on regardless, and the next change or start brings the board up to date.
 
 The board is public: it shows the Narrator's secret Villains and Extras as names and plain
-states (docs/rulings.md §7.1). Its "Narrator view" button (built by the cog that owns the
-buttons and handed in as :attr:`Boards.buttons`) answers a Narrator with the full board.
+states (docs/rulings.md §7.1). Its "Narrator view" button (drawn by ``bot.render.buttons``;
+the Conflict cog answers its clicks) answers a Narrator with the full board.
 """
 
 import asyncio
@@ -28,17 +28,19 @@ from dataclasses import dataclass, field
 import discord
 
 from bot import metrics
-from bot.access import conflict_view
+from bot.access import visibility_of
+from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
-from bot.flow.bounded import KeyedLocks, Recent, forget_when_done
-from bot.flow.crash import crash_point
-from bot.flow.pacing import Pacer
+from bot.render.buttons import board_view
 from bot.render.conflict import FULL, status_embed
+from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
+from bot.workers.pacing import Pacer
 from rules.character import Character
 from rules.conflict import Conflict, Phase
 from storage import Storage
 from storage.boards import BoardRow
-from storage.conflict_runner import Applied, load_stored
+from storage.conflict_documents import load_stored
+from storage.conflict_moves import Applied
 from storage.conflicts import StoredConflict
 
 log = logging.getLogger(__name__)
@@ -51,10 +53,6 @@ CANNOT_PIN = "I may not pin the Conflict board here (I need Manage Messages): lo
 Buttons = Callable[[int, bool], discord.ui.View | None]
 """The buttons under the board of the stored Conflict with this id (and whether it gathers its
 cast, when the Narrator's Begin goes there too)."""
-
-
-def no_board_buttons(conflict_id: int, gathering: bool = False) -> discord.ui.View | None:
-    return None
 
 
 @dataclass(frozen=True)
@@ -91,7 +89,7 @@ class Shown:
     def embed(self, *, full: bool = False) -> discord.Embed:
         """The board: public, or with every number when ``full`` (a Narrator's view)."""
         assert self.conflict is not None
-        view = FULL if full else conflict_view(self.conflict, self.sheets, self.revealed)
+        view = FULL if full else visibility_of(self.conflict, self.sheets, self.revealed)
         return status_embed(self.conflict, self.sheets, view)
 
 
@@ -127,7 +125,7 @@ class Boards:
         self._rows: Recent[Key, BoardRow | None] = Recent(ROWS_KEPT)
         self._locks: KeyedLocks[Key] = KeyedLocks()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
-        self.buttons: Buttons = no_board_buttons
+        self.buttons: Buttons = board_view
         self._unpinned: set[int] = set()
 
     def refresh(self, guild_id: int, channel_id: int, applied: Applied | None = None) -> None:

@@ -1,6 +1,7 @@
-"""Running a Conflict's commands against the database: load, apply, and save all or nothing.
+"""A Conflict move's one transaction body: load, build the command, apply, compose, save all or nothing.
 
-The engine (``rules.conflict``) is pure; this is the glue docs/architecture.md describes: one
+The engine (``rules.conflict``) is pure and storage only loads and writes
+(``storage.conflict_moves``); this is the order docs/architecture.md describes: one
 interaction loads the channel's Conflict and its participants' sheets (ONE query), applies
 one command, and saves the damaged sheets, the new Conflict state and the messages the table
 must see (the outbox, ``storage.outbox``) together: all kept or none. Nothing is read again
@@ -30,8 +31,6 @@ import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict
-
 from rules.character import Character
 from rules.conflict import (
     Begin,
@@ -43,7 +42,6 @@ from rules.conflict import (
     Join,
     Phase,
     Transition,
-    Waiting,
     apply,
     dump_conflict,
     needed_sheets,
@@ -52,13 +50,12 @@ from rules.conflict import (
 )
 from rules.errors import RulesError
 from storage.character_rows import StoredCharacter
-from storage.conflict_documents import DOCUMENTS as DOCUMENTS
-from storage.conflict_documents import load_stored as load_stored
+from storage.conflict_documents import DOCUMENTS, load_stored
+from storage.conflict_moves import Applied, MoveWrite, load_locked, write_move
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError, StaleWriteError
-from storage.outbox import NewMessage, OutboxMessage
+from storage.outbox import NewMessage
 from storage.rolls import RollRecord
-from storage.sql import back_to_back
 from storage.store import Repositories, Storage
 
 MakeCommand = Callable[[Conflict, Mapping[int, Character]], Command]
@@ -67,36 +64,6 @@ MakeCommand = Callable[[Conflict, Mapping[int, Character]], Command]
 Use it when the command depends on the state (the attack id being defended, the participant
 whose turn it is) or to check permissions against it; raise to refuse, and nothing is written.
 """
-
-
-class Applied(BaseModel):
-    """The outcome of one command: the new state, what to render, and what was written.
-
-    ``stored`` is the saved row (its ``version`` for the board), or None when the Conflict
-    ended and its row was deleted; ``conflict_id`` is its id either way. ``sheets`` are the
-    character sheets saved with it, ``messages`` the outbox rows queued with it.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    conflict: Conflict
-    events: tuple[Event, ...]
-    stored: StoredConflict | None
-    conflict_id: int = 0
-    sheets: tuple[StoredCharacter, ...] = ()
-    characters: dict[int, Character] = {}
-    """Every participant's sheet as it stands after the command, so a caller rendering the
-    result need not read them all again."""
-    messages: tuple[OutboxMessage, ...] = ()
-    revealed: frozenset[int] = frozenset()
-    """Which of those sheets a Narrator has opened to the players (docs/rulings.md §7.1)."""
-    before: Waiting | None = None
-    """What the Conflict waited for before the command, so a question still waiting is not
-    asked (and its player pinged) a second time."""
-
-    @property
-    def ended(self) -> bool:
-        return self.conflict.phase is Phase.ENDED
 
 
 Rolls = Callable[[Applied], Sequence[RollRecord]]
@@ -114,9 +81,7 @@ class _Move:
     loaded: dict[int, StoredCharacter]
     transition: Transition
     applied: Applied
-    messages: Sequence[NewMessage]
-    document: str | None
-    """The new state's document, or None when the command ended the Conflict."""
+    write: MoveWrite
 
 
 async def _prepare(
@@ -128,6 +93,7 @@ async def _prepare(
     rng: random.Random | None,
     conflict_id: int | None,
     compose: Compose | None,
+    rolls: Rolls | None,
 ) -> _Move:
     """Apply the command to what was loaded and compose its messages; nothing is written.
 
@@ -157,48 +123,27 @@ async def _prepare(
         before=waiting(state),
     )
     messages = await compose(applied) if compose is not None else ()
-    document = None if ended else dump_conflict(transition.state)
-    return _Move(stored, loaded, transition, applied, messages, document)
+    write = MoveWrite(
+        stored=stored,
+        loaded=loaded,
+        changed=transition.changed_sheets,
+        document=None if ended else dump_conflict(transition.state),
+        participants=[p.id for p in transition.state.participants],
+        messages=messages,
+        rolls=rolls(applied) if rolls is not None else (),
+    )
+    return _Move(stored, loaded, transition, applied, write)
 
 
 async def _write(
-    tx: Repositories,
-    guild_id: int,
-    channel_id: int,
-    move: _Move,
-    rolls: Rolls | None,
-    interaction_id: int | None,
-    *,
-    lock: bool,
+    tx: Repositories, guild_id: int, channel_id: int, move: _Move, interaction_id: int | None, *, lock: bool
 ) -> Applied:
-    """The move's writes, inside the caller's transaction: the interaction's claim, the move's
-    rolls, the changed sheets, the Conflict (or its deletion once ended) and the composed
-    messages.
-
-    They depend on nothing but what the move read: every write checks the version it was read
-    at, so a move prepared from a state someone has since changed raises
-    :class:`~storage.errors.StaleWriteError` (or NotFoundError, once ended) and the transaction
-    keeps nothing of it. The claim goes first, so a replayed interaction is what is reported.
-    ``lock``: on PostgreSQL, hold the Conflict's row and its sheets first
-    (``ConflictRepository.lock``).
-    """
-    stored, transition = move.stored, move.transition
-    if lock:
-        await tx.conflicts.lock(guild_id, channel_id)
-    if interaction_id is not None:
-        await tx.handled.claim(interaction_id)
-    for record in rolls(move.applied) if rolls is not None else ():
-        await tx.rolls.append(record)
-    changes = [(move.loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())]
-    written = await tx.characters.update_many(guild_id, changes)
-    saved: StoredConflict | None = None
-    if move.document is None:
-        await tx.conflicts.delete(guild_id, channel_id, stored)
-    else:
-        participants = [p.id for p in transition.state.participants]
-        saved = await tx.conflicts.save(guild_id, stored, move.document, participants=participants)
-    rows = await tx.outbox.add(guild_id, channel_id, stored.id, move.messages)
-    return move.applied.model_copy(update={"stored": saved, "sheets": tuple(written), "messages": rows})
+    """The move's writes in the caller's transaction (``storage.conflict_moves.write_move``), and
+    the :class:`Applied` with what was written."""
+    written = await write_move(tx, guild_id, channel_id, move.write, interaction_id, lock=lock)
+    return move.applied.model_copy(
+        update={"stored": written.stored, "sheets": written.sheets, "messages": written.messages}
+    )
 
 
 async def run_transition(
@@ -241,10 +186,10 @@ async def run_transition(
     stored, loaded = await storage.conflicts.get_with_sheets(guild_id, channel_id)
     if ready is not None:
         await ready
-    move = await _prepare(storage, guild_id, stored, loaded, command, rng, conflict_id, compose)
+    move = await _prepare(storage, guild_id, stored, loaded, command, rng, conflict_id, compose, rolls)
     try:  # on PostgreSQL other processes' moves wait at the lock, first of the writes
         async with storage.transaction() as tx:
-            applied = await _write(tx, guild_id, channel_id, move, rolls, interaction_id, lock=True)
+            applied = await _write(tx, guild_id, channel_id, move, interaction_id, lock=True)
         return _remembered(move, applied)
     except (StaleWriteError, NotFoundError):
         pass  # another move, or a sheet's edit, came in between: redo it after them
@@ -276,18 +221,15 @@ async def _in_writer(
     """The move read, applied and written inside one transaction: on SQLite no other write
     runs meanwhile, and on PostgreSQL the Conflict's row and its sheets are locked first."""
     async with storage.transaction() as tx:
-        await tx.conflicts.lock(guild_id, channel_id)
-        # A replayed interaction changes nothing (its claim fails); queued behind the load.
-        claim = () if interaction_id is None else (tx.handled.claim(interaction_id),)
-        (stored, loaded), *_ = await back_to_back(tx.conflicts.get_with_sheets(guild_id, channel_id), *claim)
-        move = await _prepare(tx, guild_id, stored, loaded, command, rng, conflict_id, compose)
-        return _remembered(move, await _write(tx, guild_id, channel_id, move, rolls, None, lock=False))
+        stored, loaded = await load_locked(tx, guild_id, channel_id, interaction_id)
+        move = await _prepare(tx, guild_id, stored, loaded, command, rng, conflict_id, compose, rolls)
+        return _remembered(move, await _write(tx, guild_id, channel_id, move, None, lock=False))
 
 
 def _remembered(move: _Move, applied: Applied) -> Applied:
     """``applied``, its new document kept with the state it holds (:data:`DOCUMENTS`)."""
-    if move.document is not None:
-        DOCUMENTS.remember(move.document, move.transition.state)
+    if move.write.document is not None:
+        DOCUMENTS.remember(move.write.document, move.transition.state)
     return applied
 
 
@@ -340,9 +282,3 @@ async def start_conflict(
 async def end_conflict(storage: Storage, guild_id: int, channel_id: int) -> Applied:
     """The Narrator ends the channel's Conflict; the events hold the summary."""
     return await run_transition(storage, guild_id, channel_id, End())
-
-
-async def current_conflict(storage: Storage, guild_id: int, channel_id: int) -> Conflict | None:
-    """The channel's Conflict as last committed, for showing its board; None if there is none."""
-    stored = await storage.conflicts.get(guild_id, channel_id)
-    return load_stored(stored) if stored is not None else None

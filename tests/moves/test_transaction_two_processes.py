@@ -10,16 +10,17 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.moves.transaction import run_transition
 from rules.character import Character, CharacterKind
 from rules.conflict import Act, AdjustDice, Pass
 from rules.errors import RulesError
 from storage import Storage
 from storage.character_rows import SheetLimits
-from storage.conflict_runner import current_conflict, run_transition
+from storage.conflict_moves import current_conflict
 from testbed.pg_server import PgServer
+from tests.moves.crash_conflict import GUILD
+from tests.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CHANNEL, THORROW
-from tests.storage.crash_conflict import GUILD
-from tests.storage.test_conflict_runner import DECLARED, keep_hasting
 
 
 @pytest.fixture

@@ -1,20 +1,19 @@
 """What a Conflict move shows: the reply, the question to whoever must answer, and its outbox row.
 
-Kept apart from the flow that runs the move (``bot.flow.conflict``) so each stays readable; the
+Kept apart from the flow that runs the move (``bot.moves.service``) so each stays readable; the
 flow composes these inside the move's transaction.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import discord
 
 from bot import replies
-from bot.flow.turns import Turn
+from bot.moves.turns import Turn
 from rules.conflict import Waiting
 from storage import MessageKind, NewMessage, OutboxMessage
-from storage.conflict_runner import Applied
+from storage.conflict_moves import Applied
 
 NudgeMode = Literal["damage", "beat", "none"]
 JSON = dict[str, Any]
@@ -50,14 +49,6 @@ class Prompt:
         if self.turn is not None:
             return self.turn.key
         return f"{'defend' if self.defend_with else 'nudges'}:{self.attack_id}"
-
-
-Buttons = Callable[[Prompt | None], discord.ui.View | None]
-"""How a prompt's buttons look: registered by the cog that owns the buttons."""
-
-
-def no_buttons(prompt: Prompt | None) -> discord.ui.View | None:
-    return None
 
 
 @dataclass(frozen=True)

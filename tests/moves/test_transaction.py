@@ -1,4 +1,5 @@
-"""The Conflict runner against real SQLite files: atomic, serialized, and crash-safe."""
+"""A Conflict move's transaction body (``bot.moves.transaction``) on both databases: atomic,
+serialized, and crash-safe."""
 
 import asyncio
 import signal
@@ -8,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.moves.transaction import end_conflict, run_transition, start_conflict
 from rules.character import Character
 from rules.conflict import (
     Act,
@@ -25,9 +27,10 @@ from rules.conflict import (
 )
 from rules.errors import RulesError
 from storage import AlreadyExistsError, NotFoundError, Storage, conflicts
-from storage.conflict_runner import current_conflict, end_conflict, run_transition, start_conflict
+from storage.conflict_moves import current_conflict
 from storage.conflicts import save_statements
 from storage.sql import Statement
+from tests.moves.crash_conflict import GUILD, STAKES
 from tests.rules.conflict.builders import waiting
 from tests.rules.conflict.keep_hasting import (
     CARROW,
@@ -38,7 +41,6 @@ from tests.rules.conflict.keep_hasting import (
     keep_hasting_sheets,
     round_one,
 )
-from tests.storage.crash_conflict import GUILD, STAKES
 from tests.support import start_test_module
 
 DECLARED = 8  # two burns and six declarations: the next command is Thorrow's attack
@@ -260,7 +262,7 @@ async def test_a_killed_process_resumes_where_it_committed(tmp_path: Path, acked
     state after ``acked`` or ``acked + 1`` commands, with its dice and pending attack, and the
     round finishes from there exactly as it would have."""
     path = tmp_path / "crash.sqlite3"
-    proc = await start_test_module("tests.storage.crash_conflict", str(path), stdin=True)
+    proc = await start_test_module("tests.moves.crash_conflict", str(path), stdin=True)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         assert (await asyncio.wait_for(proc.stdout.readline(), 30)).strip() == b"ready"

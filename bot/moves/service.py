@@ -7,15 +7,15 @@ the prompt for whoever must answer next (a defence, Nudges, or a turn to declare
 ping for that player only, once per turn: docs/rulings.md §4.21) and which buttons it offers.
 The reply is composed *inside* the transaction and queued in the outbox with the state it shows
 (``storage.outbox``), so a move the table cannot see is never saved. Sending it is the caller's
-last step (the cog layer, which owns the buttons and registers how they look in
-:attr:`ConflictFlow.buttons`); ``bot.flow.outbox`` explains how the reply and the outbox between
+last step (the cog's delivery; the buttons are drawn here, ``bot.moves.buttons``, and the cog
+answers their clicks); ``bot.workers.outbox`` explains how the reply and the outbox between
 them show every outcome exactly once.
 
 A move reads the Conflict and its sheets once and renders the reply and the board from what it
 holds: nothing is read again after the commit.
 
 The reply is public, so it shows the Narrator's secret Villains and Extras as names and plain
-states (``bot.access.conflict_view``, docs/rulings.md §7.1); when a Narrator made the move and
+states (``bot.access.visibility_of``, docs/rulings.md §7.1); when a Narrator made the move and
 that hid something, the reply also carries the full figures for them alone (privately, so not
 through the outbox: after a crash the Narrator reads them with "Narrator view").
 """
@@ -30,28 +30,28 @@ from datetime import datetime
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, conflict_view, guild_id_of
+from bot.access import Caller, caller_of, channel_id_of, guild_id_of, visibility_of
+from bot.crash import crash_point
 from bot.errors import BotError
-from bot.flow.board import Boards
-from bot.flow.crash import crash_point
-from bot.flow.outbox import Outbox
-from bot.flow.pacing import Pacer
-from bot.flow.replies import (
-    Buttons,
+from bot.moves.answers import (
     NudgeMode,
     Prompt,
     Question,
     Reply,
     asked_before,
     message,
-    no_buttons,
 )
-from bot.flow.roll_log import conflict_rolls
-from bot.flow.turns import hero_news, tie_note, turn_of
+from bot.moves.buttons import prompt_view
+from bot.moves.transaction import run_transition, start_conflict
+from bot.moves.turns import hero_news, tie_note, turn_of
 from bot.render.common import INFO, plain
-from bot.render.conflict import FULL, ConflictView, defence_prompt, events_embed, summary_embed
+from bot.render.conflict import FULL, Visibility, defence_prompt, events_embed, summary_embed
 from bot.render.conflict_turns import act_question, declare_question
 from bot.render.conflict_words import is_group
+from bot.rolling.roll_log import conflict_rolls
+from bot.workers.board import Boards
+from bot.workers.outbox import Outbox
+from bot.workers.pacing import Pacer
 from rules.character import Character
 from rules.conflict import (
     Awaiting,
@@ -66,9 +66,9 @@ from rules.conflict.events import ConflictEnded, Defeated, Event, Joined, Left
 from rules.errors import RulesError
 from rules.words import count_of, verb
 from storage import MessageKind, NewMessage, Storage
-from storage.conflict_runner import Applied, load_stored, run_transition, start_conflict
+from storage.conflict_documents import load_stored
+from storage.conflict_moves import Applied
 
-Interaction = discord.Interaction[discord.Client]
 Sheets = Mapping[int, Character]
 Build = Callable[[Conflict, Sheets, Caller], Command]
 
@@ -117,13 +117,12 @@ class ConflictFlow:
         pacer = pacer if pacer is not None else Pacer()
         self.boards = Boards(client, storage, pacer)
         self.outbox = Outbox(client, storage, pacer)
-        self.buttons: Buttons = no_buttons
         self.defend_grace = DEFEND_GRACE
         self._prompted: dict[tuple[int, int, int], float] = {}
 
     async def run(
         self,
-        interaction: Interaction,
+        interaction: discord.Interaction[discord.Client],
         build: Build,
         *,
         rng: random.Random,
@@ -168,7 +167,9 @@ class ConflictFlow:
                 asking.exception()  # retrieved: a failure here already surfaced, or is moot
         return self._saved(replies[-1], applied)
 
-    async def start(self, interaction: Interaction, conflict_type: ConflictType, stakes: str) -> Reply:
+    async def start(
+        self, interaction: discord.Interaction[discord.Client], conflict_type: ConflictType, stakes: str
+    ) -> Reply:
         """Start a Conflict in the interaction's channel, its first message queued with it."""
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
         replies: list[Reply] = []
@@ -201,7 +202,7 @@ class ConflictFlow:
         crash_point("after-commit")
         return replace(reply, applied=applied)
 
-    def _embeds(self, applied: Applied, title: str, view: ConflictView) -> list[discord.Embed]:
+    def _embeds(self, applied: Applied, title: str, view: Visibility) -> list[discord.Embed]:
         conflict = applied.conflict
         ended = [e for e in applied.events if isinstance(e, ConflictEnded)]
         # Discord allows 6000 characters across a message's embeds: share them out.
@@ -228,7 +229,7 @@ class ConflictFlow:
             for cid, stored in (await self.storage.characters.get_many(guild_id, gone)).items():
                 sheets[cid] = stored.character
                 revealed |= {cid} if stored.revealed else set()
-        view = conflict_view(conflict, sheets, revealed)
+        view = visibility_of(conflict, sheets, revealed)
         embeds = self._embeds(applied, title, view)
         private: list[discord.Embed] = []
         if narrator:
@@ -264,11 +265,11 @@ class ConflictFlow:
             content=asked.content,
             ping=asked.ping,
             prompt=asked.prompt,
-            view=self.buttons(asked.prompt),
+            view=prompt_view(asked.prompt),
         )
 
     def question(
-        self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: ConflictView
+        self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibility
     ) -> Question | None:
         """The question of the pending action (a defence or Nudges) or of the turn to declare or
         act, or None when nothing waits for anyone (the Narrator's next round, an ended fight)."""
@@ -307,7 +308,7 @@ class ConflictFlow:
         return Question(prompt, text, () if sheet is None else (sheet.owner_id,))
 
     def _turn_question(
-        self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: ConflictView
+        self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibility
     ) -> Question | None:
         turn = turn_of(conflict, sheets, view)
         if turn is None:
@@ -324,7 +325,7 @@ class ConflictFlow:
     ) -> NewMessage | None:
         """The pending action's question posted anew, with working buttons (after a restart, when
         the old prompt is gone or shows no buttons for it); None when nothing waits."""
-        asked = self.question(conflict_id, conflict, sheets, conflict_view(conflict, sheets, revealed))
+        asked = self.question(conflict_id, conflict, sheets, visibility_of(conflict, sheets, revealed))
         if asked is None:
             return None
         reply = Reply(
@@ -334,7 +335,7 @@ class ConflictFlow:
             content=asked.content,
             ping=asked.ping,
             prompt=asked.prompt,
-            view=self.buttons(asked.prompt),
+            view=prompt_view(asked.prompt),
         )
         return message(MessageKind.PROMPT, reply, None)
 
@@ -351,7 +352,7 @@ class ConflictFlow:
                 break
             del self._prompted[oldest]
 
-    def waited(self, interaction: Interaction, attack_id: int) -> float | None:
+    def waited(self, interaction: discord.Interaction[discord.Client], attack_id: int) -> float | None:
         """Seconds since this attack's defence prompt was posted, if known.
 
         A button knows its own message's age; for a slash command the prompt time is kept in

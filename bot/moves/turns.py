@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.render.common import plain
-from bot.render.conflict_view import ConflictView
+from bot.render.visibility import Visibility
 from rules.character import Character, CharacterKind
 from rules.conflict import Conflict, Event, Participant, Step, declaration_order, waiting
 from rules.conflict.events import DamageDealt, Defeated
@@ -87,7 +87,7 @@ def tie_note(conflict: Conflict, joined: Collection[int]) -> str:
     )
 
 
-def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: ConflictView) -> Turn | None:
+def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibility) -> Turn | None:
     """The declare or act turn the Conflict waits for, or None (a defence, Nudges, nothing)."""
     wait = waiting(conflict)
     if wait.step not in (Step.DECLARE, Step.ACT) or not wait.participants:

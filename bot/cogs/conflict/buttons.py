@@ -1,4 +1,5 @@
-"""Sending a move's reply, and the buttons of its prompt: defend with N dice, or spend Nudges.
+"""The buttons of a prompt and of the board: defend with N dice, or spend Nudges; delivering the
+reply they make is ``bot.cogs.conflict.delivery``.
 
 The buttons are ``DynamicItem``s: everything a click needs (which Conflict, which attack, how
 many dice) is in the custom id, so they keep working after a restart without any view kept in
@@ -7,22 +8,14 @@ builds the same engine command, :meth:`ConflictFlow.run` applies it), and a clic
 that is already settled (a stale button, or the second of two simultaneous clicks) is refused
 with a clear private message.
 
-The reply to the person who moved *is* the move's outcome, as fast as the move is saved; its
-outbox row is then marked delivered with the message Discord made. If Discord cannot take the
-reply (the 3 seconds passed, the interaction expired, an error), the row goes to the outbox's
-deliverer, which posts it to the channel instead (``bot.flow.outbox`` says why it is never
-shown twice).
-
 "Narrator view", under the board and under a prompt to a secret Villain or Extra, answers a
 Narrator privately with the full board (every number of everyone) and refuses anyone else
 plainly (docs/rulings.md §7.1).
 """
 
-import logging
 import re
 from typing import Any
 
-import aiohttp
 import discord
 
 from bot import replies
@@ -30,32 +23,37 @@ from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.build import DefenceOptions, begin_move, nudge_click, pending_target
+from bot.cogs.conflict.delivery import run_click
 from bot.errors import BotError, NotAllowed, answer_error
-from bot.flow.board import stored_board
-from bot.flow.conflict import Build
-from bot.flow.crash import crash_point
-from bot.flow.replies import NudgeMode, Reply
-from bot.flow.turns import tie_note
+from bot.moves.answers import NudgeMode
+from bot.moves.turns import tie_note
+from bot.render.buttons import (
+    BEGIN,
+    DEFEND,
+    NARRATOR_VIEW,
+    NUDGES,
+    REACT_TRAITS,
+    begin_button,
+    defend_button,
+    narrator_view_button,
+    nudge_button,
+    react_traits_select,
+)
 from bot.render.common import plain
+from bot.workers.board import stored_board
 from rules.conflict import available_defence
 
-log = logging.getLogger(__name__)
-
 MAX_DEFENCE = 10
-NUDGE_LABELS: dict[str, str] = {"damage": "All on damage", "beat": "Catch a Beat", "none": "Spend none"}
 
 
 class DefendButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mab:defend:(?P<conflict>\d+):(?P<attack>\d+):(?P<dice>\d+)(?::(?P<traits>\d+))?",
+    template=DEFEND,
 ):
     """Defend with N dice; ``traits``: with that many reaction Traits helping (§4.11)."""
 
     def __init__(self, conflict: int, attack: int, dice: int, traits: int = 0) -> None:
-        label = "Don't defend" if dice == 0 else f"Defend with {dice}"
-        style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
-        custom_id = f"mab:defend:{conflict}:{attack}:{dice}" + (f":{traits}" if traits else "")
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        super().__init__(defend_button(conflict, attack, dice, traits))
         self.conflict = conflict
         self.attack = attack
         self.dice = dice
@@ -78,22 +76,13 @@ class DefendButton(
 
 class ReactTraitsSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"mab:dtraits:(?P<conflict>\d+):(?P<attack>\d+)",
+    template=REACT_TRAITS,
 ):
     """A busy defender picks the Traits that help them react (docs/rulings.md §4.11); the answer,
     privately, is the defence buttons figured with them."""
 
     def __init__(self, conflict: int, attack: int, traits: tuple[str, ...] = ()) -> None:
-        options = [discord.SelectOption(label=name[:100], value=str(i)) for i, name in enumerate(traits)]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"mab:dtraits:{conflict}:{attack}",
-                placeholder="React with Traits (+1 die each)…",
-                min_values=1,
-                max_values=max(1, len(options)),
-                options=options or [discord.SelectOption(label="none", value="0")],
-            )
-        )
+        super().__init__(react_traits_select(conflict, attack, traits))
         self.conflict = conflict
         self.attack = attack
 
@@ -133,14 +122,10 @@ class ReactTraitsSelect(
 
 class NudgeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"mab:nudges:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>damage|beat|none)",
+    template=NUDGES,
 ):
     def __init__(self, conflict: int, attack: int, mode: NudgeMode) -> None:
-        style = discord.ButtonStyle.success if mode != "none" else discord.ButtonStyle.secondary
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=NUDGE_LABELS[mode], style=style, custom_id=f"mab:nudges:{conflict}:{attack}:{mode}"
-        )
-        super().__init__(button)
+        super().__init__(nudge_button(conflict, attack, mode))
         self.conflict = conflict
         self.attack = attack
         self.mode: NudgeMode = mode
@@ -160,17 +145,11 @@ class NudgeButton(
         )
 
 
-class NarratorViewButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:board:(?P<conflict>\d+)"
-):
+class NarratorViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=NARRATOR_VIEW):
     """The full board, privately, for a Narrator; the public board hides the secret sheets."""
 
     def __init__(self, conflict: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Narrator view", style=discord.ButtonStyle.secondary, custom_id=f"mab:board:{conflict}"
-            )
-        )
+        super().__init__(narrator_view_button(conflict))
         self.conflict = conflict
 
     @classmethod
@@ -194,15 +173,11 @@ class NarratorViewButton(
             await answer_error(interaction, error)
 
 
-class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:begin:(?P<conflict>\d+)"):
+class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEGIN):
     """The Narrator opens round 1 once the cast is in: the same move as ``/conflict begin``."""
 
     def __init__(self, conflict: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Begin round 1", style=discord.ButtonStyle.success, custom_id=f"mab:begin:{conflict}"
-            )
-        )
+        super().__init__(begin_button(conflict))
         self.conflict = conflict
 
     @classmethod
@@ -223,73 +198,3 @@ BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     BeginButton,
 )
 """Registered with the client while the moves' cog is loaded."""
-
-
-def board_buttons(conflict_id: int, gathering: bool = False) -> discord.ui.View:
-    """What the board offers under it (handed to ``Boards.buttons`` by the moves' cog): while
-    the cast gathers, the Narrator's **Begin round 1** (docs/rulings.md §4.22)."""
-    view = discord.ui.View(timeout=None)
-    if gathering:
-        view.add_item(BeginButton(conflict_id))
-    view.add_item(NarratorViewButton(conflict_id))
-    return view
-
-
-async def send(interaction: Interaction, reply: Reply) -> None:
-    """Answer the interaction with the reply (its prompt's buttons and ping), then refresh the
-    board; when the answer fails, the outbox posts the reply to the channel instead."""
-    flow = interaction.client.conflicts
-    row = reply.outcome
-    try:
-        message_id = await answer(interaction, reply)
-    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
-        if replies.answered_elsewhere(error):
-            log.info("Interaction %s was answered elsewhere; the channel gets the reply", interaction.id)
-        else:
-            log.warning(
-                "Could not answer interaction %s; the channel gets the reply: %s", interaction.id, error
-            )
-        if row is not None:
-            refused = isinstance(error, discord.HTTPException) and error.status < 500
-            flow.outbox.unanswered(row, refused=refused)
-    else:
-        crash_point("after-reply")
-        if row is not None and message_id is not None:
-            flow.outbox.answered(row, message_id)
-        elif row is not None:
-            flow.outbox.unanswered(row, refused=False)
-        if reply.private_embeds:
-            await replies.send(interaction, embeds=reply.private_embeds, ephemeral=True)
-    flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
-
-
-async def answer(interaction: Interaction, reply: Reply) -> int | None:
-    """Send the reply as the interaction's answer; return the id of the message that shows it."""
-    if interaction.type is discord.InteractionType.component:
-        # A prompt button: the prompt loses its buttons, the outcome follows as a new message.
-        await replies.edit(interaction, view=None)
-    return await replies.send(
-        interaction,
-        reply.content or None,
-        embeds=reply.embeds,
-        allowed_mentions=reply.mentions,
-        view=reply.view,
-    )
-
-
-async def run(interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None) -> Reply:
-    """One move from a command: apply it, then send what the table must see."""
-    client = interaction.client
-    reply = await client.conflicts.run(
-        interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
-    )
-    await send(interaction, reply)
-    return reply
-
-
-async def run_click(interaction: Interaction, build: Build, *, title: str, conflict_id: int) -> None:
-    """One move from a button; buttons have no tree error handler, so errors are answered here."""
-    try:
-        await run(interaction, build, title=title, conflict_id=conflict_id)
-    except Exception as error:
-        await answer_error(interaction, error)

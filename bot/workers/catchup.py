@@ -6,7 +6,7 @@ a prompt whose buttons went with a message that was deleted. Once connected (``o
 :class:`CatchUp` walks it all, in the background:
 
 1. every channel with queued messages starts getting them posted, in order, beside the rest
-   (``bot.flow.outbox``: a row whose interaction may have been answered waits until any such
+   (``bot.workers.outbox``: a row whose interaction may have been answered waits until any such
    answer has surely landed, and a board must not wait behind that);
 2. every board of a Conflict that ended while nobody refreshed it is closed;
 3. every live Conflict, a page at a time: its board is brought up to its saved version (and
@@ -19,7 +19,7 @@ A channel that no longer exists has its queued messages settled as failed and it
 forgotten; a server the bot is not connected to is left for the next start.
 
 The work is bounded and spread: one Conflict at a time, every REST call through the
-:class:`~bot.flow.pacing.Pacer` (discord.py sleeps out any 429 itself; the deliverer and the
+:class:`~bot.workers.pacing.Pacer` (discord.py sleeps out any 429 itself; the deliverer and the
 boards back off when failures repeat), and none of it runs inside an interaction, so a start
 with a thousand live Conflicts answers new interactions as fast as an idle one.
 """
@@ -27,18 +27,19 @@ with a thousand live Conflicts answers new interactions as fast as an idle one.
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.errors import UNKNOWN_CHANNEL
-from bot.flow.board import Shown
-from bot.flow.conflict import ConflictFlow
-from bot.flow.outbox import GONE
-from bot.flow.pacing import Pacer
+from bot.workers.board import Boards, Shown
+from bot.workers.outbox import GONE, Outbox
+from bot.workers.pacing import Pacer
+from rules.character import Character
+from rules.conflict import Conflict
 from rules.errors import RulesError
-from storage import OutboxMessage
-from storage.conflict_runner import load_stored
+from storage import NewMessage, OutboxMessage, Storage
+from storage.conflict_documents import load_stored
 from storage.conflicts import LiveConflict, StoredConflict
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,22 @@ PAGE = 100
 
 Pass = Callable[[Callable[[int], bool]], Awaitable[None]]
 """One more thing to catch up, given which servers are this process's."""
+
+
+class ConflictFlow(Protocol):
+    """What catching up needs of the Conflict move service (``bot.moves.service``), which sits
+    above the workers: its storage, boards and outbox, and a pending question asked anew."""
+
+    @property
+    def storage(self) -> Storage: ...
+    @property
+    def boards(self) -> Boards: ...
+    @property
+    def outbox(self) -> Outbox: ...
+
+    def asked_again(
+        self, conflict_id: int, conflict: Conflict, sheets: Mapping[int, Character], revealed: frozenset[int]
+    ) -> NewMessage | None: ...
 
 
 def every(guild_id: int) -> bool:

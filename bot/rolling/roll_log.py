@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from bot.access import is_secret
 from rules.conflict.events import Resolved
 from rules.roll import Reading
-from storage.conflict_runner import Applied
+from storage.conflict_moves import Applied
 from storage.rolls import MAX_LABEL, RollRecord
 
 

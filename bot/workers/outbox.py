@@ -5,7 +5,7 @@ A Conflict move writes the messages the table must see in its own transaction
 shown by exactly one of two paths:
 
 1. **The interaction reply.** Where the process lives, the move answers the very interaction
-   that made it with the outcome (``bot.cogs.conflict.prompts.send``), as fast as ever, and
+   that made it with the outcome (``bot.cogs.conflict.delivery.send``), as fast as ever, and
    marks the row delivered with the id of the message Discord made for it. While that reply is
    on its way the row is *replying* in this process, and this deliverer leaves it alone.
 2. **The channel post.** When the reply could not be sent (the process died first, the
@@ -50,10 +50,10 @@ from typing import Any
 import discord
 from discord.http import Route
 
+from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
-from bot.flow.bounded import forget_when_done
-from bot.flow.crash import crash_point
-from bot.flow.pacing import Pacer
+from bot.workers.bounded import forget_when_done
+from bot.workers.pacing import Pacer
 from storage import OutboxMessage, Storage
 from storage.errors import StorageError
 from storage.sql import utc_now

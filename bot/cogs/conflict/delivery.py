@@ -1,0 +1,83 @@
+"""Delivering a move's reply: the answer to the interaction, the outbox told how it went, the board
+refreshed.
+
+The reply to the person who moved *is* the move's outcome, as fast as the move is saved; its
+outbox row is then marked delivered with the message Discord made. If Discord cannot take the
+reply (the 3 seconds passed, the interaction expired, an error), the row goes to the outbox's
+deliverer, which posts it to the channel instead (``bot.workers.outbox`` says why it is never
+shown twice).
+"""
+
+import logging
+
+import aiohttp
+import discord
+
+from bot import replies
+from bot.client import Interaction
+from bot.crash import crash_point
+from bot.errors import answer_error
+from bot.moves.answers import Reply
+from bot.moves.service import Build
+
+log = logging.getLogger(__name__)
+
+
+async def send(interaction: Interaction, reply: Reply) -> None:
+    """Answer the interaction with the reply (its prompt's buttons and ping), then refresh the
+    board; when the answer fails, the outbox posts the reply to the channel instead."""
+    flow = interaction.client.conflicts
+    row = reply.outcome
+    try:
+        message_id = await answer(interaction, reply)
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+        if replies.answered_elsewhere(error):
+            log.info("Interaction %s was answered elsewhere; the channel gets the reply", interaction.id)
+        else:
+            log.warning(
+                "Could not answer interaction %s; the channel gets the reply: %s", interaction.id, error
+            )
+        if row is not None:
+            refused = isinstance(error, discord.HTTPException) and error.status < 500
+            flow.outbox.unanswered(row, refused=refused)
+    else:
+        crash_point("after-reply")
+        if row is not None and message_id is not None:
+            flow.outbox.answered(row, message_id)
+        elif row is not None:
+            flow.outbox.unanswered(row, refused=False)
+        if reply.private_embeds:
+            await replies.send(interaction, embeds=reply.private_embeds, ephemeral=True)
+    flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
+
+
+async def answer(interaction: Interaction, reply: Reply) -> int | None:
+    """Send the reply as the interaction's answer; return the id of the message that shows it."""
+    if interaction.type is discord.InteractionType.component:
+        # A prompt button: the prompt loses its buttons, the outcome follows as a new message.
+        await replies.edit(interaction, view=None)
+    return await replies.send(
+        interaction,
+        reply.content or None,
+        embeds=reply.embeds,
+        allowed_mentions=reply.mentions,
+        view=reply.view,
+    )
+
+
+async def run(interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None) -> Reply:
+    """One move from a command: apply it, then send what the table must see."""
+    client = interaction.client
+    reply = await client.conflicts.run(
+        interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
+    )
+    await send(interaction, reply)
+    return reply
+
+
+async def run_click(interaction: Interaction, build: Build, *, title: str, conflict_id: int) -> None:
+    """One move from a button; buttons have no tree error handler, so errors are answered here."""
+    try:
+        await run(interaction, build, title=title, conflict_id=conflict_id)
+    except Exception as error:
+        await answer_error(interaction, error)

@@ -1,1 +1,0 @@
-"""Work that outlives one interaction, and the moves that drive it: Conflict moves and boards."""

@@ -1,0 +1,51 @@
+"""The buttons a prompt offers, drawn with the move that asks it (``bot.render.buttons`` has their
+look; the cog's ``DynamicItem``s answer the clicks)."""
+
+from typing import Any
+
+import discord
+
+from bot.moves.answers import Prompt
+from bot.moves.turns import MIN_POOL, Turn
+from bot.render.buttons import (
+    act_button,
+    declare_button,
+    declare_select,
+    defend_button,
+    narrator_view_button,
+    new_action_button,
+    nudge_button,
+    react_traits_select,
+    stopped,
+)
+
+Items = list[discord.ui.Item[Any]]
+
+
+def turn_items(conflict_id: int, turn: Turn) -> Items:
+    """A turn's buttons: the target menu and the other declarations, or the pool sizes."""
+    who, round_number = turn.participant, turn.round
+    if turn.step == "declare":
+        menu: Items = [declare_select(conflict_id, round_number, who, turn.targets)] if turn.targets else []
+        choices = ("action", "defence", "noroll")
+        return [*menu, *(declare_button(conflict_id, round_number, who, choice) for choice in choices)]
+    items: Items = [act_button(conflict_id, round_number, who, dice) for dice in (*turn.act_with, 0)]
+    can_switch = turn.held is None or turn.held >= MIN_POOL
+    if (turn.act_with or (turn.target_down and can_switch)) and turn.targets:
+        items.append(new_action_button(conflict_id, round_number, who))
+    return items
+
+
+def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
+    """The buttons of a prompt, or None when nothing waits for an answer."""
+    if prompt is None:
+        return None
+    conflict, attack = prompt.conflict_id, prompt.attack_id
+    items: Items = turn_items(conflict, prompt.turn) if prompt.turn is not None else []
+    items += [defend_button(conflict, attack, dice) for dice in prompt.defend_with]
+    if prompt.react_traits:
+        items.append(react_traits_select(conflict, attack, prompt.react_traits))
+    items += [nudge_button(conflict, attack, mode) for mode in prompt.nudge_modes]
+    if prompt.narrator_view:
+        items.append(narrator_view_button(conflict))
+    return stopped(items)

@@ -1,0 +1,140 @@
+"""How a Conflict's buttons look: their custom ids, labels and styles.
+
+The look is drawn here, apart from what a click does (the ``DynamicItem``s of
+``bot.cogs.conflict``, which parse these ids with the templates below), so the move service and
+the board put the buttons on what they compose without calling up into the cog. A view drawn
+here is sent *stopped*: discord.py keeps nothing for it, and a click reaches the cog's
+``DynamicItem`` by its custom id, before a restart or after.
+"""
+
+from typing import Any
+
+import discord
+
+TURN = r"(?P<conflict>\d+):(?P<round>\d+):(?P<who>\d+)"
+"""A turn in a custom id: the Conflict, the round and the character whose turn it is."""
+DEFEND = r"mab:defend:(?P<conflict>\d+):(?P<attack>\d+):(?P<dice>\d+)(?::(?P<traits>\d+))?"
+REACT_TRAITS = r"mab:dtraits:(?P<conflict>\d+):(?P<attack>\d+)"
+NUDGES = r"mab:nudges:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>damage|beat|none)"
+NARRATOR_VIEW = r"mab:board:(?P<conflict>\d+)"
+BEGIN = r"mab:begin:(?P<conflict>\d+)"
+DECLARE_SELECT = rf"mab:dsel:{TURN}"
+DECLARE = rf"mab:decl:{TURN}:(?P<choice>action|defence|noroll)"
+ACT = rf"mab:act:{TURN}:(?P<dice>\d+)"
+NEW_ACTION = rf"mab:new:{TURN}"
+NEW_ACTION_SELECT = rf"mab:nsel:{TURN}"
+
+NUDGE_LABELS: dict[str, str] = {"damage": "All on damage", "beat": "Catch a Beat", "none": "Spend none"}
+CHOICE_LABELS: dict[str, str] = {
+    "action": "Act without attacking",
+    "defence": "Full defence",
+    "noroll": "No roll",
+}
+OPTION_MAX = 25
+
+Button = discord.ui.Button[Any]
+Select = discord.ui.Select[Any]
+
+
+def defend_button(conflict: int, attack: int, dice: int, traits: int = 0) -> Button:
+    label = "Don't defend" if dice == 0 else f"Defend with {dice}"
+    style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
+    custom_id = f"mab:defend:{conflict}:{attack}:{dice}" + (f":{traits}" if traits else "")
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+
+
+def react_traits_select(conflict: int, attack: int, traits: tuple[str, ...] = ()) -> Select:
+    options = [discord.SelectOption(label=name[:100], value=str(i)) for i, name in enumerate(traits)]
+    return discord.ui.Select(
+        custom_id=f"mab:dtraits:{conflict}:{attack}",
+        placeholder="React with Traits (+1 die each)…",
+        min_values=1,
+        max_values=max(1, len(options)),
+        options=options or [discord.SelectOption(label="none", value="0")],
+    )
+
+
+def nudge_button(conflict: int, attack: int, mode: str) -> Button:
+    style = discord.ButtonStyle.success if mode != "none" else discord.ButtonStyle.secondary
+    return discord.ui.Button(
+        label=NUDGE_LABELS[mode], style=style, custom_id=f"mab:nudges:{conflict}:{attack}:{mode}"
+    )
+
+
+def narrator_view_button(conflict: int) -> Button:
+    return discord.ui.Button(
+        label="Narrator view", style=discord.ButtonStyle.secondary, custom_id=f"mab:board:{conflict}"
+    )
+
+
+def begin_button(conflict: int) -> Button:
+    return discord.ui.Button(
+        label="Begin round 1", style=discord.ButtonStyle.success, custom_id=f"mab:begin:{conflict}"
+    )
+
+
+def target_select(
+    prefix: str, placeholder: str, turn: tuple[int, int, int], targets: tuple[tuple[int, str], ...]
+) -> Select:
+    """A menu of targets whose custom id names the turn (Conflict, round, mover)."""
+    conflict, round_number, who = turn
+    options = [discord.SelectOption(label=name[:100], value=str(pid)) for pid, name in targets[:OPTION_MAX]]
+    return discord.ui.Select(
+        custom_id=f"{prefix}:{conflict}:{round_number}:{who}",
+        placeholder=placeholder,
+        options=options or [discord.SelectOption(label="nobody", value="0")],
+    )
+
+
+def declare_select(
+    conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...]
+) -> Select:
+    return target_select("mab:dsel", "Attack…", (conflict, round_number, who), targets)
+
+
+def declare_button(conflict: int, round_number: int, who: int, choice: str) -> Button:
+    return discord.ui.Button(
+        label=CHOICE_LABELS[choice],
+        style=discord.ButtonStyle.secondary,
+        custom_id=f"mab:decl:{conflict}:{round_number}:{who}:{choice}",
+    )
+
+
+def act_button(conflict: int, round_number: int, who: int, dice: int) -> Button:
+    label = "Not act" if dice == 0 else f"Act with {dice}"
+    style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
+    return discord.ui.Button(
+        label=label, style=style, custom_id=f"mab:act:{conflict}:{round_number}:{who}:{dice}"
+    )
+
+
+def new_action_button(conflict: int, round_number: int, who: int) -> Button:
+    return discord.ui.Button(
+        label="New action…",
+        style=discord.ButtonStyle.secondary,
+        custom_id=f"mab:new:{conflict}:{round_number}:{who}",
+    )
+
+
+def new_action_select(
+    conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...]
+) -> Select:
+    return target_select("mab:nsel", "New action: attack…", (conflict, round_number, who), targets)
+
+
+def stopped(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
+    """A view of ``items`` sent stopped (discord.py keeps nothing), or None when there are none."""
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+def board_view(conflict_id: int, gathering: bool = False) -> discord.ui.View | None:
+    """What the board offers under it: while the cast gathers, the Narrator's **Begin round 1**
+    (docs/rulings.md §4.22); always the Narrator's full view."""
+    items: list[discord.ui.Item[Any]] = [begin_button(conflict_id)] if gathering else []
+    return stopped([*items, narrator_view_button(conflict_id)])

@@ -1,0 +1,1 @@
+"""Tests of the Conflict move service (``bot.moves``) against both databases."""
