@@ -56,6 +56,7 @@ from storage.conflict_documents import DOCUMENTS as DOCUMENTS
 from storage.conflict_documents import load_stored as load_stored
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError, StaleWriteError
+from storage.moves import MoveWrite
 from storage.outbox import NewMessage, OutboxMessage
 from storage.rolls import RollRecord
 from storage.sql import back_to_back
@@ -168,12 +169,10 @@ async def _write(
     move: _Move,
     rolls: Rolls | None,
     interaction_id: int | None,
-    *,
-    lock: bool,
 ) -> Applied:
-    """The move's writes, inside the caller's transaction: the interaction's claim, the move's
-    rolls, the changed sheets, the Conflict (or its deletion once ended) and the composed
-    messages.
+    """The move's writes as ONE data operation (``storage.moves``), alone or inside the caller's
+    transaction: the interaction's claim, the move's rolls, the changed sheets, the Conflict
+    (or its deletion once ended) and the composed messages; all kept or none.
 
     They depend on nothing but what the move read: every write checks the version it was read
     at, so a move prepared from a state someone has since changed raises
@@ -182,23 +181,24 @@ async def _write(
     ``lock``: on PostgreSQL, hold the Conflict's row and its sheets first
     (``ConflictRepository.lock``).
     """
-    stored, transition = move.stored, move.transition
-    if lock:
-        await tx.conflicts.lock(guild_id, channel_id)
-    if interaction_id is not None:
-        await tx.handled.claim(interaction_id)
-    for record in rolls(move.applied) if rolls is not None else ():
-        await tx.rolls.append(record)
-    changes = [(move.loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())]
-    written = await tx.characters.update_many(guild_id, changes)
-    saved: StoredConflict | None = None
-    if move.document is None:
-        await tx.conflicts.delete(guild_id, channel_id, stored)
-    else:
-        participants = [p.id for p in transition.state.participants]
-        saved = await tx.conflicts.save(guild_id, stored, move.document, participants=participants)
-    rows = await tx.outbox.add(guild_id, channel_id, stored.id, move.messages)
-    return move.applied.model_copy(update={"stored": saved, "sheets": tuple(written), "messages": rows})
+    written = await tx.moves.write(
+        MoveWrite(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            stored=move.stored,
+            document=move.document,
+            participants=[p.id for p in move.transition.state.participants],
+            sheets=[
+                (move.loaded[cid], sheet) for cid, sheet in sorted(move.transition.changed_sheets.items())
+            ],
+            rolls=tuple(rolls(move.applied)) if rolls is not None else (),
+            messages=tuple(move.messages),
+            interaction_id=interaction_id,
+        )
+    )
+    return move.applied.model_copy(
+        update={"stored": written.stored, "sheets": written.sheets, "messages": written.messages}
+    )
 
 
 async def run_transition(
@@ -243,9 +243,7 @@ async def run_transition(
         await ready
     move = await _prepare(storage, guild_id, stored, loaded, command, rng, conflict_id, compose)
     try:  # on PostgreSQL other processes' moves wait at the lock, first of the writes
-        async with storage.transaction() as tx:
-            applied = await _write(tx, guild_id, channel_id, move, rolls, interaction_id, lock=True)
-        return _remembered(move, applied)
+        return _remembered(move, await _write(storage, guild_id, channel_id, move, rolls, interaction_id))
     except (StaleWriteError, NotFoundError):
         pass  # another move, or a sheet's edit, came in between: redo it after them
     return await _in_writer(
@@ -281,7 +279,7 @@ async def _in_writer(
         claim = () if interaction_id is None else (tx.handled.claim(interaction_id),)
         (stored, loaded), *_ = await back_to_back(tx.conflicts.get_with_sheets(guild_id, channel_id), *claim)
         move = await _prepare(tx, guild_id, stored, loaded, command, rng, conflict_id, compose)
-        return _remembered(move, await _write(tx, guild_id, channel_id, move, rolls, None, lock=False))
+        return _remembered(move, await _write(tx, guild_id, channel_id, move, rolls, None))
 
 
 def _remembered(move: _Move, applied: Applied) -> Applied:
