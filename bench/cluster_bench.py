@@ -46,6 +46,7 @@ from bench.load_results import (
     RateResult,
     Sent,
     outcome,
+    per_kind,
     summarize,
 )
 from fake_discord.process import BotProcess
@@ -249,6 +250,17 @@ async def run(args: argparse.Namespace) -> None:
                 held.append(result.rate)
         verdicts.append(f"{name}: {max(held, default=0)}/s")
     print(table(headers, rows))
+    for name, per_rate in results:
+        print(f"\n{name}: p50 / p99 ms per kind")
+        print(table(["kind", *[f"{r.rate}/s" for r in per_rate]], per_kind(list(per_rate))))
+    by_name = dict(results)
+    if "sqlite x1" in by_name and "postgres x1" in by_name:
+        ratios = [
+            f"{pg.rate}/s {pg.bot_cpu / len(pg.outcomes) / (lite.bot_cpu / len(lite.outcomes)):.2f}x"
+            for lite, pg in zip(by_name["sqlite x1"], by_name["postgres x1"], strict=True)
+            if lite.bot_cpu > 0 and lite.outcomes and pg.outcomes
+        ]
+        print("bot CPU per interaction, postgres x1 against sqlite x1: " + ", ".join(ratios))
     print(f"highest offered rate held with p99 < {P99_GOAL_MS:g} ms and no failures: " + "; ".join(verdicts))
 
 
