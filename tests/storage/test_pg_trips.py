@@ -50,8 +50,8 @@ async def compose(applied: Applied) -> list[NewMessage]:
     return [NewMessage(kind=MessageKind.OUTCOME, payload={"content": f"{len(applied.events)} events"})]
 
 
-def rolls(_applied: Applied) -> list[RollRecord]:
-    record = RollRecord(
+def a_roll() -> RollRecord:
+    return RollRecord(
         guild_id=GUILD,
         user_id=7,
         at=datetime.now(UTC),
@@ -65,7 +65,10 @@ def rolls(_applied: Applied) -> list[RollRecord]:
         outcome=0,
         success=False,
     )
-    return [record]
+
+
+def rolls(_applied: Applied) -> list[RollRecord]:
+    return [a_roll()]
 
 
 @pytest.mark.parametrize("storage", ["postgres"], indirect=True)
