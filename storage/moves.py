@@ -35,10 +35,10 @@ from storage.errors import AlreadyHandledError, NotFoundError, StaleWriteError
 from storage.handled import ALREADY, HandledRepository
 from storage.name_keys import name_columns
 from storage.outbox import NewMessage, OutboxMessage, OutboxRepository
-from storage.postgres import unavailable
+from storage.postgres import PgDatabase, PgTransactionSession, unavailable
 from storage.rolls import RollLog, RollRecord, append_params
 from storage.session import Session
-from storage.sql import Connection, IntegrityError, fetch_all, is_postgres, savepoint, to_text, utc_now
+from storage.sql import Connection, IntegrityError, fetch_all, savepoint, to_text, utc_now
 
 APPLY_MOVE = "SELECT apply_move(?::jsonb)"
 _ROLL_COLUMNS = [
@@ -124,9 +124,10 @@ class MoveRepository:
         :class:`NotFoundError` when the Conflict has ended or a sheet was deleted, and
         :class:`StaleWriteError` when the Conflict or a sheet changed since it was read.
         """
-        conn = self._session.reader
-        if is_postgres(conn):
-            return await _on_postgres(conn, move)
+        session = self._session
+        if isinstance(session, PgDatabase | PgTransactionSession):
+            async with session.statement() as conn:
+                return await _on_postgres(conn, move)
         async with self._session.writing() as writer, savepoint(writer, "conflict_move"):
             tx = _OnConnection(writer)
             if move.interaction_id is not None:
@@ -201,7 +202,10 @@ async def _on_postgres(conn: Connection, move: MoveWrite) -> MoveWritten:
     except IntegrityError as error:
         raise taken(", ".join(character.name for _, character in move.sheets)) from error
     except Exception as error:
-        raise (_refused(error, move) or unavailable(error) or error) from error
+        refused = _refused(error, move) or unavailable(error)
+        if refused is not None:
+            raise refused from error
+        raise
     ids = sorted(int(row_id) for row_id in rows[0][0])
     saved = None
     if move.document is not None:
