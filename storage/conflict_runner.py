@@ -178,8 +178,8 @@ async def _write(
     at, so a move prepared from a state someone has since changed raises
     :class:`~storage.errors.StaleWriteError` (or NotFoundError, once ended) and the transaction
     keeps nothing of it. The claim goes first, so a replayed interaction is what is reported.
-    ``lock``: on PostgreSQL, hold the Conflict's row and its sheets first
-    (``ConflictRepository.lock``).
+    On PostgreSQL the Conflict's row and its sheets are held first, and the whole is one
+    statement (``apply_move``).
     """
     written = await tx.moves.write(
         MoveWrite(
