@@ -2,9 +2,9 @@
 
 Run by hand: ``python -m bench.cluster_bench`` (about two minutes on 2 cores). Unlike
 ``bench.load_bench``, the bot runs in its own process(es) (``fake_discord.remote``, as the
-crash tests run it), so two bot processes really are two interpreters; the fake Discord and
-the load generator share this process. The three set-ups are measured one after the other in
-this one run, on the same servers, mix and rates:
+crash tests run it), so two bot processes really are two interpreters; the load generator
+runs in its own (``bench.cluster_generator``) and the fake Discord in this one. The three
+set-ups are measured one after the other in this one run, on the same servers, mix and rates:
 
 * ``sqlite x1``: one process, the SQLite file (the default);
 * ``postgres x1``: one process on a throwaway PostgreSQL server (``testbed.pg_server``);
@@ -14,26 +14,44 @@ this one run, on the same servers, mix and rates:
 Open loop: interaction i is due at ``i / rate`` s, from a random server and a weighted mix of
 rolls (a write to the roll log), stat rolls (a sheet read and a write), sheets (reads) and
 Conflict moves (``/conflict adjust``: a transaction that locks the Conflict, saves it and its
-outbox row). Latency is from the scheduled send to the fake receiving the initial callback.
+outbox row). Latency is from the fake delivering the interaction to the fake receiving the
+initial callback; how late the generator ever was (``gen lag``) and how late the fake ever
+delivered what was due (``fake lag``) are columns of their own, so a late bench shows as
+itself and not as the bot. ``bot CPU`` is the bot processes' CPU time (all of them, from
+``/proc``) per interaction sent, and their share of one core.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
+import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench.common import Payloads, machine, seed_table, table
-from bench.load_results import ACK_WINDOW, P99_GOAL_MS, RateResult, Sent, outcome, summarize
+from bench.load_results import (
+    ACK_WINDOW,
+    P99_GOAL_MS,
+    GcWatch,
+    ProcessClock,
+    RateResult,
+    Sent,
+    outcome,
+    per_kind,
+    summarize,
+)
 from bot.moves.transaction import run_transition, start_conflict
 from fake_discord.process import BotProcess
+from fake_discord.records import clock
 from fake_discord.server import FakeDiscord
 from fake_discord.world import DISCORD_EPOCH_MS, Snowflakes, World, add_table_guild, default_world
 from rules.conflict import ActionKind, ActionSpec, Declare, Join
@@ -117,35 +135,60 @@ async def cluster(
             await process.stop()
 
 
+@dataclass
+class ClusterRate(RateResult):
+    deliver: float = 0.0
+    """How late the fake, in this process, ever delivered an interaction the generator sent on time."""
+
+
 class Generator:
+    """Turns the schedule of ``bench.cluster_generator`` (its own process) into interactions."""
+
     def __init__(self, fake: FakeDiscord, seed: int) -> None:
         self.fake = fake
         self.p = Payloads(fake)
         self.rng = random.Random(seed)
-        self.kinds = list(MIX)
-        self.weights = [MIX[k][2] for k in self.kinds]
         self.templates = {
             kind: [self.p.slash(line, self.p.actor(g, user)) for g in fake.world.guilds]
             for kind, (user, line, _) in MIX.items()
         }
 
-    async def run_rate(self, rate: int, seconds: float) -> RateResult:
-        loop = asyncio.get_running_loop()
-        result = RateResult(rate, seconds)
+    async def run_rate(self, rate: int, seconds: float, bots: Sequence[ProcessClock] = ()) -> ClusterRate:
+        """Offer ``rate`` interactions/s for ``seconds``; latency counts from the fake's delivery
+        (the generator's and the fake's own lateness are columns of their own)."""
+        result = ClusterRate(rate, seconds)
         before = len(self.fake.violations)
-        total = int(rate * seconds)
-        start = loop.time() + 0.01
-        for i in range(total):
-            due = start + i / rate
-            if (delay := due - loop.time()) > 0:
-                await asyncio.sleep(delay)
-            result.lag = max(result.lag, loop.time() - due)
-            kind = self.rng.choices(self.kinds, self.weights)[0]
-            record = await self.fake.send_interaction(self.p.fresh(self.rng.choice(self.templates[kind])))
-            result.sent.append(Sent(kind, due, record))
-        last = start + (total - 1) / rate
-        while loop.time() < last + ACK_WINDOW + 0.2 and any(s.record.response is None for s in result.sent):
-            await asyncio.sleep(0.05)
+        mix = [f"{kind}:{weight}" for kind, (_, _, weight) in MIX.items()]
+        generator = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.cluster_generator",
+            f"--rate={rate}",
+            f"--seconds={seconds}",
+            f"--servers={len(self.fake.world.guilds)}",
+            f"--seed={self.rng.randrange(1 << 30)}",
+            *mix,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert generator.stdout is not None
+        cpu_before = [bot.seconds() for bot in bots]
+        with GcWatch(hold=True) as watch:  # no collection here may count against the bot
+            while line := await generator.stdout.readline():
+                kind, *fields = line.decode().split()
+                if kind == "end":
+                    result.lag = float(fields[0])
+                    break
+                server, due = fields
+                template = self.templates[kind][int(server)]
+                record = await self.fake.send_interaction(self.p.fresh(template))
+                result.deliver = max(result.deliver, record.sent_at - float(due))
+                result.sent.append(Sent(kind, record.sent_at, record))
+            await generator.wait()
+            last = max((s.due for s in result.sent), default=clock())
+            while clock() < last + ACK_WINDOW + 0.2 and any(s.record.response is None for s in result.sent):
+                await asyncio.sleep(0.05)
+        result.gc_full, result.gc_max = watch.full, watch.longest
+        result.bot_cpu = sum(bot.seconds() - cpu for bot, cpu in zip(bots, cpu_before, strict=True))
         await asyncio.sleep(0.5)  # followups and board edits drain before the next rate
         result.violations = len(self.fake.violations) - before
         result.outcomes = [
@@ -155,6 +198,7 @@ class Generator:
         self.fake.interactions.clear()
         self.fake.messages.clear()
         result.sent = []
+        gc.collect()
         return result
 
 
@@ -168,10 +212,13 @@ async def measure(
         with tempfile.TemporaryDirectory() as folder:
             async with await Storage.open(Path(folder) / "bench.sqlite3", url=url) as storage:
                 await seed(storage, world)
-            async with cluster(fake, Path(folder), processes, url):
+            async with cluster(fake, Path(folder), processes, url) as bots:
+                clocks = [ProcessClock(bot.proc.pid) for bot in bots if bot.proc is not None]
                 generator = Generator(fake, args.seed)
                 await generator.run_rate(min(args.rates), 2.0)  # warm-up, not reported
-                return name, [await generator.run_rate(rate, args.seconds) for rate in args.rates]
+                gc.collect()
+                gc.freeze()  # the fake's start-up objects leave the collector's scans
+                return name, [await generator.run_rate(rate, args.seconds, clocks) for rate in args.rates]
     finally:
         await fake.stop()
 
@@ -179,7 +226,7 @@ async def measure(
 async def run(args: argparse.Namespace) -> None:
     print(f"cluster bench: {args.guilds} servers on 2 shards, open loop, {args.seconds:g} s per rate")
     print(f"mix {', '.join(f'{k}={w}' for k, (_, _, w) in MIX.items())}; {machine()}")
-    print("the bot in its own process(es); the fake Discord and the generator in this one")
+    print("the bot in its own process(es), the generator in its own; the fake Discord in this one")
     server: PgServer = start_server()
     try:
         admin_url = await server.create_database()
@@ -190,17 +237,30 @@ async def run(args: argparse.Namespace) -> None:
     finally:
         server.stop()
     headers = ["set-up", "offered/s", "sent", "ok", "late", "busy", "errors", "violations"]
-    headers += ["p50 ms", "p99 ms", "max ms", "lag ms", "bot CPU", "GCs", "held"]
+    headers += ["p50 ms", "p99 ms", "max ms", "gen lag ms", "bot CPU ms/interaction / share of a core"]
+    headers += ["GCs", "held", "fake lag ms"]
     rows, verdicts = [], []
     for name, per_rate in results:
         held = []
         for result in per_rate:
             row, ok = summarize(result)
-            rows.append([name, *row])
+            deliver = result.deliver if isinstance(result, ClusterRate) else float("nan")
+            rows.append([name, *row, f"{1000 * deliver:.1f}"])
             if ok:
                 held.append(result.rate)
         verdicts.append(f"{name}: {max(held, default=0)}/s")
     print(table(headers, rows))
+    for name, per_rate in results:
+        print(f"\n{name}: p50 / p99 ms per kind")
+        print(table(["kind", *[f"{r.rate}/s" for r in per_rate]], per_kind(list(per_rate))))
+    by_name = dict(results)
+    if "sqlite x1" in by_name and "postgres x1" in by_name:
+        ratios = [
+            f"{pg.rate}/s {pg.bot_cpu / len(pg.outcomes) / (lite.bot_cpu / len(lite.outcomes)):.2f}x"
+            for lite, pg in zip(by_name["sqlite x1"], by_name["postgres x1"], strict=True)
+            if lite.bot_cpu > 0 and lite.outcomes and pg.outcomes
+        ]
+        print("bot CPU per interaction, postgres x1 against sqlite x1: " + ", ".join(ratios))
     print(f"highest offered rate held with p99 < {P99_GOAL_MS:g} ms and no failures: " + "; ".join(verdicts))
 
 

@@ -1,13 +1,11 @@
-"""A Conflict move's data operations: the record of a move, its one load and its writes.
+"""A Conflict move's data operations: the record of a move and its locked load (its writes are
+one operation of their own, ``storage.moves``).
 
 The order of a move (load, build the command, apply it through ``rules.conflict``, compose the
 messages, write, and on a stale version redo it inside one transaction) is the bot's
 (``bot.moves.transaction``); storage only loads and writes, each write checking the version it
 was read at (docs/architecture.md, "Writes and reads under load").
 """
-
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,8 +14,7 @@ from rules.conflict import Conflict, Event, Phase, Waiting
 from storage.character_rows import StoredCharacter
 from storage.conflict_documents import load_stored
 from storage.conflicts import StoredConflict
-from storage.outbox import NewMessage, OutboxMessage
-from storage.rolls import RollRecord
+from storage.outbox import OutboxMessage
 from storage.sql import back_to_back
 from storage.store import Repositories, Storage
 
@@ -56,31 +53,6 @@ Loaded = tuple[StoredConflict | None, dict[int, StoredCharacter]]
 """A channel's Conflict (None when it has none) and its participants' sheets by id."""
 
 
-@dataclass(frozen=True)
-class MoveWrite:
-    """What one move writes, all of it computed before the transaction's first write."""
-
-    stored: StoredConflict
-    """The Conflict's row as the move read it: its version is checked."""
-    loaded: Mapping[int, StoredCharacter]
-    """The sheets as read: each changed one is written checking its version."""
-    changed: Mapping[int, Character]
-    document: str | None
-    """The new state's document, or None when the command ended the Conflict (its row goes)."""
-    participants: Sequence[int]
-    messages: Sequence[NewMessage]
-    rolls: Sequence[RollRecord]
-
-
-@dataclass(frozen=True)
-class Written:
-    """What :func:`write_move` wrote: the saved row (None once deleted), sheets and outbox rows."""
-
-    stored: StoredConflict | None
-    sheets: tuple[StoredCharacter, ...]
-    messages: tuple[OutboxMessage, ...]
-
-
 async def load_locked(tx: Repositories, guild_id: int, channel_id: int, interaction_id: int | None) -> Loaded:
     """Inside a transaction: lock the channel's Conflict (PostgreSQL: its row, then its sheets in
     id order, ``ConflictRepository.lock``), claim the interaction, and read the Conflict with its
@@ -90,43 +62,6 @@ async def load_locked(tx: Repositories, guild_id: int, channel_id: int, interact
     claim = () if interaction_id is None else (tx.handled.claim(interaction_id),)
     (stored, loaded), *_ = await back_to_back(tx.conflicts.get_with_sheets(guild_id, channel_id), *claim)
     return stored, loaded
-
-
-async def write_move(
-    tx: Repositories,
-    guild_id: int,
-    channel_id: int,
-    move: MoveWrite,
-    interaction_id: int | None,
-    *,
-    lock: bool,
-) -> Written:
-    """A move's writes, inside the caller's transaction: the interaction's claim, the move's
-    rolls, the changed sheets, the Conflict (or its deletion once ended) and the messages.
-
-    They depend on nothing but what the move read: every write checks the version it was read
-    at, so a move prepared from a state someone has since changed raises
-    :class:`~storage.errors.StaleWriteError` (or NotFoundError, once ended) and the transaction
-    keeps nothing of it. The claim goes first, so a replayed interaction is what is reported.
-    ``lock``: on PostgreSQL, hold the Conflict's row and its sheets first
-    (``ConflictRepository.lock``).
-    """
-    stored = move.stored
-    if lock:
-        await tx.conflicts.lock(guild_id, channel_id)
-    if interaction_id is not None:
-        await tx.handled.claim(interaction_id)
-    for record in move.rolls:
-        await tx.rolls.append(record)
-    changes = [(move.loaded[cid], sheet) for cid, sheet in sorted(move.changed.items())]
-    written = await tx.characters.update_many(guild_id, changes)
-    saved: StoredConflict | None = None
-    if move.document is None:
-        await tx.conflicts.delete(guild_id, channel_id, stored)
-    else:
-        saved = await tx.conflicts.save(guild_id, stored, move.document, participants=move.participants)
-    rows = await tx.outbox.add(guild_id, channel_id, stored.id, move.messages)
-    return Written(saved, tuple(written), tuple(rows))
 
 
 async def current_conflict(storage: Storage, guild_id: int, channel_id: int) -> Conflict | None:

@@ -76,5 +76,12 @@ class PgConnection:
             await self._target.execute(sql)
 
 
+def raised_message(error: BaseException) -> str | None:
+    """The text of a PL/pgSQL ``RAISE EXCEPTION`` (``storage.moves`` reads which check failed)."""
+    if isinstance(error, asyncpg.exceptions.RaiseError):
+        return str(error.args[0]) if error.args else None
+    return None
+
+
 IntegrityErrors: tuple[type[Exception], ...] = (asyncpg.IntegrityConstraintViolationError,)
 """What PostgreSQL raises where SQLite raises ``sqlite3.IntegrityError``."""

@@ -154,7 +154,7 @@ _APPEND = (
 )
 
 
-def _append_params(record: RollRecord) -> tuple[object, ...]:
+def append_params(record: RollRecord) -> tuple[object, ...]:
     counts = [record.faces.count(face) for face in range(1, 7)]
     return (
         record.guild_id,
@@ -183,7 +183,7 @@ class RollLog:
     async def append(self, record: RollRecord) -> int:
         """Log a roll; return its id (ids grow with time)."""
         async with self._session.writing() as conn:
-            return await insert(conn, _APPEND, _append_params(record))
+            return await insert(conn, _APPEND, append_params(record))
 
     async def append_once(self, record: RollRecord, interaction_id: int) -> int:
         """Log a roll made for ``interaction_id``, claiming it in the same unit: the same
@@ -192,7 +192,7 @@ class RollLog:
         with nothing written (``storage.handled``)."""
         async with self._session.writing() as conn, savepoint(conn, "roll_once"):
             await claim_on(conn, interaction_id)
-            return await insert(conn, _APPEND, _append_params(record))
+            return await insert(conn, _APPEND, append_params(record))
 
     async def recent(
         self, guild_id: int, user_id: int | None = None, limit: int = 10, *, viewer: int | None = None

@@ -19,6 +19,7 @@ from storage.database import DEFAULT_DB_PATH, Database, TransactionSession
 from storage.drafts import DraftRepository
 from storage.handled import HandledRepository
 from storage.identify import IdentifyRepository
+from storage.moves import MoveRepository
 from storage.outbox import OutboxRepository
 from storage.postgres import PgDatabase, PgTransactionSession
 from storage.requests import RequestRepository
@@ -48,6 +49,7 @@ class Repositories:
         self.web = WebRepository(session)
         self.identify = IdentifyRepository(session)
         self.scenes = SceneRepository(session)
+        self.moves = MoveRepository(session)
 
 
 class Storage(Repositories):

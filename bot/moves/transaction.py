@@ -29,7 +29,7 @@ the states of the last few documents, so a move parses only what another process
 
 import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.character import Character
 from rules.conflict import (
@@ -51,9 +51,10 @@ from rules.conflict import (
 from rules.errors import RulesError
 from storage.character_rows import StoredCharacter
 from storage.conflict_documents import DOCUMENTS, load_stored
-from storage.conflict_moves import Applied, MoveWrite, load_locked, write_move
+from storage.conflict_moves import Applied, load_locked
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError, StaleWriteError
+from storage.moves import MoveWrite
 from storage.outbox import NewMessage
 from storage.rolls import RollRecord
 from storage.store import Repositories, Storage
@@ -124,23 +125,28 @@ async def _prepare(
     )
     messages = await compose(applied) if compose is not None else ()
     write = MoveWrite(
+        guild_id=guild_id,
+        channel_id=stored.channel_id,
         stored=stored,
-        loaded=loaded,
-        changed=transition.changed_sheets,
         document=None if ended else dump_conflict(transition.state),
         participants=[p.id for p in transition.state.participants],
-        messages=messages,
-        rolls=rolls(applied) if rolls is not None else (),
+        sheets=[(loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())],
+        rolls=tuple(rolls(applied)) if rolls is not None else (),
+        messages=tuple(messages),
     )
     return _Move(stored, loaded, transition, applied, write)
 
 
 async def _write(
-    tx: Repositories, guild_id: int, channel_id: int, move: _Move, interaction_id: int | None, *, lock: bool
+    tx: Repositories | Storage, guild_id: int, channel_id: int, move: _Move, interaction_id: int | None
 ) -> Applied:
-    """The move's writes in the caller's transaction (``storage.conflict_moves.write_move``), and
-    the :class:`Applied` with what was written."""
-    written = await write_move(tx, guild_id, channel_id, move.write, interaction_id, lock=lock)
+    """The move's writes as ONE data operation (``storage.moves``), alone or inside the caller's
+    transaction, and the :class:`Applied` with what was written. Every write checks the version
+    it was read at, so a move prepared from a state someone has since changed raises
+    :class:`~storage.errors.StaleWriteError` (or NotFoundError, once ended) and nothing of it is
+    kept; the claim goes first, so a replayed interaction is what is reported. On PostgreSQL it
+    is one statement (``apply_move``), which holds the Conflict's row and its sheets first."""
+    written = await tx.moves.write(replace(move.write, interaction_id=interaction_id))
     return move.applied.model_copy(
         update={"stored": written.stored, "sheets": written.sheets, "messages": written.messages}
     )
@@ -188,9 +194,7 @@ async def run_transition(
         await ready
     move = await _prepare(storage, guild_id, stored, loaded, command, rng, conflict_id, compose, rolls)
     try:  # on PostgreSQL other processes' moves wait at the lock, first of the writes
-        async with storage.transaction() as tx:
-            applied = await _write(tx, guild_id, channel_id, move, interaction_id, lock=True)
-        return _remembered(move, applied)
+        return _remembered(move, await _write(storage, guild_id, channel_id, move, interaction_id))
     except (StaleWriteError, NotFoundError):
         pass  # another move, or a sheet's edit, came in between: redo it after them
     return await _in_writer(
@@ -223,7 +227,7 @@ async def _in_writer(
     async with storage.transaction() as tx:
         stored, loaded = await load_locked(tx, guild_id, channel_id, interaction_id)
         move = await _prepare(tx, guild_id, stored, loaded, command, rng, conflict_id, compose, rolls)
-        return _remembered(move, await _write(tx, guild_id, channel_id, move, None, lock=False))
+        return _remembered(move, await _write(tx, guild_id, channel_id, move, None))
 
 
 def _remembered(move: _Move, applied: Applied) -> Applied:

@@ -5,7 +5,6 @@ import asyncio
 import signal
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,10 +25,9 @@ from rules.conflict import (
     new_conflict,
 )
 from rules.errors import RulesError
-from storage import AlreadyExistsError, NotFoundError, Storage, conflicts
+from storage import AlreadyExistsError, NotFoundError, Storage
 from storage.conflict_moves import current_conflict
-from storage.conflicts import save_statements
-from storage.sql import Statement
+from storage.sql import execute
 from tests.moves.crash_conflict import GUILD, STAKES
 from tests.rules.conflict.builders import waiting
 from tests.rules.conflict.keep_hasting import (
@@ -97,22 +95,37 @@ async def test_damage_and_state_are_written_in_one_transaction(storage: Storage)
     assert (await storage.characters.get(GUILD, CARROW)).character == applied.sheets[0].character
 
 
+ON_FIRE = {
+    False: [
+        "CREATE TRIGGER conflicts_on_fire BEFORE UPDATE ON conflicts"
+        " BEGIN SELECT RAISE(ABORT, 'conflicts_on_fire'); END"
+    ],
+    True: [
+        "CREATE FUNCTION conflicts_on_fire() RETURNS trigger LANGUAGE plpgsql AS"
+        " $$ BEGIN RAISE EXCEPTION 'conflicts_on_fire'; END $$",
+        "CREATE TRIGGER conflicts_on_fire BEFORE UPDATE ON conflicts"
+        " FOR EACH ROW EXECUTE FUNCTION conflicts_on_fire()",
+    ],
+}
+"""A trigger that makes every update of a Conflict fail, on SQLite and on PostgreSQL."""
+
+
 async def test_a_failure_after_the_sheet_write_rolls_both_back(
-    storage: Storage, monkeypatch: pytest.MonkeyPatch
+    storage: Storage,
 ) -> None:
     await keep_hasting(storage, DECLARED + 2)
     before_conflict = await storage.conflicts.get(GUILD, CHANNEL)
     before_sheets = await storage.characters.list_by_guild(GUILD)
 
-    def broken_save(*args: Any, **kwargs: Any) -> tuple[Statement, ...]:
-        """The document's update, sent after the sheets', fails in the database itself."""
-        update, *index = save_statements(*args, **kwargs)
-        return (Statement("UPDATE conflicts_on_fire SET document = ?", update.params[:1]), *index)
-
-    monkeypatch.setattr(conflicts, "save_statements", broken_save)
+    # The document's update, written after the sheets', fails in the database itself (the
+    # same on both: on PostgreSQL the move's writes are one statement, storage.moves).
+    async with storage.database.writing() as conn:
+        for statement in ON_FIRE[storage.postgres]:
+            await execute(conn, statement)
     with pytest.raises(Exception, match="conflicts_on_fire"):
         await run_transition(storage, GUILD, CHANNEL, SpendNudges(participant=THORROW, story=2, damage=2))
-    monkeypatch.undo()
+    async with storage.database.writing() as conn:
+        await execute(conn, "DROP TRIGGER conflicts_on_fire" + (" ON conflicts" if storage.postgres else ""))
     assert await storage.conflicts.get(GUILD, CHANNEL) == before_conflict
     assert await storage.characters.list_by_guild(GUILD) == before_sheets
     # And it goes through once the disk is fine.

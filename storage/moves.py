@@ -1,0 +1,246 @@
+"""A Conflict move's writes as ONE data operation: :class:`MoveWrite` in, :class:`MoveWritten` out.
+
+A move (``bot.moves.transaction``) is prepared from what it read, then writes: the
+interaction's claim, the rolls it made, the sheets it changed, the Conflict's new document (or
+its deletion once ended) and the messages the table must see, all or nothing, each write
+checking the version it was read at. :meth:`MoveRepository.write` takes all of that as one
+description and keeps every guarantee on both databases:
+
+* on SQLite it runs the repositories' own statements on the one writer, in a savepoint (its
+  own transaction alone, or part of ``Storage.transaction()``); a statement there costs no trip;
+* on PostgreSQL every statement is a network round trip, about twenty for a move, so the
+  writes go as one JSON document to the ``apply_move`` function (migration 6,
+  ``storage/schema/postgres/V006__apply_move.sql``): ONE statement that holds the Conflict's row
+  and then its sheets in id order, claims the interaction, checks every version and writes.
+  Alone it is its own transaction (autocommit on a pooled connection: no BEGIN, no COMMIT);
+  inside ``Storage.transaction()`` it joins that one. A failed check raises in the function,
+  so nothing of the move is kept, and is raised here as the repositories raise it:
+  :class:`~storage.errors.AlreadyHandledError`, :class:`~storage.errors.StaleWriteError`,
+  :class:`~storage.errors.NotFoundError`.
+"""
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime
+
+from rules.character import Character
+from storage import sheet_format
+from storage.character_rows import StoredCharacter, taken
+from storage.characters import CharacterRepository, updated_sheets
+from storage.conflicts import ENDED, STALE, ConflictRepository, StoredConflict
+from storage.dialect import raised_message
+from storage.errors import AlreadyHandledError, NotFoundError, StaleWriteError
+from storage.handled import ALREADY, HandledRepository
+from storage.name_keys import name_columns
+from storage.outbox import NewMessage, OutboxMessage, OutboxRepository
+from storage.postgres import PgDatabase, PgTransactionSession, unavailable
+from storage.rolls import RollLog, RollRecord, append_params
+from storage.session import Session
+from storage.sql import Connection, IntegrityError, fetch_all, savepoint, to_text, utc_now
+
+APPLY_MOVE = "SELECT apply_move(?::jsonb)"
+_ROLL_COLUMNS = [
+    "guild_id",
+    "user_id",
+    "at",
+    "label",
+    "dice",
+    "free_nudges",
+    "underflow",
+    "difficulty",
+    "faces",
+    "result",
+    "outcome",
+    "success",
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "secret",
+]
+
+
+@dataclass(frozen=True)
+class MoveWrite:
+    """What one move writes, each row with the version it was read at."""
+
+    guild_id: int
+    channel_id: int
+    stored: StoredConflict
+    """The Conflict as the move read it (its id and version are checked)."""
+    document: str | None
+    """The new document, or None: the move ended the Conflict and its row is deleted."""
+    participants: Sequence[int]
+    sheets: Sequence[tuple[StoredCharacter, Character]]
+    """Each changed sheet as read, and as it is now; in id order."""
+    rolls: Sequence[RollRecord] = ()
+    messages: Sequence[NewMessage] = ()
+    interaction_id: int | None = None
+    """Claimed first (``storage.handled``): a replayed interaction writes nothing."""
+
+
+@dataclass(frozen=True)
+class MoveWritten:
+    """What the move left: the saved Conflict (None once deleted), sheets and outbox rows."""
+
+    stored: StoredConflict | None
+    sheets: tuple[StoredCharacter, ...]
+    messages: tuple[OutboxMessage, ...]
+
+
+class _OnConnection:
+    """A session bound to one connection already held: every repository call joins it."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    @property
+    def reader(self) -> Connection:
+        return self._conn
+
+    @property
+    def lookup(self) -> Connection:
+        return self._conn
+
+    @asynccontextmanager
+    async def writing(self) -> AsyncIterator[Connection]:
+        yield self._conn
+
+
+class MoveRepository:
+    """Writes a Conflict move, all or nothing, in one data operation."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    async def write(self, move: MoveWrite) -> MoveWritten:
+        """Claim, roll, save the sheets and the Conflict and queue the messages, or nothing.
+
+        Raises :class:`AlreadyHandledError` for a claimed interaction (checked first),
+        :class:`NotFoundError` when the Conflict has ended or a sheet was deleted, and
+        :class:`StaleWriteError` when the Conflict or a sheet changed since it was read.
+        """
+        session = self._session
+        if isinstance(session, PgDatabase | PgTransactionSession):
+            async with session.statement() as conn:
+                return await _on_postgres(conn, move)
+        async with self._session.writing() as writer, savepoint(writer, "conflict_move"):
+            tx = _OnConnection(writer)
+            if move.interaction_id is not None:
+                await HandledRepository(tx).claim(move.interaction_id)
+            for record in move.rolls:
+                await RollLog(tx).append(record)
+            sheets = await CharacterRepository(tx).update_many(move.guild_id, list(move.sheets))
+            conflicts = ConflictRepository(tx)
+            saved: StoredConflict | None = None
+            if move.document is None:
+                await conflicts.delete(move.guild_id, move.channel_id, move.stored)
+            else:
+                saved = await conflicts.save(
+                    move.guild_id, move.stored, move.document, participants=move.participants
+                )
+            rows = await OutboxRepository(tx).add(
+                move.guild_id, move.channel_id, move.stored.id, move.messages
+            )
+        return MoveWritten(saved, tuple(sheets), rows)
+
+
+def move_document(move: MoveWrite, now: datetime) -> str:
+    """The JSON document ``apply_move`` takes."""
+    stamp = to_text(now)
+    sheets = []
+    for stored, character in move.sheets:
+        name_key, search_key, sort_key = name_columns(character.name)
+        sheets.append(
+            {
+                "id": stored.id,
+                "version": stored.version,
+                "name": character.name,
+                "name_key": name_key,
+                "search_key": search_key,
+                "sort_key": sort_key,
+                "owner_id": character.owner_id,
+                "kind": character.kind.value,
+                "document": character.model_dump_json(),
+                "format_version": sheet_format.latest(),
+            }
+        )
+    outbox = [
+        {
+            "action_id": message.action_id,
+            "kind": message.kind.value,
+            "payload": json.dumps(message.payload, ensure_ascii=False, separators=(",", ":")),
+            "interaction_id": message.interaction_id,
+            "prompt_key": message.prompt_key,
+        }
+        for message in move.messages
+    ]
+    document = {
+        "guild_id": move.guild_id,
+        "channel_id": move.channel_id,
+        "conflict_id": move.stored.id,
+        "version": move.stored.version,
+        "interaction_id": move.interaction_id,
+        "now": stamp,
+        "document": move.document,
+        "participants": sorted(set(move.participants)),
+        "sheets": sheets,
+        "rolls": [dict(zip(_ROLL_COLUMNS, append_params(record), strict=True)) for record in move.rolls],
+        "outbox": outbox,
+    }
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+
+
+async def _on_postgres(conn: Connection, move: MoveWrite) -> MoveWritten:
+    now = utc_now()
+    try:
+        rows = await fetch_all(conn, APPLY_MOVE, (move_document(move, now),))
+    except IntegrityError as error:
+        raise taken(", ".join(character.name for _, character in move.sheets)) from error
+    except Exception as error:
+        refused = _refused(error, move) or unavailable(error)
+        if refused is not None:
+            raise refused from error
+        raise
+    ids = sorted(int(row_id) for row_id in rows[0][0])
+    saved = None
+    if move.document is not None:
+        saved = move.stored.model_copy(
+            update={"version": move.stored.version + 1, "updated_at": now, "document": move.document}
+        )
+    messages = tuple(
+        OutboxMessage(
+            **message.model_dump(),
+            id=row_id,
+            guild_id=move.guild_id,
+            channel_id=move.channel_id,
+            conflict_id=move.stored.id,
+            created_at=now,
+        )
+        for row_id, message in zip(ids, move.messages, strict=True)
+    )
+    return MoveWritten(saved, tuple(updated_sheets(move.guild_id, list(move.sheets), now)), messages)
+
+
+def _refused(error: Exception, move: MoveWrite) -> Exception | None:
+    """The repositories' error for the check ``apply_move`` says failed, if it says one."""
+    message = raised_message(error)
+    if message is None or not message.startswith("apply_move:"):
+        return None
+    check, _, sheet = message.removeprefix("apply_move:").partition(":")
+    if check == "handled":
+        return AlreadyHandledError(ALREADY)
+    if check == "ended":
+        return NotFoundError(ENDED)
+    if check == "stale":
+        return StaleWriteError(STALE)
+    name = next((stored.name for stored, _ in move.sheets if str(stored.id) == sheet), "a sheet")
+    if check == "sheet_stale":
+        return StaleWriteError(f"Someone else changed {name} just now; try again.")
+    return NotFoundError(
+        f"{name} no longer exists in this server; it was deleted. /character list shows the sheets here."
+    )

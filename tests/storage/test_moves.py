@@ -1,0 +1,103 @@
+"""A Conflict move's writes as one data operation (``storage.moves``) refuse, on both databases,
+exactly as the repositories' own writes do, and keep nothing when they refuse: on PostgreSQL the
+checks run inside the one ``apply_move`` statement."""
+
+from collections.abc import Callable
+
+import pytest
+
+from storage import NotFoundError, Storage
+from storage.character_rows import StoredCharacter
+from storage.conflicts import StoredConflict
+from storage.errors import AlreadyHandledError, StaleWriteError
+from storage.moves import MoveWrite
+from storage.outbox import MessageKind, NewMessage
+from storage.sql import fetch_one
+from tests.moves.crash_conflict import GUILD
+from tests.moves.test_transaction import DECLARED, keep_hasting
+from tests.rules.conflict.keep_hasting import CARROW, CHANNEL
+from tests.storage.test_pg_trips import a_roll
+
+Change = Callable[[StoredConflict, StoredCharacter], tuple[StoredConflict, StoredCharacter]]
+CASES: dict[str, tuple[Change, type[Exception], str]] = {
+    "the Conflict changed": (
+        lambda c, s: (c.model_copy(update={"version": c.version - 1}), s),
+        StaleWriteError,
+        "changed this Conflict",
+    ),
+    "the Conflict ended": (
+        lambda c, s: (c.model_copy(update={"id": c.id + 1000}), s),
+        NotFoundError,
+        "has ended",
+    ),
+    "a sheet changed": (
+        lambda c, s: (c, s.model_copy(update={"version": s.version - 1})),
+        StaleWriteError,
+        "changed Carrow",
+    ),
+    "a sheet was deleted": (
+        lambda c, s: (c, s.model_copy(update={"id": 999_999})),
+        NotFoundError,
+        "no longer exists",
+    ),
+}
+
+
+async def counts(storage: Storage) -> tuple[int, int, int]:
+    found = []
+    for table in ("roll_log", "outbox", "handled_interactions"):
+        row = await fetch_one(storage.database.reader, f"SELECT COUNT(*) AS n FROM {table}")
+        found.append(0 if row is None else int(row["n"]))
+    return found[0], found[1], found[2]
+
+
+async def move_from(storage: Storage, change: Change, interaction_id: int | None = None) -> MoveWrite:
+    stored, loaded = await storage.conflicts.get_with_sheets(GUILD, CHANNEL)
+    assert stored is not None
+    stored, sheet = change(stored, loaded[CARROW])
+    return MoveWrite(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        stored=stored,
+        document=stored.document,
+        participants=sorted(loaded),
+        sheets=[(sheet, sheet.character)],
+        rolls=[a_roll()],
+        messages=[NewMessage(kind=MessageKind.NOTICE, payload={"content": "moved"})],
+        interaction_id=interaction_id,
+    )
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+async def test_a_refused_move_keeps_nothing(storage: Storage, case: str) -> None:
+    change, error, message = CASES[case]
+    await keep_hasting(storage, DECLARED)
+    before = await storage.conflicts.get_with_sheets(GUILD, CHANNEL)
+    move = await move_from(storage, change, interaction_id=55)
+    with pytest.raises(error, match=message):
+        await storage.moves.write(move)
+    assert await storage.conflicts.get_with_sheets(GUILD, CHANNEL) == before
+    assert await counts(storage) == (0, 0, 0)
+
+
+async def test_a_claimed_interaction_is_reported_first_and_keeps_nothing(storage: Storage) -> None:
+    await keep_hasting(storage, DECLARED)
+    await storage.handled.claim(55)
+    before = await storage.conflicts.get_with_sheets(GUILD, CHANNEL)
+    stale, _, _ = CASES["the Conflict changed"]
+    for change in (lambda c, s: (c, s), stale):
+        with pytest.raises(AlreadyHandledError):
+            await storage.moves.write(await move_from(storage, change, interaction_id=55))
+    assert await storage.conflicts.get_with_sheets(GUILD, CHANNEL) == before
+    assert await counts(storage) == (0, 0, 1)
+
+
+async def test_a_move_writes_everything_once(storage: Storage) -> None:
+    await keep_hasting(storage, DECLARED)
+    written = await storage.moves.write(await move_from(storage, lambda c, s: (c, s), interaction_id=55))
+    stored, loaded = await storage.conflicts.get_with_sheets(GUILD, CHANNEL)
+    assert written.stored == stored
+    assert written.sheets == (loaded[CARROW],)
+    [message] = written.messages
+    assert await storage.outbox.get(message.id) == message
+    assert await counts(storage) == (1, 1, 1)
