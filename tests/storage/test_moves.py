@@ -14,9 +14,9 @@ from storage.moves import MoveWrite
 from storage.outbox import MessageKind, NewMessage
 from storage.sql import fetch_one
 from tests.moves.crash_conflict import GUILD
+from tests.moves.test_pg_trips import a_roll
 from tests.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CARROW, CHANNEL
-from tests.storage.test_pg_trips import a_roll
 
 Change = Callable[[StoredConflict, StoredCharacter], tuple[StoredConflict, StoredCharacter]]
 CASES: dict[str, tuple[Change, type[Exception], str]] = {
