@@ -110,8 +110,9 @@ class PgDatabase:
         return self._reader
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PgConnection]:
-        """One connection's transaction, committed when the block ends, rolled back if it raises."""
+    async def _held(self) -> AsyncIterator[asyncpg.Connection]:
+        """A pooled connection, counted in :attr:`waiting` while it waits for the pool; a refused
+        or lost server comes out as the storage error the player's words are for."""
         self.waiting += 1
         try:
             acquired = self._pool.acquire()
@@ -121,8 +122,7 @@ class PgDatabase:
         finally:
             self.waiting -= 1
         try:
-            async with conn.transaction():
-                yield PgConnection(conn)
+            yield conn
         except BaseException as error:
             refused = unavailable(error)
             if refused is not None:
@@ -130,6 +130,12 @@ class PgDatabase:
             raise
         finally:
             await acquired.__aexit__(None, None, None)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PgConnection]:
+        """One connection's transaction, committed when the block ends, rolled back if it raises."""
+        async with self._held() as conn, conn.transaction():
+            yield PgConnection(conn)
 
     @asynccontextmanager
     async def writing(self) -> AsyncIterator[Connection]:
@@ -140,25 +146,10 @@ class PgDatabase:
     @asynccontextmanager
     async def statement(self) -> AsyncIterator[PgConnection]:
         """A connection for ONE statement that is its own transaction (autocommit: no BEGIN, no
-        COMMIT, two round trips fewer), counted in :attr:`waiting` while it waits for the pool
-        as a transaction is (``storage.moves``)."""
-        self.waiting += 1
-        try:
-            acquired = self._pool.acquire()
-            conn = await acquired.__aenter__()
-        except BaseException as error:
-            raise (unavailable(error) or error) from error
-        finally:
-            self.waiting -= 1
-        try:
+        COMMIT, two round trips fewer), counted in :attr:`waiting` as a transaction is
+        (``storage.moves``)."""
+        async with self._held() as conn:
             yield PgConnection(conn)
-        except BaseException as error:
-            refused = unavailable(error)
-            if refused is not None:
-                raise refused from error
-            raise
-        finally:
-            await acquired.__aexit__(None, None, None)
 
 
 class PgTransactionSession:
