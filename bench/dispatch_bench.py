@@ -201,7 +201,7 @@ async def run(args: argparse.Namespace) -> None:
     world = many_guilds_world(1, channels=2)
     with tempfile.TemporaryDirectory() as folder:
         db_path = Path(folder) / "dispatch.sqlite3"
-        async with running(world, db_path) as (harness, storage):
+        async with running(world, db_path, openapi=args.openapi) as (harness, storage):
             bench = Bench(harness, await prepare(harness, storage))
             await bench.declare()
             rng = random.Random(args.seed)
@@ -271,6 +271,11 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=300, help="measured rounds (default 300)")
     parser.add_argument("--warmup", type=int, default=30, help="unmeasured rounds first (default 30)")
     parser.add_argument("--seed", type=int, default=7, help="order shuffling seed")
+    parser.add_argument(
+        "--openapi",
+        action="store_true",
+        help="have the fake hold every body against Discord's description (timed with the bot)",
+    )
     parser.add_argument(
         "--profile",
         metavar="CASE",
