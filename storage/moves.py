@@ -20,8 +20,7 @@ description and keeps every guarantee on both databases:
 """
 
 import json
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -30,9 +29,11 @@ from storage import sheet_format
 from storage.character_rows import StoredCharacter, taken
 from storage.characters import CharacterRepository, updated_sheets
 from storage.conflicts import ENDED, STALE, ConflictRepository, StoredConflict
+from storage.database import TransactionSession
 from storage.dialect import raised_message
 from storage.errors import AlreadyHandledError, NotFoundError, StaleWriteError
 from storage.handled import ALREADY, HandledRepository
+from storage.loop_connection import LoopConnection
 from storage.name_keys import name_columns
 from storage.outbox import NewMessage, OutboxMessage, OutboxRepository
 from storage.postgres import PgDatabase, PgTransactionSession, unavailable
@@ -92,25 +93,6 @@ class MoveWritten:
     messages: tuple[OutboxMessage, ...]
 
 
-class _OnConnection:
-    """A session bound to one connection already held: every repository call joins it."""
-
-    def __init__(self, conn: Connection) -> None:
-        self._conn = conn
-
-    @property
-    def reader(self) -> Connection:
-        return self._conn
-
-    @property
-    def lookup(self) -> Connection:
-        return self._conn
-
-    @asynccontextmanager
-    async def writing(self) -> AsyncIterator[Connection]:
-        yield self._conn
-
-
 class MoveRepository:
     """Writes a Conflict move, all or nothing, in one data operation."""
 
@@ -129,7 +111,8 @@ class MoveRepository:
             async with session.statement() as conn:
                 return await _on_postgres(conn, move)
         async with self._session.writing() as writer, savepoint(writer, "conflict_move"):
-            tx = _OnConnection(writer)
+            assert isinstance(writer, LoopConnection)  # PostgreSQL's sessions returned above
+            tx = TransactionSession(writer)
             if move.interaction_id is not None:
                 await HandledRepository(tx).claim(move.interaction_id)
             for record in move.rolls:
