@@ -102,7 +102,8 @@ async def channel_message(
         await fake.delete_message(message)
         return web.Response(status=204)
     body, uploads = await read_body(request)
-    if refused := check_message(fake, route, body, creating=False, spec=spec_problems(request)):
+    spec = spec_problems(request)
+    if refused := check_message(fake, route, body, creating=False, spec=spec, editing=message):
         return refused
     await fake.edit_message(message, body, uploads)
     return reply(message)
