@@ -21,11 +21,11 @@ SHELL_RUN = ".venv/bin/python -m bot < demo.txt > transcript.txt"
 INLINE = re.compile(r"`(/[a-z][^`<]*\w:[^`<]*)`")
 
 PROMISED = {
-    '/roll dice:5 difficulty:3 label:"Leap the canal"': "| == Leap the canal ==",
+    '/roll dice:5 difficulty:3 label:"Leap the canal"': "▌ == Leap the canal ==",
     "/character create name:Thug template:thug": "Created **Thug**. From the Thug template",
     "!as player1": "(now acting as player1)",
     "/character create name:Vin physique:3 wits:5": "Created **Vin**. It is now your active character.",
-    "/roll stat:Wits traits:1": "| Pool: Wits 5 + Trait = **6**",
+    "/roll stat:Wits traits:1": "▌ **Pool:** Wits 5 + Trait = **6**",
     "!as narrator": "(now acting as narrator)",
     '/conflict start kind:physical stakes:"Escape the alley"': "Escape the alley",
     "/conflict add character:Vin": "**Vin** joins the Heroes",
