@@ -27,12 +27,12 @@ from typing import Any
 
 import discord
 
+from bot.render.common import FAILURE as FAILURE
+from bot.render.common import INFO as INFO
+from bot.render.common import NEUTRAL as NEUTRAL
+from bot.render.common import SUCCESS as SUCCESS
 from bot.render.common import fit
 
-SUCCESS = discord.Colour(0x009E73)
-FAILURE = discord.Colour(0xE0443E)
-NEUTRAL = discord.Colour(0x8A8F98)
-INFO = discord.Colour(0x4A80D9)
 ACCENTS = {"success": SUCCESS, "failure": FAILURE, "neutral": NEUTRAL, "info": INFO}
 
 TEXT_LIMIT = 4000
