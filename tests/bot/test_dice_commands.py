@@ -92,13 +92,6 @@ async def test_gmroll_is_secret_and_narrator_only(bot_env: BotEnv) -> None:
     assert secret.ephemeral and title(secret) == "Ambush" and "Secret roll" in text(secret)
     copies = [m for m in bot_env.harness.fake.messages.values() if m["channel_id"] == str(gm.id)]
     assert copies and card_title(copies[-1]) == "Ambush"
-    # Only the Narrator and the GM channel see it: nothing of it reaches the table's channel.
-    table = [
-        m
-        for m in bot_env.harness.fake.messages.values()
-        if m["channel_id"] == str(bot_env.world.guild.channels[0].id)
-    ]
-    assert not [m for m in table if "Ambush" in card_text(m) and not m["flags"] & 64]
     # Visible to everyone, so Narrators by role alone see it; refused to players when used.
     refused = await bot_env.slash("/gmroll dice:5", user="player1")
     assert refused.ephemeral and "Only a Narrator" in refused.content
@@ -164,3 +157,18 @@ async def test_a_character_in_another_server_is_invisible(bot_env: BotEnv) -> No
     assert reply.ephemeral and "no character named Kelsier" in reply.content
     suggestions = await bot_env.harness.autocomplete("/roll character:Ke", user="player1")
     assert suggestions.choices == []
+
+
+async def test_a_secret_rolls_card_stays_private(bot_env: BotEnv) -> None:
+    """The Narrator's card is private, its copy goes to the GM channel only, and the table's
+    channel never shows it (docs/rulings.md §7.1)."""
+    gm, table = bot_env.world.guild.channels[1], bot_env.world.guild.channels[0]
+    await bot_env.slash(f"/setup gm-channel channel:#{gm.name}")
+    secret = await bot_env.slash("/gmroll dice:5 label:Ambush")
+    assert secret.message is not None and secret.message["flags"] & (1 << 15)  # a card
+    assert secret.ephemeral and "Secret roll" in card_text(secret.message)
+    posted = [m for m in bot_env.harness.fake.messages.values() if "Ambush" in card_text(m)]
+    public = [m for m in posted if not m["flags"] & 64]
+    assert [m["channel_id"] for m in public] == [str(gm.id)]
+    assert all(m["channel_id"] != str(table.id) for m in public)
+    assert bot_env.harness.violations == []

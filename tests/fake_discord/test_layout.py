@@ -6,16 +6,22 @@ a buggy bot could send by hand."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
 import pytest
 from discord.http import Route
+from rich.console import Console as RichConsole
 
 from fake_discord.harness import Harness, running_bot
 from fake_discord.layout import IS_COMPONENTS_V2, edit_problems, layout_problems
+from fake_discord.payloads import mentioned_users
 from fake_discord.render import render_message
+from fake_discord.terminal import RichScreen
+from fake_discord.validate import mention_problems
+from fake_discord.world import default_world
 from tests.fake_discord.sample_bot import SampleBot, sample_card
 
 JSON = dict[str, Any]
@@ -149,3 +155,27 @@ async def test_a_message_turns_into_a_layout_and_never_back(h: Harness) -> None:
             await h.bot.http.request(route, json=body)
     assert h.fake.messages[card.id]["flags"] & V2
     assert "now a card" in render_message(h.fake.messages[card.id])
+
+
+def test_a_layouts_text_displays_are_where_its_mentions_live() -> None:
+    """Discord pings from a text display as from content: the house rule on allowed_mentions and
+    the fake's ``mentions`` read them."""
+    world = default_world()
+    member = world.guild.members[0]
+    ping = layout(container(text(f"<@{member.user.id}> roll Charm")))
+    assert mention_problems(ping) == ["message content sent without allowed_mentions"]
+    allowed = ping | {"allowed_mentions": {"users": [str(member.user.id)]}}
+    assert mention_problems(allowed) == []
+    pinged = mentioned_users(world, world.guild.id, allowed)
+    assert [user["id"] for user in pinged] == [str(member.user.id)]
+    assert mentioned_users(world, world.guild.id, ping | {"allowed_mentions": NO_PINGS}) == []
+
+
+def test_the_terminal_draws_a_card_edged_in_its_accent() -> None:
+    out = io.StringIO()
+    screen = RichConsole(file=out, force_terminal=True, color_system="truecolor", width=60)
+    card = layout(container(text("### Leap\n**Success**"), {"type": 14}, accent_color=0x009E73))
+    screen.print(RichScreen(screen, lambda words: words).render(card))
+    drawn = out.getvalue()
+    assert "Leap" in drawn and "Success" in drawn and "╭" in drawn
+    assert "38;2;0;158;115" in drawn  # the panel's edge, in the accent's own colour
