@@ -31,10 +31,11 @@ from fake_discord.commandline import (
 )
 from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot, visible_to
 from fake_discord.payloads import text_inputs
-from fake_discord.places import PLACES
+from fake_discord.places import PLACES, SERVER
 from fake_discord.records import InteractionRecord
 from fake_discord.render import render_choices, render_message, render_record, show_times
 from fake_discord.server import FakeDiscord
+from fake_discord.thread_routes import newest_thread
 from fake_discord.typed import clean_line, matches
 from fake_discord.world import World, default_world
 
@@ -62,6 +63,7 @@ Console syntax (everything else is sent exactly as Discord would send it):
   !where <server|elsewhere|dm|group>      type from then on in the bot's server, a server without the
                                           bot, a DM with the bot or a group DM (the last three as with
                                           the app installed for yourself: only /roll, /read, /odds)
+  !where thread                           type in the server's newest thread (a Conflict's own)
   !commands                               list the synced commands and their options
   !help                                   this text
   !quit                                   leave (end of input does the same)
@@ -267,12 +269,26 @@ class Console:
         self.say(f"(now acting as {self.h.as_user(name).user.name})")
 
     def _where(self, place: str) -> None:
-        """Move the typing member to another place (``world.PLACES``); alone, list them."""
+        """Move the typing member to another place (``world.PLACES``, or ``thread``: the server's
+        newest thread, where a Conflict may run); alone, list them."""
         if not place:
             for key, text in PLACES.items():
                 self.say(f"{'*' if key == self.h.place else ' '} {key}: {text}")
+            self.say(f"{'*' if self.h.channel.parent_id else ' '} thread: the server's newest thread")
+            return
+        guild = self.h.world.guild
+        if place.lower() == "thread":
+            thread = newest_thread(guild)
+            if thread is None:
+                raise CommandLineError("no thread in the server yet (a Conflict makes one when set to)")
+            self.h.go(SERVER)
+            self.h.channel = thread
+            parent = guild.channel(thread.parent_id or 0)
+            self.say(f"(now in the thread #{thread.name}, in #{parent.name if parent else '?'})")
             return
         self.h.go(place.lower())
+        if self.h.channel.parent_id is not None:
+            self.h.channel = guild.channel(self.h.channel.parent_id) or guild.channels[0]
         names = ", ".join(sorted("/" + c["name"] for c in self.h.commands if c.get("type", 1) == 1))
         self.say(f"(now in {PLACES[self.h.place]}; commands here: {names or 'none'})")
 
