@@ -19,6 +19,7 @@ from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import Sheets, begin_move
 from bot.cogs.conflict.delivery import run, send
+from bot.cogs.conflict.threads import send_to_thread, thread_for
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
@@ -98,7 +99,14 @@ class ConflictCog(
         self, interaction: Interaction, kind: ConflictTypeChoice, stakes: app_commands.Range[str, 1, 200]
     ) -> None:
         (await caller(interaction)).require_narrator("start a Conflict")
-        await send(interaction, await self.bot.conflicts.start(interaction, kind, stakes))
+        thread_id, note = await thread_for(interaction, stakes)
+        reply = await self.bot.conflicts.start(interaction, kind, stakes, thread_id=thread_id)
+        if thread_id is not None:
+            await send_to_thread(interaction, reply, stakes)
+            return
+        await send(interaction, reply)
+        if note is not None:
+            await replies.send(interaction, note, ephemeral=True)
 
     @app_commands.command(name="add", description="Narrator: add a character, Villain or Extras group")
     @app_commands.describe(

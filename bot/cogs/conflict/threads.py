@@ -1,0 +1,135 @@
+"""A Conflict in a thread of its own (``/setup conflict-threads on``).
+
+A Conflict lives in one channel, found by its id (``storage.conflicts``); a thread *is* a channel
+to Discord, so a Conflict run in a thread is simply stored under the thread's id. Everything
+that follows the Conflict's channel then goes to the thread with no more said: the board, the
+prompts and their pings, the outbox and the catch-up after a crash, and the commands typed in
+the thread act on its Conflict. Only two things here know the thread has a parent: ``/conflict
+start`` (the thread is made, the channel gets one line linking to it) and the end (the summary
+goes to the channel, the thread is archived).
+
+Without Create Public Threads or Send Messages in Threads the Conflict runs in the channel as
+before, and whoever started it is told privately, once, which permission the bot lacks.
+
+The thread is archived, not locked: locking needs Manage Threads, which the bot does not ask
+for, and an archived thread stays open to players who want to talk the fight over (a message
+there reopens it). A thread a moderator archives in mid-fight is reopened by the bot's next
+post, as Discord does for any unlocked thread; one they lock stays shut, and its Conflict waits
+until they unlock it. A deleted thread takes its Conflict's messages with it, as a deleted
+channel does (``bot.workers.outbox`` settles them as gone), and the Narrator can start the next
+fight from the channel.
+"""
+
+import asyncio
+import logging
+from typing import Literal
+
+import discord
+
+from bot import replies
+from bot.access import guild_id_of
+from bot.client import Interaction, MistbornClient
+from bot.moves.answers import Reply
+from bot.render.common import plain
+from rules.conflict.events import ConflictEnded
+
+log = logging.getLogger(__name__)
+
+ARCHIVE_AFTER: Literal[1440] = 1440
+"""Minutes of quiet before Discord archives the thread by itself (a day: a fight paused overnight
+drops out of the thread list; any post brings it back)."""
+NAME_LIMIT = 100
+"""Characters in a thread's name, Discord's limit."""
+NEEDED = (
+    ("create_public_threads", "Create Public Threads"),
+    ("send_messages_in_threads", "Send Messages in Threads"),
+)
+"""The bot's permissions a Conflict's thread needs, as Discord's settings name them."""
+
+
+def thread_name(stakes: str) -> str:
+    """ "Conflict: <stakes>" on one line, cut to Discord's 100 characters."""
+    name = " ".join(f"Conflict: {stakes}".split())
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
+
+
+def permission_names(missing: list[str]) -> str:
+    return " and ".join(f"**{name}**" for name in missing)
+
+
+def missing_note(missing: list[str]) -> str:
+    """What the Narrator is told, privately, when the fight cannot have its thread."""
+    listed = permission_names(missing)
+    return (
+        f"This server runs each Conflict in a thread, but the bot lacks {listed} here, so this "
+        "one runs in the channel. Give the bot's role that permission (server or channel "
+        "settings), or turn threads off with `/setup conflict-threads setting:off`."
+    )
+
+
+async def thread_for(interaction: Interaction, stakes: str) -> tuple[int | None, str | None]:
+    """The new thread a Conflict started here runs in (its id), or None to run it in the channel,
+    with the note for the Narrator when a permission is missing."""
+    settings = await interaction.client.storage.settings.get(guild_id_of(interaction))
+    channel = interaction.channel
+    if not settings.conflict_threads or not isinstance(channel, discord.TextChannel):
+        return None, None  # threads off, or already in a thread (or a channel without threads)
+    permissions = interaction.app_permissions
+    missing = [name for flag, name in NEEDED if not getattr(permissions, flag)]
+    if missing:
+        return None, missing_note(missing)
+    try:
+        thread = await channel.create_thread(
+            name=thread_name(stakes),
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=ARCHIVE_AFTER,
+            reason="A Conflict runs in a thread of its own (/setup conflict-threads)",
+        )
+    except discord.Forbidden:  # a channel's own overwrites can take the permission away
+        return None, missing_note([NEEDED[0][1]])
+    return thread.id, None
+
+
+async def send_to_thread(interaction: Interaction, reply: Reply, stakes: str) -> None:
+    """The Conflict began in its thread: the channel gets one line linking to it, and the
+    outbox posts the opening message in the thread (it was never an answer to anything there)."""
+    flow = interaction.client.conflicts
+    link = f"⚔️ A Conflict begins in <#{reply.channel_id}>: {plain(stakes)}. Join the fight there."
+    try:
+        await replies.send(interaction, link)
+    except (discord.HTTPException, TimeoutError) as error:
+        log.warning("Could not link the Conflict thread %s: %s", reply.channel_id, error)
+    if reply.outcome is not None:
+        flow.outbox.unanswered(reply.outcome, refused=True)
+    flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
+
+
+def ended(reply: Reply) -> bool:
+    return reply.applied is not None and any(isinstance(e, ConflictEnded) for e in reply.applied.events)
+
+
+async def close_thread(client: MistbornClient, reply: Reply) -> None:
+    """Once an ended Conflict's thread shows the end (its board and outcome posted), the summary
+    goes to the parent channel and the thread is archived. Only a thread the bot made for the
+    fight: a Conflict run in a thread someone else made leaves their thread as it is."""
+    thread = client.get_channel(reply.channel_id)
+    me = client.user
+    if not isinstance(thread, discord.Thread) or me is None or thread.owner_id != me.id:
+        return
+    parent = thread.parent
+    flow = client.conflicts
+    await asyncio.gather(
+        flow.boards.drawn(reply.guild_id, reply.channel_id),
+        flow.outbox.settle(reply.guild_id, reply.channel_id),
+        return_exceptions=True,
+    )
+    try:
+        if isinstance(parent, discord.TextChannel):
+            await parent.send(
+                f"The Conflict in <#{thread.id}> is over.",
+                embeds=reply.embeds[-1:],
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        await thread.edit(archived=True, reason="The Conflict ended")
+    except discord.HTTPException as error:
+        log.warning("Could not close the Conflict thread %s: %s", thread.id, error)
