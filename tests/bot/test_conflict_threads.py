@@ -6,14 +6,16 @@ commands and the outbox all live in the thread; the end's summary goes to the ch
 thread is archived. Without the permission the fight runs in the channel and the Narrator is told.
 """
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fake_discord.thread_routes import archive_by_hand
-from fake_discord.world import CREATE_PUBLIC_THREADS, FakeChannel
+from fake_discord.world import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS, FakeChannel
 from storage.conflicts import NO_CONFLICT
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, refused
+from tests.bot.test_console import run_console
 
 JSON = dict[str, Any]
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
@@ -55,7 +57,7 @@ async def start_in_thread(env: BotEnv) -> FakeChannel:
     started = await env.slash(START[1])
     thread = the_thread(env)
     assert not started.ephemeral and started.content.startswith("⚔️ A Conflict begins in")
-    assert f"<#{thread.id}>" in started.content and "A brawl" in started.content
+    assert started.content == f"⚔️ A Conflict begins in <#{thread.id}>: join the fight there."
     assert thread.name == "Conflict: A brawl" and thread.type == 11
     assert thread.owner_id == env.world.bot.id and thread.auto_archive_duration == 1440
     env.harness.channel = thread
@@ -71,6 +73,11 @@ async def test_setup_turns_conflict_threads_on_and_off(bot_env: BotEnv) -> None:
     assert not (await bot_env.storage.settings.get(bot_env.guild_id)).conflict_threads
     refused_ = await bot_env.slash("/setup conflict-threads setting:on", user="player1")
     assert refused(refused_) and "Manage Server" in refused_.content
+    everyone = bot_env.world.guild.role(bot_env.guild_id)
+    assert everyone is not None
+    everyone.permissions &= ~SEND_MESSAGES_IN_THREADS
+    warned = await bot_env.slash("/setup conflict-threads setting:on")
+    assert "lacks **Send Messages in Threads** here" in warned.embeds[0]["description"]
 
 
 async def test_a_fight_runs_in_its_thread_from_start_to_end(threads: BotEnv) -> None:
@@ -155,7 +162,9 @@ async def test_a_deleted_thread_takes_its_messages_and_the_channel_starts_anew(t
     assert waiting == []  # settled as gone, not retried forever
     env.harness.channel = table(env)
     again = await env.slash('/conflict start kind:physical stakes:"A rematch"')
-    assert not refused(again) and "A rematch" in again.content
+    assert not refused(again) and again.content.startswith("⚔️ A Conflict begins")
+    [rematch] = [c for c in env.world.guild.channels if c.parent_id == table(env).id]
+    assert rematch.name == "Conflict: A rematch"
 
 
 async def test_after_a_crash_mid_fight_the_outbox_posts_to_the_thread(threads: BotEnv) -> None:
@@ -186,3 +195,22 @@ async def test_after_a_crash_mid_fight_the_outbox_posts_to_the_thread(threads: B
     assert after_sheets(env)[1:] == []  # the channel still holds the link only
     clicked = await env.harness.click("Don't defend", user="player1")
     assert not refused(clicked), clicked.content
+
+
+def test_the_offline_console_types_in_the_fights_thread(tmp_path: Path) -> None:
+    script = (
+        "/setup conflict-threads setting:on\n"
+        '/conflict start kind:physical stakes:"A brawl"\n'
+        "!where thread\n"
+        "/conflict status\n"
+        "!where server\n"
+        "/conflict status\n"
+    )
+    result = run_console(script, tmp_path / "threads.sqlite3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "A Conflict begins in #Conflict: A brawl: join the fight there." in out
+    assert "(now in the thread #Conflict: A brawl, in #table)" in out
+    in_thread, in_channel_again = out.split("> /conflict status")[1:]
+    assert "The board is posted below." in in_thread
+    assert "There is no Conflict running in this channel" in in_channel_again

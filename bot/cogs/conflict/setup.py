@@ -102,7 +102,7 @@ class ConflictCog(
         thread_id, note = await thread_for(interaction, stakes)
         reply = await self.bot.conflicts.start(interaction, kind, stakes, thread_id=thread_id)
         if thread_id is not None:
-            await send_to_thread(interaction, reply, stakes)
+            await send_to_thread(interaction, reply)
             return
         await send(interaction, reply)
         if note is not None:

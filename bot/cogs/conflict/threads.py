@@ -30,7 +30,6 @@ from bot import replies
 from bot.access import guild_id_of
 from bot.client import Interaction, MistbornClient
 from bot.moves.answers import Reply
-from bot.render.common import plain
 from rules.conflict.events import ConflictEnded
 
 log = logging.getLogger(__name__)
@@ -90,17 +89,19 @@ async def thread_for(interaction: Interaction, stakes: str) -> tuple[int | None,
     return thread.id, None
 
 
-async def send_to_thread(interaction: Interaction, reply: Reply, stakes: str) -> None:
+async def send_to_thread(interaction: Interaction, reply: Reply) -> None:
     """The Conflict began in its thread: the channel gets one line linking to it, and the
-    outbox posts the opening message in the thread (it was never an answer to anything there)."""
+    outbox posts the opening message in the thread (it answers no interaction there), before
+    the board, as a fight in a channel shows them."""
     flow = interaction.client.conflicts
-    link = f"⚔️ A Conflict begins in <#{reply.channel_id}>: {plain(stakes)}. Join the fight there."
+    link = f"⚔️ A Conflict begins in <#{reply.channel_id}>: join the fight there."
     try:
         await replies.send(interaction, link)
     except (discord.HTTPException, TimeoutError) as error:
         log.warning("Could not link the Conflict thread %s: %s", reply.channel_id, error)
     if reply.outcome is not None:
         flow.outbox.unanswered(reply.outcome, refused=True)
+        await flow.outbox.settle(reply.guild_id, reply.channel_id)
     flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
 
 
@@ -113,6 +114,11 @@ async def close_thread(client: MistbornClient, reply: Reply) -> None:
     goes to the parent channel and the thread is archived. Only a thread the bot made for the
     fight: a Conflict run in a thread someone else made leaves their thread as it is."""
     thread = client.get_channel(reply.channel_id)
+    if thread is None:  # the gateway's word of a thread reopened may not be in yet
+        try:
+            thread = await client.fetch_channel(reply.channel_id)
+        except discord.HTTPException:
+            return
     me = client.user
     if not isinstance(thread, discord.Thread) or me is None or thread.owner_id != me.id:
         return
