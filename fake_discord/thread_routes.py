@@ -6,7 +6,8 @@ A thread is a channel of its own (type 11, a public thread, with its parent's id
 posted to its id. Making one needs the bot's Create Public Threads (403, code 50013 without
 it), posting in one Send Messages in Threads. A post in an archived thread unarchives it, unless
 a moderator locked it: then only a member with Manage Threads may post (or unarchive it), and
-anyone else is refused (400, code 50083). Archiving one's own thread needs nothing more; locking,
+anyone else is refused (400, code 50083); a message in an archived thread cannot be edited
+(50083 too) until a post reopens it. Archiving one's own thread needs nothing more; locking,
 or unarchiving a locked thread, needs Manage Threads. Each change reaches the bot as
 THREAD_CREATE, THREAD_UPDATE or THREAD_DELETE, which is how discord.py keeps threads in its cache
 (an archived thread leaves that cache; GUILD_CREATE lists the active ones only).
@@ -150,6 +151,14 @@ def refused_post(fake: Backend, channel_id: int) -> web.StreamResponse | None:
     if thread.archived and thread.locked and not _bot_may(fake, guild, MANAGE_THREADS):
         return error(*ARCHIVED)
     return None
+
+
+def refused_edit(fake: Backend, channel_id: int) -> web.StreamResponse | None:
+    """An archived thread's messages cannot be edited until something reopens it."""
+    found = _place(fake, channel_id)
+    if found is None or found[1].type not in THREAD_TYPES or not found[1].archived:
+        return None
+    return error(*ARCHIVED)
 
 
 async def posted_in(fake: Backend, channel_id: int) -> None:

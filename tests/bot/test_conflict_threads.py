@@ -113,7 +113,9 @@ async def test_commands_in_the_thread_act_on_its_conflict_and_the_channel_is_fre
     assert stored is not None and stored.channel_id == thread.id
     env.harness.channel = table(env)
     outside = await env.slash("/conflict join", user="player1")
-    assert refused(outside) and NO_CONFLICT in outside.content
+    assert refused(outside) and f"run in their own threads (<#{thread.id}>)" in outside.content
+    status = await env.slash("/conflict status")
+    assert refused(status) and f"(<#{thread.id}>). Use the command there." in status.content
     await env.slash('/conflict start kind:social stakes:"The ball"')  # a second fight, its own thread
     second = [c for c in env.world.guild.channels if c.parent_id == table(env).id and c.id != thread.id]
     assert [c.name for c in second] == ["Conflict: The ball"]
@@ -161,6 +163,8 @@ async def test_a_deleted_thread_takes_its_messages_and_the_channel_starts_anew(t
     waiting = await env.storage.outbox.waiting(env.guild_id, thread.id)
     assert waiting == []  # settled as gone, not retried forever
     env.harness.channel = table(env)
+    asked = await env.slash("/conflict status")
+    assert refused(asked) and asked.content == NO_CONFLICT  # no thread to point to
     again = await env.slash('/conflict start kind:physical stakes:"A rematch"')
     assert not refused(again) and again.content.startswith("⚔️ A Conflict begins")
     [rematch] = [c for c in env.world.guild.channels if c.parent_id == table(env).id]

@@ -95,13 +95,18 @@ async def test_without_send_messages_in_threads_the_bot_cannot_post_there(h: Har
 
 async def test_archiving_drops_the_thread_from_the_cache_and_a_post_opens_it_again(h: Harness) -> None:
     thread = await fight_thread(h)
+    board = await thread.send("Board")
     await thread.edit(archived=True)
+    with pytest.raises(discord.HTTPException) as refused:
+        await board.edit(content="Board, later")
+    assert refused.value.code == 50083
     fake_thread = h.world.guild.channel(thread.id)
     assert fake_thread is not None and fake_thread.archived
     assert await cached(h, thread.id, present=False)
     await thread.send("Still fighting")
     assert not fake_thread.archived
     assert await cached(h, thread.id)
+    await board.edit(content="Board, later")
 
 
 async def test_a_locked_archived_thread_refuses_posts_unless_the_bot_manages_threads(h: Harness) -> None:

@@ -16,11 +16,13 @@ import discord
 
 from bot import replies
 from bot.client import Interaction
-from bot.cogs.conflict.threads import close_thread, ended
+from bot.cogs.conflict.threads import close_thread, ended, fights_in_threads
 from bot.crash import crash_point
-from bot.errors import answer_error
+from bot.errors import BotError, answer_error
 from bot.moves.answers import Reply
 from bot.moves.service import Build
+from storage.conflicts import NO_CONFLICT
+from storage.errors import NotFoundError
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +74,14 @@ async def answer(interaction: Interaction, reply: Reply) -> int | None:
 async def run(interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None) -> Reply:
     """One move from a command: apply it, then send what the table must see."""
     client = interaction.client
-    reply = await client.conflicts.run(
-        interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
-    )
+    try:
+        reply = await client.conflicts.run(
+            interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
+        )
+    except NotFoundError as error:
+        if str(error) == NO_CONFLICT and (where := await fights_in_threads(interaction)):
+            raise BotError(where) from None
+        raise
     await send(interaction, reply)
     return reply
 

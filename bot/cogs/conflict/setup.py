@@ -19,7 +19,7 @@ from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import Sheets, begin_move
 from bot.cogs.conflict.delivery import run, send
-from bot.cogs.conflict.threads import send_to_thread, thread_for
+from bot.cogs.conflict.threads import fights_in_threads, send_to_thread, thread_for
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
@@ -209,7 +209,7 @@ class ConflictCog(
         ``STATUS_COOLDOWN`` seconds between two: the board is one message, not a feed."""
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
         if await self.bot.storage.conflicts.get(guild_id, channel_id) is None:
-            raise BotError(NO_CONFLICT)
+            raise BotError(await fights_in_threads(interaction) or NO_CONFLICT)
         now = time.monotonic()
         left = self._reposted.get((guild_id, channel_id), -STATUS_COOLDOWN) + STATUS_COOLDOWN - now
         if left > 0:

@@ -44,6 +44,7 @@ NEEDED = (
     ("send_messages_in_threads", "Send Messages in Threads"),
 )
 """The bot's permissions a Conflict's thread needs, as Discord's settings name them."""
+SHOWN_THREADS = 5
 
 
 def thread_name(stakes: str) -> str:
@@ -103,6 +104,28 @@ async def send_to_thread(interaction: Interaction, reply: Reply) -> None:
         flow.outbox.unanswered(reply.outcome, refused=True)
         await flow.outbox.settle(reply.guild_id, reply.channel_id)
     flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
+
+
+async def fights_in_threads(interaction: Interaction) -> str | None:
+    """Told to whoever types a Conflict command in a channel whose fights run in threads of it:
+    which threads (their live Conflicts, at most five), so they can go there."""
+    channel, me = interaction.channel, interaction.client.user
+    if not isinstance(channel, discord.TextChannel) or me is None:
+        return None
+    conflicts = interaction.client.storage.conflicts
+    found: list[int] = []
+    for thread in channel.threads:  # discord.py's cache: the active threads of the channel
+        if thread.owner_id == me.id and await conflicts.get(thread.guild.id, thread.id) is not None:
+            found.append(thread.id)
+        if len(found) == SHOWN_THREADS:
+            break
+    if not found:
+        return None
+    listed = ", ".join(f"<#{thread_id}>" for thread_id in found)
+    return (
+        "There is no Conflict running in this channel: its fights run in their own threads "
+        f"({listed}). Use the command there."
+    )
 
 
 def ended(reply: Reply) -> bool:
