@@ -60,6 +60,12 @@ def _options(options: object, where: str, low: int, high: int) -> list[str]:
     return problems
 
 
+def _or(component: JSON, key: str, default: int) -> Any:
+    """A field that is absent or null takes Discord's default."""
+    value = component.get(key)
+    return default if value is None else value
+
+
 def _defaults(component: JSON) -> int:
     return sum(1 for option in component.get("options") or [] if option.get("default"))
 
@@ -77,7 +83,7 @@ def label_problems(label: JSON, where: str) -> list[str]:
         problems += _options(inner.get("options"), f"{where} select", 1, 25)
         if inner.get("disabled"):
             problems.append(f"{where}: a select in a modal cannot be disabled")
-        low, high = inner.get("min_values", 1), inner.get("max_values", 1)
+        low, high = _or(inner, "min_values", 1), _or(inner, "max_values", 1)
         count = len(inner.get("options") or [])
         if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high <= min(25, count)):
             problems.append(
@@ -92,7 +98,7 @@ def label_problems(label: JSON, where: str) -> list[str]:
     elif kind == CHECKBOX_GROUP:
         problems += _options(inner.get("options"), f"{where} checkbox group", 1, 10)
         count = len(inner.get("options") or [])
-        low, high = inner.get("min_values", 1), inner.get("max_values", count)
+        low, high = _or(inner, "min_values", 1), _or(inner, "max_values", count)
         if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high and 1 <= high <= 10):
             problems.append(
                 f"{where} checkbox group min_values {low} / max_values {high} must be 0-10 and 1-10"
@@ -135,10 +141,10 @@ def fields(modal: JSON) -> list[JSON]:
                 "custom_id": inner["custom_id"],
                 "label": str(top.get("label") or inner["custom_id"]),
                 "type": inner["type"],
-                "required": inner["type"] != CHECKBOX and inner.get("required", True),
+                "required": inner["type"] != CHECKBOX and inner.get("required") is not False,
                 "options": options,
-                "min": inner.get("min_values", low),
-                "max": inner.get("max_values", len(options) if inner["type"] == CHECKBOX_GROUP else 1),
+                "min": _or(inner, "min_values", low),
+                "max": _or(inner, "max_values", len(options) if inner["type"] == CHECKBOX_GROUP else 1),
                 "value": opened,
             }
         )
