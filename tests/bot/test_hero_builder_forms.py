@@ -3,12 +3,15 @@ labels and the Power template (a radio group, with a Misting's metal), the story
 the Hero at once, and each new part keeps its checks: a refused form opens again with every
 field typed and picked, a forged pick is refused and not saved."""
 
+from pathlib import Path
+
 from fake_discord import modal_parts, payloads
 from fake_discord.records import InteractionRecord
 from rules.character.creation import PowerTemplate
 from rules.character.draft import HeroDraft, Step
 from testbed.bot_env import BotEnv
 from tests.bot.builder_support import LABELS, STORY, TRAITS, Builder
+from tests.bot.test_console import run_console
 
 LABELS_VALUE = "strong.average.weak"
 
@@ -141,3 +144,24 @@ async def test_a_hero_without_powers_writes_two_more_traits_one_per_line(bot_env
     assert made.content.startswith("Created **Vin**"), made.content
     vin = (await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Vin")).character
     assert vin.traits.extras == ("Lucky", "Quiet") and vin.powers == ()
+
+
+def test_the_console_fills_the_new_parts_by_their_names(tmp_path: Path) -> None:
+    """The offline console shows the radio group and menus of the first form and fills them
+    from one ``!submit`` line, as it fills text; the Hero is made in seven lines."""
+    script = (
+        "!as player1\n"
+        "/character create name:Vin\n"
+        "!submit concept:Street urchin labels:Strong Attributes, average Standings, weak Powers "
+        "powers:Misting metal:Tin\n"
+        '!select "Attributes: strong, 13 points" "Physique 3 · Charm 4 · Wits 6"\n'
+        '!select "Standings: average, 11 points" "Resources 4 · Influence 4 · Spirit 3"\n'
+        "!submit drive:Keep her crew safe profession:Thief specialty:Hiding feature:Small personality:Wary\n"
+        "!click Write Destiny, Tragedy and Props\n"
+        "!submit destiny:Hero of Ages tragedy:Reen create:yes\n"
+    )
+    ran = run_console(script, tmp_path / "forms.sqlite3")
+    assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr
+    assert "Powers: field powers (pick one, optional)" in ran.stdout
+    assert "Created **Vin**. It is now your active character." in ran.stdout
+    assert "Misting: Tin" in ran.stdout
