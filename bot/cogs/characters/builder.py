@@ -1,9 +1,10 @@
 """The guided Hero builder: ``/character create`` with only a name (docs/rulings.md §6.10).
 
 The Hero is made in one private message, edited step by step in the creation order: a form for
-the concept, menus for the labels, the splits and the Powers, forms for the Traits and for
-Destiny, Tragedy and Props, then a review with the button that creates the Hero. Every step has
-Back and Cancel; the preview shows the sheet so far and what is still to do.
+the concept (which may pick the labels and the Powers too, skipping their steps), menus for the
+labels, the splits and the Powers, forms for the Traits and for Destiny, Tragedy and Props, then
+a review with the button that creates the Hero (or the story form's checkbox does, at once).
+Every step has Back and Cancel; the preview shows the sheet so far and what is still to do.
 
 Every click and form goes the one way (docs/architecture.md, "One interaction"): the custom id
 says which draft and step → load the draft → check the caller is the member making it (anyone

@@ -6,7 +6,8 @@ and forms are sent stopped (discord.py keeps no callback for them), and every cl
 handlers of ``builder``, which read the ids back with the templates here. A step's choices come from
 ``rules.character.creation``: only valid splits are offered, so none can be chosen wrong.
 Discord's limits hold by construction: at most 25 options a select (the 33 strong Standings
-take two), at most 5 rows, at most 5 inputs a form.
+take two), at most 5 rows, at most 5 parts a form, each in a Label (a text input, a menu, the
+Powers' radio group of 4, the story form's checkbox).
 """
 
 from dataclasses import dataclass
