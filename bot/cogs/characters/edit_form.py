@@ -26,6 +26,7 @@ from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change
 from bot.cogs.characters.edit_parts import EditBase
 from bot.errors import BotError, answer_error
 from bot.inputs.characters import OwnCharacter
+from bot.inputs.choices import WordChoice
 from bot.render.common import plain
 from rules.character import Attribute, BuildLabels, Character, Emphasis, Standing, revise_character
 from rules.errors import RulesError
@@ -49,6 +50,7 @@ LABELS = [
     if len({a, s, p}) == 3
 ]
 NOT_A_CHOICE = "That is not one of the choices."
+PartChoice = app_commands.Transform[str, WordChoice({p: p for p in PARTS}, "part of the sheet")]
 
 
 def labels_value(labels: BuildLabels | None) -> str:
@@ -189,11 +191,9 @@ class RatingsForm(EditBase):
         name="ratings", description="Set the three Attributes or Standings and the labels in a form"
     )
     @app_commands.describe(part="Attributes or Standings", name=NAME_TO_CHANGE)
-    @app_commands.choices(
-        part=[app_commands.Choice(name="Attributes", value="attributes"),
-              app_commands.Choice(name="Standings", value="standings")]
-    )  # fmt: skip
-    async def ratings(self, interaction: Interaction, part: str, name: OwnCharacter | None = None) -> None:
+    async def ratings(
+        self, interaction: Interaction, part: PartChoice, name: OwnCharacter | None = None
+    ) -> None:
         stored = await load_to_change(interaction, name, "edit their sheet", in_play=True)
         form = ratings_form(
             stored, part, current(stored.character, part), labels_value(stored.character.build)
