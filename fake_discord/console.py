@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from fake_discord import modal_parts
 from fake_discord.backend import Limits
 from fake_discord.commandline import (
     TYPE_NAMES,
@@ -380,15 +381,16 @@ def _split(
 
 
 def _answers(modal: JSON, typed: str) -> dict[str, str]:
-    """`field:value` pairs for a modal; in a paragraph field a typed `\\n` starts a new line."""
+    """`field:value` pairs for a modal; in a paragraph field a typed `\\n` starts a new line. A
+    picked part takes an option's label or value, checkboxes `a,b`, a checkbox `yes`/`no`."""
     fields = {
         key: field
-        for field in text_inputs(modal)
+        for field in [*text_inputs(modal), *modal_parts.fields(modal)]
         for key in (field["custom_id"].lower(), field["label"].lower())
     }
     answers = {}
     for key, value in split_pairs(typed, set(fields)):
-        answers[key] = value.replace("\\n", "\n") if fields[key]["paragraph"] else value
+        answers[key] = value.replace("\\n", "\n") if fields[key].get("paragraph") else value
     return answers
 
 

@@ -17,14 +17,15 @@ from bot import replies
 from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.build import Sheets, begin_move
 from bot.cogs.conflict.delivery import run, send
 from bot.cogs.conflict.threads import fights_in_threads, send_to_thread, thread_for
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
-from bot.inputs.lists import split_names
-from bot.inputs.participants import ParticipantName, find_participant
+from bot.inputs.participants import ParticipantName
+from bot.moves.build import Sheets, begin_move
+from bot.moves.lists import split_names
+from bot.moves.named import find_participant
 from bot.moves.service import Build
 from bot.render.common import plain
 from rules.character import Character, CharacterKind
