@@ -19,9 +19,8 @@ from discord.ext import commands
 
 from bot import replies
 from bot.access import guild_id_of
-from bot.checks import manager_only, narrator_only
+from bot.checks import manager_only, missing_thread_permissions, narrator_only, permission_names
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.threads import NEEDED, permission_names
 from bot.inputs.choices import WordChoice
 from bot.render.common import INFO, plain
 from storage import GuildSettings
@@ -162,7 +161,7 @@ class ServerSetup(
             if setting
             else "Conflicts now run in the channel they are started in."
         )
-        missing = [name for flag, name in NEEDED if not getattr(interaction.app_permissions, flag)]
+        missing = missing_thread_permissions(interaction)
         if setting and missing:
             note += (
                 f"\n⚠️ The bot lacks {permission_names(missing)} here: give it to the bot's role, "

@@ -28,6 +28,7 @@ import discord
 
 from bot import replies
 from bot.access import guild_id_of
+from bot.checks import THREAD_PERMISSIONS, missing_thread_permissions, permission_names
 from bot.client import Interaction, MistbornClient
 from bot.moves.answers import Reply
 from rules.conflict.events import ConflictEnded
@@ -39,11 +40,6 @@ ARCHIVE_AFTER: Literal[1440] = 1440
 drops out of the thread list; any post brings it back)."""
 NAME_LIMIT = 100
 """Characters in a thread's name, Discord's limit."""
-NEEDED = (
-    ("create_public_threads", "Create Public Threads"),
-    ("send_messages_in_threads", "Send Messages in Threads"),
-)
-"""The bot's permissions a Conflict's thread needs, as Discord's settings name them."""
 SHOWN_THREADS = 5
 
 
@@ -51,10 +47,6 @@ def thread_name(stakes: str) -> str:
     """ "Conflict: <stakes>" on one line, cut to Discord's 100 characters."""
     name = " ".join(f"Conflict: {stakes}".split())
     return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
-
-
-def permission_names(missing: list[str]) -> str:
-    return " and ".join(f"**{name}**" for name in missing)
 
 
 def missing_note(missing: list[str]) -> str:
@@ -74,9 +66,7 @@ async def thread_for(interaction: Interaction, stakes: str) -> tuple[int | None,
     channel = interaction.channel
     if not settings.conflict_threads or not isinstance(channel, discord.TextChannel):
         return None, None  # threads off, or already in a thread (or a channel without threads)
-    permissions = interaction.app_permissions
-    missing = [name for flag, name in NEEDED if not getattr(permissions, flag)]
-    if missing:
+    if missing := missing_thread_permissions(interaction):
         return None, missing_note(missing)
     try:
         thread = await channel.create_thread(
@@ -86,7 +76,7 @@ async def thread_for(interaction: Interaction, stakes: str) -> tuple[int | None,
             reason="A Conflict runs in a thread of its own (/setup conflict-threads)",
         )
     except discord.Forbidden:  # a channel's own overwrites can take the permission away
-        return None, missing_note([NEEDED[0][1]])
+        return None, missing_note([THREAD_PERMISSIONS[0][1]])
     return thread.id, None
 
 
