@@ -307,7 +307,9 @@ class Console:
             if message is not None and message_id not in covered | shown and visible_to(message, self.h.user):
                 shown.add(message_id)
                 what = "new" if kind == "create" else "edited"
-                self.screen.message(f"({what} message in channel)", message)
+                thread = self.h.world.guild.channel(str(message["channel_id"]))
+                where = f"thread #{thread.name}" if thread and thread.parent_id else "channel"
+                self.screen.message(f"({what} message in {where})", message)
         self.seen = len(self.h.fake.activity)
 
     async def _settle(self) -> None:

@@ -215,6 +215,7 @@ def test_the_offline_console_types_in_the_fights_thread(tmp_path: Path) -> None:
     out = result.stdout
     assert "A Conflict begins in #Conflict: A brawl: join the fight there." in out
     assert "(now in the thread #Conflict: A brawl, in #table)" in out
+    assert "(new message in thread #Conflict: A brawl)" in out
     in_thread, in_channel_again = out.split("> /conflict status")[1:]
     assert "The board is posted below." in in_thread
     assert "There is no Conflict running in this channel" in in_channel_again
