@@ -19,10 +19,14 @@ from bot.render.cards import (
     card_view,
     component_count,
 )
-from fake_discord.layout import IS_COMPONENTS_V2, texts
+from fake_discord.layout import IS_COMPONENTS_V2, texts, walk
 from fake_discord.validate import validate_message
 from rules.contest import Side
 from rules.request import MAX_ROLLERS, RequestKind, RequestSpec, Roller, RollRequest
+from testbed.bot_env import BotEnv
+from testbed.cards import card_text
+from tests.bot.test_requests import request_message as shown_request
+from tests.bot.test_requests import roll, table
 
 LIGHT, DARK = 0xFFFFFF, 0x313338
 """Discord's light theme's background, and its dark theme's."""
@@ -93,3 +97,24 @@ def test_the_widest_request_keeps_within_discords_limits() -> None:
     assert validate_message(layout_body(view)) == []
     labels = [c.label for c in view.walk_children() if isinstance(c, discord.ui.Button)]
     assert len(labels) == MAX_ROLLERS + 2 and labels[-2:] == ["Results (Narrators)", "Close"]
+
+
+async def test_a_request_shown_before_cards_becomes_a_card_at_its_next_update(bot_env: BotEnv) -> None:
+    """A request message posted as an embed (before cards) is edited into a card when a roll
+    updates it: content and embeds reset in the same edit, as Discord requires one way only."""
+    env = bot_env
+    await table(env)
+    await env.slash('/request roll stat:Charm heroes:"Vin, Elend"')
+    message = shown_request(env)
+    old_rows = [{"type": 1, "components": [c for c in walk(message["components"]) if c.get("type") == 2]}]
+    message.update(  # as the bot posted it before cards
+        content=f"<@{env.user_id('player1')}> the Narrator asks you to roll Charm.",
+        embeds=[{"title": "The Narrator asks for a roll", "description": "Roll Charm."}],
+        components=old_rows,
+        flags=0,
+    )
+    await roll(env, "player1", "Vin")
+    now = env.harness.fake.messages[int(message["id"])]
+    assert now["flags"] & IS_COMPONENTS_V2 and now["content"] == "" and now["embeds"] == []
+    assert "**Vin**: Outcome" in card_text(now)
+    assert env.harness.violations == []
