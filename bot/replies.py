@@ -222,7 +222,7 @@ async def send(
     embed: discord.Embed | None = None,
     embeds: list[discord.Embed] | None = None,
     file: discord.File | None = None,
-    view: discord.ui.View | None = None,
+    view: discord.ui.View | discord.ui.LayoutView | None = None,
     allowed_mentions: discord.AllowedMentions | None = None,
 ) -> int | None:
     """Answer with a new message (the first response, or a follow-up once deferred); return
@@ -274,7 +274,7 @@ async def edit(
     content: str | None = None,
     embed: discord.Embed | None = None,
     embeds: list[discord.Embed] | None = None,
-    view: discord.ui.View | None = discord.utils.MISSING,
+    view: discord.ui.View | discord.ui.LayoutView | None = discord.utils.MISSING,
     allowed_mentions: discord.AllowedMentions | None = None,
 ) -> None:
     """Update the message a button or form was used on (the first response, or an edit of the

@@ -14,6 +14,7 @@ from fake_discord.payloads import JSON
 from rules.character import Character, CharacterKind, export_character, make_character
 from storage import StoredCharacter
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 
 
 async def make(
@@ -107,14 +108,14 @@ async def test_narrator_creates_villains_extras_and_heroes_for_players(bot_env: 
 async def test_show_named_active_private_and_missing(bot_env: BotEnv) -> None:
     stored = await make(bot_env, "Vin", concept="Survivor's heir")
     shown = await bot_env.slash("/character show name:VIN", user="player2")
-    assert not shown.ephemeral and shown.embeds[0]["title"] == "Vin — Hero"
+    assert shown.message is not None and not shown.ephemeral and "## Vin — Hero" in card_text(shown.message)
     private = await bot_env.slash("/character show name:Vin private:true", user="player2")
     assert private.ephemeral
     none = await bot_env.slash("/character show", user="player1")
     assert none.ephemeral and "no active character" in none.content
     await bot_env.storage.active.set(bot_env.guild_id, bot_env.user_id("player1"), stored.id)
     active = await bot_env.slash("/character show", user="player1")
-    assert active.embeds[0]["title"] == "Vin — Hero"
+    assert active.message is not None and "## Vin — Hero" in card_text(active.message)
 
 
 async def test_character_in_another_server_is_invisible(bot_env: BotEnv) -> None:
@@ -353,7 +354,7 @@ async def test_view_sheet_menu_shows_the_members_active_character(bot_env: BotEn
     assert none.ephemeral and "player1 has no active character" in none.content
     await bot_env.storage.active.set(bot_env.guild_id, bot_env.user_id("player1"), stored.id)
     shown = await bot_env.harness.user_menu("View sheet", "player1", user="player2")
-    assert shown.ephemeral and shown.embeds[0]["title"] == "Vin — Hero"
+    assert shown.message is not None and shown.ephemeral and "## Vin — Hero" in card_text(shown.message)
 
 
 async def test_name_autocomplete_reads_all_but_edits_only_your_own(bot_env: BotEnv) -> None:

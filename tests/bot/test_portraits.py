@@ -1,0 +1,136 @@
+"""Portraits through the real discord.py dispatch: ``/character portrait``, the sheet card that
+shows one, and hostile images, each refused privately with nothing stored.
+
+The fake Discord serves each attachment from its 127.0.0.1 CDN, as Discord does; the bot
+downloads it (``discord.Attachment.read``), decodes it with limits in a worker thread and stores
+only its own re-encoding (``bot.render.portraits``).
+"""
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.render.portraits import FILE_NAME, MAX_UPLOAD_BYTES, SIDE
+from fake_discord.payloads import JSON
+from testbed.bot_env import BotEnv
+from testbed.cards import card_text
+
+THUMBNAIL, SECTION = 11, 9
+
+
+def photo(size: tuple[int, int] = (900, 600), *, exif: bool = True) -> bytes:
+    """A JPEG photo with a camera's EXIF (maker, GPS) and an ICC profile, as a phone sends one."""
+    image = Image.effect_noise(size, 40).convert("RGB")
+    tags = Image.Exif()
+    tags[0x010F] = "Canon"  # Make
+    tags[0x8825] = {1: "N", 2: (59.0, 20.0, 1.0)}  # GPS
+    out = io.BytesIO()
+    icc = b"\0" * 128 + b"acsp" + b"\0" * 128
+    image.save(out, "JPEG", exif=tags.tobytes() if exif else b"", icc_profile=icc, quality=90)
+    return out.getvalue()
+
+
+def png(size: tuple[int, int], mode: str = "1") -> bytes:
+    """A PNG of one colour: tiny on disk however many pixels it declares."""
+    out = io.BytesIO()
+    Image.new(mode, size).save(out, "PNG")
+    return out.getvalue()
+
+
+def written(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def thumbnails(message: JSON) -> list[str]:
+    """The media URLs of every thumbnail in a layout message."""
+    found: list[str] = []
+
+    def walk(components: list[JSON]) -> None:
+        for component in components:
+            if component.get("type") == THUMBNAIL:
+                found.append(component["media"]["url"])
+            inner = [component[k] for k in ("accessory", "component") if isinstance(component.get(k), dict)]
+            walk(inner + list(component.get("components") or []))
+
+    walk(message.get("components") or [])
+    return found
+
+
+async def vin_id(env: BotEnv) -> int:
+    return (await env.storage.characters.get_by_name(env.guild_id, "Vin")).id
+
+
+async def test_set_a_portrait_shows_it_on_the_sheet_card_stripped_and_small(
+    vin: BotEnv, tmp_path: Path
+) -> None:
+    path = written(tmp_path, "me.jpg", photo())
+    reply = await vin.slash(f'/character portrait image:"{path}"', user="player1")
+    assert reply.ephemeral and reply.message is not None
+    assert "New portrait for **Vin**" in card_text(reply.message)
+    stored = await vin.storage.portraits.get(vin.guild_id, await vin_id(vin))
+    assert stored is not None and stored.media_type == "image/webp"
+    image = Image.open(io.BytesIO(stored.image))
+    assert image.format == "WEBP" and max(image.size) == SIDE
+    assert not image.getexif() and not ({"exif", "icc_profile", "xmp"} & set(image.info))
+    shown = await vin.slash("/character show name:Vin", user="player2")
+    assert shown.message is not None and not shown.ephemeral
+    assert thumbnails(shown.message) == [f"attachment://{FILE_NAME}"]
+    [attachment] = shown.message["attachments"]
+    assert attachment["filename"] == FILE_NAME
+    assert vin.harness.fake.file_bytes(attachment) == stored.image
+    assert "Physique **2**" in card_text(shown.message)
+    assert not vin.harness.violations
+
+
+async def test_remove_a_portrait_and_the_card_has_no_thumbnail(vin: BotEnv, tmp_path: Path) -> None:
+    path = written(tmp_path, "me.png", png((300, 300), "RGB"))
+    await vin.slash(f'/character portrait image:"{path}"', user="player1")
+    assert await vin.storage.portraits.get(vin.guild_id, await vin_id(vin)) is not None
+    removed = await vin.slash("/character portrait remove:true", user="player1")
+    assert removed.ephemeral and "Removed the portrait of **Vin**" in removed.content
+    assert await vin.storage.portraits.get(vin.guild_id, await vin_id(vin)) is None
+    shown = await vin.slash("/character show name:Vin", user="player1")
+    assert shown.message is not None and thumbnails(shown.message) == []
+    assert not shown.message["attachments"]
+    neither = await vin.slash("/character portrait", user="player1")
+    assert neither.ephemeral and "Attach a picture in `image`" in neither.content
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [
+        ("oversized", "a portrait may be at most 8 MiB"),
+        ("bomb", "decompression bomb"),
+        ("not an image", "not an image I can read"),
+        ("huge pixels", "more than 24 million"),
+        ("cut short", "damaged or cut short"),
+    ],
+)
+async def test_a_hostile_image_is_refused_privately_and_nothing_is_stored(
+    vin: BotEnv, tmp_path: Path, kind: str, words: str
+) -> None:
+    data = {
+        "oversized": photo() + b"\0" * MAX_UPLOAD_BYTES,
+        "bomb": png((30_000, 30_000)),
+        "not an image": b"#!/bin/sh\necho this is not a picture\n" * 10,
+        "huge pixels": png((8_000, 5_000)),
+        "cut short": photo()[:3000],
+    }[kind]
+    path = written(tmp_path, "hostile.png", data)
+    reply = await vin.slash(f'/character portrait image:"{path}"', user="player1")
+    assert reply.ephemeral and words in reply.content, reply.content
+    assert await vin.storage.portraits.get(vin.guild_id, await vin_id(vin)) is None
+    assert not vin.harness.violations
+
+
+async def test_someone_elses_character_is_refused(vin: BotEnv, tmp_path: Path) -> None:
+    path = written(tmp_path, "me.png", png((64, 64), "RGB"))
+    refused = await vin.slash(f'/character portrait image:"{path}" name:Vin', user="player2")
+    assert refused.ephemeral and "Vin" in refused.content
+    assert await vin.storage.portraits.get(vin.guild_id, await vin_id(vin)) is None
+    narrator = await vin.slash(f'/character portrait image:"{path}" name:Vin', user="narrator")
+    assert narrator.ephemeral and await vin.storage.portraits.get(vin.guild_id, await vin_id(vin))
