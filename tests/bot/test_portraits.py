@@ -6,7 +6,9 @@ downloads it (``discord.Attachment.read``), decodes it with limits in a worker t
 only its own re-encoding (``bot.render.portraits``).
 """
 
+import base64
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from PIL import Image
 
 from bot.render.portraits import FILE_NAME, MAX_UPLOAD_BYTES, SIDE
 from fake_discord.payloads import JSON
+from rules.character import export_character, revise_character
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
 
@@ -134,3 +137,34 @@ async def test_someone_elses_character_is_refused(vin: BotEnv, tmp_path: Path) -
     assert await vin.storage.portraits.get(vin.guild_id, await vin_id(vin)) is None
     narrator = await vin.slash(f'/character portrait image:"{path}" name:Vin', user="narrator")
     assert narrator.ephemeral and await vin.storage.portraits.get(vin.guild_id, await vin_id(vin))
+
+
+async def test_export_and_import_keep_the_portrait(vin: BotEnv, tmp_path: Path) -> None:
+    path = written(tmp_path, "me.jpg", photo())
+    await vin.slash(f'/character portrait image:"{path}"', user="player1")
+    original = await vin.storage.portraits.get(vin.guild_id, await vin_id(vin))
+    assert original is not None
+    exported = await vin.slash("/character export name:Vin", user="player1")
+    assert exported.message is not None
+    data = vin.harness.fake.file_bytes(exported.message["attachments"][0])
+    assert json.loads(data)["portrait"] == base64.b64encode(original.image).decode()
+    sheet = written(tmp_path, "vin.json", data)
+    imported = await vin.slash(f'/character import file:"{sheet}" name:Valette', user="player1")
+    assert imported.ephemeral and "Imported **Valette** from this bot, with its portrait." in imported.content
+    valette = await vin.storage.characters.get_by_name(vin.guild_id, "Valette")
+    copied = await vin.storage.portraits.get(vin.guild_id, valette.id)
+    assert copied is not None and copied.token != original.token
+    assert Image.open(io.BytesIO(copied.image)).size == Image.open(io.BytesIO(original.image)).size
+    assert not vin.harness.violations
+
+
+@pytest.mark.parametrize("portrait", [b"not an image at all", png((20_000, 20_000))])
+async def test_an_imported_portrait_is_checked_again_and_a_bad_one_imports_nothing(
+    vin: BotEnv, tmp_path: Path, portrait: bytes
+) -> None:
+    vin_sheet = (await vin.storage.characters.get_by_name(vin.guild_id, "Vin")).character
+    text = export_character(revise_character(vin_sheet, name="Forged"), portrait)
+    sheet = written(tmp_path, "forged.json", text.encode())
+    refused = await vin.slash(f'/character import file:"{sheet}"', user="player1")
+    assert refused.ephemeral and ("not an image" in refused.content or "bomb" in refused.content)
+    assert [c.name for c in await vin.storage.characters.list_by_guild(vin.guild_id)] == ["Vin"]

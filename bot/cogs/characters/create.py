@@ -10,7 +10,8 @@ from every class in the MRO), kept apart so each module stays short.
 * ``import`` reads a file from ``/character export`` or a character exported from Roll20's
   Mistborn sheet, told apart by their shape; of a Roll20 sheet, whatever has no place on ours
   is listed back (§6.12). An imported sheet belongs to whoever imports it; a Narrator's import
-  of one of our files keeps the file's owner, and ``owner`` (Narrators) sets it outright.
+  of one of our files keeps the file's owner, and ``owner`` (Narrators) sets it outright. A
+  file of ours brings its portrait, decoded and re-encoded as any upload (``bot.render.portraits``).
 * Creating a Hero makes it its player's active character if they have none yet (also when a
   Narrator makes it for them with ``owner``); the sheet
   of a new Villain or Extra is shown only to the Narrator (§6.9).
@@ -32,6 +33,7 @@ from bot.errors import BotError
 from bot.inputs.characters import NewName
 from bot.inputs.choices import KindChoice, OppositionChoice
 from bot.render.common import EMBED_TOTAL_LIMIT, plain
+from bot.render.portraits import MEDIA_TYPE, accept
 from bot.render.sheet import add_lines, change_embed, embed_units, fit_embed, sheet_embed
 from rules.character import (
     Attribute,
@@ -251,8 +253,13 @@ class MakeCommands(commands.Cog):
         keeps_owner = who.narrator and found.source is SheetSource.BOT
         owner_id = owner.id if owner else character.owner_id if keeps_owner else interaction.user.id
         character = revise_character(character, owner_id=owner_id)
+        # A file's portrait is an upload like any other: decoded and re-encoded again.
+        portrait = await accept(found.portrait) if found.portrait is not None else None
         try:
-            await self.bot.storage.characters.create(guild_id, character, self.bot.settings.sheet_limits)
+            async with self.bot.storage.transaction() as tx:
+                stored = await tx.characters.create(guild_id, character, self.bot.settings.sheet_limits)
+                if portrait is not None:
+                    await tx.portraits.set(guild_id, stored.id, portrait, MEDIA_TYPE)
         except AlreadyExistsError:
             raise BotError(
                 f"There is already a character named {plain(character.name)} here. "
@@ -261,7 +268,8 @@ class MakeCommands(commands.Cog):
         extra = [left_out_embed(found)] if found.left_out else []
         await replies.send(
             interaction,
-            f"Imported **{plain(character.name)}** from {found.source.label}.",
+            f"Imported **{plain(character.name)}** from {found.source.label}"
+            + (", with its portrait." if portrait is not None else "."),
             embeds=with_warnings(character, sheet_embed(character), *extra),
             ephemeral=True,
             allowed_mentions=NO_PINGS,

@@ -206,7 +206,8 @@ class CharacterCommands(
     @app_commands.describe(name=NAME_TO_READ)
     async def export(self, interaction: Interaction, name: AnyCharacter | None = None) -> None:
         stored = await load_to_read(interaction, name)
-        data = export_character(stored.character).encode("utf-8")
+        portrait = await self.bot.storage.portraits.get(guild_id_of(interaction), stored.id)
+        data = export_character(stored.character, portrait.image if portrait else None).encode("utf-8")
         await replies.send(
             interaction,
             f"The sheet of **{plain(stored.name)}**. Bring it back with `/character import`.",
