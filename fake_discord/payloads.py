@@ -6,6 +6,7 @@ KeyError deep in its parser), so every builder mirrors a payload captured from r
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -364,13 +365,19 @@ def message_json(
     return data
 
 
+def avatar_hash(url: str) -> str:
+    """The avatar hash Discord shows for an ``avatar_url`` it fetched (here: derived from the URL)."""
+    return hashlib.sha256(url.encode()).hexdigest()[:32]
+
+
 def webhook_author(webhook: JSON, body: JSON) -> JSON:
     """A webhook message's author as Discord shows it: the webhook's id under the ``username``
-    the message gave (else the webhook's own name)."""
+    (and ``avatar_url``, as a hash) the message gave (else the webhook's own)."""
+    avatar = body.get("avatar_url")
     return {
         "id": webhook["id"],
         "username": body.get("username") or webhook["name"],
-        "avatar": None,
+        "avatar": avatar_hash(str(avatar)) if avatar else None,
         "discriminator": "0000",
         "bot": True,
         "global_name": None,

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.render.portraits import FILE_NAME, MAX_UPLOAD_BYTES, SIDE
-from fake_discord.payloads import JSON
+from bot.render.portraits import FILE_NAME, MAX_UPLOAD_BYTES, SIDE, portrait_url
+from fake_discord.payloads import JSON, avatar_hash
 from rules.character import export_character, revise_character
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
@@ -168,3 +168,25 @@ async def test_an_imported_portrait_is_checked_again_and_a_bad_one_imports_nothi
     refused = await vin.slash(f'/character import file:"{sheet}"', user="player1")
     assert refused.ephemeral and ("not an image" in refused.content or "bomb" in refused.content)
     assert [c.name for c in await vin.storage.characters.list_by_guild(vin.guild_id)] == ["Vin"]
+
+
+async def test_say_shows_the_portrait_as_the_webhooks_avatar_when_discord_can_fetch_it(
+    vin: BotEnv, tmp_path: Path
+) -> None:
+    path = written(tmp_path, "me.png", png((64, 64), "RGB"))
+    await vin.slash(f'/character portrait image:"{path}"', user="player1")
+    await vin.slash("/say text:No public address yet.", user="player1")
+    public = "https://mistborn.example.org"
+    vin.bot.settings = vin.bot.settings.model_copy(update={"web_public_url": public})
+    await vin.slash("/say text:Now with my face.", user="player1")
+    token = await vin.storage.portraits.token(vin.guild_id, await vin_id(vin))
+    url = portrait_url(public, vin.guild_id, await vin_id(vin), token)
+    assert url == f"{public}/portraits/{vin.guild_id}/{await vin_id(vin)}-{token}.webp"
+    hooks = vin.harness.fake.webhooks
+    said = [m for m in vin.harness.fake.messages.values() if int(m.get("webhook_id") or 0) in hooks]
+    assert [(m["content"], m["author"]["avatar"]) for m in said] == [
+        ("No public address yet.", None),
+        ("Now with my face.", avatar_hash(url)),
+    ]
+    assert portrait_url(None, vin.guild_id, 1, token) is None
+    assert portrait_url(public, vin.guild_id, 1, None) is None
