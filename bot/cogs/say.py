@@ -6,8 +6,9 @@ webhooks (``GET /channels/{id}/webhooks``) before it would make another. In a th
 webhook is the parent channel's, told the thread. Only a character's controller speaks as it
 (``Caller.require_control``, docs/rulings.md §6.9 and §7.5); the text goes out as typed, but
 never pings anyone. The webhook shows the character's portrait as its avatar when the web view
-has a public address (``MISTBORN_WEB_PUBLIC_URL``) Discord can fetch it from. Without Manage Webhooks the bot posts the line itself under the
-character's name and tells the speaker, privately, how to turn the webhook on.
+has a public address (``MISTBORN_WEB_PUBLIC_URL``) Discord can fetch it from. Without Manage
+Webhooks the bot posts the line itself under the character's name and tells the speaker,
+privately, how to turn the webhook on.
 """
 
 import logging
