@@ -22,7 +22,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from fake_discord import payloads
+from fake_discord import payloads, uploads
 from fake_discord.backend import Limits
 from fake_discord.commandline import CommandLineError, check_permission, find_command, parse_slash
 from fake_discord.patch import pointed_at
@@ -215,9 +215,15 @@ class Harness:
         )
 
     async def submit(
-        self, values: dict[str, str], *, modal: JSON | None = None, user: str | FakeMember | None = None
+        self,
+        values: dict[str, str],
+        *,
+        modal: JSON | None = None,
+        user: str | FakeMember | None = None,
+        files: dict[str, list[JSON]] | None = None,
     ) -> InteractionRecord:
-        """Answer the latest modal the bot opened; keys are text input custom_ids or labels.
+        """Answer the latest modal the bot opened; keys are text input custom_ids or labels;
+        ``files``: attachments (``attach``) sent in its file uploads, by custom_id (``uploads``).
 
         A field not given is sent as it opened, pre-filled or empty, as Discord sends it. A modal
         opened from a button or select carries that message, as it is now.
@@ -247,8 +253,10 @@ class Harness:
         ]
         if missing:
             raise CommandLineError(f"modal field(s) required: {', '.join(missing)}")
+        if problems := uploads.check_files(modal, files or {}):
+            raise CommandLineError("; ".join(problems))
         return await self.send(
-            payloads.modal_submit(self.world, self.actor(user), modal, answers, message=message)
+            payloads.modal_submit(self.world, self.actor(user), modal, answers, message=message, files=files)
         )
 
     def last_message(self, viewer: FakeMember | None = None) -> JSON | None:

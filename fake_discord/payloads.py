@@ -9,9 +9,11 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fake_discord import uploads
 from fake_discord.places import CONTEXTS, DM, ELSEWHERE, SERVER, private_channel_json
 from fake_discord.world import (
     ATTACH_FILES,
@@ -244,15 +246,24 @@ def component_click(
 
 
 def modal_submit(
-    world: World, actor: Actor, modal: JSON, values: dict[str, str], *, message: JSON | None = None
+    world: World,
+    actor: Actor,
+    modal: JSON,
+    values: dict[str, str],
+    *,
+    message: JSON | None = None,
+    files: Mapping[str, Sequence[JSON]] | None = None,
 ) -> JSON:
-    """Type 5: echo the modal's layout back with each text input's `value` filled in.
+    """Type 5: echo the modal's layout back with each text input's `value` filled in, and each
+    file upload's files (``uploads``) resolved.
 
     A modal opened from a component carries that component's `message`, as Discord sends it:
     only then may the bot answer by updating it (response types 6 and 7).
     """
 
     def answer(component: JSON) -> JSON:
+        if component.get("type") == uploads.FILE_UPLOAD:
+            return uploads.answer_upload(component, files or {})
         if component.get("type") == 4:
             return {
                 "type": 4,
@@ -264,6 +275,7 @@ def modal_submit(
         return {"type": component["type"], "components": [answer(c) for c in component.get("components", [])]}
 
     data = {"custom_id": modal["custom_id"], "components": [answer(c) for c in modal.get("components", [])]}
+    uploads.resolve_uploads(data, files or {})
     return interaction(world, actor, MODAL_SUBMIT, data, message=message)
 
 

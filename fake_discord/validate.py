@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_discord import uploads
+
 JSON = dict[str, Any]
 
 SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN = 1, 2, 3, 4, 5
@@ -333,6 +335,10 @@ def validate_modal(modal: JSON) -> list[str]:
         elif top.get("type") == LABEL and isinstance(top.get("component"), dict):
             inner, label = top["component"], top.get("label")
             problems += _length(top.get("description"), f"{where} description", 100)
+            if inner.get("type") == uploads.FILE_UPLOAD:
+                problems += uploads.upload_problems(inner, where)
+                custom_ids.append(str(inner.get("custom_id")))
+                continue
             if inner.get("type") != TEXT_INPUT:
                 continue  # selects in labels are checked as selects would be
         else:

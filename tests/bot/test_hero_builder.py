@@ -45,7 +45,9 @@ async def test_each_template_makes_a_hero_within_its_interactions(bot_env: BotEn
     assert active is not None and active.id == stored.id
     assert await bot_env.storage.drafts.of_member(bot_env.guild_id, bot_env.user_id("player1")) is None
     created, announced = builder.records[-1].original, builder.records[-1].followups
-    assert created is not None and "Created **Vin**" in created["content"] and not created["components"]
+    assert created is not None and "Created **Vin**" in created["content"]
+    offered = [c["label"] for row in created["components"] for c in row["components"]]
+    assert offered == ["Add a portrait"]  # the one thing left: an optional portrait (issue 32)
     assert (
         len(announced) == 1
         and not announced[0]["flags"]

@@ -19,6 +19,7 @@ from fake_discord.payloads import JSON, avatar_hash
 from rules.character import export_character, revise_character
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
+from tests.bot.builder_support import make_hero
 
 THUMBNAIL, SECTION = 11, 9
 
@@ -99,8 +100,8 @@ async def test_remove_a_portrait_and_the_card_has_no_thumbnail(vin: BotEnv, tmp_
     shown = await vin.slash("/character show name:Vin", user="player1")
     assert shown.message is not None and thumbnails(shown.message) == []
     assert not shown.message["attachments"]
-    neither = await vin.slash("/character portrait", user="player1")
-    assert neither.ephemeral and "Attach a picture in `image`" in neither.content
+    both = await vin.slash(f'/character portrait image:"{path}" remove:true', user="player1")
+    assert both.ephemeral and "not both" in both.content
 
 
 @pytest.mark.parametrize(
@@ -190,3 +191,42 @@ async def test_say_shows_the_portrait_as_the_webhooks_avatar_when_discord_can_fe
     ]
     assert portrait_url(None, vin.guild_id, 1, token) is None
     assert portrait_url(public, vin.guild_id, 1, None) is None
+
+
+async def test_the_builder_offers_a_portrait_form_with_a_file_upload(bot_env: BotEnv, tmp_path: Path) -> None:
+    await make_hero(bot_env, "mistborn")
+    hero = await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Vin")
+    opened = await bot_env.harness.click("Add a portrait", user="player1")
+    assert opened.modal is not None
+    [label] = opened.modal["components"]
+    assert label["type"] == 18 and label["component"]["type"] == 19  # a label holding a FileUpload
+    image = bot_env.harness.attach(written(tmp_path, "face.jpg", photo()))
+    sent = await bot_env.harness.submit({}, user="player1", files={"image": [image]})
+    assert sent.message is not None and sent.ephemeral
+    assert "New portrait for **Vin**" in card_text(sent.message)
+    assert thumbnails(sent.message) == [f"attachment://{FILE_NAME}"]
+    stored = await bot_env.storage.portraits.get(bot_env.guild_id, hero.id)
+    assert stored is not None and not Image.open(io.BytesIO(stored.image)).getexif()
+    assert not bot_env.harness.violations
+
+
+async def test_the_command_without_a_picture_opens_the_form_and_a_bad_upload_stores_nothing(
+    vin: BotEnv, tmp_path: Path
+) -> None:
+    opened = await vin.slash("/character portrait", user="player1")
+    assert opened.modal is not None and opened.modal["title"] == "Portrait of Vin"
+    bomb = vin.harness.attach(written(tmp_path, "bomb.png", png((20_000, 20_000))))
+    refused = await vin.harness.submit({}, user="player1", files={"image": [bomb]})
+    assert refused.ephemeral and "decompression bomb" in refused.content
+    assert await vin.storage.portraits.get(vin.guild_id, await vin_id(vin)) is None
+    assert not vin.harness.violations
+
+
+async def test_a_form_sent_after_the_hero_was_given_away_is_refused(vin: BotEnv, tmp_path: Path) -> None:
+    opened = await vin.slash("/character portrait", user="player1")
+    assert opened.modal is not None
+    await vin.slash("/edit owner owner:@player2 name:Vin", user="narrator")
+    image = vin.harness.attach(written(tmp_path, "face.png", png((64, 64), "RGB")))
+    refused = await vin.harness.submit({}, modal=opened.modal, user="player1", files={"image": [image]})
+    assert refused.ephemeral and "Vin" in refused.content and "New portrait" not in refused.content
+    assert await vin.storage.portraits.get(vin.guild_id, await vin_id(vin)) is None

@@ -36,6 +36,7 @@ from bot.cogs.characters.builder_screens import (
     screen,
     select_id,
 )
+from bot.cogs.characters.portrait import portrait_view
 from bot.errors import BotError, NotAllowed, answer_error
 from bot.render.common import plain
 from bot.render.sheet import sheet_embed
@@ -181,7 +182,7 @@ async def create(interaction: Interaction, draft_id: int) -> None:
             )
             await show(interaction, stored, Step.REVIEW, notice)
             return
-        await created(interaction, hero.name, " It is now your active character." if active else "")
+        await created(interaction, hero.name, " It is now your active character." if active else "", saved.id)
         await replies.send(
             interaction,
             f"<@{user_id}> made **{plain(hero.name)}**.",
@@ -198,13 +199,15 @@ async def create(interaction: Interaction, draft_id: int) -> None:
         await answer_error(interaction, error)
 
 
-async def created(interaction: Interaction, name: str, note: str = "") -> None:
-    """The builder's last screen: the Hero is made."""
+async def created(interaction: Interaction, name: str, note: str = "", hero_id: int | None = None) -> None:
+    """The builder's last screen: the Hero is made; with ``hero_id``, a button to upload a
+    portrait for them (``portrait``)."""
+    portrait = " Add a portrait if you like." if hero_id is not None else ""
     await replies.edit(
         interaction,
-        content=f"Created **{plain(name)}**.{note} The sheet is in the channel.",
+        content=f"Created **{plain(name)}**.{note} The sheet is in the channel.{portrait}",
         embed=None,
-        view=None,
+        view=portrait_view(hero_id) if hero_id is not None else None,
         allowed_mentions=NO_PINGS,
     )
 
