@@ -8,10 +8,14 @@ option of a command). Here the files are served by the fake's own CDN (``FakeDis
 
 :func:`file_uploads` lists a modal's uploads for the harness, :func:`answer_upload` is the
 submitted component, :func:`resolve_uploads` the resolved part, and :func:`upload_problems`
-what Discord would refuse in a modal's upload (checked with the modal, ``validate``).
+what Discord would refuse in a modal's upload (checked with the modal, ``validate``). At the
+console, ``!submit image:face.png`` sends a local file in the upload named ``image``
+(:func:`typed_files`).
 """
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 JSON = dict[str, Any]
@@ -88,3 +92,19 @@ def upload_problems(component: JSON, where: str) -> list[str]:
             f"{where}: a file upload's min_values {low} / max_values {high} must be 0-10 and 1-10"
         )
     return problems
+
+
+def typed_files(modal: JSON, typed: str, attach: Callable[[Path], JSON]) -> tuple[str, dict[str, list[JSON]]]:
+    """The console's ``!submit`` text without its uploads, and the files they name: each
+    ``upload:path`` (custom id or label; quoted when the path has spaces), served by ``attach``."""
+    files: dict[str, list[JSON]] = {}
+    for upload in file_uploads(modal):
+        names = "|".join(re.escape(str(upload[key])) for key in ("custom_id", "label"))
+        pattern = re.compile(rf'(?i)(?:^|\s)(?:{names}):("[^"]+"|\S+)')
+        for found in list(pattern.finditer(typed)):
+            path = Path(found[1].strip('"')).expanduser()
+            if not path.is_file():
+                raise ValueError(f"{upload['custom_id']}: no such file {str(path)!r}")
+            files.setdefault(upload["custom_id"], []).append(attach(path))
+        typed = pattern.sub(" ", typed).strip()
+    return typed, files

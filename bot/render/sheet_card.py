@@ -2,13 +2,15 @@
 
 One container, its accent the character's kind: a heading section (the name, concept and whose
 it is) with the portrait as its thumbnail when there is one, then one text block per part of
-the sheet, one line per rating, so it reads down a phone's narrow screen as well as a desktop.
+the sheet: a kind's three ratings on one short line, each item of a list on its own, so it
+reads down a phone's narrow screen as well as a desktop.
 It stays within Discord's limits for a layout message, 40 components and 4,000 characters of
 text in all: the parts are a dozen components at most, and their text is shaved, the longest
 first, to one common length so every part stays visible (as the embed's fields were).
 
-What the embed did that the card does not: inline fields side by side (the card stacks them),
-and a footer in smaller type, which is a ``-#`` subtext line here.
+What the embed did that the card does not: inline fields side by side (the card puts a kind's
+ratings on one line instead), and a footer in smaller type, which is a ``-#`` subtext line here.
+In both themes the text is Discord's own colour; only the accent bar is ours.
 """
 
 import io
@@ -41,9 +43,9 @@ HEADING_LIMIT = 600
 def sheet_parts(character: Character) -> list[tuple[str, list[str]]]:
     """The sheet's parts in reading order, each a title and its lines."""
     parts = [
-        ("Attributes", attribute_lines(character)),
-        ("Standings", standing_lines(character)),
-        ("Members" if character.is_extra else "Resiliences", resilience_lines(character)),
+        ("Attributes", [" · ".join(attribute_lines(character))]),
+        ("Standings", [" · ".join(standing_lines(character))]),
+        ("Members" if character.is_extra else "Resiliences", [" · ".join(resilience_lines(character))]),
     ]
     if traits := trait_lines(character):
         parts.append(("Traits", traits))

@@ -20,6 +20,7 @@ from rules.character import export_character, revise_character
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
 from tests.bot.builder_support import make_hero
+from tests.bot.test_console import run_console
 
 THUMBNAIL, SECTION = 11, 9
 
@@ -230,3 +231,12 @@ async def test_a_form_sent_after_the_hero_was_given_away_is_refused(vin: BotEnv,
     refused = await vin.harness.submit({}, modal=opened.modal, user="player1", files={"image": [image]})
     assert refused.ephemeral and "Vin" in refused.content and "New portrait" not in refused.content
     assert await vin.storage.portraits.get(vin.guild_id, await vin_id(vin)) is None
+
+
+def test_at_the_console_a_portrait_is_uploaded_in_the_form_by_a_file_path(tmp_path: Path) -> None:
+    (tmp_path / "face.png").write_bytes(png((120, 80), "RGB"))
+    script = "/character create name:Vin physique:3 wits:4\n/character portrait\n!submit image:face.png\n"
+    result = run_console(script, tmp_path / "console.sqlite3")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    after = result.stdout.split("> !submit image:face.png\n")[1]
+    assert "New portrait for **Vin**" in after and f"[file: {FILE_NAME}" in after
