@@ -18,6 +18,7 @@ are large native dependencies for one thumbnail, or wrap Pillow anyway.
 
 import asyncio
 import io
+from collections.abc import Mapping
 
 import discord
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -102,10 +103,17 @@ def _bare(image: Image.Image) -> Image.Image:
     return Image.frombytes(mode, converted.size, converted.tobytes())
 
 
+DECODING_AT_ONCE = 2
+"""Images decoded at the same time, in all: one may take a hundred megabytes while it decodes."""
+_decoding = asyncio.Semaphore(DECODING_AT_ONCE)
+
+
 async def accept(data: bytes) -> bytes:
-    """:func:`reencode`, in a worker thread: decoding a large image takes a while."""
+    """:func:`reencode`, in a worker thread (decoding a large image takes a while), a few at a
+    time (:data:`DECODING_AT_ONCE`), so a flood of uploads cannot exhaust memory."""
     refuse_size(len(data))
-    return await asyncio.to_thread(reencode, data)
+    async with _decoding:
+        return await asyncio.to_thread(reencode, data)
 
 
 async def read_upload(attachment: discord.Attachment) -> bytes:
@@ -123,6 +131,13 @@ def portrait_path(guild_id: int, character_id: int, token: str) -> str:
     """Where the web view serves a portrait: unguessable (``token``, 128 random bits) and
     unchanging for one image, so it is served without a session and cached for good."""
     return f"/portraits/{guild_id}/{character_id}-{token}.{EXTENSION}"
+
+
+def portrait_urls(public_url: str | None, guild_id: int, tokens: Mapping[int, str]) -> dict[int, str]:
+    """:func:`portrait_url` of every character in ``tokens`` (``storage.portraits.tokens``), for
+    a card that shows several (the Conflict board's thumbnails); empty without a public address."""
+    found = {cid: portrait_url(public_url, guild_id, cid, token) for cid, token in tokens.items()}
+    return {cid: url for cid, url in found.items() if url is not None}
 
 
 def portrait_url(public_url: str | None, guild_id: int, character_id: int, token: str | None) -> str | None:

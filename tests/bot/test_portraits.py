@@ -9,12 +9,14 @@ only its own re-encoding (``bot.render.portraits``).
 import base64
 import io
 import json
+import threading
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, PngImagePlugin
 
-from bot.render.portraits import FILE_NAME, MAX_UPLOAD_BYTES, SIDE, portrait_url
+from bot.render import portraits
+from bot.render.portraits import FILE_NAME, MAX_UPLOAD_BYTES, SIDE, portrait_url, portrait_urls, reencode
 from fake_discord.payloads import JSON, avatar_hash
 from rules.character import export_character, revise_character
 from testbed.bot_env import BotEnv
@@ -240,3 +242,59 @@ def test_at_the_console_a_portrait_is_uploaded_in_the_form_by_a_file_path(tmp_pa
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     after = result.stdout.split("> !submit image:face.png\n")[1]
     assert "New portrait for **Vin**" in after and f"[file: {FILE_NAME}" in after
+
+
+def gif_animation() -> bytes:
+    frames = [Image.new("P", (40, 30), colour) for colour in (1, 2, 3)]
+    out = io.BytesIO()
+    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=100, loop=0)
+    return out.getvalue()
+
+
+def png_with_text_and_alpha() -> bytes:
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Author", "someone@example.org")
+    info.add_itxt("XML:com.adobe.xmp", "<x:xmpmeta>secret</x:xmpmeta>")
+    out = io.BytesIO()
+    Image.new("RGBA", (600, 300), (10, 20, 30, 128)).save(out, "PNG", pnginfo=info)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("data", "size", "mode"),
+    [
+        (photo((900, 600)), (256, 171), "RGB"),
+        (gif_animation(), (40, 30), "RGB"),  # the first frame, never an animation
+        (png_with_text_and_alpha(), (256, 128), "RGBA"),  # transparency kept, text chunks gone
+        (photo((100, 100), exif=False), (100, 100), "RGB"),  # never enlarged
+    ],
+)
+def test_every_accepted_image_becomes_a_small_bare_webp(
+    data: bytes, size: tuple[int, int], mode: str
+) -> None:
+    image = Image.open(io.BytesIO(reencode(data)))
+    assert (image.format, image.size, image.mode) == ("WEBP", size, mode)
+    assert getattr(image, "n_frames", 1) == 1
+    assert not image.getexif() and not {"exif", "icc_profile", "xmp", "Author"} & set(image.info)
+
+
+async def test_decoding_runs_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[threading.Thread] = []
+    original = portraits.reencode
+
+    def recording(data: bytes) -> bytes:
+        threads.append(threading.current_thread())
+        return original(data)
+
+    monkeypatch.setattr(portraits, "reencode", recording)
+    assert await portraits.accept(png((50, 50), "RGB"))
+    assert threads and threading.main_thread() not in threads
+
+
+def test_portrait_urls_only_with_a_public_address() -> None:
+    tokens = {7: "t" * 22, 9: "u" * 22}
+    assert portrait_urls(None, 1, tokens) == {}
+    assert portrait_urls("https://x.example/", 1, tokens) == {
+        7: "https://x.example/portraits/1/7-" + "t" * 22 + ".webp",
+        9: "https://x.example/portraits/1/9-" + "u" * 22 + ".webp",
+    }
