@@ -18,6 +18,7 @@ are large native dependencies for one thumbnail, or wrap Pillow anyway.
 
 import asyncio
 import io
+import weakref
 from collections.abc import Mapping
 
 import discord
@@ -105,14 +106,18 @@ def _bare(image: Image.Image) -> Image.Image:
 
 DECODING_AT_ONCE = 2
 """Images decoded at the same time, in all: one may take a hundred megabytes while it decodes."""
-_decoding = asyncio.Semaphore(DECODING_AT_ONCE)
+_decoding: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore]" = (
+    weakref.WeakKeyDictionary()
+)
+"""Each event loop's semaphore (a semaphore belongs to the loop it first waited on)."""
 
 
 async def accept(data: bytes) -> bytes:
     """:func:`reencode`, in a worker thread (decoding a large image takes a while), a few at a
     time (:data:`DECODING_AT_ONCE`), so a flood of uploads cannot exhaust memory."""
     refuse_size(len(data))
-    async with _decoding:
+    loop = asyncio.get_running_loop()
+    async with _decoding.setdefault(loop, asyncio.Semaphore(DECODING_AT_ONCE)):
         return await asyncio.to_thread(reencode, data)
 
 
