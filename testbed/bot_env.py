@@ -121,9 +121,14 @@ class BotEnv:
         return await self.harness.send(payload)
 
 
+IS_COMPONENTS_V2 = 1 << 15
+
+
 def refused(reply: InteractionRecord) -> bool:
-    """Refusals are private text; confirmations (some private too) carry an embed."""
-    return reply.ephemeral and not reply.embeds
+    """Refusals are private text; confirmations (some private too) carry an embed or are a
+    card (a layout message)."""
+    card = reply.message is not None and int(reply.message.get("flags") or 0) & IS_COMPONENTS_V2
+    return reply.ephemeral and not reply.embeds and not card
 
 
 def make_settings(db_path: Path, guild_id: int, *, web_port: int | None = None) -> Settings:

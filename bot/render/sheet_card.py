@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.render.common import fit, plain, units
+from bot.render.common import NEUTRAL, fit, plain, units
 from bot.render.portraits import FILE_NAME
 from bot.render.sheet import (
     KIND_COLOURS,
@@ -76,17 +76,29 @@ def fitted(blocks: Sequence[str], budget: int) -> list[str]:
     return [fit(block, cap) if size > cap else block for block, size in zip(blocks, sizes, strict=True)]
 
 
+EXTRA_LIMIT = 1500
+"""The most text a box below the sheet holds (build advice, what an import left out)."""
+Extra = tuple[str, Sequence[str]]
+"""A box below the sheet: its title and its lines, already escaped."""
+
+
 def sheet_card(
-    character: Character, *, portrait: bool = False, notes: Sequence[str] = ()
+    character: Character,
+    *,
+    portrait: bool = False,
+    notes: Sequence[str] = (),
+    extras: Sequence[Extra] = (),
 ) -> discord.ui.LayoutView:
     """The sheet as a layout message; ``portrait``: the reply attaches the portrait as
     :data:`~bot.render.portraits.FILE_NAME`, shown as the heading's thumbnail. ``notes``: short
-    lines above the card (what was just done), already escaped."""
+    lines above the card (what was just done), ``extras``: boxes below it (build advice, what an
+    import left out), all already escaped."""
     title = plain(character.name) + f" — {character.kind.label}"
     heading = fit(f"## {title}\n{_description(character)}", HEADING_LIMIT)
     footer = _footer(character)
     top = [fit(note, 500) for note in notes]
-    fixed = sum(units(t) for t in [heading, *top]) + (units(footer) + 3 if footer else 0)
+    boxes = [fit(f"**{name}**\n" + "\n".join(lines), EXTRA_LIMIT) for name, lines in extras]
+    fixed = sum(units(t) for t in [heading, *top, *boxes]) + (units(footer) + 3 if footer else 0)
     blocks = fitted(
         ["**" + name + "**\n" + "\n".join(lines) for name, lines in sheet_parts(character)],
         TEXT_LIMIT - fixed - 50,
@@ -111,6 +123,8 @@ def sheet_card(
     for note in top:
         view.add_item(discord.ui.TextDisplay(note))
     view.add_item(container)
+    for box in boxes:
+        view.add_item(discord.ui.Container(discord.ui.TextDisplay(box), accent_colour=NEUTRAL))
     view.stop()
     return view
 

@@ -180,7 +180,8 @@ async def test_every_reply_about_a_maximal_sheet_fits(bot_env: BotEnv, tmp_path:
     assert exported.message is not None
     path.write_bytes(bot_env.harness.fake.file_bytes(exported.message["attachments"][0]))
     imported = await bot_env.slash(f'/character import file:"{path}" name:Copy', user="player1")
-    assert_within_limits(imported.embeds)
+    assert imported.message is not None and components_in(imported.message["components"]) <= 40
+    assert units(card_text(imported.message)) <= 4000 and "Imported **Copy**" in card_text(imported.message)
     assert not bot_env.harness.violations
 
 

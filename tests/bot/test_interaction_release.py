@@ -52,7 +52,8 @@ async def test_handled_commands_and_autocompletes_leave_no_interaction_to_the_co
         for _ in range(3):
             assert (await vin.slash("/roll dice:5 difficulty:2", user="player1")).embeds
             assert (await vin.slash("/roll stat:Steel", user="player1")).embeds
-            assert (await vin.slash("/character show name:Vin", user="player2")).embeds
+            shown = await vin.slash("/character show name:Vin", user="player2")
+            assert shown.message is not None and shown.message["components"]  # the sheet card
             assert (await vin.harness.autocomplete("/character show name:V", user="player2")).choices
         refused = await vin.slash("/character show name:Nobody", user="player2")
         assert refused.ephemeral

@@ -39,7 +39,7 @@ from bot.cogs.characters.builder_screens import (
 from bot.cogs.characters.portrait import portrait_view
 from bot.errors import BotError, NotAllowed, answer_error
 from bot.render.common import plain
-from bot.render.sheet import sheet_embed
+from bot.render.sheet_card import sheet_card
 from bot.text import inert
 from rules.character import CharacterKind
 from rules.character.draft import Step, at_step, finish, new_draft, typed_dropped, typed_kept
@@ -185,8 +185,7 @@ async def create(interaction: Interaction, draft_id: int) -> None:
         await created(interaction, hero.name, " It is now your active character." if active else "", saved.id)
         await replies.send(
             interaction,
-            f"<@{user_id}> made **{plain(hero.name)}**.",
-            embed=sheet_embed(hero),
+            view=sheet_card(hero, notes=[f"<@{user_id}> made **{plain(hero.name)}**."]),
             allowed_mentions=NO_PINGS,
         )
     except NotFoundError as error:
