@@ -154,7 +154,9 @@ async def test_export_and_import_keep_the_portrait(vin: BotEnv, tmp_path: Path) 
     assert json.loads(data)["portrait"] == base64.b64encode(original.image).decode()
     sheet = written(tmp_path, "vin.json", data)
     imported = await vin.slash(f'/character import file:"{sheet}" name:Valette', user="player1")
-    assert imported.ephemeral and "Imported **Valette** from this bot, with its portrait." in imported.content
+    assert imported.message is not None and imported.ephemeral
+    assert "Imported **Valette** from this bot, with its portrait." in card_text(imported.message)
+    assert thumbnails(imported.message) == [f"attachment://{FILE_NAME}"]
     valette = await vin.storage.characters.get_by_name(vin.guild_id, "Valette")
     copied = await vin.storage.portraits.get(vin.guild_id, valette.id)
     assert copied is not None and copied.token != original.token
