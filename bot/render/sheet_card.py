@@ -5,7 +5,7 @@ it is) with the portrait as its thumbnail when there is one, then one text block
 the sheet: a kind's three ratings on one short line, each item of a list on its own, so it
 reads down a phone's narrow screen as well as a desktop.
 It stays within Discord's limits for a layout message, 40 components and 4,000 characters of
-text in all: the parts are a dozen components at most, and their text is shaved, the longest
+text in all: the card is 25 components at most, and its text is shaved, the longest
 first, to one common length so every part stays visible (as the embed's fields were).
 
 What the embed did that the card does not: inline fields side by side (the card puts a kind's
