@@ -43,3 +43,18 @@ async def test_a_portrait_is_served_by_its_address_alone_and_cached(bot_env: Bot
     async with web_client(bot_env) as client:
         assert (await client.get(path)).status == 404  # removed: its address is gone with it
     Image.open(io.BytesIO(stored.image)).verify()
+
+
+async def test_a_secret_villains_portrait_shows_to_the_narrator_only(bot_env: BotEnv, tmp_path: Path) -> None:
+    await bot_env.play(SCRIPT)
+    await bot_env.slash(f'/character portrait image:"{picture(tmp_path)}" name:Thug', user="narrator")
+    pages = {}
+    async with web_client(bot_env) as client:
+        for user, narrator in (("player1", False), ("narrator", True)):
+            await logged_in(client, bot_env, user, narrator=narrator)
+            pages[user] = await (await client.get(f"/g/{bot_env.guild_id}/data")).json()
+    for user, expected in (("player1", [None]), ("narrator", [True])):
+        fighters = [p for c in pages[user]["conflicts"] for side in c["sides"] for p in side["participants"]]
+        thug = [p.get("portrait") for p in fighters if p["name"] == "Thug"]
+        assert [bool(url) or None for url in thug] == expected, user
+    assert "Thug" not in [s["name"] for s in pages["player1"]["sheets"]]
