@@ -172,6 +172,9 @@ def relative(when: datetime, now: datetime) -> str:
     return f"in {words}" if seconds > 0 else f"{words} ago"
 
 
+THUMBNAIL = 11
+
+
 def _render_component(component: JSON) -> list[str]:
     kind = component.get("type")
     children = component.get("components") or []
@@ -206,6 +209,9 @@ def _inline(component: JSON) -> str:
         return f"<{SELECT_TYPES[kind]} {placeholder}{': ' + options if options else ''}>"
     if kind == 4:
         return f"{{{component.get('label') or component.get('custom_id')}}}"
+    if kind == THUMBNAIL:  # a section's picture: an attached file's name, or the picture's address
+        url = str((component.get("media") or {}).get("url") or "")
+        return f"[picture: {url.removeprefix('attachment://')}]"
     return f"<component type {kind}>"
 
 

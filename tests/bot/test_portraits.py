@@ -244,6 +244,7 @@ def test_at_the_console_a_portrait_is_uploaded_in_the_form_by_a_file_path(tmp_pa
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     after = result.stdout.split("> !submit image:face.png\n")[1]
     assert "New portrait for **Vin**" in after and f"[file: {FILE_NAME}" in after
+    assert f"[picture: {FILE_NAME}]" in after  # the card's thumbnail, as the console draws it
 
 
 def gif_animation() -> bytes:
