@@ -21,6 +21,7 @@ from storage.handled import HandledRepository
 from storage.identify import IdentifyRepository
 from storage.moves import MoveRepository
 from storage.outbox import OutboxRepository
+from storage.portraits import PortraitRepository
 from storage.postgres import PgDatabase, PgTransactionSession
 from storage.requests import RequestRepository
 from storage.rolls import RollLog
@@ -47,6 +48,7 @@ class Repositories:
         self.requests = RequestRepository(session)
         self.handled = HandledRepository(session)
         self.web = WebRepository(session)
+        self.portraits = PortraitRepository(session)
         self.identify = IdentifyRepository(session)
         self.scenes = SceneRepository(session)
         self.moves = MoveRepository(session)

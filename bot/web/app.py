@@ -39,6 +39,7 @@ from bot.access import Caller, narrator_by_rule
 from bot.config import Settings
 from bot.web.limits import Buckets
 from bot.web.pages import NarratorPages
+from bot.web.portraits import add_portraits
 from bot.web.snapshot import page_data
 from bot.web.standing import MemberGone, Standing, StandingCache, Standings
 from bot.web.tokens import SESSION_LIFE, BadToken, Grant, Kind, sign, signing_key, verify
@@ -315,4 +316,5 @@ def make_app(
     app.router.add_get(r"/g/{guild_id:\d{1,20}}/events", events)
     app.router.add_get(r"/g/{guild_id:\d{1,20}}/session", session_state)
     app.router.add_static("/static/", STATIC)
+    add_portraits(app, storage)
     return app

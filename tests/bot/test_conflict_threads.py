@@ -15,6 +15,7 @@ from fake_discord.thread_routes import archive_by_hand
 from fake_discord.world import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS, FakeChannel
 from storage.conflicts import NO_CONFLICT
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, refused
+from testbed.cards import card_text
 from tests.bot.test_console import run_console
 
 JSON = dict[str, Any]
@@ -44,7 +45,7 @@ def in_channel(env: BotEnv, channel: FakeChannel) -> list[JSON]:
 def after_sheets(env: BotEnv) -> list[JSON]:
     """What #table shows everyone after the two sheets were made there."""
     shown = [m for m in in_channel(env, table(env)) if not m["flags"] & 64]
-    return [m for m in shown if not m["content"].startswith("Created")]
+    return [m for m in shown if not card_text(m).startswith("Created")]  # the sheets are cards
 
 
 def the_thread(env: BotEnv) -> FakeChannel:

@@ -22,6 +22,18 @@ CREATE TABLE breather_calls (
     PRIMARY KEY (guild_id, character_id)
 );
 
+CREATE TABLE character_portraits (
+    guild_id      INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    token         TEXT    NOT NULL,
+    media_type    TEXT    NOT NULL,
+    image         BLOB    NOT NULL,
+    generation    INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (guild_id, character_id),
+    FOREIGN KEY (guild_id, character_id)
+        REFERENCES characters (guild_id, id) ON DELETE CASCADE
+);
+
 CREATE TABLE characters (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id    INTEGER NOT NULL,
