@@ -81,6 +81,21 @@ async def thread_for(interaction: Interaction, stakes: str) -> tuple[int | None,
     return thread.id, None
 
 
+async def drop_thread(interaction: Interaction, thread_id: int) -> None:
+    """A thread made for a Conflict that then could not be saved goes away again: deleted, when
+    the bot may (Discord asks Manage Threads even of a thread's maker), else archived, so no empty
+    thread is left in the channel's list. Refusals are checked before the thread is made
+    (``/conflict start``), so only an error saving comes here."""
+    http = interaction.client.http
+    try:
+        if interaction.app_permissions.manage_threads:
+            await http.delete_channel(thread_id, reason="The Conflict could not be started")
+        else:
+            await http.edit_channel(thread_id, archived=True, reason="The Conflict could not be started")
+    except (discord.HTTPException, TimeoutError) as error:
+        log.warning("Could not remove the thread %s of a Conflict that did not start: %s", thread_id, error)
+
+
 async def send_to_thread(interaction: Interaction, reply: Reply) -> None:
     """The Conflict began in its thread: the channel gets one line linking to it, and the
     outbox posts the opening message in the thread (it answers no interaction there), before
