@@ -124,7 +124,6 @@ class ConflictFlow:
         self.outbox.closing = self.boards.ended
         self.defend_grace = DEFEND_GRACE
         self._prompted: dict[tuple[int, int, int], float] = {}
-        self._after: set[asyncio.Task[None]] = set()
 
     async def run(
         self,
@@ -404,24 +403,11 @@ class ConflictFlow:
         if left > 0:
             raise BotError(f"Give the player a moment to choose: you can answer for them in {left:.0f} s.")
 
-    def later(self, work: Awaitable[None], name: str) -> None:
-        """Run ``work`` after the move, beside the board and the outbox (a Conflict's thread
-        closed once it shows the end); :meth:`idle` waits for it too."""
-        task = asyncio.ensure_future(work)
-        task.set_name(name)
-        self._after.add(task)
-        task.add_done_callback(self._after.discard)
-
     async def idle(self) -> None:
-        """Wait until every board refresh, queued delivery and work after a move has run (tests
-        and benchmarks)."""
-        while self._after:
-            await asyncio.gather(*list(self._after), return_exceptions=True)
+        """Wait until every board refresh and queued delivery has run (tests and benchmarks)."""
         await self.outbox.idle()
         await self.boards.idle()
 
     def close(self) -> None:
         self.boards.close()
         self.outbox.close()
-        for task in self._after:
-            task.cancel()

@@ -50,6 +50,7 @@ refusals are retried with a back-off, and whatever is left is tried again at the
 """
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
@@ -226,8 +227,7 @@ class Outbox:
             found = await self._find(
                 row.channel_id, after=row.interaction_id, match=_reply_to(row.interaction_id)
             )
-        elif row.attempted_at is not None and (utc_now() - row.attempted_at).total_seconds() > NONCE_TRUSTED:
-            since = discord.utils.time_snowflake(row.attempted_at - timedelta(minutes=5))
+        elif since := _nonce_forgotten(row):
             found = await self._find(row.channel_id, after=since, match=_same_message(row.payload))
         if found is None:
             found = await self._post(row, row.channel_id, row.payload)
@@ -249,19 +249,17 @@ class Outbox:
         close: JSON = row.payload[CLOSE]
         parent, summary = int(close["parent_id"]), close["summary"]
         if self.closing is not None and row.conflict_id is not None:
-            await self.closing(row.guild_id, row.channel_id, row.conflict_id)
+            with contextlib.suppress(ThreadLocked):  # a locked thread keeps its board as it is
+                await self.closing(row.guild_id, row.channel_id, row.conflict_id)
         found: int | None = None
         unposted = NO_PARENT
-        if row.attempted_at is not None and (utc_now() - row.attempted_at).total_seconds() > NONCE_TRUSTED:
-            since = discord.utils.time_snowflake(row.attempted_at - timedelta(minutes=5))
-            found = await self._find(parent, after=since, match=_same_message(summary))
         try:
+            if since := _nonce_forgotten(row):
+                found = await self._find(parent, after=since, match=_same_message(summary))
             if found is None:
                 found = await self._post(row, parent, summary)
-        except discord.NotFound as error:
-            if error.code != UNKNOWN_CHANNEL:
-                raise
-            found = None  # the parent is gone; the thread is still archived
+        except discord.NotFound as error:  # the parent is gone, or the summary was deleted there
+            unposted = NO_PARENT if error.code == UNKNOWN_CHANNEL else DELETED
         except discord.Forbidden as error:
             unposted = REFUSED
             log.warning("Could not post the summary of thread %s in its channel: %s", row.channel_id, error)
@@ -291,6 +289,14 @@ class Outbox:
                     return int(message["id"])
             after = max(int(m["id"]) for m in page)
         return None
+
+
+def _nonce_forgotten(row: OutboxMessage) -> int | None:
+    """Where to look for the row's message when Discord may have forgotten its nonce (first
+    posted longer ago than :data:`NONCE_TRUSTED`): a snowflake a little before that post."""
+    if row.attempted_at is None or (utc_now() - row.attempted_at).total_seconds() <= NONCE_TRUSTED:
+        return None
+    return discord.utils.time_snowflake(row.attempted_at - timedelta(minutes=5))
 
 
 def close_row(parent_id: int, summary: JSON) -> NewMessage:
