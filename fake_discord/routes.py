@@ -28,7 +28,7 @@ from fake_discord.responses import (
     reply,
     spec_problems,
 )
-from fake_discord.thread_routes import create_thread, edit_channel
+from fake_discord.thread_routes import create_thread, delete_channel, edit_channel
 from fake_discord.validate import (
     mention_problems,
     validate_autocomplete,
@@ -302,6 +302,7 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("POST", r"/channels/(\d+)/threads", create_thread),
     ("POST", r"/channels/(\d+)/messages/(\d+)/threads", create_thread),
     ("PATCH", r"/channels/(\d+)", edit_channel),
+    ("DELETE", r"/channels/(\d+)", delete_channel),
     ("GET", r"/channels/(\d+)/webhooks", channel_webhooks),
     ("POST", r"/channels/(\d+)/webhooks", channel_webhooks),
     ("GET", r"/channels/(\d+)/messages", channel_messages),
