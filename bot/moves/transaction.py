@@ -31,6 +31,7 @@ import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from bot.rolling.journal import conflict_entries
 from rules.character import Character
 from rules.conflict import (
     Begin,
@@ -57,6 +58,7 @@ from storage.errors import NotFoundError, StaleWriteError
 from storage.moves import MoveWrite
 from storage.outbox import NewMessage
 from storage.rolls import RollRecord
+from storage.sql import utc_now
 from storage.store import Repositories, Storage
 
 MakeCommand = Callable[[Conflict, Mapping[int, Character]], Command]
@@ -133,6 +135,9 @@ async def _prepare(
         sheets=[(loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())],
         rolls=tuple(rolls(applied)) if rolls is not None else (),
         messages=tuple(messages),
+        journal=conflict_entries(
+            utc_now(), transition.state, transition.events, stored.id, applied.characters, applied.revealed
+        ),
     )
     return _Move(stored, loaded, transition, applied, write)
 
@@ -277,6 +282,8 @@ async def start_conflict(
             characters=sheets,
             revealed=frozenset(cid for cid, s in loaded.items() if s.revealed),
         )
+        told = conflict_entries(utc_now(), state, applied.events, stored.id, sheets, applied.revealed)
+        await tx.journal.add(guild_id, channel_id, told)
         if compose is None:
             return applied
         rows = await tx.outbox.add(guild_id, channel_id, stored.id, await compose(applied))
