@@ -66,7 +66,7 @@ def request_entry(
         kind=EntryKind.REQUEST,
         text=text + (" (secret)" if secret else ""),
         public=None if secret else text,
-        owner_id=None if secret else user_id,
+        owner_id=user_id,
         character_id=character_id,
         outcome=reading.outcome,
     )
