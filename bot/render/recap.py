@@ -8,6 +8,7 @@ limit. Whatever the sections, the card's text is clipped to :data:`CARD_TEXT`.
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -68,9 +69,7 @@ def recap_sections(recap: Recap, title: str, *, private: bool) -> list[str]:
     return kept
 
 
-def recap_card(
-    blocks: Sequence[str], button: discord.ui.Button[discord.ui.LayoutView] | None = None
-) -> discord.ui.LayoutView:
+def recap_card(blocks: Sequence[str], button: discord.ui.Item[Any] | None = None) -> discord.ui.LayoutView:
     """One layout message: a Container of TextDisplays (and the Narrator's button, if any)."""
     view = discord.ui.LayoutView(timeout=None)
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(

@@ -10,6 +10,7 @@ A session left open closes by itself after ``MISTBORN_SESSION_QUIET_HOURS`` of q
 
 import asyncio
 import io
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,7 +20,8 @@ from bot import replies
 from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
-from bot.errors import BotError
+from bot.cogs.sessions.schedule import FORM, ScheduleNext, form_values, schedule, schedule_button
+from bot.errors import BotError, answer_error
 from bot.inputs.characters import AnyCharacter, named_or_active
 from bot.render.common import plain
 from bot.render.recap import journal_markdown, recap_card, recap_sections
@@ -62,6 +64,28 @@ class SessionCommands(
         self.bot = bot
         super().__init__()
 
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ScheduleNext)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(ScheduleNext)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """The next session's form, submitted (``bot.cogs.sessions.schedule``)."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        found = FORM.fullmatch(str(data.get("custom_id", "")))
+        if found is None:
+            return
+        try:
+            await schedule(
+                interaction, int(found["session"]), form_values(list(data.get("components") or []))
+            )
+        except Exception as error:
+            await answer_error(interaction, error)
+
     @app_commands.command(name="start", description="Narrator: start a session in this channel")
     @app_commands.describe(title="What to call the night (default: the date)")
     @app_commands.guild_only()
@@ -92,11 +116,10 @@ class SessionCommands(
         ended = await journal.end(session, utc_now())
         if ended is None:
             raise BotError("That session has just been ended.")
-        await replies.defer(interaction, ephemeral=False)
         entries = await journal.entries(ended)
         public, full = await asyncio.to_thread(recap_blocks, entries, plain(ended.title))
         await replies.send(interaction, view=recap_card(public))
-        await replies.send(interaction, view=recap_card(full), ephemeral=True)
+        await replies.send(interaction, view=recap_card(full, schedule_button(ended.id)), ephemeral=True)
 
     @app_commands.command(name="status", description="Whether a session is open in this channel")
     @app_commands.guild_only()
