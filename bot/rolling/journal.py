@@ -9,7 +9,6 @@ from datetime import datetime
 
 from bot.access import is_secret, visibility_of
 from bot.render.conflict_events import event_line
-from bot.render.conflict_words import plural
 from bot.render.dice import faces_text
 from bot.render.visibility import FULL
 from rules.character import Character
@@ -116,7 +115,7 @@ def conflict_entries(
             full = shown = f"A {conflict.type.value} Conflict began, for {conflict.stakes}"
         elif isinstance(event, ev.ConflictEnded):
             kind = EntryKind.CONFLICT_ENDED
-            full = shown = f"{shown} (stakes: {conflict.stakes}; {plural(event.rounds, 'round')})"
+            full = shown = f"{shown} (stakes: {conflict.stakes})"
         elif isinstance(event, ev.DamageDealt):
             kind, character, amount = EntryKind.DAMAGE, event.target, event.taken
         elif isinstance(event, ev.Defeated):
