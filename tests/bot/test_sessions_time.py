@@ -104,3 +104,38 @@ async def test_a_thousand_event_night_fits_discords_limits(bot_env: BotEnv) -> N
     assert int(ended.messages[-1].get("flags") or 0) & EPHEMERAL
     journal = journal_of(env, await env.slash("/session journal", user="player1"))
     assert sum(1 for line in journal.splitlines() if "Q7 event" in line) == 1000
+
+
+async def test_a_heros_story_spans_sessions_and_outlives_the_sheet(bot_env: BotEnv) -> None:
+    env = bot_env
+    await vin(env)
+    for night, line in enumerate(["/sheet damage amount:2", "/edit attribute attribute:Wits value:4"], 1):
+        await env.slash(f'/session start title:"Night {night}"')
+        await env.slash(f"/roll dice:3 label:Q7-NIGHT{night}", user="player1")
+        await env.slash(line, user="player1")
+        await env.slash("/gmroll dice:3 label:Q7-GM", user="narrator")
+        await env.slash("/session end")
+    history = await env.slash("/session history", user="player1")
+    story = journal_of(env, history)
+    for words in ("took 2 Health damage", "Vin's sheet changed: Attributes"):
+        assert words in story, story
+    assert "Q7-GM" not in story  # the Narrator's secret roll is neither Vin's nor the table's
+    await env.slash("/character delete name:Vin", user="player1")
+    await env.harness.click("Delete", user="player1")
+    [_latest, first] = await env.storage.journal.sessions(env.guild_id)
+    kept = journal_of(env, await env.slash(f"/session journal session:{first.id}", user="player2"))
+    assert "Vin took 2 Health damage" in kept and "Q7-NIGHT1" in kept
+
+
+async def test_old_sessions_go_with_the_roll_log(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.slash('/session start title:"Long ago"')
+    await env.slash("/roll dice:3 label:Q7-OLD", user="player1")
+    await env.slash("/session end")
+    now = utc_now()
+    await Upkeep(env.storage, 90, 12, clock=lambda: now + timedelta(days=89)).prune()
+    assert len(await env.storage.journal.sessions(env.guild_id)) == 1
+    await Upkeep(env.storage, 90, 12, clock=lambda: now + timedelta(days=91)).prune()
+    assert await env.storage.journal.sessions(env.guild_id) == []
+    gone = await env.slash("/session journal", user="player1")
+    assert gone.ephemeral and "No session" in gone.content
