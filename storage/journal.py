@@ -19,6 +19,7 @@ from storage.errors import AlreadyExistsError
 from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
 from storage.sql import (
+    Connection,
     IntegrityError,
     Row,
     execute,
@@ -41,6 +42,18 @@ _SESSION = (
 _ADD = (
     "INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document) VALUES (?, ?, ?, ?, ?, ?)"
 )
+
+
+Told = tuple[int, Sequence[JournalEntry]]
+"""A channel and the journal entries something that happened there tells."""
+
+
+async def add_entries(
+    conn: Connection, guild_id: int, channel_id: int, entries: Sequence[JournalEntry]
+) -> None:
+    """Append entries on ``conn`` (a caller's unit of work that holds the writer)."""
+    if entries:
+        await execute_many(conn, _ADD, [entry_params(guild_id, channel_id, e) for e in entries])
 
 
 class TableSession(BaseModel):
@@ -97,7 +110,7 @@ class JournalRepository:
         if not entries:
             return
         async with self._session.writing() as conn:
-            await execute_many(conn, _ADD, [entry_params(guild_id, channel_id, e) for e in entries])
+            await add_entries(conn, guild_id, channel_id, entries)
 
     async def start(
         self, guild_id: int, channel_id: int, title: str, started_by: int, at: datetime

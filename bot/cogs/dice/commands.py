@@ -155,13 +155,17 @@ class Dice(commands.Cog):
             )
         ]
         # Claimed with the log: the same interaction delivered twice rolls once (storage.handled).
-        async with self.bot.storage.transaction() as tx:  # the spend, the log and the journal together
-            await tx.handled.claim(interaction.id)
-            if spent is not None and formed.stored is not None:
+        channel_id = channel_id_of(interaction)
+        if spent is not None and formed.stored is not None:
+            async with self.bot.storage.transaction() as tx:  # the spend, the log and the journal together
+                await tx.handled.claim(interaction.id)
                 await tx.characters.update(guild_id, formed.stored, spent)
-                told = sheet_change(record.at, formed.stored, spent) + told
-            await tx.rolls.append(record)
-            await tx.journal.add(guild_id, channel_id_of(interaction), told)
+                await tx.rolls.append(record)
+                await tx.journal.add(
+                    guild_id, channel_id, sheet_change(record.at, formed.stored, spent) + told
+                )
+        else:
+            await self.bot.storage.rolls.append_once(record, interaction.id, (channel_id, told))
         embed = reading_embed(reading, title=roll_title(formed, label), roller=interaction.user.display_name)
         show_circumstances(embed, applied)
         if spent is not None and formed.spends is not None:
