@@ -93,6 +93,8 @@ class SessionCommands(
         (await caller(interaction)).require_narrator("start a session")
         now = utc_now()
         name = " ".join((title or "").split()) or f"Session of {now.strftime('%Y-%m-%d')}"
+        if len(name) > TITLE_MAX:
+            raise BotError(f"A session's title is at most {TITLE_MAX} characters; give a shorter one.")
         try:
             session = await self.bot.storage.journal.start(
                 guild_id_of(interaction), channel_id_of(interaction), name, interaction.user.id, now
