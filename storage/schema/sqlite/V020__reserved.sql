@@ -1,3 +1,0 @@
--- 20: reserved for another change merged beside this one (the sessions' journal is 21).
--- Placeholder so the numbers stay 1..N; the lead drops it when the real 20 merges.
-SELECT 1;
