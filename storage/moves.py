@@ -96,6 +96,12 @@ class MoveWrite:
     """Claimed first (``storage.handled``): a replayed interaction writes nothing."""
     journal: Sequence[JournalEntry] = ()
     """What the move tells the session's journal (``storage.journal``), kept with it."""
+    journal_channel_id: int | None = None
+    """The table the journal files it under (a Conflict's thread: its parent); None: ``channel_id``."""
+
+    @property
+    def table_id(self) -> int:
+        return self.journal_channel_id or self.channel_id
 
 
 @dataclass(frozen=True)
@@ -143,7 +149,7 @@ class MoveRepository:
             rows = await OutboxRepository(tx).add(
                 move.guild_id, move.channel_id, move.stored.id, move.messages
             )
-            await JournalRepository(tx).add(move.guild_id, move.channel_id, move.journal)
+            await JournalRepository(tx).add(move.guild_id, move.table_id, move.journal)
         return MoveWritten(saved, tuple(sheets), rows)
 
 
@@ -197,7 +203,7 @@ async def _on_postgres(conn: Connection, move: MoveWrite) -> MoveWritten:
     now = utc_now()
     try:
         if move.journal:
-            journal = entries_json(move.guild_id, move.channel_id, move.journal)
+            journal = entries_json(move.guild_id, move.table_id, move.journal)
             rows = await fetch_all(conn, APPLY_MOVE_JOURNALED, (move_document(move, now), journal))
         else:
             rows = await fetch_all(conn, APPLY_MOVE, (move_document(move, now),))

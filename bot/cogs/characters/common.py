@@ -12,7 +12,7 @@ refused with where the Conflict is; a Narrator may still make it.
 
 from collections.abc import Callable
 
-from bot.access import Caller, channel_id_of, guild_id_of
+from bot.access import Caller, guild_id_of, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import NotAllowed
@@ -67,7 +67,7 @@ async def save(interaction: Interaction, stored: StoredCharacter, new: Character
         await tx.handled.claim(interaction.id)
         saved = await tx.characters.update(guild_id, stored, new)
         await tx.journal.add(
-            guild_id, channel_id_of(interaction), sheet_change(saved.updated_at, stored, new)
+            guild_id, table_channel_of(interaction), sheet_change(saved.updated_at, stored, new)
         )
         return saved
 

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of, served_guild_id
+from bot.access import guild_id_of, served_guild_id, table_channel_of
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
@@ -155,7 +155,7 @@ class Dice(commands.Cog):
             )
         ]
         # Claimed with the log: the same interaction delivered twice rolls once (storage.handled).
-        channel_id = channel_id_of(interaction)
+        channel_id = table_channel_of(interaction)
         if spent is not None and formed.stored is not None:
             async with self.bot.storage.transaction() as tx:  # the spend, the log and the journal together
                 await tx.handled.claim(interaction.id)
@@ -293,7 +293,7 @@ class Dice(commands.Cog):
                 entries += sheet_change(told.at, side.stored, spent)
             for side, reading in zip(sides, readings, strict=False):
                 await tx.rolls.append(roll_record(guild_id, interaction.user.id, reading, side.who[:40]))
-            await tx.journal.add(guild_id, channel_id_of(interaction), [*entries, told])
+            await tx.journal.add(guild_id, table_channel_of(interaction), [*entries, told])
 
     @app_commands.command(name="contest", description="Roll a Contest between two pools or two characters")
     @app_commands.describe(

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of
+from bot.access import guild_id_of, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.sessions.schedule import FORM, ScheduleNext, form_values, schedule, schedule_button
@@ -97,7 +97,7 @@ class SessionCommands(
             raise BotError(f"A session's title is at most {TITLE_MAX} characters; give a shorter one.")
         try:
             session = await self.bot.storage.journal.start(
-                guild_id_of(interaction), channel_id_of(interaction), name, interaction.user.id, now
+                guild_id_of(interaction), table_channel_of(interaction), name, interaction.user.id, now
             )
         except AlreadyExistsError as error:
             raise BotError(str(error)) from error
@@ -112,7 +112,7 @@ class SessionCommands(
     async def end(self, interaction: Interaction) -> None:
         (await caller(interaction)).require_narrator("end a session")
         journal = self.bot.storage.journal
-        session = await journal.open_in(guild_id_of(interaction), channel_id_of(interaction))
+        session = await journal.open_in(guild_id_of(interaction), table_channel_of(interaction))
         if session is None:
             raise BotError(NO_SESSION)
         ended = await journal.end(session, utc_now())
@@ -126,7 +126,8 @@ class SessionCommands(
     @app_commands.command(name="status", description="Whether a session is open in this channel")
     @app_commands.guild_only()
     async def status(self, interaction: Interaction) -> None:
-        session = await self.bot.storage.journal.open_in(guild_id_of(interaction), channel_id_of(interaction))
+        journal = self.bot.storage.journal
+        session = await journal.open_in(guild_id_of(interaction), table_channel_of(interaction))
         if session is None:
             await replies.send(interaction, NO_SESSION, ephemeral=True)
             return
@@ -146,7 +147,7 @@ class SessionCommands(
         storage = self.bot.storage.journal
         guild_id = guild_id_of(interaction)
         if session is None:
-            latest = await storage.sessions(guild_id, channel_id_of(interaction), limit=1)
+            latest = await storage.sessions(guild_id, table_channel_of(interaction), limit=1)
             found = latest[0] if latest else None
             if found is None:
                 raise BotError(NO_SESSIONS)
