@@ -115,7 +115,7 @@ async def test_a_heros_story_spans_sessions_and_outlives_the_sheet(bot_env: BotE
         await env.slash(line, user="player1")
         await env.slash("/gmroll dice:3 label:Q7-GM", user="narrator")
         await env.slash("/session end")
-    history = await env.slash("/session history", user="player1")
+    history = await env.slash("/sheet history", user="player1")
     story = journal_of(env, history)
     for words in ("took 2 Health damage", "Vin's sheet changed: Attributes"):
         assert words in story, story
@@ -162,3 +162,13 @@ async def test_a_conflict_in_its_own_thread_is_the_channels_night(bot_env: BotEn
     assert "A physical Conflict began, for A brawl" in recap and "Vin: " in recap, recap
     assert "Narrator ended the Conflict" in recap
     assert "Q7-IN-THREAD" in journal_of(env, await env.slash("/session journal", user="player1"))
+
+
+async def test_a_hidden_villains_story_is_the_narrators(bot_env: BotEnv) -> None:
+    env = bot_env
+    thug = make_character(name="Thug", kind=CharacterKind.VILLAIN, owner_id=env.user_id("narrator"))
+    await env.storage.characters.create(env.guild_id, thug)
+    await env.slash("/sheet damage amount:2 name:Thug", user="narrator")
+    refused = await env.slash("/sheet history name:Thug", user="player1")
+    assert refused.ephemeral and not refused.message.get("attachments"), refused.text  # type: ignore[union-attr]
+    assert "Thug took 2 Health damage" in journal_of(env, await env.slash("/sheet history name:Thug"))

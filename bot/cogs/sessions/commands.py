@@ -22,7 +22,6 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.sessions.schedule import FORM, ScheduleNext, form_values, schedule, schedule_button
 from bot.errors import BotError, answer_error
-from bot.inputs.characters import AnyCharacter, named_or_active
 from bot.render.common import plain
 from bot.render.recap import journal_markdown, recap_card, recap_sections
 from rules.journal import NARRATOR, TABLE, JournalEntry, Viewer
@@ -166,20 +165,4 @@ class SessionCommands(
             f"The journal of session #{found.id}, **{plain(found.title)}**.",
             file=file,
             ephemeral=True,
-        )
-
-    @app_commands.command(name="history", description="One character's story across every session")
-    @app_commands.describe(character="Whose story (default: your active character)")
-    @app_commands.guild_only()
-    async def history(self, interaction: Interaction, character: AnyCharacter | None = None) -> None:
-        who = await caller(interaction)
-        stored = await named_or_active(interaction, character)
-        entries = await self.bot.storage.journal.of_character(guild_id_of(interaction), stored.id)
-        viewer = viewer_of(who.narrator, interaction.user.id)
-        text = await asyncio.to_thread(
-            journal_markdown, f"{stored.name}'s story", "Across every session kept", entries, viewer
-        )
-        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"history-{stored.id}.md")
-        await replies.send(
-            interaction, f"**{plain(stored.name)}**'s story so far.", file=file, ephemeral=True
         )
