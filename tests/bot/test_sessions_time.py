@@ -51,6 +51,12 @@ async def test_a_forgotten_session_closes_itself_after_the_quiet(bot_env: BotEnv
     journal = await env.slash("/session journal", user="player1")
     text = journal_of(env, journal)
     assert "closed by itself" in text and "Q7-LAST" in text
+    recap = await env.slash("/session recap", user="player1")
+    assert recap.ephemeral and "Forgotten" in card_text(recap.messages[0])
+    narrators = await env.slash("/session recap")
+    assert "Narrator's version" in card_text(narrators.messages[0]) and "Q7-LAST" in card_text(
+        narrators.messages[0]
+    )
     again = await env.slash('/session start title:"Next week"')
     assert not again.ephemeral, again.text
 

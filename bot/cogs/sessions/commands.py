@@ -136,6 +136,41 @@ class SessionCommands(
             ephemeral=True,
         )
 
+    async def _session(self, interaction: Interaction, session: int | None) -> TableSession:
+        """The session asked for by number, or this channel's latest."""
+        storage = self.bot.storage.journal
+        guild_id = guild_id_of(interaction)
+        if session is None:
+            latest = await storage.sessions(guild_id, table_channel_of(interaction), limit=1)
+            if not latest:
+                raise BotError(NO_SESSIONS)
+            return latest[0]
+        found = await storage.get(guild_id, session)
+        if found is None:
+            raise BotError(
+                f"There is no session #{session} in this server. `/session journal` gives the latest."
+            )
+        return found
+
+    @app_commands.command(
+        name="recap", description="A session's recap again, privately (default: the latest)"
+    )
+    @app_commands.describe(session="The session's number (default: this channel's latest)")
+    @app_commands.guild_only()
+    async def recap(
+        self, interaction: Interaction, session: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """The recap of a session ended earlier (or by the quiet): the Narrator's full one with the
+        button for the next session, a player's as the table saw it; privately either way."""
+        who = await caller(interaction)
+        found = await self._session(interaction, session)
+        entries = await self.bot.storage.journal.entries(found)
+        public, full = await asyncio.to_thread(recap_blocks, entries, plain(found.title))
+        if who.narrator:
+            await replies.send(interaction, view=recap_card(full, schedule_button(found.id)), ephemeral=True)
+        else:
+            await replies.send(interaction, view=recap_card(public), ephemeral=True)
+
     @app_commands.command(name="journal", description="A session's log in order, as a Markdown file")
     @app_commands.describe(session="The session's number (default: this channel's latest)")
     @app_commands.guild_only()
@@ -143,20 +178,8 @@ class SessionCommands(
         self, interaction: Interaction, session: app_commands.Range[int, 1] | None = None
     ) -> None:
         who = await caller(interaction)
-        storage = self.bot.storage.journal
-        guild_id = guild_id_of(interaction)
-        if session is None:
-            latest = await storage.sessions(guild_id, table_channel_of(interaction), limit=1)
-            found = latest[0] if latest else None
-            if found is None:
-                raise BotError(NO_SESSIONS)
-        else:
-            found = await storage.get(guild_id, session)
-            if found is None:
-                raise BotError(
-                    f"There is no session #{session} in this server. `/session journal` gives the latest."
-                )
-        entries = await storage.entries(found)
+        found = await self._session(interaction, session)
+        entries = await self.bot.storage.journal.entries(found)
         viewer = viewer_of(who.narrator, interaction.user.id)
         text = await asyncio.to_thread(journal_markdown, found.title, when_text(found), entries, viewer)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"session-{found.id}.md")
