@@ -85,6 +85,7 @@ class Backend(Protocol):
     messages: dict[int, JSON]
     dm_channels: dict[int, int]
     webhooks: dict[int, JSON]
+    scheduled_events: dict[int, JSON]
 
     @property
     def gateway_url(self) -> str: ...

@@ -16,6 +16,7 @@ from aiohttp import web
 
 from fake_discord.backend import Backend
 from fake_discord.channel_routes import channel_message, channel_messages, pins
+from fake_discord.event_routes import scheduled_events
 from fake_discord.layout import edit_problems
 from fake_discord.payloads import EPHEMERAL, LOADING
 from fake_discord.records import InteractionRecord, clock
@@ -314,5 +315,7 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("DELETE", r"/channels/(\d+)/messages/pins/(\d+)", pins),
     ("PUT", r"/channels/(\d+)/pins/(\d+)", pins),
     ("DELETE", r"/channels/(\d+)/pins/(\d+)", pins),
+    ("GET", r"/guilds/(\d+)/scheduled-events", scheduled_events),
+    ("POST", r"/guilds/(\d+)/scheduled-events", scheduled_events),
 ]
 ROUTES = [(method, re.compile(pattern), handler) for method, pattern, handler in _TABLE]

@@ -19,6 +19,7 @@ from storage.database import DEFAULT_DB_PATH, Database, TransactionSession
 from storage.drafts import DraftRepository
 from storage.handled import HandledRepository
 from storage.identify import IdentifyRepository
+from storage.journal import JournalRepository
 from storage.moves import MoveRepository
 from storage.outbox import OutboxRepository
 from storage.portraits import PortraitRepository
@@ -52,6 +53,7 @@ class Repositories:
         self.identify = IdentifyRepository(session)
         self.scenes = SceneRepository(session)
         self.moves = MoveRepository(session)
+        self.journal = JournalRepository(session)
 
 
 class Storage(Repositories):

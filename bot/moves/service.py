@@ -30,7 +30,7 @@ from datetime import datetime
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, guild_id_of, visibility_of
+from bot.access import Caller, caller_of, channel_id_of, guild_id_of, table_channel_of, visibility_of
 from bot.crash import crash_point
 from bot.errors import BotError
 from bot.moves.answers import (
@@ -165,6 +165,7 @@ class ConflictFlow:
                 ready=asking,
                 interaction_id=interaction.id,
                 rolls=lambda applied: conflict_rolls(guild_id, applied),
+                table_id=table_channel_of(interaction),
             )
         finally:
             if not asking.done():
@@ -188,7 +189,13 @@ class ConflictFlow:
         answered = None if thread_id else interaction.id
         compose = self._composer(guild_id, channel_id, "A Conflict begins", answered, replies, None)
         applied = await start_conflict(
-            self.storage, guild_id, channel_id, conflict_type, stakes, compose=compose
+            self.storage,
+            guild_id,
+            channel_id,
+            conflict_type,
+            stakes,
+            compose=compose,
+            table_id=table_channel_of(interaction),
         )
         return self._saved(replies[-1], applied)
 
