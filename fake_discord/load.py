@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from fake_discord import payloads
 from fake_discord.commandline import parse_slash
+from fake_discord.layout import is_layout
 from fake_discord.payloads import EPHEMERAL
 from fake_discord.process import RemoteHarness, settle_remote
 from fake_discord.records import InteractionRecord
@@ -29,7 +30,7 @@ State = TypeVar("State")
 def acknowledged(record: InteractionRecord) -> bool:
     """The fake received a non-error answer: a reply the bot only sends after it committed.
 
-    Assumes the common convention that a refusal is private text without an embed; a button
+    Assumes the common convention that a refusal is private text, without an embed or a card; a button
     that deferred or updated its message (types 6 and 7) did so after its change was saved.
     """
     if record.response_type in (6, 7):
@@ -40,7 +41,7 @@ def acknowledged(record: InteractionRecord) -> bool:
         return False
     message = record.messages[0]
     private = bool(int(message.get("flags") or 0) & EPHEMERAL)
-    return not (private and not message.get("embeds"))
+    return not (private and not message.get("embeds") and not is_layout(message))
 
 
 @dataclass
