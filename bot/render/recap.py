@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.render.cards import body_components
 from rules.journal import JournalEntry, Viewer, visible
 from rules.recap import Recap, Tally
 
@@ -41,8 +42,24 @@ def _tally(t: Tally) -> str:
     return f"{t.name}: " + ", ".join(p for p in parts if p)
 
 
-def recap_sections(recap: Recap, title: str, *, private: bool) -> list[str]:
-    """The card's text blocks, each at most :data:`CARD_TEXT` altogether."""
+def small_print(*, read: int, total: int, private: bool, quiet_hours: float | None = None) -> list[str]:
+    """The card's last lines: how the session ended, where the rest is, and a cut, said."""
+    lines = []
+    if quiet_hours is not None:
+        lines.append(f"Closed by itself after {quiet_hours:g} hours of quiet.")
+    if total > read:
+        lines.append(
+            f"This recap is built from the first {read:,} of {total:,} entries;"
+            " `/session journal` has the whole night."
+        )
+    if not private:
+        lines.append("The Narrator's full recap: `/session recap`. The night in order: `/session journal`.")
+    return [f"-# {line}" for line in lines]
+
+
+def recap_sections(recap: Recap, title: str, *, private: bool, footer: Sequence[str] = ()) -> list[str]:
+    """The card's text blocks, each at most :data:`CARD_TEXT` altogether, ``footer`` (its small
+    print, :func:`small_print`) always last and always kept."""
     heading = f"## The night's recap: {title}" + (" (Narrator's version)" if private else "")
     blocks = [
         heading,
@@ -59,14 +76,24 @@ def recap_sections(recap: Recap, title: str, *, private: bool) -> list[str]:
     if recap.entries == 0:
         blocks.append("Nothing was logged in this session.")
     kept: list[str] = []
-    used = 0
+    rest = "…the rest is in the journal (`/session journal`)."
+    used = sum(map(len, footer)) + len(rest)
     for block in filter(None, blocks):
         if used + len(block) > CARD_TEXT:
-            kept.append("…the rest is in the journal (`/session journal`).")
+            kept.append(rest)
             break
         kept.append(block)
         used += len(block)
-    return kept
+    return kept + list(footer)
+
+
+def recap_body(blocks: Sequence[str]) -> dict[str, Any]:
+    """The table's recap card as a create-message body, as the outbox stores it (no mentions)."""
+    return {
+        "flags": discord.MessageFlags(components_v2=True).value,
+        "components": body_components(recap_card(blocks)),
+        "allowed_mentions": discord.AllowedMentions.none().to_dict(),
+    }
 
 
 def recap_card(blocks: Sequence[str], button: discord.ui.Item[Any] | None = None) -> discord.ui.LayoutView:

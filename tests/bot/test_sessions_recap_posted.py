@@ -1,0 +1,91 @@
+"""The recap card reaches the table through the outbox, once: a session the quiet closes posts
+it, and ``/session end`` answers with the very card its transaction queued, through the real
+dispatch (docs/architecture.md, "Sessions")."""
+
+from datetime import timedelta
+
+from bot.workers.upkeep import Upkeep
+from fake_discord.payloads import JSON
+from storage.sql import fetch_all, utc_now
+from testbed.bot_env import BotEnv
+from tests.bot.test_sessions import EPHEMERAL, card_text
+
+
+def recaps_in(env: BotEnv, title: str) -> list[JSON]:
+    """The channel's public messages that show the recap of ``title``."""
+    channel = str(env.world.guild.channels[0].id)
+    return [
+        m
+        for m in env.harness.fake.messages.values()
+        if m["channel_id"] == channel
+        and not int(m.get("flags") or 0) & EPHEMERAL
+        and f"The night's recap: {title}" in card_text(m)
+    ]
+
+
+async def settled(env: BotEnv) -> None:
+    await env.bot.catch_up.done.wait()
+    await env.bot.conflicts.outbox.idle()
+
+
+async def unsettled(env: BotEnv) -> list[int]:
+    rows = await fetch_all(env.storage.database.reader, "SELECT id FROM outbox WHERE delivered_at IS NULL")
+    return [int(row[0]) for row in rows]
+
+
+async def test_the_quiet_posts_the_tables_recap_once(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.slash('/session start title:"Forgotten"')
+    await env.slash("/roll dice:3 label:Q9-SEEN", user="player1")
+    await env.slash("/gmroll dice:5 label:Q9-SECRET")
+    now = utc_now()
+    wake = env.bot.conflicts.outbox.wake
+    await Upkeep(env.storage, 90, 12, clock=lambda: now + timedelta(hours=11), wake=wake).prune()
+    await settled(env)
+    assert recaps_in(env, "Forgotten") == []
+    late = Upkeep(env.storage, 90, 12, clock=lambda: now + timedelta(hours=12, minutes=1), wake=wake)
+    await late.prune()
+    await settled(env)
+    [card] = recaps_in(env, "Forgotten")
+    text = card_text(card)
+    assert "Q9-SEEN" in text and "Q9-SECRET" not in text and "**Rolls** (1)" in text
+    assert "Closed by itself after 12 hours of quiet" in text
+    assert "The Narrator's full recap: `/session recap`" in text
+    await late.prune()  # a second pass closes nothing and posts nothing
+    await env.restart()
+    await settled(env)
+    assert len(recaps_in(env, "Forgotten")) == 1 and await unsettled(env) == []
+    narrators = await env.slash("/session recap")
+    assert "**Rolls** (2)" in card_text(narrators.messages[0])  # the /gmroll counts in the Narrator's
+
+
+async def test_a_quiet_close_saved_before_a_crash_is_posted_after_the_restart(bot_env: BotEnv) -> None:
+    """The upkeep's transaction closed the session and queued its card; the process died before
+    the outbox posted it (no ``wake``): the next start posts it, once."""
+    env = bot_env
+    await env.slash('/session start title:"Cut short"')
+    await env.slash("/roll dice:3 label:Q9-LAST", user="player1")
+    now = utc_now()
+    await Upkeep(env.storage, 90, 12, clock=lambda: now + timedelta(hours=13)).prune()
+    assert recaps_in(env, "Cut short") == [] and len(await unsettled(env)) == 1
+    status = await env.slash("/session status", user="player1")
+    assert "No session is open" in status.content
+    await env.restart()
+    await settled(env)
+    [card] = recaps_in(env, "Cut short")
+    assert "Q9-LAST" in card_text(card) and await unsettled(env) == []
+
+
+async def test_session_end_answers_with_the_queued_card_and_never_again(bot_env: BotEnv) -> None:
+    env = bot_env
+    await env.slash('/session start title:"Told once"')
+    await env.slash("/roll dice:3 label:Q9-ROLL", user="player1")
+    ended = await env.slash("/session end")
+    public, private = ended.messages[0], ended.messages[-1]
+    assert "`/session recap`" in card_text(public) and int(private.get("flags") or 0) & EPHEMERAL
+    await settled(env)
+    [card] = recaps_in(env, "Told once")
+    assert card["id"] == public["id"] and await unsettled(env) == []
+    await env.restart()
+    await settled(env)
+    assert len(recaps_in(env, "Told once")) == 1
