@@ -8,7 +8,9 @@ from bot.workers.upkeep import Upkeep
 from fake_discord.payloads import JSON
 from storage.sql import fetch_all, utc_now
 from testbed.bot_env import BotEnv
-from tests.bot.test_sessions import EPHEMERAL, card_text
+from tests.bot.test_requests import request_message, roll
+from tests.bot.test_requests import table as request_table
+from tests.bot.test_sessions import EPHEMERAL, card_text, journal_of
 
 
 def recaps_in(env: BotEnv, title: str) -> list[JSON]:
@@ -89,3 +91,29 @@ async def test_session_end_answers_with_the_queued_card_and_never_again(bot_env:
     await env.restart()
     await settled(env)
     assert len(recaps_in(env, "Told once")) == 1
+
+
+async def test_a_request_and_its_closing_are_the_nights_and_a_secret_ones_the_narrators(
+    bot_env: BotEnv,
+) -> None:
+    env = bot_env
+    await request_table(env)
+    await env.slash('/session start title:"Asked"')
+    await env.slash('/request roll stat:Charm difficulty:2 heroes:"Vin, Elend"')
+    await roll(env, "player1", "Vin")
+    closed = await env.harness.click("Close", message=request_message(env), user="narrator")
+    assert closed.response_type == 7, closed.text
+    await env.slash('/request roll stat:Charm heroes:"Elend" secret:true')
+    ended = await env.slash("/session end")
+    public, private = card_text(ended.messages[0]), card_text(ended.messages[-1])
+    asked = "The Narrator asked for a Charm roll from Vin, Elend (Difficulty 2)."
+    shut = (
+        "The Narrator closed the request for a Charm roll from Vin, Elend (Difficulty 2); Elend never rolled."
+    )
+    secret = "The Narrator asked for a Charm roll from Elend (Difficulty 1). (secret)"
+    assert asked in public and shut in public and "from Elend (Difficulty 1)" not in public
+    assert asked in private and shut in private and secret in private
+    players = journal_of(env, await env.slash("/session journal", user="player2"))
+    assert players.index(asked) < players.index("For the Narrator's request") < players.index(shut)
+    assert "from Elend (Difficulty 1)" not in players
+    assert secret in journal_of(env, await env.slash("/session journal"))
