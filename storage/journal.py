@@ -33,7 +33,8 @@ from storage.sql import (
 
 TITLE_MAX = 100
 MAX_ENTRIES = 5000
-"""Entries read back for one session: a long night's journal, bounded."""
+"""Entries a recap reads (a longer night's card says so); the journal file and the web page
+read every entry, this many at a time (:meth:`JournalRepository.all_entries`)."""
 ALREADY_OPEN = "A session is already open in this channel: `/session end` closes it first."
 
 _SESSION = (

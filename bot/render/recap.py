@@ -4,7 +4,9 @@ words (pure; built off the event loop for a long night, ``bot.cogs.sessions``).
 Discord allows 4,000 characters of text in one layout message, so a long night is split this
 way: the card shows each section's first :data:`TOP` lines and "…and N more in the journal", and
 the whole night in order is the journal's Markdown file (``/session journal``), which has no such
-limit. Whatever the sections, the card's text is clipped to :data:`CARD_TEXT`.
+limit. Whatever the sections, the card's text is clipped to :data:`CARD_TEXT`, its small print
+(:func:`small_print`: how it ended, a recap read from only the first entries of a very long
+night, where the rest is) always kept.
 """
 
 from collections.abc import Sequence
