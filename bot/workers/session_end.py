@@ -22,6 +22,10 @@ from rules.recap import build_recap
 from storage import MessageKind, NewMessage, OutboxMessage, Storage
 from storage.journal import MAX_ENTRIES, TableSession
 
+ATTEMPTS = 3
+"""Times the recap is read when entries keep arriving; the last read is kept as it is (a channel
+that busy at its session's end is rare, and the journal file has every entry anyway)."""
+
 
 class Recaps(BaseModel):
     """A session's two recap cards as text blocks: the table's and the Narrator's."""
@@ -30,6 +34,8 @@ class Recaps(BaseModel):
 
     public: list[str]
     full: list[str]
+    total: int
+    """The session's entries when they were read (the recap reads the first ``MAX_ENTRIES``)."""
 
 
 class Closed(BaseModel):
@@ -61,6 +67,7 @@ def recap_blocks(
             private=True,
             footer=small_print(read=read, total=total, private=True, quiet_hours=quiet_hours),
         ),
+        total=total,
     )
 
 
@@ -81,16 +88,31 @@ async def close_session(
     quiet_hours: float | None = None,
 ) -> Closed | None:
     """Close ``session`` at ``at`` and queue the table's recap, in one transaction; None when
-    someone else closed it first (then nothing is queued: exactly one closer posts a recap)."""
+    someone else closed it first (then nothing is queued: exactly one closer posts a recap).
+
+    The recap is read before the transaction, so a roll stamped before ``at`` but committed
+    just after that read would be missing from it: the transaction counts the session's entries
+    again (under the writer) and, if the count moved, rolls back and reads again."""
     ending = session.model_copy(update={"ended_at": at, "ended_how": how})
-    recaps = await recaps_of(storage, ending, quiet_hours)
-    card = NewMessage(
-        kind=MessageKind.NOTICE, payload=recap_body(recaps.public), interaction_id=interaction_id
-    )
-    async with storage.transaction() as tx:
-        ended = await tx.journal.end(session, at, how)
-        if ended is None:
-            return None
-        [row] = await tx.outbox.add(session.guild_id, session.channel_id, None, [card])
-    crash_point("session-ended")
-    return Closed(session=ended, recaps=recaps, row=row)
+    for attempt in range(ATTEMPTS):
+        recaps = await recaps_of(storage, ending, quiet_hours)
+        card = NewMessage(
+            kind=MessageKind.NOTICE, payload=recap_body(recaps.public), interaction_id=interaction_id
+        )
+        try:
+            async with storage.transaction() as tx:
+                ended = await tx.journal.end(session, at, how)
+                if ended is None:
+                    return None
+                if attempt + 1 < ATTEMPTS and await tx.journal.count(ending) != recaps.total:
+                    raise _Moved
+                [row] = await tx.outbox.add(session.guild_id, session.channel_id, None, [card])
+        except _Moved:
+            continue
+        crash_point("session-ended")
+        return Closed(session=ended, recaps=recaps, row=row)
+    raise AssertionError("unreachable: the last attempt never raises _Moved")
+
+
+class _Moved(Exception):
+    """An entry of the session was committed after its recap was read: read it again."""

@@ -4,8 +4,15 @@ dispatch (docs/architecture.md, "Sessions")."""
 
 from datetime import timedelta
 
+import pytest
+
+from bot.workers import session_end
+from bot.workers.session_end import Recaps
 from bot.workers.upkeep import Upkeep
 from fake_discord.payloads import JSON
+from rules.journal import EntryKind, JournalEntry
+from storage import Storage
+from storage.journal import TableSession
 from storage.sql import fetch_all, utc_now
 from testbed.bot_env import BotEnv
 from tests.bot.test_requests import request_message, roll
@@ -58,7 +65,8 @@ async def test_the_quiet_posts_the_tables_recap_once(bot_env: BotEnv) -> None:
     await settled(env)
     assert len(recaps_in(env, "Forgotten")) == 1 and await unsettled(env) == []
     narrators = await env.slash("/session recap")
-    assert "**Rolls** (2)" in card_text(narrators.messages[0])  # the /gmroll counts in the Narrator's
+    full = card_text(narrators.messages[0])
+    assert "**Rolls** (2)" in full and "Closed by itself" in full  # the /gmroll counts in the Narrator's
 
 
 async def test_a_quiet_close_saved_before_a_crash_is_posted_after_the_restart(bot_env: BotEnv) -> None:
@@ -117,3 +125,36 @@ async def test_a_request_and_its_closing_are_the_nights_and_a_secret_ones_the_na
     assert players.index(asked) < players.index("For the Narrator's request") < players.index(shut)
     assert "from Elend (Difficulty 1)" not in players
     assert secret in journal_of(env, await env.slash("/session journal"))
+
+
+async def test_an_entry_committed_while_the_recap_was_read_is_in_it(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A roll stamped before the end but committed just after the recap was read: the closing
+    transaction sees the count moved, and the card is read again with it."""
+    env = bot_env
+    await env.slash('/session start title:"Busy"')
+    channel = env.world.guild.channels[0].id
+    read = session_end.recaps_of
+    late: list[str] = []
+
+    async def then_a_roll(
+        storage: Storage, session: TableSession, quiet_hours: float | None = None
+    ) -> Recaps:
+        recaps = await read(storage, session, quiet_hours)
+        if not late:
+            late.append("Q9-LATE")
+            line = "player1 rolled Q9-LATE"
+            entry = JournalEntry(
+                at=session.started_at + timedelta(microseconds=1),
+                kind=EntryKind.ROLL,
+                text=line,
+                public=line,
+                outcome=2,
+            )
+            await storage.journal.add(env.guild_id, channel, [entry])
+        return recaps
+
+    monkeypatch.setattr(session_end, "recaps_of", then_a_roll)
+    ended = await env.slash("/session end")
+    assert "Q9-LATE" in card_text(ended.messages[0]) and "**Rolls** (1)" in card_text(ended.messages[0])

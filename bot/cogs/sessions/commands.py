@@ -171,7 +171,8 @@ class SessionCommands(
         button for the next session, a player's as the table saw it; privately either way."""
         who = await caller(interaction)
         found = await self._session(interaction, session)
-        recaps = await recaps_of(self.bot.storage, found)
+        quiet = self.bot.settings.session_quiet_hours if found.ended_how == "quiet" else None
+        recaps = await recaps_of(self.bot.storage, found, quiet)
         if who.narrator:
             view = recap_card(recaps.full, schedule_button(found.id))
             await replies.send(interaction, view=view, ephemeral=True)
