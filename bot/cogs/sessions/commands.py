@@ -3,9 +3,10 @@
 A Narrator (the rule of ``bot.access``, as for ``/conflict start``) starts a session in a channel
 and ends it; everything logged there in between is its story (``storage.journal``; design in
 docs/architecture.md, "Sessions"). Ending it posts the recap card for the table (what the table
-saw, docs/rulings.md §7.1) and gives the Narrator the full one privately. ``/session journal``
-gives the night in order as a Markdown file, the Narrator's full version or the asker's own.
-A session left open closes by itself after ``MISTBORN_SESSION_QUIET_HOURS`` of quiet.
+saw, docs/rulings.md §7.1), queued with the end in one transaction (``bot.workers.session_end``),
+and gives the Narrator the full one privately. ``/session journal`` gives the whole night in
+order as a Markdown file, the Narrator's full version or the asker's own. A session left open
+closes by itself, with its card, after ``MISTBORN_SESSION_QUIET_HOURS`` of quiet.
 """
 
 import asyncio
