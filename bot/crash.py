@@ -17,7 +17,9 @@ The points:
 * ``after-commit`` — the move's transaction (state, sheets, outbox) is committed, nothing sent;
 * ``after-reply`` — the interaction was answered with the outcome, not yet marked delivered;
 * ``board-edit`` — the board message was edited, its new version not yet saved;
-* ``outbox-post`` — the deliverer posted one queued message, not yet marked delivered.
+* ``outbox-post`` — the deliverer posted one queued message, not yet marked delivered;
+* ``session-ended`` — a session's end and its recap's outbox row are committed, nothing sent
+  (``bot.workers.session_end``).
 """
 
 import logging
@@ -27,7 +29,9 @@ import signal
 log = logging.getLogger(__name__)
 
 ENV = "MISTBORN_CRASH_AT"
-POINTS = frozenset({"move-received", "after-commit", "after-reply", "board-edit", "outbox-post"})
+POINTS = frozenset(
+    {"move-received", "after-commit", "after-reply", "board-edit", "outbox-post", "session-ended"}
+)
 
 _armed: dict[str, int] = {}
 """Each armed point and the visits left before it kills (1: the next one)."""

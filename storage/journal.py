@@ -33,7 +33,8 @@ from storage.sql import (
 
 TITLE_MAX = 100
 MAX_ENTRIES = 5000
-"""Entries read back for one session: a long night's journal, bounded."""
+"""Entries a recap reads (a longer night's card says so); the journal file and the web page
+read every entry, this many at a time (:meth:`JournalRepository.all_entries`)."""
 ALREADY_OPEN = "A session is already open in this channel: `/session end` closes it first."
 
 _SESSION = (
@@ -191,6 +192,34 @@ class JournalRepository:
         )
         return [JournalEntry.model_validate_json(row["document"]) for row in rows]
 
+    async def count(self, stored: TableSession) -> int:
+        """How many entries the session holds (a recap read at :data:`MAX_ENTRIES` says so)."""
+        end = to_text(stored.ended_at) if stored.ended_at else "9999"
+        row = await fetch_one(
+            self._session.reader,
+            "SELECT COUNT(*) AS n FROM journal WHERE guild_id = ? AND channel_id = ? AND at >= ? AND at <= ?",
+            (stored.guild_id, stored.channel_id, to_text(stored.started_at), end),
+        )
+        return 0 if row is None else int(row["n"])
+
+    async def all_entries(self, stored: TableSession, page: int = MAX_ENTRIES) -> list[JournalEntry]:
+        """The session's whole story in order, read ``page`` rows at a time (keyset on (at, id)),
+        so the journal file and the web page are never cut however long the night."""
+        end = to_text(stored.ended_at) if stored.ended_at else "9999"
+        found: list[JournalEntry] = []
+        after_at, after_id = to_text(stored.started_at), 0
+        while True:
+            rows = await fetch_all(
+                self._session.reader,
+                "SELECT id, at, document FROM journal WHERE guild_id = ? AND channel_id = ?"
+                " AND (at > ? OR (at = ? AND id > ?)) AND at <= ? ORDER BY at, id LIMIT ?",
+                (stored.guild_id, stored.channel_id, after_at, after_at, after_id, end, page),
+            )
+            found += [JournalEntry.model_validate_json(row["document"]) for row in rows]
+            if len(rows) < page:
+                return found
+            after_at, after_id = str(rows[-1]["at"]), int(rows[-1]["id"])
+
     async def of_character(self, guild_id: int, character_id: int, limit: int = 200) -> list[JournalEntry]:
         """One character's story across every session (newest ``limit``, in order)."""
         rows = await fetch_all(
@@ -209,17 +238,25 @@ class JournalRepository:
         )
         return from_text(row["last"]) if row is not None and row["last"] else stored.started_at
 
-    async def close_quiet(self, before: datetime) -> list[TableSession]:
-        """Close every open session whose channel has been quiet since ``before``, at its last
-        activity; return them."""
+    async def quiet(self, before: datetime) -> list[tuple[TableSession, datetime]]:
+        """Every open session whose channel has been quiet since ``before``, with its last
+        activity (where the quiet closes it)."""
         rows = await fetch_all(self._session.reader, _SESSION + " WHERE ended_at IS NULL ORDER BY id", ())
-        closed: list[TableSession] = []
+        found: list[tuple[TableSession, datetime]] = []
         for stored in map(_session, rows):
             last = await self.last_activity(stored)
             if last < before:
-                ended = await self.end(stored, last, "quiet")
-                if ended is not None:
-                    closed.append(ended)
+                found.append((stored, last))
+        return found
+
+    async def close_quiet(self, before: datetime) -> list[TableSession]:
+        """Close every session :meth:`quiet` finds, at its last activity; return them (no recap:
+        the bot's upkeep closes them with their recap card, ``bot.workers.session_end``)."""
+        closed: list[TableSession] = []
+        for stored, last in await self.quiet(before):
+            ended = await self.end(stored, last, "quiet")
+            if ended is not None:
+                closed.append(ended)
         return closed
 
     async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:

@@ -4,7 +4,9 @@ words (pure; built off the event loop for a long night, ``bot.cogs.sessions``).
 Discord allows 4,000 characters of text in one layout message, so a long night is split this
 way: the card shows each section's first :data:`TOP` lines and "…and N more in the journal", and
 the whole night in order is the journal's Markdown file (``/session journal``), which has no such
-limit. Whatever the sections, the card's text is clipped to :data:`CARD_TEXT`.
+limit. Whatever the sections, the card's text is clipped to :data:`CARD_TEXT`, its small print
+(:func:`small_print`: how it ended, a recap read from only the first entries of a very long
+night, where the rest is) always kept.
 """
 
 from collections.abc import Sequence
@@ -12,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.render.cards import body_components
 from rules.journal import JournalEntry, Viewer, visible
 from rules.recap import Recap, Tally
 
@@ -41,8 +44,24 @@ def _tally(t: Tally) -> str:
     return f"{t.name}: " + ", ".join(p for p in parts if p)
 
 
-def recap_sections(recap: Recap, title: str, *, private: bool) -> list[str]:
-    """The card's text blocks, each at most :data:`CARD_TEXT` altogether."""
+def small_print(*, read: int, total: int, private: bool, quiet_hours: float | None = None) -> list[str]:
+    """The card's last lines: how the session ended, where the rest is, and a cut, said."""
+    lines = []
+    if quiet_hours is not None:
+        lines.append(f"Closed by itself after {quiet_hours:g} hours of quiet.")
+    if total > read:
+        lines.append(
+            f"This recap is built from the first {read:,} of {total:,} entries;"
+            " `/session journal` has the whole night."
+        )
+    if not private:
+        lines.append("The Narrator's full recap: `/session recap`. The night in order: `/session journal`.")
+    return [f"-# {line}" for line in lines]
+
+
+def recap_sections(recap: Recap, title: str, *, private: bool, footer: Sequence[str] = ()) -> list[str]:
+    """The card's text blocks, each at most :data:`CARD_TEXT` altogether, ``footer`` (its small
+    print, :func:`small_print`) always last and always kept."""
     heading = f"## The night's recap: {title}" + (" (Narrator's version)" if private else "")
     blocks = [
         heading,
@@ -59,14 +78,24 @@ def recap_sections(recap: Recap, title: str, *, private: bool) -> list[str]:
     if recap.entries == 0:
         blocks.append("Nothing was logged in this session.")
     kept: list[str] = []
-    used = 0
+    rest = "…the rest is in the journal (`/session journal`)."
+    used = sum(map(len, footer)) + len(rest)
     for block in filter(None, blocks):
         if used + len(block) > CARD_TEXT:
-            kept.append("…the rest is in the journal (`/session journal`).")
+            kept.append(rest)
             break
         kept.append(block)
         used += len(block)
-    return kept
+    return kept + list(footer)
+
+
+def recap_body(blocks: Sequence[str]) -> dict[str, Any]:
+    """The table's recap card as a create-message body, as the outbox stores it (no mentions)."""
+    return {
+        "flags": discord.MessageFlags(components_v2=True).value,
+        "components": body_components(recap_card(blocks)),
+        "allowed_mentions": discord.AllowedMentions.none().to_dict(),
+    }
 
 
 def recap_card(blocks: Sequence[str], button: discord.ui.Item[Any] | None = None) -> discord.ui.LayoutView:

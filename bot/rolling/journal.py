@@ -14,8 +14,9 @@ from bot.render.visibility import FULL
 from rules.character import Character
 from rules.conflict import Conflict, Event
 from rules.conflict import events as ev
-from rules.contest import ContestResult
+from rules.contest import ContestResult, Side
 from rules.journal import TEXT_MAX, EntryKind, JournalEntry, sheet_entries
+from rules.request import RequestKind, RollRequest
 from rules.roll import Reading
 from storage.character_rows import StoredCharacter
 
@@ -68,6 +69,41 @@ def request_entry(
         owner_id=user_id,
         character_id=character_id,
         outcome=reading.outcome,
+    )
+
+
+def _request_what(request: RollRequest) -> str:
+    acting = ", ".join(r.name for r in request.side(Side.ACTING))
+    spec = request.spec
+    if request.kind is RequestKind.ROLL:
+        return f"a {spec.stat} roll from {acting} (Difficulty {spec.difficulty})"
+    opposing = ", ".join(r.name for r in request.side(Side.OPPOSING))
+    other = spec.opposing_stat or "dice"
+    return f"a Contest: {acting} ({spec.stat}) against {opposing} ({other})"
+
+
+def _request_entry(at: datetime, request: RollRequest, text: str) -> JournalEntry:
+    """A request's own step: a secret request's is the Narrator's alone (§7.1)."""
+    secret = request.spec.secret
+    return JournalEntry(
+        at=at,
+        kind=EntryKind.REQUEST,
+        text=_clip(text + (" (secret)" if secret else "")),
+        public=None if secret else _clip(text),
+    )
+
+
+def request_asked_entry(at: datetime, request: RollRequest) -> JournalEntry:
+    """The Narrator's ``/request``, as asked (docs/rulings.md §6.13)."""
+    return _request_entry(at, request, f"The Narrator asked for {_request_what(request)}.")
+
+
+def request_closed_entry(at: datetime, request: RollRequest) -> JournalEntry:
+    """The Narrator closed a request: who never rolled is part of the night."""
+    missing = [r.name for r in request.rollers if not r.rolled]
+    never = f"; {', '.join(missing)} never rolled" if missing else ""
+    return _request_entry(
+        at, request, f"The Narrator closed the request for {_request_what(request)}{never}."
     )
 
 

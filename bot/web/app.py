@@ -300,7 +300,7 @@ async def session_journal(request: web.Request) -> web.Response:
         raise web.HTTPNotFound(
             text="No such session in this server (or it is older than the roll log keeps)."
         )
-    entries = await view.storage.journal.entries(found)
+    entries = await view.storage.journal.all_entries(found)
     viewer = NARRATOR if caller.narrator else Viewer(user_id=caller.user_id)
     text = await asyncio.to_thread(journal_page, caller.guild_id, found, entries, viewer)
     return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})

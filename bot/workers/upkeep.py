@@ -7,8 +7,9 @@
   Conflict as long as it runs (a restarted bot checks them).
 * The Narrator's requests for rolls are kept as long (their message comes from the outbox).
 * A session left open closes by itself after ``MISTBORN_SESSION_QUIET_HOURS`` without anything
-  happening in its channel, at its last event; sessions and their journal are kept as long as
-  the roll log (``storage.journal``).
+  happening in its channel, at its last event, and its recap card is queued for the channel in
+  the same transaction (``bot.workers.session_end``); sessions and their journal are kept as
+  long as the roll log (``storage.journal``).
 
 It runs once the bot is connected, then every :data:`EVERY` seconds, a few hundred rows per
 statement, so a roll or a move waiting for the database barely notices.
@@ -19,6 +20,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from bot.workers.session_end import close_session
 from storage import Storage
 from storage.errors import StorageError
 from storage.sql import utc_now
@@ -40,11 +42,15 @@ class Upkeep:
         roll_log_days: int,
         session_quiet_hours: float = 12.0,
         clock: Callable[[], datetime] = utc_now,
+        wake: Callable[[int, int], None] | None = None,
     ) -> None:
+        """``wake(guild, channel)``: the outbox has a row to post there now (a quiet session's
+        recap); without it the row waits for the next start's catch-up."""
         self.storage = storage
         self.roll_log_days = roll_log_days
         self.session_quiet = timedelta(hours=session_quiet_hours)
         self.clock = clock
+        self.wake = wake
         self.every = EVERY
         self._task: asyncio.Task[None] | None = None
 
@@ -70,9 +76,7 @@ class Upkeep:
     async def prune(self) -> tuple[int, int]:
         """One pass: (rolls, outbox rows) deleted."""
         now = self.clock()
-        closed = await self.storage.journal.close_quiet(now - self.session_quiet)
-        if closed:
-            log.info("Closed %d session(s) left open in a quiet channel", len(closed))
+        await self.close_quiet(now)
         rolls = 0
         if self.roll_log_days > 0:
             rolls = await self.storage.rolls.prune(now - timedelta(days=self.roll_log_days))
@@ -82,3 +86,18 @@ class Upkeep:
         messages = await self.storage.outbox.prune(before)
         await self.storage.handled.prune(now - timedelta(days=HANDLED_DAYS))
         return rolls, messages
+
+    async def close_quiet(self, now: datetime) -> int:
+        """Close each session left open in a quiet channel, with its recap card; how many."""
+        hours = self.session_quiet.total_seconds() / 3600
+        closed = 0
+        for stored, last in await self.storage.journal.quiet(now - self.session_quiet):
+            done = await close_session(self.storage, stored, last, "quiet", quiet_hours=hours)
+            if done is None:
+                continue  # its Narrator ended it meanwhile
+            closed += 1
+            if self.wake is not None:
+                self.wake(stored.guild_id, stored.channel_id)
+        if closed:
+            log.info("Closed %d session(s) left open in a quiet channel", closed)
+        return closed

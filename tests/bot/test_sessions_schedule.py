@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from discord.http import Route
 
-from fake_discord import openapi
+from fake_discord import openapi, payloads
 from fake_discord.event_routes import event_problems
 from fake_discord.records import InteractionRecord
 from fake_discord.world import MANAGE_EVENTS
@@ -101,3 +101,22 @@ def test_the_fakes_own_checks_agree_with_discords_description(
         assert found == [] and openapi.body_problems(operation, body) == []
     else:
         assert any(problem in p for p in found), found
+
+
+async def test_a_players_click_or_form_is_refused_and_schedules_nothing(bot_env: BotEnv) -> None:
+    """The button and the form re-check the Narrator when used: a player who sends the click or
+    the form (a forged payload: the recap with the button is the Narrator's alone) gets a
+    private refusal, and no event is made, though the bot could make one."""
+    env = bot_env
+    give_bot(env, MANAGE_EVENTS)
+    private = (await ended_recap(env)).messages[-1]
+    narrator = env.harness.member("narrator")
+    message, button = env.harness.find_component("Schedule the next session", narrator, private, kinds={2})
+    player = env.harness.actor("player1")
+    clicked = await env.harness.send(payloads.component_click(env.world, player, message, button))
+    assert clicked.modal is None and clicked.ephemeral and "Only a Narrator" in clicked.content, clicked.text
+    opened = await env.harness.click("Schedule the next session", message=private, user="narrator")
+    assert opened.modal is not None
+    forged = await env.harness.submit({"when": SOON, "note": "Q9 forged"}, user="player1")
+    assert forged.ephemeral and "Only a Narrator" in forged.content, forged.text
+    assert env.harness.fake.scheduled_events == {}

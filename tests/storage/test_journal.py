@@ -91,3 +91,17 @@ async def test_a_moves_entries_are_kept_with_it_or_not_at_all(storage: Storage) 
     fresh = await move_from(storage, lambda c, s: (c, s))
     await storage.moves.write(fresh.__class__(**{**fresh.__dict__, "journal": [told]}))
     assert [e.text for e in await storage.journal.entries(session)][1:] == ["a blow"]
+
+
+async def test_the_whole_story_is_read_page_by_page_even_with_ties(storage: Storage) -> None:
+    """``all_entries`` reads every entry in order, a page at a time (keyset on (at, id)), so a
+    night longer than a recap reads is never cut; ``count`` says how long it was."""
+    session = await storage.journal.start(GUILD, 77, "Long", 7, T0)
+    same = [entry(1, f"tie {n}") for n in range(5)]  # five entries at the very same moment
+    await storage.journal.add(GUILD, 77, [entry(0, "first"), *same, entry(2, "last"), entry(500, "after")])
+    ended = await storage.journal.end(session, T0 + timedelta(minutes=3))
+    assert ended is not None
+    texts = [e.text for e in await storage.journal.all_entries(ended, page=2)]
+    assert texts == ["first", *(f"tie {n}" for n in range(5)), "last"]
+    assert await storage.journal.count(ended) == 7
+    assert [e.text for e in await storage.journal.entries(ended, limit=3)] == texts[:3]

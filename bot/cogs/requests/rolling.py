@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import guild_id_of, is_secret
+from bot.access import guild_id_of, is_secret, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.views import Choice, builder_view, request_buttons, request_message, trait_slots
@@ -23,7 +23,7 @@ from bot.render.cards import Card, body_components, card_texts, card_view, custo
 from bot.render.common import plain
 from bot.render.dice import contest_card, reading_card
 from bot.render.request import contest_roll_card, pool_embed, request_card, request_content
-from bot.rolling.journal import request_entry, sheet_change
+from bot.rolling.journal import request_asked_entry, request_closed_entry, request_entry, sheet_change
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool
 from bot.rolling.roll_log import roll_record
 from rules.character.stats import spend_standing
@@ -67,6 +67,9 @@ async def ask(
         message = NewMessage(kind=MessageKind.NOTICE, payload=body, interaction_id=interaction.id)
         [row] = await tx.outbox.add(guild_id, channel_id, None, [message])
         await tx.requests.shown_by(guild_id, request.id, row.id)
+        await tx.journal.add(
+            guild_id, table_channel_of(interaction), [request_asked_entry(request.created_at, request)]
+        )
     outbox = client.conflicts.outbox
     outbox.replying([row])
     mentions = replies.pinging(r.user_id for r in rollers)
@@ -169,7 +172,7 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
                 record.at, interaction.user.id, plain(roller.name), reading, secret=secret, character_id=who
             )
         )
-        await tx.journal.add(guild_id, request.channel_id, told)
+        await tx.journal.add(guild_id, table_channel_of(interaction), told)
         after = await tx.requests.get(guild_id, request_id)
         assert after is not None
         drawn = reading_card(reading, title=formed.title, roller="For the Narrator's request")
@@ -280,12 +283,15 @@ async def close(interaction: Interaction, request_id: int) -> None:
     """The Narrator closes the request: no more rolls; the message says who never rolled."""
     (await caller(interaction)).require_narrator("close a request")
     guild_id = guild_id_of(interaction)
-    storage = interaction.client.storage
-    if not await storage.requests.close(guild_id, request_id):
-        raise BotError("That request is closed already.")
-    request = await storage.requests.get(guild_id, request_id)
-    if request is None:
-        raise BotError(GONE)
+    async with interaction.client.storage.transaction() as tx:
+        if not await tx.requests.close(guild_id, request_id):
+            raise BotError("That request is closed already.")
+        request = await tx.requests.get(guild_id, request_id)
+        if request is None:
+            raise BotError(GONE)
+        await tx.journal.add(
+            guild_id, table_channel_of(interaction), [request_closed_entry(utc_now(), request)]
+        )
     await replies.edit(interaction, view=request_message(request), allowed_mentions=NO_PINGS)
 
 

@@ -3,9 +3,10 @@
 A Narrator (the rule of ``bot.access``, as for ``/conflict start``) starts a session in a channel
 and ends it; everything logged there in between is its story (``storage.journal``; design in
 docs/architecture.md, "Sessions"). Ending it posts the recap card for the table (what the table
-saw, docs/rulings.md §7.1) and gives the Narrator the full one privately. ``/session journal``
-gives the night in order as a Markdown file, the Narrator's full version or the asker's own.
-A session left open closes by itself after ``MISTBORN_SESSION_QUIET_HOURS`` of quiet.
+saw, docs/rulings.md §7.1), queued with the end in one transaction (``bot.workers.session_end``),
+and gives the Narrator the full one privately. ``/session journal`` gives the whole night in
+order as a Markdown file, the Narrator's full version or the asker's own. A session left open
+closes by itself, with its card, after ``MISTBORN_SESSION_QUIET_HOURS`` of quiet.
 """
 
 import asyncio
@@ -23,9 +24,9 @@ from bot.client import Interaction, MistbornClient
 from bot.cogs.sessions.schedule import FORM, ScheduleNext, form_values, schedule, schedule_button
 from bot.errors import BotError, answer_error
 from bot.render.common import plain
-from bot.render.recap import journal_markdown, recap_card, recap_sections
-from rules.journal import NARRATOR, TABLE, JournalEntry, Viewer
-from rules.recap import build_recap
+from bot.render.recap import journal_markdown, recap_card
+from bot.workers.session_end import close_session, recaps_of
+from rules.journal import NARRATOR, Viewer
 from storage.errors import AlreadyExistsError
 from storage.journal import TITLE_MAX, TableSession
 from storage.sql import utc_now
@@ -45,13 +46,6 @@ def when_text(session: TableSession) -> str:
 
 def viewer_of(narrator: bool, user_id: int) -> Viewer:
     return NARRATOR if narrator else Viewer(user_id=user_id)
-
-
-def recap_blocks(entries: list[JournalEntry], title: str) -> tuple[list[str], list[str]]:
-    """The table's card and the Narrator's (pure, CPU only: run off the event loop)."""
-    public = recap_sections(build_recap(entries, TABLE), title, private=False)
-    full = recap_sections(build_recap(entries, NARRATOR), title, private=True)
-    return public, full
 
 
 class SessionCommands(
@@ -109,18 +103,32 @@ class SessionCommands(
     @app_commands.command(name="end", description="Narrator: end this channel's session and post its recap")
     @app_commands.guild_only()
     async def end(self, interaction: Interaction) -> None:
+        """Close the session and queue the table's card in one transaction
+        (``bot.workers.session_end``), then answer with that very card, as a request is shown
+        (``bot.cogs.requests.rolling.ask``): if the answer never lands, the outbox posts it."""
         (await caller(interaction)).require_narrator("end a session")
         journal = self.bot.storage.journal
         session = await journal.open_in(guild_id_of(interaction), table_channel_of(interaction))
         if session is None:
             raise BotError(NO_SESSION)
-        ended = await journal.end(session, utc_now())
-        if ended is None:
+        closed = await close_session(
+            self.bot.storage, session, utc_now(), "narrator", interaction_id=interaction.id
+        )
+        if closed is None:
             raise BotError("That session has just been ended.")
-        entries = await journal.entries(ended)
-        public, full = await asyncio.to_thread(recap_blocks, entries, plain(ended.title))
-        await replies.send(interaction, view=recap_card(public))
-        await replies.send(interaction, view=recap_card(full, schedule_button(ended.id)), ephemeral=True)
+        outbox = self.bot.conflicts.outbox
+        outbox.replying([closed.row])
+        try:
+            message_id = await replies.send(interaction, view=recap_card(closed.recaps.public))
+        except discord.HTTPException as error:
+            outbox.unanswered(closed.row, refused=error.status < 500)
+        else:
+            if message_id is not None:
+                outbox.answered(closed.row, message_id)
+            else:
+                outbox.unanswered(closed.row, refused=False)
+        view = recap_card(closed.recaps.full, schedule_button(closed.session.id))
+        await replies.send(interaction, view=view, ephemeral=True)
 
     @app_commands.command(name="status", description="Whether a session is open in this channel")
     @app_commands.guild_only()
@@ -164,12 +172,13 @@ class SessionCommands(
         button for the next session, a player's as the table saw it; privately either way."""
         who = await caller(interaction)
         found = await self._session(interaction, session)
-        entries = await self.bot.storage.journal.entries(found)
-        public, full = await asyncio.to_thread(recap_blocks, entries, plain(found.title))
+        quiet = self.bot.settings.session_quiet_hours if found.ended_how == "quiet" else None
+        recaps = await recaps_of(self.bot.storage, found, quiet)
         if who.narrator:
-            await replies.send(interaction, view=recap_card(full, schedule_button(found.id)), ephemeral=True)
+            view = recap_card(recaps.full, schedule_button(found.id))
+            await replies.send(interaction, view=view, ephemeral=True)
         else:
-            await replies.send(interaction, view=recap_card(public), ephemeral=True)
+            await replies.send(interaction, view=recap_card(recaps.public), ephemeral=True)
 
     @app_commands.command(name="journal", description="A session's log in order, as a Markdown file")
     @app_commands.describe(session="The session's number (default: this channel's latest)")
@@ -179,7 +188,7 @@ class SessionCommands(
     ) -> None:
         who = await caller(interaction)
         found = await self._session(interaction, session)
-        entries = await self.bot.storage.journal.entries(found)
+        entries = await self.bot.storage.journal.all_entries(found)
         viewer = viewer_of(who.narrator, interaction.user.id)
         text = await asyncio.to_thread(journal_markdown, found.title, when_text(found), entries, viewer)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"session-{found.id}.md")

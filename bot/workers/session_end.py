@@ -1,0 +1,118 @@
+"""A session's end and its recap card, saved together (docs/architecture.md, "Sessions").
+
+Whoever closes a session, the Narrator's ``/session end`` or the upkeep after a long quiet,
+closes it and queues the table's recap card in the outbox (``storage.outbox``) in ONE
+transaction: once the session reads ended, the card is owed to the channel, and the outbox
+shows it exactly once (``bot.workers.outbox``), even if the process dies between the commit and
+the post. The recap is built before that transaction, off the event loop (a long night is a
+few thousand entries); the Narrator's full version is never queued: it is a private answer, and
+``/session recap`` gives it again at any time (the table's card says so in its small print).
+"""
+
+import asyncio
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.crash import crash_point
+from bot.render.common import plain
+from bot.render.recap import recap_body, recap_sections, small_print
+from rules.journal import NARRATOR, TABLE, JournalEntry
+from rules.recap import build_recap
+from storage import MessageKind, NewMessage, OutboxMessage, Storage
+from storage.journal import MAX_ENTRIES, TableSession
+
+ATTEMPTS = 3
+"""Times the recap is read when entries keep arriving; the last read is kept as it is (a channel
+that busy at its session's end is rare, and the journal file has every entry anyway)."""
+
+
+class Recaps(BaseModel):
+    """A session's two recap cards as text blocks: the table's and the Narrator's."""
+
+    model_config = ConfigDict(frozen=True)
+
+    public: list[str]
+    full: list[str]
+    total: int
+    """The session's entries when they were read (the recap reads the first ``MAX_ENTRIES``)."""
+
+
+class Closed(BaseModel):
+    """A session just closed, with its recaps and the outbox row that shows the table's."""
+
+    model_config = ConfigDict(frozen=True)
+
+    session: TableSession
+    recaps: Recaps
+    row: OutboxMessage
+
+
+def recap_blocks(
+    entries: list[JournalEntry], title: str, total: int, quiet_hours: float | None = None
+) -> Recaps:
+    """Both recap cards (pure, CPU only: run off the event loop). ``total``: the session's
+    entries, of which ``entries`` are the first (a cut is said in the small print)."""
+    read = len(entries)
+    return Recaps(
+        public=recap_sections(
+            build_recap(entries, TABLE),
+            title,
+            private=False,
+            footer=small_print(read=read, total=total, private=False, quiet_hours=quiet_hours),
+        ),
+        full=recap_sections(
+            build_recap(entries, NARRATOR),
+            title,
+            private=True,
+            footer=small_print(read=read, total=total, private=True, quiet_hours=quiet_hours),
+        ),
+        total=total,
+    )
+
+
+async def recaps_of(storage: Storage, session: TableSession, quiet_hours: float | None = None) -> Recaps:
+    """The session's recaps from its first :data:`MAX_ENTRIES` entries, built off the event loop."""
+    entries = await storage.journal.entries(session)
+    total = len(entries) if len(entries) < MAX_ENTRIES else await storage.journal.count(session)
+    return await asyncio.to_thread(recap_blocks, entries, plain(session.title), total, quiet_hours)
+
+
+async def close_session(
+    storage: Storage,
+    session: TableSession,
+    at: datetime,
+    how: str,
+    *,
+    interaction_id: int | None = None,
+    quiet_hours: float | None = None,
+) -> Closed | None:
+    """Close ``session`` at ``at`` and queue the table's recap, in one transaction; None when
+    someone else closed it first (then nothing is queued: exactly one closer posts a recap).
+
+    The recap is read before the transaction, so a roll stamped before ``at`` but committed
+    just after that read would be missing from it: the transaction counts the session's entries
+    again (under the writer) and, if the count moved, rolls back and reads again."""
+    ending = session.model_copy(update={"ended_at": at, "ended_how": how})
+    for attempt in range(ATTEMPTS):
+        recaps = await recaps_of(storage, ending, quiet_hours)
+        card = NewMessage(
+            kind=MessageKind.NOTICE, payload=recap_body(recaps.public), interaction_id=interaction_id
+        )
+        try:
+            async with storage.transaction() as tx:
+                ended = await tx.journal.end(session, at, how)
+                if ended is None:
+                    return None
+                if attempt + 1 < ATTEMPTS and await tx.journal.count(ending) != recaps.total:
+                    raise _Moved
+                [row] = await tx.outbox.add(session.guild_id, session.channel_id, None, [card])
+        except _Moved:
+            continue
+        crash_point("session-ended")
+        return Closed(session=ended, recaps=recaps, row=row)
+    raise AssertionError("unreachable: the last attempt never raises _Moved")
+
+
+class _Moved(Exception):
+    """An entry of the session was committed after its recap was read: read it again."""
