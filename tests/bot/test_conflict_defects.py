@@ -5,6 +5,7 @@ from rules.character.stats import standing_available
 from rules.conflict import Conflict
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_message, refused
+from testbed.cards import card_text
 
 
 async def state(env: BotEnv) -> Conflict:
@@ -134,7 +135,7 @@ async def test_a_rename_shows_in_the_conflict_and_a_combatant_cannot_be_deleted(
     assert not refused(renamed), renamed.content
     await env.bot.conflicts.idle()
     board = await board_message(env)
-    assert "Brute" in str(board["embeds"]) and "Thug" not in str(board["embeds"])
+    assert "Brute" in card_text(board) and "Thug" not in card_text(board)
     await env.slash("/conflict begin", user="narrator")
     declared = await env.slash("/declare action:attack target:Kell stat:Physique", user="narrator")
     assert not refused(declared), declared.content

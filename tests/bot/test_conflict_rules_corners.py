@@ -6,6 +6,7 @@ import pytest
 from bot.render.dice import outcome_text
 from rules.roll import read
 from testbed.bot_env import BotEnv, board_message, embeds_text, refused
+from testbed.cards import card_text
 
 STRAFF_SNEERS = [
     ("player1", "/character create name:Vin physique:3 charm:3 wits:4"),
@@ -88,7 +89,7 @@ async def test_a_kind_called_at_act_is_what_the_board_shows(bot_env: BotEnv) -> 
     assert not refused(hit), hit.content
     assert "**Vin** takes 1 damage to Willpower" in hit.text  # no blade in a mental attack
     await env.bot.conflicts.boards.idle()
-    board = embeds_text((await board_message(env))["embeds"])
+    board = card_text(await board_message(env))
     assert "mental attack → **Vin** (Will)" in board
     assert "physical attack" not in board
 

@@ -14,7 +14,8 @@ from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, Resilience, make_character
 from rules.conflict import ConflictType, resolve_order
 from storage.conflict_moves import current_conflict
-from testbed.bot_env import BotEnv, embeds_text
+from testbed.bot_env import BotEnv, is_board
+from testbed.cards import card_text
 from tests.rules.conflict.builders import cast
 
 V1 = Path(__file__).parents[1] / "rules" / "conflict" / "fixtures" / "conflict_v1.json"
@@ -150,14 +151,8 @@ async def test_the_beat_button_shows_only_with_dice_to_act(
 
 def board_text(env: BotEnv) -> str:
     channel = str(env.world.guild.channels[0].id)
-    boards = [
-        m
-        for m in env.harness.fake.messages.values()
-        if m["channel_id"] == channel
-        and not m.get("interaction_metadata")
-        and any(e.get("title", "").startswith("Conflict") for e in m.get("embeds", []))
-    ]
-    return embeds_text(boards[-1]["embeds"])
+    boards = [m for m in env.harness.fake.messages.values() if m["channel_id"] == channel and is_board(m)]
+    return card_text(boards[-1])
 
 
 async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env: BotEnv) -> None:
