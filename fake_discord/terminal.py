@@ -112,7 +112,7 @@ class RichScreen:
             parts.append(
                 Text(f"📎 {attachment.get('filename')} ({size} bytes) — !save keeps it", style="blue")
             )
-        parts += [self.row(row) for row in message.get("components") or []]
+        parts += [self.layout(top) for top in message.get("components") or []]
         if message.get("edited_timestamp"):
             parts.append(Text("(edited)", style="dim"))
         return Group(*parts) if parts else Text("(empty message)", style="dim")
@@ -141,6 +141,26 @@ class RichScreen:
             title_align="left",
             border_style=f"#{int(colour):06x}" if colour is not None else "grey50",
         )
+
+    def layout(self, component: JSON) -> RenderableType:
+        """A component of a message: an action row of buttons, or a layout component (a card:
+        container, section, text display, separator) drawn with what it holds."""
+        kind = component.get("type")
+        if kind == 10:
+            return styled(self.names(str(component.get("content") or "")))
+        if kind == 14:
+            return Text("─" * 20, style="dim")
+        if kind not in (9, 17):
+            return self.row(component)
+        body = [self.layout(child) for child in component.get("components") or []]
+        if isinstance(accessory := component.get("accessory"), dict):
+            body.append(
+                self.layout(accessory) if accessory.get("type") != 11 else Text("[picture]", style="dim")
+            )
+        if kind == 9:
+            return Group(*body)
+        colour = component.get("accent_color")
+        return Panel(Group(*body), border_style=f"#{int(colour):06x}" if colour is not None else "grey50")
 
     def row(self, row: JSON) -> RenderableType:
         out = Text()

@@ -131,7 +131,8 @@ def header_text(conflict: Conflict, limit: int | None, view: Visibility) -> str:
 
 def footer_text(conflict: Conflict, view: Visibility) -> str:
     nobody = not conflict.participants and conflict.phase is not Phase.GATHER
-    legend = "-# " + (STATUS_FOOTER if view.full else PUBLIC_FOOTER)
+    rows = wrap_row(STATUS_FOOTER if view.full else PUBLIC_FOOTER).split("\n")
+    legend = "\n".join(f"-# {row}" for row in rows)  # small print, each row
     return ("Nobody yet.\n" if nobody else "") + legend
 
 
