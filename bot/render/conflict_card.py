@@ -215,14 +215,16 @@ def draw_board(
     sheets: Mapping[int, Character],
     view: Visibility = FULL,
     buttons: CardButtons | None = None,
-    thumbnail: Thumbnails = thumbnail_for,
+    thumbnail: Thumbnails | None = None,
 ) -> Drawn:
-    """The card with the longest names that leaves nobody to "…and N more" (else the shortest)."""
-    drawn = _draw(conflict, sheets, view, buttons or CardButtons(), thumbnail, NAME_LIMITS[0])
+    """The card with the longest names that leaves nobody to "…and N more" (else the shortest).
+    ``thumbnail`` defaults to :func:`thumbnail_for`, looked up at each drawing."""
+    portraits = thumbnail or thumbnail_for
+    drawn = _draw(conflict, sheets, view, buttons or CardButtons(), portraits, NAME_LIMITS[0])
     for names in NAME_LIMITS[1:]:
         if not drawn.plan.more:
             return drawn
-        drawn = _draw(conflict, sheets, view, buttons or CardButtons(), thumbnail, names)
+        drawn = _draw(conflict, sheets, view, buttons or CardButtons(), portraits, names)
     return drawn
 
 
@@ -231,7 +233,7 @@ def board_card(
     sheets: Mapping[int, Character],
     view: Visibility = FULL,
     buttons: CardButtons | None = None,
-    thumbnail: Thumbnails = thumbnail_for,
+    thumbnail: Thumbnails | None = None,
 ) -> discord.ui.LayoutView:
     """THE status board as a card (see the module)."""
     return draw_board(conflict, sheets, view, buttons, thumbnail).view
