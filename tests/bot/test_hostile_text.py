@@ -14,7 +14,7 @@ import pytest
 
 from bot.text import inert
 from fake_discord.records import InteractionRecord
-from testbed.bot_env import BotEnv
+from testbed.bot_env import BotEnv, is_board, text_displays
 
 JSON = dict[str, Any]
 
@@ -33,13 +33,14 @@ HOSTILE: dict[str, str] = {
 
 
 def markdown_parts(message: JSON) -> list[str]:
-    """Where Discord reads Markdown: content, and each embed's title, description and fields."""
+    """Where Discord reads Markdown: content, each embed's title, description and fields, and
+    each text display of a card (a layout message)."""
     parts = [str(message.get("content") or "")]
     for embed in message.get("embeds") or []:
         parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
         for field in embed.get("fields") or []:
             parts += [str(field.get("name") or ""), str(field.get("value") or "")]
-    return parts
+    return parts + text_displays(message)
 
 
 def as_read(text: str) -> str:
@@ -91,7 +92,7 @@ async def test_hostile_text_is_inert_everywhere(bot_env: BotEnv, hostile: str) -
         if kind != "stakes":  # the stakes show on the board, checked below
             assert hostile in as_read(texts), (kind, texts)  # it did show, as typed
     assert replies["refusal"].ephemeral and replies["taken"].ephemeral
-    board = [m for m in env.harness.fake.messages.values() if "Stakes:" in str(m.get("embeds"))]
+    board = [m for m in env.harness.fake.messages.values() if is_board(m)]
     assert board, "the board was never posted"
     on_board = " ".join(markdown_parts(board[-1]))
     assert f"Stakes: {shown}" in on_board and f"**{shown}**" in on_board  # the stakes, the name
