@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from fake_discord import modal_parts
 from fake_discord.places import CONTEXTS, DM, ELSEWHERE, SERVER, private_channel_json
 from fake_discord.world import (
     ATTACH_FILES,
@@ -243,20 +245,29 @@ def component_click(
 
 
 def modal_submit(
-    world: World, actor: Actor, modal: JSON, values: dict[str, str], *, message: JSON | None = None
+    world: World,
+    actor: Actor,
+    modal: JSON,
+    values: Mapping[str, str | list[str] | bool],
+    *,
+    message: JSON | None = None,
 ) -> JSON:
-    """Type 5: echo the modal's layout back with each text input's `value` filled in.
+    """Type 5: echo the modal's layout back with each text input's `value` filled in, and each
+    picked part (``modal_parts``) with the option values or flag given for its custom_id.
 
     A modal opened from a component carries that component's `message`, as Discord sends it:
     only then may the bot answer by updating it (response types 6 and 7).
     """
 
     def answer(component: JSON) -> JSON:
+        if component.get("type") in modal_parts.PICKED:
+            given = values.get(component["custom_id"])
+            return modal_parts.answer(component, [given] if isinstance(given, str) else given)
         if component.get("type") == 4:
             return {
                 "type": 4,
                 "custom_id": component["custom_id"],
-                "value": values.get(component["custom_id"], ""),
+                "value": str(values.get(component["custom_id"], "")),
             }
         if "component" in component:
             return {"type": component["type"], "component": answer(component["component"])}

@@ -11,6 +11,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from fake_discord import modal_parts
 from fake_discord.payloads import text_inputs
 
 JSON = dict[str, Any]
@@ -223,6 +224,12 @@ def render_modal(modal: JSON) -> str:
         required = "required" if field["required"] else "optional"
         filled = f", now {field['value']!r}" if field["value"] else ""
         lines.append(f"  {field['label']}: field {field['custom_id']} ({required}{filled})")
+    for part in modal_parts.fields(modal):
+        required = "required" if part["required"] else "optional"
+        what = {3: "pick one", 21: "pick one", 22: "pick some, a,b", 23: "yes or no"}[part["type"]]
+        lines.append(f"  {part['label']}: field {part['custom_id']} ({what}, {required})")
+        chosen = part["value"] if isinstance(part["value"], list) else []
+        lines += [f"    {'*' if o['value'] in chosen else '-'} {o['label']}" for o in part["options"]]
     lines.append("answer with: !submit field:value ...")
     return "\n".join(lines)
 

@@ -27,6 +27,7 @@ from fake_discord.responses import (
     reply,
     spec_problems,
 )
+from fake_discord.thread_routes import create_thread, edit_channel
 from fake_discord.validate import (
     mention_problems,
     validate_autocomplete,
@@ -292,6 +293,9 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("GET", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
     ("PATCH", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
     ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
+    ("POST", r"/channels/(\d+)/threads", create_thread),
+    ("POST", r"/channels/(\d+)/messages/(\d+)/threads", create_thread),
+    ("PATCH", r"/channels/(\d+)", edit_channel),
     ("GET", r"/channels/(\d+)/webhooks", channel_webhooks),
     ("POST", r"/channels/(\d+)/webhooks", channel_webhooks),
     ("GET", r"/channels/(\d+)/messages", channel_messages),

@@ -23,7 +23,7 @@ from typing import Any
 
 from aiohttp import web
 
-from fake_discord import openapi, responses, routes
+from fake_discord import openapi, responses, routes, thread_routes
 from fake_discord.backend import CommandStore, Limits, Upload
 from fake_discord.gateway import RESUME_PATH, Gateway, shard_of
 from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
@@ -31,7 +31,7 @@ from fake_discord.places import unreachable
 from fake_discord.ratelimits import RateLimiter
 from fake_discord.records import InteractionRecord, Violation, clock
 from fake_discord.validate import validate_command_set
-from fake_discord.world import World, channel_json, default_world, guild_create_json, member_json, user_json
+from fake_discord.world import World, default_world, guild_create_json, member_json, user_json
 
 JSON = dict[str, Any]
 SUPPRESS_EMBEDS = 1 << 2
@@ -181,6 +181,8 @@ class FakeDiscord:
             webhook=webhook,
         )
         self.messages[message_id] = message
+        if not message["flags"] & EPHEMERAL:
+            await thread_routes.posted_in(self, channel_id)
         self.activity.append(("create", message_id))
         self._pulse()
         if not message["flags"] & EPHEMERAL and not outside:  # the bot hears only where it is
@@ -229,18 +231,19 @@ class FakeDiscord:
         )
 
     async def delete_channel(self, channel_id: int) -> None:
-        """Delete a guild channel and its messages, as a moderator would (CHANNEL_DELETE is sent)."""
+        """Delete a guild channel and its messages, as a moderator would (CHANNEL_DELETE is sent,
+        or THREAD_DELETE for a thread)."""
         for guild in self.world.guilds:
             channel = guild.channel(channel_id)
             if channel is None:
                 continue
-            data = channel_json(guild, channel)
+            event, data = thread_routes.deleted_event(guild, channel)
             guild.channels.remove(channel)
             for message_id in [
                 m for m, body in self.messages.items() if int(body["channel_id"]) == channel_id
             ]:
                 del self.messages[message_id]
-            await self.dispatch("CHANNEL_DELETE", data)
+            await self.dispatch(event, data)
 
     def _pulse(self) -> None:
         self.changes += 1

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_discord import modal_parts
+
 JSON = dict[str, Any]
 
 SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN = 1, 2, 3, 4, 5
@@ -332,10 +334,13 @@ def validate_modal(modal: JSON) -> list[str]:
                 problems.append(f"{where}: a text input in an action row needs a label")
         elif top.get("type") == LABEL and isinstance(top.get("component"), dict):
             inner, label = top["component"], top.get("label")
-            problems += _length(top.get("description"), f"{where} description", 100)
+            problems += modal_parts.label_problems(top, where)
             if inner.get("type") != TEXT_INPUT:
-                continue  # selects in labels are checked as selects would be
+                custom_ids.append(str(inner.get("custom_id")))
+                continue
+            label = None  # the Label's text is checked above; the input carries none of its own
         else:
+            problems += modal_parts.misplaced(top)
             problems.append(f"{where} is type {top.get('type')}, not an action row or a label")
             continue
         problems += _text_input(inner, where, label)

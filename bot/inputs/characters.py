@@ -16,11 +16,11 @@ from discord import app_commands
 from bot.access import caller_of, guild_id_of, served_guild_id
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
-from bot.render.common import clip, plain
+from bot.moves.named import shown
+from bot.render.common import plain
+from rules.character.limits import NAME_MAX
 from storage import NotFoundError, StoredCharacter
 
-NAME_MAX = 64
-"""The longest name a sheet has, and so the longest name an option takes."""
 SUGGESTIONS = 25
 """Discord shows at most 25 autocomplete choices."""
 NO_ACTIVE = "You have no active character here. Pick one with `/character use`, or name one."
@@ -29,11 +29,6 @@ SHEETS_ELSEWHERE = (
     "channel of your game's server."
 )
 """Where the bot serves no server (a DM, a server it is not in) no sheet is read."""
-
-
-def shown(typed: str) -> str:
-    """What a user typed, repeated back inert and short (a raw payload can carry 6000 characters)."""
-    return plain(clip(" ".join(typed.split()), NAME_MAX))
 
 
 async def find_character(interaction: Interaction, typed: str) -> StoredCharacter:

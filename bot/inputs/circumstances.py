@@ -9,14 +9,10 @@ from dataclasses import dataclass
 
 from bot.access import caller_of, channel_id_of, guild_id_of
 from bot.client import Interaction
-from bot.errors import NotAllowed
+from bot.moves.named import refuse_players
 from bot.render.common import plain
 from storage.scenes import SceneCircumstances
 
-NARRATORS_ONLY = (
-    "Circumstances are the Narrator's call: they set them for the scene (`/scene circumstances`) "
-    "or on their request. Leave `circumstances` out; your roll carries the scene's."
-)
 DESCRIPTION = "Narrators: −1, 0 or +1 for this roll (default: the scene's, set with /scene circumstances)"
 
 
@@ -39,12 +35,6 @@ class Applied:
 
 def scene_applied(scene: SceneCircumstances) -> Applied:
     return Applied(net=scene.net, note=scene.note, from_scene=True)
-
-
-def refuse_players(narrator: bool, given: int | None) -> None:
-    """A player's own Circumstances are refused, whatever their value."""
-    if given is not None and not narrator:
-        raise NotAllowed(NARRATORS_ONLY)
 
 
 async def scene_circumstances(interaction: Interaction) -> SceneCircumstances:

@@ -7,7 +7,7 @@ its rolls, through this one rule.
 
 from bot.access import channel_id_of, guild_id_of
 from bot.client import Interaction
-from bot.inputs.lists import split_names
+from bot.moves.lists import split_names
 from rules.character import CharacterKind
 from storage import StoredCharacter
 

@@ -1,7 +1,7 @@
 """Participants of this channel's Conflict, named in an option (``who``, ``target``).
 
 The name is only cleaned here: it is resolved against the Conflict inside the move's own
-transaction (:func:`find_participant`), so it is judged on the state the move applies to,
+transaction (``bot.moves.named.find_participant``), so it is judged on the state the move applies to,
 never on an older copy. Participants are found by the same naming rule as characters.
 
 Names of participants are public (the board shows them); their stats are suggested only to
@@ -16,30 +16,20 @@ from discord import app_commands
 from bot.access import Caller, caller_of
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, NotAllowed
-from bot.inputs.characters import NAME_MAX, SUGGESTIONS, shown
+from bot.inputs.characters import SUGGESTIONS
+from bot.moves.named import find_participant
 from bot.moves.turns import movers
 from bot.render.common import plain
 from rules.character import Character
+from rules.character.limits import NAME_MAX
 from rules.character.stats import rollable_names
 from rules.conflict import Conflict, Participant
-from rules.naming import find_named, name_key, name_matches, sort_key
+from rules.naming import name_key, name_matches, sort_key
 from rules.words import verb
 from storage.conflict_moves import current_conflict
 from storage.errors import StorageError
 
 Sheets = Mapping[int, Character]
-
-
-def find_participant(conflict: Conflict, typed: str) -> Participant:
-    """The participant ``typed`` names, or a refusal listing who is in the Conflict."""
-    found = find_named(typed, conflict.participants, lambda p: p.name)
-    if len(found) == 1:
-        return found[0]
-    if found:
-        names = ", ".join(plain(p.name) for p in found[:10])
-        raise BotError(f"Several participants match {shown(typed)}: {names}. Type more of the name.")
-    names = ", ".join(plain(p.name) for p in conflict.participants) or "nobody yet"
-    raise BotError(f"Nobody called {shown(typed)} is in this Conflict. In it: {names}.")
 
 
 def controls(caller: Caller, participant: Participant, sheets: Sheets) -> bool:

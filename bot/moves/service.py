@@ -121,6 +121,7 @@ class ConflictFlow:
         self.outbox = Outbox(client, storage, pacer)
         self.defend_grace = DEFEND_GRACE
         self._prompted: dict[tuple[int, int, int], float] = {}
+        self._after: set[asyncio.Task[None]] = set()
 
     async def run(
         self,
@@ -170,12 +171,19 @@ class ConflictFlow:
         return self._saved(replies[-1], applied)
 
     async def start(
-        self, interaction: discord.Interaction[discord.Client], conflict_type: ConflictType, stakes: str
+        self,
+        interaction: discord.Interaction[discord.Client],
+        conflict_type: ConflictType,
+        stakes: str,
+        *,
+        thread_id: int | None = None,
     ) -> Reply:
-        """Start a Conflict in the interaction's channel, its first message queued with it."""
-        guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+        """Start a Conflict in the interaction's channel, its first message queued with it;
+        ``thread_id``: in that thread of the channel instead, where no interaction is answered."""
+        guild_id, channel_id = guild_id_of(interaction), thread_id or channel_id_of(interaction)
         replies: list[Reply] = []
-        compose = self._composer(guild_id, channel_id, "A Conflict begins", interaction.id, replies, None)
+        answered = None if thread_id else interaction.id
+        compose = self._composer(guild_id, channel_id, "A Conflict begins", answered, replies, None)
         applied = await start_conflict(
             self.storage, guild_id, channel_id, conflict_type, stakes, compose=compose
         )
@@ -186,7 +194,7 @@ class ConflictFlow:
         guild_id: int,
         channel_id: int,
         title: str,
-        interaction_id: int,
+        interaction_id: int | None,
         replies: list[Reply],
         asking: "asyncio.Future[Caller] | None",
     ) -> Callable[[Applied], Awaitable[list[NewMessage]]]:
@@ -408,11 +416,24 @@ class ConflictFlow:
         if left > 0:
             raise BotError(f"Give the player a moment to choose: you can answer for them in {left:.0f} s.")
 
+    def later(self, work: Awaitable[None], name: str) -> None:
+        """Run ``work`` after the move, beside the board and the outbox (a Conflict's thread
+        closed once it shows the end); :meth:`idle` waits for it too."""
+        task = asyncio.ensure_future(work)
+        task.set_name(name)
+        self._after.add(task)
+        task.add_done_callback(self._after.discard)
+
     async def idle(self) -> None:
-        """Wait until every board refresh and queued delivery has run (tests and benchmarks)."""
+        """Wait until every board refresh, queued delivery and work after a move has run (tests
+        and benchmarks)."""
+        while self._after:
+            await asyncio.gather(*list(self._after), return_exceptions=True)
         await self.outbox.idle()
         await self.boards.idle()
 
     def close(self) -> None:
         self.boards.close()
         self.outbox.close()
+        for task in self._after:
+            task.cancel()

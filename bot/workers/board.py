@@ -173,6 +173,13 @@ class Boards:
         """Drop what is remembered of a board whose row was cleared (``/conflict status``)."""
         self._rows.pop((guild_id, channel_id), None)
 
+    async def drawn(self, guild_id: int, channel_id: int) -> None:
+        """Wait until the channel's requested refreshes have run (a Conflict's thread is archived
+        only once its board shows the end)."""
+        task = self._tasks.get((guild_id, channel_id))
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+
     async def idle(self) -> None:
         """Wait until every requested refresh has run (for tests and shutdown)."""
         while pending := [t for t in list(self._tasks.values()) if not t.done()]:

@@ -157,10 +157,10 @@ async def test_a_form_the_rules_refuse_is_shown_again_with_the_reason(bot_env: B
     await builder.choose("powers", "No Powers")
     await builder.submit(TRAITS)
     await builder.click("Write Destiny, Tragedy and Props")
-    too_many = await builder.submit(STORY | {"props": "a\nb\nc\nd\ne", "extra0": "Lucky", "extra1": "Quiet"})
+    too_many = await builder.submit(STORY | {"props": "a\nb\nc\nd\ne", "extras": "Lucky\nQuiet"})
     assert "Not saved: That is 5 Props; a new Hero has at most 4" in too_many.content
     assert "step 6 of 7" in too_many.content
-    done = await builder.submit(STORY | {"extra0": "Lucky", "extra1": "Quiet"})
+    done = await builder.submit(STORY | {"extras": "Lucky\nQuiet"})
     assert "step 7 of 7" in done.content and "ready to create" in str(done.embeds)
 
 

@@ -3,7 +3,7 @@ reply they make is ``bot.cogs.conflict.delivery``.
 
 The buttons are ``DynamicItem``s: everything a click needs (which Conflict, which attack, how
 many dice) is in the custom id, so they keep working after a restart without any view kept in
-memory. A click goes through the very path of the typed command (``bot.cogs.conflict.build``
+memory. A click goes through the very path of the typed command (``bot.moves.build``
 builds the same engine command, :meth:`ConflictFlow.run` applies it), and a click on a prompt
 that is already settled (a stale button, or the second of two simultaneous clicks) is refused
 with a clear private message.
@@ -22,10 +22,10 @@ from bot import replies
 from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
-from bot.cogs.conflict.build import DefenceOptions, begin_move, nudge_click, pending_target
 from bot.cogs.conflict.delivery import run_click
 from bot.errors import BotError, NotAllowed, answer_error
 from bot.moves.answers import NudgeMode
+from bot.moves.build import DefenceOptions, begin_move, nudge_click, pending_target
 from bot.moves.turns import tie_note
 from bot.render.buttons import (
     BEGIN,

@@ -1,5 +1,6 @@
 """Delivering a move's reply: the answer to the interaction, the outbox told how it went, the board
-refreshed.
+refreshed (and, when the move ended a Conflict in its own thread, the thread closed:
+``bot.cogs.conflict.threads``).
 
 The reply to the person who moved *is* the move's outcome, as fast as the move is saved; its
 outbox row is then marked delivered with the message Discord made. If Discord cannot take the
@@ -15,10 +16,13 @@ import discord
 
 from bot import replies
 from bot.client import Interaction
+from bot.cogs.conflict.threads import close_thread, ended, fights_in_threads
 from bot.crash import crash_point
-from bot.errors import answer_error
+from bot.errors import BotError, answer_error
 from bot.moves.answers import Reply
 from bot.moves.service import Build
+from storage.conflicts import NO_CONFLICT
+from storage.errors import NotFoundError
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +53,8 @@ async def send(interaction: Interaction, reply: Reply) -> None:
         if reply.private_embeds:
             await replies.send(interaction, embeds=reply.private_embeds, ephemeral=True)
     flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
+    if ended(reply):
+        flow.later(close_thread(interaction.client, reply), f"close-thread-{reply.channel_id}")
 
 
 async def answer(interaction: Interaction, reply: Reply) -> int | None:
@@ -68,9 +74,14 @@ async def answer(interaction: Interaction, reply: Reply) -> int | None:
 async def run(interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None) -> Reply:
     """One move from a command: apply it, then send what the table must see."""
     client = interaction.client
-    reply = await client.conflicts.run(
-        interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
-    )
+    try:
+        reply = await client.conflicts.run(
+            interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
+        )
+    except NotFoundError as error:
+        if str(error) == NO_CONFLICT and (where := await fights_in_threads(interaction)):
+            raise BotError(where) from None
+        raise
     await send(interaction, reply)
     return reply
 

@@ -4,7 +4,7 @@
 Players send them for their own Heroes, Narrators for anyone; the ``who`` option picks the
 character when the caller speaks for several. The bot rolls every die: typed faces and
 unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``build``). Each
-command only turns its options into a builder (``bot.cogs.conflict.build``) and runs it
+command only turns its options into a builder (``bot.moves.build``) and runs it
 through the one flow that the prompt buttons use too (``bot.cogs.conflict.delivery``).
 """
 
@@ -14,7 +14,6 @@ from discord.ext import commands
 from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.build import ActionOptions, DefenceOptions, Sheets, nudging, weapon_option
 from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
@@ -30,6 +29,7 @@ from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.participants import ParticipantName, participant_props, participant_stats, pick
+from bot.moves.build import ActionOptions, DefenceOptions, Sheets, nudging, weapon_option
 from rules.conflict import Act, Burn, Command, Conflict, Pass, SpendNudges
 
 StatName = app_commands.Range[str, 1, 40]

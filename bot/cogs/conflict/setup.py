@@ -17,13 +17,15 @@ from bot import replies
 from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.build import Sheets, begin_move
 from bot.cogs.conflict.delivery import run, send
+from bot.cogs.conflict.threads import fights_in_threads, send_to_thread, thread_for
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
-from bot.inputs.lists import split_names
-from bot.inputs.participants import ParticipantName, find_participant
+from bot.inputs.participants import ParticipantName
+from bot.moves.build import Sheets, begin_move
+from bot.moves.lists import split_names
+from bot.moves.named import find_participant
 from bot.moves.service import Build
 from bot.render.common import plain
 from rules.character import Character, CharacterKind
@@ -98,7 +100,14 @@ class ConflictCog(
         self, interaction: Interaction, kind: ConflictTypeChoice, stakes: app_commands.Range[str, 1, 200]
     ) -> None:
         (await caller(interaction)).require_narrator("start a Conflict")
-        await send(interaction, await self.bot.conflicts.start(interaction, kind, stakes))
+        thread_id, note = await thread_for(interaction, stakes)
+        reply = await self.bot.conflicts.start(interaction, kind, stakes, thread_id=thread_id)
+        if thread_id is not None:
+            await send_to_thread(interaction, reply)
+            return
+        await send(interaction, reply)
+        if note is not None:
+            await replies.send(interaction, note, ephemeral=True)
 
     @app_commands.command(name="add", description="Narrator: add a character, Villain or Extras group")
     @app_commands.describe(
@@ -201,7 +210,7 @@ class ConflictCog(
         ``STATUS_COOLDOWN`` seconds between two: the board is one message, not a feed."""
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
         if await self.bot.storage.conflicts.get(guild_id, channel_id) is None:
-            raise BotError(NO_CONFLICT)
+            raise BotError(await fights_in_threads(interaction) or NO_CONFLICT)
         now = time.monotonic()
         left = self._reposted.get((guild_id, channel_id), -STATUS_COOLDOWN) + STATUS_COOLDOWN - now
         if left > 0:

@@ -80,6 +80,8 @@ CREATE TABLE guild_settings (
     narrator_role_ids text NOT NULL,
     gm_channel_id bigint,
     table_dice integer NOT NULL DEFAULT 0,
+    conflict_threads integer NOT NULL DEFAULT 0,
+    CONSTRAINT guild_settings_conflict_threads_check CHECK ((conflict_threads = ANY (ARRAY[0, 1]))),
     CONSTRAINT guild_settings_table_dice_check CHECK ((table_dice = ANY (ARRAY[0, 1]))),
     CONSTRAINT guild_settings_pkey PRIMARY KEY (guild_id)
 );

@@ -72,7 +72,7 @@ CREATE TABLE guild_settings (
     guild_id           INTEGER PRIMARY KEY,
     narrator_role_ids  TEXT    NOT NULL,
     gm_channel_id      INTEGER
-, table_dice INTEGER NOT NULL DEFAULT 0 CHECK (table_dice IN (0, 1)));
+, table_dice INTEGER NOT NULL DEFAULT 0 CHECK (table_dice IN (0, 1)), conflict_threads INTEGER NOT NULL DEFAULT 0 CHECK (conflict_threads IN (0, 1)));
 
 CREATE TABLE handled_interactions (
     interaction_id INTEGER PRIMARY KEY,

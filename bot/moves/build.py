@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+import discord
+
 from bot.access import Caller
-from bot.client import Interaction
 from bot.errors import NotAllowed
-from bot.inputs.circumstances import refuse_players
-from bot.inputs.lists import split_names
-from bot.inputs.participants import find_participant
 from bot.moves.answers import NudgeMode
+from bot.moves.lists import split_names
+from bot.moves.named import find_participant, refuse_players
 from bot.moves.service import Build, ConflictFlow
 from bot.render.common import plain
 from rules.character import Character, CharacterKind, Resilience
@@ -116,7 +116,7 @@ class ActionOptions:
 
     def burden_names(self, conflict: Conflict, sheets: Sheets) -> tuple[str, ...]:
         """The target's Burdens named in one option, read against the target's sheet so a Burden
-        whose name holds a comma is still one Burden (``bot.inputs.lists``)."""
+        whose name holds a comma is still one Burden (``bot.moves.lists``)."""
         if not self.burdens or not self.burdens.strip():
             return ()
         target = find_participant(conflict, self.target) if self.target else None
@@ -202,7 +202,7 @@ class DefenceOptions:
     asked: Mapping[int, datetime] = field(default_factory=dict)
     """When each pending defence was asked (``ConflictFlow.asked_at``), for a typed answer."""
 
-    def builder(self, flow: ConflictFlow, interaction: Interaction) -> Build:
+    def builder(self, flow: ConflictFlow, interaction: discord.Interaction[discord.Client]) -> Build:
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
             refuse_players(caller.narrator, self.circumstances)
             target = state.participant(pending_target(state, self.attack_id))
