@@ -2,6 +2,7 @@
 characters of text per layout message, whoever is up keeps their buttons, and nobody is lost
 without being counted ("…and N more")."""
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -132,6 +133,11 @@ def test_every_cast_fits_one_card(
     count, text = counted(components)
     assert count <= MAX_COMPONENTS and text <= MAX_TEXT
     said = one_line("\n".join(texts(components)))
+    hidden = {f"{p.id:02d}" for p in state.participants if not view.shows(p.id)}
+    for row in (row for text in texts(components) for row in one_line(text).split("\n")):
+        who = row.removeprefix("▶ ").removeprefix("**")[:2]
+        if row.removeprefix("▶ ").startswith("**") and who in hidden:  # a hidden villain's own row
+            assert not re.search(r"AD \d|DD \d|Health \d", row), row
     more = sum(drawn.plan.more.values())
     assert len(drawn.plan.full) + len(drawn.plan.compact) + more == size
     if more:
