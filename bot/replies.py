@@ -222,7 +222,7 @@ async def send(
     embed: discord.Embed | None = None,
     embeds: list[discord.Embed] | None = None,
     file: discord.File | None = None,
-    view: discord.ui.View | None = None,
+    view: discord.ui.View | discord.ui.LayoutView | None = None,
     allowed_mentions: discord.AllowedMentions | None = None,
 ) -> int | None:
     """Answer with a new message (the first response, or a follow-up once deferred); return

@@ -51,6 +51,8 @@ PHASE_ACCENT: dict[Phase, discord.Colour] = {
 """Gathering blue, declaring gold, acting red, ended grey: each reads on a light and a dark theme."""
 HEADER_LIMIT = 1200
 """The header's share of the 4000 characters (its order line names everyone)."""
+NOTE_LIMIT = 800
+"""A note for the Narrator under the header (ties settled by join order, docs/rulings.md §4.2)."""
 ROW_BUTTONS = 5
 ENDED_TEXT = "### Conflict over\nThe summary is in the channel above."
 
@@ -151,12 +153,14 @@ def _draw(
     buttons: CardButtons,
     thumbnail: Thumbnails,
     limit: int | None,
+    note: str,
 ) -> Drawn:
     now = waiting(conflict).participants
     people = sorted(conflict.participants, key=declaration_key)
     sides = [side for side in Side if any(p.side is side for p in people)]
     headings = {side: f"**{side.label} ({sum(p.side is side for p in people)})**" for side in sides}
     header, footer = header_text(conflict, limit, view), footer_text(conflict, view)
+    note = fit(note, NOTE_LIMIT)
     fulls = [participant_line(conflict, p, sheets.get(p.id), p.id in now, limit, view) for p in people]
     compacts = [compact_line(conflict, p, sheets.get(p.id), p.id in now, limit, view) for p in people]
     portraits = [thumbnail(p) for p in people]
@@ -172,13 +176,15 @@ def _draw(
         )
         for i, p in enumerate(people)
     ]
-    fixed_components = 3 + len(sides) + rows_size(buttons.bottom)  # container, header, footer
+    fixed_components = 3 + len(sides) + rows_size(buttons.bottom) + bool(note)  # container, header, footer
     fixed_components += turn_size if up is None else 0
-    fixed_text = units(header) + units(footer) + sum(units(h) for h in headings.values())
+    fixed_text = units(header) + units(footer) + units(note) + sum(units(h) for h in headings.values())
     plan = plan_card(entries, fixed_components=fixed_components, fixed_text=fixed_text)
 
     container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=PHASE_ACCENT[conflict.phase])
     container.add_item(discord.ui.TextDisplay(header))
+    if note:
+        container.add_item(discord.ui.TextDisplay(note))
     for number, side in enumerate(sides):
         container.add_item(discord.ui.TextDisplay(headings[side]))
         for i, p in enumerate(people):
@@ -216,15 +222,17 @@ def draw_board(
     view: Visibility = FULL,
     buttons: CardButtons | None = None,
     thumbnail: Thumbnails | None = None,
+    note: str = "",
 ) -> Drawn:
     """The card with the longest names that leaves nobody to "…and N more" (else the shortest).
-    ``thumbnail`` defaults to :func:`thumbnail_for`, looked up at each drawing."""
+    ``thumbnail`` defaults to :func:`thumbnail_for`, looked up at each drawing; ``note`` is a
+    line under the header."""
     portraits = thumbnail or thumbnail_for
-    drawn = _draw(conflict, sheets, view, buttons or CardButtons(), portraits, NAME_LIMITS[0])
+    drawn = _draw(conflict, sheets, view, buttons or CardButtons(), portraits, NAME_LIMITS[0], note)
     for names in NAME_LIMITS[1:]:
         if not drawn.plan.more:
             return drawn
-        drawn = _draw(conflict, sheets, view, buttons or CardButtons(), portraits, names)
+        drawn = _draw(conflict, sheets, view, buttons or CardButtons(), portraits, names, note)
     return drawn
 
 
@@ -234,9 +242,10 @@ def board_card(
     view: Visibility = FULL,
     buttons: CardButtons | None = None,
     thumbnail: Thumbnails | None = None,
+    note: str = "",
 ) -> discord.ui.LayoutView:
-    """THE status board as a card (see the module)."""
-    return draw_board(conflict, sheets, view, buttons, thumbnail).view
+    """THE status board as a card (see the module): public, or a Narrator's with every number."""
+    return draw_board(conflict, sheets, view, buttons, thumbnail, note).view
 
 
 def ended_card() -> discord.ui.LayoutView:

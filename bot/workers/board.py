@@ -35,7 +35,7 @@ from bot.access import visibility_of
 from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
 from bot.render.buttons import board_items
-from bot.render.conflict import FULL, Visibility, status_embed
+from bot.render.conflict import FULL, Visibility
 from bot.render.conflict_card import CardButtons, board_card, ended_card
 from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
 from bot.workers.pacing import Pacer
@@ -91,16 +91,12 @@ class Shown:
         assert self.conflict is not None
         return visibility_of(self.conflict, self.sheets, self.revealed)
 
-    def embed(self, *, full: bool = False) -> discord.Embed:
-        """The board as an embed: public, or with every number when ``full`` (a Narrator's view,
-        answered privately)."""
+    def card(self, buttons: CardButtons, *, full: bool = False, note: str = "") -> discord.ui.LayoutView:
+        """The board as a card with ``buttons``: public, or with every number when ``full`` (a
+        Narrator's view, answered privately, with ``note`` under its header)."""
         assert self.conflict is not None
-        return status_embed(self.conflict, self.sheets, FULL if full else self.visibility())
-
-    def card(self, buttons: CardButtons) -> discord.ui.LayoutView:
-        """The public board as a card, with ``buttons``."""
-        assert self.conflict is not None
-        return board_card(self.conflict, self.sheets, self.visibility(), buttons)
+        view = FULL if full else self.visibility()
+        return board_card(self.conflict, self.sheets, view, buttons, note=note)
 
 
 Buttons = Callable[[Shown], CardButtons]

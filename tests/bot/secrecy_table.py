@@ -163,11 +163,13 @@ def actor(t: Table, persona: str) -> Actor:
 
 def refusal(outcome: Outcome) -> bool:
     """Refused: an error the bot answered (a button, which has no tree handler: a private
-    reply of words only)."""
+    reply of words only, no embed and no card)."""
     if outcome.record.type != payloads.COMPONENT:
         return outcome.refused
     messages = outcome.record.messages
-    return bool(messages) and all(m["flags"] & payloads.EPHEMERAL and not m["embeds"] for m in messages)
+    return bool(messages) and all(
+        m["flags"] & payloads.EPHEMERAL and not m["embeds"] and not m.get("components") for m in messages
+    )
 
 
 async def deliver(t: Table, payload: JSON) -> Outcome:

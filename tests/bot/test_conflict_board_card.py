@@ -1,7 +1,8 @@
 """The Conflict board is a card (a layout message), through discord.py's dispatch on the fake
 Discord: its accent tells the phase, the turn's buttons sit under whoever is up and work as the
 prompt's do, a 20-fighter (and a 25-fighter) board stays within Discord's limits as the fake
-received it, and the public card hides the Narrator's secret numbers (docs/rulings.md §7.1)."""
+received it, and the public card hides the Narrator's secret numbers, which the Narrator's own
+view (the same card, privately) shows (docs/rulings.md §7.1)."""
 
 import re
 from typing import Any
@@ -126,6 +127,16 @@ async def test_the_public_card_hides_the_narrators_numbers(bot_env: BotEnv) -> N
     vin = next(row for row in rows if row.removeprefix("▶ ").startswith("**Vin**"))
     assert not re.search(r"AD \d|DD \d|Health \d|Physique", thug), thug
     assert re.search(r"AD \d", vin) and re.search(r"Health \d", vin), vin
+
+    # The Narrator's view is the same card, privately, with every number.
+    peeked = await env.harness.click("Narrator view", message=board, user="player1")
+    assert refused(peeked) and "Narrator" in peeked.content
+    full = await env.harness.click("Narrator view", message=board, user="narrator")
+    [private] = full.messages
+    assert full.ephemeral and container(private)["accent_color"] == PHASE_ACCENT[Phase.RESOLVE].value
+    rows = [card_text({"components": [{"type": 10, "content": t}]}) for t in text_displays(private)]
+    thug = next(row for row in rows if row.removeprefix("▶ ").startswith("**Thug**"))
+    assert re.search(r"AD \d", thug) and re.search(r"Health \d", thug), thug
 
 
 @pytest.mark.parametrize("size", [20, MAX_PARTICIPANTS])

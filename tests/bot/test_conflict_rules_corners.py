@@ -247,7 +247,7 @@ async def test_a_tie_a_player_makes_is_in_the_narrator_view_only(bot_env: BotEnv
     assert "Tied on Wits" not in joined.text  # the player would learn Straff's Wits
     await env.bot.conflicts.boards.idle()
     full = await env.harness.click("Narrator view", user="narrator")
-    assert full.ephemeral and "Tied on Wits, so by join order: Straff → Vin" in full.content
+    assert full.ephemeral and "Tied on Wits, so by join order: Straff → Vin" in card_text(full.messages[0])
 
 
 async def test_a_groups_turn_is_asked_in_the_plural(bot_env: BotEnv) -> None:

@@ -274,7 +274,7 @@ async def test_a_switcher_goes_after_someone_holding_one_die(three_way: BotEnv) 
     # The public board shows no count for the Narrator's Thug; the Narrator view does (§7.1).
     assert "Resolve order: ▶ **Thug** · **Vin** 1 · **Brute** (switched, goes last)" in board_text(env)
     full = await env.harness.click("Narrator view", user="narrator")
-    assert full.ephemeral and "Resolve order: ▶ **Thug** 5 · **Vin** 1" in str(full.embeds)
+    assert full.ephemeral and "Resolve order: ▶ **Thug** 5 · **Vin** 1" in card_text(full.messages[0])
 
 
 async def test_one_action_die_can_only_not_act(three_way: BotEnv) -> None:

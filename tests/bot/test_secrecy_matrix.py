@@ -18,7 +18,8 @@ import pytest
 from bot.render.rows import one_line
 from fake_discord import payloads
 from fake_discord.commandline import find_command
-from testbed.bot_env import controls, embeds_text, text_displays
+from testbed.bot_env import controls, text_displays
+from testbed.cards import card_text
 from tests.bot.secrecy_matrix import EXPECTED, PERSONAS, ROWS, markdown
 from tests.bot.secrecy_table import (
     GMROLL,
@@ -114,7 +115,8 @@ async def cell_board(t: Table, p: str) -> str:
     outcome = await deliver(t, payloads.component_click(t.env.world, actor(t, p), board, button))
     if refusal(outcome):
         return "refused"
-    assert outcome.record.ephemeral and re.search(r"Straff\*\* · .*AD \d", embeds_text(outcome.record.embeds))
+    card = card_text(outcome.record.messages[0])
+    assert outcome.record.ephemeral and re.search(r"Straff\*\* · .*AD \d", card), card
     return "full board privately"
 
 
