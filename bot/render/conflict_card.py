@@ -78,23 +78,27 @@ class CardButtons:
     bottom: Sequence[Item] = field(default_factory=tuple)
 
 
-def button_rows(items: Sequence[Item]) -> list[discord.ui.ActionRow[Any]]:
-    """Action rows for ``items``: a select alone in its row, buttons five to a row."""
-    rows: list[discord.ui.ActionRow[Any]] = []
-    open_row: discord.ui.ActionRow[Any] | None = None
+def _grouped(items: Sequence[Item]) -> list[list[Item]]:
+    """``items`` as rows: a select alone in its row, buttons five to a row."""
+    rows: list[list[Item]] = []
     for item in items:
-        if isinstance(item, discord.ui.Select) or open_row is None or len(open_row.children) >= ROW_BUTTONS:
-            open_row = discord.ui.ActionRow()
-            rows.append(open_row)
-        open_row.add_item(item)
-        if isinstance(item, discord.ui.Select):
-            open_row = None
+        alone = isinstance(item, discord.ui.Select)
+        last = rows[-1] if rows else None
+        if alone or last is None or len(last) >= ROW_BUTTONS or isinstance(last[0], discord.ui.Select):
+            rows.append([item])
+        else:
+            last.append(item)
     return rows
+
+
+def button_rows(items: Sequence[Item]) -> list[discord.ui.ActionRow[Any]]:
+    """Action rows for ``items`` (see :func:`_grouped`)."""
+    return [discord.ui.ActionRow(*row) for row in _grouped(items)]
 
 
 def rows_size(items: Sequence[Item]) -> int:
     """Components ``items`` take in their rows (the rows count too)."""
-    return len(button_rows(items)) + len(items) if items else 0
+    return len(_grouped(items)) + len(items)
 
 
 def compact_line(
