@@ -107,7 +107,8 @@ async def channel_message(
     if refused := refused_edit(fake, int(channel)):
         return refused
     body, uploads = await read_body(request)
-    if refused := check_message(fake, route, body, creating=False, spec=spec_problems(request)):
+    spec = spec_problems(request)
+    if refused := check_message(fake, route, body, creating=False, spec=spec, editing=message):
         return refused
     await fake.edit_message(message, body, uploads)
     return reply(message)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fake_discord import modal_parts
+from fake_discord.layout import message_text
 from fake_discord.places import CONTEXTS, DM, ELSEWHERE, SERVER, private_channel_json
 from fake_discord.world import (
     ATTACH_FILES,
@@ -312,13 +313,14 @@ def attachment_json(attachment_id: int, filename: str, size: int, url: str, cont
 
 
 def mentioned_users(world: World, guild_id: int | None, body: JSON) -> list[JSON]:
-    """The users a message pings, as Discord works them out: each ``<@id>`` in its content that
+    """The users a message pings, as Discord works them out: each ``<@id>`` in its content (or a
+    layout message's text displays) that
     ``allowed_mentions`` lets through (all of them when it is absent or parses users)."""
     allowed = body.get("allowed_mentions")
     everyone = allowed is None or "users" in (allowed.get("parse") or [])
     listed = {str(user) for user in (allowed or {}).get("users") or []}
     found: list[JSON] = []
-    for user_id in dict.fromkeys(re.findall(r"<@!?(\d+)>", str(body.get("content") or ""))):
+    for user_id in dict.fromkeys(re.findall(r"<@!?(\d+)>", message_text(body))):
         guild = world.guild_by_id(guild_id) if guild_id is not None else None
         member = guild.member(user_id) if guild is not None else None
         if member is not None and (everyone or user_id in listed):

@@ -26,6 +26,7 @@ from aiohttp import web
 from fake_discord import openapi, responses, routes, thread_routes
 from fake_discord.backend import CommandStore, Limits, Upload
 from fake_discord.gateway import RESUME_PATH, Gateway, shard_of
+from fake_discord.layout import IS_COMPONENTS_V2
 from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
 from fake_discord.places import unreachable
 from fake_discord.ratelimits import RateLimiter
@@ -207,7 +208,10 @@ class FakeDiscord:
             message["attachments"] = new
         flags = int(message["flags"])
         if "flags" in body:
-            flags = (flags & ~SUPPRESS_EMBEDS) | (int(body["flags"] or 0) & SUPPRESS_EMBEDS)
+            # SUPPRESS_EMBEDS may be set or unset; IS_COMPONENTS_V2 only set (fake_discord.layout).
+            flags = (flags & ~SUPPRESS_EMBEDS) | (
+                int(body["flags"] or 0) & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2)
+            )
         if not flags & LOADING:
             message["edited_timestamp"] = datetime.datetime.now(datetime.UTC).isoformat()
         message["flags"] = flags & ~LOADING

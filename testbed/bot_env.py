@@ -6,7 +6,7 @@ as the narrator or the players, and the bot's storage to assert on what was stor
 :class:`Snapshot` is such a bot's database file and the Discord it talked to, so that many tests
 can start from one expensive setup (``running_snapshot``) instead of replaying it each time. The
 board helpers compare the Conflict board card in the fake with what ``board_card`` renders
-for the stored Conflict (by its text, ``testbed.cards.card_text``);
+for the stored Conflict (by the text of its text displays);
 ``tests/faults/test_board_faults.py`` and the soak run share them. It
 lives in ``testbed/`` because benchmarks may not import the tests, while both may import this.
 """
@@ -30,11 +30,11 @@ from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import find_command
 from fake_discord.harness import Harness, running_bot
+from fake_discord.layout import IS_COMPONENTS_V2, is_layout, texts, walk
 from fake_discord.payloads import Resolved
 from fake_discord.records import InteractionRecord
 from fake_discord.world import FakeRole, Snowflakes, World, default_world
 from storage import Storage
-from testbed.cards import card_text
 
 JSON = dict[str, Any]
 
@@ -124,8 +124,9 @@ class BotEnv:
 
 
 def refused(reply: InteractionRecord) -> bool:
-    """Refusals are private text; confirmations (some private too) carry an embed."""
-    return reply.ephemeral and not reply.embeds
+    """Refusals are private text; confirmations (some private too) carry an embed or a card."""
+    card = int((reply.message or {}).get("flags") or 0) & IS_COMPONENTS_V2  # a secret roll's card
+    return reply.ephemeral and not reply.embeds and not card
 
 
 def make_settings(db_path: Path, guild_id: int, *, web_port: int | None = None) -> Settings:
@@ -246,15 +247,12 @@ async def expected_board_of(storage: Storage, guild_id: int, channel_id: int) ->
     return {"content": "", "embeds": [], "components": components}
 
 
-IS_COMPONENTS_V2 = 1 << 15
-
-
 def is_board(message: JSON) -> bool:
     """Whether ``message`` is a Conflict board card (live or closed), not a reply or prompt."""
-    if not int(message.get("flags") or 0) & IS_COMPONENTS_V2 or message.get("interaction_metadata"):
+    if not is_layout(message) or message.get("interaction_metadata"):
         return False
-    text = card_text(message).lstrip()
-    return text.startswith(("### Conflict — round", "### Conflict over"))
+    first = next(iter(texts(message.get("components") or [])), "")
+    return first.startswith(("### Conflict — round", "### Conflict over"))
 
 
 def embeds_text(embeds: list[JSON]) -> str:
@@ -270,32 +268,19 @@ def embeds_text(embeds: list[JSON]) -> str:
 
 def controls(message: JSON) -> list[JSON]:
     """The buttons and menus of ``message`` in the order shown, however deep a card nests them."""
-    found: list[JSON] = []
-    for component in _nested(message.get("components") or []):
-        if "custom_id" in component:
-            found.append(component)
-    return found
-
-
-def _nested(components: list[JSON]) -> list[JSON]:
-    found: list[JSON] = []
-    for component in components:
-        found.append(component)
-        found += _nested(component.get("components") or [])
-        if isinstance(component.get("accessory"), dict):
-            found += _nested([component["accessory"]])
-    return found
+    return [c for c in walk(message.get("components") or []) if "custom_id" in c]
 
 
 def text_displays(message: JSON) -> list[str]:
     """The text of each text display of a card, in order."""
-    return [str(c.get("content")) for c in _nested(message.get("components") or []) if c.get("type") == 10]
+    return texts(message.get("components") or [])
 
 
 def shown(message: JSON) -> str:
-    """What a board card says (its words and numbers), to compare two boards."""
-    assert not message.get("embeds"), "a board is a card, with no embed beside it"
-    return card_text(message)
+    """What a board card says (its words and numbers, phone rows as one line), to compare two
+    boards."""
+    assert not message.get("embeds") and not message.get("content"), "a board is a card, nothing beside it"
+    return one_line("\n".join(texts(message.get("components") or [])))
 
 
 async def board_is_correct(env: BotEnv) -> bool:

@@ -1,39 +1,97 @@
-"""What a message says, as plain text, whether it is an embed message or a card (a layout
-message): for tests that check words without caring how a message is built.
+"""What a message says, for tests that check words and numbers, whether it is an embed or a card.
 
-A stand-in: the fake Discord's console drawing of cards lands with its own ``card_text`` of the
-same signature, which replaces this one.
+A roll, a Contest, a request or an ``/odds`` answer used to be an embed and is now a layout message
+(``bot/render/cards.py``): its words live in text displays inside a container. :func:`card_text`
+reads either kind the same way, so a test asserts what the table reads, not where Discord keeps it.
 """
 
+from __future__ import annotations
+
+import re
 from typing import Any
 
 from bot.render.rows import one_line
+from fake_discord.layout import IS_COMPONENTS_V2, texts, walk
+from testbed.bot_env import embeds_text
 
 JSON = dict[str, Any]
-TEXT_DISPLAY = 10
+HEADING = re.compile(r"^#{1,3} (.+)$", re.M)
 
 
 def card_text(message: JSON) -> str:
-    """The message's content, its embeds (title, description, fields, footer) and every text
-    display of its components, nested ones too, in order; phone rows read as one line
-    (``bot.render.rows.one_line``)."""
-    content = str(message.get("content") or "")
-    parts: list[str] = [content] if content else []
+    """A message's content, its embeds (as :func:`testbed.bot_env.embeds_text` reads them) and
+    every text display of a layout (in the order shown, nested ones too), as one text with the
+    board's phone rows read as one line (``bot.render.rows.one_line``)."""
+    parts = [str(message.get("content") or "")]
+    if embeds := message.get("embeds") or []:
+        parts.append(embeds_text(embeds))
+    parts += texts(message.get("components") or [])
+    return one_line("\n".join(part for part in parts if part))
+
+
+def card_title(message: JSON) -> str:
+    """The heading of a message's first card (``### …``), or the title of its first embed."""
+    for text in texts(message.get("components") or []):
+        if found := HEADING.search(text):
+            return found[1]
+    embeds = message.get("embeds") or [{}]
+    return str(embeds[0].get("title") or "")
+
+
+FACT = re.compile(r"^\*\*([^*\n]+):\*\*[ \n](.*?)(?=\n\*\*[^*\n]+:\*\*|\Z)", re.M | re.S)
+"""A card's ``**Name:** value`` (the value runs on to the next such line)."""
+
+
+def card_fields(message: JSON) -> dict[str, str]:
+    """Every ``**Name:** value`` of a message's cards, and every field of its embeds."""
+    found = {
+        match[1]: match[2] for text in texts(message.get("components") or []) for match in FACT.finditer(text)
+    }
     for embed in message.get("embeds") or []:
-        parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
-        parts += [f"{f.get('name')}\n{f.get('value')}" for f in embed.get("fields") or []]
-        parts.append(str((embed.get("footer") or {}).get("text") or ""))
-    parts += _texts(message.get("components") or [])
-    return one_line("\n".join(parts))
-
-
-def _texts(components: list[JSON]) -> list[str]:
-    found: list[str] = []
-    for component in components:
-        if component.get("type") == TEXT_DISPLAY:
-            found.append(str(component.get("content") or ""))
-        found += _texts(component.get("components") or [])
-        for key in ("accessory", "component"):
-            if isinstance(component.get(key), dict):
-                found += _texts([component[key]])
+        found |= {str(item.get("name")): str(item.get("value")) for item in embed.get("fields") or []}
     return found
+
+
+def card_field(message: JSON, name: str) -> str:
+    """The value a card gives ``name`` (``**name:** value``, up to the next such line), or the
+    value of an embed's field of that name."""
+    found = card_fields(message)
+    if name not in found:
+        raise AssertionError(f"no {name!r} in {card_text(message)}")
+    return found[name]
+
+
+def accent(message: JSON) -> int | None:
+    """The accent colour of a message's first card."""
+    return next(
+        (c.get("accent_color") for c in walk(message.get("components") or []) if c.get("type") == 17), None
+    )
+
+
+def card_images(message: JSON) -> list[str]:
+    """The media a message's cards show (media galleries and thumbnails), by their urls."""
+    urls: list[str] = []
+    for component in walk(message.get("components") or []):
+        items = component.get("items") or [] if component.get("type") == 12 else [component]
+        urls += [str(item["media"]["url"]) for item in items if component.get("type") in (11, 12)]
+    return urls
+
+
+def is_card(message: JSON | None) -> bool:
+    """Whether ``message`` is a layout message (a card), as a roll's answer is."""
+    return message is not None and bool(int(message.get("flags") or 0) & IS_COMPONENTS_V2)
+
+
+def shows(message: JSON | None) -> bool:
+    """Whether ``message`` shows more than a line of text: an embed or a card (a refusal does not)."""
+    return message is not None and (bool(message.get("embeds")) or is_card(message))
+
+
+def card_lead(message: JSON) -> str:
+    """What a card says under its heading (a roll's verdict, how a Contest was settled), or the
+    description of its first embed."""
+    for text in texts(message.get("components") or []):
+        if found := HEADING.search(text):
+            return text[found.end() :].strip("\n")
+    embeds = message.get("embeds") or [{}]
+    return str(embeds[0].get("description") or "")

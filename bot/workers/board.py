@@ -306,7 +306,7 @@ class Boards:
             )
             return True
         await self.pacer.turn(key[1])
-        message = await channel.send(view=card)
+        message = await channel.send(view=card, allowed_mentions=discord.AllowedMentions.none())
         await self.storage.boards.set(*key, message.id, conflict_id=shown.conflict_id, version=shown.version)
         await self._pin(channel, message)
         self._rows[key] = BoardRow(
@@ -358,7 +358,9 @@ class Boards:
         """Edit the board in place; False when it is gone (deleted), so a new one is posted."""
         await self.pacer.turn(channel.id)
         try:
-            await channel.get_partial_message(message_id).edit(embeds=[], view=card)
+            await channel.get_partial_message(message_id).edit(
+                embeds=[], view=card, allowed_mentions=discord.AllowedMentions.none()
+            )
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
                 raise

@@ -52,6 +52,7 @@ from discord.http import Route
 
 from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
+from bot.render.cards import card_texts
 from bot.workers.bounded import forget_when_done
 from bot.workers.pacing import Pacer
 from storage import OutboxMessage, Storage
@@ -229,13 +230,15 @@ def _reply_to(interaction_id: int) -> Match:
 
 
 def _same_message(payload: JSON) -> Match:
-    """A message with the text and embeds of ``payload``."""
+    """A message with the text and embeds of ``payload``, or the text displays of a card."""
     content = payload.get("content") or ""
     embeds = [_embed_key(embed) for embed in payload.get("embeds") or []]
+    texts = card_texts(payload.get("components") or [])
 
     def match(message: JSON) -> bool:
         shown = [_embed_key(embed) for embed in message.get("embeds") or []]
-        return (message.get("content") or "") == content and shown == embeds
+        said = card_texts(message.get("components") or [])
+        return (message.get("content") or "") == content and shown == embeds and said == texts
 
     return match
 

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from bot.text import inert
+from fake_discord.layout import texts
 from fake_discord.records import InteractionRecord
-from testbed.bot_env import BotEnv, is_board, text_displays
+from testbed.bot_env import BotEnv, is_board
 
 JSON = dict[str, Any]
 
@@ -34,13 +35,13 @@ HOSTILE: dict[str, str] = {
 
 def markdown_parts(message: JSON) -> list[str]:
     """Where Discord reads Markdown: content, each embed's title, description and fields, and
-    each text display of a card (a layout message)."""
-    parts = [str(message.get("content") or "")]
+    a card's text displays."""
+    parts = [str(message.get("content") or ""), *texts(message.get("components") or [])]
     for embed in message.get("embeds") or []:
         parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
         for field in embed.get("fields") or []:
             parts += [str(field.get("name") or ""), str(field.get("value") or "")]
-    return parts + text_displays(message)
+    return parts
 
 
 def as_read(text: str) -> str:

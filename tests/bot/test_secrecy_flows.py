@@ -8,7 +8,7 @@ from rules.character import Resilience, resilience_current
 from storage import GuildSettings
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv
-from testbed.cards import card_text
+from testbed.cards import card_text, shows
 
 
 async def board_text(env: BotEnv) -> str:
@@ -35,7 +35,7 @@ async def vin_against_straff(env: BotEnv) -> None:
         ("narrator", "/declare who:Straff action:attack target:Vin stat:Physique"),
     ]:
         reply = await env.slash(line, user=user)
-        assert not (reply.ephemeral and not reply.embeds), (line, reply.content)
+        assert not (reply.ephemeral and not shows(reply.message)), (line, reply.content)
 
 
 async def test_a_defeated_hero_stays_defeated_until_the_narrator_heals_them(bot_env: BotEnv) -> None:
@@ -101,7 +101,7 @@ async def test_a_narrator_by_role_alone_sees_and_uses_the_narrator_commands(bot_
     assert keeper is not None
     await env.storage.settings.set(env.guild_id, GuildSettings(narrator_role_ids=(keeper.id,)))
     rolled = await env.slash("/gmroll dice:3 label:Ambush", user="player2")  # visible, and allowed
-    assert rolled.ephemeral and rolled.embeds[0]["footer"]["text"] == "Secret roll"
+    assert rolled.ephemeral and rolled.message is not None and "Secret roll" in card_text(rolled.message)
     shown = await env.slash("/setup show", user="player2")
     assert shown.ephemeral and shown.embeds[0]["title"] == "Server setup"
     changed = await env.slash("/setup table-dice allowed:on", user="player2")

@@ -16,6 +16,8 @@ check runs when it is used, so nothing hides it behind Manage Server. A Contest 
 resisting side from a sheet only if the caller may read that sheet.
 """
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -31,8 +33,8 @@ from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
-from bot.render.common import add_field
-from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_embed, reading_embed
+from bot.render.cards import Card, card_view
+from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.rolling.roll_log import roll_record
 from rules.character.stats import spend_standing, standing_available
@@ -85,13 +87,6 @@ async def pool_for(
 NONE_APPLIED = Applied()
 
 
-def show_circumstances(embed: discord.Embed, applied: Applied) -> None:
-    """Say which Circumstances the roll carried, so the table sees why (docs/rulings.md §1.6)."""
-    text = applied.text()
-    if text is not None:
-        add_field(embed, "Circumstances", text, inline=False)
-
-
 CIRCUMSTANCES_ELSEWHERE = (
     "Circumstances are the Narrator's call in a server with the bot: leave `circumstances` out "
     "here, or count them in `modifier`."
@@ -127,7 +122,9 @@ class Dice(commands.Cog):
         *,
         secret: bool = False,
         applied: Applied = NONE_APPLIED,
-    ) -> tuple[Reading, discord.Embed]:
+    ) -> Callable[[], Card]:
+        """Roll, log and spend; return how to draw the roll's card (a secret roll's is drawn
+        twice: for the Narrator, and for the GM channel)."""
         if served_guild_id(interaction) is None:
             return self._roll_elsewhere(interaction, request, difficulty, label)
         guild_id = guild_id_of(interaction)
@@ -147,23 +144,28 @@ class Dice(commands.Cog):
                 await tx.rolls.append(record)
         else:
             await self.bot.storage.rolls.append_once(record, interaction.id)
-        embed = reading_embed(reading, title=roll_title(formed, label), roller=interaction.user.display_name)
-        show_circumstances(embed, applied)
+        notes = []
         if spent is not None and formed.spends is not None:
             left = standing_available(spent, formed.spends)
-            embed.set_footer(text=f"{formed.spends.label} spent: {left} left until it recovers.")
-        return reading, embed
+            notes.append(f"{formed.spends.label} spent: {left} left until it recovers.")
+        if secret:
+            notes.append("Secret roll")
+        title, roller = roll_title(formed, label), interaction.user.display_name
+        circumstances = applied.text()  # which Circumstances it carried, so the table sees why (§1.6)
+        return lambda: reading_card(
+            reading, title=title, roller=roller, circumstances=circumstances, note="\n".join(notes)
+        )
 
     def _roll_elsewhere(
         self, interaction: Interaction, request: PoolRequest, difficulty: int, label: str | None
-    ) -> tuple[Reading, discord.Embed]:
+    ) -> Callable[[], Card]:
         """A roll where the bot serves no server: bare dice, answered and not logged."""
         if request.from_sheet:
             raise BotError(SHEETS_ELSEWHERE)
         formed = form_pool(request, None)
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
-        embed = reading_embed(reading, title=roll_title(formed, label), roller=interaction.user.display_name)
-        return reading, embed
+        title, roller = roll_title(formed, label), interaction.user.display_name
+        return lambda: reading_card(reading, title=title, roller=roller)
 
     @app_commands.command(name="roll", description="Roll a dice pool and read the Result, Outcome and Nudges")
     @app_commands.describe(**ROLL_DESCRIPTIONS)
@@ -185,8 +187,8 @@ class Dice(commands.Cog):
     ) -> None:
         applied = await roll_circumstances(interaction, circumstances)
         request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
-        _, embed = await self._roll(interaction, request, character, difficulty, label, applied=applied)
-        await replies.send(interaction, embed=embed)
+        drawn = await self._roll(interaction, request, character, difficulty, label, applied=applied)
+        await replies.send(interaction, view=card_view(drawn()))
 
     @app_commands.command(
         name="gmroll", description="Narrators: a secret roll, shown only to you and the GM channel"
@@ -210,16 +212,15 @@ class Dice(commands.Cog):
     ) -> None:
         applied = await applied_circumstances(interaction, circumstances)
         request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
-        _, embed = await self._roll(
+        drawn = await self._roll(
             interaction, request, character, difficulty, label, secret=True, applied=applied
         )
-        embed.set_footer(text="Secret roll")
-        await replies.send(interaction, embed=embed, ephemeral=True)
+        await replies.send(interaction, view=card_view(drawn()), ephemeral=True)
         settings = await self.bot.storage.settings.get(guild_id_of(interaction))
         channel = self.bot.get_channel(settings.gm_channel_id) if settings.gm_channel_id else None
         if isinstance(channel, discord.abc.Messageable) and channel.id != interaction.channel_id:
             try:
-                await channel.send(embed=embed)
+                await channel.send(view=card_view(drawn()), allowed_mentions=replies.NO_PINGS)
             except discord.HTTPException:
                 await replies.send(
                     interaction,
@@ -248,8 +249,8 @@ class Dice(commands.Cog):
     ) -> None:
         formed = build_pool(pool) if pool is not None else None
         reading = read(faces, pool=formed, difficulty=difficulty, extra=extra)
-        embed = reading_embed(reading, title=label or "Table dice", roller=interaction.user.display_name)
-        await replies.send(interaction, embed=embed)
+        drawn = reading_card(reading, title=label or "Table dice", roller=interaction.user.display_name)
+        await replies.send(interaction, view=card_view(drawn))
 
     async def _log_contest(
         self, interaction: Interaction, sides: tuple[FormedPool, FormedPool], readings: tuple[Reading, ...]
@@ -316,6 +317,7 @@ class Dice(commands.Cog):
         if acting_name == opposing_name:
             acting_name, opposing_name = f"{acting_name} (acting)", f"{opposing_name} (opposing)"
         many = (group_side(acting), group_side(opposing))
-        embed = contest_embed(result, acting=acting_name, opposing=opposing_name, many=many)
-        show_circumstances(embed, applied)
-        await replies.send(interaction, embed=embed)
+        drawn = contest_card(
+            result, acting=acting_name, opposing=opposing_name, many=many, circumstances=applied.text()
+        )
+        await replies.send(interaction, view=card_view(drawn))
