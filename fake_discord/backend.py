@@ -85,6 +85,7 @@ class Backend(Protocol):
     messages: dict[int, JSON]
     dm_channels: dict[int, int]
     webhooks: dict[int, JSON]
+    scheduled_events: dict[int, JSON]
 
     @property
     def gateway_url(self) -> str: ...
@@ -109,6 +110,8 @@ class Backend(Protocol):
     async def delete_message(self, message: JSON) -> None: ...
 
     def has_channel(self, channel_id: int) -> bool: ...
+
+    async def delete_channel(self, channel_id: int) -> None: ...
 
     def message_by_nonce(self, channel_id: int, nonce: str) -> JSON | None: ...
 

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from fake_discord import modal_parts
+from fake_discord import modal_parts, uploads
 from fake_discord.backend import Limits
 from fake_discord.commandline import (
     TYPE_NAMES,
@@ -54,7 +54,8 @@ Console syntax (everything else is sent exactly as Discord would send it):
                                           the newest message's Nth button)
   !select <placeholder or custom_id> <value> [value ...]   choose in a select menu (quote multi-word values)
   !submit field:value ...                 answer the modal the bot just opened (field = custom_id or label;
-                                          in a paragraph field \\n starts a new line)
+                                          in a paragraph field \\n starts a new line; a file upload's
+                                          value: a local file path)
   !menu <context menu name> [@member]     user menu on @member; a message menu targets the newest message
   !save [N or file name] <path>           save an attachment of the newest message that has one
                                           (the Nth, or the one of that name; the first if not said);
@@ -198,7 +199,11 @@ class Console:
             await self._show(await self.h.select(target, values))
         elif word == "!submit":
             modal = next((r.modal for r in reversed(self.h.fake.interactions.values()) if r.modal), None)
-            await self._show(await self.h.submit(_answers(modal or {}, rest)))
+            try:
+                rest, files = uploads.typed_files(modal or {}, rest, self.h.attach)
+            except ValueError as error:
+                raise CommandLineError(str(error)) from None
+            await self._show(await self.h.submit(_answers(modal or {}, rest), files=files))
         elif word == "!menu":
             await self._menu(rest)
         elif word == "!save":

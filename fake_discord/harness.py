@@ -22,7 +22,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from fake_discord import modal_parts, payloads
+from fake_discord import modal_parts, payloads, uploads
 from fake_discord.backend import Limits
 from fake_discord.commandline import CommandLineError, check_permission, find_command, parse_slash
 from fake_discord.patch import pointed_at
@@ -220,8 +220,10 @@ class Harness:
         *,
         modal: JSON | None = None,
         user: str | FakeMember | None = None,
+        files: dict[str, list[JSON]] | None = None,
     ) -> InteractionRecord:
-        """Answer the latest modal the bot opened; keys are custom_ids or labels.
+        """Answer the latest modal the bot opened; keys are custom_ids or labels; ``files``:
+        attachments (``attach``) sent in its file uploads, by custom_id (``uploads``).
 
         A text input takes text; a select or radio group an option's label or value, a checkbox
         group a list of them (or one comma-separated string), a checkbox yes/no or a bool
@@ -268,8 +270,10 @@ class Harness:
                 answers[part["custom_id"]] = modal_parts.checked(part, picks[part["custom_id"]])
             except modal_parts.NotSendable as error:
                 raise CommandLineError(str(error)) from None
+        if problems := uploads.check_files(modal, files or {}):
+            raise CommandLineError("; ".join(problems))
         return await self.send(
-            payloads.modal_submit(self.world, self.actor(user), modal, answers, message=message)
+            payloads.modal_submit(self.world, self.actor(user), modal, answers, message=message, files=files)
         )
 
     def last_message(self, viewer: FakeMember | None = None) -> JSON | None:

@@ -6,13 +6,14 @@ KeyError deep in its parser), so every builder mirrors a payload captured from r
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fake_discord import modal_parts
+from fake_discord import modal_parts, uploads
 from fake_discord.layout import message_text
 from fake_discord.places import CONTEXTS, DM, ELSEWHERE, SERVER, private_channel_json
 from fake_discord.world import (
@@ -252,15 +253,19 @@ def modal_submit(
     values: Mapping[str, str | list[str] | bool],
     *,
     message: JSON | None = None,
+    files: Mapping[str, Sequence[JSON]] | None = None,
 ) -> JSON:
-    """Type 5: echo the modal's layout back with each text input's `value` filled in, and each
-    picked part (``modal_parts``) with the option values or flag given for its custom_id.
+    """Type 5: echo the modal's layout back with each text input's `value` filled in, each
+    picked part (``modal_parts``) with the option values or flag given for its custom_id, and
+    each file upload's files (``uploads``) resolved.
 
     A modal opened from a component carries that component's `message`, as Discord sends it:
     only then may the bot answer by updating it (response types 6 and 7).
     """
 
     def answer(component: JSON) -> JSON:
+        if component.get("type") == uploads.FILE_UPLOAD:
+            return uploads.answer_upload(component, files or {})
         if component.get("type") in modal_parts.PICKED:
             given = values.get(component["custom_id"])
             return modal_parts.answer(component, [given] if isinstance(given, str) else given)
@@ -275,6 +280,7 @@ def modal_submit(
         return {"type": component["type"], "components": [answer(c) for c in component.get("components", [])]}
 
     data = {"custom_id": modal["custom_id"], "components": [answer(c) for c in modal.get("components", [])]}
+    uploads.resolve_uploads(data, files or {})
     return interaction(world, actor, MODAL_SUBMIT, data, message=message)
 
 
@@ -377,13 +383,19 @@ def message_json(
     return data
 
 
+def avatar_hash(url: str) -> str:
+    """The avatar hash Discord shows for an ``avatar_url`` it fetched (here: derived from the URL)."""
+    return hashlib.sha256(url.encode()).hexdigest()[:32]
+
+
 def webhook_author(webhook: JSON, body: JSON) -> JSON:
     """A webhook message's author as Discord shows it: the webhook's id under the ``username``
-    the message gave (else the webhook's own name)."""
+    (and ``avatar_url``, as a hash) the message gave (else the webhook's own)."""
+    avatar = body.get("avatar_url")
     return {
         "id": webhook["id"],
         "username": body.get("username") or webhook["name"],
-        "avatar": None,
+        "avatar": avatar_hash(str(avatar)) if avatar else None,
         "discriminator": "0000",
         "bot": True,
         "global_name": None,

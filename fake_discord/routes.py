@@ -16,6 +16,7 @@ from aiohttp import web
 
 from fake_discord.backend import Backend
 from fake_discord.channel_routes import channel_message, channel_messages, pins
+from fake_discord.event_routes import scheduled_events
 from fake_discord.layout import edit_problems
 from fake_discord.payloads import EPHEMERAL, LOADING
 from fake_discord.records import InteractionRecord, clock
@@ -28,7 +29,7 @@ from fake_discord.responses import (
     reply,
     spec_problems,
 )
-from fake_discord.thread_routes import create_thread, edit_channel
+from fake_discord.thread_routes import create_thread, delete_channel, edit_channel
 from fake_discord.validate import (
     mention_problems,
     validate_autocomplete,
@@ -302,6 +303,7 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("POST", r"/channels/(\d+)/threads", create_thread),
     ("POST", r"/channels/(\d+)/messages/(\d+)/threads", create_thread),
     ("PATCH", r"/channels/(\d+)", edit_channel),
+    ("DELETE", r"/channels/(\d+)", delete_channel),
     ("GET", r"/channels/(\d+)/webhooks", channel_webhooks),
     ("POST", r"/channels/(\d+)/webhooks", channel_webhooks),
     ("GET", r"/channels/(\d+)/messages", channel_messages),
@@ -313,5 +315,7 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("DELETE", r"/channels/(\d+)/messages/pins/(\d+)", pins),
     ("PUT", r"/channels/(\d+)/pins/(\d+)", pins),
     ("DELETE", r"/channels/(\d+)/pins/(\d+)", pins),
+    ("GET", r"/guilds/(\d+)/scheduled-events", scheduled_events),
+    ("POST", r"/guilds/(\d+)/scheduled-events", scheduled_events),
 ]
 ROUTES = [(method, re.compile(pattern), handler) for method, pattern, handler in _TABLE]

@@ -63,6 +63,8 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}
         self.webhooks: dict[int, JSON] = {}
         """Channel webhooks by id (``fake_discord.webhook_routes``), tokens included."""
+        self.scheduled_events: dict[int, JSON] = {}
+        """Guild scheduled events by id (``fake_discord.event_routes``)."""
         self.violations: list[Violation] = []
         self.requests: deque[str] = deque(maxlen=10_000)
         self.faults: list[Fault] = []

@@ -8,7 +8,8 @@ it), posting in one Send Messages in Threads. A post in an archived thread unarc
 a moderator locked it: then only a member with Manage Threads may post (or unarchive it), and
 anyone else is refused (400, code 50083); a message in an archived thread cannot be edited
 (50083 too) until a post reopens it. Archiving one's own thread needs nothing more; locking,
-or unarchiving a locked thread, needs Manage Threads. Each change reaches the bot as
+or unarchiving a locked thread, needs Manage Threads, and so does deleting one
+(``DELETE /channels/{id}``, even a thread the bot made). Each change reaches the bot as
 THREAD_CREATE, THREAD_UPDATE or THREAD_DELETE, which is how discord.py keeps threads in its cache
 (an archived thread leaves that cache; GUILD_CREATE lists the active ones only).
 """
@@ -23,6 +24,7 @@ from fake_discord.backend import Backend
 from fake_discord.responses import error, invalid_form, read_body, reply, spec_problems
 from fake_discord.world import (
     CREATE_PUBLIC_THREADS,
+    MANAGE_CHANNELS,
     MANAGE_THREADS,
     PUBLIC_THREAD,
     SEND_MESSAGES_IN_THREADS,
@@ -138,6 +140,21 @@ async def edit_channel(fake: Backend, request: web.Request, route: str, channel:
         place.auto_archive_duration = int(body["auto_archive_duration"])
     await _announce(fake, "THREAD_UPDATE", guild, place)
     return reply(channel_json(guild, place))
+
+
+async def delete_channel(fake: Backend, request: web.Request, route: str, channel: str) -> web.StreamResponse:
+    """DELETE a channel, as Discord does: a thread needs Manage Threads (even the bot's own), any
+    other channel Manage Channels; the answer is the channel as it was."""
+    found = _place(fake, int(channel))
+    if found is None:
+        return error(404, 10003, "Unknown Channel")
+    guild, place = found
+    needed = MANAGE_THREADS if place.type in THREAD_TYPES else MANAGE_CHANNELS
+    if not _bot_may(fake, guild, needed):
+        return error(403, 50013, "Missing Permissions")
+    gone = channel_json(guild, place)
+    await fake.delete_channel(place.id)
+    return reply(gone)
 
 
 def refused_post(fake: Backend, channel_id: int) -> web.StreamResponse | None:

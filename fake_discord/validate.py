@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fake_discord import modal_parts
+from fake_discord import modal_parts, uploads
 from fake_discord.layout import interactive_rows, is_layout, layout_problems, message_text
 
 JSON = dict[str, Any]
@@ -339,6 +339,8 @@ def validate_modal(modal: JSON) -> list[str]:
         elif top.get("type") == LABEL and isinstance(top.get("component"), dict):
             inner, label = top["component"], top.get("label")
             problems += modal_parts.label_problems(top, where)
+            if inner.get("type") == uploads.FILE_UPLOAD:
+                problems += uploads.upload_problems(inner, where)
             if inner.get("type") != TEXT_INPUT:
                 custom_ids.append(str(inner.get("custom_id")))
                 continue

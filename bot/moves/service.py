@@ -30,7 +30,7 @@ from datetime import datetime
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, guild_id_of, visibility_of
+from bot.access import Caller, caller_of, channel_id_of, guild_id_of, table_channel_of, visibility_of
 from bot.crash import crash_point
 from bot.errors import BotError
 from bot.moves.answers import (
@@ -39,7 +39,9 @@ from bot.moves.answers import (
     Question,
     Reply,
     asked_before,
+    closing_summary,
     message,
+    own_thread_parent,
 )
 from bot.moves.buttons import prompt_items, prompt_view
 from bot.moves.transaction import run_transition, start_conflict
@@ -51,8 +53,9 @@ from bot.render.conflict_turns import act_question, declare_question
 from bot.render.conflict_words import is_group
 from bot.rolling.roll_log import conflict_rolls
 from bot.workers.board import Boards, Shown, own_buttons
-from bot.workers.outbox import Outbox
+from bot.workers.outbox import Outbox, close_row
 from bot.workers.pacing import Pacer
+from bot.workers.threads import Threads
 from rules.character import Character
 from rules.conflict import (
     Awaiting,
@@ -116,12 +119,13 @@ class ConflictFlow:
     def __init__(self, client: discord.Client, storage: Storage, pacer: Pacer | None = None) -> None:
         self.storage = storage
         pacer = pacer if pacer is not None else Pacer()
-        self.boards = Boards(client, storage, pacer)
+        threads = Threads(client, pacer)
+        self.boards = Boards(client, storage, pacer, threads)
         self.boards.buttons = self.board_buttons
-        self.outbox = Outbox(client, storage, pacer)
+        self.outbox = Outbox(client, storage, pacer, threads)
+        self.outbox.closing = self.boards.ended
         self.defend_grace = DEFEND_GRACE
         self._prompted: dict[tuple[int, int, int], float] = {}
-        self._after: set[asyncio.Task[None]] = set()
 
     async def run(
         self,
@@ -149,7 +153,8 @@ class ConflictFlow:
                 raise RulesError(invalid_option(error)) from None
 
         replies: list[Reply] = []
-        compose = self._composer(guild_id, channel_id, title, interaction.id, replies, asking)
+        parent = own_thread_parent(interaction)
+        compose = self._composer(guild_id, channel_id, title, interaction.id, replies, asking, parent=parent)
         try:
             applied = await run_transition(
                 self.storage,
@@ -162,6 +167,7 @@ class ConflictFlow:
                 ready=asking,
                 interaction_id=interaction.id,
                 rolls=lambda applied: conflict_rolls(guild_id, applied),
+                table_id=table_channel_of(interaction),
             )
         finally:
             if not asking.done():
@@ -185,7 +191,13 @@ class ConflictFlow:
         answered = None if thread_id else interaction.id
         compose = self._composer(guild_id, channel_id, "A Conflict begins", answered, replies, None)
         applied = await start_conflict(
-            self.storage, guild_id, channel_id, conflict_type, stakes, compose=compose
+            self.storage,
+            guild_id,
+            channel_id,
+            conflict_type,
+            stakes,
+            compose=compose,
+            table_id=table_channel_of(interaction),
         )
         return self._saved(replies[-1], applied)
 
@@ -197,12 +209,20 @@ class ConflictFlow:
         interaction_id: int | None,
         replies: list[Reply],
         asking: "asyncio.Future[Caller] | None",
+        *,
+        parent: int | None = None,
     ) -> Callable[[Applied], Awaitable[list[NewMessage]]]:
+        """``parent``: the channel is a thread the bot made in that channel; a move ending its
+        Conflict also queues the thread's closing (the summary there, the thread archived)."""
+
         async def compose(applied: Applied) -> list[NewMessage]:
             narrator = asking is not None and asking.result().narrator
             reply = await self.compose(guild_id, channel_id, applied, title=title, narrator=narrator)
             replies.append(reply)
-            return [message(MessageKind.OUTCOME, reply, interaction_id)]
+            messages = [message(MessageKind.OUTCOME, reply, interaction_id)]
+            if parent is not None and any(isinstance(e, ConflictEnded) for e in applied.events):
+                messages.append(close_row(parent, closing_summary(channel_id, reply)))
+            return messages
 
         return compose
 
@@ -416,24 +436,11 @@ class ConflictFlow:
         if left > 0:
             raise BotError(f"Give the player a moment to choose: you can answer for them in {left:.0f} s.")
 
-    def later(self, work: Awaitable[None], name: str) -> None:
-        """Run ``work`` after the move, beside the board and the outbox (a Conflict's thread
-        closed once it shows the end); :meth:`idle` waits for it too."""
-        task = asyncio.ensure_future(work)
-        task.set_name(name)
-        self._after.add(task)
-        task.add_done_callback(self._after.discard)
-
     async def idle(self) -> None:
-        """Wait until every board refresh, queued delivery and work after a move has run (tests
-        and benchmarks)."""
-        while self._after:
-            await asyncio.gather(*list(self._after), return_exceptions=True)
+        """Wait until every board refresh and queued delivery has run (tests and benchmarks)."""
         await self.outbox.idle()
         await self.boards.idle()
 
     def close(self) -> None:
         self.boards.close()
         self.outbox.close()
-        for task in self._after:
-            task.cancel()

@@ -6,15 +6,18 @@ commands and the outbox all live in the thread; the end's summary goes to the ch
 thread is archived. Without the permission the fight runs in the channel and the Narrator is told.
 """
 
+import logging
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fake_discord.thread_routes import archive_by_hand
-from fake_discord.world import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS, FakeChannel
+from fake_discord.world import CREATE_PUBLIC_THREADS, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS, FakeChannel
 from storage.conflicts import NO_CONFLICT
+from storage.errors import StorageError
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, refused
+from testbed.cards import card_text
 from tests.bot.test_console import run_console
 
 JSON = dict[str, Any]
@@ -44,7 +47,7 @@ def in_channel(env: BotEnv, channel: FakeChannel) -> list[JSON]:
 def after_sheets(env: BotEnv) -> list[JSON]:
     """What #table shows everyone after the two sheets were made there."""
     shown = [m for m in in_channel(env, table(env)) if not m["flags"] & 64]
-    return [m for m in shown if not m["content"].startswith("Created")]
+    return [m for m in shown if not card_text(m).startswith("Created")]  # the sheets are cards
 
 
 def the_thread(env: BotEnv) -> FakeChannel:
@@ -199,6 +202,92 @@ async def test_after_a_crash_mid_fight_the_outbox_posts_to_the_thread(threads: B
     assert after_sheets(env)[1:] == []  # the channel still holds the link only
     clicked = await env.harness.click("Don't defend", user="player1")
     assert not refused(clicked), clicked.content
+
+
+async def board_behind(env: BotEnv, thread: FakeChannel) -> int:
+    """The Thug's attack saved and answered in the thread while every edit of the board there is
+    refused; returns the Conflict's saved version, which the board no longer shows."""
+    fake = env.harness.fake
+    env.bot.conflicts.boards.retry_delays = (0.01,)
+    fake.inject_fault("PATCH", rf"/channels/{thread.id}/messages/\d+$", 400, times=2)
+    acted = await env.slash(THUG_ATTACKS[1])
+    assert not refused(acted), acted.content
+    await env.bot.conflicts.idle()
+    stored = await env.storage.conflicts.get(env.guild_id, thread.id)
+    board = await env.storage.boards.row(env.guild_id, thread.id)
+    assert stored is not None and board is not None and board.rendered_version < stored.version
+    return stored.version
+
+
+async def test_a_board_left_in_a_thread_discord_archived_is_drawn_after_a_restart(threads: BotEnv) -> None:
+    """Discord archived the quiet thread while its board was behind: the restarted bot opens
+    the thread again (an edit there is refused until then) and brings the board up to date."""
+    env = threads
+    thread = await start_in_thread(env)
+    await env.play(FIGHT)
+    version = await board_behind(env, thread)
+    await archive_by_hand(env.harness.fake, thread.id)  # as Discord does after a quiet day
+    await env.restart()
+    await env.bot.catch_up.done.wait()
+    await env.bot.conflicts.idle()
+    board = await env.storage.boards.row(env.guild_id, thread.id)
+    assert board is not None and board.rendered_version == version
+    assert not thread.archived
+    edited = env.harness.fake.messages[board.message_id]
+    assert edited["channel_id"] == str(thread.id)
+
+
+async def test_a_locked_thread_is_left_shut_and_said_once(
+    threads: BotEnv, caplog: pytest.LogCaptureFixture
+) -> None:
+    env = threads
+    thread = await start_in_thread(env)
+    await env.play(FIGHT)
+    version = await board_behind(env, thread)
+    await archive_by_hand(env.harness.fake, thread.id, locked=True)  # a moderator locks it
+    with caplog.at_level(logging.INFO, logger="bot.workers.threads"):
+        await env.restart()
+        await env.bot.catch_up.done.wait()
+        env.bot.conflicts.boards.refresh(env.guild_id, thread.id)  # and something asks again
+        await env.bot.conflicts.idle()
+    board = await env.storage.boards.row(env.guild_id, thread.id)
+    assert board is not None and board.rendered_version < version
+    assert thread.archived and thread.locked
+    said = [r for r in caplog.records if r.name == "bot.workers.threads"]
+    assert len(said) == 1 and "locked" in said[0].getMessage()
+
+
+async def test_a_refused_start_makes_no_thread(threads: BotEnv) -> None:
+    started = await threads.slash('/conflict start kind:physical stakes:"A\u0007brawl"')
+    assert refused(started), started.content
+    assert [c for c in threads.world.guild.channels if c.parent_id is not None] == []
+
+
+@pytest.mark.parametrize("may_delete", [True, False])
+async def test_a_start_that_cannot_be_saved_leaves_no_open_thread(
+    threads: BotEnv, monkeypatch: pytest.MonkeyPatch, may_delete: bool
+) -> None:
+    """The thread is made, then saving the Conflict fails: the thread is deleted (the bot needs
+    Manage Threads for that, even in its own thread) or, without it, archived."""
+    env = threads
+    bot_role = env.world.guild.role("Mistborn Bot")
+    assert bot_role is not None
+    if may_delete:
+        bot_role.permissions |= MANAGE_THREADS
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise StorageError("The database is unavailable; try again in a moment.")
+
+    monkeypatch.setattr("bot.moves.service.start_conflict", broken)
+    started = await env.slash(START[1])
+    assert refused(started), started.content
+    made = [c for c in env.world.guild.channels if c.parent_id == table(env).id]
+    if may_delete:
+        assert made == []
+    else:
+        [thread] = made
+        assert thread.archived
+    assert not env.harness.fake.violations, env.harness.fake.violations
 
 
 def test_the_offline_console_types_in_the_fights_thread(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from fake_discord import payloads
 from rules.character.draft import KEPT_FOR, Step
 from storage.sql import execute, to_text, utc_now
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 from tests.bot.builder_support import STORY, TRAITS, Builder
 
 
@@ -173,6 +174,6 @@ async def test_a_closed_first_form_leaves_nothing_to_resume_but_the_name(bot_env
     stored = await bot_env.storage.drafts.of_member(bot_env.guild_id, bot_env.user_id("player1"))
     assert stored is not None and stored.draft.name == "Spook" and stored.version == 2
     taken = await bot_env.slash("/character create name:Thug template:thug")
-    assert taken.embeds
+    assert taken.message is not None and "Created **Thug**" in card_text(taken.message)
     refused = await bot_env.slash("/character create name:Thug", user="player1")
     assert refused.ephemeral and "already a character named Thug" in refused.content

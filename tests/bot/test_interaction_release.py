@@ -53,7 +53,8 @@ async def test_handled_commands_and_autocompletes_leave_no_interaction_to_the_co
         for _ in range(3):
             assert is_card((await vin.slash("/roll dice:5 difficulty:2", user="player1")).message)
             assert is_card((await vin.slash("/roll stat:Steel", user="player1")).message)
-            assert (await vin.slash("/character show name:Vin", user="player2")).embeds
+            shown = await vin.slash("/character show name:Vin", user="player2")
+            assert is_card(shown.message)  # the sheet card
             assert (await vin.harness.autocomplete("/character show name:V", user="player2")).choices
         refused = await vin.slash("/character show name:Nobody", user="player2")
         assert refused.ephemeral

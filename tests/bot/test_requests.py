@@ -14,7 +14,7 @@ from fake_discord.layout import walk
 from fake_discord.records import InteractionRecord
 from rules.character import Standing
 from rules.character.stats import standing_available
-from testbed.bot_env import BotEnv
+from testbed.bot_env import BotEnv, refused
 from testbed.cards import card_text, card_title
 
 JSON = dict[str, Any]
@@ -29,7 +29,7 @@ SETUP = [
 async def table(env: BotEnv) -> None:
     for user, line in SETUP:
         reply = await env.slash(line, user=user)
-        assert not reply.ephemeral or reply.embeds, reply.text
+        assert not refused(reply), reply.text
     await env.slash("/character create name:Sazed charm:2 owner:player2", user="narrator")
 
 

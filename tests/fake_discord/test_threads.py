@@ -99,7 +99,8 @@ async def test_archiving_drops_the_thread_from_the_cache_and_a_post_opens_it_aga
     await thread.edit(archived=True)
     with pytest.raises(discord.HTTPException) as refused:
         await board.edit(content="Board, later")
-    assert refused.value.code == 50083
+    error = refused.value
+    assert (error.status, error.code, error.text) == (400, 50083, "Thread is archived")
     fake_thread = h.world.guild.channel(thread.id)
     assert fake_thread is not None and fake_thread.archived
     assert await cached(h, thread.id, present=False)
@@ -157,3 +158,19 @@ async def test_a_deleted_thread_leaves_the_cache(h: Harness) -> None:
     assert await cached(h, thread.id, present=False)
     with pytest.raises(discord.NotFound):
         await thread.send("Anyone?")
+
+
+async def test_the_bot_deletes_even_its_own_thread_only_with_manage_threads(h: Harness) -> None:
+    thread = await fight_thread(h)
+    with pytest.raises(discord.Forbidden):
+        await thread.delete()
+    assert h.world.guild.channel(thread.id) is not None
+    role = h.world.guild.role("Mistborn Bot")
+    assert role is not None
+    role.permissions |= MANAGE_THREADS
+    await thread.delete()
+    assert h.world.guild.channel(thread.id) is None
+    assert await cached(h, thread.id, present=False)
+    with pytest.raises(discord.NotFound):
+        await thread.delete()
+    assert h.violations == []

@@ -37,9 +37,10 @@ from bot.cogs.characters.builder_screens import (
     screen,
     select_id,
 )
+from bot.cogs.characters.portrait import portrait_view
 from bot.errors import BotError, NotAllowed, answer_error
 from bot.render.common import plain
-from bot.render.sheet import sheet_embed
+from bot.render.sheet_card import sheet_card
 from bot.text import inert
 from rules.character import CharacterKind
 from rules.character.draft import (
@@ -203,22 +204,23 @@ async def make(interaction: Interaction, stored: StoredDraft) -> None:
         notice = f"There is already a character named {plain(hero.name)} here: go back to step 1 to rename."
         await show(interaction, stored, Step.REVIEW, notice)
         return
-    await created(interaction, hero.name, " It is now your active character." if active else "")
+    await created(interaction, hero.name, " It is now your active character." if active else "", saved.id)
     await replies.send(
         interaction,
-        f"<@{user_id}> made **{plain(hero.name)}**.",
-        embed=sheet_embed(hero),
+        view=sheet_card(hero, notes=[f"<@{user_id}> made **{plain(hero.name)}**."]),
         allowed_mentions=NO_PINGS,
     )
 
 
-async def created(interaction: Interaction, name: str, note: str = "") -> None:
-    """The builder's last screen: the Hero is made."""
+async def created(interaction: Interaction, name: str, note: str = "", hero_id: int | None = None) -> None:
+    """The builder's last screen: the Hero is made; with ``hero_id``, a button to upload a
+    portrait for them (``portrait``)."""
+    portrait = " Add a portrait if you like." if hero_id is not None else ""
     await replies.edit(
         interaction,
-        content=f"Created **{plain(name)}**.{note} The sheet is in the channel.",
+        content=f"Created **{plain(name)}**.{note} The sheet is in the channel.{portrait}",
         embed=None,
-        view=None,
+        view=portrait_view(hero_id) if hero_id is not None else None,
         allowed_mentions=NO_PINGS,
     )
 

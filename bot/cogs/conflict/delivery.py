@@ -1,6 +1,6 @@
 """Delivering a move's reply: the answer to the interaction, the outbox told how it went, the board
-refreshed (and, when the move ended a Conflict in its own thread, the thread closed:
-``bot.cogs.conflict.threads``).
+refreshed. (A move ending a Conflict in its own thread queued the thread's closing with it: the
+outbox posts it once the reply is marked, ``bot.workers.outbox``.)
 
 The reply to the person who moved *is* the move's outcome, as fast as the move is saved; its
 outbox row is then marked delivered with the message Discord made. If Discord cannot take the
@@ -16,7 +16,7 @@ import discord
 
 from bot import replies
 from bot.client import Interaction
-from bot.cogs.conflict.threads import close_thread, ended, fights_in_threads
+from bot.cogs.conflict.threads import fights_in_threads
 from bot.crash import crash_point
 from bot.errors import BotError, answer_error
 from bot.moves.answers import Reply
@@ -53,8 +53,6 @@ async def send(interaction: Interaction, reply: Reply) -> None:
         if reply.private_embeds:
             await replies.send(interaction, embeds=reply.private_embeds, ephemeral=True)
     flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
-    if ended(reply):
-        flow.later(close_thread(interaction.client, reply), f"close-thread-{reply.channel_id}")
 
 
 async def answer(interaction: Interaction, reply: Reply) -> int | None:

@@ -18,7 +18,7 @@ from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.delivery import run, send
-from bot.cogs.conflict.threads import fights_in_threads, send_to_thread, thread_for
+from bot.cogs.conflict.threads import drop_thread, fights_in_threads, send_to_thread, thread_for
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
@@ -40,6 +40,7 @@ from rules.conflict import (
     Phase,
     Reorder,
     SetSurprised,
+    new_conflict,
     next_declarer,
 )
 from rules.words import verb
@@ -100,8 +101,14 @@ class ConflictCog(
         self, interaction: Interaction, kind: ConflictTypeChoice, stakes: app_commands.Range[str, 1, 200]
     ) -> None:
         (await caller(interaction)).require_narrator("start a Conflict")
+        new_conflict(channel_id_of(interaction), kind, stakes)  # refused here, before a thread is made
         thread_id, note = await thread_for(interaction, stakes)
-        reply = await self.bot.conflicts.start(interaction, kind, stakes, thread_id=thread_id)
+        try:
+            reply = await self.bot.conflicts.start(interaction, kind, stakes, thread_id=thread_id)
+        except Exception:
+            if thread_id is not None:
+                await drop_thread(interaction, thread_id)
+            raise
         if thread_id is not None:
             await send_to_thread(interaction, reply)
             return

@@ -5,22 +5,24 @@ to Discord, so a Conflict run in a thread is simply stored under the thread's id
 that follows the Conflict's channel then goes to the thread with no more said: the board, the
 prompts and their pings, the outbox and the catch-up after a crash, and the commands typed in
 the thread act on its Conflict. Only two things here know the thread has a parent: ``/conflict
-start`` (the thread is made, the channel gets one line linking to it) and the end (the summary
-goes to the channel, the thread is archived).
+start`` (the thread is made, the channel gets one line linking to it) and the move that ends it,
+which queues the thread's closing in its own transaction (``bot.moves.answers.own_thread_parent``):
+the outbox then posts the summary in the channel and archives the thread, once, even across a
+crash (``bot.workers.outbox``).
 
 Without Create Public Threads or Send Messages in Threads the Conflict runs in the channel as
 before, and whoever started it is told privately, once, which permission the bot lacks.
 
 The thread is archived, not locked: locking needs Manage Threads, which the bot does not ask
 for, and an archived thread stays open to players who want to talk the fight over (a message
-there reopens it). A thread a moderator archives in mid-fight is reopened by the bot's next
-post, as Discord does for any unlocked thread; one they lock stays shut, and its Conflict waits
-until they unlock it. A deleted thread takes its Conflict's messages with it, as a deleted
-channel does (``bot.workers.outbox`` settles them as gone), and the Narrator can start the next
-fight from the channel.
+there reopens it). A thread archived in mid-fight (by a moderator, or by Discord after a quiet
+day) is opened again by the bot's next post, as Discord does for any unlocked thread, or by the
+bot itself before it edits the board there (``bot.workers.threads``); one a moderator locks
+stays shut, and its Conflict waits until they unlock it. A deleted thread takes its
+Conflict's messages with it, as a deleted channel does (``bot.workers.outbox`` settles them as
+gone), and the Narrator can start the next fight from the channel.
 """
 
-import asyncio
 import logging
 from typing import Literal
 
@@ -29,9 +31,8 @@ import discord
 from bot import replies
 from bot.access import guild_id_of
 from bot.checks import THREAD_PERMISSIONS, missing_thread_permissions, permission_names
-from bot.client import Interaction, MistbornClient
+from bot.client import Interaction
 from bot.moves.answers import Reply
-from rules.conflict.events import ConflictEnded
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +81,21 @@ async def thread_for(interaction: Interaction, stakes: str) -> tuple[int | None,
     return thread.id, None
 
 
+async def drop_thread(interaction: Interaction, thread_id: int) -> None:
+    """A thread made for a Conflict that then could not be saved goes away again: deleted, when
+    the bot may (Discord asks Manage Threads even of a thread's maker), else archived, so no empty
+    thread is left in the channel's list. Refusals are checked before the thread is made
+    (``/conflict start``), so only an error saving comes here."""
+    http = interaction.client.http
+    try:
+        if interaction.app_permissions.manage_threads:
+            await http.delete_channel(thread_id, reason="The Conflict could not be started")
+        else:
+            await http.edit_channel(thread_id, archived=True, reason="The Conflict could not be started")
+    except (discord.HTTPException, TimeoutError) as error:
+        log.warning("Could not remove the thread %s of a Conflict that did not start: %s", thread_id, error)
+
+
 async def send_to_thread(interaction: Interaction, reply: Reply) -> None:
     """The Conflict began in its thread: the channel gets one line linking to it, and the
     outbox posts the opening message in the thread (it answers no interaction there), before
@@ -116,39 +132,3 @@ async def fights_in_threads(interaction: Interaction) -> str | None:
         "There is no Conflict running in this channel: its fights run in their own threads "
         f"({listed}). Use the command there."
     )
-
-
-def ended(reply: Reply) -> bool:
-    return reply.applied is not None and any(isinstance(e, ConflictEnded) for e in reply.applied.events)
-
-
-async def close_thread(client: MistbornClient, reply: Reply) -> None:
-    """Once an ended Conflict's thread shows the end (its board and outcome posted), the summary
-    goes to the parent channel and the thread is archived. Only a thread the bot made for the
-    fight: a Conflict run in a thread someone else made leaves their thread as it is."""
-    thread = client.get_channel(reply.channel_id)
-    if thread is None:  # the gateway's word of a thread reopened may not be in yet
-        try:
-            thread = await client.fetch_channel(reply.channel_id)
-        except discord.HTTPException:
-            return
-    me = client.user
-    if not isinstance(thread, discord.Thread) or me is None or thread.owner_id != me.id:
-        return
-    parent = thread.parent
-    flow = client.conflicts
-    await asyncio.gather(
-        flow.boards.drawn(reply.guild_id, reply.channel_id),
-        flow.outbox.settle(reply.guild_id, reply.channel_id),
-        return_exceptions=True,
-    )
-    try:
-        if isinstance(parent, discord.TextChannel):
-            await parent.send(
-                f"The Conflict in <#{thread.id}> is over.",
-                embeds=reply.embeds[-1:],
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        await thread.edit(archived=True, reason="The Conflict ended")
-    except discord.HTTPException as error:
-        log.warning("Could not close the Conflict thread %s: %s", thread.id, error)

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of, served_guild_id
+from bot.access import guild_id_of, served_guild_id, table_channel_of
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
@@ -35,15 +35,18 @@ from bot.inputs.faces import Faces
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.render.cards import Card, card_view
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
+from bot.rolling.journal import contest_entry, roll_entry, sheet_change
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.rolling.roll_log import roll_record
 from rules.character.stats import spend_standing, standing_available
 from rules.contest import decide
+from rules.journal import JournalEntry
 from rules.outcome import DEFAULT_DIFFICULTY
 from rules.pool import build_pool
 from rules.roll import Reading, read, roll
 from rules.words import is_group
 from storage import StoredCharacter
+from storage.sql import utc_now
 
 Difficulty = app_commands.Range[int, 1, 5]
 Traits = app_commands.Range[int, -10, 10]
@@ -136,14 +139,30 @@ class Dice(commands.Cog):
         )
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
         record = roll_record(guild_id, interaction.user.id, reading, label or formed.title, secret=secret)
+        who = formed.stored.id if formed.stored is not None else None
+        told = [
+            roll_entry(
+                record.at,
+                interaction.user.id,
+                interaction.user.display_name,
+                record.label,
+                reading,
+                secret=secret,
+                character_id=who,
+            )
+        ]
         # Claimed with the log: the same interaction delivered twice rolls once (storage.handled).
+        channel_id = table_channel_of(interaction)
         if spent is not None and formed.stored is not None:
-            async with self.bot.storage.transaction() as tx:  # the spend and the log stand together
+            async with self.bot.storage.transaction() as tx:  # the spend, the log and the journal together
                 await tx.handled.claim(interaction.id)
                 await tx.characters.update(guild_id, formed.stored, spent)
                 await tx.rolls.append(record)
+                await tx.journal.add(
+                    guild_id, channel_id, sheet_change(record.at, formed.stored, spent) + told
+                )
         else:
-            await self.bot.storage.rolls.append_once(record, interaction.id)
+            await self.bot.storage.rolls.append_once(record, interaction.id, (channel_id, told))
         notes = []
         if spent is not None and formed.spends is not None:
             left = standing_available(spent, formed.spends)
@@ -253,7 +272,11 @@ class Dice(commands.Cog):
         await replies.send(interaction, view=card_view(drawn))
 
     async def _log_contest(
-        self, interaction: Interaction, sides: tuple[FormedPool, FormedPool], readings: tuple[Reading, ...]
+        self,
+        interaction: Interaction,
+        sides: tuple[FormedPool, FormedPool],
+        readings: tuple[Reading, ...],
+        told: JournalEntry,
     ) -> None:
         """A Contest from sheets spends a Standing as ``/roll`` does, and both rolls are logged with
         the spends in one transaction (docs/rulings.md §6.7)."""
@@ -261,15 +284,17 @@ class Dice(commands.Cog):
         async with self.bot.storage.transaction() as tx:
             await tx.handled.claim(interaction.id)  # delivered twice, rolled once
             done: set[int] = set()
+            entries: list[JournalEntry] = []
             for side in sides:
                 if side.stored is None or side.spends is None or side.stored.id in done:
                     continue
                 done.add(side.stored.id)
-                await tx.characters.update(
-                    guild_id, side.stored, spend_standing(side.stored.character, side.spends)
-                )
+                spent = spend_standing(side.stored.character, side.spends)
+                await tx.characters.update(guild_id, side.stored, spent)
+                entries += sheet_change(told.at, side.stored, spent)
             for side, reading in zip(sides, readings, strict=False):
                 await tx.rolls.append(roll_record(guild_id, interaction.user.id, reading, side.who[:40]))
+            await tx.journal.add(guild_id, table_channel_of(interaction), [*entries, told])
 
     @app_commands.command(name="contest", description="Roll a Contest between two pools or two characters")
     @app_commands.describe(
@@ -311,11 +336,14 @@ class Dice(commands.Cog):
             [roll(acting.pool, rng, difficulty=difficulty, extra=acting.extra)],
             [roll(opposing.pool, rng, extra=opposing.extra)],
         )
-        await self._log_contest(interaction, (acting, opposing), result.acting_rolls + result.opposing_rolls)
         acting_name = acting.who if acting.stored is not None else ACTING_SIDE
         opposing_name = opposing.who if opposing.stored is not None else OPPOSING_SIDE
         if acting_name == opposing_name:
             acting_name, opposing_name = f"{acting_name} (acting)", f"{opposing_name} (opposing)"
+        told = contest_entry(utc_now(), acting_name, opposing_name, result)
+        await self._log_contest(
+            interaction, (acting, opposing), result.acting_rolls + result.opposing_rolls, told
+        )
         many = (group_side(acting), group_side(opposing))
         drawn = contest_card(
             result, acting=acting_name, opposing=opposing_name, many=many, circumstances=applied.text()

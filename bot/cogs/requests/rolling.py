@@ -23,6 +23,7 @@ from bot.render.cards import Card, body_components, card_texts, card_view, custo
 from bot.render.common import plain
 from bot.render.dice import contest_card, reading_card
 from bot.render.request import contest_roll_card, pool_embed, request_card, request_content
+from bot.rolling.journal import request_entry, sheet_change
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool
 from bot.rolling.roll_log import roll_record
 from rules.character.stats import spend_standing
@@ -32,6 +33,7 @@ from rules.request import NewRoller, RequestKind, RequestSpec, Roller, RollReque
 from rules.roll import roll
 from storage import CharacterRepository, MessageKind, NewMessage, StoredCharacter
 from storage.requests import GONE
+from storage.sql import utc_now
 
 log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
@@ -154,11 +156,20 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
         await tx.handled.claim(interaction.id)
         if not await tx.requests.claim(guild_id, request_id, position, reading, interaction.user.id):
             raise BotError(f"{plain(roller.name)} has already rolled for this request, or it was closed.")
+        told = []
         if spent is not None and stored is not None:
             await tx.characters.update(guild_id, stored, spent)
+            told += sheet_change(utc_now(), stored, spent)
         secret = request.spec.secret or hidden_roller  # a hidden Villain's roll, as in a Conflict (§7.1)
         record = roll_record(guild_id, interaction.user.id, reading, formed.title, secret=secret)
         await tx.rolls.append(record)
+        who = stored.id if stored is not None else None
+        told.append(
+            request_entry(
+                record.at, interaction.user.id, plain(roller.name), reading, secret=secret, character_id=who
+            )
+        )
+        await tx.journal.add(guild_id, request.channel_id, told)
         after = await tx.requests.get(guild_id, request_id)
         assert after is not None
         drawn = reading_card(reading, title=formed.title, roller="For the Narrator's request")

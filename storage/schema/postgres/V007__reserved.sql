@@ -1,3 +1,0 @@
--- 7: reserved for another change merged beside this one (a Conflict's own thread is 8).
--- Placeholder so the numbers stay 1..N; the lead drops it when the real 7 merges.
-SELECT 1;
