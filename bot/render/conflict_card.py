@@ -5,8 +5,9 @@ phase, the order with ▶ on whoever is up, what is in progress, who moves next)
 heading and a section (or text display) per participant with the rows the embed board showed
 (``conflict_status.participant_line``: the same words and numbers, as far as the
 :class:`Visibility` shows them, docs/rulings.md §7.1), a portrait beside them when they have one
-(:func:`thumbnail_for`), the turn's buttons right under whoever is up, and at the bottom the
-board's own buttons (Begin round 1, Narrator view).
+(:func:`thumbnail_for`; like their numbers, only where the view shows them), the turn's
+buttons right under whoever is up, and at the bottom the board's own buttons (Begin round 1,
+Narrator view).
 
 Discord allows 40 components and 4000 characters of text in such a message; what gives way
 first is decided in ``bot.render.card_plan`` (a 25-participant Conflict always fits), and
@@ -167,7 +168,7 @@ def _draw(
     note = fit(note, NOTE_LIMIT)
     fulls = [participant_line(conflict, p, sheets.get(p.id), p.id in now, limit, view) for p in people]
     compacts = [compact_line(conflict, p, sheets.get(p.id), p.id in now, limit, view) for p in people]
-    portraits = [thumbnail(p) for p in people]
+    portraits = [thumbnail(p) if view.shows(p.id) else None for p in people]  # as the web view
     up = buttons.up if any(p.id == buttons.up for p in people) else None
     turn_size = rows_size(buttons.turn)
     entries = [

@@ -17,6 +17,7 @@ from bot.render.buttons import board_items, defend_button, react_traits_select
 from bot.render.card_plan import MAX_COMPONENTS, MAX_TEXT, Entry, plan_card
 from bot.render.conflict_card import CardButtons, draw_board, thumbnail_for
 from bot.render.rows import one_line
+from bot.render.visibility import FULL
 from rules.character import make_character
 from rules.conflict import MAX_PARTICIPANTS, Participant, Phase
 from tests.rules.conflict.builders import Table
@@ -170,3 +171,27 @@ def test_twenty_fighters_fit_with_portraits_and_an_act_turn() -> None:
     assert count <= MAX_COMPONENTS and text <= MAX_TEXT
     assert len(drawn.plan.full) + len(drawn.plan.compact) == 20 and not drawn.plan.more
     assert drawn.plan.portraits and len(drawn.plan.portraits) < 20
+
+
+def test_a_hidden_villain_shows_no_portrait_on_the_public_card() -> None:
+    """Like its numbers (and as on the web view), a secret Villain's portrait is the Narrator's."""
+    table = crowd(4, 10, villains=True)
+    state, sheets = table.state, table.sheets
+    public = visibility_of(state, sheets, frozenset())
+    assert any(not public.shows(p.id) for p in state.participants)
+    for view, expected in ((public, {p.id for p in state.participants if public.shows(p.id)}), (FULL, None)):
+        drawn = draw_board(state, sheets, view, None, portrait)
+        components: list[JSON] = drawn.view.to_components()  # type: ignore[no-untyped-call]
+        urls = {c["media"]["url"] for c in _walk(components) if c.get("type") == 11}
+        ids = expected if expected is not None else {p.id for p in state.participants}
+        assert urls == {f"https://cdn.example/{pid}.png" for pid in ids}
+
+
+def _walk(components: list[JSON]) -> list[JSON]:
+    found: list[JSON] = []
+    for component in components:
+        found.append(component)
+        found += _walk(component.get("components") or [])
+        if isinstance(component.get("accessory"), dict):
+            found += _walk([component["accessory"]])
+    return found
