@@ -40,6 +40,7 @@ from bot.render.buttons import (
     react_traits_select,
 )
 from bot.render.common import plain
+from bot.render.conflict_card import CardButtons
 from bot.workers.board import stored_board
 from rules.conflict import available_defence
 
@@ -168,7 +169,8 @@ class NarratorViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
             shown = board[1].conflict
             # Ties join order settled are the Narrator's to hear (docs/rulings.md §4.2).
             ties = tie_note(shown, {p.id for p in shown.participants}) if shown is not None else ""
-            await replies.send(interaction, ties or None, embed=board[1].embed(full=True), ephemeral=True)
+            card = board[1].card(CardButtons(), full=True, note=ties)
+            await replies.send(interaction, view=card, ephemeral=True)
         except Exception as error:
             await answer_error(interaction, error)
 
