@@ -5,7 +5,8 @@ phase, the order with ▶ on whoever is up, what is in progress, who moves next)
 heading and a section (or text display) per participant with the rows the embed board showed
 (``conflict_status.participant_line``: the same words and numbers, as far as the
 :class:`Visibility` shows them, docs/rulings.md §7.1), a portrait beside them when they have one
-(:func:`thumbnail_for`; like their numbers, only where the view shows them), the turn's
+(``portraits``: addresses by participant, ``bot.render.portraits.portrait_urls``; like their
+numbers, only where the view shows them), the turn's
 buttons right under whoever is up, and at the bottom the board's own buttons (Begin round 1,
 Narrator view).
 
@@ -14,7 +15,7 @@ first is decided in ``bot.render.card_plan`` (a 25-participant Conflict always f
 names are shortened step by step as the embed board did, before anyone is cut to "…and N more".
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,17 +57,6 @@ NOTE_LIMIT = 800
 """A note for the Narrator under the header (ties settled by join order, docs/rulings.md §4.2)."""
 ROW_BUTTONS = 5
 ENDED_TEXT = "### Conflict over\nThe summary is in the channel above."
-
-
-def thumbnail_for(participant: Participant) -> str | None:
-    """The portrait shown beside ``participant`` (an image URL), or None.
-
-    The seam for portraits: none are stored yet, so every participant shows without one."""
-    del participant
-    return None
-
-
-Thumbnails = Callable[[Participant], str | None]
 
 
 @dataclass(frozen=True)
@@ -156,7 +146,7 @@ def _draw(
     sheets: Mapping[int, Character],
     view: Visibility,
     buttons: CardButtons,
-    thumbnail: Thumbnails,
+    portraits: Mapping[int, str],
     limit: int | None,
     note: str,
 ) -> Drawn:
@@ -168,14 +158,14 @@ def _draw(
     note = fit(note, NOTE_LIMIT)
     fulls = [participant_line(conflict, p, sheets.get(p.id), p.id in now, limit, view) for p in people]
     compacts = [compact_line(conflict, p, sheets.get(p.id), p.id in now, limit, view) for p in people]
-    portraits = [thumbnail(p) if view.shows(p.id) else None for p in people]  # as the web view
+    thumbnails = [portraits.get(p.id) if view.shows(p.id) else None for p in people]  # as the web view
     up = buttons.up if any(p.id == buttons.up for p in people) else None
     turn_size = rows_size(buttons.turn)
     entries = [
         Entry(
             full=units(fulls[i]),
             compact=units(compacts[i]),
-            portrait=portraits[i] is not None,
+            portrait=thumbnails[i] is not None,
             buttons=turn_size if p.id == up else 0,
             side=sides.index(p.side),
         )
@@ -196,7 +186,7 @@ def _draw(
             if p.side is not side or i not in plan.full:
                 continue
             text = discord.ui.TextDisplay[Any](fulls[i])
-            url = portraits[i]
+            url = thumbnails[i]
             if i in plan.portraits and url is not None:
                 container.add_item(discord.ui.Section(text, accessory=discord.ui.Thumbnail(url)))
             else:
@@ -226,13 +216,13 @@ def draw_board(
     sheets: Mapping[int, Character],
     view: Visibility = FULL,
     buttons: CardButtons | None = None,
-    thumbnail: Thumbnails | None = None,
+    portraits: Mapping[int, str] | None = None,
     note: str = "",
 ) -> Drawn:
     """The card with the longest names that leaves nobody to "…and N more" (else the shortest).
-    ``thumbnail`` defaults to :func:`thumbnail_for`, looked up at each drawing; ``note`` is a
-    line under the header."""
-    portraits = thumbnail or thumbnail_for
+    ``portraits`` are the participants' portrait addresses by id (none: no thumbnails); ``note``
+    is a line under the header."""
+    portraits = portraits or {}
     drawn = _draw(conflict, sheets, view, buttons or CardButtons(), portraits, NAME_LIMITS[0], note)
     for names in NAME_LIMITS[1:]:
         if not drawn.plan.more:
@@ -246,11 +236,11 @@ def board_card(
     sheets: Mapping[int, Character],
     view: Visibility = FULL,
     buttons: CardButtons | None = None,
-    thumbnail: Thumbnails | None = None,
+    portraits: Mapping[int, str] | None = None,
     note: str = "",
 ) -> discord.ui.LayoutView:
     """THE status board as a card (see the module): public, or a Narrator's with every number."""
-    return draw_board(conflict, sheets, view, buttons, thumbnail, note).view
+    return draw_board(conflict, sheets, view, buttons, portraits, note).view
 
 
 def ended_card() -> discord.ui.LayoutView:

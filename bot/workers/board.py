@@ -37,6 +37,7 @@ from bot.errors import UNKNOWN_CHANNEL
 from bot.render.buttons import board_items
 from bot.render.conflict import FULL, Visibility
 from bot.render.conflict_card import CardButtons, board_card, ended_card
+from bot.render.portraits import portrait_urls
 from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
 from bot.workers.pacing import Pacer
 from bot.workers.threads import ThreadLocked, Threads
@@ -92,12 +93,20 @@ class Shown:
         assert self.conflict is not None
         return visibility_of(self.conflict, self.sheets, self.revealed)
 
-    def card(self, buttons: CardButtons, *, full: bool = False, note: str = "") -> discord.ui.LayoutView:
+    def card(
+        self,
+        buttons: CardButtons,
+        *,
+        full: bool = False,
+        note: str = "",
+        portraits: Mapping[int, str] | None = None,
+    ) -> discord.ui.LayoutView:
         """The board as a card with ``buttons``: public, or with every number when ``full`` (a
-        Narrator's view, answered privately, with ``note`` under its header)."""
+        Narrator's view, answered privately, with ``note`` under its header); ``portraits`` are
+        the thumbnails' addresses by character (:func:`board_portraits`)."""
         assert self.conflict is not None
         view = FULL if full else self.visibility()
-        return board_card(self.conflict, self.sheets, view, buttons, note=note)
+        return board_card(self.conflict, self.sheets, view, buttons, portraits, note)
 
 
 Buttons = Callable[[Shown], CardButtons]
@@ -109,6 +118,14 @@ def own_buttons(shown: Shown) -> CardButtons:
     gathers, and Narrator view."""
     gathering = shown.conflict is not None and shown.conflict.phase is Phase.GATHER
     return CardButtons(bottom=board_items(shown.conflict_id, gathering))
+
+
+async def board_portraits(storage: Storage, public_url: str | None, guild_id: int) -> dict[int, str]:
+    """The addresses of the server's portraits, for the board's thumbnails: only when Discord can
+    fetch them (a web view with a public address, ``MISTBORN_WEB_PUBLIC_URL``), else none."""
+    if not public_url:
+        return {}
+    return portrait_urls(public_url, guild_id, await storage.portraits.tokens(guild_id))
 
 
 async def stored_board(
@@ -147,6 +164,8 @@ class Boards:
         self._locks: KeyedLocks[Key] = KeyedLocks()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
         self.buttons: Buttons = own_buttons
+        self.public_url: str | None = None
+        """Where Discord fetches portraits from (``MISTBORN_WEB_PUBLIC_URL``; None: no thumbnails)."""
         self._unpinned: set[int] = set()
 
     def refresh(self, guild_id: int, channel_id: int, applied: Applied | None = None) -> None:
@@ -312,7 +331,8 @@ class Boards:
             if not verify or await self._exists(channel, row.message_id):
                 return False
             row = None
-        card = shown.card(self.buttons(shown))
+        portraits = await board_portraits(self.storage, self.public_url, key[0])
+        card = shown.card(self.buttons(shown), portraits=portraits)
         if row is not None and await self._edit(channel, row.message_id, card):
             crash_point("board-edit")
             await self.storage.boards.shown(*key, row.message_id, shown.conflict_id, shown.version)

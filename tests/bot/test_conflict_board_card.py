@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from bot.moves.transaction import run_transition
-from bot.render import conflict_card
 from bot.render.card_plan import MAX_COMPONENTS, MAX_TEXT
 from bot.render.conflict_card import PHASE_ACCENT
+from fake_discord.layout import THUMBNAIL, walk
 from rules.character import CharacterKind, make_character
-from rules.conflict import MAX_PARTICIPANTS, Join, Participant, Phase
+from rules.conflict import MAX_PARTICIPANTS, Join, Phase
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_message, controls, refused, text_displays
 from testbed.cards import card_text
 
@@ -140,15 +140,9 @@ async def test_the_public_card_hides_the_narrators_numbers(bot_env: BotEnv) -> N
 
 
 @pytest.mark.parametrize("size", [20, MAX_PARTICIPANTS])
-async def test_a_crowd_fits_one_card_as_the_fake_received_it(
-    bot_env: BotEnv, size: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_crowd_fits_one_card_as_the_fake_received_it(bot_env: BotEnv, size: int) -> None:
     env = bot_env
-
-    def portrait(participant: Participant) -> str:
-        return f"https://cdn.example.com/portraits/{participant.id}.png"
-
-    monkeypatch.setattr(conflict_card, "thumbnail_for", portrait)
+    env.bot.conflicts.boards.public_url = "https://mistborn.example"  # Discord may fetch portraits
     channel = env.world.guild.channels[0].id
     started = await env.slash('/conflict start kind:physical stakes:"The whole gang"', user="narrator")
     assert not refused(started), started.content
@@ -159,6 +153,7 @@ async def test_a_crowd_fits_one_card_as_the_fake_received_it(
         stored = await env.storage.characters.create(
             env.guild_id, make_character(name=name, kind=kind, owner_id=owner)
         )
+        await env.storage.portraits.set(env.guild_id, stored.id, b"a small webp", "image/webp")
         await run_transition(env.storage, env.guild_id, channel, Join(character_id=stored.id))
     begun = await env.slash("/conflict begin", user="narrator")
     assert not refused(begun), begun.content
@@ -167,8 +162,9 @@ async def test_a_crowd_fits_one_card_as_the_fake_received_it(
     assert count <= MAX_COMPONENTS and text <= MAX_TEXT, (count, text)
     said = card_text(board)
     assert "round 1" in said and f"Heroes ({(size + 1) // 2})" in said
-    thumbnails = [c for c in str(board["components"]).split("'type': 11")][1:]
+    thumbnails = [c["media"]["url"] for c in walk(board["components"]) if c.get("type") == THUMBNAIL]
     assert thumbnails, "the first fighters show their portraits"
+    assert all(url.startswith(f"https://mistborn.example/portraits/{env.guild_id}/") for url in thumbnails)
     shown = sum(f"{number:02d} Lestibournes" in said for number in range(size))
     assert shown == size or "more" in said
     assert any(c.get("custom_id", "").startswith("mab:decl:") for c in controls(board)), "whoever is up"

@@ -15,11 +15,11 @@ from bot.moves.buttons import prompt_items
 from bot.moves.turns import turn_of
 from bot.render.buttons import board_items, defend_button, react_traits_select
 from bot.render.card_plan import MAX_COMPONENTS, MAX_TEXT, Entry, plan_card
-from bot.render.conflict_card import CardButtons, draw_board, thumbnail_for
+from bot.render.conflict_card import CardButtons, draw_board
 from bot.render.rows import one_line
 from bot.render.visibility import FULL
 from rules.character import make_character
-from rules.conflict import MAX_PARTICIPANTS, Participant, Phase
+from rules.conflict import MAX_PARTICIPANTS, Conflict, Phase
 from tests.rules.conflict.builders import Table
 
 JSON = dict[str, Any]
@@ -99,8 +99,9 @@ def crowd(size: int, name_length: int, villains: bool) -> Table:
     return Table.start(sheets, begin=size > 0)
 
 
-def portrait(participant: Participant) -> str | None:
-    return f"https://cdn.example/{participant.id}.png"
+def portraits(state: Conflict) -> dict[int, str]:
+    """A portrait address for every participant, as ``bot.render.portraits.portrait_urls`` gives."""
+    return {p.id: f"https://cdn.example/{p.id}.png" for p in state.participants}
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -112,7 +113,7 @@ def portrait(participant: Participant) -> str | None:
     st.sampled_from(["declare", "act", "defend"]),
 )
 def test_every_cast_fits_one_card(
-    size: int, name_length: int, portraits: bool, villains: bool, step: str
+    size: int, name_length: int, with_portraits: bool, villains: bool, step: str
 ) -> None:
     table = crowd(size, name_length, villains)
     state, sheets = table.state, table.sheets
@@ -129,7 +130,7 @@ def test_every_cast_fits_one_card(
     elif turn is not None:
         up, items = turn.participant, prompt_items(Prompt(1, turn=turn))
     buttons = CardButtons(up, items, board_items(1, state.phase is Phase.GATHER))
-    drawn = draw_board(state, sheets, view, buttons, portrait if portraits else thumbnail_for)
+    drawn = draw_board(state, sheets, view, buttons, portraits(state) if with_portraits else None)
     components: list[JSON] = drawn.view.to_components()  # type: ignore[no-untyped-call]
     count, text = counted(components)
     assert count <= MAX_COMPONENTS and text <= MAX_TEXT
@@ -165,7 +166,9 @@ def test_twenty_fighters_fit_with_portraits_and_an_act_turn() -> None:
     turn = turn_of(state, sheets, view)
     assert turn is not None
     items = prompt_items(Prompt(1, turn=turn))
-    drawn = draw_board(state, sheets, view, CardButtons(turn.participant, items, board_items(1)), portrait)
+    drawn = draw_board(
+        state, sheets, view, CardButtons(turn.participant, items, board_items(1)), portraits(state)
+    )
     components: list[JSON] = drawn.view.to_components()  # type: ignore[no-untyped-call]
     count, text = counted(components)
     assert count <= MAX_COMPONENTS and text <= MAX_TEXT
@@ -180,7 +183,7 @@ def test_a_hidden_villain_shows_no_portrait_on_the_public_card() -> None:
     public = visibility_of(state, sheets, frozenset())
     assert any(not public.shows(p.id) for p in state.participants)
     for view, expected in ((public, {p.id for p in state.participants if public.shows(p.id)}), (FULL, None)):
-        drawn = draw_board(state, sheets, view, None, portrait)
+        drawn = draw_board(state, sheets, view, None, portraits(state))
         components: list[JSON] = drawn.view.to_components()  # type: ignore[no-untyped-call]
         urls = {c["media"]["url"] for c in _walk(components) if c.get("type") == 11}
         ids = expected if expected is not None else {p.id for p in state.participants}
