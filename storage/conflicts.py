@@ -204,15 +204,28 @@ class ConflictRepository:
         )
 
     async def save(
-        self, guild_id: int, stored: StoredConflict, document: str, *, participants: Collection[int] = ()
+        self,
+        guild_id: int,
+        stored: StoredConflict,
+        document: str,
+        *,
+        participants: Collection[int] | None = (),
     ) -> StoredConflict:
         """Replace ``stored``'s document if nobody saved it since it was read; return the new state.
 
-        ``participants`` are the characters in the new document. Raises
-        :class:`StaleWriteError` if someone else saved it first, and :class:`NotFoundError` if it
-        was ended meanwhile.
+        ``participants`` are the characters in the new document; None says they are those of
+        ``stored``, whose index the version check proves current, so it is left as it is (most
+        moves: one statement instead of five). Raises :class:`StaleWriteError` if someone else
+        saved it first, and :class:`NotFoundError` if it was ended meanwhile.
         """
         now = utc_now()
+        if participants is None:
+            async with self._session.writing() as conn:
+                if not await run_statement(conn, document_update(guild_id, stored, document, now)):
+                    await self._explain_miss(conn, guild_id, stored.id)
+            return stored.model_copy(
+                update={"version": stored.version + 1, "updated_at": now, "document": document}
+            )
         async with self._session.writing() as conn:
             # One wait for the database, not four: the index is rewritten right behind the
             # version check, and undone with it when the check finds someone was first.
@@ -286,12 +299,17 @@ def save_statements(
     """The version-checked document update, then the participants' index rewritten; in a
     savepoint, since the index must be undone when the check finds someone was first."""
     return (
-        Statement(
-            "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
-            " WHERE guild_id = ? AND id = ? AND version = ?",
-            (document, to_text(now), guild_id, stored.id, stored.version),
-        ),
+        document_update(guild_id, stored, document, now),
         *index_statements(guild_id, stored.channel_id, participants),
+    )
+
+
+def document_update(guild_id: int, stored: StoredConflict, document: str, now: datetime) -> Statement:
+    """The new document, written only over the version ``stored`` was read at."""
+    return Statement(
+        "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
+        " WHERE guild_id = ? AND id = ? AND version = ?",
+        (document, to_text(now), guild_id, stored.id, stored.version),
     )
 
 

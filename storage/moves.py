@@ -78,6 +78,9 @@ class MoveWrite:
     participants: Sequence[int]
     sheets: Sequence[tuple[StoredCharacter, Character]]
     """Each changed sheet as read, and as it is now; in id order."""
+    participants_changed: bool = True
+    """Whether ``participants`` differ from those of ``stored`` (a join, a leave): only then is
+    the index of who is in the Conflict rewritten on SQLite (``ConflictRepository.save``)."""
     rolls: Sequence[RollRecord] = ()
     messages: Sequence[NewMessage] = ()
     interaction_id: int | None = None
@@ -124,7 +127,10 @@ class MoveRepository:
                 await conflicts.delete(move.guild_id, move.channel_id, move.stored)
             else:
                 saved = await conflicts.save(
-                    move.guild_id, move.stored, move.document, participants=move.participants
+                    move.guild_id,
+                    move.stored,
+                    move.document,
+                    participants=move.participants if move.participants_changed else None,
                 )
             rows = await OutboxRepository(tx).add(
                 move.guild_id, move.channel_id, move.stored.id, move.messages

@@ -130,11 +130,16 @@ async def _prepare(
         stored=stored,
         document=None if ended else dump_conflict(transition.state),
         participants=[p.id for p in transition.state.participants],
+        participants_changed=_ids(transition.state) != _ids(state),
         sheets=[(loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())],
         rolls=tuple(rolls(applied)) if rolls is not None else (),
         messages=tuple(messages),
     )
     return _Move(stored, loaded, transition, applied, write)
+
+
+def _ids(conflict: Conflict) -> set[int]:
+    return {p.id for p in conflict.participants}
 
 
 async def _write(
