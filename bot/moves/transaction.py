@@ -114,7 +114,9 @@ async def _prepare(
         sheets = {cid: s.character for cid, s in loaded.items()}
     transition = apply(state, chosen, sheets, rng)
     ended = transition.state.phase is Phase.ENDED
-    applied = Applied(
+    # Built from checked parts (the engine's transition, the loaded rows): validating would
+    # only run every sheet's own checks again.
+    applied = Applied.model_construct(
         conflict=transition.state,
         events=transition.events,
         stored=None if ended else stored.model_copy(update={"version": stored.version + 1}),
