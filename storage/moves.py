@@ -35,7 +35,7 @@ from storage.errors import AlreadyHandledError, NotFoundError, StaleWriteError
 from storage.handled import ALREADY, HandledRepository
 from storage.loop_connection import LoopConnection
 from storage.name_keys import name_columns
-from storage.outbox import NewMessage, OutboxMessage, OutboxRepository
+from storage.outbox import NewMessage, OutboxMessage, OutboxRepository, payload_text
 from storage.postgres import PgDatabase, PgTransactionSession, unavailable
 from storage.rolls import RollLog, RollRecord, append_params
 from storage.session import Session
@@ -162,7 +162,7 @@ def move_document(move: MoveWrite, now: datetime) -> str:
         {
             "action_id": message.action_id,
             "kind": message.kind.value,
-            "payload": json.dumps(message.payload, ensure_ascii=False, separators=(",", ":")),
+            "payload": payload_text(message.payload),
             "interaction_id": message.interaction_id,
             "prompt_key": message.prompt_key,
         }
