@@ -11,7 +11,8 @@ repository and the characters repository inside one ``Storage.transaction()``.
 Each save also records which characters are in the Conflict (``conflict_participants``, given by
 the caller, who reads the document), in the same savepoint as the document, so "is Koel in a
 Conflict, and where" (:meth:`ConflictRepository.channels_of`) is one indexed query and always
-agrees with the saved Conflicts.
+agrees with the saved Conflicts; a save whose caller says nobody joined or left keeps the index
+as the version check proves it is.
 """
 
 from collections.abc import Collection
