@@ -103,6 +103,15 @@ def channel_id_of(interaction: discord.Interaction[discord.Client]) -> int:
     return interaction.channel_id
 
 
+def table_channel_of(interaction: discord.Interaction[discord.Client]) -> int:
+    """The table an interaction belongs to, for the session's journal: a thread's parent channel
+    (a Conflict in its own thread is still that channel's night), else the channel itself."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+        return channel.parent_id
+    return channel_id_of(interaction)
+
+
 def narrator_by_rule(manage_guild: bool, role_ids: Collection[int], settings: GuildSettings) -> bool:
     """The Narrator rule itself, on plain data: Manage Server, or one of the Narrator roles."""
     return manage_guild or any(role_id in role_ids for role_id in settings.narrator_role_ids)

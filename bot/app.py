@@ -28,6 +28,7 @@ from bot.cogs.requests import RequestCommands
 from bot.cogs.say import Say
 from bot.cogs.scene import SceneCommands
 from bot.cogs.server_setup import ServerSetup
+from bot.cogs.sessions import SessionCommands
 from bot.cogs.web import WebCommands
 from bot.config import Settings
 from storage import Storage
@@ -44,6 +45,7 @@ COGS: tuple[CogFactory, ...] = (
     ConflictMoves,
     RequestCommands,
     SceneCommands,
+    SessionCommands,
     Say,
     History,
     ServerSetup,

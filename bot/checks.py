@@ -68,3 +68,22 @@ def cooldown() -> Callable[[T], T]:
     """``@cooldown()``: a costly command's per-member limit (``costly``), counted per command
     and per member across all servers (``member_key``)."""
     return app_commands.checks.dynamic_cooldown(costly, key=member_key)
+
+
+THREAD_PERMISSIONS = (
+    ("create_public_threads", "Create Public Threads"),
+    ("send_messages_in_threads", "Send Messages in Threads"),
+)
+"""The bot's permissions a Conflict's own thread needs (``bot.cogs.conflict.threads``), as
+Discord's settings name them."""
+
+
+def missing_thread_permissions(interaction: Interaction) -> list[str]:
+    """Which of :data:`THREAD_PERMISSIONS` the bot lacks where ``interaction`` was used."""
+    held = interaction.app_permissions
+    return [name for flag, name in THREAD_PERMISSIONS if not getattr(held, flag)]
+
+
+def permission_names(missing: list[str]) -> str:
+    """ "**Create Public Threads** and **Send Messages in Threads**"."""
+    return " and ".join(f"**{name}**" for name in missing)

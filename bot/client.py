@@ -141,7 +141,7 @@ class MistbornClient(commands.Bot):
         self.conflicts = ConflictFlow(self, storage, self.pacer)
         self.shard_plan = settings.shards
         self.catch_up = CatchUp(self, self.conflicts, self.pacer, self.shard_plan.owns)
-        self.upkeep = Upkeep(storage, settings.roll_log_days)
+        self.upkeep = Upkeep(storage, settings.roll_log_days, settings.session_quiet_hours)
         self.admission = Admission(settings.max_waiting_writes)
         self.sync_global = sync_global
         self.freeze_gc = freeze_gc

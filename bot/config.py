@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     """Users who may run owner-only commands such as a global ``/sync``; empty means the
     application's owner as Discord reports it."""
     roll_log_days: int = Field(default=90, ge=0)
+    session_quiet_hours: float = Field(default=12.0, gt=0)
+    """Hours without anything happening in a channel after which its open session closes by
+    itself (``bot.workers.upkeep``); sessions and their journal are kept as long as the roll log."""
     """Days a roll stays in the log (``/history rolls``); 0 keeps every roll. The fairness
     report counts every roll ever made either way (``bot.workers.upkeep``)."""
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord.ui.view import BaseView
 
 from bot import metrics
 
@@ -208,6 +209,17 @@ def log_answered_elsewhere(interaction: discord.Interaction[Any], error: discord
     )
 
 
+def _card_alone(
+    view: BaseView | None,
+    content: str | None,
+    embed: discord.Embed | None,
+    embeds: list[discord.Embed] | None,
+) -> None:
+    """A layout message is components only: Discord refuses content or embeds beside them."""
+    if isinstance(view, discord.ui.LayoutView) and (content or embed or embeds):
+        raise ValueError("a card (LayoutView) is sent alone, without content or embeds")
+
+
 def _clip(content: str | None) -> str | None:
     if content is not None and len(content) > MESSAGE_LIMIT:
         return content[: MESSAGE_LIMIT - 1] + "…"
@@ -222,11 +234,13 @@ async def send(
     embed: discord.Embed | None = None,
     embeds: list[discord.Embed] | None = None,
     file: discord.File | None = None,
-    view: discord.ui.View | None = None,
+    view: BaseView | None = None,
     allowed_mentions: discord.AllowedMentions | None = None,
 ) -> int | None:
     """Answer with a new message (the first response, or a follow-up once deferred); return
-    the message's id when Discord said it."""
+    the message's id when Discord said it. A card (a ``LayoutView``) goes alone: a layout
+    message has no content or embeds beside it."""
+    _card_alone(view, content, embed, embeds)
     answer = state(interaction)
     kwargs: dict[str, Any] = {"allowed_mentions": _unique(allowed_mentions or NO_PINGS)}
     if embed is not None:
@@ -274,13 +288,18 @@ async def edit(
     content: str | None = None,
     embed: discord.Embed | None = None,
     embeds: list[discord.Embed] | None = None,
-    view: discord.ui.View | None = discord.utils.MISSING,
+    view: BaseView | None = discord.utils.MISSING,
     allowed_mentions: discord.AllowedMentions | None = None,
 ) -> None:
     """Update the message a button or form was used on (the first response, or an edit of the
-    original once deferred). ``view=None`` removes its buttons."""
+    original once deferred). ``view=None`` removes its buttons. A card (a ``LayoutView``) goes
+    alone, and clears the content and embeds the message had: so an embed message becomes a
+    card (Discord allows that way only)."""
+    _card_alone(view, content, embed, embeds)
     answer = state(interaction)
     kwargs: dict[str, Any] = {"view": view, "allowed_mentions": _unique(allowed_mentions or NO_PINGS)}
+    if isinstance(view, discord.ui.LayoutView):
+        kwargs |= {"content": None, "embed": None}
     if content is not None:
         kwargs["content"] = _clip(content)
     if embed is not None:

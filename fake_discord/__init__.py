@@ -10,7 +10,9 @@ and ``remote.py`` (the bot in its own process, for crash tests). The bot never i
 package; ``tests/test_import_boundaries.py`` keeps it that way.
 
 - server, gateway, routes, validate, world, payloads, records, render: the fake itself; openapi
-  holds every request against Discord's published OpenAPI description;
+  holds every request against Discord's published OpenAPI description; modal_parts: the parts a
+  modal's Labels hold (menus, radio groups, checkboxes), their limits and submitted shapes;
+  layout: layout messages (IS_COMPONENTS_V2) as Discord takes, refuses and edits them;
 - patch: points discord.py at it; harness: a bot in this process, driven like a person would;
 - commandline, console: typed lines to interactions, and the console loop for any bot factory;
 - process, load: a bot in another process (start, kill, stop) and a stream of writes to it.

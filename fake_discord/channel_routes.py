@@ -12,6 +12,7 @@ from fake_discord.backend import Backend
 from fake_discord.payloads import EPHEMERAL
 from fake_discord.places import unreachable
 from fake_discord.responses import check_message, error, invalid_form, read_body, reply, spec_problems
+from fake_discord.thread_routes import refused_edit, refused_post
 from fake_discord.world import MANAGE_MESSAGES
 
 JSON = dict[str, Any]
@@ -77,6 +78,8 @@ async def channel_messages(
             return error(404, 10008, "Unknown Message")  # that nonce's message was deleted meanwhile
         if existing is not None:
             return reply(existing | {"nonce": nonce})
+    if refused := refused_post(fake, channel_id):
+        return refused
     if refused := check_message(fake, route, body, creating=True, spec=spec_problems(request)):
         return refused
     message = await fake.create_message(channel_id, body, uploads)
@@ -101,8 +104,11 @@ async def channel_message(
     if request.method == "DELETE":
         await fake.delete_message(message)
         return web.Response(status=204)
+    if refused := refused_edit(fake, int(channel)):
+        return refused
     body, uploads = await read_body(request)
-    if refused := check_message(fake, route, body, creating=False, spec=spec_problems(request)):
+    spec = spec_problems(request)
+    if refused := check_message(fake, route, body, creating=False, spec=spec, editing=message):
         return refused
     await fake.edit_message(message, body, uploads)
     return reply(message)

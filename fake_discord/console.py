@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from fake_discord import modal_parts, uploads
 from fake_discord.backend import Limits
 from fake_discord.commandline import (
     TYPE_NAMES,
@@ -31,10 +32,11 @@ from fake_discord.commandline import (
 )
 from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot, visible_to
 from fake_discord.payloads import text_inputs
-from fake_discord.places import PLACES
+from fake_discord.places import PLACES, SERVER
 from fake_discord.records import InteractionRecord
 from fake_discord.render import render_choices, render_message, render_record, show_times
 from fake_discord.server import FakeDiscord
+from fake_discord.thread_routes import newest_thread
 from fake_discord.typed import clean_line, matches
 from fake_discord.world import World, default_world
 
@@ -52,7 +54,8 @@ Console syntax (everything else is sent exactly as Discord would send it):
                                           the newest message's Nth button)
   !select <placeholder or custom_id> <value> [value ...]   choose in a select menu (quote multi-word values)
   !submit field:value ...                 answer the modal the bot just opened (field = custom_id or label;
-                                          in a paragraph field \\n starts a new line)
+                                          in a paragraph field \\n starts a new line; a file upload's
+                                          value: a local file path)
   !menu <context menu name> [@member]     user menu on @member; a message menu targets the newest message
   !save [N or file name] <path>           save an attachment of the newest message that has one
                                           (the Nth, or the one of that name; the first if not said);
@@ -62,6 +65,7 @@ Console syntax (everything else is sent exactly as Discord would send it):
   !where <server|elsewhere|dm|group>      type from then on in the bot's server, a server without the
                                           bot, a DM with the bot or a group DM (the last three as with
                                           the app installed for yourself: only /roll, /read, /odds)
+  !where thread                           type in the server's newest thread (a Conflict's own)
   !commands                               list the synced commands and their options
   !help                                   this text
   !quit                                   leave (end of input does the same)
@@ -195,7 +199,11 @@ class Console:
             await self._show(await self.h.select(target, values))
         elif word == "!submit":
             modal = next((r.modal for r in reversed(self.h.fake.interactions.values()) if r.modal), None)
-            await self._show(await self.h.submit(_answers(modal or {}, rest)))
+            try:
+                rest, files = uploads.typed_files(modal or {}, rest, self.h.attach)
+            except ValueError as error:
+                raise CommandLineError(str(error)) from None
+            await self._show(await self.h.submit(_answers(modal or {}, rest), files=files))
         elif word == "!menu":
             await self._menu(rest)
         elif word == "!save":
@@ -267,12 +275,26 @@ class Console:
         self.say(f"(now acting as {self.h.as_user(name).user.name})")
 
     def _where(self, place: str) -> None:
-        """Move the typing member to another place (``world.PLACES``); alone, list them."""
+        """Move the typing member to another place (``world.PLACES``, or ``thread``: the server's
+        newest thread, where a Conflict may run); alone, list them."""
         if not place:
             for key, text in PLACES.items():
                 self.say(f"{'*' if key == self.h.place else ' '} {key}: {text}")
+            self.say(f"{'*' if self.h.channel.parent_id else ' '} thread: the server's newest thread")
+            return
+        guild = self.h.world.guild
+        if place.lower() == "thread":
+            thread = newest_thread(guild)
+            if thread is None:
+                raise CommandLineError("no thread in the server yet (a Conflict makes one when set to)")
+            self.h.go(SERVER)
+            self.h.channel = thread
+            parent = guild.channel(thread.parent_id or 0)
+            self.say(f"(now in the thread #{thread.name}, in #{parent.name if parent else '?'})")
             return
         self.h.go(place.lower())
+        if self.h.channel.parent_id is not None:
+            self.h.channel = guild.channel(self.h.channel.parent_id) or guild.channels[0]
         names = ", ".join(sorted("/" + c["name"] for c in self.h.commands if c.get("type", 1) == 1))
         self.say(f"(now in {PLACES[self.h.place]}; commands here: {names or 'none'})")
 
@@ -290,7 +312,9 @@ class Console:
             if message is not None and message_id not in covered | shown and visible_to(message, self.h.user):
                 shown.add(message_id)
                 what = "new" if kind == "create" else "edited"
-                self.screen.message(f"({what} message in channel)", message)
+                thread = self.h.world.guild.channel(str(message["channel_id"]))
+                where = f"thread #{thread.name}" if thread and thread.parent_id else "channel"
+                self.screen.message(f"({what} message in {where})", message)
         self.seen = len(self.h.fake.activity)
 
     async def _settle(self) -> None:
@@ -364,15 +388,16 @@ def _split(
 
 
 def _answers(modal: JSON, typed: str) -> dict[str, str]:
-    """`field:value` pairs for a modal; in a paragraph field a typed `\\n` starts a new line."""
+    """`field:value` pairs for a modal; in a paragraph field a typed `\\n` starts a new line. A
+    picked part takes an option's label or value, checkboxes `a,b`, a checkbox `yes`/`no`."""
     fields = {
         key: field
-        for field in text_inputs(modal)
+        for field in [*text_inputs(modal), *modal_parts.fields(modal)]
         for key in (field["custom_id"].lower(), field["label"].lower())
     }
     answers = {}
     for key, value in split_pairs(typed, set(fields)):
-        answers[key] = value.replace("\\n", "\n") if fields[key]["paragraph"] else value
+        answers[key] = value.replace("\\n", "\n") if fields[key].get("paragraph") else value
     return answers
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from fake_discord import payloads
+from fake_discord import modal_parts, payloads, uploads
 from fake_discord.backend import Limits
 from fake_discord.commandline import CommandLineError, check_permission, find_command, parse_slash
 from fake_discord.patch import pointed_at
@@ -215,12 +215,21 @@ class Harness:
         )
 
     async def submit(
-        self, values: dict[str, str], *, modal: JSON | None = None, user: str | FakeMember | None = None
+        self,
+        values: Mapping[str, str | list[str] | bool],
+        *,
+        modal: JSON | None = None,
+        user: str | FakeMember | None = None,
+        files: dict[str, list[JSON]] | None = None,
     ) -> InteractionRecord:
-        """Answer the latest modal the bot opened; keys are text input custom_ids or labels.
+        """Answer the latest modal the bot opened; keys are custom_ids or labels; ``files``:
+        attachments (``attach``) sent in its file uploads, by custom_id (``uploads``).
 
-        A field not given is sent as it opened, pre-filled or empty, as Discord sends it. A modal
-        opened from a button or select carries that message, as it is now.
+        A text input takes text; a select or radio group an option's label or value, a checkbox
+        group a list of them (or one comma-separated string), a checkbox yes/no or a bool
+        (``modal_parts``). A field not given is sent as it opened, pre-filled, chosen by default
+        or empty, as Discord sends it; a required one left empty is refused as Discord's client
+        refuses it. A modal opened from a button or select carries that message, as it is now.
         """
         opener = next(
             (r for r in reversed(self.fake.interactions.values()) if r.modal and (modal in (None, r.modal))),
@@ -232,23 +241,39 @@ class Harness:
         clicked = opener.payload.get("message") if opener is not None else None
         message = self.fake.messages.get(int(clicked["id"]), clicked) if clicked else None
         inputs = payloads.text_inputs(modal)
-        answers: dict[str, str] = {i["custom_id"]: i["value"] for i in inputs if i["value"]}
+        parts = modal_parts.fields(modal)
+        answers: dict[str, str | list[str] | bool] = {
+            i["custom_id"]: i["value"] for i in inputs if i["value"]
+        }
+        picks: dict[str, list[str] | bool] = {p["custom_id"]: p["value"] for p in parts}
         for key, value in values.items():
-            match = next(
-                (i for i in inputs if key.lower() in (i["custom_id"].lower(), i["label"].lower())), None
-            )
-            if match is None:
-                raise CommandLineError(
-                    f"modal has no field {key!r} (fields: {', '.join(i['custom_id'] for i in inputs)})"
-                )
-            answers[match["custom_id"]] = value
+            wanted = key.lower()
+            match = next((i for i in inputs if wanted in (i["custom_id"].lower(), i["label"].lower())), None)
+            part = next((p for p in parts if wanted in (p["custom_id"].lower(), p["label"].lower())), None)
+            if match is not None:
+                answers[match["custom_id"]] = str(value)
+            elif part is not None:
+                try:
+                    picks[part["custom_id"]] = modal_parts.picked(part, value)
+                except modal_parts.NotSendable as error:
+                    raise CommandLineError(str(error)) from None
+            else:
+                names = [i["custom_id"] for i in inputs] + [p["custom_id"] for p in parts]
+                raise CommandLineError(f"modal has no field {key!r} (fields: {', '.join(names)})")
         missing = [
             i["custom_id"] for i in inputs if i.get("required", True) and i["custom_id"] not in answers
         ]
         if missing:
             raise CommandLineError(f"modal field(s) required: {', '.join(missing)}")
+        for part in parts:
+            try:
+                answers[part["custom_id"]] = modal_parts.checked(part, picks[part["custom_id"]])
+            except modal_parts.NotSendable as error:
+                raise CommandLineError(str(error)) from None
+        if problems := uploads.check_files(modal, files or {}):
+            raise CommandLineError("; ".join(problems))
         return await self.send(
-            payloads.modal_submit(self.world, self.actor(user), modal, answers, message=message)
+            payloads.modal_submit(self.world, self.actor(user), modal, answers, message=message, files=files)
         )
 
     def last_message(self, viewer: FakeMember | None = None) -> JSON | None:

@@ -6,11 +6,15 @@ KeyError deep in its parser), so every builder mirrors a payload captured from r
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fake_discord import modal_parts, uploads
+from fake_discord.layout import message_text
 from fake_discord.places import CONTEXTS, DM, ELSEWHERE, SERVER, private_channel_json
 from fake_discord.world import (
     ATTACH_FILES,
@@ -243,26 +247,40 @@ def component_click(
 
 
 def modal_submit(
-    world: World, actor: Actor, modal: JSON, values: dict[str, str], *, message: JSON | None = None
+    world: World,
+    actor: Actor,
+    modal: JSON,
+    values: Mapping[str, str | list[str] | bool],
+    *,
+    message: JSON | None = None,
+    files: Mapping[str, Sequence[JSON]] | None = None,
 ) -> JSON:
-    """Type 5: echo the modal's layout back with each text input's `value` filled in.
+    """Type 5: echo the modal's layout back with each text input's `value` filled in, each
+    picked part (``modal_parts``) with the option values or flag given for its custom_id, and
+    each file upload's files (``uploads``) resolved.
 
     A modal opened from a component carries that component's `message`, as Discord sends it:
     only then may the bot answer by updating it (response types 6 and 7).
     """
 
     def answer(component: JSON) -> JSON:
+        if component.get("type") == uploads.FILE_UPLOAD:
+            return uploads.answer_upload(component, files or {})
+        if component.get("type") in modal_parts.PICKED:
+            given = values.get(component["custom_id"])
+            return modal_parts.answer(component, [given] if isinstance(given, str) else given)
         if component.get("type") == 4:
             return {
                 "type": 4,
                 "custom_id": component["custom_id"],
-                "value": values.get(component["custom_id"], ""),
+                "value": str(values.get(component["custom_id"], "")),
             }
         if "component" in component:
             return {"type": component["type"], "component": answer(component["component"])}
         return {"type": component["type"], "components": [answer(c) for c in component.get("components", [])]}
 
     data = {"custom_id": modal["custom_id"], "components": [answer(c) for c in modal.get("components", [])]}
+    uploads.resolve_uploads(data, files or {})
     return interaction(world, actor, MODAL_SUBMIT, data, message=message)
 
 
@@ -301,13 +319,14 @@ def attachment_json(attachment_id: int, filename: str, size: int, url: str, cont
 
 
 def mentioned_users(world: World, guild_id: int | None, body: JSON) -> list[JSON]:
-    """The users a message pings, as Discord works them out: each ``<@id>`` in its content that
+    """The users a message pings, as Discord works them out: each ``<@id>`` in its content (or a
+    layout message's text displays) that
     ``allowed_mentions`` lets through (all of them when it is absent or parses users)."""
     allowed = body.get("allowed_mentions")
     everyone = allowed is None or "users" in (allowed.get("parse") or [])
     listed = {str(user) for user in (allowed or {}).get("users") or []}
     found: list[JSON] = []
-    for user_id in dict.fromkeys(re.findall(r"<@!?(\d+)>", str(body.get("content") or ""))):
+    for user_id in dict.fromkeys(re.findall(r"<@!?(\d+)>", message_text(body))):
         guild = world.guild_by_id(guild_id) if guild_id is not None else None
         member = guild.member(user_id) if guild is not None else None
         if member is not None and (everyone or user_id in listed):
@@ -364,13 +383,19 @@ def message_json(
     return data
 
 
+def avatar_hash(url: str) -> str:
+    """The avatar hash Discord shows for an ``avatar_url`` it fetched (here: derived from the URL)."""
+    return hashlib.sha256(url.encode()).hexdigest()[:32]
+
+
 def webhook_author(webhook: JSON, body: JSON) -> JSON:
     """A webhook message's author as Discord shows it: the webhook's id under the ``username``
-    the message gave (else the webhook's own name)."""
+    (and ``avatar_url``, as a hash) the message gave (else the webhook's own)."""
+    avatar = body.get("avatar_url")
     return {
         "id": webhook["id"],
         "username": body.get("username") or webhook["name"],
-        "avatar": None,
+        "avatar": avatar_hash(str(avatar)) if avatar else None,
         "discriminator": "0000",
         "bot": True,
         "global_name": None,

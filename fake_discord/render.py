@@ -11,6 +11,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from fake_discord import modal_parts
+from fake_discord.layout import is_layout
 from fake_discord.payloads import text_inputs
 
 JSON = dict[str, Any]
@@ -50,10 +52,11 @@ def render_message(message: JSON) -> str:
         lines.extend(str(content).splitlines())
     for embed in message.get("embeds") or []:
         lines.extend(render_embed(embed))
-    for attachment in message.get("attachments") or []:
+    layout = is_layout(message)
+    for attachment in [] if layout else message.get("attachments") or []:  # a layout shows its own
         lines.append(f"[file: {attachment.get('filename')} ({attachment.get('size', '?')} bytes)]")
     for component in message.get("components") or []:
-        lines.extend(_render_component(component))
+        lines.extend(render_component(component))
     if message.get("edited_timestamp"):
         lines.append("(edited)")
     return "\n".join(lines) if lines else "(empty message)"
@@ -171,22 +174,85 @@ def relative(when: datetime, now: datetime) -> str:
     return f"in {words}" if seconds > 0 else f"{words} ago"
 
 
-def _render_component(component: JSON) -> list[str]:
+BAR = "▌"
+"""A container's accent, as Discord draws it: a bar down its left side."""
+HEADING = re.compile(r"^#{1,3} (.+)$")
+SUBTEXT = re.compile(r"^-# (.+)$")
+
+
+def render_component(component: JSON) -> list[str]:
+    """One component as lines: a container's lines behind its accent bar, with the accent's
+    colour named first (a terminal without colour still tells success from failure); a text
+    display's headings as ``== title ==`` and its small print as ``-- note``, as an embed's
+    title and footer show; an image as ``[image: name]``."""
     kind = component.get("type")
     children = component.get("components") or []
     if kind == 1:
         parts = [_inline(child) for child in children]
         return [" ".join(parts)] if parts else []
     if kind == 10:
-        return str(component.get("content") or "").splitlines()
+        return [text_line(line) for line in str(component.get("content") or "").splitlines()]
     if kind == 14:
-        return ["-" * 20]
-    if kind in (9, 17):
-        lines = [line for child in children for line in _render_component(child)]
+        return ["-" * 20] if component.get("divider", True) is not False else [""]
+    if kind == 17:
+        inner = [line for child in children for line in render_component(child)]
+        colour = component.get("accent_color")
+        named = [f"({colour_name(int(colour))})"] if isinstance(colour, int) else []
+        return [f"{BAR} {line}".rstrip() for line in [*named, *inner]]
+    if kind == 9:
+        lines = [line for child in children for line in render_component(child)]
         if accessory := component.get("accessory"):
-            lines.append(_inline(accessory))
+            lines.extend(render_component(accessory))
         return lines
+    if kind == 11:
+        return [_media(component.get("media"), "image")]
+    if kind == 12:
+        return [_media(item.get("media"), "image") for item in component.get("items") or []]
+    if kind == 13:
+        return [_media(component.get("file"), "file")]
     return [_inline(component)]
+
+
+def text_line(line: str) -> str:
+    if heading := HEADING.match(line):
+        return f"== {heading[1]} =="
+    if small := SUBTEXT.match(line):
+        return f"-- {small[1]}"
+    return line
+
+
+def _media(media: object, what: str) -> str:
+    """``[image: odds.png]``: the file's name (an ``attachment://`` name, or a link's last part)."""
+    url = str((media or {}).get("url") if isinstance(media, dict) else "")
+    return f"[{what}: {url.removeprefix('attachment://').rsplit('/', 1)[-1] or '?'}]"
+
+
+HUES = (
+    (15, "red"),
+    (45, "orange"),
+    (70, "yellow"),
+    (170, "green"),
+    (200, "teal"),
+    (260, "blue"),
+    (330, "purple"),
+    (360, "red"),
+)
+"""Where each colour word ends, in degrees of hue."""
+
+
+def colour_name(rgb: int) -> str:
+    """A colour in a word, for a terminal without colour: its hue, or grey when it has little."""
+    red, green, blue = (rgb >> 16 & 255) / 255, (rgb >> 8 & 255) / 255, (rgb & 255) / 255
+    high, low = max(red, green, blue), min(red, green, blue)
+    if high - low < 0.15:
+        return "grey"
+    if high == red:
+        hue = 60 * (((green - blue) / (high - low)) % 6)
+    elif high == green:
+        hue = 60 * ((blue - red) / (high - low) + 2)
+    else:
+        hue = 60 * ((red - green) / (high - low) + 4)
+    return next(name for limit, name in HUES if hue < limit)
 
 
 def _inline(component: JSON) -> str:
@@ -223,6 +289,12 @@ def render_modal(modal: JSON) -> str:
         required = "required" if field["required"] else "optional"
         filled = f", now {field['value']!r}" if field["value"] else ""
         lines.append(f"  {field['label']}: field {field['custom_id']} ({required}{filled})")
+    for part in modal_parts.fields(modal):
+        required = "required" if part["required"] else "optional"
+        what = {3: "pick one", 21: "pick one", 22: "pick some, a,b", 23: "yes or no"}[part["type"]]
+        lines.append(f"  {part['label']}: field {part['custom_id']} ({what}, {required})")
+        chosen = part["value"] if isinstance(part["value"], list) else []
+        lines += [f"    {'*' if o['value'] in chosen else '-'} {o['label']}" for o in part["options"]]
     lines.append("answer with: !submit field:value ...")
     return "\n".join(lines)
 

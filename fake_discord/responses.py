@@ -14,6 +14,7 @@ from typing import Any
 from aiohttp import web
 
 from fake_discord.backend import Backend, Upload
+from fake_discord.layout import edit_problems
 from fake_discord.records import InteractionRecord
 from fake_discord.validate import mention_problems, validate_message
 
@@ -86,12 +87,16 @@ def check_message(
     creating: bool,
     record: InteractionRecord | None = None,
     spec: Sequence[str] = (),
+    editing: JSON | None = None,
 ) -> web.Response | None:
     """Record limit and mention problems; answer 400 like Discord when limits are enforced, with
-    our own limits' words when they found something, else with the description's (``spec``)."""
+    our own limits' words when they found something, else with the description's (``spec``).
+    ``editing``: the stored message an edit changes (a layout message stays one)."""
     if fake.limits.silent_mentions:
         fake.violate(route, mention_problems(body), rejected=False)
-    if problems := validate_message(body, creating=creating):
+    problems = validate_message(body, creating=creating)
+    problems += edit_problems(editing, body) if editing is not None else []
+    if problems:
         fake.violate(route, problems, rejected=fake.limits.reject_invalid)
     return refuse_form(fake, problems or list(spec), record)
 

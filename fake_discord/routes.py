@@ -16,6 +16,8 @@ from aiohttp import web
 
 from fake_discord.backend import Backend
 from fake_discord.channel_routes import channel_message, channel_messages, pins
+from fake_discord.event_routes import scheduled_events
+from fake_discord.layout import edit_problems
 from fake_discord.payloads import EPHEMERAL, LOADING
 from fake_discord.records import InteractionRecord, clock
 from fake_discord.responses import (
@@ -27,6 +29,7 @@ from fake_discord.responses import (
     reply,
     spec_problems,
 )
+from fake_discord.thread_routes import create_thread, delete_channel, edit_channel
 from fake_discord.validate import (
     mention_problems,
     validate_autocomplete,
@@ -59,13 +62,16 @@ def registered_command(command: JSON, command_id: int, application_id: int, guil
     return data
 
 
-def _response_problems(kind: int, data: JSON) -> list[str]:
+def _response_problems(kind: int, data: JSON, target: JSON | None) -> list[str]:
+    """What Discord refuses in an initial response; ``target``: the message an update (7) edits."""
     if kind == 8:
         return validate_autocomplete(data)
     if kind == 9:
         return validate_modal(data)
-    if kind in (4, 7):
-        return validate_message(data, creating=kind == 4)
+    if kind == 4:
+        return validate_message(data)
+    if kind == 7:
+        return validate_message(data, creating=False) + (edit_problems(target, data) if target else [])
     return []
 
 
@@ -93,7 +99,9 @@ async def interaction_callback(
     if kind in (6, 7) and "message" not in record.payload:
         why = "a modal submitted from a command has no message to update (types 6 and 7)"
         return refuse(fake, record, route, 400, 50035, "Invalid Form Body", why)
-    if problems := _response_problems(kind, data):
+    clicked = record.payload.get("message")
+    target = fake.messages.get(int(clicked["id"])) if kind == 7 and clicked else None
+    if problems := _response_problems(kind, data, target):
         fake.violate(route, problems, rejected=fake.limits.reject_invalid)
     if refused := refuse_form(fake, problems or spec_problems(request), record):
         return refused
@@ -193,7 +201,7 @@ async def webhook_message(
         return web.Response(status=204)
     body, uploads = await read_body(request)
     if refused := check_message(
-        fake, route, body, creating=False, record=record, spec=spec_problems(request)
+        fake, route, body, creating=False, record=record, spec=spec_problems(request), editing=target
     ):
         return refused
     await fake.edit_message(target, body, uploads)
@@ -292,6 +300,10 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("GET", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
     ("PATCH", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
     ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
+    ("POST", r"/channels/(\d+)/threads", create_thread),
+    ("POST", r"/channels/(\d+)/messages/(\d+)/threads", create_thread),
+    ("PATCH", r"/channels/(\d+)", edit_channel),
+    ("DELETE", r"/channels/(\d+)", delete_channel),
     ("GET", r"/channels/(\d+)/webhooks", channel_webhooks),
     ("POST", r"/channels/(\d+)/webhooks", channel_webhooks),
     ("GET", r"/channels/(\d+)/messages", channel_messages),
@@ -303,5 +315,7 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("DELETE", r"/channels/(\d+)/messages/pins/(\d+)", pins),
     ("PUT", r"/channels/(\d+)/pins/(\d+)", pins),
     ("DELETE", r"/channels/(\d+)/pins/(\d+)", pins),
+    ("GET", r"/guilds/(\d+)/scheduled-events", scheduled_events),
+    ("POST", r"/guilds/(\d+)/scheduled-events", scheduled_events),
 ]
 ROUTES = [(method, re.compile(pattern), handler) for method, pattern, handler in _TABLE]

@@ -23,15 +23,16 @@ from typing import Any
 
 from aiohttp import web
 
-from fake_discord import openapi, responses, routes
+from fake_discord import openapi, responses, routes, thread_routes
 from fake_discord.backend import CommandStore, Limits, Upload
 from fake_discord.gateway import RESUME_PATH, Gateway, shard_of
+from fake_discord.layout import IS_COMPONENTS_V2
 from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
 from fake_discord.places import unreachable
 from fake_discord.ratelimits import RateLimiter
 from fake_discord.records import InteractionRecord, Violation, clock
 from fake_discord.validate import validate_command_set
-from fake_discord.world import World, channel_json, default_world, guild_create_json, member_json, user_json
+from fake_discord.world import World, default_world, guild_create_json, member_json, user_json
 
 JSON = dict[str, Any]
 SUPPRESS_EMBEDS = 1 << 2
@@ -62,6 +63,8 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}
         self.webhooks: dict[int, JSON] = {}
         """Channel webhooks by id (``fake_discord.webhook_routes``), tokens included."""
+        self.scheduled_events: dict[int, JSON] = {}
+        """Guild scheduled events by id (``fake_discord.event_routes``)."""
         self.violations: list[Violation] = []
         self.requests: deque[str] = deque(maxlen=10_000)
         self.faults: list[Fault] = []
@@ -181,6 +184,8 @@ class FakeDiscord:
             webhook=webhook,
         )
         self.messages[message_id] = message
+        if not message["flags"] & EPHEMERAL:
+            await thread_routes.posted_in(self, channel_id)
         self.activity.append(("create", message_id))
         self._pulse()
         if not message["flags"] & EPHEMERAL and not outside:  # the bot hears only where it is
@@ -205,7 +210,10 @@ class FakeDiscord:
             message["attachments"] = new
         flags = int(message["flags"])
         if "flags" in body:
-            flags = (flags & ~SUPPRESS_EMBEDS) | (int(body["flags"] or 0) & SUPPRESS_EMBEDS)
+            # SUPPRESS_EMBEDS may be set or unset; IS_COMPONENTS_V2 only set (fake_discord.layout).
+            flags = (flags & ~SUPPRESS_EMBEDS) | (
+                int(body["flags"] or 0) & (SUPPRESS_EMBEDS | IS_COMPONENTS_V2)
+            )
         if not flags & LOADING:
             message["edited_timestamp"] = datetime.datetime.now(datetime.UTC).isoformat()
         message["flags"] = flags & ~LOADING
@@ -229,18 +237,19 @@ class FakeDiscord:
         )
 
     async def delete_channel(self, channel_id: int) -> None:
-        """Delete a guild channel and its messages, as a moderator would (CHANNEL_DELETE is sent)."""
+        """Delete a guild channel and its messages, as a moderator would (CHANNEL_DELETE is sent,
+        or THREAD_DELETE for a thread)."""
         for guild in self.world.guilds:
             channel = guild.channel(channel_id)
             if channel is None:
                 continue
-            data = channel_json(guild, channel)
+            event, data = thread_routes.deleted_event(guild, channel)
             guild.channels.remove(channel)
             for message_id in [
                 m for m, body in self.messages.items() if int(body["channel_id"]) == channel_id
             ]:
                 del self.messages[message_id]
-            await self.dispatch("CHANNEL_DELETE", data)
+            await self.dispatch(event, data)
 
     def _pulse(self) -> None:
         self.changes += 1

@@ -25,6 +25,7 @@ from prompt_toolkit.output import Output
 from rich.console import Console as RichConsole
 from rich.console import Group, RenderableType
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -32,7 +33,15 @@ from fake_discord.commandline import CommandLineError
 from fake_discord.console import Console, Screen, suggestions
 from fake_discord.harness import Harness, visible_to
 from fake_discord.records import InteractionRecord
-from fake_discord.render import EPHEMERAL, field_name, footer_lines, record_notes, webhook_speaker
+from fake_discord.render import (
+    EPHEMERAL,
+    field_name,
+    footer_lines,
+    record_notes,
+    render_component,
+    text_line,
+    webhook_speaker,
+)
 from fake_discord.typed import fold
 from fake_discord.validate import GROUP, SUBCOMMAND
 
@@ -112,7 +121,7 @@ class RichScreen:
             parts.append(
                 Text(f"📎 {attachment.get('filename')} ({size} bytes) — !save keeps it", style="blue")
             )
-        parts += [self.row(row) for row in message.get("components") or []]
+        parts += [self.component(component) for component in message.get("components") or []]
         if message.get("edited_timestamp"):
             parts.append(Text("(edited)", style="dim"))
         return Group(*parts) if parts else Text("(empty message)", style="dim")
@@ -141,6 +150,29 @@ class RichScreen:
             title_align="left",
             border_style=f"#{int(colour):06x}" if colour is not None else "grey50",
         )
+
+    def component(self, component: JSON) -> RenderableType:
+        """A layout's parts: a container as a panel edged in its accent, text as markdown,
+        an image as its name; an action row as keys."""
+        kind = component.get("type")
+        if kind == 17:
+            colour = component.get("accent_color")
+            inner = [self.component(child) for child in component.get("components") or []]
+            edge = f"#{int(colour):06x}" if isinstance(colour, int) else "grey50"
+            return Panel(Group(*inner), border_style=edge)
+        if kind == 10:
+            lines = [text_line(line) for line in str(component.get("content") or "").splitlines()]
+            return styled(self.names("\n".join(lines)))
+        if kind == 14:
+            return Rule(style="grey50") if component.get("divider", True) is not False else Text("")
+        if kind == 9:
+            accessory = component.get("accessory") or {}
+            parts = [self.component(child) for child in component.get("components") or []]
+            parts.append(self.component(accessory) if accessory.get("type") != 2 else self.row(accessory))
+            return Group(*parts)
+        if kind in (11, 12, 13):
+            return Text("\n".join(render_component(component)), style="blue")
+        return self.row(component)
 
     def row(self, row: JSON) -> RenderableType:
         out = Text()
@@ -206,6 +238,8 @@ def _button_labels(components: list[JSON]) -> list[str]:
         if component.get("type") == 2 and component.get("label") and "custom_id" in component:
             found.append(str(component["label"]))
         found += _button_labels(component.get("components") or [])
+        if isinstance(component.get("accessory"), dict):
+            found += _button_labels([component["accessory"]])
     return found
 
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_discord import modal_parts, uploads
+from fake_discord.layout import interactive_rows, is_layout, layout_problems, message_text
+
 JSON = dict[str, Any]
 
 SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN = 1, 2, 3, 4, 5
@@ -17,7 +20,6 @@ NUMBER = 10
 CHOICE_TYPES = {STRING, INTEGER, NUMBER}
 CHAT_INPUT, USER_COMMAND, MESSAGE_COMMAND = 1, 2, 3
 MAX_CHAT_INPUT, MAX_CONTEXT_MENUS = 100, 5
-IS_COMPONENTS_V2 = 1 << 15
 EMBED_LIMITS = {"title": 256, "description": 4096}
 STRING_SELECT, TEXT_INPUT, LABEL = 3, 4, 18
 SELECT_TYPES = {STRING_SELECT, 5, 6, 7, 8}
@@ -168,7 +170,10 @@ def validate_message(payload: JSON, *, creating: bool = True) -> list[str]:
     if total > 6000:
         problems.append(f"embeds have {total} characters in total (max 6000)")
     components = payload.get("components") or []
-    if not int(payload.get("flags") or 0) & IS_COMPONENTS_V2:
+    if is_layout(payload):
+        problems += layout_problems(payload, creating=creating)
+        problems += _validate_rows(interactive_rows(components), max_rows=None)
+    else:
         problems += _validate_rows(components)
     problems += _mention_lists(payload.get("allowed_mentions"))
     attachments = payload.get("attachments") or []
@@ -217,10 +222,11 @@ def _validate_embed(embed: JSON, where: str) -> tuple[list[str], int]:
     return problems, size
 
 
-def _validate_rows(components: list[JSON]) -> list[str]:
+def _validate_rows(components: list[JSON], max_rows: int | None = 5) -> list[str]:
+    """Action rows: a message's five, or (``max_rows`` None) those anywhere in a layout."""
     problems: list[str] = []
-    if len(components) > 5:
-        problems.append(f"{len(components)} action rows (max 5)")
+    if max_rows is not None and len(components) > max_rows:
+        problems.append(f"{len(components)} action rows (max {max_rows})")
     custom_ids: list[str] = []
     for number, row in enumerate(components):
         if row.get("type") != 1:
@@ -332,10 +338,15 @@ def validate_modal(modal: JSON) -> list[str]:
                 problems.append(f"{where}: a text input in an action row needs a label")
         elif top.get("type") == LABEL and isinstance(top.get("component"), dict):
             inner, label = top["component"], top.get("label")
-            problems += _length(top.get("description"), f"{where} description", 100)
+            problems += modal_parts.label_problems(top, where)
+            if inner.get("type") == uploads.FILE_UPLOAD:
+                problems += uploads.upload_problems(inner, where)
             if inner.get("type") != TEXT_INPUT:
-                continue  # selects in labels are checked as selects would be
+                custom_ids.append(str(inner.get("custom_id")))
+                continue
+            label = None  # the Label's text is checked above; the input carries none of its own
         else:
+            problems += modal_parts.misplaced(top)
             problems.append(f"{where} is type {top.get('type')}, not an action row or a label")
             continue
         problems += _text_input(inner, where, label)
@@ -352,7 +363,7 @@ def mention_problems(payload: JSON) -> list[str]:
     pings are problems. An explicit ``users`` list is allowed: the bot naming exactly who it
     notifies (a player whose character must defend) cannot be hijacked by user text.
     """
-    if not payload.get("content"):
+    if not message_text(payload).strip():
         return []
     mentions = payload.get("allowed_mentions")
     if mentions is None:

@@ -19,6 +19,7 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 
 ADD_REACTIONS = 1 << 6
 ADMINISTRATOR = 1 << 3
+MANAGE_CHANNELS = 1 << 4
 MANAGE_GUILD = 1 << 5
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
@@ -27,8 +28,13 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 MANAGE_WEBHOOKS = 1 << 29
+MANAGE_EVENTS = 1 << 33
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
 THREAD_TYPES = frozenset({10, 11, 12})
+PUBLIC_THREAD = 11
 EVERYONE_PERMISSIONS = (
     ADD_REACTIONS
     | VIEW_CHANNEL
@@ -37,7 +43,10 @@ EVERYONE_PERMISSIONS = (
     | ATTACH_FILES
     | READ_MESSAGE_HISTORY
     | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | SEND_MESSAGES_IN_THREADS
 )
+"""@everyone's permissions, as Discord gives a new server's (threads included)."""
 MENTION_EVERYONE = 1 << 17
 USE_EXTERNAL_EMOJIS = 1 << 18
 ALL_PERMISSIONS = (1 << 53) - 1
@@ -92,6 +101,12 @@ class FakeChannel:
     overwrites: list[FakeOverwrite] = field(default_factory=list)
     parent_id: int | None = None
     """A thread's channel (``type`` 11: a public thread)."""
+    archived: bool = False
+    locked: bool = False
+    """A thread's state (``fake_discord.thread_routes``): archived, and locked by a moderator."""
+    owner_id: int | None = None
+    """Who made the thread (None: the server's owner)."""
+    auto_archive_duration: int = 1440
 
 
 @dataclass
@@ -369,21 +384,20 @@ def channel_json(guild: FakeGuild, channel: FakeChannel, *, permissions: int | N
     if permissions is not None:
         data["permissions"] = str(permissions)
     if channel.type in THREAD_TYPES:
-        data |= thread_fields(guild)
+        data |= thread_fields(guild, channel)
     return data
 
 
-def thread_fields(guild: FakeGuild) -> JSON:
-    """What a thread carries beyond a channel: who opened it (the server's owner, here) and its
-    archive state."""
+def thread_fields(guild: FakeGuild, channel: FakeChannel) -> JSON:
+    """What a thread carries beyond a channel: who opened it and its archive state."""
     metadata = {
-        "archived": False,
-        "auto_archive_duration": 1440,
+        "archived": channel.archived,
+        "auto_archive_duration": channel.auto_archive_duration,
         "archive_timestamp": TIMESTAMP,
-        "locked": False,
+        "locked": channel.locked,
     }
     return {
-        "owner_id": str(guild.owner_id),
+        "owner_id": str(channel.owner_id or guild.owner_id),
         "message_count": 0,
         "member_count": 0,
         "thread_metadata": metadata,
@@ -479,7 +493,9 @@ def guild_create_json(guild: FakeGuild) -> JSON:
         "voice_states": [],
         "members": [member_json(guild, member) for member in guild.members],
         "channels": [channel_json(guild, c) for c in guild.channels if c.type not in THREAD_TYPES],
-        "threads": [channel_json(guild, c) for c in guild.channels if c.type in THREAD_TYPES],
+        "threads": [
+            channel_json(guild, c) for c in guild.channels if c.type in THREAD_TYPES and not c.archived
+        ],
         "presences": [],
         "stage_instances": [],
         "guild_scheduled_events": [],

@@ -22,6 +22,7 @@ from storage.errors import (
 )
 from storage.migrations import LATEST_VERSION
 from storage.outbox import MessageKind, NewMessage, OutboxMessage, OutboxRepository
+from storage.portraits import Portrait, PortraitRepository
 from storage.rolls import RollLog, RollRecord, RollStats
 from storage.settings import GuildSettings, SettingsRepository
 from storage.store import Repositories, Storage
@@ -44,6 +45,8 @@ __all__ = [
     "NotFoundError",
     "OutboxMessage",
     "OutboxRepository",
+    "Portrait",
+    "PortraitRepository",
     "Repositories",
     "RollLog",
     "RollRecord",

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from rules.character import Character
+from rules.journal import JournalEntry
 from storage import sheet_format
 from storage.character_rows import StoredCharacter, taken
 from storage.characters import CharacterRepository, updated_sheets
@@ -33,6 +34,7 @@ from storage.database import TransactionSession
 from storage.dialect import raised_message
 from storage.errors import AlreadyHandledError, NotFoundError, StaleWriteError
 from storage.handled import ALREADY, HandledRepository
+from storage.journal import JournalRepository, entries_json
 from storage.loop_connection import LoopConnection
 from storage.name_keys import name_columns
 from storage.outbox import NewMessage, OutboxMessage, OutboxRepository, payload_text
@@ -42,6 +44,16 @@ from storage.session import Session
 from storage.sql import Connection, IntegrityError, fetch_all, savepoint, to_text, utc_now
 
 APPLY_MOVE = "SELECT apply_move(?::jsonb)"
+APPLY_MOVE_JOURNALED = (
+    "WITH moved AS (SELECT apply_move(?::jsonb) AS ids),"
+    " logged AS (INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document)"
+    " SELECT j.guild_id, j.channel_id, j.at, j.kind, j.character_id, j.document"
+    " FROM jsonb_to_recordset(?::jsonb) AS j(guild_id bigint, channel_id bigint, at text, kind text,"
+    " character_id bigint, document text) RETURNING 1)"
+    " SELECT ids FROM moved"
+)
+"""The move and its journal entries (``storage.journal``) in the same ONE statement: a data-modifying
+WITH runs whether or not it is read, and a check ``apply_move`` fails undoes both."""
 _ROLL_COLUMNS = [
     "guild_id",
     "user_id",
@@ -85,6 +97,14 @@ class MoveWrite:
     messages: Sequence[NewMessage] = ()
     interaction_id: int | None = None
     """Claimed first (``storage.handled``): a replayed interaction writes nothing."""
+    journal: Sequence[JournalEntry] = ()
+    """What the move tells the session's journal (``storage.journal``), kept with it."""
+    journal_channel_id: int | None = None
+    """The table the journal files it under (a Conflict's thread: its parent); None: ``channel_id``."""
+
+    @property
+    def table_id(self) -> int:
+        return self.journal_channel_id or self.channel_id
 
 
 @dataclass(frozen=True)
@@ -135,6 +155,7 @@ class MoveRepository:
             rows = await OutboxRepository(tx).add(
                 move.guild_id, move.channel_id, move.stored.id, move.messages
             )
+            await JournalRepository(tx).add(move.guild_id, move.table_id, move.journal)
         return MoveWritten(saved, tuple(sheets), rows)
 
 
@@ -187,7 +208,11 @@ def move_document(move: MoveWrite, now: datetime) -> str:
 async def _on_postgres(conn: Connection, move: MoveWrite) -> MoveWritten:
     now = utc_now()
     try:
-        rows = await fetch_all(conn, APPLY_MOVE, (move_document(move, now),))
+        if move.journal:
+            journal = entries_json(move.guild_id, move.table_id, move.journal)
+            rows = await fetch_all(conn, APPLY_MOVE_JOURNALED, (move_document(move, now), journal))
+        else:
+            rows = await fetch_all(conn, APPLY_MOVE, (move_document(move, now),))
     except IntegrityError as error:
         raise taken(", ".join(character.name for _, character in move.sheets)) from error
     except Exception as error:

@@ -22,6 +22,7 @@ from datetime import datetime
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from storage.handled import claim_on
+from storage.journal import Told, add_entries
 from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
 from storage.sql import Row, fetch_all, fetch_one, from_text, insert, savepoint, to_text
@@ -185,14 +186,18 @@ class RollLog:
         async with self._session.writing() as conn:
             return await insert(conn, _APPEND, append_params(record))
 
-    async def append_once(self, record: RollRecord, interaction_id: int) -> int:
+    async def append_once(self, record: RollRecord, interaction_id: int, told: Told | None = None) -> int:
         """Log a roll made for ``interaction_id``, claiming it in the same unit: the same
         interaction delivered twice (a replay, or two sessions of one shard during a redeploy)
         logs one roll, and the second raises :class:`~storage.errors.AlreadyHandledError`
-        with nothing written (``storage.handled``)."""
+        with nothing written (``storage.handled``). ``told``: the channel and the journal's
+        entries for the roll (``storage.journal``), kept in the same unit."""
         async with self._session.writing() as conn, savepoint(conn, "roll_once"):
             await claim_on(conn, interaction_id)
-            return await insert(conn, _APPEND, append_params(record))
+            row_id = await insert(conn, _APPEND, append_params(record))
+            if told is not None:
+                await add_entries(conn, record.guild_id, *told)
+            return row_id
 
     async def recent(
         self, guild_id: int, user_id: int | None = None, limit: int = 10, *, viewer: int | None = None

@@ -1,4 +1,5 @@
-"""Per-server settings: who counts as a Narrator, where secret rolls go, and table dice.
+"""Per-server settings: who counts as a Narrator, where secret rolls go, table dice, and whether
+a Conflict runs in a thread of its own.
 
 A server that never changed anything has no row; it reads as the defaults, so nothing has to be
 written when the bot joins a server.
@@ -28,6 +29,8 @@ class GuildSettings(BaseModel):
     """Channel that receives secret rolls; None when the server has not chosen one."""
     table_dice: bool = False
     """Players may type faces from dice rolled at a physical table (docs/rulings.md §7.2)."""
+    conflict_threads: bool = False
+    """A Conflict started in a text channel runs in a thread of its own (``bot.cogs.conflict.threads``)."""
 
     @field_validator("narrator_role_ids")
     @classmethod
@@ -35,7 +38,7 @@ class GuildSettings(BaseModel):
         return tuple(sorted(set(role_ids)))
 
 
-_RETURNING = " RETURNING narrator_role_ids, gm_channel_id, table_dice"
+_RETURNING = " RETURNING narrator_role_ids, gm_channel_id, table_dice, conflict_threads"
 _ADD_ROLE = {
     "sqlite": "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id)"
     " VALUES (?, json_array(?), NULL) ON CONFLICT (guild_id) DO UPDATE SET narrator_role_ids = ("
@@ -67,6 +70,7 @@ def _settings(row: Row | None) -> GuildSettings:
         narrator_role_ids=tuple(json.loads(row["narrator_role_ids"])),
         gm_channel_id=row["gm_channel_id"],
         table_dice=bool(row["table_dice"]),
+        conflict_threads=bool(row["conflict_threads"]),
     )
 
 
@@ -80,7 +84,8 @@ class SettingsRepository:
         """The server's settings, or the defaults if it never saved any."""
         row = await fetch_one(
             self._session.lookup,
-            "SELECT narrator_role_ids, gm_channel_id, table_dice FROM guild_settings WHERE guild_id = ?",
+            "SELECT narrator_role_ids, gm_channel_id, table_dice, conflict_threads FROM guild_settings"
+            " WHERE guild_id = ?",
             (guild_id,),
         )
         return _settings(row)
@@ -117,6 +122,15 @@ class SettingsRepository:
             (guild_id, int(allowed)),
         )
 
+    async def set_conflict_threads(self, guild_id: int, on: bool) -> GuildSettings:
+        """Run each new Conflict in a thread of its own (or in the channel), leaving the rest alone."""
+        return await self._change(
+            "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id, conflict_threads)"
+            " VALUES (?, '[]', NULL, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+            " conflict_threads = excluded.conflict_threads" + _RETURNING,
+            (guild_id, int(on)),
+        )
+
     async def _change(
         self, sql: str | dict[str, str], params: tuple[object, ...], *, missing_is_default: bool = False
     ) -> GuildSettings:
@@ -133,15 +147,17 @@ class SettingsRepository:
         async with self._session.writing() as conn:
             await execute(
                 conn,
-                "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id, table_dice)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                "INSERT INTO guild_settings"
+                " (guild_id, narrator_role_ids, gm_channel_id, table_dice, conflict_threads)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
                 " narrator_role_ids = excluded.narrator_role_ids, gm_channel_id = excluded.gm_channel_id,"
-                " table_dice = excluded.table_dice",
+                " table_dice = excluded.table_dice, conflict_threads = excluded.conflict_threads",
                 (
                     guild_id,
                     json.dumps(list(settings.narrator_role_ids)),
                     settings.gm_channel_id,
                     int(settings.table_dice),
+                    int(settings.conflict_threads),
                 ),
             )
         return settings

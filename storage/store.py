@@ -19,8 +19,10 @@ from storage.database import DEFAULT_DB_PATH, Database, TransactionSession
 from storage.drafts import DraftRepository
 from storage.handled import HandledRepository
 from storage.identify import IdentifyRepository
+from storage.journal import JournalRepository
 from storage.moves import MoveRepository
 from storage.outbox import OutboxRepository
+from storage.portraits import PortraitRepository
 from storage.postgres import PgDatabase, PgTransactionSession
 from storage.requests import RequestRepository
 from storage.rolls import RollLog
@@ -47,9 +49,11 @@ class Repositories:
         self.requests = RequestRepository(session)
         self.handled = HandledRepository(session)
         self.web = WebRepository(session)
+        self.portraits = PortraitRepository(session)
         self.identify = IdentifyRepository(session)
         self.scenes = SceneRepository(session)
         self.moves = MoveRepository(session)
+        self.journal = JournalRepository(session)
 
 
 class Storage(Repositories):

@@ -8,10 +8,11 @@
 * **Session generations**: each member's number, named by every session made for them;
   ``/web`` and ``/web logout`` raise it, so the older sessions end at their next request.
 * **The change mark** of a server: a short text that changes whenever anything the page shows
-  does (a Conflict saved, started or ended; a sheet made, changed, revealed or deleted; the
-  Narrator roles). Read every quarter second per open page, so it is one query on indexed
-  columns and parses nothing. Polling the database, not an in-process signal, is what lets a
-  web view in another process, or after a restart, see every change.
+  does (a Conflict saved, started or ended; a sheet made, changed, revealed or deleted; a
+  portrait set or removed; the Narrator roles). Read every quarter second per open page, so
+  it is one query on indexed columns and parses nothing. Polling the database, not an
+  in-process signal, is what lets a web view in another process, or after a restart, see
+  every change.
 """
 
 import secrets
@@ -30,7 +31,9 @@ _MARK = (  # one statement both SQLite and PostgreSQL read (storage.dialect)
     " FROM conflicts WHERE guild_id = ?) || '|' ||"
     " (SELECT count(*) || ':' || COALESCE(SUM(version), 0) || ':' || COALESCE(SUM(revealed), 0)"
     " || ':' || COALESCE(MAX(id), 0) FROM characters WHERE guild_id = ?) || '|' ||"
-    " COALESCE((SELECT narrator_role_ids FROM guild_settings WHERE guild_id = ?), '') AS mark"
+    " COALESCE((SELECT narrator_role_ids FROM guild_settings WHERE guild_id = ?), '') || '|' ||"
+    " (SELECT count(*) || ':' || COALESCE(SUM(generation), 0)"
+    " FROM character_portraits WHERE guild_id = ?) AS mark"
 )
 
 
@@ -96,5 +99,5 @@ class WebRepository:
         Versions only grow and ids are never reused (AUTOINCREMENT), so counts, version sums
         and the highest id together change on every save, start, end, creation and deletion.
         """
-        row = await fetch_one(self._session.reader, _MARK, (guild_id, guild_id, guild_id))
+        row = await fetch_one(self._session.reader, _MARK, (guild_id, guild_id, guild_id, guild_id))
         return str(row["mark"]) if row is not None else ""

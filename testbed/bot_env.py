@@ -29,6 +29,7 @@ from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import find_command
 from fake_discord.harness import Harness, running_bot
+from fake_discord.layout import IS_COMPONENTS_V2
 from fake_discord.payloads import Resolved
 from fake_discord.records import InteractionRecord
 from fake_discord.world import FakeRole, Snowflakes, World, default_world
@@ -122,8 +123,9 @@ class BotEnv:
 
 
 def refused(reply: InteractionRecord) -> bool:
-    """Refusals are private text; confirmations (some private too) carry an embed."""
-    return reply.ephemeral and not reply.embeds
+    """Refusals are private text; confirmations (some private too) carry an embed or a card."""
+    card = int((reply.message or {}).get("flags") or 0) & IS_COMPONENTS_V2  # a secret roll's card
+    return reply.ephemeral and not reply.embeds and not card
 
 
 def make_settings(db_path: Path, guild_id: int, *, web_port: int | None = None) -> Settings:

@@ -1,9 +1,9 @@
 """``/odds``: exact chances for a pool, the full table, and Contests, each with a chart.
 
-The figures are the embed's text; the chart (``bot/render/charts.py``) is the same figures as a
-picture, attached to the reply and shown as the embed's image. Nothing here reads a server, so
-``/odds`` works anywhere, installed by a member for themselves too (docs/architecture.md, "Dice
-anywhere").
+The figures are the card's text; the chart (``bot/render/charts.py``) is the same figures as a
+picture, attached to the reply and shown inside the card (a media gallery naming the file).
+Nothing here reads a server, so ``/odds`` works anywhere, installed by a member for themselves
+too (docs/architecture.md, "Dice anywhere").
 """
 
 import asyncio
@@ -18,20 +18,20 @@ from discord.ext import commands
 from bot import replies
 from bot.checks import cooldown
 from bot.client import Interaction, MistbornClient
+from bot.render.cards import Card, card_view
 from bot.render.charts import contest_chart, roll_chart, table_chart
-from bot.render.dice import contest_odds_embed, odds_embed, odds_table_embed
+from bot.render.dice import CHART, contest_odds_card, odds_card, odds_table_card
 from bot.render.drawings import Chart
 from rules.odds import contest_odds, odds, odds_table
 from rules.pool import build_pool
 
 Dice = app_commands.Range[int, 0, 20]
 Difficulty = app_commands.Range[int, 1, 5]
-CHART = "odds.png"
 Figures = TypeVar("Figures", bound=Hashable)
 
 
-async def answer_with_chart(interaction: Interaction, embed: discord.Embed, chart: Chart[Figures]) -> None:
-    """Send ``embed`` with ``chart`` as its image.
+async def answer_with_chart(interaction: Interaction, drawn: Card, chart: Chart[Figures]) -> None:
+    """Send the card ``drawn`` with ``chart`` as the file its gallery shows.
 
     A first drawing (10–40 ms) happens in a worker thread, so as not to hold the event loop that
     every other interaction waits on; a chart drawn before is sent straight from the loop.
@@ -39,8 +39,7 @@ async def answer_with_chart(interaction: Interaction, embed: discord.Embed, char
     png = chart.drawn
     if png is None:
         png = await asyncio.to_thread(chart.png)
-    embed.set_image(url=f"attachment://{CHART}")
-    await replies.send(interaction, embed=embed, file=discord.File(BytesIO(png), filename=CHART))
+    await replies.send(interaction, view=card_view(drawn), file=discord.File(BytesIO(png), filename=CHART))
 
 
 @app_commands.allowed_installs(guilds=True, users=True)
@@ -66,7 +65,7 @@ class Odds(
         extra: bool = False,
     ) -> None:
         chances = odds(build_pool(dice), difficulty, extra=extra)
-        await answer_with_chart(interaction, odds_embed(chances), roll_chart(chances))
+        await answer_with_chart(interaction, odds_card(chances), roll_chart(chances))
 
     @app_commands.command(
         name="table", description="Chance of success for 2–10 dice against every Difficulty"
@@ -74,7 +73,7 @@ class Odds(
     @cooldown()
     async def table(self, interaction: Interaction) -> None:
         table = odds_table()
-        await answer_with_chart(interaction, odds_table_embed(table), table_chart(table))
+        await answer_with_chart(interaction, odds_table_card(table), table_chart(table))
 
     @cooldown()
     @app_commands.command(name="contest", description="Chance to win, lose or stalemate a Contest")
@@ -91,6 +90,6 @@ class Odds(
         difficulty: Difficulty = 1,
     ) -> None:
         chances = contest_odds(build_pool(acting), build_pool(opposing), difficulty=difficulty)
-        embed = contest_odds_embed(chances, acting=acting, opposing=opposing, difficulty=difficulty)
+        drawn = contest_odds_card(chances, acting=acting, opposing=opposing, difficulty=difficulty)
         chart = contest_chart(chances, acting=acting, opposing=opposing, difficulty=difficulty)
-        await answer_with_chart(interaction, embed, chart)
+        await answer_with_chart(interaction, drawn, chart)

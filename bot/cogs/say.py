@@ -5,8 +5,10 @@ reused: this process remembers it, and after a restart finds it again by listing
 webhooks (``GET /channels/{id}/webhooks``) before it would make another. In a thread the
 webhook is the parent channel's, told the thread. Only a character's controller speaks as it
 (``Caller.require_control``, docs/rulings.md §6.9 and §7.5); the text goes out as typed, but
-never pings anyone. Without Manage Webhooks the bot posts the line itself under the
-character's name and tells the speaker, privately, how to turn the webhook on.
+never pings anyone. The webhook shows the character's portrait as its avatar when the web view
+has a public address (``MISTBORN_WEB_PUBLIC_URL``) Discord can fetch it from. Without Manage
+Webhooks the bot posts the line itself under the character's name and tells the speaker,
+privately, how to turn the webhook on.
 """
 
 import logging
@@ -23,6 +25,7 @@ from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, answer_error
 from bot.inputs.characters import OwnCharacter, named_or_active
+from bot.render.portraits import portrait_url
 from bot.text import inert
 from bot.workers.bounded import KeyedLocks, Recent
 from storage import StoredCharacter
@@ -102,8 +105,10 @@ async def through_webhook(
     place: Place,
     name: str,
     text: str,
+    avatar_url: str | None = None,
 ) -> None:
-    """Post through the channel's webhook; one deleted meanwhile (by a moderator) is made again."""
+    """Post through the channel's webhook (under the character's portrait when Discord can fetch
+    it); one deleted meanwhile (by a moderator) is made again."""
     channel, thread = place
     bot_id = interaction.client.user.id if interaction.client.user else 0
     for attempt in (1, 2):
@@ -112,6 +117,7 @@ async def through_webhook(
             await hook.send(
                 text,
                 username=name,
+                avatar_url=avatar_url or discord.utils.MISSING,
                 allowed_mentions=NO_PINGS,
                 thread=thread if thread is not None else discord.utils.MISSING,
                 wait=True,
@@ -121,6 +127,15 @@ async def through_webhook(
             voices.forget(channel.id)
             if attempt == 2:
                 raise
+
+
+async def avatar_of(interaction: Interaction, speaker: StoredCharacter) -> str | None:
+    """The speaker's portrait on the web view, when it has a public address Discord can fetch."""
+    public = interaction.client.settings.web_public_url
+    if not public:
+        return None
+    token = await interaction.client.storage.portraits.token(guild_id_of(interaction), speaker.id)
+    return portrait_url(public, guild_id_of(interaction), speaker.id, token)
 
 
 async def speak(interaction: Interaction, voices: Voices, speaker: StoredCharacter, text: str) -> None:
@@ -134,7 +149,7 @@ async def speak(interaction: Interaction, voices: Voices, speaker: StoredCharact
         await replies.send(interaction, f"**{inert(name)}**: {text}", allowed_mentions=NO_PINGS)
         return
     try:
-        await through_webhook(interaction, voices, place, name, text)
+        await through_webhook(interaction, voices, place, name, text, await avatar_of(interaction, speaker))
     except discord.Forbidden:
         await replies.send(interaction, f"**{inert(name)}**: {text}", allowed_mentions=NO_PINGS)
         await replies.send_private(interaction, NO_WEBHOOKS)

@@ -1,4 +1,5 @@
-"""``/setup``: who the Narrators are, where secret rolls go, and whether table dice are allowed.
+"""``/setup``: who the Narrators are, where secret rolls go, whether table dice are allowed, and
+whether each Conflict runs in a thread of its own (``bot.cogs.conflict.threads``).
 
 Each change is one statement that edits the stored settings in place (``storage.settings``),
 so two admins changing the setup at the same moment both get their change; the reply shows
@@ -18,7 +19,7 @@ from discord.ext import commands
 
 from bot import replies
 from bot.access import guild_id_of
-from bot.checks import manager_only, narrator_only
+from bot.checks import manager_only, missing_thread_permissions, narrator_only, permission_names
 from bot.client import Interaction, MistbornClient
 from bot.inputs.choices import WordChoice
 from bot.render.common import INFO, plain
@@ -63,7 +64,7 @@ def readers(channel: discord.abc.GuildChannel, settings: GuildSettings) -> list[
 class ServerSetup(
     commands.GroupCog,
     group_name="setup",
-    group_description="Who the Narrators are, where secret rolls go, and table dice",
+    group_description="Who the Narrators are, where secret rolls go, table dice, Conflict threads",
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
@@ -88,6 +89,12 @@ class ServerSetup(
         embed.add_field(name="Narrator roles", value=roles, inline=False)
         embed.add_field(name="GM channel", value=channel, inline=False)
         embed.add_field(name="Table dice", value=dice, inline=False)
+        threads = (
+            "on: a Conflict started in a channel runs in a thread of its own"
+            if settings.conflict_threads
+            else "off: a Conflict runs in the channel it was started in"
+        )
+        embed.add_field(name="Conflict threads", value=threads, inline=False)
         embed.set_footer(text="Members with Manage Server are always Narrators.")
         await replies.send(interaction, embed=embed, ephemeral=True)
 
@@ -139,3 +146,25 @@ class ServerSetup(
     async def table_dice(self, interaction: Interaction, allowed: OnOff) -> None:
         settings = await self.bot.storage.settings.set_table_dice(guild_id_of(interaction), allowed)
         await self._show(interaction, "Table dice are on." if allowed else "Table dice are off.", settings)
+
+    @app_commands.command(
+        name="conflict-threads",
+        description="Run each Conflict in a thread of its own, linked from the channel",
+    )
+    @app_commands.describe(setting="on: each new Conflict gets its own thread; off: it runs in the channel")
+    @manager_only(SETUP)
+    async def conflict_threads(self, interaction: Interaction, setting: OnOff) -> None:
+        settings = await self.bot.storage.settings.set_conflict_threads(guild_id_of(interaction), setting)
+        note = (
+            "Each new Conflict now runs in a thread of its own; the channel gets a link to it, "
+            "and the summary when it ends."
+            if setting
+            else "Conflicts now run in the channel they are started in."
+        )
+        missing = missing_thread_permissions(interaction)
+        if setting and missing:
+            note += (
+                f"\n⚠️ The bot lacks {permission_names(missing)} here: give it to the bot's role, "
+                "or fights run in the channel."
+            )
+        await self._show(interaction, note, settings)

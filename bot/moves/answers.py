@@ -130,3 +130,21 @@ def message(kind: MessageKind, reply: Reply, interaction_id: int | None) -> NewM
         prompt_key=asks.key if asks is not None else None,
         interaction_id=interaction_id,
     )
+
+
+def own_thread_parent(interaction: discord.Interaction[discord.Client]) -> int | None:
+    """The parent channel of the thread the interaction came from, when the bot made that thread
+    (a Conflict's own, ``bot.cogs.conflict.threads``); else None."""
+    channel, me = interaction.channel, interaction.client.user
+    if isinstance(channel, discord.Thread) and me is not None and channel.owner_id == me.id:
+        return channel.parent_id
+    return None
+
+
+def closing_summary(thread_id: int, reply: Reply) -> dict[str, Any]:
+    """The line the parent channel gets when the Conflict in its thread ends: the summary."""
+    return {
+        "content": f"The Conflict in <#{thread_id}> is over.",
+        "embeds": [embed.to_dict() for embed in reply.embeds[-1:]],
+        "allowed_mentions": discord.AllowedMentions.none().to_dict(),
+    }

@@ -30,7 +30,7 @@ from datetime import datetime
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, guild_id_of, visibility_of
+from bot.access import Caller, caller_of, channel_id_of, guild_id_of, table_channel_of, visibility_of
 from bot.crash import crash_point
 from bot.errors import BotError
 from bot.moves.answers import (
@@ -39,7 +39,9 @@ from bot.moves.answers import (
     Question,
     Reply,
     asked_before,
+    closing_summary,
     message,
+    own_thread_parent,
 )
 from bot.moves.buttons import prompt_view
 from bot.moves.transaction import run_transition, start_conflict
@@ -50,8 +52,9 @@ from bot.render.conflict_turns import act_question, declare_question
 from bot.render.conflict_words import is_group
 from bot.rolling.roll_log import conflict_rolls
 from bot.workers.board import Boards
-from bot.workers.outbox import Outbox
+from bot.workers.outbox import Outbox, close_row
 from bot.workers.pacing import Pacer
+from bot.workers.threads import Threads
 from rules.character import Character
 from rules.conflict import (
     Awaiting,
@@ -115,8 +118,10 @@ class ConflictFlow:
     def __init__(self, client: discord.Client, storage: Storage, pacer: Pacer | None = None) -> None:
         self.storage = storage
         pacer = pacer if pacer is not None else Pacer()
-        self.boards = Boards(client, storage, pacer)
-        self.outbox = Outbox(client, storage, pacer)
+        threads = Threads(client, pacer)
+        self.boards = Boards(client, storage, pacer, threads)
+        self.outbox = Outbox(client, storage, pacer, threads)
+        self.outbox.closing = self.boards.ended
         self.defend_grace = DEFEND_GRACE
         self._prompted: dict[tuple[int, int, int], float] = {}
 
@@ -146,7 +151,8 @@ class ConflictFlow:
                 raise RulesError(invalid_option(error)) from None
 
         replies: list[Reply] = []
-        compose = self._composer(guild_id, channel_id, title, interaction.id, replies, asking)
+        parent = own_thread_parent(interaction)
+        compose = self._composer(guild_id, channel_id, title, interaction.id, replies, asking, parent=parent)
         try:
             applied = await run_transition(
                 self.storage,
@@ -159,6 +165,7 @@ class ConflictFlow:
                 ready=asking,
                 interaction_id=interaction.id,
                 rolls=lambda applied: conflict_rolls(guild_id, applied),
+                table_id=table_channel_of(interaction),
             )
         finally:
             if not asking.done():
@@ -168,14 +175,27 @@ class ConflictFlow:
         return self._saved(replies[-1], applied)
 
     async def start(
-        self, interaction: discord.Interaction[discord.Client], conflict_type: ConflictType, stakes: str
+        self,
+        interaction: discord.Interaction[discord.Client],
+        conflict_type: ConflictType,
+        stakes: str,
+        *,
+        thread_id: int | None = None,
     ) -> Reply:
-        """Start a Conflict in the interaction's channel, its first message queued with it."""
-        guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+        """Start a Conflict in the interaction's channel, its first message queued with it;
+        ``thread_id``: in that thread of the channel instead, where no interaction is answered."""
+        guild_id, channel_id = guild_id_of(interaction), thread_id or channel_id_of(interaction)
         replies: list[Reply] = []
-        compose = self._composer(guild_id, channel_id, "A Conflict begins", interaction.id, replies, None)
+        answered = None if thread_id else interaction.id
+        compose = self._composer(guild_id, channel_id, "A Conflict begins", answered, replies, None)
         applied = await start_conflict(
-            self.storage, guild_id, channel_id, conflict_type, stakes, compose=compose
+            self.storage,
+            guild_id,
+            channel_id,
+            conflict_type,
+            stakes,
+            compose=compose,
+            table_id=table_channel_of(interaction),
         )
         return self._saved(replies[-1], applied)
 
@@ -184,15 +204,23 @@ class ConflictFlow:
         guild_id: int,
         channel_id: int,
         title: str,
-        interaction_id: int,
+        interaction_id: int | None,
         replies: list[Reply],
         asking: "asyncio.Future[Caller] | None",
+        *,
+        parent: int | None = None,
     ) -> Callable[[Applied], Awaitable[list[NewMessage]]]:
+        """``parent``: the channel is a thread the bot made in that channel; a move ending its
+        Conflict also queues the thread's closing (the summary there, the thread archived)."""
+
         async def compose(applied: Applied) -> list[NewMessage]:
             narrator = asking is not None and asking.result().narrator
             reply = await self.compose(guild_id, channel_id, applied, title=title, narrator=narrator)
             replies.append(reply)
-            return [message(MessageKind.OUTCOME, reply, interaction_id)]
+            messages = [message(MessageKind.OUTCOME, reply, interaction_id)]
+            if parent is not None and any(isinstance(e, ConflictEnded) for e in applied.events):
+                messages.append(close_row(parent, closing_summary(channel_id, reply)))
+            return messages
 
         return compose
 

@@ -1,14 +1,14 @@
-"""Charts of the exact odds: PNG pictures for the ``/odds`` embeds.
+"""Charts of the exact odds: PNG pictures for the ``/odds`` cards.
 
 Pure: figures in, PNG bytes out; nothing here talks to Discord. The exact figures stay in the
-embed's text (``bot/render/dice.py``): the picture is for seeing at a glance, the text for reading.
+card's text (``bot/render/dice.py``): the picture is for seeing at a glance, the text for reading.
 
 Drawn with Pillow, not a plotting library: Pillow imports in a tenth of matplotlib's time, draws
 each chart several times faster and installs a fraction of the size (matplotlib brings numpy);
 docs/odds-charts.md has the measurements.
 
 * **Readable on a phone**: 800 px wide with type of 22–34 px, so that shrunk to a phone's width
-  the words still read at 10–15 px. A bar's label is the embed's own figure, to one decimal
+  the words still read at 10–15 px. A bar's label is the card's own figure, to one decimal
   (``percent``), and shrinks (to 14 px at the least) only as far as keeps it off the next bar's.
   The font is the one Pillow ships (Aileron; it has ASCII and a little Latin-1, so every label
   here is plain ASCII plus "·").
@@ -153,7 +153,7 @@ def png(image: Image.Image) -> bytes:
 
 
 def bar_label(draw: ImageDraw.ImageDraw, chance: float) -> tuple[str, Font]:
-    """A bar's label: the chance exactly as the embed writes it (``percent``, the one rounding
+    """A bar's label: the chance exactly as the card writes it (``percent``, the one rounding
     of a chance), in a font small enough that neighbouring bars' labels never touch."""
     text = percent(chance)
     size = SMALL

@@ -4,10 +4,13 @@ import discord
 
 from bot.text import inert
 
-SUCCESS = discord.Colour.from_rgb(76, 153, 92)
-FAILURE = discord.Colour.from_rgb(178, 64, 64)
-NEUTRAL = discord.Colour.from_rgb(196, 160, 64)
-INFO = discord.Colour.from_rgb(90, 110, 160)
+SUCCESS = discord.Colour(0x009E73)
+FAILURE = discord.Colour(0xE0443E)
+NEUTRAL = discord.Colour(0x8A8F98)
+INFO = discord.Colour(0x4A80D9)
+"""Accents of cards and embeds: each at least 3:1 against Discord's light (#FFFFFF) and dark
+(#313338) backgrounds; success and failure are Okabe & Ito's bluish green and a red apart from it
+in every common colour-vision deficiency (``bot/render/cards.py``; tests/bot/test_cards.py)."""
 
 TITLE_LIMIT = 256
 FIELD_NAME_LIMIT = 256

@@ -1,28 +1,14 @@
-"""Embeds for rolls, Contests and odds.
+"""Cards for rolls, Contests and odds (``bot/render/cards.py``).
 
-Labels and names are user text: each is made inert here (``plain``), in titles and field names
-too, before it is clipped to Discord's limits (``fit`` never cuts an escape in half). The
-roller's name goes in the author line, which Discord shows as plain text.
+Labels and names are user text: each is made inert here (``plain``), in headings and the
+roller's line too, before it is clipped (``fit`` never cuts an escape in half).
 """
 
 from collections.abc import Collection
 from fractions import Fraction
 
-import discord
-
-from bot.render.common import (
-    FAILURE,
-    FIELD_NAME_LIMIT,
-    INFO,
-    NEUTRAL,
-    SUCCESS,
-    TITLE_LIMIT,
-    add_field,
-    clip,
-    fit,
-    percent,
-    plain,
-)
+from bot.render.cards import FAILURE, INFO, NEUTRAL, SUCCESS, Card, card, line
+from bot.render.common import TITLE_LIMIT, fit, percent, plain
 from rules.contest import ContestResult, Decision, Side
 from rules.odds import ContestOdds, Odds
 from rules.outcome import difficulty_name
@@ -115,20 +101,34 @@ def outcome_text(reading: Reading) -> str:
     return text
 
 
-def reading_embed(reading: Reading, *, title: str, roller: str | None = None) -> discord.Embed:
-    """A roll read out; ``title`` is the label as typed (or "Vin: Physique")."""
-    colour = SUCCESS if reading.success else FAILURE
-    embed = discord.Embed(title=fit(plain(title), TITLE_LIMIT), colour=colour)
-    if roller:
-        embed.set_author(name=clip(roller, 256))
-    embed.description = verdict(reading)
-    add_field(embed, "Pool", pool_breakdown(reading.pool), inline=False)
-    add_field(embed, "Dice", faces_text(reading), inline=False)
-    add_field(embed, "Outcome", f"{reading.outcome:+d} — {reading.outcome_name}")
-    add_field(embed, "Nudges", nudges_text(reading))
+def reading_card(
+    reading: Reading,
+    *,
+    title: str,
+    roller: str | None = None,
+    circumstances: str | None = None,
+    note: str | None = None,
+) -> Card:
+    """A roll read out; ``title`` is the label as typed (or "Vin: Physique"), ``roller`` whose
+    roll it is (user text, made inert here). The accent says success or failure."""
+    outcome = [
+        line("Outcome", f"{reading.outcome:+d} — {reading.outcome_name}"),
+        line("Nudges", nudges_text(reading)),
+    ]
     if reading.complications or reading.cancelled_complications:
-        add_field(embed, "Complications", complications_text(reading))
-    return embed
+        outcome.append(line("Complications", complications_text(reading)))
+    return card(
+        fit(plain(title), TITLE_LIMIT),
+        accent=SUCCESS if reading.success else FAILURE,
+        byline=fit(plain(roller), TITLE_LIMIT) if roller else None,
+        lead=verdict(reading),
+        blocks=[
+            line("Pool", pool_breakdown(reading.pool)) + "\n" + line("Dice", faces_text(reading)),
+            "\n".join(outcome),
+            line("Circumstances", circumstances) if circumstances else "",
+        ],
+        note=note,
+    )
 
 
 DECISIONS = {
@@ -154,31 +154,29 @@ def decision_text(decided_by: Decision, acting: str) -> str:
     return text
 
 
-def contest_embed(
+def contest_card(
     contest: ContestResult,
     *,
     acting: str,
     opposing: str,
     hidden: Collection[Side] = (),
     many: tuple[bool, bool] = (False, False),
-) -> discord.Embed:
+    circumstances: str | None = None,
+) -> Card:
     """A Contest; ``acting`` and ``opposing`` are the sides' names as typed, or
     :data:`ACTING_SIDE` and :data:`OPPOSING_SIDE` for bare pools (docs/rulings.md §8.1). A side in
     ``hidden`` is a Narrator's secret character: its name and the dice it threw, never the
     ratings its pool came from (docs/rulings.md §7.1). ``many`` says which side is a group or
-    several rollers, so it wins in the plural (§8.2)."""
+    several rollers, so it wins in the plural (§8.2). The accent is the acting side's: success
+    when it wins, failure when it loses, neutral on a stalemate."""
     if contest.winner is None:
-        title, colour = "Stalemate", NEUTRAL
+        title, accent = "Stalemate", NEUTRAL
     else:
         won = contest.winner is Side.ACTING
         name = acting if won else opposing
         title = says(plain(name), "wins", many[0] if won else many[1])
-        colour = SUCCESS if won else FAILURE
-    embed = discord.Embed(
-        title=fit(title, TITLE_LIMIT),
-        colour=colour,
-        description=decision_text(contest.decided_by, plain(acting)),
-    )
+        accent = SUCCESS if won else FAILURE
+    blocks = []
     for side, name, reading in (
         (Side.ACTING, acting, contest.acting),
         (Side.OPPOSING, opposing, contest.opposing),
@@ -187,49 +185,68 @@ def contest_embed(
             continue
         nudges = 0 if reading.extra else reading.tiebreak_nudges
         pool = count_of(len(reading.faces), "die") if side in hidden else pool_breakdown(reading.pool)
-        value = f"{pool}\n{faces_text(reading)}\nResult {reading.result} · Nudges {nudges}"
-        add_field(embed, fit(plain(name), FIELD_NAME_LIMIT), value, inline=False)
-    embed.set_footer(text=f"Contest Outcome {contest.outcome}")
-    return embed
+        result = f"Result {reading.result} · Nudges {nudges}"
+        blocks.append(f"**{fit(plain(name), TITLE_LIMIT)}**\n{pool}\n{faces_text(reading)}\n{result}")
+    if circumstances:
+        blocks.append(line("Circumstances", circumstances))
+    return card(
+        fit(title, TITLE_LIMIT),
+        accent=accent,
+        lead=decision_text(contest.decided_by, plain(acting)),
+        blocks=blocks,
+        note=f"Contest Outcome {contest.outcome}",
+    )
 
 
-def odds_embed(odds: Odds) -> discord.Embed:
+CHART = "odds.png"
+"""The chart's file name, as the card's gallery names it (``attachment://odds.png``)."""
+
+
+def odds_card(odds: Odds) -> Card:
     title = (
         f"{count_of(odds.dice, 'die')} vs Difficulty {odds.difficulty} ({difficulty_name(odds.difficulty)})"
     )
-    embed = discord.Embed(
-        title=title, colour=INFO, description=f"Chance of success: **{percent(float(odds.success))}**"
-    )
+    facts = []
     if odds.free_nudges:
-        add_field(embed, "Free Nudges", str(odds.free_nudges))
+        facts.append(line("Free Nudges", str(odds.free_nudges)))
     if odds.underflow:
-        add_field(embed, "Outcome penalty", f"−{odds.underflow}")
-    add_field(embed, "Catch a Beat", percent(float(odds.catch_a_beat)))
-    add_field(embed, "Expected Complications", f"{float(odds.expected_complications):.2f}")
-    lines = [f"`{o:+d}` {percent(float(p))}" for o, p in odds.outcomes.items()]
-    add_field(embed, "Outcomes", "\n".join(lines), inline=False)
-    embed.set_footer(text="Exact odds, not a simulation.")
-    return embed
+        facts.append(line("Outcome penalty", f"−{odds.underflow}"))
+    facts.append(line("Catch a Beat", percent(float(odds.catch_a_beat))))
+    facts.append(line("Expected Complications", f"{float(odds.expected_complications):.2f}"))
+    outcomes = [f"`{o:+d}` {percent(float(p))}" for o, p in odds.outcomes.items()]
+    return card(
+        title,
+        accent=INFO,
+        lead=f"Chance of success: **{percent(float(odds.success))}**",
+        blocks=["\n".join(facts), "**Outcomes:**\n" + "\n".join(outcomes)],
+        image=CHART,
+        note="Exact odds, not a simulation.",
+    )
 
 
-def odds_table_embed(table: dict[int, dict[int, Fraction]]) -> discord.Embed:
-    header = "dice │    D1     D2     D3     D4     D5"
+def odds_table_card(table: dict[int, dict[int, Fraction]]) -> Card:
+    """The full table as one short line per pool (a phone shows no wide table): its chances at
+    Difficulty 1 to 5, in order; the chart shows the same as a grid."""
     rows = [
-        f"{dice:>4} │ " + " ".join(f"{percent(float(p)):>6}" for p in row.values())
+        f"**{count_of(dice, 'die')}:** " + " · ".join(percent(float(p)) for p in row.values())
         for dice, row in table.items()
     ]
-    embed = discord.Embed(title="Chance of success", colour=INFO)
-    embed.description = "```\n" + "\n".join([header, *rows]) + "\n```"
-    embed.set_footer(text="Pool size down, Difficulty across. Exact odds.")
-    return embed
+    return card(
+        "Chance of success",
+        accent=INFO,
+        lead="Each line: a pool against Difficulty 1, 2, 3, 4 and 5.",
+        blocks=["\n".join(rows)],
+        image=CHART,
+        note="Exact odds.",
+    )
 
 
-def contest_odds_embed(odds: ContestOdds, *, acting: int, opposing: int, difficulty: int) -> discord.Embed:
+def contest_odds_card(odds: ContestOdds, *, acting: int, opposing: int, difficulty: int) -> Card:
     title = f"Contest: {count_of(acting, 'die')} vs {count_of(opposing, 'die')}"
-    embed = discord.Embed(title=title, colour=INFO)
-    if difficulty > 1:
-        embed.description = f"The acting side needs a Result of {difficulty} or more."
-    add_field(embed, "Win", percent(float(odds.win)))
-    add_field(embed, "Lose", percent(float(odds.lose)))
-    add_field(embed, "Stalemate", percent(float(odds.stalemate)))
-    return embed
+    lead = f"The acting side needs a Result of {difficulty} or more." if difficulty > 1 else ""
+    chances = [
+        line("Win", percent(float(odds.win))),
+        line("Lose", percent(float(odds.lose))),
+        line("Stalemate", percent(float(odds.stalemate))),
+    ]
+    return card(title, accent=INFO, lead=lead, blocks=["\n".join(chances)], image=CHART)

@@ -1,13 +1,17 @@
-"""Embeds of the Narrator's requests for rolls (docs/rulings.md §6.13).
+"""Cards of the Narrator's requests for rolls (docs/rulings.md §6.13), and the private pool
+preview (an embed: it is a form's preview, edited in place as the roller chooses).
 
 The request's message says what was asked and, for each roller, whether they have rolled: the
 Narrator sees at a glance who still must. A secret request shows only *that* someone rolled;
 its figures go to the Narrators. Names and suggestions are user text, made inert here.
 """
 
+from collections.abc import Sequence
+
 import discord
 
-from bot.render.common import INFO, NEUTRAL, SUCCESS, TITLE_LIMIT, add_field, clip, fit, plain
+from bot.render.cards import INFO, NEUTRAL, SUCCESS, Card, Row, card, line
+from bot.render.common import TITLE_LIMIT, add_field, clip, fit, plain
 from bot.render.dice import faces_text, pool_breakdown
 from rules.contest import Side
 from rules.outcome import difficulty_name
@@ -49,36 +53,38 @@ def _line(roller: Roller, request: RollRequest) -> str:
     return f"{ROLLED} {name}: Outcome {reading.outcome:+d} ({verdict}), Result {reading.result}"
 
 
-def request_embed(request: RollRequest) -> discord.Embed:
-    """The request as the channel sees it, with who has rolled and who has not."""
+def request_card(request: RollRequest, rows: Sequence[Row] = ()) -> Card:
+    """The request as the channel sees it, with who has rolled and who has not, and ``rows`` of
+    its buttons."""
     spec = request.spec
-    colour = NEUTRAL if request.closed else SUCCESS if request.complete else INFO
+    accent = NEUTRAL if request.closed else SUCCESS if request.complete else INFO
     title = "The Narrator asks for " + ("a Contest" if request.kind is RequestKind.CONTEST else "a roll")
-    embed = discord.Embed(title=fit(title, TITLE_LIMIT), colour=colour, description=f"Roll {asked(request)}.")
+    asks = []
     if spec.traits:
-        add_field(embed, "Suggested Traits", clip(plain(spec.traits), 1024), inline=False)
+        asks.append(line("Suggested Traits", plain(spec.traits)))
     if spec.circumstances or spec.circumstance_dice:
         net = f"{spec.circumstance_dice:+d} die" if spec.circumstance_dice else "No die either way"
         note = f": {plain(spec.circumstances)}" if spec.circumstances else ""
-        add_field(embed, "Circumstances (the Narrator's)", clip(net + note, 1024), inline=False)
+        asks.append(line("Circumstances (the Narrator's)", net + note))
     sides = [(Side.ACTING, "Acting side" if request.kind is RequestKind.CONTEST else "Rolls")]
     if request.kind is RequestKind.CONTEST:
         sides.append((Side.OPPOSING, "Resisting side"))
+    blocks = ["\n".join(asks)]
     for side, label in sides:
-        lines = [_line(r, request) for r in request.side(side)]
-        add_field(embed, label, clip("\n".join(lines), 1024), inline=False)
+        blocks.append("\n".join([f"**{label}**", *(_line(r, request) for r in request.side(side))]))
     notes = []
     if spec.secret:
         notes.append("Secret: the results go to the Narrators only.")
     if request.closed:
-        waiting = [r.name for r in request.rollers if not r.rolled]
+        waiting = [plain(r.name) for r in request.rollers if not r.rolled]
         notes.append("Closed" + (f"; never rolled: {', '.join(waiting)}." if waiting else "."))
     elif request.complete:
         notes.append("Everyone has rolled.")
     else:
         notes.append("Each player presses their button to roll.")
-    embed.set_footer(text=clip(" ".join(notes), 2048))
-    return embed
+    return card(
+        title, accent=accent, lead=f"Roll {asked(request)}.", blocks=blocks, note=" ".join(notes), rows=rows
+    )
 
 
 def request_content(request: RollRequest) -> str:
@@ -108,17 +114,18 @@ def pool_embed(roller: Roller, request: RollRequest, pool: Pool, extra: bool) ->
     return embed
 
 
-def contest_roll_embed(reading: Reading, *, title: str, roller: Roller) -> discord.Embed:
+def contest_roll_card(reading: Reading, *, title: str, roller: Roller) -> Card:
     """A roller's own roll in a Contest, privately: its Result and dice, never "Success" or an
     Outcome, which only the Contest decides once every roller has rolled (docs/rulings.md §3)."""
-    embed = discord.Embed(title=fit(plain(title), TITLE_LIMIT), colour=INFO)
-    embed.set_author(name=clip(roller.name, 256))
     nudges = "no Nudges (an Extra)" if reading.extra else count_of(reading.tiebreak_nudges, "Nudge")
     text = f"Result {reading.result}, {nudges}"
     if roller.side is Side.ACTING:
         meets = "meets" if reading.success else "does not meet"
         text += f"; it {meets} the Difficulty of {reading.difficulty}"
-    embed.description = f"{text}. The Contest is decided once both sides have rolled."
-    add_field(embed, "Pool", pool_breakdown(reading.pool), inline=False)
-    add_field(embed, "Dice", faces_text(reading), inline=False)
-    return embed
+    return card(
+        fit(plain(title), TITLE_LIMIT),
+        accent=INFO,
+        byline=fit(plain(roller.name), TITLE_LIMIT),
+        lead=f"{text}. The Contest is decided once both sides have rolled.",
+        blocks=[line("Pool", pool_breakdown(reading.pool)) + "\n" + line("Dice", faces_text(reading))],
+    )

@@ -37,11 +37,14 @@ from aiohttp import web
 
 from bot.access import Caller, narrator_by_rule
 from bot.config import Settings
+from bot.web.journal_pages import journal_page, sessions_page
 from bot.web.limits import Buckets
 from bot.web.pages import NarratorPages
+from bot.web.portraits import add_portraits
 from bot.web.snapshot import page_data
 from bot.web.standing import MemberGone, Standing, StandingCache, Standings
 from bot.web.tokens import SESSION_LIFE, BadToken, Grant, Kind, sign, signing_key, verify
+from rules.journal import NARRATOR, Viewer
 from storage import Storage
 
 STATIC = Path(__file__).with_name("static")
@@ -280,6 +283,29 @@ async def _stream(
             await asyncio.wait_for(view.closing.wait(), POLL_SECONDS)
 
 
+async def sessions(request: web.Request) -> web.Response:
+    """The "Sessions" page: the server's latest sessions (``journal_pages``)."""
+    view = state(request)
+    caller, _ = await view.session(request)
+    found = await view.storage.journal.sessions(caller.guild_id, limit=100)
+    return web.Response(text=sessions_page(caller.guild_id, found), content_type="text/html")
+
+
+async def session_journal(request: web.Request) -> web.Response:
+    """One session's journal: the Narrator's full one, or what this player may read."""
+    view = state(request)
+    caller, _ = await view.session(request)
+    found = await view.storage.journal.get(caller.guild_id, int(request.match_info["session_id"]))
+    if found is None:
+        raise web.HTTPNotFound(
+            text="No such session in this server (or it is older than the roll log keeps)."
+        )
+    entries = await view.storage.journal.entries(found)
+    viewer = NARRATOR if caller.narrator else Viewer(user_id=caller.user_id)
+    text = await asyncio.to_thread(journal_page, caller.guild_id, found, entries, viewer)
+    return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+
 async def not_found(request: web.Request) -> web.Response:
     raise web.HTTPNotFound(text="Open the view with /web in Discord.")
 
@@ -314,5 +340,8 @@ def make_app(
     app.router.add_get(r"/g/{guild_id:\d{1,20}}/data", data)
     app.router.add_get(r"/g/{guild_id:\d{1,20}}/events", events)
     app.router.add_get(r"/g/{guild_id:\d{1,20}}/session", session_state)
+    app.router.add_get(r"/g/{guild_id:\d{1,20}}/sessions", sessions)
+    app.router.add_get(r"/g/{guild_id:\d{1,20}}/sessions/{session_id:\d{1,20}}", session_journal)
     app.router.add_static("/static/", STATIC)
+    add_portraits(app, storage)
     return app

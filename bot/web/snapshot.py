@@ -10,17 +10,20 @@ is listed when the caller both controls it and may read it (``Caller.controls`` 
 ``Caller.can_read``), which is every sheet for a Narrator and a player's own Heroes.
 
 User text goes out raw inside JSON, never as HTML or Markdown: the page puts it on screen
-with ``textContent`` only, so a name like ``<b>Vin</b>`` shows as typed (§7.3).
+with ``textContent`` only, so a name like ``<b>Vin</b>`` shows as typed (§7.3). A portrait is
+named by its path on this view (``bot.web.portraits``), beside a sheet the caller may read or
+a fighter whose numbers they may see.
 """
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.access import Caller, visibility_of
 from bot.render.conflict import FULL, Visibility
 from bot.render.conflict_status import PHASES, status_word
+from bot.render.portraits import portrait_path
 from bot.workers.board import Shown, stored_board
 from rules.character import (
     Attribute,
@@ -67,9 +70,15 @@ def _resiliences(participant: Participant, sheet: Character) -> list[JSON]:
 
 
 def participant_data(
-    conflict: Conflict, participant: Participant, sheet: Character | None, up: bool, view: Visibility
+    conflict: Conflict,
+    participant: Participant,
+    sheet: Character | None,
+    up: bool,
+    view: Visibility,
+    portrait: str | None = None,
 ) -> JSON:
-    """One fighter; the numbers only where ``view`` shows them, else the plain state alone."""
+    """One fighter; the numbers (and portrait) only where ``view`` shows them, else the plain
+    state alone."""
     data: JSON = {
         "id": participant.id,
         "name": participant.name,
@@ -86,6 +95,7 @@ def participant_data(
         return data
     state = participant.round
     data |= {
+        "portrait": portrait,
         "action_dice": state.action_dice,
         "defense_dice": state.defense_dice,
         "next_round_dice": participant.next_round_dice,
@@ -98,7 +108,9 @@ def participant_data(
     return data
 
 
-def conflict_data(channel_id: int, shown: Shown, caller: Caller) -> JSON:
+def conflict_data(
+    channel_id: int, shown: Shown, caller: Caller, portraits: Mapping[int, str] | None = None
+) -> JSON:
     """One channel's Conflict as the caller may see it: the whole board for a Narrator, the
     public board for a player (``bot.access.visibility_of``)."""
     conflict = shown.conflict
@@ -136,7 +148,9 @@ def conflict_data(channel_id: int, shown: Shown, caller: Caller) -> JSON:
             {
                 "label": side.label,
                 "participants": [
-                    participant_data(conflict, p, shown.sheets.get(p.id), p.id in up, view)
+                    participant_data(
+                        conflict, p, shown.sheets.get(p.id), p.id in up, view, (portraits or {}).get(p.id)
+                    )
                     for p in people
                     if p.side is side
                 ],
@@ -205,15 +219,21 @@ def lists_conflict(caller: Caller, channel_id: int, shown: Shown, asked_from: in
 
 
 def build_page(
-    caller: Caller, mark: str, boards: Sequence[tuple[int, Shown]], sheets: Sequence[StoredCharacter]
+    caller: Caller,
+    mark: str,
+    boards: Sequence[tuple[int, Shown]],
+    sheets: Sequence[StoredCharacter],
+    tokens: Mapping[int, str] | None = None,
 ) -> bytes:
-    """The page's JSON, encoded: pure work on what was read, run in a thread (:func:`page_data`)."""
+    """The page's JSON, encoded: pure work on what was read, run in a thread (:func:`page_data`).
+    ``tokens``: each character with a portrait and its token (``storage.portraits``)."""
+    portraits = {cid: portrait_path(caller.guild_id, cid, token) for cid, token in (tokens or {}).items()}
     found = {
         "guild": str(caller.guild_id),
         "narrator": caller.narrator,
         "mark": mark,
-        "conflicts": [conflict_data(channel_id, shown, caller) for channel_id, shown in boards],
-        "sheets": [sheet_data(s) for s in sheets if listed(caller, s)],
+        "conflicts": [conflict_data(channel_id, shown, caller, portraits) for channel_id, shown in boards],
+        "sheets": [sheet_data(s) | {"portrait": portraits.get(s.id)} for s in sheets if listed(caller, s)],
     }
     return json.dumps(found, separators=(",", ":")).encode("utf-8")
 
@@ -231,4 +251,5 @@ async def page_data(storage: Storage, caller: Caller, mark: str, asked_from: int
             boards.append((channel_id, found[1]))
     owner = None if caller.reads_secret_sheets else caller.user_id
     sheets = await storage.characters.list_by_guild(caller.guild_id, owner)
-    return await asyncio.to_thread(build_page, caller, mark, boards, sheets)
+    tokens = await storage.portraits.tokens(caller.guild_id)
+    return await asyncio.to_thread(build_page, caller, mark, boards, sheets, tokens)

@@ -35,6 +35,7 @@ from bot.render.buttons import board_view
 from bot.render.conflict import FULL, status_embed
 from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
 from bot.workers.pacing import Pacer
+from bot.workers.threads import ThreadLocked, Threads
 from rules.character import Character
 from rules.conflict import Conflict, Phase
 from storage import Storage
@@ -114,10 +115,13 @@ ROWS_KEPT = 4096
 
 
 class Boards:
-    def __init__(self, client: discord.Client, storage: Storage, pacer: Pacer) -> None:
+    def __init__(
+        self, client: discord.Client, storage: Storage, pacer: Pacer, threads: Threads | None = None
+    ) -> None:
         self.client = client
         self.storage = storage
         self.pacer = pacer
+        self.threads = threads if threads is not None else Threads(client, pacer)
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
         self._dirty: set[Key] = set()
         self._forced: set[Key] = set()
@@ -152,6 +156,13 @@ class Boards:
         """Drop what is remembered of a board whose row was cleared (``/conflict status``)."""
         self._rows.pop((guild_id, channel_id), None)
 
+    async def drawn(self, guild_id: int, channel_id: int) -> None:
+        """Wait until the channel's requested refreshes have run (a Conflict's thread is archived
+        only once its board shows the end)."""
+        task = self._tasks.get((guild_id, channel_id))
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
+
     async def idle(self) -> None:
         """Wait until every requested refresh has run (for tests and shutdown)."""
         while pending := [t for t in list(self._tasks.values()) if not t.done()]:
@@ -184,6 +195,8 @@ class Boards:
                     self._latest.setdefault(key, shown)
                 await asyncio.sleep(self.retry_delays[failures])
                 failures += 1
+            except ThreadLocked:
+                return  # said once (bot.workers.threads); the next change or start tries again
             except Exception:
                 metrics.BOARD_ERRORS.inc()
                 log.exception("Conflict board update failed in channel %s", key[1])
@@ -202,21 +215,30 @@ class Boards:
 
         ``verify`` also checks that a board which is up to date still exists (a moderator may
         have deleted it while the bot was away), at the cost of one read from Discord; ``redraw``
-        edits it even when it shows this version already.
+        edits it even when it shows this version already. In a thread Discord archived, the
+        thread is opened again first (``bot.workers.threads``).
         """
         key = (guild_id, channel_id)
         async with self._locks.hold(key):
             try:
-                current: Shown | None = shown if shown is not None else await self._stored(key)
-                for _ in range(1 + CHASES):
-                    if current is None or not await self._update(key, current, verify, redraw):
-                        return
-                    current, verify, redraw = await self._newer_than(key, current), False, False
+                await self.threads.reopening(channel_id, lambda: self._draw(key, shown, verify, redraw))
             except discord.NotFound as error:
                 if error.code != UNKNOWN_CHANNEL:
                     raise
                 log.info("Channel %s is gone: its Conflict board is dropped", channel_id)
                 await self._drop(key)
+
+    async def _draw(self, key: Key, shown: Shown | None, verify: bool, redraw: bool) -> None:
+        current: Shown | None = shown if shown is not None else await self._stored(key)
+        for _ in range(1 + CHASES):
+            if current is None or not await self._update(key, current, verify, redraw):
+                return
+            current, verify, redraw = await self._newer_than(key, current), False, False
+
+    async def ended(self, guild_id: int, channel_id: int, conflict_id: int) -> None:
+        """Show that the Conflict ``conflict_id`` is over, if its board does not yet (before its
+        thread is archived: ``bot.workers.outbox``)."""
+        await self.update(guild_id, channel_id, Shown(conflict_id, 0, None))
 
     async def _newer_than(self, key: Key, drawn: Shown) -> Shown | None:
         """The saved state, when it is newer than the board just drawn; else None.

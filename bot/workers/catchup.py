@@ -25,6 +25,7 @@ with a thousand live Conflicts answers new interactions as fast as an idle one.
 """
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
@@ -35,6 +36,7 @@ from bot.errors import UNKNOWN_CHANNEL
 from bot.workers.board import Boards, Shown
 from bot.workers.outbox import GONE, Outbox
 from bot.workers.pacing import Pacer
+from bot.workers.threads import ThreadLocked
 from rules.character import Character
 from rules.conflict import Conflict
 from rules.errors import RulesError
@@ -127,7 +129,8 @@ class CatchUp:
                 self.flow.outbox.wake(guild_id, channel_id)
         for row in await self.storage.boards.orphans():
             if self.owns(row.guild_id) and await self._reachable(row.guild_id, row.channel_id):
-                await self.flow.boards.close_orphan(row)
+                with contextlib.suppress(ThreadLocked):  # said once (bot.workers.threads)
+                    await self.flow.boards.close_orphan(row)
         after = 0
         while page := await self.storage.conflicts.live(after, PAGE):
             for live in page:
@@ -162,6 +165,8 @@ class CatchUp:
             await self._prompt(stored, shown)
         except (discord.HTTPException, OSError) as error:
             log.warning("Could not catch up the Conflict in channel %s: %s", channel_id, error)
+        except ThreadLocked:
+            pass  # a moderator locked its thread: said once, left for the next start
 
     async def _prompt(self, stored: StoredConflict, shown: Shown) -> None:
         """Post the pending action's question again when no message asks it any more."""

@@ -36,14 +36,24 @@ Why no row is ever shown twice:
 * Marking a row delivered changes it only if it is still unsettled, and both paths go through
   that one mark, so the first message found or made for a row is the one it keeps.
 
+A row may also *close a Conflict's thread* (:func:`close_row`, queued by the move that ends a
+fight in a thread the bot made, after its outcome): the board is drawn ended, the summary is
+posted in the parent channel with the row's nonce (and looked for there, as above, when the
+nonce may be forgotten), then the thread is archived, which is the same whether done once or
+again; only then is the row marked, with the summary's message. A kill anywhere in between
+leaves the row queued, and the next start finishes it without a second summary.
+
 Rows of one channel are settled oldest first, one at a time, so what was queued in order is
-posted in order. A deleted channel settles its rows as failed (nothing can show them); other
+posted in order; rows a move queued behind its interaction reply are posted once that reply is
+marked. A deleted channel settles its rows as failed (nothing can show them); other
 refusals are retried with a back-off, and whatever is left is tried again at the next start.
 """
 
 import asyncio
+import contextlib
+import functools
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -52,9 +62,11 @@ from discord.http import Route
 
 from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
+from bot.render.cards import card_texts
 from bot.workers.bounded import forget_when_done
 from bot.workers.pacing import Pacer
-from storage import OutboxMessage, Storage
+from bot.workers.threads import ThreadLocked, Threads
+from storage import MessageKind, NewMessage, OutboxMessage, Storage
 from storage.errors import StorageError
 from storage.sql import utc_now
 
@@ -73,20 +85,32 @@ SEARCH_LIMIT = 500
 interaction, so it is among the first few unless the channel is very busy)."""
 RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 15.0)
 GONE = "The channel was deleted."
+CLOSE = "close_thread"
+"""The payload key of a row that closes a Conflict's thread (:func:`close_row`)."""
+NO_PARENT = "The thread's parent channel was deleted: no summary posted there."
+REFUSED = "Discord refused the summary in the thread's parent channel."
+Closing = Callable[[int, int, int], Awaitable[None]]
+"""Draws the board of the Conflict (guild, channel, conflict id) as ended, before its thread is
+archived (``bot.workers.board.Boards.ended``)."""
 DELETED = "Posted, then deleted in Discord before the bot saved which message it was."
 
 
 class Outbox:
     """Posts what the outbox holds, channel by channel, in order; see the module docstring."""
 
-    def __init__(self, client: discord.Client, storage: Storage, pacer: Pacer) -> None:
+    def __init__(
+        self, client: discord.Client, storage: Storage, pacer: Pacer, threads: Threads | None = None
+    ) -> None:
         self.client = client
         self.storage = storage
         self.pacer = pacer
+        self.threads = threads if threads is not None else Threads(client, pacer)
+        self.closing: Closing | None = None
         self.retry_delays = RETRY_DELAYS
         self.reply_settled = REPLY_SETTLED
         self._replying: set[int] = set()
         self._unanswered: set[int] = set()
+        self._ahead: set[int] = set()
         self._dirty: set[Key] = set()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
         self._marks: set[asyncio.Task[None]] = set()
@@ -94,8 +118,13 @@ class Outbox:
     # -- The reply path ------------------------------------------------------------------------
 
     def replying(self, rows: Iterable[OutboxMessage]) -> None:
-        """These rows are being answered by their interaction in this process: leave them be."""
-        self._replying.update(row.id for row in rows)
+        """A move's saved rows: those with an interaction are being answered by it in this
+        process, so leave them be; any others wait behind them and are posted once they are marked."""
+        rows = list(rows)
+        answering = {row.id for row in rows if row.interaction_id is not None}
+        self._replying.update(answering)
+        if len(answering) < len(rows):
+            self._ahead.update(answering)
 
     def answered(self, row: OutboxMessage, message_id: int) -> None:
         """The interaction reply shows ``row`` as ``message_id``: mark it, in the background."""
@@ -107,6 +136,7 @@ class Outbox:
         """The reply failed: post the row to the channel instead. ``refused``: Discord answered
         with an error, so there is surely no reply message to look for first."""
         self._replying.discard(row.id)
+        self._ahead.discard(row.id)
         if refused:
             self._unanswered.add(row.id)
         self.wake(row.guild_id, row.channel_id)
@@ -119,6 +149,9 @@ class Outbox:
             log.warning("Could not mark outbox row %s delivered", row.id, exc_info=True)
         finally:
             self._replying.discard(row.id)
+            if row.id in self._ahead:
+                self._ahead.discard(row.id)
+                self.wake(row.guild_id, row.channel_id)
 
     # -- The channel path ----------------------------------------------------------------------
 
@@ -162,6 +195,8 @@ class Outbox:
                 self._dirty.add(key)
                 await asyncio.sleep(self.retry_delays[failures])
                 failures += 1
+            except ThreadLocked:
+                return  # said once (bot.workers.threads); the next start tries again
             except Exception:
                 log.exception("Delivering queued messages failed in channel %s", key[1])
                 return
@@ -171,7 +206,10 @@ class Outbox:
             if row.id in self._replying:
                 return  # its reply is on its way; what follows it waits for it, in order
             try:
-                await self._settle_row(row)
+                if CLOSE in row.payload:
+                    await self._close(row)
+                else:
+                    await self.threads.reopening(channel_id, functools.partial(self._settle_row, row))
             except discord.NotFound as error:
                 if error.code == UNKNOWN_CHANNEL:
                     gone = await self.storage.outbox.failed(guild_id, channel_id, GONE)
@@ -187,30 +225,62 @@ class Outbox:
             wait = self.reply_settled - (utc_now() - row.created_at).total_seconds()
             if wait > 0:
                 await asyncio.sleep(wait)
-            found = await self._find(row, after=row.interaction_id, match=_reply_to(row.interaction_id))
-        elif row.attempted_at is not None and (utc_now() - row.attempted_at).total_seconds() > NONCE_TRUSTED:
-            since = discord.utils.time_snowflake(row.attempted_at - timedelta(minutes=5))
-            found = await self._find(row, after=since, match=_same_message(row.payload))
-        if found is None:
-            await self.storage.outbox.attempted(row.id)
-            await self.pacer.turn(row.channel_id)
-            route = Route("POST", "/channels/{channel_id}/messages", channel_id=row.channel_id)
-            posted = await self.client.http.request(
-                route, json=row.payload | {"nonce": row.nonce, "enforce_nonce": True}
+            found = await self._find(
+                row.channel_id, after=row.interaction_id, match=_reply_to(row.interaction_id)
             )
-            crash_point("outbox-post")
-            found = int(posted["id"])
+        elif since := _nonce_forgotten(row):
+            found = await self._find(row.channel_id, after=since, match=_same_message(row.payload))
+        if found is None:
+            found = await self._post(row, row.channel_id, row.payload)
         await self.storage.outbox.delivered(row.id, found)
         self._unanswered.discard(row.id)
 
-    async def _find(self, row: OutboxMessage, *, after: int, match: Match) -> int | None:
-        """The bot's message in the row's channel after ``after`` that ``match`` picks, if any."""
+    async def _post(self, row: OutboxMessage, channel_id: int, body: JSON) -> int:
+        """Post ``body`` for ``row`` in ``channel_id`` with the row's nonce; the message's id."""
+        await self.storage.outbox.attempted(row.id)
+        await self.pacer.turn(channel_id)
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+        nonce = {"nonce": row.nonce, "enforce_nonce": True}
+        posted = await self.client.http.request(route, json=body | nonce)
+        crash_point("outbox-post")
+        return int(posted["id"])
+
+    async def _close(self, row: OutboxMessage) -> None:
+        """Close an ended Conflict's thread (see the module docstring): board, summary, archive."""
+        close: JSON = row.payload[CLOSE]
+        parent, summary = int(close["parent_id"]), close["summary"]
+        if self.closing is not None and row.conflict_id is not None:
+            with contextlib.suppress(ThreadLocked):  # a locked thread keeps its board as it is
+                await self.closing(row.guild_id, row.channel_id, row.conflict_id)
+        found: int | None = None
+        unposted = NO_PARENT
+        try:
+            if since := _nonce_forgotten(row):
+                found = await self._find(parent, after=since, match=_same_message(summary))
+            if found is None:
+                found = await self._post(row, parent, summary)
+        except discord.NotFound as error:  # the parent is gone, or the summary was deleted there
+            unposted = NO_PARENT if error.code == UNKNOWN_CHANNEL else DELETED
+        except discord.Forbidden as error:
+            unposted = REFUSED
+            log.warning("Could not post the summary of thread %s in its channel: %s", row.channel_id, error)
+        try:
+            await self.threads.archive(row.channel_id)
+        except discord.Forbidden as error:
+            log.warning("Could not archive the Conflict thread %s: %s", row.channel_id, error)
+        if found is None:
+            await self.storage.outbox.give_up(row.id, unposted)
+        else:
+            await self.storage.outbox.delivered(row.id, found)
+
+    async def _find(self, channel_id: int, *, after: int, match: Match) -> int | None:
+        """The bot's message in ``channel_id`` after ``after`` that ``match`` picks, if any."""
         me = self.client.user.id if self.client.user is not None else None
         read = 0
         while read < SEARCH_LIMIT:
-            await self.pacer.turn(row.channel_id)
+            await self.pacer.turn(channel_id)
             page: list[JSON] = [
-                dict(m) for m in await self.client.http.logs_from(row.channel_id, 100, after=after)
+                dict(m) for m in await self.client.http.logs_from(channel_id, 100, after=after)
             ]
             if not page:
                 return None
@@ -222,6 +292,21 @@ class Outbox:
         return None
 
 
+def _nonce_forgotten(row: OutboxMessage) -> int | None:
+    """Where to look for the row's message when Discord may have forgotten its nonce (first
+    posted longer ago than :data:`NONCE_TRUSTED`): a snowflake a little before that post."""
+    if row.attempted_at is None or (utc_now() - row.attempted_at).total_seconds() <= NONCE_TRUSTED:
+        return None
+    return discord.utils.time_snowflake(row.attempted_at - timedelta(minutes=5))
+
+
+def close_row(parent_id: int, summary: JSON) -> NewMessage:
+    """The row that closes an ended Conflict's thread: ``summary`` (a create-message body) is
+    posted in the thread's parent channel ``parent_id``, then the thread is archived."""
+    close = {"parent_id": str(parent_id), "summary": summary}
+    return NewMessage(kind=MessageKind.NOTICE, payload={CLOSE: close})
+
+
 def _reply_to(interaction_id: int) -> Match:
     """The message Discord made for this interaction (its reply or a followup)."""
     wanted = str(interaction_id)
@@ -229,13 +314,15 @@ def _reply_to(interaction_id: int) -> Match:
 
 
 def _same_message(payload: JSON) -> Match:
-    """A message with the text and embeds of ``payload``."""
+    """A message with the text and embeds of ``payload``, or the text displays of a card."""
     content = payload.get("content") or ""
     embeds = [_embed_key(embed) for embed in payload.get("embeds") or []]
+    texts = card_texts(payload.get("components") or [])
 
     def match(message: JSON) -> bool:
         shown = [_embed_key(embed) for embed in message.get("embeds") or []]
-        return (message.get("content") or "") == content and shown == embeds
+        said = card_texts(message.get("components") or [])
+        return (message.get("content") or "") == content and shown == embeds and said == texts
 
     return match
 

@@ -6,6 +6,9 @@
 * The outbox keeps delivered messages for :data:`OUTBOX_DAYS`, and the prompts of a running
   Conflict as long as it runs (a restarted bot checks them).
 * The Narrator's requests for rolls are kept as long (their message comes from the outbox).
+* A session left open closes by itself after ``MISTBORN_SESSION_QUIET_HOURS`` without anything
+  happening in its channel, at its last event; sessions and their journal are kept as long as
+  the roll log (``storage.journal``).
 
 It runs once the bot is connected, then every :data:`EVERY` seconds, a few hundred rows per
 statement, so a roll or a move waiting for the database barely notices.
@@ -13,7 +16,8 @@ statement, so a roll or a move waiting for the database barely notices.
 
 import asyncio
 import logging
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from storage import Storage
 from storage.errors import StorageError
@@ -30,9 +34,17 @@ HANDLED_DAYS = 1
 
 
 class Upkeep:
-    def __init__(self, storage: Storage, roll_log_days: int) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        roll_log_days: int,
+        session_quiet_hours: float = 12.0,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
         self.storage = storage
         self.roll_log_days = roll_log_days
+        self.session_quiet = timedelta(hours=session_quiet_hours)
+        self.clock = clock
         self.every = EVERY
         self._task: asyncio.Task[None] | None = None
 
@@ -57,10 +69,14 @@ class Upkeep:
 
     async def prune(self) -> tuple[int, int]:
         """One pass: (rolls, outbox rows) deleted."""
-        now = utc_now()
+        now = self.clock()
+        closed = await self.storage.journal.close_quiet(now - self.session_quiet)
+        if closed:
+            log.info("Closed %d session(s) left open in a quiet channel", len(closed))
         rolls = 0
         if self.roll_log_days > 0:
             rolls = await self.storage.rolls.prune(now - timedelta(days=self.roll_log_days))
+            await self.storage.journal.prune(now - timedelta(days=self.roll_log_days))
         before = now - timedelta(days=OUTBOX_DAYS)
         await self.storage.requests.prune(before)
         messages = await self.storage.outbox.prune(before)

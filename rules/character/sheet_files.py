@@ -12,7 +12,15 @@ from rules.character.model import Character
 from rules.character.roll20 import MAX_BYTES as ROLL20_MAX_BYTES
 from rules.character.roll20 import is_roll20_file, read_roll20
 from rules.character.roll20_sheet import map_roll20
-from rules.character.transfer import character_from_json, file_bytes, is_our_file, read_json
+from rules.character.transfer import (
+    MAX_FILE_BYTES,
+    character_from_json,
+    file_bytes,
+    is_our_file,
+    portrait_allowance,
+    portrait_from_json,
+    read_json,
+)
 from rules.errors import RulesError
 
 MAX_UPLOAD_BYTES = ROLL20_MAX_BYTES
@@ -36,6 +44,8 @@ class ImportedSheet(BaseModel):
     character: Character
     source: SheetSource
     left_out: tuple[str, ...] = ()
+    portrait: bytes | None = None
+    """A file of ours: its portrait's bytes, for the bot to decode and check again."""
 
 
 def read_sheet_file(data: str | bytes, owner_id: int, name: str | None = None) -> ImportedSheet:
@@ -44,11 +54,12 @@ def read_sheet_file(data: str | bytes, owner_id: int, name: str | None = None) -
     raw = file_bytes(data, ROLL20_MAX_BYTES)
     parsed = read_json(raw, ROLL20_MAX_BYTES)
     if is_our_file(parsed):
-        file_bytes(raw)  # our own files keep their smaller cap
+        file_bytes(raw, MAX_FILE_BYTES + portrait_allowance(parsed))  # our own, smaller cap
         character = character_from_json(parsed)
         if name is not None:
             character = revise_character(character, name=name)
-        return ImportedSheet(character=character, source=SheetSource.BOT)
+        portrait = portrait_from_json(parsed)
+        return ImportedSheet(character=character, source=SheetSource.BOT, portrait=portrait)
     if is_roll20_file(parsed):
         found = map_roll20(read_roll20(parsed), owner_id, name)
         return ImportedSheet(character=found.character, source=SheetSource.ROLL20, left_out=found.left_out)

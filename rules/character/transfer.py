@@ -1,14 +1,17 @@
 """Character sheets as versioned JSON files players can download and upload.
 
-The file is ``{"schema_version": 1, "character": {...}}``. Import is defensive, since the file
-comes from anyone: it is size-capped before parsing, parsed by pydantic's JSON reader (which
-refuses deep nesting and numbers too big to hold), checked for the schema version, then
-validated as a whole sheet. Any failure is one :class:`~rules.errors.RulesError`.
+The file is ``{"schema_version": 1, "character": {...}}``, and ``"portrait"``: the character's
+portrait image in base64, when it has one (the bot decodes and checks it again on import).
+Import is defensive, since the file comes from anyone: it is size-capped before parsing, parsed
+by pydantic's JSON reader (which refuses deep nesting and numbers too big to hold), checked for
+the schema version, then validated as a whole sheet. Any failure is one :class:`~rules.errors.RulesError`.
 """
 
-from typing import Literal
+import base64
+import binascii
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import from_json
 
 from rules.character.checked import validated
@@ -17,6 +20,9 @@ from rules.errors import RulesError
 
 SCHEMA_VERSION = 1
 MAX_FILE_BYTES = 64 * 1024
+"""The file's cap, its portrait apart."""
+MAX_PORTRAIT_CHARS = 96 * 1024
+"""The longest portrait in base64 a file may carry (a 64 KiB image takes about 87 KiB)."""
 EXPORTED = "Upload the file /character export made."
 
 
@@ -27,11 +33,35 @@ class SheetFile(BaseModel):
 
     schema_version: Literal[1]
     character: Character
+    portrait: Annotated[str, Field(max_length=MAX_PORTRAIT_CHARS)] | None = None
 
 
-def export_character(character: Character) -> str:
-    """The sheet as JSON text that ``import_character`` reads back to an equal Character."""
-    return SheetFile(schema_version=SCHEMA_VERSION, character=character).model_dump_json(indent=2)
+def export_character(character: Character, portrait: bytes | None = None) -> str:
+    """The sheet (and its portrait's bytes) as JSON text that ``import_character`` reads back to
+    an equal Character (and ``portrait_from_json`` to the same bytes)."""
+    text = base64.b64encode(portrait).decode("ascii") if portrait else None
+    sheet = SheetFile(schema_version=SCHEMA_VERSION, character=character, portrait=text)
+    return sheet.model_dump_json(indent=2, exclude_none=True)
+
+
+def portrait_allowance(parsed: object) -> int:
+    """What a file's portrait adds to its cap: its base64's length, up to the longest allowed."""
+    found = parsed.get("portrait") if isinstance(parsed, dict) else None
+    return min(len(found), MAX_PORTRAIT_CHARS) if isinstance(found, str) else 0
+
+
+def portrait_from_json(parsed: object) -> bytes | None:
+    """The portrait's bytes in a parsed file of ours (None without one); not yet an image we
+    trust: the bot decodes and re-encodes it as any upload."""
+    found = parsed.get("portrait") if isinstance(parsed, dict) else None
+    if found is None:
+        return None
+    if not isinstance(found, str) or len(found) > MAX_PORTRAIT_CHARS:
+        raise RulesError(f"That sheet's portrait is not one this bot exported. {EXPORTED}")
+    try:
+        return base64.b64decode(found, validate=True)
+    except (binascii.Error, ValueError):
+        raise RulesError(f"That sheet's portrait is not valid base64. {EXPORTED}") from None
 
 
 def file_bytes(data: str | bytes, max_bytes: int = MAX_FILE_BYTES) -> bytes:

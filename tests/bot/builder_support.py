@@ -5,6 +5,7 @@ a submitted form. :class:`Builder` finds the component on the newest message its
 see, as a person would, and counts the interactions so a test can hold a template to its budget.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from fake_discord.harness import visible_to
@@ -42,7 +43,7 @@ class Builder:
     async def click(self, label: str) -> InteractionRecord:
         return self._counted(await self.env.harness.click(label, user=self.user))
 
-    async def submit(self, values: dict[str, str]) -> InteractionRecord:
+    async def submit(self, values: Mapping[str, str | list[str] | bool]) -> InteractionRecord:
         return self._counted(await self.env.harness.submit(values, user=self.user))
 
     def message(self) -> JSON:
@@ -71,20 +72,48 @@ class Builder:
         raise AssertionError(f"{label!r} is not offered in {part}: {offered}")
 
 
+TEMPLATES = {"mistborn": "Mistborn", "keeper": "Keeper", "none": "No Powers", "misting": "Misting"}
+LABELS = "Strong Attributes, average Standings, weak Powers"
+EXTRAS = "Lucky\nQuiet"
+
+
 async def make_hero(env: BotEnv, template: str, user: str = "player1", name: str = "Vin") -> Builder:
-    """Make a whole Hero from only a name with the Powers ``template``, the shortest way."""
+    """Make a whole Hero from only a name with the Powers ``template``, the shortest way: the
+    labels and Powers in the first form, the two splits, the Traits, and the story form with
+    "Create the Hero when this is sent" ticked (docs/rulings.md §6.10)."""
+    builder = Builder(env, user)
+    await builder.slash(f"/character create name:{name}")
+    first: dict[str, str | list[str] | bool] = {
+        "concept": "Street urchin",
+        "Strong, average and weak": LABELS,
+        "Powers": TEMPLATES[template],
+    }
+    if template == "misting":
+        first["A Misting's metal"] = "Steel"
+    await builder.submit(first)
+    await builder.choose("attributes", "Physique 3 · Charm 4 · Wits 6")
+    await builder.choose("standings", "Resources 4 · Influence 4 · Spirit 3")
+    await builder.submit(TRAITS)
+    await builder.click("Write Destiny, Tragedy and Props")
+    story: dict[str, str | list[str] | bool] = {**STORY, "Create the Hero when this is sent": True}
+    if template == "none":
+        story["extras"] = EXTRAS
+    await builder.submit(story)
+    return builder
+
+
+async def make_hero_by_menus(env: BotEnv, template: str, user: str = "player1", name: str = "Vin") -> Builder:
+    """The same Hero one step at a time, as before the first form offered the choices: the
+    concept alone, a menu each for the labels, the splits and the Powers, then Create."""
     builder = Builder(env, user)
     await builder.slash(f"/character create name:{name}")
     await builder.submit({"concept": "Street urchin"})
-    await builder.choose("labels", "Strong Attributes, average Standings, weak Powers")
+    await builder.choose("labels", LABELS)
     await builder.choose("attributes", "Physique 3 · Charm 4 · Wits 6")
     await builder.choose("standings", "Resources 4 · Influence 4 · Spirit 3")
     await builder.choose("powers", POWERS[template])
     await builder.submit(TRAITS)
     await builder.click("Write Destiny, Tragedy and Props")
-    story = dict(STORY)
-    if template == "none":
-        story |= {"extra0": "Lucky", "extra1": "Quiet"}
-    await builder.submit(story)
+    await builder.submit({**STORY, "extras": EXTRAS} if template == "none" else STORY)
     await builder.click(f"Create {name}")
     return builder

@@ -32,7 +32,8 @@ from fake_discord.world import (
 )
 from rules.conflict import Act, ActionKind, ActionSpec, Command, Conflict, Declare, DiceSpec, Reorder, waiting
 from storage import GuildSettings, Storage
-from testbed.bot_env import BotEnv, make_settings
+from testbed.bot_env import BotEnv, make_settings, refused
+from testbed.cards import shows
 from tests.bot.secrecy_matrix import PERSONAS
 from tests.bot.test_bad_input import LogCatcher, Outcome, Probe, Rows, db_rows
 
@@ -119,7 +120,7 @@ async def open_table(tmp_path: Path) -> AsyncIterator[Table]:
             await storage.settings.set(env.guild_id, GuildSettings(narrator_role_ids=(keeper.id,)))
             for user, line in SETUP:
                 reply = await env.slash(line, user=user)
-                assert not (reply.ephemeral and not reply.embeds), (line, reply.content)
+                assert not refused(reply), (line, reply.content)
             former = world.guild.member("former")
             assert former is not None
             former.role_ids.remove(keeper.id)  # no longer a Narrator, from the next interaction on
@@ -167,7 +168,7 @@ def refusal(outcome: Outcome) -> bool:
     if outcome.record.type != payloads.COMPONENT:
         return outcome.refused
     messages = outcome.record.messages
-    return bool(messages) and all(m["flags"] & payloads.EPHEMERAL and not m["embeds"] for m in messages)
+    return bool(messages) and all(m["flags"] & payloads.EPHEMERAL and not shows(m) for m in messages)
 
 
 async def deliver(t: Table, payload: JSON) -> Outcome:

@@ -10,6 +10,7 @@ import pytest
 from bot.admission import BACKLOG, BUSY, LAG_LIMIT
 from bot.client import MistbornTree
 from testbed.bot_env import BotEnv
+from testbed.cards import is_card
 
 
 def tree_of(env: BotEnv) -> MistbornTree:
@@ -62,7 +63,7 @@ async def test_back_under_capacity_the_same_interactions_are_served(vin: BotEnv)
     assert (await vin.slash("/roll dice:5 difficulty:2", user="player1")).content == BUSY
     overload(vin, late=False)
     roll = await vin.slash("/roll dice:5 difficulty:2", user="player1")
-    assert roll.embeds and not roll.ephemeral
+    assert is_card(roll.message) and not roll.ephemeral
     suggestions = await vin.harness.autocomplete("/roll stat:st", user="player1")
     assert [choice["value"] for choice in suggestions.choices] == ["Steel"]
     assert await logged_rolls(vin) == 1
@@ -73,4 +74,4 @@ async def test_a_lag_without_a_backlog_refuses_nobody(vin: BotEnv) -> None:
     overload(vin, late=True)
     tree_of(vin).in_flight = 0
     roll = await vin.slash("/roll dice:5 difficulty:2", user="player1")
-    assert roll.embeds and not roll.ephemeral
+    assert is_card(roll.message) and not roll.ephemeral

@@ -7,6 +7,7 @@ from bot.config import Settings
 from fake_discord.validate import validate_command, validate_command_set
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text, card_title
 
 
 async def test_synced_commands_obey_discords_rules(bot_env: BotEnv) -> None:
@@ -68,11 +69,11 @@ async def test_contest_between_two_characters_stats(bot_env: BotEnv) -> None:
     secret = await bot_env.slash(line, user="player1")
     assert secret.ephemeral and "one of the Narrator's characters" in secret.content
     reply = await bot_env.slash(line, user="narrator")
-    embed = reply.embeds[0]
-    assert [f["name"] for f in embed["fields"]] == ["Thorrow", "Carrow"]
-    assert embed["fields"][0]["value"].startswith("Physique 6 = **6**")
-    assert embed["fields"][1]["value"].startswith("Physique 4 = **4**")
-    assert embed["title"] in ("Thorrow wins", "Carrow wins", "Stalemate")
+    assert reply.message is not None
+    said = card_text(reply.message)
+    assert "**Thorrow**\nPhysique 6 = **6**" in said and "**Carrow**\nPhysique 4 = **4**" in said
+    assert said.index("**Thorrow**") < said.index("**Carrow**")
+    assert card_title(reply.message) in ("Thorrow wins", "Carrow wins", "Stalemate")
     refused = await bot_env.slash(
         line.replace("opponent:Carrow", "opponent:Thorrow").replace("actor:Thorrow", "actor:Carrow"),
         user="player1",

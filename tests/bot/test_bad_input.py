@@ -47,6 +47,7 @@ from storage import NotFoundError, RollLog, Storage
 from storage.conflict_moves import current_conflict
 from storage.settings import GuildSettings
 from testbed.bot_env import BotEnv
+from testbed.cards import is_card
 
 JSON = dict[str, Any]
 SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, ATTACHMENT = 1, 2, 3, 4, 5, 6, 7, 8, 11
@@ -221,7 +222,7 @@ class Probe:
         outcome = await self.send(
             "odds", [{"type": INTEGER, "name": "dice", "value": 4}], path=["roll"], guild=guild
         )
-        assert not outcome.refused and outcome.record.embeds
+        assert not outcome.refused and is_card(outcome.record.message)
 
 
 class LogCatcher(logging.Handler):

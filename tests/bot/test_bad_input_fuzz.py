@@ -174,6 +174,7 @@ FAMILIES = {
         "request",
         "scene",
         "web",
+        "session",
     },
     "characters": {"character", "edit", "sheet", "burden", "say"},
     "conflict": {"conflict", "burn", "declare", "act", "switch", "pass", "defend", "nudges"},

@@ -18,6 +18,7 @@ from fake_discord.payloads import ATTACHMENT_SIZE_LIMIT, Resolved
 from fake_discord.world import FakeMember
 from rules.character import CharacterKind, export_character, make_character
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 from tests.bot.test_bad_input import (
     ATTACHMENT,
     JSON,
@@ -154,8 +155,9 @@ async def test_a_file_claiming_more_than_discord_allows_is_never_downloaded(prob
 
 async def test_an_imported_sheet_belongs_to_the_importer_not_the_file(probe: Probe) -> None:
     outcome = await import_file(probe, "good", user="player2", name="**Tin** @everyone")
-    assert not outcome.refused and outcome.record.ephemeral
-    assert "\\*\\*Tin\\*\\*" in outcome.record.content and "@everyone" not in outcome.record.content
+    assert not outcome.refused and outcome.record.ephemeral and outcome.record.message is not None
+    said = card_text(outcome.record.message)
+    assert "\\*\\*Tin\\*\\*" in said and "@everyone" not in said
     stored = await probe.env.storage.characters.get_by_name(probe.env.guild_id, "**Tin** @everyone")
     assert stored.character.owner_id == probe.env.user_id("player2")
 

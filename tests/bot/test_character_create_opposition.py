@@ -4,6 +4,7 @@ builder is a player's, so the Narrator is told how to fill the sheet, and nothin
 import pytest
 
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 
 
 @pytest.mark.parametrize("kind", ["Villain", "Extra"])
@@ -16,4 +17,4 @@ async def test_a_villain_or_extra_with_only_a_name_says_how_to_fill_the_sheet(
     assert "`template`" in reply.content and "`physique`" in reply.content
     assert await bot_env.storage.characters.summaries(bot_env.guild_id) == []
     made = await bot_env.slash(f"/character create name:Straff kind:{kind} wits:5")
-    assert made.ephemeral and made.embeds[0]["title"] == f"Straff — {kind}"
+    assert made.message is not None and made.ephemeral and f"## Straff — {kind}" in card_text(made.message)

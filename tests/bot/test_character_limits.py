@@ -8,10 +8,13 @@ from typing import Any
 import discord
 
 from bot.render.sheet import fit, sheet_embed
+from bot.render.sheet_card import sheet_card
+from fake_discord.payloads import JSON
 from rules.character import Character, CharacterKind, make_character
 from rules.character import limits as lim
 from rules.character.text_budget import user_text_length
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 
 PATTERN = "*_~|`\\🔥"
 
@@ -121,6 +124,27 @@ def test_sheet_embed_of_a_maximal_sheet_fits_every_kind() -> None:
         assert len(embed) <= 6000 and isinstance(embed, discord.Embed)
 
 
+def components_in(components: list[JSON]) -> int:
+    """Every component of a layout message, nested ones included, as Discord counts to 40."""
+    total = 0
+    for component in components:
+        inner = [component[k] for k in ("accessory", "component") if isinstance(component.get(k), dict)]
+        total += 1 + components_in(inner + list(component.get("components") or []))
+    return total
+
+
+def test_the_sheet_card_of_a_maximal_sheet_fits_every_kind() -> None:
+    for kind in CharacterKind:
+        extra: dict[str, Any] = {"destiny": "", "tragedy": "", "damage": {}, "size": 100, "members_down": 7}
+        character = maximal(kind, **(extra if kind is CharacterKind.EXTRA else {}))
+        card = sheet_card(character, portrait=True, notes=["x" * 400])
+        components: list[JSON] = card.to_components()  # type: ignore[no-untyped-call]
+        text = card_text({"components": components})
+        assert components_in(components) <= 40 and units(text) <= 4000
+        for section in ("Traits", "Destiny", "Burdens", "Powers", "Stunts", "Props", "Notes"):
+            assert f"**{section}**" in text or kind is CharacterKind.EXTRA
+
+
 async def test_every_reply_about_a_maximal_sheet_fits(bot_env: BotEnv, tmp_path: Path) -> None:
     owner = bot_env.user_id("player1")
     character = maximal(owner_id=owner)
@@ -140,17 +164,24 @@ async def test_every_reply_about_a_maximal_sheet_fits(bot_env: BotEnv, tmp_path:
         await bot_env.slash(f'/burden remove burden:"{character.burdens[0].name}"', user="player1"),
         await bot_env.slash("/character use name:" + f'"{name}"', user="player1"),
     ]
+    cards = [replies[0], replies[2]]  # the sheet: a layout message (issue 32)
+    for reply in cards:
+        assert reply.message is not None and not reply.embeds
+        assert components_in(reply.message["components"]) <= 40
+        assert units(card_text(reply.message)) <= 4000
     for reply in replies:
-        assert reply.embeds, reply.content
-        assert_within_limits(reply.embeds)
-    shown = replies[0].embeds[0]
-    assert shown["title"].startswith("Max\\*\\_")
+        if reply not in cards:
+            assert reply.embeds, reply.content
+            assert_within_limits(reply.embeds)
+    assert replies[0].message is not None
+    assert "## Max\\*\\_" in card_text(replies[0].message)
     exported = await bot_env.slash("/character export", user="player1")
     path = tmp_path / "max.json"
     assert exported.message is not None
     path.write_bytes(bot_env.harness.fake.file_bytes(exported.message["attachments"][0]))
     imported = await bot_env.slash(f'/character import file:"{path}" name:Copy', user="player1")
-    assert_within_limits(imported.embeds)
+    assert imported.message is not None and components_in(imported.message["components"]) <= 40
+    assert units(card_text(imported.message)) <= 4000 and "Imported **Copy**" in card_text(imported.message)
     assert not bot_env.harness.violations
 
 

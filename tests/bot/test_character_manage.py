@@ -14,6 +14,7 @@ from fake_discord.payloads import JSON
 from rules.character import Character, CharacterKind, export_character, make_character
 from storage import StoredCharacter
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 
 
 async def make(
@@ -40,10 +41,11 @@ async def test_create_hero_is_stored_shown_and_made_active(bot_env: BotEnv) -> N
         "resources:4 influence:3 spirit:4",
         user="player1",
     )
-    assert not reply.ephemeral and "now your active character" in reply.content
-    sheet = reply.embeds[0]
-    assert sheet["title"] == "Vin — Hero" and "Street \\*thief\\*" in sheet["description"]
-    assert "Health **8**/8" in field(sheet, "Resiliences")
+    assert reply.message is not None and not reply.ephemeral
+    sheet = card_text(reply.message)
+    assert "now your active character" in sheet
+    assert "## Vin — Hero" in sheet and "Street \\*thief\\*" in sheet
+    assert "**Resiliences**\nHealth **8**/8" in sheet
     stored = await bot_env.storage.characters.get_by_name(bot_env.guild_id, "vin")
     assert stored.character.owner_id == bot_env.user_id("player1")
     assert stored.character.attributes.wits == 6 and stored.character.standings.resources == 4
@@ -54,9 +56,9 @@ async def test_create_hero_is_stored_shown_and_made_active(bot_env: BotEnv) -> N
 
 async def test_create_reports_hero_build_advice_without_blocking(bot_env: BotEnv) -> None:
     reply = await bot_env.slash("/character create name:Kelsier physique:9", user="player1")
-    assert len(reply.embeds) == 2 and "Physique runs from 2 to 6" in field(
-        reply.embeds[1], "Hero build check (advice only)"
-    )
+    assert reply.message is not None
+    advice = card_text(reply.message).split("**Hero build check (advice only)**\n")[1]
+    assert "Physique runs from 2 to 6" in advice
     assert (
         await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Kelsier")
     ).character.attributes.physique == 9
@@ -65,7 +67,7 @@ async def test_create_reports_hero_build_advice_without_blocking(bot_env: BotEnv
 async def test_second_hero_does_not_replace_the_active_one(bot_env: BotEnv) -> None:
     await bot_env.slash("/character create name:Vin physique:2", user="player1")
     reply = await bot_env.slash("/character create name:Spook physique:2", user="player1")
-    assert "active" not in reply.content
+    assert reply.message is not None and "active" not in card_text(reply.message)
     active = await bot_env.storage.active.get(bot_env.guild_id, bot_env.user_id("player1"))
     assert active is not None and active.name == "Vin"
 
@@ -91,9 +93,10 @@ async def test_create_refusals_store_nothing(bot_env: BotEnv, line: str, message
 
 async def test_narrator_creates_villains_extras_and_heroes_for_players(bot_env: BotEnv) -> None:
     villain = await bot_env.slash("/character create name:Straff kind:Villain wits:8")
-    assert villain.ephemeral and villain.embeds[0]["title"] == "Straff — Villain"
+    assert villain.message is not None and villain.ephemeral
+    assert "## Straff — Villain" in card_text(villain.message)
     guards = await bot_env.slash("/character create name:Guards kind:Extra size:6")
-    assert "6 standing" in guards.embeds[0]["description"]
+    assert guards.message is not None and "6 standing" in card_text(guards.message)
     await bot_env.slash("/character create name:Elend owner:@player2")
     stored = {s.name: s.character for s in await bot_env.storage.characters.list_by_guild(bot_env.guild_id)}
     assert stored["Straff"].kind is CharacterKind.VILLAIN and stored["Straff"].owner_id == bot_env.user_id(
@@ -107,14 +110,14 @@ async def test_narrator_creates_villains_extras_and_heroes_for_players(bot_env: 
 async def test_show_named_active_private_and_missing(bot_env: BotEnv) -> None:
     stored = await make(bot_env, "Vin", concept="Survivor's heir")
     shown = await bot_env.slash("/character show name:VIN", user="player2")
-    assert not shown.ephemeral and shown.embeds[0]["title"] == "Vin — Hero"
+    assert shown.message is not None and not shown.ephemeral and "## Vin — Hero" in card_text(shown.message)
     private = await bot_env.slash("/character show name:Vin private:true", user="player2")
     assert private.ephemeral
     none = await bot_env.slash("/character show", user="player1")
     assert none.ephemeral and "no active character" in none.content
     await bot_env.storage.active.set(bot_env.guild_id, bot_env.user_id("player1"), stored.id)
     active = await bot_env.slash("/character show", user="player1")
-    assert active.embeds[0]["title"] == "Vin — Hero"
+    assert active.message is not None and "## Vin — Hero" in card_text(active.message)
 
 
 async def test_character_in_another_server_is_invisible(bot_env: BotEnv) -> None:
@@ -287,7 +290,8 @@ async def test_export_then_import_under_a_new_name(bot_env: BotEnv, tmp_path: Pa
     clash = await bot_env.slash(f'/character import file:"{path}"', user="player2")
     assert clash.ephemeral and "under another name with the `name` option" in clash.content
     copied = await bot_env.slash(f'/character import file:"{path}" name:Valette', user="player2")
-    assert copied.ephemeral and "Imported **Valette**" in copied.content
+    assert copied.message is not None and copied.ephemeral
+    assert "Imported **Valette**" in card_text(copied.message)
     stored = await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Valette")
     assert stored.character.owner_id == bot_env.user_id("player2")
     assert stored.character.powers[0].name == "Steel" and stored.character.concept == "Mistborn"
@@ -353,7 +357,7 @@ async def test_view_sheet_menu_shows_the_members_active_character(bot_env: BotEn
     assert none.ephemeral and "player1 has no active character" in none.content
     await bot_env.storage.active.set(bot_env.guild_id, bot_env.user_id("player1"), stored.id)
     shown = await bot_env.harness.user_menu("View sheet", "player1", user="player2")
-    assert shown.ephemeral and shown.embeds[0]["title"] == "Vin — Hero"
+    assert shown.message is not None and shown.ephemeral and "## Vin — Hero" in card_text(shown.message)
 
 
 async def test_name_autocomplete_reads_all_but_edits_only_your_own(bot_env: BotEnv) -> None:

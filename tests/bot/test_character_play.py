@@ -9,6 +9,7 @@ from rules.burdens import Severity
 from rules.character import CharacterKind, make_character
 from storage import StoredCharacter
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 
 
 async def make(env: BotEnv, name: str = "Vin", owner: str = "player1", **fields: Any) -> StoredCharacter:
@@ -59,8 +60,9 @@ async def test_defeat_with_a_mortal_burden_is_stored(bot_env: BotEnv) -> None:
         "Devastated": Severity.MORTAL,
     }
     sheet = await bot_env.slash("/character show name:Vin")
-    assert "Willpower **0**/6 — Devastated" in field(sheet.embeds[0], "Resiliences")
-    assert "Devastated: −2 dice on Power rolls" in sheet.embeds[0]["footer"]["text"]
+    assert sheet.message is not None
+    assert "Willpower **0**/6 — Devastated" in card_text(sheet.message).split("**Resiliences**")[1]
+    assert "-# Devastated: −2 dice on Power rolls" in card_text(sheet.message)
 
 
 async def test_pewter_raises_health_for_the_hit(bot_env: BotEnv) -> None:

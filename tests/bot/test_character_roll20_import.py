@@ -9,6 +9,7 @@ import pytest
 
 from rules.burdens import Severity
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 from tests.bot.test_character_manage import snapshot
 
 SAMPLES = Path(__file__).resolve().parents[1] / "rules" / "character" / "roll20"
@@ -18,8 +19,10 @@ async def test_a_full_roll20_sheet_imports_whole(bot_env: BotEnv, tmp_path: Path
     path = tmp_path / "vin.json"
     shutil.copy(SAMPLES / "full.json", path)
     reply = await bot_env.slash(f'/character import file:"{path}"', user="player1")
-    assert reply.ephemeral and "Imported **Vin** from Roll20." in reply.content
-    assert [e["title"] for e in reply.embeds] == ["Vin — Hero"], "nothing left out, no advice"
+    assert reply.message is not None and reply.ephemeral
+    text = card_text(reply.message)
+    assert "Imported **Vin** from Roll20." in text and "## Vin — Hero" in text
+    assert "Not imported" not in text and "advice" not in text, "nothing left out, no advice"
     vin = (await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Vin")).character
     assert vin.owner_id == bot_env.user_id("player1") and len(vin.powers) == 8
     assert vin.burdens[0].severity is Severity.SERIOUS and vin.props[0].weapon == 1
@@ -32,9 +35,8 @@ async def test_a_partial_roll20_sheet_lists_back_what_has_no_place(bot_env: BotE
     assert refused.ephemeral and "Only a Narrator can import Villains" in refused.content
     assert await snapshot(bot_env) == []
     reply = await bot_env.slash(f'/character import file:"{path}" name:Straff', user="narrator")
-    assert "Imported **Straff** from Roll20." in reply.content
-    left = next(e for e in reply.embeds if e["title"] == "Not imported")
-    listed = "\n".join(f["value"] for f in left["fields"])
+    assert reply.message is not None and "Imported **Straff** from Roll20." in card_text(reply.message)
+    listed = card_text(reply.message).split("**Not imported from the Roll20 sheet**")[1]
     assert "Charm 'eleven': not a rating from 1 to 10" in listed
     assert "favourite\\_colour 'Grey': not a field of the Mistborn sheet" in listed
     assert "1 Roll20 ability (macros)" in listed

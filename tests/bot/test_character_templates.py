@@ -5,6 +5,7 @@ import pytest
 
 from rules.character import CharacterKind, Standing
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 from tests.bot.test_character_manage import snapshot
 
 
@@ -17,7 +18,8 @@ async def test_a_narrator_makes_each_template_in_one_command(bot_env: BotEnv) ->
         "/character create name:Inquisitor template:inquisitor",
     ]:
         reply = await bot_env.slash(line)
-        assert reply.ephemeral and "template: example numbers, change them with `/edit`" in reply.content
+        assert reply.message is not None and reply.ephemeral
+        assert "template: example numbers, change them with `/edit`" in card_text(reply.message)
         name = line.split("name:")[1].split()[0]
         made[name] = (await bot_env.storage.characters.get_by_name(bot_env.guild_id, name)).character
     assert (made["Thug"].kind, made["Thug"].size, made["Thug"].attributes.physique) == (

@@ -5,6 +5,7 @@ from rules.character.stats import standing_available
 from rules.conflict import Conflict
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_message, refused
+from testbed.cards import card_text
 
 
 async def state(env: BotEnv) -> Conflict:
@@ -110,7 +111,7 @@ async def test_a_hero_made_for_a_player_is_their_active_one_and_the_join_hint_is
 ) -> None:
     env = bot_env
     made = await env.slash("/character create name:Vin physique:4 wits:3 owner:player1", user="narrator")
-    assert "its player's active character" in made.content
+    assert made.message is not None and "its player's active character" in card_text(made.message)
     await env.play([("narrator", '/conflict start kind:physical stakes:"A brawl"')])
     joined = await env.slash("/conflict join", user="player1")
     assert not refused(joined), joined.content

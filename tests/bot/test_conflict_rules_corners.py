@@ -6,6 +6,7 @@ import pytest
 from bot.render.dice import outcome_text
 from rules.roll import read
 from testbed.bot_env import BotEnv, board_message, embeds_text, refused
+from testbed.cards import card_title
 
 STRAFF_SNEERS = [
     ("player1", "/character create name:Vin physique:3 charm:3 wits:4"),
@@ -196,7 +197,8 @@ async def test_a_group_wins_a_contest_in_the_plural(bot_env: BotEnv) -> None:
     titles = set()
     for _ in range(12):
         reply = await env.slash('/contest actor:"House guards" actor_stat:Physique opponent_dice:2')
-        titles.add(reply.embeds[0]["title"])
+        assert reply.message is not None
+        titles.add(card_title(reply.message))
     assert "House guards win" in titles and "House guards wins" not in titles
 
 

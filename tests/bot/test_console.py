@@ -181,9 +181,9 @@ def test_as_seats_a_third_player_who_is_the_same_in_the_next_run(tmp_path: Path)
     assert "Player: @player3" in first.stdout
     again = run_console("!as player3\n/roll stat:Wits\n", db)
     assert again.returncode == 0, again.stdout[-3000:] + again.stderr
-    assert "Pool: Wits 4" in again.stdout
+    assert "**Pool:** Wits 4" in again.stdout
     typed = run_console("/roll stat:Wits\n", db, "--user", "player3", "--player")
-    assert "Pool: Wits 4" in typed.stdout
+    assert "**Pool:** Wits 4" in typed.stdout
 
 
 EMBED = re.compile(r"^\+-{40}\n(.*?)^\+-{40}$", flags=re.MULTILINE | re.DOTALL)

@@ -13,9 +13,11 @@ from fake_discord import payloads
 from fake_discord.commandline import CommandLineError, find_command
 from fake_discord.payloads import Resolved
 from fake_discord.places import DM, ELSEWHERE, GROUP, SERVER, server_without_bot
+from fake_discord.records import InteractionRecord
 from fake_discord.validate import validate_command
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv, running_bot_env, table_world
+from testbed.cards import card_text, card_title, is_card
 from tests.bot.test_console import run_console
 from tests.bot.test_slow_database import locked_for
 
@@ -66,13 +68,18 @@ def test_the_fake_holds_discords_rule_on_group_dms(
     assert bool(validate_command(command)) is refused
 
 
+def title(record: InteractionRecord) -> str:
+    assert record.message is not None
+    return card_title(record.message)
+
+
 @pytest.mark.parametrize("place", PLACES)
 async def test_roll_read_and_odds_answer_anywhere(env: BotEnv, place: str) -> None:
     await with_vin(env)
     rolled = await env.harness.slash("/roll dice:4 difficulty:2 label:Leap", user="player1", place=place)
-    assert not rolled.ephemeral and rolled.embeds[0]["title"] == "Leap"
+    assert not rolled.ephemeral and title(rolled) == "Leap"
     read = await env.harness.slash("/read faces:3 3 6 1", user="player1", place=place)
-    assert not read.ephemeral and read.embeds[0]["title"] == "Table dice"
+    assert not read.ephemeral and title(read) == "Table dice"
     odds = await env.harness.slash("/odds roll dice:4 difficulty:2", user="player1", place=place)
     assert not odds.ephemeral and odds.messages[0]["attachments"]
     payload = rolled.payload
@@ -101,7 +108,7 @@ async def test_circumstances_do_not_apply_outside_the_server(env: BotEnv) -> Non
     assert reply.ephemeral and "leave `circumstances` out" in reply.content
     await env.slash('/scene circumstances value:-1 note:"in the mists"')
     rolled = await env.harness.slash("/roll dice:3", user="narrator", place=ELSEWHERE)
-    assert not rolled.ephemeral and "Circumstances" not in str(rolled.embeds)
+    assert not rolled.ephemeral and rolled.message and "Circumstances" not in card_text(rolled.message)
 
 
 @pytest.mark.parametrize("place", PLACES)
@@ -143,7 +150,7 @@ async def test_a_roll_outside_waits_for_no_database(env: BotEnv) -> None:
         rolled = await env.harness.slash("/roll dice:5", user="player1", place=DM)
     finally:
         await holder
-    assert not rolled.deferred and not rolled.ephemeral and rolled.embeds
+    assert not rolled.deferred and not rolled.ephemeral and is_card(rolled.message)
 
 
 async def test_autocomplete_outside_offers_no_sheet(env: BotEnv) -> None:
@@ -162,7 +169,7 @@ async def test_the_server_still_rolls_from_sheets(env: BotEnv) -> None:
     """The same commands in the bot's server keep their sheets and their log."""
     await with_vin(env)
     reply = await env.slash("/roll stat:Physique", user="player1")
-    assert reply.embeds[0]["title"] == "Vin: Physique"
+    assert title(reply) == "Vin: Physique"
     assert len(await env.storage.rolls.recent(env.guild_id)) == 1
 
 

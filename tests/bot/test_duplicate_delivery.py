@@ -18,6 +18,7 @@ from fake_discord.commandline import parse_slash
 from fake_discord.records import InteractionRecord, settle
 from storage.handled import ALREADY
 from testbed.bot_env import BotEnv
+from testbed.cards import is_card
 
 SECOND_ANSWER = "a second initial response to one interaction"
 """The fake's word for the refused answer (Discord's 40060): expected here, it is the point."""
@@ -63,7 +64,7 @@ async def test_a_roll_delivered_twice_is_rolled_and_logged_once(
     caplog.set_level(logging.INFO)
     record = await delivered_twice(bot_env, line, "player1")
 
-    assert record.response is not None and not record.ephemeral and record.embeds, record.text
+    assert record.response is not None and not record.ephemeral and is_card(record.message), record.text
     assert [e["code"] for e in record.errors] == [40060]  # the second delivery's answer, refused
     stats = await bot_env.storage.rolls.stats(bot_env.guild_id)
     assert stats.rolls == rolls
@@ -98,7 +99,7 @@ async def test_a_replay_after_the_answer_still_says_it_was_carried_out(bot_env: 
     """Delivered again once the first answer is gone (Discord forgot it; a crash lost it): the
     user is told plainly, and the roll is not made again."""
     first = await bot_env.slash("/roll dice:5", user="player2")
-    assert first.embeds and not first.ephemeral
+    assert is_card(first.message) and not first.ephemeral
     again = await bot_env.harness.send(first.payload)
     assert again.ephemeral and again.content == ALREADY
     assert (await bot_env.storage.rolls.stats(bot_env.guild_id)).rolls == 1
@@ -149,7 +150,7 @@ async def test_a_roll_whose_first_answer_another_session_took_still_reaches_the_
     await settle(record, total=10.0)
 
     assert [e["code"] for e in record.errors] == [40060]
-    assert record.embeds and not record.ephemeral, record.text
+    assert is_card(record.message) and not record.ephemeral, record.text
     assert (await bot_env.storage.rolls.stats(bot_env.guild_id)).rolls == 1
     assert failures(caplog) == []
     expected_refusals_only(bot_env)

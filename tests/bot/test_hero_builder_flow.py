@@ -9,6 +9,7 @@ from fake_discord import payloads
 from rules.character.draft import KEPT_FOR, Step
 from storage.sql import execute, to_text, utc_now
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 from tests.bot.builder_support import STORY, TRAITS, Builder
 
 
@@ -157,10 +158,10 @@ async def test_a_form_the_rules_refuse_is_shown_again_with_the_reason(bot_env: B
     await builder.choose("powers", "No Powers")
     await builder.submit(TRAITS)
     await builder.click("Write Destiny, Tragedy and Props")
-    too_many = await builder.submit(STORY | {"props": "a\nb\nc\nd\ne", "extra0": "Lucky", "extra1": "Quiet"})
+    too_many = await builder.submit(STORY | {"props": "a\nb\nc\nd\ne", "extras": "Lucky\nQuiet"})
     assert "Not saved: That is 5 Props; a new Hero has at most 4" in too_many.content
     assert "step 6 of 7" in too_many.content
-    done = await builder.submit(STORY | {"extra0": "Lucky", "extra1": "Quiet"})
+    done = await builder.submit(STORY | {"extras": "Lucky\nQuiet"})
     assert "step 7 of 7" in done.content and "ready to create" in str(done.embeds)
 
 
@@ -173,6 +174,6 @@ async def test_a_closed_first_form_leaves_nothing_to_resume_but_the_name(bot_env
     stored = await bot_env.storage.drafts.of_member(bot_env.guild_id, bot_env.user_id("player1"))
     assert stored is not None and stored.draft.name == "Spook" and stored.version == 2
     taken = await bot_env.slash("/character create name:Thug template:thug")
-    assert taken.embeds
+    assert taken.message is not None and "Created **Thug**" in card_text(taken.message)
     refused = await bot_env.slash("/character create name:Thug", user="player1")
     assert refused.ephemeral and "already a character named Thug" in refused.content

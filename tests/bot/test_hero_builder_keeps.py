@@ -8,6 +8,7 @@ import copy
 from fake_discord import payloads
 from fake_discord.records import InteractionRecord
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 from tests.bot.builder_support import STORY, TRAITS, Builder
 
 FIVE_PROPS = "Glass knives (weapon 1)\nCoin pouch\nCloak\nVials of metal\nA ribbon"
@@ -91,7 +92,7 @@ async def test_a_double_tap_on_create_leaves_the_created_screen(bot_env: BotEnv)
     assert not shown["components"]
     heroes = await bot_env.storage.characters.summaries(bot_env.guild_id)
     assert [h.name for h in heroes] == ["Vin"]
-    announced = [m for m in bot_env.harness.fake.messages.values() if "made **Vin**" in str(m.get("content"))]
+    announced = [m for m in bot_env.harness.fake.messages.values() if "made **Vin**" in card_text(m)]
     assert len(announced) == 1, "the sheet is shown once"
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.text import inert
+from fake_discord.layout import texts
 from fake_discord.records import InteractionRecord
 from testbed.bot_env import BotEnv
 
@@ -33,8 +34,9 @@ HOSTILE: dict[str, str] = {
 
 
 def markdown_parts(message: JSON) -> list[str]:
-    """Where Discord reads Markdown: content, and each embed's title, description and fields."""
-    parts = [str(message.get("content") or "")]
+    """Where Discord reads Markdown: content, each embed's title, description and fields, and
+    a card's text displays."""
+    parts = [str(message.get("content") or ""), *texts(message.get("components") or [])]
     for embed in message.get("embeds") or []:
         parts += [str(embed.get("title") or ""), str(embed.get("description") or "")]
         for field in embed.get("fields") or []:

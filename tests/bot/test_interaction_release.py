@@ -17,6 +17,7 @@ import discord
 
 from bot.client import MistbornTree
 from testbed.bot_env import BotEnv
+from testbed.cards import is_card
 
 
 @contextmanager
@@ -50,9 +51,10 @@ async def settled(env: BotEnv) -> None:
 async def test_handled_commands_and_autocompletes_leave_no_interaction_to_the_collector(vin: BotEnv) -> None:
     with collector_paused() as found:
         for _ in range(3):
-            assert (await vin.slash("/roll dice:5 difficulty:2", user="player1")).embeds
-            assert (await vin.slash("/roll stat:Steel", user="player1")).embeds
-            assert (await vin.slash("/character show name:Vin", user="player2")).embeds
+            assert is_card((await vin.slash("/roll dice:5 difficulty:2", user="player1")).message)
+            assert is_card((await vin.slash("/roll stat:Steel", user="player1")).message)
+            shown = await vin.slash("/character show name:Vin", user="player2")
+            assert is_card(shown.message)  # the sheet card
             assert (await vin.harness.autocomplete("/character show name:V", user="player2")).choices
         refused = await vin.slash("/character show name:Nobody", user="player2")
         assert refused.ephemeral

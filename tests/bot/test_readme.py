@@ -9,23 +9,26 @@ least be commands the console accepts as typed.
 from __future__ import annotations
 
 import os
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+from fake_discord.render import render_message
 from fake_discord.typed import clean_line
+from testbed.bot_env import BotEnv
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SHELL_RUN = ".venv/bin/python -m bot < demo.txt > transcript.txt"
 INLINE = re.compile(r"`(/[a-z][^`<]*\w:[^`<]*)`")
 
 PROMISED = {
-    '/roll dice:5 difficulty:3 label:"Leap the canal"': "| == Leap the canal ==",
+    '/roll dice:5 difficulty:3 label:"Leap the canal"': "▌ == Leap the canal ==",
     "/character create name:Thug template:thug": "Created **Thug**. From the Thug template",
     "!as player1": "(now acting as player1)",
     "/character create name:Vin physique:3 wits:5": "Created **Vin**. It is now your active character.",
-    "/roll stat:Wits traits:1": "| Pool: Wits 5 + Trait = **6**",
+    "/roll stat:Wits traits:1": "▌ **Pool:** Wits 5 + Trait = **6**",
     "!as narrator": "(now acting as narrator)",
     '/conflict start kind:physical stakes:"Escape the alley"': "Escape the alley",
     "/conflict add character:Vin": "**Vin** joins the Heroes",
@@ -125,3 +128,16 @@ def test_every_command_readme_quotes_with_options_is_accepted_as_typed(tmp_path:
     assert sorted(shown) == quoted
     refused = {line: out for line, out in shown.items() if out.lstrip().startswith("error:")}
     assert not refused
+
+
+PICTURE = re.compile(r"## What it looks like\n.*?```text\n(.*?)```", re.S)
+
+
+async def test_the_roll_card_readme_shows_is_what_the_console_draws(bot_env: BotEnv) -> None:
+    """README's picture of a roll card is the console's drawing of that roll, dice seeded."""
+    found = PICTURE.search(README.read_text())
+    assert found, "README has no picture under 'What it looks like'"
+    bot_env.bot.rng = random.Random(14)
+    reply = await bot_env.slash('/roll dice:5 difficulty:3 label:"Leap the canal"', user="player1")
+    assert reply.message is not None
+    assert render_message(reply.message) == found[1].rstrip("\n")

@@ -2,10 +2,9 @@
 
 import typing
 
-import discord
 import pytest
 
-from bot.render.common import FAILURE, NEUTRAL
+from bot.render.common import FAILURE, INFO, NEUTRAL
 from bot.render.conflict import (
     event_lines,
     events_embed,
@@ -288,7 +287,7 @@ def test_event_wording_for_the_rarer_cases(table: Table) -> None:
         ev.Defeated: DEFEAT,
         ev.DamageDealt: FAILURE,
         ev.ConflictEnded: NEUTRAL,
-        ev.Joined: discord.Colour.from_rgb(90, 110, 160),
+        ev.Joined: INFO,
     }
     for kind, colour in colours.items():
         assert events_embed(table.state, examples[kind], title="x").colour == colour

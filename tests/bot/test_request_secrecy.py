@@ -6,19 +6,34 @@ import asyncio
 import re
 from typing import Any
 
+from fake_discord.layout import texts
 from testbed.bot_env import BotEnv
-from tests.bot.test_requests import request_message, roll, table
+from testbed.cards import card_text
+from tests.bot.test_requests import labels, request_message, roll, said, table
 
 JSON = dict[str, Any]
 
 
 def public_with(env: BotEnv, text: str) -> list[JSON]:
-    """Channel messages everyone sees whose embeds mention ``text``."""
+    """Channel messages everyone sees whose cards mention ``text``."""
     return [
         m
         for m in env.harness.fake.messages.values()
-        if text in str(m.get("embeds")) and not int(m.get("flags") or 0) & 64
+        if text in card_text(m) and not int(m.get("flags") or 0) & 64
     ]
+
+
+def side(message: JSON, name: str) -> str:
+    """What a decided Contest's card says of the side ``name``, below its name."""
+    for text in texts(message.get("components") or []):
+        if text.startswith(f"**{name}**\n"):
+            return text.split("\n", 1)[1]
+    raise AssertionError(f"no side {name!r} in {card_text(message)}")
+
+
+def ping_line(message: JSON) -> str:
+    """The line above a request's card (where its pings are)."""
+    return texts(message.get("components") or [])[0]
 
 
 async def test_a_contest_shows_nothing_before_both_sides_and_a_hidden_villain_only_its_dice(
@@ -28,18 +43,17 @@ async def test_a_contest_shows_nothing_before_both_sides_and_a_hidden_villain_on
     await table(env)
     await env.slash('/request contest stat:Wits heroes:"Vin" opponent:Straff opponent_stat:Wits')
     vin = await roll(env, "player1", "Vin")
-    fields = str(request_message(env)["embeds"][0]["fields"])
+    fields = card_text(request_message(env))
     assert "**Vin**: rolled" in fields and "Outcome" not in fields and "Result" not in fields
-    card = str(vin.embeds[0])
+    card = said(vin)
     assert "Success" not in card and "Failure" not in card, card  # the Contest decides, not the roll
     assert "decided once both sides have rolled" in card
     await roll(env, "narrator", "Straff")
     [decided] = [m for m in public_with(env, "Contest Outcome")]
-    straff = next(f for f in decided["embeds"][0]["fields"] if f["name"] == "Straff")
-    assert straff["value"].startswith("4 dice\n"), straff  # the dice it threw, not its rating
-    assert "Wits" not in straff["value"]
-    vin_field = next(f for f in decided["embeds"][0]["fields"] if f["name"] == "Vin")
-    assert "Wits 5" in vin_field["value"]  # a Hero's pool is the table's to see
+    straff = side(decided, "Straff")
+    assert straff.startswith("4 dice\n"), straff  # the dice it threw, not its rating
+    assert "Wits" not in straff
+    assert "Wits 5" in side(decided, "Vin")  # a Hero's pool is the table's to see
     history = await env.slash("/history rolls", user="player2")
     assert "Straff" not in str(history.embeds), "a hidden Villain's roll is logged as secret"
     narrator = await env.slash("/history rolls", user="narrator")
@@ -54,8 +68,7 @@ async def test_a_revealed_villain_shows_its_pool(bot_env: BotEnv) -> None:
     await roll(env, "player1", "Vin")
     await roll(env, "narrator", "Straff")
     [decided] = public_with(env, "Contest Outcome")
-    straff = next(f for f in decided["embeds"][0]["fields"] if f["name"] == "Straff")
-    assert "Wits 4" in straff["value"]
+    assert "Wits 4" in side(decided, "Straff")
 
 
 async def test_the_suggested_traits_show_only_to_the_acting_side(bot_env: BotEnv) -> None:
@@ -89,16 +102,12 @@ async def test_a_closed_request_asks_nobody(bot_env: BotEnv) -> None:
     env = bot_env
     await table(env)
     await env.slash('/request roll stat:Charm heroes:"Vin, Elend"')
-    assert "<@" in request_message(env)["content"]
+    assert "<@" in ping_line(request_message(env))
     await roll(env, "player1", "Vin")
     await env.harness.click("Close", message=request_message(env), user="narrator")
-    content = request_message(env)["content"]
+    content = ping_line(request_message(env))
     assert not re.search(r"<@\d+>", content) and "asks you" not in content, content
     assert content.startswith("Closed")
-
-
-def labels(message: JSON) -> list[str]:
-    return [c.get("label") for row in message["components"] for c in row["components"]]
 
 
 async def test_a_roll_saved_before_a_crash_shows_on_the_request_after_the_restart(bot_env: BotEnv) -> None:
@@ -109,17 +118,17 @@ async def test_a_roll_saved_before_a_crash_shows_on_the_request_after_the_restar
     # here, where Discord never takes that edit.
     env.harness.fake.inject_fault("PATCH", r"/channels/\d+/messages/\d+", 404)
     rolled = await roll(env, "player1", "Vin")
-    assert rolled.ephemeral and "Vin: Charm" in rolled.embeds[0]["title"]
-    assert "**Vin**: not rolled yet" in str(request_message(env)["embeds"])
+    assert rolled.ephemeral and "Vin: Charm" in said(rolled)
+    assert "**Vin**: not rolled yet" in card_text(request_message(env))
     await env.restart()
     await asyncio.wait_for(env.bot.catch_up.done.wait(), 10)
     message = request_message(env)
     assert (
-        "**Vin**: Outcome" in str(message["embeds"])
-        and "not rolled yet" not in str(message["embeds"][0]["fields"][0]).split("Elend")[0]
+        "**Vin**: Outcome" in card_text(message)
+        and "not rolled yet" not in card_text(message).split("Elend")[0]
     )
     assert labels(message) == ["Roll — Elend", "Close"]
-    assert f"<@{env.user_id('player1')}>" not in message["content"]
+    assert f"<@{env.user_id('player1')}>" not in ping_line(message)
     await env.restart()  # a message already up to date is looked at, not edited again
     await asyncio.wait_for(env.bot.catch_up.done.wait(), 10)
     assert request_message(env)["edited_timestamp"] == message["edited_timestamp"]

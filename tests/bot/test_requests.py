@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 
 from fake_discord.commandline import CommandLineError
+from fake_discord.layout import walk
 from fake_discord.records import InteractionRecord
 from rules.character import Standing
 from rules.character.stats import standing_available
-from testbed.bot_env import BotEnv
+from testbed.bot_env import BotEnv, refused
+from testbed.cards import card_text, card_title
 
 JSON = dict[str, Any]
 SETUP = [
@@ -27,23 +29,34 @@ SETUP = [
 async def table(env: BotEnv) -> None:
     for user, line in SETUP:
         reply = await env.slash(line, user=user)
-        assert not reply.ephemeral or reply.embeds, reply.text
+        assert not refused(reply), reply.text
     await env.slash("/character create name:Sazed charm:2 owner:player2", user="narrator")
 
 
 def request_message(env: BotEnv) -> JSON:
     """The newest request message in the channel, as it stands now."""
-    found = [
-        m
-        for m in env.harness.fake.messages.values()
-        if any(str(e.get("title", "")).startswith("The Narrator asks") for e in m.get("embeds", []))
-    ]
+    found = [m for m in env.harness.fake.messages.values() if card_title(m).startswith("The Narrator asks")]
     assert found, "no request message"
     return env.harness.fake.messages[int(found[-1]["id"])]
 
 
 def field_text(message: JSON) -> str:
-    return str(message["embeds"][0].get("fields"))
+    return card_text(message)
+
+
+def labels(message: JSON) -> list[str]:
+    """The buttons' labels, wherever in the card they sit."""
+    return [str(c.get("label")) for c in walk(message.get("components") or []) if c.get("type") == 2]
+
+
+def said(record: InteractionRecord) -> str:
+    assert record.message is not None
+    return card_text(record.message)
+
+
+def titled(record: InteractionRecord) -> str:
+    assert record.message is not None
+    return card_title(record.message)
 
 
 async def roll(env: BotEnv, user: str, hero: str, **choices: list[str]) -> InteractionRecord:
@@ -76,11 +89,10 @@ async def test_three_heroes_two_roll_at_once_and_one_never_does(bot_env: BotEnv)
     assert not asked.ephemeral, asked.text
     message = request_message(env)
     players = {env.user_id("player1"), env.user_id("player2")}
-    assert {int(m) for m in re.findall(r"<@(\d+)>", message["content"])} == players
+    assert {int(m) for m in re.findall(r"<@(\d+)>", card_text(message))} == players
     shown = await env.storage.outbox.get(1)  # the body the reply was sent with, as queued
     assert shown is not None and {int(u) for u in shown.payload["allowed_mentions"]["users"]} == players
-    labels = [c.get("label") for row in message["components"] for c in row["components"]]
-    assert labels == ["Roll — Vin", "Roll — Elend", "Roll — Sazed", "Close"]
+    assert labels(message) == ["Roll — Vin", "Roll — Elend", "Roll — Sazed", "Close"]
     asked_at_first = copy.deepcopy(message)
 
     async def vin() -> InteractionRecord:
@@ -90,22 +102,17 @@ async def test_three_heroes_two_roll_at_once_and_one_never_does(bot_env: BotEnv)
         return await roll(env, "player2", "Elend", Tool=["A fitting Tool (+1 die)"])
 
     first, second = await asyncio.gather(vin(), elend())
-    assert first.ephemeral and "Vin: Charm" in first.embeds[0]["title"]
-    assert "Charm 4 + Trait = **5**" in str(first.embeds[0]), first.text  # the Trait chosen counts
-    assert second.ephemeral and "Elend: Charm" in second.embeds[0]["title"]
-    posted = [
-        m
-        for m in env.harness.fake.messages.values()
-        if any("Charm" in str(e.get("title")) for e in m["embeds"])
-    ]
-    assert {e["title"] for m in posted for e in m["embeds"] if e["title"].endswith(": Charm")} == {
+    assert first.ephemeral and "Vin: Charm" in titled(first)
+    assert "Charm 4 + Trait = **5**" in said(first), first.text  # the Trait chosen counts
+    assert second.ephemeral and "Elend: Charm" in titled(second)
+    posted = [m for m in env.harness.fake.messages.values() if "Charm" in card_title(m)]
+    assert {card_title(m) for m in posted if card_title(m).endswith(": Charm")} == {
         "Vin: Charm",
         "Elend: Charm",
     }
     now = field_text(request_message(env))
     assert "**Vin**: Outcome" in now and "**Elend**: Outcome" in now and "**Sazed**: not rolled yet" in now
-    labels = [c.get("label") for row in request_message(env)["components"] for c in row["components"]]
-    assert labels == ["Roll — Sazed", "Close"]
+    assert labels(request_message(env)) == ["Roll — Sazed", "Close"]
 
     with pytest.raises(CommandLineError):  # Vin's button is gone, and a stale one is refused
         await env.harness.click("Roll — Vin", message=request_message(env), user="player1")
@@ -118,8 +125,8 @@ async def test_three_heroes_two_roll_at_once_and_one_never_does(bot_env: BotEnv)
     assert not_yours.ephemeral
     closed = await env.harness.click("Close", message=request_message(env), user="narrator")
     assert closed.response_type == 7
-    assert "never rolled: Sazed" in request_message(env)["embeds"][0]["footer"]["text"]
-    assert request_message(env)["components"] == []
+    assert "never rolled: Sazed" in card_text(request_message(env))
+    assert labels(request_message(env)) == []
     history = await env.slash("/history rolls", user="narrator")
     assert str(history.embeds[0]).count("Charm") == 2  # every roll the bot made is logged
 
@@ -142,8 +149,7 @@ async def test_with_no_names_the_active_heroes_are_asked(bot_env: BotEnv) -> Non
     await env.slash("/character use name:Vin", user="player1")
     await env.slash("/character use name:Elend", user="player2")
     await env.slash("/request roll stat:Wits")
-    labels = [c.get("label") for row in request_message(env)["components"] for c in row["components"]]
-    assert labels == ["Roll — Elend", "Roll — Vin", "Close"]
+    assert labels(request_message(env)) == ["Roll — Elend", "Roll — Vin", "Close"]
 
 
 async def test_a_standing_roll_spends_the_standing(bot_env: BotEnv) -> None:
@@ -162,38 +168,37 @@ async def test_a_secret_request_shows_results_to_narrators_only(bot_env: BotEnv)
     await env.slash(f"/setup gm-channel channel:#{gm.name}")
     await env.slash('/request roll stat:Charm heroes:"Vin" secret:true')
     rolled = await roll(env, "player1", "Vin")
-    assert rolled.ephemeral and "Outcome" in str(rolled.embeds[0])  # the roller sees their own roll
+    assert rolled.ephemeral and "Outcome" in said(rolled)  # the roller sees their own roll
     text = field_text(request_message(env))
     assert "**Vin**: rolled" in text and "Outcome" not in text
     in_table = [
         m
         for m in env.harness.fake.messages.values()
         if m["channel_id"] == str(env.world.guild.channels[0].id)
-        and any(e.get("title") == "Vin: Charm" for e in m["embeds"])
+        and card_title(m) == "Vin: Charm"
         and not int(m.get("flags") or 0) & 64
     ]
     assert in_table == []
     assert any(  # the Narrators' copy, in the GM channel
-        m["channel_id"] == str(gm.id) and any(e.get("title") == "Vin: Charm" for e in m["embeds"])
+        m["channel_id"] == str(gm.id) and card_title(m) == "Vin: Charm"
         for m in env.harness.fake.messages.values()
     )
     player = await env.harness.click("Results (Narrators)", message=request_message(env), user="player2")
     assert player.ephemeral and "Narrator" in player.content
     narrator = await env.harness.click("Results (Narrators)", message=request_message(env), user="narrator")
-    assert narrator.ephemeral and "**Vin**: Outcome" in str(narrator.embeds[0])
+    assert narrator.ephemeral and "**Vin**: Outcome" in said(narrator)
 
 
 async def test_a_contest_is_decided_once_both_sides_have_rolled(bot_env: BotEnv) -> None:
     env = bot_env
     await table(env)
     await env.slash('/request contest stat:Wits heroes:"Vin" opponent:Straff opponent_stat:Wits difficulty:1')
-    labels = [c.get("label") for row in request_message(env)["components"] for c in row["components"]]
-    assert labels == ["Roll — Vin", "Roll — Straff", "Close"]
+    assert labels(request_message(env)) == ["Roll — Vin", "Roll — Straff", "Close"]
     await roll(env, "player1", "Vin")
     decided = [
         m
         for m in env.harness.fake.messages.values()
-        if "wins" in str(m["embeds"]) or "Stalemate" in str(m["embeds"])
+        if card_title(m).endswith("wins") or card_title(m) == "Stalemate"
     ]
     assert decided == []  # nothing until both have rolled
     refused = await env.harness.click("Roll — Straff", message=request_message(env), user="player1")
@@ -202,10 +207,10 @@ async def test_a_contest_is_decided_once_both_sides_have_rolled(bot_env: BotEnv)
     decided = [
         m
         for m in env.harness.fake.messages.values()
-        if any(str(e.get("title", "")).endswith("wins") or e.get("title") == "Stalemate" for e in m["embeds"])
+        if card_title(m).endswith("wins") or card_title(m) == "Stalemate"
     ]
     assert len(decided) == 1
-    assert "Everyone has rolled." in request_message(env)["embeds"][0]["footer"]["text"]
+    assert "Everyone has rolled." in card_text(request_message(env))
 
 
 async def test_buttons_and_results_survive_a_restart(bot_env: BotEnv) -> None:
@@ -214,7 +219,7 @@ async def test_buttons_and_results_survive_a_restart(bot_env: BotEnv) -> None:
     await env.slash('/request roll stat:Charm heroes:"Vin, Elend"')
     await env.restart()
     rolled = await roll(env, "player2", "Elend")
-    assert rolled.ephemeral and "Elend: Charm" in rolled.embeds[0]["title"]
+    assert rolled.ephemeral and "Elend: Charm" in titled(rolled)
     assert "**Elend**: Outcome" in field_text(request_message(env))
 
 
@@ -245,7 +250,7 @@ async def test_a_roll_whose_post_failed_is_shown_once_after_a_restart(bot_env: B
         return [
             m
             for m in env.harness.fake.messages.values()
-            if any(e.get("title") == "Vin: Charm" for e in m["embeds"]) and not int(m.get("flags") or 0) & 64
+            if card_title(m) == "Vin: Charm" and not int(m.get("flags") or 0) & 64
         ]
 
     assert outcomes() == []  # saved, but Discord would not take the post

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from fake_discord.layout import texts
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, Resilience, make_character
 from rules.conflict import ConflictType, resolve_order
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, embeds_text
+from testbed.cards import card_field, card_lead, card_text, card_title
 from tests.rules.conflict.builders import cast
 
 V1 = Path(__file__).parents[1] / "rules" / "conflict" / "fixtures" / "conflict_v1.json"
@@ -36,20 +38,21 @@ def narrator_figures(record: InteractionRecord) -> str:
 
 
 def field(record: InteractionRecord, name: str) -> str:
-    for embed in record.embeds:
-        for f in embed.get("fields", []):
-            if f["name"] == name:
-                value: str = f["value"]
-                return value
-    raise AssertionError(f"no field {name!r} in {record.embeds}")
+    """A card's ``**name:** value``, or an embed's field of that name."""
+    assert record.message is not None
+    return card_field(record.message, name)
+
+
+def lead(record: InteractionRecord) -> str:
+    assert record.message is not None
+    return card_lead(record.message)
 
 
 async def test_read_a_failed_set_counts_as_zero(bot_env: BotEnv) -> None:
     """docs/rulings.md §2.5: a failed roll's Result is 0 for the Outcome. A set of 4s against
     Difficulty 5 is Outcome −5 with 5 Complications, and the 4s are still shown."""
     reply = await bot_env.slash('/read faces:"4 4 1" difficulty:5', user="player2")
-    embed = reply.embeds[0]
-    assert embed["description"].startswith("Failure — Result 4 vs Difficulty 5")
+    assert lead(reply).startswith("Failure — Result 4 vs Difficulty 5")
     assert field(reply, "Dice") == "**4** **4** 1"
     assert field(reply, "Outcome") == "-5 — Disastrous"
     assert field(reply, "Complications").startswith("5")
@@ -60,21 +63,19 @@ async def test_contest_failed_outright_has_the_defenders_result_as_outcome(bot_e
     Contest's Outcome is the defender's Result (1 here, not 1 − 4 floored at 0)."""
     bot_env.bot.rng = random.Random(CONTEST_SEED)
     reply = await bot_env.slash("/contest actor_dice:3 opponent_dice:3 difficulty:5", user="player1")
-    embed = reply.embeds[0]
-    assert embed["title"] == "Opposing side wins"
-    assert embed["description"].startswith("The acting side's action failed outright")
-    assert [f["value"].splitlines()[-1] for f in embed["fields"]] == [
-        "Result 4 · Nudges 1",
-        "Result 1 · Nudges 1",
-    ]
-    assert embed["footer"]["text"] == "Contest Outcome 1"
+    assert reply.message is not None
+    assert card_title(reply.message) == "Opposing side wins"
+    assert lead(reply).startswith("The acting side's action failed outright")
+    sides = [t for t in texts(reply.message["components"]) if t.startswith("**")]
+    assert [t.splitlines()[-1] for t in sides] == ["Result 4 · Nudges 1", "Result 1 · Nudges 1"]
+    assert "Contest Outcome 1" in card_text(reply.message)
 
 
 async def test_odds_of_a_failure_heavy_roll(bot_env: BotEnv) -> None:
     """docs/rulings.md §2.5 in the exact odds: 2 dice against Difficulty 5 fail 35 times in 36,
     and every failure reads −5 (no −1 for a pair of 4s), with 163/36 Complications expected."""
     reply = await bot_env.slash("/odds roll dice:2 difficulty:5")
-    assert "2.8%" in reply.embeds[0]["description"]
+    assert "2.8%" in lead(reply)
     assert field(reply, "Outcomes") == "`-5` 97.2%\n`+0` 2.8%"
     assert field(reply, "Expected Complications") == "4.53"
 
@@ -96,7 +97,7 @@ async def test_free_nudges_alone_offer_no_beat(bot_env: BotEnv) -> None:
     of 4s without a single 6: the 3 free Nudges are perks of the success, and no Beat is offered."""
     bot_env.bot.rng = random.Random(0)
     reply = await bot_env.slash("/roll dice:13", user="player1")
-    assert reply.embeds[0]["description"].startswith("Success — Result 4")
+    assert lead(reply).startswith("Success — Result 4")
     nudges = field(reply, "Nudges")
     assert nudges.startswith("3 (0 rolled + 3 free)")
     assert "catch a Beat:" not in nudges and "Only rolled 6s catch a Beat" in nudges

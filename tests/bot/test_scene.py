@@ -8,14 +8,16 @@ from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, make_character
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv
+from testbed.cards import card_fields
 
 REFUSED = "Circumstances are the Narrator's call"
 MISTS = '/scene circumstances value:1 note:"in the mists"'
 
 
 def fields(record: InteractionRecord | JSON) -> dict[str, str]:
-    embeds = record.embeds if isinstance(record, InteractionRecord) else record["embeds"]
-    return {f["name"]: f["value"] for e in embeds for f in e.get("fields", [])}
+    message = record.message if isinstance(record, InteractionRecord) else record
+    assert message is not None
+    return card_fields(message)
 
 
 async def hero(env: BotEnv, name: str = "Vin", owner: str = "player1", **parts: Any) -> None:
@@ -102,7 +104,7 @@ async def test_a_request_carries_the_narrators_circumstances_not_the_players(bot
         if c.get("custom_id", "").startswith("mab:rqg:")
     )
     rolled = await env.harness.click(go, message=opened.message, user="player1")
-    assert "Charm 4 + Circumstances = **5**" in str(rolled.embeds[0]), rolled.text
+    assert "Charm 4 + Circumstances = **5**" in fields(rolled)["Pool"], rolled.text
 
     own = await env.slash("/request roll stat:Charm heroes:Vin circumstances:-1", user="narrator")
     assert fields(own)["Circumstances (the Narrator's)"] == "-1 die"

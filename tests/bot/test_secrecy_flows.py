@@ -7,7 +7,8 @@ from fake_discord.world import MANAGE_GUILD, VIEW_CHANNEL, FakeChannel, FakeOver
 from rules.character import Resilience, resilience_current
 from storage import GuildSettings
 from storage.conflict_moves import current_conflict
-from testbed.bot_env import BotEnv, embeds_text
+from testbed.bot_env import BotEnv, embeds_text, refused
+from testbed.cards import card_text
 
 
 async def board_text(env: BotEnv) -> str:
@@ -34,7 +35,7 @@ async def vin_against_straff(env: BotEnv) -> None:
         ("narrator", "/declare who:Straff action:attack target:Vin stat:Physique"),
     ]:
         reply = await env.slash(line, user=user)
-        assert not (reply.ephemeral and not reply.embeds), (line, reply.content)
+        assert not refused(reply), (line, reply.content)
 
 
 async def test_a_defeated_hero_stays_defeated_until_the_narrator_heals_them(bot_env: BotEnv) -> None:
@@ -83,7 +84,8 @@ async def test_a_revealed_villain_shows_to_the_players(bot_env: BotEnv) -> None:
     opened = await env.slash("/character reveal name:Straff", user="narrator")
     assert opened.ephemeral and "now open to the players" in opened.content
     shown = await env.slash("/character show name:Straff", user="player1")
-    assert not shown.ephemeral and shown.embeds[0]["title"] == "Straff — Villain"
+    assert shown.message is not None and not shown.ephemeral
+    assert "## Straff — Villain" in card_text(shown.message)
     assert "**Straff** · waiting · physical attack → **Vin** (Health) · AD 5" in await board_text(env)
     narrator = await env.slash("/character show name:Straff", user="narrator")
     assert not narrator.ephemeral  # no longer secret, so public like any sheet
@@ -100,7 +102,7 @@ async def test_a_narrator_by_role_alone_sees_and_uses_the_narrator_commands(bot_
     assert keeper is not None
     await env.storage.settings.set(env.guild_id, GuildSettings(narrator_role_ids=(keeper.id,)))
     rolled = await env.slash("/gmroll dice:3 label:Ambush", user="player2")  # visible, and allowed
-    assert rolled.ephemeral and rolled.embeds[0]["footer"]["text"] == "Secret roll"
+    assert rolled.ephemeral and rolled.message is not None and "Secret roll" in card_text(rolled.message)
     shown = await env.slash("/setup show", user="player2")
     assert shown.ephemeral and shown.embeds[0]["title"] == "Server setup"
     changed = await env.slash("/setup table-dice allowed:on", user="player2")

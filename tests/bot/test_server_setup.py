@@ -7,6 +7,7 @@ from fake_discord.commandline import parse_slash
 from fake_discord.records import settle
 from storage import GuildSettings
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 
 JSON = dict[str, Any]
 
@@ -23,7 +24,7 @@ async def test_a_narrator_role_grants_narrator_rights(bot_env: BotEnv) -> None:
     assert (await bot_env.storage.settings.get(bot_env.guild_id)).narrator_role_ids == (keeper.id,)
 
     after = await bot_env.slash_overriding_visibility("gmroll", dice, user="player2")
-    assert after.ephemeral and after.embeds and after.embeds[0]["footer"]["text"] == "Secret roll"
+    assert after.ephemeral and after.message is not None and "Secret roll" in card_text(after.message)
 
     await bot_env.slash("/setup narrator-remove role:@Keeper")
     assert await bot_env.storage.settings.get(bot_env.guild_id) == GuildSettings()

@@ -17,6 +17,7 @@ from rules.character import CharacterKind, make_character
 from storage.database import BUSY
 from storage.handled import ALREADY
 from testbed.bot_env import BotEnv
+from testbed.cards import shows
 
 HARDY = {
     "attributes": {"physique": 4, "charm": 3, "wits": 3},
@@ -73,7 +74,7 @@ async def test_a_lock_past_the_deadline_defers_then_answers_and_a_retry_changes_
     await holder
     for reply in (damage, roll):
         assert reply.deferred and not reply.errors
-        assert not reply.ephemeral and reply.embeds
+        assert not reply.ephemeral and shows(reply.message)
     assert damage.embeds[0]["title"] == "Vin: 4 Health damage"
     assert await health_lost(vin) == 4
 

@@ -2,18 +2,36 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.inputs.choices import refusal
 from bot.render.conflict_status import bought_dice
 from bot.render.dice import decision_text
+from fake_discord.layout import texts
+from fake_discord.records import InteractionRecord
 from rules.conflict import Phase
 from rules.contest import Decision
 from rules.naming import did_you_mean
 from rules.words import count_of, verb
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv
+from testbed.cards import card_title
+
+
+def title(record: InteractionRecord) -> str:
+    assert record.message is not None
+    return card_title(record.message)
+
+
+def sides(record: InteractionRecord) -> list[str]:
+    """A Contest card's sides, by the name heading each one's block."""
+    assert record.message is not None
+    blocks = texts(record.message.get("components") or [])
+    return [found[1] for block in blocks if (found := re.match(r"\*\*([^*\n]+)\*\*\n", block))]
+
 
 WORDS = st.sampled_from(["die", "Action Die", "Defense Die", "Nudge", "roll", "member", "round"])
 
@@ -50,15 +68,14 @@ def test_a_group_takes_a_plural_verb() -> None:
 async def test_contest_sides_are_named_by_who_rolled(bot_env: BotEnv) -> None:
     env = bot_env
     bare = await env.slash("/contest actor_dice:3 opponent_dice:3")
-    [embed] = bare.embeds
-    assert [f["name"] for f in embed["fields"]] == ["Acting side", "Opposing side"]
-    assert embed["title"] in ("Acting side wins", "Opposing side wins", "Stalemate")
-    assert "3 dice" not in embed["title"]
+    assert sides(bare) == ["Acting side", "Opposing side"]
+    assert title(bare) in ("Acting side wins", "Opposing side wins", "Stalemate")
+    assert "3 dice" not in title(bare)
     one = await env.slash("/contest actor_dice:1 opponent_dice:1")
     assert "1 dice" not in one.text
     await env.slash("/character create name:Vin physique:3 wits:5", user="player1")
     named = await env.slash("/contest actor:Vin actor_stat:Physique opponent_dice:2", user="player1")
-    assert [f["name"] for f in named.embeds[0]["fields"]] == ["Vin", "Opposing side"]
+    assert sides(named) == ["Vin", "Opposing side"]
 
 
 def test_a_failure_outright_says_whose_action_failed() -> None:
@@ -70,7 +87,7 @@ def test_a_failure_outright_says_whose_action_failed() -> None:
 async def test_odds_and_history_count_in_the_singular_too(bot_env: BotEnv) -> None:
     env = bot_env
     odds = await env.slash("/odds contest acting:1 opposing:2")
-    assert odds.embeds[0]["title"] == "Contest: 1 die vs 2 dice"
+    assert title(odds) == "Contest: 1 die vs 2 dice"
     await env.slash("/roll dice:2")
     fairness = await env.slash("/history fairness")
     assert "1 roll, 2 dice" in fairness.text and "1 rolls" not in fairness.text
@@ -80,9 +97,9 @@ async def test_a_labelled_roll_keeps_the_characters_name(bot_env: BotEnv) -> Non
     env = bot_env
     await env.slash("/character create name:Vin physique:3 wits:5", user="player1")
     labelled = await env.slash('/roll stat:Wits label:"Spot the Inquisitor"', user="player1")
-    assert labelled.embeds[0]["title"] == "Vin: Spot the Inquisitor"
+    assert title(labelled) == "Vin: Spot the Inquisitor"
     bare = await env.slash('/roll dice:3 label:"Leap the canal"', user="player1")
-    assert bare.embeds[0]["title"] == "Leap the canal"
+    assert title(bare) == "Leap the canal"
 
 
 async def test_a_group_joins_in_the_plural_and_the_start_says_what_began(bot_env: BotEnv) -> None:

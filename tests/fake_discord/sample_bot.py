@@ -106,6 +106,7 @@ class SampleBot(commands.Bot):
             lateping,
             toomany,
             export,
+            card,
         )
         for command in standalone:
             self.tree.add_command(command)
@@ -142,6 +143,32 @@ async def set_attribute(
     note: str | None = None,
 ) -> None:
     await interaction.response.send_message(f"{attribute}={value} note={note}", ephemeral=True)
+
+
+def sample_card(text: str) -> discord.ui.LayoutView:
+    """A layout message: a green container with a text display and a button row inside."""
+    view = discord.ui.LayoutView(timeout=None)
+    container = discord.ui.Container[discord.ui.LayoutView](
+        discord.ui.TextDisplay(text), accent_colour=discord.Colour(0x3BA55C)
+    )
+    container.add_item(discord.ui.ActionRow(discord.ui.Button(label="Again", custom_id="card:again")))
+    view.add_item(container)
+    return view
+
+
+@app_commands.command(description="Answer with a card (beside: text the bot wrongly sends with it)")
+async def card(
+    interaction: discord.Interaction, text: str = "A card", beside: str | None = None, late: bool = False
+) -> None:
+    view = sample_card(text)
+    if late:
+        await interaction.response.defer(thinking=True)
+    if beside is None:
+        await (interaction.followup.send(view=view) if late else interaction.response.send_message(view=view))
+    elif late:  # what discord.py's types forbid, and Discord refuses
+        await interaction.followup.send(beside, view=view)  # type: ignore[call-overload]
+    else:
+        await interaction.response.send_message(beside, view=view)  # type: ignore[call-overload]
 
 
 @app_commands.command(description="Check the bot is alive")

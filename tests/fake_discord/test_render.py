@@ -72,15 +72,44 @@ def test_layout_components_and_edge_cases() -> None:
     layout = {
         "flags": 1 << 15,
         "components": [
-            {"type": 17, "components": [{"type": 10, "content": "Round 2"}, {"type": 14}]},
+            {
+                "type": 17,
+                "accent_color": 0x3BA55C,
+                "components": [
+                    {"type": 10, "content": "-# Narrator\n### Round 2\n**Vin** acts"},
+                    {"type": 14},
+                    {"type": 14, "divider": False},
+                    {"type": 12, "items": [{"media": {"url": "attachment://odds.png"}}]},
+                    {"type": 1, "components": [{"type": 2, "label": "Next", "custom_id": "n"}]},
+                ],
+            },
             {
                 "type": 9,
                 "components": [{"type": 10, "content": "Vin"}],
                 "accessory": {"type": 2, "label": "Act"},
             },
+            {
+                "type": 9,
+                "components": [{"type": 10, "content": "Kel"}],
+                "accessory": {"type": 11, "media": {"url": "https://cdn.example/a/kel.png"}},
+            },
         ],
+        "attachments": [{"filename": "odds.png", "size": 9}],
     }
-    assert render_message(layout).splitlines() == ["Round 2", "-" * 20, "Vin", "[Act]"]
+    assert render_message(layout).splitlines() == [
+        "▌ (green)",
+        "▌ -- Narrator",
+        "▌ == Round 2 ==",
+        "▌ **Vin** acts",
+        "▌ " + "-" * 20,
+        "▌",
+        "▌ [image: odds.png]",
+        "▌ [Next]",
+        "Vin",
+        "[Act]",
+        "Kel",
+        "[image: kel.png]",
+    ]
     assert render_message({"content": ""}) == "(empty message)"
     assert render_message({"content": "x", "edited_timestamp": "t"}) == "x\n(edited)"
 

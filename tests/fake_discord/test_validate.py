@@ -166,7 +166,8 @@ def test_good_message_and_edits() -> None:
     assert validate_message(full) == []
     assert validate_message({"content": ""}, creating=False) == []
     assert validate_message({"content": "c", "allowed_mentions": {"users": ["1", "2"], "parse": []}}) == []
-    assert validate_message({"components": [{"type": 17}], "flags": 1 << 15}) == []
+    card = {"type": 17, "components": [{"type": 10, "content": "A card"}]}
+    assert validate_message({"components": [card], "flags": 1 << 15}) == []
 
 
 @pytest.mark.parametrize(

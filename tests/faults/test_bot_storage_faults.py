@@ -13,6 +13,7 @@ import pytest
 from storage.errors import NotFoundError
 from storage.sql import fetch_all
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, refused
+from testbed.cards import is_card
 from tests.faults.disk import disk_full, fill_disk, read_only
 
 NOT_SAVED = "Nothing was changed; try again later."
@@ -25,7 +26,7 @@ async def roll_labels(env: BotEnv) -> list[str]:
 
 async def assert_reads_still_answer(env: BotEnv) -> None:
     odds = await env.slash("/odds roll dice:5 difficulty:2", user="player2")
-    assert not odds.ephemeral and odds.embeds
+    assert not odds.ephemeral and is_card(odds.message)
     sheet = await env.slash("/character list", user="player2")
     assert sheet.response is not None and not sheet.errors
 
@@ -65,7 +66,7 @@ async def test_full_disk_refuses_the_roll_keeps_the_bot_up_and_recovers(
         await assert_reads_still_answer(env)
     assert "the-full-disk" not in await roll_labels(env)
     again = await env.slash("/roll dice:3 label:the-full-disk", user="player1")
-    assert not again.ephemeral and again.embeds
+    assert not again.ephemeral and is_card(again.message)
     labels = await roll_labels(env)
     assert labels.count("the-full-disk") == 1 and len(labels) == filler + 1
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], "a user error was logged as a bug"

@@ -37,6 +37,7 @@ from rules.conflict import Awaiting
 from storage import Storage
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import DUEL, THUG_ATTACKS, board_matches
+from testbed.cards import is_card
 from testbed.pg_server import PgServer
 
 pytestmark = pytest.mark.slow
@@ -228,7 +229,7 @@ async def test_an_overlap_delivering_every_event_to_both_processes_rolls_once_an
     assert fake.gateway.holders(0) == 2 and not fake.gateway.split_overlap
 
     rolled = await zero.send(zero.typed("/roll dice:3", "player1"))
-    assert rolled.response is not None and rolled.embeds and not rolled.ephemeral, rolled.text
+    assert rolled.response is not None and is_card(rolled.message) and not rolled.ephemeral, rolled.text
     async with await Storage.open(url=cluster.url) as storage:
         assert (await storage.rolls.stats(first.id)).rolls == 1
         before = await current_conflict(storage, first.id, zero.channel.id)

@@ -22,6 +22,7 @@ import pytest
 
 from storage.sql import fetch_all
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv
+from testbed.cards import is_card
 
 pytestmark = pytest.mark.slow
 JSON = dict[str, Any]
@@ -44,7 +45,7 @@ async def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> Non
 
 async def roll(env: BotEnv, label: str, user: str = "player1") -> None:
     reply = await env.slash(f"/roll dice:3 label:{label}", user=user)
-    assert reply.response is not None and not reply.ephemeral and reply.embeds, reply.text
+    assert reply.response is not None and not reply.ephemeral and is_card(reply.message), reply.text
 
 
 async def test_a_resumable_drop_resumes_and_replays_what_was_missed(bot_env: BotEnv) -> None:

@@ -1,9 +1,10 @@
 """The guided Hero builder: ``/character create`` with only a name (docs/rulings.md §6.10).
 
 The Hero is made in one private message, edited step by step in the creation order: a form for
-the concept, menus for the labels, the splits and the Powers, forms for the Traits and for
-Destiny, Tragedy and Props, then a review with the button that creates the Hero. Every step has
-Back and Cancel; the preview shows the sheet so far and what is still to do.
+the concept (which may pick the labels and the Powers too, skipping their steps), menus for the
+labels, the splits and the Powers, forms for the Traits and for Destiny, Tragedy and Props, then
+a review with the button that creates the Hero (or the story form's checkbox does, at once).
+Every step has Back and Cancel; the preview shows the sheet so far and what is still to do.
 
 Every click and form goes the one way (docs/architecture.md, "One interaction"): the custom id
 says which draft and step → load the draft → check the caller is the member making it (anyone
@@ -36,12 +37,21 @@ from bot.cogs.characters.builder_screens import (
     screen,
     select_id,
 )
+from bot.cogs.characters.portrait import portrait_view
 from bot.errors import BotError, NotAllowed, answer_error
 from bot.render.common import plain
-from bot.render.sheet import sheet_embed
+from bot.render.sheet_card import sheet_card
 from bot.text import inert
 from rules.character import CharacterKind
-from rules.character.draft import Step, at_step, finish, new_draft, typed_dropped, typed_kept
+from rules.character.draft import (
+    Step,
+    at_step,
+    finish,
+    new_draft,
+    still_to_do,
+    typed_dropped,
+    typed_kept,
+)
 from rules.errors import RulesError
 from storage import AlreadyExistsError, NotFoundError, StoredDraft
 
@@ -115,6 +125,9 @@ async def run(
             return
         draft = typed_dropped(at_step(turn.draft, turn.step), typed or {})
         saved = await drafts.save(stored, draft)
+        if turn.create and not still_to_do(saved.draft):
+            await make(interaction, saved)
+            return
         await show(interaction, saved, turn.step, turn.notice, opens=turn.form)
     except NotFoundError as error:
         await gone(interaction, error)
@@ -157,37 +170,7 @@ async def create(interaction: Interaction, draft_id: int) -> None:
     """Finish the draft into a Hero: the sheet, the member's active character if they have
     none, and the draft's removal, in one transaction; then the sheet in the channel."""
     try:
-        stored = await load(interaction, draft_id)
-        try:
-            hero = finish(stored.draft)
-        except RulesError as error:
-            await show(interaction, stored, Step.REVIEW, f"Not created: {inert(str(error))}")
-            return
-        guild_id, user_id = guild_id_of(interaction), interaction.user.id
-        storage = interaction.client.storage
-        try:
-            async with storage.transaction() as tx:
-                saved = await tx.characters.create(guild_id, hero, interaction.client.settings.sheet_limits)
-                active = await tx.active.get(guild_id, user_id) is None
-                if active:
-                    await tx.active.set(guild_id, user_id, saved.id)
-                await tx.drafts.delete(stored)
-        except (AlreadyExistsError, NotFoundError):
-            if await made_already(interaction, hero.name):  # two taps at once: the other made it
-                await created(interaction, hero.name)
-                return
-            notice = (
-                f"There is already a character named {plain(hero.name)} here: go back to step 1 to rename."
-            )
-            await show(interaction, stored, Step.REVIEW, notice)
-            return
-        await created(interaction, hero.name, " It is now your active character." if active else "")
-        await replies.send(
-            interaction,
-            f"<@{user_id}> made **{plain(hero.name)}**.",
-            embed=sheet_embed(hero),
-            allowed_mentions=NO_PINGS,
-        )
+        await make(interaction, await load(interaction, draft_id))
     except NotFoundError as error:
         name = name_on_create(interaction, draft_id)
         if name is not None and await made_already(interaction, name):  # a second tap on Create
@@ -198,13 +181,46 @@ async def create(interaction: Interaction, draft_id: int) -> None:
         await answer_error(interaction, error)
 
 
-async def created(interaction: Interaction, name: str, note: str = "") -> None:
-    """The builder's last screen: the Hero is made."""
+async def make(interaction: Interaction, stored: StoredDraft) -> None:
+    """The draft made into the Hero, from the Create button or the story form's checkbox."""
+    try:
+        hero = finish(stored.draft)
+    except RulesError as error:
+        await show(interaction, stored, Step.REVIEW, f"Not created: {inert(str(error))}")
+        return
+    guild_id, user_id = guild_id_of(interaction), interaction.user.id
+    storage = interaction.client.storage
+    try:
+        async with storage.transaction() as tx:
+            saved = await tx.characters.create(guild_id, hero, interaction.client.settings.sheet_limits)
+            active = await tx.active.get(guild_id, user_id) is None
+            if active:
+                await tx.active.set(guild_id, user_id, saved.id)
+            await tx.drafts.delete(stored)
+    except (AlreadyExistsError, NotFoundError):
+        if await made_already(interaction, hero.name):  # two taps at once: the other made it
+            await created(interaction, hero.name)
+            return
+        notice = f"There is already a character named {plain(hero.name)} here: go back to step 1 to rename."
+        await show(interaction, stored, Step.REVIEW, notice)
+        return
+    await created(interaction, hero.name, " It is now your active character." if active else "", saved.id)
+    await replies.send(
+        interaction,
+        view=sheet_card(hero, notes=[f"<@{user_id}> made **{plain(hero.name)}**."]),
+        allowed_mentions=NO_PINGS,
+    )
+
+
+async def created(interaction: Interaction, name: str, note: str = "", hero_id: int | None = None) -> None:
+    """The builder's last screen: the Hero is made; with ``hero_id``, a button to upload a
+    portrait for them (``portrait``)."""
+    portrait = " Add a portrait if you like." if hero_id is not None else ""
     await replies.edit(
         interaction,
-        content=f"Created **{plain(name)}**.{note} The sheet is in the channel.",
+        content=f"Created **{plain(name)}**.{note} The sheet is in the channel.{portrait}",
         embed=None,
-        view=None,
+        view=portrait_view(hero_id) if hero_id is not None else None,
         allowed_mentions=NO_PINGS,
     )
 

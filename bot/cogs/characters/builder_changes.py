@@ -10,7 +10,7 @@ shows on the step, as it does the rules' own refusals. Nothing here touches Disc
 from collections.abc import Callable
 from typing import NamedTuple
 
-from bot.cogs.characters.builder_screens import EXTRA_TRAIT, FORM_STEPS
+from bot.cogs.characters.builder_screens import FORM_STEPS, YES
 from rules.character import BuildLabels, Emphasis
 from rules.character.creation import TRAITS_WITHOUT_POWERS, PowerTemplate, read_props
 from rules.character.draft import (
@@ -40,6 +40,8 @@ class Turn(NamedTuple):
     step: Step
     notice: str = ""
     form: bool = False
+    create: bool = False
+    """Make the Hero at once (the story form's checkbox), when nothing is missing."""
 
 
 Change = Callable[[HeroDraft], Turn]
@@ -48,6 +50,14 @@ Change = Callable[[HeroDraft], Turn]
 def moved(draft: HeroDraft, step: Step) -> Turn:
     """Go to ``step``, opening its form at once when it is a form nobody filled in yet."""
     return Turn(draft, step, form=step in FORM_STEPS and not step_done(draft, step))
+
+
+def onward(draft: HeroDraft, after: Step, otherwise: Step) -> Turn:
+    """On to the first step after ``after`` still to fill in (its form opened when it is one);
+    ``otherwise`` when every one is filled in already."""
+    steps = list(Step)[after.number : Step.REVIEW.number - 1]
+    todo = next((step for step in steps if not step_done(draft, step)), None)
+    return moved(draft, todo) if todo is not None else Turn(draft, otherwise)
 
 
 def next_step(clicked: Step) -> Change:
@@ -85,17 +95,52 @@ def chose(part: str, value: str) -> Change:
         if part in ("attributes", "standings"):
             pick = with_attributes if part == "attributes" else with_standings
             new = pick(draft, split_from(value))
-            return Turn(new, Step.POWERS) if step_done(new, Step.RATINGS) else Turn(new, Step.RATINGS)
+            return (
+                onward(new, Step.RATINGS, Step.POWERS)
+                if step_done(new, Step.RATINGS)
+                else Turn(new, Step.RATINGS)
+            )
         if part == "powers":
             template, _, metal = value.partition("-")
-            try:
-                found = PowerTemplate(template)
-            except ValueError:
-                raise RulesError(NOT_A_CHOICE) from None
-            return moved(with_powers(draft, power_choice(found, metal or None)), Step.TRAITS)
+            return moved(
+                with_powers(draft, power_choice(template_from(template), metal or None)), Step.TRAITS
+            )
         raise RulesError(NOT_A_CHOICE)
 
     return change
+
+
+def template_from(value: str) -> PowerTemplate:
+    try:
+        return PowerTemplate(value)
+    except ValueError:
+        raise RulesError(NOT_A_CHOICE) from None
+
+
+def concept_from(draft: HeroDraft, values: dict[str, str]) -> HeroDraft:
+    """The first form: the name and concept, and the labels and Powers when picked there. A
+    Misting needs its metal; the metal is read only for a Misting (docs/rulings.md §6.10)."""
+    new = with_concept(draft, values.get("name", draft.name), values.get("concept", ""))
+    if values.get("labels"):
+        new = with_labels(new, labels_from(values["labels"]))
+    if values.get("powers"):
+        template = template_from(values["powers"])
+        metal = values.get("metal") or None
+        if template is PowerTemplate.MISTING and metal is None:
+            raise RulesError("A Misting burns one metal: pick it under “A Misting's metal”.")
+        new = with_powers(new, power_choice(template, metal if template is PowerTemplate.MISTING else None))
+    return new
+
+
+def extras_from(text: str) -> tuple[str, ...]:
+    """A Hero without Powers' two more Traits, one per line (§6.10)."""
+    lines = tuple(line.strip() for line in text.splitlines() if line.strip())
+    if len(lines) > TRAITS_WITHOUT_POWERS:
+        raise RulesError(
+            f"That is {len(lines)} Traits; a Hero without Powers takes "
+            f"{TRAITS_WITHOUT_POWERS} more, one per line."
+        )
+    return lines
 
 
 def wrote(step: Step, values: dict[str, str], name_taken: bool) -> Change:
@@ -103,20 +148,20 @@ def wrote(step: Step, values: dict[str, str], name_taken: bool) -> Change:
 
     def change(draft: HeroDraft) -> Turn:
         if step is Step.CONCEPT:
-            name = values.get("name", draft.name)
             if name_taken:
+                name = values.get("name", draft.name)
                 raise RulesError(f"There is already a character named {name.strip()} in this server.")
-            return Turn(with_concept(draft, name, values.get("concept", "")), Step.LABELS)
+            new = concept_from(draft, values)
+            return onward(new, Step.CONCEPT, Step.LABELS) if new.labels else Turn(new, Step.LABELS)
         if step is Step.TRAITS:
             named = {slot: values.get(slot, "") for slot in TRAIT_SLOTS}
             return Turn(with_traits(draft, **named), Step.STORY)
         props = read_props(values.get("props", ""), draft.props_allowed)
-        extras = None
-        if draft.without_powers:
-            extras = tuple(values.get(EXTRA_TRAIT.format(n), "") for n in range(TRAITS_WITHOUT_POWERS))
+        extras = extras_from(values.get("extras", "")) if draft.without_powers else None
         return Turn(
             with_story(draft, values.get("destiny", ""), values.get("tragedy", ""), props, extras),
             Step.REVIEW,
+            create=values.get("create") == YES,
         )
 
     return change

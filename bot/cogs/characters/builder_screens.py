@@ -6,7 +6,8 @@ and forms are sent stopped (discord.py keeps no callback for them), and every cl
 handlers of ``builder``, which read the ids back with the templates here. A step's choices come from
 ``rules.character.creation``: only valid splits are offered, so none can be chosen wrong.
 Discord's limits hold by construction: at most 25 options a select (the 33 strong Standings
-take two), at most 5 rows, at most 5 inputs a form.
+take two), at most 5 rows, at most 5 parts a form, each in a Label (a text input, a menu, the
+Powers' radio group of 4, the story form's checkbox).
 """
 
 from dataclasses import dataclass
@@ -43,18 +44,15 @@ CREATE = "Create "
 """The Create button's label, before the Hero's name."""
 """The steps filled in a form (a modal) rather than with menus."""
 OPTIONS = 25
-EXTRA_TRAIT = "extra{}"
+EXTRAS_TEXT_MAX = TRAITS_WITHOUT_POWERS * (lim.TRAIT_MAX + 1)
+YES = "yes"
+"""A ticked checkbox, as ``modal_values`` reads it."""
 FORM_FIELDS = {
-    Step.CONCEPT: ("name", "concept"),
+    Step.CONCEPT: ("name", "concept", "labels", "powers", "metal"),
     Step.TRAITS: TRAIT_SLOTS,
-    Step.STORY: (
-        "destiny",
-        "tragedy",
-        "props",
-        *(EXTRA_TRAIT.format(n) for n in range(TRAITS_WITHOUT_POWERS)),
-    ),
+    Step.STORY: ("destiny", "tragedy", "props", "extras", "create"),
 }
-"""The fields of each form, by the custom ids of their inputs."""
+"""The fields of each form, by the custom ids of their parts."""
 PLACEHOLDERS = {
     "drive": "What pushes them on: Avenge my brother",
     "profession": "What they do: Thief, Noble, Soldier",
@@ -89,6 +87,11 @@ def labels_value(labels: BuildLabels) -> str:
     return f"{labels.attributes.value}.{labels.standings.value}.{labels.powers.value}"
 
 
+def labels_label(labels: BuildLabels) -> str:
+    a, s, p = labels.attributes.label, labels.standings.value, labels.powers.value
+    return f"{a} Attributes, {s} Standings, {p} Powers"
+
+
 def split_value(split: Split) -> str:
     return "-".join(str(v) for v in split)
 
@@ -102,11 +105,7 @@ ALL_LABELS = [BuildLabels(attributes=a, standings=s, powers=p) for a, s, p in pe
 
 def _labels_select(draft_id: int, draft: HeroDraft) -> discord.ui.Select[discord.ui.View]:
     options = [
-        discord.SelectOption(
-            label=f"{b.attributes.label} Attributes, {b.standings.value} Standings, {b.powers.value} Powers",
-            value=labels_value(b),
-            default=draft.labels == b,
-        )
+        discord.SelectOption(label=labels_label(b), value=labels_value(b), default=draft.labels == b)
         for b in ALL_LABELS
     ]
     placeholder = "Strong, average and weak: one each"
@@ -272,6 +271,8 @@ def form(draft_id: int, draft: HeroDraft, step: Step) -> discord.ui.Modal:
                 placeholder="Street urchin with a gift",
             )
         )
+        for part in concept_choices(draft):
+            modal.add_item(part)
     elif step is Step.TRAITS:
         for slot in TRAIT_SLOTS:
             default = written(slot, str(getattr(draft.traits, slot)))
@@ -294,18 +295,35 @@ def form(draft_id: int, draft: HeroDraft, step: Step) -> discord.ui.Modal:
             )
         )
         if draft.without_powers:
-            for number in range(TRAITS_WITHOUT_POWERS):
-                field = EXTRA_TRAIT.format(number)
-                known = draft.traits.extras[number] if number < len(draft.traits.extras) else ""
-                modal.add_item(
-                    _input(field, f"Another Trait ({number + 1})", lim.TRAIT_MAX, written(field, known))
+            extras = written("extras", "\n".join(draft.traits.extras))
+            modal.add_item(
+                discord.ui.Label(
+                    text=f"{TRAITS_WITHOUT_POWERS} more Traits, one per line",
+                    description="A Hero without Powers takes them instead",
+                    component=discord.ui.TextInput(
+                        custom_id="extras",
+                        style=discord.TextStyle.paragraph,
+                        max_length=EXTRAS_TEXT_MAX,
+                        default=extras[:EXTRAS_TEXT_MAX] or None,
+                        placeholder="Lucky\nQuiet",
+                    ),
                 )
+            )
+        modal.add_item(
+            discord.ui.Label(
+                text="Create the Hero when this is sent",
+                description="Leave it unticked to see the review first",
+                component=discord.ui.Checkbox(custom_id="create", default=written("create", "") == YES),
+            )
+        )
     modal.stop()
     return modal
 
 
 def modal_values(components: list[dict[str, object]]) -> dict[str, str]:
-    """A submitted form's values by custom id, from rows or labels as Discord sends them."""
+    """A submitted form's values by custom id, from rows or labels as Discord sends them: a
+    text input's ``value``; a select's or checkbox group's ``values``, one per line; a radio
+    group's ``value`` ("" when none is picked); a ticked checkbox ``YES``, else ""."""
     values: dict[str, str] = {}
     for component in components:
         inner = component.get("component")
@@ -315,5 +333,65 @@ def modal_values(components: list[dict[str, object]]) -> dict[str, str]:
         elif isinstance(nested, list):
             values |= modal_values([c for c in nested if isinstance(c, dict)])
         elif isinstance(component.get("custom_id"), str):
-            values[str(component["custom_id"])] = str(component.get("value") or "")
+            picked, value = component.get("values"), component.get("value")
+            if isinstance(picked, list):
+                text = "\n".join(str(v) for v in picked)
+            elif isinstance(value, bool):
+                text = YES if value else ""
+            else:
+                text = str(value or "")
+            values[str(component["custom_id"])] = text
     return values
+
+
+TEMPLATES = (
+    (PowerTemplate.MISTBORN, f"Every basic metal at {MISTBORN_RATING} (Allomancy)"),
+    (PowerTemplate.MISTING, f"One metal at {MISTING_RATING}: pick it below"),
+    (PowerTemplate.KEEPER, f"Every basic metal at {KEEPER_RATING} (Feruchemy)"),
+    (PowerTemplate.NONE, f"{TRAITS_WITHOUT_POWERS} more Traits instead"),
+)
+
+
+def concept_choices(draft: HeroDraft) -> list[discord.ui.Label[discord.ui.Modal]]:
+    """The choices the first form may make at once (docs/rulings.md §6.10): the labels, the
+    Power template as a radio group and a Misting's metal. None is required, so the form still
+    works as the concept alone; each opens with what was picked (a refused form's picks first)."""
+    labels = draft.typed.get("labels", labels_value(draft.labels) if draft.labels else "")
+    template = draft.powers.template.value if draft.powers else ""
+    template = draft.typed.get("powers", template)
+    metal = draft.typed.get("metal", (draft.powers.metal or "") if draft.powers else "")
+    labelled = discord.ui.Select[discord.ui.Modal](
+        custom_id="labels",
+        required=False,
+        options=[
+            discord.SelectOption(
+                label=labels_label(b), value=labels_value(b), default=labels_value(b) == labels
+            )
+            for b in ALL_LABELS
+        ],
+    )
+    powers = discord.ui.RadioGroup[discord.ui.Modal](
+        custom_id="powers",
+        required=False,
+        options=[
+            discord.RadioGroupOption(
+                label=t.label, value=t.value, description=text, default=t.value == template
+            )
+            for t, text in TEMPLATES
+        ],
+    )
+    metals = discord.ui.Select[discord.ui.Modal](
+        custom_id="metal",
+        required=False,
+        placeholder="Only for a Misting",
+        options=[discord.SelectOption(label=m, value=m, default=m == metal) for m in MISTING_METALS],
+    )
+    return [
+        discord.ui.Label(
+            text="Strong, average and weak",
+            description="Optional here: or on the next screen",
+            component=labelled,
+        ),
+        discord.ui.Label(text="Powers", description="Optional here: or after the ratings", component=powers),
+        discord.ui.Label(text="A Misting's metal", component=metals),
+    ]

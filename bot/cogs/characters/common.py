@@ -12,12 +12,13 @@ refused with where the Conflict is; a Narrator may still make it.
 
 from collections.abc import Callable
 
-from bot.access import Caller, guild_id_of
+from bot.access import Caller, guild_id_of, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import NotAllowed
 from bot.inputs.characters import named_or_active
 from bot.render.common import plain
+from bot.rolling.journal import sheet_change
 from rules.character import Character, Power
 from storage import StoredCharacter
 
@@ -61,9 +62,14 @@ async def load_to_change(
 async def save(interaction: Interaction, stored: StoredCharacter, new: Character) -> StoredCharacter:
     """Save once, quoting the loaded version (a sheet changed meanwhile is never overwritten),
     with the interaction's id, so the same interaction retried or replayed changes nothing."""
+    guild_id = guild_id_of(interaction)
     async with interaction.client.storage.transaction() as tx:
         await tx.handled.claim(interaction.id)
-        return await tx.characters.update(guild_id_of(interaction), stored, new)
+        saved = await tx.characters.update(guild_id, stored, new)
+        await tx.journal.add(
+            guild_id, table_channel_of(interaction), sheet_change(saved.updated_at, stored, new)
+        )
+        return saved
 
 
 async def change(

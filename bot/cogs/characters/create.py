@@ -10,7 +10,8 @@ from every class in the MRO), kept apart so each module stays short.
 * ``import`` reads a file from ``/character export`` or a character exported from Roll20's
   Mistborn sheet, told apart by their shape; of a Roll20 sheet, whatever has no place on ours
   is listed back (§6.12). An imported sheet belongs to whoever imports it; a Narrator's import
-  of one of our files keeps the file's owner, and ``owner`` (Narrators) sets it outright.
+  of one of our files keeps the file's owner, and ``owner`` (Narrators) sets it outright. A
+  file of ours brings its portrait, decoded and re-encoded as any upload (``bot.render.portraits``).
 * Creating a Hero makes it its player's active character if they have none yet (also when a
   Narrator makes it for them with ``owner``); the sheet
   of a new Villain or Extra is shown only to the Narrator (§6.9).
@@ -31,8 +32,9 @@ from bot.cogs.characters.common import NOT_A_BOT
 from bot.errors import BotError
 from bot.inputs.characters import NewName
 from bot.inputs.choices import KindChoice, OppositionChoice
-from bot.render.common import EMBED_TOTAL_LIMIT, plain
-from bot.render.sheet import add_lines, change_embed, embed_units, fit_embed, sheet_embed
+from bot.render.common import plain
+from bot.render.portraits import MEDIA_TYPE, accept
+from bot.render.sheet_card import Extra, portrait_file, sheet_card
 from rules.character import (
     Attribute,
     Character,
@@ -50,33 +52,20 @@ from storage import AlreadyExistsError
 AttributeValue = app_commands.Range[int, 1, 10]
 StandingValue = app_commands.Range[int, 2, 10]
 NO_PINGS = discord.AllowedMentions.none()
-ADVICE_LIMIT = 1500
-"""The build advice shown beside a sheet; the sheet gives up the rest of Discord's 6000."""
-LEFT_OUT_LIMIT = 2000
-"""What an import could not place, shown beside the sheet."""
 
 
-def with_warnings(character: Character, sheet: discord.Embed, *extra: discord.Embed) -> list[discord.Embed]:
-    """The sheet, the Hero-build advice in a second embed, then ``extra``, all within 6000."""
+def advice(character: Character) -> list[Extra]:
+    """The Hero-build advice beside a new sheet, when it has any (docs/rulings.md §6.10)."""
     warnings = check_hero_build(character)
-    advice = (
-        [fit_embed(change_embed(character, "Compared with a new Hero:", warnings=warnings), ADVICE_LIMIT)]
-        if warnings
-        else []
-    )
-    rest = [*advice, *extra]
-    return [fit_embed(sheet, EMBED_TOTAL_LIMIT - sum(embed_units(e) for e in rest)), *rest]
+    return [("Hero build check (advice only)", [f"• {w}" for w in warnings])] if warnings else []
 
 
-def left_out_embed(found: ImportedSheet) -> discord.Embed:
+def left_out(found: ImportedSheet) -> list[Extra]:
     """What of a Roll20 sheet has no place on ours, one line each, so nothing is lost unsaid."""
-    embed = discord.Embed(
-        title="Not imported",
-        description="Add what you need with `/edit`.",
-        colour=discord.Colour.light_grey(),
-    )
-    add_lines(embed, "From the Roll20 sheet", [f"• {plain(line)}" for line in found.left_out])
-    return fit_embed(embed, LEFT_OUT_LIMIT)
+    if not found.left_out:
+        return []
+    lines = [f"• {plain(line)}" for line in found.left_out]
+    return [("Not imported from the Roll20 sheet", ["Add what you need with `/edit`.", *lines])]
 
 
 def how_to_fill(kind: CharacterKind, name: str) -> str:
@@ -205,8 +194,9 @@ class MakeCommands(commands.Cog):
             )
         await replies.send(
             interaction,
-            f"Created **{plain(character.name)}**.{note}",
-            embeds=with_warnings(character, sheet_embed(character)),
+            view=sheet_card(
+                character, notes=[f"Created **{plain(character.name)}**.{note}"], extras=advice(character)
+            ),
             ephemeral=character.kind is not CharacterKind.HERO,
             allowed_mentions=NO_PINGS,
         )
@@ -251,18 +241,29 @@ class MakeCommands(commands.Cog):
         keeps_owner = who.narrator and found.source is SheetSource.BOT
         owner_id = owner.id if owner else character.owner_id if keeps_owner else interaction.user.id
         character = revise_character(character, owner_id=owner_id)
+        # A file's portrait is an upload like any other: decoded and re-encoded again.
+        portrait = await accept(found.portrait) if found.portrait is not None else None
         try:
-            await self.bot.storage.characters.create(guild_id, character, self.bot.settings.sheet_limits)
+            async with self.bot.storage.transaction() as tx:
+                stored = await tx.characters.create(guild_id, character, self.bot.settings.sheet_limits)
+                if portrait is not None:
+                    await tx.portraits.set(guild_id, stored.id, portrait, MEDIA_TYPE)
         except AlreadyExistsError:
             raise BotError(
                 f"There is already a character named {plain(character.name)} here. "
                 "Import it under another name with the `name` option."
             ) from None
-        extra = [left_out_embed(found)] if found.left_out else []
+        done = f"Imported **{plain(character.name)}** from {found.source.label}"
+        done += ", with its portrait." if portrait is not None else "."
         await replies.send(
             interaction,
-            f"Imported **{plain(character.name)}** from {found.source.label}.",
-            embeds=with_warnings(character, sheet_embed(character), *extra),
+            view=sheet_card(
+                character,
+                portrait=portrait is not None,
+                notes=[done],
+                extras=[*advice(character), *left_out(found)],
+            ),
+            file=portrait_file(portrait) if portrait is not None else None,
             ephemeral=True,
             allowed_mentions=NO_PINGS,
         )

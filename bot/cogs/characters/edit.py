@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_CHANGE, NOT_A_BOT
+from bot.cogs.characters.edit_form import RatingsForm
 from bot.cogs.characters.edit_parts import ItemName, PartEdits
 from bot.errors import BotError
 from bot.inputs.characters import OwnCharacter
@@ -32,6 +33,7 @@ TextField = app_commands.Transform[str, WordChoice({f: f for f in TEXT_FIELDS}, 
 
 @app_commands.guild_only()
 class EditCommands(
+    RatingsForm,
     PartEdits,
     commands.GroupCog,
     group_name="edit",

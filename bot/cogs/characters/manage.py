@@ -24,12 +24,13 @@ from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_READ, load_to_change, load_to_read
 from bot.cogs.characters.create import MakeCommands
+from bot.cogs.characters.portrait import PortraitButton, PortraitCommands, send_sheet
 from bot.cogs.characters.views import BUTTONS as DELETE_BUTTONS
 from bot.cogs.characters.views import DeleteView
 from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter, NewName, OwnCharacter
 from bot.render.common import plain
-from bot.render.sheet import change_embed, roster_embed, sheet_embed
+from bot.render.sheet import change_embed, roster_embed
 from rules.character import (
     CharacterKind,
     export_character,
@@ -50,10 +51,13 @@ def file_name(name: str) -> str:
 
 @app_commands.guild_only()
 class CharacterCommands(
+    PortraitCommands,
     MakeCommands,
     commands.GroupCog,
     group_name="character",
-    group_description="Character sheets: make, show, list, reveal, choose, rename, delete, import, export",
+    group_description=(
+        "Character sheets: make, show, list, reveal, choose, rename, delete, portrait, import, export"
+    ),
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
@@ -63,11 +67,11 @@ class CharacterCommands(
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.menu)
-        self.bot.add_dynamic_items(*DELETE_BUTTONS)
+        self.bot.add_dynamic_items(*DELETE_BUTTONS, PortraitButton)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
-        self.bot.remove_dynamic_items(*DELETE_BUTTONS)
+        self.bot.remove_dynamic_items(*DELETE_BUTTONS, PortraitButton)
 
     async def view_sheet(self, interaction: Interaction, member: discord.Member) -> None:
         """User menu: the member's active character, privately (if the caller may read it)."""
@@ -78,7 +82,7 @@ class CharacterCommands(
                 "they choose one with `/character use`."
             )
         (await caller(interaction)).require_read(stored.character, stored.revealed)
-        await replies.send(interaction, embed=sheet_embed(stored.character), ephemeral=True)
+        await send_sheet(interaction, stored, ephemeral=True)
 
     @app_commands.command(name="show", description="Show a character sheet")
     @app_commands.describe(
@@ -90,9 +94,7 @@ class CharacterCommands(
     ) -> None:
         stored = await load_to_read(interaction, name)
         secret = is_secret(stored.character.kind, stored.revealed)
-        await replies.send(
-            interaction, embed=sheet_embed(stored.character), ephemeral=secret if private is None else private
-        )
+        await send_sheet(interaction, stored, ephemeral=secret if private is None else private)
 
     @cooldown()
     @app_commands.command(name="list", description="List the characters in this server")
@@ -204,7 +206,8 @@ class CharacterCommands(
     @app_commands.describe(name=NAME_TO_READ)
     async def export(self, interaction: Interaction, name: AnyCharacter | None = None) -> None:
         stored = await load_to_read(interaction, name)
-        data = export_character(stored.character).encode("utf-8")
+        portrait = await self.bot.storage.portraits.get(guild_id_of(interaction), stored.id)
+        data = export_character(stored.character, portrait.image if portrait else None).encode("utf-8")
         await replies.send(
             interaction,
             f"The sheet of **{plain(stored.name)}**. Bring it back with `/character import`.",

@@ -1,4 +1,5 @@
-"""``/sheet`` (damage, healing, Standings, Breathers) and ``/burden``: the sheet during play.
+"""``/sheet`` (damage, healing, Standings, Breathers, a character's history) and ``/burden``: the
+sheet during play.
 
 These change a sheet the way the rules do (docs/rulings.md §5, §6), through
 ``rules.character``, and answer in the channel so the table sees what happened. Only the
@@ -13,15 +14,20 @@ are the Narrator's hand; players recover in a Breather the Narrator calls (``/sc
 player's own is refused with where to go instead.
 """
 
+import asyncio
+import io
+
+import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
+from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
-from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change, save
+from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change, load_to_read, save
 from bot.errors import BotError, NotAllowed
-from bot.inputs.characters import OwnCharacter
+from bot.inputs.characters import AnyCharacter, OwnCharacter
 from bot.inputs.choices import (
     DefeatBurdenChoice,
     ResilienceChoice,
@@ -31,6 +37,7 @@ from bot.inputs.choices import (
 )
 from bot.inputs.sheet_parts import burden_choices
 from bot.render.common import plain
+from bot.render.recap import journal_markdown
 from bot.render.sheet import change_embed, damage_embed, recovery_embed
 from rules.character import (
     BreatherKind,
@@ -51,6 +58,7 @@ from rules.character import (
     step_down_burden,
     step_up_burden,
 )
+from rules.journal import NARRATOR, Viewer
 from rules.words import count_of
 
 Amount = app_commands.Range[int, 1, 20]
@@ -212,6 +220,22 @@ class SheetCommands(
         saved = await save(interaction, stored, result.character)
         title = kind.label + (" (resting)" if resting and kind is BreatherKind.SHORT else "")
         await replies.send(interaction, embed=recovery_embed(saved.character, title, result))
+
+    @app_commands.command(name="history", description="A character's story across every session kept")
+    @app_commands.describe(name="Whose story (default: your active character)")
+    async def history(self, interaction: Interaction, name: AnyCharacter | None = None) -> None:
+        """The journal's entries of one character, as the caller may read them (``rules.journal``)."""
+        stored = await load_to_read(interaction, name)
+        who = await caller(interaction)
+        entries = await self.bot.storage.journal.of_character(guild_id_of(interaction), stored.id)
+        viewer = NARRATOR if who.narrator else Viewer(user_id=interaction.user.id)
+        text = await asyncio.to_thread(
+            journal_markdown, f"{stored.name}'s story", "Across every session kept", entries, viewer
+        )
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"history-{stored.id}.md")
+        await replies.send(
+            interaction, f"**{plain(stored.name)}**'s story so far.", file=file, ephemeral=True
+        )
 
 
 @app_commands.guild_only()

@@ -1,5 +1,6 @@
 """Delivering a move's reply: the answer to the interaction, the outbox told how it went, the board
-refreshed.
+refreshed. (A move ending a Conflict in its own thread queued the thread's closing with it: the
+outbox posts it once the reply is marked, ``bot.workers.outbox``.)
 
 The reply to the person who moved *is* the move's outcome, as fast as the move is saved; its
 outbox row is then marked delivered with the message Discord made. If Discord cannot take the
@@ -15,10 +16,13 @@ import discord
 
 from bot import replies
 from bot.client import Interaction
+from bot.cogs.conflict.threads import fights_in_threads
 from bot.crash import crash_point
-from bot.errors import answer_error
+from bot.errors import BotError, answer_error
 from bot.moves.answers import Reply
 from bot.moves.service import Build
+from storage.conflicts import NO_CONFLICT
+from storage.errors import NotFoundError
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +72,14 @@ async def answer(interaction: Interaction, reply: Reply) -> int | None:
 async def run(interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None) -> Reply:
     """One move from a command: apply it, then send what the table must see."""
     client = interaction.client
-    reply = await client.conflicts.run(
-        interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
-    )
+    try:
+        reply = await client.conflicts.run(
+            interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
+        )
+    except NotFoundError as error:
+        if str(error) == NO_CONFLICT and (where := await fights_in_threads(interaction)):
+            raise BotError(where) from None
+        raise
     await send(interaction, reply)
     return reply
 

@@ -18,6 +18,7 @@ from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.delivery import run, send
+from bot.cogs.conflict.threads import drop_thread, fights_in_threads, send_to_thread, thread_for
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
@@ -39,6 +40,7 @@ from rules.conflict import (
     Phase,
     Reorder,
     SetSurprised,
+    new_conflict,
     next_declarer,
 )
 from rules.words import verb
@@ -99,7 +101,20 @@ class ConflictCog(
         self, interaction: Interaction, kind: ConflictTypeChoice, stakes: app_commands.Range[str, 1, 200]
     ) -> None:
         (await caller(interaction)).require_narrator("start a Conflict")
-        await send(interaction, await self.bot.conflicts.start(interaction, kind, stakes))
+        new_conflict(channel_id_of(interaction), kind, stakes)  # refused here, before a thread is made
+        thread_id, note = await thread_for(interaction, stakes)
+        try:
+            reply = await self.bot.conflicts.start(interaction, kind, stakes, thread_id=thread_id)
+        except Exception:
+            if thread_id is not None:
+                await drop_thread(interaction, thread_id)
+            raise
+        if thread_id is not None:
+            await send_to_thread(interaction, reply)
+            return
+        await send(interaction, reply)
+        if note is not None:
+            await replies.send(interaction, note, ephemeral=True)
 
     @app_commands.command(name="add", description="Narrator: add a character, Villain or Extras group")
     @app_commands.describe(
@@ -202,7 +217,7 @@ class ConflictCog(
         ``STATUS_COOLDOWN`` seconds between two: the board is one message, not a feed."""
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
         if await self.bot.storage.conflicts.get(guild_id, channel_id) is None:
-            raise BotError(NO_CONFLICT)
+            raise BotError(await fights_in_threads(interaction) or NO_CONFLICT)
         now = time.monotonic()
         left = self._reposted.get((guild_id, channel_id), -STATUS_COOLDOWN) + STATUS_COOLDOWN - now
         if left > 0:

@@ -16,12 +16,14 @@ check runs when it is used, so nothing hides it behind Manage Server. A Contest 
 resisting side from a sheet only if the caller may read that sheet.
 """
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of, served_guild_id
+from bot.access import guild_id_of, served_guild_id, table_channel_of
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
@@ -31,17 +33,20 @@ from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
-from bot.render.common import add_field
-from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_embed, reading_embed
+from bot.render.cards import Card, card_view
+from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
+from bot.rolling.journal import contest_entry, roll_entry, sheet_change
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.rolling.roll_log import roll_record
 from rules.character.stats import spend_standing, standing_available
 from rules.contest import decide
+from rules.journal import JournalEntry
 from rules.outcome import DEFAULT_DIFFICULTY
 from rules.pool import build_pool
 from rules.roll import Reading, read, roll
 from rules.words import is_group
 from storage import StoredCharacter
+from storage.sql import utc_now
 
 Difficulty = app_commands.Range[int, 1, 5]
 Traits = app_commands.Range[int, -10, 10]
@@ -85,13 +90,6 @@ async def pool_for(
 NONE_APPLIED = Applied()
 
 
-def show_circumstances(embed: discord.Embed, applied: Applied) -> None:
-    """Say which Circumstances the roll carried, so the table sees why (docs/rulings.md §1.6)."""
-    text = applied.text()
-    if text is not None:
-        add_field(embed, "Circumstances", text, inline=False)
-
-
 CIRCUMSTANCES_ELSEWHERE = (
     "Circumstances are the Narrator's call in a server with the bot: leave `circumstances` out "
     "here, or count them in `modifier`."
@@ -127,7 +125,9 @@ class Dice(commands.Cog):
         *,
         secret: bool = False,
         applied: Applied = NONE_APPLIED,
-    ) -> tuple[Reading, discord.Embed]:
+    ) -> Callable[[], Card]:
+        """Roll, log and spend; return how to draw the roll's card (a secret roll's is drawn
+        twice: for the Narrator, and for the GM channel)."""
         if served_guild_id(interaction) is None:
             return self._roll_elsewhere(interaction, request, difficulty, label)
         guild_id = guild_id_of(interaction)
@@ -139,31 +139,52 @@ class Dice(commands.Cog):
         )
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
         record = roll_record(guild_id, interaction.user.id, reading, label or formed.title, secret=secret)
+        who = formed.stored.id if formed.stored is not None else None
+        told = [
+            roll_entry(
+                record.at,
+                interaction.user.id,
+                interaction.user.display_name,
+                record.label,
+                reading,
+                secret=secret,
+                character_id=who,
+            )
+        ]
         # Claimed with the log: the same interaction delivered twice rolls once (storage.handled).
+        channel_id = table_channel_of(interaction)
         if spent is not None and formed.stored is not None:
-            async with self.bot.storage.transaction() as tx:  # the spend and the log stand together
+            async with self.bot.storage.transaction() as tx:  # the spend, the log and the journal together
                 await tx.handled.claim(interaction.id)
                 await tx.characters.update(guild_id, formed.stored, spent)
                 await tx.rolls.append(record)
+                await tx.journal.add(
+                    guild_id, channel_id, sheet_change(record.at, formed.stored, spent) + told
+                )
         else:
-            await self.bot.storage.rolls.append_once(record, interaction.id)
-        embed = reading_embed(reading, title=roll_title(formed, label), roller=interaction.user.display_name)
-        show_circumstances(embed, applied)
+            await self.bot.storage.rolls.append_once(record, interaction.id, (channel_id, told))
+        notes = []
         if spent is not None and formed.spends is not None:
             left = standing_available(spent, formed.spends)
-            embed.set_footer(text=f"{formed.spends.label} spent: {left} left until it recovers.")
-        return reading, embed
+            notes.append(f"{formed.spends.label} spent: {left} left until it recovers.")
+        if secret:
+            notes.append("Secret roll")
+        title, roller = roll_title(formed, label), interaction.user.display_name
+        circumstances = applied.text()  # which Circumstances it carried, so the table sees why (§1.6)
+        return lambda: reading_card(
+            reading, title=title, roller=roller, circumstances=circumstances, note="\n".join(notes)
+        )
 
     def _roll_elsewhere(
         self, interaction: Interaction, request: PoolRequest, difficulty: int, label: str | None
-    ) -> tuple[Reading, discord.Embed]:
+    ) -> Callable[[], Card]:
         """A roll where the bot serves no server: bare dice, answered and not logged."""
         if request.from_sheet:
             raise BotError(SHEETS_ELSEWHERE)
         formed = form_pool(request, None)
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
-        embed = reading_embed(reading, title=roll_title(formed, label), roller=interaction.user.display_name)
-        return reading, embed
+        title, roller = roll_title(formed, label), interaction.user.display_name
+        return lambda: reading_card(reading, title=title, roller=roller)
 
     @app_commands.command(name="roll", description="Roll a dice pool and read the Result, Outcome and Nudges")
     @app_commands.describe(**ROLL_DESCRIPTIONS)
@@ -185,8 +206,8 @@ class Dice(commands.Cog):
     ) -> None:
         applied = await roll_circumstances(interaction, circumstances)
         request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
-        _, embed = await self._roll(interaction, request, character, difficulty, label, applied=applied)
-        await replies.send(interaction, embed=embed)
+        drawn = await self._roll(interaction, request, character, difficulty, label, applied=applied)
+        await replies.send(interaction, view=card_view(drawn()))
 
     @app_commands.command(
         name="gmroll", description="Narrators: a secret roll, shown only to you and the GM channel"
@@ -210,16 +231,15 @@ class Dice(commands.Cog):
     ) -> None:
         applied = await applied_circumstances(interaction, circumstances)
         request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
-        _, embed = await self._roll(
+        drawn = await self._roll(
             interaction, request, character, difficulty, label, secret=True, applied=applied
         )
-        embed.set_footer(text="Secret roll")
-        await replies.send(interaction, embed=embed, ephemeral=True)
+        await replies.send(interaction, view=card_view(drawn()), ephemeral=True)
         settings = await self.bot.storage.settings.get(guild_id_of(interaction))
         channel = self.bot.get_channel(settings.gm_channel_id) if settings.gm_channel_id else None
         if isinstance(channel, discord.abc.Messageable) and channel.id != interaction.channel_id:
             try:
-                await channel.send(embed=embed)
+                await channel.send(view=card_view(drawn()), allowed_mentions=replies.NO_PINGS)
             except discord.HTTPException:
                 await replies.send(
                     interaction,
@@ -248,11 +268,15 @@ class Dice(commands.Cog):
     ) -> None:
         formed = build_pool(pool) if pool is not None else None
         reading = read(faces, pool=formed, difficulty=difficulty, extra=extra)
-        embed = reading_embed(reading, title=label or "Table dice", roller=interaction.user.display_name)
-        await replies.send(interaction, embed=embed)
+        drawn = reading_card(reading, title=label or "Table dice", roller=interaction.user.display_name)
+        await replies.send(interaction, view=card_view(drawn))
 
     async def _log_contest(
-        self, interaction: Interaction, sides: tuple[FormedPool, FormedPool], readings: tuple[Reading, ...]
+        self,
+        interaction: Interaction,
+        sides: tuple[FormedPool, FormedPool],
+        readings: tuple[Reading, ...],
+        told: JournalEntry,
     ) -> None:
         """A Contest from sheets spends a Standing as ``/roll`` does, and both rolls are logged with
         the spends in one transaction (docs/rulings.md §6.7)."""
@@ -260,15 +284,17 @@ class Dice(commands.Cog):
         async with self.bot.storage.transaction() as tx:
             await tx.handled.claim(interaction.id)  # delivered twice, rolled once
             done: set[int] = set()
+            entries: list[JournalEntry] = []
             for side in sides:
                 if side.stored is None or side.spends is None or side.stored.id in done:
                     continue
                 done.add(side.stored.id)
-                await tx.characters.update(
-                    guild_id, side.stored, spend_standing(side.stored.character, side.spends)
-                )
+                spent = spend_standing(side.stored.character, side.spends)
+                await tx.characters.update(guild_id, side.stored, spent)
+                entries += sheet_change(told.at, side.stored, spent)
             for side, reading in zip(sides, readings, strict=False):
                 await tx.rolls.append(roll_record(guild_id, interaction.user.id, reading, side.who[:40]))
+            await tx.journal.add(guild_id, table_channel_of(interaction), [*entries, told])
 
     @app_commands.command(name="contest", description="Roll a Contest between two pools or two characters")
     @app_commands.describe(
@@ -310,12 +336,16 @@ class Dice(commands.Cog):
             [roll(acting.pool, rng, difficulty=difficulty, extra=acting.extra)],
             [roll(opposing.pool, rng, extra=opposing.extra)],
         )
-        await self._log_contest(interaction, (acting, opposing), result.acting_rolls + result.opposing_rolls)
         acting_name = acting.who if acting.stored is not None else ACTING_SIDE
         opposing_name = opposing.who if opposing.stored is not None else OPPOSING_SIDE
         if acting_name == opposing_name:
             acting_name, opposing_name = f"{acting_name} (acting)", f"{opposing_name} (opposing)"
+        told = contest_entry(utc_now(), acting_name, opposing_name, result)
+        await self._log_contest(
+            interaction, (acting, opposing), result.acting_rolls + result.opposing_rolls, told
+        )
         many = (group_side(acting), group_side(opposing))
-        embed = contest_embed(result, acting=acting_name, opposing=opposing_name, many=many)
-        show_circumstances(embed, applied)
-        await replies.send(interaction, embed=embed)
+        drawn = contest_card(
+            result, acting=acting_name, opposing=opposing_name, many=many, circumstances=applied.text()
+        )
+        await replies.send(interaction, view=card_view(drawn))

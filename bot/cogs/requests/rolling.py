@@ -17,11 +17,13 @@ from bot import replies
 from bot.access import guild_id_of, is_secret
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
-from bot.cogs.requests.views import Choice, builder_view, request_view, trait_slots
+from bot.cogs.requests.views import Choice, builder_view, request_buttons, request_message, trait_slots
 from bot.errors import BotError
+from bot.render.cards import Card, body_components, card_texts, card_view, custom_ids
 from bot.render.common import plain
-from bot.render.dice import contest_embed, reading_embed
-from bot.render.request import contest_roll_embed, pool_embed, request_content, request_embed
+from bot.render.dice import contest_card, reading_card
+from bot.render.request import contest_roll_card, pool_embed, request_card, request_content
+from bot.rolling.journal import request_entry, sheet_change
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool
 from bot.rolling.roll_log import roll_record
 from rules.character.stats import spend_standing
@@ -31,25 +33,19 @@ from rules.request import NewRoller, RequestKind, RequestSpec, Roller, RollReque
 from rules.roll import roll
 from storage import CharacterRepository, MessageKind, NewMessage, StoredCharacter
 from storage.requests import GONE
+from storage.sql import utc_now
 
 log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
 JSON = dict[str, object]
 
 
-def message_body(
-    content: str,
-    embeds: list[discord.Embed],
-    view: discord.ui.View | None,
-    pings: list[int],
-    reply_to: int | None,
-) -> JSON:
-    """A create-message body as the outbox stores it (mentions limited to ``pings``)."""
+def message_body(view: discord.ui.LayoutView, pings: list[int], reply_to: int | None) -> JSON:
+    """A create-message body of a card as the outbox stores it (mentions limited to ``pings``)."""
     mentions = replies.pinging(pings)
     body: JSON = {
-        "content": content,
-        "embeds": [e.to_dict() for e in embeds],
-        "components": view.to_components() if view is not None else [],
+        "flags": discord.MessageFlags(components_v2=True).value,
+        "components": body_components(view),
         "allowed_mentions": mentions.to_dict(),
     }
     if reply_to is not None:
@@ -66,8 +62,8 @@ async def ask(
     async with client.storage.transaction() as tx:
         await tx.handled.claim(interaction.id)  # a replayed /request asks once
         request = await tx.requests.create(guild_id, channel_id, interaction.user.id, kind, spec, rollers)
-        content, embed, view = request_content(request), request_embed(request), request_view(request)
-        body = message_body(content, [embed], view, [r.user_id for r in request.rollers], None)
+        view = request_message(request)
+        body = message_body(view, [r.user_id for r in request.rollers], None)
         message = NewMessage(kind=MessageKind.NOTICE, payload=body, interaction_id=interaction.id)
         [row] = await tx.outbox.add(guild_id, channel_id, None, [message])
         await tx.requests.shown_by(guild_id, request.id, row.id)
@@ -75,9 +71,7 @@ async def ask(
     outbox.replying([row])
     mentions = replies.pinging(r.user_id for r in rollers)
     try:
-        message_id = await replies.send(
-            interaction, content, embed=embed, view=view, allowed_mentions=mentions
-        )
+        message_id = await replies.send(interaction, view=view, allowed_mentions=mentions)
     except discord.HTTPException as error:
         outbox.unanswered(row, refused=error.status < 500)
     else:
@@ -162,43 +156,52 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
         await tx.handled.claim(interaction.id)
         if not await tx.requests.claim(guild_id, request_id, position, reading, interaction.user.id):
             raise BotError(f"{plain(roller.name)} has already rolled for this request, or it was closed.")
+        told = []
         if spent is not None and stored is not None:
             await tx.characters.update(guild_id, stored, spent)
+            told += sheet_change(utc_now(), stored, spent)
         secret = request.spec.secret or hidden_roller  # a hidden Villain's roll, as in a Conflict (§7.1)
         record = roll_record(guild_id, interaction.user.id, reading, formed.title, secret=secret)
         await tx.rolls.append(record)
+        who = stored.id if stored is not None else None
+        told.append(
+            request_entry(
+                record.at, interaction.user.id, plain(roller.name), reading, secret=secret, character_id=who
+            )
+        )
+        await tx.journal.add(guild_id, request.channel_id, told)
         after = await tx.requests.get(guild_id, request_id)
         assert after is not None
-        embed = reading_embed(reading, title=formed.title, roller="For the Narrator's request")
+        drawn = reading_card(reading, title=formed.title, roller="For the Narrator's request")
         hidden = await _hidden_sides(tx.characters, after) if not request.spec.secret else set()
-        shown = _shown(after, embed, hidden)
+        shown = _shown(after, drawn, hidden)
         target = settings.gm_channel_id if request.spec.secret else request.channel_id
         if shown and target:
             reply_to = None if request.spec.secret else request.message_id
-            body = message_body("", shown, None, [], reply_to)
+            body = message_body(card_view(*shown), [], reply_to)
             await tx.outbox.add(guild_id, target, None, [NewMessage(kind=MessageKind.NOTICE, payload=body)])
     if shown and target:
         client.conflicts.outbox.wake(guild_id, target)
     if request.kind is RequestKind.CONTEST:
-        private = contest_roll_embed(reading, title=formed.title, roller=roller)
+        private = contest_roll_card(reading, title=formed.title, roller=roller)
     else:
-        private = reading_embed(reading, title=formed.title, roller=plain(roller.name))
-    await replies.edit(interaction, embed=private, view=None)
+        private = reading_card(reading, title=formed.title, roller=roller.name)
+    await replies.edit(interaction, view=card_view(private))
     await refresh(interaction, after)
 
 
-def _shown(request: RollRequest, embed: discord.Embed, hidden: Collection[Side] = ()) -> list[discord.Embed]:
+def _shown(request: RollRequest, drawn: Card, hidden: Collection[Side] = ()) -> list[Card]:
     """What a roll makes public: the roll itself for a roll request; for a Contest, nothing until
     every roller has rolled, then the Contest decided from the stored readings (the ``hidden``
     sides showing their names and dice only)."""
     if request.kind is RequestKind.ROLL:
-        return [embed]
+        return [drawn]
     if not request.complete:
         return []
     acting, opposing = request.side(Side.ACTING), request.side(Side.OPPOSING)
     result = decide([r.reading for r in acting if r.reading], [r.reading for r in opposing if r.reading])
     many = (len(acting) > 1, len(opposing) > 1)
-    return [contest_embed(result, acting=_names(acting), opposing=_names(opposing), hidden=hidden, many=many)]
+    return [contest_card(result, acting=_names(acting), opposing=_names(opposing), hidden=hidden, many=many)]
 
 
 async def _hidden_sides(characters: CharacterRepository, request: RollRequest) -> set[Side]:
@@ -229,11 +232,9 @@ async def _show(client: MistbornClient, request: RollRequest) -> None:
         return
     channel = client.get_partial_messageable(request.channel_id, guild_id=request.guild_id)
     try:
+        # content and embeds reset: a request shown before cards becomes one (Discord allows that way only)
         await channel.get_partial_message(request.message_id).edit(
-            content=request_content(request),
-            embed=request_embed(request),
-            view=request_view(request),
-            allowed_mentions=NO_PINGS,
+            content=None, embed=None, view=request_message(request), allowed_mentions=NO_PINGS
         )
     except discord.HTTPException as error:
         log.warning("Could not update the request message %s: %s", request.message_id, error)
@@ -267,16 +268,12 @@ async def catch_up(client: MistbornClient, owns: Callable[[int], bool]) -> None:
 
 
 def _lags(request: RollRequest, message: dict[str, Any]) -> bool:
-    """Whether the message shows an older state than the saved ``request``."""
-    view = request_view(request)
-    wanted = _custom_ids(view.to_components() if view else [])
-    return wanted != _custom_ids(message.get("components") or []) or message.get(
-        "content"
-    ) != request_content(request)
-
-
-def _custom_ids(rows: list[dict[str, Any]]) -> set[str]:
-    return {str(c.get("custom_id")) for row in rows for c in row.get("components") or []}
+    """Whether the message shows an older state than the saved ``request``: other buttons, or
+    another line above the card (a message from before cards has none: it lags too)."""
+    wanted = {str(button.custom_id) for button in request_buttons(request)}
+    components = message.get("components") or []
+    texts = card_texts(components)
+    return wanted != custom_ids(components) or texts[:1] != [request_content(request)]
 
 
 async def close(interaction: Interaction, request_id: int) -> None:
@@ -289,13 +286,7 @@ async def close(interaction: Interaction, request_id: int) -> None:
     request = await storage.requests.get(guild_id, request_id)
     if request is None:
         raise BotError(GONE)
-    await replies.edit(
-        interaction,
-        content=request_content(request),
-        embed=request_embed(request),
-        view=None,
-        allowed_mentions=NO_PINGS,
-    )
+    await replies.edit(interaction, view=request_message(request), allowed_mentions=NO_PINGS)
 
 
 async def results(interaction: Interaction, request_id: int) -> None:
@@ -305,7 +296,7 @@ async def results(interaction: Interaction, request_id: int) -> None:
     if request is None:
         raise BotError(GONE)
     open_copy = request.model_copy(update={"spec": request.spec.model_copy(update={"secret": False})})
-    embeds = [request_embed(open_copy)]
+    cards = [request_card(open_copy)]
     if request.kind is RequestKind.CONTEST and request.complete:
-        embeds += _shown(open_copy, embeds[0])
-    await replies.send(interaction, embeds=embeds, ephemeral=True)
+        cards += _shown(open_copy, cards[0])
+    await replies.send(interaction, view=card_view(*cards), ephemeral=True)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, replace
 
 import discord
 
+from bot.render.cards import Layout, button_rows, card_view
+from bot.render.request import request_card, request_content
 from rules.character import Character
 from rules.request import RollRequest
 from rules.words import count_of
@@ -53,30 +55,39 @@ def trait_slots(character: Character | None) -> list[str]:
     return [t for t in (*named, *traits.extras) if t][:25]
 
 
-def request_view(request: RollRequest) -> discord.ui.View | None:
+def request_buttons(request: RollRequest) -> list[discord.ui.Button[Layout]]:
     """A roll button per roller who has not rolled, the Narrator's Close, and for a secret
     request the Narrators' Results; none once the request is closed."""
     if request.closed:
-        return None
-    view = discord.ui.View(timeout=None)
-    for roller in request.rollers:
-        if roller.rolled:
-            continue
-        label = f"Roll — {roller.name}"
-        custom_id = ROLL.format(request=request.id, position=roller.position)
-        view.add_item(
-            discord.ui.Button(label=label[:80], style=discord.ButtonStyle.primary, custom_id=custom_id)
+        return []
+    buttons = [
+        discord.ui.Button[Layout](
+            label=f"Roll — {roller.name}"[:80],
+            style=discord.ButtonStyle.primary,
+            custom_id=ROLL.format(request=request.id, position=roller.position),
         )
+        for roller in request.rollers
+        if not roller.rolled
+    ]
     if request.spec.secret:
-        view.add_item(
-            discord.ui.Button(label="Results (Narrators)", custom_id=RESULTS.format(request=request.id))
+        buttons.append(
+            discord.ui.Button[Layout](
+                label="Results (Narrators)", custom_id=RESULTS.format(request=request.id)
+            )
         )
-    view.add_item(
-        discord.ui.Button(
+    buttons.append(
+        discord.ui.Button[Layout](
             label="Close", style=discord.ButtonStyle.secondary, custom_id=CLOSE.format(request=request.id)
         )
     )
-    return view
+    return buttons
+
+
+def request_message(request: RollRequest) -> Layout:
+    """The request's message: the line that pings who must still roll, above its card with the
+    buttons inside (at most 20 rollers: 22 buttons, 35 components of Discord's 40)."""
+    rows = button_rows(request_buttons(request))
+    return card_view(request_card(request, rows), ping=request_content(request))
 
 
 def builder_view(

@@ -42,6 +42,14 @@ function meter(name, now, top) {
   return add(row, el("span", "label", name), bar, el("span", "value", now + "/" + top));
 }
 
+function portrait(path, name) {
+  const img = el("img", "portrait");
+  img.src = path;
+  img.alt = "Portrait of " + name;
+  img.loading = "lazy";
+  return img;
+}
+
 function participant(p) {
   const card = el("div", "participant" + (p.up ? " up" : ""));
   card.dataset.id = p.id;
@@ -57,6 +65,7 @@ function participant(p) {
     card.appendChild(el("span", "state " + word.split(" ")[0], word));
     return card;
   }
+  if (p.portrait) head.prepend(portrait(p.portrait, p.name));
   add(card, dice(p.action_dice, "Action", "action"), dice(p.defense_dice, "Defense", "defense"));
   if (p.next_round_dice) card.appendChild(el("div", "meta", "+" + p.next_round_dice + " dice next round"));
   if (p.resiliences) for (const r of p.resiliences) card.appendChild(meter(r.name, r.current, r.max));
@@ -104,6 +113,7 @@ function sheet(s) {
   const card = el("article", "sheet");
   card.dataset.name = s.name.toLowerCase();
   const title = add(el("h3"), el("span", "s-name", s.name), el("span", "kind " + s.kind, s.kind_label));
+  if (s.portrait) title.prepend(portrait(s.portrait, s.name));
   card.appendChild(title);
   if (s.concept) card.appendChild(el("p", "concept", s.concept));
   const ratings = el("div", "ratings");

@@ -22,6 +22,18 @@ CREATE TABLE breather_calls (
     PRIMARY KEY (guild_id, character_id)
 );
 
+CREATE TABLE character_portraits (
+    guild_id      INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    token         TEXT    NOT NULL,
+    media_type    TEXT    NOT NULL,
+    image         BLOB    NOT NULL,
+    generation    INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (guild_id, character_id),
+    FOREIGN KEY (guild_id, character_id)
+        REFERENCES characters (guild_id, id) ON DELETE CASCADE
+);
+
 CREATE TABLE characters (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id    INTEGER NOT NULL,
@@ -72,7 +84,7 @@ CREATE TABLE guild_settings (
     guild_id           INTEGER PRIMARY KEY,
     narrator_role_ids  TEXT    NOT NULL,
     gm_channel_id      INTEGER
-, table_dice INTEGER NOT NULL DEFAULT 0 CHECK (table_dice IN (0, 1)));
+, table_dice INTEGER NOT NULL DEFAULT 0 CHECK (table_dice IN (0, 1)), conflict_threads INTEGER NOT NULL DEFAULT 0 CHECK (conflict_threads IN (0, 1)));
 
 CREATE TABLE handled_interactions (
     interaction_id INTEGER PRIMARY KEY,
@@ -97,6 +109,22 @@ CREATE TABLE identify_buckets (
     bucket      INTEGER PRIMARY KEY,
     identified  REAL    NOT NULL
 );
+
+CREATE TABLE journal (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id      INTEGER NOT NULL,
+    channel_id    INTEGER NOT NULL,
+    at            TEXT    NOT NULL,
+    kind          TEXT    NOT NULL,
+    character_id  INTEGER,
+    document      TEXT    NOT NULL
+);
+
+CREATE INDEX journal_by_channel ON journal (guild_id, channel_id, at);
+
+CREATE INDEX journal_by_character ON journal (guild_id, character_id, id) WHERE character_id IS NOT NULL;
+
+CREATE INDEX journal_by_time ON journal (at);
 
 CREATE TABLE outbox (
     id              INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -209,6 +237,23 @@ CREATE TABLE scene_circumstances (
     note        TEXT    NOT NULL,
     PRIMARY KEY (guild_id, channel_id)
 );
+
+CREATE TABLE table_sessions (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id    INTEGER NOT NULL,
+    channel_id  INTEGER NOT NULL,
+    title       TEXT    NOT NULL,
+    started_by  INTEGER NOT NULL,
+    started_at  TEXT    NOT NULL,
+    ended_at    TEXT,
+    ended_how   TEXT CHECK (ended_how IN ('narrator', 'quiet'))
+);
+
+CREATE INDEX table_sessions_by_age ON table_sessions (started_at);
+
+CREATE INDEX table_sessions_by_channel ON table_sessions (guild_id, channel_id, started_at);
+
+CREATE UNIQUE INDEX table_sessions_open ON table_sessions (guild_id, channel_id) WHERE ended_at IS NULL;
 
 CREATE TABLE web_link_uses (
     nonce       TEXT NOT NULL PRIMARY KEY,

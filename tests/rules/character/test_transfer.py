@@ -15,7 +15,8 @@ from rules.character import (
     import_character,
     make_character,
 )
-from rules.character.transfer import MAX_FILE_BYTES
+from rules.character.sheet_files import read_sheet_file
+from rules.character.transfer import MAX_FILE_BYTES, MAX_PORTRAIT_CHARS
 from rules.errors import RulesError
 from tests.rules.character.test_strategies import characters
 
@@ -182,3 +183,32 @@ def test_a_tampered_export_imports_valid_or_raises_rules_error(
     result = _outcome(json.dumps(document))
     if result is not None:
         assert import_character(export_character(result)) == result
+
+
+def test_a_portrait_travels_in_base64_and_only_when_there_is_one() -> None:
+    character = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=1)
+    assert "portrait" not in json.loads(export_character(character))
+    image = bytes(range(256)) * 200  # 50 KiB: the file passes 64 KiB only by its portrait
+    found = read_sheet_file(export_character(character, image), owner_id=2)
+    assert found.portrait == image and found.character == character
+
+
+@pytest.mark.parametrize(
+    ("portrait", "words"),
+    [
+        ("not base64!", "not valid base64"),
+        (12, "'portrait' must be text"),
+        ("A" * (MAX_PORTRAIT_CHARS + 4), "'portrait' is not valid"),
+    ],
+)
+def test_a_bad_portrait_in_a_file_is_refused(portrait: object, words: str) -> None:
+    data = json.loads(export_character(make_character(name="Vin", kind=CharacterKind.HERO, owner_id=1)))
+    with pytest.raises(RulesError, match=words):
+        read_sheet_file(json.dumps({**data, "portrait": portrait}), owner_id=2)
+
+
+def test_a_portrait_does_not_make_room_for_a_bigger_sheet() -> None:
+    data = json.loads(export_character(make_character(name="Vin", kind=CharacterKind.HERO, owner_id=1)))
+    padded = json.dumps({**data, "portrait": "AAAA"}) + " " * MAX_FILE_BYTES
+    with pytest.raises(RulesError, match="too big"):
+        read_sheet_file(padded, owner_id=2)

@@ -1,0 +1,191 @@
+"""``/session``: a Narrator's night at one channel's table, its recap and its journal.
+
+A Narrator (the rule of ``bot.access``, as for ``/conflict start``) starts a session in a channel
+and ends it; everything logged there in between is its story (``storage.journal``; design in
+docs/architecture.md, "Sessions"). Ending it posts the recap card for the table (what the table
+saw, docs/rulings.md §7.1) and gives the Narrator the full one privately. ``/session journal``
+gives the night in order as a Markdown file, the Narrator's full version or the asker's own.
+A session left open closes by itself after ``MISTBORN_SESSION_QUIET_HOURS`` of quiet.
+"""
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import replies
+from bot.access import guild_id_of, table_channel_of
+from bot.checks import caller
+from bot.client import Interaction, MistbornClient
+from bot.cogs.sessions.schedule import FORM, ScheduleNext, form_values, schedule, schedule_button
+from bot.errors import BotError, answer_error
+from bot.render.common import plain
+from bot.render.recap import journal_markdown, recap_card, recap_sections
+from rules.journal import NARRATOR, TABLE, JournalEntry, Viewer
+from rules.recap import build_recap
+from storage.errors import AlreadyExistsError
+from storage.journal import TITLE_MAX, TableSession
+from storage.sql import utc_now
+
+Title = app_commands.Range[str, 1, TITLE_MAX]
+NO_SESSION = "No session is open in this channel. A Narrator starts one with `/session start`."
+NO_SESSIONS = "No session has been played in this channel yet (or it is older than the roll log keeps)."
+
+
+def when_text(session: TableSession) -> str:
+    start = session.started_at.strftime("%Y-%m-%d %H:%M UTC")
+    if session.ended_at is None:
+        return f"Started {start}, still open"
+    how = " (closed by itself after a long quiet)" if session.ended_how == "quiet" else ""
+    return f"{start} to {session.ended_at.strftime('%H:%M UTC')}{how}"
+
+
+def viewer_of(narrator: bool, user_id: int) -> Viewer:
+    return NARRATOR if narrator else Viewer(user_id=user_id)
+
+
+def recap_blocks(entries: list[JournalEntry], title: str) -> tuple[list[str], list[str]]:
+    """The table's card and the Narrator's (pure, CPU only: run off the event loop)."""
+    public = recap_sections(build_recap(entries, TABLE), title, private=False)
+    full = recap_sections(build_recap(entries, NARRATOR), title, private=True)
+    return public, full
+
+
+class SessionCommands(
+    commands.GroupCog,
+    group_name="session",
+    group_description="A night at this table: start, end (with a recap), and its journal",
+):
+    def __init__(self, bot: MistbornClient) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ScheduleNext)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(ScheduleNext)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """The next session's form, submitted (``bot.cogs.sessions.schedule``)."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        found = FORM.fullmatch(str(data.get("custom_id", "")))
+        if found is None:
+            return
+        try:
+            await schedule(
+                interaction, int(found["session"]), form_values(list(data.get("components") or []))
+            )
+        except Exception as error:
+            await answer_error(interaction, error)
+
+    @app_commands.command(name="start", description="Narrator: start a session in this channel")
+    @app_commands.describe(title="What to call the night (default: the date)")
+    @app_commands.guild_only()
+    async def start(self, interaction: Interaction, title: Title | None = None) -> None:
+        (await caller(interaction)).require_narrator("start a session")
+        now = utc_now()
+        name = " ".join((title or "").split()) or f"Session of {now.strftime('%Y-%m-%d')}"
+        if len(name) > TITLE_MAX:
+            raise BotError(f"A session's title is at most {TITLE_MAX} characters; give a shorter one.")
+        try:
+            session = await self.bot.storage.journal.start(
+                guild_id_of(interaction), table_channel_of(interaction), name, interaction.user.id, now
+            )
+        except AlreadyExistsError as error:
+            raise BotError(str(error)) from error
+        await replies.send(
+            interaction,
+            f"Session #{session.id} started: **{plain(name)}**. Everything here until `/session end` "
+            "belongs to it: rolls, Contests, requests, Conflicts and changes to sheets.",
+        )
+
+    @app_commands.command(name="end", description="Narrator: end this channel's session and post its recap")
+    @app_commands.guild_only()
+    async def end(self, interaction: Interaction) -> None:
+        (await caller(interaction)).require_narrator("end a session")
+        journal = self.bot.storage.journal
+        session = await journal.open_in(guild_id_of(interaction), table_channel_of(interaction))
+        if session is None:
+            raise BotError(NO_SESSION)
+        ended = await journal.end(session, utc_now())
+        if ended is None:
+            raise BotError("That session has just been ended.")
+        entries = await journal.entries(ended)
+        public, full = await asyncio.to_thread(recap_blocks, entries, plain(ended.title))
+        await replies.send(interaction, view=recap_card(public))
+        await replies.send(interaction, view=recap_card(full, schedule_button(ended.id)), ephemeral=True)
+
+    @app_commands.command(name="status", description="Whether a session is open in this channel")
+    @app_commands.guild_only()
+    async def status(self, interaction: Interaction) -> None:
+        journal = self.bot.storage.journal
+        session = await journal.open_in(guild_id_of(interaction), table_channel_of(interaction))
+        if session is None:
+            await replies.send(interaction, NO_SESSION, ephemeral=True)
+            return
+        await replies.send(
+            interaction,
+            f"Session #{session.id}, **{plain(session.title)}**: {when_text(session)}.",
+            ephemeral=True,
+        )
+
+    async def _session(self, interaction: Interaction, session: int | None) -> TableSession:
+        """The session asked for by number, or this channel's latest."""
+        storage = self.bot.storage.journal
+        guild_id = guild_id_of(interaction)
+        if session is None:
+            latest = await storage.sessions(guild_id, table_channel_of(interaction), limit=1)
+            if not latest:
+                raise BotError(NO_SESSIONS)
+            return latest[0]
+        found = await storage.get(guild_id, session)
+        if found is None:
+            raise BotError(
+                f"There is no session #{session} in this server. `/session journal` gives the latest."
+            )
+        return found
+
+    @app_commands.command(
+        name="recap", description="A session's recap again, privately (default: the latest)"
+    )
+    @app_commands.describe(session="The session's number (default: this channel's latest)")
+    @app_commands.guild_only()
+    async def recap(
+        self, interaction: Interaction, session: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """The recap of a session ended earlier (or by the quiet): the Narrator's full one with the
+        button for the next session, a player's as the table saw it; privately either way."""
+        who = await caller(interaction)
+        found = await self._session(interaction, session)
+        entries = await self.bot.storage.journal.entries(found)
+        public, full = await asyncio.to_thread(recap_blocks, entries, plain(found.title))
+        if who.narrator:
+            await replies.send(interaction, view=recap_card(full, schedule_button(found.id)), ephemeral=True)
+        else:
+            await replies.send(interaction, view=recap_card(public), ephemeral=True)
+
+    @app_commands.command(name="journal", description="A session's log in order, as a Markdown file")
+    @app_commands.describe(session="The session's number (default: this channel's latest)")
+    @app_commands.guild_only()
+    async def journal(
+        self, interaction: Interaction, session: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        who = await caller(interaction)
+        found = await self._session(interaction, session)
+        entries = await self.bot.storage.journal.entries(found)
+        viewer = viewer_of(who.narrator, interaction.user.id)
+        text = await asyncio.to_thread(journal_markdown, found.title, when_text(found), entries, viewer)
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"session-{found.id}.md")
+        await replies.send(
+            interaction,
+            f"The journal of session #{found.id}, **{plain(found.title)}**.",
+            file=file,
+            ephemeral=True,
+        )

@@ -1,0 +1,94 @@
+"""The recap card and the journal file: :class:`~rules.recap.Recap` and the journal's entries in
+words (pure; built off the event loop for a long night, ``bot.cogs.sessions``).
+
+Discord allows 4,000 characters of text in one layout message, so a long night is split this
+way: the card shows each section's first :data:`TOP` lines and "…and N more in the journal", and
+the whole night in order is the journal's Markdown file (``/session journal``), which has no such
+limit. Whatever the sections, the card's text is clipped to :data:`CARD_TEXT`.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from rules.journal import JournalEntry, Viewer, visible
+from rules.recap import Recap, Tally
+
+CARD_TEXT = 3800
+"""Text per card, under Discord's 4,000 for all the TextDisplays of one message."""
+TOP = 6
+MORE = "…and {count} more in the journal (`/session journal`)."
+
+
+def _section(title: str, lines: Sequence[str]) -> str:
+    if not lines:
+        return ""
+    shown = [f"• {line}" for line in lines[:TOP]]
+    if len(lines) > TOP:
+        shown.append(MORE.format(count=len(lines) - TOP))
+    return f"**{title}**\n" + "\n".join(shown)
+
+
+def _tally(t: Tally) -> str:
+    parts = [
+        f"{t.damage} damage taken" if t.damage else "",
+        f"{t.healed} healed" if t.healed else "",
+        f"{t.spent} Standing spent" if t.spent else "",
+        f"{t.recovered} Standing recovered" if t.recovered else "",
+        f"{t.beats} Beat{'s' if t.beats != 1 else ''} caught" if t.beats else "",
+    ]
+    return f"{t.name}: " + ", ".join(p for p in parts if p)
+
+
+def recap_sections(recap: Recap, title: str, *, private: bool) -> list[str]:
+    """The card's text blocks, each at most :data:`CARD_TEXT` altogether."""
+    heading = f"## The night's recap: {title}" + (" (Narrator's version)" if private else "")
+    blocks = [
+        heading,
+        _section("Conflicts", recap.conflicts),
+        _section("Heroes", [_tally(t) for t in recap.tallies]),
+        _section("Burdens gained", recap.burdens_gained),
+        _section("Burdens eased", recap.burdens_eased),
+        _section("Contests", recap.contests),
+        _section("Requests", recap.requests),
+    ]
+    if recap.best or recap.worst:
+        rolls = [f"Best: {recap.best}" if recap.best else "", f"Worst: {recap.worst}" if recap.worst else ""]
+        blocks.append(f"**Rolls** ({recap.rolls})\n" + "\n".join(r for r in rolls if r))
+    if recap.entries == 0:
+        blocks.append("Nothing was logged in this session.")
+    kept: list[str] = []
+    used = 0
+    for block in filter(None, blocks):
+        if used + len(block) > CARD_TEXT:
+            kept.append("…the rest is in the journal (`/session journal`).")
+            break
+        kept.append(block)
+        used += len(block)
+    return kept
+
+
+def recap_card(blocks: Sequence[str], button: discord.ui.Item[Any] | None = None) -> discord.ui.LayoutView:
+    """One layout message: a Container of TextDisplays (and the Narrator's button, if any)."""
+    view = discord.ui.LayoutView(timeout=None)
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+        accent_colour=discord.Colour.dark_gold()
+    )
+    for block in blocks:
+        container.add_item(discord.ui.TextDisplay(block))
+    if button is not None:
+        container.add_item(discord.ui.ActionRow(button))
+    view.add_item(container)
+    return view
+
+
+def journal_markdown(title: str, when: str, entries: Sequence[JournalEntry], viewer: Viewer) -> str:
+    """The session's log in order as a Markdown document, in ``viewer``'s version."""
+    version = "the Narrator's version" if viewer.narrator else "as the table saw it"
+    lines = [f"# {title}", "", f"{when} — {version}.", ""]
+    for entry, line in visible(entries, viewer):
+        lines.append(f"- `{entry.at.strftime('%H:%M')}` {line}")
+    if len(lines) == 4:
+        lines.append("Nothing was logged in this session.")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,156 @@
+"""The journal's lines (``rules.journal``), worded when the thing happens, by the renderers the
+table's own messages use: a Conflict's events through ``event_line`` with the full and the
+public :class:`~bot.render.visibility.Visibility` (docs/rulings.md §7.1), so the players'
+version says exactly what the table was shown, and never more.
+"""
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from bot.access import is_secret, visibility_of
+from bot.render.conflict_events import event_line
+from bot.render.dice import faces_text
+from bot.render.visibility import FULL
+from rules.character import Character
+from rules.conflict import Conflict, Event
+from rules.conflict import events as ev
+from rules.contest import ContestResult
+from rules.journal import TEXT_MAX, EntryKind, JournalEntry, sheet_entries
+from rules.roll import Reading
+from storage.character_rows import StoredCharacter
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= TEXT_MAX else text[: TEXT_MAX - 1] + "…"
+
+
+def reading_line(who: str, title: str, reading: Reading) -> str:
+    result = f"Result {reading.result}" if reading.has_set else "no matching set"
+    verdict = "success" if reading.success else "failure"
+    return f"{who} rolled {title}: {faces_text(reading)} ({result}, {verdict}, Outcome {reading.outcome:+d})"
+
+
+def roll_entry(
+    at: datetime,
+    user_id: int,
+    who: str,
+    title: str,
+    reading: Reading,
+    *,
+    secret: bool,
+    character_id: int | None,
+) -> JournalEntry:
+    """A roll: a ``/gmroll`` (or a hidden Villain's) reads in full for Narrators and its roller only."""
+    text = _clip(reading_line(who, title, reading) + (" (secret)" if secret else ""))
+    return JournalEntry(
+        at=at,
+        kind=EntryKind.ROLL,
+        text=text,
+        public=None if secret else text,
+        owner_id=user_id,
+        character_id=character_id,
+        outcome=reading.outcome,
+    )
+
+
+def request_entry(
+    at: datetime, user_id: int, who: str, reading: Reading, *, secret: bool, character_id: int | None
+) -> JournalEntry:
+    """A roll for the Narrator's request; a secret request's (or hidden roller's) is the Narrator's."""
+    text = _clip(
+        "For the Narrator's request, " + reading_line(who, "", reading).replace(" rolled :", " rolled:")
+    )
+    return JournalEntry(
+        at=at,
+        kind=EntryKind.REQUEST,
+        text=text + (" (secret)" if secret else ""),
+        public=None if secret else text,
+        owner_id=user_id,
+        character_id=character_id,
+        outcome=reading.outcome,
+    )
+
+
+def contest_entry(at: datetime, acting: str, opposing: str, result: ContestResult) -> JournalEntry:
+    if result.winner is None:
+        verdict = "stalemate"
+    else:
+        winner = acting if result.acting_succeeds else opposing
+        verdict = f"{winner} wins by {result.decided_by.value} (Outcome {result.outcome:+d})"
+    other = result.opposing
+    text = f"Contest: {acting} (Result {result.acting.result}) against {opposing}"
+    text += f" (Result {other.result})" if other is not None else ""
+    text = _clip(f"{text}: {verdict}.")
+    return JournalEntry(at=at, kind=EntryKind.CONTEST, text=text, public=text, outcome=result.outcome)
+
+
+def sheet_change(at: datetime, stored: StoredCharacter, after: Character) -> list[JournalEntry]:
+    """What saving ``after`` over ``stored`` tells (``rules.journal.sheet_entries``)."""
+    hidden = is_secret(stored.character.kind, stored.revealed) or is_secret(after.kind, stored.revealed)
+    return sheet_entries(stored.character, after, at, character_id=stored.id, hidden=hidden)
+
+
+_TOLD = (ev.DamageDealt, ev.Defeated, ev.BeatCaught, ev.RoundStarted, ev.ConflictEnded)
+
+
+def conflict_entries(
+    at: datetime,
+    conflict: Conflict,
+    events: tuple[Event, ...],
+    conflict_id: int,
+    sheets: Mapping[int, Character],
+    revealed: frozenset[int],
+) -> list[JournalEntry]:
+    """What one Conflict move tells the journal: its start (round 1), new rounds, blows, Beats,
+    defeats and end, each in the full and the table's wording."""
+    public = visibility_of(conflict, sheets, revealed)
+    entries: list[JournalEntry] = []
+    for event in events:
+        if not isinstance(event, _TOLD):
+            continue
+        full, shown = event_line(conflict, event, FULL), event_line(conflict, event, public)
+        kind, hero, amount, character = EntryKind.ROUND, "", 0, None
+        if isinstance(event, ev.RoundStarted) and event.round == 1:
+            kind = EntryKind.CONFLICT_BEGAN
+            full = shown = f"A {conflict.type.value} Conflict began, for {conflict.stakes}"
+        elif isinstance(event, ev.ConflictEnded):
+            kind = EntryKind.CONFLICT_ENDED
+            full = shown = f"{shown} (stakes: {conflict.stakes})"
+        elif isinstance(event, ev.DamageDealt):
+            kind, character, amount = EntryKind.DAMAGE, event.target, event.taken
+        elif isinstance(event, ev.Defeated):
+            kind, character = EntryKind.DEFEATED, event.participant
+        elif isinstance(event, ev.BeatCaught):
+            kind, character, amount = EntryKind.BEAT, event.participant, 1
+        if character is not None:
+            found = conflict.find(character)
+            hero = found.name if found is not None else sheets[character].name if character in sheets else ""
+        entries.append(
+            JournalEntry(
+                at=at,
+                kind=kind,
+                text=_clip(full),
+                public=_clip(shown),
+                character_id=character,
+                hero=hero,
+                amount=amount,
+                numbers_public=public.shows(character) if character is not None else True,
+                conflict_id=conflict_id,
+            )
+        )
+        if isinstance(event, ev.DamageDealt):
+            for burden in event.burdens_added:
+                text = _clip(f"{hero} took the {burden.severity.label} Burden {burden.name}.")
+                entries.append(
+                    JournalEntry(
+                        at=at,
+                        kind=EntryKind.BURDEN_GAINED,
+                        text=text,
+                        public=text if public.shows(event.target) else None,
+                        character_id=event.target,
+                        hero=hero,
+                        amount=1,
+                        conflict_id=conflict_id,
+                    )
+                )
+    return entries

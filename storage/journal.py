@@ -1,0 +1,252 @@
+"""Sessions and the journal (migration 21; PostgreSQL 9): the table's memory, on both databases.
+
+A session is a row (guild, channel, title, started_at, ended_at); the journal is one row per
+thing that happened in a channel, written by the repositories' callers in the same transaction
+as the change it tells (a roll, a Conflict move, a sheet saved). A session's story is its
+channel's journal rows between its start and its end, so nothing is copied when a session ends,
+and a crash mid-session loses nothing: every row was committed with its change. A channel has at
+most one open session (a partial unique index), so two ``/session start`` at once open one.
+"""
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from rules.journal import JournalEntry
+from storage.errors import AlreadyExistsError
+from storage.pruning import PRUNE_BATCH, prune_in_batches
+from storage.session import Session
+from storage.sql import (
+    Connection,
+    IntegrityError,
+    Row,
+    execute,
+    execute_many,
+    fetch_all,
+    fetch_one,
+    from_text,
+    insert,
+    to_text,
+)
+
+TITLE_MAX = 100
+MAX_ENTRIES = 5000
+"""Entries read back for one session: a long night's journal, bounded."""
+ALREADY_OPEN = "A session is already open in this channel: `/session end` closes it first."
+
+_SESSION = (
+    "SELECT id, guild_id, channel_id, title, started_by, started_at, ended_at, ended_how FROM table_sessions"
+)
+_ADD = (
+    "INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document) VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+
+Told = tuple[int, Sequence[JournalEntry]]
+"""A channel and the journal entries something that happened there tells."""
+
+
+async def add_entries(
+    conn: Connection, guild_id: int, channel_id: int, entries: Sequence[JournalEntry]
+) -> None:
+    """Append entries on ``conn`` (a caller's unit of work that holds the writer)."""
+    if entries:
+        await execute_many(conn, _ADD, [entry_params(guild_id, channel_id, e) for e in entries])
+
+
+class TableSession(BaseModel):
+    """One session: a night at one channel's table."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    guild_id: int
+    channel_id: int
+    title: str = Field(max_length=TITLE_MAX)
+    started_by: int
+    started_at: AwareDatetime
+    ended_at: AwareDatetime | None = None
+    ended_how: str | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.ended_at is None
+
+
+def _session(row: Row) -> TableSession:
+    return TableSession(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        title=row["title"],
+        started_by=row["started_by"],
+        started_at=from_text(row["started_at"]),
+        ended_at=from_text(row["ended_at"]) if row["ended_at"] else None,
+        ended_how=row["ended_how"],
+    )
+
+
+def entry_params(guild_id: int, channel_id: int, entry: JournalEntry) -> tuple[object, ...]:
+    return (
+        guild_id,
+        channel_id,
+        to_text(entry.at),
+        entry.kind.value,
+        entry.character_id,
+        entry.model_dump_json(),
+    )
+
+
+class JournalRepository:
+    """Opens and closes sessions, appends journal entries and reads a session's story back."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    async def add(self, guild_id: int, channel_id: int, entries: Sequence[JournalEntry]) -> None:
+        """Append entries (part of the caller's transaction when inside one)."""
+        if not entries:
+            return
+        async with self._session.writing() as conn:
+            await add_entries(conn, guild_id, channel_id, entries)
+
+    async def start(
+        self, guild_id: int, channel_id: int, title: str, started_by: int, at: datetime
+    ) -> TableSession:
+        """Open a session; :class:`AlreadyExistsError` when one is open in the channel."""
+        try:
+            async with self._session.writing() as conn:
+                new_id = await insert(
+                    conn,
+                    "INSERT INTO table_sessions (guild_id, channel_id, title, started_by, started_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, title, started_by, to_text(at)),
+                )
+        except IntegrityError as error:
+            raise AlreadyExistsError(ALREADY_OPEN) from error
+        return TableSession(
+            id=new_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            title=title,
+            started_by=started_by,
+            started_at=at,
+        )
+
+    async def open_in(self, guild_id: int, channel_id: int) -> TableSession | None:
+        row = await fetch_one(
+            self._session.lookup,
+            _SESSION + " WHERE guild_id = ? AND channel_id = ? AND ended_at IS NULL",
+            (guild_id, channel_id),
+        )
+        return _session(row) if row is not None else None
+
+    async def end(self, stored: TableSession, at: datetime, how: str = "narrator") -> TableSession | None:
+        """Close ``stored`` at ``at``; None when it was already closed (by the quiet, or a second
+        click): exactly one closer gets the session back."""
+        async with self._session.writing() as conn:
+            count = await execute(
+                conn,
+                "UPDATE table_sessions SET ended_at = ?, ended_how = ? WHERE id = ? AND ended_at IS NULL",
+                (to_text(at), how, stored.id),
+            )
+        if count != 1:
+            return None
+        return stored.model_copy(update={"ended_at": at, "ended_how": how})
+
+    async def get(self, guild_id: int, session_id: int) -> TableSession | None:
+        row = await fetch_one(
+            self._session.lookup, _SESSION + " WHERE guild_id = ? AND id = ?", (guild_id, session_id)
+        )
+        return _session(row) if row is not None else None
+
+    async def sessions(
+        self, guild_id: int, channel_id: int | None = None, limit: int = 25
+    ) -> list[TableSession]:
+        """The latest sessions of the server (or one channel), newest first."""
+        if channel_id is None:
+            rows = await fetch_all(
+                self._session.reader,
+                _SESSION + " WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+                (guild_id, limit),
+            )
+        else:
+            rows = await fetch_all(
+                self._session.reader,
+                _SESSION + " WHERE guild_id = ? AND channel_id = ? ORDER BY id DESC LIMIT ?",
+                (guild_id, channel_id, limit),
+            )
+        return [_session(row) for row in rows]
+
+    async def entries(self, stored: TableSession, limit: int = MAX_ENTRIES) -> list[JournalEntry]:
+        """The session's story in order: its channel's entries from its start to its end (or now)."""
+        end = to_text(stored.ended_at) if stored.ended_at else "9999"
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT document FROM journal WHERE guild_id = ? AND channel_id = ? AND at >= ? AND at <= ?"
+            " ORDER BY at, id LIMIT ?",
+            (stored.guild_id, stored.channel_id, to_text(stored.started_at), end, limit),
+        )
+        return [JournalEntry.model_validate_json(row["document"]) for row in rows]
+
+    async def of_character(self, guild_id: int, character_id: int, limit: int = 200) -> list[JournalEntry]:
+        """One character's story across every session (newest ``limit``, in order)."""
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT document FROM journal WHERE guild_id = ? AND character_id = ? ORDER BY id DESC LIMIT ?",
+            (guild_id, character_id, limit),
+        )
+        return [JournalEntry.model_validate_json(row["document"]) for row in reversed(rows)]
+
+    async def last_activity(self, stored: TableSession) -> datetime:
+        """When the session's channel last had an entry (its start when none since)."""
+        row = await fetch_one(
+            self._session.reader,
+            "SELECT MAX(at) AS last FROM journal WHERE guild_id = ? AND channel_id = ? AND at >= ?",
+            (stored.guild_id, stored.channel_id, to_text(stored.started_at)),
+        )
+        return from_text(row["last"]) if row is not None and row["last"] else stored.started_at
+
+    async def close_quiet(self, before: datetime) -> list[TableSession]:
+        """Close every open session whose channel has been quiet since ``before``, at its last
+        activity; return them."""
+        rows = await fetch_all(self._session.reader, _SESSION + " WHERE ended_at IS NULL ORDER BY id", ())
+        closed: list[TableSession] = []
+        for stored in map(_session, rows):
+            last = await self.last_activity(stored)
+            if last < before:
+                ended = await self.end(stored, last, "quiet")
+                if ended is not None:
+                    closed.append(ended)
+        return closed
+
+    async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        """Delete the journal's entries and the closed sessions older than ``before`` (the roll
+        log's retention, ``MISTBORN_ROLL_LOG_DAYS``); return how many entries."""
+        stamp = (to_text(before),)
+        entries = await prune_in_batches(
+            self._session, "journal", "id", "at < ?", stamp, order="at", batch=batch
+        )
+        await prune_in_batches(
+            self._session, "table_sessions", "id", "ended_at IS NOT NULL AND ended_at < ?", stamp, batch=batch
+        )
+        return entries
+
+
+def entries_json(guild_id: int, channel_id: int, entries: Sequence[JournalEntry]) -> str:
+    """The entries as the JSON rows PostgreSQL's move statement inserts (``storage.moves``)."""
+    return json.dumps(
+        [
+            dict(
+                zip(
+                    ("guild_id", "channel_id", "at", "kind", "character_id", "document"),
+                    entry_params(guild_id, channel_id, e),
+                    strict=True,
+                )
+            )
+            for e in entries
+        ],
+        ensure_ascii=False,
+    )

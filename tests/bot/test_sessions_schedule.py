@@ -1,0 +1,103 @@
+"""The next session from the recap: a Discord scheduled event through the loopback Discord, whose
+every request is held against Discord's OpenAPI description (a violation fails the test)."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from discord.http import Route
+
+from fake_discord import openapi
+from fake_discord.event_routes import event_problems
+from fake_discord.records import InteractionRecord
+from fake_discord.world import MANAGE_EVENTS
+from testbed.bot_env import BotEnv
+
+SOON = (datetime.now(UTC) + timedelta(days=7)).strftime("%Y-%m-%d %H:%M")
+
+
+async def ended_recap(env: BotEnv) -> InteractionRecord:
+    await env.slash('/session start title:"The Keep"')
+    await env.slash("/roll dice:3", user="player1")
+    return await env.slash("/session end")
+
+
+def give_bot(env: BotEnv, permission: int) -> None:
+    guild = env.world.guild
+    bot_role = next(role for role in guild.roles if role.managed)
+    bot_role.permissions |= permission
+
+
+async def schedule(env: BotEnv, when: str, note: str = "Bring snacks") -> InteractionRecord:
+    ended = await ended_recap(env)
+    private = ended.messages[-1]
+    opened = await env.harness.click("Schedule the next session", message=private, user="narrator")
+    assert opened.modal is not None, opened.text
+    return await env.harness.submit({"when": when, "note": note}, user="narrator")
+
+
+async def test_the_narrator_schedules_the_next_session_as_an_external_event(bot_env: BotEnv) -> None:
+    env = bot_env
+    give_bot(env, MANAGE_EVENTS)
+    done = await schedule(env, SOON)
+    assert done.ephemeral and "Scheduled" in done.content, done.text
+    [event] = env.harness.fake.scheduled_events.values()
+    assert event["entity_type"] == 3 and event["privacy_level"] == 2
+    assert event["entity_metadata"] == {"location": "#table"}
+    assert event["name"] == "Next session: The Keep" and event["description"] == "Bring snacks"
+    assert event["scheduled_start_time"].startswith(SOON.replace(" ", "T"))
+    listed = await env.bot.http.request(
+        Route("GET", "/guilds/{guild_id}/scheduled-events", guild_id=env.guild_id)
+    )
+    assert [e["id"] for e in listed] == [event["id"]]
+
+
+async def test_without_manage_events_the_bot_says_so_and_creates_nothing(bot_env: BotEnv) -> None:
+    env = bot_env
+    refused = await schedule(env, SOON)
+    assert refused.ephemeral and "Manage Events" in refused.content, refused.text
+    assert env.harness.fake.scheduled_events == {}
+
+
+@pytest.mark.parametrize("when", ["next friday", "2020-01-01 19:00", "2026-13-01 19:00"])
+async def test_a_bad_time_is_refused_privately(bot_env: BotEnv, when: str) -> None:
+    env = bot_env
+    give_bot(env, MANAGE_EVENTS)
+    refused = await schedule(env, when)
+    assert refused.ephemeral and "YYYY-MM-DD HH:MM" in refused.content
+    assert env.harness.fake.scheduled_events == {}
+
+
+NOW = datetime(2026, 11, 27, tzinfo=UTC)
+GOOD = {
+    "name": "Next session",
+    "scheduled_start_time": "2026-12-04T19:30:00+00:00",
+    "scheduled_end_time": "2026-12-04T23:30:00+00:00",
+    "privacy_level": 2,
+    "entity_type": 3,
+    "entity_metadata": {"location": "#table"},
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({}, None),
+        ({"entity_metadata": {}}, "entity_metadata.location"),
+        ({"scheduled_end_time": None}, "needs scheduled_end_time"),
+        ({"scheduled_start_time": "2026-11-01T19:30:00+00:00"}, "in the future"),
+        ({"scheduled_end_time": "2026-12-04T18:00:00+00:00"}, "after scheduled_start_time"),
+        ({"entity_type": 2}, "channel_id of this server"),
+        ({"privacy_level": 1}, "privacy_level"),
+    ],
+)
+def test_the_fakes_own_checks_agree_with_discords_description(
+    change: dict[str, object], problem: str | None
+) -> None:
+    body = GOOD | change
+    found = event_problems(body, {1}, NOW)
+    operation, missing = openapi.route_problems("POST", "/guilds/1/scheduled-events")
+    assert operation is not None and not missing
+    if problem is None:
+        assert found == [] and openapi.body_problems(operation, body) == []
+    else:
+        assert any(problem in p for p in found), found
