@@ -33,8 +33,9 @@ from discord.ext import commands
 from bot.app import MistbornBot
 from bot.config import Settings
 from bot.moves.transaction import start_conflict
+from bot.render.cards import card_view
 from bot.render.charts import roll_chart
-from bot.render.dice import reading_embed
+from bot.render.dice import reading_card
 from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import parse_slash
@@ -75,11 +76,13 @@ _READING = read((3, 3, 6, 1, 5))
 
 
 @app_commands.command(
-    name="ping-embed", description="Diagnostic: pong as a roll-sized embed, no dice, no database"
+    name="ping-embed", description="Diagnostic: pong as a roll's card, no dice, no database"
 )
 async def ping_embed(interaction: discord.Interaction) -> None:
-    """What answering with an embed costs by itself: the roll's reply without its work."""
-    await interaction.response.send_message(embed=reading_embed(_READING, title="5 dice", roller="player1"))
+    """What answering with a roll's reply costs by itself (its card, as ``/roll`` sends it now),
+    without its work."""
+    card = reading_card(_READING, title="5 dice", roller="player1")
+    await interaction.response.send_message(view=card_view(card))
 
 
 _CHART = roll_chart(odds(5, 3)).png()

@@ -168,8 +168,11 @@ def summary_of(row: Row) -> CharacterSummary:
 
 def stored_character(row: Row) -> StoredCharacter:
     """A :class:`StoredCharacter` from a row of ``id, guild_id, version, updated_at, document,
-    revealed, format_version`` (a sheet in an older format is upgraded as it is read)."""
-    return StoredCharacter(
+    revealed, format_version`` (a sheet in an older format is upgraded as it is read).
+
+    Built without validation: the sheet comes parsed and checked (:func:`parse_sheet`), and
+    validating the wrapper would run the sheet's own checks again on every read."""
+    return StoredCharacter.model_construct(
         id=row["id"],
         guild_id=row["guild_id"],
         version=row["version"],

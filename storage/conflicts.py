@@ -11,7 +11,8 @@ repository and the characters repository inside one ``Storage.transaction()``.
 Each save also records which characters are in the Conflict (``conflict_participants``, given by
 the caller, who reads the document), in the same savepoint as the document, so "is Koel in a
 Conflict, and where" (:meth:`ConflictRepository.channels_of`) is one indexed query and always
-agrees with the saved Conflicts.
+agrees with the saved Conflicts; a save whose caller says nobody joined or left keeps the index
+as the version check proves it is.
 """
 
 from collections.abc import Collection
@@ -204,15 +205,28 @@ class ConflictRepository:
         )
 
     async def save(
-        self, guild_id: int, stored: StoredConflict, document: str, *, participants: Collection[int] = ()
+        self,
+        guild_id: int,
+        stored: StoredConflict,
+        document: str,
+        *,
+        participants: Collection[int] | None = (),
     ) -> StoredConflict:
         """Replace ``stored``'s document if nobody saved it since it was read; return the new state.
 
-        ``participants`` are the characters in the new document. Raises
-        :class:`StaleWriteError` if someone else saved it first, and :class:`NotFoundError` if it
-        was ended meanwhile.
+        ``participants`` are the characters in the new document; None says they are those of
+        ``stored``, whose index the version check proves current, so it is left as it is (most
+        moves: one statement instead of five). Raises :class:`StaleWriteError` if someone else
+        saved it first, and :class:`NotFoundError` if it was ended meanwhile.
         """
         now = utc_now()
+        if participants is None:
+            async with self._session.writing() as conn:
+                if not await run_statement(conn, document_update(guild_id, stored, document, now)):
+                    await self._explain_miss(conn, guild_id, stored.id)
+            return stored.model_copy(
+                update={"version": stored.version + 1, "updated_at": now, "document": document}
+            )
         async with self._session.writing() as conn:
             # One wait for the database, not four: the index is rewritten right behind the
             # version check, and undone with it when the check finds someone was first.
@@ -286,12 +300,17 @@ def save_statements(
     """The version-checked document update, then the participants' index rewritten; in a
     savepoint, since the index must be undone when the check finds someone was first."""
     return (
-        Statement(
-            "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
-            " WHERE guild_id = ? AND id = ? AND version = ?",
-            (document, to_text(now), guild_id, stored.id, stored.version),
-        ),
+        document_update(guild_id, stored, document, now),
         *index_statements(guild_id, stored.channel_id, participants),
+    )
+
+
+def document_update(guild_id: int, stored: StoredConflict, document: str, now: datetime) -> Statement:
+    """The new document, written only over the version ``stored`` was read at."""
+    return Statement(
+        "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
+        " WHERE guild_id = ? AND id = ? AND version = ?",
+        (document, to_text(now), guild_id, stored.id, stored.version),
     )
 
 

@@ -37,7 +37,7 @@ from storage.handled import ALREADY, HandledRepository
 from storage.journal import JournalRepository, entries_json
 from storage.loop_connection import LoopConnection
 from storage.name_keys import name_columns
-from storage.outbox import NewMessage, OutboxMessage, OutboxRepository
+from storage.outbox import NewMessage, OutboxMessage, OutboxRepository, payload_text
 from storage.postgres import PgDatabase, PgTransactionSession, unavailable
 from storage.rolls import RollLog, RollRecord, append_params
 from storage.session import Session
@@ -90,6 +90,9 @@ class MoveWrite:
     participants: Sequence[int]
     sheets: Sequence[tuple[StoredCharacter, Character]]
     """Each changed sheet as read, and as it is now; in id order."""
+    participants_changed: bool = True
+    """Whether ``participants`` differ from those of ``stored`` (a join, a leave): only then is
+    the index of who is in the Conflict rewritten on SQLite (``ConflictRepository.save``)."""
     rolls: Sequence[RollRecord] = ()
     messages: Sequence[NewMessage] = ()
     interaction_id: int | None = None
@@ -144,7 +147,10 @@ class MoveRepository:
                 await conflicts.delete(move.guild_id, move.channel_id, move.stored)
             else:
                 saved = await conflicts.save(
-                    move.guild_id, move.stored, move.document, participants=move.participants
+                    move.guild_id,
+                    move.stored,
+                    move.document,
+                    participants=move.participants if move.participants_changed else None,
                 )
             rows = await OutboxRepository(tx).add(
                 move.guild_id, move.channel_id, move.stored.id, move.messages
@@ -177,7 +183,7 @@ def move_document(move: MoveWrite, now: datetime) -> str:
         {
             "action_id": message.action_id,
             "kind": message.kind.value,
-            "payload": json.dumps(message.payload, ensure_ascii=False, separators=(",", ":")),
+            "payload": payload_text(message.payload),
             "interaction_id": message.interaction_id,
             "prompt_key": message.prompt_key,
         }

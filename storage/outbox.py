@@ -23,6 +23,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+import orjson
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from storage.pruning import PRUNE_BATCH, prune_in_batches
@@ -122,6 +123,11 @@ _ADD = (
 )
 
 
+def payload_text(payload: dict[str, Any]) -> str:
+    """A message body as stored: compact JSON, UTF-8 as it is (orjson: a tenth of ``json``'s time)."""
+    return orjson.dumps(payload).decode()
+
+
 class OutboxRepository:
     """Queues, marks and finds the messages of Conflict moves."""
 
@@ -138,7 +144,7 @@ class OutboxRepository:
         stamp = to_text(now)
         params: list[object] = []
         for message in messages:
-            payload = json.dumps(message.payload, ensure_ascii=False, separators=(",", ":"))
+            payload = payload_text(message.payload)
             params += [guild_id, channel_id, conflict_id, message.action_id, message.kind.value]
             params += [payload, message.interaction_id, stamp, message.prompt_key]
         sql = _ADD + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(messages)) + " RETURNING id"
@@ -146,9 +152,10 @@ class OutboxRepository:
             rows = await fetch_all(conn, sql, params)
         # AUTOINCREMENT ids grow in insertion order; RETURNING's own order is not promised.
         ids = sorted(int(row[0]) for row in rows)
+        # Built from the checked message as it is (no deep copy of its body, no checks again).
         return tuple(
-            OutboxMessage(
-                **message.model_dump(),
+            OutboxMessage.model_construct(
+                **dict(message),
                 id=row_id,
                 guild_id=guild_id,
                 channel_id=channel_id,

@@ -44,9 +44,11 @@ async def scene_circumstances(interaction: Interaction) -> SceneCircumstances:
 
 
 async def applied_circumstances(interaction: Interaction, given: int | None) -> Applied:
-    """The Circumstances for a roll: the Narrator's own if given, else the scene's."""
+    """The Circumstances for a roll: the Narrator's own if given, else the scene's.
+
+    Who is asking is read only when some were given: the scene's apply to anyone's roll."""
+    if given is None:
+        return scene_applied(await scene_circumstances(interaction))
     who = await caller_of(interaction, interaction.client.storage)
     refuse_players(who.narrator, given)
-    if given is not None:
-        return Applied(net=given, from_scene=False)
-    return scene_applied(await scene_circumstances(interaction))
+    return Applied(net=given, from_scene=False)

@@ -4,7 +4,9 @@ Kept apart from the flow that runs the move (``bot.moves.service``) so each stay
 flow composes these inside the move's transaction.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 import discord
@@ -76,8 +78,13 @@ class Reply:
     prompt: Prompt | None = None
     applied: Applied | None = field(default=None, compare=False)
     view: discord.ui.View | None = field(default=None, compare=False)
-    private_embeds: list[discord.Embed] = field(default_factory=list, compare=False)
-    """The full figures the public embeds hid, for the Narrator who made the move only."""
+    private: Callable[[], list[discord.Embed]] | None = field(default=None, compare=False, repr=False)
+    """Makes :attr:`private_embeds`: only when they are asked for, after the reply is sent."""
+
+    @cached_property
+    def private_embeds(self) -> list[discord.Embed]:
+        """The full figures the public embeds hid, for the Narrator who made the move only."""
+        return self.private() if self.private is not None else []
 
     @property
     def mentions(self) -> discord.AllowedMentions:

@@ -261,17 +261,24 @@ class ConflictFlow:
                 revealed |= {cid} if stored.revealed else set()
         view = visibility_of(conflict, sheets, revealed)
         embeds = self._embeds(applied, title, view)
-        private: list[discord.Embed] = []
-        if narrator:
+
+        def private() -> list[discord.Embed]:
+            shown: list[discord.Embed] = []
             full = self._embeds(applied, title, FULL)
             if [e.to_dict() for e in full] != [e.to_dict() for e in embeds]:
-                private = [full[0].set_footer(text="The full figures, for the Narrator only."), *full[1:]]
+                shown = [full[0].set_footer(text="The full figures, for the Narrator only."), *full[1:]]
             joined = {e.participant for e in applied.events if isinstance(e, Joined)}
             note = tie_note(conflict, joined)
             if note:  # the Narrator's alone (docs/rulings.md §4.2, §7.1)
-                private.append(discord.Embed(title="Declaration ties", description=note, colour=INFO))
+                shown.append(discord.Embed(title="Declaration ties", description=note, colour=INFO))
+            return shown
+
         reply = Reply(
-            guild_id=guild_id, channel_id=channel_id, embeds=embeds, applied=applied, private_embeds=private
+            guild_id=guild_id,
+            channel_id=channel_id,
+            embeds=embeds,
+            applied=applied,
+            private=private if narrator else None,
         )
         news = hero_news(applied.events, conflict, sheets)
         if news:

@@ -116,7 +116,9 @@ async def _prepare(
         sheets = {cid: s.character for cid, s in loaded.items()}
     transition = apply(state, chosen, sheets, rng)
     ended = transition.state.phase is Phase.ENDED
-    applied = Applied(
+    # Built from checked parts (the engine's transition, the loaded rows): validating would
+    # only run every sheet's own checks again.
+    applied = Applied.model_construct(
         conflict=transition.state,
         events=transition.events,
         stored=None if ended else stored.model_copy(update={"version": stored.version + 1}),
@@ -132,6 +134,7 @@ async def _prepare(
         stored=stored,
         document=None if ended else dump_conflict(transition.state),
         participants=[p.id for p in transition.state.participants],
+        participants_changed=_ids(transition.state) != _ids(state),
         sheets=[(loaded[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())],
         rolls=tuple(rolls(applied)) if rolls is not None else (),
         messages=tuple(messages),
@@ -140,6 +143,10 @@ async def _prepare(
         ),
     )
     return _Move(stored, loaded, transition, applied, write)
+
+
+def _ids(conflict: Conflict) -> set[int]:
+    return {p.id for p in conflict.participants}
 
 
 async def _write(

@@ -49,6 +49,20 @@ async def test_a_stale_save_leaves_the_index_as_it_was(storage: Storage) -> None
     assert await storage.conflicts.channels_of(G, elend) == []
 
 
+async def test_a_save_with_the_same_participants_keeps_the_index_and_the_version_check(
+    storage: Storage,
+) -> None:
+    vin, elend = await two_heroes(storage)
+    created = await storage.conflicts.create(G, CHANNEL, "v1", participants=[vin, elend])
+    saved = await storage.conflicts.save(G, created, "v2", participants=None)
+    assert (saved.version, saved.document) == (2, "v2")
+    assert await storage.conflicts.get(G, CHANNEL) == saved
+    with pytest.raises(StaleWriteError):
+        await storage.conflicts.save(G, created, "late", participants=None)
+    assert await storage.conflicts.channels_of(G, vin) == [CHANNEL]
+    assert await storage.conflicts.channels_of(G, elend) == [CHANNEL]
+
+
 async def test_running_conflicts_are_indexed_by_the_migration(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     conn = await aiosqlite.connect(db_path, isolation_level=None)
