@@ -15,23 +15,10 @@ from typing import Any
 
 from fake_discord import modal_parts, uploads
 from fake_discord.layout import message_text
+from fake_discord.permissions import ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE, USE_EXTERNAL_EMOJIS
 from fake_discord.places import CONTEXTS, DM, ELSEWHERE, SERVER, private_channel_json
-from fake_discord.world import (
-    ATTACH_FILES,
-    EMBED_LINKS,
-    MENTION_EVERYONE,
-    TIMESTAMP,
-    USE_EXTERNAL_EMOJIS,
-    FakeChannel,
-    FakeGuild,
-    FakeMember,
-    FakeRole,
-    World,
-    channel_json,
-    member_json,
-    role_json,
-    user_json,
-)
+from fake_discord.world import FakeChannel, FakeGuild, FakeMember, FakeRole, World
+from fake_discord.world_json import TIMESTAMP, channel_json, member_json, role_json, user_json
 
 JSON = dict[str, Any]
 

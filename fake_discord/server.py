@@ -32,7 +32,8 @@ from fake_discord.places import unreachable
 from fake_discord.ratelimits import RateLimiter
 from fake_discord.records import InteractionRecord, Violation, clock
 from fake_discord.validate import validate_command_set
-from fake_discord.world import World, default_world, guild_create_json, member_json, user_json
+from fake_discord.world import World, default_world
+from fake_discord.world_json import guild_create_json, member_json, user_json
 
 JSON = dict[str, Any]
 SUPPRESS_EMBEDS = 1 << 2
