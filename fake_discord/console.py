@@ -30,7 +30,8 @@ from fake_discord.commandline import (
     split_pairs,
     usage,
 )
-from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot, visible_to
+from fake_discord.component_search import visible_to
+from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot
 from fake_discord.payloads import text_inputs
 from fake_discord.places import PLACES, SERVER
 from fake_discord.records import InteractionRecord
