@@ -26,7 +26,8 @@ from fake_discord import gateway_hooks, request_guards, responses, routes, threa
 from fake_discord.backend import CommandStore, Limits, Upload
 from fake_discord.gateway import RESUME_PATH, Gateway
 from fake_discord.layout import IS_COMPONENTS_V2
-from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
+from fake_discord.message_payloads import attachment_json, message_json
+from fake_discord.payloads import EPHEMERAL, LOADING
 from fake_discord.places import unreachable
 from fake_discord.ratelimits import RateLimiter
 from fake_discord.records import InteractionRecord, Violation, clock
