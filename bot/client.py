@@ -139,6 +139,7 @@ class MistbornClient(commands.Bot):
         self.rng = rng if rng is not None else random.SystemRandom()
         self.pacer = Pacer()
         self.conflicts = ConflictFlow(self, storage, self.pacer)
+        self.conflicts.boards.public_url = settings.web_public_url
         self.shard_plan = settings.shards
         self.catch_up = CatchUp(self, self.conflicts, self.pacer, self.shard_plan.owns)
         self.upkeep = Upkeep(

@@ -5,8 +5,9 @@ and what ``bench/soak_faults.py --slow-board`` drives: a :class:`BotEnv` with th
 as the narrator or the players, and the bot's storage to assert on what was stored. A
 :class:`Snapshot` is such a bot's database file and the Discord it talked to, so that many tests
 can start from one expensive setup (``running_snapshot``) instead of replaying it each time. The
-board helpers compare the Conflict board message in the fake with what ``status_embed`` renders
-for the stored Conflict; ``tests/faults/test_board_faults.py`` and the soak run share them. It
+board helpers compare the Conflict board card in the fake with what ``board_card`` renders
+for the stored Conflict (by the text of its text displays);
+``tests/faults/test_board_faults.py`` and the soak run share them. It
 lives in ``testbed/`` because benchmarks may not import the tests, while both may import this.
 """
 
@@ -24,12 +25,12 @@ from typing import Any
 from bot.app import MistbornBot
 from bot.config import Settings
 from bot.render.rows import one_line
-from bot.workers.board import Boards, stored_board
+from bot.workers.board import Boards, own_buttons, stored_board
 from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import find_command
 from fake_discord.harness import Harness, running_bot
-from fake_discord.layout import IS_COMPONENTS_V2
+from fake_discord.layout import IS_COMPONENTS_V2, is_layout, texts, walk
 from fake_discord.payloads import Resolved
 from fake_discord.records import InteractionRecord
 from fake_discord.world import FakeRole, Snowflakes, World, default_world
@@ -237,11 +238,21 @@ async def expected_board(env: BotEnv) -> JSON:
 
 
 async def expected_board_of(storage: Storage, guild_id: int, channel_id: int) -> JSON:
-    """The public board of the stored Conflict (the Narrator's secret sheets as plain states)."""
+    """The public board card of the stored Conflict (the Narrator's secret sheets as plain
+    states), as the JSON of a message."""
     board = await stored_board(storage, guild_id, channel_id)
     assert board is not None
-    embed: JSON = dict(board[1].embed().to_dict())
-    return embed
+    card = board[1].card(own_buttons(board[1]))
+    components: list[JSON] = card.to_components()  # type: ignore[no-untyped-call]
+    return {"content": "", "embeds": [], "components": components}
+
+
+def is_board(message: JSON) -> bool:
+    """Whether ``message`` is a Conflict board card (live or closed), not a reply or prompt."""
+    if not is_layout(message) or message.get("interaction_metadata"):
+        return False
+    first = next(iter(texts(message.get("components") or [])), "")
+    return first.startswith(("### Conflict — round", "### Conflict over"))
 
 
 def embeds_text(embeds: list[JSON]) -> str:
@@ -255,9 +266,21 @@ def embeds_text(embeds: list[JSON]) -> str:
     return one_line("\n".join(parts))
 
 
-def shown(message: JSON) -> tuple[object, object, object]:
-    [embed] = message["embeds"]
-    return embed.get("title"), embed.get("description"), embed.get("fields")
+def controls(message: JSON) -> list[JSON]:
+    """The buttons and menus of ``message`` in the order shown, however deep a card nests them."""
+    return [c for c in walk(message.get("components") or []) if "custom_id" in c]
+
+
+def text_displays(message: JSON) -> list[str]:
+    """The text of each text display of a card, in order."""
+    return texts(message.get("components") or [])
+
+
+def shown(message: JSON) -> str:
+    """What a board card says (its words and numbers, phone rows as one line), to compare two
+    boards."""
+    assert not message.get("embeds") and not message.get("content"), "a board is a card, nothing beside it"
+    return one_line("\n".join(texts(message.get("components") or [])))
 
 
 async def board_is_correct(env: BotEnv) -> bool:
@@ -275,4 +298,4 @@ async def board_matches(
     if message is None:
         return False
     expected = await expected_board_of(storage, guild_id, channel_id)
-    return shown(message) == (expected.get("title"), expected.get("description"), expected.get("fields"))
+    return shown(message) == shown(expected)

@@ -40,6 +40,11 @@ def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
     """The buttons of a prompt, or None when nothing waits for an answer."""
     if prompt is None:
         return None
+    return stopped(prompt_items(prompt))
+
+
+def prompt_items(prompt: Prompt) -> Items:
+    """A prompt's buttons, in the order it shows them."""
     conflict, attack = prompt.conflict_id, prompt.attack_id
     items: Items = turn_items(conflict, prompt.turn) if prompt.turn is not None else []
     items += [defend_button(conflict, attack, dice) for dice in prompt.defend_with]
@@ -48,4 +53,4 @@ def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
     items += [nudge_button(conflict, attack, mode) for mode in prompt.nudge_modes]
     if prompt.narrator_view:
         items.append(narrator_view_button(conflict))
-    return stopped(items)
+    return items

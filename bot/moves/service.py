@@ -43,15 +43,16 @@ from bot.moves.answers import (
     message,
     own_thread_parent,
 )
-from bot.moves.buttons import prompt_view
+from bot.moves.buttons import prompt_items, prompt_view
 from bot.moves.transaction import run_transition, start_conflict
 from bot.moves.turns import hero_news, tie_note, turn_of
 from bot.render.common import INFO, plain
 from bot.render.conflict import FULL, Visibility, defence_prompt, events_embed, summary_embed
+from bot.render.conflict_card import CardButtons
 from bot.render.conflict_turns import act_question, declare_question
 from bot.render.conflict_words import is_group
 from bot.rolling.roll_log import conflict_rolls
-from bot.workers.board import Boards
+from bot.workers.board import Boards, Shown, own_buttons
 from bot.workers.outbox import Outbox, close_row
 from bot.workers.pacing import Pacer
 from bot.workers.threads import Threads
@@ -120,6 +121,7 @@ class ConflictFlow:
         pacer = pacer if pacer is not None else Pacer()
         threads = Threads(client, pacer)
         self.boards = Boards(client, storage, pacer, threads)
+        self.boards.buttons = self.board_buttons
         self.outbox = Outbox(client, storage, pacer, threads)
         self.outbox.closing = self.boards.ended
         self.defend_grace = DEFEND_GRACE
@@ -334,6 +336,30 @@ class ConflictFlow:
             prompt = Prompt(conflict_id, pending.id, nudge_modes=("damage", *beat, "none"))
         sheet = sheets.get(answerer)
         return Question(prompt, text, () if sheet is None else (sheet.owner_id,))
+
+    def board_buttons(self, shown: Shown) -> CardButtons:
+        """The board's buttons: its own at its foot, and under whoever must answer now the very
+        buttons of their prompt (same custom ids, same flow when clicked; docs/rulings.md §4.21),
+        as the public may see them (a hidden character's offer every count, §7.1)."""
+        own = own_buttons(shown)
+        conflict = shown.conflict
+        if conflict is None:
+            return own
+        try:
+            asked = self.question(shown.conflict_id, conflict, shown.sheets, shown.visibility())
+        except RulesError:
+            return own
+        if asked is None:
+            return own
+        prompt = replace(asked.prompt, narrator_view=False)  # the board has its own at its foot
+        pending = conflict.pending
+        if prompt.turn is not None:
+            up: int | None = prompt.turn.participant
+        elif pending is not None:
+            up = pending.target if prompt.defend_with else pending.attacker
+        else:
+            up = None
+        return CardButtons(up=up, turn=prompt_items(prompt), bottom=own.bottom)
 
     def _turn_question(
         self, conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibility

@@ -133,8 +133,8 @@ def stopped(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
     return view
 
 
-def board_view(conflict_id: int, gathering: bool = False) -> discord.ui.View | None:
-    """What the board offers under it: while the cast gathers, the Narrator's **Begin round 1**
+def board_items(conflict_id: int, gathering: bool = False) -> list[discord.ui.Item[Any]]:
+    """What the board offers at its foot: while the cast gathers, the Narrator's **Begin round 1**
     (docs/rulings.md §4.22); always the Narrator's full view."""
     items: list[discord.ui.Item[Any]] = [begin_button(conflict_id)] if gathering else []
-    return stopped([*items, narrator_view_button(conflict_id)])
+    return [*items, narrator_view_button(conflict_id)]

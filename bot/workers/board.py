@@ -17,6 +17,9 @@ goes on regardless, and the next change or start brings the board up to date.
 The board is public: it shows the Narrator's secret Villains and Extras as names and plain
 states (docs/rulings.md §7.1). Its "Narrator view" button (drawn by ``bot.render.buttons``;
 the Conflict cog answers its clicks) answers a Narrator with the full board.
+
+The board is a card, a layout message (``bot.render.conflict_card``): every post and edit sends
+the whole card and nothing beside it (an edit clears the embed a board drawn before cards had).
 """
 
 import asyncio
@@ -31,8 +34,10 @@ from bot import metrics
 from bot.access import visibility_of
 from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
-from bot.render.buttons import board_view
-from bot.render.conflict import FULL, status_embed
+from bot.render.buttons import board_items
+from bot.render.conflict import FULL, Visibility
+from bot.render.conflict_card import CardButtons, board_card, ended_card
+from bot.render.portraits import portrait_urls
 from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
 from bot.workers.pacing import Pacer
 from bot.workers.threads import ThreadLocked, Threads
@@ -49,11 +54,7 @@ log = logging.getLogger(__name__)
 Key = tuple[int, int]
 RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 15.0)
 """Waits between failed board updates; after the last, the next change tries again."""
-ENDED = discord.Embed(title="Conflict over", description="The summary is in the channel above.")
 CANNOT_PIN = "I may not pin the Conflict board here (I need Manage Messages): look for it below."
-Buttons = Callable[[int, bool], discord.ui.View | None]
-"""The buttons under the board of the stored Conflict with this id (and whether it gathers its
-cast, when the Narrator's Begin goes there too)."""
 
 
 @dataclass(frozen=True)
@@ -87,11 +88,44 @@ class Shown:
             applied.revealed,
         )
 
-    def embed(self, *, full: bool = False) -> discord.Embed:
-        """The board: public, or with every number when ``full`` (a Narrator's view)."""
+    def visibility(self) -> Visibility:
+        """Whose numbers the public board shows (docs/rulings.md §7.1)."""
         assert self.conflict is not None
-        view = FULL if full else visibility_of(self.conflict, self.sheets, self.revealed)
-        return status_embed(self.conflict, self.sheets, view)
+        return visibility_of(self.conflict, self.sheets, self.revealed)
+
+    def card(
+        self,
+        buttons: CardButtons,
+        *,
+        full: bool = False,
+        note: str = "",
+        portraits: Mapping[int, str] | None = None,
+    ) -> discord.ui.LayoutView:
+        """The board as a card with ``buttons``: public, or with every number when ``full`` (a
+        Narrator's view, answered privately, with ``note`` under its header); ``portraits`` are
+        the thumbnails' addresses by character (:func:`board_portraits`)."""
+        assert self.conflict is not None
+        view = FULL if full else self.visibility()
+        return board_card(self.conflict, self.sheets, view, buttons, portraits, note)
+
+
+Buttons = Callable[[Shown], CardButtons]
+"""The buttons on the board of ``Shown``: the turn's under whoever is up, the board's own at its foot."""
+
+
+def own_buttons(shown: Shown) -> CardButtons:
+    """The board's own buttons only (the move flow adds the turn's): Begin round 1 while the cast
+    gathers, and Narrator view."""
+    gathering = shown.conflict is not None and shown.conflict.phase is Phase.GATHER
+    return CardButtons(bottom=board_items(shown.conflict_id, gathering))
+
+
+async def board_portraits(storage: Storage, public_url: str | None, guild_id: int) -> dict[int, str]:
+    """The addresses of the server's portraits, for the board's thumbnails: only when Discord can
+    fetch them (a web view with a public address, ``MISTBORN_WEB_PUBLIC_URL``), else none."""
+    if not public_url:
+        return {}
+    return portrait_urls(public_url, guild_id, await storage.portraits.tokens(guild_id))
 
 
 async def stored_board(
@@ -129,7 +163,9 @@ class Boards:
         self._rows: Recent[Key, BoardRow | None] = Recent(ROWS_KEPT)
         self._locks: KeyedLocks[Key] = KeyedLocks()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
-        self.buttons: Buttons = board_view
+        self.buttons: Buttons = own_buttons
+        self.public_url: str | None = None
+        """Where Discord fetches portraits from (``MISTBORN_WEB_PUBLIC_URL``; None: no thumbnails)."""
         self._unpinned: set[int] = set()
 
     def refresh(self, guild_id: int, channel_id: int, applied: Applied | None = None) -> None:
@@ -286,7 +322,7 @@ class Boards:
         if row is not None and row.conflict_id is not None and row.conflict_id > shown.conflict_id > 0:
             return False  # the channel's board already shows a newer Conflict: this news is old
         if row is not None and (shown.conflict is None or row.conflict_id not in (None, shown.conflict_id)):
-            await self._edit(channel, row.message_id, ENDED, None)  # that Conflict is over
+            await self._edit(channel, row.message_id, ended_card())  # that Conflict is over
             await self._drop(key)
             row = None
         if shown.conflict is None:
@@ -295,9 +331,9 @@ class Boards:
             if not verify or await self._exists(channel, row.message_id):
                 return False
             row = None
-        gathering = shown.conflict.phase is Phase.GATHER
-        embed, buttons = shown.embed(), self.buttons(shown.conflict_id, gathering)
-        if row is not None and await self._edit(channel, row.message_id, embed, buttons):
+        portraits = await board_portraits(self.storage, self.public_url, key[0])
+        card = shown.card(self.buttons(shown), portraits=portraits)
+        if row is not None and await self._edit(channel, row.message_id, card):
             crash_point("board-edit")
             await self.storage.boards.shown(*key, row.message_id, shown.conflict_id, shown.version)
             self._rows[key] = row.model_copy(
@@ -305,7 +341,7 @@ class Boards:
             )
             return True
         await self.pacer.turn(key[1])
-        message = await channel.send(embed=embed, view=buttons or discord.utils.MISSING)
+        message = await channel.send(view=card, allowed_mentions=discord.AllowedMentions.none())
         await self.storage.boards.set(*key, message.id, conflict_id=shown.conflict_id, version=shown.version)
         await self._pin(channel, message)
         self._rows[key] = BoardRow(
@@ -352,13 +388,14 @@ class Boards:
         self,
         channel: discord.PartialMessageable,
         message_id: int,
-        embed: discord.Embed,
-        buttons: discord.ui.View | None,
+        card: discord.ui.LayoutView,
     ) -> bool:
         """Edit the board in place; False when it is gone (deleted), so a new one is posted."""
         await self.pacer.turn(channel.id)
         try:
-            await channel.get_partial_message(message_id).edit(embed=embed, view=buttons)
+            await channel.get_partial_message(message_id).edit(
+                embeds=[], view=card, allowed_mentions=discord.AllowedMentions.none()
+            )
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
                 raise

@@ -157,7 +157,7 @@ def actor(t: Table, persona: str) -> Actor:
 
 def refusal(outcome: Outcome) -> bool:
     """Refused: an error the bot answered (a button, which has no tree handler: a private
-    reply of words only)."""
+    reply of words only, no embed and no card)."""
     if outcome.record.type != payloads.COMPONENT:
         return outcome.refused
     messages = outcome.record.messages

@@ -135,7 +135,7 @@ async def test_a_rename_shows_in_the_conflict_and_a_combatant_cannot_be_deleted(
     assert not refused(renamed), renamed.content
     await env.bot.conflicts.idle()
     board = await board_message(env)
-    assert "Brute" in str(board["embeds"]) and "Thug" not in str(board["embeds"])
+    assert "Brute" in card_text(board) and "Thug" not in card_text(board)
     await env.slash("/conflict begin", user="narrator")
     declared = await env.slash("/declare action:attack target:Kell stat:Physique", user="narrator")
     assert not refused(declared), declared.content

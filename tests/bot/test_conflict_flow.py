@@ -7,7 +7,8 @@ import pytest
 from fake_discord.payloads import JSON
 from rules.character import CharacterKind, make_character
 from storage.conflict_moves import current_conflict
-from testbed.bot_env import BotEnv
+from testbed.bot_env import BotEnv, is_board
+from testbed.cards import card_text
 
 
 @pytest.fixture
@@ -39,13 +40,7 @@ async def duel(bot_env: BotEnv) -> BotEnv:
 
 def boards(env: BotEnv) -> list[JSON]:
     channel = str(env.world.guild.channels[0].id)
-    return [
-        m
-        for m in env.harness.fake.messages.values()
-        if m["channel_id"] == channel
-        and not m.get("interaction_metadata")
-        and any(e.get("title", "").startswith("Conflict") for e in m.get("embeds", []))
-    ]
+    return [m for m in env.harness.fake.messages.values() if m["channel_id"] == channel and is_board(m)]
 
 
 async def settle_boards(env: BotEnv) -> None:
@@ -56,7 +51,7 @@ async def test_one_board_is_edited_not_reposted(duel: BotEnv) -> None:
     env = duel
     await settle_boards(env)
     [board] = boards(env)
-    assert "Thug" in str(board["embeds"]) and "Vin" in str(board["embeds"])
+    assert "Thug" in card_text(board) and "Vin" in card_text(board)
     await env.slash("/act dice:5", user="narrator")
     await env.harness.click("Don't defend", user="player1")
     await settle_boards(env)
@@ -121,7 +116,7 @@ async def test_rate_limited_board_edits_back_off_and_the_round_goes_on(duel: Bot
     assert conflict is not None and conflict.pending is not None
     await settle_boards(env)
     [after] = boards(env)
-    assert after["id"] == board["id"] and "In progress" in str(after["embeds"])
+    assert after["id"] == board["id"] and "In progress" in card_text(after)
 
 
 async def test_a_button_from_an_ended_conflict_cannot_answer_the_next(duel: BotEnv) -> None:

@@ -7,7 +7,8 @@ import copy
 
 from rules.conflict import Conflict, Phase
 from storage.conflict_moves import current_conflict
-from testbed.bot_env import BotEnv, board_message, refused
+from testbed.bot_env import BotEnv, board_message, controls, refused
+from testbed.cards import card_text
 from testbed.turns import mentioned
 
 JSON = dict[str, object]
@@ -43,9 +44,7 @@ def pinged_prompts(env: BotEnv, user: str, after: int = 0) -> list[JSON]:
 
 
 def labels(message: JSON) -> list[str]:
-    rows = message.get("components") or []
-    assert isinstance(rows, list)
-    return [str(c.get("label") or c.get("placeholder")) for row in rows for c in row["components"]]
+    return [str(c.get("label") or c.get("placeholder")) for c in controls(message)]
 
 
 async def test_nobody_declares_or_is_pinged_until_the_narrator_presses_begin(bot_env: BotEnv) -> None:
@@ -57,7 +56,7 @@ async def test_nobody_declares_or_is_pinged_until_the_narrator_presses_begin(bot
     await env.bot.conflicts.idle()
     assert all(not pinged_prompts(env, user) for user in ("player1", "player2", "narrator"))
     board = await board_message(env)
-    text = str(board["embeds"])
+    text = card_text(board)
     assert "gathering the cast" in text and "Joined so far (3): **Thug**, **Vin**, **Kell**" in text
     assert "Begin round 1" in labels(board)
     early = await env.slash("/declare action:full-defence stat:Physique", user="player1")
@@ -107,7 +106,7 @@ async def test_a_prompt_for_a_turn_still_to_come_says_so_and_a_late_arrival_wait
     assert len(pinged_prompts(env, "player1", mark)) == 1  # Vin's turn has come: asked again
     played = await env.harness.click("Full defence", message=prompt, user="player1")
     assert not refused(played), played.content
-    board = str((await board_message(env))["embeds"])
+    board = card_text(await board_message(env))
     assert "**Rat** (next round)" in board
 
 
@@ -215,5 +214,5 @@ async def test_an_empty_gathering_board_says_nobody_has_joined_once(bot_env: Bot
     started = await env.slash('/conflict start kind:physical stakes:"An empty alley"')
     assert not refused(started), started.content
     await env.bot.conflicts.idle()
-    text = str((await board_message(env))["embeds"]).lower()
+    text = card_text(await board_message(env)).lower()
     assert text.count("nobody yet") == 1 and "joined so far (0): nobody yet" in text

@@ -6,7 +6,7 @@ import pytest
 from bot.render.dice import outcome_text
 from rules.roll import read
 from testbed.bot_env import BotEnv, board_message, embeds_text, refused
-from testbed.cards import card_title
+from testbed.cards import card_text, card_title
 
 STRAFF_SNEERS = [
     ("player1", "/character create name:Vin physique:3 charm:3 wits:4"),
@@ -89,7 +89,7 @@ async def test_a_kind_called_at_act_is_what_the_board_shows(bot_env: BotEnv) -> 
     assert not refused(hit), hit.content
     assert "**Vin** takes 1 damage to Willpower" in hit.text  # no blade in a mental attack
     await env.bot.conflicts.boards.idle()
-    board = embeds_text((await board_message(env))["embeds"])
+    board = card_text(await board_message(env))
     assert "mental attack → **Vin** (Will)" in board
     assert "physical attack" not in board
 
@@ -248,7 +248,7 @@ async def test_a_tie_a_player_makes_is_in_the_narrator_view_only(bot_env: BotEnv
     assert "Tied on Wits" not in joined.text  # the player would learn Straff's Wits
     await env.bot.conflicts.boards.idle()
     full = await env.harness.click("Narrator view", user="narrator")
-    assert full.ephemeral and "Tied on Wits, so by join order: Straff → Vin" in full.content
+    assert full.ephemeral and "Tied on Wits, so by join order: Straff → Vin" in card_text(full.messages[0])
 
 
 async def test_a_groups_turn_is_asked_in_the_plural(bot_env: BotEnv) -> None:

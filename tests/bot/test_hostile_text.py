@@ -15,7 +15,7 @@ import pytest
 from bot.text import inert
 from fake_discord.layout import texts
 from fake_discord.records import InteractionRecord
-from testbed.bot_env import BotEnv
+from testbed.bot_env import BotEnv, is_board
 
 JSON = dict[str, Any]
 
@@ -93,7 +93,7 @@ async def test_hostile_text_is_inert_everywhere(bot_env: BotEnv, hostile: str) -
         if kind != "stakes":  # the stakes show on the board, checked below
             assert hostile in as_read(texts), (kind, texts)  # it did show, as typed
     assert replies["refusal"].ephemeral and replies["taken"].ephemeral
-    board = [m for m in env.harness.fake.messages.values() if "Stakes:" in str(m.get("embeds"))]
+    board = [m for m in env.harness.fake.messages.values() if is_board(m)]
     assert board, "the board was never posted"
     on_board = " ".join(markdown_parts(board[-1]))
     assert f"Stakes: {shown}" in on_board and f"**{shown}**" in on_board  # the stakes, the name

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from fake_discord.render import render_message
 from fake_discord.typed import clean_line
-from testbed.bot_env import BotEnv
+from testbed.bot_env import DUEL, BotEnv, board_message
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SHELL_RUN = ".venv/bin/python -m bot < demo.txt > transcript.txt"
@@ -130,14 +130,28 @@ def test_every_command_readme_quotes_with_options_is_accepted_as_typed(tmp_path:
     assert not refused
 
 
-PICTURE = re.compile(r"## What it looks like\n.*?```text\n(.*?)```", re.S)
+SECTION = re.compile(r"## What it looks like\n(.*?)\n## ", re.S)
+PICTURE = re.compile(r"```text\n(.*?)```", re.S)
+
+
+def pictures() -> list[str]:
+    """README's pictures of cards, in order: a roll's, then the Conflict board's."""
+    section = SECTION.search(README.read_text())
+    assert section, "README has no 'What it looks like' section"
+    return [found.rstrip("\n") for found in PICTURE.findall(section[1])]
 
 
 async def test_the_roll_card_readme_shows_is_what_the_console_draws(bot_env: BotEnv) -> None:
     """README's picture of a roll card is the console's drawing of that roll, dice seeded."""
-    found = PICTURE.search(README.read_text())
-    assert found, "README has no picture under 'What it looks like'"
     bot_env.bot.rng = random.Random(14)
     reply = await bot_env.slash('/roll dice:5 difficulty:3 label:"Leap the canal"', user="player1")
     assert reply.message is not None
-    assert render_message(reply.message) == found[1].rstrip("\n")
+    assert render_message(reply.message) == pictures()[0]
+
+
+async def test_the_board_card_readme_shows_is_what_the_console_draws(bot_env: BotEnv) -> None:
+    """README's picture of the Conflict board is the console's drawing of ``DUEL``'s board."""
+    await bot_env.play(DUEL)
+    await bot_env.bot.conflicts.idle()
+    await bot_env.bot.conflicts.boards.idle()
+    assert render_message(await board_message(bot_env)) == pictures()[1]

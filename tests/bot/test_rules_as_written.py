@@ -15,7 +15,7 @@ from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, Resilience, make_character
 from rules.conflict import ConflictType, resolve_order
 from storage.conflict_moves import current_conflict
-from testbed.bot_env import BotEnv, embeds_text
+from testbed.bot_env import BotEnv, is_board
 from testbed.cards import card_field, card_lead, card_text, card_title
 from tests.rules.conflict.builders import cast
 
@@ -151,14 +151,8 @@ async def test_the_beat_button_shows_only_with_dice_to_act(
 
 def board_text(env: BotEnv) -> str:
     channel = str(env.world.guild.channels[0].id)
-    boards = [
-        m
-        for m in env.harness.fake.messages.values()
-        if m["channel_id"] == channel
-        and not m.get("interaction_metadata")
-        and any(e.get("title", "").startswith("Conflict") for e in m.get("embeds", []))
-    ]
-    return embeds_text(boards[-1]["embeds"])
+    boards = [m for m in env.harness.fake.messages.values() if m["channel_id"] == channel and is_board(m)]
+    return card_text(boards[-1])
 
 
 async def test_a_physical_attack_on_willpower_against_a_busy_target(bot_env: BotEnv) -> None:
@@ -280,7 +274,7 @@ async def test_a_switcher_goes_after_someone_holding_one_die(three_way: BotEnv) 
     # The public board shows no count for the Narrator's Thug; the Narrator view does (§7.1).
     assert "Resolve order: ▶ **Thug** · **Vin** 1 · **Brute** (switched, goes last)" in board_text(env)
     full = await env.harness.click("Narrator view", user="narrator")
-    assert full.ephemeral and "Resolve order: ▶ **Thug** 5 · **Vin** 1" in str(full.embeds)
+    assert full.ephemeral and "Resolve order: ▶ **Thug** 5 · **Vin** 1" in card_text(full.messages[0])
 
 
 async def test_one_action_die_can_only_not_act(three_way: BotEnv) -> None:

@@ -8,7 +8,7 @@ from fake_discord.world import FakeChannel, FakeOverwrite
 from rules.character import Resilience, resilience_current
 from storage import GuildSettings
 from storage.conflict_moves import current_conflict
-from testbed.bot_env import BotEnv, embeds_text, refused
+from testbed.bot_env import BotEnv, refused
 from testbed.cards import card_text
 
 
@@ -16,7 +16,7 @@ async def board_text(env: BotEnv) -> str:
     await env.bot.conflicts.boards.idle()
     message_id = await env.storage.boards.get(env.guild_id, env.world.guild.channels[0].id)
     assert message_id is not None
-    return embeds_text(env.harness.fake.messages[message_id]["embeds"])
+    return card_text(env.harness.fake.messages[message_id])
 
 
 async def vin_against_straff(env: BotEnv) -> None:

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.render.rows import INDENT, one_line
+from bot.render.rows import one_line
 from fake_discord import payloads
 from fake_discord.commandline import find_command
-from testbed.bot_env import embeds_text
+from testbed.bot_env import controls, text_displays
+from testbed.cards import card_text
 from tests.bot.secrecy_matrix import EXPECTED, PERSONAS, ROWS, markdown
 from tests.bot.secrecy_table import (
     GMROLL,
@@ -110,11 +111,12 @@ async def cell_board(t: Table, p: str) -> str:
     message_id = await t.storage.boards.get(t.env.guild_id, t.env.world.guild.channels[0].id)
     assert message_id is not None
     board = harness.fake.messages[message_id]
-    [button] = [c for row in board["components"] for c in row["components"] if c["label"] == "Narrator view"]
+    [button] = [c for c in controls(board) if c.get("label") == "Narrator view"]
     outcome = await deliver(t, payloads.component_click(t.env.world, actor(t, p), board, button))
     if refusal(outcome):
         return "refused"
-    assert outcome.record.ephemeral and re.search(r"Straff\*\* · .*AD \d", embeds_text(outcome.record.embeds))
+    card = card_text(outcome.record.messages[0])
+    assert outcome.record.ephemeral and re.search(r"Straff\*\* · .*AD \d", card), card
     return "full board privately"
 
 
@@ -241,15 +243,11 @@ async def test_the_public_board_shows_straff_by_state_only(secrecy_table: Table)
     t = secrecy_table
     message_id = await t.storage.boards.get(t.env.guild_id, t.env.world.guild.channels[0].id)
     assert message_id is not None
-    [embed] = t.env.harness.fake.messages[message_id]["embeds"]
-    rows: list[str] = []
-    for line in (line for f in embed["fields"] for line in f["value"].split("\n")):
-        if line.startswith(INDENT) and rows:
-            rows[-1] += "\n" + line  # a participant's further rows
-        else:
-            rows.append(line)
-    rows = [one_line(row) for row in rows]
-    straff = next(line for line in rows if "Straff" in line)
-    vin = next(line for line in rows if "Vin" in line)
+    board = t.env.harness.fake.messages[message_id]
+    assert not board["embeds"]
+    # A participant's section: its rows, its name first (▶ marks whoever is up).
+    rows = [one_line(text) for text in text_displays(board)]
+    straff = next(line for line in rows if line.removeprefix("▶ ").startswith("**Straff"))
+    vin = next(line for line in rows if line.removeprefix("▶ ").startswith("**Vin"))
     assert straff.endswith("unhurt") and "AD" not in straff and "Health" not in straff
     assert "AD 0" in vin and "Health" in vin

@@ -40,7 +40,8 @@ from bot.render.buttons import (
     react_traits_select,
 )
 from bot.render.common import plain
-from bot.workers.board import stored_board
+from bot.render.conflict_card import CardButtons
+from bot.workers.board import board_portraits, stored_board
 from rules.conflict import available_defence
 
 MAX_DEFENCE = 10
@@ -168,7 +169,10 @@ class NarratorViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
             shown = board[1].conflict
             # Ties join order settled are the Narrator's to hear (docs/rulings.md §4.2).
             ties = tie_note(shown, {p.id for p in shown.participants}) if shown is not None else ""
-            await replies.send(interaction, ties or None, embed=board[1].embed(full=True), ephemeral=True)
+            public = interaction.client.settings.web_public_url
+            portraits = await board_portraits(interaction.client.storage, public, guild_id)
+            card = board[1].card(CardButtons(), full=True, note=ties, portraits=portraits)
+            await replies.send(interaction, view=card, ephemeral=True)
         except Exception as error:
             await answer_error(interaction, error)
 

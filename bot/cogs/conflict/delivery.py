@@ -57,8 +57,12 @@ async def send(interaction: Interaction, reply: Reply) -> None:
 
 async def answer(interaction: Interaction, reply: Reply) -> int | None:
     """Send the reply as the interaction's answer; return the id of the message that shows it."""
-    if interaction.type is discord.InteractionType.component:
+    clicked = interaction.message
+    on_card = clicked is not None and clicked.flags.components_v2
+    if interaction.type is discord.InteractionType.component and not on_card:
         # A prompt button: the prompt loses its buttons, the outcome follows as a new message.
+        # A button on the board card stays: the board is redrawn with the move (a layout message
+        # cannot lose all its components either).
         await replies.edit(interaction, view=None)
     return await replies.send(
         interaction,
