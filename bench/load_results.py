@@ -1,6 +1,7 @@
 """What a load run measured: per-interaction outcomes, the summary rows, and GC pauses.
 
-Kept apart from :mod:`bench.load_bench`, which drives the load, so each stays small.
+Kept apart from :mod:`bench.load_generator`, which drives the load, and :mod:`bench.load_bench`,
+which runs it, so each stays small.
 """
 
 from __future__ import annotations

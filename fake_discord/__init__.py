@@ -9,12 +9,16 @@ The package knows nothing of the project's bot, with two exceptions that compose
 and ``remote.py`` (the bot in its own process, for crash tests). The bot never imports this
 package; ``tests/test_import_boundaries.py`` keeps it that way.
 
-- server, gateway, routes, validate, world, payloads, records, render: the fake itself; openapi
-  holds every request against Discord's published OpenAPI description; modal_parts: the parts a
-  modal's Labels hold (menus, radio groups, checkboxes), their limits and submitted shapes;
-  layout: layout messages (IS_COMPONENTS_V2) as Discord takes, refuses and edits them;
-- patch: points discord.py at it; harness: a bot in this process, driven like a person would;
-- commandline, console: typed lines to interactions, and the console loop for any bot factory;
+- server, gateway, gateway_hooks, routes, request_guards, validate, records, render: the fake
+  itself; world (the model and sample worlds), permissions, world_json: what it hosts and how that
+  looks on the wire; payloads, message_payloads: interactions and posted messages as Discord sends
+  them; openapi holds every request against Discord's published OpenAPI description; modal_parts:
+  the parts a modal's Labels hold (menus, radio groups, checkboxes), their limits and submitted
+  shapes; layout: layout messages (IS_COMPONENTS_V2) as Discord takes, refuses and edits them;
+- patch: points discord.py at it; harness: a bot in this process, driven like a person would,
+  with component_search (what a person sees and points at) and modal_filling (a modal filled in);
+- commandline, console, console_commands: typed lines to interactions, the console loop for any
+  bot factory, and its ``!`` commands;
 - process, load: a bot in another process (start, kill, stop) and a stream of writes to it.
 """
 

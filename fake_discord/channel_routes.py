@@ -10,10 +10,10 @@ from aiohttp import web
 
 from fake_discord.backend import Backend
 from fake_discord.payloads import EPHEMERAL
+from fake_discord.permissions import MANAGE_MESSAGES
 from fake_discord.places import unreachable
 from fake_discord.responses import check_message, error, invalid_form, read_body, reply, spec_problems
 from fake_discord.thread_routes import refused_edit, refused_post
-from fake_discord.world import MANAGE_MESSAGES
 
 JSON = dict[str, Any]
 

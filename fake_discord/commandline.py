@@ -18,9 +18,10 @@ from typing import Any
 import discord
 
 from fake_discord.payloads import Resolved
+from fake_discord.permissions import ADMINISTRATOR
 from fake_discord.typed import fold, matches
 from fake_discord.validate import GROUP, INTEGER, NUMBER, STRING, SUBCOMMAND, is_valid_name
-from fake_discord.world import ADMINISTRATOR, FakeGuild, FakeMember
+from fake_discord.world import FakeGuild, FakeMember
 
 JSON = dict[str, Any]
 Attach = Callable[[Path], JSON]

@@ -14,63 +14,28 @@ import asyncio
 import contextlib
 import logging
 import re
-import shlex
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from fake_discord import modal_parts, uploads
+from fake_discord import uploads
 from fake_discord.backend import Limits
 from fake_discord.commandline import (
-    TYPE_NAMES,
     CommandLineError,
-    focused_option,
-    parse_slash,
-    split_pairs,
     usage,
 )
-from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot, visible_to
-from fake_discord.payloads import text_inputs
-from fake_discord.places import PLACES, SERVER
+from fake_discord.component_search import visible_to
+from fake_discord.console_commands import HELP, act_as, save, split_words, suggestions, typed_answers, where
+from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot
 from fake_discord.records import InteractionRecord
 from fake_discord.render import render_choices, render_message, render_record, show_times
 from fake_discord.server import FakeDiscord
-from fake_discord.thread_routes import newest_thread
-from fake_discord.typed import clean_line, matches
+from fake_discord.typed import clean_line
 from fake_discord.world import World, default_world
 
 JSON = dict[str, Any]
 log = logging.getLogger(__name__)
-HELP = """\
-Console syntax (everything else is sent exactly as Discord would send it):
-  /command [group] [sub] name:value ...   run a slash command; a value runs until the next name:,
-                                          quote it ("...") if it contains a word followed by ':'
-                                          members: @player1 or an id; channels: #table; roles: @Narrator;
-                                          attachments: a local file path
-  !complete /command ... name:partial     the suggestions for the last option typed (found anywhere in
-                                          a choice, accents and case ignored)
-  !click <label, custom_id or number>     press a button on the newest message that has it (a number N:
-                                          the newest message's Nth button)
-  !select <placeholder or custom_id> <value> [value ...]   choose in a select menu (quote multi-word values)
-  !submit field:value ...                 answer the modal the bot just opened (field = custom_id or label;
-                                          in a paragraph field \\n starts a new line; a file upload's
-                                          value: a local file path)
-  !menu <context menu name> [@member]     user menu on @member; a message menu targets the newest message
-  !save [N or file name] <path>           save an attachment of the newest message that has one
-                                          (the Nth, or the one of that name; the first if not said);
-                                          a relative path is taken in the console's folder for files
-  !as <member>                            act as another member (!as alone lists them); a new name
-                                          seats a new player (!as player3)
-  !where <server|elsewhere|dm|group>      type from then on in the bot's server, a server without the
-                                          bot, a DM with the bot or a group DM (the last three as with
-                                          the app installed for yourself: only /roll, /read, /odds)
-  !where thread                           type in the server's newest thread (a Conflict's own)
-  !commands                               list the synced commands and their options
-  !help                                   this text
-  !quit                                   leave (end of input does the same)
-  # text                                  a comment (ignored), also at the end of a line; a leading
-                                          "> " (a transcript's prompt) is ignored too"""
 
 
 async def _lines(stream: TextIO) -> AsyncIterator[str]:
@@ -96,8 +61,6 @@ SETTLE_QUIET, SETTLE_MAX = 0.1, 2.0
 Idle = Callable[[AnyBot], Awaitable[None]]
 """Waits until the bot's own background work (a board it redraws, paced) is done."""
 MENTION = re.compile(r"<(@&|@!?|#)(\d{15,21})>")
-MEMBER_NAME = re.compile(r"[\w.]{2,32}")
-"""A name `!as` may give a new member: Discord's usernames are 2 to 32 such characters."""
 
 
 class Screen(Protocol):
@@ -195,7 +158,7 @@ class Console:
         elif word == "!click":
             await self._show(await self.h.click(rest))
         elif word == "!select":
-            target, *values = _split(rest)
+            target, *values = split_words(rest)
             await self._show(await self.h.select(target, values))
         elif word == "!submit":
             modal = next((r.modal for r in reversed(self.h.fake.interactions.values()) if r.modal), None)
@@ -203,15 +166,15 @@ class Console:
                 rest, files = uploads.typed_files(modal or {}, rest, self.h.attach)
             except ValueError as error:
                 raise CommandLineError(str(error)) from None
-            await self._show(await self.h.submit(_answers(modal or {}, rest), files=files))
+            await self._show(await self.h.submit(typed_answers(modal or {}, rest), files=files))
         elif word == "!menu":
             await self._menu(rest)
         elif word == "!save":
-            self._save(rest)
+            save(self.h, rest, self.saves, self.say)
         elif word == "!as":
-            self._as(rest)
+            act_as(self.h, rest, self.say)
         elif word == "!where":
-            self._where(rest)
+            where(self.h, rest, self.say)
         elif word == "!commands":
             self.say("\n".join(line for c in self.h.commands for line in usage(c)) or "(no commands synced)")
         elif word == "!help":
@@ -235,68 +198,6 @@ class Console:
         if not name:
             raise CommandLineError("usage: !menu <context menu name> @member")
         await self._show(await self.h.user_menu(name, target))
-
-    def _save(self, rest: str) -> None:
-        """Write an attachment the bot sent (an export, a chart) to a local file: a relative path
-        is taken inside ``saves`` (and may not climb out of it), an absolute one as given."""
-        words = _split(rest, usage="usage: !save [N or file name] <path>")
-        which, path = (words[0], words[1]) if len(words) > 1 else ("1", words[0])
-        found = saved_attachment(self.h, which)
-        typed = Path(path).expanduser()
-        target = typed if typed.is_absolute() else self.saves / typed
-        if not typed.is_absolute() and not target.resolve().is_relative_to(self.saves.resolve()):
-            raise CommandLineError(
-                f"{path!r} leads out of {self.saves}/: name a file in it, or give a full path "
-                "(e.g. ~/Spook.json) to save elsewhere"
-            )
-        if target.is_dir() or path.endswith("/"):
-            target = target / str(found["filename"])
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(self.h.fake.file_bytes(found))
-        self.say(f"(saved {found['filename']} to {target}, {target.stat().st_size} bytes)")
-
-    def _as(self, name: str) -> None:
-        guild = self.h.world.guild
-        if not name:
-            for member in (m for m in guild.members if not m.user.bot):
-                roles = [r.name for r in guild.roles if r.id in member.role_ids]
-                mark = "*" if member is self.h.user else " "
-                self.say(f"{mark} {member.user.name}" + (f" ({', '.join(roles)})" if roles else ""))
-            return
-        name = name.removeprefix("@")
-        if guild.member(name) is None:
-            if not MEMBER_NAME.fullmatch(name):
-                raise CommandLineError(
-                    f"{name!r} cannot be a member's name: use 2 to 32 letters, digits, _ or . "
-                    "(e.g. !as player3); !as alone lists who is here"
-                )
-            self.h.world.add_member(name)
-            self.say(f"({name} joins {guild.name} as a player)")
-        self.say(f"(now acting as {self.h.as_user(name).user.name})")
-
-    def _where(self, place: str) -> None:
-        """Move the typing member to another place (``world.PLACES``, or ``thread``: the server's
-        newest thread, where a Conflict may run); alone, list them."""
-        if not place:
-            for key, text in PLACES.items():
-                self.say(f"{'*' if key == self.h.place else ' '} {key}: {text}")
-            self.say(f"{'*' if self.h.channel.parent_id else ' '} thread: the server's newest thread")
-            return
-        guild = self.h.world.guild
-        if place.lower() == "thread":
-            thread = newest_thread(guild)
-            if thread is None:
-                raise CommandLineError("no thread in the server yet (a Conflict makes one when set to)")
-            self.h.go(SERVER)
-            self.h.channel = thread
-            parent = guild.channel(thread.parent_id or 0)
-            self.say(f"(now in the thread #{thread.name}, in #{parent.name if parent else '?'})")
-            return
-        self.h.go(place.lower())
-        if self.h.channel.parent_id is not None:
-            self.h.channel = guild.channel(self.h.channel.parent_id) or guild.channels[0]
-        names = ", ".join(sorted("/" + c["name"] for c in self.h.commands if c.get("type", 1) == 1))
-        self.say(f"(now in {PLACES[self.h.place]}; commands here: {names or 'none'})")
 
     async def _show(self, record: InteractionRecord) -> None:
         """Show the record, then messages the bot posted or edited elsewhere meanwhile that the
@@ -336,69 +237,6 @@ class Console:
 
 def _changed_since(seen: int, fake: FakeDiscord) -> Callable[[], bool]:
     return lambda: fake.changes != seen
-
-
-async def suggestions(harness: Harness, line: str) -> tuple[list[JSON], InteractionRecord | None]:
-    """What Discord would offer for the last option of `line`: its fixed choices, filtered as
-    Discord's client filters them (anywhere in the name, ignoring case and accents), or the bot's
-    own answer to a real autocomplete interaction (then the record is returned too)."""
-    actor = harness.actor()
-    parsed = parse_slash(line, harness.commands, actor.guild, actor.member, focus=True)
-    option, typed = focused_option(parsed)
-    if option.get("choices"):
-        return [c for c in option["choices"] if matches(typed, str(c["name"]))], None
-    if not option.get("autocomplete"):
-        kind = TYPE_NAMES.get(option["type"], "value")
-        raise CommandLineError(f"{option['name']} has no suggestions: type a value ({kind})")
-    record = await harness.autocomplete(line)
-    return record.choices, record
-
-
-def saved_attachment(harness: Harness, which: str) -> JSON:
-    """The attachment `which` (a 1-based number or a file name) of the newest message with one."""
-    for message in reversed(harness.fake.messages.values()):
-        attachments = message.get("attachments") or []
-        if not attachments or not visible_to(message, harness.user):
-            continue
-        if which.isdigit():
-            index = int(which) - 1
-            if 0 <= index < len(attachments):
-                found: JSON = attachments[index]
-                return found
-            raise CommandLineError(f"the newest message with files has {len(attachments)}, not {which}")
-        named = [a for a in attachments if str(a.get("filename")).lower() == which.lower()]
-        if named:
-            first: JSON = named[0]
-            return first
-    raise CommandLineError(
-        "no message you can see has a file to save" + ("" if which.isdigit() else f" named {which!r}")
-    )
-
-
-def _split(
-    text: str, usage: str = "usage: !select <placeholder or custom_id> <value> [value ...]"
-) -> list[str]:
-    try:
-        parts = shlex.split(text)
-    except ValueError as exc:
-        raise CommandLineError(f"cannot split {text!r}: {exc}") from None
-    if not parts:
-        raise CommandLineError(usage)
-    return parts
-
-
-def _answers(modal: JSON, typed: str) -> dict[str, str]:
-    """`field:value` pairs for a modal; in a paragraph field a typed `\\n` starts a new line. A
-    picked part takes an option's label or value, checkboxes `a,b`, a checkbox `yes`/`no`."""
-    fields = {
-        key: field
-        for field in [*text_inputs(modal), *modal_parts.fields(modal)]
-        for key in (field["custom_id"].lower(), field["label"].lower())
-    }
-    answers = {}
-    for key, value in split_pairs(typed, set(fields)):
-        answers[key] = value.replace("\\n", "\n") if fields[key].get("paragraph") else value
-    return answers
 
 
 class Terminal(Protocol):

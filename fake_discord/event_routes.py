@@ -16,8 +16,8 @@ from typing import Any
 from aiohttp import web
 
 from fake_discord.backend import Backend
+from fake_discord.permissions import MANAGE_EVENTS
 from fake_discord.responses import error, invalid_form, read_body, reply, spec_problems
-from fake_discord.world import MANAGE_EVENTS
 
 JSON = dict[str, Any]
 EXTERNAL = 3

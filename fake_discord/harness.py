@@ -22,22 +22,22 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from fake_discord import modal_parts, payloads, uploads
+from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import CommandLineError, check_permission, find_command, parse_slash
+from fake_discord.component_search import find_component, select_values, visible_to
+from fake_discord.modal_filling import filled
 from fake_discord.patch import pointed_at
-from fake_discord.payloads import EPHEMERAL, Actor, Resolved
+from fake_discord.payloads import Actor
 from fake_discord.places import PLACES, SERVER, seat
 from fake_discord.records import InteractionRecord, Violation, settle
 from fake_discord.server import FakeDiscord
-from fake_discord.typed import fold
 from fake_discord.world import FakeChannel, FakeMember, World, default_world
 
 JSON = dict[str, Any]
 AnyBot = commands.Bot
 BotFactory = Callable[[], AnyBot | Awaitable[AnyBot]]
 OFFLINE_TOKEN = "offline.fake-discord.token"
-SELECTS_BY_ID = {5: "member", 6: "role", 7: "mentionable", 8: "channel"}
 GUILD_READY_TIMEOUT = 0.005
 
 
@@ -206,7 +206,7 @@ class Harness:
         """Choose `values` (option labels or values; member/role/channel names for those selects)."""
         actor = self.actor(user)
         found, component = self.find_component(target, actor.member, message, kinds={3, 5, 6, 7, 8})
-        chosen, resolved = self._select_values(component, values, actor)
+        chosen, resolved = select_values(component, values, actor)
         low, high = component.get("min_values", 1), component.get("max_values", 1)
         if not low <= len(chosen) <= high:
             raise CommandLineError(f"choose {low}..{high} value(s), got {len(chosen)}")
@@ -240,38 +240,7 @@ class Harness:
             raise CommandLineError("the bot has not opened a modal")
         clicked = opener.payload.get("message") if opener is not None else None
         message = self.fake.messages.get(int(clicked["id"]), clicked) if clicked else None
-        inputs = payloads.text_inputs(modal)
-        parts = modal_parts.fields(modal)
-        answers: dict[str, str | list[str] | bool] = {
-            i["custom_id"]: i["value"] for i in inputs if i["value"]
-        }
-        picks: dict[str, list[str] | bool] = {p["custom_id"]: p["value"] for p in parts}
-        for key, value in values.items():
-            wanted = key.lower()
-            match = next((i for i in inputs if wanted in (i["custom_id"].lower(), i["label"].lower())), None)
-            part = next((p for p in parts if wanted in (p["custom_id"].lower(), p["label"].lower())), None)
-            if match is not None:
-                answers[match["custom_id"]] = str(value)
-            elif part is not None:
-                try:
-                    picks[part["custom_id"]] = modal_parts.picked(part, value)
-                except modal_parts.NotSendable as error:
-                    raise CommandLineError(str(error)) from None
-            else:
-                names = [i["custom_id"] for i in inputs] + [p["custom_id"] for p in parts]
-                raise CommandLineError(f"modal has no field {key!r} (fields: {', '.join(names)})")
-        missing = [
-            i["custom_id"] for i in inputs if i.get("required", True) and i["custom_id"] not in answers
-        ]
-        if missing:
-            raise CommandLineError(f"modal field(s) required: {', '.join(missing)}")
-        for part in parts:
-            try:
-                answers[part["custom_id"]] = modal_parts.checked(part, picks[part["custom_id"]])
-            except modal_parts.NotSendable as error:
-                raise CommandLineError(str(error)) from None
-        if problems := uploads.check_files(modal, files or {}):
-            raise CommandLineError("; ".join(problems))
+        answers = filled(modal, values, files or {})
         return await self.send(
             payloads.modal_submit(self.world, self.actor(user), modal, answers, message=message, files=files)
         )
@@ -290,55 +259,8 @@ class Harness:
         accents or a leading marker (the console's ``+``/``!`` of a button's style, an emoji).
         A bare number N is the Nth of the newest message's components, as the console lists them.
         """
-        candidates = [message] if message is not None else list(reversed(self.fake.messages.values()))
-        visible = [c for c in candidates if visible_to(c, viewer)]
-        wanted = label_key(target)
-        for candidate in visible:
-            for component in _usable(candidate, kinds):
-                names = {label_key(str(component.get(key) or "")) for key in ("label", "placeholder")}
-                if target == component["custom_id"] or (wanted and wanted in names):
-                    return candidate, component
-        if target.strip().isdigit():
-            for candidate in visible:
-                found = _usable(candidate, kinds)
-                if found:
-                    index = int(target) - 1
-                    if 0 <= index < len(found):
-                        return candidate, found[index]
-                    raise CommandLineError(f"the newest message has {len(found)} of those, not {target}")
-        raise CommandLineError(f"no component {target!r} on any message {viewer.user.name} can see")
-
-    def _select_values(self, component: JSON, values: list[str], actor: Actor) -> tuple[list[str], Resolved]:
-        resolved = Resolved()
-        if component["type"] == 3:
-            options = component.get("options") or []
-            chosen = []
-            for value in values:
-                option = next(
-                    (
-                        o
-                        for o in options
-                        if value in (o["value"], o["label"]) or value.lower() == o["label"].lower()
-                    ),
-                    None,
-                )
-                if option is None:
-                    raise CommandLineError(
-                        f"{value!r} is not an option ({', '.join(o['label'] for o in options)})"
-                    )
-                chosen.append(option["value"])
-            return chosen, resolved
-        guild, ids = actor.guild, []
-        for value in values:
-            if component["type"] in (5, 7) and (member := guild.member(value)) is not None:
-                ids.append(resolved.add_member(guild, member))
-            elif component["type"] in (6, 7) and (role := guild.role(value)) is not None:
-                ids.append(resolved.add_role(role))
-            elif component["type"] == 8 and (channel := guild.channel(value)) is not None:
-                ids.append(resolved.add_channel(guild, channel, guild.permissions_of(actor.member)))
-            else:
-                raise CommandLineError(f"no {SELECTS_BY_ID[component['type']]} {value!r}")
-        return ids, resolved
+        messages = [message] if message is not None else list(reversed(self.fake.messages.values()))
+        return find_component(messages, target, viewer, kinds)
 
     async def restart(self, make_bot: BotFactory, *, ready_timeout: float = 10.0) -> AnyBot:
         """Stop the bot and connect a fresh one to the same fake, as after a process restart.
@@ -363,41 +285,6 @@ class Harness:
             await tree.sync(guild=guild)
         if tree.get_commands() or not tree.get_commands(guild=guild):
             await tree.sync()
-
-
-def visible_to(message: JSON, viewer: FakeMember) -> bool:
-    """Ephemeral messages are seen only by the member whose interaction produced them (the
-    console shows each member only what Discord would show them)."""
-    if not int(message.get("flags") or 0) & EPHEMERAL:
-        return True
-    return str((message.get("interaction_metadata") or {}).get("user", {}).get("id")) == str(viewer.user.id)
-
-
-def label_key(label: str) -> str:
-    """A label as :meth:`Harness.find_component` compares it: folded, without leading marks."""
-    folded = fold(label)
-    start = next((i for i, char in enumerate(folded) if char.isalnum()), len(folded))
-    return folded[start:]
-
-
-def _usable(message: JSON, kinds: set[int] | None) -> list[JSON]:
-    """The components of `message` a person can press or choose in, in the order shown."""
-    return [
-        component
-        for component in _walk(message.get("components") or [])
-        if (kinds is None or component.get("type") in kinds) and "custom_id" in component
-    ]
-
-
-def _walk(components: list[JSON]) -> list[JSON]:
-    found: list[JSON] = []
-    for component in components:
-        found.append(component)
-        found += _walk(component.get("components") or [])
-        for key in ("accessory", "component"):
-            if isinstance(component.get(key), dict):
-                found += _walk([component[key]])
-    return found
 
 
 def _ready_sooner(bot: commands.Bot) -> None:

@@ -1,4 +1,4 @@
-"""INTERACTION_CREATE and message payloads shaped like the ones Discord sends.
+"""INTERACTION_CREATE payloads shaped like the ones Discord sends (messages: ``message_payloads``).
 
 discord.py trusts these shapes blindly (a missing `attachment_size_limit` or member `flags` is a
 KeyError deep in its parser), so every builder mirrors a payload captured from real Discord.
@@ -6,32 +6,16 @@ KeyError deep in its parser), so every builder mirrors a payload captured from r
 
 from __future__ import annotations
 
-import hashlib
-import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from fake_discord import modal_parts, uploads
-from fake_discord.layout import message_text
+from fake_discord.permissions import ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE, USE_EXTERNAL_EMOJIS
 from fake_discord.places import CONTEXTS, DM, ELSEWHERE, SERVER, private_channel_json
-from fake_discord.world import (
-    ATTACH_FILES,
-    EMBED_LINKS,
-    MENTION_EVERYONE,
-    TIMESTAMP,
-    USE_EXTERNAL_EMOJIS,
-    FakeChannel,
-    FakeGuild,
-    FakeMember,
-    FakeRole,
-    World,
-    channel_json,
-    member_json,
-    role_json,
-    user_json,
-)
+from fake_discord.world import FakeChannel, FakeGuild, FakeMember, FakeRole, World
+from fake_discord.world_json import channel_json, member_json, role_json, user_json
 
 JSON = dict[str, Any]
 
@@ -309,96 +293,3 @@ def text_inputs(modal: JSON) -> list[JSON]:
 
     walk(modal.get("components") or [], None)
     return found
-
-
-def attachment_json(attachment_id: int, filename: str, size: int, url: str, content_type: str | None) -> JSON:
-    data: JSON = {"id": str(attachment_id), "filename": filename, "size": size, "url": url, "proxy_url": url}
-    if content_type:
-        data["content_type"] = content_type
-    return data
-
-
-def mentioned_users(world: World, guild_id: int | None, body: JSON) -> list[JSON]:
-    """The users a message pings, as Discord works them out: each ``<@id>`` in its content (or a
-    layout message's text displays) that
-    ``allowed_mentions`` lets through (all of them when it is absent or parses users)."""
-    allowed = body.get("allowed_mentions")
-    everyone = allowed is None or "users" in (allowed.get("parse") or [])
-    listed = {str(user) for user in (allowed or {}).get("users") or []}
-    found: list[JSON] = []
-    for user_id in dict.fromkeys(re.findall(r"<@!?(\d+)>", message_text(body))):
-        guild = world.guild_by_id(guild_id) if guild_id is not None else None
-        member = guild.member(user_id) if guild is not None else None
-        if member is not None and (everyone or user_id in listed):
-            found.append(user_json(member.user))
-    return found
-
-
-def message_json(
-    world: World,
-    *,
-    message_id: int,
-    channel_id: int,
-    guild_id: int | None,
-    body: JSON,
-    attachments: list[JSON],
-    trigger: JSON | None = None,
-    webhook: JSON | None = None,
-) -> JSON:
-    """A message the bot posted; `trigger` is the interaction it answers, if any; `webhook`, the
-    channel webhook that posted it (the author is then the webhook under the ``username`` given)."""
-    data: JSON = {
-        "id": str(message_id),
-        "channel_id": str(channel_id),
-        "author": user_json(world.bot) if webhook is None else webhook_author(webhook, body),
-        "content": body.get("content") or "",
-        "timestamp": TIMESTAMP,
-        "edited_timestamp": None,
-        "tts": bool(body.get("tts")),
-        "mention_everyone": False,
-        "mentions": mentioned_users(world, guild_id, body),
-        "mention_roles": [],
-        "attachments": attachments,
-        "embeds": body.get("embeds") or [],
-        "components": body.get("components") or [],
-        "pinned": False,
-        "type": 0,
-        "flags": int(body.get("flags") or 0),
-    }
-    if guild_id is not None:
-        data["guild_id"] = str(guild_id)
-    if webhook is not None:
-        data["webhook_id"] = webhook["id"]
-    if trigger is not None:
-        data["type"] = 20 if trigger["type"] == APPLICATION_COMMAND else 0
-        data["webhook_id"] = str(world.application_id)
-        data["application_id"] = str(world.application_id)
-        user = trigger.get("member", {}).get("user") or trigger.get("user")
-        data["interaction_metadata"] = {
-            "id": trigger["id"],
-            "type": trigger["type"],
-            "user": user,
-            "authorizing_integration_owners": trigger.get("authorizing_integration_owners", {}),
-        }
-    return data
-
-
-def avatar_hash(url: str) -> str:
-    """The avatar hash Discord shows for an ``avatar_url`` it fetched (here: derived from the URL)."""
-    return hashlib.sha256(url.encode()).hexdigest()[:32]
-
-
-def webhook_author(webhook: JSON, body: JSON) -> JSON:
-    """A webhook message's author as Discord shows it: the webhook's id under the ``username``
-    (and ``avatar_url``, as a hash) the message gave (else the webhook's own)."""
-    avatar = body.get("avatar_url")
-    return {
-        "id": webhook["id"],
-        "username": body.get("username") or webhook["name"],
-        "avatar": avatar_hash(str(avatar)) if avatar else None,
-        "discriminator": "0000",
-        "bot": True,
-        "global_name": None,
-        "public_flags": 0,
-        "flags": 0,
-    }

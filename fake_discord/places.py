@@ -13,16 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fake_discord.world import (
-    EVERYONE_PERMISSIONS,
-    FakeChannel,
-    FakeGuild,
-    FakeMember,
-    FakeRole,
-    FakeUser,
-    World,
-    user_json,
-)
+from fake_discord.permissions import EVERYONE_PERMISSIONS
+from fake_discord.world import FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser, World
+from fake_discord.world_json import user_json
 
 JSON = dict[str, Any]
 SERVER, ELSEWHERE, DM, GROUP = "server", "elsewhere", "dm", "group"

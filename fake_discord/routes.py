@@ -37,7 +37,7 @@ from fake_discord.validate import (
     validate_modal,
 )
 from fake_discord.webhook_routes import channel_webhooks, execute_webhook
-from fake_discord.world import channel_json, guild_json, member_json, role_json, user_json
+from fake_discord.world_json import channel_json, guild_json, member_json, role_json, user_json
 
 JSON = dict[str, Any]
 Handler = Callable[..., Awaitable[web.StreamResponse]]

@@ -18,35 +18,26 @@ import socket
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
-from fake_discord import openapi, responses, routes, thread_routes
+from fake_discord import gateway_hooks, request_guards, responses, routes, thread_routes
 from fake_discord.backend import CommandStore, Limits, Upload
-from fake_discord.gateway import RESUME_PATH, Gateway, shard_of
+from fake_discord.gateway import RESUME_PATH, Gateway
 from fake_discord.layout import IS_COMPONENTS_V2
-from fake_discord.payloads import EPHEMERAL, LOADING, attachment_json, message_json
+from fake_discord.message_payloads import attachment_json, message_json
+from fake_discord.payloads import EPHEMERAL, LOADING
 from fake_discord.places import unreachable
 from fake_discord.ratelimits import RateLimiter
 from fake_discord.records import InteractionRecord, Violation, clock
 from fake_discord.validate import validate_command_set
-from fake_discord.world import World, default_world, guild_create_json, member_json, user_json
+from fake_discord.world import World, default_world
 
 JSON = dict[str, Any]
 SUPPRESS_EMBEDS = 1 << 2
 API = "/api/v10"
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Fault:
-    method: str
-    path: re.Pattern[str]
-    status: int
-    remaining: int
-    retry_after: float
 
 
 class FakeDiscord:
@@ -67,7 +58,7 @@ class FakeDiscord:
         """Guild scheduled events by id (``fake_discord.event_routes``)."""
         self.violations: list[Violation] = []
         self.requests: deque[str] = deque(maxlen=10_000)
-        self.faults: list[Fault] = []
+        self.faults: list[request_guards.Fault] = []
         self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._changed = asyncio.Event()
         self.changes = 0
@@ -114,7 +105,7 @@ class FakeDiscord:
         self, method: str, path: str, status: int, *, times: int = 1, retry_after: float = 0.05
     ) -> None:
         """Answer the next `times` requests matching `method` and regex `path` (no /api/v10) with `status`."""
-        self.faults.append(Fault(method.upper(), re.compile(path), status, times, retry_after))
+        self.faults.append(request_guards.Fault(method.upper(), re.compile(path), status, times, retry_after))
 
     def violate(self, route: str, problems: list[str], *, rejected: bool) -> None:
         self.violations.extend(Violation(route, problem, rejected) for problem in problems)
@@ -286,19 +277,8 @@ class FakeDiscord:
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
         path = request.path.removeprefix(API)
         self.requests.append(f"{request.method} {path}")
-        for fault in self.faults:
-            if fault.remaining > 0 and fault.method in (request.method, "*") and fault.path.search(path):
-                fault.remaining -= 1
-                body = {
-                    "message": "You are being rate limited.",
-                    "retry_after": fault.retry_after,
-                    "global": False,
-                }
-                headers = {"Via": "1.1 google", "Retry-After": str(fault.retry_after)}
-                status = fault.status
-                return responses.reply(
-                    body if status == 429 else {"message": "injected", "code": 0}, status, headers
-                )
+        if (injected := request_guards.injected(self.faults, request.method, path)) is not None:
+            return injected
         try:
             response: web.StreamResponse = await handler(request)
             return response
@@ -311,48 +291,18 @@ class FakeDiscord:
 
     async def _api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
-        if self.limits.openapi and (refused := await self._described(request, path)):
+        if self.limits.openapi and (refused := await request_guards.described(self, request, path)):
             return refused
         for method, pattern, handler in routes.ROUTES:
             if method == request.method and (found := pattern.fullmatch(path)):
                 route = f"{request.method} {re.sub(r'[(][^)]*[)]', '{id}', pattern.pattern)}"
                 if self.rate_limiter is None:
                     return await handler(self, request, route, *found.groups())
-                return await self._limited(request, route, path, found.groups(), handler)
+                return await request_guards.limited(
+                    self, self.rate_limiter, request, route, path, found.groups(), handler
+                )
         self.violate(f"{request.method} {path}", ["route not implemented by the fake"], rejected=False)
         return responses.error(404, 0, f"404: Not Found ({request.method} {path} is not faked)")
-
-    async def _described(self, request: web.Request, path: str) -> web.StreamResponse | None:
-        """Hold the request against Discord's OpenAPI description: a path it lacks gets Discord's
-        404; a body its schema refuses is recorded here and refused (400) by the route's handler,
-        after its own checks, whose words are plainer."""
-        found, problems = openapi.route_problems(request.method, path)
-        if found is None:
-            self.violate(f"{request.method} {path}", problems, rejected=True)
-            return responses.error(404, 0, f"404: Not Found ({request.method} {path})")
-        if found.body is None:
-            return None
-        body, _ = await responses.read_body(request)
-        if not (problems := openapi.body_problems(found, body)):
-            return None
-        self.violate(f"{request.method} {found.template}", problems, rejected=self.limits.reject_invalid)
-        request[responses.SPEC] = problems
-        return None
-
-    async def _limited(
-        self, request: web.Request, route: str, path: str, ids: tuple[str, ...], handler: routes.Handler
-    ) -> web.StreamResponse:
-        """Answer within Discord's rate limits: 429 beyond them, the bucket's headers always."""
-        assert self.rate_limiter is not None
-        major = ids[0] if path.startswith(("/channels/", "/guilds/")) and ids else path
-        decision = self.rate_limiter.check(request.method, path, f"{route} {major}")
-        if decision.retry_after is not None:
-            self.violate(route, [f"rate limited: {request.method} {path}"], rejected=True)
-            body = {"message": "You are being rate limited.", "retry_after": decision.retry_after}
-            return responses.reply(body | {"global": decision.global_limit}, 429, decision.headers)
-        response = await handler(self, request, route, *ids)
-        response.headers.update(decision.headers)
-        return response
 
     async def _file(self, request: web.Request) -> web.StreamResponse:
         found = self.files.get(int(request.match_info["file_id"]))
@@ -366,36 +316,8 @@ class FakeDiscord:
         return await self.gateway.handle(request)
 
     async def _gateway_op(self, ws: web.WebSocketResponse, op: int, data: JSON) -> None:
-        if op == 2:
-            await self._identify(ws, data)
-        elif op == 8:
-            guild = self.world.guild_by_id(int(data.get("guild_id", 0)))
-            if guild is not None:
-                members = [member_json(guild, m) for m in guild.members]
-                chunk = {"guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1}
-                await self.dispatch("GUILD_MEMBERS_CHUNK", chunk | {"nonce": data.get("nonce")})
-
-    async def _identify(self, ws: web.WebSocketResponse, data: JSON) -> None:
-        """READY and the servers of the client's shard only (``shard: [id, count]``, Discord's
-        routing by ``(guild_id >> 22) % count``)."""
-        number, count = data.get("shard") or [0, 1]
-        held = [g for g in self.world.guilds if shard_of({"guild_id": g.id}, count) == number]
-        ready = {
-            "v": 10,
-            "user": user_json(self.world.bot) | {"verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in held],
-            "resume_gateway_url": self.base_url.replace("http://", "ws://", 1) + RESUME_PATH,
-            "shard": [number, count],
-            "application": {"id": str(self.world.application_id), "flags": 0},
-            "private_channels": [],
-            "relationships": [],
-            "presences": [],
-            "guild_join_requests": [],
-            "geo_ordered_rtc_regions": [],
-        }
-        guilds = [("GUILD_CREATE", guild_create_json(guild)) for guild in held]
-        intents = int(data.get("intents", -1))
-        await self.gateway.start_session(ws, ready, guilds, (int(number), int(count)), intents)
+        resume_url = self.base_url.replace("http://", "ws://", 1) + RESUME_PATH
+        await gateway_hooks.answer_op(self, self.gateway, resume_url, ws, op, data)
 
     # -- Commands ------------------------------------------------------------------------------
 

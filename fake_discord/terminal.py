@@ -30,8 +30,10 @@ from rich.table import Table
 from rich.text import Text
 
 from fake_discord.commandline import CommandLineError
-from fake_discord.console import Console, Screen, suggestions
-from fake_discord.harness import Harness, visible_to
+from fake_discord.component_search import visible_to
+from fake_discord.console import Console, Screen
+from fake_discord.console_commands import suggestions
+from fake_discord.harness import Harness
 from fake_discord.records import InteractionRecord
 from fake_discord.render import (
     EPHEMERAL,

@@ -21,18 +21,15 @@ from typing import Any
 from aiohttp import web
 
 from fake_discord.backend import Backend
-from fake_discord.responses import error, invalid_form, read_body, reply, spec_problems
-from fake_discord.world import (
+from fake_discord.permissions import (
     CREATE_PUBLIC_THREADS,
     MANAGE_CHANNELS,
     MANAGE_THREADS,
-    PUBLIC_THREAD,
     SEND_MESSAGES_IN_THREADS,
-    THREAD_TYPES,
-    FakeChannel,
-    FakeGuild,
-    channel_json,
 )
+from fake_discord.responses import error, invalid_form, read_body, reply, spec_problems
+from fake_discord.world import PUBLIC_THREAD, THREAD_TYPES, FakeChannel, FakeGuild
+from fake_discord.world_json import channel_json
 
 JSON = dict[str, Any]
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)

@@ -16,8 +16,10 @@ from typing import Any
 from aiohttp import web
 
 from fake_discord.backend import Backend
+from fake_discord.permissions import MANAGE_WEBHOOKS
 from fake_discord.responses import check_message, error, invalid_form, read_body, reply, spec_problems
-from fake_discord.world import MANAGE_WEBHOOKS, THREAD_TYPES, FakeChannel, FakeGuild, user_json
+from fake_discord.world import THREAD_TYPES, FakeChannel, FakeGuild
+from fake_discord.world_json import user_json
 
 JSON = dict[str, Any]
 MAX_PER_CHANNEL = 15

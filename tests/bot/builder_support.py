@@ -8,7 +8,7 @@ see, as a person would, and counts the interactions so a test can hold a templat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from fake_discord.harness import visible_to
+from fake_discord.component_search import visible_to
 from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
 from testbed.bot_env import BotEnv

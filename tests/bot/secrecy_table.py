@@ -20,16 +20,9 @@ from fake_discord import payloads
 from fake_discord.commandline import parse_slash
 from fake_discord.harness import running_bot
 from fake_discord.payloads import Actor
+from fake_discord.permissions import ADMINISTRATOR
 from fake_discord.records import InteractionRecord
-from fake_discord.world import (
-    ADMINISTRATOR,
-    FakeGuild,
-    FakeMember,
-    FakeRole,
-    World,
-    add_table_guild,
-    default_world,
-)
+from fake_discord.world import FakeGuild, FakeMember, FakeRole, World, add_table_guild, default_world
 from rules.conflict import Act, ActionKind, ActionSpec, Command, Conflict, Declare, DiceSpec, Reorder, waiting
 from storage import GuildSettings, Storage
 from testbed.bot_env import BotEnv, make_settings, refused

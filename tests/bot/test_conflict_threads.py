@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from fake_discord.permissions import CREATE_PUBLIC_THREADS, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS
 from fake_discord.thread_routes import archive_by_hand
-from fake_discord.world import CREATE_PUBLIC_THREADS, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS, FakeChannel
+from fake_discord.world import FakeChannel
 from storage.conflicts import NO_CONFLICT
 from storage.errors import StorageError
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, refused

@@ -17,7 +17,8 @@ from PIL import Image, PngImagePlugin
 
 from bot.render import portraits
 from bot.render.portraits import FILE_NAME, MAX_UPLOAD_BYTES, SIDE, portrait_url, portrait_urls, reencode
-from fake_discord.payloads import JSON, avatar_hash
+from fake_discord.message_payloads import avatar_hash
+from fake_discord.payloads import JSON
 from rules.character import export_character, revise_character
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text

@@ -21,19 +21,8 @@ import pytest
 
 from fake_discord import payloads
 from fake_discord.payloads import Resolved
-from fake_discord.world import (
-    EMBED_LINKS,
-    EVERYONE_PERMISSIONS,
-    MANAGE_GUILD,
-    MANAGE_MESSAGES,
-    FakeChannel,
-    FakeGuild,
-    FakeMember,
-    FakeRole,
-    FakeUser,
-    World,
-    default_world,
-)
+from fake_discord.permissions import EMBED_LINKS, EVERYONE_PERMISSIONS, MANAGE_GUILD, MANAGE_MESSAGES
+from fake_discord.world import FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser, World, default_world
 from rules.character import METALS, export_character, revise_character
 from testbed.bot_env import running_bot_env
 from tests.bot.test_bad_input import (

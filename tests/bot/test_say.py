@@ -5,8 +5,9 @@ itself where it lacks Manage Webhooks (docs/rulings.md §7.5)."""
 from pathlib import Path
 
 from fake_discord.payloads import JSON
+from fake_discord.permissions import MANAGE_WEBHOOKS
 from fake_discord.render import render_message
-from fake_discord.world import MANAGE_WEBHOOKS, FakeChannel
+from fake_discord.world import FakeChannel
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv, running_bot_env, table_world
 from tests.bot.test_console import run_console

@@ -3,7 +3,8 @@ defeated, revealing a Villain, role-only Narrators and the setup's warnings and 
 
 import pytest
 
-from fake_discord.world import MANAGE_GUILD, VIEW_CHANNEL, FakeChannel, FakeOverwrite
+from fake_discord.permissions import MANAGE_GUILD, VIEW_CHANNEL
+from fake_discord.world import FakeChannel, FakeOverwrite
 from rules.character import Resilience, resilience_current
 from storage import GuildSettings
 from storage.conflict_moves import current_conflict

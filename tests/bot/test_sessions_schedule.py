@@ -8,8 +8,8 @@ from discord.http import Route
 
 from fake_discord import openapi, payloads
 from fake_discord.event_routes import event_problems
+from fake_discord.permissions import MANAGE_EVENTS
 from fake_discord.records import InteractionRecord
-from fake_discord.world import MANAGE_EVENTS
 from testbed.bot_env import BotEnv
 
 SOON = (datetime.now(UTC) + timedelta(days=7)).strftime("%Y-%m-%d %H:%M")

@@ -17,7 +17,7 @@ from rich.console import Console as RichConsole
 
 from fake_discord.harness import Harness, running_bot
 from fake_discord.layout import IS_COMPONENTS_V2, edit_problems, layout_problems
-from fake_discord.payloads import mentioned_users
+from fake_discord.message_payloads import mentioned_users
 from fake_discord.render import render_message
 from fake_discord.terminal import RichScreen
 from fake_discord.validate import mention_problems

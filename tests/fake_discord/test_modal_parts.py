@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from fake_discord.commandline import CommandLineError
-from fake_discord.console import _answers
+from fake_discord.console_commands import typed_answers as _answers
 from fake_discord.harness import Harness, running_bot
 from fake_discord.render import render_modal
 from fake_discord.validate import validate_modal

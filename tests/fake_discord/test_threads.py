@@ -10,13 +10,9 @@ import discord
 import pytest
 
 from fake_discord.harness import Harness, running_bot
+from fake_discord.permissions import CREATE_PUBLIC_THREADS, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS
 from fake_discord.thread_routes import archive_by_hand
-from fake_discord.world import (
-    CREATE_PUBLIC_THREADS,
-    MANAGE_THREADS,
-    SEND_MESSAGES_IN_THREADS,
-    default_world,
-)
+from fake_discord.world import default_world
 from tests.fake_discord.sample_bot import SampleBot
 
 

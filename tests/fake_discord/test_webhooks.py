@@ -11,8 +11,9 @@ import discord
 import pytest
 
 from fake_discord.harness import Harness, running_bot
+from fake_discord.permissions import MANAGE_WEBHOOKS
 from fake_discord.render import render_message
-from fake_discord.world import MANAGE_WEBHOOKS, FakeChannel, default_world
+from fake_discord.world import FakeChannel, default_world
 from tests.fake_discord.sample_bot import SampleBot
 
 NO_PINGS = discord.AllowedMentions.none()
