@@ -10,7 +10,8 @@ one of two modes and counts each interaction and whether the turn pinged the one
 * ``buttons``: every move is a click on the prompt that pinged its player (the Narrator for
   the Thug and the Guards); the Narrator types only ``/conflict next-round``.
 
-``tests/bot/test_turn_prompts.py`` plays it, and ``python -m bench.turns_bench`` prints the count.
+``tests/bot/cogs/conflict/test_turn_prompts.py`` plays it, and ``python -m bench.turns_bench``
+prints the count.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ NEUTRAL = discord.Colour(0x8A8F98)
 INFO = discord.Colour(0x4A80D9)
 """Accents of cards and embeds: each at least 3:1 against Discord's light (#FFFFFF) and dark
 (#313338) backgrounds; success and failure are Okabe & Ito's bluish green and a red apart from it
-in every common colour-vision deficiency (``bot/render/cards.py``; tests/bot/test_cards.py)."""
+in every common colour-vision deficiency (``bot/render/cards.py``; tests/bot/render/test_cards.py)."""
 
 TITLE_LIMIT = 256
 FIELD_NAME_LIMIT = 256

@@ -7,7 +7,7 @@ import pytest
 
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv
-from tests.bot.conflict_render_support import keep_hasting_table
+from tests.bot.render.conflict_render_support import keep_hasting_table
 from tests.rules.conflict.builders import Table
 
 

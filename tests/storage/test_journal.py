@@ -12,8 +12,8 @@ from storage import Storage
 from storage.errors import AlreadyExistsError, StaleWriteError
 from storage.journal import TableSession
 from storage.sql import utc_now
-from tests.moves.crash_conflict import GUILD
-from tests.moves.test_transaction import DECLARED, keep_hasting
+from tests.bot.moves.crash_conflict import GUILD
+from tests.bot.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CHANNEL
 from tests.storage.test_moves import CASES, move_from
 

@@ -13,9 +13,9 @@ from storage.errors import AlreadyHandledError, StaleWriteError
 from storage.moves import MoveWrite
 from storage.outbox import MessageKind, NewMessage
 from storage.sql import fetch_one
-from tests.moves.crash_conflict import GUILD
-from tests.moves.test_pg_trips import a_roll
-from tests.moves.test_transaction import DECLARED, keep_hasting
+from tests.bot.moves.crash_conflict import GUILD
+from tests.bot.moves.test_pg_trips import a_roll
+from tests.bot.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CARROW, CHANNEL
 
 Change = Callable[[StoredConflict, StoredCharacter], tuple[StoredConflict, StoredCharacter]]

@@ -2,7 +2,7 @@
 (the Narrator's full one, a player's as the table saw it), behind the view's own session rule."""
 
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv
-from tests.bot.test_sessions import SECRETS, night
+from tests.bot.cogs.sessions.test_sessions import SECRETS, night
 from tests.web.support import logged_in, web_client
 
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 from rules.journal import EntryKind, JournalEntry
 from storage.journal import MAX_ENTRIES
 from testbed.bot_env import BotEnv
-from tests.bot.test_sessions import card_text, journal_of
+from tests.bot.cogs.sessions.test_sessions import card_text, journal_of
 from tests.web.test_web_journal import pages
 
 LONG = MAX_ENTRIES + 7

@@ -25,8 +25,8 @@ from rules.contest import Side
 from rules.request import MAX_ROLLERS, RequestKind, RequestSpec, Roller, RollRequest
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
-from tests.bot.test_requests import request_message as shown_request
-from tests.bot.test_requests import roll, table
+from tests.bot.cogs.requests.test_requests import request_message as shown_request
+from tests.bot.cogs.requests.test_requests import roll, table
 
 LIGHT, DARK = 0xFFFFFF, 0x313338
 """Discord's light theme's background, and its dark theme's."""

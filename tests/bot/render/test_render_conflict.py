@@ -20,7 +20,7 @@ from rules.conflict import (
     NextRound,
     SpendNudges,
 )
-from tests.bot.conflict_render_support import STAKES, assert_fits, description, field, text_of
+from tests.bot.render.conflict_render_support import STAKES, assert_fits, description, field, text_of
 from tests.rules.conflict.builders import Table, of_type
 from tests.rules.conflict.keep_hasting import (
     CARROW,

@@ -22,8 +22,8 @@ from storage.errors import AlreadyHandledError
 from storage.outbox import MessageKind, NewMessage
 from storage.rolls import RollRecord
 from storage.sql import fetch_one
-from tests.moves.crash_conflict import GUILD
-from tests.moves.test_transaction import DECLARED, keep_hasting
+from tests.bot.moves.crash_conflict import GUILD
+from tests.bot.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CARROW, CHANNEL, THORROW, round_one
 
 CALLS = ("execute", "executemany", "fetch", "fetchrow", "fetchval")

@@ -24,7 +24,7 @@ from rules.conflict import (
     SummaryLine,
 )
 from rules.conflict import events as ev
-from tests.bot.conflict_render_support import assert_fits, text_of
+from tests.bot.render.conflict_render_support import assert_fits, text_of
 from tests.rules.conflict.builders import Table
 
 NASTY = "*_~`|\\>@everyone<@123456789012345678>"

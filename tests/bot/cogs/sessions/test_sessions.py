@@ -6,7 +6,7 @@ from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv
-from tests.bot.test_requests import roll
+from tests.bot.cogs.requests.test_requests import roll
 
 EPHEMERAL = 64
 

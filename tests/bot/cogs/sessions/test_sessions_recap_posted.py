@@ -15,9 +15,9 @@ from storage import Storage
 from storage.journal import TableSession
 from storage.sql import fetch_all, utc_now
 from testbed.bot_env import BotEnv
-from tests.bot.test_requests import request_message, roll
-from tests.bot.test_requests import table as request_table
-from tests.bot.test_sessions import EPHEMERAL, card_text, journal_of
+from tests.bot.cogs.requests.test_requests import request_message, roll
+from tests.bot.cogs.requests.test_requests import table as request_table
+from tests.bot.cogs.sessions.test_sessions import EPHEMERAL, card_text, journal_of
 
 
 def recaps_in(env: BotEnv, title: str) -> list[JSON]:

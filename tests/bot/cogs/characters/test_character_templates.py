@@ -6,7 +6,7 @@ import pytest
 from rules.character import CharacterKind, Standing
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
-from tests.bot.test_character_manage import snapshot
+from tests.bot.cogs.characters.test_character_manage import snapshot
 
 
 async def test_a_narrator_makes_each_template_in_one_command(bot_env: BotEnv) -> None:

@@ -9,7 +9,7 @@ from fake_discord import payloads
 from fake_discord.records import InteractionRecord
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
-from tests.bot.builder_support import STORY, TRAITS, Builder
+from tests.bot.cogs.characters.builder_support import STORY, TRAITS, Builder
 
 FIVE_PROPS = "Glass knives (weapon 1)\nCoin pouch\nCloak\nVials of metal\nA ribbon"
 

@@ -15,7 +15,7 @@ from fake_discord.commandline import CommandLineError
 from rules.character import BuildLabels, CharacterKind, PowerType, check_hero_build, make_character
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
-from tests.bot.builder_support import Builder, make_hero, make_hero_by_menus
+from tests.bot.cogs.characters.builder_support import Builder, make_hero, make_hero_by_menus
 
 BUDGET = {"mistborn": 7, "misting": 7, "keeper": 7, "none": 7}
 """Interactions from ``/character create name:Vin`` to the created Hero (docs/rulings.md §6.10),

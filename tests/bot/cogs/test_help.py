@@ -5,7 +5,7 @@ from pathlib import Path
 from bot.render.help import markdown_table, slash_commands
 from testbed.bot_env import BotEnv
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 START, END = "<!-- commands:start -->", "<!-- commands:end -->"
 
 

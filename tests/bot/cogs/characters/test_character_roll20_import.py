@@ -10,9 +10,9 @@ import pytest
 from rules.burdens import Severity
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
-from tests.bot.test_character_manage import snapshot
+from tests.bot.cogs.characters.test_character_manage import snapshot
 
-SAMPLES = Path(__file__).resolve().parents[1] / "rules" / "character" / "roll20"
+SAMPLES = Path(__file__).resolve().parents[3] / "rules" / "character" / "roll20"
 
 
 async def test_a_full_roll20_sheet_imports_whole(bot_env: BotEnv, tmp_path: Path) -> None:

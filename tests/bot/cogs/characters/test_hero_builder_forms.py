@@ -10,7 +10,7 @@ from fake_discord.records import InteractionRecord
 from rules.character.creation import PowerTemplate
 from rules.character.draft import HeroDraft, Step
 from testbed.bot_env import BotEnv
-from tests.bot.builder_support import LABELS, STORY, TRAITS, Builder
+from tests.bot.cogs.characters.builder_support import LABELS, STORY, TRAITS, Builder
 from tests.bot.test_console import run_console
 
 LABELS_VALUE = "strong.average.weak"

@@ -9,7 +9,7 @@ from rules.character import CharacterKind, make_character
 from rules.journal import EntryKind, JournalEntry
 from storage.sql import utc_now
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv
-from tests.bot.test_sessions import EPHEMERAL, card_text, journal_of
+from tests.bot.cogs.sessions.test_sessions import EPHEMERAL, card_text, journal_of
 
 
 async def vin(env: BotEnv) -> None:

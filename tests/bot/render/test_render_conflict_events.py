@@ -33,7 +33,7 @@ from rules.conflict import events as ev
 from rules.contest import ContestResult, decide
 from rules.pool import Contribution, Pool, Source
 from rules.roll import read
-from tests.bot.conflict_render_support import assert_fits, field
+from tests.bot.render.conflict_render_support import assert_fits, field
 from tests.rules.conflict.builders import Table
 from tests.rules.conflict.keep_hasting import (
     CARROW,

@@ -10,7 +10,7 @@ from rules.character.draft import KEPT_FOR, Step
 from storage.sql import execute, to_text, utc_now
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
-from tests.bot.builder_support import STORY, TRAITS, Builder
+from tests.bot.cogs.characters.builder_support import STORY, TRAITS, Builder
 
 
 async def to_ratings(bot_env: BotEnv) -> Builder:

@@ -9,7 +9,7 @@ from typing import Any
 from fake_discord.layout import texts
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
-from tests.bot.test_requests import labels, request_message, roll, said, table
+from tests.bot.cogs.requests.test_requests import labels, request_message, roll, said, table
 
 JSON = dict[str, Any]
 

@@ -19,7 +19,7 @@ from testbed.bot_env import BotEnv, is_board
 from testbed.cards import card_field, card_lead, card_text, card_title
 from tests.rules.conflict.builders import cast
 
-V1 = Path(__file__).parents[1] / "rules" / "conflict" / "fixtures" / "conflict_v1.json"
+V1 = Path(__file__).parents[3] / "rules" / "conflict" / "fixtures" / "conflict_v1.json"
 """A Conflict saved by the engine before attacks had a kind (see tests/rules/conflict/test_upgrade.py)."""
 CONTEST_SEED = 38
 """Throws the actor's 3 dice as 6 4 4 and the defender's 3 as 6 1 1 (``/contest``)."""

@@ -18,8 +18,8 @@ from storage import Storage
 from storage.character_rows import SheetLimits
 from storage.conflict_moves import current_conflict
 from testbed.pg_server import PgServer
-from tests.moves.crash_conflict import GUILD
-from tests.moves.test_transaction import DECLARED, keep_hasting
+from tests.bot.moves.crash_conflict import GUILD
+from tests.bot.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CHANNEL, THORROW
 
 
