@@ -13,7 +13,6 @@ privately, how to turn the webhook on.
 
 import logging
 import re
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -25,6 +24,7 @@ from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, answer_error
 from bot.inputs.characters import OwnCharacter, named_or_active
+from bot.inputs.forms import sent_form
 from bot.render.portraits import portrait_url
 from bot.text import inert
 from bot.workers.bounded import KeyedLocks, Recent
@@ -187,19 +187,6 @@ def line_form(speaker: StoredCharacter) -> discord.ui.Modal:
     return modal
 
 
-def form_line(components: list[Any]) -> str:
-    """The line typed in the form, from rows or labels as Discord sends them."""
-    for component in components:
-        if not isinstance(component, dict):
-            continue
-        if component.get("custom_id") == LINE:
-            return str(component.get("value") or "")
-        inner = [component["component"]] if isinstance(component.get("component"), dict) else []
-        if found := form_line(inner + list(component.get("components") or [])):
-            return found
-    return ""
-
-
 async def checked_speaker(interaction: Interaction, speaker: StoredCharacter) -> StoredCharacter:
     """``speaker``, if the caller controls it now (docs/rulings.md §6.9, §7.5)."""
     (await caller(interaction)).require_control(speaker.character, DOING)
@@ -234,16 +221,13 @@ class Say(commands.Cog):
     async def on_interaction(self, interaction: Interaction) -> None:
         """A submitted form: the character is loaded and its control checked again, since the
         form may have stayed open while a Narrator gave the Hero to someone else."""
-        if interaction.type is not discord.InteractionType.modal_submit:
+        if (sent := sent_form(interaction, FORM_ID)) is None:
             return
-        data: dict[str, Any] = dict(interaction.data or {})
-        found = FORM_ID.fullmatch(str(data.get("custom_id", "")))
-        if found is None:
-            return
+        found = sent.found
         try:
             stored = await self.bot.storage.characters.get(guild_id_of(interaction), int(found["character"]))
             speaker = await checked_speaker(interaction, stored)
-            text = form_line(list(data.get("components") or []))
+            text = sent.values.get(LINE, "")
             if not text.strip():
                 raise BotError("Nothing was said: type the line in the form.")
             await speak(interaction, self.voices, speaker, text)

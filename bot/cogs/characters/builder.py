@@ -33,12 +33,12 @@ from bot.cogs.characters.builder_screens import (
     SELECT,
     button_id,
     form,
-    modal_values,
     screen,
     select_id,
 )
 from bot.cogs.characters.portrait import portrait_view
 from bot.errors import BotError, NotAllowed, answer_error
+from bot.inputs.forms import sent_form
 from bot.render.common import plain
 from bot.render.sheet_card import sheet_card
 from bot.text import inert
@@ -358,11 +358,6 @@ class HeroBuilder(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
+        if (sent := sent_form(interaction, MODAL_ID)) is None:
             return
-        data: dict[str, Any] = dict(interaction.data or {})
-        found = MODAL_ID.fullmatch(str(data.get("custom_id", "")))
-        if found is None:
-            return
-        components = [c for c in data.get("components") or [] if isinstance(c, dict)]
-        await submitted(interaction, int(found["draft"]), Step(found["step"]), modal_values(components))
+        await submitted(interaction, int(sent.found["draft"]), Step(sent.found["step"]), sent.values)

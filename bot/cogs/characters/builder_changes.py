@@ -10,7 +10,8 @@ shows on the step, as it does the rules' own refusals. Nothing here touches Disc
 from collections.abc import Callable
 from typing import NamedTuple
 
-from bot.cogs.characters.builder_screens import FORM_STEPS, YES
+from bot.cogs.characters.builder_screens import FORM_STEPS
+from bot.inputs.forms import YES
 from rules.character import BuildLabels, Emphasis
 from rules.character.creation import TRAITS_WITHOUT_POWERS, PowerTemplate, read_props
 from rules.character.draft import (

@@ -15,6 +15,7 @@ from itertools import permutations
 
 import discord
 
+from bot.inputs.forms import YES
 from bot.render.draft import draft_embed, heading
 from rules.character import Attribute, BuildLabels, Emphasis, Standing
 from rules.character import limits as lim
@@ -45,8 +46,6 @@ CREATE = "Create "
 """The steps filled in a form (a modal) rather than with menus."""
 OPTIONS = 25
 EXTRAS_TEXT_MAX = TRAITS_WITHOUT_POWERS * (lim.TRAIT_MAX + 1)
-YES = "yes"
-"""A ticked checkbox, as ``modal_values`` reads it."""
 FORM_FIELDS = {
     Step.CONCEPT: ("name", "concept", "labels", "powers", "metal"),
     Step.TRAITS: TRAIT_SLOTS,
@@ -318,30 +317,6 @@ def form(draft_id: int, draft: HeroDraft, step: Step) -> discord.ui.Modal:
         )
     modal.stop()
     return modal
-
-
-def modal_values(components: list[dict[str, object]]) -> dict[str, str]:
-    """A submitted form's values by custom id, from rows or labels as Discord sends them: a
-    text input's ``value``; a select's or checkbox group's ``values``, one per line; a radio
-    group's ``value`` ("" when none is picked); a ticked checkbox ``YES``, else ""."""
-    values: dict[str, str] = {}
-    for component in components:
-        inner = component.get("component")
-        nested = component.get("components")
-        if isinstance(inner, dict):
-            values |= modal_values([inner])
-        elif isinstance(nested, list):
-            values |= modal_values([c for c in nested if isinstance(c, dict)])
-        elif isinstance(component.get("custom_id"), str):
-            picked, value = component.get("values"), component.get("value")
-            if isinstance(picked, list):
-                text = "\n".join(str(v) for v in picked)
-            elif isinstance(value, bool):
-                text = YES if value else ""
-            else:
-                text = str(value or "")
-            values[str(component["custom_id"])] = text
-    return values
 
 
 TEMPLATES = (

@@ -27,6 +27,7 @@ from bot.cogs.characters.edit_parts import EditBase
 from bot.errors import BotError, answer_error
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.choices import WordChoice
+from bot.inputs.forms import sent_form
 from bot.render.common import plain
 from rules.character import Attribute, BuildLabels, Character, Emphasis, Standing, revise_character
 from rules.errors import RulesError
@@ -129,16 +130,6 @@ def picked(values: dict[str, str], part: str) -> tuple[int, ...]:
     return tuple(found)
 
 
-def submitted_values(components: list[dict[str, Any]]) -> dict[str, str]:
-    """Each menu's one value by custom id, from the Labels Discord sends back."""
-    values: dict[str, str] = {}
-    for component in components:
-        inner = component.get("component")
-        if isinstance(inner, dict) and isinstance(inner.get("values"), list) and inner["values"]:
-            values[str(inner.get("custom_id"))] = str(inner["values"][0])
-    return values
-
-
 async def open_again(interaction: Interaction, character_id: int, part: str, version: int, build: str,
                      picks: tuple[int, ...]) -> None:  # fmt: skip
     stored = await interaction.client.storage.characters.get(guild_id_of(interaction), character_id)
@@ -202,14 +193,11 @@ class RatingsForm(EditBase):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
+        if (sent := sent_form(interaction, FORM_ID)) is None:
             return
-        data: dict[str, Any] = dict(interaction.data or {})
-        found = FORM_ID.fullmatch(str(data.get("custom_id", "")))
-        if found is None:
-            return
+        found = sent.found
         character_id, part, version = int(found["character"]), found["part"], int(found["version"])
-        values = submitted_values([c for c in data.get("components") or [] if isinstance(c, dict)])
+        values = sent.values
         try:
             await self._submitted(interaction, character_id, part, version, values)
         except (RulesError, BotError) as error:

@@ -28,6 +28,7 @@ from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change
 from bot.errors import BotError, answer_error
 from bot.inputs.characters import OwnCharacter
+from bot.inputs.forms import sent_form
 from bot.render.common import plain
 from bot.render.portraits import MAX_UPLOAD_BYTES, MEDIA_TYPE, read_upload
 from bot.render.sheet_card import portrait_file, sheet_card
@@ -183,12 +184,9 @@ class PortraitCommands(commands.Cog):
     async def portrait_submitted(self, interaction: Interaction) -> None:
         """A sent upload form: load → check control again (the form may have stayed open while a
         Narrator gave the Hero away) → decode → save once → the sheet card, privately."""
-        if interaction.type is not discord.InteractionType.modal_submit:
+        if (sent := sent_form(interaction, FORM_ID)) is None:
             return
-        data: dict[str, Any] = dict(interaction.data or {})
-        found = FORM_ID.fullmatch(str(data.get("custom_id", "")))
-        if found is None:
-            return
+        found = sent.found
         try:
             stored = await self.bot.storage.characters.get(guild_id_of(interaction), int(found["character"]))
             (await caller(interaction)).require_control(stored.character, DOING)

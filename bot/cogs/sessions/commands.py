@@ -11,7 +11,6 @@ closes by itself, with its card, after ``MISTBORN_SESSION_QUIET_HOURS`` of quiet
 
 import asyncio
 import io
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -21,8 +20,9 @@ from bot import replies
 from bot.access import guild_id_of, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
-from bot.cogs.sessions.schedule import FORM, ScheduleNext, form_values, schedule, schedule_button
+from bot.cogs.sessions.schedule import FORM, ScheduleNext, schedule, schedule_button
 from bot.errors import BotError, answer_error
+from bot.inputs.forms import sent_form
 from bot.render.common import plain
 from bot.render.recap import journal_markdown, recap_card
 from bot.workers.session_end import close_session, recaps_of
@@ -66,16 +66,11 @@ class SessionCommands(
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
         """The next session's form, submitted (``bot.cogs.sessions.schedule``)."""
-        if interaction.type is not discord.InteractionType.modal_submit:
+        if (sent := sent_form(interaction, FORM)) is None:
             return
-        data: dict[str, Any] = dict(interaction.data or {})
-        found = FORM.fullmatch(str(data.get("custom_id", "")))
-        if found is None:
-            return
+        found = sent.found
         try:
-            await schedule(
-                interaction, int(found["session"]), form_values(list(data.get("components") or []))
-            )
+            await schedule(interaction, int(found["session"]), sent.values)
         except Exception as error:
             await answer_error(interaction, error)
 

@@ -77,19 +77,6 @@ def schedule_form(session_id: int) -> discord.ui.Modal:
     return modal
 
 
-def form_values(components: list[Any]) -> dict[str, str]:
-    """Each text input's value by custom_id, from rows or labels as Discord sends them."""
-    found: dict[str, str] = {}
-    for component in components:
-        if not isinstance(component, dict):
-            continue
-        if "custom_id" in component and "value" in component:
-            found[str(component["custom_id"])] = str(component.get("value") or "")
-        inner = [component["component"]] if isinstance(component.get("component"), dict) else []
-        found |= form_values(inner + list(component.get("components") or []))
-    return found
-
-
 async def schedule(interaction: Interaction, session_id: int, values: dict[str, str]) -> None:
     """Check → create the event → say where it is."""
     (await caller(interaction)).require_narrator("schedule the next session")
