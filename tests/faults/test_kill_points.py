@@ -13,6 +13,7 @@ race. A new process then opens the same file. What must hold, for every point:
 """
 
 import asyncio
+import contextlib
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -141,20 +142,26 @@ async def outbox_rows(storage: Storage) -> list[OutboxMessage]:
     return [row for row in [await storage.outbox.get(i) for i in ids] if row is not None]
 
 
-@pytest.fixture
-async def table(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Table]:
-    """The duel played up to the Thug's attack on Vin: Vin's defence prompt is waiting."""
+@contextlib.asynccontextmanager
+async def table_process(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Table]:
+    """A bot in its own process at a table, its dice seeded; the fake saw no violation at the end."""
     process = BotProcess(fake, tmp_path / "bot.sqlite3", log_path=tmp_path / "bot.log", seed=11)
     try:
         await process.start()
         harness = RemoteHarness(fake, process)
         harness.idle = 0.05
-        table = Table(harness)
-        await table.play(DUEL)
-        yield table
+        yield Table(harness)
         assert not fake.violations, fake.violations
     finally:
         await process.kill()
+
+
+@pytest.fixture
+async def table(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Table]:
+    """The duel played up to the Thug's attack on Vin: Vin's defence prompt is waiting."""
+    async with table_process(fake, tmp_path) as table:
+        await table.play(DUEL)
+        yield table
 
 
 async def test_after_the_commit_before_the_reply(table: Table) -> None:

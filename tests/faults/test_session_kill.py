@@ -15,13 +15,12 @@ import pytest
 
 from bot.render.cards import card_texts
 from bot.workers.session_end import recaps_of
-from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.server import FakeDiscord
 from storage import Storage
 from storage.journal import TableSession
 from storage.sql import fetch_all
 from testbed.bot_env import DUEL, THUG_ATTACKS
-from tests.faults.test_kill_points import Table
+from tests.faults.test_kill_points import Table, table_process
 
 pytestmark = pytest.mark.slow
 
@@ -32,17 +31,9 @@ EPHEMERAL = 64
 @pytest.fixture
 async def table(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Table]:
     """A session started, then the duel played up to the Thug's attack on Vin."""
-    process = BotProcess(fake, tmp_path / "bot.sqlite3", log_path=tmp_path / "bot.log", seed=11)
-    try:
-        await process.start()
-        harness = RemoteHarness(fake, process)
-        harness.idle = 0.05
-        table = Table(harness)
+    async with table_process(fake, tmp_path) as table:
         await table.play([("narrator", f'/session start title:"{TITLE}"'), *DUEL, THUG_ATTACKS])
         yield table
-        assert not fake.violations, fake.violations
-    finally:
-        await process.kill()
 
 
 def recap_cards(table: Table) -> list[dict[str, Any]]:

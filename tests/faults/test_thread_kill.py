@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.server import FakeDiscord
 from fake_discord.thread_routes import newest_thread
 from fake_discord.world import FakeChannel
@@ -21,7 +20,7 @@ from storage import Storage
 from storage.conflict_moves import current_conflict
 from storage.outbox import MessageKind
 from testbed.bot_env import DUEL, THUG_ATTACKS
-from tests.faults.test_kill_points import Table, outbox_rows
+from tests.faults.test_kill_points import Table, outbox_rows, table_process
 
 pytestmark = pytest.mark.slow
 
@@ -29,12 +28,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture
 async def table(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Table]:
     """The duel played in its thread up to the Thugs' declaration."""
-    process = BotProcess(fake, tmp_path / "bot.sqlite3", log_path=tmp_path / "bot.log", seed=11)
-    try:
-        await process.start()
-        harness = RemoteHarness(fake, process)
-        harness.idle = 0.05
-        table = Table(harness)
+    async with table_process(fake, tmp_path) as table:
+        harness = table.harness
         await table.play([("narrator", "/setup conflict-threads setting:on"), *DUEL[:3]])
         thread = newest_thread(harness.world.guild)
         assert thread is not None and thread.parent_id == harness.channel.id
@@ -42,9 +37,6 @@ async def table(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Table]:
         table.channel_id = thread.id
         await table.play(DUEL[3:])
         yield table
-        assert not fake.violations, fake.violations
-    finally:
-        await process.kill()
 
 
 async def test_after_the_commit_the_outcome_is_posted_in_the_thread(table: Table) -> None:
