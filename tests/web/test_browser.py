@@ -9,9 +9,12 @@ from typing import cast
 from playwright.async_api import Browser, Locator, Page, expect
 
 from bot.app import MistbornBot
+from bot.render.portraits import reencode
 from bot.web.app import MAX_STREAMS
 from storage import Storage
 from testbed.bot_env import THUG_ATTACKS, BotEnv
+from tests.bot.cogs.characters.test_portraits import png
+from tests.bot.cogs.sessions.test_sessions import SECRETS, night
 from tests.web.support import HOSTILE, SCRIPT, link_token
 from tests.web.test_web_command import link_of
 
@@ -162,3 +165,30 @@ async def test_a_page_refused_a_stream_says_so_and_goes_live_when_one_closes(
     await tabs[0].close()
     await expect(extra.locator("#live")).to_have_text("live", timeout=10_000)
     await expect(extra.locator("#notice")).to_be_hidden()
+
+
+async def test_the_sessions_page_tells_each_reader_the_night_as_they_saw_it(
+    web_env: BotEnv, browser: Browser
+) -> None:
+    """From the live page's Sessions link to a night's journal: the Narrator reads every secret,
+    a player none of them (docs/architecture.md, "Sessions: the table's memory")."""
+    await night(web_env)
+    for user, narrator in (("narrator", True), ("player1", False)):
+        page = await opened(browser, web_env, user)
+        await page.get_by_role("link", name="Sessions").click()
+        await page.get_by_role("link", name="The alley").click()
+        await expect(page.get_by_text("A physical Conflict began", exact=False).first).to_be_visible()
+        text = await page.locator("body").inner_text()
+        for secret, (_, words) in SECRETS.items():
+            assert (words in text) is narrator, (user, secret)
+
+
+async def test_a_portrait_loads_beside_its_sheet(web_env: BotEnv, browser: Browser) -> None:
+    await web_env.play(SCRIPT)
+    [vin] = [s for s in await web_env.storage.characters.list_by_guild(web_env.guild_id) if s.name == "Vin"]
+    picture = reencode(png((64, 64), "RGB"))
+    await web_env.storage.portraits.set(web_env.guild_id, vin.id, picture, "image/webp")
+    page = await opened(browser, web_env, "player1")
+    image = page.locator(".sheet .portrait").first
+    await expect(image).to_be_visible()
+    assert await image.evaluate("img => img.complete && img.naturalWidth > 0")  # served, decoded
