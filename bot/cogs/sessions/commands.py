@@ -185,8 +185,12 @@ class SessionCommands(
         found = await self._session(interaction, session)
         entries = await self.bot.storage.journal.all_entries(found)
         viewer = viewer_of(who.narrator, interaction.user.id)
-        text = await asyncio.to_thread(journal_markdown, found.title, when_text(found), entries, viewer)
-        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"session-{found.id}.md")
+        when = when_text(found)
+        # Encoded in the thread too: a long night's file is megabytes (tests/bot/test_loop_stalls.py).
+        data = await asyncio.to_thread(
+            lambda: journal_markdown(found.title, when, entries, viewer).encode("utf-8")
+        )
+        file = discord.File(io.BytesIO(data), filename=f"session-{found.id}.md")
         await replies.send(
             interaction,
             f"The journal of session #{found.id}, **{plain(found.title)}**.",
