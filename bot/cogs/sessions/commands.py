@@ -44,6 +44,16 @@ def when_text(session: TableSession) -> str:
     return f"{start} to {session.ended_at.strftime('%H:%M UTC')}{how}"
 
 
+def in_memory(text: str) -> io.BytesIO:
+    """``text`` as a file to send, made in a worker thread: a long night's journal is megabytes
+    to encode, and copied into a buffer of its own here, so aiohttp's look at its size (which
+    copies a buffer shared with ``bytes``) copies nothing on the loop (tests/bot/test_loop_stalls.py)."""
+    buffer = io.BytesIO()
+    buffer.write(text.encode("utf-8"))
+    buffer.seek(0)
+    return buffer
+
+
 def viewer_of(narrator: bool, user_id: int) -> Viewer:
     return NARRATOR if narrator else Viewer(user_id=user_id)
 
@@ -186,11 +196,10 @@ class SessionCommands(
         entries = await self.bot.storage.journal.all_entries(found)
         viewer = viewer_of(who.narrator, interaction.user.id)
         when = when_text(found)
-        # Encoded in the thread too: a long night's file is megabytes (tests/bot/test_loop_stalls.py).
         data = await asyncio.to_thread(
-            lambda: journal_markdown(found.title, when, entries, viewer).encode("utf-8")
+            lambda: in_memory(journal_markdown(found.title, when, entries, viewer))
         )
-        file = discord.File(io.BytesIO(data), filename=f"session-{found.id}.md")
+        file = discord.File(data, filename=f"session-{found.id}.md")
         await replies.send(
             interaction,
             f"The journal of session #{found.id}, **{plain(found.title)}**.",
