@@ -2,10 +2,11 @@
 
 Run by hand: ``python -m bench.stall_bench`` (about 25 s). A real bot on the fake Discord, a
 table of three sheets in a running Conflict, and a long night ended (``testbed.stalls.long_night``);
-every input of ``testbed.stalls`` is sent once to warm up and then ``--repeat`` times, each timed by :class:`~testbed.stalls.StallMeter` (the
-longest step the loop ran while the interaction was handled: CPU time of the loop's thread, and
-wall time). Prints each input's worst, and the longest of all: what one member's input can make
-every other server wait. The test holding it under 50 ms is ``tests/bot/test_loop_stalls.py``.
+every input of ``testbed.stalls`` is sent once to warm up and then ``--repeat`` times, each timed
+by :class:`~testbed.stalls.StallMeter` (the longest step the loop ran while the interaction was
+handled: CPU time of the loop's thread, and wall time). Prints each input's worst, and the
+longest of all: what one member's input can make every other server wait. The test holding it
+under 50 ms is ``tests/bot/test_loop_stalls.py``.
 """
 
 from __future__ import annotations
