@@ -1,11 +1,12 @@
 """The longest the event loop stalls on any member's input: the worst inputs known, timed.
 
-Run by hand: ``python -m bench.stall_bench`` (about 10 s). A real bot on the fake Discord, a
-table of three sheets in a running Conflict; every input of ``testbed.stalls`` is sent once to
-warm up and then ``--repeat`` times, each timed by :class:`~testbed.stalls.StallMeter` (the
-longest step the loop ran while the interaction was handled: CPU time of the loop's thread, and
-wall time). Prints each input's worst, and the longest of all: what one member's input can make
-every other server wait. The test holding it under 50 ms is ``tests/bot/test_loop_stalls.py``.
+Run by hand: ``python -m bench.stall_bench`` (about 25 s). A real bot on the fake Discord, a
+table of three sheets in a running Conflict, and a long night ended (``testbed.stalls.long_night``);
+every input of ``testbed.stalls`` is sent once to warm up and then ``--repeat`` times, each timed
+by :class:`~testbed.stalls.StallMeter` (the longest step the loop ran while the interaction was
+handled: CPU time of the loop's thread, and wall time). Prints each input's worst, and the
+longest of all: what one member's input can make every other server wait. The test holding it
+under 50 ms is ``tests/bot/test_loop_stalls.py``.
 """
 
 from __future__ import annotations
@@ -16,12 +17,23 @@ import gc
 import tempfile
 from pathlib import Path
 
+from bot.cogs.say import TEXT_MAX as SAY_MAX
 from bot.moves.transaction import start_conflict
 from fake_discord.world import default_world
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join
+from storage.journal import TITLE_MAX
 from testbed.bot_env import BotEnv, running_bot_env
-from testbed.stalls import CRAFTED_FILES, Stall, StallMeter, name_lists
+from testbed.stalls import (
+    CRAFTED_FILES,
+    WIDE,
+    Stall,
+    StallMeter,
+    long_night,
+    name_lists,
+    portrait_images,
+    widest,
+)
 
 TABLE = [("Vin", "player1", CharacterKind.HERO), ("Elend", "player2", CharacterKind.HERO)]
 TABLE += [("Straff", "narrator", CharacterKind.VILLAIN)]
@@ -38,6 +50,11 @@ async def seed(env: BotEnv) -> None:
         joins.append(Join(character_id=stored.id))
     channel = env.world.guild.channels[0].id
     await start_conflict(env.storage, env.guild_id, channel, "physical", "The alley", joins)
+    await env.harness.slash(f'/session start title:"{widest(TITLE_MAX)}"', user="narrator")
+    session = await env.storage.journal.open_in(env.guild_id, channel)
+    assert session is not None
+    await env.storage.journal.add(env.guild_id, channel, long_night(session.started_at))
+    await env.harness.slash("/session end", user="narrator")
 
 
 def inputs(folder: Path) -> list[tuple[str, str, str]]:
@@ -55,6 +72,14 @@ def inputs(folder: Path) -> list[tuple[str, str, str]]:
         path = folder / f"{name.replace(' ', '-')}.json"
         path.write_bytes(make())
         found.append((f"/character import {name}", "player1", f"/character import file:{path}"))
+    for name, data in portrait_images().items():
+        path = folder / f"portrait-{len(found)}"
+        path.write_bytes(data)
+        found.append((f"/character portrait {name}", "player1", f'/character portrait image:"{path}"'))
+    for user in ("narrator", "player1"):
+        for line in ("/session recap", "/session journal"):
+            found.append((f"{line} of 6,000 entries of 1,000 emoji ({user})", user, line))
+    found.append(("/say 2,000 emoji", "player1", f'/say text:"{WIDE * SAY_MAX}"'))
     return found
 
 

@@ -8,6 +8,7 @@ and a crash mid-session loses nothing: every row was committed with its change. 
 most one open session (a partial unique index), so two ``/session start`` at once open one.
 """
 
+import asyncio
 import json
 from collections.abc import Sequence
 from datetime import datetime
@@ -87,6 +88,17 @@ def _session(row: Row) -> TableSession:
         ended_at=from_text(row["ended_at"]) if row["ended_at"] else None,
         ended_how=row["ended_how"],
     )
+
+
+def _documents(rows: Sequence[Row]) -> list[JournalEntry]:
+    return [JournalEntry.model_validate_json(row["document"]) for row in rows]
+
+
+async def read_documents(rows: Sequence[Row]) -> list[JournalEntry]:
+    """The entries of ``rows``, parsed in a worker thread: a page of :data:`MAX_ENTRIES` entries
+    of a thousand emoji each takes ~80 ms to validate, which would hold every server's loop
+    (tests/bot/test_loop_stalls.py)."""
+    return await asyncio.to_thread(_documents, rows)
 
 
 def entry_params(guild_id: int, channel_id: int, entry: JournalEntry) -> tuple[object, ...]:
@@ -190,7 +202,7 @@ class JournalRepository:
             " ORDER BY at, id LIMIT ?",
             (stored.guild_id, stored.channel_id, to_text(stored.started_at), end, limit),
         )
-        return [JournalEntry.model_validate_json(row["document"]) for row in rows]
+        return await read_documents(rows)
 
     async def count(self, stored: TableSession) -> int:
         """How many entries the session holds (a recap read at :data:`MAX_ENTRIES` says so)."""
@@ -215,7 +227,7 @@ class JournalRepository:
                 " AND (at > ? OR (at = ? AND id > ?)) AND at <= ? ORDER BY at, id LIMIT ?",
                 (stored.guild_id, stored.channel_id, after_at, after_at, after_id, end, page),
             )
-            found += [JournalEntry.model_validate_json(row["document"]) for row in rows]
+            found += await read_documents(rows)
             if len(rows) < page:
                 return found
             after_at, after_id = str(rows[-1]["at"]), int(rows[-1]["id"])

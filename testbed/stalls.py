@@ -9,21 +9,41 @@ wall time of a step also holds the time the OS gave other processes, the CPU tim
 
 The crafted inputs are those that once took seconds (issue 30): a Roll20 file whose
 ``_reporder`` lists 200,000 ids for 4,000 rows, one with 160,000 Stunts, and name lists made of
-nothing but commas. ``tests/bot/test_loop_stalls.py`` sends them and every option of every
-command at its largest; ``python -m bench.stall_bench`` prints the longest stall each caused.
+nothing but commas. Then the surfaces that read or draw much from little input: a night of
+6,000 journal entries each a thousand emoji (:func:`long_night`; :data:`WIDE` costs the most
+per character to validate, encode and escape), the largest pictures (:func:`portrait_images`),
+a Conflict's 25 fighters at the longest names (:func:`fighter_names`).
+``tests/bot/test_loop_stalls.py`` sends them and every option of every command at its largest;
+``python -m bench.stall_bench`` prints the longest stall each caused.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
+import io
 import json
+import random
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
 
+from PIL import Image
+
+from bot.render.portraits import MAX_PIXELS, MAX_UPLOAD_BYTES
+from fake_discord.records import InteractionRecord
+from rules.character.limits import NAME_MAX
 from rules.character.roll20 import MAX_ATTRIBUTES, MAX_BYTES
+from rules.conflict import MAX_PARTICIPANTS
+from rules.journal import TEXT_MAX, EntryKind, JournalEntry
+from storage.journal import MAX_ENTRIES
+from testbed.bot_env import BotEnv
+from testbed.cards import card_text
+
+T = TypeVar("T")
 
 DISCORD_OPTION_MAX = 6000
 """Discord's cap on a string option's length (and on a message's whole text)."""
@@ -123,3 +143,86 @@ def name_lists(limit: int = DISCORD_OPTION_MAX) -> dict[str, str]:
         "misspelt each": ("Vinn," * limit)[:limit],
         "no separator": "V" * limit,
     }
+
+
+WIDE = "🔥"
+"""The character costliest to validate, encode and escape per character (four bytes in UTF-8,
+two in UTF-16: Discord counts it as two of a limit, pydantic and Python as one)."""
+
+
+def widest(limit: int) -> str:
+    """The longest text of :data:`WIDE` a limit counted as Discord counts (UTF-16 units) takes."""
+    return WIDE * (limit // 2)
+
+
+def long_night(
+    started_at: datetime, count: int = MAX_ENTRIES + 1000, heroes: int = 200
+) -> list[JournalEntry]:
+    """A night's journal past what a recap reads, every entry at its longest in :data:`WIDE`
+    characters (both wordings), for ``heroes`` Heroes (the recap's tallies group by Hero)."""
+    kinds = list(EntryKind)
+    return [
+        JournalEntry(
+            at=started_at + timedelta(microseconds=n + 1),
+            kind=kinds[n % len(kinds)],
+            text=(f"{n} " + WIDE * TEXT_MAX)[:TEXT_MAX],
+            public=(f"{n} " + WIDE * TEXT_MAX)[:TEXT_MAX],
+            hero=f"{n % heroes:03d}" + widest(NAME_MAX - 4),
+            character_id=n % heroes + 1,
+            amount=n % 5,
+            outcome=n % 7 - 3,
+        )
+        for n in range(count)
+    ]
+
+
+def portrait_images() -> dict[str, bytes]:
+    """The worst pictures ``/character portrait`` accepts: the most bytes (noise, which no format
+    compresses, just under the cap) and the most pixels (a flat picture at the cap: tiny on
+    disk, the longest to decode), each decoded in a worker thread."""
+    width = 1640
+    height = MAX_UPLOAD_BYTES // (width * 3) - 10
+    noise = Image.frombytes("RGB", (width, height), random.Random(30).randbytes(width * height * 3))
+    side = int(MAX_PIXELS**0.5)
+    found = {}
+    flat = Image.new("RGB", (side, side), (10, 20, 30))
+    for name, image, kind, options in [
+        ("noise, 8 MiB", noise, "PNG", {"compress_level": 0}),
+        ("24 Mpx PNG", flat, "PNG", {}),
+        ("24 Mpx JPEG", flat, "JPEG", {}),
+    ]:
+        out = io.BytesIO()
+        image.save(out, kind, **options)
+        assert len(out.getvalue()) <= MAX_UPLOAD_BYTES, (name, len(out.getvalue()))
+        found[name] = out.getvalue()
+    return found
+
+
+def fighter_names(count: int = MAX_PARTICIPANTS) -> list[str]:
+    """A Conflict's most participants, each named at the longest a name may be, in :data:`WIDE`."""
+    return [f"{n:02d}" + widest(NAME_MAX - 2) for n in range(count)]
+
+
+async def measured(env: BotEnv, meter: StallMeter, act: Awaitable[T]) -> tuple[Stall, T]:
+    """The longest loop step while ``act`` runs to its end with the work it started (boards,
+    the outbox), and what it returned."""
+    gc.collect()
+    gc.freeze()
+    await asyncio.sleep(0)  # the step that collected ends here, before the meter starts
+    meter.reset()
+    try:
+        done = await act
+        await env.bot.conflicts.idle()
+        return meter.reset(), done
+    finally:
+        gc.unfreeze()
+
+
+async def answered(
+    env: BotEnv, meter: StallMeter, act: Awaitable[InteractionRecord], expect: str = ""
+) -> Stall:
+    """:func:`measured` for an interaction, which must have been answered with ``expect``."""
+    stall, record = await measured(env, meter, act)
+    assert not record.errors and record.response is not None, record.text
+    assert expect in record.text + card_text(record.message or {}), (expect, record.text)
+    return stall

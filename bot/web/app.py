@@ -302,8 +302,13 @@ async def session_journal(request: web.Request) -> web.Response:
         )
     entries = await view.storage.journal.all_entries(found)
     viewer = NARRATOR if caller.narrator else Viewer(user_id=caller.user_id)
-    text = await asyncio.to_thread(journal_page, caller.guild_id, found, entries, viewer)
-    return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
+    # Encoded in the thread too: a long night's page is megabytes (tests/bot/test_loop_stalls.py).
+    body = await asyncio.to_thread(
+        lambda: journal_page(caller.guild_id, found, entries, viewer).encode("utf-8")
+    )
+    return web.Response(
+        body=body, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-store"}
+    )
 
 
 async def not_found(request: web.Request) -> web.Response:

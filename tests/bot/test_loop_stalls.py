@@ -11,7 +11,12 @@ passes every check, so the text reaches as deep as it can:
   with 200,000 ordered ids (10 s) or 160,000 Stunts, every accepted file at its largest;
 * every option of every command at Discord's 6,000 characters and at its own limit,
   in each of the shapes that are worst for a parser of names (``testbed.stalls.name_lists``),
-  and every autocomplete with them.
+  and every autocomplete with them;
+* the surfaces that read or draw much: a night of 6,000 entries of a thousand emoji each
+  (``/session`` end, recap and journal, ``/sheet history``, the web view's Sessions pages), the
+  largest pictures for ``/character portrait`` and its upload form, ``/say`` and the forms at
+  their longest, a Conflict of 25 fighters with the longest names run in a thread, and the
+  roll, request and odds cards with their longest labels.
 """
 
 from __future__ import annotations
@@ -21,16 +26,35 @@ import gc
 import json
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
+from bot.cogs.say import TEXT_MAX as SAY_MAX
+from bot.render.portraits import MEDIA_TYPE, accept
 from fake_discord import payloads
 from fake_discord.payloads import Resolved
 from rules.character import CharacterKind, export_character, make_character
+from rules.character.limits import BURDEN_NAME_MAX, CONCEPT_MAX, NAME_MAX
 from rules.character.sheet_files import MAX_UPLOAD_BYTES
 from rules.character.transfer import MAX_FILE_BYTES
+from storage.journal import TITLE_MAX
 from testbed.bot_env import BotEnv
-from testbed.stalls import CRAFTED_FILES, DISCORD_OPTION_MAX, Stall, StallMeter, name_lists
+from testbed.stalls import (
+    CRAFTED_FILES,
+    DISCORD_OPTION_MAX,
+    WIDE,
+    Stall,
+    StallMeter,
+    answered,
+    fighter_names,
+    long_night,
+    measured,
+    name_lists,
+    portrait_images,
+    widest,
+)
+from tests.bot.cogs.characters.builder_support import LABELS
 from tests.bot.test_bad_input import (
     ATTACHMENT,
     INTEGER,
@@ -46,6 +70,7 @@ from tests.bot.test_bad_input import (
     text,
 )
 from tests.rules.character.test_roll20 import SAMPLES
+from tests.web.support import logged_in, web_client
 
 BUDGET = 0.050
 """Seconds one interaction may hold the loop: a sixtieth of the 3 s every other one has."""
@@ -215,3 +240,174 @@ async def test_every_option_of_every_command_at_its_largest_holds_the_loop_under
     print(len(found), "interactions\n" + worst(found))
     assert len(found) > 500
     assert not within(found), within(found)
+
+
+async def test_a_long_night_of_widest_entries_holds_the_loop_under_50_ms(bot_env: BotEnv) -> None:
+    """6,000 entries of 1,000 emoji each: the recap, the Markdown journal and the web pages are
+    built, and the entries read back, off the loop (``storage.journal.read_documents``)."""
+    env = bot_env
+    env.bot.settings.costly_per_minute = 0
+    await env.slash(f'/session start title:"{WIDE * TITLE_MAX}"')
+    channel = env.world.guild.channels[0].id
+    session = await env.storage.journal.open_in(env.guild_id, channel)
+    assert session is not None
+    await env.storage.journal.add(env.guild_id, channel, long_night(session.started_at))
+    vin = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=env.user_id("player1"))
+    assert (await env.storage.characters.create(env.guild_id, vin)).id <= 200, "one of the night's Heroes"
+    found: dict[str, Stall] = {}
+    cases = [
+        ("/session status", "Session #"),
+        ("/session end", "recap"),
+        ("/session recap", "recap"),
+        ("/session journal", "The journal of session"),
+        ("/sheet history name:Vin", "story so far"),
+    ]
+    with StallMeter().measuring() as meter:
+        for line, expect in cases:
+            for user in ("narrator", "player1")[: 1 if line == "/session end" else 2]:
+                act = env.slash(line, user)
+                found[f"{line} ({user})"] = await answered(env, meter, act, expect)
+        found.update(await web_pages(env, meter))
+    print(worst(found))
+    assert not within(found), within(found)
+
+
+async def web_pages(env: BotEnv, meter: StallMeter) -> dict[str, Stall]:
+    """The web view's Sessions page and the long night's page, as the Narrator and a player."""
+    [session] = await env.storage.journal.sessions(env.guild_id)
+    found: dict[str, Stall] = {}
+    for user, narrator in (("narrator", True), ("player1", False)):
+        async with web_client(env) as client:
+            await logged_in(client, env, user, narrator=narrator)
+            for page in ("sessions", f"sessions/{session.id}"):
+                stall, response = await measured(env, meter, client.get(f"/g/{env.guild_id}/{page}"))
+                assert response.status == 200 and WIDE in await response.text()
+                found[f"web /{page} ({user})"] = stall
+    return found
+
+
+async def test_portraits_and_forms_at_their_largest_hold_the_loop_under_50_ms(
+    vin: BotEnv, tmp_path: Path
+) -> None:
+    """The largest pictures, as the command's option and in its upload form (decoded in a
+    worker thread), ``/say`` at its longest line and in its form, ``/edit ratings``'s form and
+    the builder's first form (a radio group and menus), every text at its longest in wide
+    characters."""
+    env = vin
+    env.bot.settings.costly_per_minute = 0
+    found: dict[str, Stall] = {}
+    line = (WIDE * SAY_MAX)[:SAY_MAX]
+    with StallMeter().measuring() as meter:
+        await env.slash("/roll dice:2", user="player1")  # warm up: a first call's one-time costs
+        for name, data in portrait_images().items():
+            path = tmp_path / "picture"
+            path.write_bytes(data)
+            act = env.slash(f'/character portrait image:"{path}"', user="player1")
+            found[f"/character portrait {name}"] = await answered(env, meter, act, "New portrait")
+            act = env.slash("/character portrait", user="player1")
+            found[f"/character portrait (the form) {name}"] = await answered(env, meter, act)
+            image = env.harness.attach(path)
+            act = env.harness.submit({}, user="player1", files={"image": [image]})
+            found[f"the portrait form {name}"] = await answered(env, meter, act, "New portrait")
+        for said in (line, WIDE * DISCORD_OPTION_MAX):
+            act = env.slash_overriding_visibility("say", [text("text", said)], "player1")
+            found[f"/say {len(said):,} characters"] = await answered(env, meter, act)
+        opened = await env.slash("/say", user="player1")
+        assert opened.modal is not None
+        [field] = payloads.text_inputs(opened.modal)
+        act = env.harness.submit({field["custom_id"]: line}, user="player1")
+        found["the /say form"] = await answered(env, meter, act, "Said as Vin")
+        await env.slash("/edit ratings part:Attributes name:Vin", user="player1")
+        ratings = {"Physique": "6", "Charm": "5", "Wits": "2", "Strong, average and weak": LABELS}
+        act = env.harness.submit(ratings, user="player1")
+        found["the /edit ratings form"] = await answered(env, meter, act, "Physique 6")
+        found |= await first_forms(env, meter)
+    print(worst(found))
+    assert not within(found), within(found)
+
+
+async def first_forms(env: BotEnv, meter: StallMeter) -> dict[str, Stall]:
+    """The builder's first form, sent with every text at its longest, a refused and an accepted."""
+    found: dict[str, Stall] = {}
+    name, concept = widest(NAME_MAX), widest(CONCEPT_MAX)
+    await env.slash(f'/character create name:"{name}"', user="player2")
+    first = {"name": name, "concept": concept, "Strong, average and weak": LABELS, "Powers": "Misting"}
+    act = env.harness.submit(first, user="player2")
+    found["the builder's first form (refused)"] = await answered(env, meter, act, "Not saved")
+    act = env.harness.submit(first | {"A Misting's metal": "Tin"}, user="player2")
+    found["the builder's first form"] = await answered(env, meter, act, "step 3 of 7")
+    return found
+
+
+async def test_a_crowded_conflict_in_a_thread_and_the_widest_cards_hold_the_loop_under_50_ms(
+    bot_env: BotEnv,
+) -> None:
+    """25 fighters named at the longest in wide characters, each with a portrait on the board
+    card (redrawn on every move), in a Conflict run in its own thread; and the roll, request
+    and odds cards with their labels at their longest."""
+    env = bot_env
+    env.bot.settings.costly_per_minute = 0
+    env.bot.conflicts.boards.public_url = "https://mab.example"
+    names = await crowd(env)
+    found: dict[str, Stall] = {}
+    start = f'/conflict start kind:physical stakes:"{widest(200)}"'
+    with StallMeter().measuring() as meter:
+        await env.slash("/roll dice:2")  # warm up: a first call's one-time costs
+        act = env.slash("/setup conflict-threads setting:on")
+        found["/setup conflict-threads"] = await answered(env, meter, act, "thread of its own")
+        found["/conflict start (a thread)"] = await answered(env, meter, env.slash(start), "begins in")
+        [thread] = [c for c in env.world.guild.channels if c.parent_id == env.world.guild.channels[0].id]
+        env.harness.channel = thread
+        for n, name in enumerate(names):
+            act = env.slash(f'/conflict add character:"{name}"')
+            found[f"/conflict add, fighter {n + 1}"] = await answered(env, meter, act)
+        found["/conflict begin"] = await answered(env, meter, env.slash("/conflict begin"))
+        board_id = await env.storage.boards.get(env.guild_id, thread.id)
+        assert board_id is not None
+        board = json.dumps(env.harness.fake.messages[board_id], ensure_ascii=False)
+        assert all(name in board for name in names), "every fighter is on the board card"
+        for name in (names[0], names[-1]):
+            act = env.slash(f'/conflict adjust who:"{name}" dice:1 reason:"{widest(100)}"')
+            found[f"/conflict adjust {name[:2]}"] = await answered(env, meter, act)
+        found["/conflict end"] = await answered(env, meter, env.slash("/conflict end"))
+        env.harness.channel = env.world.guild.channels[0]
+        for what, line, user in cards(names):
+            found[what] = await answered(env, meter, env.slash(line, user))
+    print(worst(found))
+    assert not within(found), within(found)
+
+
+async def crowd(env: BotEnv) -> list[str]:
+    """The most fighters a Conflict holds, Villains with the longest names, three Burdens and a
+    portrait each; and a Hero of player1's named as long."""
+    names = fighter_names()
+    portrait = await accept(portrait_images()["24 Mpx JPEG"])
+    narrator = env.user_id("narrator")
+    for name in names:
+        burdens = [{"name": f"{b}" + widest(BURDEN_NAME_MAX - 1), "severity": "serious"} for b in range(3)]
+        sheet = make_character(name=name, kind=CharacterKind.VILLAIN, owner_id=narrator, burdens=burdens)
+        stored = await env.storage.characters.create(env.guild_id, sheet)
+        await env.storage.portraits.set(env.guild_id, stored.id, portrait, MEDIA_TYPE)
+    hero = make_character(
+        name="H" + widest(NAME_MAX - 1), kind=CharacterKind.HERO, owner_id=env.user_id("player1")
+    )
+    stored = await env.storage.characters.create(env.guild_id, hero)
+    await env.storage.active.set(env.guild_id, env.user_id("player1"), stored.id)
+    return names
+
+
+def cards(names: list[str]) -> list[tuple[str, str, str]]:
+    """(what, command line, user) for the roll, request and odds cards at their longest labels."""
+    hero, hint = "H" + widest(NAME_MAX - 1), widest(200)
+    request = f'stat:Physique heroes:"{hero}" traits:"{hint}" circumstances:1 circumstances_note:"{hint}"'
+    return [
+        ("/roll label", f'/roll dice:10 label:"{widest(40)}"', "player1"),
+        ("/request roll", f"/request roll {request}", "narrator"),
+        (
+            "/request contest",
+            f'/request contest {request} opponent:"{names[0]}" opponent_stat:Wits',
+            "narrator",
+        ),
+        ("/odds roll", "/odds roll dice:20 difficulty:5 extra:True", "player1"),
+        ("/odds contest", "/odds contest acting:20 opposing:20", "player1"),
+    ]

@@ -44,6 +44,16 @@ def when_text(session: TableSession) -> str:
     return f"{start} to {session.ended_at.strftime('%H:%M UTC')}{how}"
 
 
+def in_memory(text: str) -> io.BytesIO:
+    """``text`` as a file to send, made in a worker thread: a long night's journal is megabytes
+    to encode, and copied into a buffer of its own here, so aiohttp's look at its size (which
+    copies a buffer shared with ``bytes``) copies nothing on the loop (tests/bot/test_loop_stalls.py)."""
+    buffer = io.BytesIO()
+    buffer.write(text.encode("utf-8"))
+    buffer.seek(0)
+    return buffer
+
+
 def viewer_of(narrator: bool, user_id: int) -> Viewer:
     return NARRATOR if narrator else Viewer(user_id=user_id)
 
@@ -185,8 +195,11 @@ class SessionCommands(
         found = await self._session(interaction, session)
         entries = await self.bot.storage.journal.all_entries(found)
         viewer = viewer_of(who.narrator, interaction.user.id)
-        text = await asyncio.to_thread(journal_markdown, found.title, when_text(found), entries, viewer)
-        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"session-{found.id}.md")
+        when = when_text(found)
+        data = await asyncio.to_thread(
+            lambda: in_memory(journal_markdown(found.title, when, entries, viewer))
+        )
+        file = discord.File(data, filename=f"session-{found.id}.md")
         await replies.send(
             interaction,
             f"The journal of session #{found.id}, **{plain(found.title)}**.",
