@@ -112,12 +112,28 @@ def recap_card(blocks: Sequence[str], button: discord.ui.Item[Any] | None = None
     return view
 
 
-def journal_markdown(title: str, when: str, entries: Sequence[JournalEntry], viewer: Viewer) -> str:
-    """The session's log in order as a Markdown document, in ``viewer``'s version."""
+JOURNAL_FILE_MAX = 8 * 1024 * 1024
+"""The journal file's most bytes: Discord refuses an upload over 10 MiB in a server without
+boosts, and the message around it needs some room."""
+
+
+def journal_markdown(
+    title: str, when: str, entries: Sequence[JournalEntry], viewer: Viewer, max_bytes: int = JOURNAL_FILE_MAX
+) -> str:
+    """The session's log in order as a Markdown document, in ``viewer``'s version; a night too
+    long for one upload stops at ``max_bytes`` and says where the rest is (the web view's page)."""
     version = "the Narrator's version" if viewer.narrator else "as the table saw it"
     lines = [f"# {title}", "", f"{when} — {version}.", ""]
-    for entry, line in visible(entries, viewer):
-        lines.append(f"- `{entry.at.strftime('%H:%M')}` {line}")
+    used = sum(len(line.encode()) + 1 for line in lines) + 200  # room for the closing line
+    shown = list(visible(entries, viewer))
+    for number, (entry, line) in enumerate(shown):
+        text = f"- `{entry.at.strftime('%H:%M')}` {line}"
+        used += len(text.encode()) + 1
+        if used > max_bytes:
+            lines += ["", f"…and {len(shown) - number} more entries, too many for one file: read the whole"]
+            lines.append("night on the web view (`/web`, then Sessions).")
+            break
+        lines.append(text)
     if len(lines) == 4:
         lines.append("Nothing was logged in this session.")
     return "\n".join(lines) + "\n"
