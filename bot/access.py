@@ -20,6 +20,7 @@ in commands, buttons, menus, autocomplete and inside a Conflict's transaction. E
 but :func:`caller_of` is a pure function of plain data.
 """
 
+from collections import deque
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -162,12 +163,35 @@ def participant_state(participant: Participant, sheet: Character | None) -> Plai
     return plain_state(sheet, burning_pewter=participant.burning_pewter)
 
 
+_SEEN: "deque[tuple[Conflict, dict[int, Character], frozenset[int], Visibility]]" = deque(maxlen=8)
+"""The last few visibilities worked out, with what they were worked out from (held, so an id
+is never reused while it is here)."""
+
+
 def visibility_of(
     conflict: Conflict, sheets: Mapping[int, Character], revealed: Collection[int]
 ) -> Visibility:
     """What the whole table may see of ``conflict``: everyone's numbers but the secret sheets',
     which show as plain states. Someone who left shows their numbers only if ``sheets`` holds
-    their sheet and it is not secret."""
+    their sheet and it is not secret.
+
+    One move asks this of the same state several times (its reply, its journal entries, its
+    board and the board's buttons); the models are frozen, so the same objects give the same
+    answer and it is worked out once."""
+    shown_to = frozenset(revealed)
+    for seen, seen_sheets, seen_revealed, view in _SEEN:
+        if seen is conflict and seen_revealed == shown_to and _same_sheets(seen_sheets, sheets):
+            return view
+    view = _visibility(conflict, sheets, shown_to)
+    _SEEN.append((conflict, dict(sheets), shown_to, view))
+    return view
+
+
+def _same_sheets(seen: Mapping[int, Character], sheets: Mapping[int, Character]) -> bool:
+    return len(seen) == len(sheets) and all(sheets.get(cid) is sheet for cid, sheet in seen.items())
+
+
+def _visibility(conflict: Conflict, sheets: Mapping[int, Character], revealed: frozenset[int]) -> Visibility:
     shown = {p.id for p in conflict.participants if not is_secret(p.kind, p.id in revealed)}
     shown |= {
         cid

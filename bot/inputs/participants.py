@@ -13,59 +13,18 @@ from collections.abc import Mapping
 import discord
 from discord import app_commands
 
-from bot.access import Caller, caller_of
+from bot.access import caller_of
 from bot.client import Interaction, MistbornClient
-from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import SUGGESTIONS
-from bot.moves.named import find_participant
-from bot.moves.turns import movers
-from bot.render.common import plain
 from rules.character import Character
 from rules.character.limits import NAME_MAX
 from rules.character.stats import rollable_names
-from rules.conflict import Conflict, Participant
+from rules.conflict import Conflict
 from rules.naming import name_key, name_matches, sort_key
-from rules.words import verb
 from storage.conflict_moves import current_conflict
 from storage.errors import StorageError
 
 Sheets = Mapping[int, Character]
-
-
-def controls(caller: Caller, participant: Participant, sheets: Sheets) -> bool:
-    """Whether the caller may move ``participant`` (``Caller.controls_participant``)."""
-    return caller.controls_participant(participant, sheets.get(participant.id))
-
-
-def pick(conflict: Conflict, sheets: Sheets, caller: Caller, who: str | None, doing: str) -> Participant:
-    """The participant a move is for: the one named, or the caller's own when unnamed: their only
-    character standing, or the only one of theirs that can move now (``bot.moves.turns.movers``).
-
-    A defeated character's player is told so (docs/rulings.md §5.8), not sent to join again."""
-    if who is not None and who.strip():
-        participant = find_participant(conflict, who)
-        if not controls(caller, participant, sheets):
-            is_ = verb("is", participant.many)
-            raise NotAllowed(f"{plain(participant.name)} {is_} not yours, so you cannot {doing} for them.")
-        return participant
-    standing = [p for p in conflict.participants if controls(caller, p, sheets)]
-    mine = [p for p in standing if not p.defeated]
-    if caller.narrator:
-        mine = [p for p in mine if (s := sheets.get(p.id)) is not None and caller.owns(s)] or mine
-    moving = [p for p in mine if p.id in movers(conflict)]
-    if len(mine) == 1:
-        return mine[0]
-    if len(moving) == 1:  # the one of the caller's characters that can move now
-        return moving[0]
-    if not mine and standing:
-        names = ", ".join(plain(p.name) for p in standing[:10])
-        raise BotError(
-            f"{names} {'is' if len(standing) == 1 else 'are'} defeated: no more turns in this Conflict."
-        )
-    if not mine:
-        raise BotError("You have no character in this Conflict. Join with `/conflict join`.")
-    names = ", ".join(plain(p.name) for p in mine[:10])
-    raise BotError(f"You speak for several characters here ({names}); say which with `who`.")
 
 
 async def _conflict_here(interaction: Interaction) -> Conflict | None:

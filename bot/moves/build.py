@@ -3,7 +3,8 @@
 Each builder here runs inside the move's transaction (:meth:`bot.moves.service.ConflictFlow.run`
 calls it with the state and sheets it just loaded), so who may speak for whom, and which attack
 a click answers, are judged on the state the command will change. A typed ``/defend`` and a
-"Defend with 4" click build their command here, through the same code.
+"Defend with 4" click build their command here, through the same code; so do the slash
+commands (``typed_move`` and the ``*_move`` builders): a cog only turns its options into one.
 
 Honest dice (docs/rulings.md §7.2): typed faces are checked against who rolls them — the
 defender's ``faces`` against the defender's controller, ``attacker_faces`` against the
@@ -22,36 +23,26 @@ from bot.access import Caller
 from bot.errors import NotAllowed
 from bot.moves.answers import NudgeMode
 from bot.moves.lists import split_names
-from bot.moves.named import find_participant, refuse_players
+from bot.moves.named import find_participant, pick, refuse_players
 from bot.moves.service import Build, ConflictFlow
 from bot.render.common import plain
+from rules.burdens import Severity
 from rules.character import Character, CharacterKind, Resilience
 from rules.conflict import (
     Act,
     ActionKind,
-    ActionSpec,
     Awaiting,
     Begin,
+    Burn,
     Command,
     Conflict,
     ConflictType,
-    Declare,
     Defend,
-    DiceSpec,
-    Participant,
     Pass,
-    Phase,
     SpendNudges,
-    Status,
-    Step,
-    Switch,
-    Waiting,
     parse_command,
-    waiting,
 )
-from rules.conflict.specs import DEFENCE_ATTRIBUTE
 from rules.errors import RulesError
-from rules.words import verb
 
 Sheets = Mapping[int, Character]
 UNARMED = frozenset({"none", "unarmed", "no weapon"})
@@ -165,6 +156,66 @@ class ActionOptions:
             data["reopen"] = caller.narrator
         return parse_command(data)
 
+    def typed_move(self, kind: Literal["declare", "switch"], who: str | None) -> Build:
+        """``/declare`` or ``/switch``, for ``who`` or the caller's own character."""
+        doing = "declare" if kind == "declare" else "switch actions"
+
+        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            return self.command(kind, state, sheets, pick(state, sheets, caller, who, doing).id, caller)
+
+        return build
+
+
+def burn_move(metal: str, burning: bool, who: str | None) -> Build:
+    """``/burn``: start or stop burning a metal."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = pick(state, sheets, caller, who, "burn metals")
+        return Burn(participant=mover.id, metal=metal, burning=burning)
+
+    return build
+
+
+def pass_move(who: str | None) -> Build:
+    """``/pass``: the turn's Action Dice become Defense Dice."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        return Pass(participant=pick(state, sheets, caller, who, "pass").id)
+
+    return build
+
+
+@dataclass(frozen=True)
+class ActOptions:
+    """What ``/act`` was given; ``table_dice``: the server lets players type table faces (§7.2)."""
+
+    dice: int
+    resilience: Resilience | None = None
+    attack_kind: ConflictType | None = None
+    difficulty: int | None = None
+    defeat_burden: Severity | None = None
+    faces: tuple[int, ...] | None = None
+    weapon: str | None = None
+    table_dice: bool = False
+
+    def builder(self, who: str | None) -> Build:
+        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+            mover = pick(state, sheets, caller, who, "act")
+            if self.faces is not None:
+                caller.require_faces(sheets.get(mover.id), mover.name, self.table_dice, "faces")
+            return Act(
+                participant=mover.id,
+                pool=self.dice,
+                faces=self.faces,
+                resilience=self.resilience,
+                attack_kind=self.attack_kind,
+                difficulty=self.difficulty,
+                defeat_burden=self.defeat_burden,
+                **weapon_option(self.weapon),
+            )
+
+        return build
+
 
 def begin_move(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
     """The Narrator opens round 1 (docs/rulings.md §4.22): ``/conflict begin`` and the board's
@@ -254,6 +305,25 @@ def nudging(state: Conflict, sheets: Sheets, caller: Caller, attack_id: int | No
     return attacker.id
 
 
+def nudges_move(
+    damage: int, remove: int, next_round: int, story: int, beat: bool, defeat_burden: Severity | None
+) -> Build:
+    """``/nudges``: the waiting Nudges spent as typed."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        return SpendNudges(
+            participant=nudging(state, sheets, caller, None),
+            damage=damage,
+            remove_dice=remove,
+            next_round=next_round,
+            story=story,
+            catch_beat=beat,
+            defeat_burden=defeat_burden,
+        )
+
+    return build
+
+
 def nudge_click(attack_id: int, mode: NudgeMode) -> Build:
     """A Nudge button: all on damage, catch a Beat, or spend none."""
 
@@ -264,104 +334,5 @@ def nudge_click(attack_id: int, mode: NudgeMode) -> Build:
         return SpendNudges(
             participant=attacker, damage=damage, catch_beat=mode == "beat", attack_id=attack_id
         )
-
-    return build
-
-
-TurnChoice = Literal["attack", "action", "defence", "noroll"]
-TURN_PASSED = "That turn has passed; the board shows who is up now."
-
-
-def turn_mover(
-    state: Conflict,
-    sheets: Sheets,
-    caller: Caller,
-    step: Literal["declare", "act"],
-    round_number: int,
-    who: int,
-) -> Participant:
-    """The character a turn button moves, if that turn is on now and the caller controls it.
-
-    A button names its turn (round, step, character), so a click is never applied to another
-    turn: one that has passed (the Narrator moved for them, a stale message) is refused as
-    passed, and one still to come (someone slower joined and goes first) says who goes first.
-    """
-    mover = state.find(who)
-    if mover is None or state.round != round_number:
-        raise RulesError(TURN_PASSED)
-    if not caller.controls_participant(mover, sheets.get(mover.id)):
-        raise NotAllowed(f"Only {plain(mover.name)}'s player or a Narrator can move {plain(mover.name)}.")
-    now = waiting(state)
-    if now.step.value == step and who in now.participants:
-        return mover
-    first = _ahead(state, now)
-    if first and _still_to_come(state, mover, step):
-        raise RulesError(f"Not your turn yet: {first}; you'll be pinged.")
-    raise RulesError(TURN_PASSED)
-
-
-def _still_to_come(state: Conflict, mover: Participant, step: Literal["declare", "act"]) -> bool:
-    """Whether this round still owes the character this turn."""
-    if step == "declare":
-        undeclared = mover.round.status is Status.UNDECLARED and not mover.round.late
-        return state.phase is Phase.DECLARE and undeclared and not mover.defeated
-    return state.phase is Phase.RESOLVE and mover.in_order
-
-
-def _ahead(state: Conflict, now: Waiting) -> str:
-    """Who the Conflict waits for instead: "Sazed declares first"."""
-    names = [state.participant(pid) for pid in now.participants]
-    listed = " & ".join(p.name for p in names)  # a RulesError is shown inert as it is
-    many = len(names) > 1 or any(p.size > 1 for p in names)
-    doing = {
-        Step.DECLARE: "declares first",
-        Step.ACT: "acts first",
-        Step.DEFEND: "is choosing a defence first",
-        Step.NUDGES: "is spending Nudges first",
-    }.get(now.step)
-    return f"{listed} {verb(doing, many)}" if doing and names else ""
-
-
-def kind_stat(state: Conflict) -> str:
-    """The Attribute a button's action rolls: the one matching the Conflict's kind (§4.5)."""
-    return DEFENCE_ATTRIBUTE[state.type].label
-
-
-def declare_click(round_number: int, who: int, choice: TurnChoice, target: int | None = None) -> Build:
-    """A declare button or the target menu: attack, act without attacking, full defence, no roll."""
-
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        mover = turn_mover(state, sheets, caller, "declare", round_number, who)
-        kinds = {
-            "attack": ActionKind.ATTACK,
-            "action": ActionKind.ACTION,
-            "defence": ActionKind.FULL_DEFENCE,
-            "noroll": ActionKind.NO_ROLL,
-        }
-        kind = kinds[choice]
-        action = ActionSpec(kind=kind, target=target if kind is ActionKind.ATTACK else None)
-        dice = None if kind is ActionKind.NO_ROLL else DiceSpec(stat=kind_stat(state))
-        return Declare(participant=mover.id, action=action, dice=dice)
-
-    return build
-
-
-def act_click(round_number: int, who: int, dice: int) -> Build:
-    """An act button: a pool of ``dice`` Action Dice, or (0) not act."""
-
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        mover = turn_mover(state, sheets, caller, "act", round_number, who)
-        return Pass(participant=mover.id) if dice == 0 else Act(participant=mover.id, pool=dice)
-
-    return build
-
-
-def switch_click(round_number: int, who: int, target: int) -> Build:
-    """The new-action menu: switch to an attack on ``target`` with the Conflict's Attribute."""
-
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        mover = turn_mover(state, sheets, caller, "act", round_number, who)
-        action = ActionSpec(kind=ActionKind.ATTACK, target=target)
-        return Switch(participant=mover.id, action=action, dice=DiceSpec(stat=kind_stat(state)))
 
     return build

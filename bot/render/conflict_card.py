@@ -141,7 +141,25 @@ class Drawn:
     plan: Plan
 
 
-def _draw(
+@dataclass(frozen=True)
+class _Planned:
+    """The card's texts at one name length, and the plan they fit (nothing drawn yet)."""
+
+    phase: Phase
+    people: list[Participant]
+    sides: list[Side]
+    headings: dict[Side, str]
+    header: str
+    footer: str
+    note: str
+    fulls: list[str]
+    compacts: list[str]
+    thumbnails: list[str | None]
+    up: int | None
+    plan: Plan
+
+
+def _plan(
     conflict: Conflict,
     sheets: Mapping[int, Character],
     view: Visibility,
@@ -149,7 +167,7 @@ def _draw(
     portraits: Mapping[int, str],
     limit: int | None,
     note: str,
-) -> Drawn:
+) -> _Planned:
     now = waiting(conflict).participants
     people = sorted(conflict.participants, key=declaration_key)
     sides = [side for side in Side if any(p.side is side for p in people)]
@@ -175,18 +193,25 @@ def _draw(
     fixed_components += turn_size if up is None else 0
     fixed_text = units(header) + units(footer) + units(note) + sum(units(h) for h in headings.values())
     plan = plan_card(entries, fixed_components=fixed_components, fixed_text=fixed_text)
+    return _Planned(
+        conflict.phase, people, sides, headings, header, footer, note, fulls, compacts, thumbnails, up, plan
+    )
 
-    container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=PHASE_ACCENT[conflict.phase])
-    container.add_item(discord.ui.TextDisplay(header))
-    if note:
-        container.add_item(discord.ui.TextDisplay(note))
-    for number, side in enumerate(sides):
-        container.add_item(discord.ui.TextDisplay(headings[side]))
+
+def _build(planned: _Planned, buttons: CardButtons) -> discord.ui.LayoutView:
+    """The card of ``planned``, drawn once the name length is chosen."""
+    plan, people, up = planned.plan, planned.people, planned.up
+    container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=PHASE_ACCENT[planned.phase])
+    container.add_item(discord.ui.TextDisplay(planned.header))
+    if planned.note:
+        container.add_item(discord.ui.TextDisplay(planned.note))
+    for number, side in enumerate(planned.sides):
+        container.add_item(discord.ui.TextDisplay(planned.headings[side]))
         for i, p in enumerate(people):
             if p.side is not side or i not in plan.full:
                 continue
-            text = discord.ui.TextDisplay[Any](fulls[i])
-            url = thumbnails[i]
+            text = discord.ui.TextDisplay[Any](planned.fulls[i])
+            url = planned.thumbnails[i]
             if i in plan.portraits and url is not None:
                 container.add_item(discord.ui.Section(text, accessory=discord.ui.Thumbnail(url)))
             else:
@@ -194,7 +219,7 @@ def _draw(
             if p.id == up:
                 for row in button_rows(buttons.turn):
                     container.add_item(row)
-        lines = [compacts[i] for i in plan.compact if people[i].side is side]
+        lines = [planned.compacts[i] for i in plan.compact if people[i].side is side]
         if plan.more.get(number):
             lines.append(more_line(plan.more[number]))
         if lines:
@@ -202,13 +227,13 @@ def _draw(
     if up is None:
         for row in button_rows(buttons.turn):
             container.add_item(row)
-    container.add_item(discord.ui.TextDisplay(footer))
+    container.add_item(discord.ui.TextDisplay(planned.footer))
     for row in button_rows(buttons.bottom):
         container.add_item(row)
     layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(container)
     layout.stop()  # discord.py keeps nothing: a click reaches the cog's DynamicItem by custom id
-    return Drawn(layout, plan)
+    return layout
 
 
 def draw_board(
@@ -221,14 +246,16 @@ def draw_board(
 ) -> Drawn:
     """The card with the longest names that leaves nobody to "…and N more" (else the shortest).
     ``portraits`` are the participants' portrait addresses by id (none: no thumbnails); ``note``
-    is a line under the header."""
+    is a line under the header. Each name length is planned on the texts' lengths alone; the
+    card is drawn once, at the length chosen."""
     portraits = portraits or {}
-    drawn = _draw(conflict, sheets, view, buttons or CardButtons(), portraits, NAME_LIMITS[0], note)
+    buttons = buttons or CardButtons()
+    planned = _plan(conflict, sheets, view, buttons, portraits, NAME_LIMITS[0], note)
     for names in NAME_LIMITS[1:]:
-        if not drawn.plan.more:
-            return drawn
-        drawn = _draw(conflict, sheets, view, buttons or CardButtons(), portraits, names, note)
-    return drawn
+        if not planned.plan.more:
+            break
+        planned = _plan(conflict, sheets, view, buttons, portraits, names, note)
+    return Drawn(_build(planned, buttons), planned.plan)
 
 
 def board_card(

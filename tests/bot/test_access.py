@@ -127,6 +127,20 @@ def test_the_public_view_hides_secret_participants_and_keeps_defeat() -> None:
     assert view.state(2) == "defeated"  # in the Conflict stays defeated, whatever the sheet says
 
 
+def test_the_view_is_worked_out_again_when_a_sheet_or_what_is_revealed_changes() -> None:
+    """A move's visibility is worked out once and reused for the same objects only: a new sheet
+    object (a villain hurt) or a new reveal gives a new answer."""
+    sheets = {1: HERO, 2: VILLAIN}
+    conflict = new_conflict(100, "physical", "stakes")
+    for cid in sheets:
+        conflict = apply(conflict, Join(character_id=cid), sheets).state
+    first = visibility_of(conflict, sheets, frozenset())
+    assert visibility_of(conflict, dict(sheets), set()) is first  # same objects: the same answer
+    hurt_villain = {**sheets, 2: hurt(VILLAIN, health=1)}
+    assert visibility_of(conflict, hurt_villain, frozenset()).state(2) != first.state(2)
+    assert visibility_of(conflict, sheets, {2}).shows(2) and not first.shows(2)
+
+
 ROLLS = [(user, secret) for user in (PLAYER, OTHER, 99) for secret in (False, True)]
 
 

@@ -3,15 +3,16 @@
 
 Players send them for their own Heroes, Narrators for anyone; the ``who`` option picks the
 character when the caller speaks for several. The bot rolls every die: typed faces and
-unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``build``). Each
-command only turns its options into a builder (``bot.moves.build``) and runs it
-through the one flow that the prompt buttons use too (``bot.cogs.conflict.delivery``).
+unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``bot.moves.build``).
+Each command only turns its options into a builder from ``bot.moves.build`` — no code of the
+cog runs inside the move's transaction — and runs it through the one flow that the prompt
+buttons use too (``bot.cogs.conflict.delivery``).
 """
 
 from discord import app_commands
 from discord.ext import commands
 
-from bot.access import Caller, channel_id_of, guild_id_of
+from bot.access import channel_id_of, guild_id_of
 from bot.checks import table_dice
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.buttons import BUTTONS
@@ -28,9 +29,15 @@ from bot.inputs.choices import (
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
-from bot.inputs.participants import ParticipantName, participant_props, participant_stats, pick
-from bot.moves.build import ActionOptions, DefenceOptions, Sheets, nudging, weapon_option
-from rules.conflict import Act, Burn, Command, Conflict, Pass, SpendNudges
+from bot.inputs.participants import ParticipantName, participant_props, participant_stats
+from bot.moves.build import (
+    ActionOptions,
+    ActOptions,
+    DefenceOptions,
+    burn_move,
+    nudges_move,
+    pass_move,
+)
 
 StatName = app_commands.Range[str, 1, 40]
 Traits = app_commands.Range[int, -10, 10]
@@ -81,12 +88,7 @@ class ConflictMoves(commands.Cog):
         burning: bool = True,
         who: ParticipantName | None = None,
     ) -> None:
-        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            return Burn(
-                participant=pick(state, sheets, caller, who, "burn metals").id, metal=metal, burning=burning
-            )
-
-        await run(interaction, build, title="Metals")
+        await run(interaction, burn_move(metal, burning, who), title="Metals")
 
     @app_commands.command(name="declare", description="Declare this round's action, in declaration order")
     @app_commands.describe(**ACTION_DESCRIPTIONS)
@@ -125,12 +127,7 @@ class ConflictMoves(commands.Cog):
             kind,
             (await scene_circumstances(interaction)).net,
         )
-
-        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            mover = pick(state, sheets, caller, who, "declare").id
-            return options.command("declare", state, sheets, mover, caller)
-
-        await run(interaction, build, title="Declared")
+        await run(interaction, options.typed_move("declare", who), title="Declared")
 
     @app_commands.command(
         name="act", description="On your turn: take your action with a pool of 2–10 Action Dice"
@@ -158,25 +155,17 @@ class ConflictMoves(commands.Cog):
         weapon: WeaponName | None = None,
         who: ParticipantName | None = None,
     ) -> None:
-        typed = faces is not None and await table_dice(interaction)
-        named = weapon_option(weapon)
-
-        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            mover = pick(state, sheets, caller, who, "act")
-            if faces is not None:
-                caller.require_faces(sheets.get(mover.id), mover.name, typed, "faces")
-            return Act(
-                participant=mover.id,
-                pool=dice,
-                faces=faces,
-                resilience=resilience,
-                attack_kind=kind,
-                difficulty=difficulty,
-                defeat_burden=defeat_burden,
-                **named,
-            )
-
-        await run(interaction, build, title="Action")
+        options = ActOptions(
+            dice=dice,
+            resilience=resilience,
+            attack_kind=kind,
+            difficulty=difficulty,
+            defeat_burden=defeat_burden,
+            faces=faces,
+            weapon=weapon,
+            table_dice=faces is not None and await table_dice(interaction),
+        )
+        await run(interaction, options.builder(who), title="Action")
 
     @app_commands.command(
         name="switch", description="On your turn: drop your action for a new one (halves your dice)"
@@ -217,22 +206,14 @@ class ConflictMoves(commands.Cog):
             kind,
             (await scene_circumstances(interaction)).net,
         )
-
-        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            mover = pick(state, sheets, caller, who, "switch actions").id
-            return options.command("switch", state, sheets, mover, caller)
-
-        await run(interaction, build, title="New action")
+        await run(interaction, options.typed_move("switch", who), title="New action")
 
     @app_commands.command(
         name="pass", description="On your turn: do not act; your Action Dice become Defense Dice"
     )
     @app_commands.describe(who=ACTION_DESCRIPTIONS["who"])
     async def pass_turn(self, interaction: Interaction, who: ParticipantName | None = None) -> None:
-        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            return Pass(participant=pick(state, sheets, caller, who, "pass").id)
-
-        await run(interaction, build, title="Holds back")
+        await run(interaction, pass_move(who), title="Holds back")
 
     @app_commands.command(
         name="defend", description="Defend against the attack in progress (0 = don't defend)"
@@ -286,15 +267,5 @@ class ConflictMoves(commands.Cog):
         beat: bool = False,
         defeat_burden: DefeatBurdenChoice = None,
     ) -> None:
-        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            return SpendNudges(
-                participant=nudging(state, sheets, caller, None),
-                damage=damage,
-                remove_dice=remove,
-                next_round=next_round,
-                story=story,
-                catch_beat=beat,
-                defeat_burden=defeat_burden,
-            )
-
+        build = nudges_move(damage, remove, next_round, story, beat, defeat_burden)
         await run(interaction, build, title="Nudges")

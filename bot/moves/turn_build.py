@@ -1,0 +1,132 @@
+"""A turn's buttons turned into engine commands: declare, act, switch (docs/rulings.md §4.21).
+
+A button names its turn (round, step, character), and ``turn_mover`` judges the click on the
+Conflict the move just loaded, inside its transaction, like every builder in
+``bot.moves.build``.
+"""
+
+from typing import Literal
+
+from bot.access import Caller
+from bot.errors import NotAllowed
+from bot.moves.build import Sheets
+from bot.moves.service import Build
+from bot.render.common import plain
+from rules.conflict import (
+    Act,
+    ActionKind,
+    ActionSpec,
+    Command,
+    Conflict,
+    Declare,
+    DiceSpec,
+    Participant,
+    Pass,
+    Phase,
+    Status,
+    Step,
+    Switch,
+    Waiting,
+    waiting,
+)
+from rules.conflict.specs import DEFENCE_ATTRIBUTE
+from rules.errors import RulesError
+from rules.words import verb
+
+TurnChoice = Literal["attack", "action", "defence", "noroll"]
+TURN_PASSED = "That turn has passed; the board shows who is up now."
+
+
+def turn_mover(
+    state: Conflict,
+    sheets: Sheets,
+    caller: Caller,
+    step: Literal["declare", "act"],
+    round_number: int,
+    who: int,
+) -> Participant:
+    """The character a turn button moves, if that turn is on now and the caller controls it.
+
+    A button names its turn (round, step, character), so a click is never applied to another
+    turn: one that has passed (the Narrator moved for them, a stale message) is refused as
+    passed, and one still to come (someone slower joined and goes first) says who goes first.
+    """
+    mover = state.find(who)
+    if mover is None or state.round != round_number:
+        raise RulesError(TURN_PASSED)
+    if not caller.controls_participant(mover, sheets.get(mover.id)):
+        raise NotAllowed(f"Only {plain(mover.name)}'s player or a Narrator can move {plain(mover.name)}.")
+    now = waiting(state)
+    if now.step.value == step and who in now.participants:
+        return mover
+    first = _ahead(state, now)
+    if first and _still_to_come(state, mover, step):
+        raise RulesError(f"Not your turn yet: {first}; you'll be pinged.")
+    raise RulesError(TURN_PASSED)
+
+
+def _still_to_come(state: Conflict, mover: Participant, step: Literal["declare", "act"]) -> bool:
+    """Whether this round still owes the character this turn."""
+    if step == "declare":
+        undeclared = mover.round.status is Status.UNDECLARED and not mover.round.late
+        return state.phase is Phase.DECLARE and undeclared and not mover.defeated
+    return state.phase is Phase.RESOLVE and mover.in_order
+
+
+def _ahead(state: Conflict, now: Waiting) -> str:
+    """Who the Conflict waits for instead: "Sazed declares first"."""
+    names = [state.participant(pid) for pid in now.participants]
+    listed = " & ".join(p.name for p in names)  # a RulesError is shown inert as it is
+    many = len(names) > 1 or any(p.size > 1 for p in names)
+    doing = {
+        Step.DECLARE: "declares first",
+        Step.ACT: "acts first",
+        Step.DEFEND: "is choosing a defence first",
+        Step.NUDGES: "is spending Nudges first",
+    }.get(now.step)
+    return f"{listed} {verb(doing, many)}" if doing and names else ""
+
+
+def kind_stat(state: Conflict) -> str:
+    """The Attribute a button's action rolls: the one matching the Conflict's kind (§4.5)."""
+    return DEFENCE_ATTRIBUTE[state.type].label
+
+
+def declare_click(round_number: int, who: int, choice: TurnChoice, target: int | None = None) -> Build:
+    """A declare button or the target menu: attack, act without attacking, full defence, no roll."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "declare", round_number, who)
+        kinds = {
+            "attack": ActionKind.ATTACK,
+            "action": ActionKind.ACTION,
+            "defence": ActionKind.FULL_DEFENCE,
+            "noroll": ActionKind.NO_ROLL,
+        }
+        kind = kinds[choice]
+        action = ActionSpec(kind=kind, target=target if kind is ActionKind.ATTACK else None)
+        dice = None if kind is ActionKind.NO_ROLL else DiceSpec(stat=kind_stat(state))
+        return Declare(participant=mover.id, action=action, dice=dice)
+
+    return build
+
+
+def act_click(round_number: int, who: int, dice: int) -> Build:
+    """An act button: a pool of ``dice`` Action Dice, or (0) not act."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "act", round_number, who)
+        return Pass(participant=mover.id) if dice == 0 else Act(participant=mover.id, pool=dice)
+
+    return build
+
+
+def switch_click(round_number: int, who: int, target: int) -> Build:
+    """The new-action menu: switch to an attack on ``target`` with the Conflict's Attribute."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "act", round_number, who)
+        action = ActionSpec(kind=ActionKind.ATTACK, target=target)
+        return Switch(participant=mover.id, action=action, dice=DiceSpec(stat=kind_stat(state)))
+
+    return build
