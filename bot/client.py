@@ -13,6 +13,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -234,10 +235,23 @@ class MistbornClient(commands.Bot):
         while (wait := await self.storage.identify.claim(bucket, time.time(), IDENTIFY_INTERVAL)) > 0:
             await asyncio.sleep(wait)
 
-    async def on_interaction(self, interaction: discord.Interaction["MistbornClient"]) -> None:
-        """Every command, button and form passes here: none may miss Discord's deadline."""
-        metrics.received(interaction)
-        replies.guard(interaction)
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """Every command, button and form is counted and guarded here, as it arrives: none may
+        miss Discord's deadline.
+
+        Only a submitted form goes on to the cogs' ``on_interaction`` listeners (their forms'
+        custom ids are not known to discord.py, which keeps no modal after a restart); commands,
+        autocomplete and buttons reach their handlers through the tree and ``DynamicItem``, and
+        start no listener task (discord.py makes a task per listener per event: one for each
+        cog's, that returned at once for anything but a form).
+        """
+        if event_name == "interaction":
+            interaction: discord.Interaction[MistbornClient] = args[0]
+            metrics.received(interaction)
+            replies.guard(interaction)
+            if interaction.type is not discord.InteractionType.modal_submit:
+                return
+        super().dispatch(event_name, *args, **kwargs)
 
     async def is_owner(self, user: discord.abc.User) -> bool:
         if self.settings.owner_ids:

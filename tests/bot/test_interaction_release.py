@@ -12,8 +12,10 @@ import asyncio
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import discord
+import pytest
 
 from bot.client import MistbornTree
 from testbed.bot_env import BotEnv
@@ -61,3 +63,28 @@ async def test_handled_commands_and_autocompletes_leave_no_interaction_to_the_co
         await settled(vin)
     interactions = [item for item in found if isinstance(item, discord.Interaction)]
     assert interactions == []
+
+
+async def test_only_a_form_starts_the_cogs_interaction_listeners(
+    vin: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.py starts a task per ``on_interaction`` listener for every interaction; the cogs'
+    only handle forms, so commands and autocomplete skip them (and are still counted and guarded),
+    while a submitted form still reaches its cog."""
+    started: list[str] = []
+    schedule = vin.bot._schedule_event
+
+    def spied(coro: Any, event_name: str, *args: Any, **kwargs: Any) -> asyncio.Task[None]:
+        started.append(event_name)
+        return schedule(coro, event_name, *args, **kwargs)
+
+    monkeypatch.setattr(vin.bot, "_schedule_event", spied)
+    assert is_card((await vin.slash("/roll dice:5", user="player1")).message)
+    assert (await vin.harness.autocomplete("/character show name:V", user="player2")).choices
+    opened = await vin.slash("/say", user="player1")
+    assert opened.modal is not None
+    assert "on_interaction" not in started
+    [field] = [c for row in opened.modal["components"] for c in row["components"]]
+    submitted = await vin.harness.submit({field["custom_id"]: "Ash falls."}, user="player1")
+    assert submitted.ephemeral and "Said as Vin." in submitted.content
+    assert "on_interaction" in started
