@@ -56,6 +56,16 @@ DUEL: Script = [
 """The smallest Conflict: Vin (player1) and the Narrator's Thug have declared attacks on each
 other, so the board is up; ``THUG_ATTACKS`` then leaves a defence prompt waiting for Vin."""
 THUG_ATTACKS = ("narrator", "/act dice:5 who:Thug")
+ALLEY_BRAWL: Script = [
+    ("narrator", '/conflict start kind:physical stakes:"A brawl in the alley"'),
+    ("player1", "/conflict join"),
+    ("narrator", "/conflict add character:Thug"),
+    ("narrator", "/conflict begin"),
+    ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+    ("player1", "/declare action:attack target:Thug stat:Physique"),
+]
+"""``DUEL``'s fight for sheets a test made itself (player1's active Vin, the Narrator's Thug):
+opened, and both have declared attacks."""
 
 
 SEED = 1234

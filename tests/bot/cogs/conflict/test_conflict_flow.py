@@ -7,7 +7,7 @@ import pytest
 from fake_discord.payloads import JSON
 from rules.character import CharacterKind, make_character
 from storage.conflict_moves import current_conflict
-from testbed.bot_env import BotEnv, is_board
+from testbed.bot_env import ALLEY_BRAWL, BotEnv, is_board
 from testbed.cards import card_text
 
 
@@ -25,16 +25,7 @@ async def duel(bot_env: BotEnv) -> BotEnv:
     stored = await env.storage.characters.create(guild, vin)
     await env.storage.characters.create(guild, thug)
     await env.storage.active.set(guild, env.user_id("player1"), stored.id)
-    for user, line in [
-        ("narrator", '/conflict start kind:physical stakes:"A brawl in the alley"'),
-        ("player1", "/conflict join"),
-        ("narrator", "/conflict add character:Thug"),
-        ("narrator", "/conflict begin"),
-        ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
-        ("player1", "/declare action:attack target:Thug stat:Physique"),
-    ]:
-        reply = await env.slash(line, user=user)
-        assert not reply.ephemeral, reply.content
+    await env.play(ALLEY_BRAWL)
     return env
 
 

@@ -4,7 +4,7 @@ in ``burdens:`` tells them whether a guess was right."""
 import pytest
 
 from rules.character import CharacterKind, make_character
-from testbed.bot_env import BotEnv
+from testbed.bot_env import ALLEY_BRAWL, BotEnv
 
 BURDEN = "Cracked rib"
 
@@ -25,14 +25,7 @@ async def alley(bot_env: BotEnv) -> BotEnv:
     stored = await env.storage.characters.create(guild, vin)
     await env.storage.characters.create(guild, thug)
     await env.storage.active.set(guild, env.user_id("player1"), stored.id)
-    for user, line in [
-        ("narrator", '/conflict start kind:physical stakes:"A brawl in the alley"'),
-        ("player1", "/conflict join"),
-        ("narrator", "/conflict add character:Thug"),
-        ("narrator", "/conflict begin"),
-    ]:
-        reply = await env.slash(line, user=user)
-        assert not reply.ephemeral, reply.content
+    await env.play(ALLEY_BRAWL[:4])
     return env
 
 

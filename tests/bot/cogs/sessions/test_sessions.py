@@ -5,7 +5,7 @@ import pytest
 from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, make_character
-from testbed.bot_env import BotEnv
+from testbed.bot_env import ALLEY_BRAWL, BotEnv
 from tests.bot.cogs.requests.test_requests import roll
 
 EPHEMERAL = 64
@@ -86,16 +86,7 @@ async def night(env: BotEnv) -> InteractionRecord:
     await env.slash(f"/setup gm-channel channel:#{gm.name}")
     started = await env.slash('/session start title:"The alley"', user="narrator")
     assert not started.ephemeral, started.text
-    for user, line in [
-        ("narrator", '/conflict start kind:physical stakes:"A brawl in the alley"'),
-        ("player1", "/conflict join"),
-        ("narrator", "/conflict add character:Thug"),
-        ("narrator", "/conflict begin"),
-        ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
-        ("player1", "/declare action:attack target:Thug stat:Physique"),
-    ]:
-        reply = await env.slash(line, user=user)
-        assert not reply.ephemeral, reply.content
+    await env.play(ALLEY_BRAWL)
     env.bot.conflicts.defend_grace = 0
     await env.slash("/act dice:5", user="narrator")
     await env.harness.click("Don't defend", user="player1")
