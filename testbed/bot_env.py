@@ -25,7 +25,8 @@ from typing import Any
 from bot.app import MistbornBot
 from bot.config import Settings
 from bot.render.rows import one_line
-from bot.workers.board import Boards, own_buttons, stored_board
+from bot.workers.board import Boards
+from bot.workers.board_state import own_buttons, stored_board
 from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import find_command

@@ -52,7 +52,8 @@ from bot.render.conflict_card import CardButtons
 from bot.render.conflict_turns import act_question, declare_question
 from bot.render.conflict_words import is_group
 from bot.rolling.roll_log import conflict_rolls
-from bot.workers.board import Boards, Shown, own_buttons
+from bot.workers.board import Boards
+from bot.workers.board_state import Shown, own_buttons
 from bot.workers.outbox import Outbox, close_row
 from bot.workers.pacing import Pacer
 from bot.workers.threads import Threads

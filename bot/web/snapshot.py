@@ -24,7 +24,7 @@ from bot.access import Caller, visibility_of
 from bot.render.conflict import FULL, Visibility
 from bot.render.conflict_status import PHASES, status_word
 from bot.render.portraits import portrait_path
-from bot.workers.board import Shown, stored_board
+from bot.workers.board_state import Shown, stored_board
 from rules.character import (
     Attribute,
     Character,

@@ -25,29 +25,20 @@ the whole card and nothing beside it (an edit clears the embed a board drawn bef
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 
 import discord
 
 from bot import metrics
-from bot.access import visibility_of
 from bot.crash import crash_point
 from bot.errors import UNKNOWN_CHANNEL
-from bot.render.buttons import board_items
-from bot.render.conflict import FULL, Visibility
-from bot.render.conflict_card import CardButtons, board_card, ended_card
-from bot.render.portraits import portrait_urls
+from bot.render.conflict_card import ended_card
+from bot.workers.board_state import Buttons, Shown, board_portraits, own_buttons, stored_board
 from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
 from bot.workers.pacing import Pacer
 from bot.workers.threads import ThreadLocked, Threads
-from rules.character import Character
-from rules.conflict import Conflict, Phase
 from storage import Storage
 from storage.boards import BoardRow
-from storage.conflict_documents import load_stored
 from storage.conflict_moves import Applied
-from storage.conflicts import StoredConflict
 
 log = logging.getLogger(__name__)
 
@@ -55,91 +46,6 @@ Key = tuple[int, int]
 RETRY_DELAYS: tuple[float, ...] = (1.0, 4.0, 15.0)
 """Waits between failed board updates; after the last, the next change tries again."""
 CANNOT_PIN = "I may not pin the Conflict board here (I need Manage Messages): look for it below."
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What a board must show: a Conflict at a version with its sheets, or (``conflict`` None)
-    that the Conflict ``conflict_id`` is over."""
-
-    conflict_id: int
-    version: int
-    conflict: Conflict | None
-    sheets: Mapping[int, Character] = field(default_factory=dict)
-    revealed: frozenset[int] = frozenset()
-    """The sheets a Narrator opened to the players (docs/rulings.md §7.1)."""
-
-    def supersedes(self, held: "Shown | None") -> bool:
-        """Whether this is newer news than ``held`` (moves of one channel may finish out of order)."""
-        if held is None or self.conflict is None or held.conflict_id != self.conflict_id:
-            return True
-        return held.conflict is not None and self.version > held.version
-
-    @classmethod
-    def of(cls, applied: Applied) -> "Shown":
-        """The board after a move, from what the move has in hand."""
-        if applied.stored is None:
-            return cls(applied.conflict_id, 0, None)
-        return cls(
-            applied.conflict_id,
-            applied.stored.version,
-            applied.conflict,
-            applied.characters,
-            applied.revealed,
-        )
-
-    def visibility(self) -> Visibility:
-        """Whose numbers the public board shows (docs/rulings.md §7.1)."""
-        assert self.conflict is not None
-        return visibility_of(self.conflict, self.sheets, self.revealed)
-
-    def card(
-        self,
-        buttons: CardButtons,
-        *,
-        full: bool = False,
-        note: str = "",
-        portraits: Mapping[int, str] | None = None,
-    ) -> discord.ui.LayoutView:
-        """The board as a card with ``buttons``: public, or with every number when ``full`` (a
-        Narrator's view, answered privately, with ``note`` under its header); ``portraits`` are
-        the thumbnails' addresses by character (:func:`board_portraits`)."""
-        assert self.conflict is not None
-        view = FULL if full else self.visibility()
-        return board_card(self.conflict, self.sheets, view, buttons, portraits, note)
-
-
-Buttons = Callable[[Shown], CardButtons]
-"""The buttons on the board of ``Shown``: the turn's under whoever is up, the board's own at its foot."""
-
-
-def own_buttons(shown: Shown) -> CardButtons:
-    """The board's own buttons only (the move flow adds the turn's): Begin round 1 while the cast
-    gathers, and Narrator view."""
-    gathering = shown.conflict is not None and shown.conflict.phase is Phase.GATHER
-    return CardButtons(bottom=board_items(shown.conflict_id, gathering))
-
-
-async def board_portraits(storage: Storage, public_url: str | None, guild_id: int) -> dict[int, str]:
-    """The addresses of the server's portraits, for the board's thumbnails: only when Discord can
-    fetch them (a web view with a public address, ``MISTBORN_WEB_PUBLIC_URL``), else none."""
-    if not public_url:
-        return {}
-    return portrait_urls(public_url, guild_id, await storage.portraits.tokens(guild_id))
-
-
-async def stored_board(
-    storage: Storage, guild_id: int, channel_id: int
-) -> tuple[StoredConflict, Shown] | None:
-    """The channel's Conflict as last committed and what its board shows (None: no Conflict)."""
-    stored, loaded = await storage.conflicts.get_with_sheets(guild_id, channel_id)
-    if stored is None:
-        return None
-    sheets = {cid: s.character for cid, s in loaded.items()}  # a deleted one shows as missing
-    revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
-    state = load_stored(stored).with_names({cid: sheet.name for cid, sheet in sheets.items()})
-    return stored, Shown(stored.id, stored.version, state, sheets, revealed)
-
 
 CHASES = 3
 """Redraws in a row when the saved Conflict moved on while the board was drawn (another

@@ -33,7 +33,8 @@ from typing import Any, Protocol
 import discord
 
 from bot.errors import UNKNOWN_CHANNEL
-from bot.workers.board import Boards, Shown
+from bot.workers.board import Boards
+from bot.workers.board_state import Shown
 from bot.workers.outbox import GONE, Outbox
 from bot.workers.pacing import Pacer
 from bot.workers.threads import ThreadLocked

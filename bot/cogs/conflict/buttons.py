@@ -41,7 +41,7 @@ from bot.render.buttons import (
 )
 from bot.render.common import plain
 from bot.render.conflict_card import CardButtons
-from bot.workers.board import board_portraits, stored_board
+from bot.workers.board_state import board_portraits, stored_board
 from rules.conflict import available_defence
 
 MAX_DEFENCE = 10

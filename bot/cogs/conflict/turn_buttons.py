@@ -33,7 +33,7 @@ from bot.render.buttons import (
     new_action_select,
 )
 from bot.render.common import plain
-from bot.workers.board import stored_board
+from bot.workers.board_state import stored_board
 from rules.conflict import Conflict
 
 
