@@ -251,7 +251,7 @@ class DefenceOptions:
     table_dice: bool = False
     """The server lets players type faces from dice rolled at the table."""
     asked: Mapping[int, datetime] = field(default_factory=dict)
-    """When each pending defence was asked (``ConflictFlow.asked_at``), for a typed answer."""
+    """When each pending defence was asked (``bot.moves.grace.DefenceGrace.asked_at``), for a typed answer."""
 
     def builder(self, flow: ConflictFlow, interaction: discord.Interaction[discord.Client]) -> Build:
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
@@ -273,10 +273,10 @@ class DefenceOptions:
                 and sheet.kind is CharacterKind.HERO
                 and not caller.owns(sheet)
             ):
-                waited = flow.waited(interaction, state.pending.id)
+                waited = flow.grace.waited(interaction, state.pending.id)
                 if waited is None and state.pending.id in self.asked:
                     waited = (datetime.now(UTC) - self.asked[state.pending.id]).total_seconds()
-                flow.check_grace(waited)
+                flow.grace.check(waited)
             return Defend(
                 participant=target.id,
                 dice=self.dice,

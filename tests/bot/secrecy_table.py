@@ -107,7 +107,7 @@ async def open_table(tmp_path: Path) -> AsyncIterator[Table]:
         async with running_bot(make_bot, world=world) as harness:
             assert isinstance(harness.bot, MistbornBot)
             env = BotEnv(harness=harness, bot=harness.bot, storage=storage, world=world, db_path=db_path)
-            env.bot.conflicts.defend_grace = 0
+            env.bot.conflicts.grace.seconds = 0
             keeper = world.guild.role("Keeper")
             assert keeper is not None
             await storage.settings.set(env.guild_id, GuildSettings(narrator_role_ids=(keeper.id,)))

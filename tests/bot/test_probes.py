@@ -250,7 +250,7 @@ async def test_only_the_attackers_side_spends_its_nudges(servers: Probe) -> None
         "defend", [integer("dice", 0), text("attacker_faces", "3 3 6 6 1")], user="player1"
     )
     assert typed.refused and "Only the one who rolls Straff's dice" in typed.record.content
-    probe.env.bot.conflicts.defend_grace = 0
+    probe.env.bot.conflicts.grace.seconds = 0
     defended = await probe.send(
         "defend", [integer("dice", 0), text("attacker_faces", "3 3 6 6 1")], user="narrator"
     )

@@ -42,7 +42,7 @@ async def vin_against_straff(env: BotEnv) -> None:
 async def test_a_defeated_hero_stays_defeated_until_the_narrator_heals_them(bot_env: BotEnv) -> None:
     env = bot_env
     await vin_against_straff(env)
-    env.bot.conflicts.defend_grace = 0
+    env.bot.conflicts.grace.seconds = 0
     await env.slash("/act who:Straff dice:5", user="narrator")
     rolled = await env.slash('/defend dice:0 attacker_faces:"5 5 6 6 6"', user="narrator")
     assert "3 Nudges to spend" in rolled.content

@@ -244,7 +244,9 @@ class ConflictMoves(commands.Cog):
             faces=faces,
             attacker_faces=attacker_faces,
             table_dice=(faces is not None or attacker_faces is not None) and await table_dice(interaction),
-            asked=await self.bot.conflicts.asked_at(guild_id_of(interaction), channel_id_of(interaction)),
+            asked=await self.bot.conflicts.grace.asked_at(
+                guild_id_of(interaction), channel_id_of(interaction)
+            ),
         )
         await run(interaction, options.builder(self.bot.conflicts, interaction), title="Defence")
 

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from bot.moves.service import PROMPTS_KEPT
+from bot.moves.grace import PROMPTS_KEPT
 from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
 from testbed.bot_env import BotEnv
 
@@ -10,14 +10,14 @@ ATTACKS = 10_000
 
 
 async def test_prompt_times_are_bounded_over_ten_thousand_attacks(bot_env: BotEnv) -> None:
-    flow = bot_env.bot.conflicts
+    grace = bot_env.bot.conflicts.grace
     for attack in range(ATTACKS):
-        flow.prompted(bot_env.guild_id, attack % 50, attack)
-    assert len(flow._prompted) <= PROMPTS_KEPT
-    assert (bot_env.guild_id, 49, ATTACKS - 1) in flow._prompted  # the newest are kept
-    flow.defend_grace = 0.0
-    flow.prompted(bot_env.guild_id, 1, ATTACKS)
-    assert len(flow._prompted) == 1  # past the grace a prompt holds nobody back: forgotten
+        grace.prompted(bot_env.guild_id, attack % 50, attack)
+    assert len(grace._prompted) <= PROMPTS_KEPT
+    assert (bot_env.guild_id, 49, ATTACKS - 1) in grace._prompted  # the newest are kept
+    grace.seconds = 0.0
+    grace.prompted(bot_env.guild_id, 1, ATTACKS)
+    assert len(grace._prompted) == 1  # past the grace a prompt holds nobody back: forgotten
 
 
 async def test_locks_and_tasks_are_dropped_once_done() -> None:

@@ -69,7 +69,7 @@ async def test_narrator_waits_before_answering_for_a_player(duel: BotEnv) -> Non
     assert prompt.content.startswith(f"<@{env.user_id('player1')}>")
     early = await env.harness.click("Don't defend", user="narrator")
     assert early.ephemeral and "Give the player a moment" in early.content
-    env.bot.conflicts.defend_grace = 0
+    env.bot.conflicts.grace.seconds = 0
     later = await env.harness.click("Don't defend", user="narrator")
     assert not later.ephemeral
 
@@ -112,7 +112,7 @@ async def test_rate_limited_board_edits_back_off_and_the_round_goes_on(duel: Bot
 
 async def test_a_button_from_an_ended_conflict_cannot_answer_the_next(duel: BotEnv) -> None:
     env = duel
-    env.bot.conflicts.defend_grace = 0
+    env.bot.conflicts.grace.seconds = 0
     await env.slash("/act dice:5", user="narrator")
     old_prompt = copy.deepcopy(env.harness.last_message(env.harness.member("player1")))
     await env.slash("/conflict end")

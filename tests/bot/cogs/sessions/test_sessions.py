@@ -87,7 +87,7 @@ async def night(env: BotEnv) -> InteractionRecord:
     started = await env.slash('/session start title:"The alley"', user="narrator")
     assert not started.ephemeral, started.text
     await env.play(ALLEY_BRAWL)
-    env.bot.conflicts.defend_grace = 0
+    env.bot.conflicts.grace.seconds = 0
     await env.slash("/act dice:5", user="narrator")
     await env.harness.click("Don't defend", user="player1")
     await env.slash("/contest actor_dice:4 opponent_dice:3", user="player1")

@@ -1,0 +1,74 @@
+"""The moment a player gets to answer their own defence before a Narrator may answer for them
+(docs/rulings.md §4.20): when each defence prompt was posted, and how long ago.
+
+A button knows its own message's age; a typed ``/defend`` is held against the time kept here in
+memory, or, after a restart, the time the outbox kept for the prompt (:meth:`DefenceGrace.asked_at`).
+"""
+
+import time
+from datetime import datetime
+
+import discord
+
+from bot.access import channel_id_of, guild_id_of
+from bot.errors import BotError
+from rules.conflict import Awaiting
+from storage import Storage
+from storage.conflict_documents import load_stored
+
+DEFEND_GRACE = 30.0
+"""Seconds a player gets to answer a defence before a Narrator may answer for them."""
+PROMPTS_KEPT = 4096
+"""Defence prompts whose time is remembered at most; an older one is merely not held to the grace."""
+
+
+class DefenceGrace:
+    """The defence prompts in play and their times, for every channel."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.seconds = DEFEND_GRACE
+        self._prompted: dict[tuple[int, int, int], float] = {}
+
+    def prompted(self, guild_id: int, channel_id: int, attack_id: int) -> None:
+        """Remember when this defence prompt was posted; forget prompts older than the grace,
+        which no longer hold anyone back, so the table stays as small as the prompts in play."""
+        now = time.monotonic()
+        key = (guild_id, channel_id, attack_id)
+        self._prompted.pop(key, None)
+        self._prompted[key] = now
+        while self._prompted:
+            oldest = next(iter(self._prompted))
+            if now - self._prompted[oldest] <= self.seconds and len(self._prompted) <= PROMPTS_KEPT:
+                break
+            del self._prompted[oldest]
+
+    def waited(self, interaction: discord.Interaction[discord.Client], attack_id: int) -> float | None:
+        """Seconds since this attack's defence prompt was posted, if known.
+
+        A button knows its own message's age; for a slash command the prompt time is kept in
+        memory (after a restart it is unknown, and then the wait is not enforced).
+        """
+        if interaction.message is not None:
+            return (discord.utils.utcnow() - interaction.message.created_at).total_seconds()
+        key = (guild_id_of(interaction), channel_id_of(interaction), attack_id)
+        started = self._prompted.get(key)
+        return None if started is None else time.monotonic() - started
+
+    async def asked_at(self, guild_id: int, channel_id: int) -> dict[int, datetime]:
+        """When the channel's pending defence was asked, by attack id, as the outbox kept it: a
+        typed ``/defend`` after a restart still gives the player their moment (§4.20)."""
+        stored = await self.storage.conflicts.get(guild_id, channel_id)
+        pending = load_stored(stored).pending if stored is not None else None
+        if stored is None or pending is None or pending.awaiting is not Awaiting.DEFENCE:
+            return {}
+        row = await self.storage.outbox.latest_asking(stored.id, f"defend:{pending.id}")
+        return {} if row is None else {pending.id: row.created_at}
+
+    def check(self, waited: float | None) -> None:
+        """A Narrator answering a player's defence must first give the player a moment."""
+        if waited is None:
+            return
+        left = self.seconds - waited
+        if left > 0:
+            raise BotError(f"Give the player a moment to choose: you can answer for them in {left:.0f} s.")
