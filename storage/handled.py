@@ -9,7 +9,7 @@ tokens live 15 minutes, so a day's rows are more than enough (``bot.workers.upke
 from datetime import datetime
 
 from storage.errors import AlreadyHandledError
-from storage.pruning import PRUNE_BATCH, prune_in_batches
+from storage.pruning import PRUNE_BATCH, prune_in_batches, snowflake_before
 from storage.session import Session
 from storage.sql import Connection, IntegrityError, execute, to_text, utc_now
 
@@ -43,12 +43,18 @@ class HandledRepository:
 
     async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         """Forget interactions handled before `before`, ``batch`` per statement
-        (``storage.pruning``); return how many."""
+        (``storage.pruning``); return how many.
+
+        An interaction's id is a Discord snowflake that tells when it was made, which is before
+        it was handled: so the rows handled before ``before`` all lie in the primary key below
+        :func:`~storage.pruning.snowflake_before` of it, read from its oldest, with no index on
+        the time for every claim to write."""
         return await prune_in_batches(
             self._session,
             "handled_interactions",
             "interaction_id",
-            "handled_at < ?",
-            (to_text(before),),
+            "interaction_id < ? AND handled_at < ?",
+            (snowflake_before(before), to_text(before)),
+            order="interaction_id",
             batch=batch,
         )

@@ -17,7 +17,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from rules.journal import JournalEntry
 from storage.errors import AlreadyExistsError
-from storage.pruning import PRUNE_BATCH, prune_in_batches
+from storage.pruning import PRUNE_BATCH, prune_in_batches, prune_oldest
 from storage.session import Session
 from storage.sql import (
     Connection,
@@ -273,11 +273,10 @@ class JournalRepository:
 
     async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         """Delete the journal's entries and the closed sessions older than ``before`` (the roll
-        log's retention, ``MISTBORN_ROLL_LOG_DAYS``); return how many entries."""
+        log's retention, ``MISTBORN_ROLL_LOG_DAYS``); return how many entries. The journal's ids
+        grow with time (AUTOINCREMENT), so its oldest entries are those of least id."""
         stamp = (to_text(before),)
-        entries = await prune_in_batches(
-            self._session, "journal", "id", "at < ?", stamp, order="at", batch=batch
-        )
+        entries = await prune_oldest(self._session, "journal", "id", "at < ?", stamp, batch=batch)
         await prune_in_batches(
             self._session, "table_sessions", "id", "ended_at IS NOT NULL AND ended_at < ?", stamp, batch=batch
         )

@@ -23,7 +23,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 
 from storage.handled import claim_on
 from storage.journal import Told, add_entries
-from storage.pruning import PRUNE_BATCH, prune_in_batches
+from storage.pruning import PRUNE_BATCH, prune_oldest
 from storage.session import Session
 from storage.sql import Row, fetch_all, fetch_one, from_text, insert, savepoint, to_text
 
@@ -233,8 +233,7 @@ class RollLog:
         """Delete the rolls logged before ``before``, ``batch`` rows per statement; return how many.
 
         The totals of the fairness report stay as they are. Each batch is its own statement, so
-        other writes (a roll, a Conflict move) get the writer in between.
+        other writes (a roll, a Conflict move) get the writer in between; ids grow with time, so
+        the oldest rolls are the ones of least id (``storage.pruning.prune_oldest``).
         """
-        return await prune_in_batches(
-            self._session, "roll_log", "id", "at < ?", (to_text(before),), order="at", batch=batch
-        )
+        return await prune_oldest(self._session, "roll_log", "id", "at < ?", (to_text(before),), batch=batch)

@@ -91,8 +91,6 @@ CREATE TABLE handled_interactions (
     handled_at TEXT NOT NULL
 );
 
-CREATE INDEX handled_interactions_by_time ON handled_interactions (handled_at);
-
 CREATE TABLE hero_drafts (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id    INTEGER NOT NULL,
@@ -123,8 +121,6 @@ CREATE TABLE journal (
 CREATE INDEX journal_by_channel ON journal (guild_id, channel_id, at);
 
 CREATE INDEX journal_by_character ON journal (guild_id, character_id, id) WHERE character_id IS NOT NULL;
-
-CREATE INDEX journal_by_time ON journal (at);
 
 CREATE TABLE outbox (
     id              INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -173,8 +169,6 @@ CREATE TABLE roll_log (
 , secret INTEGER NOT NULL DEFAULT 0 CHECK (secret IN (0, 1)));
 
 CREATE INDEX roll_log_by_guild ON roll_log (guild_id, id);
-
-CREATE INDEX roll_log_by_time ON roll_log (at);
 
 CREATE INDEX roll_log_by_user ON roll_log (guild_id, user_id, id);
 
