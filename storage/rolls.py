@@ -21,11 +21,13 @@ from datetime import datetime
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
-from storage.handled import claim_on
-from storage.journal import Told, add_entries
+from storage.errors import AlreadyHandledError
+from storage.handled import ALREADY, claim_on
+from storage.journal import Told, add_entries, entries_json
+from storage.postgres import PgDatabase, PgTransactionSession
 from storage.pruning import PRUNE_BATCH, prune_oldest
 from storage.session import Session
-from storage.sql import Row, fetch_all, fetch_one, from_text, insert, savepoint, to_text
+from storage.sql import Row, fetch_all, fetch_one, from_text, insert, savepoint, to_text, utc_now
 
 MAX_RECENT = 100
 MAX_FACES = 20
@@ -175,6 +177,25 @@ def append_params(record: RollRecord) -> tuple[object, ...]:
     )
 
 
+_APPEND_ONCE_PG = (
+    "WITH claim AS (INSERT INTO handled_interactions (interaction_id, handled_at) VALUES (?::bigint, ?::text)"
+    " ON CONFLICT DO NOTHING RETURNING interaction_id),"
+    " logged AS (INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
+    " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes, secret)"
+    " SELECT ?::bigint, ?::bigint, ?::text, ?::text, ?::integer, ?::integer, ?::integer, ?::integer,"
+    " ?::text, ?::integer, ?::integer, ?::integer, ?::integer, ?::integer, ?::integer, ?::integer,"
+    " ?::integer, ?::integer, ?::integer FROM claim RETURNING id),"
+    " told AS (INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document)"
+    " SELECT (e->>'guild_id')::bigint, (e->>'channel_id')::bigint, e->>'at', e->>'kind',"
+    " (e->>'character_id')::bigint, e->>'document'"
+    " FROM claim, jsonb_array_elements(?::jsonb) WITH ORDINALITY AS j(e, n) ORDER BY n)"
+    " SELECT id FROM logged"
+)
+"""``RollLog.append_once`` on PostgreSQL: the claim, the roll and its journal entries in ONE
+statement (one round trip where the savepoint took seven); a claimed interaction inserts
+nothing, so the roll and entries, which insert only beside a new claim, insert nothing either."""
+
+
 class RollLog:
     """Appends rolls and reads them back, always within one server."""
 
@@ -192,6 +213,15 @@ class RollLog:
         logs one roll, and the second raises :class:`~storage.errors.AlreadyHandledError`
         with nothing written (``storage.handled``). ``told``: the channel and the journal's
         entries for the roll (``storage.journal``), kept in the same unit."""
+        session = self._session
+        if isinstance(session, PgDatabase | PgTransactionSession):
+            told_json = "[]" if told is None else entries_json(record.guild_id, *told)
+            params = (interaction_id, to_text(utc_now()), *append_params(record), told_json)
+            async with session.statement() as statement:
+                rows = await fetch_all(statement, _APPEND_ONCE_PG, params)
+            if not rows:
+                raise AlreadyHandledError(ALREADY)
+            return int(rows[0]["id"])
         async with self._session.writing() as conn, savepoint(conn, "roll_once"):
             await claim_on(conn, interaction_id)
             row_id = await insert(conn, _APPEND, append_params(record))

@@ -3,6 +3,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from pydantic import ValidationError
 
+from rules.journal import EntryKind, JournalEntry
 from storage import RollRecord, RollStats, Storage
 from storage.errors import AlreadyHandledError
 
@@ -51,6 +52,31 @@ async def test_a_roll_logged_once_per_interaction(storage: Storage) -> None:
     assert other > first
     assert await storage.rolls.recent(1) == [roll(faces=(4,)), roll(faces=(2, 2))]
     assert (await storage.rolls.stats(1)).rolls == 2
+
+
+async def test_a_roll_logged_once_keeps_its_journal_entries_with_it(storage: Storage) -> None:
+    """The claim, the roll and its entries are one unit (on PostgreSQL one statement): the
+    entries read back as they were told, in order, and a replay adds no roll and no entry."""
+    session = await storage.journal.start(1, 20, "Tonight", 7, T0 - timedelta(hours=1))
+    told = [
+        JournalEntry(at=T0, kind=EntryKind.ROLL, text="Vin rolled (secret)", public=None, owner_id=10,
+                     character_id=3, outcome=1),
+        JournalEntry(at=T0, kind=EntryKind.ROLL, text="Kelsier rolled", public="Kelsier rolled", outcome=-2),
+    ]  # fmt: skip
+    await storage.rolls.append_once(roll(), 700, (20, told))
+    with pytest.raises(AlreadyHandledError):
+        await storage.rolls.append_once(roll(faces=(6,)), 700, (20, told[:1]))
+    assert await storage.journal.entries(session) == told
+    assert await storage.rolls.recent(1) == [roll()]
+
+
+async def test_a_replayed_roll_inside_a_transaction_leaves_the_transaction_usable(storage: Storage) -> None:
+    await storage.rolls.append_once(roll(), 701)
+    async with storage.transaction() as tx:
+        with pytest.raises(AlreadyHandledError):
+            await tx.rolls.append_once(roll(faces=(6,)), 701)
+        await tx.rolls.append(roll(label="after"))
+    assert [r.label for r in await storage.rolls.recent(1)] == ["after", "Physique"]
 
 
 async def test_recent_filters_by_user_and_limits(storage: Storage) -> None:
