@@ -332,8 +332,22 @@ async def caller_of(interaction: discord.Interaction[discord.Client], storage: S
         return known
     guild_id = guild_id_of(interaction)
     manage = interaction.permissions.manage_guild
-    settings = GuildSettings() if manage else await storage.settings.get(guild_id)
+    return caller_from(interaction, GuildSettings() if manage else await storage.settings.get(guild_id))
+
+
+def caller_from(interaction: discord.Interaction[discord.Client], settings: GuildSettings) -> Caller:
+    """Who is asking, judged from ``settings`` the interaction has already read (with what else
+    it needed, in one query), and kept on the interaction as :func:`caller_of` keeps it."""
+    known = interaction.extras.get(CALLER_KEY)
+    if isinstance(known, Caller):
+        return known
+    manage = interaction.permissions.manage_guild
     narrator = narrator_by_rule(manage, member_role_ids(interaction), settings)
-    found = Caller(guild_id=guild_id, user_id=interaction.user.id, narrator=narrator, manages_server=manage)
+    found = Caller(
+        guild_id=guild_id_of(interaction),
+        user_id=interaction.user.id,
+        narrator=narrator,
+        manages_server=manage,
+    )
     interaction.extras[CALLER_KEY] = found
     return found

@@ -153,10 +153,16 @@ class CharacterRepository:
         """The character with this very name in this server (by ``rules.naming.name_key``: any
         case, spacing or full-width form); :class:`NotFoundError` if none. No partial matches:
         use :meth:`find` for a name a player typed."""
-        row = await fetch_one(self._session.lookup, BY_NAME, (guild_id, bindable(name_key(name))))
-        if row is None:
+        found = await self.named(guild_id, name)
+        if found is None:
             raise not_found(name.strip())
-        return stored_character(row)
+        return found
+
+    async def named(self, guild_id: int, name: str) -> StoredCharacter | None:
+        """The character with this very name, as :meth:`get_by_name`, or None: one lookup the
+        unique name index bounds, so a typed name that is a whole name costs no search."""
+        row = await fetch_one(self._session.lookup, BY_NAME, (guild_id, bindable(name_key(name))))
+        return stored_character(row) if row is not None else None
 
     async def list_by_guild(self, guild_id: int, owner_id: int | None = None) -> list[StoredCharacter]:
         """Every character in the server (or owned by one member), in name order."""
