@@ -27,7 +27,9 @@ from storage.character_rows import (
     BY_NAME,
     BY_OWNER,
     COLUMNS,
+    FEW,
     IN_GUILD,
+    LOOP_SEARCH,
     MAX_SEARCH,
     MISSING,
     PG_ROW_VALUES,
@@ -257,8 +259,20 @@ class CharacterRepository:
             params: tuple[object, ...] = (guild_id, exact, guild_id, exact, wanted, limit, limit)
         else:
             params = (guild_id, exact, owner_id, guild_id, exact, wanted, owner_id, limit, limit)
-        rows = await fetch_all(self._session.reader, sql, params)
+        rows = await fetch_all(await self._searcher(guild_id), sql, params)
         return [(summary_of(row), bool(row["exact"])) for row in rows]
+
+    async def _searcher(self, guild_id: int) -> Connection:
+        """Where to search the server's names: on the loop (a trip to a reader's thread and
+        back costs more than the search) while the server's sheets are few enough that no
+        search can walk far (:data:`LOOP_SEARCH`); on a reader otherwise, and on PostgreSQL,
+        where the count would be one more round trip."""
+        lookup = self._session.lookup
+        if is_postgres(lookup):
+            return self._session.reader
+        row = await fetch_one(lookup, FEW, (guild_id,))
+        few = row is not None and int(row["n"]) <= LOOP_SEARCH
+        return lookup if few else self._session.reader
 
     async def update(self, guild_id: int, stored: StoredCharacter, character: Character) -> StoredCharacter:
         """Replace ``stored``'s sheet with ``character`` if nobody saved it since ``stored`` was read.
