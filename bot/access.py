@@ -335,6 +335,15 @@ async def caller_of(interaction: discord.Interaction[discord.Client], storage: S
     return caller_from(interaction, GuildSettings() if manage else await storage.settings.get(guild_id))
 
 
+async def require_read_of(
+    interaction: discord.Interaction[discord.Client], storage: Storage, character: Character, revealed: bool
+) -> None:
+    """:meth:`Caller.require_read`, asking who is calling only when it matters: anyone reads a
+    sheet that is not secret, so a Hero's needs no settings read (§7.1)."""
+    if is_secret(character.kind, revealed):
+        (await caller_of(interaction, storage)).require_read(character, revealed)
+
+
 def caller_from(interaction: discord.Interaction[discord.Client], settings: GuildSettings) -> Caller:
     """Who is asking, judged from ``settings`` the interaction has already read (with what else
     it needed, in one query), and kept on the interaction as :func:`caller_of` keeps it."""

@@ -13,7 +13,7 @@ part of their name; typed in full, the player is told it is the Narrator's.
 import discord
 from discord import app_commands
 
-from bot.access import caller_from, caller_of, guild_id_of, served_guild_id
+from bot.access import caller_from, caller_of, guild_id_of, is_secret, served_guild_id
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
 from bot.moves.named import shown
@@ -39,10 +39,12 @@ async def find_character(interaction: Interaction, typed: str) -> StoredCharacte
         raise BotError(SHEETS_ELSEWHERE)
     guild_id = guild_id_of(interaction)
     storage = interaction.client.storage
-    caller = await caller_of(interaction, storage)
     exact = await storage.characters.named(guild_id, typed)
+    if exact is not None and not is_secret(exact.character.kind, exact.revealed):
+        return exact  # what find would pick alone, for anyone: no search, no second read
+    caller = await caller_of(interaction, storage)
     if exact is not None and caller.can_read(exact.character, exact.revealed):
-        return exact  # what find would pick alone: no search, no second read
+        return exact
     public_only = not caller.reads_secret_sheets
     found = await storage.characters.find(guild_id, typed, limit=6, public_only=public_only)
     if len(found) == 1:

@@ -81,7 +81,11 @@ async def test_stat_suggestions_read_once(vin: BotEnv, reads: list[str]) -> None
     assert len(reads) == 1
 
 
-async def test_a_whole_name_is_read_without_a_search(vin: BotEnv, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_whole_name_is_read_without_a_search(
+    vin: BotEnv, monkeypatch: pytest.MonkeyPatch, reads: list[str]
+) -> None:
+    """A Hero's sheet is anyone's to read: shown by its whole name, it is one read by that name,
+    with no search and no settings read (nobody needs to be a Narrator to read it)."""
     searched: list[str] = []
     find = vin.storage.characters.find
 
@@ -90,9 +94,23 @@ async def test_a_whole_name_is_read_without_a_search(vin: BotEnv, monkeypatch: p
         return await find(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(vin.storage.characters, "find", counted_find)
+    reads.clear()
     shown = await vin.slash("/character show name:vin", user="player2")
     assert not shown.ephemeral and shown.message is not None and "Vin" in card_text(shown.message)
-    assert searched == []
+    assert searched == [] and len(reads) == 1 and "guild_settings" not in reads[0]
     partial = await vin.slash("/character show name:vi", user="player2")
     assert partial.message is not None and "Vin" in card_text(partial.message)
     assert searched == ["vi"]
+
+
+async def test_a_secret_sheet_named_in_full_is_still_the_narrators(bot_env: BotEnv) -> None:
+    """Read by its whole name too, a Villain is refused to a player and shown to a Narrator by
+    role: who is asking is read when the sheet is secret (docs/rulings.md §7.1)."""
+    keeper = next(r for r in bot_env.world.guild.roles if r.name == "Keeper")
+    thug = make_character(name="Thug", kind=CharacterKind.VILLAIN, owner_id=bot_env.user_id("narrator"))
+    await bot_env.storage.characters.create(bot_env.guild_id, thug)
+    refused = await bot_env.slash("/character show name:Thug", user="player2")
+    assert refused.ephemeral and "Narrator's characters" in refused.content
+    await bot_env.storage.settings.set(bot_env.guild_id, GuildSettings(narrator_role_ids=(keeper.id,)))
+    shown = await bot_env.slash("/character show name:Thug", user="player2")
+    assert shown.ephemeral and shown.message is not None and "Thug" in card_text(shown.message)
