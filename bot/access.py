@@ -14,10 +14,12 @@
   the server turned table dice on; a Narrator may always type them. An unopposed ``challenge``
   against another character is the Narrator's call.
 
-Every command asks once who is calling (:func:`caller_of`, kept on the interaction) and then
-asks the :class:`Caller` — never the interaction again — so a permission is judged the same way
-in commands, buttons, menus, autocomplete and inside a Conflict's transaction. Everything here
-but :func:`caller_of` is a pure function of plain data.
+Every command asks once who is calling (:func:`caller_of`, kept on the interaction; or
+:func:`caller_from` when the settings came with the sheet in one read) and then asks the
+:class:`Caller` — never the interaction again — so a permission is judged the same way in
+commands, buttons, menus, autocomplete and inside a Conflict's transaction. Reading a sheet
+anyone may read asks nobody (:func:`require_read_of`). Everything here but :func:`caller_of`
+and :func:`require_read_of` is a pure function of plain data.
 """
 
 from collections import deque
