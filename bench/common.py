@@ -36,6 +36,8 @@ from bot.moves.transaction import start_conflict
 from bot.render.cards import card_view
 from bot.render.charts import roll_chart
 from bot.render.dice import reading_card
+from bot.rolling.journal import roll_entry
+from bot.rolling.roll_log import roll_record
 from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import parse_slash
@@ -85,6 +87,21 @@ async def ping_embed(interaction: discord.Interaction) -> None:
     await interaction.response.send_message(view=card_view(card))
 
 
+@app_commands.command(
+    name="ping-logged", description="Diagnostic: pong after logging a roll durably, no dice, no card"
+)
+async def ping_logged(interaction: discord.Interaction) -> None:
+    """What the durable roll log costs by itself: the write a ``/roll`` makes before it answers
+    (the claim, the roll and its journal entry, committed), then a bare pong."""
+    storage = interaction.client.storage  # type: ignore[attr-defined]
+    guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
+    record = roll_record(guild_id, interaction.user.id, _READING, "5 dice")
+    user = interaction.user.id
+    told = [roll_entry(record.at, user, "player1", "5 dice", _READING, secret=False, character_id=None)]
+    await storage.rolls.append_once(record, interaction.id, (channel_id, told))
+    await interaction.response.send_message("pong")
+
+
 _CHART = roll_chart(odds(5, 3)).png()
 
 
@@ -99,7 +116,8 @@ async def ping_file(interaction: discord.Interaction) -> None:
 
 
 class BenchBot(MistbornBot):
-    """The product bot plus ``/ping`` (and the diagnostics ``/ping-embed`` and ``/ping-file``),
+    """The product bot plus ``/ping`` (and the diagnostics ``/ping-embed``, ``/ping-file`` and
+    ``/ping-logged``),
     added before the product's own sync so they are synced too.
 
     Its background REST calls keep the global pace but not the pace per channel: a benchmark
@@ -115,6 +133,7 @@ class BenchBot(MistbornBot):
         self.tree.add_command(ping)
         self.tree.add_command(ping_embed)
         self.tree.add_command(ping_file)
+        self.tree.add_command(ping_logged)
         await super().setup_hook()
 
 
