@@ -14,10 +14,12 @@
   the server turned table dice on; a Narrator may always type them. An unopposed ``challenge``
   against another character is the Narrator's call.
 
-Every command asks once who is calling (:func:`caller_of`, kept on the interaction) and then
-asks the :class:`Caller` — never the interaction again — so a permission is judged the same way
-in commands, buttons, menus, autocomplete and inside a Conflict's transaction. Everything here
-but :func:`caller_of` is a pure function of plain data.
+Every command asks once who is calling (:func:`caller_of`, kept on the interaction; or
+:func:`caller_from` when the settings came with the sheet in one read) and then asks the
+:class:`Caller` — never the interaction again — so a permission is judged the same way in
+commands, buttons, menus, autocomplete and inside a Conflict's transaction. Reading a sheet
+anyone may read asks nobody (:func:`require_read_of`). Everything here but :func:`caller_of`
+and :func:`require_read_of` is a pure function of plain data.
 """
 
 from collections import deque
@@ -332,8 +334,31 @@ async def caller_of(interaction: discord.Interaction[discord.Client], storage: S
         return known
     guild_id = guild_id_of(interaction)
     manage = interaction.permissions.manage_guild
-    settings = GuildSettings() if manage else await storage.settings.get(guild_id)
+    return caller_from(interaction, GuildSettings() if manage else await storage.settings.get(guild_id))
+
+
+async def require_read_of(
+    interaction: discord.Interaction[discord.Client], storage: Storage, character: Character, revealed: bool
+) -> None:
+    """:meth:`Caller.require_read`, asking who is calling only when it matters: anyone reads a
+    sheet that is not secret, so a Hero's needs no settings read (§7.1)."""
+    if is_secret(character.kind, revealed):
+        (await caller_of(interaction, storage)).require_read(character, revealed)
+
+
+def caller_from(interaction: discord.Interaction[discord.Client], settings: GuildSettings) -> Caller:
+    """Who is asking, judged from ``settings`` the interaction has already read (with what else
+    it needed, in one query), and kept on the interaction as :func:`caller_of` keeps it."""
+    known = interaction.extras.get(CALLER_KEY)
+    if isinstance(known, Caller):
+        return known
+    manage = interaction.permissions.manage_guild
     narrator = narrator_by_rule(manage, member_role_ids(interaction), settings)
-    found = Caller(guild_id=guild_id, user_id=interaction.user.id, narrator=narrator, manages_server=manage)
+    found = Caller(
+        guild_id=guild_id_of(interaction),
+        user_id=interaction.user.id,
+        narrator=narrator,
+        manages_server=manage,
+    )
     interaction.extras[CALLER_KEY] = found
     return found

@@ -5,10 +5,36 @@ refuses a character from another server, and deleting the character clears the c
 (``ON DELETE CASCADE``).
 """
 
+from dataclasses import dataclass
+
 from storage.character_rows import MISSING, StoredCharacter, stored_character
 from storage.errors import NotFoundError
+from storage.scenes import SceneCircumstances, scene_of
 from storage.session import Session
+from storage.settings import GuildSettings, settings_of
 from storage.sql import IntegrityError, execute, fetch_all, fetch_one
+
+SHEET = "c.id, c.guild_id, c.version, c.updated_at, c.document, c.revealed, c.format_version"
+AT_TABLE = (
+    "SELECT " + SHEET + ", s.narrator_role_ids, s.gm_channel_id, s.table_dice, s.conflict_threads,"
+    " sc.net, sc.note FROM (SELECT 1 AS here) AS one"
+    " LEFT JOIN active_characters AS a ON a.guild_id = ? AND a.user_id = ?"
+    " LEFT JOIN characters AS c ON c.guild_id = a.guild_id AND c.id = a.character_id"
+    " LEFT JOIN guild_settings AS s ON s.guild_id = ?"
+    " LEFT JOIN scene_circumstances AS sc ON sc.guild_id = ? AND sc.channel_id = ?"
+)
+"""Each join is by a primary key, from one constant row: always one row back, and a part that is
+not there (no active sheet, no settings, no Circumstances) reads as NULLs."""
+
+
+@dataclass(frozen=True, slots=True)
+class AtTable:
+    """What a member's roll from their sheet reads, in one query: their active sheet (None if
+    they chose none), the server's settings (who is a Narrator) and the channel's Circumstances."""
+
+    sheet: StoredCharacter | None
+    settings: GuildSettings
+    scene: SceneCircumstances
 
 
 class ActiveCharacterRepository:
@@ -34,21 +60,28 @@ class ActiveCharacterRepository:
         """The member's active character in this server, or None if they have not chosen one."""
         row = await fetch_one(
             self._session.lookup,
-            "SELECT c.id, c.guild_id, c.version, c.updated_at, c.document, c.revealed, c.format_version"
-            " FROM active_characters AS a JOIN characters AS c"
+            "SELECT " + SHEET + " FROM active_characters AS a JOIN characters AS c"
             " ON c.guild_id = a.guild_id AND c.id = a.character_id"
             " WHERE a.guild_id = ? AND a.user_id = ?",
             (guild_id, user_id),
         )
         return stored_character(row) if row is not None else None
 
+    async def at_table(self, guild_id: int, user_id: int, channel_id: int | None) -> AtTable:
+        """The member's active sheet, the server's settings and the channel's Circumstances, in
+        ONE lookup instead of three (a stat roll reads all three)."""
+        row = await fetch_one(
+            self._session.lookup, AT_TABLE, (guild_id, user_id, guild_id, guild_id, channel_id)
+        )
+        sheet = stored_character(row) if row is not None and row["id"] is not None else None
+        return AtTable(sheet=sheet, settings=settings_of(row), scene=scene_of(row))
+
     async def heroes(self, guild_id: int, limit: int = 25) -> list[StoredCharacter]:
         """Every member's active character in this server that is a Hero, by name (the table a
         Narrator addresses when a request names nobody)."""
         rows = await fetch_all(
             self._session.reader,
-            "SELECT c.id, c.guild_id, c.version, c.updated_at, c.document, c.revealed, c.format_version"
-            " FROM active_characters AS a JOIN characters AS c"
+            "SELECT " + SHEET + " FROM active_characters AS a JOIN characters AS c"
             " ON c.guild_id = a.guild_id AND c.id = a.character_id"
             " WHERE a.guild_id = ? AND c.kind = 'hero' AND c.owner_id = a.user_id"
             " ORDER BY c.sort_key LIMIT ?",

@@ -87,6 +87,13 @@ def matching(owned: str) -> str:
     )
 
 
+LOOP_SEARCH = 100
+"""A server with at most this many sheets is searched on the loop's lookup connection: the
+walk is that short whatever was typed. A larger one is searched on a reader's thread."""
+FEW = "SELECT COUNT(*) AS n FROM (SELECT 1 FROM characters WHERE guild_id = ?"
+FEW += f" LIMIT {LOOP_SEARCH + 1}) AS few"
+"""How many sheets the server holds, counted on the index no further than :data:`LOOP_SEARCH` + 1."""
+
 SEARCH = {
     (owner, public): matching((" AND owner_id = ?" if owner else "") + (PUBLIC if public else ""))
     for owner in (False, True)

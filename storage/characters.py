@@ -27,7 +27,9 @@ from storage.character_rows import (
     BY_NAME,
     BY_OWNER,
     COLUMNS,
+    FEW,
     IN_GUILD,
+    LOOP_SEARCH,
     MAX_SEARCH,
     MISSING,
     PG_ROW_VALUES,
@@ -153,10 +155,16 @@ class CharacterRepository:
         """The character with this very name in this server (by ``rules.naming.name_key``: any
         case, spacing or full-width form); :class:`NotFoundError` if none. No partial matches:
         use :meth:`find` for a name a player typed."""
-        row = await fetch_one(self._session.lookup, BY_NAME, (guild_id, bindable(name_key(name))))
-        if row is None:
+        found = await self.named(guild_id, name)
+        if found is None:
             raise not_found(name.strip())
-        return stored_character(row)
+        return found
+
+    async def named(self, guild_id: int, name: str) -> StoredCharacter | None:
+        """The character with this very name, as :meth:`get_by_name`, or None: one lookup the
+        unique name index bounds, so a typed name that is a whole name costs no search."""
+        row = await fetch_one(self._session.lookup, BY_NAME, (guild_id, bindable(name_key(name))))
+        return stored_character(row) if row is not None else None
 
     async def list_by_guild(self, guild_id: int, owner_id: int | None = None) -> list[StoredCharacter]:
         """Every character in the server (or owned by one member), in name order."""
@@ -251,8 +259,20 @@ class CharacterRepository:
             params: tuple[object, ...] = (guild_id, exact, guild_id, exact, wanted, limit, limit)
         else:
             params = (guild_id, exact, owner_id, guild_id, exact, wanted, owner_id, limit, limit)
-        rows = await fetch_all(self._session.reader, sql, params)
+        rows = await fetch_all(await self._searcher(guild_id), sql, params)
         return [(summary_of(row), bool(row["exact"])) for row in rows]
+
+    async def _searcher(self, guild_id: int) -> Connection:
+        """Where to search the server's names: on the loop (a trip to a reader's thread and
+        back costs more than the search) while the server's sheets are few enough that no
+        search can walk far (:data:`LOOP_SEARCH`); on a reader otherwise, and on PostgreSQL,
+        where the count would be one more round trip."""
+        lookup = self._session.lookup
+        if is_postgres(lookup):
+            return self._session.reader
+        row = await fetch_one(lookup, FEW, (guild_id,))
+        few = row is not None and int(row["n"]) <= LOOP_SEARCH
+        return lookup if few else self._session.reader
 
     async def update(self, guild_id: int, stored: StoredCharacter, character: Character) -> StoredCharacter:
         """Replace ``stored``'s sheet with ``character`` if nobody saved it since ``stored`` was read.

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.character.recovery import BreatherKind
 from storage.session import Session
-from storage.sql import execute, execute_many, fetch_all, fetch_one
+from storage.sql import Row, execute, execute_many, fetch_all, fetch_one
 
 NOTE_LENGTH = 100
 
@@ -22,6 +22,13 @@ class SceneCircumstances(BaseModel):
 
     net: int = Field(default=0, ge=-1, le=1)
     note: str = Field(default="", max_length=NOTE_LENGTH)
+
+
+def scene_of(row: Row | None) -> SceneCircumstances:
+    """The Circumstances a row holds; none (or a LEFT JOIN that found none) are 0."""
+    if row is None or row["net"] is None:
+        return SceneCircumstances()
+    return SceneCircumstances(net=row["net"], note=row["note"])
 
 
 class BreatherCall(BaseModel):
@@ -46,7 +53,7 @@ class SceneRepository:
             "SELECT net, note FROM scene_circumstances WHERE guild_id = ? AND channel_id = ?",
             (guild_id, channel_id),
         )
-        return SceneCircumstances() if row is None else SceneCircumstances(net=row["net"], note=row["note"])
+        return scene_of(row)
 
     async def set_circumstances(
         self, guild_id: int, channel_id: int, circumstances: SceneCircumstances

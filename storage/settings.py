@@ -63,8 +63,9 @@ _REMOVE_ROLE = {
 }
 
 
-def _settings(row: Row | None) -> GuildSettings:
-    if row is None:
+def settings_of(row: Row | None) -> GuildSettings:
+    """The settings a row holds; none (or a LEFT JOIN that found none) are the defaults."""
+    if row is None or row["narrator_role_ids"] is None:
         return GuildSettings()
     return GuildSettings(
         narrator_role_ids=tuple(json.loads(row["narrator_role_ids"])),
@@ -88,7 +89,7 @@ class SettingsRepository:
             " WHERE guild_id = ?",
             (guild_id,),
         )
-        return _settings(row)
+        return settings_of(row)
 
     async def add_narrator_role(self, guild_id: int, role_id: int) -> GuildSettings:
         """Make ``role_id`` a Narrator role (once), whatever else changes at the same time."""
@@ -140,7 +141,7 @@ class SettingsRepository:
             rows = await fetch_all(conn, sql, params)
         if not rows and not missing_is_default:
             raise RuntimeError("SQLite returned no settings row from an upsert.")
-        return _settings(rows[0] if rows else None)
+        return settings_of(rows[0] if rows else None)
 
     async def set(self, guild_id: int, settings: GuildSettings) -> GuildSettings:
         """Replace the server's settings as a whole (the last writer wins)."""

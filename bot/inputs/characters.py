@@ -13,13 +13,14 @@ part of their name; typed in full, the player is told it is the Narrator's.
 import discord
 from discord import app_commands
 
-from bot.access import caller_of, guild_id_of, served_guild_id
+from bot.access import caller_from, caller_of, guild_id_of, is_secret, served_guild_id
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
 from bot.moves.named import shown
 from bot.render.common import plain
 from rules.character.limits import NAME_MAX
-from storage import NotFoundError, StoredCharacter
+from storage import StoredCharacter
+from storage.active import AtTable
 
 SUGGESTIONS = 25
 """Discord shows at most 25 autocomplete choices."""
@@ -38,19 +39,19 @@ async def find_character(interaction: Interaction, typed: str) -> StoredCharacte
         raise BotError(SHEETS_ELSEWHERE)
     guild_id = guild_id_of(interaction)
     storage = interaction.client.storage
+    exact = await storage.characters.named(guild_id, typed)
+    if exact is not None and not is_secret(exact.character.kind, exact.revealed):
+        return exact  # what find would pick alone, for anyone: no search, no second read
     caller = await caller_of(interaction, storage)
+    if exact is not None and caller.can_read(exact.character, exact.revealed):
+        return exact
     public_only = not caller.reads_secret_sheets
     found = await storage.characters.find(guild_id, typed, limit=6, public_only=public_only)
     if len(found) == 1:
         return await storage.characters.get(guild_id, found[0].id)
     if not found:
-        if public_only:
-            try:
-                secret = await storage.characters.get_by_name(guild_id, typed)
-            except NotFoundError:
-                pass
-            else:
-                caller.require_read(secret.character, secret.revealed)
+        if exact is not None:
+            caller.require_read(exact.character, exact.revealed)
         raise BotError(
             f"There is no character named {shown(typed)} in this server; "
             "`/character list` shows the sheets here."
@@ -68,6 +69,16 @@ async def active_character(interaction: Interaction) -> StoredCharacter:
     if active is None:
         raise BotError(NO_ACTIVE)
     return active
+
+
+async def at_table(interaction: Interaction, channel_id: int | None) -> AtTable:
+    """The caller's active sheet (None if they chose none) and the Circumstances of
+    ``channel_id``, read in ONE query with the server's settings, which decide who is asking
+    (``bot.access.caller_from``): a stat roll needs all three."""
+    storage = interaction.client.storage
+    found = await storage.active.at_table(guild_id_of(interaction), interaction.user.id, channel_id)
+    caller_from(interaction, found.settings)
+    return found
 
 
 async def named_or_active(interaction: Interaction, given: StoredCharacter | None) -> StoredCharacter:

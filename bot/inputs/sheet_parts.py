@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.access import caller_of
 from bot.client import Interaction
 from bot.errors import BotError
-from bot.inputs.characters import SUGGESTIONS, active_character, find_character
+from bot.inputs.characters import SUGGESTIONS, at_table, find_character
 from bot.render.common import clip, plain
 from rules.character import METALS, Character, PowerType
 from rules.character.stats import rollable_names
@@ -77,9 +77,11 @@ async def sheet_in_option(interaction: Interaction, *options: str) -> Character 
             except (BotError, RulesError, StorageError):
                 return None
     try:
-        stored = await active_character(interaction)
+        stored = (await at_table(interaction, None)).sheet  # the sheet and who is asking, in one read
         caller = await caller_of(interaction, interaction.client.storage)
     except (BotError, StorageError):
+        return None
+    if stored is None:
         return None
     return stored.character if caller.can_read(stored.character, stored.revealed) else None
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rules.character import Character, CharacterKind, revise_character
 from rules.naming import find_named, sort_key
 from storage import AlreadyExistsError, Storage
+from storage.character_rows import LOOP_SEARCH
 from storage.name_keys import SORT_SEPARATOR, name_columns
 from storage.sql import fetch_one
 from tests.storage.strategies import NAMES
@@ -146,3 +147,24 @@ def test_sql_order_and_picking_agree_with_rules_naming(tmp_path: Path) -> None:
             check()
         finally:
             runner.run(storage.close())
+
+
+@pytest.mark.parametrize("crowd", [LOOP_SEARCH - len(NAMES_IN_PLAY), LOOP_SEARCH + 1])
+async def test_a_search_answers_alike_on_the_loop_and_on_a_reader(storage: Storage, crowd: int) -> None:
+    """A server of few sheets is searched on the loop's lookup connection, a larger one on a
+    reader (``CharacterRepository._searcher``); either way a search finds the same names."""
+    extras = [f"Extra {i:03}" for i in range(crowd)]
+    await fill(storage, NAMES_IN_PLAY + extras)
+    everyone = sorted(NAMES_IN_PLAY + extras, key=sort_key)
+    if not storage.postgres:
+        lookup = storage.sqlite.lookup
+        before = lookup.answered_here
+    found = [s.name for s in await storage.characters.search(1, "vin")]
+    assert found == ["Vin", "Avin", "Kevin"]
+    assert [s.name for s in await storage.characters.search(1, "")] == everyone[:25]
+    assert [s.name for s in await storage.characters.search(1, "extra 0", limit=5)] == extras[:5]
+    assert [s.name for s in await storage.characters.find(1, "straff")] == ["Lord Straff", "Straff Venture"]
+    assert await storage.characters.search(1, "nobody") == []
+    if not storage.postgres:
+        searched_here = lookup.answered_here - before > 5  # the counts, and the searches
+        assert searched_here == (len(everyone) <= LOOP_SEARCH)

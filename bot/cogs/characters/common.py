@@ -12,7 +12,7 @@ refused with where the Conflict is; a Narrator may still make it.
 
 from collections.abc import Callable
 
-from bot.access import Caller, guild_id_of, table_channel_of
+from bot.access import Caller, guild_id_of, require_read_of, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import NotAllowed
@@ -30,7 +30,7 @@ NOT_A_BOT = "A character belongs to a person, not a bot: pick a member who plays
 async def load_to_read(interaction: Interaction, given: StoredCharacter | None) -> StoredCharacter:
     """The named (or active) character, if the caller may read its sheet."""
     stored = await named_or_active(interaction, given)
-    (await caller(interaction)).require_read(stored.character, stored.revealed)
+    await require_read_of(interaction, interaction.client.storage, stored.character, stored.revealed)
     return stored
 
 

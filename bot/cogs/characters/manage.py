@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of, is_secret
+from bot.access import guild_id_of, is_secret, require_read_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_READ, load_to_change, load_to_read
@@ -81,7 +81,7 @@ class CharacterCommands(
                 f"{plain(member.display_name)} has no active character in this server; "
                 "they choose one with `/character use`."
             )
-        (await caller(interaction)).require_read(stored.character, stored.revealed)
+        await require_read_of(interaction, self.bot.storage, stored.character, stored.revealed)
         await send_sheet(interaction, stored, ephemeral=True)
 
     @app_commands.command(name="show", description="Show a character sheet")

@@ -23,14 +23,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of, served_guild_id, table_channel_of
+from bot.access import channel_id_of, guild_id_of, served_guild_id, table_channel_of
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
-from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, named_or_active
+from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, at_table, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
-from bot.inputs.circumstances import Applied, applied_circumstances
+from bot.inputs.circumstances import Applied, applied_circumstances, scene_applied
 from bot.inputs.faces import Faces
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.render.cards import Card, card_view
@@ -104,6 +104,19 @@ async def roll_circumstances(interaction: Interaction, given: int | None) -> App
     if given is not None:
         raise BotError(CIRCUMSTANCES_ELSEWHERE)
     return NONE_APPLIED
+
+
+async def roll_inputs(
+    interaction: Interaction, given: int | None, stat_only: bool, character: StoredCharacter | None
+) -> tuple[Applied, StoredCharacter | None]:
+    """The roll's Circumstances and the sheet it names. The common stat roll (``stat_only``: a
+    stat and no dice, from the caller's active sheet, with the scene's Circumstances) reads the
+    sheet, the scene and who is asking in ONE query (``at_table``); any other roll reads each
+    as it needs."""
+    if stat_only and character is None and given is None and served_guild_id(interaction) is not None:
+        table = await at_table(interaction, channel_id_of(interaction))
+        return scene_applied(table.scene), table.sheet
+    return await roll_circumstances(interaction, given), character
 
 
 def group_side(side: FormedPool) -> bool:
@@ -204,9 +217,10 @@ class Dice(commands.Cog):
         modifier: Modifier = 0,
         label: Label | None = None,
     ) -> None:
-        applied = await roll_circumstances(interaction, circumstances)
+        stat_only = stat is not None and dice is None
+        applied, sheet = await roll_inputs(interaction, circumstances, stat_only, character)
         request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
-        drawn = await self._roll(interaction, request, character, difficulty, label, applied=applied)
+        drawn = await self._roll(interaction, request, sheet, difficulty, label, applied=applied)
         await replies.send(interaction, view=card_view(drawn()))
 
     @app_commands.command(
