@@ -51,8 +51,11 @@ class PortraitRepository:
         return Portrait(character_id, token, media_type, bytes(image))
 
     async def get(self, guild_id: int, character_id: int) -> Portrait | None:
+        """One row by its key, at most a small WebP (``bot.render.portraits``): read on the loop's
+        lookup connection, since every ``/character show`` asks and a trip to a reader's thread
+        and back cost more than the read."""
         row = await fetch_one(
-            self._session.reader,
+            self._session.lookup,
             "SELECT character_id, token, media_type, image FROM character_portraits"
             " WHERE guild_id = ? AND character_id = ?",
             (guild_id, character_id),
