@@ -70,9 +70,15 @@ class MistbornTree(app_commands.CommandTree["MistbornClient"]):
 
 def _served(interaction: discord.Interaction["MistbornClient"]) -> bool:
     """A command that needs a server is refused, before any option is read, where the bot serves
-    none: a DM, a group DM, a server it is not in (only ``usable_anywhere`` ones work there)."""
+    none: a DM, a group DM, a server it is not in (only ``usable_anywhere`` ones work there).
+
+    The server is asked first: in one the bot serves (nearly every interaction) the answer is
+    known without ``interaction.command``, whose first read looks the command up in the tree
+    again, just before the tree looks it up itself and fills it in."""
+    if served_guild_id(interaction) is not None:
+        return True
     command = interaction.command
-    return command is None or usable_anywhere(command) or served_guild_id(interaction) is not None
+    return command is None or usable_anywhere(command)
 
 
 async def _refuse(interaction: discord.Interaction["MistbornClient"], text: str) -> None:

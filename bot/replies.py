@@ -129,12 +129,15 @@ def release(interaction: discord.Interaction[Any]) -> None:
     ``response`` asked for again, discord.py would build a fresh one, which is why nothing
     answers or defers a released interaction.
     """
-    answer = state(interaction)
-    answer.released = True
-    unguard(interaction)
+    answer: Answer | None = interaction.extras.get(KEY)
+    if answer is not None:  # none for an autocomplete: the guard never took one on
+        answer.released = True
+        unguard(interaction)
     for slot in CACHED_ON_INTERACTION:
-        with contextlib.suppress(AttributeError):
+        try:
             delattr(interaction, slot)
+        except AttributeError:  # never asked for
+            pass
 
 
 async def _defer(interaction: discord.Interaction[Any]) -> None:
