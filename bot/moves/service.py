@@ -21,7 +21,6 @@ that hid something, the reply also carries the full figures for them alone (priv
 through the outbox: after a crash the Narrator reads them with "Narrator view").
 """
 
-import asyncio
 import random
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
@@ -94,38 +93,34 @@ class ConflictFlow:
         """
         crash_point("move-received")
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
-        # Who is asking is read beside the Conflict (two connections, two threads), not before it.
-        asking = asyncio.ensure_future(caller_of(interaction, self.storage))
+        # Both reads answer on the loop's thread: who is asking first, then the Conflict, with
+        # no trip through the loop between them (a task for it would cost one).
+        asking = await caller_of(interaction, self.storage)
 
         def make(state: Conflict, sheets: Sheets) -> Command:
             try:
-                return build(state, sheets, asking.result())
+                return build(state, sheets, asking)
             except ValidationError as error:
                 # Choices are enforced by Discord's client only; a raw payload reaches the model.
                 raise RulesError(invalid_option(error)) from None
 
         replies: list[Reply] = []
         parent = own_thread_parent(interaction)
-        compose = self._composer(guild_id, channel_id, title, interaction.id, replies, asking, parent=parent)
-        try:
-            applied = await run_transition(
-                self.storage,
-                guild_id,
-                channel_id,
-                make,
-                rng=rng,
-                conflict_id=conflict_id,
-                compose=compose,
-                ready=asking,
-                interaction_id=interaction.id,
-                rolls=lambda applied: conflict_rolls(guild_id, applied),
-                table_id=table_channel_of(interaction),
-            )
-        finally:
-            if not asking.done():
-                asking.cancel()
-            elif not asking.cancelled():
-                asking.exception()  # retrieved: a failure here already surfaced, or is moot
+        compose = self._composer(
+            guild_id, channel_id, title, interaction.id, replies, asking.narrator, parent=parent
+        )
+        applied = await run_transition(
+            self.storage,
+            guild_id,
+            channel_id,
+            make,
+            rng=rng,
+            conflict_id=conflict_id,
+            compose=compose,
+            interaction_id=interaction.id,
+            rolls=lambda applied: conflict_rolls(guild_id, applied),
+            table_id=table_channel_of(interaction),
+        )
         return self._saved(replies[-1], applied)
 
     async def start(
@@ -141,7 +136,7 @@ class ConflictFlow:
         guild_id, channel_id = guild_id_of(interaction), thread_id or channel_id_of(interaction)
         replies: list[Reply] = []
         answered = None if thread_id else interaction.id
-        compose = self._composer(guild_id, channel_id, "A Conflict begins", answered, replies, None)
+        compose = self._composer(guild_id, channel_id, "A Conflict begins", answered, replies, False)
         applied = await start_conflict(
             self.storage,
             guild_id,
@@ -160,15 +155,15 @@ class ConflictFlow:
         title: str,
         interaction_id: int | None,
         replies: list[Reply],
-        asking: "asyncio.Future[Caller] | None",
+        narrator: bool,
         *,
         parent: int | None = None,
     ) -> Callable[[Applied], Awaitable[list[NewMessage]]]:
-        """``parent``: the channel is a thread the bot made in that channel; a move ending its
+        """``narrator``: the mover is a Narrator (the reply keeps what the table's view hid for
+        them); ``parent``: the channel is a thread the bot made in that channel; a move ending its
         Conflict also queues the thread's closing (the summary there, the thread archived)."""
 
         async def compose(applied: Applied) -> list[NewMessage]:
-            narrator = asking is not None and asking.result().narrator
             reply = await self.compose(guild_id, channel_id, applied, title=title, narrator=narrator)
             replies.append(reply)
             messages = [message(MessageKind.OUTCOME, reply, interaction_id)]
