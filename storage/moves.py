@@ -39,9 +39,9 @@ from storage.loop_connection import LoopConnection
 from storage.name_keys import name_columns
 from storage.outbox import NewMessage, OutboxMessage, OutboxRepository, payload_text
 from storage.postgres import PgDatabase, PgTransactionSession, unavailable
-from storage.rolls import RollLog, RollRecord, append_params
+from storage.rolls import RollRecord, append_params
 from storage.session import Session
-from storage.sql import Connection, IntegrityError, fetch_all, savepoint, to_text, utc_now
+from storage.sql import Connection, IntegrityError, execute, fetch_all, savepoint, to_text, utc_now
 
 APPLY_MOVE = "SELECT apply_move(?::jsonb)"
 APPLY_MOVE_JOURNALED = (
@@ -75,6 +75,14 @@ _ROLL_COLUMNS = [
     "sixes",
     "secret",
 ]
+
+
+_ROW = "(" + ", ".join(["?"] * len(_ROLL_COLUMNS)) + ")"
+
+
+def _rolls_insert(count: int) -> str:
+    """The roll log's rows of one move in one INSERT (``storage.rolls`` logs them one by one)."""
+    return f"INSERT INTO roll_log ({', '.join(_ROLL_COLUMNS)}) VALUES " + ", ".join([_ROW] * count)
 
 
 @dataclass(frozen=True)
@@ -138,8 +146,9 @@ class MoveRepository:
             tx = TransactionSession(writer)
             if move.interaction_id is not None:
                 await HandledRepository(tx).claim(move.interaction_id)
-            for record in move.rolls:
-                await RollLog(tx).append(record)
+            if move.rolls:  # ONE statement for all of them (the table's trigger counts each row)
+                params = [value for record in move.rolls for value in append_params(record)]
+                await execute(writer, _rolls_insert(len(move.rolls)), params)
             sheets = await CharacterRepository(tx).update_many(move.guild_id, list(move.sheets))
             conflicts = ConflictRepository(tx)
             saved: StoredConflict | None = None

@@ -3,6 +3,7 @@ exactly as the repositories' own writes do, and keep nothing when they refuse: o
 checks run inside the one ``apply_move`` statement."""
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -101,3 +102,21 @@ async def test_a_move_writes_everything_once(storage: Storage) -> None:
     [message] = written.messages
     assert await storage.outbox.get(message.id) == message
     assert await counts(storage) == (1, 1, 1)
+
+
+async def test_a_move_logs_each_of_its_rolls_in_order_and_counts_each(storage: Storage) -> None:
+    """The rolls of one move go in one statement: every one is logged, in the order made, and
+    the fairness totals count each (the table's trigger runs per row)."""
+    await keep_hasting(storage, DECLARED)
+    made = [
+        a_roll().model_copy(update={"label": "attack", "faces": (1, 6, 6)}),
+        a_roll().model_copy(update={"label": "defence", "faces": (2,)}),
+        a_roll().model_copy(update={"label": "damage", "faces": (6, 4)}),
+    ]
+    move = await move_from(storage, lambda c, s: (c, s), interaction_id=55)
+    await storage.moves.write(replace(move, rolls=made))
+    logged = await storage.rolls.recent(GUILD, limit=10)
+    assert [roll.label for roll in logged] == ["damage", "defence", "attack"]  # newest first
+    assert [roll.faces for roll in logged] == [(6, 4), (2,), (1, 6, 6)]
+    stats = await storage.rolls.stats(GUILD, 7)
+    assert (stats.rolls, stats.face_counts) == (3, (1, 1, 0, 1, 0, 3))
