@@ -191,8 +191,7 @@ async def run_transition(
     prompt button carries it): attack ids restart in every Conflict, so without it a button
     left over from an ended Conflict could answer the next one's attack. ``compose`` makes
     the outbox rows from the result. ``ready`` is awaited once the Conflict is loaded and
-    before the command is built: the caller's own lookup (who is asking) runs beside the load
-    instead of before it.
+    before the command is built (tests hold a move there to interleave another).
 
     ``interaction_id``, when given, is recorded with the move, and a second move with the same
     id raises :class:`~storage.errors.AlreadyHandledError` and writes nothing.
