@@ -134,10 +134,8 @@ def release(interaction: discord.Interaction[Any]) -> None:
         answer.released = True
         unguard(interaction)
     for slot in CACHED_ON_INTERACTION:
-        try:
+        with contextlib.suppress(AttributeError):  # never asked for
             delattr(interaction, slot)
-        except AttributeError:  # never asked for
-            pass
 
 
 async def _defer(interaction: discord.Interaction[Any]) -> None:
