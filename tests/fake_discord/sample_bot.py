@@ -14,6 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from fake_discord.harness import Harness
+
 CHARACTERS = ["Vin", "Kelsier", "Sazed", "Elend", "Marsh", "Spook", "Breeze", "Ham", "Dockson", "Clubs"]
 
 
@@ -275,3 +277,10 @@ async def show_sheet(interaction: discord.Interaction, member: discord.Member) -
 
 async def quote(interaction: discord.Interaction, message: discord.Message) -> None:
     await interaction.response.send_message(f"quoted: {message.content}")
+
+
+def channel_of(h: Harness) -> discord.TextChannel:
+    """The harness's channel as discord.py's cache holds it."""
+    channel = h.bot.get_channel(h.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    return channel

@@ -7,7 +7,6 @@ to enforce the nonce; ``history``), and raw HTTP for what a bot sends by hand.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,26 +16,14 @@ import pytest
 from discord.http import Route
 
 from fake_discord.backend import Limits
-from fake_discord.harness import Harness, running_bot
+from fake_discord.harness import Harness
 from fake_discord.process import BotProcess
 from fake_discord.ratelimits import RateLimiter, RateLimits
 from fake_discord.server import FakeDiscord
 from fake_discord.world import default_world
-from tests.fake_discord.sample_bot import SampleBot
+from tests.fake_discord.sample_bot import channel_of
 
 JSON = dict[str, Any]
-
-
-@pytest.fixture
-async def h() -> AsyncIterator[Harness]:
-    async with running_bot(lambda: SampleBot(sync_in_setup=True)) as harness:
-        yield harness
-
-
-def channel_of(h: Harness) -> discord.TextChannel:
-    channel = h.bot.get_channel(h.channel.id)
-    assert isinstance(channel, discord.TextChannel)
-    return channel
 
 
 async def test_a_repeated_nonce_returns_the_message_already_posted(h: Harness) -> None:

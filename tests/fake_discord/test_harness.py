@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -16,12 +15,6 @@ from fake_discord.commandline import CommandLineError
 from fake_discord.harness import Harness, running_bot
 from fake_discord.world import default_world
 from tests.fake_discord.sample_bot import SampleBot
-
-
-@pytest.fixture
-async def h() -> AsyncIterator[Harness]:
-    async with running_bot(lambda: SampleBot(sync_in_setup=True)) as harness:
-        yield harness
 
 
 async def test_ping_is_a_public_channel_message(h: Harness) -> None:

@@ -7,7 +7,6 @@ a buggy bot could send by hand."""
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -15,14 +14,14 @@ import pytest
 from discord.http import Route
 from rich.console import Console as RichConsole
 
-from fake_discord.harness import Harness, running_bot
+from fake_discord.harness import Harness
 from fake_discord.layout import IS_COMPONENTS_V2, edit_problems, layout_problems
 from fake_discord.message_payloads import mentioned_users
 from fake_discord.render import render_message
 from fake_discord.terminal import RichScreen
 from fake_discord.validate import mention_problems
 from fake_discord.world import default_world
-from tests.fake_discord.sample_bot import SampleBot, sample_card
+from tests.fake_discord.sample_bot import channel_of, sample_card
 
 JSON = dict[str, Any]
 V2 = IS_COMPONENTS_V2
@@ -91,18 +90,6 @@ def test_an_edit_may_turn_a_message_into_a_layout_that_resets_its_content() -> N
     stored = {"content": "old", "embeds": [{"title": "t"}], "flags": 0}
     assert edit_problems(stored, layout(text(), content=None, embeds=[])) == []
     assert edit_problems(layout(text()), layout(text("new"))) == []
-
-
-@pytest.fixture
-async def h() -> AsyncIterator[Harness]:
-    async with running_bot(lambda: SampleBot(sync_in_setup=True)) as harness:
-        yield harness
-
-
-def channel_of(h: Harness) -> discord.TextChannel:
-    channel = h.bot.get_channel(h.channel.id)
-    assert isinstance(channel, discord.TextChannel)
-    return channel
 
 
 async def test_a_layout_reply_is_stored_with_its_flag_and_drawn_as_a_card(h: Harness) -> None:

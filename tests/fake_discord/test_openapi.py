@@ -8,7 +8,6 @@ Discord would (400 Invalid Form Body, 404); a valid body, integer snowflakes and
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
@@ -18,22 +17,10 @@ from discord.http import Route
 from fake_discord import openapi
 from fake_discord.backend import Limits
 from fake_discord.harness import Harness, running_bot
-from tests.fake_discord.sample_bot import SampleBot
+from tests.fake_discord.sample_bot import SampleBot, channel_of
 
 JSON = dict[str, Any]
 SILENT: JSON = {"parse": []}
-
-
-@pytest.fixture
-async def h() -> AsyncIterator[Harness]:
-    async with running_bot(lambda: SampleBot(sync_in_setup=True)) as harness:
-        yield harness
-
-
-def channel_of(h: Harness) -> discord.TextChannel:
-    channel = h.bot.get_channel(h.channel.id)
-    assert isinstance(channel, discord.TextChannel)
-    return channel
 
 
 def described(h: Harness) -> list[str]:

@@ -14,7 +14,7 @@ from fake_discord.harness import Harness, running_bot
 from fake_discord.permissions import MANAGE_WEBHOOKS
 from fake_discord.render import render_message
 from fake_discord.world import FakeChannel, default_world
-from tests.fake_discord.sample_bot import SampleBot
+from tests.fake_discord.sample_bot import SampleBot, channel_of
 
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -26,12 +26,6 @@ async def h() -> AsyncIterator[Harness]:
     world.guild.channels.append(FakeChannel(world.ids.next(), "fight", type=11, parent_id=table.id))
     async with running_bot(lambda: SampleBot(sync_in_setup=True), world=world) as harness:
         yield harness
-
-
-def channel_of(h: Harness) -> discord.TextChannel:
-    channel = h.bot.get_channel(h.channel.id)
-    assert isinstance(channel, discord.TextChannel)
-    return channel
 
 
 async def test_a_webhook_is_made_listed_and_posts_under_the_username_given(h: Harness) -> None:
