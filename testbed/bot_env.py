@@ -134,6 +134,21 @@ class BotEnv:
         return await self.harness.send(payload)
 
 
+async def fight_in_a_session_thread(env: BotEnv) -> None:
+    """``DUEL`` with Conflict threads on, begun after ``/session start title:"Threaded"`` in the
+    table's channel: the fight runs in its own thread, where the harness then types, up to
+    ``THUG_ATTACKS`` (Vin's defence prompt waiting)."""
+    await env.slash("/setup conflict-threads setting:on")
+    await env.play(DUEL[:2])
+    await env.slash('/session start title:"Threaded"')
+    await env.play(DUEL[2:3])
+    table = env.world.guild.channels[0]
+    [thread] = [c for c in env.world.guild.channels if c.parent_id == table.id]
+    env.harness.channel = thread
+    await env.bot.conflicts.idle()
+    await env.play([*DUEL[3:], THUG_ATTACKS])
+
+
 def refused(reply: InteractionRecord) -> bool:
     """Refusals are private text; confirmations (some private too) carry an embed or a card."""
     card = int((reply.message or {}).get("flags") or 0) & IS_COMPONENTS_V2  # a secret roll's card

@@ -1,7 +1,7 @@
 """The web view's "Sessions" pages: the list, and each night's journal in the reader's version
 (the Narrator's full one, a player's as the table saw it), behind the view's own session rule."""
 
-from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv
+from testbed.bot_env import BotEnv, fight_in_a_session_thread
 from tests.bot.cogs.sessions.test_sessions import SECRETS, night
 from tests.web.support import logged_in, web_client
 
@@ -47,19 +47,11 @@ async def test_a_conflict_in_its_own_thread_reads_back_under_its_channels_sessio
     """A fight run in a thread files under the parent channel's session (docs/architecture.md,
     "Sessions"): the web page of that session tells it, from the first round to its end."""
     env = bot_env
-    await env.slash("/setup conflict-threads setting:on")
-    await env.play(DUEL[:2])
-    await env.slash('/session start title:"Threaded"')
-    await env.play(DUEL[2:3])
-    table = env.world.guild.channels[0]
-    [thread] = [c for c in env.world.guild.channels if c.parent_id == table.id]
-    env.harness.channel = thread
-    await env.bot.conflicts.idle()
-    await env.play([*DUEL[3:], THUG_ATTACKS])
+    await fight_in_a_session_thread(env)
     await env.slash("/roll dice:3 label:Q9-IN-THREAD", user="player1")
     await env.slash("/conflict end")
     await env.bot.conflicts.idle()
-    env.harness.channel = table
+    env.harness.channel = env.world.guild.channels[0]
     await env.slash("/session end")
     for user, narrator in (("player1", False), ("narrator", True)):
         listed, page = await pages(env, user, narrator=narrator)

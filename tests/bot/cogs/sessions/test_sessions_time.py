@@ -8,7 +8,7 @@ from bot.workers.upkeep import Upkeep
 from rules.character import CharacterKind, make_character
 from rules.journal import EntryKind, JournalEntry
 from storage.sql import utc_now
-from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv
+from testbed.bot_env import BotEnv, fight_in_a_session_thread
 from tests.bot.cogs.sessions.test_sessions import EPHEMERAL, card_text, journal_of
 
 
@@ -149,20 +149,12 @@ async def test_old_sessions_go_with_the_roll_log(bot_env: BotEnv) -> None:
 
 async def test_a_conflict_in_its_own_thread_is_the_channels_night(bot_env: BotEnv) -> None:
     env = bot_env
-    await env.slash("/setup conflict-threads setting:on")
-    await env.play(DUEL[:2])
-    await env.slash('/session start title:"Threaded"')
-    await env.play(DUEL[2:3])
-    table = env.world.guild.channels[0]
-    [thread] = [c for c in env.world.guild.channels if c.parent_id == table.id]
-    env.harness.channel = thread
-    await env.bot.conflicts.idle()
-    await env.play([*DUEL[3:], THUG_ATTACKS])
+    await fight_in_a_session_thread(env)
     await env.harness.click("Don't defend", user="player1")
     await env.slash("/roll dice:3 label:Q7-IN-THREAD", user="player1")
     await env.slash("/conflict end")
     await env.bot.conflicts.idle()
-    env.harness.channel = table
+    env.harness.channel = env.world.guild.channels[0]
     ended = await env.slash("/session end")
     recap = card_text(ended.messages[0])
     assert "A physical Conflict began, for A brawl" in recap and "Vin: " in recap, recap
