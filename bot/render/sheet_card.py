@@ -15,7 +15,6 @@ In both themes the text is Discord's own colour; only the accent bar is ours.
 
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import discord
 
@@ -68,57 +67,13 @@ def sheet_parts(character: Character) -> list[tuple[str, list[str]]]:
     return parts
 
 
-def fitted(blocks: Sequence[str], budget: int, sizes: Sequence[int] | None = None) -> list[str]:
-    """``blocks`` shaved, the longest first, to one common length so all fit ``budget`` units
-    (``sizes``: their lengths in units, when already counted)."""
-    if sizes is None:
-        sizes = [units(block) for block in blocks]
+def fitted(blocks: Sequence[str], budget: int) -> list[str]:
+    """``blocks`` shaved, the longest first, to one common length so all fit ``budget`` units."""
+    sizes = [units(block) for block in blocks]
     if sum(sizes) <= budget:
         return list(blocks)
     cap = _water_level(sizes, budget)
     return [fit(block, cap) if size > cap else block for block, size in zip(blocks, sizes, strict=True)]
-
-
-@dataclass(frozen=True, slots=True)
-class SheetText:
-    """A sheet's text as its card shows it, before it is fitted around the notes and boxes."""
-
-    heading: str
-    footer: str
-    blocks: tuple[str, ...]
-    sizes: tuple[int, ...]
-    """Each block's length in UTF-16 units."""
-    fixed: int
-    """What the heading and the footer take of the text limit."""
-
-
-def _sheet_text(character: Character) -> SheetText:
-    title = plain(character.name) + f" — {character.kind.label}"
-    heading = fit(f"## {title}\n{_description(character)}", HEADING_LIMIT)
-    footer = _footer(character)
-    blocks = tuple("**" + name + "**\n" + "\n".join(lines) for name, lines in sheet_parts(character))
-    fixed = units(heading) + (units(footer) + 3 if footer else 0)
-    return SheetText(heading, footer, blocks, tuple(units(b) for b in blocks), fixed)
-
-
-_WRITTEN: dict[int, tuple[Character, SheetText]] = {}
-"""The last sheets written out, by the identity of the (frozen) sheet they were written from,
-which each entry holds, so an id is never reused while it is here."""
-WRITTEN_KEPT = 256
-
-
-def sheet_text(character: Character) -> SheetText:
-    """The sheet's text, written once per sheet: ``Character`` is frozen and a stored sheet is
-    parsed once per document (``storage.character_rows.parse_sheet``), so the same object means
-    the same sheet, and showing it again costs no rendering."""
-    known = _WRITTEN.get(id(character))
-    if known is not None and known[0] is character:
-        return known[1]
-    text = _sheet_text(character)
-    if len(_WRITTEN) >= WRITTEN_KEPT:
-        del _WRITTEN[next(iter(_WRITTEN))]
-    _WRITTEN[id(character)] = (character, text)
-    return text
 
 
 EXTRA_LIMIT = 1500
@@ -138,12 +93,16 @@ def sheet_card(
     :data:`~bot.render.portraits.FILE_NAME`, shown as the heading's thumbnail. ``notes``: short
     lines above the card (what was just done), ``extras``: boxes below it (build advice, what an
     import left out), all already escaped."""
-    text = sheet_text(character)
-    heading, footer = text.heading, text.footer
+    title = plain(character.name) + f" — {character.kind.label}"
+    heading = fit(f"## {title}\n{_description(character)}", HEADING_LIMIT)
+    footer = _footer(character)
     top = [fit(note, 500) for note in notes]
     boxes = [fit(f"**{name}**\n" + "\n".join(lines), EXTRA_LIMIT) for name, lines in extras]
-    fixed = text.fixed + sum(units(t) for t in [*top, *boxes])
-    blocks = fitted(text.blocks, TEXT_LIMIT - fixed - 50, text.sizes)
+    fixed = sum(units(t) for t in [heading, *top, *boxes]) + (units(footer) + 3 if footer else 0)
+    blocks = fitted(
+        ["**" + name + "**\n" + "\n".join(lines) for name, lines in sheet_parts(character)],
+        TEXT_LIMIT - fixed - 50,
+    )
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
         accent_colour=KIND_COLOURS[character.kind]
     )
