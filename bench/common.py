@@ -93,13 +93,19 @@ async def ping_embed(interaction: discord.Interaction) -> None:
 async def ping_logged(interaction: discord.Interaction) -> None:
     """What the durable roll log costs by itself: the write a ``/roll`` makes before it answers
     (the claim, the roll and its journal entry, committed), then a bare pong."""
-    storage = interaction.client.storage  # type: ignore[attr-defined]
+    await log_a_roll(interaction)
+    await interaction.response.send_message("pong")
+
+
+async def log_a_roll(interaction: discord.Interaction[Any]) -> None:
+    """The durable write a ``/roll`` makes before it answers: the interaction's claim, a roll and
+    its journal entry, committed (``RollLog.append_once``)."""
+    storage = interaction.client.storage
     guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
     record = roll_record(guild_id, interaction.user.id, _READING, "5 dice")
     user = interaction.user.id
     told = [roll_entry(record.at, user, "player1", "5 dice", _READING, secret=False, character_id=None)]
     await storage.rolls.append_once(record, interaction.id, (channel_id, told))
-    await interaction.response.send_message("pong")
 
 
 _CHART = roll_chart(odds(5, 3)).png()

@@ -4,8 +4,12 @@ Run by hand: ``python -m bench.load_bench`` (100 servers; 50, 100, 200, 500 and 
 interactions/s for 10 s each; about 80 s on 2 cores). ``--crowd 20000 --mix ...,list=2`` adds
 20,000 sheets to one server and ``/character list`` there to the mix, to show that one crowded
 server does not slow the others. ``--rates``, ``--seconds``, ``--guilds``
-and ``--conflicts`` change the run. ``--floor`` measures the floor instead: the same load answered
-by discord.py alone (``bench.floor_bot``), to show what of the bot's cost is not our code.
+and ``--conflicts`` change the run. ``--floor`` measures a floor instead, the same load answered
+with the bot's work taken out, to show what of the bot's cost is not its work: ``--floor`` (or
+``--floor bare``) by discord.py alone (``bench.floor_bot``); ``--floor tree`` by our bot with
+every handler answering at once (``bench.tree_floor_bot``: discord.py's command tree and our
+glue); ``--floor logged`` by the same, each command that can roll first making a roll's
+durable write.
 
 Open loop: a generator sends INTERACTION_CREATE on a fixed schedule (interaction i is due at
 ``i / rate`` seconds) whether or not earlier ones were answered, from a random server among
@@ -50,6 +54,7 @@ from bench.load_results import (
     per_kind,
     summarize,
 )
+from bench.tree_floor_bot import LOGGED
 from bot import event_loop
 from fake_discord.backend import Limits
 from fake_discord.process import BotProcess
@@ -57,6 +62,18 @@ from fake_discord.server import FakeDiscord
 from fake_discord.world import FakeGuild, many_guilds_world
 from rules.character import CharacterKind, make_character
 from storage import Storage
+
+FLOORS: dict[str, tuple[str, dict[str, str]]] = {
+    "bare": ("bench.floor_bot", {}),
+    "tree": ("bench.tree_floor_bot", {}),
+    "logged": ("bench.tree_floor_bot", {LOGGED: "1"}),
+}
+"""Each floor's runner and its environment."""
+FLOOR_NAMES = {
+    "bare": "discord.py alone (bench.floor_bot)",
+    "tree": "our bot's tree, each handler answering at once (bench.tree_floor_bot)",
+    "logged": "our bot's tree, each command that can roll writing a roll first (bench.tree_floor_bot)",
+}
 
 EXTRA_NAMES = ["Valette", "Vanna", "Venture", "Vex", "Kelsier", "Sazed", "Marsh", "Ham"]
 
@@ -111,9 +128,10 @@ async def run(args: argparse.Namespace) -> None:
         process = BotProcess(fake, db_path, log_path=log_path)
         try:
             await process.start(timeout=120)
-            if args.floor:  # our bot synced the commands; discord.py alone answers them
+            if args.floor:  # our bot synced the commands; the floor answers them
                 await process.stop()
-                process = BotProcess(fake, db_path, log_path=log_path, runner="bench.floor_bot")
+                runner, env = FLOORS[args.floor]
+                process = BotProcess(fake, db_path, log_path=log_path, runner=runner, env=env)
                 await process.start(timeout=60)
             assert process.proc is not None
             clock = ProcessClock(process.proc.pid)
@@ -142,7 +160,7 @@ async def run(args: argparse.Namespace) -> None:
         f"mix {args.mix}"
     )
     print(
-        ("FLOOR: discord.py alone answers (bench.floor_bot), not our bot; " if args.floor else "")
+        (f"FLOOR: {FLOOR_NAMES[args.floor]} answers, not our bot; " if args.floor else "")
         + f"(the bot in its own process on {event_loop.running_name()}'s loop here too, SQLite; "
         f"the fake Discord and the generator in this one; {box})"
     )
@@ -218,8 +236,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--floor",
-        action="store_true",
-        help="answer with bench.floor_bot (discord.py alone, a fixed embed) instead of our bot",
+        nargs="?",
+        const="bare",
+        choices=sorted(FLOORS),
+        help="answer with a floor instead of our bot: bare (discord.py alone, a fixed embed), tree "
+        "(our bot's tree, each handler answering at once) or logged (tree, plus a roll's write)",
     )
     parser.add_argument(
         "--openapi",

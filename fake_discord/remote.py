@@ -37,7 +37,7 @@ import logging
 import random
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot import crash, event_loop
@@ -51,6 +51,9 @@ from fake_discord.records import handler_tasks
 from storage import Storage
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+MakeBot = Callable[..., MistbornBot]
+"""Builds the bot from its settings, storage and generator (:func:`bot.app.make_bot`)."""
 CAUGHT_UP = "caught-up"
 """Printed once the bot has caught up every channel after connecting (``bot.workers.catchup``)."""
 
@@ -67,8 +70,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def serve(args: argparse.Namespace) -> None:
-    """Run the bot until SIGINT or SIGTERM asks it to stop (or SIGKILL ends it)."""
+async def serve(args: argparse.Namespace, make: MakeBot = make_bot) -> None:
+    """Run the bot ``make`` builds until SIGINT or SIGTERM asks it to stop (or SIGKILL ends it)."""
     for host in (args.api, args.gateway):
         if "://127.0.0.1:" not in host:
             raise SystemExit(f"refusing to connect anywhere but 127.0.0.1: {host}")
@@ -81,7 +84,7 @@ async def serve(args: argparse.Namespace) -> None:
     try:
         async with await Storage.open(args.db, url=settings.database_dsn) as storage:
             with pointed_at(args.api, args.gateway):
-                bot = make_bot(
+                bot = make(
                     settings=settings, storage=storage, rng=rng, guild_ready_timeout=0.05, freeze_gc=True
                 )
 
@@ -149,12 +152,13 @@ async def run_until(bot: MistbornBot, stop: asyncio.Event) -> None:
         raise error
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, make: MakeBot = make_bot) -> int:
+    """``make``: how the runner builds its bot (a benchmark's runner answers with a bot of its own)."""
     args = parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     redact_handlers()
     with contextlib.suppress(KeyboardInterrupt):
-        event_loop.run(serve(args))
+        event_loop.run(serve(args, make))
     return 0
 
 
