@@ -129,6 +129,9 @@ class MistbornClient(commands.Bot):
         freeze_gc: bool = False,
         **options: object,
     ) -> None:
+        # The bot never joins voice: without this, every start logs two warnings asking the
+        # operator for voice's packages (PyNaCl, davey), which it does not need.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import discord
 import pytest
 
 from bot import __main__ as entry
@@ -136,3 +137,13 @@ def test_in_a_cluster_only_shard_zeros_process_serves_the_web_port(env: Path) ->
     lead, other = bot_of((0, 1)), bot_of((2, 3))
     assert lead.web_server is not None
     assert other.web_server is None and other.web_url == "http://127.0.0.1:8765"
+
+
+def test_a_start_logs_no_warning_about_voice_which_the_bot_never_uses(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)  # as in a fresh process
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    with caplog.at_level(logging.WARNING):
+        make_bot(settings=Settings(_env_file=None), storage=None)  # type: ignore[arg-type]
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == []
