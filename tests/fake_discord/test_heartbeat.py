@@ -53,4 +53,6 @@ async def test_discord_py_never_reads_the_interval_as_lag() -> None:
                 measured.append(h.bot.latency)
     beats = [round(latency, 3) for latency in measured if latency != float("inf")]
     assert len(beats) >= 5, measured
-    assert max(beats) < INTERVAL_MS / 1000 / 2, beats
+    # The fault reads a whole interval as lag (0.305 s here when the ACK comes at once); a beat
+    # a busy machine delayed past half the interval (the old bound: it failed one parallel run) is not.
+    assert max(beats) < INTERVAL_MS / 1000 * 0.9, beats
