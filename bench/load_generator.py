@@ -62,7 +62,7 @@ class Load:
         ]
         self.duels = [DuelState(d) for d in duels]
         self.duel_templates = {
-            id(d): [self._duel_template(d, i) for i in range(len(d.steps) + 1)] for d in duels
+            id(d): [self._duel_template(d, i) for i in range(NEXT_ROUND + len(d.steps))] for d in duels
         }
 
     def _duel_template(self, duel: Duel, index: int) -> JSON:
