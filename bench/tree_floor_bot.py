@@ -12,7 +12,7 @@ beyond this is the commands' own work.
 ``--floor logged`` sets :data:`LOGGED` in the environment: every command and click that can
 roll (all but the read-only ones, :data:`READ_ONLY`) first makes a roll's durable write (the
 claim, the roll and its journal entry, committed), which is the least a roll or a Conflict move
-must do before it answers (docs/architecture.md, "A roll is logged before its reply").
+must do before it answers (docs/architecture.md, "Writes and reads under load").
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ READ_ONLY = frozenset({"odds", "character", "help", "history"})
 
 
 async def answer(interaction: discord.Interaction[Any], logged: bool) -> None:
+    """The floor's answer; ``logged``: after a roll's durable write, where there is a server."""
     if logged and interaction.guild_id is not None:
         await log_a_roll(interaction)
     await interaction.response.send_message(embed=EMBED)

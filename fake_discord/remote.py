@@ -54,6 +54,7 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 MakeBot = Callable[..., MistbornBot]
 """Builds the bot from its settings, storage and generator (:func:`bot.app.make_bot`)."""
+
 CAUGHT_UP = "caught-up"
 """Printed once the bot has caught up every channel after connecting (``bot.workers.catchup``)."""
 
