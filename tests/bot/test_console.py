@@ -2,18 +2,20 @@
 
 import asyncio
 import io
+import logging
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console as RichConsole
 
 from bot.config import Settings
-from fake_discord.bot_console import run_offline
+from fake_discord.bot_console import console_logging, run_offline
 from fake_discord.terminal import PromptTerminal
 
 
@@ -130,7 +132,7 @@ def test_the_console_drives_a_request_for_rolls(tmp_path: Path) -> None:
     assert "**Vin**: Outcome" in result.stdout and "Closed." in result.stdout
 
 
-def test_the_narrator_waits_for_a_players_defence_and_warnings_go_to_the_log(tmp_path: Path) -> None:
+def test_the_narrator_waits_for_a_players_defence_and_the_log_is_a_file(tmp_path: Path) -> None:
     """Messages made in the console carry the time they were made, so a Narrator answering a
     fresh defence prompt for the player is told to wait, as on Discord; the log is a file."""
     script = (
@@ -153,7 +155,26 @@ def test_the_narrator_waits_for_a_players_defence_and_warnings_go_to_the_log(tmp
     assert "Give the player a moment to choose: you can answer for them in 30 s." in result.stdout
     log = tmp_path / "console.log"
     assert f"Log: {log}" in result.stderr and "WARNING" not in result.stderr
-    assert "PyNaCl is not installed" in log.read_text()
+    assert log.is_file()
+
+
+def test_the_console_logs_warnings_to_its_file_and_shows_only_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        log = console_logging(tmp_path / "console.log")
+        logging.getLogger("discord.gateway").warning("Can't keep up, websocket is 1.2s behind.")
+        logging.getLogger("bot").error("The roll log could not be written.")
+    finally:
+        for handler in root.handlers:
+            handler.close()
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    written, shown = log.read_text(), capsys.readouterr().err
+    assert "Can't keep up" in written and "could not be written" in written
+    assert "could not be written" in shown and "Can't keep up" not in shown
 
 
 def test_the_console_serves_the_web_view_and_web_prints_its_link(tmp_path: Path) -> None:
