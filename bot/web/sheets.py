@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from weakref import WeakValueDictionary
 
 import orjson
 
@@ -125,6 +126,7 @@ class SheetPages:
         self.budget = budget
         self.size = 0
         self._held: OrderedDict[tuple[int, int], Built] = OrderedDict()
+        self._filling: WeakValueDictionary[int, asyncio.Lock] = WeakValueDictionary()
 
     async def sheets(self, storage: Storage, caller: Caller, portraits: Mapping[int, str]) -> bytes:
         """The JSON array of every sheet the caller's page lists, in name order, as it is saved
@@ -133,25 +135,27 @@ class SheetPages:
         owner = None if caller.reads_secret_sheets else caller.user_id
         stamps = [s for s in await storage.characters.stamps(guild, owner) if listed(caller, s, s.revealed)]
         bodies: dict[int, bytes] = {}
-        missing = []
-        for stamp in stamps:
-            found = self._held.get((guild, stamp.id))
-            if found is not None and (found.version, found.updated_at, found.revealed, found.portrait) == (
-                stamp.version,
-                stamp.updated_at,
-                stamp.revealed,
-                portraits.get(stamp.id),
-            ):
-                self._held.move_to_end((guild, stamp.id))
-                bodies[stamp.id] = found.body
-            else:
-                missing.append(stamp.id)
-        for start in range(0, len(missing), CHUNK):
-            await asyncio.sleep(0)  # a read on the loop's own connection may not yield by itself
-            read = await storage.characters.get_many(guild, missing[start : start + CHUNK])
-            for stored in read.values():
-                if listed(caller, stored.character, stored.revealed):  # as it is now, if it changed
-                    bodies[stored.id] = self._build(guild, stored, portraits.get(stored.id))
+        lock = self._filling.setdefault(guild, asyncio.Lock())
+        async with lock:  # pages built at once wait for one another's reads, not repeat them
+            missing = []
+            for stamp in stamps:
+                found = self._held.get((guild, stamp.id))
+                if found is not None and (
+                    found.version,
+                    found.updated_at,
+                    found.revealed,
+                    found.portrait,
+                ) == (stamp.version, stamp.updated_at, stamp.revealed, portraits.get(stamp.id)):
+                    self._held.move_to_end((guild, stamp.id))
+                    bodies[stamp.id] = found.body
+                else:
+                    missing.append(stamp.id)
+            for start in range(0, len(missing), CHUNK):
+                await asyncio.sleep(0)  # a read on the loop's own connection may not yield by itself
+                read = await storage.characters.get_many(guild, missing[start : start + CHUNK])
+                for stored in read.values():
+                    if listed(caller, stored.character, stored.revealed):  # as it is now, if it changed
+                        bodies[stored.id] = self._build(guild, stored, portraits.get(stored.id))
         return b"[" + b",".join(bodies[s.id] for s in stamps if s.id in bodies) + b"]"
 
     def _build(self, guild_id: int, stored: StoredCharacter, portrait: str | None) -> bytes:
