@@ -5,8 +5,8 @@ Kept apart from the repository so each module stays one screenful of one job.
 """
 
 from dataclasses import dataclass
-from datetime import datetime
 from functools import lru_cache
+from typing import NamedTuple
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
@@ -63,7 +63,7 @@ IN_GUILD = "SELECT " + COLUMNS + " WHERE guild_id = ? ORDER BY sort_key"
 BY_OWNER = "SELECT " + COLUMNS + " WHERE guild_id = ? AND owner_id = ? ORDER BY sort_key"
 PUBLIC = " AND (kind = 'hero' OR revealed = 1)"
 """Sheets anyone in the server may read (docs/rulings.md §7.1)."""
-STAMPS = "SELECT id, version, updated_at, kind, owner_id, revealed FROM characters WHERE guild_id = ?"
+STAMPS = "SELECT id, version, kind, owner_id, revealed FROM characters WHERE guild_id = ?"
 STAMPS_OWNER = STAMPS + " AND owner_id = ?"
 SUMMARY = "SELECT id, name, kind, owner_id, revealed, sort_key"
 SUMMARIES = SUMMARY + " FROM characters WHERE guild_id = ?"
@@ -135,30 +135,21 @@ class CharacterSummary(BaseModel):
     revealed: bool = False
 
 
-@dataclass(frozen=True)
-class SheetStamp:
+class SheetStamp(NamedTuple):
     """Which saved state of a sheet a row holds, read without its document: every write bumps
-    ``version`` and sets ``updated_at`` (a sheet deleted and made again under the same id has
-    another ``updated_at``), and ``revealed`` changes beside them. Kind and owner say who may
-    read and control it (``bot.access``). What a cache of built sheets checks itself against."""
+    ``version`` (ids are never used again, even after a delete), and ``revealed`` changes
+    beside it. Kind and owner say who may read and control it (``bot.access``). What a cache
+    of built sheets checks itself against; a tuple, since a server's thousands are read at once."""
 
     id: int
     version: int
-    updated_at: datetime
     kind: CharacterKind
     owner_id: int
     revealed: bool
 
 
 def stamp_of(row: Row) -> SheetStamp:
-    return SheetStamp(
-        int(row["id"]),
-        int(row["version"]),
-        from_text(row["updated_at"]),
-        CharacterKind(row["kind"]),
-        int(row["owner_id"]),
-        bool(row["revealed"]),
-    )
+    return SheetStamp(row[0], row[1], CharacterKind(row[2]), row[3], bool(row[4]))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ from the sheets' columns alone (``storage.characters.stamps``: no document read 
 and builds only the sheets that changed since. The page is then the kept pieces joined.
 The sheets that did change are read and built on the loop a few at a time
 (:data:`CHUNK`), each step short, so a first look at a large server (after a start)
-never holds the loop long either. Figures: docs/benchmarks.md, *The web view's page*.
+never holds the loop long either; pages built at the same time wait for one another's
+reads rather than each reading the same sheets. Figures: docs/benchmarks.md, *The web
+view's page of 2,000 sheets*.
 
 What each part is called is said once, for the card and this page (``bot.render.sheet_words``).
 A sheet is listed when the caller both controls it and may read it (``bot.access``): every
@@ -24,7 +26,6 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 from weakref import WeakValueDictionary
 
@@ -112,10 +113,8 @@ def listed(caller: Caller, sheet: Sheetlike, revealed: bool) -> bool:
 class Built:
     """One sheet's JSON and the state it was built from."""
 
-    version: int
-    updated_at: datetime
-    revealed: bool
-    portrait: str | None
+    state: tuple[int, bool, str | None]
+    """The sheet's version, whether it was revealed, and its portrait's path."""
     body: bytes
 
 
@@ -140,12 +139,11 @@ class SheetPages:
             missing = []
             for stamp in stamps:
                 found = self._held.get((guild, stamp.id))
-                if found is not None and (
-                    found.version,
-                    found.updated_at,
-                    found.revealed,
-                    found.portrait,
-                ) == (stamp.version, stamp.updated_at, stamp.revealed, portraits.get(stamp.id)):
+                if found is not None and found.state == (
+                    stamp.version,
+                    stamp.revealed,
+                    portraits.get(stamp.id),
+                ):
                     self._held.move_to_end((guild, stamp.id))
                     bodies[stamp.id] = found.body
                 else:
@@ -163,7 +161,7 @@ class SheetPages:
         key = (guild_id, stored.id)
         old = self._held.pop(key, None)
         self.size += len(body) - (len(old.body) if old is not None else 0)
-        self._held[key] = Built(stored.version, stored.updated_at, stored.revealed, portrait, body)
+        self._held[key] = Built((stored.version, stored.revealed, portrait), body)
         while self.size > self.budget and self._held:
             _, dropped = self._held.popitem(last=False)
             self.size -= len(dropped.body)

@@ -7,7 +7,8 @@ player cannot read, with its stakes, is never shown to them. A Conflict goes thr
 ``visibility_of`` for players (the board's public view: the Narrator's secret Villains and
 Extras as a name and a plain state, never a number) and the full view for a Narrator; a sheet
 is listed when the caller both controls it and may read it (``Caller.controls`` and
-``Caller.can_read``), which is every sheet for a Narrator and a player's own Heroes.
+``Caller.can_read``), which is every sheet for a Narrator and a player's own Heroes; the
+sheets' JSON is kept from one page to the next (``sheets``).
 
 User text goes out raw inside JSON, never as HTML or Markdown: the page puts it on screen
 with ``textContent`` only, so a name like ``<b>Vin</b>`` shows as typed (§7.3). A portrait is
