@@ -1,18 +1,20 @@
 """A bystander's roll in one server while the web view builds another server's page of 2,000 sheets.
 
-Run by hand: ``python -m bench.web_bench`` (about a minute), or ``--compare /work/main`` to run
-the bot of another source tree in alternation with this one's, in one run. The bot runs in a
-process of its own (``fake_discord.process.BotProcess``) serving its web view, so what is timed
-is the bot's own event loop; the fake Discord, the pages and the bystander are in this process.
+Run by hand: ``python -m bench.web_bench`` (about 2 minutes a tree), and ``--compare /work/main``
+to run the bot of another source tree in turn with this one's, in the same run. The bot runs in
+a process of its own (``fake_discord.process.BotProcess``) serving its web view, so what is
+timed is the bot's own event loop; the fake Discord, the pages and the bystander are here.
 
-Server A holds 2,000 full sheets (1.7 MB of page data for a Narrator). Each round has two
-phases of ``--seconds`` each: quiet, then loaded, where ``--pages`` Narrator sessions fetch
-``/data`` as fast as the view lets them (its 429s' ``Retry-After`` obeyed) while a Narrator
-changes one sheet of server A ``--changes`` times a second (every change makes every open
-page fetch again, and a new build). Meanwhile player1 of server B rolls ``/roll`` on a fixed
-schedule, ``--rolls`` a second; each roll's latency is the fake's clock from sending
-INTERACTION_CREATE to the bot's answer. Prints the median, p99 and max of both phases.
-"""
+Server A holds 2,000 full sheets (2 MB of page data for a Narrator); a third are Heroes of
+player1 and player2. After a warm-up (the first reads and builds), three phases of
+``--seconds`` each: quiet; the changes alone, where the Narrator changes one sheet of server A
+``--changes`` times a second; and /data, the changes while ``--pages`` Narrator sessions and
+``--players`` players' sessions fetch ``/data`` as fast as the view lets them (its 429s'
+``Retry-After`` obeyed): every change makes every open page fetch again, Narrators sharing
+one build and each player's page its own. Meanwhile player1 of server B rolls ``/roll`` on a
+fixed schedule, ``--rolls`` a second; each roll's latency is the fake's clock from sending
+INTERACTION_CREATE to the bot's answer. Prints each phase's median, p99 and max, the rolls
+refused as busy, and the bot process's CPU (all its threads) per page served."""
 
 from __future__ import annotations
 
@@ -101,6 +103,7 @@ class Phase:
             f"{self.pages} ({self.refused} × 429)",
             f"{self.page_bytes / max(1, self.pages) / 1e6:.2f}",
             f"{100 * self.bot_cpu / seconds:.0f}%",
+            f"{1000 * self.bot_cpu / self.pages:.0f}" if self.pages else "",
         ]
 
 
@@ -251,8 +254,11 @@ async def run(args: argparse.Namespace) -> list[list[str]]:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.web_bench", description=__doc__.splitlines()[0])
     parser.add_argument("--sheets", type=int, default=SHEETS, help=f"sheets in server A (default {SHEETS})")
-    parser.add_argument("--pages", type=int, default=4, help="Narrator pages fetching /data (default 4)")
-    parser.add_argument("--changes", type=float, default=4.0, help="sheet changes per second (default 4)")
+    parser.add_argument("--pages", type=int, default=8, help="Narrator pages fetching /data (default 8)")
+    parser.add_argument(
+        "--players", type=int, default=4, help="players' pages fetching /data, each its own build (default 4)"
+    )
+    parser.add_argument("--changes", type=float, default=8.0, help="sheet changes per second (default 8)")
     parser.add_argument("--rolls", type=float, default=10.0, help="bystander rolls per second (default 10)")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per phase (default 10)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds over every tree (default 1)")
@@ -268,12 +274,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     box = machine()
     rows = asyncio.run(run(args))
     print(
-        f"web_bench: server A of {args.sheets:,} sheets, {args.pages} Narrator pages fetching /data, "
-        f"{args.changes:g} changes/s; server B's player rolling {args.rolls:g}/s, {args.seconds:g} s a phase"
+        f"web_bench: server A of {args.sheets:,} sheets, {args.pages} Narrator and {args.players} players' "
+        f"pages fetching /data, {args.changes:g} changes/s; server B's player rolling {args.rolls:g}/s, "
+        f"{args.seconds:g} s a phase"
     )
-    print(
-        f"(the bot in its own process, SQLite; the fake Discord and the pages in this one; {box})"
-    )
+    print(f"(the bot in its own process, SQLite; the fake Discord and the pages in this one; {box})")
     headers = [
         "tree",
         "phase",
@@ -286,6 +291,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "pages",
         "MB/page",
         "bot CPU",
+        "bot CPU ms/page",
     ]
     print(table(headers, rows))
 
