@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import contextlib
 import itertools
-import socket
 import statistics
 import tempfile
 import time
@@ -43,6 +42,7 @@ from fake_discord.server import FakeDiscord
 from fake_discord.world import FakeGuild, World, many_guilds_world
 from rules.character import CharacterKind, make_character
 from storage import Storage
+from testbed.pg_server import free_port
 
 SHEETS = 2000
 SECRET = "bench-only-web-secret-of-at-least-32-bytes"
@@ -69,12 +69,6 @@ async def crowd(storage: Storage, guild: FakeGuild, count: int) -> None:
                 owner_id=owners[kind][number % len(owners[kind])],
             )
             await tx.characters.create(guild.id, sheet)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

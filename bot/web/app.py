@@ -31,7 +31,7 @@ import json
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -216,10 +216,8 @@ async def data(request: web.Request) -> web.Response:
     async def build() -> bytes:
         return await page_data(view.storage, caller, mark, grant.channel_id, view.sheets, view.work)
 
-    try:
+    with refused_as_http():
         body = await (view.pages.get((caller.guild_id, mark), build) if caller.narrator else build())
-    except Busy as busy:
-        raise web.HTTPServiceUnavailable(text=BUSY, headers={"Retry-After": "1"}) from busy
     return web.Response(body=body, content_type="application/json", headers={"Cache-Control": "no-store"})
 
 
@@ -299,19 +297,25 @@ def too_many(wait: float) -> web.HTTPTooManyRequests:
     )
 
 
+@contextlib.contextmanager
+def refused_as_http() -> Iterator[None]:
+    """A load past its bounds (``limits``) is 429, the view's workers all taken (``work``) 503."""
+    try:
+        yield
+    except TooMany as refused:
+        raise too_many(refused.wait) from refused
+    except Busy as busy:
+        raise web.HTTPServiceUnavailable(text=BUSY, headers={"Retry-After": "1"}) from busy
+
+
 async def sessions(request: web.Request) -> web.Response:
     """The "Sessions" page: the server's latest sessions (``journal_pages``), within the
     bounds of a session and of the server (``limits.PageGate``)."""
     view = state(request)
     caller, grant = await view.session(request)
-    try:
-        with view.journals.admitted(session_key(grant), caller.guild_id):
-            found = await view.storage.journal.sessions(caller.guild_id, limit=100)
-            body = await view.work.run(_encoded, sessions_page, caller.guild_id, found)
-    except TooMany as refused:
-        raise too_many(refused.wait) from refused
-    except Busy as busy:
-        raise web.HTTPServiceUnavailable(text=BUSY, headers={"Retry-After": "1"}) from busy
+    with refused_as_http(), view.journals.admitted(session_key(grant), caller.guild_id):
+        found = await view.storage.journal.sessions(caller.guild_id, limit=100)
+        body = await view.work.run(_encoded, sessions_page, caller.guild_id, found)
     return web.Response(body=body, content_type="text/html", charset="utf-8")
 
 
@@ -321,20 +325,15 @@ async def session_journal(request: web.Request) -> web.Response:
     view = state(request)
     caller, grant = await view.session(request)
     viewer = NARRATOR if caller.narrator else Viewer(user_id=caller.user_id)
-    try:
-        with view.journals.admitted(session_key(grant), caller.guild_id):
-            found = await view.storage.journal.get(caller.guild_id, int(request.match_info["session_id"]))
-            if found is None:
-                raise web.HTTPNotFound(
-                    text="No such session in this server (or it is older than the roll log keeps)."
-                )
-            entries = await view.storage.journal.all_entries(found)
-            # Encoded there too: a long night's page is megabytes (tests/bot/test_loop_stalls.py).
-            body = await view.work.run(_encoded, journal_page, caller.guild_id, found, entries, viewer)
-    except TooMany as refused:
-        raise too_many(refused.wait) from refused
-    except Busy as busy:
-        raise web.HTTPServiceUnavailable(text=BUSY, headers={"Retry-After": "1"}) from busy
+    with refused_as_http(), view.journals.admitted(session_key(grant), caller.guild_id):
+        found = await view.storage.journal.get(caller.guild_id, int(request.match_info["session_id"]))
+        if found is None:
+            raise web.HTTPNotFound(
+                text="No such session in this server (or it is older than the roll log keeps)."
+            )
+        entries = await view.storage.journal.all_entries(found)
+        # Encoded there too: a long night's page is megabytes (tests/bot/test_loop_stalls.py).
+        body = await view.work.run(_encoded, journal_page, caller.guild_id, found, entries, viewer)
     return web.Response(
         body=body, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-store"}
     )
