@@ -6,7 +6,8 @@ a process of its own (``fake_discord.process.BotProcess``) serving its web view,
 timed is the bot's own event loop; the fake Discord, the pages and the bystander are here.
 
 Server A holds 2,000 full sheets (2 MB of page data for a Narrator); a third are Heroes of
-player1 and player2. After a warm-up (the first reads and builds), three phases of
+player1 and player2. After a first look (/data, as below, just after the bot started: the
+first reads and builds), three phases of
 ``--seconds`` each: quiet; the changes alone, where the Narrator changes one sheet of server A
 ``--changes`` times a second; and /data, the changes while ``--pages`` Narrator sessions and
 ``--players`` players' sessions fetch ``/data`` as fast as the view lets them (its 429s'
@@ -47,6 +48,8 @@ from testbed.pg_server import free_port
 SHEETS = 2000
 SECRET = "bench-only-web-secret-of-at-least-32-bytes"
 KINDS = [CharacterKind.VILLAIN, CharacterKind.EXTRA, CharacterKind.HERO]
+PHASES = [("quiet", False, False), ("changes alone", False, True), ("/data", True, True)]
+"""Each phase's name, whether the pages fetch, and whether server A's sheets change."""
 
 
 async def crowd(storage: Storage, guild: FakeGuild, count: int) -> None:
@@ -128,14 +131,15 @@ class Bench:
             for n in range(2)
         ]
 
-    async def session(self, http: aiohttp.ClientSession) -> str:
-        """A Narrator's session of server A in ``http``'s cookie jar; returns the data's URL."""
+    async def session(self, http: aiohttp.ClientSession, user: str) -> str:
+        """``user``'s session of server A in ``http``'s cookie jar; returns the data's URL."""
         guild = self.crowded
+        narrator = user == "narrator"
         grant = link_grant(
             guild.id,
-            member_id(guild, "narrator"),
-            narrator=True,
-            manages_server=True,
+            member_id(guild, user),
+            narrator=narrator,
+            manages_server=narrator,
             narrator_roles=(),
             now=time.time(),
             generation=0,
@@ -182,25 +186,26 @@ class Bench:
             await record.wait_response(3.5)
         return sent
 
-    async def phase(self, args: argparse.Namespace, *, loaded: bool) -> Phase:
+    async def phase(self, args: argparse.Namespace, *, pages: bool, changes: bool) -> Phase:
         assert self.process.proc is not None
         phase, stop = Phase(), asyncio.Event()
         cpu = ProcessClock(self.process.proc.pid)
-        before = cpu.seconds()
         async with contextlib.AsyncExitStack() as stack:
             load = []
-            if loaded:
-                for _ in range(args.pages):
-                    jar = aiohttp.CookieJar(unsafe=True)  # the view is on 127.0.0.1
-                    http = await stack.enter_async_context(aiohttp.ClientSession(cookie_jar=jar))
-                    url = await self.session(http)
-                    load.append(asyncio.create_task(self.fetching(url, http, phase, stop)))
+            users = ["narrator"] * args.pages + ["player1", "player2"] * (args.players // 2)
+            for user in users if pages else []:
+                jar = aiohttp.CookieJar(unsafe=True)  # the view is on 127.0.0.1
+                http = await stack.enter_async_context(aiohttp.ClientSession(cookie_jar=jar))
+                url = await self.session(http, user)
+                load.append(asyncio.create_task(self.fetching(url, http, phase, stop)))
+            if changes:
                 load.append(asyncio.create_task(self.changing(args.changes, stop)))
-                await asyncio.sleep(0.5)  # the pages are under way before the first roll
+            await asyncio.sleep(0.5)  # the load is under way before the first roll
+            before = cpu.seconds()
             sent = await self.rolls(args.rolls, args.seconds)
+            phase.bot_cpu = cpu.seconds() - before
             stop.set()
             await asyncio.gather(*load)
-        phase.bot_cpu = cpu.seconds() - before
         for record in sent:
             if record.ack_latency is None:
                 phase.late += 1
@@ -233,11 +238,13 @@ async def run(args: argparse.Namespace) -> list[list[str]]:
                     bench = Bench(fake, db_path, tree, Path(folder) / "bot.log")
                     await bench.start()
                     try:
-                        await bench.phase(args, loaded=True)  # warm-up: first reads, first builds
-                        for loaded in (False, True):
-                            phase = await bench.phase(args, loaded=loaded)
-                            name = f"{'/data' if loaded else 'quiet'} (round {round_number + 1})"
-                            rows.append(phase.row(tree, name, args.seconds))
+                        first = await bench.phase(
+                            args, pages=True, changes=True
+                        )  # the first reads and builds
+                        rows.append(first.row(tree, f"/data, first look ({round_number + 1})", args.seconds))
+                        for name, pages, changes in PHASES:
+                            phase = await bench.phase(args, pages=pages, changes=changes)
+                            rows.append(phase.row(tree, f"{name} ({round_number + 1})", args.seconds))
                     finally:
                         await bench.process.stop()
         finally:
