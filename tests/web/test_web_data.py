@@ -6,8 +6,10 @@ import asyncio
 import time
 from typing import Any
 
+import orjson
 import pytest
 
+from bot.access import Caller
 from bot.web import sheets, snapshot
 from bot.web.app import MAX_STREAMS
 from bot.web.limits import BURST, PER_SECOND
@@ -101,6 +103,16 @@ async def test_a_page_builds_again_only_the_sheets_that_changed(
         await logged_in(client, bot_env, "player1", narrator=False)
         own = await (await client.get(url)).json()
         assert {s["name"] for s in own["sheets"]} == {"Vin", HOSTILE} and built == ["Thug"]
+
+
+async def test_kept_sheets_stay_within_their_budget_and_a_page_stays_whole(bot_env: BotEnv) -> None:
+    await bot_env.play(SCRIPT)
+    kept = sheets.SheetPages(budget=1500)  # about two of these sheets
+    narrator = Caller(guild_id=bot_env.guild_id, user_id=bot_env.user_id("narrator"), narrator=True)
+    for _ in range(3):
+        page = orjson.loads(await kept.sheets(bot_env.storage, narrator, {}))
+        assert sorted(s["name"] for s in page) == sorted(["Vin", "Thug", HOSTILE])
+        assert 0 < kept.size <= kept.budget
 
 
 async def test_a_first_look_at_a_server_of_many_sheets_holds_the_loop_under_50_ms(bot_env: BotEnv) -> None:
