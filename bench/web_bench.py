@@ -111,8 +111,8 @@ class Bench:
         self.fake = fake
         self.port = free_port()
         env = {"MISTBORN_WEB_PORT": str(self.port), "MISTBORN_WEB_SECRET": SECRET}
-        if tree != ".":
-            env["PYTHONPATH"] = str(Path(tree).resolve())
+        if tree != ".":  # that tree's packages, not the working directory's (which -m puts first)
+            env |= {"PYTHONPATH": str(Path(tree).resolve()), "PYTHONSAFEPATH": "1"}
         self.process = BotProcess(fake, db_path, log_path=log_path, env=env)
         self.payloads = Payloads(fake)
         self.crowded = fake.world.guilds[0]
