@@ -148,8 +148,11 @@ class SheetStamp(NamedTuple):
     revealed: bool
 
 
+_KINDS = {kind.value: kind for kind in CharacterKind}
+
+
 def stamp_of(row: Row) -> SheetStamp:
-    return SheetStamp(row[0], row[1], CharacterKind(row[2]), row[3], bool(row[4]))
+    return SheetStamp(row[0], row[1], _KINDS[row[2]], row[3], bool(row[4]))
 
 
 @dataclass(frozen=True)

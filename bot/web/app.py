@@ -27,6 +27,7 @@ session again every :data:`RECHECK_STREAM_SECONDS` and says ``expired`` when it 
 
 import asyncio
 import contextlib
+import gzip
 import json
 import math
 import time
@@ -205,7 +206,8 @@ def session_key(grant: Grant) -> str:
 
 
 async def data(request: web.Request) -> web.Response:
-    """The page's JSON; a session asking faster than :class:`Buckets` allows gets 429."""
+    """The page's JSON, gzipped as it is kept (``snapshot.packed_page``) unless the client
+    cannot read that; a session asking faster than :class:`Buckets` allows gets 429."""
     view = state(request)
     caller, grant = await view.session(request)
     wait = view.fetches.take(session_key(grant))
@@ -218,7 +220,12 @@ async def data(request: web.Request) -> web.Response:
 
     with refused_as_http():
         body = await (view.pages.get((caller.guild_id, mark), build) if caller.narrator else build())
-    return web.Response(body=body, content_type="application/json", headers={"Cache-Control": "no-store"})
+        headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+        else:
+            body = await view.work.run(gzip.decompress, body)
+    return web.Response(body=body, content_type="application/json", headers=headers)
 
 
 async def session_state(request: web.Request) -> web.Response:

@@ -105,6 +105,18 @@ async def test_a_page_builds_again_only_the_sheets_that_changed(
         assert {s["name"] for s in own["sheets"]} == {"Vin", HOSTILE} and built == ["Thug"]
 
 
+async def test_the_data_goes_gzipped_to_whoever_reads_gzip(bot_env: BotEnv) -> None:
+    await bot_env.play(SCRIPT)
+    url = f"/g/{bot_env.guild_id}/data"
+    async with web_client(bot_env) as client:
+        await logged_in(client, bot_env, "narrator", narrator=True)
+        packed = await client.get(url, headers={"Accept-Encoding": "gzip, deflate"})
+        plain = await client.get(url, headers={"Accept-Encoding": "identity"})
+        assert packed.headers["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain.headers
+        assert await packed.json() == await plain.json()
+        assert {s["name"] for s in (await plain.json())["sheets"]} == {"Vin", "Thug", HOSTILE}
+
+
 async def test_kept_sheets_stay_within_their_budget_and_a_page_stays_whole(bot_env: BotEnv) -> None:
     await bot_env.play(SCRIPT)
     kept = sheets.SheetPages(budget=1500)  # about two of these sheets
