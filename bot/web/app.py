@@ -206,7 +206,7 @@ def session_key(grant: Grant) -> str:
 
 
 async def data(request: web.Request) -> web.Response:
-    """The page's JSON, gzipped as it is kept (``snapshot.packed_page``) unless the client
+    """The page's JSON, gzipped as it is kept (``snapshot.build_page``) unless the client
     cannot read that; a session asking faster than :class:`Buckets` allows gets 429."""
     view = state(request)
     caller, grant = await view.session(request)

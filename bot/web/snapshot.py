@@ -186,15 +186,19 @@ def build_page(
     sheets: bytes,
     portraits: Mapping[int, str],
 ) -> bytes:
-    """The page's JSON, encoded: its Conflicts built here, its sheets' JSON array (``sheets``)
-    put in as it is. Pure work on what was read, run on the view's own workers (``work``)."""
+    """The page's JSON, encoded and gzipped: its Conflicts built here, its sheets' JSON array
+    (``sheets``) put in as it is. Pure work on what was read, run on the view's own workers
+    (``work``). Gzipped since a page of 2,000 sheets is 2 MB, and writing that to every page's
+    socket cost the loop more than building it; zlib lets go of the GIL while it works, and the
+    page is kept (``pages``) and sent as it is."""
     found = {
         "guild": str(caller.guild_id),
         "narrator": caller.narrator,
         "mark": mark,
         "conflicts": [conflict_data(channel_id, shown, caller, portraits) for channel_id, shown in boards],
     }
-    return orjson.dumps(found)[:-1] + b',"sheets":' + sheets + b"}"
+    whole = orjson.dumps(found)[:-1] + b',"sheets":' + sheets + b"}"
+    return gzip.compress(whole, compresslevel=1, mtime=0)
 
 
 async def page_data(
@@ -219,17 +223,4 @@ async def page_data(
     tokens = await storage.portraits.tokens(caller.guild_id)
     portraits = {cid: portrait_path(caller.guild_id, cid, token) for cid, token in tokens.items()}
     sheets = await kept.sheets(storage, caller, portraits)
-    return await work.run(packed_page, caller, mark, boards, sheets, portraits)
-
-
-def packed_page(
-    caller: Caller,
-    mark: str,
-    boards: Sequence[tuple[int, Shown]],
-    sheets: bytes,
-    portraits: Mapping[int, str],
-) -> bytes:
-    """:func:`build_page`, gzipped: a page of 2,000 sheets is 2 MB of JSON, and writing that to
-    every page's socket cost the loop more than building it; zlib lets go of the GIL while it
-    works, and the page is kept (``pages``) and sent as it is."""
-    return gzip.compress(build_page(caller, mark, boards, sheets, portraits), compresslevel=1, mtime=0)
+    return await work.run(build_page, caller, mark, boards, sheets, portraits)
