@@ -6,7 +6,7 @@ or ``await Storage.open(url=DATABASE_URL)`` for PostgreSQL.
 """
 
 from storage.active import ActiveCharacterRepository
-from storage.character_rows import CharacterSummary, StoredCharacter
+from storage.character_rows import CharacterSummary, SheetStamp, StoredCharacter
 from storage.characters import CharacterRepository, name_key
 from storage.conflicts import ConflictRepository, StoredConflict
 from storage.database import DEFAULT_DB_PATH, Database, Session
@@ -54,6 +54,7 @@ __all__ = [
     "SchemaVersionError",
     "Session",
     "SettingsRepository",
+    "SheetStamp",
     "StaleWriteError",
     "Storage",
     "StorageError",

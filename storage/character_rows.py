@@ -6,6 +6,7 @@ Kept apart from the repository so each module stays one screenful of one job.
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
@@ -62,6 +63,8 @@ IN_GUILD = "SELECT " + COLUMNS + " WHERE guild_id = ? ORDER BY sort_key"
 BY_OWNER = "SELECT " + COLUMNS + " WHERE guild_id = ? AND owner_id = ? ORDER BY sort_key"
 PUBLIC = " AND (kind = 'hero' OR revealed = 1)"
 """Sheets anyone in the server may read (docs/rulings.md §7.1)."""
+STAMPS = "SELECT id, version, kind, owner_id, revealed FROM characters WHERE guild_id = ?"
+STAMPS_OWNER = STAMPS + " AND owner_id = ?"
 SUMMARY = "SELECT id, name, kind, owner_id, revealed, sort_key"
 SUMMARIES = SUMMARY + " FROM characters WHERE guild_id = ?"
 SUMMARIES_OWNER = SUMMARY + " FROM characters WHERE guild_id = ? AND owner_id = ?"
@@ -130,6 +133,26 @@ class CharacterSummary(BaseModel):
     kind: CharacterKind
     owner_id: int
     revealed: bool = False
+
+
+class SheetStamp(NamedTuple):
+    """Which saved state of a sheet a row holds, read without its document: every write bumps
+    ``version`` (ids are never used again, even after a delete), and ``revealed`` changes
+    beside it. Kind and owner say who may read and control it (``bot.access``). What a cache
+    of built sheets checks itself against; a tuple, since a server's thousands are read at once."""
+
+    id: int
+    version: int
+    kind: CharacterKind
+    owner_id: int
+    revealed: bool
+
+
+_KINDS = {kind.value: kind for kind in CharacterKind}
+
+
+def stamp_of(row: Row) -> SheetStamp:
+    return SheetStamp(row[0], row[1], _KINDS[row[2]], row[3], bool(row[4]))
 
 
 @dataclass(frozen=True)

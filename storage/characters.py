@@ -37,15 +37,19 @@ from storage.character_rows import (
     PUBLIC,
     ROW_VALUES,
     SEARCH,
+    STAMPS,
+    STAMPS_OWNER,
     SUMMARIES,
     SUMMARIES_OWNER,
     UPDATE_MANY,
     UPGRADE_BATCH,
     CharacterSummary,
     SheetLimits,
+    SheetStamp,
     StoredCharacter,
     check_limits,
     not_found,
+    stamp_of,
     stored_character,
     summary_of,
     taken,
@@ -173,6 +177,15 @@ class CharacterRepository:
         else:
             rows = await fetch_all(self._session.reader, BY_OWNER, (guild_id, owner_id))
         return [stored_character(row) for row in rows]
+
+    async def stamps(self, guild_id: int, owner_id: int | None = None) -> list[SheetStamp]:
+        """Which state every sheet of the server (or of one member) is in, in name order, read
+        from its columns alone: no document is read or parsed, so checking a server of
+        thousands of sheets for what changed costs one cheap query (the web view's page)."""
+        sql = STAMPS if owner_id is None else STAMPS_OWNER
+        params: tuple[int, ...] = (guild_id,) if owner_id is None else (guild_id, owner_id)
+        rows = await fetch_all(self._session.reader, sql + " ORDER BY sort_key", params)
+        return [stamp_of(row) for row in rows]
 
     async def summaries(
         self, guild_id: int, owner_id: int | None = None, *, public_only: bool = False

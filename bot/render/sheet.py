@@ -30,6 +30,14 @@ from bot.render.common import (
 # ``fit`` and ``units`` moved to ``bot.render.common``; still importable from here.
 from bot.render.common import fit as fit
 from bot.render.common import units as units
+from bot.render.sheet_words import (
+    MEMBERS,
+    burden_weight,
+    members_standing,
+    named_traits,
+    prop_bonuses,
+    standing_spent,
+)
 from rules.character import (
     Attribute,
     Character,
@@ -42,7 +50,6 @@ from rules.character import (
     pewter_rating,
     resilience_current,
     resilience_max,
-    standing_available,
 )
 from rules.character.names import RESILIENCE_DEFEAT
 from rules.words import count_of
@@ -135,15 +142,16 @@ def attribute_lines(character: Character) -> list[str]:
 def standing_lines(character: Character) -> list[str]:
     lines = []
     for standing in Standing:
-        rating, spent = character.standings.get(standing), character.spent.get(standing)
-        left = f" ({spent} spent: {standing_available(character, standing)} left)" if spent else ""
-        lines.append(f"{standing.label} **{rating}**{left}")
+        spent = standing_spent(character, standing)
+        lines.append(
+            f"{standing.label} **{character.standings.get(standing)}**" + (f" ({spent})" if spent else "")
+        )
     return lines
 
 
 def resilience_lines(character: Character) -> list[str]:
     if character.is_extra:
-        return [f"{character.members_left} of {character.size} standing"]
+        return [members_standing(character.members_left, character.size)]
     lines = []
     for resilience in Resilience:
         now, top = resilience_current(character, resilience), resilience_max(character, resilience)
@@ -153,31 +161,19 @@ def resilience_lines(character: Character) -> list[str]:
 
 
 def burden_lines(character: Character) -> list[str]:
-    return [
-        f"• {plain(b.name)} — {b.severity.label} (+{b.severity.dice} against)" for b in character.burdens
-    ] or ["None"]
+    return [f"• {plain(b.name)} — {burden_weight(b)}" for b in character.burdens] or ["None"]
 
 
 def trait_lines(character: Character) -> list[str]:
-    traits = character.traits
-    named = [
-        ("Drive", traits.drive),
-        ("Profession", traits.profession),
-        ("Specialty", traits.specialty),
-        ("Feature", traits.feature),
-        ("Personality", traits.personality),
+    return [
+        f"**{label}:** {plain(text)}" if label else f"• {plain(text)}"
+        for label, text in named_traits(character.traits)
     ]
-    lines = [f"**{label}:** {plain(text)}" for label, text in named if text]
-    return lines + [f"• {plain(text)}" for text in traits.extras]
 
 
 def prop_line(name: str, weapon: int | None, armour: int | None) -> str:
-    bonuses = [
-        f"weapon +{weapon}" if weapon is not None else "",
-        f"armour {armour}" if armour is not None else "",
-    ]
-    extra = ", ".join(b for b in bonuses if b)
-    return f"• {plain(name)}" + (f" ({extra})" if extra else "")
+    bonuses = prop_bonuses(weapon, armour)
+    return f"• {plain(name)}" + (f" ({bonuses})" if bonuses else "")
 
 
 def _description(character: Character) -> str:
@@ -217,7 +213,7 @@ def sheet_embed(character: Character) -> discord.Embed:
     add_lines(embed, "Attributes", attribute_lines(character), inline=True)
     add_lines(embed, "Standings", standing_lines(character), inline=True)
     add_lines(
-        embed, "Members" if character.is_extra else "Resiliences", resilience_lines(character), inline=True
+        embed, MEMBERS if character.is_extra else "Resiliences", resilience_lines(character), inline=True
     )
     if traits := trait_lines(character):
         add_lines(embed, "Traits", traits)
@@ -261,7 +257,7 @@ def change_embed(
     embed = discord.Embed(title=_title(character), description=fit(summary, DESCRIPTION_LIMIT), colour=colour)
     for key in sections:
         name, lines = SECTIONS[key]
-        add_lines(embed, "Members" if key == "resiliences" and character.is_extra else name, lines(character))
+        add_lines(embed, MEMBERS if key == "resiliences" and character.is_extra else name, lines(character))
     if warnings:
         add_lines(embed, "Hero build check (advice only)", [f"• {w}" for w in warnings])
     return fit_embed(embed)

@@ -32,6 +32,7 @@ from bot.render.sheet import (
     standing_lines,
     trait_lines,
 )
+from bot.render.sheet_words import MEMBERS
 from rules.character import Character
 
 TEXT_LIMIT = 4000
@@ -45,7 +46,7 @@ def sheet_parts(character: Character) -> list[tuple[str, list[str]]]:
     parts = [
         ("Attributes", [" · ".join(attribute_lines(character))]),
         ("Standings", [" · ".join(standing_lines(character))]),
-        ("Members" if character.is_extra else "Resiliences", [" · ".join(resilience_lines(character))]),
+        (MEMBERS if character.is_extra else "Resiliences", [" · ".join(resilience_lines(character))]),
     ]
     if traits := trait_lines(character):
         parts.append(("Traits", traits))

@@ -14,8 +14,10 @@ Live updates are server-sent events: each stream polls the server's change mark
 the page then fetches ``data`` again. The database, not this process's memory, is what is
 watched, so the view sees moves made by any bot process, and EventSource reconnects by itself
 after a restart. Open streams are bounded per member and in all; a session's ``data`` fetches
-are bounded too (``limits``), the JSON is built in a worker thread (``snapshot``), and the
-Narrators watching one server share one build per change (``pages``).
+are bounded too, and so are the "Sessions" pages, per session and per server (``limits``);
+a page's sheets are kept from one build to the next (``sheets``), its heavy work runs on the
+view's own workers (``work``), and the Narrators watching one server share one build per
+change (``pages``).
 
 A session holds while its member's session generation is the one it was made in (a new
 ``/web`` or ``/web logout`` ends it, ``storage.web``) and, for a Narrator, while Discord still
@@ -25,25 +27,29 @@ session again every :data:`RECHECK_STREAM_SECONDS` and says ``expired`` when it 
 
 import asyncio
 import contextlib
+import gzip
 import json
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
 from bot.access import Caller, narrator_by_rule
 from bot.config import Settings
 from bot.web.journal_pages import journal_page, sessions_page
-from bot.web.limits import Buckets
+from bot.web.limits import Buckets, PageGate, TooMany
 from bot.web.pages import NarratorPages
 from bot.web.portraits import add_portraits
+from bot.web.sheets import SheetPages
 from bot.web.snapshot import page_data
 from bot.web.standing import MemberGone, Standing, StandingCache, Standings
 from bot.web.tokens import SESSION_LIFE, BadToken, Grant, Kind, sign, signing_key, verify
+from bot.web.work import Busy, WebWork
 from rules.journal import NARRATOR, Viewer
 from storage import Storage
 
@@ -76,6 +82,7 @@ LOGIN_PAGE = """<!doctype html>
 <title>Mistborn — opening the view</title></head>
 <body><p><a href="{path}">Open the view</a></p></body></html>
 """
+BUSY = "The view is busy; try again shortly."
 STREAM_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
 Clock = Callable[[], float]
 
@@ -96,7 +103,10 @@ class WebState:
         self.clock = clock
         self.standings = StandingCache(standings, clock)
         self.fetches = Buckets(clock)
+        self.journals = PageGate(clock)
         self.pages = NarratorPages()
+        self.sheets = SheetPages()
+        self.work = WebWork()
         self.streams: Counter[tuple[int, int]] = Counter()
         self.max_streams_in_all = max_streams_in_all
         self.closing = asyncio.Event()
@@ -196,21 +206,26 @@ def session_key(grant: Grant) -> str:
 
 
 async def data(request: web.Request) -> web.Response:
-    """The page's JSON; a session asking faster than :class:`Buckets` allows gets 429."""
+    """The page's JSON, gzipped as it is kept (``snapshot.build_page``) unless the client
+    cannot read that; a session asking faster than :class:`Buckets` allows gets 429."""
     view = state(request)
     caller, grant = await view.session(request)
     wait = view.fetches.take(session_key(grant))
     if wait > 0:
-        raise web.HTTPTooManyRequests(
-            text="Too many requests; try again shortly.", headers={"Retry-After": str(math.ceil(wait))}
-        )
+        raise too_many(wait)
     mark = await view.storage.web.mark(caller.guild_id)
 
     async def build() -> bytes:
-        return await page_data(view.storage, caller, mark, grant.channel_id)
+        return await page_data(view.storage, caller, mark, grant.channel_id, view.sheets, view.work)
 
-    body = await (view.pages.get((caller.guild_id, mark), build) if caller.narrator else build())
-    return web.Response(body=body, content_type="application/json", headers={"Cache-Control": "no-store"})
+    with refused_as_http():
+        body = await (view.pages.get((caller.guild_id, mark), build) if caller.narrator else build())
+        headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+        else:
+            body = await view.work.run(gzip.decompress, body)
+    return web.Response(body=body, content_type="application/json", headers=headers)
 
 
 async def session_state(request: web.Request) -> web.Response:
@@ -283,32 +298,56 @@ async def _stream(
             await asyncio.wait_for(view.closing.wait(), POLL_SECONDS)
 
 
+def too_many(wait: float) -> web.HTTPTooManyRequests:
+    return web.HTTPTooManyRequests(
+        text="Too many requests; try again shortly.", headers={"Retry-After": str(max(1, math.ceil(wait)))}
+    )
+
+
+@contextlib.contextmanager
+def refused_as_http() -> Iterator[None]:
+    """A load past its bounds (``limits``) is 429, the view's workers all taken (``work``) 503."""
+    try:
+        yield
+    except TooMany as refused:
+        raise too_many(refused.wait) from refused
+    except Busy as busy:
+        raise web.HTTPServiceUnavailable(text=BUSY, headers={"Retry-After": "1"}) from busy
+
+
 async def sessions(request: web.Request) -> web.Response:
-    """The "Sessions" page: the server's latest sessions (``journal_pages``)."""
+    """The "Sessions" page: the server's latest sessions (``journal_pages``), within the
+    bounds of a session and of the server (``limits.PageGate``)."""
     view = state(request)
-    caller, _ = await view.session(request)
-    found = await view.storage.journal.sessions(caller.guild_id, limit=100)
-    return web.Response(text=sessions_page(caller.guild_id, found), content_type="text/html")
+    caller, grant = await view.session(request)
+    with refused_as_http(), view.journals.admitted(session_key(grant), caller.guild_id):
+        found = await view.storage.journal.sessions(caller.guild_id, limit=100)
+        body = await view.work.run(_encoded, sessions_page, caller.guild_id, found)
+    return web.Response(body=body, content_type="text/html", charset="utf-8")
 
 
 async def session_journal(request: web.Request) -> web.Response:
-    """One session's journal: the Narrator's full one, or what this player may read."""
+    """One session's journal: the Narrator's full one, or what this player may read; bounded
+    as the Sessions page is."""
     view = state(request)
-    caller, _ = await view.session(request)
-    found = await view.storage.journal.get(caller.guild_id, int(request.match_info["session_id"]))
-    if found is None:
-        raise web.HTTPNotFound(
-            text="No such session in this server (or it is older than the roll log keeps)."
-        )
-    entries = await view.storage.journal.all_entries(found)
+    caller, grant = await view.session(request)
     viewer = NARRATOR if caller.narrator else Viewer(user_id=caller.user_id)
-    # Encoded in the thread too: a long night's page is megabytes (tests/bot/test_loop_stalls.py).
-    body = await asyncio.to_thread(
-        lambda: journal_page(caller.guild_id, found, entries, viewer).encode("utf-8")
-    )
+    with refused_as_http(), view.journals.admitted(session_key(grant), caller.guild_id):
+        found = await view.storage.journal.get(caller.guild_id, int(request.match_info["session_id"]))
+        if found is None:
+            raise web.HTTPNotFound(
+                text="No such session in this server (or it is older than the roll log keeps)."
+            )
+        entries = await view.storage.journal.all_entries(found)
+        # Encoded there too: a long night's page is megabytes (tests/bot/test_loop_stalls.py).
+        body = await view.work.run(_encoded, journal_page, caller.guild_id, found, entries, viewer)
     return web.Response(
         body=body, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-store"}
     )
+
+
+def _encoded(page: Callable[..., str], *args: Any) -> bytes:
+    return page(*args).encode("utf-8")
 
 
 async def not_found(request: web.Request) -> web.Response:
@@ -325,6 +364,10 @@ async def _close_streams(app: web.Application) -> None:
     app[VIEW].closing.set()
 
 
+async def _close_work(app: web.Application) -> None:
+    app[VIEW].work.close()
+
+
 def make_app(
     storage: Storage,
     settings: Settings,
@@ -339,6 +382,7 @@ def make_app(
     app[VIEW] = WebState(storage, settings, clock, standings, max_streams_in_all)
     app.on_response_prepare.append(security_headers)
     app.on_shutdown.append(_close_streams)
+    app.on_cleanup.append(_close_work)
     app.router.add_get("/", not_found)
     app.router.add_get("/login", login)
     app.router.add_get(r"/g/{guild_id:\d{1,20}}/", page)

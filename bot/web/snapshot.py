@@ -7,7 +7,8 @@ player cannot read, with its stakes, is never shown to them. A Conflict goes thr
 ``visibility_of`` for players (the board's public view: the Narrator's secret Villains and
 Extras as a name and a plain state, never a number) and the full view for a Narrator; a sheet
 is listed when the caller both controls it and may read it (``Caller.controls`` and
-``Caller.can_read``), which is every sheet for a Narrator and a player's own Heroes.
+``Caller.can_read``), which is every sheet for a Narrator and a player's own Heroes; the
+sheets' JSON is kept from one page to the next (``sheets``).
 
 User text goes out raw inside JSON, never as HTML or Markdown: the page puts it on screen
 with ``textContent`` only, so a name like ``<b>Vin</b>`` shows as typed (§7.3). A portrait is
@@ -15,30 +16,30 @@ named by its path on this view (``bot.web.portraits``), beside a sheet the calle
 a fighter whose numbers they may see.
 """
 
-import asyncio
-import json
+import gzip
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import orjson
 
 from bot.access import Caller, visibility_of
 from bot.render.conflict import FULL, Visibility
 from bot.render.conflict_status import PHASES, status_word
 from bot.render.portraits import portrait_path
+from bot.web.sheets import SheetPages, members_data
+from bot.web.work import WebWork
 from bot.workers.board_state import Shown, stored_board
 from rules.character import (
-    Attribute,
     Character,
     CharacterKind,
     Resilience,
-    Standing,
     resilience_current,
     resilience_max,
-    standing_available,
 )
 from rules.conflict import ActionKind, Conflict, Participant, Phase, declaration_order, resolve_order, waiting
 from rules.conflict.order import declaration_key
 from rules.conflict.specs import Side
-from storage import Storage, StoredCharacter
+from storage import Storage
 
 JSON = dict[str, Any]
 
@@ -102,7 +103,7 @@ def participant_data(
         "burdens": len(sheet.burdens) if sheet is not None else 0,
     }
     if participant.is_extra:
-        data |= {"members_left": participant.members_left, "size": participant.size}
+        data["members"] = members_data(participant.members_left, participant.size)
     elif sheet is not None:
         data["resiliences"] = _resiliences(participant, sheet)
     return data
@@ -160,46 +161,6 @@ def conflict_data(
     }
 
 
-def sheet_data(stored: StoredCharacter) -> JSON:
-    """A whole sheet; only ever built for a caller who may read it (:func:`page_data`)."""
-    c = stored.character
-    return {
-        "id": stored.id,
-        "name": c.name,
-        "kind": c.kind.value,
-        "kind_label": c.kind.label,
-        "owner": str(c.owner_id),
-        "revealed": stored.revealed,
-        "concept": c.concept,
-        "attributes": [{"name": a.label, "rating": c.attributes.get(a)} for a in Attribute],
-        "standings": [
-            {"name": s.label, "rating": c.standings.get(s), "left": standing_available(c, s)}
-            for s in Standing
-        ],
-        "resiliences": []
-        if c.is_extra
-        else [
-            {"name": r.label, "current": resilience_current(c, r), "max": resilience_max(c, r)}
-            for r in Resilience
-        ],
-        "members": {"left": c.members_left, "size": c.size} if c.is_extra else None,
-        "burdens": [{"name": b.name, "severity": b.severity.label} for b in c.burdens],
-        "powers": [{"name": p.full_label, "rating": p.rating, "stunts": list(p.stunts)} for p in c.powers],
-        "traits": [t for t in (c.traits.drive, c.traits.profession, c.traits.specialty) if t]
-        + list(c.traits.extras),
-        "props": [p.name for p in c.props],
-        "destiny": c.destiny,
-        "tragedy": c.tragedy,
-        "notes": c.notes,
-    }
-
-
-def listed(caller: Caller, stored: StoredCharacter) -> bool:
-    """The page lists sheets the caller controls and may read: all for a Narrator, a player's
-    own Heroes (both judged by ``bot.access``, docs/rulings.md §6.9, §7.1)."""
-    return caller.controls(stored.character) and caller.can_read(stored.character, stored.revealed)
-
-
 def takes_part(caller: Caller, shown: Shown) -> bool:
     """Whether one of the caller's own Heroes is in the Conflict ``shown``."""
     conflict = shown.conflict
@@ -222,34 +183,44 @@ def build_page(
     caller: Caller,
     mark: str,
     boards: Sequence[tuple[int, Shown]],
-    sheets: Sequence[StoredCharacter],
-    tokens: Mapping[int, str] | None = None,
+    sheets: bytes,
+    portraits: Mapping[int, str],
 ) -> bytes:
-    """The page's JSON, encoded: pure work on what was read, run in a thread (:func:`page_data`).
-    ``tokens``: each character with a portrait and its token (``storage.portraits``)."""
-    portraits = {cid: portrait_path(caller.guild_id, cid, token) for cid, token in (tokens or {}).items()}
+    """The page's JSON, encoded and gzipped: its Conflicts built here, its sheets' JSON array
+    (``sheets``) put in as it is. Pure work on what was read, run on the view's own workers
+    (``work``). Gzipped since a page of 2,000 sheets is 2 MB, and writing that to every page's
+    socket cost the loop more than building it; zlib lets go of the GIL while it works, and the
+    page is kept (``pages``) and sent as it is."""
     found = {
         "guild": str(caller.guild_id),
         "narrator": caller.narrator,
         "mark": mark,
         "conflicts": [conflict_data(channel_id, shown, caller, portraits) for channel_id, shown in boards],
-        "sheets": [sheet_data(s) | {"portrait": portraits.get(s.id)} for s in sheets if listed(caller, s)],
     }
-    return json.dumps(found, separators=(",", ":")).encode("utf-8")
+    whole = orjson.dumps(found)[:-1] + b',"sheets":' + sheets + b"}"
+    return gzip.compress(whole, compresslevel=1, mtime=0)
 
 
-async def page_data(storage: Storage, caller: Caller, mark: str, asked_from: int | None = None) -> bytes:
-    """Everything the page shows of ``caller``'s server, read fresh from storage, as JSON bytes.
+async def page_data(
+    storage: Storage,
+    caller: Caller,
+    mark: str,
+    asked_from: int | None,
+    kept: SheetPages,
+    work: WebWork,
+) -> bytes:
+    """Everything the page shows of ``caller``'s server, as it is saved now, as gzipped JSON.
 
-    The reads stay on the event loop; building and encoding (2.6 MB for a Narrator on a server
-    of 2,000 sheets) run in a worker thread, so the bot's interactions never wait behind them."""
+    The reads stay on the event loop; the sheets are mostly kept from earlier pages and the
+    few that changed built on the loop (``sheets``); the Conflicts and the whole are built on
+    the view's own workers, so the bot's interactions never wait behind them."""
     boards = []
     for channel_id in await storage.conflicts.channels_in(caller.guild_id):
         found = await stored_board(storage, caller.guild_id, channel_id)
         live = found is not None and found[1].conflict is not None
         if found is not None and live and lists_conflict(caller, channel_id, found[1], asked_from):
             boards.append((channel_id, found[1]))
-    owner = None if caller.reads_secret_sheets else caller.user_id
-    sheets = await storage.characters.list_by_guild(caller.guild_id, owner)
     tokens = await storage.portraits.tokens(caller.guild_id)
-    return await asyncio.to_thread(build_page, caller, mark, boards, sheets, tokens)
+    portraits = {cid: portrait_path(caller.guild_id, cid, token) for cid, token in tokens.items()}
+    sheets = await kept.sheets(storage, caller, portraits)
+    return await work.run(build_page, caller, mark, boards, sheets, portraits)

@@ -31,7 +31,7 @@ function dice(count, label, kind) {
   return add(row, box, el("span", "count " + kind + "-count", count));
 }
 
-function meter(name, now, top) {
+function meter(name, now, top, text) {
   const row = el("div", "res");
   const bar = el("div", "bar");
   const share = top > 0 ? now / top : 0;
@@ -39,7 +39,7 @@ function meter(name, now, top) {
   const fill = el("span");
   fill.style.width = Math.round(Math.max(0, Math.min(1, share)) * 100) + "%";
   bar.appendChild(fill);
-  return add(row, el("span", "label", name), bar, el("span", "value", now + "/" + top));
+  return add(row, el("span", "label", name), bar, el("span", "value", text || now + "/" + top));
 }
 
 function portrait(path, name) {
@@ -69,7 +69,7 @@ function participant(p) {
   add(card, dice(p.action_dice, "Action", "action"), dice(p.defense_dice, "Defense", "defense"));
   if (p.next_round_dice) card.appendChild(el("div", "meta", "+" + p.next_round_dice + " dice next round"));
   if (p.resiliences) for (const r of p.resiliences) card.appendChild(meter(r.name, r.current, r.max));
-  if (p.size !== undefined) card.appendChild(meter("Standing", p.members_left, p.size));
+  if (p.members) card.appendChild(meter(p.members.label, p.members.left, p.members.size, p.members.text));
   if (p.burdens) card.appendChild(el("div", "meta", p.burdens + (p.burdens === 1 ? " Burden" : " Burdens")));
   return card;
 }
@@ -118,22 +118,35 @@ function sheet(s) {
   if (s.concept) card.appendChild(el("p", "concept", s.concept));
   const ratings = el("div", "ratings");
   for (const r of s.attributes.concat(s.standings)) {
-    ratings.appendChild(add(el("div"), el("span", null, r.name), el("b", null, r.rating)));
+    const cell = add(el("div"), el("span", null, r.name), el("b", null, r.rating));
+    if (r.spent) cell.appendChild(el("span", "spent", "(" + r.spent + ")"));
+    ratings.appendChild(cell);
   }
   card.appendChild(ratings);
   for (const r of s.resiliences) card.appendChild(meter(r.name, r.current, r.max));
-  if (s.members) card.appendChild(meter("Standing", s.members.left, s.members.size));
+  if (s.members) card.appendChild(meter(s.members.label, s.members.left, s.members.size, s.members.text));
+  // Each item's words come from the server (bot/render/sheet_words.py), as the card's do.
+  const traits = s.traits.map((t) => (t.label ? [t.label + ": ", t.text] : ["", t.text]));
   const lists = [
-    ["Burdens", s.burdens.map((b) => b.name + " — " + b.severity)],
-    ["Powers", s.powers.map((p) => p.name + " " + p.rating)],
-    ["Traits", s.traits], ["Props", s.props],
+    ["Traits", traits],
+    ["Destiny", s.destiny ? [["", s.destiny]] : []],
+    ["Tragedy", s.tragedy ? [["", s.tragedy]] : []],
+    ["Burdens", s.burdens.map((b) => ["", b.name + " — " + b.weight])],
+    ["Powers", s.powers.map((p) => ["", p.name + " " + p.rating])],
+    ["Stunts", s.powers.flatMap((p) => p.stunts.map((stunt) => [p.name + ": ", stunt]))],
+    ["Props", s.props.map((p) => ["", p.name + (p.bonuses ? " (" + p.bonuses + ")" : "")])],
+    ["Notes", s.notes ? s.notes.split("\n").map((line) => ["", line]) : []],
   ];
   for (const [label, items] of lists) {
     if (!items.length) continue;
-    card.appendChild(el("div", "meta", label));
+    const part = el("section", "part");
+    part.dataset.part = label.toLowerCase();
+    add(part, el("div", "meta", label));
     const list = el("ul", "list");
-    for (const item of items) list.appendChild(el("li", null, item));
-    card.appendChild(list);
+    for (const [name, text] of items) {
+      list.appendChild(add(el("li"), name ? el("b", null, name) : null, el("span", null, text)));
+    }
+    card.appendChild(add(part, list));
   }
   return card;
 }
