@@ -17,9 +17,10 @@ a prompt whose buttons went with a message that was deleted. Once connected (``o
 
 A channel that no longer exists has its queued messages settled as failed and its board
 forgotten; a server the bot is not connected to is left for the next start. A channel where
-Discord refused the bot (it lost access) is not asked anything: the first refusal marked it,
-in the database, so a thousand such channels cost no request at the next start
-(``bot.workers.refusals``).
+Discord refuses the bot (it lost access) is not asked anything: where discord.py's cache of the
+server already shows that the bot may not post there (Discord's own advice against refused
+requests), or where a refusal marked it before, in the database (``bot.workers.refusals``). A
+thousand such channels cost no request, and the others are not kept waiting behind them.
 
 The work is bounded and spread: one Conflict at a time, every REST call through the
 :class:`~bot.workers.pacing.Pacer` (this process's share of the bot's budget; discord.py sleeps
@@ -41,7 +42,7 @@ from bot.workers.board import Boards
 from bot.workers.board_state import Shown
 from bot.workers.outbox import GONE, Outbox
 from bot.workers.pacing import Pacer
-from bot.workers.refusals import Refusals
+from bot.workers.refusals import CACHED, Refusals, may_post
 from bot.workers.threads import ThreadLocked
 from rules.character import Character
 from rules.conflict import Conflict
@@ -225,8 +226,13 @@ class CatchUp:
             return False  # not connected to that server now: the next start tries again
         if self.flow.refusals.blocked(guild_id, channel_id):
             return False  # Discord refused the bot there: not asked again until it may post
-        if guild.get_channel_or_thread(channel_id) is not None:
-            return True
+        channel = guild.get_channel_or_thread(channel_id)
+        if channel is not None and guild.me is not None:
+            thread = isinstance(channel, discord.Thread)
+            if may_post(channel.permissions_for(guild.me), thread=thread):
+                return True
+            await self.flow.refusals.mark(guild_id, channel_id, CACHED)  # would be refused: not asked
+            return False
         await self.pacer.turn(channel_id)  # not in the cache: an archived thread, or deleted?
         try:
             await self.client.fetch_channel(channel_id)

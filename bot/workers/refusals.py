@@ -7,7 +7,8 @@ queued message there; retried with a back-off, and again by each start's catch-u
 such channels and a few restarts cross that line. So the first 403 a background call meets in a
 channel marks it, in memory and in the database (``storage.refused``), and the boards, the outbox
 and catching up leave a marked channel alone, across restarts too: at most one refused request
-per channel, ever, until something changes.
+per channel, until something changes. Catching up at start asks nothing where discord.py's cache
+already shows that the bot may not post (``bot.workers.catchup``): it marks the channel at once.
 
 What changes it is Discord saying the bot may post there again. Every interaction carries the
 bot's permissions in its channel (``app_permissions``), so each Conflict command checks them
@@ -36,7 +37,8 @@ CANNOT_POST = (
     "Messages** and **Read Message History** here; the board comes back with the next move."
 )
 """Told once per channel (per process) while the bot may not post there."""
-ASKED = "Discord says the bot may not view or post in this channel (the interaction's permissions)"
+ASKED = "the interaction's permissions: the bot may not view or post here"
+CACHED = "the bot's permissions here, as Discord last sent them: it may not view or post here"
 
 
 def may_post(permissions: discord.Permissions, *, thread: bool) -> bool:
@@ -68,7 +70,21 @@ class Refusals:
 
     async def refused(self, guild_id: int, channel_id: int, error: discord.HTTPException) -> None:
         """Discord refused a background call in the channel (403): mark it, say so once."""
-        await self._mark((guild_id, channel_id), reason(error))
+        await self.mark(guild_id, channel_id, reason(error))
+
+    async def mark(self, guild_id: int, channel_id: int, why: str) -> None:
+        """Discord would refuse the bot in the channel (``why``): leave it alone from now on."""
+        key = (guild_id, channel_id)
+        if key in self._marked:
+            return
+        self._marked.add(key)
+        await self._write(self.storage.refused.mark(guild_id, channel_id, why))
+        log.warning(
+            "Discord refuses the bot in channel %s (%s): its board and queued messages wait "
+            "until an interaction there shows the bot may post again",
+            channel_id,
+            why,
+        )
 
     async def seen(
         self, guild_id: int, channel_id: int, permissions: discord.Permissions, *, thread: bool
@@ -77,8 +93,7 @@ class Refusals:
         now: mark it or clear it to match; True if the mark was cleared (what it owes is due)."""
         key = (guild_id, channel_id)
         if not may_post(permissions, thread=thread):
-            if key not in self._marked:
-                await self._mark(key, ASKED)
+            await self.mark(guild_id, channel_id, ASKED)
             return False
         if key not in self._marked:
             return False
@@ -100,18 +115,6 @@ class Refusals:
         """The channel is gone (deleted): nothing to remember of it."""
         self._marked.discard((guild_id, channel_id))
         await self._write(self.storage.refused.clear(guild_id, channel_id))
-
-    async def _mark(self, key: Key, why: str) -> None:
-        if key in self._marked:
-            return
-        self._marked.add(key)
-        await self._write(self.storage.refused.mark(*key, why))
-        log.warning(
-            "Discord refuses the bot in channel %s (%s): its board and queued messages wait "
-            "until an interaction there shows the bot may post again",
-            key[1],
-            why,
-        )
 
     async def _write(self, change: Awaitable[object]) -> None:
         """Save a change of mark; if the database fails, this process still knows it, and the

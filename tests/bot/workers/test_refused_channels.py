@@ -25,6 +25,13 @@ async def marked(env: BotEnv) -> set[tuple[int, int]]:
     return {(row.guild_id, row.channel_id) for row in await env.storage.refused.all()}
 
 
+def owed() -> NewMessage:
+    """A message the table is owed (queued by a move whose answer failed, say)."""
+    return NewMessage(
+        kind=MessageKind.NOTICE, payload={"content": "Owed to the table", "allowed_mentions": {"parse": []}}
+    )
+
+
 def lines(env: BotEnv) -> list[str]:
     return [
         str(m.get("content")) for m in env.harness.fake.messages.values() if m.get("content") == CANNOT_POST
@@ -67,17 +74,45 @@ async def test_a_channel_the_bot_lost_is_told_once_left_alone_across_a_restart_a
     assert await board_is_correct(env) and await marked(env) == set()
 
 
-async def test_a_refusal_met_in_the_background_is_remembered_and_its_queued_message_kept(
-    bot_env: BotEnv,
-) -> None:
-    """The bot loses access while it is away: the first start is refused once and remembers it;
-    the next start asks nothing; a queued message waits, untried, and is posted once the bot
-    may post again."""
+async def test_a_start_asks_nothing_where_the_cache_shows_the_bot_lost_access(bot_env: BotEnv) -> None:
+    """The bot lost access while it was away: the server's channels as Discord sends them at
+    connect show it, so catching up asks nothing there; a queued message waits, untried, and is
+    posted once the bot may post again."""
     env, fake = bot_env, bot_env.harness.fake
     await env.play(DUEL)
     await env.bot.conflicts.idle()
     channel = env.harness.channel.id
-    deny_bot(env.world, channel)  # while the bot is away: it reads it only at the next start
+    conflict = await env.storage.conflicts.get(env.guild_id, channel)
+    assert conflict is not None
+    [row] = await env.storage.outbox.add(env.guild_id, channel, conflict.id, [owed()])
+    deny_bot(env.world, channel)  # while the bot is away
+    before = len(fake.invalid)
+    await env.restart()
+    env.bot.conflicts.outbox.retry_delays = QUICK_RETRIES
+    await asyncio.wait_for(env.bot.catch_up.done.wait(), 10)
+    await asyncio.sleep(0.3)
+    assert fake.invalid.since(before) == [] and await marked(env) == {(env.guild_id, channel)}
+    waiting = await env.storage.outbox.get(row.id)
+    assert waiting is not None and not waiting.settled and waiting.attempted_at is None
+
+    await set_bot_access(fake, channel, denied=0)
+    await env.slash("/conflict adjust who:Thug dice:1")
+    await env.bot.conflicts.idle()
+    shown = await env.storage.outbox.get(row.id)
+    assert shown is not None and shown.message_id is not None and shown.failure is None
+    assert await board_is_correct(env) and fake.invalid.since(before) == []
+
+
+async def test_a_refusal_the_cache_did_not_foresee_is_asked_once_and_remembered_across_restarts(
+    bot_env: BotEnv,
+) -> None:
+    """Discord refuses the bot in a channel for a reason its cache does not show: the first start
+    is refused once and remembers it; the next start asks nothing."""
+    env, fake = bot_env, bot_env.harness.fake
+    await env.play(DUEL)
+    await env.bot.conflicts.idle()
+    channel = env.harness.channel.id
+    fake.inject_fault("*", rf"/channels/{channel}(/|$)", 403, times=100)
     before = len(fake.invalid)
     await env.restart()
     await asyncio.wait_for(env.bot.catch_up.done.wait(), 10)
@@ -86,25 +121,15 @@ async def test_a_refusal_met_in_the_background_is_remembered_and_its_queued_mess
     assert status == 403 and str(channel) in request, request
     assert await marked(env) == {(env.guild_id, channel)}
 
-    conflict = await env.storage.conflicts.get(env.guild_id, channel)
-    assert conflict is not None
-    body = {"content": "Owed to the table", "allowed_mentions": {"parse": []}}
-    note = NewMessage(kind=MessageKind.NOTICE, payload=body)
-    [row] = await env.storage.outbox.add(env.guild_id, channel, conflict.id, [note])
     await env.restart()
-    env.bot.conflicts.outbox.retry_delays = QUICK_RETRIES
     await asyncio.wait_for(env.bot.catch_up.done.wait(), 10)
-    await asyncio.sleep(0.3)
-    assert len(fake.invalid.since(before)) == 1  # neither the board nor the queued row was tried
-    waiting = await env.storage.outbox.get(row.id)
-    assert waiting is not None and not waiting.settled
+    await env.bot.conflicts.idle()
+    assert len(fake.invalid.since(before)) == 1
 
-    await set_bot_access(fake, channel, denied=0)
+    fake.faults[-1].remaining = 0  # whatever refused the bot is over; a move there says so
     await env.slash("/conflict adjust who:Thug dice:1")
     await env.bot.conflicts.idle()
-    shown = await env.storage.outbox.get(row.id)
-    assert shown is not None and shown.message_id is not None and shown.failure is None
-    assert await board_is_correct(env)
+    assert await board_is_correct(env) and await marked(env) == set()
 
 
 async def test_a_queued_message_refused_is_not_retried(bot_env: BotEnv) -> None:
