@@ -122,7 +122,10 @@ async def run_discord(settings: Settings, *, sync_global: bool) -> None:
     async with await open_storage(settings) as storage:
         bot = make_bot(settings=settings, storage=storage, sync_global=sync_global, freeze_gc=True)
         async with bot:
-            await bot.start(settings.token.get_secret_value())
+            try:
+                await bot.start(settings.token.get_secret_value())
+            except discord.LoginFailure as error:  # at login, or later (bot.rest_watch)
+                raise StartupError(f"Discord refused DISCORD_TOKEN (401): {error} Check the token.") from None
 
 
 @contextlib.asynccontextmanager

@@ -26,6 +26,7 @@ from bot.config import Settings
 from bot.errors import DM_REFUSAL, on_app_command_error
 from bot.health import HealthServer
 from bot.moves.service import ConflictFlow
+from bot.rest_watch import watch
 from bot.web.server import WebServer, public_url
 from bot.web.standing import DiscordStandings
 from bot.workers.catchup import CatchUp
@@ -132,6 +133,8 @@ class MistbornClient(commands.Bot):
         # The bot never joins voice: without this, every start logs two warnings asking the
         # operator for voice's packages (PyNaCl, davey), which it does not need.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        shard_plan = settings.shards
+        pacer = Pacer(shard_plan.share)  # this process's part of the bot's budget
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
@@ -142,15 +145,19 @@ class MistbornClient(commands.Bot):
             # "Dice anywhere"): only /roll, /read and /odds may be installed by a member.
             allowed_contexts=app_commands.AppCommandContext(guild=True),
             allowed_installs=app_commands.AppInstallationType(guild=True),
+            http_trace=watch(pacer, self._token_refused),
             **options,  # type: ignore[arg-type]
         )
         self.settings = settings
         self.storage = storage
         self.rng = rng if rng is not None else random.SystemRandom()
-        self.pacer = Pacer()
+        self.pacer = pacer
+        self.token_refused = False
+        """Discord answered a call made with the bot's token 401 (``bot.rest_watch``): stopping."""
+        self._stopping: asyncio.Task[None] | None = None
         self.conflicts = ConflictFlow(self, storage, self.pacer)
         self.conflicts.boards.public_url = settings.web_public_url
-        self.shard_plan = settings.shards
+        self.shard_plan = shard_plan
         self.catch_up = CatchUp(self, self.conflicts, self.pacer, self.shard_plan.owns)
         self.upkeep = Upkeep(
             storage, settings.roll_log_days, settings.session_quiet_hours, wake=self.conflicts.outbox.wake
@@ -266,6 +273,21 @@ class MistbornClient(commands.Bot):
         if self.settings.owner_ids:
             return user.id in self.settings.owner_ids
         return await super().is_owner(user)
+
+    def _token_refused(self) -> None:
+        """Discord refused the bot's token after login (reset in the Developer Portal, say):
+        nothing can work, and every further call is one more refusal toward a ban. Stop;
+        :meth:`start` then raises ``LoginFailure``, as discord.py does for a token refused at login."""
+        if self.user is None or self.token_refused:
+            return  # logging in: discord.py raises LoginFailure itself
+        self.token_refused = True
+        log.critical("Discord refused the bot's token (401): stopping. Check DISCORD_TOKEN.")
+        self._stopping = asyncio.get_running_loop().create_task(self.close(), name="token-refused")
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        await super().start(token, reconnect=reconnect)
+        if self.token_refused:
+            raise discord.LoginFailure("Discord refused the bot's token (401) while it ran.")
 
     async def close(self) -> None:
         self.catch_up.close()

@@ -40,6 +40,13 @@ class ShardPlan:
         return self.shard_of(guild_id) in self.held
 
     @property
+    def share(self) -> float:
+        """The part of the bot's REST budget that is this process's: its shards of all shards
+        (``bot.workers.pacing``). The processes of a cluster hold every shard once between
+        them, so their shares add up to the whole however the shards are cut."""
+        return len(self.held) / self.count
+
+    @property
     def leads(self) -> bool:
         """The process holding shard 0 syncs the command tree and prunes the shared tables."""
         return 0 in self.held

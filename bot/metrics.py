@@ -50,7 +50,14 @@ ERRORS = Counter(
     ["where"],
     registry=None,
 )
-COLLECTORS = (INTERACTIONS, ANSWER_SECONDS, BUSY, ERRORS)
+REFUSED = Counter(
+    "mistborn_refused_requests",
+    "REST answers Discord counts toward its ban (10,000 in 10 minutes bans the address for an "
+    "hour), by status: 401 (bad token), 403 (no access), 429 (rate limited).",
+    ["status"],
+    registry=None,
+)
+COLLECTORS = (INTERACTIONS, ANSWER_SECONDS, BUSY, ERRORS, REFUSED)
 
 _received = {kind: INTERACTIONS.labels(kind) for kind in (*KINDS.values(), OTHER)}
 _answered = {kind: ANSWER_SECONDS.labels(kind) for kind in (*KINDS.values(), OTHER)}

@@ -9,6 +9,7 @@ from typing import Any
 from aiohttp import web
 
 from fake_discord.backend import Backend
+from fake_discord.channel_access import closed
 from fake_discord.payloads import EPHEMERAL
 from fake_discord.permissions import MANAGE_MESSAGES
 from fake_discord.places import unreachable
@@ -65,6 +66,8 @@ async def channel_messages(
         return refused
     if not fake.has_channel(channel_id):
         return error(404, 10003, "Unknown Channel")
+    if refused := closed(fake, channel_id, posting=request.method == "POST"):
+        return refused
     if request.method == "GET":
         return reply(history(fake, channel_id, request.query))
     body, uploads = await read_body(request)
@@ -96,6 +99,8 @@ async def channel_message(
         return refused
     if not fake.has_channel(int(channel)):
         return error(404, 10003, "Unknown Channel")
+    if refused := closed(fake, int(channel)):
+        return refused
     message = fake.messages.get(int(message_id))
     if message is None or message["channel_id"] != channel:
         return error(404, 10008, "Unknown Message")
@@ -120,6 +125,8 @@ async def pins(
     """Pin or unpin a message: Discord answers 403 (Missing Permissions) without Manage Messages."""
     if not fake.has_channel(int(channel)):
         return error(404, 10003, "Unknown Channel")
+    if refused := closed(fake, int(channel)):
+        return refused
     message = fake.messages.get(int(message_id))
     if message is None or message["channel_id"] != channel:
         return error(404, 10008, "Unknown Message")

@@ -111,7 +111,7 @@ def interaction(
         return _interaction_elsewhere(world, actor, kind, data, message, command)
     guild, member = actor.guild, actor.member
     bot_member = guild.member(world.bot.id)
-    app_permissions = guild.permissions_of(bot_member) if bot_member else 0
+    app_permissions = guild.permissions_in(bot_member, actor.channel) if bot_member else 0
     payload: JSON = {
         "id": str(world.ids.next()),
         "application_id": str(world.application_id),

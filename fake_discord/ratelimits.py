@@ -10,6 +10,10 @@ wait before it would be refused; a request beyond a limit is answered 429 with `
 Off by default (:attr:`~fake_discord.backend.Limits.rate_limits` is None): most tests send a
 burst of edits to one channel and would only get slower. A test of a bot's pacing turns it on
 and asserts nothing was refused (:attr:`RateLimiter.refused`).
+
+Whatever the limits, the fake counts the *invalid requests* (:class:`InvalidRequests`): Discord
+bans an address for an hour once it has answered 10,000 of them in ten minutes with 401, 403
+or 429 (a shared bucket's 429s aside), so a test at scale asserts how far from that line a bot stays.
 """
 
 from __future__ import annotations
@@ -20,6 +24,41 @@ from dataclasses import dataclass, field
 
 EXEMPT_PREFIXES = ("/interactions/", "/webhooks/")
 """Interaction responses and followups are not bound by the global limit (Discord says so)."""
+INVALID_STATUSES = frozenset({401, 403, 429})
+BAN_LINE = 10_000
+"""Invalid requests within :data:`BAN_WINDOW` seconds past which Discord bans the address."""
+BAN_WINDOW = 600.0
+FROM_DISCORD = {"Via": "1.1 google"}
+"""What every answer of Discord's API carries (discord.py takes a 429 without it for
+Cloudflare's ban, and does not retry)."""
+
+
+@dataclass
+class InvalidRequests:
+    """Every request answered 401, 403 or 429, as Discord counts them toward its ban."""
+
+    seen: list[tuple[float, int, str]] = field(default_factory=list)
+    """(monotonic time, status, ``METHOD path``) of each, in order."""
+
+    def record(self, status: int, request: str, now: float | None = None) -> None:
+        if status in INVALID_STATUSES:
+            self.seen.append((time.monotonic() if now is None else now, status, request))
+
+    def __len__(self) -> int:
+        return len(self.seen)
+
+    def since(self, mark: int) -> list[tuple[float, int, str]]:
+        """Those after the first ``mark`` (``len()`` taken before a step of a test)."""
+        return self.seen[mark:]
+
+    def most_in_window(self, window: float = BAN_WINDOW) -> int:
+        """The most seen within any ``window`` seconds: what Discord holds against :data:`BAN_LINE`."""
+        most, start = 0, 0
+        for end, (at, _, _) in enumerate(self.seen):
+            while at - self.seen[start][0] > window:
+                start += 1
+            most = max(most, end - start + 1)
+        return most
 
 
 @dataclass(frozen=True)
@@ -64,7 +103,12 @@ class RateLimiter:
             if len(self.recent) >= self.limits.global_per_second:
                 retry = max(0.001, 1.0 - (now - self.recent[0]))
                 self.refused.append(f"{method} {path}")
-                return Decision({"X-RateLimit-Global": "true", "Retry-After": f"{retry:.3f}"}, retry, True)
+                headers = {
+                    "X-RateLimit-Global": "true",
+                    "X-RateLimit-Scope": "global",
+                    "Retry-After": f"{retry:.3f}",
+                }
+                return Decision(FROM_DISCORD | headers, retry, True)
             self.recent.append(now)
             self.peak_per_second = max(self.peak_per_second, len(self.recent))
         bucket = self.buckets.setdefault(bucket_key, Bucket())
@@ -80,5 +124,6 @@ class RateLimiter:
         }
         if bucket.count > self.limits.per_bucket:
             self.refused.append(f"{method} {path}")
-            return Decision(headers | {"Retry-After": f"{reset_after:.3f}"}, reset_after)
+            refusal = {"Retry-After": f"{reset_after:.3f}", "X-RateLimit-Scope": "user"}
+            return Decision(FROM_DISCORD | headers | refusal, reset_after)
         return Decision(headers)

@@ -30,6 +30,8 @@ class Fault:
     status: int
     remaining: int
     retry_after: float
+    global_limit: bool = False
+    """A 429 of the bot's global limit (``X-RateLimit-Global``), not of one route's bucket."""
 
 
 def injected(faults: list[Fault], method: str, path: str) -> web.Response | None:
@@ -40,9 +42,11 @@ def injected(faults: list[Fault], method: str, path: str) -> web.Response | None
             body = {
                 "message": "You are being rate limited.",
                 "retry_after": fault.retry_after,
-                "global": False,
+                "global": fault.global_limit,
             }
             headers = {"Via": "1.1 google", "Retry-After": str(fault.retry_after)}
+            if fault.global_limit:
+                headers |= {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
             status = fault.status
             return responses.reply(
                 body if status == 429 else {"message": "injected", "code": 0}, status, headers

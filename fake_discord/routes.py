@@ -15,6 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from fake_discord.backend import Backend
+from fake_discord.channel_access import closed
 from fake_discord.channel_routes import channel_message, channel_messages, pins
 from fake_discord.event_routes import scheduled_events
 from fake_discord.layout import edit_problems
@@ -255,6 +256,8 @@ async def info(fake: Backend, request: web.Request, route: str, *ids: str) -> we
         member = found.member(ids[1])
         return reply(member_json(found, member)) if member else error(404, 10007, "Unknown Member")
     if path.startswith("/channels/"):
+        if refused := closed(fake, int(ids[0])):
+            return refused
         for candidate in world.guilds:
             if (channel := candidate.channel(ids[0])) is not None:
                 return reply(channel_json(candidate, channel))

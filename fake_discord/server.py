@@ -29,7 +29,7 @@ from fake_discord.layout import IS_COMPONENTS_V2
 from fake_discord.message_payloads import attachment_json, message_json
 from fake_discord.payloads import EPHEMERAL, LOADING
 from fake_discord.places import unreachable
-from fake_discord.ratelimits import RateLimiter
+from fake_discord.ratelimits import InvalidRequests, RateLimiter
 from fake_discord.records import InteractionRecord, Violation, clock
 from fake_discord.validate import validate_command_set
 from fake_discord.world import World, default_world
@@ -64,6 +64,8 @@ class FakeDiscord:
         self.changes = 0
         """Messages posted, edited or deleted so far (what :meth:`wait_for` wakes on)."""
         self.rate_limiter = RateLimiter(self.limits.rate_limits) if self.limits.rate_limits else None
+        self.invalid = InvalidRequests()
+        """Every request answered 401, 403 or 429, whichever process sent it (Discord's ban counts)."""
         self.gateway = Gateway(lambda: self.limits.heartbeat_ms, self._gateway_op)
         self._runner: web.AppRunner | None = None
         self.base_url = ""
@@ -102,10 +104,21 @@ class FakeDiscord:
             self._runner = None
 
     def inject_fault(
-        self, method: str, path: str, status: int, *, times: int = 1, retry_after: float = 0.05
+        self,
+        method: str,
+        path: str,
+        status: int,
+        *,
+        times: int = 1,
+        retry_after: float = 0.05,
+        global_limit: bool = False,
     ) -> None:
-        """Answer the next `times` requests matching `method` and regex `path` (no /api/v10) with `status`."""
-        self.faults.append(request_guards.Fault(method.upper(), re.compile(path), status, times, retry_after))
+        """Answer the next `times` requests matching `method` and regex `path` (no /api/v10) with
+        `status` (a 429: of the global limit with `global_limit`)."""
+        fault = request_guards.Fault(
+            method.upper(), re.compile(path), status, times, retry_after, global_limit
+        )
+        self.faults.append(fault)
 
     def violate(self, route: str, problems: list[str], *, rejected: bool) -> None:
         self.violations.extend(Violation(route, problem, rejected) for problem in problems)
@@ -278,9 +291,11 @@ class FakeDiscord:
         path = request.path.removeprefix(API)
         self.requests.append(f"{request.method} {path}")
         if (injected := request_guards.injected(self.faults, request.method, path)) is not None:
+            self.invalid.record(injected.status, f"{request.method} {path}")
             return injected
         try:
             response: web.StreamResponse = await handler(request)
+            self.invalid.record(response.status, f"{request.method} {path}")
             return response
         except web.HTTPException:
             raise

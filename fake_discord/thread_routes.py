@@ -21,6 +21,7 @@ from typing import Any
 from aiohttp import web
 
 from fake_discord.backend import Backend
+from fake_discord.channel_access import closed
 from fake_discord.permissions import (
     CREATE_PUBLIC_THREADS,
     MANAGE_CHANNELS,
@@ -112,6 +113,8 @@ async def edit_channel(fake: Backend, request: web.Request, route: str, channel:
     if found is None:
         return error(404, 10003, "Unknown Channel")
     guild, place = found
+    if refused := closed(fake, place.id):
+        return refused
     body, _ = await read_body(request)
     if problems := spec_problems(request):
         fake.violate(route, problems, rejected=True)

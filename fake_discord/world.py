@@ -129,6 +129,25 @@ class FakeGuild:
                 value |= role.permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
+    def permissions_in(self, member: FakeMember, channel: FakeChannel) -> int:
+        """Permissions in ``channel`` as Discord computes them: the guild's, then the channel's
+        overwrites for @everyone, for the member's roles together, for the member (a thread
+        takes its parent channel's)."""
+        value = self.permissions_of(member)
+        if value == ALL_PERMISSIONS:
+            return value
+        parent = self.channel(channel.parent_id) if channel.parent_id is not None else None
+        overwrites = (parent or channel).overwrites
+        everyone = [o for o in overwrites if o.type == 0 and o.id == self.id]
+        roles = [o for o in overwrites if o.type == 0 and o.id in member.role_ids]
+        own = [o for o in overwrites if o.type == 1 and o.id == member.user.id]
+        for group in (everyone, roles, own):
+            deny = allow = 0
+            for overwrite in group:
+                deny, allow = deny | overwrite.deny, allow | overwrite.allow
+            value = (value & ~deny) | allow
+        return value
+
 
 @dataclass
 class World:

@@ -24,6 +24,7 @@ from storage.moves import MoveRepository
 from storage.outbox import OutboxRepository
 from storage.portraits import PortraitRepository
 from storage.postgres import PgDatabase, PgTransactionSession
+from storage.refused import RefusedChannelRepository
 from storage.requests import RequestRepository
 from storage.rolls import RollLog
 from storage.scenes import SceneRepository
@@ -54,6 +55,7 @@ class Repositories:
         self.scenes = SceneRepository(session)
         self.moves = MoveRepository(session)
         self.journal = JournalRepository(session)
+        self.refused = RefusedChannelRepository(session)
 
 
 class Storage(Repositories):

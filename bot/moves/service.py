@@ -42,6 +42,7 @@ from bot.rolling.roll_log import conflict_rolls
 from bot.workers.board import Boards
 from bot.workers.outbox import Outbox, close_row
 from bot.workers.pacing import Pacer
+from bot.workers.refusals import Refusals
 from bot.workers.threads import Threads
 from rules.character import Character
 from rules.conflict import Command, Conflict, ConflictType
@@ -72,9 +73,10 @@ class ConflictFlow:
         self.storage = storage
         pacer = pacer if pacer is not None else Pacer()
         threads = Threads(client, pacer)
-        self.boards = Boards(client, storage, pacer, threads)
+        self.refusals = Refusals(storage)
+        self.boards = Boards(client, storage, pacer, threads, self.refusals)
         self.boards.buttons = board_buttons
-        self.outbox = Outbox(client, storage, pacer, threads)
+        self.outbox = Outbox(client, storage, pacer, threads, self.refusals)
         self.outbox.closing = self.boards.ended
         self.grace = DefenceGrace(storage)
 

@@ -23,7 +23,6 @@ the whole card and nothing beside it (an edit clears the embed a board drawn bef
 """
 
 import asyncio
-import contextlib
 import logging
 
 import discord
@@ -35,6 +34,7 @@ from bot.render.conflict_card import ended_card
 from bot.workers.board_state import Buttons, Shown, board_portraits, own_buttons, stored_board
 from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
 from bot.workers.pacing import Pacer
+from bot.workers.refusals import Refusals
 from bot.workers.threads import ThreadLocked, Threads
 from storage import Storage
 from storage.boards import BoardRow
@@ -56,12 +56,18 @@ ROWS_KEPT = 4096
 
 class Boards:
     def __init__(
-        self, client: discord.Client, storage: Storage, pacer: Pacer, threads: Threads | None = None
+        self,
+        client: discord.Client,
+        storage: Storage,
+        pacer: Pacer,
+        threads: Threads | None = None,
+        refusals: Refusals | None = None,
     ) -> None:
         self.client = client
         self.storage = storage
         self.pacer = pacer
         self.threads = threads if threads is not None else Threads(client, pacer)
+        self.refusals = refusals if refusals is not None else Refusals(storage)
         self.retry_delays: tuple[float, ...] = RETRY_DELAYS
         self._dirty: set[Key] = set()
         self._forced: set[Key] = set()
@@ -158,10 +164,13 @@ class Boards:
         ``verify`` also checks that a board which is up to date still exists (a moderator may
         have deleted it while the bot was away), at the cost of one read from Discord; ``redraw``
         edits it even when it shows this version already. In a thread Discord archived, the
-        thread is opened again first (``bot.workers.threads``).
+        thread is opened again first (``bot.workers.threads``). In a channel where Discord
+        refuses the bot, nothing is sent; the first refusal marks it (``bot.workers.refusals``).
         """
         key = (guild_id, channel_id)
         async with self._locks.hold(key):
+            if self.refusals.blocked(guild_id, channel_id):
+                return
             try:
                 await self.threads.reopening(channel_id, lambda: self._draw(key, shown, verify, redraw))
             except discord.NotFound as error:
@@ -169,6 +178,8 @@ class Boards:
                     raise
                 log.info("Channel %s is gone: its Conflict board is dropped", channel_id)
                 await self._drop(key)
+            except discord.Forbidden as error:
+                await self.refusals.refused(guild_id, channel_id, error)
 
     async def _draw(self, key: Key, shown: Shown | None, verify: bool, redraw: bool) -> None:
         current: Shown | None = shown if shown is not None else await self._stored(key)
@@ -279,11 +290,15 @@ class Boards:
         async with self._locks.hold(key):
             row = await self._row(key)
             await self._drop(key)
-        if row is not None:
+        if row is not None and not self.refusals.blocked(guild_id, channel_id):
             channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
             await self.pacer.turn(channel_id)
-            with contextlib.suppress(discord.NotFound):
+            try:
                 await channel.get_partial_message(row.message_id).delete()
+            except discord.NotFound:
+                pass
+            except discord.Forbidden as error:
+                await self.refusals.refused(guild_id, channel_id, error)
         self.refresh(guild_id, channel_id)
 
     async def _drop(self, key: Key) -> None:

@@ -16,12 +16,17 @@ a prompt whose buttons went with a message that was deleted. Once connected (``o
 4. the :attr:`CatchUp.passes` the cogs added (a Narrator's request shows who has rolled).
 
 A channel that no longer exists has its queued messages settled as failed and its board
-forgotten; a server the bot is not connected to is left for the next start.
+forgotten; a server the bot is not connected to is left for the next start. A channel where
+Discord refuses the bot (it lost access) is not asked anything: where discord.py's cache of the
+server already shows that the bot may not post there (Discord's own advice against refused
+requests), or where a refusal marked it before, in the database (``bot.workers.refusals``). A
+thousand such channels cost no request, and the others are not kept waiting behind them.
 
 The work is bounded and spread: one Conflict at a time, every REST call through the
-:class:`~bot.workers.pacing.Pacer` (discord.py sleeps out any 429 itself; the deliverer and the
-boards back off when failures repeat), and none of it runs inside an interaction, so a start
-with a thousand live Conflicts answers new interactions as fast as an idle one.
+:class:`~bot.workers.pacing.Pacer` (this process's share of the bot's budget; discord.py sleeps
+out any 429 itself; the deliverer and the boards back off when failures repeat), and none of it
+runs inside an interaction, so a start with a thousand live Conflicts answers new interactions
+as fast as an idle one.
 """
 
 import asyncio
@@ -37,6 +42,7 @@ from bot.workers.board import Boards
 from bot.workers.board_state import Shown
 from bot.workers.outbox import GONE, Outbox
 from bot.workers.pacing import Pacer
+from bot.workers.refusals import CACHED, Refusals, may_post
 from bot.workers.threads import ThreadLocked
 from rules.character import Character
 from rules.conflict import Conflict
@@ -65,6 +71,8 @@ class ConflictFlow(Protocol):
     def boards(self) -> Boards: ...
     @property
     def outbox(self) -> Outbox: ...
+    @property
+    def refusals(self) -> Refusals: ...
 
     def asked_again(
         self, conflict_id: int, conflict: Conflict, sheets: Mapping[int, Character], revealed: frozenset[int]
@@ -124,6 +132,7 @@ class CatchUp:
     async def run(self) -> None:
         """One pass over everything (see the module docstring)."""
         self._queued = set()
+        await self.flow.refusals.load()
         for guild_id, channel_id in await self.storage.outbox.waiting_channels():
             if self.owns(guild_id) and await self._reachable(guild_id, channel_id):
                 self._queued.add((guild_id, channel_id))
@@ -163,7 +172,10 @@ class CatchUp:
         shown = Shown(stored.id, stored.version, state, sheets, revealed)
         try:
             await self.flow.boards.update(guild_id, channel_id, shown, verify=True)
-            await self._prompt(stored, shown)
+            if not self.flow.refusals.blocked(guild_id, channel_id):  # the board was not refused
+                await self._prompt(stored, shown)
+        except discord.Forbidden as error:
+            await self.flow.refusals.refused(guild_id, channel_id, error)
         except (discord.HTTPException, OSError) as error:
             log.warning("Could not catch up the Conflict in channel %s: %s", channel_id, error)
         except ThreadLocked:
@@ -212,8 +224,15 @@ class CatchUp:
         guild = self.client.get_guild(guild_id)
         if guild is None or guild.unavailable:
             return False  # not connected to that server now: the next start tries again
-        if guild.get_channel_or_thread(channel_id) is not None:
-            return True
+        if self.flow.refusals.blocked(guild_id, channel_id):
+            return False  # Discord refused the bot there: not asked again until it may post
+        channel = guild.get_channel_or_thread(channel_id)
+        if channel is not None and guild.me is not None:
+            thread = isinstance(channel, discord.Thread)
+            if may_post(channel.permissions_for(guild.me), thread=thread):
+                return True
+            await self.flow.refusals.mark(guild_id, channel_id, CACHED)  # would be refused: not asked
+            return False
         await self.pacer.turn(channel_id)  # not in the cache: an archived thread, or deleted?
         try:
             await self.client.fetch_channel(channel_id)
@@ -221,12 +240,16 @@ class CatchUp:
             dropped = await self.storage.outbox.failed(guild_id, channel_id, GONE)
             await self.storage.boards.clear(guild_id, channel_id)
             self.flow.boards.forget(guild_id, channel_id)
+            await self.flow.refusals.forget(guild_id, channel_id)
             log.info(
                 "Channel %s was deleted: %d queued message(s) dropped, board forgotten", channel_id, dropped
             )
             return False
+        except discord.Forbidden as error:
+            await self.flow.refusals.refused(guild_id, channel_id, error)
+            return False
         except discord.HTTPException:
-            return False  # no access, or Discord is unwell: leave it for the next start
+            return False  # Discord is unwell: leave it for the next start
         return True
 
 

@@ -45,8 +45,10 @@ leaves the row queued, and the next start finishes it without a second summary.
 
 Rows of one channel are settled oldest first, one at a time, so what was queued in order is
 posted in order; rows a move queued behind its interaction reply are posted once that reply is
-marked. A deleted channel settles its rows as failed (nothing can show them); other
-refusals are retried with a back-off, and whatever is left is tried again at the next start.
+marked. A deleted channel settles its rows as failed (nothing can show them); a channel where
+Discord refuses the bot (403) keeps them, untried, until it may post there again
+(``bot.workers.refusals``); other failures are retried with a back-off, and whatever is left is
+tried again at the next start.
 """
 
 import asyncio
@@ -65,6 +67,7 @@ from bot.errors import UNKNOWN_CHANNEL
 from bot.render.cards import card_texts
 from bot.workers.bounded import forget_when_done
 from bot.workers.pacing import Pacer
+from bot.workers.refusals import Refusals
 from bot.workers.threads import ThreadLocked, Threads
 from storage import MessageKind, NewMessage, OutboxMessage, Storage
 from storage.errors import StorageError
@@ -99,12 +102,18 @@ class Outbox:
     """Posts what the outbox holds, channel by channel, in order; see the module docstring."""
 
     def __init__(
-        self, client: discord.Client, storage: Storage, pacer: Pacer, threads: Threads | None = None
+        self,
+        client: discord.Client,
+        storage: Storage,
+        pacer: Pacer,
+        threads: Threads | None = None,
+        refusals: Refusals | None = None,
     ) -> None:
         self.client = client
         self.storage = storage
         self.pacer = pacer
         self.threads = threads if threads is not None else Threads(client, pacer)
+        self.refusals = refusals if refusals is not None else Refusals(storage)
         self.closing: Closing | None = None
         self.retry_delays = RETRY_DELAYS
         self.reply_settled = REPLY_SETTLED
@@ -185,9 +194,14 @@ class Outbox:
         failures = 0
         while key in self._dirty:
             self._dirty.discard(key)
+            if self.refusals.blocked(*key):
+                return  # kept for when the bot may post there again
             try:
                 await self._settle_channel(*key)
                 failures = 0
+            except discord.Forbidden as error:
+                await self.refusals.refused(*key, error)
+                return
             except (discord.HTTPException, OSError, StorageError) as error:
                 log.warning("Could not post queued messages in channel %s: %s", key[1], error)
                 if failures >= len(self.retry_delays):

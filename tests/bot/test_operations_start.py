@@ -75,6 +75,19 @@ def test_a_refused_login_is_one_line_and_exit_1(
     assert line.startswith("Cannot open the database") and "nobody_here" in line and PASSWORD not in line
 
 
+def test_a_token_discord_refuses_is_one_line_and_exit_1(
+    env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def refused(self: discord.Client, token: str) -> None:
+        raise discord.LoginFailure("Improper token has been passed.")  # discord.py's, on a 401
+
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    monkeypatch.setattr(discord.Client, "login", refused)
+    assert entry.main([]) == 1
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith("Discord refused DISCORD_TOKEN (401)") and "not-a-token" not in line
+
+
 def test_a_shard_id_out_of_range_names_the_settings_that_exist(
     env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

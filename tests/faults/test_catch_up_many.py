@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.moves.transaction import start_conflict
-from bot.workers.pacing import GLOBAL_BURST, GLOBAL_PER_SECOND
+from bot.workers.pacing import BOT_BURST, BOT_PER_SECOND
 from fake_discord.backend import Limits
 from fake_discord.ratelimits import RateLimits
 from fake_discord.server import FakeDiscord
@@ -77,5 +77,5 @@ async def test_a_start_with_1000_live_conflicts_is_paced_and_answers_at_once(tmp
         limiter = fake.rate_limiter
         assert limiter is not None and limiter.refused == []
         # At most the bucket's burst over its rate, with the login's own requests: never Discord's 50.
-        assert limiter.peak_per_second <= GLOBAL_BURST + GLOBAL_PER_SECOND + 5 < DISCORD_GLOBAL
+        assert limiter.peak_per_second <= BOT_BURST + BOT_PER_SECOND + 5 <= DISCORD_GLOBAL
         assert len(await env.storage.conflicts.live(0, 2000)) == GUILDS * CHANNELS

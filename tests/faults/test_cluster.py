@@ -12,7 +12,6 @@ The loopback Discord routes each server's events to the process holding its shar
 
 import asyncio
 import json
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -24,42 +23,19 @@ from fake_discord.payloads import Actor
 from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.remote import CAUGHT_UP
 from fake_discord.server import FakeDiscord
-from fake_discord.world import (
-    DISCORD_EPOCH_MS,
-    FakeGuild,
-    FakeMember,
-    Snowflakes,
-    World,
-    add_table_guild,
-    default_world,
-)
+from fake_discord.world import FakeGuild, FakeMember, World, add_table_guild, default_world
 from rules.conflict import Awaiting
 from storage import Storage
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import DUEL, THUG_ATTACKS, board_matches, is_board
 from testbed.cards import is_card
+from testbed.cluster import Cluster, ShardedSnowflakes, shard_of
 from testbed.pg_server import PgServer
 
 pytestmark = pytest.mark.slow
 
 JSON = dict[str, object]
-SHARDS = 2
 KILLED = -9
-
-
-class ShardedSnowflakes(Snowflakes):
-    """Ids of the test's start, one millisecond later after each :meth:`bump`: the servers made
-    between two bumps fall on the next shard (``(id >> 22) % 2`` is the millisecond's parity)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
-
-    def bump(self) -> None:
-        self._ms += 1
-
-    def next(self) -> int:
-        return (self._ms << 22) | (next(self._counter) & 0x3FFFFF)
 
 
 def two_shard_world() -> World:
@@ -101,33 +77,6 @@ class GuildHarness(RemoteHarness):
         for user, line in script:
             record = await self.send(self.typed(line, user))
             assert record.response is not None and not record.errors, (line, record.text)
-
-
-def shard_of(guild: FakeGuild) -> int:
-    return (guild.id >> 22) % SHARDS
-
-
-class Cluster:
-    def __init__(self, fake: FakeDiscord, url: str, tmp_path: Path) -> None:
-        self.fake, self.url, self.tmp_path = fake, url, tmp_path
-        self.processes: list[BotProcess] = []
-
-    def process(self, name: str, shards: list[int]) -> BotProcess:
-        env = {
-            "DATABASE_URL": self.url,
-            "MISTBORN_SHARD_COUNT": str(SHARDS),
-            "MISTBORN_SHARD_IDS": json.dumps(shards),
-            "MISTBORN_IDENTIFY_CONCURRENCY": str(SHARDS),  # one bucket per shard
-        }
-        made = BotProcess(
-            self.fake,
-            self.tmp_path / "unused.sqlite3",
-            log_path=self.tmp_path / f"{name}.log",
-            seed=7,
-            env=env,
-        )
-        self.processes.append(made)
-        return made
 
 
 @pytest.fixture

@@ -7,6 +7,10 @@ outbox row is then marked delivered with the message Discord made. If Discord ca
 reply (the 3 seconds passed, the interaction expired, an error), the row goes to the outbox's
 deliverer, which posts it to the channel instead (``bot.workers.outbox`` says why it is never
 shown twice).
+
+The interaction also says what the bot may do in the Conflict's channel (``app_permissions``):
+where it lost access, the board and the queued messages wait, untried, and the table is told
+once why (``bot.workers.refusals``); once it may post again, they catch up with this move.
 """
 
 import logging
@@ -21,6 +25,7 @@ from bot.crash import crash_point
 from bot.errors import BotError, answer_error
 from bot.moves.answers import Reply
 from bot.moves.service import Build
+from bot.workers.refusals import CANNOT_POST
 from storage.conflicts import NO_CONFLICT
 from storage.errors import NotFoundError
 
@@ -52,7 +57,34 @@ async def send(interaction: Interaction, reply: Reply) -> None:
             flow.outbox.unanswered(row, refused=False)
         if reply.private_embeds:
             await replies.send(interaction, embeds=reply.private_embeds, ephemeral=True)
+    if not await may_post_here(interaction, reply.guild_id, reply.channel_id):
+        await tell_cannot_post(interaction, reply.guild_id, reply.channel_id)
     flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
+
+
+THREADS = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread})
+
+
+async def may_post_here(interaction: Interaction, guild_id: int, channel_id: int) -> bool:
+    """Whether the bot may post in the Conflict's channel, by what the interaction says of it
+    (when asked there); what the channel is owed is posted once it may again."""
+    flow = interaction.client.conflicts
+    if interaction.channel_id == channel_id:
+        thread = getattr(interaction.channel, "type", None) in THREADS
+        if await flow.refusals.seen(guild_id, channel_id, interaction.app_permissions, thread=thread):
+            flow.outbox.wake(guild_id, channel_id)
+    return not flow.refusals.blocked(guild_id, channel_id)
+
+
+async def tell_cannot_post(interaction: Interaction, guild_id: int, channel_id: int) -> None:
+    """Tell the table, once, why its board stands still (an interaction's answer needs no
+    permission in the channel)."""
+    if not interaction.client.conflicts.refusals.first_telling(guild_id, channel_id):
+        return
+    try:
+        await replies.send(interaction, CANNOT_POST)
+    except discord.HTTPException as error:
+        log.warning("Could not tell channel %s that the bot may not post there: %s", channel_id, error)
 
 
 async def answer(interaction: Interaction, reply: Reply) -> int | None:

@@ -17,7 +17,7 @@ from bot import replies
 from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.delivery import run, send
+from bot.cogs.conflict.delivery import may_post_here, run, send
 from bot.cogs.conflict.threads import drop_thread, fights_in_threads, send_to_thread, thread_for
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import AnyCharacter, active_character
@@ -28,6 +28,7 @@ from bot.moves.lists import split_names
 from bot.moves.named import find_participant
 from bot.moves.service import Build
 from bot.render.common import plain
+from bot.workers.refusals import CANNOT_POST
 from rules.character import Character, CharacterKind
 from rules.conflict import (
     AdjustDice,
@@ -222,6 +223,8 @@ class ConflictCog(
         left = self._reposted.get((guild_id, channel_id), -STATUS_COOLDOWN) + STATUS_COOLDOWN - now
         if left > 0:
             raise BotError(f"The board was posted just now: look above, or ask again in {left:.0f} s.")
+        if not await may_post_here(interaction, guild_id, channel_id):
+            raise BotError(CANNOT_POST)
         self._reposted[(guild_id, channel_id)] = now
         await self.bot.conflicts.boards.repost(guild_id, channel_id)
         await replies.send(interaction, "The board is posted below.", ephemeral=True)

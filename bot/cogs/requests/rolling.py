@@ -250,20 +250,27 @@ async def catch_up(client: MistbornClient, owns: Callable[[int], bool]) -> None:
     """At start, bring every request message that may lag behind what is saved (a roll saved
     just before a crash, before its message was edited) up to the saved request: one look at
     each such message, and an edit only where its buttons or its line differ."""
-    storage, after = client.storage, 0
+    storage, refusals, after = client.storage, client.conflicts.refusals, 0
     while page := await storage.requests.touched(after, CATCH_UP_PAGE):
         for guild_id, request_id in page:
             after = request_id
             if not owns(guild_id) or client.get_guild(guild_id) is None:
                 continue
             request = await storage.requests.get(guild_id, request_id)
-            if request is None or request.message_id is None:
-                continue
+            if (
+                request is None
+                or request.message_id is None
+                or refusals.blocked(guild_id, request.channel_id)
+            ):
+                continue  # gone, or in a channel where Discord refuses the bot (bot.workers.refusals)
             await client.pacer.turn(request.channel_id)
             try:
                 message = await client.http.get_message(request.channel_id, request.message_id)
+            except discord.Forbidden as error:
+                await refusals.refused(guild_id, request.channel_id, error)
+                continue
             except discord.HTTPException:
-                continue  # deleted, or out of reach: nothing to bring up to date
+                continue  # deleted: nothing to bring up to date
             if not _lags(request, dict(message)):
                 continue
             await client.pacer.turn(request.channel_id)

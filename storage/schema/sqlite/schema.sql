@@ -146,6 +146,14 @@ CREATE INDEX outbox_prompts ON outbox (conflict_id, action_id, id) WHERE action_
 
 CREATE INDEX outbox_waiting ON outbox (guild_id, channel_id, id) WHERE delivered_at IS NULL;
 
+CREATE TABLE refused_channels (
+    guild_id    INTEGER NOT NULL,
+    channel_id  INTEGER NOT NULL,
+    reason      TEXT    NOT NULL,
+    refused_at  TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, channel_id)
+);
+
 CREATE TABLE roll_log (
     id           INTEGER PRIMARY KEY,
     guild_id     INTEGER NOT NULL,
