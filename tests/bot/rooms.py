@@ -29,8 +29,12 @@ TABLE_TITLE = "Q39 at the table"
 
 
 def rooms_world() -> World:
-    """``table_world`` with ``#ooc`` hidden from player2 and a private thread ``#whisper`` of ``#table``."""
-    world = table_world()
+    """``table_world`` with the rooms of :func:`add_rooms`."""
+    return add_rooms(table_world())
+
+
+def add_rooms(world: World) -> World:
+    """``world`` with ``#ooc`` hidden from player2 and a private thread ``#whisper`` of ``#table``."""
     guild = world.guild
     table, ooc = guild.channel("table"), guild.channel("ooc")
     player1, player2 = guild.member("player1"), guild.member("player2")
