@@ -21,7 +21,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from rules.journal import JournalEntry
 from storage.errors import AlreadyExistsError
-from storage.places import Origin, Reach, reach_clause, reach_params
+from storage.places import Origin, Reach, channel_clause, channel_params, reach_clause, reach_params
 from storage.pruning import PRUNE_BATCH, prune_in_batches, prune_oldest
 from storage.session import Session
 from storage.sql import (
@@ -34,7 +34,6 @@ from storage.sql import (
     fetch_one,
     from_text,
     insert,
-    per_dialect,
     to_text,
 )
 
@@ -108,6 +107,12 @@ def _session(row: Row) -> TableSession:
         ended_at=from_text(row["ended_at"]) if row["ended_at"] else None,
         ended_how=row["ended_how"],
     )
+
+
+def _span(stored: TableSession) -> tuple[object, ...]:
+    """The parameters of ``_IN_SESSION``: the session's channel from its start to its end (or now)."""
+    end = to_text(stored.ended_at) if stored.ended_at else "9999"
+    return (stored.guild_id, stored.channel_id, to_text(stored.started_at), end)
 
 
 def _documents(rows: Sequence[Row]) -> list[JournalEntry]:
@@ -216,20 +221,10 @@ class JournalRepository:
         (None: everywhere), newest first."""
         reader = self._session.reader
         where = " WHERE guild_id = ?" + ("" if channel_id is None else " AND channel_id = ?")
-        where += per_dialect(
-            reader,
-            " AND (CAST(? AS TEXT) IS NULL OR channel_id IN (SELECT value FROM json_each(?)))",
-            " AND (CAST(? AS TEXT) IS NULL OR channel_id IN"
-            " (SELECT value::bigint FROM jsonb_array_elements_text(CAST(? AS jsonb))))",
-        )
-        channels = reach_params(reach)[:2]
-        params = (guild_id, *(() if channel_id is None else (channel_id,)), *channels, limit)
+        where += channel_clause(reader)
+        params = (guild_id, *(() if channel_id is None else (channel_id,)), *channel_params(reach), limit)
         rows = await fetch_all(reader, _SESSION + where + " ORDER BY id DESC LIMIT ?", params)
         return [_session(row) for row in rows]
-
-    def _span(self, stored: TableSession) -> tuple[object, ...]:
-        end = to_text(stored.ended_at) if stored.ended_at else "9999"
-        return (stored.guild_id, stored.channel_id, to_text(stored.started_at), end)
 
     async def entries(
         self, stored: TableSession, limit: int = MAX_ENTRIES, *, reach: Reach | None = None
@@ -243,7 +238,7 @@ class JournalRepository:
             + _IN_SESSION
             + reach_clause(reader)
             + " ORDER BY at, id LIMIT ?",
-            (*self._span(stored), *reach_params(reach), limit),
+            (*_span(stored), *reach_params(reach), limit),
         )
         return await read_documents(rows)
 
@@ -254,7 +249,7 @@ class JournalRepository:
         row = await fetch_one(
             reader,
             "SELECT COUNT(*) AS n FROM journal WHERE " + _IN_SESSION + reach_clause(reader),
-            (*self._span(stored), *reach_params(reach)),
+            (*_span(stored), *reach_params(reach)),
         )
         return 0 if row is None else int(row["n"])
 

@@ -41,16 +41,33 @@ class Reach(BaseModel):
     """The private threads the member took part in."""
 
 
+def _among(conn: Connection) -> str:
+    """A subquery of the ids in one JSON array parameter."""
+    return per_dialect(
+        conn,
+        "SELECT value FROM json_each(?)",
+        "SELECT value::bigint FROM jsonb_array_elements_text(CAST(? AS jsonb))",
+    )
+
+
+def channel_clause(conn: Connection) -> str:
+    """``AND`` this to a query over ``channel_id`` (with :func:`channel_params`) to keep the rows
+    of the channels a :class:`Reach` reads (every row for None): the sessions it may open."""
+    return f" AND (CAST(? AS TEXT) IS NULL OR channel_id IN ({_among(conn)}))"
+
+
+def channel_params(reach: Reach | None) -> tuple[str | None, str]:
+    """The two parameters of :func:`channel_clause`."""
+    channels = None if reach is None else json.dumps(sorted(reach.channels))
+    return channels, channels or "[]"
+
+
 def reach_clause(conn: Connection) -> str:
     """``AND`` this to a query over ``channel_id`` and ``private_thread_id`` (with
     :func:`reach_params`) to keep the rows a :class:`Reach` reads: every row for None; else a row
     of a channel it reads (or of no known channel: a roll logged before channels were kept),
     and of a private thread only one it took part in."""
-    among = per_dialect(
-        conn,
-        "SELECT value FROM json_each(?)",
-        "SELECT value::bigint FROM jsonb_array_elements_text(CAST(? AS jsonb))",
-    )
+    among = _among(conn)
     return (
         f" AND (CAST(? AS TEXT) IS NULL OR ((channel_id IS NULL OR channel_id IN ({among}))"
         f" AND (private_thread_id IS NULL OR private_thread_id IN ({among}))))"
@@ -59,7 +76,5 @@ def reach_clause(conn: Connection) -> str:
 
 def reach_params(reach: Reach | None) -> tuple[str | None, str, str]:
     """The three parameters of :func:`reach_clause`."""
-    if reach is None:
-        return None, "[]", "[]"
-    channels = json.dumps(sorted(reach.channels))
-    return channels, channels, json.dumps(sorted(reach.threads))
+    threads = "[]" if reach is None else json.dumps(sorted(reach.threads))
+    return (*channel_params(reach), threads)

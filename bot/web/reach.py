@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.access import Caller
+from bot.web.remembered import Remembered
 from bot.web.standing import ADMINISTRATOR, MemberGone
 from storage import Storage
 from storage.places import Reach
@@ -102,7 +103,7 @@ class ReachCache:
     def __init__(self, source: Reaches | None, clock: Clock) -> None:
         self.source = source
         self.clock = clock
-        self._known: dict[tuple[int, int], tuple[float, frozenset[int] | None]] = {}
+        self._known: Remembered[tuple[int, int], frozenset[int] | None] = Remembered(MAX_REMEMBERED)
 
     async def channels(self, guild_id: int, user_id: int) -> frozenset[int] | None:
         """The channels the member may view now; None when Discord cannot say (no source, an
@@ -110,14 +111,7 @@ class ReachCache:
         if self.source is None:
             return None
         now = self.clock()
-        key = (guild_id, user_id)
-        known = self._known.get(key)
-        if known is None or known[0] <= now:
-            known = await self._ask(guild_id, user_id, now)
-            if len(self._known) >= MAX_REMEMBERED:
-                self._known = {k: v for k, v in self._known.items() if v[0] > now}
-            self._known[key] = known
-        return known[1]
+        return await self._known.get((guild_id, user_id), now, lambda: self._ask(guild_id, user_id, now))
 
     async def _ask(self, guild_id: int, user_id: int, now: float) -> tuple[float, frozenset[int] | None]:
         assert self.source is not None
