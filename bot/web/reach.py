@@ -38,40 +38,52 @@ Clock = Callable[[], float]
 JSON = dict[str, Any]
 
 
-def _overwritten(permissions: int, allow: int, deny: int) -> int:
-    return (permissions & ~deny) | allow
-
-
-def views_channel(guild: JSON, member_roles: frozenset[int], user_id: int, channel: JSON) -> bool:
-    """Whether the member may view ``channel`` (Discord's "Permission Overwrites" order): the
-    owner and an Administrator always; else ``@everyone``'s and the member's roles, then the
-    channel's ``@everyone`` overwrite, its role overwrites together, its member overwrite."""
+def server_permissions(guild: JSON, member_roles: frozenset[int], user_id: int) -> int | None:
+    """The member's permissions before any channel's overwrites (``@everyone``'s and their
+    roles'); None for the owner or an Administrator, who view every channel."""
     guild_id = int(guild["id"])
     if int(guild["owner_id"]) == user_id:
-        return True
+        return None
     permissions = 0
     for role in guild.get("roles", ()):
         if int(role["id"]) == guild_id or int(role["id"]) in member_roles:
             permissions |= int(role["permissions"])
-    if permissions & ADMINISTRATOR:
+    return None if permissions & ADMINISTRATOR else permissions
+
+
+def views_with(
+    base: int | None, guild_id: int, member_roles: frozenset[int], user_id: int, channel: JSON
+) -> bool:
+    """Whether a member with ``base`` (:func:`server_permissions`) views ``channel``, in
+    Discord's order of overwrites: ``@everyone``'s, then the member's roles' together, then the
+    member's own."""
+    if base is None:
         return True
     overwrites = channel.get("permission_overwrites") or ()
     everyone = [o for o in overwrites if int(o["type"]) == ROLE and int(o["id"]) == guild_id]
     roles = [o for o in overwrites if int(o["type"]) == ROLE and int(o["id"]) in member_roles]
     mine = [o for o in overwrites if int(o["type"]) == MEMBER and int(o["id"]) == user_id]
+    permissions = base
     for group in (everyone, roles, mine):
         allow = deny = 0
         for overwrite in group:
             allow |= int(overwrite["allow"])
             deny |= int(overwrite["deny"])
-        permissions = _overwritten(permissions, allow, deny)
+        permissions = (permissions & ~deny) | allow
     return bool(permissions & VIEW_CHANNEL)
+
+
+def views_channel(guild: JSON, member_roles: frozenset[int], user_id: int, channel: JSON) -> bool:
+    """Whether the member may view ``channel``, as Discord works it out."""
+    base = server_permissions(guild, member_roles, user_id)
+    return views_with(base, int(guild["id"]), member_roles, user_id, channel)
 
 
 def viewable_channels(guild: JSON, member: JSON, channels: Iterable[JSON], user_id: int) -> frozenset[int]:
     """The channels of ``GET /guilds/{id}/channels`` the member of ``GET …/members/{user}`` views."""
     roles = frozenset(int(role_id) for role_id in member.get("roles", ()))
-    return frozenset(int(c["id"]) for c in channels if views_channel(guild, roles, user_id, c))
+    base, guild_id = server_permissions(guild, roles, user_id), int(guild["id"])
+    return frozenset(int(c["id"]) for c in channels if views_with(base, guild_id, roles, user_id, c))
 
 
 class Reaches(Protocol):

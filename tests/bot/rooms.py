@@ -5,8 +5,8 @@ them: what the channel tests (``tests/bot/test_reach.py``), the web view's Sessi
 ``rooms_world``: the fake's table world where ``#ooc`` has a member overwrite denying player2
 View Channel, and ``#table`` has a private thread ``#whisper`` (player1's). ``play_the_rooms``
 plays, through the real dispatch: a session in ``#ooc`` with player1's roll as Vin; a session
-in ``#table`` with player2's and Vin's open rolls there and, in ``#whisper``, player1's roll and
-a Burden on Vin; each session ended by the Narrator.
+in ``#table`` with player2's and Vin's open rolls there, in ``#whisper`` player1's roll and a
+Burden on Vin, and in ``#side`` another Burden on Vin; each session ended by the Narrator.
 """
 
 from dataclasses import dataclass
@@ -18,13 +18,14 @@ from fake_discord.world import FakeChannel, FakeOverwrite, World
 from testbed.bot_env import BotEnv, refused, table_world
 from tests.bot.cogs.sessions.test_sessions import card_text
 
-PRIVATE_THREAD = 12
+PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
 OOC_ROLL = "Q39-OOC-ROLL"
 OOC_TITLE = "Q39 out of character"
 TABLE_ROLL = "Q39-TABLE-ROLL"
 VIN_OPEN = "Q39-VIN-OPEN"
 WHISPER_ROLL = "Q39-WHISPER-ROLL"
 WHISPER_WOUND = "Q39 whisper wound"
+SIDE_WOUND = "Q39 side wound"
 TABLE_TITLE = "Q39 at the table"
 
 
@@ -34,17 +35,17 @@ def rooms_world() -> World:
 
 
 def add_rooms(world: World) -> World:
-    """``world`` with ``#ooc`` hidden from player2 and a private thread ``#whisper`` of ``#table``."""
+    """``world`` with ``#ooc`` hidden from player2, a private thread ``#whisper`` of ``#table``
+    (player1's) and a public one, ``#side``."""
     guild = world.guild
     table, ooc = guild.channel("table"), guild.channel("ooc")
     player1, player2 = guild.member("player1"), guild.member("player2")
     assert table is not None and ooc is not None and player1 is not None and player2 is not None
     ooc.overwrites.append(FakeOverwrite(id=player2.user.id, type=1, deny=VIEW_CHANNEL))
-    guild.channels.append(
-        FakeChannel(
-            world.ids.next(), "whisper", type=PRIVATE_THREAD, parent_id=table.id, owner_id=player1.user.id
+    for name, kind in (("whisper", PRIVATE_THREAD), ("side", PUBLIC_THREAD)):
+        guild.channels.append(
+            FakeChannel(world.ids.next(), name, type=kind, parent_id=table.id, owner_id=player1.user.id)
         )
-    )
     return world
 
 
@@ -91,6 +92,7 @@ async def play_the_rooms(env: BotEnv) -> Rooms:
     await typed(env, "table", "player1", f"/roll stat:Physique label:{VIN_OPEN}")
     await typed(env, "whisper", "player1", f"/roll stat:Wits label:{WHISPER_ROLL}")
     await typed(env, "whisper", "player1", f'/burden add burden:"{WHISPER_WOUND}" severity:serious')
+    await typed(env, "side", "player1", f'/burden add burden:"{SIDE_WOUND}" severity:serious')
     ended = await typed(env, "table", "narrator", "/session end")
     table_card, full_card = card_text(ended.messages[0]), card_text(ended.messages[-1])
     assert not ended.messages[0]["flags"] & EPHEMERAL and ended.messages[-1]["flags"] & EPHEMERAL

@@ -15,6 +15,7 @@ from tests.bot.cogs.sessions.test_sessions import card_text, journal_of
 from tests.bot.rooms import (
     OOC_ROLL,
     OOC_TITLE,
+    SIDE_WOUND,
     TABLE_ROLL,
     TABLE_TITLE,
     VIN_OPEN,
@@ -99,13 +100,16 @@ async def test_the_roll_list_holds_only_rolls_made_where_the_asker_reads(rooms: 
 async def test_a_private_threads_entries_never_file_under_the_tables_card(
     rooms: tuple[BotEnv, Rooms],
 ) -> None:
+    """A public thread's do: everyone reading the channel reads it (docs/rulings.md §7.6)."""
     env, night = rooms
     assert TABLE_TITLE in night.table_card and WHISPER_WOUND not in night.table_card
-    assert WHISPER_WOUND in night.full_card
+    assert SIDE_WOUND in night.table_card
+    assert WHISPER_WOUND in night.full_card and SIDE_WOUND in night.full_card
     recap = await asked(env, "player2", "/session recap")
     assert recap.ephemeral and WHISPER_WOUND not in card_text(recap.messages[0])
     journal = await file_of(env, "player2", "/session journal")
     assert TABLE_ROLL in journal and WHISPER_ROLL not in journal and WHISPER_WOUND not in journal
+    assert SIDE_WOUND in journal
     took_part = await file_of(env, "player1", "/session journal")
     assert WHISPER_ROLL in took_part and WHISPER_WOUND in took_part
     mine = await asked(env, "player1", "/session recap")
