@@ -51,6 +51,7 @@ from rules.conflict import Join
 from rules.odds import odds
 from rules.roll import read
 from storage import Storage
+from storage.places import Origin
 
 JSON = dict[str, Any]
 
@@ -102,10 +103,11 @@ async def log_a_roll(interaction: discord.Interaction[Any]) -> None:
     its journal entry, committed (``RollLog.append_once``)."""
     storage = interaction.client.storage
     guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
-    record = roll_record(guild_id, interaction.user.id, _READING, "5 dice")
+    origin = Origin(channel_id=channel_id, actor_id=interaction.user.id)
+    record = roll_record(guild_id, interaction.user.id, _READING, "5 dice", origin=origin)
     user = interaction.user.id
     told = [roll_entry(record.at, user, "player1", "5 dice", _READING, secret=False, character_id=None)]
-    await storage.rolls.append_once(record, interaction.id, (channel_id, told))
+    await storage.rolls.append_once(record, interaction.id, (origin, told))
 
 
 _CHART = roll_chart(odds(5, 3)).png()

@@ -23,6 +23,7 @@ from fake_discord.world import default_world
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join
 from storage.journal import TITLE_MAX
+from storage.places import Origin
 from testbed.bot_env import BotEnv, running_bot_env
 from testbed.stalls import (
     CRAFTED_FILES,
@@ -53,7 +54,7 @@ async def seed(env: BotEnv) -> None:
     await env.harness.slash(f'/session start title:"{widest(TITLE_MAX)}"', user="narrator")
     session = await env.storage.journal.open_in(env.guild_id, channel)
     assert session is not None
-    await env.storage.journal.add(env.guild_id, channel, long_night(session.started_at))
+    await env.storage.journal.add(env.guild_id, Origin(channel_id=channel), long_night(session.started_at))
     await env.harness.slash("/session end", user="narrator")
 
 

@@ -32,7 +32,6 @@ from bot.cluster import launch, shard_ranges
 from bot.config import Settings
 from bot.logs import redact_handlers
 from bot.web.server import STANDALONE_PORT, WebServer
-from bot.web.standing import DiscordStandings
 from storage import Storage
 from storage.backup import backup_file
 
@@ -131,7 +130,8 @@ async def run_discord(settings: Settings, *, sync_global: bool) -> None:
 @contextlib.asynccontextmanager
 async def discord_http(settings: Settings) -> AsyncIterator[discord.http.HTTPClient | None]:
     """discord.py's HTTP client logged in with the bot's token (None without one): how the
-    view on its own asks Discord for a Narrator's standing (``bot.web.standing``)."""
+    view on its own asks Discord for a Narrator's standing and the channels a player views
+    (``bot.web.standing``, ``bot.web.reach``)."""
     if not settings.has_token:
         yield None
         return
@@ -146,12 +146,13 @@ async def discord_http(settings: Settings) -> AsyncIterator[discord.http.HTTPCli
 
 async def run_web(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """The web view alone over the database the settings name, until interrupted (or ``stop``
-    is set). With ``DISCORD_TOKEN`` it asks Discord for Narrators' standing; without, a
-    Narrator's page turns into a player's a few minutes after the link (``bot.web.standing``)."""
+    is set). With ``DISCORD_TOKEN`` it asks Discord for Narrators' standing and players'
+    channels; without, a Narrator's page turns into a player's a few minutes after the link
+    (``bot.web.standing``) and a player's Sessions pages read nothing (``bot.web.reach``)."""
     if settings.web_port is None:
         settings = settings.model_copy(update={"web_port": STANDALONE_PORT})
     async with await open_storage(settings) as storage, discord_http(settings) as http:
-        server = WebServer(storage, settings, DiscordStandings(http) if http is not None else None)
+        server = WebServer(storage, settings, http)
         url = await server.start()
         print(f"Web view on {url} (links from /web)", file=sys.stderr)
         try:

@@ -28,7 +28,6 @@ from bot.health import HealthServer
 from bot.moves.service import ConflictFlow
 from bot.rest_watch import watch
 from bot.web.server import WebServer, public_url
-from bot.web.standing import DiscordStandings
 from bot.workers.catchup import CatchUp
 from bot.workers.pacing import Pacer
 from bot.workers.upkeep import Upkeep
@@ -167,7 +166,7 @@ class MistbornClient(commands.Bot):
         self.freeze_gc = freeze_gc
         self._cog_factories = tuple(cogs)
         serves_web = settings.web_port is not None and self.shard_plan.leads  # one process per port
-        self.web_server = WebServer(storage, settings, DiscordStandings(self.http)) if serves_web else None
+        self.web_server = WebServer(storage, settings, self.http) if serves_web else None
         self.health_server = (
             None
             if settings.metrics_port is None

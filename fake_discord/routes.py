@@ -38,6 +38,7 @@ from fake_discord.validate import (
     validate_modal,
 )
 from fake_discord.webhook_routes import channel_webhooks, execute_webhook
+from fake_discord.world import THREAD_TYPES
 from fake_discord.world_json import channel_json, guild_json, member_json, role_json, user_json
 
 JSON = dict[str, Any]
@@ -251,6 +252,8 @@ async def info(fake: Backend, request: web.Request, route: str, *ids: str) -> we
     if path.startswith("/guilds/") and found is not None:
         if path.endswith("/roles"):
             return reply([role_json(role) for role in found.roles])
+        if path.endswith("/channels"):  # as Discord: every channel with its overwrites, no thread
+            return reply([channel_json(found, c) for c in found.channels if c.type not in THREAD_TYPES])
         if len(ids) == 1:
             return reply(guild_json(found))
         member = found.member(ids[1])
@@ -291,6 +294,7 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("GET", r"/guilds/(\d+)", info),
     ("GET", r"/guilds/(\d+)/members/(\d+)", info),
     ("GET", r"/guilds/(\d+)/roles", info),
+    ("GET", r"/guilds/(\d+)/channels", info),
     ("GET", r"/channels/(\d+)", info),
     ("POST", r"/users/@me/channels", open_dm),
     ("GET", r"/applications/(\d+)/commands", commands),

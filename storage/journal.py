@@ -6,6 +6,10 @@ as the change it tells (a roll, a Conflict move, a sheet saved). A session's sto
 channel's journal rows between its start and its end, so nothing is copied when a session ends,
 and a crash mid-session loses nothing: every row was committed with its change. A channel has at
 most one open session (a partial unique index), so two ``/session start`` at once open one.
+
+Each row also keeps where it was said (``storage.places``, migration 24): the private thread of
+the channel it came from, if any, and whose interaction made it. Every read that a player may
+ask takes a :class:`~storage.places.Reach` and returns only the rows it allows.
 """
 
 import asyncio
@@ -17,6 +21,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from rules.journal import JournalEntry
 from storage.errors import AlreadyExistsError
+from storage.places import Origin, Reach, channel_clause, channel_params, reach_clause, reach_params
 from storage.pruning import PRUNE_BATCH, prune_in_batches, prune_oldest
 from storage.session import Session
 from storage.sql import (
@@ -41,21 +46,35 @@ ALREADY_OPEN = "A session is already open in this channel: `/session end` closes
 _SESSION = (
     "SELECT id, guild_id, channel_id, title, started_by, started_at, ended_at, ended_how FROM table_sessions"
 )
-_ADD = (
-    "INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document) VALUES (?, ?, ?, ?, ?, ?)"
+_COLUMNS = (
+    "guild_id",
+    "channel_id",
+    "at",
+    "kind",
+    "character_id",
+    "document",
+    "private_thread_id",
+    "actor_id",
+)
+_ADD = f"INSERT INTO journal ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+_IN_SESSION = "guild_id = ? AND channel_id = ? AND at >= ? AND at <= ?"
+_SESSION_OF_ENTRY = (
+    "SELECT s.id FROM table_sessions s WHERE s.guild_id = journal.guild_id"
+    " AND s.channel_id = journal.channel_id AND s.started_at <= journal.at"
+    " AND (s.ended_at IS NULL OR journal.at <= s.ended_at) ORDER BY s.id LIMIT 1"
 )
 
 
-Told = tuple[int, Sequence[JournalEntry]]
-"""A channel and the journal entries something that happened there tells."""
+Told = tuple[Origin, Sequence[JournalEntry]]
+"""Where something happened, and the journal entries it tells."""
 
 
 async def add_entries(
-    conn: Connection, guild_id: int, channel_id: int, entries: Sequence[JournalEntry]
+    conn: Connection, guild_id: int, origin: Origin, entries: Sequence[JournalEntry]
 ) -> None:
     """Append entries on ``conn`` (a caller's unit of work that holds the writer)."""
     if entries:
-        await execute_many(conn, _ADD, [entry_params(guild_id, channel_id, e) for e in entries])
+        await execute_many(conn, _ADD, [entry_params(guild_id, origin, e) for e in entries])
 
 
 class TableSession(BaseModel):
@@ -90,6 +109,12 @@ def _session(row: Row) -> TableSession:
     )
 
 
+def _span(stored: TableSession) -> tuple[object, ...]:
+    """The parameters of ``_IN_SESSION``: the session's channel from its start to its end (or now)."""
+    end = to_text(stored.ended_at) if stored.ended_at else "9999"
+    return (stored.guild_id, stored.channel_id, to_text(stored.started_at), end)
+
+
 def _documents(rows: Sequence[Row]) -> list[JournalEntry]:
     return [JournalEntry.model_validate_json(row["document"]) for row in rows]
 
@@ -101,15 +126,29 @@ async def read_documents(rows: Sequence[Row]) -> list[JournalEntry]:
     return await asyncio.to_thread(_documents, rows)
 
 
-def entry_params(guild_id: int, channel_id: int, entry: JournalEntry) -> tuple[object, ...]:
+def entry_params(guild_id: int, origin: Origin, entry: JournalEntry) -> tuple[object, ...]:
+    """One row's values, in the order of ``_COLUMNS``."""
     return (
         guild_id,
-        channel_id,
+        origin.channel_id,
         to_text(entry.at),
         entry.kind.value,
         entry.character_id,
         entry.model_dump_json(),
+        origin.private_thread_id,
+        origin.actor_id,
     )
+
+
+class StoryEntry(BaseModel):
+    """One entry of a character's story, with the session it belongs to (None: it happened
+    while no session was open in its channel)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entry: JournalEntry
+    session_id: int | None = None
+    session_title: str | None = None
 
 
 class JournalRepository:
@@ -118,12 +157,12 @@ class JournalRepository:
     def __init__(self, session: Session) -> None:
         self._session = session
 
-    async def add(self, guild_id: int, channel_id: int, entries: Sequence[JournalEntry]) -> None:
+    async def add(self, guild_id: int, origin: Origin, entries: Sequence[JournalEntry]) -> None:
         """Append entries (part of the caller's transaction when inside one)."""
         if not entries:
             return
         async with self._session.writing() as conn:
-            await add_entries(conn, guild_id, channel_id, entries)
+            await add_entries(conn, guild_id, origin, entries)
 
     async def start(
         self, guild_id: int, channel_id: int, title: str, started_by: int, at: datetime
@@ -176,70 +215,108 @@ class JournalRepository:
         return _session(row) if row is not None else None
 
     async def sessions(
-        self, guild_id: int, channel_id: int | None = None, limit: int = 25
+        self, guild_id: int, channel_id: int | None = None, limit: int = 25, *, reach: Reach | None = None
     ) -> list[TableSession]:
-        """The latest sessions of the server (or one channel), newest first."""
-        if channel_id is None:
-            rows = await fetch_all(
-                self._session.reader,
-                _SESSION + " WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
-                (guild_id, limit),
-            )
-        else:
-            rows = await fetch_all(
-                self._session.reader,
-                _SESSION + " WHERE guild_id = ? AND channel_id = ? ORDER BY id DESC LIMIT ?",
-                (guild_id, channel_id, limit),
-            )
+        """The latest sessions of the server (or one channel) played where ``reach`` reads
+        (None: everywhere), newest first."""
+        reader = self._session.reader
+        where = " WHERE guild_id = ?" + ("" if channel_id is None else " AND channel_id = ?")
+        where += channel_clause(reader)
+        params = (guild_id, *(() if channel_id is None else (channel_id,)), *channel_params(reach), limit)
+        rows = await fetch_all(reader, _SESSION + where + " ORDER BY id DESC LIMIT ?", params)
         return [_session(row) for row in rows]
 
-    async def entries(self, stored: TableSession, limit: int = MAX_ENTRIES) -> list[JournalEntry]:
-        """The session's story in order: its channel's entries from its start to its end (or now)."""
-        end = to_text(stored.ended_at) if stored.ended_at else "9999"
+    async def entries(
+        self, stored: TableSession, limit: int = MAX_ENTRIES, *, reach: Reach | None = None
+    ) -> list[JournalEntry]:
+        """The session's story in order: its channel's entries from its start to its end (or
+        now), those ``reach`` reads (None: all)."""
+        reader = self._session.reader
         rows = await fetch_all(
-            self._session.reader,
-            "SELECT document FROM journal WHERE guild_id = ? AND channel_id = ? AND at >= ? AND at <= ?"
-            " ORDER BY at, id LIMIT ?",
-            (stored.guild_id, stored.channel_id, to_text(stored.started_at), end, limit),
+            reader,
+            "SELECT document FROM journal WHERE "
+            + _IN_SESSION
+            + reach_clause(reader)
+            + " ORDER BY at, id LIMIT ?",
+            (*_span(stored), *reach_params(reach), limit),
         )
         return await read_documents(rows)
 
-    async def count(self, stored: TableSession) -> int:
-        """How many entries the session holds (a recap read at :data:`MAX_ENTRIES` says so)."""
-        end = to_text(stored.ended_at) if stored.ended_at else "9999"
+    async def count(self, stored: TableSession, *, reach: Reach | None = None) -> int:
+        """How many entries the session holds that ``reach`` reads (a recap read at
+        :data:`MAX_ENTRIES` says so)."""
+        reader = self._session.reader
         row = await fetch_one(
-            self._session.reader,
-            "SELECT COUNT(*) AS n FROM journal WHERE guild_id = ? AND channel_id = ? AND at >= ? AND at <= ?",
-            (stored.guild_id, stored.channel_id, to_text(stored.started_at), end),
+            reader,
+            "SELECT COUNT(*) AS n FROM journal WHERE " + _IN_SESSION + reach_clause(reader),
+            (*_span(stored), *reach_params(reach)),
         )
         return 0 if row is None else int(row["n"])
 
-    async def all_entries(self, stored: TableSession, page: int = MAX_ENTRIES) -> list[JournalEntry]:
-        """The session's whole story in order, read ``page`` rows at a time (keyset on (at, id)),
-        so the journal file and the web page are never cut however long the night."""
+    async def all_entries(
+        self, stored: TableSession, page: int = MAX_ENTRIES, *, reach: Reach | None = None
+    ) -> list[JournalEntry]:
+        """The session's whole story in order (those ``reach`` reads), read ``page`` rows at a
+        time (keyset on (at, id)), so the journal file and the web page are never cut however
+        long the night."""
+        reader = self._session.reader
         end = to_text(stored.ended_at) if stored.ended_at else "9999"
         found: list[JournalEntry] = []
         after_at, after_id = to_text(stored.started_at), 0
         while True:
             rows = await fetch_all(
-                self._session.reader,
+                reader,
                 "SELECT id, at, document FROM journal WHERE guild_id = ? AND channel_id = ?"
-                " AND (at > ? OR (at = ? AND id > ?)) AND at <= ? ORDER BY at, id LIMIT ?",
-                (stored.guild_id, stored.channel_id, after_at, after_at, after_id, end, page),
+                " AND (at > ? OR (at = ? AND id > ?)) AND at <= ?"
+                + reach_clause(reader)
+                + " ORDER BY at, id LIMIT ?",
+                (
+                    stored.guild_id,
+                    stored.channel_id,
+                    after_at,
+                    after_at,
+                    after_id,
+                    end,
+                    *reach_params(reach),
+                    page,
+                ),
             )
             found += await read_documents(rows)
             if len(rows) < page:
                 return found
             after_at, after_id = str(rows[-1]["at"]), int(rows[-1]["id"])
 
-    async def of_character(self, guild_id: int, character_id: int, limit: int = 200) -> list[JournalEntry]:
-        """One character's story across every session (newest ``limit``, in order)."""
+    async def of_character(
+        self, guild_id: int, character_id: int, limit: int = 200, *, reach: Reach | None = None
+    ) -> list[StoryEntry]:
+        """One character's story across every session (newest ``limit`` that ``reach`` reads,
+        in order), each entry with the session it belongs to."""
+        reader = self._session.reader
+        rows = await fetch_all(
+            reader,
+            "SELECT j.document, s.id AS session_id, s.title AS session_title FROM"
+            f" (SELECT id, document, ({_SESSION_OF_ENTRY}) AS session_id FROM journal"
+            " WHERE guild_id = ? AND character_id = ?"
+            + reach_clause(reader)
+            + " ORDER BY id DESC LIMIT ?) AS j"
+            " LEFT JOIN table_sessions s ON s.id = j.session_id ORDER BY j.id",
+            (guild_id, character_id, *reach_params(reach), limit),
+        )
+        entries = await read_documents(rows)
+        return [
+            StoryEntry(entry=entry, session_id=row["session_id"], session_title=row["session_title"])
+            for entry, row in zip(entries, rows, strict=True)
+        ]
+
+    async def threads_of(self, guild_id: int, user_id: int) -> frozenset[int]:
+        """The private threads ``user_id`` took part in: where an entry of theirs was said."""
         rows = await fetch_all(
             self._session.reader,
-            "SELECT document FROM journal WHERE guild_id = ? AND character_id = ? ORDER BY id DESC LIMIT ?",
-            (guild_id, character_id, limit),
+            "SELECT DISTINCT private_thread_id FROM journal"
+            " WHERE guild_id = ? AND actor_id = ? AND private_thread_id IS NOT NULL",
+            (guild_id, user_id),
         )
-        return [JournalEntry.model_validate_json(row["document"]) for row in reversed(rows)]
+        return frozenset(int(row["private_thread_id"]) for row in rows)
 
     async def last_activity(self, stored: TableSession) -> datetime:
         """When the session's channel last had an entry (its start when none since)."""
@@ -283,18 +360,10 @@ class JournalRepository:
         return entries
 
 
-def entries_json(guild_id: int, channel_id: int, entries: Sequence[JournalEntry]) -> str:
-    """The entries as the JSON rows PostgreSQL's move statement inserts (``storage.moves``)."""
+def entries_json(guild_id: int, origin: Origin, entries: Sequence[JournalEntry]) -> str:
+    """The entries as the JSON rows PostgreSQL's one-statement writes insert (``storage.moves``,
+    ``storage.rolls``)."""
     return json.dumps(
-        [
-            dict(
-                zip(
-                    ("guild_id", "channel_id", "at", "kind", "character_id", "document"),
-                    entry_params(guild_id, channel_id, e),
-                    strict=True,
-                )
-            )
-            for e in entries
-        ],
+        [dict(zip(_COLUMNS, entry_params(guild_id, origin, e), strict=True)) for e in entries],
         ensure_ascii=False,
     )

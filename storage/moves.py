@@ -38,6 +38,7 @@ from storage.journal import JournalRepository, entries_json
 from storage.loop_connection import LoopConnection
 from storage.name_keys import name_columns
 from storage.outbox import NewMessage, OutboxMessage, OutboxRepository, payload_text
+from storage.places import Origin
 from storage.postgres import PgDatabase, PgTransactionSession, unavailable
 from storage.rolls import RollRecord, append_params
 from storage.session import Session
@@ -46,10 +47,11 @@ from storage.sql import Connection, IntegrityError, execute, fetch_all, savepoin
 APPLY_MOVE = "SELECT apply_move(?::jsonb)"
 APPLY_MOVE_JOURNALED = (
     "WITH moved AS (SELECT apply_move(?::jsonb) AS ids),"
-    " logged AS (INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document)"
-    " SELECT j.guild_id, j.channel_id, j.at, j.kind, j.character_id, j.document"
-    " FROM jsonb_to_recordset(?::jsonb) AS j(guild_id bigint, channel_id bigint, at text, kind text,"
-    " character_id bigint, document text) RETURNING 1)"
+    " logged AS (INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document,"
+    " private_thread_id, actor_id)"
+    " SELECT j.guild_id, j.channel_id, j.at, j.kind, j.character_id, j.document, j.private_thread_id,"
+    " j.actor_id FROM jsonb_to_recordset(?::jsonb) AS j(guild_id bigint, channel_id bigint, at text,"
+    " kind text, character_id bigint, document text, private_thread_id bigint, actor_id bigint) RETURNING 1)"
     " SELECT ids FROM moved"
 )
 """The move and its journal entries (``storage.journal``) in the same ONE statement: a data-modifying
@@ -74,6 +76,8 @@ _ROLL_COLUMNS = [
     "fives",
     "sixes",
     "secret",
+    "channel_id",
+    "private_thread_id",
 ]
 
 
@@ -107,12 +111,13 @@ class MoveWrite:
     """Claimed first (``storage.handled``): a replayed interaction writes nothing."""
     journal: Sequence[JournalEntry] = ()
     """What the move tells the session's journal (``storage.journal``), kept with it."""
-    journal_channel_id: int | None = None
-    """The table the journal files it under (a Conflict's thread: its parent); None: ``channel_id``."""
+    said: Origin | None = None
+    """Where the move was made, as the journal files it (a Conflict's thread: its parent);
+    None: the Conflict's channel, by nobody in particular."""
 
     @property
-    def table_id(self) -> int:
-        return self.journal_channel_id or self.channel_id
+    def origin(self) -> Origin:
+        return self.said or Origin(channel_id=self.channel_id)
 
 
 @dataclass(frozen=True)
@@ -164,7 +169,7 @@ class MoveRepository:
             rows = await OutboxRepository(tx).add(
                 move.guild_id, move.channel_id, move.stored.id, move.messages
             )
-            await JournalRepository(tx).add(move.guild_id, move.table_id, move.journal)
+            await JournalRepository(tx).add(move.guild_id, move.origin, move.journal)
         return MoveWritten(saved, tuple(sheets), rows)
 
 
@@ -218,7 +223,7 @@ async def _on_postgres(conn: Connection, move: MoveWrite) -> MoveWritten:
     now = utc_now()
     try:
         if move.journal:
-            journal = entries_json(move.guild_id, move.table_id, move.journal)
+            journal = entries_json(move.guild_id, move.origin, move.journal)
             rows = await fetch_all(conn, APPLY_MOVE_JOURNALED, (move_document(move, now), journal))
         else:
             rows = await fetch_all(conn, APPLY_MOVE, (move_document(move, now),))

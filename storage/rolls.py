@@ -15,6 +15,10 @@ Every read takes ``viewer``, the SQL form of ``bot.access.Caller.can_see_roll``:
 every roll (a Narrator), a user id leaves out the secret rolls of everyone else, so neither a
 list nor a total ever counts a roll its reader may not see (the totals are kept apart for
 secret and public rolls for that reason).
+
+Each roll also keeps where it was rolled (migration 24, ``storage.places``), and the list takes
+the reader's :class:`~storage.places.Reach`, so a player never lists a roll made in a channel
+they cannot read (§7.6). The totals have no channel: they count, never list.
 """
 
 from datetime import datetime
@@ -24,6 +28,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 from storage.errors import AlreadyHandledError
 from storage.handled import ALREADY, claim_on
 from storage.journal import Told, add_entries, entries_json
+from storage.places import Reach, reach_clause, reach_params
 from storage.postgres import PgDatabase, PgTransactionSession
 from storage.pruning import PRUNE_BATCH, prune_oldest
 from storage.session import Session
@@ -36,14 +41,10 @@ MAX_LABEL = 200
 _FACE_COLUMNS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 _SELECT_RECORD = (
     "SELECT guild_id, user_id, at, label, dice, free_nudges, underflow, difficulty, faces,"
-    " result, outcome, success, secret FROM roll_log"
+    " result, outcome, success, secret, channel_id, private_thread_id FROM roll_log"
 )
 _VISIBLE = " AND (secret = 0 OR CAST(? AS BIGINT) IS NULL OR user_id = ?)"
 """Rows the viewer may see: public ones, and secret ones only their own (or all, for None)."""
-_RECENT_IN_GUILD = _SELECT_RECORD + " WHERE guild_id = ?" + _VISIBLE + " ORDER BY id DESC LIMIT ?"
-_RECENT_BY_USER = (
-    _SELECT_RECORD + " WHERE guild_id = ? AND user_id = ?" + _VISIBLE + " ORDER BY id DESC LIMIT ?"
-)
 _TOTALS = (
     "COALESCE(SUM(rolls), 0) AS rolls, COALESCE(SUM(successes), 0) AS successes,"
     " COALESCE(SUM(ones), 0) AS ones, COALESCE(SUM(twos), 0) AS twos,"
@@ -81,6 +82,10 @@ class RollRecord(BaseModel):
     success: bool
     secret: bool = False
     """A ``/gmroll``: seen by Narrators and the roller only."""
+    channel_id: int | None = None
+    """The table's channel it was rolled at (a thread's parent); None: logged before it was kept."""
+    private_thread_id: int | None = None
+    """The private thread it was rolled in, if any."""
 
     @field_validator("faces")
     @classmethod
@@ -135,6 +140,8 @@ def _record(row: Row) -> RollRecord:
         outcome=row["outcome"],
         success=bool(row["success"]),
         secret=bool(row["secret"]),
+        channel_id=row["channel_id"],
+        private_thread_id=row["private_thread_id"],
     )
 
 
@@ -153,7 +160,7 @@ def _stats(row: Row | None) -> RollStats:
 _APPEND = (
     "INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
     " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes,"
-    " secret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " secret, channel_id, private_thread_id) VALUES (" + ", ".join("?" * 21) + ")"
 )
 
 
@@ -174,6 +181,8 @@ def append_params(record: RollRecord) -> tuple[object, ...]:
         int(record.success),
         *counts,
         int(record.secret),
+        record.channel_id,
+        record.private_thread_id,
     )
 
 
@@ -181,13 +190,16 @@ _APPEND_ONCE_PG = (
     "WITH claim AS (INSERT INTO handled_interactions (interaction_id, handled_at) VALUES (?::bigint, ?::text)"
     " ON CONFLICT DO NOTHING RETURNING interaction_id),"
     " logged AS (INSERT INTO roll_log (guild_id, user_id, at, label, dice, free_nudges, underflow,"
-    " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes, secret)"
+    " difficulty, faces, result, outcome, success, ones, twos, threes, fours, fives, sixes, secret,"
+    " channel_id, private_thread_id)"
     " SELECT ?::bigint, ?::bigint, ?::text, ?::text, ?::integer, ?::integer, ?::integer, ?::integer,"
     " ?::text, ?::integer, ?::integer, ?::integer, ?::integer, ?::integer, ?::integer, ?::integer,"
-    " ?::integer, ?::integer, ?::integer FROM claim RETURNING id),"
-    " told AS (INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document)"
+    " ?::integer, ?::integer, ?::integer, ?::bigint, ?::bigint FROM claim RETURNING id),"
+    " told AS (INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document,"
+    " private_thread_id, actor_id)"
     " SELECT (e->>'guild_id')::bigint, (e->>'channel_id')::bigint, e->>'at', e->>'kind',"
-    " (e->>'character_id')::bigint, e->>'document'"
+    " (e->>'character_id')::bigint, e->>'document', (e->>'private_thread_id')::bigint,"
+    " (e->>'actor_id')::bigint"
     " FROM claim, jsonb_array_elements(?::jsonb) WITH ORDINALITY AS j(e, n) ORDER BY n)"
     " SELECT id FROM logged"
 )
@@ -230,16 +242,23 @@ class RollLog:
             return row_id
 
     async def recent(
-        self, guild_id: int, user_id: int | None = None, limit: int = 10, *, viewer: int | None = None
+        self,
+        guild_id: int,
+        user_id: int | None = None,
+        limit: int = 10,
+        *,
+        viewer: int | None = None,
+        reach: Reach | None = None,
     ) -> list[RollRecord]:
-        """The latest rolls in the server (or by one member) that ``viewer`` may see, newest
-        first; at most 100."""
+        """The latest rolls in the server (or by one member) that ``viewer`` may see, rolled
+        where ``reach`` reads (None: anywhere), newest first; at most 100."""
         limit = max(0, min(limit, MAX_RECENT))
-        seen = (viewer, viewer)
-        if user_id is None:
-            rows = await fetch_all(self._session.reader, _RECENT_IN_GUILD, (guild_id, *seen, limit))
-        else:
-            rows = await fetch_all(self._session.reader, _RECENT_BY_USER, (guild_id, user_id, *seen, limit))
+        reader = self._session.reader
+        by_user = "" if user_id is None else " AND user_id = ?"
+        sql = _SELECT_RECORD + " WHERE guild_id = ?" + by_user + _VISIBLE + reach_clause(reader)
+        who = () if user_id is None else (user_id,)
+        params = (guild_id, *who, viewer, viewer, *reach_params(reach), limit)
+        rows = await fetch_all(reader, sql + " ORDER BY id DESC LIMIT ?", params)
         return [_record(row) for row in rows]
 
     async def stats(

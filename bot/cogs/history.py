@@ -8,6 +8,11 @@ Both read the roll log through the secrecy rule (docs/rulings.md §7.1): a ``/gm
 and counted only for Narrators and its roller (``Caller.roll_viewer``, in the query itself), so
 neither the list nor the totals tell a player anything about a secret roll. A reply that shows
 or counts a secret roll is private; the footer says what was counted.
+
+The list also reads only rolls made where the asker can read (``bot.reach``, docs/rulings.md
+§7.6), and it is private when it lists one made anywhere else than this channel's table (another
+channel, a private thread), whose readers the table may not share. The fairness report lists no
+roll and says nothing of where one was made.
 """
 
 import discord
@@ -15,9 +20,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
+from bot.access import guild_id_of, table_channel_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
+from bot.reach import reach_of, reads, table_reach
 from bot.render.common import INFO, TITLE_LIMIT, add_field, clip, fit, percent, plain
 from rules.fairness import fairness
 from rules.words import count_of
@@ -49,25 +55,34 @@ class History(
         count: app_commands.Range[int, 1, 25] = 10,
     ) -> None:
         guild_id = guild_id_of(interaction)
-        viewer = (await caller(interaction)).roll_viewer
+        who_asks = await caller(interaction)
+        reach = await reach_of(interaction, self.bot.storage, who_asks)
         records = await self.bot.storage.rolls.recent(
-            guild_id, member.id if member else None, count, viewer=viewer
+            guild_id, member.id if member else None, count, viewer=who_asks.roll_viewer, reach=reach
         )
+        here = table_reach(table_channel_of(interaction))
         lines = []
         for r in records:
             verdict = "✓" if r.success else "✗"
             faces = " ".join(map(str, r.faces))
             secret = " (secret)" if r.secret else ""
+            where = "" if reads(here, r) else f" in <#{r.private_thread_id or r.channel_id}>"
             lines.append(
-                f"<t:{int(r.at.timestamp())}:R> <@{r.user_id}> **{plain(r.label)}**{secret} `{faces}` "
+                f"<t:{int(r.at.timestamp())}:R> <@{r.user_id}>{where} **{plain(r.label)}**{secret} `{faces}` "
                 f"{verdict} Result {r.result} vs {r.difficulty}, Outcome {r.outcome:+d}"
             )
         who = f" by {plain(member.display_name)}" if member else ""
         embed = discord.Embed(title=fit(f"Latest rolls{who}", TITLE_LIMIT), colour=INFO)
         embed.description = clip("\n".join(lines) or "No rolls yet.", 4096)
-        private = any(r.secret for r in records)
+        why = [
+            *(["secret rolls"] if any(r.secret for r in records) else []),
+            *(["rolls made elsewhere"] if not all(reads(here, r) for r in records) else []),
+        ]
+        private = bool(why)
         footer = kept(self.bot.settings.roll_log_days)
-        embed.set_footer(text=f"Shown only to you: it lists secret rolls. {footer}" if private else footer)
+        embed.set_footer(
+            text=f"Shown only to you: it lists {' and '.join(why)}. {footer}" if private else footer
+        )
         await replies.send(
             interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none(), ephemeral=private
         )

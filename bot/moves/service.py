@@ -28,7 +28,7 @@ from dataclasses import replace
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, guild_id_of, table_channel_of, visibility_of
+from bot.access import Caller, caller_of, channel_id_of, guild_id_of, visibility_of
 from bot.crash import crash_point
 from bot.moves.answers import Reply, asked_before, closing_summary, message, own_thread_parent
 from bot.moves.buttons import prompt_view
@@ -36,6 +36,7 @@ from bot.moves.grace import DefenceGrace
 from bot.moves.questions import asked_again, board_buttons, question, target_fell
 from bot.moves.transaction import run_transition, start_conflict
 from bot.moves.turns import hero_news, tie_note
+from bot.reach import origin_of
 from bot.render.common import INFO
 from bot.render.conflict import FULL, Visibility, events_embed, summary_embed
 from bot.rolling.roll_log import conflict_rolls
@@ -107,6 +108,7 @@ class ConflictFlow:
                 raise RulesError(invalid_option(error)) from None
 
         replies: list[Reply] = []
+        said = origin_of(interaction)
         parent = own_thread_parent(interaction)
         compose = self._composer(
             guild_id, channel_id, title, interaction.id, replies, asking.narrator, parent=parent
@@ -120,8 +122,8 @@ class ConflictFlow:
             conflict_id=conflict_id,
             compose=compose,
             interaction_id=interaction.id,
-            rolls=lambda applied: conflict_rolls(guild_id, applied),
-            table_id=table_channel_of(interaction),
+            rolls=lambda applied: conflict_rolls(guild_id, applied, said),
+            said=said,
         )
         return self._saved(replies[-1], applied)
 
@@ -146,7 +148,7 @@ class ConflictFlow:
             conflict_type,
             stakes,
             compose=compose,
-            table_id=table_channel_of(interaction),
+            said=origin_of(interaction),
         )
         return self._saved(replies[-1], applied)
 

@@ -57,6 +57,7 @@ from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError, StaleWriteError
 from storage.moves import MoveWrite
 from storage.outbox import NewMessage
+from storage.places import Origin
 from storage.rolls import RollRecord
 from storage.sql import utc_now
 from storage.store import Repositories, Storage
@@ -155,7 +156,7 @@ async def _write(
     channel_id: int,
     move: _Move,
     interaction_id: int | None,
-    table_id: int | None = None,
+    said: Origin | None = None,
 ) -> Applied:
     """The move's writes as ONE data operation (``storage.moves``), alone or inside the caller's
     transaction, and the :class:`Applied` with what was written. Every write checks the version
@@ -163,9 +164,7 @@ async def _write(
     :class:`~storage.errors.StaleWriteError` (or NotFoundError, once ended) and nothing of it is
     kept; the claim goes first, so a replayed interaction is what is reported. On PostgreSQL it
     is one statement (``apply_move``), which holds the Conflict's row and its sheets first."""
-    written = await tx.moves.write(
-        replace(move.write, interaction_id=interaction_id, journal_channel_id=table_id)
-    )
+    written = await tx.moves.write(replace(move.write, interaction_id=interaction_id, said=said))
     return move.applied.model_copy(
         update={"stored": written.stored, "sheets": written.sheets, "messages": written.messages}
     )
@@ -183,7 +182,7 @@ async def run_transition(
     ready: Awaitable[object] | None = None,
     interaction_id: int | None = None,
     rolls: Rolls | None = None,
-    table_id: int | None = None,
+    said: Origin | None = None,
 ) -> Applied:
     """Apply one command to the channel's Conflict, atomically, with the messages it must show.
 
@@ -213,7 +212,7 @@ async def run_transition(
         await ready
     move = await _prepare(storage, guild_id, stored, loaded, command, rng, conflict_id, compose, rolls)
     try:  # on PostgreSQL other processes' moves wait at the lock, first of the writes
-        return _remembered(move, await _write(storage, guild_id, channel_id, move, interaction_id, table_id))
+        return _remembered(move, await _write(storage, guild_id, channel_id, move, interaction_id, said))
     except (StaleWriteError, NotFoundError):
         pass  # another move, or a sheet's edit, came in between: redo it after them
     return await _in_writer(
@@ -226,7 +225,7 @@ async def run_transition(
         compose=compose,
         interaction_id=interaction_id,
         rolls=rolls,
-        table_id=table_id,
+        said=said,
     )
 
 
@@ -241,14 +240,14 @@ async def _in_writer(
     compose: Compose | None,
     interaction_id: int | None,
     rolls: Rolls | None,
-    table_id: int | None = None,
+    said: Origin | None = None,
 ) -> Applied:
     """The move read, applied and written inside one transaction: on SQLite no other write
     runs meanwhile, and on PostgreSQL the Conflict's row and its sheets are locked first."""
     async with storage.transaction() as tx:
         stored, loaded = await load_locked(tx, guild_id, channel_id, interaction_id)
         move = await _prepare(tx, guild_id, stored, loaded, command, rng, conflict_id, compose, rolls)
-        return _remembered(move, await _write(tx, guild_id, channel_id, move, None, table_id))
+        return _remembered(move, await _write(tx, guild_id, channel_id, move, None, said))
 
 
 def _remembered(move: _Move, applied: Applied) -> Applied:
@@ -268,7 +267,7 @@ async def start_conflict(
     *,
     begin: bool = False,
     compose: Compose | None = None,
-    table_id: int | None = None,
+    said: Origin | None = None,
 ) -> Applied:
     """Start a Conflict in a channel that has none, with its first participants joined; with
     ``begin``, round 1 is opened too (else it gathers its cast until the Narrator's ``Begin``).
@@ -300,7 +299,7 @@ async def start_conflict(
             revealed=frozenset(cid for cid, s in loaded.items() if s.revealed),
         )
         told = conflict_entries(utc_now(), state, applied.events, stored.id, sheets, applied.revealed)
-        await tx.journal.add(guild_id, table_id or channel_id, told)
+        await tx.journal.add(guild_id, said or Origin(channel_id=channel_id), told)
         if compose is None:
             return applied
         rows = await tx.outbox.add(guild_id, channel_id, stored.id, await compose(applied))

@@ -15,8 +15,9 @@ from typing import Any
 import discord
 
 from bot.render.cards import body_components
-from rules.journal import JournalEntry, Viewer, visible
+from rules.journal import JournalEntry, Viewer, line_for, visible
 from rules.recap import Recap, Tally
+from storage.journal import StoryEntry
 
 CARD_TEXT = 3800
 """Text per card, under Discord's 4,000 for all the TextDisplays of one message."""
@@ -136,4 +137,29 @@ def journal_markdown(
         lines.append(text)
     if len(lines) == 4:
         lines.append("Nothing was logged in this session.")
+    return "\n".join(lines) + "\n"
+
+
+def story_markdown(name: str, story: Sequence[StoryEntry], viewer: Viewer) -> str:
+    """A character's story across sessions as a Markdown document (``/sheet history``): each
+    line with its date and time, under the session it belongs to (a heading each time the
+    session changes; "Outside any session" for what happened while none was open there)."""
+    version = "the Narrator's version" if viewer.narrator else "as the table saw it"
+    lines = [f"# {name}'s story", "", f"Across every session kept — {version}.", ""]
+    heading: str | None = None
+    for told in story:
+        line = line_for(told.entry, viewer)
+        if line is None:
+            continue
+        session = (
+            f"## Session #{told.session_id}: {told.session_title}"
+            if told.session_id is not None
+            else "## Outside any session"
+        )
+        if session != heading:
+            lines += ([""] if heading is not None else []) + [session, ""]
+            heading = session
+        lines.append(f"- `{told.entry.at.strftime('%Y-%m-%d %H:%M')}` {line}")
+    if heading is None:
+        lines.append("Nothing of this character was logged yet.")
     return "\n".join(lines) + "\n"

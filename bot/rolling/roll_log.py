@@ -13,13 +13,14 @@ from bot.access import is_secret
 from rules.conflict.events import Resolved
 from rules.roll import Reading
 from storage.conflict_moves import Applied
+from storage.places import Origin
 from storage.rolls import MAX_LABEL, RollRecord
 
 
 def roll_record(
-    guild_id: int, user_id: int, reading: Reading, label: str, *, secret: bool = False
+    guild_id: int, user_id: int, reading: Reading, label: str, *, origin: Origin, secret: bool = False
 ) -> RollRecord:
-    """One thrown pool as the log keeps it."""
+    """One thrown pool as the log keeps it, with where it was rolled (docs/rulings.md §7.6)."""
     return RollRecord(
         guild_id=guild_id,
         user_id=user_id,
@@ -34,11 +35,13 @@ def roll_record(
         outcome=reading.outcome,
         success=reading.success,
         secret=secret,
+        channel_id=origin.channel_id,
+        private_thread_id=origin.private_thread_id,
     )
 
 
-def conflict_rolls(guild_id: int, applied: Applied) -> list[RollRecord]:
-    """The rolls a Conflict move made: both sides of each action it resolved."""
+def conflict_rolls(guild_id: int, applied: Applied, origin: Origin) -> list[RollRecord]:
+    """The rolls a Conflict move made where ``origin`` says: both sides of each action it resolved."""
     records: list[RollRecord] = []
     conflict, sheets = applied.conflict, applied.characters
     for event in applied.events:
@@ -52,5 +55,8 @@ def conflict_rolls(guild_id: int, applied: Applied) -> list[RollRecord]:
             if sheet is None:
                 continue
             secret = is_secret(sheet.kind, who in applied.revealed)
-            records += [roll_record(guild_id, sheet.owner_id, r, label, secret=secret) for r in readings]
+            records += [
+                roll_record(guild_id, sheet.owner_id, r, label, origin=origin, secret=secret)
+                for r in readings
+            ]
     return records

@@ -27,6 +27,7 @@ session again every :data:`RECHECK_STREAM_SECONDS` and says ``expired`` when it 
 
 import asyncio
 import contextlib
+import functools
 import gzip
 import json
 import math
@@ -41,10 +42,12 @@ from aiohttp import web
 
 from bot.access import Caller, narrator_by_rule
 from bot.config import Settings
+from bot.reach import reads_channel
 from bot.web.journal_pages import journal_page, sessions_page
 from bot.web.limits import Buckets, PageGate, TooMany
 from bot.web.pages import NarratorPages
 from bot.web.portraits import add_portraits
+from bot.web.reach import ReachCache, Reaches, web_reach
 from bot.web.sheets import SheetPages
 from bot.web.snapshot import page_data
 from bot.web.standing import MemberGone, Standing, StandingCache, Standings
@@ -97,11 +100,13 @@ class WebState:
         clock: Clock,
         standings: Standings | None = None,
         max_streams_in_all: int = MAX_STREAMS_IN_ALL,
+        reaches: Reaches | None = None,
     ) -> None:
         self.storage = storage
         self.settings = settings
         self.clock = clock
         self.standings = StandingCache(standings, clock)
+        self.reaches = ReachCache(reaches, clock)
         self.fetches = Buckets(clock)
         self.journals = PageGate(clock)
         self.pages = NarratorPages()
@@ -316,29 +321,31 @@ def refused_as_http() -> Iterator[None]:
 
 
 async def sessions(request: web.Request) -> web.Response:
-    """The "Sessions" page: the server's latest sessions (``journal_pages``), within the
-    bounds of a session and of the server (``limits.PageGate``)."""
+    """The "Sessions" page: the server's latest sessions the member may read (``journal_pages``,
+    docs/rulings.md §7.6), within the bounds of a session and of the server (``limits.PageGate``)."""
     view = state(request)
     caller, grant = await view.session(request)
     with refused_as_http(), view.journals.admitted(session_key(grant), caller.guild_id):
-        found = await view.storage.journal.sessions(caller.guild_id, limit=100)
-        body = await view.work.run(_encoded, sessions_page, caller.guild_id, found)
+        reach, unknown = await web_reach(view.storage, view.reaches, caller)
+        found = await view.storage.journal.sessions(caller.guild_id, limit=100, reach=reach)
+        body = await view.work.run(_encoded, functools.partial(sessions_page, unknown=unknown), caller.guild_id, found)
     return web.Response(body=body, content_type="text/html", charset="utf-8")
 
 
 async def session_journal(request: web.Request) -> web.Response:
-    """One session's journal: the Narrator's full one, or what this player may read; bounded
-    as the Sessions page is."""
+    """One session's journal: the Narrator's full one, or what this player may read; a session
+    played where they cannot read is no session for them (§7.6); bounded as the Sessions page is."""
     view = state(request)
     caller, grant = await view.session(request)
     viewer = NARRATOR if caller.narrator else Viewer(user_id=caller.user_id)
     with refused_as_http(), view.journals.admitted(session_key(grant), caller.guild_id):
+        reach, _ = await web_reach(view.storage, view.reaches, caller)
         found = await view.storage.journal.get(caller.guild_id, int(request.match_info["session_id"]))
-        if found is None:
+        if found is None or not reads_channel(reach, found.channel_id):
             raise web.HTTPNotFound(
                 text="No such session in this server (or it is older than the roll log keeps)."
             )
-        entries = await view.storage.journal.all_entries(found)
+        entries = await view.storage.journal.all_entries(found, reach=reach)
         # Encoded there too: a long night's page is megabytes (tests/bot/test_loop_stalls.py).
         body = await view.work.run(_encoded, journal_page, caller.guild_id, found, entries, viewer)
     return web.Response(
@@ -375,11 +382,13 @@ def make_app(
     clock: Clock = time.time,
     standings: Standings | None = None,
     max_streams_in_all: int = MAX_STREAMS_IN_ALL,
+    reaches: Reaches | None = None,
 ) -> web.Application:
     """The web view over ``storage``; ``clock`` (Unix time) is the tests' way to age tokens.
-    ``standings`` asks Discord for a Narrator's standing (None: no way to, ``standing``)."""
+    ``standings`` asks Discord for a Narrator's standing and ``reaches`` for the channels a
+    player views (None: no way to, ``standing``, ``reach``)."""
     app = web.Application()
-    app[VIEW] = WebState(storage, settings, clock, standings, max_streams_in_all)
+    app[VIEW] = WebState(storage, settings, clock, standings, max_streams_in_all, reaches)
     app.on_response_prepare.append(security_headers)
     app.on_shutdown.append(_close_streams)
     app.on_cleanup.append(_close_work)

@@ -3,8 +3,10 @@ built on the server (no script, every word escaped).
 
 Who reads what is the journal's own rule (``rules.journal``): a Narrator's session reads every
 entry in full; a player's reads what the table saw, and their own secret rolls, exactly as
-``/session journal`` gives them. The pages are built in a worker thread (a long night's journal
-is a few thousand lines).
+``/session journal`` gives them. Where a player reads is ``bot.reach``'s (docs/rulings.md §7.6):
+the list holds the sessions of channels they may view, and a session's page the entries of its
+private threads only where they took part; the routes pick those rows (``bot.web.app``). The
+pages are built in a worker thread (a long night's journal is a few thousand lines).
 """
 
 import html
@@ -40,8 +42,18 @@ def when(session: TableSession) -> str:
     return f"{start} to {session.ended_at.strftime('%H:%M UTC')}"
 
 
-def sessions_page(guild_id: int, sessions: Sequence[TableSession]) -> str:
-    if not sessions:
+UNKNOWN = (
+    "<p>This view could not ask Discord which channels you may read, so it shows no session:"
+    " try again in a minute, or ask for a night's journal with /session journal in Discord.</p>"
+)
+
+
+def sessions_page(guild_id: int, sessions: Sequence[TableSession], *, unknown: bool = False) -> str:
+    """The list of ``sessions``; ``unknown``: the member's channels could not be asked, so it is
+    empty for that reason (``bot.web.reach``), and says so."""
+    if unknown:
+        body = UNKNOWN
+    elif not sessions:
         body = "<p>No session has been played here yet (a Narrator starts one with /session start).</p>"
     else:
         items = "\n".join(

@@ -9,13 +9,15 @@ discord.py already brings in.
 
 import logging
 
+import discord
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 from aiohttp.web_request import BaseRequest
 
 from bot.config import Settings
 from bot.web.app import make_app
-from bot.web.standing import Standings
+from bot.web.reach import DiscordReaches
+from bot.web.standing import DiscordStandings
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -47,13 +49,18 @@ class PathOnlyAccessLog(AbstractAccessLogger):
 class WebServer:
     """The web view listening on ``settings.web_host``:``settings.web_port`` (0: a free port).
 
-    ``standings`` asks Discord for a Narrator's standing (``bot.web.standing``); the bot passes
-    its own HTTP client's."""
+    ``http`` is how it asks Discord for a Narrator's standing (``bot.web.standing``) and the
+    channels a player views (``bot.web.reach``): the bot's own HTTP client, or one logged in for
+    the view alone (None: it cannot ask)."""
 
-    def __init__(self, storage: Storage, settings: Settings, standings: Standings | None = None) -> None:
+    def __init__(
+        self, storage: Storage, settings: Settings, http: discord.http.HTTPClient | None = None
+    ) -> None:
         self.settings = settings
+        standings = DiscordStandings(http) if http is not None else None
+        reaches = DiscordReaches(http) if http is not None else None
         self.runner = web.AppRunner(
-            make_app(storage, settings, standings=standings),
+            make_app(storage, settings, standings=standings, reaches=reaches),
             shutdown_timeout=SHUTDOWN_SECONDS,
             access_log_class=PathOnlyAccessLog,
         )

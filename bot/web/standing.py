@@ -19,6 +19,8 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.web.remembered import Remembered
+
 log = logging.getLogger(__name__)
 
 RECHECK_SECONDS = 180.0
@@ -87,7 +89,7 @@ class StandingCache:
     def __init__(self, source: Standings | None, clock: Clock) -> None:
         self.source = source
         self.clock = clock
-        self._known: dict[tuple[int, int, int], tuple[float, Standing | None]] = {}
+        self._known: Remembered[tuple[int, int, int], Standing | None] = Remembered(MAX_REMEMBERED)
 
     async def current(
         self, guild_id: int, user_id: int, generation: int, granted: Standing, issued: float
@@ -100,16 +102,12 @@ class StandingCache:
         now = self.clock()
         if self.source is None:
             return granted if now - issued < RECHECK_SECONDS else NOBODY
-        key = (guild_id, user_id, generation)
-        known = self._known.get(key)
-        if known is None or known[0] <= now:
-            known = await self._ask(guild_id, user_id, now)
-            if len(self._known) >= MAX_REMEMBERED:
-                self._known = {k: v for k, v in self._known.items() if v[0] > now}
-            self._known[key] = known
-        if known[1] is None:
+        known = await self._known.get(
+            (guild_id, user_id, generation), now, lambda: self._ask(guild_id, user_id, now)
+        )
+        if known is None:
             raise MemberGone(f"member {user_id} of server {guild_id}")
-        return known[1]
+        return known
 
     async def _ask(self, guild_id: int, user_id: int, now: float) -> tuple[float, Standing | None]:
         assert self.source is not None

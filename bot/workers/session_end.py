@@ -7,6 +7,10 @@ shows it exactly once (``bot.workers.outbox``), even if the process dies between
 the post. The recap is built before that transaction, off the event loop (a long night is a
 few thousand entries); the Narrator's full version is never queued: it is a private answer, and
 ``/session recap`` gives it again at any time (the table's card says so in its small print).
+
+The table's card reads what anyone reading the channel saw: never what was said in a private
+thread of it (``bot.reach.table_reach``, docs/rulings.md §7.6); a player's own recap reads what
+they may read (:func:`recap_of`).
 """
 
 import asyncio
@@ -15,12 +19,14 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 
 from bot.crash import crash_point
+from bot.reach import table_reach
 from bot.render.common import plain
 from bot.render.recap import recap_body, recap_sections, small_print
-from rules.journal import NARRATOR, TABLE, JournalEntry
+from rules.journal import NARRATOR, TABLE, JournalEntry, Viewer
 from rules.recap import build_recap
 from storage import MessageKind, NewMessage, OutboxMessage, Storage
 from storage.journal import MAX_ENTRIES, TableSession
+from storage.places import Reach
 
 ATTEMPTS = 3
 """Times the recap is read when entries keep arriving; the last read is kept as it is (a channel
@@ -35,7 +41,7 @@ class Recaps(BaseModel):
     public: list[str]
     full: list[str]
     total: int
-    """The session's entries when they were read (the recap reads the first ``MAX_ENTRIES``)."""
+    """The session's entries when the Narrator's was read (it reads the first ``MAX_ENTRIES``)."""
 
 
 class Closed(BaseModel):
@@ -49,33 +55,33 @@ class Closed(BaseModel):
 
 
 def recap_blocks(
-    entries: list[JournalEntry], title: str, total: int, quiet_hours: float | None = None
-) -> Recaps:
-    """Both recap cards (pure, CPU only: run off the event loop). ``total``: the session's
-    entries, of which ``entries`` are the first (a cut is said in the small print)."""
-    read = len(entries)
-    return Recaps(
-        public=recap_sections(
-            build_recap(entries, TABLE),
-            title,
-            private=False,
-            footer=small_print(read=read, total=total, private=False, quiet_hours=quiet_hours),
-        ),
-        full=recap_sections(
-            build_recap(entries, NARRATOR),
-            title,
-            private=True,
-            footer=small_print(read=read, total=total, private=True, quiet_hours=quiet_hours),
-        ),
-        total=total,
-    )
+    entries: list[JournalEntry], title: str, total: int, viewer: Viewer, quiet_hours: float | None = None
+) -> list[str]:
+    """One recap card in ``viewer``'s words (pure, CPU only: run off the event loop). ``total``:
+    the entries it may read, of which ``entries`` are the first (a cut is said in the small print)."""
+    private = viewer.narrator
+    footer = small_print(read=len(entries), total=total, private=private, quiet_hours=quiet_hours)
+    return recap_sections(build_recap(entries, viewer), title, private=private, footer=footer)
+
+
+async def recap_of(
+    storage: Storage, session: TableSession, reach: Reach | None, quiet_hours: float | None = None
+) -> tuple[list[str], int]:
+    """A recap card from the first :data:`MAX_ENTRIES` entries ``reach`` reads, built off the
+    event loop, with how many entries it may read: the Narrator's (None) in full, any other
+    as the table saw it."""
+    entries = await storage.journal.entries(session, reach=reach)
+    total = len(entries) if len(entries) < MAX_ENTRIES else await storage.journal.count(session, reach=reach)
+    viewer = NARRATOR if reach is None else TABLE
+    blocks = await asyncio.to_thread(recap_blocks, entries, plain(session.title), total, viewer, quiet_hours)
+    return blocks, total
 
 
 async def recaps_of(storage: Storage, session: TableSession, quiet_hours: float | None = None) -> Recaps:
-    """The session's recaps from its first :data:`MAX_ENTRIES` entries, built off the event loop."""
-    entries = await storage.journal.entries(session)
-    total = len(entries) if len(entries) < MAX_ENTRIES else await storage.journal.count(session)
-    return await asyncio.to_thread(recap_blocks, entries, plain(session.title), total, quiet_hours)
+    """The session's two recaps: the Narrator's, and the table's card."""
+    full, total = await recap_of(storage, session, None, quiet_hours)
+    public, _ = await recap_of(storage, session, table_reach(session.channel_id), quiet_hours)
+    return Recaps(public=public, full=full, total=total)
 
 
 async def close_session(

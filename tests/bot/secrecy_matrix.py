@@ -8,7 +8,9 @@ prints this table as Markdown for the closing note.
 The table at play: player1's Hero Vin and player2's Hero Elend; the Villain Straff, made by a
 member while their role made them a Narrator (the role is then taken away), and that member's
 active character; a secret ``/gmroll`` by the Narrator; all three in a live Conflict in #table.
-Another server holds nothing of this.
+Issue 39's rooms (docs/rulings.md §7.6): a session in #ooc, which player2 may not view, with
+Vin's roll there; a session open in #table, where player1 gave Vin a Burden in #whisper, a
+private thread of #table. Every cell is asked in #table. Another server holds nothing of this.
 """
 
 PERSONAS: dict[str, str] = {
@@ -40,6 +42,10 @@ ROWS: dict[str, str] = {
     "damage": "`/sheet damage` mid-Conflict (own / Straff)",
     "burden": "`/burden add` mid-Conflict (own / Straff)",
     "act_villain": "`/act who:Straff` (act for the Villain)",
+    "room_journal": "`/session journal session:N`: #ooc's night (player2 cannot view #ooc)",
+    "room_history": "`/history rolls`: Vin's roll in #ooc",
+    "room_story": "`/sheet history name:Vin`: Vin's roll in #ooc",
+    "thread_recap": "`/session recap`: the Burden given in #whisper (player1's private thread)",
 }
 """What is tried, by the key the tests use, with the row heading."""
 
@@ -75,6 +81,18 @@ EXPECTED: dict[str, dict[str, str]] = {
     "damage": row("accepted"),
     "burden": row("accepted"),
     "act_villain": row("accepted"),
+    "room_journal": {**row("file privately", "file privately"), "other": REFUSED, "stranger": REFUSED},
+    "room_history": {
+        **row("listed privately", "listed privately"),
+        "other": "not listed",
+        "stranger": "not listed",
+    },
+    "room_story": {**row("listed privately", "listed privately"), "other": "not listed", "stranger": REFUSED},
+    "thread_recap": {
+        **row("shown privately", "not shown"),
+        "player": "shown privately",
+        "stranger": REFUSED,
+    },
 }
 """Every cell: what the bot must do for that member."""
 

@@ -25,8 +25,9 @@ from fake_discord.records import InteractionRecord
 from fake_discord.world import FakeGuild, FakeMember, FakeRole, World, add_table_guild, default_world
 from rules.conflict import Act, ActionKind, ActionSpec, Command, Conflict, Declare, DiceSpec, Reorder, waiting
 from storage import GuildSettings, Storage
-from testbed.bot_env import BotEnv, make_settings, refused
+from testbed.bot_env import BotEnv, make_settings
 from testbed.cards import shows
+from tests.bot.rooms import add_rooms, room, typed
 from tests.bot.secrecy_matrix import PERSONAS
 from tests.bot.test_bad_input import LogCatcher, Outcome, Probe, Rows, db_rows
 
@@ -42,6 +43,10 @@ OWN = {
 }
 """The character each member acts for in their own name (the Narrators: the Villain)."""
 PLAN, GMROLL = "Q7-PLAN", "Q7-GMROLL"
+ROOM_ROLL, HUSHED = "Q39-ROOM", "Q39 hushed wound"
+"""Vin's roll in ``#ooc``, and the Burden player1 gave Vin in ``#whisper`` (docs/rulings.md §7.6)."""
+OPEN_ROLLS = 2
+"""The rolls of the setup anyone may count (the fairness report counts, never lists, §7.6)."""
 
 
 @dataclass
@@ -61,8 +66,10 @@ class Table:
 
 def build_world() -> tuple[World, FakeGuild]:
     """The Scadrial Table with a Keeper role (to be made the Narrator role), an Admin role, and
-    the members keeper, former (both Keepers) and admin; another server with a stranger in it."""
-    world = default_world()
+    the members keeper, former (both Keepers) and admin; ``#ooc`` hidden from player2 and a
+    private thread ``#whisper`` of ``#table`` (``tests/bot/rooms.py``); another server with a
+    stranger in it."""
+    world = add_rooms(default_world())
     guild = world.guild
     guild.roles += [
         FakeRole(world.ids.next(), "Keeper", permissions=0, position=1),
@@ -78,18 +85,25 @@ def build_world() -> tuple[World, FakeGuild]:
 
 
 SETUP = [
-    ("player1", "/character create name:Vin physique:2"),
-    ("player2", "/character create name:Elend physique:2"),
-    ("former", f'/character create name:Straff kind:villain concept:"{PLAN} burn the keep"'),
-    ("former", "/character use name:Straff"),
-    ("narrator", f"/gmroll dice:3 label:{GMROLL}"),
-    ("player1", "/roll dice:4 label:open"),
-    ("narrator", '/conflict start kind:physical stakes:"The keep"'),
-    ("player1", "/conflict join"),
-    ("player2", "/conflict join"),
-    ("narrator", "/conflict add character:Straff"),
-    ("narrator", "/conflict begin"),
+    ("table", "player1", "/character create name:Vin physique:2"),
+    ("table", "player2", "/character create name:Elend physique:2"),
+    ("table", "former", f'/character create name:Straff kind:villain concept:"{PLAN} burn the keep"'),
+    ("table", "former", "/character use name:Straff"),
+    ("table", "narrator", f"/gmroll dice:3 label:{GMROLL}"),
+    ("table", "player1", "/roll dice:4 label:open"),
+    ("ooc", "narrator", '/session start title:"Q39 aside"'),
+    ("ooc", "player1", f"/roll stat:Physique label:{ROOM_ROLL}"),
+    ("ooc", "narrator", "/session end"),
+    ("table", "narrator", '/session start title:"Q39 the keep"'),
+    ("whisper", "player1", f'/burden add burden:"{HUSHED}" severity:serious'),
+    ("table", "narrator", '/conflict start kind:physical stakes:"The keep"'),
+    ("table", "player1", "/conflict join"),
+    ("table", "player2", "/conflict join"),
+    ("table", "narrator", "/conflict add character:Straff"),
+    ("table", "narrator", "/conflict begin"),
 ]
+"""Who types what, and where: ``#table``, ``#ooc`` (which player2 may not view) or ``#whisper``
+(a private thread of ``#table``, player1's)."""
 
 
 @asynccontextmanager
@@ -111,9 +125,9 @@ async def open_table(tmp_path: Path) -> AsyncIterator[Table]:
             keeper = world.guild.role("Keeper")
             assert keeper is not None
             await storage.settings.set(env.guild_id, GuildSettings(narrator_role_ids=(keeper.id,)))
-            for user, line in SETUP:
-                reply = await env.slash(line, user=user)
-                assert not refused(reply), (line, reply.content)
+            for where, user, line in SETUP:
+                await typed(env, where, user, line)
+            env.harness.channel = room(env, "table")
             former = world.guild.member("former")
             assert former is not None
             former.role_ids.remove(keeper.id)  # no longer a Narrator, from the next interaction on

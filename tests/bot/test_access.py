@@ -1,19 +1,24 @@
 """The rules of bot.access on plain data: control, secrecy, honest dice and the plain states
-(docs/rulings.md §6.9, §7), and that their SQL forms in storage pick exactly the same rows."""
+(docs/rulings.md §6.9, §7), and that their SQL forms in storage pick exactly the same rows;
+so does bot.reach's rule of where a member reads (§7.6)."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.access import Caller, PlainState, is_secret, plain_state, visibility_of
+from bot.reach import reads, reads_channel, table_reach
 from rules.burdens import Severity
 from rules.character import Character, CharacterKind, make_character
 from rules.conflict import Join, apply, new_conflict
+from rules.journal import EntryKind, JournalEntry
 from storage import RollRecord, Storage
+from storage.places import Origin, Reach
 
 GUILD, PLAYER, OTHER, FORMER = 1, 10, 11, 12
+T0 = datetime(2024, 5, 1, 20, 0, tzinfo=UTC)
 NARRATOR = Caller(guild_id=GUILD, user_id=99, narrator=True)
 PLAYER_CALLER = Caller(guild_id=GUILD, user_id=PLAYER, narrator=False)
 FORMER_CALLER = Caller(guild_id=GUILD, user_id=FORMER, narrator=False)
@@ -188,3 +193,64 @@ async def test_the_sheet_query_picks_what_can_read_allows(tmp_path: Path, caller
         assert listed == [c for c in every if caller.can_read(c, c.revealed)]
         found = await storage.characters.search(GUILD, "name", public_only=public_only)
         assert found == [c for c in every if caller.can_read(c, c.revealed)]
+
+
+TABLE, OOC, THREAD, OTHER_THREAD = 500, 501, 600, 601
+SAID = [
+    Origin(channel_id=channel, private_thread_id=thread, actor_id=PLAYER)
+    for channel in (TABLE, OOC)
+    for thread in (None, THREAD, OTHER_THREAD)
+]
+REACHES = [
+    None,  # a Narrator
+    Reach(),  # Discord could not say
+    Reach(channels=frozenset({TABLE})),
+    Reach(channels=frozenset({TABLE, OOC}), threads=frozenset({THREAD})),
+    Reach(channels=frozenset({OOC}), threads=frozenset({THREAD, OTHER_THREAD})),
+    table_reach(TABLE),
+]
+
+
+def told(n: int, said: Origin) -> JournalEntry:
+    text = f"{n}: {said.channel_id}/{said.private_thread_id}"
+    return JournalEntry(
+        at=T0 + timedelta(seconds=n), kind=EntryKind.ROLL, text=text, public=text, character_id=7
+    )
+
+
+@pytest.mark.parametrize("reach", REACHES)
+async def test_the_journal_queries_pick_what_reads_allows(tmp_path: Path, reach: Reach | None) -> None:
+    """docs/rulings.md §7.6: the SQL form (``storage.places.reach_clause``) and the rule
+    (``bot.reach.reads``) agree, row by row, in a session, a character's story and the list."""
+    async with await Storage.open(tmp_path / "db.sqlite3") as storage:
+        rows = [(said, told(n, said)) for n, said in enumerate(SAID)]
+        for said, entry in rows:
+            await storage.journal.add(GUILD, said, [entry])
+        sessions = [await storage.journal.start(GUILD, channel, "Night", 99, T0) for channel in (TABLE, OOC)]
+        story = await storage.journal.of_character(GUILD, 7, reach=reach)
+        assert [s.entry for s in story] == [entry for said, entry in rows if reads(reach, said)]
+        for session in sessions:
+            wanted = [e for said, e in rows if said.channel_id == session.channel_id and reads(reach, said)]
+            assert await storage.journal.entries(session, reach=reach) == wanted
+            assert await storage.journal.all_entries(session, page=1, reach=reach) == wanted
+            assert await storage.journal.count(session, reach=reach) == len(wanted)
+        listed = await storage.journal.sessions(GUILD, reach=reach)
+        assert listed == [s for s in reversed(sessions) if reads_channel(reach, s.channel_id)]
+
+
+@pytest.mark.parametrize("reach", REACHES)
+async def test_the_roll_query_picks_what_reads_allows(tmp_path: Path, reach: Reach | None) -> None:
+    async with await Storage.open(tmp_path / "db.sqlite3") as storage:
+        places = [(None, None), *((s.channel_id, s.private_thread_id) for s in SAID)]  # None: logged before
+        for channel, thread in places:
+            record = RollRecord(
+                guild_id=GUILD, user_id=PLAYER, at=T0, label=f"{channel}/{thread}", dice=1, free_nudges=0,
+                underflow=0, difficulty=1, faces=(3,), result=0, outcome=-1, success=False,
+                channel_id=channel, private_thread_id=thread,
+            )  # fmt: skip
+            await storage.rolls.append(record)
+        every = await storage.rolls.recent(GUILD, limit=100)
+        assert len(every) == len(places)
+        assert await storage.rolls.recent(GUILD, limit=100, reach=reach) == [
+            r for r in every if reads(reach, r)
+        ]

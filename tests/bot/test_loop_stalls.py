@@ -39,6 +39,7 @@ from rules.character.limits import BURDEN_NAME_MAX, CONCEPT_MAX, NAME_MAX
 from rules.character.sheet_files import MAX_UPLOAD_BYTES
 from rules.character.transfer import MAX_FILE_BYTES
 from storage.journal import TITLE_MAX
+from storage.places import Origin
 from testbed.bot_env import BotEnv
 from testbed.stalls import (
     CRAFTED_FILES,
@@ -251,7 +252,7 @@ async def test_a_long_night_of_widest_entries_holds_the_loop_under_50_ms(bot_env
     channel = env.world.guild.channels[0].id
     session = await env.storage.journal.open_in(env.guild_id, channel)
     assert session is not None
-    await env.storage.journal.add(env.guild_id, channel, long_night(session.started_at))
+    await env.storage.journal.add(env.guild_id, Origin(channel_id=channel), long_night(session.started_at))
     vin = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=env.user_id("player1"))
     assert (await env.storage.characters.create(env.guild_id, vin)).id <= 200, "one of the night's Heroes"
     found: dict[str, Stall] = {}

@@ -20,11 +20,16 @@ from fake_discord import payloads
 from fake_discord.commandline import find_command
 from testbed.bot_env import controls, text_displays
 from testbed.cards import card_text
+from tests.bot.cogs.sessions.test_sessions import journal_of
+from tests.bot.rooms import room
 from tests.bot.secrecy_matrix import EXPECTED, PERSONAS, ROWS, markdown
 from tests.bot.secrecy_table import (
     GMROLL,
+    HUSHED,
+    OPEN_ROLLS,
     OWN,
     PLAN,
+    ROOM_ROLL,
     Table,
     accepted,
     acting,
@@ -41,6 +46,7 @@ from tests.bot.secrecy_table import (
     text,
     who,
 )
+from tests.bot.test_bad_input import Outcome
 
 
 @pytest.fixture
@@ -101,7 +107,7 @@ async def cell_fairness(t: Table, p: str) -> str:
     assert not refusal(outcome), outcome.text
     match = re.search(r"(\d+) rolls?, \d+ dice", text(outcome.record))
     assert match is not None, outcome.text
-    if int(match[1]) < 2:  # the open roll only (or, elsewhere, nothing)
+    if int(match[1]) <= OPEN_ROLLS:  # the open rolls only (or, elsewhere, nothing)
         return "not counted"
     return f"counted {'privately' if outcome.record.ephemeral else 'publicly'}"
 
@@ -156,6 +162,39 @@ async def cell_act_villain(t: Table, p: str) -> str:
     return accepted(await slash(t, p, "/act who:Straff dice:2"))
 
 
+def privately(outcome: Outcome) -> str:
+    return "privately" if outcome.record.ephemeral else "publicly"
+
+
+async def cell_room_journal(t: Table, p: str) -> str:
+    [night] = await t.storage.journal.sessions(t.env.guild_id, room(t.env, "ooc").id, limit=1)
+    outcome = await slash(t, p, f"/session journal session:{night.id}")
+    if refusal(outcome):
+        return "refused"
+    assert ROOM_ROLL in journal_of(t.env, outcome.record), outcome.text
+    return f"file {privately(outcome)}"
+
+
+async def cell_room_history(t: Table, p: str) -> str:
+    outcome = await slash(t, p, "/history rolls count:25")
+    assert not refusal(outcome), outcome.text
+    return f"listed {privately(outcome)}" if ROOM_ROLL in text(outcome.record) else "not listed"
+
+
+async def cell_room_story(t: Table, p: str) -> str:
+    outcome = await slash(t, p, "/sheet history name:Vin")
+    if refusal(outcome):
+        return "refused"
+    return f"listed {privately(outcome)}" if ROOM_ROLL in journal_of(t.env, outcome.record) else "not listed"
+
+
+async def cell_thread_recap(t: Table, p: str) -> str:
+    outcome = await slash(t, p, "/session recap")
+    if refusal(outcome):
+        return "refused"
+    return f"shown {privately(outcome)}" if HUSHED in card_text(outcome.record.messages[0]) else "not shown"
+
+
 CELLS: dict[str, Cell] = {
     "show": cell_show,
     "export": cell_export,
@@ -175,6 +214,10 @@ CELLS: dict[str, Cell] = {
     "damage": sheet("/sheet damage amount:1 name:{name}"),
     "burden": sheet("/burden add burden:Cut severity:serious name:{name}"),
     "act_villain": cell_act_villain,
+    "room_journal": cell_room_journal,
+    "room_history": cell_room_history,
+    "room_story": cell_room_story,
+    "thread_recap": cell_thread_recap,
 }
 
 
@@ -209,6 +252,9 @@ REASONS: dict[str, dict[str, str]] = {
         for key in ("heal", "damage", "burden")
     },
     "act_villain": {"player": "not yours", "other": "not yours", "former": "not yours", **NO_CONFLICT},
+    "room_journal": {"other": "There is no session #", "stranger": "There is no session #"},
+    "room_story": NOT_HERE,
+    "thread_recap": {"stranger": "No session has been played in this channel"},
 }
 """Why each refusal is refused: a phrase its reply must hold (a refusal for another reason,
 such as "not your turn", would not prove the rule)."""

@@ -12,6 +12,7 @@ from rules.journal import EntryKind, JournalEntry
 from rules.request import NewRoller, RequestKind, RequestSpec
 from storage import MessageKind, NewMessage, RollRecord, Storage, pruning, sql
 from storage.errors import AlreadyHandledError
+from storage.places import Origin
 from storage.pruning import snowflake_before
 from storage.sql import utc_now
 
@@ -101,7 +102,7 @@ async def test_old_rolls_go_oldest_first_a_batch_at_a_time(storage: Storage, sta
 async def test_with_nothing_old_a_prune_is_one_statement(storage: Storage, statements: list[int]) -> None:
     for n in range(5):
         await storage.rolls.append(logged(NEW, f"new {n}"))
-    await storage.journal.add(GUILD, CHANNEL, [told(NEW, "new")] * 5)
+    await storage.journal.add(GUILD, Origin(channel_id=CHANNEL), [told(NEW, "new")] * 5)
     await storage.handled.claim(snowflake_before(utc_now()))
     assert await storage.rolls.prune(CUTOFF, batch=2) == 0
     assert await storage.journal.prune(CUTOFF, batch=2) == 0
@@ -136,10 +137,10 @@ async def test_old_journal_entries_go_oldest_first_a_batch_at_a_time(
     storage: Storage, statements: list[int]
 ) -> None:
     await storage.journal.add(
-        GUILD, CHANNEL, [told(OLD + timedelta(minutes=n), f"old {n}") for n in range(5)]
+        GUILD, Origin(channel_id=CHANNEL), [told(OLD + timedelta(minutes=n), f"old {n}") for n in range(5)]
     )
     session = await storage.journal.start(GUILD, CHANNEL, "Now", 5, NEW)
-    await storage.journal.add(GUILD, CHANNEL, [told(NEW, "new 0"), told(NEW, "new 1")])
+    await storage.journal.add(GUILD, Origin(channel_id=CHANNEL), [told(NEW, "new 0"), told(NEW, "new 1")])
     assert await storage.journal.prune(CUTOFF, batch=2) == 5
     assert statements == [2, 2, 1, 0, 0]  # entries; then the closed sessions (none)
     assert [e.text for e in await storage.journal.entries(session)] == ["new 0", "new 1"]
@@ -198,7 +199,7 @@ async def test_a_prune_with_nothing_old_does_the_same_work_however_big_the_table
         async with storage.transaction() as tx:
             for n in range(rows):
                 await tx.rolls.append(logged(NEW, f"new {n}"))
-            await tx.journal.add(GUILD, CHANNEL, [told(NEW, "new")] * rows)
+            await tx.journal.add(GUILD, Origin(channel_id=CHANNEL), [told(NEW, "new")] * rows)
             for n in range(rows):
                 await tx.handled.claim(made_at(utc_now(), n))
         work.append(

@@ -6,6 +6,7 @@ from pydantic import ValidationError
 from rules.journal import EntryKind, JournalEntry
 from storage import RollRecord, RollStats, Storage
 from storage.errors import AlreadyHandledError
+from storage.places import Origin
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -63,9 +64,9 @@ async def test_a_roll_logged_once_keeps_its_journal_entries_with_it(storage: Sto
                      character_id=3, outcome=1),
         JournalEntry(at=T0, kind=EntryKind.ROLL, text="Kelsier rolled", public="Kelsier rolled", outcome=-2),
     ]  # fmt: skip
-    await storage.rolls.append_once(roll(), 700, (20, told))
+    await storage.rolls.append_once(roll(), 700, (Origin(channel_id=20), told))
     with pytest.raises(AlreadyHandledError):
-        await storage.rolls.append_once(roll(faces=(6,)), 700, (20, told[:1]))
+        await storage.rolls.append_once(roll(faces=(6,)), 700, (Origin(channel_id=20), told[:1]))
     assert await storage.journal.entries(session) == told
     assert await storage.rolls.recent(1) == [roll()]
 

@@ -9,6 +9,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.config import Settings
 from bot.web.app import Clock, make_app
+from bot.web.reach import DiscordReaches, Reaches
 from bot.web.standing import Standings
 from bot.web.tokens import Kind, link_grant, sign, signing_key
 from testbed.bot_env import DUEL, BotEnv, make_settings
@@ -74,10 +75,21 @@ async def web_client(
     *,
     standings: Standings | None = None,
     max_streams_in_all: int = 2000,
+    reaches: Reaches | None = None,
+    asks_channels: bool = True,
 ) -> AsyncIterator[Client]:
-    """The web view over the bot's own database, served on 127.0.0.1 for aiohttp's client."""
+    """The web view over the bot's own database, served on 127.0.0.1 for aiohttp's client. It
+    asks the fake Discord which channels a player views (``reaches``, by default through the
+    bot's HTTP client; none with ``asks_channels=False``, as a view run without a token)."""
+    if reaches is None and asks_channels:
+        reaches = DiscordReaches(env.bot.http)
     app = make_app(
-        env.storage, settings_of(env), clock=clock, standings=standings, max_streams_in_all=max_streams_in_all
+        env.storage,
+        settings_of(env),
+        clock=clock,
+        standings=standings,
+        max_streams_in_all=max_streams_in_all,
+        reaches=reaches,
     )
     async with TestClient(TestServer(app)) as client:
         yield client

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from rules.journal import EntryKind, JournalEntry
 from storage.journal import MAX_ENTRIES
+from storage.places import Origin
 from testbed.bot_env import BotEnv
 from tests.bot.cogs.sessions.test_sessions import card_text, journal_of
 from tests.web.test_web_journal import pages
@@ -28,7 +29,7 @@ async def test_a_night_longer_than_the_recap_says_so_and_the_journal_has_it_all(
         )
         for n in range(LONG)
     ]
-    await env.storage.journal.add(env.guild_id, channel, entries)
+    await env.storage.journal.add(env.guild_id, Origin(channel_id=channel), entries)
     ended = await env.slash("/session end")
     cut = f"built from the first {MAX_ENTRIES:,} of {LONG:,} entries"
     for message in ended.messages:

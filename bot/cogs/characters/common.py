@@ -12,11 +12,12 @@ refused with where the Conflict is; a Narrator may still make it.
 
 from collections.abc import Callable
 
-from bot.access import Caller, guild_id_of, require_read_of, table_channel_of
+from bot.access import Caller, guild_id_of, require_read_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import NotAllowed
 from bot.inputs.characters import named_or_active
+from bot.reach import origin_of
 from bot.render.common import plain
 from bot.rolling.journal import sheet_change
 from rules.character import Character, Power
@@ -66,9 +67,7 @@ async def save(interaction: Interaction, stored: StoredCharacter, new: Character
     async with interaction.client.storage.transaction() as tx:
         await tx.handled.claim(interaction.id)
         saved = await tx.characters.update(guild_id, stored, new)
-        await tx.journal.add(
-            guild_id, table_channel_of(interaction), sheet_change(saved.updated_at, stored, new)
-        )
+        await tx.journal.add(guild_id, origin_of(interaction), sheet_change(saved.updated_at, stored, new))
         return saved
 
 

@@ -36,8 +36,9 @@ from bot.inputs.choices import (
     WordChoice,
 )
 from bot.inputs.sheet_parts import burden_choices
+from bot.reach import reach_of
 from bot.render.common import plain
-from bot.render.recap import journal_markdown
+from bot.render.recap import story_markdown
 from bot.render.sheet import change_embed, damage_embed, recovery_embed
 from rules.character import (
     BreatherKind,
@@ -224,14 +225,15 @@ class SheetCommands(
     @app_commands.command(name="history", description="A character's story across every session kept")
     @app_commands.describe(name="Whose story (default: your active character)")
     async def history(self, interaction: Interaction, name: AnyCharacter | None = None) -> None:
-        """The journal's entries of one character, as the caller may read them (``rules.journal``)."""
+        """The journal's entries of one character, as the caller may read them (``rules.journal``)
+        and only those said where they can read (``bot.reach``, docs/rulings.md §7.6), each with
+        its date under the session it belongs to."""
         stored = await load_to_read(interaction, name)
         who = await caller(interaction)
-        entries = await self.bot.storage.journal.of_character(guild_id_of(interaction), stored.id)
+        reach = await reach_of(interaction, self.bot.storage, who)
+        story = await self.bot.storage.journal.of_character(guild_id_of(interaction), stored.id, reach=reach)
         viewer = NARRATOR if who.narrator else Viewer(user_id=interaction.user.id)
-        text = await asyncio.to_thread(
-            journal_markdown, f"{stored.name}'s story", "Across every session kept", entries, viewer
-        )
+        text = await asyncio.to_thread(story_markdown, stored.name, story, viewer)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"history-{stored.id}.md")
         await replies.send(
             interaction, f"**{plain(stored.name)}**'s story so far.", file=file, ephemeral=True

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of, served_guild_id, table_channel_of
+from bot.access import channel_id_of, guild_id_of, served_guild_id
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
@@ -33,6 +33,7 @@ from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances, scene_applied
 from bot.inputs.faces import Faces
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
+from bot.reach import origin_of
 from bot.render.cards import Card, card_view
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
 from bot.rolling.journal import contest_entry, roll_entry, sheet_change
@@ -151,7 +152,10 @@ class Dice(commands.Cog):
             else None
         )
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
-        record = roll_record(guild_id, interaction.user.id, reading, label or formed.title, secret=secret)
+        origin = origin_of(interaction)
+        record = roll_record(
+            guild_id, interaction.user.id, reading, label or formed.title, origin=origin, secret=secret
+        )
         who = formed.stored.id if formed.stored is not None else None
         told = [
             roll_entry(
@@ -165,17 +169,14 @@ class Dice(commands.Cog):
             )
         ]
         # Claimed with the log: the same interaction delivered twice rolls once (storage.handled).
-        channel_id = table_channel_of(interaction)
         if spent is not None and formed.stored is not None:
             async with self.bot.storage.transaction() as tx:  # the spend, the log and the journal together
                 await tx.handled.claim(interaction.id)
                 await tx.characters.update(guild_id, formed.stored, spent)
                 await tx.rolls.append(record)
-                await tx.journal.add(
-                    guild_id, channel_id, sheet_change(record.at, formed.stored, spent) + told
-                )
+                await tx.journal.add(guild_id, origin, sheet_change(record.at, formed.stored, spent) + told)
         else:
-            await self.bot.storage.rolls.append_once(record, interaction.id, (channel_id, told))
+            await self.bot.storage.rolls.append_once(record, interaction.id, (origin, told))
         notes = []
         if spent is not None and formed.spends is not None:
             left = standing_available(spent, formed.spends)
@@ -294,7 +295,7 @@ class Dice(commands.Cog):
     ) -> None:
         """A Contest from sheets spends a Standing as ``/roll`` does, and both rolls are logged with
         the spends in one transaction (docs/rulings.md §6.7)."""
-        guild_id = guild_id_of(interaction)
+        guild_id, origin = guild_id_of(interaction), origin_of(interaction)
         async with self.bot.storage.transaction() as tx:
             await tx.handled.claim(interaction.id)  # delivered twice, rolled once
             done: set[int] = set()
@@ -307,8 +308,9 @@ class Dice(commands.Cog):
                 await tx.characters.update(guild_id, side.stored, spent)
                 entries += sheet_change(told.at, side.stored, spent)
             for side, reading in zip(sides, readings, strict=False):
-                await tx.rolls.append(roll_record(guild_id, interaction.user.id, reading, side.who[:40]))
-            await tx.journal.add(guild_id, table_channel_of(interaction), [*entries, told])
+                record = roll_record(guild_id, interaction.user.id, reading, side.who[:40], origin=origin)
+                await tx.rolls.append(record)
+            await tx.journal.add(guild_id, origin, [*entries, told])
 
     @app_commands.command(name="contest", description="Roll a Contest between two pools or two characters")
     @app_commands.describe(

@@ -14,11 +14,12 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import guild_id_of, is_secret, table_channel_of
+from bot.access import guild_id_of, is_secret
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.views import Choice, builder_view, request_buttons, request_message, trait_slots
 from bot.errors import BotError
+from bot.reach import origin_of
 from bot.render.cards import Card, body_components, card_texts, card_view, custom_ids
 from bot.render.common import plain
 from bot.render.dice import contest_card, reading_card
@@ -68,7 +69,7 @@ async def ask(
         [row] = await tx.outbox.add(guild_id, channel_id, None, [message])
         await tx.requests.shown_by(guild_id, request.id, row.id)
         await tx.journal.add(
-            guild_id, table_channel_of(interaction), [request_asked_entry(request.created_at, request)]
+            guild_id, origin_of(interaction), [request_asked_entry(request.created_at, request)]
         )
     outbox = client.conflicts.outbox
     outbox.replying([row])
@@ -164,7 +165,9 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
             await tx.characters.update(guild_id, stored, spent)
             told += sheet_change(utc_now(), stored, spent)
         secret = request.spec.secret or hidden_roller  # a hidden Villain's roll, as in a Conflict (§7.1)
-        record = roll_record(guild_id, interaction.user.id, reading, formed.title, secret=secret)
+        record = roll_record(
+            guild_id, interaction.user.id, reading, formed.title, origin=origin_of(interaction), secret=secret
+        )
         await tx.rolls.append(record)
         who = stored.id if stored is not None else None
         told.append(
@@ -172,7 +175,7 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
                 record.at, interaction.user.id, plain(roller.name), reading, secret=secret, character_id=who
             )
         )
-        await tx.journal.add(guild_id, table_channel_of(interaction), told)
+        await tx.journal.add(guild_id, origin_of(interaction), told)
         after = await tx.requests.get(guild_id, request_id)
         assert after is not None
         drawn = reading_card(reading, title=formed.title, roller="For the Narrator's request")
@@ -296,9 +299,7 @@ async def close(interaction: Interaction, request_id: int) -> None:
         request = await tx.requests.get(guild_id, request_id)
         if request is None:
             raise BotError(GONE)
-        await tx.journal.add(
-            guild_id, table_channel_of(interaction), [request_closed_entry(utc_now(), request)]
-        )
+        await tx.journal.add(guild_id, origin_of(interaction), [request_closed_entry(utc_now(), request)])
     await replies.edit(interaction, view=request_message(request), allowed_mentions=NO_PINGS)
 
 

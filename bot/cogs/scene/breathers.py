@@ -13,10 +13,11 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import guild_id_of, table_channel_of
+from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import BotError, answer_error
+from bot.reach import origin_of
 from bot.render.common import plain
 from bot.render.sheet import recovery_embed
 from bot.rolling.journal import sheet_change
@@ -73,7 +74,7 @@ async def take(interaction: Interaction, character_id: int) -> None:
         result = breather(stored.character, call.kind, resting=call.resting)
         saved = await tx.characters.update(guild_id, stored, result.character)
         changes = sheet_change(saved.updated_at, stored, result.character)
-        await tx.journal.add(guild_id, table_channel_of(interaction), changes)
+        await tx.journal.add(guild_id, origin_of(interaction), changes)
     await replies.edit(interaction, view=without(interaction.message, TAKE.format(character=character_id)))
     await replies.send(interaction, embed=recovery_embed(saved.character, title_of(call), result))
 

@@ -7,6 +7,10 @@ saw, docs/rulings.md §7.1), queued with the end in one transaction (``bot.worke
 and gives the Narrator the full one privately. ``/session journal`` gives the whole night in
 order as a Markdown file, the Narrator's full version or the asker's own. A session left open
 closes by itself, with its card, after ``MISTBORN_SESSION_QUIET_HOURS`` of quiet.
+
+A player reads only what was said where they can read (``bot.reach``, docs/rulings.md §7.6): a
+session played in a channel they cannot view is no session for them, and of a session they may
+read, a private thread's entries only where they took part.
 """
 
 import asyncio
@@ -23,12 +27,14 @@ from bot.client import Interaction, MistbornClient
 from bot.cogs.sessions.schedule import FORM, ScheduleNext, schedule, schedule_button
 from bot.errors import BotError, answer_error
 from bot.inputs.forms import sent_form
+from bot.reach import reach_of, reads_channel
 from bot.render.common import plain
 from bot.render.recap import journal_markdown, recap_card
-from bot.workers.session_end import close_session, recaps_of
+from bot.workers.session_end import close_session, recap_of
 from rules.journal import NARRATOR, Viewer
 from storage.errors import AlreadyExistsError
 from storage.journal import TITLE_MAX, TableSession
+from storage.places import Reach
 from storage.sql import utc_now
 
 Title = app_commands.Range[str, 1, TITLE_MAX]
@@ -149,8 +155,11 @@ class SessionCommands(
             ephemeral=True,
         )
 
-    async def _session(self, interaction: Interaction, session: int | None) -> TableSession:
-        """The session asked for by number, or this channel's latest."""
+    async def _session(
+        self, interaction: Interaction, session: int | None, reach: Reach | None
+    ) -> TableSession:
+        """The session asked for by number, or this channel's latest; one played where
+        ``reach`` cannot read is told as no such session (nothing of it is confirmed)."""
         storage = self.bot.storage.journal
         guild_id = guild_id_of(interaction)
         if session is None:
@@ -159,7 +168,7 @@ class SessionCommands(
                 raise BotError(NO_SESSIONS)
             return latest[0]
         found = await storage.get(guild_id, session)
-        if found is None:
+        if found is None or not reads_channel(reach, found.channel_id):
             raise BotError(
                 f"There is no session #{session} in this server. `/session journal` gives the latest."
             )
@@ -174,16 +183,15 @@ class SessionCommands(
         self, interaction: Interaction, session: app_commands.Range[int, 1] | None = None
     ) -> None:
         """The recap of a session ended earlier (or by the quiet): the Narrator's full one with the
-        button for the next session, a player's as the table saw it; privately either way."""
+        button for the next session, a player's as the table saw what they may read; privately
+        either way."""
         who = await caller(interaction)
-        found = await self._session(interaction, session)
+        reach = await reach_of(interaction, self.bot.storage, who)
+        found = await self._session(interaction, session, reach)
         quiet = self.bot.settings.session_quiet_hours if found.ended_how == "quiet" else None
-        recaps = await recaps_of(self.bot.storage, found, quiet)
-        if who.narrator:
-            view = recap_card(recaps.full, schedule_button(found.id))
-            await replies.send(interaction, view=view, ephemeral=True)
-        else:
-            await replies.send(interaction, view=recap_card(recaps.public), ephemeral=True)
+        blocks, _ = await recap_of(self.bot.storage, found, reach, quiet)
+        button = schedule_button(found.id) if who.narrator else None
+        await replies.send(interaction, view=recap_card(blocks, button), ephemeral=True)
 
     @app_commands.command(name="journal", description="A session's log in order, as a Markdown file")
     @app_commands.describe(session="The session's number (default: this channel's latest)")
@@ -192,8 +200,9 @@ class SessionCommands(
         self, interaction: Interaction, session: app_commands.Range[int, 1] | None = None
     ) -> None:
         who = await caller(interaction)
-        found = await self._session(interaction, session)
-        entries = await self.bot.storage.journal.all_entries(found)
+        reach = await reach_of(interaction, self.bot.storage, who)
+        found = await self._session(interaction, session, reach)
+        entries = await self.bot.storage.journal.all_entries(found, reach=reach)
         viewer = viewer_of(who.narrator, interaction.user.id)
         when = when_text(found)
         data = await asyncio.to_thread(

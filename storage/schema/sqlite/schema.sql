@@ -116,11 +116,14 @@ CREATE TABLE journal (
     kind          TEXT    NOT NULL,
     character_id  INTEGER,
     document      TEXT    NOT NULL
-);
+, private_thread_id INTEGER, actor_id INTEGER);
 
 CREATE INDEX journal_by_channel ON journal (guild_id, channel_id, at);
 
 CREATE INDEX journal_by_character ON journal (guild_id, character_id, id) WHERE character_id IS NOT NULL;
+
+CREATE INDEX journal_private_threads ON journal (guild_id, actor_id, private_thread_id)
+    WHERE private_thread_id IS NOT NULL;
 
 CREATE TABLE outbox (
     id              INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -174,7 +177,7 @@ CREATE TABLE roll_log (
     fours        INTEGER NOT NULL,
     fives        INTEGER NOT NULL,
     sixes        INTEGER NOT NULL
-, secret INTEGER NOT NULL DEFAULT 0 CHECK (secret IN (0, 1)));
+, secret INTEGER NOT NULL DEFAULT 0 CHECK (secret IN (0, 1)), channel_id INTEGER, private_thread_id INTEGER);
 
 CREATE INDEX roll_log_by_guild ON roll_log (guild_id, id);
 

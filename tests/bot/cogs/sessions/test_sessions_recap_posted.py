@@ -13,6 +13,7 @@ from fake_discord.payloads import JSON
 from rules.journal import EntryKind, JournalEntry
 from storage import Storage
 from storage.journal import TableSession
+from storage.places import Origin
 from storage.sql import fetch_all, utc_now
 from testbed.bot_env import BotEnv
 from tests.bot.cogs.requests.test_requests import request_message, roll
@@ -152,7 +153,7 @@ async def test_an_entry_committed_while_the_recap_was_read_is_in_it(
                 public=line,
                 outcome=2,
             )
-            await storage.journal.add(env.guild_id, channel, [entry])
+            await storage.journal.add(env.guild_id, Origin(channel_id=channel), [entry])
         return recaps
 
     monkeypatch.setattr(session_end, "recaps_of", then_a_roll)

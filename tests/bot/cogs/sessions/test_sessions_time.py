@@ -7,6 +7,7 @@ from bot.render.recap import CARD_TEXT
 from bot.workers.upkeep import Upkeep
 from rules.character import CharacterKind, make_character
 from rules.journal import EntryKind, JournalEntry
+from storage.places import Origin
 from storage.sql import utc_now
 from testbed.bot_env import BotEnv, fight_in_a_session_thread
 from tests.bot.cogs.sessions.test_sessions import EPHEMERAL, card_text, journal_of
@@ -102,7 +103,7 @@ async def test_a_thousand_event_night_fits_discords_limits(bot_env: BotEnv) -> N
         )
         for n in range(1000)
     ]
-    await env.storage.journal.add(env.guild_id, channel, entries)
+    await env.storage.journal.add(env.guild_id, Origin(channel_id=channel), entries)
     ended = await env.slash("/session end")
     for message in ended.messages:
         text = card_text(message)
