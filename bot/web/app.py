@@ -328,7 +328,9 @@ async def sessions(request: web.Request) -> web.Response:
     with refused_as_http(), view.journals.admitted(session_key(grant), caller.guild_id):
         reach, unknown = await web_reach(view.storage, view.reaches, caller)
         found = await view.storage.journal.sessions(caller.guild_id, limit=100, reach=reach)
-        body = await view.work.run(_encoded, functools.partial(sessions_page, unknown=unknown), caller.guild_id, found)
+        body = await view.work.run(
+            _encoded, functools.partial(sessions_page, unknown=unknown), caller.guild_id, found
+        )
     return web.Response(body=body, content_type="text/html", charset="utf-8")
 
 
