@@ -80,9 +80,9 @@ async def test_the_sessions_pages_are_built_on_the_views_own_workers(
     for name in ("sessions_page", "journal_page"):
         original = getattr(app, name)
 
-        def recording(*args: Any, original: Any = original) -> str:
+        def recording(*args: Any, original: Any = original, **options: Any) -> str:
             threads.append(threading.current_thread().name)
-            return str(original(*args))
+            return str(original(*args, **options))
 
         monkeypatch.setattr(app, name, recording)
     async with web_client(bot_env) as client:
