@@ -10,7 +10,7 @@ open there: only Narrators read that channel.
 """
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import discord
 
@@ -41,31 +41,30 @@ def _lost(character: Character) -> tuple[int, ...]:
     return tuple(resilience_lost(character, r) for r in Resilience)
 
 
-def change_of(before: Character, after: Character) -> Change | None:
-    """What a change does, as the table may hear it: a hit (a Resilience lost, a member down),
-    a recovery, another change, or None: nothing changed."""
+class TableLine(NamedTuple):
+    """What the table is told of a change to a hidden sheet: what it did, and the line."""
+
+    change: Change
+    text: str
+
+
+def table_line(before: Character, after: Character) -> TableLine | None:
+    """What the table is told of a change to a hidden sheet, "**Vess** is hit: now wounded":
+    a hit (a Resilience lost, a member down), a recovery or another change, with the plain
+    state after; None when nothing changed, so there is nothing to tell."""
     if before == after:
         return None
     lost = list(zip(_lost(before), _lost(after), strict=True))
-    if any(a > b for b, a in lost):
-        return "hit"
-    return "recovers" if any(a < b for b, a in lost) else "changes"
-
-
-def table_line(before: Character, after: Character) -> str | None:
-    """What the table is told of a change to a hidden sheet, "**Vess** is hit: now wounded",
-    or None when nothing changed, so there is nothing to tell."""
-    change = change_of(before, after)
-    if change is None:
-        return None
+    worse, better = any(a > b for b, a in lost), any(a < b for b, a in lost)
+    change: Change = "hit" if worse else "recovers" if better else "changes"
     name, many = f"**{plain(after.name)}**", is_group(after.size)
     was, now = plain_state(before).value, plain_state(after).value
     state = f"now {now}" if now != was else f"still {now}"
     if change == "hit":
-        return f"{says(name, 'is', many)} hit: {state}."
+        return TableLine(change, f"{says(name, 'is', many)} hit: {state}.")
     if change == "recovers":
-        return f"{says(name, 'recovers', many)}: {state}."
-    return f"{name}'s sheet changes: {state}."
+        return TableLine(change, f"{says(name, 'recovers', many)}: {state}.")
+    return TableLine(change, f"{name}'s sheet changes: {state}.")
 
 
 def _message(draw: Draw) -> dict[str, Any]:
@@ -116,9 +115,26 @@ async def tell_change(
     if not sheet_hidden(stored, after):
         await replies.send(interaction, embed=full)
         return
-    told, change = table_line(stored.character, after), change_of(stored.character, after)
-    public: Draw | None = None
-    if told is not None and change is not None:
-        shown = change_embed(after, told, colour=COLOURS[change])
-        public = lambda: shown  # noqa: E731
-    await answer(interaction, storage, public, lambda: full)
+    said = table_line(stored.character, after)
+
+    def public() -> discord.Embed:
+        assert said is not None
+        return change_embed(after, said.text, colour=COLOURS[said.change])
+
+    await answer(interaction, storage, public if said is not None else None, lambda: full)
+
+
+class Drawn(NamedTuple):
+    """How to draw a roll's card: ``full``, and ``table`` for a hidden roller's, which the table
+    sees instead (None: the full card is the table's). A card is drawn afresh for each message."""
+
+    full: Callable[[], Card]
+    table: Callable[[], Card] | None = None
+
+
+async def show_roll(interaction: discord.Interaction[Any], storage: Storage, drawn: Drawn) -> None:
+    """Answer with a roll: in the open, or for a hidden roller by :func:`answer`."""
+    if drawn.table is None:
+        await replies.send(interaction, view=card_view(drawn.full()))
+    else:
+        await answer(interaction, storage, drawn.table, drawn.full)

@@ -132,10 +132,10 @@ def sheet_change(
     line would say what the table was not told)."""
     hidden = sheet_hidden(stored, after)
     entries = sheet_entries(stored.character, after, at, character_id=stored.id, hidden=hidden)
-    line = table_line(stored.character, after) if hidden and told else None
+    said = table_line(stored.character, after) if hidden and told else None
     for index, entry in enumerate(entries):
-        if line is not None and entry.kind in (EntryKind.DAMAGE, EntryKind.HEALING):
-            entries[index] = entry.model_copy(update={"public": _clip(line), "numbers_public": False})
+        if said is not None and entry.kind in (EntryKind.DAMAGE, EntryKind.HEALING):
+            entries[index] = entry.model_copy(update={"public": _clip(said.text), "numbers_public": False})
             break
     return entries
 

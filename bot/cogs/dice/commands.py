@@ -20,9 +20,6 @@ the table its dice but not the ratings behind them, and is logged as secret, as 
 the full card goes where a ``/gmroll``'s does (``bot.rolling.hidden``, §7.1).
 """
 
-from collections.abc import Callable
-from typing import NamedTuple
-
 from discord import app_commands
 from discord.ext import commands
 
@@ -39,7 +36,7 @@ from bot.inputs.faces import Faces
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.render.cards import Card, card_view
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
-from bot.rolling.hidden import answer, is_hidden, tell_narrators
+from bot.rolling.hidden import Drawn, is_hidden, show_roll, tell_narrators
 from bot.rolling.journal import contest_entry, roll_entry, sheet_change
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.rolling.roll_log import roll_record
@@ -122,22 +119,6 @@ async def roll_inputs(
         table = await at_table(interaction, channel_id_of(interaction))
         return scene_applied(table.scene), table.sheet
     return await roll_circumstances(interaction, given), character
-
-
-class Drawn(NamedTuple):
-    """How to draw a roll's card: ``full``, and ``table`` for a hidden roller's, which the table
-    sees instead (None: the full card is the table's). A card is drawn afresh for each message."""
-
-    full: Callable[[], Card]
-    table: Callable[[], Card] | None = None
-
-
-async def show(interaction: Interaction, drawn: Drawn) -> None:
-    """Answer with the roll: in the open, or for a hidden roller by ``bot.rolling.hidden``."""
-    if drawn.table is None:
-        await replies.send(interaction, view=card_view(drawn.full()))
-    else:
-        await answer(interaction, interaction.client.storage, drawn.table, drawn.full)
 
 
 def group_side(side: FormedPool) -> bool:
@@ -250,9 +231,8 @@ class Dice(commands.Cog):
         stat_only = stat is not None and dice is None
         applied, sheet = await roll_inputs(interaction, circumstances, stat_only, character)
         request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
-        await show(
-            interaction, await self._roll(interaction, request, sheet, difficulty, label, applied=applied)
-        )
+        drawn = await self._roll(interaction, request, sheet, difficulty, label, applied=applied)
+        await show_roll(interaction, self.bot.storage, drawn)
 
     @app_commands.command(
         name="gmroll", description="Narrators: a secret roll, shown only to you and the GM channel"
@@ -396,4 +376,5 @@ class Dice(commands.Cog):
                 circumstances=applied.text(),
             )
 
-        await show(interaction, Drawn(draw, (lambda: draw(veiled)) if veiled else None))
+        drawn = Drawn(draw, (lambda: draw(veiled)) if veiled else None)
+        await show_roll(interaction, self.bot.storage, drawn)
