@@ -30,16 +30,16 @@ async def guards(bot_env: BotEnv) -> BotEnv:
     stored = await env.storage.characters.create(env.guild_id, vin)
     await env.storage.characters.create(env.guild_id, guards)
     await env.storage.active.set(env.guild_id, env.user_id("player1"), stored.id)
-    for user, line in [
-        ("narrator", '/conflict start kind:physical stakes:"The gate"'),
-        ("player1", "/conflict join"),
-        ("narrator", "/conflict add character:Guards"),
-        ("narrator", "/conflict begin"),
-        ("player1", "/declare action:attack target:Guards stat:Physique"),
-        ("narrator", "/declare who:Guards action:attack target:Vin stat:Physique"),
-    ]:
-        reply = await env.slash(line, user=user)
-        assert not reply.ephemeral, f"{line}: {reply.content}"
+    await env.play(
+        [
+            ("narrator", '/conflict start kind:physical stakes:"The gate"'),
+            ("player1", "/conflict join"),
+            ("narrator", "/conflict add character:Guards"),
+            ("narrator", "/conflict begin"),
+            ("player1", "/declare action:attack target:Guards stat:Physique"),
+            ("narrator", "/declare who:Guards action:attack target:Vin stat:Physique"),
+        ]
+    )
     return env
 
 
