@@ -1,6 +1,6 @@
 """Whether the bot may see and post in a channel of its servers, as Discord decides it.
 
-A moderator takes access away with a channel overwrite (``FakeGuild.permissions_in`` computes
+A moderator takes access away with a channel overwrite (``FakeGuild.channel_permissions_of`` computes
 the result): without View Channel, Discord answers every request about the channel 403, code
 50001 Missing Access; without Send Messages (Send Messages in Threads in a thread), a post is
 403, code 50013 Missing Permissions. Interactions from the channel still reach the bot, with
@@ -38,7 +38,7 @@ def closed(fake: Backend, channel_id: int, *, posting: bool = False) -> web.Stre
         return None
     guild, channel = found
     bot = guild.member(fake.world.bot.id)
-    held = guild.permissions_in(bot, channel) if bot is not None else 0
+    held = guild.channel_permissions_of(bot, channel) if bot is not None else 0
     if not held & VIEW_CHANNEL:
         return error(403, 50001, "Missing Access")
     send = SEND_MESSAGES_IN_THREADS if channel.type in THREAD_TYPES else SEND_MESSAGES

@@ -56,7 +56,8 @@ class Resolved:
     def add_member(self, guild: FakeGuild, member: FakeMember) -> str:
         key = str(member.user.id)
         self.users[key] = user_json(member.user)
-        self.members[key] = member_json(guild, member, with_user=False, permissions=True)
+        held = guild.permissions_of(member)
+        self.members[key] = member_json(guild, member, with_user=False, permissions=held)
         return key
 
     def add_role(self, role: FakeRole) -> str:
@@ -111,7 +112,8 @@ def interaction(
         return _interaction_elsewhere(world, actor, kind, data, message, command)
     guild, member = actor.guild, actor.member
     bot_member = guild.member(world.bot.id)
-    app_permissions = guild.permissions_in(bot_member, actor.channel) if bot_member else 0
+    app_permissions = guild.channel_permissions_of(bot_member, actor.channel) if bot_member else 0
+    permissions = guild.channel_permissions_of(member, actor.channel)
     payload: JSON = {
         "id": str(world.ids.next()),
         "application_id": str(world.application_id),
@@ -121,8 +123,8 @@ def interaction(
         "guild_id": str(guild.id),
         "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
         "channel_id": str(actor.channel.id),
-        "channel": channel_json(guild, actor.channel, permissions=guild.permissions_of(member)),
-        "member": member_json(guild, member, permissions=True),
+        "channel": channel_json(guild, actor.channel, permissions=permissions),
+        "member": member_json(guild, member, permissions=permissions),
         "app_permissions": str(app_permissions),
         "locale": "en-US",
         "guild_locale": "en-US",
@@ -161,12 +163,13 @@ def _interaction_elsewhere(
     }
     if actor.place == ELSEWHERE:
         guild = actor.guild
+        permissions = guild.channel_permissions_of(actor.member, actor.channel)
         payload |= {
             "guild_id": str(guild.id),
             "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
             "guild_locale": "en-US",
-            "channel": channel_json(guild, actor.channel, permissions=guild.permissions_of(actor.member)),
-            "member": member_json(guild, actor.member, permissions=True),
+            "channel": channel_json(guild, actor.channel, permissions=permissions),
+            "member": member_json(guild, actor.member, permissions=permissions),
         }
     else:
         payload |= {"channel": private_channel_json(actor.channel, user), "user": user_json(user)}

@@ -37,7 +37,7 @@ from fake_discord.validate import (
     validate_message,
     validate_modal,
 )
-from fake_discord.webhook_routes import channel_webhooks, execute_webhook
+from fake_discord.webhook_routes import channel_webhooks, execute_webhook, webhook_by_token
 from fake_discord.world import THREAD_TYPES
 from fake_discord.world_json import channel_json, guild_json, member_json, role_json, user_json
 
@@ -304,6 +304,7 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("GET", r"/applications/(\d+)/guilds/(\d+)/commands/permissions", no_permissions),
     ("POST", r"/interactions/(\d+)/([^/]+)/callback", interaction_callback),
     ("POST", r"/webhooks/(\d+)/([^/]+)", followup),
+    ("GET", r"/webhooks/(\d+)/([^/]+)", webhook_by_token),
     ("GET", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
     ("PATCH", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),
     ("DELETE", r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", webhook_message),

@@ -1,11 +1,14 @@
-"""The fake Discord's channel webhooks: list and create them (``/channels/{id}/webhooks``) and
-post through one (``POST /webhooks/{id}/{token}``, ``?wait=true``, ``?thread_id=``).
+"""The fake Discord's channel webhooks: list and create them (``/channels/{id}/webhooks``), read
+one by its token (``GET /webhooks/{id}/{token}``) and post through one (``POST
+/webhooks/{id}/{token}``, ``?wait=true``, ``?thread_id=``).
 
 As on Discord, listing or creating needs the bot's Manage Webhooks (403, code 50013, "Missing
 Permissions" without it), a channel holds at most 15 webhooks, a webhook's name may not contain
 "clyde" or "discord", and a webhook posts into one of its channel's threads only when told its
 ``thread_id``. A message posted through a webhook has the webhook as its author, under the
-``username`` the message gave.
+``username`` the message gave. A moderator may move a webhook to another channel in Discord's
+client: its ``channel_id`` changes (a test sets it), and from then on it posts there, and read by
+its token it says so; as on Discord, read that way it carries no ``user``.
 """
 
 from __future__ import annotations
@@ -101,3 +104,15 @@ async def execute_webhook(
     message = await fake.create_message(channel_id, body, uploads, webhook=hook)
     waited = request.query.get("wait", "").lower() in ("1", "true")
     return reply(message) if waited else web.Response(status=204)
+
+
+async def webhook_by_token(
+    fake: Backend, request: web.Request, route: str, hook_id: str, token: str
+) -> web.StreamResponse:
+    """GET one webhook by its token: as it is now (its channel included), without its ``user``."""
+    hook = fake.webhooks.get(int(hook_id))
+    if hook is None:
+        return error(404, 10015, "Unknown Webhook")
+    if not secrets.compare_digest(token, str(hook["token"])):
+        return error(401, 50027, "Invalid Webhook Token")
+    return reply({key: value for key, value in hook.items() if key != "user"})

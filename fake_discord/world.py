@@ -18,12 +18,15 @@ from fake_discord.permissions import (
     BOT_PERMISSIONS,
     EVERYONE_PERMISSIONS,
     MANAGE_GUILD,
+    VIEW_CHANNEL,
 )
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 THREAD_TYPES = frozenset({10, 11, 12})
 PUBLIC_THREAD = 11
+ANNOUNCEMENT = 5
+"""An announcement channel: a text channel whose messages other servers may follow."""
 
 
 class Snowflakes:
@@ -129,24 +132,25 @@ class FakeGuild:
                 value |= role.permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
-    def permissions_in(self, member: FakeMember, channel: FakeChannel) -> int:
-        """Permissions in ``channel`` as Discord computes them: the guild's, then the channel's
-        overwrites for @everyone, for the member's roles together, for the member (a thread
-        takes its parent channel's)."""
+    def channel_permissions_of(self, member: FakeMember, channel: FakeChannel) -> int:
+        """Permissions in ``channel`` as Discord computes them: the server's, then the channel's
+        overwrites for @everyone, for the member's roles together, then for the member; a thread
+        takes its parent's; nothing at all without View Channel. An administrator holds all."""
         value = self.permissions_of(member)
-        if value == ALL_PERMISSIONS:
-            return value
+        if value & ADMINISTRATOR:
+            return ALL_PERMISSIONS
         parent = self.channel(channel.parent_id) if channel.parent_id is not None else None
-        overwrites = (parent or channel).overwrites
-        everyone = [o for o in overwrites if o.type == 0 and o.id == self.id]
-        roles = [o for o in overwrites if o.type == 0 and o.id in member.role_ids]
-        own = [o for o in overwrites if o.type == 1 and o.id == member.user.id]
-        for group in (everyone, roles, own):
-            deny = allow = 0
-            for overwrite in group:
-                deny, allow = deny | overwrite.deny, allow | overwrite.allow
-            value = (value & ~deny) | allow
-        return value
+        overwrites = (parent or channel).overwrites if channel.type in THREAD_TYPES else channel.overwrites
+        for overwrite in (o for o in overwrites if o.type == 0 and o.id == self.id):
+            value = (value & ~overwrite.deny) | overwrite.allow
+        roles = [o for o in overwrites if o.type == 0 and o.id != self.id and o.id in member.role_ids]
+        allow = deny = 0
+        for overwrite in roles:
+            allow, deny = allow | overwrite.allow, deny | overwrite.deny
+        value = (value & ~deny) | allow
+        for overwrite in (o for o in overwrites if o.type == 1 and o.id == member.user.id):
+            value = (value & ~overwrite.deny) | overwrite.allow
+        return value if value & VIEW_CHANNEL else 0
 
 
 @dataclass

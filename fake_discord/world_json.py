@@ -29,9 +29,10 @@ def user_json(user: FakeUser) -> JSON:
 
 
 def member_json(
-    guild: FakeGuild, member: FakeMember, *, with_user: bool = True, permissions: bool = False
+    guild: FakeGuild, member: FakeMember, *, with_user: bool = True, permissions: int | None = None
 ) -> JSON:
-    """A guild member; interactions add `permissions`, `resolved.members` drop `user`."""
+    """A guild member; interactions add `permissions` (the member's in the interaction's
+    channel, overwrites counted), `resolved.members` drop `user`."""
     data: JSON = {
         "roles": [str(role_id) for role_id in member.role_ids],
         "nick": member.nick,
@@ -47,8 +48,8 @@ def member_json(
     }
     if with_user:
         data["user"] = user_json(member.user)
-    if permissions:
-        data["permissions"] = str(guild.permissions_of(member))
+    if permissions is not None:
+        data["permissions"] = str(permissions)
     return data
 
 

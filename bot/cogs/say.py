@@ -9,6 +9,12 @@ never pings anyone. The webhook shows the character's portrait as its avatar whe
 has a public address (``MISTBORN_WEB_PUBLIC_URL``) Discord can fetch it from. Without Manage
 Webhooks the bot posts the line itself under the character's name and tells the speaker,
 privately, how to turn the webhook on.
+
+A line goes only where its speaker may write (:func:`require_voice`, from the interaction's own
+permissions there): Send Messages in a channel, Send Messages in Threads in a thread, and Manage
+Threads in a thread a moderator locked. A remembered webhook is read again before each line
+(by its token): one a moderator moved to another channel is let go, and this channel's is found
+or made, so a line never lands where it was not said.
 """
 
 import logging
@@ -22,7 +28,7 @@ from bot import replies
 from bot.access import guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
-from bot.errors import BotError, answer_error
+from bot.errors import BotError, NotAllowed, answer_error
 from bot.inputs.characters import OwnCharacter, named_or_active
 from bot.inputs.forms import sent_form
 from bot.render.portraits import portrait_url
@@ -44,6 +50,11 @@ NO_WEBHOOKS = (
     "Roles, or this channel's permissions)."
 )
 NOT_HERE = "Speaking in character works in a server's text channel or one of its threads."
+CANNOT_WRITE = (
+    "You cannot send messages in this {place}, so your characters cannot speak here either: use "
+    "`/say` where you can write."
+)
+LOCKED = "This thread is locked: only a moderator (Manage Threads) can speak in it now."
 SAID = "Said as {name}."
 NO_PINGS = discord.AllowedMentions.none()
 REFUSED_NAMES = ("clyde", "discord")
@@ -63,15 +74,19 @@ class Voices:
         self._hooks: Recent[int, discord.Webhook] = Recent(REMEMBERED)
         self._locks: KeyedLocks[int] = KeyedLocks()
 
-    def forget(self, channel_id: int) -> None:
-        self._hooks.pop(channel_id, None)
+    def forget(self, channel_id: int, hook: discord.Webhook | None = None) -> None:
+        """Let the channel's webhook go (only ``hook``, when given: not one found since)."""
+        if hook is None or self._hooks.get(channel_id) is hook:
+            self._hooks.pop(channel_id, None)
 
     async def hook(self, channel: Hooked, bot_id: int) -> discord.Webhook:
-        """The channel's webhook of ours (made by ``bot_id``): remembered, else listed, else made
-        (one at a time per channel, so two lines at once never make two). Raises
-        ``discord.Forbidden`` without Manage Webhooks."""
+        """The channel's webhook of ours (made by ``bot_id``): remembered and still there, else
+        listed, else made (one at a time per channel, so two lines at once never make two).
+        Raises ``discord.Forbidden`` without Manage Webhooks."""
         if (known := self._hooks.get(channel.id)) is not None:
-            return known
+            if await still_in(known, channel.id):
+                return known
+            self.forget(channel.id, known)
         async with self._locks.hold(channel.id):
             if (known := self._hooks.get(channel.id)) is not None:
                 return known
@@ -87,6 +102,33 @@ class Voices:
                 found = await channel.create_webhook(name=HOOK_NAME, reason="/say: characters speak")
             self._hooks[channel.id] = found
             return found
+
+
+async def still_in(hook: discord.Webhook, channel_id: int) -> bool:
+    """Whether ``hook`` still posts into ``channel_id``: read again by its token, since a
+    moderator may have moved it to another channel, or deleted it, since it was remembered."""
+    try:
+        now = await hook.fetch(prefer_auth=False)
+    except discord.NotFound:
+        return False
+    return now.channel_id == channel_id
+
+
+def require_voice(interaction: Interaction) -> None:
+    """Refuse a line where its speaker may not write (docs/rulings.md §7.5): Send Messages in a
+    channel, Send Messages in Threads in a thread, and Manage Threads in a locked thread. The
+    interaction's own permissions say it, overwrites counted, so nothing is asked of Discord.
+    An archived thread that is not locked takes the line: posting opens it again, as the
+    member's own message would."""
+    held, channel = interaction.permissions, interaction.channel
+    if isinstance(channel, discord.Thread):
+        if not held.send_messages_in_threads:
+            raise NotAllowed(CANNOT_WRITE.format(place="thread"))
+        if channel.locked and not held.manage_threads:
+            raise NotAllowed(LOCKED)
+    elif not held.send_messages:
+        news = isinstance(channel, discord.TextChannel) and channel.is_news()
+        raise NotAllowed(CANNOT_WRITE.format(place="announcement channel" if news else "channel"))
 
 
 def place_of(interaction: Interaction) -> Place:
@@ -188,8 +230,9 @@ def line_form(speaker: StoredCharacter) -> discord.ui.Modal:
 
 
 async def checked_speaker(interaction: Interaction, speaker: StoredCharacter) -> StoredCharacter:
-    """``speaker``, if the caller controls it now (docs/rulings.md §6.9, §7.5)."""
+    """``speaker``, if the caller controls it now and may write here (docs/rulings.md §6.9, §7.5)."""
     (await caller(interaction)).require_control(speaker.character, DOING)
+    require_voice(interaction)
     return speaker
 
 

@@ -124,7 +124,10 @@ def _turn_question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: V
     else:
         text = act_question(turn.name, turn.held, turn.act_with, turn.target_down, turn.many)
     sheet = sheets.get(turn.participant)
-    return Question(Prompt(conflict_id, turn=turn), text, () if sheet is None else (sheet.owner_id,))
+    # A hidden character's act buttons offer every size; the Narrator view tells the dice it holds.
+    hidden = turn.step == "act" and not view.shows(turn.participant)
+    prompt = Prompt(conflict_id, turn=turn, narrator_view=hidden)
+    return Question(prompt, text, () if sheet is None else (sheet.owner_id,))
 
 
 def asked_again(

@@ -99,7 +99,7 @@ def _switched(c: Conflict, e: ev.Switched, v: Visibility) -> str:
 
 def _passed(c: Conflict, e: ev.Passed, v: Visibility) -> str:
     held = f" ({pile_dice(e.defense_dice, Pile.DEFENSE)} left)" if v.shows(e.participant) else ""
-    if e.empty:  # docs/rulings.md §4.9: nothing to act with, so nobody waits for a click
+    if e.empty and v.shows(e.participant):  # §4.9: nothing to act with, so nobody waits for a click
         return f"{does(c, e.participant, 'has')} no Action Dice left, so the turn passes by{held}"
     if e.declined_beat:
         return f"{does(c, e.participant, 'lets')} the Beat's extra action go{held}"

@@ -133,8 +133,10 @@ def order_text(
 
 
 def _act_line(people: Sequence[Participant], limit: int | None, view: Visibility) -> str:
-    """Whose turn it is; anyone under 2 Action Dice is told they can only not act (§4.9)."""
-    stuck = [p for p in people if too_few_to_act(p)]
+    """Whose turn it is; anyone under 2 Action Dice is told they can only not act (§4.9). A
+    hidden character reads like any other hidden turn, whatever it holds: "too few" would tell
+    its dice (§7.1)."""
+    stuck = [p for p in people if view.shows(p.id) and too_few_to_act(p)]
 
     def one(p: Participant) -> str:
         if not view.shows(p.id):

@@ -58,17 +58,26 @@ def verdict(reading: Reading) -> str:
     )
 
 
-def nudges_text(reading: Reading) -> str:
+def pool_shown(reading: Reading, hidden: bool) -> str:
+    """THE rule of what a roll shows of its pool: the breakdown from the ratings, or, for a
+    Narrator's hidden Villain or Extra, only the dice thrown, as a Conflict and a request show
+    them (docs/rulings.md §7.1)."""
+    return count_of(len(reading.faces), "die") if hidden else pool_breakdown(reading.pool)
+
+
+def nudges_text(reading: Reading, hidden: bool = False) -> str:
+    """``hidden``: free Nudges come from a pool above 10, so a hidden roller's are not told
+    apart from the rolled ones (:func:`pool_shown`)."""
     if reading.extra:
         return "None: Extras get no Nudges."
     if not reading.success:
         return f"{reading.sixes} rolled; on a failure they only cancel Complications."
     text = str(reading.nudges)
-    if reading.free_nudges:
+    if reading.free_nudges and not hidden:
         text += f" ({reading.rolled_nudges} rolled + {reading.free_nudges} free)"
     if reading.can_catch_beat:
         text += "\nEnough to catch a Beat: spend them all for an extra action now."
-    elif reading.free_nudges and reading.nudges >= CATCH_A_BEAT:
+    elif reading.free_nudges and reading.nudges >= CATCH_A_BEAT and not hidden:
         text += "\nOnly rolled 6s catch a Beat; free Nudges are perks only."
     return text
 
@@ -108,12 +117,14 @@ def reading_card(
     roller: str | None = None,
     circumstances: str | None = None,
     note: str | None = None,
+    hidden: bool = False,
 ) -> Card:
     """A roll read out; ``title`` is the label as typed (or "Vin: Physique"), ``roller`` whose
-    roll it is (user text, made inert here). The accent says success or failure."""
+    roll it is (user text, made inert here). The accent says success or failure. ``hidden``: the
+    roller is a Narrator's secret character, shown to the table by :func:`pool_shown`."""
     outcome = [
         line("Outcome", f"{reading.outcome:+d} — {reading.outcome_name}"),
-        line("Nudges", nudges_text(reading)),
+        line("Nudges", nudges_text(reading, hidden)),
     ]
     if reading.complications or reading.cancelled_complications:
         outcome.append(line("Complications", complications_text(reading)))
@@ -123,7 +134,7 @@ def reading_card(
         byline=fit(plain(roller), TITLE_LIMIT) if roller else None,
         lead=verdict(reading),
         blocks=[
-            line("Pool", pool_breakdown(reading.pool)) + "\n" + line("Dice", faces_text(reading)),
+            line("Pool", pool_shown(reading, hidden)) + "\n" + line("Dice", faces_text(reading)),
             "\n".join(outcome),
             line("Circumstances", circumstances) if circumstances else "",
         ],
@@ -166,7 +177,7 @@ def contest_card(
     """A Contest; ``acting`` and ``opposing`` are the sides' names as typed, or
     :data:`ACTING_SIDE` and :data:`OPPOSING_SIDE` for bare pools (docs/rulings.md §8.1). A side in
     ``hidden`` is a Narrator's secret character: its name and the dice it threw, never the
-    ratings its pool came from (docs/rulings.md §7.1). ``many`` says which side is a group or
+    ratings its pool came from (:func:`pool_shown`). ``many`` says which side is a group or
     several rollers, so it wins in the plural (§8.2). The accent is the acting side's: success
     when it wins, failure when it loses, neutral on a stalemate."""
     if contest.winner is None:
@@ -184,7 +195,7 @@ def contest_card(
         if reading is None:
             continue
         nudges = 0 if reading.extra else reading.tiebreak_nudges
-        pool = count_of(len(reading.faces), "die") if side in hidden else pool_breakdown(reading.pool)
+        pool = pool_shown(reading, side in hidden)
         result = f"Result {reading.result} · Nudges {nudges}"
         blocks.append(f"**{fit(plain(name), TITLE_LIMIT)}**\n{pool}\n{faces_text(reading)}\n{result}")
     if circumstances:

@@ -7,10 +7,11 @@ version says exactly what the table was shown, and never more.
 from collections.abc import Mapping
 from datetime import datetime
 
-from bot.access import is_secret, visibility_of
+from bot.access import visibility_of
 from bot.render.conflict_events import event_line
 from bot.render.dice import faces_text
 from bot.render.visibility import FULL
+from bot.rolling.hidden import sheet_hidden, table_line
 from rules.character import Character
 from rules.conflict import Conflict, Event
 from rules.conflict import events as ev
@@ -120,10 +121,23 @@ def contest_entry(at: datetime, acting: str, opposing: str, result: ContestResul
     return JournalEntry(at=at, kind=EntryKind.CONTEST, text=text, public=text, outcome=result.outcome)
 
 
-def sheet_change(at: datetime, stored: StoredCharacter, after: Character) -> list[JournalEntry]:
-    """What saving ``after`` over ``stored`` tells (``rules.journal.sheet_entries``)."""
-    hidden = is_secret(stored.character.kind, stored.revealed) or is_secret(after.kind, stored.revealed)
-    return sheet_entries(stored.character, after, at, character_id=stored.id, hidden=hidden)
+def sheet_change(
+    at: datetime, stored: StoredCharacter, after: Character, *, told: bool = False
+) -> list[JournalEntry]:
+    """What saving ``after`` over ``stored`` tells (``rules.journal.sheet_entries``).
+
+    ``told``: the table was told of a hidden sheet's change (``bot.rolling.hidden.table_line``),
+    so its hit or recovery reads that way in the table's journal too, as a Conflict's hidden
+    blow does, without its numbers; its other changes stay the Narrator's (a "Burden gained"
+    line would say what the table was not told)."""
+    hidden = sheet_hidden(stored, after)
+    entries = sheet_entries(stored.character, after, at, character_id=stored.id, hidden=hidden)
+    said = table_line(stored.character, after) if hidden and told else None
+    for index, entry in enumerate(entries):
+        if said is not None and entry.kind in (EntryKind.DAMAGE, EntryKind.HEALING):
+            entries[index] = entry.model_copy(update={"public": _clip(said.text), "numbers_public": False})
+            break
+    return entries
 
 
 _TOLD = (ev.DamageDealt, ev.Defeated, ev.BeatCaught, ev.RoundStarted, ev.ConflictEnded)

@@ -33,6 +33,7 @@ ROWS: dict[str, str] = {
     "fairness": "`/history fairness`: the secret roll",
     "board": "board: Narrator view button",
     "contest": "`/contest` with Straff's sheet as opponent",
+    "roll": "`/roll character:Straff stat:Physique`",
     "faces_own_off": "typed faces, own roll, table dice off",
     "faces_own_on": "typed faces, own roll, table dice on",
     "faces_other_off": "typed faces, the attacker's (Straff's) dice, table dice off",
@@ -51,6 +52,9 @@ ROWS: dict[str, str] = {
 
 REFUSED = "refused"
 NARRATORS = ("keeper", "admin")
+PUBLICLY, FIGURES = "publicly", "figures privately"
+"""A Narrator's answer about Straff's sheet: what the table sees of it (a plain state, the dice
+thrown), and the figures for the Narrator alone (docs/rulings.md §7.1)."""
 
 
 def row(narrators: str, others: str = REFUSED, *, own_table_dice: str | None = None) -> dict[str, str]:
@@ -71,15 +75,16 @@ EXPECTED: dict[str, dict[str, str]] = {
     "history": row("listed privately", "not listed"),
     "fairness": row("counted privately", "not counted"),
     "board": row("full board privately"),
-    "contest": row("rolled"),
+    "contest": row(f"dice {PUBLICLY}, {FIGURES}"),
+    "roll": row(f"dice {PUBLICLY}, {FIGURES}"),
     "faces_own_off": row("accepted"),
     "faces_own_on": row("accepted", own_table_dice="accepted"),
     "faces_other_off": row("accepted"),
     "faces_other_on": row("accepted"),
     "challenge": row("accepted"),
-    "heal": row("accepted"),
-    "damage": row("accepted"),
-    "burden": row("accepted"),
+    "heal": row(FIGURES),  # Straff is unhurt: nothing the table need hear
+    "damage": row(f"state {PUBLICLY}, {FIGURES}"),
+    "burden": row(f"state {PUBLICLY}, {FIGURES}"),
     "act_villain": row("accepted"),
     "room_journal": {**row("file privately", "file privately"), "other": REFUSED, "stranger": REFUSED},
     "room_history": {

@@ -8,6 +8,7 @@ interaction and, when it is refused, checks the refusal was private and changed 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from fake_discord.harness import running_bot
 from fake_discord.payloads import Actor
 from fake_discord.permissions import ADMINISTRATOR
 from fake_discord.records import InteractionRecord
+from fake_discord.render import render_message
 from fake_discord.world import FakeGuild, FakeMember, FakeRole, World, add_table_guild, default_world
 from rules.conflict import Act, ActionKind, ActionSpec, Command, Conflict, Declare, DiceSpec, Reorder, waiting
 from storage import GuildSettings, Storage
@@ -213,6 +215,26 @@ def shown(outcome: Outcome, what: str, *, needle: str = "Straff") -> str:
 
 def accepted(outcome: Outcome) -> str:
     return "refused" if refusal(outcome) else "accepted"
+
+
+FIGURES = re.compile(r"(Physique|Health|Charm|Wits) \d|\d+ → ")
+"""A rating or a Resilience's count: what a hidden sheet's public answer must never hold."""
+
+
+def routed(outcome: Outcome, public: str) -> str:
+    """How an answer about a sheet went: ``public`` (what the table saw: a state, the dice) in
+    the open, holding no figures, and the figures privately (docs/rulings.md §7.1)."""
+    if refusal(outcome):
+        return "refused"
+    messages = outcome.record.messages
+    seen = [m for m in messages if not m["flags"] & payloads.EPHEMERAL]
+    told = [f"{public} publicly"] if seen else []
+    for message in seen:
+        said = render_message(message)
+        assert not FIGURES.search(said), said
+    if len(seen) < len(messages):
+        told.append("figures privately")
+    return ", ".join(told)
 
 
 # -- setting the Conflict up for one cell ------------------------------------------------------

@@ -71,7 +71,10 @@ async def test_contest_between_two_characters_stats(bot_env: BotEnv) -> None:
     reply = await bot_env.slash(line, user="narrator")
     assert reply.message is not None
     said = card_text(reply.message)
-    assert "**Thorrow**\nPhysique 6 = **6**" in said and "**Carrow**\nPhysique 4 = **4**" in said
+    # The table sees the hidden Carrow's dice, not its rating; the Narrator, privately, both.
+    assert "**Thorrow**\nPhysique 6 = **6**" in said and "**Carrow**\n4 dice" in said
+    [full] = [m for m in reply.messages if m["flags"] & 64]
+    assert "**Carrow**\nPhysique 4 = **4**" in card_text(full)
     assert said.index("**Thorrow**") < said.index("**Carrow**")
     assert card_title(reply.message) in ("Thorrow wins", "Carrow wins", "Stalemate")
     refused = await bot_env.slash(

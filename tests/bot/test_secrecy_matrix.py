@@ -40,6 +40,7 @@ from tests.bot.secrecy_table import (
     open_table,
     refusal,
     restore,
+    routed,
     shown,
     slash,
     table_dice,
@@ -127,8 +128,11 @@ async def cell_board(t: Table, p: str) -> str:
 
 
 async def cell_contest(t: Table, p: str) -> str:
-    outcome = await slash(t, p, "/contest actor_dice:3 opponent:Straff opponent_stat:Physique")
-    return "refused" if refusal(outcome) else "rolled"
+    return routed(await slash(t, p, "/contest actor_dice:3 opponent:Straff opponent_stat:Physique"), "dice")
+
+
+async def cell_roll(t: Table, p: str) -> str:
+    return routed(await slash(t, p, "/roll character:Straff stat:Physique"), "dice")
 
 
 def faces(own: bool, on: bool) -> Cell:
@@ -151,8 +155,10 @@ async def cell_challenge(t: Table, p: str) -> str:
 
 
 def sheet(line: str) -> Cell:
+    """A change of the member's own character (the Narrators': hidden Straff's)."""
+
     async def cell(t: Table, p: str) -> str:
-        return accepted(await slash(t, p, line.format(name=OWN[p])))
+        return routed(await slash(t, p, line.format(name=OWN[p])), "state")
 
     return cell
 
@@ -205,6 +211,7 @@ CELLS: dict[str, Cell] = {
     "fairness": cell_fairness,
     "board": cell_board,
     "contest": cell_contest,
+    "roll": cell_roll,
     "faces_own_off": faces(own=True, on=False),
     "faces_own_on": faces(own=True, on=True),
     "faces_other_off": faces(own=False, on=False),
@@ -230,6 +237,7 @@ REASONS: dict[str, dict[str, str]] = {
     "menu": {"player": SECRET, "other": SECRET, "former": SECRET, "stranger": "no active character"},
     "board": dict.fromkeys(("player", "other", "former", "stranger"), "Only a Narrator"),
     "contest": {"player": SECRET, "other": SECRET, "former": SECRET, **NOT_HERE},
+    "roll": {"player": SECRET, "other": SECRET, "former": SECRET, **NOT_HERE},
     "faces_own_off": {"player": "Typed dice", "other": "Typed dice", "former": "not yours", **NO_CONFLICT},
     "faces_own_on": {"former": "not yours", **NO_CONFLICT},
     **{

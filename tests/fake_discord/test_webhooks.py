@@ -1,7 +1,8 @@
 """Channel webhooks in the fake Discord, through discord.py's own calls: listing and making one
 needs Manage Webhooks (403, code 50013), a message through one has the webhook as its author
-under the username given, ``thread_id`` posts into one of the channel's threads only, and the
-webhook's token is checked (``fake_discord.webhook_routes``)."""
+under the username given, ``thread_id`` posts into one of the channel's threads only, the
+webhook's token is checked, and read by its token a webhook says which channel it is in now
+(``fake_discord.webhook_routes``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from fake_discord.harness import Harness, running_bot
 from fake_discord.permissions import MANAGE_WEBHOOKS
 from fake_discord.render import render_message
 from fake_discord.world import FakeChannel, default_world
+from tests.fake_discord.openapi_check import problems, response_schema
 from tests.fake_discord.sample_bot import SampleBot, channel_of
 
 NO_PINGS = discord.AllowedMentions.none()
@@ -77,3 +79,22 @@ async def test_a_wrong_token_or_a_forbidden_name_is_refused(h: Harness) -> None:
         await forged.send("Hi.", username="Vin", allowed_mentions=NO_PINGS, wait=True)
     assert (wrong.value.status, wrong.value.code) == (401, 50027)
     h.fake.violations.clear()  # the forbidden name was recorded as Discord would refuse it
+
+
+async def test_a_webhook_read_by_its_token_says_where_it_is_now(h: Harness) -> None:
+    """As Discord answers ``GET /webhooks/{id}/{token}``: no ``user``, and the channel a
+    moderator may have moved it to since."""
+    channel = channel_of(h)
+    made = await channel.create_webhook(name="Voices")
+    other = h.world.guild.channels[1]
+    h.fake.webhooks[made.id]["channel_id"] = str(other.id)  # moved, in Discord's client
+    read = await made.fetch(prefer_auth=False)
+    assert read.channel_id == other.id and read.user is None
+    answer = {k: v for k, v in h.fake.webhooks[made.id].items() if k != "user"}
+    assert problems(answer, response_schema("/webhooks/{webhook_id}/{webhook_token}")) == []
+    sent = await made.send("Elsewhere.", username="Vin", allowed_mentions=NO_PINGS, wait=True)
+    assert h.fake.messages[sent.id]["channel_id"] == str(other.id)
+    forged = discord.Webhook.partial(made.id, "x" * 60, client=h.bot)
+    with pytest.raises(discord.HTTPException) as wrong:
+        await forged.fetch(prefer_auth=False)
+    assert (wrong.value.status, wrong.value.code) == (401, 50027)

@@ -60,14 +60,19 @@ async def load_to_change(
     return stored
 
 
-async def save(interaction: Interaction, stored: StoredCharacter, new: Character) -> StoredCharacter:
+async def save(
+    interaction: Interaction, stored: StoredCharacter, new: Character, *, told: bool = False
+) -> StoredCharacter:
     """Save once, quoting the loaded version (a sheet changed meanwhile is never overwritten),
-    with the interaction's id, so the same interaction retried or replayed changes nothing."""
+    with the interaction's id, so the same interaction retried or replayed changes nothing.
+    ``told``: the change is answered at the table (``bot.rolling.hidden.tell_change``)."""
     guild_id = guild_id_of(interaction)
     async with interaction.client.storage.transaction() as tx:
         await tx.handled.claim(interaction.id)
         saved = await tx.characters.update(guild_id, stored, new)
-        await tx.journal.add(guild_id, origin_of(interaction), sheet_change(saved.updated_at, stored, new))
+        await tx.journal.add(
+            guild_id, origin_of(interaction), sheet_change(saved.updated_at, stored, new, told=told)
+        )
         return saved
 
 

@@ -2,7 +2,10 @@
 sheet during play.
 
 These change a sheet the way the rules do (docs/rulings.md §5, §6), through
-``rules.character``, and answer in the channel so the table sees what happened. Only the
+``rules.character``, and answer in the channel so the table sees what happened; of the
+Narrator's hidden Villains and Extras, the table hears only that they were hit, recovered or
+changed, and their plain state, while the figures go to the Narrator (§7.1,
+``bot.rolling.hidden``). Only the
 character's controller may change it (a Hero's owner or a Narrator; a Villain or Extra: a
 Narrator, §6.9): a player whose Hero hits a Villain asks the Narrator to apply it. While the
 character is in a live Conflict, every change here goes through the Conflict or the Narrator
@@ -40,6 +43,7 @@ from bot.reach import reach_of
 from bot.render.common import plain
 from bot.render.recap import story_markdown
 from bot.render.sheet import change_embed, damage_embed, recovery_embed
+from bot.rolling.hidden import tell_change
 from rules.character import (
     BreatherKind,
     Character,
@@ -132,8 +136,8 @@ class SheetCommands(
         result = apply_damage(
             stored.character, resilience, amount, defeat_burden=defeat_burden, burning_pewter=pewter
         )
-        await save(interaction, stored, result.character)
-        await replies.send(interaction, embed=damage_embed(result))
+        await save(interaction, stored, result.character, told=True)
+        await tell_change(interaction, self.bot.storage, stored, result.character, damage_embed(result))
 
     @app_commands.command(
         name="heal", description="Narrators: give back points of a Resilience (or defeated Extras)"
@@ -155,9 +159,9 @@ class SheetCommands(
         await require_narrators_hand(interaction, "Resiliences")
         before, after = stored.character, heal(stored.character, target, amount)
         if after != before:
-            after = (await save(interaction, stored, after)).character
+            after = (await save(interaction, stored, after, told=True)).character
         embed = change_embed(after, healed_text(before, after, target), sections=["resiliences"])
-        await replies.send(interaction, embed=embed)
+        await tell_change(interaction, self.bot.storage, stored, after, embed)
 
     @app_commands.command(name="spend", description="Spend a Standing by 1, as a roll on it does")
     @app_commands.describe(standing="Which Standing", name=NAME_TO_CHANGE)
@@ -166,10 +170,10 @@ class SheetCommands(
     ) -> None:
         which = standing
         stored = await load_to_change(interaction, name, DOING, in_play=True)
-        saved = await save(interaction, stored, spend_standing(stored.character, which))
+        saved = await save(interaction, stored, spend_standing(stored.character, which), told=True)
         left = standing_available(saved.character, which)
         embed = change_embed(saved.character, f"Spent {which.label}: {left} left.", sections=["standings"])
-        await replies.send(interaction, embed=embed)
+        await tell_change(interaction, self.bot.storage, stored, saved.character, embed)
 
     @app_commands.command(
         name="recover", description="Narrators: recover spent Standing (all of it unless you say)"
@@ -189,11 +193,11 @@ class SheetCommands(
         which = standing
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         await require_narrators_hand(interaction, "spent Standing")
-        saved = await save(interaction, stored, recover_standing(stored.character, which, amount))
+        saved = await save(interaction, stored, recover_standing(stored.character, which, amount), told=True)
         what = which.label if which else "Standings"
         summary = f"Recovered {count_of(amount, 'point')} of {what}." if amount else f"{what} recovered."
         embed = change_embed(saved.character, summary, sections=["standings"])
-        await replies.send(interaction, embed=embed)
+        await tell_change(interaction, self.bot.storage, stored, saved.character, embed)
 
     @app_commands.command(
         name="breather", description="Narrators: give one character a Short or Long Breather now"
@@ -218,9 +222,10 @@ class SheetCommands(
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         await require_narrators_hand(interaction, "Resiliences and Standings")
         result = breather(stored.character, kind, resting=resting, burden=burden)
-        saved = await save(interaction, stored, result.character)
+        saved = await save(interaction, stored, result.character, told=True)
         title = kind.label + (" (resting)" if resting and kind is BreatherKind.SHORT else "")
-        await replies.send(interaction, embed=recovery_embed(saved.character, title, result))
+        embed = recovery_embed(saved.character, title, result)
+        await tell_change(interaction, self.bot.storage, stored, saved.character, embed)
 
     @app_commands.command(name="history", description="A character's story across every session kept")
     @app_commands.describe(name="Whose story (default: your active character)")
@@ -265,9 +270,10 @@ class BurdenCommands(
     ) -> None:
         level = severity
         stored = await load_to_change(interaction, name, DOING, in_play=True)
-        saved = await save(interaction, stored, add_burden(stored.character, burden, level))
+        saved = await save(interaction, stored, add_burden(stored.character, burden, level), told=True)
         summary = f"New {level.label} Burden: {plain(burden.strip())}."
-        await replies.send(interaction, embed=change_embed(saved.character, summary, sections=["burdens"]))
+        embed = change_embed(saved.character, summary, sections=["burdens"])
+        await tell_change(interaction, self.bot.storage, stored, saved.character, embed)
 
     @app_commands.command(name="remove", description="Remove a Burden")
     @app_commands.describe(burden="The Burden to remove", name=NAME_TO_CHANGE)
@@ -277,9 +283,10 @@ class BurdenCommands(
     ) -> None:
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         found = find_burden(stored.character, burden)
-        saved = await save(interaction, stored, remove_burden(stored.character, burden))
+        saved = await save(interaction, stored, remove_burden(stored.character, burden), told=True)
         summary = f"Removed the Burden {plain(found.name)}."
-        await replies.send(interaction, embed=change_embed(saved.character, summary, sections=["burdens"]))
+        embed = change_embed(saved.character, summary, sections=["burdens"])
+        await tell_change(interaction, self.bot.storage, stored, saved.character, embed)
 
     @app_commands.command(
         name="step", description="Worsen or ease a Burden one step (Serious ↔ Grave ↔ Mortal)"
@@ -300,8 +307,9 @@ class BurdenCommands(
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         found = find_burden(stored.character, burden)
         stepped = (step_up_burden if direction == "up" else step_down_burden)(stored.character, burden)
-        saved = await save(interaction, stored, stepped)
+        saved = await save(interaction, stored, stepped, told=True)
         after = next((b for b in saved.character.burdens if b.name == found.name), None)
         state = f"now {after.severity.label}" if after else "gone"
         summary = f"The Burden {plain(found.name)} is {state}."
-        await replies.send(interaction, embed=change_embed(saved.character, summary, sections=["burdens"]))
+        embed = change_embed(saved.character, summary, sections=["burdens"])
+        await tell_change(interaction, self.bot.storage, stored, saved.character, embed)

@@ -14,11 +14,12 @@ A ``/gmroll`` is logged as secret: ``/history`` and the fairness report show it 
 and its roller only (docs/rulings.md §7.1). It is open to every Narrator, by role too: the
 check runs when it is used, so nothing hides it behind Manage Server. A Contest rolls the
 resisting side from a sheet only if the caller may read that sheet.
+
+A roll from a Narrator's hidden Villain or Extra (``/roll``, either side of ``/contest``) shows
+the table its dice but not the ratings behind them, and is logged as secret, as in a Conflict;
+the full card goes where a ``/gmroll``'s does (``bot.rolling.hidden``, §7.1).
 """
 
-from collections.abc import Callable
-
-import discord
 from discord import app_commands
 from discord.ext import commands
 
@@ -36,11 +37,12 @@ from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.reach import origin_of
 from bot.render.cards import Card, card_view
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
+from bot.rolling.hidden import Drawn, is_hidden, show_roll, tell_narrators
 from bot.rolling.journal import contest_entry, roll_entry, sheet_change
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.rolling.roll_log import roll_record
 from rules.character.stats import spend_standing, standing_available
-from rules.contest import decide
+from rules.contest import Side, decide
 from rules.journal import JournalEntry
 from rules.outcome import DEFAULT_DIFFICULTY
 from rules.pool import build_pool
@@ -139,9 +141,9 @@ class Dice(commands.Cog):
         *,
         secret: bool = False,
         applied: Applied = NONE_APPLIED,
-    ) -> Callable[[], Card]:
+    ) -> Drawn:
         """Roll, log and spend; return how to draw the roll's card (a secret roll's is drawn
-        twice: for the Narrator, and for the GM channel)."""
+        twice: for the Narrator, and for the GM channel; a hidden roller's also for the table)."""
         if served_guild_id(interaction) is None:
             return self._roll_elsewhere(interaction, request, difficulty, label)
         guild_id = guild_id_of(interaction)
@@ -153,8 +155,15 @@ class Dice(commands.Cog):
         )
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
         origin = origin_of(interaction)
+        veiled = is_hidden(formed.stored) and not secret
+        # A hidden sheet's rolls are secret in the log (their pool shows there), as in a Conflict.
         record = roll_record(
-            guild_id, interaction.user.id, reading, label or formed.title, origin=origin, secret=secret
+            guild_id,
+            interaction.user.id,
+            reading,
+            label or formed.title,
+            origin=origin,
+            secret=secret or veiled,
         )
         who = formed.stored.id if formed.stored is not None else None
         told = [
@@ -177,28 +186,33 @@ class Dice(commands.Cog):
                 await tx.journal.add(guild_id, origin, sheet_change(record.at, formed.stored, spent) + told)
         else:
             await self.bot.storage.rolls.append_once(record, interaction.id, (origin, told))
-        notes = []
+        spends = ""
         if spent is not None and formed.spends is not None:
             left = standing_available(spent, formed.spends)
-            notes.append(f"{formed.spends.label} spent: {left} left until it recovers.")
-        if secret:
-            notes.append("Secret roll")
+            spends = f"{formed.spends.label} spent: {left} left until it recovers."
         title, roller = roll_title(formed, label), interaction.user.display_name
         circumstances = applied.text()  # which Circumstances it carried, so the table sees why (§1.6)
-        return lambda: reading_card(
-            reading, title=title, roller=roller, circumstances=circumstances, note="\n".join(notes)
-        )
+
+        def draw(table: bool = False) -> Card:
+            """``table``: a hidden roller's card for the table, without its sheet's figures."""
+            notes = [] if table or not spends else [spends]
+            note = "\n".join([*notes, "Secret roll"] if secret else notes)
+            return reading_card(
+                reading, title=title, roller=roller, circumstances=circumstances, note=note, hidden=table
+            )
+
+        return Drawn(draw, (lambda: draw(table=True)) if veiled else None)
 
     def _roll_elsewhere(
         self, interaction: Interaction, request: PoolRequest, difficulty: int, label: str | None
-    ) -> Callable[[], Card]:
+    ) -> Drawn:
         """A roll where the bot serves no server: bare dice, answered and not logged."""
         if request.from_sheet:
             raise BotError(SHEETS_ELSEWHERE)
         formed = form_pool(request, None)
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
         title, roller = roll_title(formed, label), interaction.user.display_name
-        return lambda: reading_card(reading, title=title, roller=roller)
+        return Drawn(lambda: reading_card(reading, title=title, roller=roller))
 
     @app_commands.command(name="roll", description="Roll a dice pool and read the Result, Outcome and Nudges")
     @app_commands.describe(**ROLL_DESCRIPTIONS)
@@ -222,7 +236,7 @@ class Dice(commands.Cog):
         applied, sheet = await roll_inputs(interaction, circumstances, stat_only, character)
         request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
         drawn = await self._roll(interaction, request, sheet, difficulty, label, applied=applied)
-        await replies.send(interaction, view=card_view(drawn()))
+        await show_roll(interaction, self.bot.storage, drawn)
 
     @app_commands.command(
         name="gmroll", description="Narrators: a secret roll, shown only to you and the GM channel"
@@ -249,18 +263,8 @@ class Dice(commands.Cog):
         drawn = await self._roll(
             interaction, request, character, difficulty, label, secret=True, applied=applied
         )
-        await replies.send(interaction, view=card_view(drawn()), ephemeral=True)
         settings = await self.bot.storage.settings.get(guild_id_of(interaction))
-        channel = self.bot.get_channel(settings.gm_channel_id) if settings.gm_channel_id else None
-        if isinstance(channel, discord.abc.Messageable) and channel.id != interaction.channel_id:
-            try:
-                await channel.send(view=card_view(drawn()), allowed_mentions=replies.NO_PINGS)
-            except discord.HTTPException:
-                await replies.send(
-                    interaction,
-                    "I could not post a copy in the GM channel; check my permissions there.",
-                    ephemeral=True,
-                )
+        await tell_narrators(interaction, drawn.full, settings.gm_channel_id)
 
     @app_commands.command(name="read", description="Read dice rolled at the table: type the faces you see")
     @app_commands.describe(
@@ -308,7 +312,10 @@ class Dice(commands.Cog):
                 await tx.characters.update(guild_id, side.stored, spent)
                 entries += sheet_change(told.at, side.stored, spent)
             for side, reading in zip(sides, readings, strict=False):
-                record = roll_record(guild_id, interaction.user.id, reading, side.who[:40], origin=origin)
+                secret = is_hidden(side.stored)  # a hidden side's roll is secret in the log (§7.1)
+                record = roll_record(
+                    guild_id, interaction.user.id, reading, side.who[:40], origin=origin, secret=secret
+                )
                 await tx.rolls.append(record)
             await tx.journal.add(guild_id, origin, [*entries, told])
 
@@ -361,7 +368,19 @@ class Dice(commands.Cog):
             interaction, (acting, opposing), result.acting_rolls + result.opposing_rolls, told
         )
         many = (group_side(acting), group_side(opposing))
-        drawn = contest_card(
-            result, acting=acting_name, opposing=opposing_name, many=many, circumstances=applied.text()
-        )
-        await replies.send(interaction, view=card_view(drawn))
+        sides = ((Side.ACTING, acting), (Side.OPPOSING, opposing))
+        veiled = frozenset(side for side, formed in sides if is_hidden(formed.stored))
+
+        def draw(shown_by_dice: frozenset[Side] = frozenset()) -> Card:
+            """``shown_by_dice``: the hidden sides, shown by the dice they threw (``pool_shown``)."""
+            return contest_card(
+                result,
+                acting=acting_name,
+                opposing=opposing_name,
+                hidden=shown_by_dice,
+                many=many,
+                circumstances=applied.text(),
+            )
+
+        drawn = Drawn(draw, (lambda: draw(veiled)) if veiled else None)
+        await show_roll(interaction, self.bot.storage, drawn)

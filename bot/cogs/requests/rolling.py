@@ -24,6 +24,7 @@ from bot.render.cards import Card, body_components, card_texts, card_view, custo
 from bot.render.common import plain
 from bot.render.dice import contest_card, reading_card
 from bot.render.request import contest_roll_card, pool_embed, request_card, request_content
+from bot.rolling.hidden import is_hidden
 from bot.rolling.journal import request_asked_entry, request_closed_entry, request_entry, sheet_change
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool
 from bot.rolling.roll_log import roll_record
@@ -155,7 +156,7 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
     reading = roll(formed.pool, client.rng, difficulty=difficulty, extra=formed.extra)
     spent = spend_standing(stored.character, formed.spends) if stored and formed.spends else None
     settings = await client.storage.settings.get(guild_id)
-    hidden_roller = stored is not None and is_secret(stored.character.kind, stored.revealed)
+    hidden_roller = is_hidden(stored)
     async with client.storage.transaction() as tx:
         await tx.handled.claim(interaction.id)
         if not await tx.requests.claim(guild_id, request_id, position, reading, interaction.user.id):
@@ -178,7 +179,9 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
         await tx.journal.add(guild_id, origin_of(interaction), told)
         after = await tx.requests.get(guild_id, request_id)
         assert after is not None
-        drawn = reading_card(reading, title=formed.title, roller="For the Narrator's request")
+        drawn = reading_card(
+            reading, title=formed.title, roller="For the Narrator's request", hidden=hidden_roller
+        )
         hidden = await _hidden_sides(tx.characters, after) if not request.spec.secret else set()
         shown = _shown(after, drawn, hidden)
         target = settings.gm_channel_id if request.spec.secret else request.channel_id

@@ -20,6 +20,7 @@ from bot.errors import BotError, answer_error
 from bot.reach import origin_of
 from bot.render.common import plain
 from bot.render.sheet import recovery_embed
+from bot.rolling.hidden import tell_change
 from bot.rolling.journal import sheet_change
 from rules.character import breather
 from storage import StoredCharacter
@@ -73,10 +74,11 @@ async def take(interaction: Interaction, character_id: int) -> None:
             )
         result = breather(stored.character, call.kind, resting=call.resting)
         saved = await tx.characters.update(guild_id, stored, result.character)
-        changes = sheet_change(saved.updated_at, stored, result.character)
+        changes = sheet_change(saved.updated_at, stored, result.character, told=True)
         await tx.journal.add(guild_id, origin_of(interaction), changes)
     await replies.edit(interaction, view=without(interaction.message, TAKE.format(character=character_id)))
-    await replies.send(interaction, embed=recovery_embed(saved.character, title_of(call), result))
+    embed = recovery_embed(saved.character, title_of(call), result)
+    await tell_change(interaction, storage, stored, saved.character, embed)  # a Hero made hidden since: §7.1
 
 
 class TakeBreather(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:br:(?P<character>\d+)"):

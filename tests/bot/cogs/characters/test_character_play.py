@@ -77,10 +77,13 @@ async def test_pewter_raises_health_for_the_hit(bot_env: BotEnv) -> None:
 async def test_damage_to_an_extras_group_defeats_members(bot_env: BotEnv) -> None:
     await make(bot_env, "Guards", owner="narrator", kind=CharacterKind.EXTRA, size=4)
     reply = await bot_env.slash("/sheet damage amount:3 name:Guards")
-    assert reply.embeds[0]["title"] == "Guards: 3 members defeated"
+    assert reply.embeds[0]["description"] == "**Guards** are hit: now gravely wounded."  # hidden: §7.1
+    [full] = [m for m in reply.messages if m["flags"] & 64]
+    assert full["embeds"][0]["title"] == "Guards: 3 members defeated"
     assert (await stored(bot_env, "Guards")).character.members_left == 1
     last = await bot_env.slash("/sheet damage amount:5 name:Guards")
-    assert "The whole group is out of the scene." in field(last.embeds[0], "Defeated")
+    [full] = [m for m in last.messages if m["flags"] & 64]
+    assert "The whole group is out of the scene." in field(full["embeds"][0], "Defeated")
     await bot_env.slash("/sheet heal amount:2 name:Guards")
     assert (await stored(bot_env, "Guards")).character.members_left == 2
 

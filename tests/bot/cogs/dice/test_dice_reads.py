@@ -70,7 +70,9 @@ async def test_a_narrator_by_role_rolls_their_active_villain_in_one_read(bot_env
     await bot_env.storage.settings.set(bot_env.guild_id, GuildSettings(narrator_role_ids=(keeper.id,)))
     rolled = await bot_env.slash("/roll stat:Physique", user="player2")
     assert not rolled.ephemeral and rolled.message is not None
-    assert card_field(rolled.message, "Pool").startswith("Physique 5")
+    assert card_field(rolled.message, "Pool") == "5 dice"  # the hidden Thug's rating is theirs (§7.1)
+    [full] = [m for m in rolled.messages if m["flags"] & 64]
+    assert card_field(full, "Pool").startswith("Physique 5")
     assert len(await bot_env.storage.rolls.recent(bot_env.guild_id)) == 1
 
 
