@@ -65,7 +65,7 @@ async def table_journal(env: BotEnv) -> list[str]:
     """Vess's story as the table's journal reads it."""
     stored = await env.storage.characters.get_by_name(env.guild_id, "Vess")
     entries = await env.storage.journal.of_character(env.guild_id, stored.id)
-    return [line for entry in entries if (line := line_for(entry, TABLE)) is not None]
+    return [line for story in entries if (line := line_for(story.entry, TABLE)) is not None]
 
 
 async def test_damage_to_a_hidden_villain_tells_the_table_a_hit_and_the_narrator_the_figures(
