@@ -22,7 +22,7 @@ from bot.workers.board_state import Shown, own_buttons
 from rules.character import Character
 from rules.conflict import Awaiting, Conflict, available_defence, beat_possible
 from rules.conflict.defend import needs_grant
-from rules.conflict.events import Defeated, Event, Left
+from rules.conflict.events import BeatActionNamed, Defeated, Event, Left
 from rules.errors import RulesError
 from rules.words import count_of, verb
 from storage import MessageKind, NewMessage
@@ -45,11 +45,16 @@ def reaction_traits(conflict: Conflict, sheets: Sheets, target: int) -> tuple[st
     return tuple(dict.fromkeys(t for t in (*named, *traits.extras) if t))[:MAX_OPTIONS]
 
 
-def target_fell(asked: Question, events: Sequence[Event]) -> bool:
-    """Whether this move took down the target of the turn still waiting: its buttons must change
-    (no pool for a fallen target), so it is asked again."""
+def turn_changed(asked: Question, events: Sequence[Event]) -> bool:
+    """Whether this move changed what the turn still waiting offers, so it is asked again: its
+    target fell (no pool for a fallen target), or a Beat's extra action became a new one
+    (docs/rulings.md §4.15: now a pool against the new target)."""
     turn = asked.prompt.turn
-    return turn is not None and bool(turn.target_down) and any(isinstance(e, Defeated | Left) for e in events)
+    if turn is None:
+        return False
+    if turn.beat and any(isinstance(e, BeatActionNamed) for e in events):
+        return True
+    return bool(turn.target_down) and any(isinstance(e, Defeated | Left) for e in events)
 
 
 def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibility) -> Question | None:
@@ -122,7 +127,7 @@ def _turn_question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: V
     if turn.step == "declare":
         text = declare_question(turn.name, turn.round, turn.stat, turn.many)
     else:
-        text = act_question(turn.name, turn.held, turn.act_with, turn.target_down, turn.many)
+        text = act_question(turn.name, turn.held, turn.act_with, turn.target_down, turn.many, turn.beat)
     sheet = sheets.get(turn.participant)
     return Question(Prompt(conflict_id, turn=turn), text, () if sheet is None else (sheet.owner_id,))
 

@@ -172,7 +172,7 @@ def next_step_line(
                 p = beat[0]
                 held = f" ({pile_dice(p.round.defense_dice, Pile.DEFENSE)} left)" if view.shows(p.id) else ""
                 name = bold(p.name, limit)
-                return f"Extra action: {name}{held} — `/act`, or `/pass` to let it go"
+                return f"Extra action: {name}{held} — `/act`, `/switch` for a new one, or `/pass` to let it go"
             return _act_line(people, limit, view)
         case Step.DEFEND:
             pending = conflict.pending
