@@ -16,7 +16,7 @@ from bot.moves.turns import turn_of
 from bot.render.common import plain
 from bot.render.conflict import Visibility, defence_prompt
 from bot.render.conflict_card import CardButtons
-from bot.render.conflict_turns import act_question, declare_question
+from bot.render.conflict_turns import act_question, declare_question, throw_question
 from bot.render.conflict_words import is_group
 from bot.workers.board_state import Shown, own_buttons
 from rules.character import Character
@@ -58,8 +58,9 @@ def turn_changed(asked: Question, events: Sequence[Event]) -> bool:
 
 
 def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibility) -> Question | None:
-    """The question of the pending action (a defence or Nudges) or of the turn to declare or
-    act, or None when nothing waits for anyone (the Narrator's next round, an ended fight)."""
+    """The question of the pending action (a defence, dice from the table or Nudges) or of the
+    turn to declare or act, or None when nothing waits for anyone (the Narrator's next round,
+    an ended fight)."""
     pending = conflict.pending
     if pending is None:
         return _turn_question(conflict_id, conflict, sheets, view)
@@ -80,6 +81,11 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
             narrator_view=hidden_target,
             react_traits=traits,
         )
+    elif pending.awaiting is Awaiting.ROLL:  # dice rolled at the table (docs/rulings.md §7.2)
+        answerer = pending.attacker
+        many = is_group(conflict, pending.attacker)
+        text = throw_question(conflict.name_of(pending.attacker), pending.pool, many)
+        prompt = Prompt(conflict_id, pending.id, throw=True)
     else:
         answerer = pending.attacker
         name = plain(conflict.name_of(pending.attacker))

@@ -114,7 +114,9 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibilit
             "act", conflict.round, actor.id, actor.name, targets, sizes, None, stat, down, actor.many, beat
         )
     sizes = () if down else tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
-    return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, held, stat, down, actor.many, beat)
+    return Turn(
+        "act", conflict.round, actor.id, actor.name, targets, sizes, held, stat, down, actor.many, beat
+    )
 
 
 def _target_down(conflict: Conflict, actor: Participant) -> str:

@@ -61,6 +61,14 @@ def beat_question(name: str, held: int | None, sizes: tuple[int, ...], target_do
         )
     dice = "" if held is None else f" with the {count_of(held, 'die')} left"
     return (
-        f"{who}{dice}: pick a pool, take a new action (`/switch`; it costs no dice), "
-        "or let it go (Not act)."
+        f"{who}{dice}: pick a pool, take a new action (`/switch`; it costs no dice), or let it go (Not act)."
+    )
+
+
+def throw_question(name: str, pool: int, many: bool = False) -> str:
+    """The attacker who rolls at the table, asked once the defence is set (docs/rulings.md §7.2)."""
+    who = says(f"**{plain(name)}**", "rolls", many)
+    return (
+        f"The defence is set: {who} {count_of(pool, 'die')} at the table now. Type the faces (the button, "
+        f"or `/act dice:{pool} faces:…`), or let the bot roll them."
     )

@@ -305,6 +305,7 @@ class Step(StrEnum):
     ACT = "act"
     DEFEND = "defend"
     NUDGES = "nudges"
+    ROLL = "roll"
     NEXT_ROUND = "next_round"
     BEGIN = "begin"
     JOIN = "join"

@@ -44,6 +44,8 @@ def pending_message(conflict: Conflict) -> str:
     attacker = conflict.name_of(pending.attacker)
     if pending.awaiting is Awaiting.DEFENCE:
         return f"{conflict.name_of(pending.target)} must first choose how to defend against {attacker}."
+    if pending.awaiting is Awaiting.ROLL:
+        return f"{attacker} must first give the dice rolled at the table for their action."
     return f"{attacker} must first spend the Nudges of their success."
 
 
@@ -123,6 +125,20 @@ def _named_weapon(work: Work, actor: Participant, action: ActionSpec, command: A
     return action
 
 
+def _check_table_roll(command: Act, defendable: bool) -> None:
+    """Dice rolled at the table (docs/rulings.md §7.2): faces now when nobody can resist; when the
+    target may defend, the defence is chosen before anyone rolls (§4.10), so they come after it."""
+    if command.table_roll and command.faces is not None:
+        raise RulesError("Give the faces now or roll at the table once the defence is chosen, not both.")
+    if defendable and command.faces is not None:
+        raise RulesError(
+            "The target may still defend, and a defence is chosen before anyone rolls: act with "
+            "table_dice:true (you roll at the table), then give your dice once the defence is chosen."
+        )
+    if command.table_roll and not defendable:
+        raise RulesError("Nobody can resist this action, so it is rolled now: give the faces you rolled.")
+
+
 def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
     """Take the action: form a pool; an action the target can resist then waits for the defence."""
     require_phase(conflict, Phase.RESOLVE)
@@ -193,13 +209,10 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
         step_key=step_key,
         extra=extra,
         defeat_burden=command.defeat_burden,
+        table_roll=command.table_roll,
     )
     defendable = action.contest and target is not None and can_defend(target)
-    if defendable and command.faces is not None:
-        raise RulesError(
-            "The target may still defend, so the dice are thrown with the defence: act now without "
-            "faces, and give your dice as the attacker's faces when the defence is answered."
-        )
+    _check_table_roll(command, defendable)
     work.emit(
         Acted(
             action_id=pending.id,

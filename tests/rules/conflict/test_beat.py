@@ -1,7 +1,7 @@
 """Catching a Beat in a Conflict: offered only when it can be taken (docs/rulings.md §2.10, §4.15)."""
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.conflict import Act, ActionKind, ActionSpec, DiceSpec, SpendNudges, Switch, beat_possible
@@ -130,6 +130,7 @@ def test_a_beat_whose_target_fell_may_be_a_new_action(
         assert pending is not None and pending.extra and pending.target == BRUTE
 
 
+@settings(deadline=None)  # each example plays a fight; a shared machine is slow
 @given(traits=st.integers(3, 8), data=st.data())
 def test_a_beats_new_action_keeps_the_dice_left_and_the_ledger(traits: int, data: st.DataObject) -> None:
     """Whatever is left after the blow (2 or more), the Beat's new action is taken from exactly

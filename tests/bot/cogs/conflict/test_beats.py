@@ -87,6 +87,7 @@ async def test_a_beat_whose_blow_felled_its_target_is_a_new_action_by_commands(b
     stuck = await env.slash("/act dice:2", user="player1")
     assert refused(stuck) and "Switch to a new action" in stuck.content, stuck.content
     named = await env.slash("/switch action:attack target:Lookout stat:Physique", user="player1")
+    assert "makes the Beat's extra action a new one" in named.text, named.text
     conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
     assert conflict is not None
     vin = next(p for p in conflict.participants if p.name == "Vin")
