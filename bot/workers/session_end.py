@@ -10,6 +10,7 @@ few thousand entries); the Narrator's full version is never queued: it is a priv
 """
 
 import asyncio
+from collections.abc import Sequence
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
@@ -71,10 +72,17 @@ def recap_blocks(
     )
 
 
-async def recaps_of(storage: Storage, session: TableSession, quiet_hours: float | None = None) -> Recaps:
-    """The session's recaps from its first :data:`MAX_ENTRIES` entries, built off the event loop."""
+async def recaps_of(
+    storage: Storage,
+    session: TableSession,
+    quiet_hours: float | None = None,
+    closing: Sequence[JournalEntry] = (),
+) -> Recaps:
+    """The session's recaps from its first :data:`MAX_ENTRIES` entries, built off the event loop;
+    ``closing``: the entries its closing will add (a fight still running), counted in ``total``."""
     entries = await storage.journal.entries(session)
     total = len(entries) if len(entries) < MAX_ENTRIES else await storage.journal.count(session)
+    entries, total = [*entries, *closing], total + len(closing)
     return await asyncio.to_thread(recap_blocks, entries, plain(session.title), total, quiet_hours)
 
 
@@ -86,16 +94,19 @@ async def close_session(
     *,
     interaction_id: int | None = None,
     quiet_hours: float | None = None,
+    running: Sequence[JournalEntry] = (),
 ) -> Closed | None:
     """Close ``session`` at ``at`` and queue the table's recap, in one transaction; None when
     someone else closed it first (then nothing is queued: exactly one closer posts a recap).
+    ``running``: a line for each Conflict still running at its table, journaled with the close
+    (stamped ``at``) so this recap and every later one say the fight was left running.
 
     The recap is read before the transaction, so a roll stamped before ``at`` but committed
     just after that read would be missing from it: the transaction counts the session's entries
     again (under the writer) and, if the count moved, rolls back and reads again."""
     ending = session.model_copy(update={"ended_at": at, "ended_how": how})
     for attempt in range(ATTEMPTS):
-        recaps = await recaps_of(storage, ending, quiet_hours)
+        recaps = await recaps_of(storage, ending, quiet_hours, running)
         card = NewMessage(
             kind=MessageKind.NOTICE, payload=recap_body(recaps.public), interaction_id=interaction_id
         )
@@ -104,8 +115,9 @@ async def close_session(
                 ended = await tx.journal.end(session, at, how)
                 if ended is None:
                     return None
-                if attempt + 1 < ATTEMPTS and await tx.journal.count(ending) != recaps.total:
+                if attempt + 1 < ATTEMPTS and await tx.journal.count(ending) != recaps.total - len(running):
                     raise _Moved
+                await tx.journal.add(session.guild_id, session.channel_id, running)
                 [row] = await tx.outbox.add(session.guild_id, session.channel_id, None, [card])
         except _Moved:
             continue
