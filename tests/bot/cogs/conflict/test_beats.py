@@ -1,10 +1,10 @@
 """A caught Beat through the real dispatch (docs/rulings.md §2.10, §4.15): its ping offers what
 the dice left allow, and a Beat whose blow felled its target may be a new action."""
 
-from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, refused
+from tests.bot.cogs.conflict.prompts import labels, latest_ping
 
 FIGHT = [
     ("player1", "/character create name:Vin physique:7 charm:3 wits:4"),
@@ -19,17 +19,6 @@ FIGHT = [
     ("narrator", '/declare who:Lookout action:no-roll label:"keeps watch"'),
     ("player1", "/declare action:attack target:Thug stat:Physique"),
 ]
-
-
-def labels(message: JSON) -> list[str]:
-    return [c.get("label", "") for row in message.get("components", []) for c in row["components"]]
-
-
-def latest_ping(env: BotEnv, user: str) -> JSON:
-    mention = f"<@{env.user_id(user)}>"
-    pings = [m for m in env.harness.fake.messages.values() if mention in str(m.get("content", ""))]
-    assert pings, f"nobody pinged {user}"
-    return pings[-1]
 
 
 async def caught_beat(env: BotEnv) -> InteractionRecord:

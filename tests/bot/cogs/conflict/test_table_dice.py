@@ -7,6 +7,7 @@ import copy
 from fake_discord.payloads import JSON
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, refused
+from tests.bot.cogs.conflict.prompts import labels, latest_ping
 
 FIGHT = [
     ("player1", "/character create name:Vin physique:6 charm:3 wits:4"),
@@ -18,17 +19,6 @@ FIGHT = [
     ("narrator", "/declare who:Straff action:full-defence stat:Physique"),
     ("player1", "/declare action:attack target:Straff stat:Physique"),
 ]
-
-
-def labels(message: JSON) -> list[str]:
-    return [c.get("label", "") for row in message.get("components", []) for c in row["components"]]
-
-
-def latest_ping(env: BotEnv, user: str) -> JSON:
-    mention = f"<@{env.user_id(user)}>"
-    pings = [m for m in env.harness.fake.messages.values() if mention in str(m.get("content", ""))]
-    assert pings, f"nobody pinged {user}"
-    return pings[-1]
 
 
 async def defence_set(env: BotEnv) -> JSON:
