@@ -20,7 +20,7 @@ from typing import Any, Literal
 import discord
 
 from bot.access import Caller
-from bot.errors import NotAllowed
+from bot.errors import BotError, NotAllowed
 from bot.moves.answers import NudgeMode
 from bot.moves.lists import split_names
 from bot.moves.named import find_participant, pick, refuse_players
@@ -209,9 +209,11 @@ class ActOptions:
                 caller.require_faces(sheets.get(mover.id), mover.name, self.table_dice, option)
             pending = state.pending
             if pending is not None and pending.awaiting is Awaiting.ROLL and pending.attacker == mover.id:
-                if self.dice != pending.pool:  # the dice of the action taken, now the defence is set
-                    raise RulesError(
-                        f"{mover.name} acted with {pending.pool} dice: `/act dice:{pending.pool} faces:…`."
+                if self.dice != pending.pool or self.table_roll:  # the action is taken: only its dice
+                    whose = f"{plain(mover.name)}'s {pending.pool} dice"
+                    raise BotError(
+                        f"The defence is set: give the faces of {whose} with `/act dice:{pending.pool} "
+                        "faces:…`, or leave faces out for the bot to roll them."
                     )
                 return Throw(participant=mover.id, faces=self.faces, attack_id=pending.id)
             return Act(

@@ -61,8 +61,9 @@ async def test_the_attacker_types_their_table_dice_in_a_form_once_the_defence_is
 async def test_the_attacker_types_their_table_dice_with_act(bot_env: BotEnv) -> None:
     env = bot_env
     await defence_set(env)
-    wrong = await env.slash('/act dice:4 faces:"5 5 1 1"', user="player1")
-    assert refused(wrong) and "acted with 5 dice" in wrong.content, wrong.content
+    for line in ('/act dice:4 faces:"5 5 1 1"', "/act dice:5 table_dice:true"):
+        wrong = await env.slash(line, user="player1")
+        assert refused(wrong) and "Vin's 5 dice" in wrong.content, wrong.content
     thrown = await env.slash('/act dice:5 faces:"5 5 3 2 1"', user="player1")
     assert not refused(thrown), thrown.content
     # The faces each side typed: Vin's after Straff's defence was set, Straff's with it.
