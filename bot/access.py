@@ -34,7 +34,7 @@ from bot.errors import DM_REFUSAL, BotError, NotAllowed
 from bot.render.visibility import Visibility
 from bot.text import inert
 from rules.burdens import Severity
-from rules.character import Character, CharacterKind, Resilience, resilience_current, resilience_max
+from rules.character import Burden, Character, CharacterKind, Resilience, resilience_current, resilience_max
 from rules.conflict import Conflict, Participant
 from rules.words import is_group, verb
 from storage import GuildSettings, Storage
@@ -281,6 +281,29 @@ class Caller:
     def require_challenge(self) -> None:
         """An unopposed (``challenge``) action against another character is the Narrator's call."""
         self.require_narrator("call an action against another character unopposed (`challenge`)")
+
+    # -- recovery --------------------------------------------------------------------------
+
+    def require_recovery(self, what: str) -> None:
+        """Recovery is the Narrator's call (docs/rulings.md §5.12): a player's own healing,
+        Breather or recovered Standing is refused with where it comes from instead."""
+        if not self.narrator:
+            raise NotAllowed(
+                "Recovery is the Narrator's call: they call a Breather for your Hero (`/scene breather`) "
+                f"and you take it from its button, or they recover {what} for you."
+            )
+
+    def require_easing(self, burden: Burden) -> None:
+        """Easing or removing a Burden is recovery too (§5.10–§5.12), so it is the Narrator's;
+        adding or worsening one stays open to whoever controls the sheet, as taking damage does."""
+        if self.narrator:
+            return
+        how = (
+            "a Mortal one eases only through an Advancement or strong magic, as they judge"
+            if burden.severity is Severity.MORTAL
+            else "ask them, or they ease one in a Long Breather they call (`/scene breather kind:long`)"
+        )
+        raise NotAllowed(f"Only a Narrator can ease or remove the Burden {inert(burden.name)}: {how}.")
 
     # -- refusals --------------------------------------------------------------------------
 

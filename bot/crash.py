@@ -19,7 +19,10 @@ The points:
 * ``board-edit`` — the board message was edited, its new version not yet saved;
 * ``outbox-post`` — the deliverer posted one queued message, not yet marked delivered;
 * ``session-ended`` — a session's end and its recap's outbox row are committed, nothing sent
-  (``bot.workers.session_end``).
+  (``bot.workers.session_end``);
+* ``request-rolled`` — a request's roll (its claim, the roll log, its card's outbox row) is
+  committed and the roller answered; the request's message is not yet edited
+  (``bot.cogs.requests``).
 """
 
 import logging
@@ -30,7 +33,15 @@ log = logging.getLogger(__name__)
 
 ENV = "MISTBORN_CRASH_AT"
 POINTS = frozenset(
-    {"move-received", "after-commit", "after-reply", "board-edit", "outbox-post", "session-ended"}
+    {
+        "move-received",
+        "after-commit",
+        "after-reply",
+        "board-edit",
+        "outbox-post",
+        "session-ended",
+        "request-rolled",
+    }
 )
 
 _armed: dict[str, int] = {}

@@ -33,6 +33,8 @@ class EntryKind(StrEnum):
     CONFLICT_BEGAN = "conflict_began"
     ROUND = "round"
     CONFLICT_ENDED = "conflict_ended"
+    CONFLICT_RUNNING = "conflict_running"
+    """A Conflict still running when its session ended (it goes on; the recap says so)."""
     DEFEATED = "defeated"
     DAMAGE = "damage"
     HEALING = "healing"

@@ -65,7 +65,12 @@ def build_recap(entries: Sequence[JournalEntry], viewer: Viewer) -> Recap:
     for entry, line in shown:
         full = reads_full(entry, viewer)
         kind = entry.kind
-        if kind in (EntryKind.CONFLICT_BEGAN, EntryKind.CONFLICT_ENDED, EntryKind.DEFEATED):
+        if kind in (
+            EntryKind.CONFLICT_BEGAN,
+            EntryKind.CONFLICT_ENDED,
+            EntryKind.CONFLICT_RUNNING,
+            EntryKind.DEFEATED,
+        ):
             conflicts.append(line)
         elif kind in _TALLIED and full and entry.hero:
             counts = tallies.setdefault(entry.hero, {})

@@ -1,5 +1,5 @@
 """Where something was said, and the SQL form of where a member may read (migration 24;
-PostgreSQL 11).
+PostgreSQL 12).
 
 A journal entry and a roll remember the table's channel they were said at (a thread's parent)
 and, when they were said in a private thread, that thread (:class:`Origin`). Who may read

@@ -3,7 +3,9 @@
 Circumstances are only ever the Narrator's (docs/rulings.md §1.6): a player's roll in a channel
 carries the ones stored for it here. A Breather is the Narrator's call (§5.12): calling one
 stores a row per Hero, and taking it removes that row in ONE statement (``DELETE … RETURNING``),
-so of two clicks at once exactly one recovers, and a Breather is never taken twice.
+so of two clicks at once exactly one recovers, and a Breather is never taken twice. Each call
+keeps its id (``call_id``, the calling interaction's), so a button takes only the call it was
+posted with: one the Narrator replaced since is refused, never the newer call taken by it.
 """
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -38,6 +40,8 @@ class BreatherCall(BaseModel):
 
     kind: BreatherKind
     resting: bool = False
+    call_id: int = 0
+    """The interaction that called it; 0 for a call stored before calls had ids."""
 
 
 class SceneRepository:
@@ -81,24 +85,41 @@ class SceneRepository:
         async with self._session.writing() as conn:
             await execute_many(
                 conn,
-                "INSERT INTO breather_calls (guild_id, character_id, kind, resting, called_by)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, character_id) DO UPDATE SET"
-                " kind = excluded.kind, resting = excluded.resting, called_by = excluded.called_by",
-                [(guild_id, c, call.kind.value, int(call.resting), called_by) for c in character_ids],
+                "INSERT INTO breather_calls (guild_id, character_id, kind, resting, called_by, call_id)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, character_id) DO UPDATE SET"
+                " kind = excluded.kind, resting = excluded.resting, called_by = excluded.called_by,"
+                " call_id = excluded.call_id",
+                [
+                    (guild_id, c, call.kind.value, int(call.resting), called_by, call.call_id)
+                    for c in character_ids
+                ],
             )
 
-    async def take_breather(self, guild_id: int, character_id: int) -> BreatherCall | None:
-        """Take the Breather called for this Hero, once: None when none is waiting (use inside
-        ``Storage.transaction()`` with the sheet's change, so a failed save keeps the call)."""
+    async def take_breather(
+        self, guild_id: int, character_id: int, call_id: int | None = None
+    ) -> BreatherCall | None:
+        """Take the Breather called for this Hero, once: None when none is waiting, or when
+        ``call_id`` names a call that is no longer the one waiting (replaced by a newer one).
+        Use inside ``Storage.transaction()`` with the sheet's change, so a failed save keeps it."""
+        named = "" if call_id is None else " AND call_id = ?"
         async with self._session.writing() as conn:
             rows = await fetch_all(
                 conn,
-                "DELETE FROM breather_calls WHERE guild_id = ? AND character_id = ? RETURNING kind, resting",
-                (guild_id, character_id),
+                "DELETE FROM breather_calls WHERE guild_id = ? AND character_id = ?"
+                + named
+                + " RETURNING kind, resting, call_id",
+                (guild_id, character_id) if call_id is None else (guild_id, character_id, call_id),
             )
-        if not rows:
-            return None
-        return BreatherCall(kind=BreatherKind(rows[0]["kind"]), resting=bool(rows[0]["resting"]))
+        return _call(rows[0]) if rows else None
+
+    async def breather_waiting(self, guild_id: int, character_id: int) -> BreatherCall | None:
+        """The Breather waiting for this Hero, if any (what replaced a stale button's call)."""
+        row = await fetch_one(
+            self._session.lookup,
+            "SELECT kind, resting, call_id FROM breather_calls WHERE guild_id = ? AND character_id = ?",
+            (guild_id, character_id),
+        )
+        return _call(row) if row is not None else None
 
     async def breathers_waiting(self, guild_id: int, character_ids: list[int]) -> set[int]:
         """Which of these Heroes still have a Breather to take."""
@@ -111,3 +132,7 @@ class SceneRepository:
             (guild_id, *character_ids),
         )
         return {int(r["character_id"]) for r in rows}
+
+
+def _call(row: Row) -> BreatherCall:
+    return BreatherCall(kind=BreatherKind(row["kind"]), resting=bool(row["resting"]), call_id=row["call_id"])

@@ -43,6 +43,8 @@ class Prompt:
     react_traits: tuple[str, ...] = ()
     """A busy defender's Traits, offered in a menu: each that helps them react adds a die
     (docs/rulings.md §4.11)."""
+    throw: bool = False
+    """The attacker's dice, rolled at the table now the defence is set (docs/rulings.md §7.2)."""
 
     @property
     def key(self) -> str:
@@ -50,7 +52,12 @@ class Prompt:
         turn; the outbox keeps it so a restarted bot knows whether it was asked."""
         if self.turn is not None:
             return self.turn.key
-        return f"{'defend' if self.defend_with else 'nudges'}:{self.attack_id}"
+        return f"{self.step}:{self.attack_id}"
+
+    @property
+    def step(self) -> str:
+        """What a pending action's prompt asks, by the name of its ``rules.conflict.Step``."""
+        return "defend" if self.defend_with else "roll" if self.throw else "nudges"
 
 
 @dataclass(frozen=True)
@@ -115,8 +122,7 @@ def asked_before(asked: Question, before: Waiting | None) -> bool:
     if turn is not None:
         same_step = before.step.value == turn.step and before.round == turn.round
         return same_step and bool(before.participants) and before.participants[0] == turn.participant
-    step = "defend" if asked.prompt.defend_with else "nudges"
-    return before.step.value == step and before.action_id == asked.prompt.attack_id
+    return before.step.value == asked.prompt.step and before.action_id == asked.prompt.attack_id
 
 
 def message(kind: MessageKind, reply: Reply, interaction_id: int | None) -> NewMessage:

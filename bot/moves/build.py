@@ -20,7 +20,7 @@ from typing import Any, Literal
 import discord
 
 from bot.access import Caller
-from bot.errors import NotAllowed
+from bot.errors import BotError, NotAllowed
 from bot.moves.answers import NudgeMode
 from bot.moves.lists import split_names
 from bot.moves.named import find_participant, pick, refuse_players
@@ -40,6 +40,7 @@ from rules.conflict import (
     Defend,
     Pass,
     SpendNudges,
+    Throw,
     parse_command,
 )
 from rules.errors import RulesError
@@ -197,12 +198,24 @@ class ActOptions:
     faces: tuple[int, ...] | None = None
     weapon: str | None = None
     table_dice: bool = False
+    table_roll: bool = False
+    """The attacker rolls at the table and gives the faces once the defence is set (§7.2)."""
 
     def builder(self, who: str | None) -> Build:
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
             mover = pick(state, sheets, caller, who, "act")
-            if self.faces is not None:
-                caller.require_faces(sheets.get(mover.id), mover.name, self.table_dice, "faces")
+            if self.faces is not None or self.table_roll:
+                option = "faces" if self.faces is not None else "table_dice"
+                caller.require_faces(sheets.get(mover.id), mover.name, self.table_dice, option)
+            pending = state.pending
+            if pending is not None and pending.awaiting is Awaiting.ROLL and pending.attacker == mover.id:
+                if self.dice != pending.pool or self.table_roll:  # the action is taken: only its dice
+                    whose = f"{plain(mover.name)}'s {pending.pool} dice"
+                    raise BotError(
+                        f"The defence is set: give the faces of {whose} with `/act dice:{pending.pool} "
+                        "faces:…`, or leave faces out for the bot to roll them."
+                    )
+                return Throw(participant=mover.id, faces=self.faces, attack_id=pending.id)
             return Act(
                 participant=mover.id,
                 pool=self.dice,
@@ -211,6 +224,7 @@ class ActOptions:
                 attack_kind=self.attack_kind,
                 difficulty=self.difficulty,
                 defeat_burden=self.defeat_burden,
+                table_roll=self.table_roll,
                 **weapon_option(self.weapon),
             )
 
@@ -334,5 +348,24 @@ def nudge_click(attack_id: int, mode: NudgeMode) -> Build:
         return SpendNudges(
             participant=attacker, damage=damage, catch_beat=mode == "beat", attack_id=attack_id
         )
+
+    return build
+
+
+def throw_click(attack_id: int, faces: tuple[int, ...] | None, table_dice: bool) -> Build:
+    """The attacker's dice once the defence is set (docs/rulings.md §7.2): the faces typed in the
+    form, or None when the attacker's side lets the bot roll after all."""
+
+    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        pending = state.pending
+        if pending is None or pending.awaiting is not Awaiting.ROLL or pending.id != attack_id:
+            raise RulesError("Those dice were already given: the action is settled.")
+        attacker = state.participant(pending.attacker)
+        sheet = sheets.get(attacker.id)
+        if not caller.controls_participant(attacker, sheet):
+            raise NotAllowed(f"Only {plain(attacker.name)}'s player or a Narrator can give these dice.")
+        if faces is not None:
+            caller.require_faces(sheet, attacker.name, table_dice, "faces")
+        return Throw(participant=attacker.id, faces=faces, attack_id=attack_id)
 
     return build

@@ -17,6 +17,7 @@ from bot.render.buttons import (
     nudge_button,
     react_traits_select,
     stopped,
+    throw_button,
 )
 
 Items = list[discord.ui.Item[Any]]
@@ -50,6 +51,7 @@ def prompt_items(prompt: Prompt) -> Items:
     items += [defend_button(conflict, attack, dice) for dice in prompt.defend_with]
     if prompt.react_traits:
         items.append(react_traits_select(conflict, attack, prompt.react_traits))
+    items += [throw_button(conflict, attack, mode) for mode in (("type", "bot") if prompt.throw else ())]
     items += [nudge_button(conflict, attack, mode) for mode in prompt.nudge_modes]
     if prompt.narrator_view:
         items.append(narrator_view_button(conflict))

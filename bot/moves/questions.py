@@ -16,13 +16,13 @@ from bot.moves.turns import turn_of
 from bot.render.common import plain
 from bot.render.conflict import Visibility, defence_prompt
 from bot.render.conflict_card import CardButtons
-from bot.render.conflict_turns import act_question, declare_question
+from bot.render.conflict_turns import act_question, declare_question, throw_question
 from bot.render.conflict_words import is_group
 from bot.workers.board_state import Shown, own_buttons
 from rules.character import Character
 from rules.conflict import Awaiting, Conflict, available_defence, beat_possible
 from rules.conflict.defend import needs_grant
-from rules.conflict.events import Defeated, Event, Left
+from rules.conflict.events import BeatActionNamed, Defeated, Event, Left
 from rules.errors import RulesError
 from rules.words import count_of, verb
 from storage import MessageKind, NewMessage
@@ -45,16 +45,22 @@ def reaction_traits(conflict: Conflict, sheets: Sheets, target: int) -> tuple[st
     return tuple(dict.fromkeys(t for t in (*named, *traits.extras) if t))[:MAX_OPTIONS]
 
 
-def target_fell(asked: Question, events: Sequence[Event]) -> bool:
-    """Whether this move took down the target of the turn still waiting: its buttons must change
-    (no pool for a fallen target), so it is asked again."""
+def turn_changed(asked: Question, events: Sequence[Event]) -> bool:
+    """Whether this move changed what the turn still waiting offers, so it is asked again: its
+    target fell (no pool for a fallen target), or a Beat's extra action became a new one
+    (docs/rulings.md §4.15: now a pool against the new target)."""
     turn = asked.prompt.turn
-    return turn is not None and bool(turn.target_down) and any(isinstance(e, Defeated | Left) for e in events)
+    if turn is None:
+        return False
+    if turn.beat and any(isinstance(e, BeatActionNamed) for e in events):
+        return True
+    return bool(turn.target_down) and any(isinstance(e, Defeated | Left) for e in events)
 
 
 def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibility) -> Question | None:
-    """The question of the pending action (a defence or Nudges) or of the turn to declare or
-    act, or None when nothing waits for anyone (the Narrator's next round, an ended fight)."""
+    """The question of the pending action (a defence, dice from the table or Nudges) or of the
+    turn to declare or act, or None when nothing waits for anyone (the Narrator's next round,
+    an ended fight)."""
     pending = conflict.pending
     if pending is None:
         return _turn_question(conflict_id, conflict, sheets, view)
@@ -75,6 +81,11 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
             narrator_view=hidden_target,
             react_traits=traits,
         )
+    elif pending.awaiting is Awaiting.ROLL:  # dice rolled at the table (docs/rulings.md §7.2)
+        answerer = pending.attacker
+        many = is_group(conflict, pending.attacker)
+        text = throw_question(conflict.name_of(pending.attacker), pending.pool, many)
+        prompt = Prompt(conflict_id, pending.id, throw=True)
     else:
         answerer = pending.attacker
         name = plain(conflict.name_of(pending.attacker))
@@ -122,7 +133,7 @@ def _turn_question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: V
     if turn.step == "declare":
         text = declare_question(turn.name, turn.round, turn.stat, turn.many)
     else:
-        text = act_question(turn.name, turn.held, turn.act_with, turn.target_down, turn.many)
+        text = act_question(turn.name, turn.held, turn.act_with, turn.target_down, turn.many, turn.beat)
     sheet = sheets.get(turn.participant)
     # A hidden character's act buttons offer every size; the Narrator view tells the dice it holds.
     hidden = turn.step == "act" and not view.shows(turn.participant)

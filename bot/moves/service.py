@@ -33,7 +33,7 @@ from bot.crash import crash_point
 from bot.moves.answers import Reply, asked_before, closing_summary, message, own_thread_parent
 from bot.moves.buttons import prompt_view
 from bot.moves.grace import DefenceGrace
-from bot.moves.questions import asked_again, board_buttons, question, target_fell
+from bot.moves.questions import asked_again, board_buttons, question, turn_changed
 from bot.moves.transaction import run_transition, start_conflict
 from bot.moves.turns import hero_news, tie_note
 from bot.reach import origin_of
@@ -240,7 +240,7 @@ class ConflictFlow:
         if applied.stored is None:
             return reply
         asked = question(applied.stored.id, conflict, sheets, view)
-        if asked is None or (asked_before(asked, applied.before) and not target_fell(asked, applied.events)):
+        if asked is None or (asked_before(asked, applied.before) and not turn_changed(asked, applied.events)):
             return reply
         if news:
             asked = replace(

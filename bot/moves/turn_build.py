@@ -83,6 +83,7 @@ def _ahead(state: Conflict, now: Waiting) -> str:
         Step.ACT: "acts first",
         Step.DEFEND: "is choosing a defence first",
         Step.NUDGES: "is spending Nudges first",
+        Step.ROLL: "is rolling at the table first",
     }.get(now.step)
     return f"{listed} {verb(doing, many)}" if doing and names else ""
 

@@ -52,10 +52,13 @@ class Turn:
     buttons offer a new action or not acting, never the fallen target."""
     many: bool = False
     """An Extras group: its question takes plural verbs (docs/rulings.md §8.2)."""
+    beat: bool = False
+    """The extra action of a caught Beat: its pool comes from the dice left, and a new action
+    costs nothing (docs/rulings.md §4.15)."""
 
     @property
     def key(self) -> str:
-        return f"{self.step}:{self.round}:{self.participant}"
+        return f"{self.step}:{self.round}:{self.participant}" + (":beat" if self.beat else "")
 
 
 def movers(conflict: Conflict) -> tuple[int, ...]:
@@ -101,20 +104,25 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibilit
         return Turn(
             "declare", conflict.round, actor.id, actor.name, targets=targets, stat=stat, many=actor.many
         )
-    held = actor.round.action_dice
+    beat = actor.round.extra_action
+    held = actor.round.defense_dice if beat else actor.round.action_dice  # a Beat's: the dice left (§4.15)
     down = _target_down(conflict, actor)
     if not view.shows(actor.id):
         # A hidden character's buttons offer every size: their count would tell its dice.
         sizes = () if down else tuple(range(2, 11))
-        return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, None, stat, down, actor.many)
+        return Turn(
+            "act", conflict.round, actor.id, actor.name, targets, sizes, None, stat, down, actor.many, beat
+        )
     sizes = () if down else tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
-    return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, held, stat, down, actor.many)
+    return Turn(
+        "act", conflict.round, actor.id, actor.name, targets, sizes, held, stat, down, actor.many, beat
+    )
 
 
 def _target_down(conflict: Conflict, actor: Participant) -> str:
     """The name of the declared action's target if it is defeated or has left, else ""."""
     declared = actor.round.declaration
-    aim = declared.action.target if declared is not None and not actor.round.extra_action else None
+    aim = declared.action.target if declared is not None else None
     if aim is None:
         return ""
     target = conflict.find(aim)

@@ -16,6 +16,8 @@ TURN = r"(?P<conflict>\d+):(?P<round>\d+):(?P<who>\d+)"
 DEFEND = r"mab:defend:(?P<conflict>\d+):(?P<attack>\d+):(?P<dice>\d+)(?::(?P<traits>\d+))?"
 REACT_TRAITS = r"mab:dtraits:(?P<conflict>\d+):(?P<attack>\d+)"
 NUDGES = r"mab:nudges:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>damage|beat|none)"
+THROW = r"mab:throw:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>type|bot)"
+THROW_FORM = r"mab:throwform:(?P<conflict>\d+):(?P<attack>\d+)"
 NARRATOR_VIEW = r"mab:board:(?P<conflict>\d+)"
 BEGIN = r"mab:begin:(?P<conflict>\d+)"
 DECLARE_SELECT = rf"mab:dsel:{TURN}"
@@ -25,6 +27,7 @@ NEW_ACTION = rf"mab:new:{TURN}"
 NEW_ACTION_SELECT = rf"mab:nsel:{TURN}"
 
 NUDGE_LABELS: dict[str, str] = {"damage": "All on damage", "beat": "Catch a Beat", "none": "Spend none"}
+THROW_LABELS: dict[str, str] = {"type": "Type my dice…", "bot": "Let the bot roll"}
 CHOICE_LABELS: dict[str, str] = {
     "action": "Act without attacking",
     "defence": "Full defence",
@@ -58,6 +61,14 @@ def nudge_button(conflict: int, attack: int, mode: str) -> Button:
     style = discord.ButtonStyle.success if mode != "none" else discord.ButtonStyle.secondary
     return discord.ui.Button(
         label=NUDGE_LABELS[mode], style=style, custom_id=f"mab:nudges:{conflict}:{attack}:{mode}"
+    )
+
+
+def throw_button(conflict: int, attack: int, mode: str) -> Button:
+    """The attacker's dice after the defence is set: typed from the table, or rolled by the bot."""
+    style = discord.ButtonStyle.primary if mode == "type" else discord.ButtonStyle.secondary
+    return discord.ui.Button(
+        label=THROW_LABELS[mode], style=style, custom_id=f"mab:throw:{conflict}:{attack}:{mode}"
     )
 
 

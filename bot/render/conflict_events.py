@@ -309,6 +309,8 @@ def _roster_line(c: Conflict, event: Event, v: Visibility) -> str:
             if not v.shows(pid):
                 return f"{does(c, pid, 'loses')} {dice(removed)} to the Nudges"
             return f"{does(c, pid, 'loses')} {pile_dice(removed, pile)} to the Nudges ({left} left)"
+        case ev.BeatActionNamed(participant=pid, action=action):  # docs/rulings.md §4.15
+            return f"{does(c, pid, 'makes')} the Beat's extra action a new one: {action_phrase(c, action)}"
         case ev.BeatCaught(participant=pid, dice=count):
             held = f", from the {dice(count)} left" if v.shows(pid) else ""
             return f"{does(c, pid, 'catches')} a Beat: an extra action now{held}"

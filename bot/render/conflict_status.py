@@ -221,6 +221,9 @@ def _pending_line(conflict: Conflict, limit: int | None) -> str:
     if pending.awaiting is Awaiting.DEFENCE:
         pool = count_of(pending.pool, "die")
         return f"In progress: {attacker} → {aimed}, {pool}, waiting for {target}'s defence"
+    if pending.awaiting is Awaiting.ROLL:  # docs/rulings.md §7.2
+        pool = count_of(pending.pool, "die")
+        return f"In progress: {attacker} → {aimed}, {pool} rolled at the table, defence set"
     return f"In progress: {attacker} → {aimed} succeeded, {plural(pending.nudges, 'Nudge')} to spend"
 
 

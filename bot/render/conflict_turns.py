@@ -5,7 +5,7 @@ is named for what the buttons do not cover (a Power, Traits, a label).
 """
 
 from bot.render.common import plain
-from rules.words import says, verb
+from rules.words import count_of, says, verb
 
 
 def declare_question(name: str, round_number: int, stat: str, many: bool = False) -> str:
@@ -18,8 +18,16 @@ def declare_question(name: str, round_number: int, stat: str, many: bool = False
 
 
 def act_question(
-    name: str, held: int | None, sizes: tuple[int, ...], target_down: str = "", many: bool = False
+    name: str,
+    held: int | None,
+    sizes: tuple[int, ...],
+    target_down: str = "",
+    many: bool = False,
+    beat: bool = False,
 ) -> str:
+    """``beat``: the extra action of a caught Beat, from the dice left (docs/rulings.md §4.15)."""
+    if beat:
+        return beat_question(name, held, sizes, target_down, many)
     who = says(f"**{plain(name)}**", "acts", many)
     if target_down:
         return (
@@ -35,4 +43,32 @@ def act_question(
     return (
         f"{who} now{dice}: pick a pool (the rest become Defense Dice), not act, "
         "or take a new action (`/switch`)."
+    )
+
+
+def beat_question(name: str, held: int | None, sizes: tuple[int, ...], target_down: str, many: bool) -> str:
+    """A Beat's extra action: a pool from the dice left, a new action at no cost, or let it go."""
+    who = says(f"**{plain(name)}**", "takes", many) + " the Beat's extra action now"
+    if target_down:
+        return (
+            f"{who}, but {plain(target_down)} is out of the fight: take a new action (the buttons, "
+            "or `/switch`; it costs no dice), or let it go (Not act)."
+        )
+    if not sizes:
+        return (
+            f"{who} but {verb('holds', many)} {count_of(held or 0, 'die')}: "
+            "too few for a pool, so it can only be let go."
+        )
+    dice = "" if held is None else f" with the {count_of(held, 'die')} left"
+    return (
+        f"{who}{dice}: pick a pool, take a new action (`/switch`; it costs no dice), or let it go (Not act)."
+    )
+
+
+def throw_question(name: str, pool: int, many: bool = False) -> str:
+    """The attacker who rolls at the table, asked once the defence is set (docs/rulings.md §7.2)."""
+    who = says(f"**{plain(name)}**", "rolls", many)
+    return (
+        f"The defence is set: {who} {count_of(pool, 'die')} at the table now. Type the faces (the button, "
+        f"or `/act dice:{pool} faces:…`), or let the bot roll them."
     )

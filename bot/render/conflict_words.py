@@ -174,13 +174,19 @@ def next_step_line(
                 p = beat[0]
                 held = f" ({pile_dice(p.round.defense_dice, Pile.DEFENSE)} left)" if view.shows(p.id) else ""
                 name = bold(p.name, limit)
-                return f"Extra action: {name}{held} — `/act`, or `/pass` to let it go"
+                return (
+                    f"Extra action: {name}{held} — `/act`, `/switch` for a new one, or `/pass` to let it go"
+                )
             return _act_line(people, limit, view)
         case Step.DEFEND:
             pending = conflict.pending
             against = f" against {who(conflict, pending.attacker, limit)}" if pending is not None else ""
             listed = ", ".join(bold(p.name, limit) for p in people)
             return f"Defend: {listed}{against} — choose dice below (0 = no defence)"
+        case Step.ROLL:  # docs/rulings.md §7.2
+            listed = names_say([bold(p.name, limit) for p in people], "rolls", any(p.many for p in people))
+            pool = conflict.pending.pool if conflict.pending is not None else 0
+            return f"Roll at the table: {listed} {pool} dice — type them below, or `/act faces:`"
         case Step.NUDGES:
             nudges = conflict.pending.nudges if conflict.pending is not None else 0
             listed = names_say([bold(p.name, limit) for p in people], "has", any(p.many for p in people))

@@ -13,7 +13,9 @@ a prompt whose buttons went with a message that was deleted. Once connected (``o
    posted again if a moderator deleted it), and, once its channel's queue is empty, its
    pending question (a defence, Nudges, or a turn to declare or act) is posted again with
    working buttons if the message that asked is gone or no longer offers them;
-4. the :attr:`CatchUp.passes` the cogs added (a Narrator's request shows who has rolled).
+4. the :attr:`CatchUp.passes` the cogs added (a Narrator's request shows who has rolled), which
+   start with the Conflicts rather than after them: a request's message catches up within
+   seconds of the start (docs/rulings.md §6.13), however many boards there are to redraw.
 
 A channel that no longer exists has its queued messages settled as failed and its board
 forgotten; a server the bot is not connected to is left for the next start. A channel where
@@ -102,7 +104,7 @@ class CatchUp:
         self._queued: set[tuple[int, int]] = set()
         self.passes: list[Pass] = []
         """What else is brought up to what is saved, added by the cogs that own it (a request's
-        message, say); each is given :attr:`owns` and runs after the Conflicts."""
+        message, say); each is given :attr:`owns` and runs beside the Conflicts."""
         self.done = asyncio.Event()
         """Set each time a catch-up has finished (tests and benchmarks wait on it)."""
 
@@ -141,19 +143,28 @@ class CatchUp:
             if self.owns(row.guild_id) and await self._reachable(row.guild_id, row.channel_id):
                 with contextlib.suppress(ThreadLocked):  # said once (bot.workers.threads)
                     await self.flow.boards.close_orphan(row)
-        after = 0
-        while page := await self.storage.conflicts.live(after, PAGE):
-            for live in page:
-                if self.owns(live.stored.guild_id):
-                    await self._conflict(live)
-                after = live.stored.id
-        for catch_up in list(self.passes):
-            try:
-                await catch_up(self.owns)
-            except Exception:
-                log.exception("A catch-up pass failed; the next start tries again")
+        passes = [asyncio.create_task(self._pass(catch_up)) for catch_up in list(self.passes)]
+        try:
+            after = 0
+            while page := await self.storage.conflicts.live(after, PAGE):
+                for live in page:
+                    if self.owns(live.stored.guild_id):
+                        await self._conflict(live)
+                    after = live.stored.id
+        except BaseException:
+            for task in passes:
+                task.cancel()
+            raise
+        await asyncio.gather(*passes)
         for guild_id, channel_id in self._queued:  # done means shown, not only started
             await self.flow.outbox.settle(guild_id, channel_id)
+
+    async def _pass(self, catch_up: Pass) -> None:
+        """One cog's pass, beside the Conflicts' (its failure is logged, never the others')."""
+        try:
+            await catch_up(self.owns)
+        except Exception:
+            log.exception("A catch-up pass failed; the next start tries again")
 
     async def _conflict(self, live: LiveConflict) -> None:
         stored = live.stored

@@ -14,6 +14,7 @@ they may read (:func:`recap_of`).
 """
 
 import asyncio
+from collections.abc import Sequence
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
@@ -26,7 +27,7 @@ from rules.journal import NARRATOR, TABLE, JournalEntry, Viewer
 from rules.recap import build_recap
 from storage import MessageKind, NewMessage, OutboxMessage, Storage
 from storage.journal import MAX_ENTRIES, TableSession
-from storage.places import Reach
+from storage.places import Origin, Reach
 
 ATTEMPTS = 3
 """Times the recap is read when entries keep arriving; the last read is kept as it is (a channel
@@ -65,22 +66,34 @@ def recap_blocks(
 
 
 async def recap_of(
-    storage: Storage, session: TableSession, reach: Reach | None, quiet_hours: float | None = None
+    storage: Storage,
+    session: TableSession,
+    reach: Reach | None,
+    quiet_hours: float | None = None,
+    closing: Sequence[JournalEntry] = (),
 ) -> tuple[list[str], int]:
     """A recap card from the first :data:`MAX_ENTRIES` entries ``reach`` reads, built off the
     event loop, with how many entries it may read: the Narrator's (None) in full, any other
-    as the table saw it."""
+    as the table saw it. ``closing``: the entries its closing will add (a fight still running),
+    said at the table and counted in the total."""
     entries = await storage.journal.entries(session, reach=reach)
     total = len(entries) if len(entries) < MAX_ENTRIES else await storage.journal.count(session, reach=reach)
+    entries, total = [*entries, *closing], total + len(closing)
     viewer = NARRATOR if reach is None else TABLE
     blocks = await asyncio.to_thread(recap_blocks, entries, plain(session.title), total, viewer, quiet_hours)
     return blocks, total
 
 
-async def recaps_of(storage: Storage, session: TableSession, quiet_hours: float | None = None) -> Recaps:
-    """The session's two recaps: the Narrator's, and the table's card."""
-    full, total = await recap_of(storage, session, None, quiet_hours)
-    public, _ = await recap_of(storage, session, table_reach(session.channel_id), quiet_hours)
+async def recaps_of(
+    storage: Storage,
+    session: TableSession,
+    quiet_hours: float | None = None,
+    closing: Sequence[JournalEntry] = (),
+) -> Recaps:
+    """The session's two recaps: the Narrator's, and the table's card; ``closing`` as for
+    :func:`recap_of`."""
+    full, total = await recap_of(storage, session, None, quiet_hours, closing)
+    public, _ = await recap_of(storage, session, table_reach(session.channel_id), quiet_hours, closing)
     return Recaps(public=public, full=full, total=total)
 
 
@@ -92,16 +105,19 @@ async def close_session(
     *,
     interaction_id: int | None = None,
     quiet_hours: float | None = None,
+    running: Sequence[JournalEntry] = (),
 ) -> Closed | None:
     """Close ``session`` at ``at`` and queue the table's recap, in one transaction; None when
     someone else closed it first (then nothing is queued: exactly one closer posts a recap).
+    ``running``: a line for each Conflict still running at its table, journaled with the close
+    (stamped ``at``) so this recap and every later one say the fight was left running.
 
     The recap is read before the transaction, so a roll stamped before ``at`` but committed
     just after that read would be missing from it: the transaction counts the session's entries
     again (under the writer) and, if the count moved, rolls back and reads again."""
     ending = session.model_copy(update={"ended_at": at, "ended_how": how})
     for attempt in range(ATTEMPTS):
-        recaps = await recaps_of(storage, ending, quiet_hours)
+        recaps = await recaps_of(storage, ending, quiet_hours, running)
         card = NewMessage(
             kind=MessageKind.NOTICE, payload=recap_body(recaps.public), interaction_id=interaction_id
         )
@@ -110,8 +126,9 @@ async def close_session(
                 ended = await tx.journal.end(session, at, how)
                 if ended is None:
                     return None
-                if attempt + 1 < ATTEMPTS and await tx.journal.count(ending) != recaps.total:
+                if attempt + 1 < ATTEMPTS and await tx.journal.count(ending) != recaps.total - len(running):
                     raise _Moved
+                await tx.journal.add(session.guild_id, Origin(channel_id=session.channel_id), running)
                 [row] = await tx.outbox.add(session.guild_id, session.channel_id, None, [card])
         except _Moved:
             continue

@@ -23,6 +23,7 @@ from rules.conflict.commands import (
     SetSurprised,
     SpendNudges,
     Switch,
+    Throw,
     parse_command,
 )
 from rules.conflict.damage import beat_possible
@@ -101,6 +102,7 @@ __all__ = [
     "Step",
     "SummaryLine",
     "Switch",
+    "Throw",
     "Transition",
     "Waiting",
     "apply",

@@ -114,8 +114,10 @@ class Act(BaseModel):
     declaration can: a social or mental attack adds only a Prop it names (docs/rulings.md §5.1).
     ``action`` is only for the extra action a caught Beat grants (a fresh action; without it
     the declared one is repeated). ``faces`` only when nobody can defend (a Challenge);
-    otherwise the dice are thrown with the defence. ``defeat_burden`` is used if the attack
-    succeeds without Nudges and defeats the target (with Nudges it is asked again).
+    otherwise the dice are thrown once the defence is committed, and ``table_roll`` says the
+    attacker throws them at the table and types them then (:class:`Throw`). ``defeat_burden`` is
+    used if the attack succeeds without Nudges and defeats the target (with Nudges it is asked
+    again).
     """
 
     model_config = FROZEN
@@ -130,6 +132,18 @@ class Act(BaseModel):
     defeat_burden: Severity | None = None
     weapon: str | None = None
     weapon_bonus: StrictInt | None = None
+    table_roll: StrictBool = False
+
+
+class Throw(BaseModel):
+    """Attacker's side: the dice of an action rolled at the table, typed once the defence is
+    committed (``faces``), or None to let the engine roll them after all."""
+
+    model_config = FROZEN
+    type: Literal["throw"] = "throw"
+    participant: StrictInt
+    faces: tuple[StrictInt, ...] | None = None
+    attack_id: StrictInt | None = None
 
 
 class Switch(BaseModel):
@@ -219,6 +233,7 @@ Command = Annotated[
     | Declare
     | AdjustDice
     | Act
+    | Throw
     | Switch
     | Pass
     | Defend

@@ -18,7 +18,7 @@ Rulings:
 
 from collections.abc import Sequence
 
-from rules.conflict.commands import Defend, SpendNudges
+from rules.conflict.commands import Defend, SpendNudges, Throw
 from rules.conflict.damage import apply_success
 from rules.conflict.events import DefenceGranted, Defended, Pile, Resolved
 from rules.conflict.figure import grant_pool
@@ -121,7 +121,31 @@ def defend(conflict: Conflict, work: Work, command: Defend) -> Conflict:
         )
     )
     conflict = conflict.with_participant(target.model_copy(update={"round": state}))
+    if pending.table_roll and command.attack_faces is None:
+        # The attacker throws at the table now the defence is set (docs/rulings.md §7.2, §4.10).
+        defence = {"defence_dice": command.dice, "defence_faces": command.defence_faces}
+        thrown = pending.model_copy(update={"awaiting": Awaiting.ROLL, **defence})
+        return conflict.model_copy(update={"pending": thrown})
     return settle_roll(conflict, work, pending, command.attack_faces, command.dice, command.defence_faces)
+
+
+def throw(conflict: Conflict, work: Work, command: Throw) -> Conflict:
+    """The attacker's dice, rolled at the table once the defence was committed (§7.2): the
+    Contest is then decided as if both had been thrown together."""
+    require_phase(conflict, Phase.RESOLVE)
+    pending = conflict.pending
+    if pending is None or pending.awaiting is not Awaiting.ROLL:
+        raise RulesError("No action is waiting for dice rolled at the table.")
+    if command.attack_id is not None and command.attack_id != pending.id:
+        raise RulesError("Those dice were already given; the action is settled.")
+    attacker = conflict.name_of(pending.attacker)
+    if command.participant != pending.attacker:
+        raise RulesError(f"Only {attacker}'s side gives the dice {attacker} rolled.")
+    if command.faces is not None and len(command.faces) != pending.pool:
+        raise RulesError(
+            f"{attacker} acted with {pending.pool} dice: give {pending.pool} faces, not {len(command.faces)}."
+        )
+    return settle_roll(conflict, work, pending, command.faces, pending.defence_dice, pending.defence_faces)
 
 
 def _reading(

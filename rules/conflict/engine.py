@@ -35,6 +35,7 @@ from rules.conflict.commands import (
     SetSurprised,
     SpendNudges,
     Switch,
+    Throw,
 )
 from rules.conflict.events import Event, ResolveStarted
 from rules.conflict.figure import grant_pool
@@ -90,6 +91,8 @@ def _dispatch(conflict: Conflict, work: Work, command: Command) -> Conflict:
             return declare.declare(conflict, work, command)
         case Act():
             return resolve.act(conflict, work, command)
+        case Throw():
+            return defend.throw(conflict, work, command)
         case Switch():
             return resolve.switch(conflict, work, command)
         case Pass():

@@ -137,6 +137,16 @@ class Switched(BaseModel):
     dice: int
 
 
+class BeatActionNamed(BaseModel):
+    """The caught Beat's extra action made a new one (docs/rulings.md §4.15): no halving, no new
+    dice; it is taken from the dice left."""
+
+    model_config = FROZEN
+    type: Literal["beat_action_named"] = "beat_action_named"
+    participant: int
+    action: ActionSpec
+
+
 class Passed(BaseModel):
     """Chose not to act (all Action Dice now Defense Dice), or declined a Beat's extra action.
     ``empty``: their turn came with no Action Dice, so the bot passed them over (§4.9)."""
@@ -295,6 +305,7 @@ class Step(StrEnum):
     ACT = "act"
     DEFEND = "defend"
     NUDGES = "nudges"
+    ROLL = "roll"
     NEXT_ROUND = "next_round"
     BEGIN = "begin"
     JOIN = "join"
@@ -330,6 +341,7 @@ Event = Annotated[
     | DiceAdjusted
     | Acted
     | Switched
+    | BeatActionNamed
     | Passed
     | DefenceGranted
     | Defended

@@ -108,6 +108,8 @@ def waiting(conflict: Conflict) -> Waiting:
     if pending is not None:
         if pending.awaiting is Awaiting.DEFENCE and pending.target is not None:
             return event(Step.DEFEND, (pending.target,), pending.id)
+        if pending.awaiting is Awaiting.ROLL:
+            return event(Step.ROLL, (pending.attacker,), pending.id)
         return event(Step.NUDGES, (pending.attacker,), pending.id)
     turn = current_turn(conflict)
     return event(Step.ACT, turn) if turn else event(Step.NEXT_ROUND)

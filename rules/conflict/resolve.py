@@ -13,7 +13,9 @@ Rulings:
   also when what is left after halving and subtracting is under 2 (no pool could be formed).
 * Dice bought with last round's Nudges belong to the round, so a switch refigures them too.
 * The declared action is fixed; a different target is a new action (a switch). Only the
-  extra action of a caught Beat may name a new action, since it is a fresh one.
+  extra action of a caught Beat may name a new action, since it is a fresh one: ``/switch``
+  (or ``Act.action``) names it at no cost, neither halving nor refiguring the dice left, and
+  it is the way on when the blow that caught the Beat felled its target (§4.15).
 * A switcher goes at the very end of the round, after everyone still to act, whatever dice
   anyone holds (``state.SWITCHED_STEP``; docs/rulings.md §4.7).
 * A kind or Resilience the Narrator changes when the action is taken replaces the declared one,
@@ -24,7 +26,7 @@ Rulings:
 
 from rules.conflict.commands import Act, Pass, Switch
 from rules.conflict.defend import can_defend, settle_roll
-from rules.conflict.events import Acted, Passed, Switched
+from rules.conflict.events import Acted, BeatActionNamed, Passed, Switched
 from rules.conflict.figure import WEAPON_MAX, check_action, check_target, figure_pool, weapon_bonus
 from rules.conflict.order import beat_holder, current_turn
 from rules.conflict.specs import ActionKind, ActionSpec
@@ -42,6 +44,8 @@ def pending_message(conflict: Conflict) -> str:
     attacker = conflict.name_of(pending.attacker)
     if pending.awaiting is Awaiting.DEFENCE:
         return f"{conflict.name_of(pending.target)} must first choose how to defend against {attacker}."
+    if pending.awaiting is Awaiting.ROLL:
+        return f"{attacker} must first give the dice rolled at the table for their action."
     return f"{attacker} must first spend the Nudges of their success."
 
 
@@ -121,6 +125,20 @@ def _named_weapon(work: Work, actor: Participant, action: ActionSpec, command: A
     return action
 
 
+def _check_table_roll(command: Act, defendable: bool) -> None:
+    """Dice rolled at the table (docs/rulings.md §7.2): faces now when nobody can resist; when the
+    target may defend, the defence is chosen before anyone rolls (§4.10), so they come after it."""
+    if command.table_roll and command.faces is not None:
+        raise RulesError("Give the faces now or roll at the table once the defence is chosen, not both.")
+    if defendable and command.faces is not None:
+        raise RulesError(
+            "The target may still defend, and a defence is chosen before anyone rolls: act with "
+            "table_dice:true (you roll at the table), then give your dice once the defence is chosen."
+        )
+    if command.table_roll and not defendable:
+        raise RulesError("Nobody can resist this action, so it is rolled now: give the faces you rolled.")
+
+
 def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
     """Take the action: form a pool; an action the target can resist then waits for the defence."""
     require_phase(conflict, Phase.RESOLVE)
@@ -191,13 +209,10 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
         step_key=step_key,
         extra=extra,
         defeat_burden=command.defeat_burden,
+        table_roll=command.table_roll,
     )
     defendable = action.contest and target is not None and can_defend(target)
-    if defendable and command.faces is not None:
-        raise RulesError(
-            "The target may still defend, so the dice are thrown with the defence: act now without "
-            "faces, and give your dice as the attacker's faces when the defence is answered."
-        )
+    _check_table_roll(command, defendable)
     work.emit(
         Acted(
             action_id=pending.id,
@@ -221,9 +236,11 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
 
 
 def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
-    """Declare a new action on one's turn (docs/rulings.md §4.8)."""
+    """Declare a new action on one's turn (docs/rulings.md §4.8), or name a caught Beat's."""
     require_phase(conflict, Phase.RESOLVE)
     actor = conflict.participant(command.participant)
+    if actor.round.extra_action and conflict.pending is None:
+        return _beat_action(conflict, work, actor, command)
     _check_turn(conflict, actor)
     _check_can_act(actor)
     state = actor.round
@@ -270,6 +287,24 @@ def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
             dice=dice,
         )
     )
+    return conflict.with_participant(actor.model_copy(update={"round": state}))
+
+
+def _beat_action(conflict: Conflict, work: Work, actor: Participant, command: Switch) -> Conflict:
+    """The Beat's extra action made a new one (docs/rulings.md §4.15): a fresh action, so no
+    halving and no switch spent; its pool still comes from the dice left, taken with ``act``."""
+    if not command.action.kind.rolls:
+        raise RulesError("An extra action is a rolled one; to let it go, choose not to act.")
+    action = check_action(conflict, work, actor, command.action, command.dice)
+    state = actor.round
+    declared = state.declaration
+    declaration = (
+        declared.model_copy(update={"action": action, "dice": command.dice})
+        if declared is not None
+        else Declaration(action=action, dice=command.dice)
+    )
+    work.emit(BeatActionNamed(participant=actor.id, action=action))
+    state = state.model_copy(update={"declaration": declaration})
     return conflict.with_participant(actor.model_copy(update={"round": state}))
 
 

@@ -58,10 +58,15 @@ class Status(StrEnum):
 
 
 class Awaiting(StrEnum):
-    """What the attack in progress waits for: the target's defence, then the attacker's Nudges."""
+    """What the attack in progress waits for: the target's defence, then the attacker's Nudges.
+
+    ``ROLL``: between the two, the attacker's own dice, thrown at the table once the defence is
+    committed and typed by the attacker's side (docs/rulings.md §7.2).
+    """
 
     DEFENCE = "defence"
     NUDGES = "nudges"
+    ROLL = "roll"
 
 
 class EndReason(StrEnum):
@@ -188,6 +193,8 @@ class PendingAttack(BaseModel):
     §4.10); once the roll succeeds with Nudges it waits for the attacker to spend them.
     ``step_key`` is the attacker's place in the resolve order when they acted, so a target
     who shared that place still gets their simultaneous action if this attack defeats them.
+    ``table_roll``: the attacker throws their dice at the table; once the defence is committed
+    (``defence_dice``, and ``defence_faces`` if typed) it waits for them (``Awaiting.ROLL``).
     """
 
     model_config = FROZEN
@@ -202,6 +209,9 @@ class PendingAttack(BaseModel):
     extra: StrictBool = False
     defeat_burden: Severity | None = None
     awaiting: Awaiting = Awaiting.DEFENCE
+    table_roll: StrictBool = False
+    defence_dice: NonNegativeInt = 0
+    defence_faces: tuple[StrictInt, ...] | None = None
     nudges: NonNegativeInt = 0
     result: NonNegativeInt = 0
     outcome: StrictInt = 0

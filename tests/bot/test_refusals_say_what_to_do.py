@@ -33,6 +33,7 @@ REFUSED = [
     ("player1", "/sheet breather kind:Short burden:Limp name:Vin", "take `kind:long`, or leave `burden` out"),
     ("player1", "/character show name:Nobody", "`/character list` shows the sheets here."),
     ("player1", "/burden add burden:limp severity:Grave name:Vin", "worsen it with /burden step"),
+    ("player1", "/burden step burden:Limp direction:down name:Vin", "Only a Narrator can ease or remove"),
     (
         "narrator",
         "/burden remove burden:Limp name:Thug",

@@ -84,11 +84,14 @@ async def test_a_kill_after_a_move_is_committed_loses_nothing_of_the_night(table
     assert click.response is None
     await table.restart(table.shown_once)
     assert await journal_count(table) > before  # the killed move's entries were committed with it
-    ended = await table.harness.send(table.typed("/session end", "narrator"))
+    warned = await table.harness.send(table.typed("/session end", "narrator"))
+    assert warned.ephemeral and "still running" in warned.content, warned.text  # the duel goes on
+    ended = await table.harness.send(table.click("End the session anyway", "narrator", warned.message))
     assert ended.response is not None and not ended.errors, ended.text
     await complete_and_once(table)
     public = "\n".join(card_texts(recap_cards(table)[0]["components"]))
     assert "A physical Conflict began, for A brawl" in public
+    assert "The physical Conflict for A brawl was still running when the session ended" in public
 
 
 async def test_a_kill_after_the_session_ended_posts_its_recap_once(table: Table) -> None:

@@ -66,6 +66,17 @@ def test_the_tables_recap_counts_only_what_the_table_saw() -> None:
     assert full.burdens_gained == ("Thug: rib",)
 
 
+@pytest.mark.parametrize(
+    "kind",
+    [EntryKind.CONFLICT_BEGAN, EntryKind.CONFLICT_RUNNING, EntryKind.CONFLICT_ENDED, EntryKind.DEFEATED],
+)
+def test_a_conflicts_story_is_told_in_its_section_to_everyone(kind: EntryKind) -> None:
+    """A fight left running when the session ended is told with the rest of the Conflicts."""
+    entry = JournalEntry(at=AT, kind=kind, text="the fight", public="the fight")
+    for viewer in (TABLE, NARRATOR):
+        assert build_recap([PUBLIC, entry], viewer).conflicts == ("the fight",)
+
+
 VIN = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=1, standings={"resources": 3})
 CHANGES = [
     (apply_damage(VIN, Resilience.HEALTH, 2).character, EntryKind.DAMAGE, "Vin took 2 Health damage."),

@@ -38,3 +38,16 @@ async def test_a_called_breather_is_taken_once_even_by_clicks_at_once(storage: S
     assert sorted(taken, key=lambda c: c is None) == [short, None, None]
     assert await storage.scenes.take_breather(1, 6) == BreatherCall(kind=BreatherKind.LONG)
     assert await storage.scenes.breathers_waiting(1, [5, 6]) == set()
+
+
+async def test_a_take_naming_a_replaced_call_takes_nothing(storage: Storage) -> None:
+    """A button names the call it was posted with (docs/rulings.md §5.12): once the Narrator
+    replaced that call, the button takes nothing, and the newer call stays for its own button."""
+    short = BreatherCall(kind=BreatherKind.SHORT, call_id=BIG - 1)
+    long = BreatherCall(kind=BreatherKind.LONG, call_id=BIG)
+    await storage.scenes.call_breather(1, [5], short, called_by=9)
+    await storage.scenes.call_breather(1, [5], long, called_by=9)
+    assert await storage.scenes.take_breather(1, 5, short.call_id) is None
+    assert await storage.scenes.breather_waiting(1, 5) == long
+    assert await storage.scenes.take_breather(1, 5, long.call_id) == long
+    assert await storage.scenes.breather_waiting(1, 5) is None

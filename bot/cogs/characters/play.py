@@ -14,7 +14,8 @@ only for a Short Breather (a Long one restores everything anyway).
 
 Recovery is the Narrator's call (§5.12): ``/sheet heal``, ``/sheet breather`` and ``/sheet recover``
 are the Narrator's hand; players recover in a Breather the Narrator calls (``/scene breather``), and a
-player's own is refused with where to go instead.
+player's own is refused with where to go instead. Easing or removing a Burden is recovery too: a
+player adds or worsens one on their own Hero, and only a Narrator eases or removes it.
 """
 
 import asyncio
@@ -29,7 +30,7 @@ from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change, load_to_read, save
-from bot.errors import BotError, NotAllowed
+from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter, OwnCharacter
 from bot.inputs.choices import (
     DefeatBurdenChoice,
@@ -78,17 +79,12 @@ StepChoice = app_commands.Transform[
     str, WordChoice({"up": "up", "down": "down"}, "direction", {"up": "Up (worse)", "down": "Down (better)"})
 ]
 DOING = "change their sheet"
-NARRATORS_CALL = (
-    "Recovery is the Narrator's call: they call a Breather for your Hero (`/scene breather`) and "
-    "you take it from its button, or they recover {what} for you."
-)
 
 
 async def require_narrators_hand(interaction: Interaction, what: str) -> None:
     """A player's own recovery is refused: it comes in a Breather the Narrator calls, or by their
-    hand (docs/rulings.md §5.12)."""
-    if not (await caller(interaction)).narrator:
-        raise NotAllowed(NARRATORS_CALL.format(what=what))
+    hand (docs/rulings.md §5.12; the rule is ``bot.access.Caller.require_recovery``)."""
+    (await caller(interaction)).require_recovery(what)
 
 
 def healed_text(before: Character, after: Character, resilience: Resilience) -> str:
@@ -275,7 +271,7 @@ class BurdenCommands(
         embed = change_embed(saved.character, summary, sections=["burdens"])
         await tell_change(interaction, self.bot.storage, stored, saved.character, embed)
 
-    @app_commands.command(name="remove", description="Remove a Burden")
+    @app_commands.command(name="remove", description="Narrators: remove a Burden")
     @app_commands.describe(burden="The Burden to remove", name=NAME_TO_CHANGE)
     @app_commands.autocomplete(burden=burden_choices)
     async def remove(
@@ -283,6 +279,7 @@ class BurdenCommands(
     ) -> None:
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         found = find_burden(stored.character, burden)
+        (await caller(interaction)).require_easing(found)
         saved = await save(interaction, stored, remove_burden(stored.character, burden), told=True)
         summary = f"Removed the Burden {plain(found.name)}."
         embed = change_embed(saved.character, summary, sections=["burdens"])
@@ -293,7 +290,7 @@ class BurdenCommands(
     )
     @app_commands.describe(
         burden="The Burden",
-        direction="Up worsens it; down eases it (a Serious one is then gone)",
+        direction="Up worsens it; down eases it (Narrators; a Serious one is then gone)",
         name=NAME_TO_CHANGE,
     )
     @app_commands.autocomplete(burden=burden_choices)
@@ -306,6 +303,8 @@ class BurdenCommands(
     ) -> None:
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         found = find_burden(stored.character, burden)
+        if direction == "down":
+            (await caller(interaction)).require_easing(found)
         stepped = (step_up_burden if direction == "up" else step_down_burden)(stored.character, burden)
         saved = await save(interaction, stored, stepped, told=True)
         after = next((b for b in saved.character.burdens if b.name == found.name), None)

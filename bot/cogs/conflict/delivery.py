@@ -91,8 +91,10 @@ async def answer(interaction: Interaction, reply: Reply) -> int | None:
     """Send the reply as the interaction's answer; return the id of the message that shows it."""
     clicked = interaction.message
     on_card = clicked is not None and clicked.flags.components_v2
-    if interaction.type is discord.InteractionType.component and not on_card:
-        # A prompt button: the prompt loses its buttons, the outcome follows as a new message.
+    from_prompt = interaction.type is discord.InteractionType.component or clicked is not None
+    if from_prompt and not on_card:
+        # A prompt button (or a form one opened): the prompt loses its buttons, the outcome
+        # follows as a new message.
         # A button on the board card stays: the board is redrawn with the move (a layout message
         # cannot lose all its components either).
         await replies.edit(interaction, view=None)

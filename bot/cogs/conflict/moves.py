@@ -13,10 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.access import channel_id_of, guild_id_of
-from bot.checks import table_dice
+from bot.checks import table_dice as allows_table_dice
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.delivery import run
+from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
 from bot.inputs.choices import (
     ActionChoice,
@@ -72,10 +73,15 @@ class ConflictMoves(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*BUTTONS, *TURN_BUTTONS)
+        self.bot.add_dynamic_items(*BUTTONS, *TURN_BUTTONS, ThrowButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*BUTTONS, *TURN_BUTTONS)
+        self.bot.remove_dynamic_items(*BUTTONS, *TURN_BUTTONS, ThrowButton)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """The form of an attacker's table dice (``bot.cogs.conflict.table_dice``)."""
+        await on_faces_sent(interaction)
 
     @app_commands.command(name="burn", description="Start or stop burning a metal (Pewter raises Physique)")
     @app_commands.describe(
@@ -138,7 +144,8 @@ class ConflictMoves(commands.Cog):
         kind="Narrator's call: make the attack physical, social or mental",
         difficulty="Narrator's call: a Difficulty to reach",
         defeat_burden="If this attack defeats the target: leave a Grave or Mortal Burden",
-        faces="Dice you rolled at the table for an action nobody resists (if the server allows table dice)",
+        faces="Dice you rolled at the table: for an action nobody resists, or once the defence is set",
+        table_dice="You roll at the table: give the faces once the target's defence is set",
         weapon="The Prop this attack uses now (a forged letter for a social one; none: unarmed)",
         who=ACTION_DESCRIPTIONS["who"],
     )
@@ -153,6 +160,7 @@ class ConflictMoves(commands.Cog):
         defeat_burden: DefeatBurdenChoice = None,
         faces: Faces | None = None,
         weapon: WeaponName | None = None,
+        table_dice: bool = False,
         who: ParticipantName | None = None,
     ) -> None:
         options = ActOptions(
@@ -163,7 +171,8 @@ class ConflictMoves(commands.Cog):
             defeat_burden=defeat_burden,
             faces=faces,
             weapon=weapon,
-            table_dice=faces is not None and await table_dice(interaction),
+            table_dice=(faces is not None or table_dice) and await allows_table_dice(interaction),
+            table_roll=table_dice,
         )
         await run(interaction, options.builder(who), title="Action")
 
@@ -243,7 +252,8 @@ class ConflictMoves(commands.Cog):
             circumstances=circumstances,
             faces=faces,
             attacker_faces=attacker_faces,
-            table_dice=(faces is not None or attacker_faces is not None) and await table_dice(interaction),
+            table_dice=(faces is not None or attacker_faces is not None)
+            and await allows_table_dice(interaction),
             asked=await self.bot.conflicts.grace.asked_at(
                 guild_id_of(interaction), channel_id_of(interaction)
             ),

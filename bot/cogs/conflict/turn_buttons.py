@@ -127,9 +127,11 @@ class NewActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=N
             )
             view = discord.ui.View(timeout=None)
             view.add_item(NewActionSelect(self.conflict, self.round, self.who, targets))
+            # A Beat's new action costs no dice (docs/rulings.md §4.15); a switch halves them (§4.8).
+            cost = "keeps the dice left" if mover.round.extra_action else "halves its dice"
             await replies.send(
                 interaction,
-                f"A new action for **{plain(mover.name)}** halves its dice (`/switch` for a Power or Traits):"
+                f"A new action for **{plain(mover.name)}** {cost} (`/switch` for a Power or Traits):"
                 " attack whom?",
                 view=view,
                 ephemeral=True,

@@ -18,6 +18,7 @@ from bot.access import guild_id_of, is_secret
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.views import Choice, builder_view, request_buttons, request_message, trait_slots
+from bot.crash import crash_point
 from bot.errors import BotError
 from bot.reach import origin_of
 from bot.render.cards import Card, body_components, card_texts, card_view, custom_ids
@@ -196,6 +197,7 @@ async def roll_for(interaction: Interaction, request_id: int, position: int, cho
     else:
         private = reading_card(reading, title=formed.title, roller=roller.name)
     await replies.edit(interaction, view=card_view(private))
+    crash_point("request-rolled")
     await refresh(interaction, after)
 
 

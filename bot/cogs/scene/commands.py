@@ -108,7 +108,7 @@ class SceneCommands(
             )
         if len(found) > MAX_CALLED:
             raise BotError(f"A Breather is called for at most {MAX_CALLED} Heroes; name them with `heroes:`.")
-        call = BreatherCall(kind=kind, resting=resting and kind is BreatherKind.SHORT)
+        call = BreatherCall(kind=kind, resting=resting and kind is BreatherKind.SHORT, call_id=interaction.id)
         async with self.bot.storage.transaction() as tx:
             await tx.handled.claim(interaction.id)  # a replayed call never opens a taken Breather again
             await tx.scenes.call_breather(

@@ -24,13 +24,15 @@ from bot import replies
 from bot.access import guild_id_of, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
+from bot.cogs.sessions.ending import NO_SESSION, ConfirmEnd
+from bot.cogs.sessions.ending import end as end_session
 from bot.cogs.sessions.schedule import FORM, ScheduleNext, schedule, schedule_button
 from bot.errors import BotError, answer_error
 from bot.inputs.forms import sent_form
 from bot.reach import reach_of, reads_channel
 from bot.render.common import plain
 from bot.render.recap import journal_markdown, recap_card
-from bot.workers.session_end import close_session, recap_of
+from bot.workers.session_end import recap_of
 from rules.journal import NARRATOR, Viewer
 from storage.errors import AlreadyExistsError
 from storage.journal import TITLE_MAX, TableSession
@@ -38,7 +40,6 @@ from storage.places import Reach
 from storage.sql import utc_now
 
 Title = app_commands.Range[str, 1, TITLE_MAX]
-NO_SESSION = "No session is open in this channel. A Narrator starts one with `/session start`."
 NO_SESSIONS = "No session has been played in this channel yet (or it is older than the roll log keeps)."
 
 
@@ -74,10 +75,10 @@ class SessionCommands(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ScheduleNext)
+        self.bot.add_dynamic_items(ScheduleNext, ConfirmEnd)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ScheduleNext)
+        self.bot.remove_dynamic_items(ScheduleNext, ConfirmEnd)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
@@ -114,32 +115,8 @@ class SessionCommands(
     @app_commands.command(name="end", description="Narrator: end this channel's session and post its recap")
     @app_commands.guild_only()
     async def end(self, interaction: Interaction) -> None:
-        """Close the session and queue the table's card in one transaction
-        (``bot.workers.session_end``), then answer with that very card, as a request is shown
-        (``bot.cogs.requests.rolling.ask``): if the answer never lands, the outbox posts it."""
-        (await caller(interaction)).require_narrator("end a session")
-        journal = self.bot.storage.journal
-        session = await journal.open_in(guild_id_of(interaction), table_channel_of(interaction))
-        if session is None:
-            raise BotError(NO_SESSION)
-        closed = await close_session(
-            self.bot.storage, session, utc_now(), "narrator", interaction_id=interaction.id
-        )
-        if closed is None:
-            raise BotError("That session has just been ended.")
-        outbox = self.bot.conflicts.outbox
-        outbox.replying([closed.row])
-        try:
-            message_id = await replies.send(interaction, view=recap_card(closed.recaps.public))
-        except discord.HTTPException as error:
-            outbox.unanswered(closed.row, refused=error.status < 500)
-        else:
-            if message_id is not None:
-                outbox.answered(closed.row, message_id)
-            else:
-                outbox.unanswered(closed.row, refused=False)
-        view = recap_card(closed.recaps.full, schedule_button(closed.session.id))
-        await replies.send(interaction, view=view, ephemeral=True)
+        """Warn first while a Conflict runs at this table, else end it (``bot.cogs.sessions.ending``)."""
+        await end_session(interaction)
 
     @app_commands.command(name="status", description="Whether a session is open in this channel")
     @app_commands.guild_only()

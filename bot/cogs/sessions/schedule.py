@@ -1,17 +1,19 @@
 """The next session, from the recap: a Discord scheduled event for the server, so members get
 Discord's own reminder and "Interested" list.
 
-The Narrator's private recap carries a button; it opens a form (a time in UTC and a note), and
-the form's submission creates the event (``POST /guilds/{id}/scheduled-events``). It is an
-**external** event whose location is the channel's name: the table plays in a text channel, and
+The Narrator's private recap carries a button; it opens a form (a time in the Narrator's own
+zone, ``bot.inputs.times``, and a note), and the form's submission creates the event
+(``POST /guilds/{id}/scheduled-events``). It is an **external** event whose location is the
+channel's name, clipped to Discord's 100 characters: the table plays in a text channel, and
 Discord binds voice and stage events to a voice or stage channel, which a text table does not
-have. Creating events needs the bot's Manage Events permission; without it the Narrator is told
-so, and nothing is created. The button and the form carry the session's id, so they work the
-same after a restart.
+have. The answer shows the start as ``<t:…:F>``, which Discord shows each member in their own
+zone. Creating events needs the bot's Manage Events permission; without it the Narrator is told
+so, and nothing is created; any other refusal of Discord's is said too. The button and the form
+carry the session's id, so they work the same after a restart.
 """
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -21,30 +23,22 @@ from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import BotError, answer_error
+from bot.inputs.times import WHEN_MAX, parse_start
+from bot.text import inert
 from storage.sql import utc_now
 
 BUTTON = "mab:next:{session}"
 FORM = re.compile(r"mab:nextform:(?P<session>\d+)")
-WHEN, NOTE = "when", "note"
+WHEN, ZONE, NOTE = "when", "zone", "note"
 NOTE_MAX = 1000
+NAME_MAX = LOCATION_MAX = 100
+"""Discord's limits on an event's name and an external event's location (its API description)."""
 LENGTH = timedelta(hours=4)
 """How long the event is said to last (an external event needs an end)."""
 NO_PERMISSION = (
     "I can't create events in this server: I need the **Manage Events** permission (Server "
     "Settings → Roles → my role). Nothing was scheduled."
 )
-BAD_TIME = "Give the time as `YYYY-MM-DD HH:MM` in UTC, in the future, e.g. `2026-12-04 19:30`."
-
-
-def parse_when(text: str, now: datetime) -> datetime:
-    """The form's time (UTC), which must be in the future and within a year."""
-    try:
-        when = datetime.strptime(" ".join(text.split()), "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
-    except ValueError as error:
-        raise BotError(BAD_TIME) from error
-    if not now < when < now + timedelta(days=366):
-        raise BotError(BAD_TIME)
-    return when
 
 
 def schedule_button(session_id: int) -> "ScheduleNext":
@@ -59,9 +53,18 @@ def schedule_form(session_id: int) -> discord.ui.Modal:
     modal.add_item(
         discord.ui.TextInput(
             custom_id=WHEN,
-            label="When (UTC): YYYY-MM-DD HH:MM",
+            label="When: YYYY-MM-DD HH:MM",
             placeholder="2026-12-04 19:30",
-            max_length=16,
+            max_length=WHEN_MAX,
+        )
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            custom_id=ZONE,
+            label="Your time zone (UTC if left empty)",
+            placeholder="+02:00, or Europe/Paris",
+            required=False,
+            max_length=40,
         )
     )
     modal.add_item(
@@ -83,7 +86,7 @@ async def schedule(interaction: Interaction, session_id: int, values: dict[str, 
     session = await interaction.client.storage.journal.get(guild_id_of(interaction), session_id)
     if session is None:
         raise BotError("That session is no longer kept; schedule the next one from Discord's Events.")
-    start = parse_when(values.get(WHEN, ""), utc_now())
+    start = parse_start(values.get(WHEN, ""), values.get(ZONE, ""), utc_now())
     guild = interaction.guild
     if guild is None or not interaction.app_permissions.manage_events:
         raise BotError(NO_PERMISSION)
@@ -92,22 +95,34 @@ async def schedule(interaction: Interaction, session_id: int, values: dict[str, 
     note = " ".join(values.get(NOTE, "").split()) or f"After {session.title}."
     try:
         event = await guild.create_scheduled_event(
-            name=f"Next session: {session.title}"[:100],
-            start_time=start,
-            end_time=start + LENGTH,
+            name=clip(f"Next session: {session.title}", NAME_MAX),
+            start_time=start.at,
+            end_time=start.at + LENGTH,
             entity_type=discord.EntityType.external,
             privacy_level=discord.PrivacyLevel.guild_only,
-            location=where,
+            location=clip(where, LOCATION_MAX),
             description=note[:NOTE_MAX],
         )
     except discord.Forbidden as error:
         raise BotError(NO_PERMISSION) from error
+    except discord.HTTPException as error:
+        if error.status >= 500:
+            raise
+        raise BotError(
+            f"Discord refused the event ({inert(error.text[:200])}); nothing was scheduled."
+        ) from error
+    shown = f"<#{channel.id}>" if channel is not None else where
     await replies.send(
         interaction,
-        f"Scheduled: **{discord.utils.escape_markdown(event.name)}**, <t:{int(start.timestamp())}:F> "
-        f"in {where}. Members who mark it Interested get Discord's reminder. {event.url}",
+        f"Scheduled: **{inert(event.name)}**, <t:{int(start.at.timestamp())}:F> (you gave {start.zone}) "
+        f"in {shown}. Members who mark it Interested get Discord's reminder. {event.url}",
         ephemeral=True,
     )
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, an ellipsis ending what was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class ScheduleNext(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:next:(?P<session>\d+)"):

@@ -5,6 +5,7 @@
 
 const STEPS = {
   declare: "declare an action", act: "act", defend: "defend", nudges: "spend Nudges",
+  roll: "give the dice rolled at the table",
   next_round: "next round (Narrator)", join: "join the Conflict", nothing: "nothing",
 };
 let current = null;
@@ -87,7 +88,9 @@ function conflict(c) {
   if (c.pending) {
     const aim = c.pending.target ? " → " + c.pending.target : "";
     const pool = c.pending.pool !== null ? ", " + c.pending.pool + " dice" : "";
-    const wait = c.pending.awaiting === "defence" ? "waiting for the defence" : "Nudges to spend";
+    const wait = {
+      defence: "waiting for the defence", roll: "defence set, dice rolled at the table", nudges: "Nudges to spend",
+    }[c.pending.awaiting];
     card.appendChild(el("div", "order", "In progress: " + c.pending.attacker + aim + pool + ", " + wait));
   }
   if (c.order.length) {

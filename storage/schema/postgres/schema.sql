@@ -18,6 +18,7 @@ CREATE TABLE breather_calls (
     kind text NOT NULL,
     resting integer NOT NULL,
     called_by bigint NOT NULL,
+    call_id bigint NOT NULL DEFAULT 0,
     CONSTRAINT breather_calls_pkey PRIMARY KEY (guild_id, character_id)
 );
 

@@ -18,7 +18,7 @@ CREATE TABLE breather_calls (
     character_id  INTEGER NOT NULL,
     kind          TEXT    NOT NULL,
     resting       INTEGER NOT NULL,
-    called_by     INTEGER NOT NULL,
+    called_by     INTEGER NOT NULL, call_id INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (guild_id, character_id)
 );
 

@@ -209,6 +209,17 @@ def minimal_events() -> dict[type, list[typing.Any]]:
         ],
         ev.DiceRemoved: [ev.DiceRemoved(participant=CARROW, pile=Pile.ACTION, removed=2, left=3)],
         ev.BeatCaught: [ev.BeatCaught(participant=THORROW, dice=4)],
+        ev.BeatActionNamed: [
+            ev.BeatActionNamed(
+                participant=THORROW,
+                action=ActionSpec(
+                    kind=ActionKind.ATTACK,
+                    target=KOEL,
+                    attack_kind=ConflictType.PHYSICAL,
+                    resilience=Resilience.HEALTH,
+                ),
+            )
+        ],
         ev.Defeated: [
             ev.Defeated(participant=CARROW, condition=DefeatCondition.INCAPACITATED, simultaneous=True),
             ev.Defeated(participant=GUARDS, condition=None),
@@ -278,6 +289,9 @@ def test_event_wording_for_the_rarer_cases(table: Table) -> None:
     assert "unfinished action was dropped" in line(ev.RoundStarted)
     assert line(ev.Switched).endswith("halved to 6, less 2 already gone → 4 Action Dice; goes last")
     assert line(ev.BeatCaught) == "**Thorrow** catches a Beat: an extra action now, from the 4 dice left"
+    assert line(ev.BeatActionNamed) == (
+        "**Thorrow** makes the Beat's extra action a new one: a physical attack on **Koel** (Health)"
+    )
     assert line(ev.DiceRemoved) == "**Carrow Bylerum** loses 2 Action Dice to the Nudges (3 left)"
     assert line(ev.Left) == r"**Gone \*away\*** leaves the Conflict"
     assert line(ev.ConflictEnded) == "The Opposition is defeated after 3 rounds: the Conflict is over"

@@ -103,7 +103,7 @@ def test_not_your_turn_and_tied_characters_act_in_either_order() -> None:
             Act(participant=BRUTE, pool=2, action=ActionSpec(kind=ActionKind.ATTACK, target=KELL)),
             "is a switch",
         ),
-        (Act(participant=BRUTE, pool=2, faces=(1, 1)), "act now without faces"),
+        (Act(participant=BRUTE, pool=2, faces=(1, 1)), "a defence is chosen before anyone rolls"),
         (Act(participant=BRUTE, pool=2, difficulty=6), "Difficulty runs from 1"),
         (Pass(participant=VIN), "not Vin's turn"),
         (Act(participant=42, pool=2), "not taking part"),

@@ -161,7 +161,9 @@ async def test_every_reply_about_a_maximal_sheet_fits(bot_env: BotEnv, tmp_path:
         await bot_env.slash("/sheet damage amount:20", user="player1"),
         await bot_env.slash(f'/sheet breather kind:Long name:"{name}"', user="narrator"),
         await bot_env.slash(f'/sheet recover name:"{name}"', user="narrator"),
-        await bot_env.slash(f'/burden remove burden:"{character.burdens[0].name}"', user="player1"),
+        await bot_env.slash(
+            f'/burden remove burden:"{character.burdens[0].name}" name:"{name}"', user="narrator"
+        ),
         await bot_env.slash("/character use name:" + f'"{name}"', user="player1"),
     ]
     cards = [replies[0], replies[2]]  # the sheet: a layout message (issue 32)

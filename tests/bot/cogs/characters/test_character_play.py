@@ -142,14 +142,43 @@ async def test_burden_add_step_and_remove(bot_env: BotEnv) -> None:
     up = await bot_env.slash('/burden step burden:"broken ARM" direction:up name:Vin', user="player1")
     assert up.embeds[0]["description"] == "The Burden Broken arm is now Grave."
     assert (await stored(bot_env)).character.burdens[0].severity is Severity.GRAVE
-    await bot_env.slash('/burden step burden:"Broken arm" direction:down name:Vin', user="player1")
-    down = await bot_env.slash('/burden step burden:"Broken arm" direction:down name:Vin', user="player1")
+    await bot_env.slash('/burden step burden:"Broken arm" direction:down name:Vin', user="narrator")
+    down = await bot_env.slash('/burden step burden:"Broken arm" direction:down name:Vin', user="narrator")
     assert down.embeds[0]["description"] == "The Burden Broken arm is gone."
     assert (await stored(bot_env)).character.burdens == ()
     await bot_env.slash("/burden add burden:Hunted severity:Mortal name:Vin", user="player1")
-    removed = await bot_env.slash("/burden remove burden:hunted name:Vin", user="player1")
+    removed = await bot_env.slash("/burden remove burden:hunted name:Vin", user="narrator")
     assert removed.embeds[0]["description"] == "Removed the Burden Hunted."
     assert (await stored(bot_env)).character.burdens == ()
+
+
+@pytest.mark.parametrize(
+    ("line", "advice"),
+    [
+        # A Mortal Burden eases only through an Advancement or strong magic (docs/rulings.md §5.10).
+        (
+            '/burden step burden:"Lost an eye" direction:down',
+            "a Mortal one eases only through an Advancement",
+        ),
+        ('/burden remove burden:"Lost an eye"', "a Mortal one eases only through an Advancement"),
+        ("/burden step burden:Limp direction:down", "Long Breather they call (`/scene breather kind:long`)"),
+        ("/burden remove burden:limp", "Long Breather they call (`/scene breather kind:long`)"),
+    ],
+)
+async def test_easing_a_burden_is_the_narrators_call(bot_env: BotEnv, line: str, advice: str) -> None:
+    """Easing or removing a Burden is recovery, the Narrator's call (docs/rulings.md §5.10–§5.12),
+    even on a player's own Hero; adding and worsening stay open to the player (issue 39)."""
+    burdens = [{"name": "Lost an eye", "severity": "mortal"}, {"name": "Limp", "severity": "serious"}]
+    before = await make(bot_env, burdens=burdens, **HARDY)
+    await bot_env.storage.active.set(bot_env.guild_id, bot_env.user_id("player1"), before.id)
+    refused = await bot_env.slash(line, user="player1")
+    assert refused.ephemeral and "Only a Narrator can ease or remove the Burden" in refused.content
+    assert advice in refused.content, refused.content
+    assert (await stored(bot_env)).version == before.version  # nothing changed
+    worse = await bot_env.slash("/burden step burden:Limp direction:up", user="player1")
+    assert worse.embeds[0]["description"] == "The Burden Limp is now Grave."
+    eased = await bot_env.slash(f"{line} name:Vin", user="narrator")
+    assert not eased.ephemeral and eased.embeds, eased.content
 
 
 REFUSALS = [

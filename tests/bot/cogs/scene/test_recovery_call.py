@@ -88,3 +88,23 @@ async def test_a_breather_the_narrator_calls_is_taken_once_by_each_player(bot_en
     assert replayed.ephemeral
     vin_id = (await stored(env, "Vin")).id
     assert await env.storage.scenes.breathers_waiting(env.guild_id, [vin_id]) == set()
+
+
+async def test_a_call_the_narrator_replaced_is_refused_from_its_stale_button(bot_env: BotEnv) -> None:
+    """A newer call replaces one not yet taken (docs/rulings.md §5.12); the old message's button
+    says so and takes nothing, rather than taking the newer call (issue 39)."""
+    env = bot_env
+    await make(env, "Vin", "player1", **HURT)
+    short = await env.slash("/scene breather kind:short heroes:Vin", user="narrator")
+    stale = copy.deepcopy(short.message)
+    assert stale is not None and labels(stale) == ["Take the Short Breather — Vin"]
+    long = await env.slash("/scene breather kind:long heroes:Vin", user="narrator")
+    assert long.message is not None
+    before = await stored(env, "Vin")
+    refused = await env.harness.click("Take the Short Breather — Vin", message=stale, user="player1")
+    assert refused.ephemeral, refused.content
+    assert "The Narrator replaced this call with a Long Breather: use the new message." in refused.content
+    assert (await stored(env, "Vin")).version == before.version  # nothing taken
+    taken = await env.harness.click("Take the Long Breather — Vin", message=long.message, user="player1")
+    assert not taken.ephemeral, taken.content
+    assert (await stored(env, "Vin")).character.damage.health == 0  # the Long Breather, from its own button

@@ -2,6 +2,7 @@
 it, and ``/session end`` answers with the very card its transaction queued, through the real
 dispatch (docs/architecture.md, "Sessions")."""
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 import pytest
@@ -140,9 +141,12 @@ async def test_an_entry_committed_while_the_recap_was_read_is_in_it(
     late: list[str] = []
 
     async def then_a_roll(
-        storage: Storage, session: TableSession, quiet_hours: float | None = None
+        storage: Storage,
+        session: TableSession,
+        quiet_hours: float | None = None,
+        closing: Sequence[JournalEntry] = (),
     ) -> Recaps:
-        recaps = await read(storage, session, quiet_hours)
+        recaps = await read(storage, session, quiet_hours, closing)
         if not late:
             late.append("Q9-LATE")
             line = "player1 rolled Q9-LATE"
