@@ -3,8 +3,9 @@
 A mixin of :class:`bot.cogs.characters.manage.CharacterCommands`. Whoever may change the sheet
 may change its portrait (``load_to_change``, docs/rulings.md §6.9): a Hero's owner or a
 Narrator; a Villain's or an Extra's, a Narrator. The image is downloaded, decoded with limits
-and re-encoded small in a worker thread (``bot.render.portraits``); a refused one stores
-nothing and is answered privately with what to send instead. Only the re-encoding is stored.
+and re-encoded small in a child process (``bot.render.portrait_reader``), a few at a time and
+a few a minute for each member; a refused one stores nothing and is answered privately with
+what to send instead. Only the re-encoding is stored.
 
 The picture comes as the command's ``image`` option, or in a form with a file upload: the
 command without one opens it, and so does the "Add a portrait" button the Hero builder shows
@@ -30,7 +31,7 @@ from bot.errors import BotError, answer_error
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.forms import sent_form
 from bot.render.common import plain
-from bot.render.portraits import MAX_UPLOAD_BYTES, MEDIA_TYPE, read_upload
+from bot.render.portraits import MAX_UPLOAD_BYTES, MEDIA_TYPE
 from bot.render.sheet_card import portrait_file, sheet_card
 from storage import StoredCharacter
 
@@ -176,7 +177,8 @@ class PortraitCommands(commands.Cog):
         # Downloading and decoding take a moment: answer within Discord's 3 s first, privately so
         # a refusal that follows stays private too.
         await replies.defer(interaction, ephemeral=True)
-        await save_portrait(interaction, stored, await read_upload(image))
+        picture = await self.bot.portrait_reader.read_upload(image, interaction.user.id)
+        await save_portrait(interaction, stored, picture)
         note = f"New portrait for **{plain(stored.name)}**."
         await send_sheet(interaction, stored, ephemeral=True, notes=(note,))
 
@@ -194,7 +196,8 @@ class PortraitCommands(commands.Cog):
             if not files:
                 raise BotError(NOTHING_SENT)
             await replies.defer(interaction, ephemeral=True)
-            await save_portrait(interaction, stored, await read_upload(files[0]))
+            picture = await self.bot.portrait_reader.read_upload(files[0], interaction.user.id)
+            await save_portrait(interaction, stored, picture)
             note = f"New portrait for **{plain(stored.name)}**."
             await send_sheet(interaction, stored, ephemeral=True, notes=(note,))
         except Exception as error:
