@@ -5,7 +5,7 @@ Through the real dispatch (``bot_env``): a progressive JPEG whose last scan repe
 times is refused by a child the kernel stops at its CPU limit; a picture past the child's memory
 is refused in words; past the waiting room, "busy"; past a member's pictures a minute, when to
 try again (the command and the form alike); an import whose portrait is such a picture imports
-nothing. ``bot.render.portraits.precheck``
+nothing; removing a portrait there is not writes nothing. ``bot.render.portraits.precheck``
 reads each format's header as Pillow does, and refuses junk without starting a child.
 """
 
@@ -154,6 +154,13 @@ async def test_an_import_whose_portrait_is_a_scan_bomb_imports_nothing(vin: BotE
     refused = await vin.slash(f'/character import file:"{sheet}"', user="player1")
     assert refused.ephemeral and TOO_SLOW in refused.content, refused.text
     assert await db_rows(vin.storage) == before
+
+
+async def test_removing_a_portrait_there_is_not_is_refused_and_writes_nothing(vin: BotEnv) -> None:
+    before = await db_rows(vin.storage)
+    refused = await vin.slash("/character portrait remove:true", user="player1")
+    assert await db_rows(vin.storage) == before, "not even the interaction as handled"
+    assert refused.ephemeral and "**Vin** has no portrait to remove." in refused.content
 
 
 def saved(image: Image.Image, kind: str, **options: object) -> bytes:
