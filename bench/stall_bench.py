@@ -33,7 +33,6 @@ from testbed.bot_env import BotEnv, running_bot_env
 from testbed.hostile_images import hostile_images, ordinary_png
 from testbed.stalls import (
     CRAFTED_FILES,
-    NEIGHBOURS,
     WIDE,
     Beside,
     Stall,
@@ -42,6 +41,7 @@ from testbed.stalls import (
     long_night,
     name_lists,
     portrait_images,
+    seat_neighbours,
     widest,
 )
 
@@ -108,16 +108,6 @@ async def measure(env: BotEnv, meter: StallMeter, user: str, line: str) -> Stall
         gc.unfreeze()
 
 
-async def seed_other(env: BotEnv, other: FakeGuild) -> None:
-    """A Hero for each of :data:`NEIGHBOURS` in the other server too, their active one."""
-    for user in NEIGHBOURS:
-        member = other.member(user)
-        assert member is not None
-        sheet = make_character(name=f"{user} elsewhere", kind=CharacterKind.HERO, owner_id=member.user.id)
-        stored = await env.storage.characters.create(other.id, sheet)
-        await env.storage.active.set(other.id, member.user.id, stored.id)
-
-
 async def run(repeat: int, parts: set[str]) -> tuple[dict[str, Stall], dict[str, Beside]]:
     worst: dict[str, Stall] = {}
     beside: dict[str, Beside] = {}
@@ -129,7 +119,7 @@ async def run(repeat: int, parts: set[str]) -> tuple[dict[str, Stall], dict[str,
             env.bot.portrait_reader.turns.per_minute = 0
             env.harness.settle_timeout = 600.0  # a picture read with no limit takes minutes
             await seed(env)
-            await seed_other(env, other)
+            await seat_neighbours(env, other)
             cases = inputs(Path(folder)) if "inputs" in parts else []
             with StallMeter().measuring() as meter:
                 await env.harness.slash("/conflict order names:Vin, Elend, Straff", user="narrator")

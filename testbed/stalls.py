@@ -49,6 +49,7 @@ from fake_discord import payloads
 from fake_discord.commandline import parse_slash
 from fake_discord.records import InteractionRecord, settle
 from fake_discord.world import FakeGuild
+from rules.character import CharacterKind, make_character
 from rules.character.limits import NAME_MAX
 from rules.character.roll20 import MAX_ATTRIBUTES, MAX_BYTES
 from rules.conflict import MAX_PARTICIPANTS
@@ -300,6 +301,16 @@ NEIGHBOURS = ("player1", "player2")
 """Who sends the hostile pictures, and who plays in the other server meanwhile."""
 HEAD_START = 0.3
 """Seconds the hostile pictures get before the other server plays: both are being read by then."""
+
+
+async def seat_neighbours(env: BotEnv, guild: FakeGuild) -> None:
+    """A Hero for each of :data:`NEIGHBOURS` in ``guild``, their active one there."""
+    for user in NEIGHBOURS:
+        member = guild.member(user)
+        assert member is not None
+        sheet = make_character(name=f"{user} hero", kind=CharacterKind.HERO, owner_id=member.user.id)
+        stored = await env.storage.characters.create(guild.id, sheet)
+        await env.storage.active.set(guild.id, member.user.id, stored.id)
 
 
 async def beside_hostile(

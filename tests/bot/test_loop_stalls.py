@@ -55,7 +55,6 @@ from testbed.hostile_images import chunk_png, comment_gif, scan_bomb
 from testbed.stalls import (
     CRAFTED_FILES,
     DISCORD_OPTION_MAX,
-    NEIGHBOURS,
     WIDE,
     Beside,
     Stall,
@@ -67,6 +66,7 @@ from testbed.stalls import (
     measured,
     name_lists,
     portrait_images,
+    seat_neighbours,
     widest,
 )
 from tests.bot.cogs.characters.builder_support import LABELS
@@ -453,12 +453,7 @@ async def two_tables(tmp_path: Path) -> AsyncIterator[tuple[BotEnv, FakeGuild]]:
     async with running_bot_env(tmp_path / "bot.sqlite3", world, sync_global=True) as env:
         env.bot.portrait_reader.turns.per_minute = 0
         for guild in (world.guild, other):
-            for user in NEIGHBOURS:
-                member = guild.member(user)
-                assert member is not None
-                sheet = make_character(name=f"{user} hero", kind=CharacterKind.HERO, owner_id=member.user.id)
-                stored = await env.storage.characters.create(guild.id, sheet)
-                await env.storage.active.set(guild.id, member.user.id, stored.id)
+            await seat_neighbours(env, guild)
         yield env, other
 
 
