@@ -314,19 +314,20 @@ async def seat_neighbours(env: BotEnv, guild: FakeGuild) -> None:
 
 
 async def beside_hostile(
-    env: BotEnv, meter: StallMeter, other: FakeGuild, data: bytes, folder: Path, timeout: float = 600.0
+    env: BotEnv, meter: StallMeter, other: FakeGuild, data: bytes | None, folder: Path, timeout: float = 600.0
 ) -> Beside:
     """Two members send ``data`` as their Heroes' portraits at once; meanwhile, in ``other``, one
     member rolls and another sends an ordinary portrait. Every member named in
-    :data:`NEIGHBOURS` has an active Hero in both servers."""
+    :data:`NEIGHBOURS` has an active Hero in both servers. With no ``data``, the other server
+    plays alone: what the machine itself costs."""
     hostile, ordinary = folder / "hostile", folder / "ordinary.png"
-    hostile.write_bytes(data)
+    hostile.write_bytes(data or b"")
     ordinary.write_bytes(ordinary_png())
     here = env.world.guild
     await asyncio.sleep(0)
     meter.reset()
     line = f'/character portrait image:"{hostile}"'
-    sent = [await sent_in(env, here, user, line) for user in NEIGHBOURS]
+    sent = [await sent_in(env, here, user, line) for user in NEIGHBOURS if data is not None]
     await asyncio.sleep(HEAD_START)
     roll = await sent_in(env, other, NEIGHBOURS[0], "/roll dice:2")
     portrait = await sent_in(env, other, NEIGHBOURS[1], f'/character portrait image:"{ordinary}"')
