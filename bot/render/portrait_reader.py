@@ -111,7 +111,8 @@ class MemberTurns:
         return times[0] + MINUTE - now if len(times) >= self.per_minute else 0.0
 
     def take(self, member_id: int, now: float) -> None:
-        """Count a picture of ``member_id``'s, forgetting members quiet for a minute first."""
+        """Count a picture of ``member_id``'s (past a thousand members, forgetting first those
+        quiet for a minute)."""
         if self.per_minute <= 0:
             return
         if len(self._times) > 1000:

@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from bot.errors import BotError
-from bot.render.portrait_reader import BUSY, TOO_LARGE, TOO_SLOW, WALL_SECONDS, PortraitReader
+from bot.render.portrait_reader import BUSY, TOO_LARGE, TOO_SLOW, WALL_SECONDS, MemberTurns, PortraitReader
 from bot.render.portraits import declared_size, precheck
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, export_character, make_character, revise_character
@@ -141,6 +141,27 @@ async def test_a_member_has_a_few_pictures_read_a_minute_by_command_or_form(
     assert await db_rows(vin.storage) == before and await vin_portrait(vin) == kept
     narrator = await vin.slash(f'/character portrait image:"{path}" name:Vin', user="narrator")
     assert "New portrait" in card_text(narrator.message or {}), "each member has pictures of their own"
+
+
+@pytest.mark.parametrize(
+    ("per_minute", "sent", "at", "wait"),
+    [
+        (2, [0.0], 1.0, 0.0),  # room for one more
+        (2, [0.0, 10.0], 20.0, 40.0),  # full until the first is a minute old
+        (2, [0.0, 10.0], 60.0, 0.0),  # the first has left the minute
+        (2, [0.0, 10.0, 65.0], 66.0, 4.0),  # the second and third fill it again
+        (0, [0.0] * 50, 1.0, 0.0),  # no limit
+    ],
+)
+def test_a_members_pictures_are_counted_over_the_last_minute(
+    per_minute: int, sent: list[float], at: float, wait: float
+) -> None:
+    turns = MemberTurns(per_minute)
+    for moment in sent:
+        assert turns.wait(7, moment) == 0.0
+        turns.take(7, moment)
+    assert turns.wait(7, at) == pytest.approx(wait)
+    assert turns.wait(8, at) == 0.0, "another member's are their own"
 
 
 async def test_an_import_whose_portrait_is_a_scan_bomb_imports_nothing(vin: BotEnv, tmp_path: Path) -> None:
