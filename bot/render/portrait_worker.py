@@ -3,9 +3,8 @@
 A picture is decoded here, never in the bot's process (``bot.render.portrait_reader`` says
 why and how the bot drives it). The child imports Pillow, then lowers its own limits: ``CPU``
 seconds of CPU time from now (past them the kernel ends it with SIGXCPU) and ``MEMORY`` bytes of
-address space (past them an allocation fails with :class:`MemoryError`), no core file, and its
-priority (:data:`NICENESS`). It then reads the picture on stdin and answers on stdout, once,
-and exits:
+address space (past them an allocation fails with :class:`MemoryError`), and no core file. It
+then reads the picture on stdin and answers on stdout, once, and exits:
 
 * exit 0: the portrait, a WebP;
 * exit 2: a refusal, one line naming a :class:`Refusal` (and for too many pixels, the size);
@@ -50,10 +49,6 @@ FORMATS = ("PNG", "JPEG", "GIF", "WEBP")
 PLUGINS = (PngImagePlugin, JpegImagePlugin, GifImagePlugin, WebPImagePlugin)
 """Imported here, ahead of any picture: otherwise Pillow's first ``open`` of a WebP imports all
 its forty plugins, 0.25 s of a child started ahead to have nothing left to load."""
-NICENESS = 10
-"""How far below the bot a child reads its picture: the bot's event loop, which answers every
-server, always comes first for the CPU. Only the import, the same for every child and done
-before the picture comes, runs at the bot's priority."""
 REFUSED = 2
 OVER_MEMORY = 3
 
@@ -144,7 +139,6 @@ def _lower(kind: int, soft: int, hard: int) -> None:
 def main(argv: list[str]) -> int:
     cpu_seconds, memory_bytes = (int(value) for value in argv)
     limit(cpu_seconds, memory_bytes)
-    os.nice(NICENESS)
     data = sys.stdin.buffer.read()
     if not data:
         return 0

@@ -12,6 +12,7 @@ reads each format's header as Pillow does, and refuses junk without starting a c
 import asyncio
 import functools
 import io
+import os
 import signal
 from pathlib import Path
 
@@ -19,7 +20,16 @@ import pytest
 from PIL import Image
 
 from bot.errors import BotError
-from bot.render.portrait_reader import BUSY, TOO_LARGE, TOO_SLOW, WALL_SECONDS, MemberTurns, PortraitReader
+from bot.render.portrait_reader import (
+    BUSY,
+    NICENESS,
+    SLOW_AFTER,
+    TOO_LARGE,
+    TOO_SLOW,
+    WALL_SECONDS,
+    MemberTurns,
+    PortraitReader,
+)
 from bot.render.portraits import declared_size, precheck
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind, export_character, make_character, revise_character
@@ -70,6 +80,9 @@ async def test_a_scan_bomb_is_refused_privately_by_a_child_stopped_at_its_limit(
     before = await db_rows(vin.storage)
     sent = asyncio.create_task(vin.slash(f'/character portrait image:"{path}"', user="player1"))
     child = await first_child(vin.bot.portrait_reader)
+    await asyncio.sleep(SLOW_AFTER + 0.3)
+    below = os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
+    assert os.getpriority(os.PRIO_PROCESS, child.pid) == below, "a slow child gives way to the bot"
     reply = await sent
     assert reply.ephemeral and TOO_SLOW in reply.content, reply.text
     assert child.returncode in KILLED
