@@ -1,12 +1,18 @@
 """The longest the event loop stalls on any member's input: the worst inputs known, timed.
 
-Run by hand: ``python -m bench.stall_bench`` (about 25 s). A real bot on the fake Discord, a
+Run by hand: ``python -m bench.stall_bench`` (about a minute). A real bot on the fake Discord, a
 table of three sheets in a running Conflict, and a long night ended (``testbed.stalls.long_night``);
 every input of ``testbed.stalls`` is sent once to warm up and then ``--repeat`` times, each timed
 by :class:`~testbed.stalls.StallMeter` (the longest step the loop ran while the interaction was
-handled: CPU time of the loop's thread, and wall time). Prints each input's worst, and the
-longest of all: what one member's input can make every other server wait. The test holding it
-under 50 ms is ``tests/bot/test_loop_stalls.py``.
+handled: CPU time of the loop's thread, and wall time; and the loop's wall-clock lag, which also
+sees another thread holding the interpreter's lock). Prints each input's worst, and the longest
+of all: what one member's input can make every other server wait. The test holding it under
+50 ms is ``tests/bot/test_loop_stalls.py``.
+
+Then the pictures built to be costly (``testbed.hostile_images``), each sent by two members at
+once while, in another server, one member rolls and another sends an ordinary 64×64 portrait
+(``testbed.stalls.beside_hostile``): the loop's worst wall-clock lag meanwhile, and how long
+that server's two interactions took. The goal: none past 250 ms.
 """
 
 from __future__ import annotations
@@ -19,26 +25,32 @@ from pathlib import Path
 
 from bot.cogs.say import TEXT_MAX as SAY_MAX
 from bot.moves.transaction import start_conflict
-from fake_discord.world import default_world
+from fake_discord.world import FakeGuild, add_table_guild, default_world
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join
 from storage.journal import TITLE_MAX
 from storage.places import Origin
 from testbed.bot_env import BotEnv, running_bot_env
+from testbed.hostile_images import hostile_images, ordinary_png
 from testbed.stalls import (
     CRAFTED_FILES,
     WIDE,
+    Beside,
     Stall,
     StallMeter,
+    beside_hostile,
     long_night,
     name_lists,
     portrait_images,
+    seat_neighbours,
     widest,
 )
 
 TABLE = [("Vin", "player1", CharacterKind.HERO), ("Elend", "player2", CharacterKind.HERO)]
 TABLE += [("Straff", "narrator", CharacterKind.VILLAIN)]
 BURDENS = [{"name": "Cracked rib", "severity": "serious"}]
+GOAL = 0.250
+"""Seconds another server may wait, at most, while hostile pictures are read."""
 
 
 async def seed(env: BotEnv) -> None:
@@ -98,13 +110,19 @@ async def measure(env: BotEnv, meter: StallMeter, user: str, line: str) -> Stall
         gc.unfreeze()
 
 
-async def run(repeat: int) -> dict[str, Stall]:
+async def run(repeat: int, parts: set[str]) -> tuple[dict[str, Stall], dict[str, Beside]]:
     worst: dict[str, Stall] = {}
+    beside: dict[str, Beside] = {}
+    world = default_world()
+    other = add_table_guild(world, "Another Table")
     with tempfile.TemporaryDirectory() as folder:
-        async with running_bot_env(Path(folder) / "bot.sqlite3", default_world()) as env:
+        async with running_bot_env(Path(folder) / "bot.sqlite3", world, sync_global=True) as env:
             env.bot.settings.costly_per_minute = 0
+            env.bot.portrait_reader.turns.per_minute = 0
+            env.harness.settle_timeout = 600.0  # a picture read with no limit takes minutes
             await seed(env)
-            cases = inputs(Path(folder))
+            await seat_neighbours(env, other)
+            cases = inputs(Path(folder)) if "inputs" in parts else []
             with StallMeter().measuring() as meter:
                 await env.harness.slash("/conflict order names:Vin, Elend, Straff", user="narrator")
                 for _, user, line in cases:  # warm up: first calls' one-time costs
@@ -114,20 +132,67 @@ async def run(repeat: int) -> dict[str, Stall]:
                         stall = await measure(env, meter, user, line)
                         if stall.cpu >= worst.get(what, Stall()).cpu:
                             worst[what] = stall
-    return worst
+                if "pictures" in parts:
+                    beside = await pictures(env, meter, other, Path(folder))
+    return worst, beside
+
+
+async def pictures(env: BotEnv, meter: StallMeter, other: FakeGuild, folder: Path) -> dict[str, Beside]:
+    """:func:`~testbed.stalls.beside_hostile` with no picture (what the machine costs by itself),
+    then with each hostile picture; after one ordinary portrait (the first picture since the
+    start starts the children kept ahead)."""
+    warm = folder / "warm.png"
+    warm.write_bytes(ordinary_png())
+    await env.slash(f'/character portrait image:"{warm}"', user="player1")
+    cases: dict[str, bytes | None] = {"none (the other server alone)": None, **hostile_images()}
+    return {what: await beside_hostile(env, meter, other, data, folder) for what, data in cases.items()}
+
+
+def report_inputs(worst: dict[str, Stall], repeat: int) -> None:
+    print(f"{'CPU ms':>7} {'wall ms':>8} {'lag ms':>7}  input (its longest loop step, of {repeat} rounds)")
+    for what, stall in sorted(worst.items(), key=lambda item: -item[1].cpu):
+        times = f"{stall.cpu * 1000:7.1f} {stall.wall * 1000:8.1f} {stall.lag * 1000:7.1f}"
+        print(f"{times}  {what}  {stall.step[:99]}")
+    top = max(worst.values(), key=lambda s: s.cpu)
+    lag = max(s.lag for s in worst.values())
+    figure = (
+        f"{top.cpu * 1000:.1f} ms CPU ({top.wall * 1000:.1f} ms wall); loop lag at most {lag * 1000:.1f} ms"
+    )
+    print(f"Longest loop stall any member's input caused: {figure}")
+
+
+def report_pictures(beside: dict[str, Beside]) -> None:
+    print(
+        "\nTwo members send each picture at once; meanwhile another server rolls and sends a 64×64 portrait."
+    )
+    print(
+        f"{'lag ms':>7} {'roll ms':>8} {'portrait ms':>12} {'first':>6}  picture: each one's seconds, answer"
+    )
+    for what, found in beside.items():
+        answers = "; ".join(f"{took:.1f} s {answer!r}" for took, answer in found.hostile)
+        first = "yes" if found.portrait_first else "no"
+        times = f"{found.lag * 1000:7.0f} {found.roll * 1000:8.0f} {found.portrait * 1000:12.0f} {first:>6}"
+        print(f"{times}  {what}: {answers}")
+    longest = max(max(b.lag, b.roll, b.portrait) for b in beside.values() if b.hostile)
+    verdict = "met" if longest <= GOAL else "missed"
+    print(
+        f"Longest another server waited while hostile pictures were read: {longest * 1000:.0f} ms "
+        f"(goal {GOAL * 1000:.0f} ms: {verdict})"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.stall_bench", description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="timed rounds over every input (default 3)")
+    parser.add_argument(
+        "--part", choices=("inputs", "pictures"), action="append", help="only these parts (default: both)"
+    )
     args = parser.parse_args()
-    worst = asyncio.run(run(args.repeat))
-    print(f"{'CPU ms':>7} {'wall ms':>8}  input (the longest loop step it caused, of {args.repeat} rounds)")
-    for what, stall in sorted(worst.items(), key=lambda item: -item[1].cpu):
-        print(f"{stall.cpu * 1000:7.1f} {stall.wall * 1000:8.1f}  {what}  {stall.step[:150]}")
-    top = max(worst.values(), key=lambda s: s.cpu)
-    figure = f"{top.cpu * 1000:.1f} ms CPU ({top.wall * 1000:.1f} ms wall)"
-    print(f"Longest loop stall any member's input caused: {figure}")
+    worst, beside = asyncio.run(run(args.repeat, set(args.part or ("inputs", "pictures"))))
+    if worst:
+        report_inputs(worst, args.repeat)
+    if beside:
+        report_pictures(beside)
 
 
 if __name__ == "__main__":

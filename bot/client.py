@@ -26,6 +26,7 @@ from bot.config import Settings
 from bot.errors import DM_REFUSAL, on_app_command_error
 from bot.health import HealthServer
 from bot.moves.service import ConflictFlow
+from bot.render.portrait_reader import PortraitReader
 from bot.rest_watch import watch
 from bot.web.server import WebServer, public_url
 from bot.workers.catchup import CatchUp
@@ -162,6 +163,7 @@ class MistbornClient(commands.Bot):
             storage, settings.roll_log_days, settings.session_quiet_hours, wake=self.conflicts.outbox.wake
         )
         self.admission = Admission(settings.max_waiting_writes)
+        self.portrait_reader = PortraitReader(per_minute=settings.portraits_per_minute)
         self.sync_global = sync_global
         self.freeze_gc = freeze_gc
         self._cog_factories = tuple(cogs)
@@ -293,6 +295,7 @@ class MistbornClient(commands.Bot):
         self.upkeep.close()
         self.admission.close()
         self.conflicts.close()
+        await self.portrait_reader.close()
         if self.web_server is not None:
             await self.web_server.stop()
         if self.health_server is not None:

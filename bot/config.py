@@ -118,6 +118,9 @@ class Settings(BaseSettings):
     """Times a minute one member may use each costly command (``/odds table``, ``/odds contest``,
     ``/character list``, ``/character import``, ``/history fairness``, ``/conflict status``);
     0: no limit. Past it the member is told privately to try again in N seconds."""
+    portraits_per_minute: int = Field(default=6, ge=0)
+    """Pictures one member may have read a minute (``/character portrait``, its form, a portrait
+    in ``/character import``; ``bot.render.portrait_reader``); 0: no limit."""
 
     max_sheets_per_server: int = Field(default=2000, ge=1)
     """Character sheets one server may keep. A table plays with tens; 2,000 leaves room for a

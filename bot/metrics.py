@@ -39,7 +39,8 @@ ANSWER_SECONDS = Histogram(
 BUSY = Counter(
     "mistborn_busy_answers",
     'Interactions answered "busy, try again" without running: the bot past capacity '
-    "(reason=overloaded) or the database busy past its timeout (reason=database).",
+    "(reason=overloaded), the database busy past its timeout (reason=database), or every "
+    "picture reader taken with pictures waiting (reason=portraits).",
     ["reason"],
     registry=None,
 )
@@ -63,6 +64,7 @@ _received = {kind: INTERACTIONS.labels(kind) for kind in (*KINDS.values(), OTHER
 _answered = {kind: ANSWER_SECONDS.labels(kind) for kind in (*KINDS.values(), OTHER)}
 OVERLOADED = BUSY.labels("overloaded")
 DATABASE_BUSY = BUSY.labels("database")
+PORTRAITS_BUSY = BUSY.labels("portraits")
 INTERACTION_ERRORS = ERRORS.labels("interaction")
 BOARD_ERRORS = ERRORS.labels("board")
 

@@ -7,12 +7,21 @@ mode does for ``slow_callback_duration``, and keeps the longest, with the task t
 Both the wall time and the thread's CPU time of a step are kept: on a busy shared machine the
 wall time of a step also holds the time the OS gave other processes, the CPU time does not.
 
+A step's CPU time cannot see the loop kept waiting from outside its steps: another thread of
+the process holding the interpreter's lock (Pillow reading a picture's chunks in Python, in a
+worker thread, made every other server wait so), or the OS running something else. So the
+meter also keeps the loop's wall-clock lag: a heartbeat task sleeps :data:`BEAT` again and
+again and records how late it wakes (:attr:`Stall.lag`).
+
 The crafted inputs are those that once took seconds (issue 30): a Roll20 file whose
 ``_reporder`` lists 200,000 ids for 4,000 rows, one with 160,000 Stunts, and name lists made of
 nothing but commas. Then the surfaces that read or draw much from little input: a night of
 6,000 journal entries each a thousand emoji (:func:`long_night`; :data:`WIDE` costs the most
 per character to validate, encode and escape), the largest pictures (:func:`portrait_images`),
-a Conflict's 25 fighters at the longest names (:func:`fighter_names`).
+a Conflict's 25 fighters at the longest names (:func:`fighter_names`); and the pictures built
+to be costly to decode (``testbed.hostile_images``), read two at once while another server
+plays (:func:`beside_hostile`: the loop's lag, and how long that server's roll and ordinary
+portrait take meanwhile).
 ``tests/bot/test_loop_stalls.py`` sends them and every option of every command at its largest;
 ``python -m bench.stall_bench`` prints the longest stall each caused.
 """
@@ -27,14 +36,20 @@ import random
 import time
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, TypeVar
 
 from PIL import Image
 
-from bot.render.portraits import MAX_PIXELS, MAX_UPLOAD_BYTES
-from fake_discord.records import InteractionRecord
+from bot.render.portrait_worker import MAX_PIXELS
+from bot.render.portraits import MAX_UPLOAD_BYTES
+from fake_discord import payloads
+from fake_discord.commandline import parse_slash
+from fake_discord.records import InteractionRecord, settle
+from fake_discord.world import FakeGuild
+from rules.character import CharacterKind, make_character
 from rules.character.limits import NAME_MAX
 from rules.character.roll20 import MAX_ATTRIBUTES, MAX_BYTES
 from rules.conflict import MAX_PARTICIPANTS
@@ -42,6 +57,7 @@ from rules.journal import TEXT_MAX, EntryKind, JournalEntry
 from storage.journal import MAX_ENTRIES
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
+from testbed.hostile_images import ordinary_png
 
 T = TypeVar("T")
 
@@ -49,26 +65,44 @@ DISCORD_OPTION_MAX = 6000
 """Discord's cap on a string option's length (and on a message's whole text)."""
 
 
+BEAT = 0.005
+"""Seconds the heartbeat sleeps between two wakes."""
+
+
 @dataclass
 class Stall:
     wall: float = 0.0
     cpu: float = 0.0
     step: str = ""
+    lag: float = 0.0
+    """The latest the heartbeat woke meanwhile: the loop's wall-clock lag, whatever held it."""
 
 
 @dataclass
 class StallMeter:
-    """The longest steps the event loop ran while :meth:`measuring` was open."""
+    """The longest steps the event loop ran while :meth:`measuring` was open, and its lag."""
 
     longest: Stall = field(default_factory=Stall)
+    lag: float = 0.0
+    _since: float = 0.0
 
     def reset(self) -> Stall:
-        """The longest step since the last reset, and start again."""
-        found, self.longest = self.longest, Stall()
+        """The longest step and the longest lag since the last reset, and start again (a beat
+        under way counts from now: how late the loop was before is no part of what follows)."""
+        found = replace(self.longest, lag=self.lag)
+        self.longest, self.lag, self._since = Stall(), 0.0, time.perf_counter()
         return found
+
+    async def _beat(self) -> None:
+        while True:
+            self._since = time.perf_counter()
+            await asyncio.sleep(BEAT)
+            self.lag = max(self.lag, time.perf_counter() - self._since - BEAT)
 
     @contextmanager
     def measuring(self) -> Iterator[StallMeter]:
+        """Time every step of the running loop, and beat, until the block ends."""
+        heartbeat = asyncio.get_running_loop().create_task(self._beat(), name="stall-heartbeat")
         original = asyncio.Handle._run
         meter = self
 
@@ -86,6 +120,7 @@ class StallMeter:
             yield self
         finally:
             setattr(asyncio.Handle, "_run", original)  # noqa: B010
+            heartbeat.cancel()
 
 
 def _fill(attribs: list[dict[str, Any]], filled: str, pad: str) -> bytes:
@@ -226,3 +261,89 @@ async def answered(
     assert not record.errors and record.response is not None, record.text
     assert expect in record.text + card_text(record.message or {}), (expect, record.text)
     return stall
+
+
+async def sent_in(env: BotEnv, guild: FakeGuild, user: str, line: str) -> InteractionRecord:
+    """Type ``line`` as ``user`` in ``guild``'s first channel (its commands synced there or
+    globally), without waiting for the answer: the fake's record of it."""
+    member = guild.member(user)
+    assert member is not None, user
+    commands = env.harness.fake.commands.visible_in(guild.id)
+    parsed = parse_slash(line, commands, guild, member, attach=env.harness.attach)
+    actor = payloads.Actor(guild, guild.channels[0], member)
+    payload = payloads.slash_command(env.world, actor, parsed.command, parsed.options, parsed.resolved)
+    return await env.harness.fake.send_interaction(payload)
+
+
+async def answer_of(record: InteractionRecord, timeout: float) -> tuple[float, InteractionRecord]:
+    """Seconds from sending ``record``'s interaction to its answer (not a "thinking…"), and it."""
+    await record.wait_for(lambda r: bool(r.messages) or bool(r.errors), timeout)
+    return time.monotonic() - record.sent_at, record
+
+
+@dataclass
+class Beside:
+    """What another server saw while two members' hostile pictures were read."""
+
+    lag: float
+    """The loop's worst wall-clock lag from the first picture sent to the last answered."""
+    roll: float
+    """Seconds another server's ``/roll`` took to be answered, sent meanwhile."""
+    portrait: float
+    """Seconds another server's ordinary 64×64 portrait took to be answered, sent meanwhile."""
+    portrait_first: bool
+    """Whether that portrait was answered before either hostile picture was."""
+    hostile: list[tuple[float, str]]
+    """Each hostile picture's seconds to its answer, and the answer."""
+
+
+NEIGHBOURS = ("player1", "player2")
+"""Who sends the hostile pictures, and who plays in the other server meanwhile."""
+HEAD_START = 0.3
+"""Seconds the hostile pictures get before the other server plays: both are being read by then."""
+
+
+async def seat_neighbours(env: BotEnv, guild: FakeGuild) -> None:
+    """A Hero for each of :data:`NEIGHBOURS` in ``guild``, their active one there."""
+    for user in NEIGHBOURS:
+        member = guild.member(user)
+        assert member is not None
+        sheet = make_character(name=f"{user} hero", kind=CharacterKind.HERO, owner_id=member.user.id)
+        stored = await env.storage.characters.create(guild.id, sheet)
+        await env.storage.active.set(guild.id, member.user.id, stored.id)
+
+
+async def beside_hostile(
+    env: BotEnv, meter: StallMeter, other: FakeGuild, data: bytes | None, folder: Path, timeout: float = 600.0
+) -> Beside:
+    """Two members send ``data`` as their Heroes' portraits at once; meanwhile, in ``other``, one
+    member rolls and another sends an ordinary portrait. Every member named in
+    :data:`NEIGHBOURS` has an active Hero in both servers. With no ``data``, the other server
+    plays alone: what the machine itself costs."""
+    hostile, ordinary = folder / "hostile", folder / "ordinary.png"
+    hostile.write_bytes(data or b"")
+    ordinary.write_bytes(ordinary_png())
+    here = env.world.guild
+    await asyncio.sleep(0)
+    meter.reset()
+    line = f'/character portrait image:"{hostile}"'
+    sent = [await sent_in(env, here, user, line) for user in NEIGHBOURS if data is not None]
+    await asyncio.sleep(HEAD_START)
+    roll = await sent_in(env, other, NEIGHBOURS[0], "/roll dice:2")
+    portrait = await sent_in(env, other, NEIGHBOURS[1], f'/character portrait image:"{ordinary}"')
+    (roll_took, _), (portrait_took, _) = await asyncio.gather(
+        answer_of(roll, timeout), answer_of(portrait, timeout)
+    )
+    portrait_first = not any(record.messages for record in sent)
+    answers = await asyncio.gather(*(answer_of(record, timeout) for record in sent))
+    for record in (*sent, roll, portrait):
+        await settle(record, total=timeout)
+    assert "New portrait" in card_text(portrait.message or {}), portrait.text
+    stall = meter.reset()
+    return Beside(
+        lag=stall.lag,
+        roll=roll_took,
+        portrait=portrait_took,
+        portrait_first=portrait_first,
+        hostile=[(took, (record.text + card_text(record.message or {}))[:60]) for took, record in answers],
+    )

@@ -9,7 +9,7 @@ from typing import cast
 from playwright.async_api import Browser, Locator, Page, expect
 
 from bot.app import MistbornBot
-from bot.render.portraits import reencode
+from bot.render.portrait_worker import reencode
 from bot.web.app import MAX_STREAMS
 from storage import Storage
 from testbed.bot_env import THUG_ATTACKS, BotEnv

@@ -11,7 +11,9 @@ from every class in the MRO), kept apart so each module stays short.
   Mistborn sheet, told apart by their shape; of a Roll20 sheet, whatever has no place on ours
   is listed back (§6.12). An imported sheet belongs to whoever imports it; a Narrator's import
   of one of our files keeps the file's owner, and ``owner`` (Narrators) sets it outright. A
-  file of ours brings its portrait, decoded and re-encoded as any upload (``bot.render.portraits``).
+  file of ours brings its portrait, read and re-encoded as any upload, and counted with the
+  member's pictures (``bot.render.portrait_reader``); a portrait refused refuses the import,
+  which stores nothing: a file of ours holds our own small WebP, so a refused one was forged.
 * Creating a Hero makes it its player's active character if they have none yet (also when a
   Narrator makes it for them with ``owner``); the sheet
   of a new Villain or Extra is shown only to the Narrator (§6.9).
@@ -33,7 +35,7 @@ from bot.errors import BotError
 from bot.inputs.characters import NewName
 from bot.inputs.choices import KindChoice, OppositionChoice
 from bot.render.common import plain
-from bot.render.portraits import MEDIA_TYPE, accept
+from bot.render.portraits import MEDIA_TYPE
 from bot.render.sheet_card import Extra, portrait_file, sheet_card
 from rules.character import (
     Attribute,
@@ -241,8 +243,9 @@ class MakeCommands(commands.Cog):
         keeps_owner = who.narrator and found.source is SheetSource.BOT
         owner_id = owner.id if owner else character.owner_id if keeps_owner else interaction.user.id
         character = revise_character(character, owner_id=owner_id)
-        # A file's portrait is an upload like any other: decoded and re-encoded again.
-        portrait = await accept(found.portrait) if found.portrait is not None else None
+        # A file's portrait is an upload like any other: read and re-encoded again.
+        reader = self.bot.portrait_reader
+        portrait = None if found.portrait is None else await reader.read(found.portrait, interaction.user.id)
         try:
             async with self.bot.storage.transaction() as tx:
                 stored = await tx.characters.create(guild_id, character, self.bot.settings.sheet_limits)

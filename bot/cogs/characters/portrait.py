@@ -3,8 +3,10 @@
 A mixin of :class:`bot.cogs.characters.manage.CharacterCommands`. Whoever may change the sheet
 may change its portrait (``load_to_change``, docs/rulings.md §6.9): a Hero's owner or a
 Narrator; a Villain's or an Extra's, a Narrator. The image is downloaded, decoded with limits
-and re-encoded small in a worker thread (``bot.render.portraits``); a refused one stores
-nothing and is answered privately with what to send instead. Only the re-encoding is stored.
+and re-encoded small in a child process (``bot.render.portrait_reader``), a few at a time and
+a few a minute for each member; a refused one stores nothing and is answered privately with
+what to send instead. Only the re-encoding is stored; asking to remove a portrait there is not
+is refused the same way, and writes nothing.
 
 The picture comes as the command's ``image`` option, or in a form with a file upload: the
 command without one opens it, and so does the "Add a portrait" button the Hero builder shows
@@ -30,7 +32,7 @@ from bot.errors import BotError, answer_error
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.forms import sent_form
 from bot.render.common import plain
-from bot.render.portraits import MAX_UPLOAD_BYTES, MEDIA_TYPE, read_upload
+from bot.render.portraits import MAX_UPLOAD_BYTES, MEDIA_TYPE
 from bot.render.sheet_card import portrait_file, sheet_card
 from storage import StoredCharacter
 
@@ -40,6 +42,7 @@ BOTH = "Give a picture in `image` or `remove:True`, not both."
 FORM_ID = re.compile(r"portrait:(?P<character>\d+)")
 BUTTON = r"mab:portrait:(?P<character>\d+)"
 UPLOAD = "image"
+NO_PORTRAIT = "**{name}** has no portrait to remove."
 NOTHING_SENT = "No picture came with the form: attach one and send it again."
 
 
@@ -165,18 +168,21 @@ class PortraitCommands(commands.Cog):
         if image is None:
             async with self.bot.storage.transaction() as tx:
                 await tx.handled.claim(interaction.id)
-                had = await tx.portraits.remove(guild_id_of(interaction), stored.id)
-            if had:
-                await refresh_boards(interaction, stored)
-            done = "Removed the portrait of" if had else "There was no portrait to remove for"
+                if not await tx.portraits.remove(guild_id_of(interaction), stored.id):
+                    raise BotError(NO_PORTRAIT.format(name=plain(stored.name)))  # nothing kept
+            await refresh_boards(interaction, stored)
             await replies.send(
-                interaction, f"{done} **{plain(stored.name)}**.", ephemeral=True, allowed_mentions=NO_PINGS
+                interaction,
+                f"Removed the portrait of **{plain(stored.name)}**.",
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
             )
             return
         # Downloading and decoding take a moment: answer within Discord's 3 s first, privately so
         # a refusal that follows stays private too.
         await replies.defer(interaction, ephemeral=True)
-        await save_portrait(interaction, stored, await read_upload(image))
+        picture = await self.bot.portrait_reader.read_upload(image, interaction.user.id)
+        await save_portrait(interaction, stored, picture)
         note = f"New portrait for **{plain(stored.name)}**."
         await send_sheet(interaction, stored, ephemeral=True, notes=(note,))
 
@@ -194,7 +200,8 @@ class PortraitCommands(commands.Cog):
             if not files:
                 raise BotError(NOTHING_SENT)
             await replies.defer(interaction, ephemeral=True)
-            await save_portrait(interaction, stored, await read_upload(files[0]))
+            picture = await self.bot.portrait_reader.read_upload(files[0], interaction.user.id)
+            await save_portrait(interaction, stored, picture)
             note = f"New portrait for **{plain(stored.name)}**."
             await send_sheet(interaction, stored, ephemeral=True, notes=(note,))
         except Exception as error:

@@ -2,21 +2,21 @@
 shows one, and hostile images, each refused privately with nothing stored.
 
 The fake Discord serves each attachment from its 127.0.0.1 CDN, as Discord does; the bot
-downloads it (``discord.Attachment.read``), decodes it with limits in a worker thread and stores
-only its own re-encoding (``bot.render.portraits``).
+downloads it (``discord.Attachment.read``), has a child process decode it with limits and stores
+only its own re-encoding (``bot.render.portrait_reader``; the limits themselves are tested in
+``test_portrait_limits.py``, and that no thread of the bot decodes in ``test_loop_stalls.py``).
 """
 
 import base64
 import io
 import json
-import threading
 from pathlib import Path
 
 import pytest
 from PIL import Image, PngImagePlugin
 
-from bot.render import portraits
-from bot.render.portraits import FILE_NAME, MAX_UPLOAD_BYTES, SIDE, portrait_url, portrait_urls, reencode
+from bot.render.portrait_worker import SIDE, reencode
+from bot.render.portraits import FILE_NAME, MAX_UPLOAD_BYTES, portrait_url, portrait_urls
 from fake_discord.message_payloads import avatar_hash
 from fake_discord.payloads import JSON
 from rules.character import export_character, revise_character
@@ -280,19 +280,6 @@ def test_every_accepted_image_becomes_a_small_bare_webp(
     assert (image.format, image.size, image.mode) == ("WEBP", size, mode)
     assert getattr(image, "n_frames", 1) == 1
     assert not image.getexif() and not {"exif", "icc_profile", "xmp", "Author"} & set(image.info)
-
-
-async def test_decoding_runs_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    threads: list[threading.Thread] = []
-    original = portraits.reencode
-
-    def recording(data: bytes) -> bytes:
-        threads.append(threading.current_thread())
-        return original(data)
-
-    monkeypatch.setattr(portraits, "reencode", recording)
-    assert await portraits.accept(png((50, 50), "RGB"))
-    assert threads and threading.main_thread() not in threads
 
 
 def test_portrait_urls_only_with_a_public_address() -> None:
