@@ -11,7 +11,7 @@ from bot.access import is_secret, visibility_of
 from bot.render.conflict_events import event_line
 from bot.render.dice import faces_text
 from bot.render.visibility import FULL
-from rules.character import Character
+from rules.character import Character, CharacterKind
 from rules.conflict import Conflict, Event
 from rules.conflict import events as ev
 from rules.contest import ContestResult, Side
@@ -126,6 +126,17 @@ def sheet_change(at: datetime, stored: StoredCharacter, after: Character) -> lis
     return sheet_entries(stored.character, after, at, character_id=stored.id, hidden=hidden)
 
 
+def _who(
+    conflict: Conflict, sheets: Mapping[int, Character], character: int | None
+) -> tuple[str, CharacterKind | None]:
+    """A fighter's name and kind as the Conflict has them (its sheet's, once they have left)."""
+    found = conflict.find(character) if character is not None else None
+    if found is not None:
+        return found.name, found.kind
+    sheet = sheets.get(character) if character is not None else None
+    return (sheet.name, sheet.kind) if sheet is not None else ("", None)
+
+
 _TOLD = (ev.DamageDealt, ev.Defeated, ev.BeatCaught, ev.RoundStarted, ev.ConflictEnded)
 
 
@@ -145,7 +156,7 @@ def conflict_entries(
         if not isinstance(event, _TOLD):
             continue
         full, shown = event_line(conflict, event, FULL), event_line(conflict, event, public)
-        kind, hero, amount, character = EntryKind.ROUND, "", 0, None
+        kind, amount, character = EntryKind.ROUND, 0, None
         if isinstance(event, ev.RoundStarted) and event.round == 1:
             kind = EntryKind.CONFLICT_BEGAN
             full = shown = f"A {conflict.type.value} Conflict began, for {conflict.stakes}"
@@ -158,9 +169,7 @@ def conflict_entries(
             kind, character = EntryKind.DEFEATED, event.participant
         elif isinstance(event, ev.BeatCaught):
             kind, character, amount = EntryKind.BEAT, event.participant, 1
-        if character is not None:
-            found = conflict.find(character)
-            hero = found.name if found is not None else sheets[character].name if character in sheets else ""
+        hero, who = _who(conflict, sheets, character)
         entries.append(
             JournalEntry(
                 at=at,
@@ -169,6 +178,7 @@ def conflict_entries(
                 public=_clip(shown),
                 character_id=character,
                 hero=hero,
+                character_kind=who,
                 amount=amount,
                 numbers_public=public.shows(character) if character is not None else True,
                 conflict_id=conflict_id,
@@ -185,6 +195,7 @@ def conflict_entries(
                         public=text if public.shows(event.target) else None,
                         character_id=event.target,
                         hero=hero,
+                        character_kind=who,
                         amount=1,
                         conflict_id=conflict_id,
                     )
