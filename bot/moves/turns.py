@@ -132,8 +132,9 @@ class News:
 
 
 def hero_news(events: Sequence[Event], conflict: Conflict, sheets: Mapping[int, Character]) -> list[News]:
-    """What a Hero's player must be told by name: a new Burden, or defeat (docs/rulings.md §4.21)."""
-    news: list[News] = []
+    """What a Hero's player must be told by name: a new Burden, or defeat (docs/rulings.md §4.21),
+    one line a player, in the order it happened."""
+    news: dict[int, list[str]] = {}
     for event in events:
         who: int | None = None
         if isinstance(event, DamageDealt) and event.burdens_added:
@@ -147,5 +148,5 @@ def hero_news(events: Sequence[Event], conflict: Conflict, sheets: Mapping[int, 
             continue
         sheet = sheets.get(who) if who is not None else None
         if sheet is not None and sheet.kind is CharacterKind.HERO:
-            news.append(News(sheet.owner_id, text))
-    return news
+            news.setdefault(sheet.owner_id, []).append(text)
+    return [News(user, " ".join(texts)) for user, texts in news.items()]

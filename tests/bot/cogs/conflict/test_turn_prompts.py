@@ -135,3 +135,38 @@ async def test_a_wits_tie_settled_by_join_order_says_so_and_offers_the_reorder(b
     joined = await env.slash("/conflict join", user="player2")
     # The tie is the Narrator's to hear, privately (issue 29): the table sees only the order.
     assert "Tied on Wits" not in joined.text and "/conflict order" not in joined.text
+
+
+async def test_a_burden_and_the_next_turn_each_mention_only_their_own_player(bot_env: BotEnv) -> None:
+    """Issue 39: the Thug's blow gives Vin a Burden and Kell is up next. Each line mentions
+    only its own player, so neither reads as told of the other's news."""
+    env = bot_env
+    env.bot.conflicts.grace.seconds = 0
+    await env.play(
+        [
+            ("player1", "/character create name:Vin physique:3 wits:4"),
+            ("player2", "/character create name:Kell physique:4 wits:5"),
+            ("narrator", "/character create name:Thug kind:Villain physique:5 wits:2"),
+            ("narrator", "/edit prop-add prop:Club weapon:3 name:Thug"),
+            ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
+            ("player1", "/conflict join"),
+            ("player2", "/conflict join"),
+            ("narrator", "/conflict add character:Thug"),
+            ("narrator", "/conflict begin"),
+            ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+            ("player1", "/declare action:attack target:Thug stat:Physique"),
+            ("player2", "/declare action:attack target:Thug stat:Physique"),
+            ("narrator", "/act dice:5 who:Thug"),
+        ]
+    )
+    blow = await env.harness.click("Don't defend", user="player1")
+    assert not refused(blow) and blow.followups, blow.text
+    told = blow.followups[-1]
+    vin, kell = env.user_id("player1"), env.user_id("player2")
+    lines = str(told["content"]).split("\n")
+    assert lines == [
+        f"<@{vin}> **Vin** gains a Burden: Wounded (Health).",
+        f"<@{kell}> **Kell** acts now with 4 Action Dice: pick a pool (the rest become Defense Dice), "
+        "not act, or take a new action (`/switch`).",
+    ], lines
+    assert mentioned(told) == {vin, kell}
