@@ -119,7 +119,7 @@ def _target_down(conflict: Conflict, actor: Participant) -> str:
         return ""
     target = conflict.find(aim)
     if target is None:
-        return "their target"
+        return conflict.departed_name(aim) or "their target"
     return target.name if target.defeated else ""
 
 

@@ -27,6 +27,7 @@ async def test_a_target_who_left_is_named_by_the_name_they_had(bot_env: BotEnv) 
     )
     gone = await env.slash("/conflict remove who:Thug", user="narrator")
     assert not refused(gone), gone.content
+    assert "**Vin** acts now, but Thug is out of the fight" in gone.text, gone.text
     board = await settled_board(env)
     assert "someone" not in board, board
     assert "attack → **Thug** (left)" in board, board
