@@ -122,7 +122,7 @@ def _turn_question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: V
     if turn.step == "declare":
         text = declare_question(turn.name, turn.round, turn.stat, turn.many)
     else:
-        text = act_question(turn.name, turn.held, turn.act_with, turn.target_down, turn.many)
+        text = act_question(turn.name, turn.held, turn.act_with, turn.target_down, turn.many, turn.switched)
     sheet = sheets.get(turn.participant)
     return Question(Prompt(conflict_id, turn=turn), text, () if sheet is None else (sheet.owner_id,))
 

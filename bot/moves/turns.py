@@ -52,6 +52,9 @@ class Turn:
     buttons offer a new action or not acting, never the fallen target."""
     many: bool = False
     """An Extras group: its question takes plural verbs (docs/rulings.md §8.2)."""
+    switched: bool = False
+    """Switched to a new action this round already: one switch a round, so no new action is
+    offered (docs/rulings.md §4.8)."""
 
     @property
     def key(self) -> str:
@@ -103,12 +106,27 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibilit
         )
     held = actor.round.action_dice
     down = _target_down(conflict, actor)
+    switched = actor.round.switched
     if not view.shows(actor.id):
         # A hidden character's buttons offer every size: their count would tell its dice.
         sizes = () if down else tuple(range(2, 11))
-        return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, None, stat, down, actor.many)
+        return Turn(
+            "act",
+            conflict.round,
+            actor.id,
+            actor.name,
+            targets,
+            sizes,
+            None,
+            stat,
+            down,
+            actor.many,
+            switched,
+        )
     sizes = () if down else tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
-    return Turn("act", conflict.round, actor.id, actor.name, targets, sizes, held, stat, down, actor.many)
+    return Turn(
+        "act", conflict.round, actor.id, actor.name, targets, sizes, held, stat, down, actor.many, switched
+    )
 
 
 def _target_down(conflict: Conflict, actor: Participant) -> str:

@@ -158,6 +158,8 @@ def _act_line(people: Sequence[Participant], limit: int | None, view: Visibility
     together = " (at the same moment)" if len(people) > 1 else ""
     if len(stuck) == len(people):
         return f"Not act{together}: {listed} — `/pass`"
+    if all(p.round.switched for p in people):  # one switch a round (§4.8)
+        return f"Act{together}: {listed} — `/act` (or `/pass`)"
     return f"Act{together}: {listed} — `/act` (or `/switch`, or `/pass`)"
 
 

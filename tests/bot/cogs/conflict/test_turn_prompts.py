@@ -8,13 +8,15 @@ and a restarted bot asks a turn again when its message is gone.
 
 import asyncio
 import copy
+from typing import Any
 
 from rules.conflict import Conflict, Step, waiting
 from storage.conflict_moves import current_conflict
-from testbed.bot_env import BotEnv, refused
+from testbed.bot_env import BotEnv, board_message, controls, refused
+from testbed.cards import card_text
 from testbed.turns import SHEETS, START, Table, mentioned
 
-JSON = dict[str, object]
+JSON = dict[str, Any]
 
 
 async def state(env: BotEnv) -> Conflict:
@@ -170,3 +172,46 @@ async def test_a_burden_and_the_next_turn_each_mention_only_their_own_player(bot
         "not act, or take a new action (`/switch`).",
     ], lines
     assert mentioned(told) == {vin, kell}
+
+
+async def test_a_character_who_switched_this_round_is_not_offered_a_new_action(bot_env: BotEnv) -> None:
+    """One switch a round (docs/rulings.md §4.8): the switcher's turn, asked last, offers a
+    pool or not acting, never "New action…", on its prompt and on the board (issue 39)."""
+    env = bot_env
+    env.bot.conflicts.grace.seconds = 0
+    await env.play(
+        [
+            ("player1", "/character create name:Vin physique:5 wits:4"),
+            ("narrator", "/character create name:Thug kind:Villain physique:3 wits:2"),
+            ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
+            ("player1", "/conflict join"),
+            ("narrator", "/conflict add character:Thug"),
+            ("narrator", "/conflict begin"),
+            ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+            ("player1", "/declare action:attack target:Thug stat:Physique"),
+        ]
+    )
+    first = table_prompt(env, "player1")
+    assert "New action…" in labels(first), "before switching, Vin may switch"
+    await env.play([("player1", "/switch action:attack stat:Physique target:Thug")])
+    await env.play([("narrator", "/act dice:3 who:Thug")])
+    await env.harness.click("Don't defend", user="player1")
+    await env.bot.conflicts.idle()
+    await env.bot.conflicts.boards.idle()
+    asked = table_prompt(env, "player1")
+    assert "**Vin** acts now" in str(asked["content"]), asked["content"]
+    assert "/switch" not in str(asked["content"]), asked["content"]
+    assert labels(asked) == ["Act with 2", "Act with 3", "Not act"], labels(asked)
+    board = await board_message(env)
+    assert "New action…" not in labels(board)
+    assert "Next: Act: **Vin** (3 Action Dice) — `/act` (or `/pass`)" in card_text(board), card_text(board)
+
+
+def table_prompt(env: BotEnv, user: str) -> JSON:
+    """The newest message that pinged ``user``."""
+    me = env.user_id(user)
+    return next(m for m in reversed(env.harness.fake.messages.values()) if me in mentioned(m))
+
+
+def labels(message: JSON) -> list[str]:
+    return [str(c.get("label")) for c in controls(message) if c.get("type") == 2 and c.get("label")]
