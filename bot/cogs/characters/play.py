@@ -58,6 +58,7 @@ from rules.character import (
     step_down_burden,
     step_up_burden,
 )
+from rules.character.burden_track import TO_REMOVE, TO_STEP
 from rules.journal import NARRATOR, Viewer
 from rules.words import count_of
 
@@ -274,7 +275,7 @@ class BurdenCommands(
         self, interaction: Interaction, burden: BurdenName, name: OwnCharacter | None = None
     ) -> None:
         stored = await load_to_change(interaction, name, DOING, in_play=True)
-        found = find_burden(stored.character, burden)
+        found = find_burden(stored.character, burden, TO_REMOVE)
         saved = await save(interaction, stored, remove_burden(stored.character, burden))
         summary = f"Removed the Burden {plain(found.name)}."
         await replies.send(interaction, embed=change_embed(saved.character, summary, sections=["burdens"]))
@@ -296,7 +297,7 @@ class BurdenCommands(
         name: OwnCharacter | None = None,
     ) -> None:
         stored = await load_to_change(interaction, name, DOING, in_play=True)
-        found = find_burden(stored.character, burden)
+        found = find_burden(stored.character, burden, TO_STEP)
         stepped = (step_up_burden if direction == "up" else step_down_burden)(stored.character, burden)
         saved = await save(interaction, stored, stepped)
         after = next((b for b in saved.character.burdens if b.name == found.name), None)
