@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.conflict import Conflict, Step, waiting
 from storage.conflict_moves import current_conflict
-from testbed.bot_env import BotEnv, board_message, controls, refused
+from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_message, controls, refused
 from testbed.cards import card_text
 from testbed.turns import SHEETS, START, Table, mentioned
 
@@ -144,23 +144,12 @@ async def test_a_burden_and_the_next_turn_each_mention_only_their_own_player(bot
     only its own player, so neither reads as told of the other's news."""
     env = bot_env
     env.bot.conflicts.grace.seconds = 0
-    await env.play(
-        [
-            ("player1", "/character create name:Vin physique:3 wits:4"),
-            ("player2", "/character create name:Kell physique:4 wits:5"),
-            ("narrator", "/character create name:Thug kind:Villain physique:5 wits:2"),
-            ("narrator", "/edit prop-add prop:Club weapon:3 name:Thug"),
-            ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
-            ("player1", "/conflict join"),
-            ("player2", "/conflict join"),
-            ("narrator", "/conflict add character:Thug"),
-            ("narrator", "/conflict begin"),
-            ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
-            ("player1", "/declare action:attack target:Thug stat:Physique"),
-            ("player2", "/declare action:attack target:Thug stat:Physique"),
-            ("narrator", "/act dice:5 who:Thug"),
-        ]
-    )
+    duel = rated("physique:3 wits:4", "physique:5 wits:2")
+    kell = [("player2", "/character create name:Kell physique:4 wits:5")]
+    club = [("narrator", "/edit prop-add prop:Club weapon:3 name:Thug")]
+    joins = [("player2", "/conflict join")]
+    declares = [("player2", "/declare action:attack target:Thug stat:Physique")]
+    await env.play([*duel[:2], *kell, *club, *duel[2:5], *joins, *duel[5:], *declares, THUG_ATTACKS])
     blow = await env.harness.click("Don't defend", user="player1")
     assert not refused(blow) and blow.followups, blow.text
     told = blow.followups[-1]
@@ -179,18 +168,7 @@ async def test_a_character_who_switched_this_round_is_not_offered_a_new_action(b
     pool or not acting, never "New action…", on its prompt and on the board (issue 39)."""
     env = bot_env
     env.bot.conflicts.grace.seconds = 0
-    await env.play(
-        [
-            ("player1", "/character create name:Vin physique:5 wits:4"),
-            ("narrator", "/character create name:Thug kind:Villain physique:3 wits:2"),
-            ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
-            ("player1", "/conflict join"),
-            ("narrator", "/conflict add character:Thug"),
-            ("narrator", "/conflict begin"),
-            ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
-            ("player1", "/declare action:attack target:Thug stat:Physique"),
-        ]
-    )
+    await env.play(rated("physique:5 wits:4", "physique:3 wits:2"))  # Vin acts first
     first = table_prompt(env, "player1")
     assert "New action…" in labels(first), "before switching, Vin may switch"
     await env.play([("player1", "/switch action:attack stat:Physique target:Thug")])
@@ -205,6 +183,17 @@ async def test_a_character_who_switched_this_round_is_not_offered_a_new_action(b
     board = await board_message(env)
     assert "New action…" not in labels(board)
     assert "Next: Act: **Vin** (3 Action Dice) — `/act` (or `/pass`)" in card_text(board), card_text(board)
+
+
+def rated(vin: str, thug: str) -> list[tuple[str, str]]:
+    """``DUEL`` with Vin's and the Thug's ratings (``physique:5 wits:4``): who acts first follows."""
+    return [
+        (
+            user,
+            line.replace("physique:3 wits:4", vin).replace("kind:Villain physique:5", f"kind:Villain {thug}"),
+        )
+        for user, line in DUEL
+    ]
 
 
 def table_prompt(env: BotEnv, user: str) -> JSON:
