@@ -287,15 +287,15 @@ async def edit(
     interaction: discord.Interaction[Any],
     *,
     content: str | None = None,
-    embed: discord.Embed | None = None,
+    embed: discord.Embed | None = discord.utils.MISSING,
     embeds: list[discord.Embed] | None = None,
     view: BaseView | None = discord.utils.MISSING,
     allowed_mentions: discord.AllowedMentions | None = None,
 ) -> None:
     """Update the message a button or form was used on (the first response, or an edit of the
-    original once deferred). ``view=None`` removes its buttons. A card (a ``LayoutView``) goes
-    alone, and clears the content and embeds the message had: so an embed message becomes a
-    card (Discord allows that way only)."""
+    original once deferred). ``view=None`` removes its buttons and ``embed=None`` its embed (left
+    out, each stays as it was). A card (a ``LayoutView``) goes alone, and clears the content and
+    embeds the message had: so an embed message becomes a card (Discord allows that way only)."""
     _card_alone(view, content, embed, embeds)
     answer = state(interaction)
     kwargs: dict[str, Any] = {"view": view, "allowed_mentions": _unique(allowed_mentions or NO_PINGS)}
@@ -303,7 +303,7 @@ async def edit(
         kwargs |= {"content": None, "embed": None}
     if content is not None:
         kwargs["content"] = _clip(content)
-    if embed is not None:
+    if embed is not discord.utils.MISSING:
         kwargs["embed"] = embed
     if embeds is not None:
         kwargs["embeds"] = embeds

@@ -20,8 +20,9 @@ from bot.app import MistbornBot
 from bot.config import Settings
 from bot.logs import redact_handlers
 from fake_discord.console import Terminal, run_console
+from fake_discord.console_commands import MEMBER_NAME
 from fake_discord.terminal import PromptTerminal
-from fake_discord.world import offline_world
+from fake_discord.world import DEFAULT_MEMBERS, World, offline_world
 from storage import Storage
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -67,8 +68,10 @@ async def run_offline(
     output: TextIO | None = None,
     terminal: Terminal | None = None,
 ) -> int:
-    """The same server and member ids on every run (``offline_world``), so sheets persist."""
-    world = offline_world(user=user, narrator=narrator)
+    """The same server and member ids on every run (``offline_world``), so sheets persist; and
+    the same members, each by name (``seated_members``), so a mention of one shows who it is."""
+    seats = settings.db_path.parent / "console-members"
+    world = offline_world(user=user, narrator=narrator, seated=seated_members(seats))
     local = settings.model_copy(update={"dev_guild_id": world.guild.id})
     if local.web_port is None:  # the web view is on in the console: /web gives its link
         local = local.model_copy(update={"web_port": 0})
@@ -78,16 +81,38 @@ async def run_offline(
             # Global commands too: a DM or a server without the bot (!where) offers only those.
             return MistbornBot(settings=local, storage=storage, rng=random.SystemRandom(), sync_global=True)
 
-        return await run_console(
-            make_bot,
-            input=input or sys.stdin,
-            output=output or sys.stdout,
-            user=user,
-            world=world,
-            terminal=terminal,
-            idle=lambda bot: cast(MistbornBot, bot).conflicts.idle(),
-            saves=saved_files(settings),
-        )
+        try:
+            return await run_console(
+                make_bot,
+                input=input or sys.stdin,
+                output=output or sys.stdout,
+                user=user,
+                world=world,
+                terminal=terminal,
+                idle=lambda bot: cast(MistbornBot, bot).conflicts.idle(),
+                saves=saved_files(settings),
+            )
+        finally:
+            keep_seated(seats, world)
+
+
+def seated_members(path: Path) -> list[str]:
+    """The members earlier runs seated (``!as player3``, ``--user alice``), one name a line;
+    a line that cannot be a member's name is passed over."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []
+    return [line for line in map(str.strip, lines) if MEMBER_NAME.fullmatch(line)]
+
+
+def keep_seated(path: Path, world: World) -> None:
+    """Write down who sits at the table beyond the default three, for the next run."""
+    names = [
+        m.user.name for m in world.guild.members if not m.user.bot and m.user.name not in DEFAULT_MEMBERS
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{name}\n" for name in names), encoding="utf-8")
 
 
 def saved_files(settings: Settings) -> Path:

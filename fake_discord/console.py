@@ -152,6 +152,9 @@ class Console:
         word, _, rest = line.partition(" ")
         rest = rest.strip()
         if line.startswith("/"):
+            leaving = word[1:].lower() in ("quit", "exit")
+            if leaving and not any(c["name"].lower() == word[1:].lower() for c in self.h.commands):
+                raise CommandLineError(f"{word} is not a command here: type !quit or press Ctrl-D to leave")
             await self._show(await self.h.slash(line))
         elif word == "!complete":
             await self._complete(rest)

@@ -50,7 +50,7 @@ Console syntax (everything else is sent exactly as Discord would send it):
   !where thread                           type in the server's newest thread (a Conflict's own)
   !commands                               list the synced commands and their options
   !help                                   this text
-  !quit                                   leave (end of input does the same)
+  !quit                                   leave (Ctrl-D, the end of input, does the same)
   # text                                  a comment (ignored), also at the end of a line; a leading
                                           "> " (a transcript's prompt) is ignored too"""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from fake_discord.permissions import (
@@ -202,19 +202,27 @@ class StableSnowflakes(Snowflakes):
 OFFLINE_EPOCH_MS = 1_700_000_000_000 - DISCORD_EPOCH_MS
 
 
-def offline_world(*, user: str = "narrator", narrator: bool = True) -> World:
+DEFAULT_MEMBERS = ("narrator", "player1", "player2")
+"""Who sits at every table (``default_world``)."""
+
+
+def offline_world(*, user: str = "narrator", narrator: bool = True, seated: Iterable[str] = ()) -> World:
     """The offline console's table, with the same server and member ids on every run.
 
     Characters are stored per server and owned by user ids, so stable ids are what let a sheet
     made in one console session be found in the next; messages get ids of their own time. A
     member beyond the default three gets an id derived from their name, so ``--user alice`` and
-    a later ``!as alice`` are always the same Alice.
+    a later ``!as alice`` are always the same Alice; ``seated``: the members an earlier run
+    seated, at the table again so a mention of them shows their name.
     """
     world = default_world(user=user, narrator=narrator, ids=StableSnowflakes())
     member = world.guild.member(user)
-    if member is not None and user not in ("narrator", "player1", "player2"):
+    if member is not None and user not in DEFAULT_MEMBERS:
         member.user.id = offline_member_id(user)
     world.member_id = offline_member_id
+    for name in seated:
+        if world.guild.member(name) is None:
+            world.add_member(name)
     # Only the table is fixed: a message or an interaction made now carries now in its id, as on
     # Discord, so its age is real (a Narrator waits for a player's defence in the console too).
     world.ids = Snowflakes()

@@ -21,7 +21,15 @@ from enum import StrEnum
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from rules.character import Character, Resilience, Standing, resilience_lost, standing_available
+from rules.character import (
+    Character,
+    CharacterKind,
+    Resilience,
+    Standing,
+    resilience_lost,
+    standing_available,
+)
+from rules.words import count_of
 
 TEXT_MAX = 1000
 
@@ -58,7 +66,10 @@ class JournalEntry(BaseModel):
     owner_id: int | None = None
     character_id: int | None = None
     hero: str = ""
-    """The character's name when it happened (a Hero's tallies in the recap group by it)."""
+    """The character's name when it happened (a character's tallies in the recap group by it)."""
+    character_kind: CharacterKind | None = None
+    """The character's kind when it happened: the recap tallies Heroes, Villains and Extras under
+    headings of their own. An entry written before it was kept has None, and was a Hero's."""
     amount: int = 0
     outcome: int | None = None
     """A roll's Outcome, for the night's best and worst roll."""
@@ -116,13 +127,7 @@ def sheet_entries(
     none of it and only the Narrator's version tells it.
     """
     name = after.name
-    found: list[tuple[EntryKind, int, str]] = []
-    for resilience in Resilience:
-        lost = resilience_lost(after, resilience) - resilience_lost(before, resilience)
-        if lost > 0:
-            found.append((EntryKind.DAMAGE, lost, f"{name} took {lost} {resilience.label} damage."))
-        elif lost < 0:
-            found.append((EntryKind.HEALING, -lost, f"{name} recovered {-lost} {resilience.label}."))
+    found: list[tuple[EntryKind, int, str]] = _wear(before, after)
     for standing in Standing:
         change = standing_available(before, standing) - standing_available(after, standing)
         if change > 0 and after.standings.get(standing) == before.standings.get(standing):
@@ -154,10 +159,33 @@ def sheet_entries(
             public=None if hidden else text[:TEXT_MAX],
             character_id=character_id,
             hero=name,
+            character_kind=after.kind,
             amount=amount,
         )
         for kind, amount, text in found
     ]
+
+
+def _wear(before: Character, after: Character) -> list[tuple[EntryKind, int, str]]:
+    """Damage and healing: a Resilience's points, or an Extras group's members, each point of
+    damage defeating one (docs/rulings.md §5.3); a defeated Extra's Resiliences are not 12 damage."""
+    name = after.name
+    if before.is_extra and after.is_extra:
+        down = before.members_left - after.members_left
+        standing = f"({before.members_left} → {after.members_left} standing)"
+        if down > 0:
+            return [(EntryKind.DAMAGE, down, f"{name}: {count_of(down, 'member')} down {standing}.")]
+        if down < 0:
+            return [(EntryKind.HEALING, -down, f"{name}: {count_of(-down, 'member')} back {standing}.")]
+        return []
+    found: list[tuple[EntryKind, int, str]] = []
+    for resilience in Resilience:
+        lost = resilience_lost(after, resilience) - resilience_lost(before, resilience)
+        if lost > 0:
+            found.append((EntryKind.DAMAGE, lost, f"{name} took {lost} {resilience.label} damage."))
+        elif lost < 0:
+            found.append((EntryKind.HEALING, -lost, f"{name} recovered {-lost} {resilience.label}."))
+    return found
 
 
 def _growth(before: Character, after: Character) -> str:

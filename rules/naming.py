@@ -117,16 +117,23 @@ def close_names(typed: str, names: Iterable[str], count: int = 3) -> list[str]:
     return [by_key[key] for key in found]
 
 
-def did_you_mean(typed: str, names: Iterable[str]) -> str:
+def did_you_mean(typed: str, names: "Iterable[str] | KnownNames", shown: Callable[[str], str] = str) -> str:
     """ " Did you mean Steel?" (or "Steel or Iron?") for a name nobody has; "" when nothing is close.
 
-    The one place every refusal of a metal, stat, Attribute, Standing, Resilience or Power name
-    gets its suggestion (docs/rulings.md §8.4).
+    The one place every refusal of a metal, stat, Attribute, Standing, Resilience, Power or
+    character name gets its suggestion (docs/rulings.md §8.4). A :class:`KnownNames` (a server's
+    characters, however many) suggests its one closest name, at a bounded cost. ``shown`` makes
+    a name fit to show: a character's name is user text, which the bot makes inert.
     """
-    found = close_names(typed, names)
+    if isinstance(names, KnownNames):
+        closest = names.closest(typed)
+        found = [closest] if closest is not None else []
+    else:
+        found = close_names(typed, names)
     if not found:
         return ""
-    listed = found[0] if len(found) == 1 else ", ".join(found[:-1]) + " or " + found[-1]
+    said = [shown(name) for name in found]
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]
     return f" Did you mean {listed}?"
 
 
@@ -137,9 +144,11 @@ class KnownNames:
     server's 2,000 Heroes costs 50 × 2,000 substring tests, not that many normalizations.
     """
 
-    def __init__(self, names: Iterable[str]) -> None:
+    def __init__(self, names: Iterable[str], keys: Iterable[tuple[str, str]] | None = None) -> None:
+        """``keys``: each name's :func:`name_key` and :func:`search_key`, when they were worked
+        out already (``storage`` keeps them beside each name)."""
         self.names = list(names)
-        self._keys = [(name_key(name), search_key(name)) for name in self.names]
+        self._keys = list(keys) if keys is not None else [(name_key(n), search_key(n)) for n in self.names]
 
     def find(self, typed: str) -> list[str]:
         """What :func:`find_named` finds for ``typed`` among the names, in its order."""

@@ -10,15 +10,17 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from rules.character import CharacterKind
 from rules.journal import EntryKind, JournalEntry, Viewer, reads_full, visible
 
 
 class Tally(BaseModel):
-    """One Hero's night in numbers."""
+    """One character's night in numbers; ``kind`` says under which heading it goes."""
 
     model_config = ConfigDict(frozen=True)
 
     name: str
+    kind: CharacterKind = CharacterKind.HERO
     damage: int = 0
     healed: int = 0
     spent: int = 0
@@ -56,7 +58,7 @@ def build_recap(entries: Sequence[JournalEntry], viewer: Viewer) -> Recap:
     """The recap of ``entries`` (one session, in order) as ``viewer`` may read it."""
     shown = visible(entries, viewer)
     conflicts: list[str] = []
-    tallies: dict[str, dict[str, int]] = {}
+    tallies: dict[tuple[CharacterKind, str], dict[str, int]] = {}
     gained: list[str] = []
     eased: list[str] = []
     contests: list[str] = []
@@ -73,7 +75,7 @@ def build_recap(entries: Sequence[JournalEntry], viewer: Viewer) -> Recap:
         ):
             conflicts.append(line)
         elif kind in _TALLIED and full and entry.hero:
-            counts = tallies.setdefault(entry.hero, {})
+            counts = tallies.setdefault((entry.character_kind or CharacterKind.HERO, entry.hero), {})
             field = _TALLIED[kind]
             counts[field] = counts.get(field, 0) + (entry.amount or 1)
         elif kind is EntryKind.BURDEN_GAINED:
@@ -94,7 +96,9 @@ def build_recap(entries: Sequence[JournalEntry], viewer: Viewer) -> Recap:
     worst = min(rolled, key=lambda r: r[0]) if rolled else None
     return Recap(
         conflicts=tuple(conflicts),
-        tallies=tuple(Tally(name=name, **counts) for name, counts in sorted(tallies.items())),
+        tallies=tuple(
+            Tally(name=name, kind=kind, **counts) for (kind, name), counts in sorted(tallies.items())
+        ),
         burdens_gained=tuple(gained),
         burdens_eased=tuple(eased),
         best=best[1] if best else None,

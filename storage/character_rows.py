@@ -68,6 +68,7 @@ STAMPS_OWNER = STAMPS + " AND owner_id = ?"
 SUMMARY = "SELECT id, name, kind, owner_id, revealed, sort_key"
 SUMMARIES = SUMMARY + " FROM characters WHERE guild_id = ?"
 SUMMARIES_OWNER = SUMMARY + " FROM characters WHERE guild_id = ? AND owner_id = ?"
+NAMES = "SELECT name, name_key, search_key FROM characters WHERE guild_id = ?"
 EXACT = SUMMARY + ", 1 AS exact FROM characters WHERE guild_id = ? AND name_key = ?"
 CONTAINING = (
     SUMMARY + ", 0 AS exact FROM characters WHERE guild_id = ? AND name_key <> ? AND instr(search_key, ?) > 0"

@@ -17,10 +17,10 @@ from datetime import datetime
 from typing import NoReturn
 
 from rules.character import Character, revise_character
+from rules.naming import KnownNames, search_key
 
 # ``name_key`` stays importable from here for callers not yet on ``rules.naming``.
 from rules.naming import name_key as name_key
-from rules.naming import search_key
 from storage import sheet_format
 from storage.character_rows import (
     BY_ID,
@@ -32,6 +32,7 @@ from storage.character_rows import (
     LOOP_SEARCH,
     MAX_SEARCH,
     MISSING,
+    NAMES,
     PG_ROW_VALUES,
     PG_UPDATE_MANY,
     PUBLIC,
@@ -197,6 +198,16 @@ class CharacterRepository:
         params: tuple[int, ...] = (guild_id,) if owner_id is None else (guild_id, owner_id)
         sql = (SUMMARIES if owner_id is None else SUMMARIES_OWNER) + public + " ORDER BY sort_key"
         return [summary_of(row) for row in await fetch_all(self._session.reader, sql, params)]
+
+    async def known_names(self, guild_id: int, *, public_only: bool = False) -> KnownNames:
+        """Every character's name in the server (only the public ones with ``public_only``) with
+        the keys stored beside it, for "did you mean" (``rules.naming.did_you_mean``): nothing
+        is normalized again, so a mistyped name costs a comparison, not a roster's keys."""
+        sql = NAMES + (PUBLIC if public_only else "")
+        rows = await fetch_all(self._session.reader, sql, (guild_id,))
+        return KnownNames(
+            [row["name"] for row in rows], [(row["name_key"], row["search_key"]) for row in rows]
+        )
 
     async def page(
         self, guild_id: int, owner_id: int | None, *, public_only: bool, limit: int, offset: int

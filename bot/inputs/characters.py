@@ -7,7 +7,8 @@ question back to the user. Names always come from this server only.
 
 A player finds and is offered only the sheets they may read (docs/rulings.md §7.1): Heroes and
 revealed Villains and Extras. The Narrator's secret ones are neither suggested nor found by a
-part of their name; typed in full, the player is told it is the Narrator's.
+part of their name; typed in full, the player is told it is the Narrator's. A name that finds
+nothing gets the closest readable name back ("Did you mean Vin?", ``rules.naming``, §8.4).
 """
 
 import discord
@@ -19,6 +20,7 @@ from bot.errors import BotError
 from bot.moves.named import shown
 from bot.render.common import plain
 from rules.character.limits import NAME_MAX
+from rules.naming import did_you_mean
 from storage import StoredCharacter
 from storage.active import AtTable
 
@@ -52,9 +54,11 @@ async def find_character(interaction: Interaction, typed: str) -> StoredCharacte
     if not found:
         if exact is not None:
             caller.require_read(exact.character, exact.revealed)
+        readable = await storage.characters.known_names(guild_id, public_only=public_only)
+        hint = did_you_mean(typed, readable, shown=plain)
         raise BotError(
             f"There is no character named {shown(typed)} in this server; "
-            "`/character list` shows the sheets here."
+            f"`/character list` shows the sheets here.{hint}"
         )
     names = ", ".join(plain(c.name) for c in found[:5])
     more = ", …" if len(found) > 5 else ""

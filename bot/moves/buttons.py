@@ -31,8 +31,8 @@ def turn_items(conflict_id: int, turn: Turn) -> Items:
         choices = ("action", "defence", "noroll")
         return [*menu, *(declare_button(conflict_id, round_number, who, choice) for choice in choices)]
     items: Items = [act_button(conflict_id, round_number, who, dice) for dice in (*turn.act_with, 0)]
-    can_switch = turn.held is None or turn.held >= MIN_POOL
-    if (turn.act_with or (turn.target_down and can_switch)) and turn.targets:
+    can_switch = not turn.switched and (turn.held is None or turn.held >= MIN_POOL)
+    if can_switch and (turn.act_with or turn.target_down) and turn.targets:
         items.append(new_action_button(conflict_id, round_number, who))
     return items
 

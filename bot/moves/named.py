@@ -16,7 +16,7 @@ from bot.render.common import clip, plain
 from rules.character import Character
 from rules.character.limits import NAME_MAX
 from rules.conflict import Conflict, Participant
-from rules.naming import find_named
+from rules.naming import did_you_mean, find_named
 from rules.words import verb
 
 Sheets = Mapping[int, Character]
@@ -47,7 +47,8 @@ def find_participant(conflict: Conflict, typed: str) -> Participant:
         names = ", ".join(plain(p.name) for p in found[:10])
         raise BotError(f"Several participants match {shown(typed)}: {names}. Type more of the name.")
     names = ", ".join(plain(p.name) for p in conflict.participants) or "nobody yet"
-    raise BotError(f"Nobody called {shown(typed)} is in this Conflict. In it: {names}.")
+    hint = did_you_mean(typed, [p.name for p in conflict.participants], shown=plain)
+    raise BotError(f"Nobody called {shown(typed)} is in this Conflict.{hint} In it: {names}.")
 
 
 def controls(caller: Caller, participant: Participant, sheets: Sheets) -> bool:

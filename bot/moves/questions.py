@@ -133,7 +133,9 @@ def _turn_question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: V
     if turn.step == "declare":
         text = declare_question(turn.name, turn.round, turn.stat, turn.many)
     else:
-        text = act_question(turn.name, turn.held, turn.act_with, turn.target_down, turn.many, turn.beat)
+        text = act_question(
+            turn.name, turn.held, turn.act_with, turn.target_down, turn.many, turn.beat, turn.switched
+        )
     sheet = sheets.get(turn.participant)
     # A hidden character's act buttons offer every size; the Narrator view tells the dice it holds.
     hidden = turn.step == "act" and not view.shows(turn.participant)

@@ -231,27 +231,24 @@ class ConflictFlow:
             applied=applied,
             private=private if narrator else None,
         )
+        # Each line mentions only the player it concerns: a Burden's player is not told it is
+        # the next player's turn, nor the next player of the Burden (docs/rulings.md §4.21).
         news = hero_news(applied.events, conflict, sheets)
+        told = tuple(n.user for n in news)
+        lines = [f"<@{n.user}> {n.text}" for n in news]
         if news:
-            told = tuple(dict.fromkeys(n.user for n in news))
-            text = " ".join(n.text for n in news)
-            content = " ".join(f"<@{user}>" for user in told) + " " + text
-            reply = replace(reply, content=content, ping=told)
+            reply = replace(reply, content="\n".join(lines), ping=told)
         if applied.stored is None:
             return reply
         asked = question(applied.stored.id, conflict, sheets, view)
         if asked is None or (asked_before(asked, applied.before) and not turn_changed(asked, applied.events)):
             return reply
-        if news:
-            asked = replace(
-                asked, text=f"{text}\n{asked.text}", ping=tuple(dict.fromkeys((*told, *asked.ping)))
-            )
         if asked.prompt.defend_with:
             self.grace.prompted(guild_id, channel_id, asked.prompt.attack_id)
         return replace(
             reply,
-            content=asked.content,
-            ping=asked.ping,
+            content="\n".join([*lines, asked.content]),
+            ping=tuple(dict.fromkeys((*told, *asked.ping))),
             prompt=asked.prompt,
             view=prompt_view(asked.prompt),
         )

@@ -55,6 +55,9 @@ class Turn:
     beat: bool = False
     """The extra action of a caught Beat: its pool comes from the dice left, and a new action
     costs nothing (docs/rulings.md §4.15)."""
+    switched: bool = False
+    """Switched to a new action this round already: one switch a round, so no new action is
+    offered (docs/rulings.md §4.8); a Beat's new action is not a switch, so never for a Beat."""
 
     @property
     def key(self) -> str:
@@ -107,15 +110,38 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibilit
     beat = actor.round.extra_action
     held = actor.round.defense_dice if beat else actor.round.action_dice  # a Beat's: the dice left (§4.15)
     down = _target_down(conflict, actor)
+    switched = actor.round.switched and not beat
     if not view.shows(actor.id):
         # A hidden character's buttons offer every size: their count would tell its dice.
         sizes = () if down else tuple(range(2, 11))
         return Turn(
-            "act", conflict.round, actor.id, actor.name, targets, sizes, None, stat, down, actor.many, beat
+            "act",
+            conflict.round,
+            actor.id,
+            actor.name,
+            targets,
+            sizes,
+            None,
+            stat,
+            down,
+            actor.many,
+            beat=beat,
+            switched=switched,
         )
     sizes = () if down else tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
     return Turn(
-        "act", conflict.round, actor.id, actor.name, targets, sizes, held, stat, down, actor.many, beat
+        "act",
+        conflict.round,
+        actor.id,
+        actor.name,
+        targets,
+        sizes,
+        held,
+        stat,
+        down,
+        actor.many,
+        beat=beat,
+        switched=switched,
     )
 
 
@@ -127,7 +153,7 @@ def _target_down(conflict: Conflict, actor: Participant) -> str:
         return ""
     target = conflict.find(aim)
     if target is None:
-        return "their target"
+        return conflict.departed_name(aim) or "their target"
     return target.name if target.defeated else ""
 
 
@@ -140,8 +166,9 @@ class News:
 
 
 def hero_news(events: Sequence[Event], conflict: Conflict, sheets: Mapping[int, Character]) -> list[News]:
-    """What a Hero's player must be told by name: a new Burden, or defeat (docs/rulings.md §4.21)."""
-    news: list[News] = []
+    """What a Hero's player must be told by name: a new Burden, or defeat (docs/rulings.md §4.21),
+    one line a player, in the order it happened."""
+    news: dict[int, list[str]] = {}
     for event in events:
         who: int | None = None
         if isinstance(event, DamageDealt) and event.burdens_added:
@@ -155,5 +182,5 @@ def hero_news(events: Sequence[Event], conflict: Conflict, sheets: Mapping[int, 
             continue
         sheet = sheets.get(who) if who is not None else None
         if sheet is not None and sheet.kind is CharacterKind.HERO:
-            news.append(News(sheet.owner_id, text))
-    return news
+            news.setdefault(sheet.owner_id, []).append(text)
+    return [News(user, " ".join(texts)) for user, texts in news.items()]

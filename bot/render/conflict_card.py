@@ -117,11 +117,8 @@ def header_text(conflict: Conflict, limit: int | None, view: Visibility) -> str:
     if conflict.ended is not None:
         phase += " (by the Narrator)" if conflict.ended is EndReason.NARRATOR else " (a side was defeated)"
     lines = [f"### {title}", f"Stakes: {plain(conflict.stakes[:STAKES_LIMIT])}", phase]
-    lines += [
-        wrap_row(line)
-        for line in (_order_line(conflict, now.participants, limit, view), _pending_line(conflict, limit))
-        if line
-    ]
+    order, pending = _order_line(conflict, now.participants, limit, view), _pending_line(conflict, limit)
+    lines += [line for line in (wrap_row(order), pending) if line]  # the attack in progress: a sentence
     lines.append(wrap_row("Next: " + next_step_line(conflict, now, limit, view)))
     return fit("\n".join(lines), HEADER_LIMIT)
 

@@ -28,6 +28,7 @@ from bot.render.conflict_events import ended_text
 from bot.render.conflict_words import (
     TITLE_LIMIT,
     aim_text,
+    aimed_at,
     bold,
     is_group,
     next_step_line,
@@ -116,9 +117,9 @@ def _declared_short(conflict: Conflict, participant: Participant, limit: int | N
     if action.kind is ActionKind.ATTACK:
         kind = f"{action.attack_kind.value} " if action.attack_kind is not None else ""
         aim = f" ({RESILIENCE_SHORT[action.resilience]})" if action.resilience is not None else ""
-        return f"{kind}attack → {bold(conflict.name_of(action.target), limit)}{aim}"
+        return f"{kind}attack → {aimed_at(conflict, action.target, limit)}{aim}"
     if action.kind is ActionKind.ACTION:
-        target = f" → {bold(conflict.name_of(action.target), limit)}" if action.target is not None else ""
+        target = f" → {aimed_at(conflict, action.target, limit)}" if action.target is not None else ""
         return f"action{target}"
     return "full defence" if action.kind is ActionKind.FULL_DEFENCE else "no roll"
 
@@ -190,7 +191,7 @@ def _numbers(conflict: Conflict, participant: Participant, sheet: Character | No
 def _order_line(conflict: Conflict, turn: tuple[int, ...], limit: int | None, view: Visibility) -> str:
     if conflict.phase is Phase.GATHER:  # docs/rulings.md §4.22: who is in so far, in their order
         names = [bold(p.name, limit) for p in declaration_order(conflict)]
-        return f"Joined so far ({len(names)}): " + (", ".join(names) or "nobody yet")
+        return f"Joined so far ({len(names)}): " + (" · ".join(names) or "nobody yet")
     if conflict.phase is Phase.DECLARE:
         names = []
         for p in declaration_order(conflict):
@@ -241,11 +242,8 @@ def _status(
         lines[-1] += (
             " (by the Narrator)" if conflict.ended is EndReason.NARRATOR else " (a side was defeated)"
         )
-    lines += [
-        wrap_row(line)
-        for line in (_order_line(conflict, now.participants, limit, view), _pending_line(conflict, limit))
-        if line
-    ]
+    order, pending = _order_line(conflict, now.participants, limit, view), _pending_line(conflict, limit)
+    lines += [line for line in (wrap_row(order), pending) if line]  # the attack in progress: a sentence
     embed.description = fit("\n".join(lines), DESCRIPTION_LIMIT)
     people = sorted(conflict.participants, key=declaration_key)
     for side in Side:

@@ -24,11 +24,19 @@ def act_question(
     target_down: str = "",
     many: bool = False,
     beat: bool = False,
+    switched: bool = False,
 ) -> str:
-    """``beat``: the extra action of a caught Beat, from the dice left (docs/rulings.md §4.15)."""
+    """``beat``: the extra action of a caught Beat, from the dice left (docs/rulings.md §4.15);
+    ``switched``: a new action was taken this round already, so none is offered (one switch a
+    round, docs/rulings.md §4.8)."""
     if beat:
         return beat_question(name, held, sizes, target_down, many)
     who = says(f"**{plain(name)}**", "acts", many)
+    if target_down and switched:
+        return (
+            f"{who} now, but {plain(target_down)} is out of the fight, and a new action was taken "
+            "this round already: only not acting is left."
+        )
     if target_down:
         return (
             f"{who} now, but {plain(target_down)} is out of the fight: take a new action "
@@ -40,6 +48,8 @@ def act_question(
             f"{'Die' if held == 1 else 'Dice'}: too few for a pool, so only not acting is left."
         )
     dice = "" if held is None else f" with {held} Action {'Die' if held == 1 else 'Dice'}"
+    if switched:
+        return f"{who} now{dice}: pick a pool (the rest become Defense Dice) or not act."
     return (
         f"{who} now{dice}: pick a pool (the rest become Defense Dice), not act, "
         "or take a new action (`/switch`)."

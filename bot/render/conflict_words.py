@@ -50,6 +50,15 @@ def who(conflict: Conflict, participant_id: int | None, limit: int | None = None
     return bold(conflict.name_of(participant_id), limit)
 
 
+def aimed_at(conflict: Conflict, participant_id: int | None, limit: int | None = None) -> str:
+    """Whom a declaration aims at, in bold; a fighter who left since is named and said to have
+    left ("**Thug** (left)"), never "someone"."""
+    if participant_id is None or conflict.find(participant_id) is not None:
+        return who(conflict, participant_id, limit)
+    name = conflict.departed_name(participant_id)
+    return f"{bold(name, limit)} (left)" if name is not None else conflict.name_of(participant_id)
+
+
 def is_group(conflict: Conflict, participant_id: int | None) -> bool:
     """A group of Extras (size above 1) reads as plural, whatever its name (docs/rulings.md §8.2)."""
     found = conflict.find(participant_id) if participant_id is not None else None
@@ -96,9 +105,11 @@ def action_phrase(conflict: Conflict, action: ActionSpec) -> str:
     if action.kind is ActionKind.ATTACK:
         aim = f" ({action.resilience.label})" if action.resilience is not None else ""
         kind = f"a {action.attack_kind.value} attack" if action.attack_kind is not None else "an attack"
-        text = f"{kind} on {who(conflict, action.target)}{aim}"
+        text = f"{kind} on {aimed_at(conflict, action.target)}{aim}"
     elif action.kind is ActionKind.ACTION:
-        text = "an action" + (f" against {who(conflict, action.target)}" if action.target is not None else "")
+        text = "an action" + (
+            f" against {aimed_at(conflict, action.target)}" if action.target is not None else ""
+        )
     elif action.kind is ActionKind.FULL_DEFENCE:
         text = "full defence"
     else:
@@ -149,6 +160,8 @@ def _act_line(people: Sequence[Participant], limit: int | None, view: Visibility
     together = " (at the same moment)" if len(people) > 1 else ""
     if len(stuck) == len(people):
         return f"Not act{together}: {listed} — `/pass`"
+    if all(p.round.switched for p in people):  # one switch a round (§4.8)
+        return f"Act{together}: {listed} — `/act` (or `/pass`)"
     return f"Act{together}: {listed} — `/act` (or `/switch`, or `/pass`)"
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.render.cards import body_components
+from rules.character import CharacterKind
 from rules.journal import JournalEntry, Viewer, line_for, visible
 from rules.recap import Recap, Tally
 from storage.journal import StoryEntry
@@ -22,6 +23,12 @@ from storage.journal import StoryEntry
 CARD_TEXT = 3800
 """Text per card, under Discord's 4,000 for all the TextDisplays of one message."""
 TOP = 6
+TALLY_HEADINGS = {
+    CharacterKind.HERO: "Heroes",
+    CharacterKind.VILLAIN: "Villains",
+    CharacterKind.EXTRA: "Extras",
+}
+"""Each kind's tallies under its own heading: a Villain's wounds are not a Hero's."""
 MORE = "…and {count} more in the journal (`/session journal`)."
 
 
@@ -67,7 +74,10 @@ def recap_sections(recap: Recap, title: str, *, private: bool, footer: Sequence[
     blocks = [
         heading,
         _section("Conflicts", recap.conflicts),
-        _section("Heroes", [_tally(t) for t in recap.tallies]),
+        *(
+            _section(TALLY_HEADINGS[kind], [_tally(t) for t in recap.tallies if t.kind is kind])
+            for kind in CharacterKind
+        ),
         _section("Burdens gained", recap.burdens_gained),
         _section("Burdens eased", recap.burdens_eased),
         _section("Contests", recap.contests),

@@ -12,7 +12,7 @@ from bot.render.conflict_events import event_line
 from bot.render.dice import faces_text
 from bot.render.visibility import FULL
 from bot.rolling.hidden import sheet_hidden, table_line
-from rules.character import Character
+from rules.character import Character, CharacterKind
 from rules.conflict import Conflict, Event
 from rules.conflict import events as ev
 from rules.contest import ContestResult, Side
@@ -140,6 +140,17 @@ def sheet_change(
     return entries
 
 
+def _who(
+    conflict: Conflict, sheets: Mapping[int, Character], character: int | None
+) -> tuple[str, CharacterKind | None]:
+    """A fighter's name and kind as the Conflict has them (its sheet's, once they have left)."""
+    found = conflict.find(character) if character is not None else None
+    if found is not None:
+        return found.name, found.kind
+    sheet = sheets.get(character) if character is not None else None
+    return (sheet.name, sheet.kind) if sheet is not None else ("", None)
+
+
 _TOLD = (ev.DamageDealt, ev.Defeated, ev.BeatCaught, ev.RoundStarted, ev.ConflictEnded)
 
 
@@ -159,7 +170,7 @@ def conflict_entries(
         if not isinstance(event, _TOLD):
             continue
         full, shown = event_line(conflict, event, FULL), event_line(conflict, event, public)
-        kind, hero, amount, character = EntryKind.ROUND, "", 0, None
+        kind, amount, character = EntryKind.ROUND, 0, None
         if isinstance(event, ev.RoundStarted) and event.round == 1:
             kind = EntryKind.CONFLICT_BEGAN
             full = shown = f"A {conflict.type.value} Conflict began, for {conflict.stakes}"
@@ -172,9 +183,7 @@ def conflict_entries(
             kind, character = EntryKind.DEFEATED, event.participant
         elif isinstance(event, ev.BeatCaught):
             kind, character, amount = EntryKind.BEAT, event.participant, 1
-        if character is not None:
-            found = conflict.find(character)
-            hero = found.name if found is not None else sheets[character].name if character in sheets else ""
+        hero, who = _who(conflict, sheets, character)
         entries.append(
             JournalEntry(
                 at=at,
@@ -183,6 +192,7 @@ def conflict_entries(
                 public=_clip(shown),
                 character_id=character,
                 hero=hero,
+                character_kind=who,
                 amount=amount,
                 numbers_public=public.shows(character) if character is not None else True,
                 conflict_id=conflict_id,
@@ -199,6 +209,7 @@ def conflict_entries(
                         public=text if public.shows(event.target) else None,
                         character_id=event.target,
                         hero=hero,
+                        character_kind=who,
                         amount=1,
                         conflict_id=conflict_id,
                     )

@@ -17,16 +17,21 @@ from rules.naming import name_key
 
 STEPS = (Severity.SERIOUS, Severity.GRAVE, Severity.MORTAL)
 
+# What a sheet without Burdens answers, in the words of what was asked of it ({name}: the sheet's).
+FOR_A_ROLL = "{name} has no Burdens: leave Burdens out, or add one first with /burden add."
+TO_STEP = "{name} has no Burdens to worsen or ease: give one with /burden add first."
+TO_REMOVE = "{name} has no Burdens, so there is none to remove."
+TO_CHANGE = "{name} has no Burdens to change: give one with /burden add first."
+TO_EASE = "{name} has no Burdens for a Breather to ease: leave the burden option out."
 
-def _index(character: Character, name: str) -> int:
+
+def _index(character: Character, name: str, none: str) -> int:
     burdens = character.burdens
     found = pick(str(name), range(len(burdens)), lambda i: burdens[i].name)
     if len(found) == 1:
         return found[0]
     if not burdens:
-        raise RulesError(
-            f"{character.name} has no Burdens: leave Burdens out, or add one first with /burden add."
-        )
+        raise RulesError(none.format(name=character.name))
     if found:
         options = one_of([burdens[i].name for i in found])
         shown = lim.quoted(str(name))
@@ -35,9 +40,10 @@ def _index(character: Character, name: str) -> int:
     raise RulesError(f"{character.name} has no Burden called {lim.quoted(str(name))}. Burdens: {listed}.")
 
 
-def find_burden(character: Character, name: str) -> Burden:
-    """The Burden called ``name``; :class:`RulesError` listing the Burdens when there is none."""
-    return character.burdens[_index(character, name)]
+def find_burden(character: Character, name: str, none: str) -> Burden:
+    """The Burden called ``name``; :class:`RulesError` listing the Burdens when there is none,
+    and saying ``none`` (:data:`FOR_A_ROLL`, :data:`TO_STEP`…) when the sheet has no Burdens."""
+    return character.burdens[_index(character, name, none)]
 
 
 def unused_burden_name(character: Character, base: str) -> str:
@@ -74,19 +80,19 @@ def add_burden(character: Character, name: str, severity: Severity | str) -> Cha
 
 def remove_burden(character: Character, name: str) -> Character:
     """The sheet without the named Burden."""
-    return _replace(character, _index(character, name), None)
+    return _replace(character, _index(character, name, TO_REMOVE), None)
 
 
 def set_burden_severity(character: Character, name: str, severity: Severity | str) -> Character:
     """The named Burden at a new severity, keeping its place in the list."""
-    index = _index(character, name)
+    index = _index(character, name, TO_CHANGE)
     burden = character.burdens[index].model_copy(update={"severity": parse_severity(severity)})
     return _replace(character, index, burden)
 
 
 def step_up_burden(character: Character, name: str) -> Character:
     """Worsen the named Burden one step; a Mortal Burden cannot get worse."""
-    index = _index(character, name)
+    index = _index(character, name, TO_STEP)
     burden = character.burdens[index]
     if burden.severity is Severity.MORTAL:
         raise RulesError(f"{burden.name} is already Mortal, the worst a Burden gets.")
@@ -100,7 +106,7 @@ def step_down_burden(character: Character, name: str) -> Character:
     This is the Narrator's tool and eases Mortal Burdens too (Advancements, strong magic);
     a Long Breather uses ``ease_burden``, which refuses them.
     """
-    index = _index(character, name)
+    index = _index(character, name, TO_STEP)
     burden = character.burdens[index]
     if burden.severity is Severity.SERIOUS:
         return _replace(character, index, None)

@@ -18,7 +18,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.burdens import Severity
-from rules.character.burden_track import STEPS, find_burden, step_down_burden
+from rules.character.burden_track import STEPS, TO_EASE, find_burden, step_down_burden
 from rules.character.damage import check_amount
 from rules.character.model import Character
 from rules.character.names import Resilience, Standing, parse_resilience
@@ -97,7 +97,7 @@ def short_breather(character: Character, resting: bool = False) -> RecoveryResul
 
 def _burden_to_ease(character: Character, name: str | None) -> str | None:
     if name is not None:
-        burden = find_burden(character, name)
+        burden = find_burden(character, name, TO_EASE)
         if burden.severity is Severity.MORTAL:
             raise RulesError(
                 f"{burden.name} is Mortal: a Breather cannot ease it, only Advancements or strong magic."
@@ -116,7 +116,7 @@ def long_breather(character: Character, burden: str | None = None) -> RecoveryRe
     result = _restore(character, {r: resilience_lost(character, r) for r in Resilience})
     if target is None:
         return result
-    old = find_burden(result.character, target).severity
+    old = find_burden(result.character, target, TO_EASE).severity
     eased = step_down_burden(result.character, target)
     new = None if old is Severity.SERIOUS else STEPS[STEPS.index(old) - 1]
     return result.model_copy(update={"character": eased, "eased_burden": target, "eased_to": new})

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from rules.burdens import Severity
 from rules.character import Attribute, Character, Prop, defeat_penalties, find_burden, find_stat, rating_for
 from rules.character import limits as lim
+from rules.character.burden_track import FOR_A_ROLL
 from rules.character.lookup import one_of, pick, same_name
 from rules.character.stats import pewter_rating
 from rules.conflict.commands import Defend
@@ -201,7 +202,7 @@ def figure_pool(
         if action.target is None:
             raise RulesError("Only a target's Burdens can add dice; this action has no target.")
         target_sheet = work.sheet(conflict.participant(action.target))
-        burdens = [find_burden(target_sheet, name) for name in dice.burdens]
+        burdens = [find_burden(target_sheet, name, FOR_A_ROLL) for name in dice.burdens]
         if len({name_key(burden.name) for burden in burdens}) != len(burdens):
             raise RulesError("Each Burden counts once; a name is listed twice, so list it once.")
         severities = [burden.severity for burden in burdens]

@@ -109,8 +109,7 @@ def leave(conflict: Conflict, work: Work, command: Leave) -> Conflict:
     if pending is not None and gone.id in (pending.attacker, pending.target):
         raise RulesError(f"Settle the attack involving {gone.name} before they leave.")
     work.emit(Left(participant=gone.id, name=gone.name))
-    kept = tuple(p for p in conflict.participants if p.id != gone.id)
-    return conflict.model_copy(update={"participants": kept})
+    return conflict.with_departed(gone)
 
 
 def reorder(conflict: Conflict, work: Work, command: Reorder) -> Conflict:

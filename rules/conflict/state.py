@@ -242,6 +242,20 @@ class LogEntry(BaseModel):
     members_lost: NonNegativeInt = 0
 
 
+class Departed(BaseModel):
+    """A fighter who left the Conflict, by the name they had: a declaration still aimed at them
+    names them on the board, never "someone"."""
+
+    model_config = FROZEN
+
+    id: StrictInt
+    name: str
+
+
+LEFT_NAMED = "a fighter who left"
+"""Who a declaration is aimed at when even the name of the fighter who left is not kept."""
+
+
 class Conflict(BaseModel):
     """One channel's Conflict (docs/rulings.md §4)."""
 
@@ -254,6 +268,8 @@ class Conflict(BaseModel):
     round: StrictInt = 1
     phase: Phase = Phase.GATHER
     participants: tuple[Participant, ...] = ()
+    departed: tuple[Departed, ...] = ()
+    """Who left, the latest :data:`MAX_PARTICIPANTS` (``rules.conflict.roster.leave``)."""
     joined_count: NonNegativeInt = 0
     actions: NonNegativeInt = 0
     pending: PendingAttack | None = None
@@ -276,13 +292,30 @@ class Conflict(BaseModel):
         return found
 
     def name_of(self, participant_id: int | None) -> str:
-        found = None if participant_id is None else self.find(participant_id)
-        return found.name if found is not None else "someone"
+        """A fighter's name; one who left by the name they had (:meth:`departed_name`)."""
+        if participant_id is None:
+            return "someone"
+        found = self.find(participant_id)
+        if found is not None:
+            return found.name
+        return self.departed_name(participant_id) or LEFT_NAMED
+
+    def departed_name(self, participant_id: int) -> str | None:
+        """The name a fighter who left had, if they left and are not back."""
+        if self.find(participant_id) is not None:
+            return None
+        return next((d.name for d in reversed(self.departed) if d.id == participant_id), None)
+
+    def with_departed(self, gone: Participant) -> "Conflict":
+        """A copy without ``gone``, remembered among those who left (:attr:`departed`)."""
+        kept = tuple(p for p in self.participants if p.id != gone.id)
+        left = (*(d for d in self.departed if d.id != gone.id), Departed(id=gone.id, name=gone.name))
+        return self.model_copy(update={"participants": kept, "departed": left[-MAX_PARTICIPANTS:]})
 
     def does(self, participant_id: int | None, singular: str) -> str:
         """ "Vin has", "House guards have", "someone has": a participant and its verb (§8.2)."""
         found = None if participant_id is None else self.find(participant_id)
-        return found.does(singular) if found is not None else says("someone", singular)
+        return found.does(singular) if found is not None else says(self.name_of(participant_id), singular)
 
     def with_participant(self, participant: Participant) -> "Conflict":
         """A copy with ``participant`` replacing the one with the same id."""

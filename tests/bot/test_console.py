@@ -207,6 +207,24 @@ def test_as_seats_a_third_player_who_is_the_same_in_the_next_run(tmp_path: Path)
     assert "**Pool:** Wits 4" in typed.stdout
 
 
+def test_a_player_seated_in_an_earlier_run_shows_by_name(tmp_path: Path) -> None:
+    """Issue 39: player3's sheet showed "<@…>" in the next run until ``!as player3`` named them."""
+    db = tmp_path / "seated.sqlite3"
+    first = run_console("!as player3\n/character create name:Marsh physique:3 wits:4\n", db)
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr
+    later = run_console("/character show name:Marsh\n!as\n", db)
+    assert later.returncode == 0, later.stdout[-3000:] + later.stderr
+    assert "Player: @player3" in later.stdout and "<@" not in later.stdout, later.stdout[-3000:]
+    assert "  player3" in later.stdout.split("> !as\n")[1], "!as lists who sat at the table before"
+
+
+def test_slash_quit_says_how_to_leave(tmp_path: Path) -> None:
+    result = run_console("/quit\n/roll dice:2\n!quit\n/roll dice:3\n", tmp_path / "quit.sqlite3")
+    assert "/quit is not a command here: type !quit or press Ctrl-D to leave" in result.stdout, result.stdout
+    assert "unknown command" not in result.stdout.lower()
+    assert "> /roll dice:2" in result.stdout and "> /roll dice:3" not in result.stdout, "!quit leaves"
+
+
 EMBED = re.compile(r"^\+-{40}\n(.*?)^\+-{40}$", flags=re.MULTILINE | re.DOTALL)
 
 

@@ -36,9 +36,11 @@ REFUSED = [
     ("player1", "/burden step burden:Limp direction:down name:Vin", "Only a Narrator can ease or remove"),
     (
         "narrator",
-        "/burden remove burden:Limp name:Thug",
-        "Thug has no Burdens: leave Burdens out, or add one first with /burden add.",
+        "/burden step burden:Limp direction:up name:Thug",
+        "Thug has no Burdens to worsen or ease: give one with /burden add first.",
     ),
+    ("narrator", "/burden remove burden:Limp name:Thug", "Thug has no Burdens, so there is none to remove."),
+    ("narrator", "/sheet breather kind:Long burden:Cut name:Thug", "to ease: leave the burden option out."),
     ("narrator", "/character reveal name:Vin", "Reveal a Villain or an Extra."),
     ("narrator", "/character create name:Robot owner:@Mistborn Bot", "pick a member who plays"),
     ("narrator", "/conflict status", "a Narrator starts one with /conflict start"),

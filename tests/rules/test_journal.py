@@ -108,3 +108,35 @@ def test_healing_is_told_with_its_amount() -> None:
     hurt = apply_damage(VIN, Resilience.HEALTH, 3).character
     [entry] = sheet_entries(hurt, heal_sheet(hurt, Resilience.HEALTH, 2), AT, character_id=9, hidden=False)
     assert entry.kind is EntryKind.HEALING and entry.amount == 2
+
+
+GUARDS = make_character(name="Guards", kind=CharacterKind.EXTRA, owner_id=2, size=4)
+
+
+@pytest.mark.parametrize(
+    ("before", "damage", "text"),
+    [
+        (GUARDS, 1, "Guards: 1 member down (4 → 3 standing)."),
+        (GUARDS, 3, "Guards: 3 members down (4 → 1 standing)."),
+        (GUARDS.model_copy(update={"size": 1}), 1, "Guards: 1 member down (1 → 0 standing)."),
+    ],
+)
+def test_an_extras_damage_is_its_members_down_not_every_resilience(
+    before: Character, damage: int, text: str
+) -> None:
+    after = apply_damage(before, Resilience.HEALTH, damage).character
+    [entry] = sheet_entries(before, after, AT, character_id=9, hidden=False)
+    assert (entry.kind, entry.amount, entry.text) == (EntryKind.DAMAGE, damage, text)
+    assert entry.character_kind is CharacterKind.EXTRA
+    [back] = sheet_entries(after, before, AT, character_id=9, hidden=False)
+    assert back.kind is EntryKind.HEALING and back.amount == damage
+
+
+def test_the_recap_tallies_each_kind_apart_and_an_old_entry_as_a_heros() -> None:
+    old = HIDDEN.model_copy(update={"hero": "Kelsier"})
+    thug = HIDDEN.model_copy(update={"character_kind": CharacterKind.VILLAIN})
+    recap = build_recap([old, thug], NARRATOR)
+    assert [(t.name, t.kind) for t in recap.tallies] == [
+        ("Kelsier", CharacterKind.HERO),
+        ("Thug", CharacterKind.VILLAIN),
+    ]

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.character import limits
-from rules.naming import find_named, name_key, name_matches, search_key, sort_key
+from rules.naming import KnownNames, did_you_mean, find_named, name_key, name_matches, search_key, sort_key
 
 ANY_TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=30)
 """Any text Python can hold apart from lone surrogates, which no name can contain."""
@@ -140,3 +140,22 @@ def test_find_named_is_exact_matches_or_sorted_substring_matches(names: list[str
 
 def test_the_old_import_path_is_the_one_rule() -> None:
     assert limits.name_key is name_key
+
+
+@pytest.mark.parametrize(
+    ("typed", "names", "said"),
+    [
+        ("steal", ["Steel", "Iron"], " Did you mean Steel?"),
+        ("zzzz", ["Steel", "Iron"], ""),
+        ("Vinn", KnownNames(["Vin", "Kelsier", "Vin's Shadow"]), " Did you mean Vin?"),
+        ("menerd", KnownNames(["Ménard d’Arc", "Marsh"]), ""),
+        ("menard d arc", KnownNames(["Ménard d’Arc", "Marsh"]), " Did you mean «Ménard d’Arc»?"),
+        ("zzzz", KnownNames(["Vin"]), ""),
+    ],
+)
+def test_did_you_mean_compares_names_by_the_one_rule(
+    typed: str, names: "list[str] | KnownNames", said: str
+) -> None:
+    """A character's name is suggested as a stat's is (docs/rulings.md §8.4); ``shown`` is how
+    the bot makes it inert."""
+    assert did_you_mean(typed, names, shown=lambda name: f"«{name}»" if " " in name else name) == said

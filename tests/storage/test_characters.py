@@ -58,6 +58,21 @@ async def test_list_by_guild_and_owner_in_name_order(storage: Storage) -> None:
     assert await storage.characters.list_by_guild(1, owner_id=99) == []
 
 
+async def test_known_names_carry_the_stored_keys_and_keep_secrets(storage: Storage) -> None:
+    """What "did you mean" compares a mistyped name with (docs/rulings.md §8.4): the server's
+    names with the keys stored beside them; only the public ones for a player (§7.1)."""
+    for character in (STRAFF, VIN, Character(name="Ménard d’Arc", kind=CharacterKind.HERO, owner_id=1)):
+        await storage.characters.create(1, character)
+    await storage.characters.create(2, KELSIER)
+    every = await storage.characters.known_names(1)
+    assert sorted(every.names) == ["Ménard d’Arc", "Straff Venture", "Vin"]
+    assert (
+        every.closest("straf venture") == "Straff Venture" and every.closest("menard darc") == "Ménard d’Arc"
+    )
+    public = await storage.characters.known_names(1, public_only=True)
+    assert sorted(public.names) == ["Ménard d’Arc", "Vin"] and public.closest("straf venture") is None
+
+
 async def test_search_by_the_start_of_a_name(storage: Storage) -> None:
     names = ["Vin", "Vinnie", "vinegar Jack", "Venture", "Valette", "Kelsier"]
     for i, name in enumerate(names):

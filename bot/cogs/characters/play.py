@@ -64,6 +64,7 @@ from rules.character import (
     step_down_burden,
     step_up_burden,
 )
+from rules.character.burden_track import TO_REMOVE, TO_STEP
 from rules.journal import NARRATOR, Viewer
 from rules.words import count_of
 
@@ -278,7 +279,7 @@ class BurdenCommands(
         self, interaction: Interaction, burden: BurdenName, name: OwnCharacter | None = None
     ) -> None:
         stored = await load_to_change(interaction, name, DOING, in_play=True)
-        found = find_burden(stored.character, burden)
+        found = find_burden(stored.character, burden, TO_REMOVE)
         (await caller(interaction)).require_easing(found)
         saved = await save(interaction, stored, remove_burden(stored.character, burden), told=True)
         summary = f"Removed the Burden {plain(found.name)}."
@@ -302,7 +303,7 @@ class BurdenCommands(
         name: OwnCharacter | None = None,
     ) -> None:
         stored = await load_to_change(interaction, name, DOING, in_play=True)
-        found = find_burden(stored.character, burden)
+        found = find_burden(stored.character, burden, TO_STEP)
         if direction == "down":
             (await caller(interaction)).require_easing(found)
         stepped = (step_up_burden if direction == "up" else step_down_burden)(stored.character, burden)

@@ -17,6 +17,7 @@ from rules.character import (
     step_up_burden,
 )
 from rules.character import limits as lim
+from rules.character.burden_track import FOR_A_ROLL
 from rules.errors import RulesError
 
 MARSH = make_character(
@@ -102,13 +103,29 @@ def test_a_full_sheet_refuses_another_burden() -> None:
         add_burden(character, "One more", "serious")
 
 
-def test_no_burdens_at_all() -> None:
-    bare = make_character(name="Kell", kind="hero", owner_id=1)
-    with pytest.raises(
-        RulesError, match=r"Kell has no Burdens: leave Burdens out, or add one first with /burden add\."
-    ):
-        find_burden(bare, "Limp")
+BARE = make_character(name="Kell", kind="hero", owner_id=1)
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda: find_burden(BARE, "Limp", FOR_A_ROLL), "Kell has no Burdens: leave Burdens out, or add one"),
+        (
+            lambda: step_up_burden(BARE, "Limp"),
+            "Kell has no Burdens to worsen or ease: give one with /burden add",
+        ),
+        (lambda: step_down_burden(BARE, "Limp"), "Kell has no Burdens to worsen or ease"),
+        (lambda: remove_burden(BARE, "Limp"), "Kell has no Burdens, so there is none to remove."),
+        (lambda: set_burden_severity(BARE, "Limp", "grave"), "Kell has no Burdens to change"),
+    ],
+)
+def test_no_burdens_at_all_is_said_in_the_words_of_what_was_asked(
+    change: Callable[[], Any], said: str
+) -> None:
+    """Issue 39: /burden step answered with /declare's "leave Burdens out"."""
+    with pytest.raises(RulesError, match="^" + said):
+        change()
 
 
 def test_find_burden() -> None:
-    assert find_burden(MARSH, " SPIKED ").severity is Severity.MORTAL
+    assert find_burden(MARSH, " SPIKED ", FOR_A_ROLL).severity is Severity.MORTAL

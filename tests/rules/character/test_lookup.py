@@ -11,6 +11,7 @@ from rules.character import (
     rating_for,
     remove_burden,
 )
+from rules.character.burden_track import FOR_A_ROLL
 from rules.character.lookup import one_of, pick
 from rules.character.names import canonical_metal, parse_severity
 from rules.conflict import ActionKind, ActionSpec, ConflictType, new_conflict
@@ -52,7 +53,7 @@ ELEND = make_character(
     ],
 )
 def test_a_burden_is_picked_by_its_name_or_a_unique_part_of_it(typed: str, burden: str) -> None:
-    assert find_burden(ELEND, typed).name == burden
+    assert find_burden(ELEND, typed, FOR_A_ROLL).name == burden
 
 
 def test_a_part_shared_by_several_burdens_asks_which_one() -> None:
@@ -61,7 +62,7 @@ def test_a_part_shared_by_several_burdens_asks_which_one() -> None:
     ):
         remove_burden(ELEND, "cut")
     with pytest.raises(RulesError, match="no Burden called '  '"):
-        find_burden(ELEND, "  ")
+        find_burden(ELEND, "  ", FOR_A_ROLL)
 
 
 def test_burden_names_are_unique_by_the_one_rule() -> None:

@@ -343,6 +343,8 @@ def test_leaving_and_surprise() -> None:
     # Brute was the last to declare; with him gone everyone has declared.
     assert table.state.phase is Phase.RESOLVE
     assert of_type(events, "left")[0].name == "Brute"
+    assert table.state.name_of(BRUTE) == "Brute" and table.state.departed_name(BRUTE) == "Brute"
+    assert table.state.departed_name(VIN) is None and table.state.name_of(404) == "a fighter who left"
 
 
 @pytest.mark.parametrize(

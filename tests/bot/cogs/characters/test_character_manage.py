@@ -120,6 +120,27 @@ async def test_show_named_active_private_and_missing(bot_env: BotEnv) -> None:
     assert active.message is not None and "## Vin — Hero" in card_text(active.message)
 
 
+async def test_a_mistyped_name_gets_a_did_you_mean_but_never_a_hidden_sheet(bot_env: BotEnv) -> None:
+    """As a mistyped stat does (docs/rulings.md §8.4), among the sheets the caller may read
+    (§7.1): the Narrator's hidden Thug is suggested to the Narrator, never to a player."""
+    await make(bot_env, "Vin")
+    await make(bot_env, "Thug", owner="narrator", kind=CharacterKind.VILLAIN)
+    mistyped = await bot_env.slash("/character show name:Vinn", user="player1")
+    assert mistyped.ephemeral and mistyped.content == (
+        "There is no character named Vinn in this server; `/character list` shows the sheets here. "
+        "Did you mean Vin?"
+    ), mistyped.content
+    hidden = await bot_env.slash("/sheet heal amount:1 name:Thugg", user="player1")
+    assert hidden.ephemeral and "no character named Thugg" in hidden.content
+    assert "Thug?" not in hidden.content and "Did you mean" not in hidden.content, hidden.content
+    narrator = await bot_env.slash("/character show name:Thugg", user="narrator")
+    assert narrator.ephemeral and narrator.content.endswith("Did you mean Thug?"), narrator.content
+    await bot_env.slash('/conflict start kind:physical stakes:"A brawl"', user="narrator")
+    await bot_env.slash("/conflict add character:Thug", user="narrator")
+    fighter = await bot_env.slash("/burn metal:Pewter who:Thugg", user="narrator")
+    assert "Nobody called Thugg is in this Conflict. Did you mean Thug? In it: Thug." in fighter.content
+
+
 async def test_character_in_another_server_is_invisible(bot_env: BotEnv) -> None:
     await make(bot_env, "Marsh", owner="player1", guild_id=bot_env.guild_id + 1)
     for line in ("/character show name:Marsh", "/edit attribute attribute:Wits value:5 name:Marsh"):

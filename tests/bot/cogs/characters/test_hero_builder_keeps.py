@@ -115,3 +115,17 @@ async def test_the_preview_names_a_mistings_metal_once(bot_env: BotEnv) -> None:
     builder = await to_story(bot_env, "Misting: Tin")
     powers = next(f for f in builder.message()["embeds"][0]["fields"] if f["name"] == "Powers")
     assert powers["value"] == "Misting: Tin at 5 (Allomancy)"
+
+
+async def test_the_created_screen_says_the_hero_is_made_and_nothing_is_left_to_do(bot_env: BotEnv) -> None:
+    """Created from the story form's checkbox, the last preview the player saw was the story
+    step's ("Still to do: a Destiny, a Tragedy"): the Created screen must not keep it (issue 39)."""
+    builder = await to_story(bot_env)
+    await builder.click("Write Destiny, Tragedy and Props")
+    made = await builder.submit({**STORY, "Create the Hero when this is sent": True})
+    shown = made.original
+    assert shown is not None, made.text
+    text = card_text(shown)
+    assert text.startswith("Created **Vin**"), text
+    assert "in the making" not in text and "Still to do" not in text, text
+    assert not shown["embeds"]

@@ -57,7 +57,7 @@ async def test_nobody_declares_or_is_pinged_until_the_narrator_presses_begin(bot
     assert all(not pinged_prompts(env, user) for user in ("player1", "player2", "narrator"))
     board = await board_message(env)
     text = card_text(board)
-    assert "gathering the cast" in text and "Joined so far (3): **Thug**, **Vin**, **Kell**" in text
+    assert "gathering the cast" in text and "Joined so far (3): **Thug** · **Vin** · **Kell**" in text
     assert "Begin round 1" in labels(board)
     early = await env.slash("/declare action:full-defence stat:Physique", user="player1")
     assert refused(early) and "has not begun" in early.content

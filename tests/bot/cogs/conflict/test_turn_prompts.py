@@ -8,13 +8,15 @@ and a restarted bot asks a turn again when its message is gone.
 
 import asyncio
 import copy
+from typing import Any
 
 from rules.conflict import Conflict, Step, waiting
 from storage.conflict_moves import current_conflict
-from testbed.bot_env import BotEnv, refused
+from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, board_message, controls, refused
+from testbed.cards import card_text
 from testbed.turns import SHEETS, START, Table, mentioned
 
-JSON = dict[str, object]
+JSON = dict[str, Any]
 
 
 async def state(env: BotEnv) -> Conflict:
@@ -135,3 +137,70 @@ async def test_a_wits_tie_settled_by_join_order_says_so_and_offers_the_reorder(b
     joined = await env.slash("/conflict join", user="player2")
     # The tie is the Narrator's to hear, privately (issue 29): the table sees only the order.
     assert "Tied on Wits" not in joined.text and "/conflict order" not in joined.text
+
+
+async def test_a_burden_and_the_next_turn_each_mention_only_their_own_player(bot_env: BotEnv) -> None:
+    """Issue 39: the Thug's blow gives Vin a Burden and Kell is up next. Each line mentions
+    only its own player, so neither reads as told of the other's news."""
+    env = bot_env
+    env.bot.conflicts.grace.seconds = 0
+    duel = rated("physique:3 wits:4", "physique:5 wits:2")
+    make_kell = [("player2", "/character create name:Kell physique:4 wits:5")]
+    club = [("narrator", "/edit prop-add prop:Club weapon:3 name:Thug")]
+    joins = [("player2", "/conflict join")]
+    declares = [("player2", "/declare action:attack target:Thug stat:Physique")]
+    await env.play([*duel[:2], *make_kell, *club, *duel[2:5], *joins, *duel[5:], *declares, THUG_ATTACKS])
+    blow = await env.harness.click("Don't defend", user="player1")
+    assert not refused(blow) and blow.followups, blow.text
+    told = blow.followups[-1]
+    vin, kell = env.user_id("player1"), env.user_id("player2")
+    lines = str(told["content"]).split("\n")
+    assert lines == [
+        f"<@{vin}> **Vin** gains a Burden: Wounded (Health).",
+        f"<@{kell}> **Kell** acts now with 4 Action Dice: pick a pool (the rest become Defense Dice), "
+        "not act, or take a new action (`/switch`).",
+    ], lines
+    assert mentioned(told) == {vin, kell}
+
+
+async def test_a_character_who_switched_this_round_is_not_offered_a_new_action(bot_env: BotEnv) -> None:
+    """One switch a round (docs/rulings.md §4.8): the switcher's turn, asked last, offers a
+    pool or not acting, never "New action…", on its prompt and on the board (issue 39)."""
+    env = bot_env
+    env.bot.conflicts.grace.seconds = 0
+    await env.play(rated("physique:5 wits:4", "physique:3 wits:2"))  # Vin acts first
+    first = table_prompt(env, "player1")
+    assert "New action…" in labels(first), "before switching, Vin may switch"
+    await env.play([("player1", "/switch action:attack stat:Physique target:Thug")])
+    await env.play([("narrator", "/act dice:3 who:Thug")])
+    await env.harness.click("Don't defend", user="player1")
+    await env.bot.conflicts.idle()
+    await env.bot.conflicts.boards.idle()
+    asked = table_prompt(env, "player1")
+    assert "**Vin** acts now" in str(asked["content"]), asked["content"]
+    assert "/switch" not in str(asked["content"]), asked["content"]
+    assert labels(asked) == ["Act with 2", "Act with 3", "Not act"], labels(asked)
+    board = await board_message(env)
+    assert "New action…" not in labels(board)
+    assert "Next: Act: **Vin** (3 Action Dice) — `/act` (or `/pass`)" in card_text(board), card_text(board)
+
+
+def rated(vin: str, thug: str) -> list[tuple[str, str]]:
+    """``DUEL`` with Vin's and the Thug's ratings (``physique:5 wits:4``): who acts first follows."""
+    return [
+        (
+            user,
+            line.replace("physique:3 wits:4", vin).replace("kind:Villain physique:5", f"kind:Villain {thug}"),
+        )
+        for user, line in DUEL
+    ]
+
+
+def table_prompt(env: BotEnv, user: str) -> JSON:
+    """The newest message that pinged ``user``."""
+    me = env.user_id(user)
+    return next(m for m in reversed(env.harness.fake.messages.values()) if me in mentioned(m))
+
+
+def labels(message: JSON) -> list[str]:
+    return [str(c.get("label")) for c in controls(message) if c.get("type") == 2 and c.get("label")]

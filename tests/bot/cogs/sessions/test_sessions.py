@@ -122,3 +122,25 @@ async def test_the_tables_recap_keeps_every_secret_and_the_narrators_has_it(
     full = journal_of(env, await env.slash("/session journal", user="narrator"))
     assert words not in table and words not in player, (secret, table, player)
     assert words in full, (secret, full)
+
+
+async def test_the_narrators_recap_files_villains_and_extras_under_their_own_headings(
+    bot_env: BotEnv,
+) -> None:
+    """Issue 39: the tallies were all under "Heroes", a Villain's and an Extra's too."""
+    env = bot_env
+    for name, kind, owner in [
+        ("Vin", CharacterKind.HERO, "player1"),
+        ("Thug", CharacterKind.VILLAIN, "narrator"),
+        ("Guard", CharacterKind.EXTRA, "narrator"),
+    ]:
+        sheet = make_character(name=name, kind=kind, owner_id=env.user_id(owner))
+        await env.storage.characters.create(env.guild_id, sheet)
+    await env.slash('/session start title:"The Keep"', user="narrator")
+    for name in ("Vin", "Thug", "Guard"):
+        hurt = await env.slash(f"/sheet damage amount:1 name:{name}", user="narrator")
+        assert not hurt.errors, hurt.text
+    recap = card_text((await env.slash("/session recap", user="narrator")).messages[0])
+    assert "**Heroes**\n• Vin: 1 damage taken" in recap, recap
+    assert "**Villains**\n• Thug: 1 damage taken" in recap, recap
+    assert "**Extras**\n• Guard: 1 damage taken" in recap, recap
