@@ -1,6 +1,6 @@
 """A bystander's roll in one server while the web view builds another server's page of 2,000 sheets.
 
-Run by hand: ``python -m bench.web_bench`` (about 2 minutes a tree), and ``--compare /work/main``
+Run by hand: ``python -m bench.web_bench`` (about 2 minutes a tree), and ``--compare ../other-checkout``
 to run the bot of another source tree in turn with this one's, in the same run. The bot runs in
 a process of its own (``fake_discord.process.BotProcess``) serving its web view, so what is
 timed is the bot's own event loop; the fake Discord, the pages and the bystander are here.
@@ -268,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="append",
         default=[],
         metavar="TREE",
-        help="also run the bot of this source tree (e.g. /work/main), in turn with this one's",
+        help="also run the bot of this source tree (e.g. a checkout of main beside this one), in turn with this one's",
     )
     args = parser.parse_args(argv)
     args.trees = [*args.compare, "."]
