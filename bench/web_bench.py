@@ -268,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="append",
         default=[],
         metavar="TREE",
-        help="also run the bot of this source tree (e.g. a checkout of main beside this one), in turn with this one's",
+        help="also run the bot of this source tree (e.g. a checkout of main beside this one), in turn",
     )
     args = parser.parse_args(argv)
     args.trees = [*args.compare, "."]
