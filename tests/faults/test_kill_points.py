@@ -86,6 +86,21 @@ class Table:
             await self.process.wait_line(CAUGHT_UP)
             await storage_check(storage)
 
+    async def board_settled(self) -> None:
+        """Wait until the board shows, and has marked, the saved Conflict: a refresh still running
+        from the last move would otherwise be the one a crash point armed next stops in."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        async with await Storage.open(self.process.db_path) as storage:
+            while True:
+                row = await storage.boards.row(self.guild_id, self.channel_id)
+                saved = await storage.boards.saved(self.guild_id, self.channel_id)
+                shows = row is not None and saved is not None and row.shows(*saved)
+                if shows and await self.board_right(storage):
+                    return
+                assert loop.time() < deadline, (row, saved)
+                await asyncio.sleep(0.02)
+
     async def board_right(self, storage: Storage) -> bool:
         if await current_conflict(storage, self.guild_id, self.channel_id) is None:
             return True
@@ -161,6 +176,7 @@ async def table(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Table]:
     """The duel played up to the Thug's attack on Vin: Vin's defence prompt is waiting."""
     async with table_process(fake, tmp_path) as table:
         await table.play(DUEL)
+        await table.board_settled()
         yield table
 
 
