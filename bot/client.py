@@ -20,7 +20,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import event_loop, metrics, replies
-from bot.access import served_guild_id, usable_anywhere
 from bot.admission import BUSY, Admission
 from bot.config import Settings
 from bot.errors import DM_REFUSAL, on_app_command_error
@@ -28,6 +27,7 @@ from bot.health import HealthServer
 from bot.moves.service import ConflictFlow
 from bot.render.portrait_reader import PortraitReader
 from bot.rest_watch import watch
+from bot.served import served_guild_id, usable_anywhere
 from bot.web.server import WebServer, public_url
 from bot.workers.catchup import CatchUp
 from bot.workers.pacing import Pacer

@@ -25,13 +25,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, NotAllowed, answer_error
 from bot.inputs.characters import OwnCharacter, named_or_active
 from bot.inputs.forms import sent_form
 from bot.render.portraits import portrait_url
+from bot.served import guild_id_of
 from bot.text import inert
 from bot.workers.bounded import KeyedLocks, Recent
 from storage import StoredCharacter

@@ -10,8 +10,8 @@ from datetime import datetime
 
 import discord
 
-from bot.access import channel_id_of, guild_id_of
 from bot.errors import BotError
+from bot.served import channel_id_of, guild_id_of
 from rules.conflict import Awaiting
 from storage import Storage
 from storage.conflict_documents import load_stored

@@ -9,7 +9,6 @@ buttons under whoever is up (:func:`board_buttons`); the catch-up asks it anew a
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from bot.access import visibility_of
 from bot.moves.answers import NudgeMode, Prompt, Question, Reply, message
 from bot.moves.buttons import prompt_items, prompt_view
 from bot.moves.turns import turn_of
@@ -18,6 +17,7 @@ from bot.render.conflict import Visibility, defence_prompt
 from bot.render.conflict_card import CardButtons
 from bot.render.conflict_turns import act_question, declare_question, throw_question
 from bot.render.conflict_words import is_group
+from bot.secrecy import visibility_of
 from bot.workers.board_state import Shown, own_buttons
 from rules.character import Character
 from rules.conflict import Awaiting, Conflict, available_defence, beat_possible

@@ -16,7 +16,7 @@ A move reads the Conflict and its sheets once and renders the reply and the boar
 holds: nothing is read again after the commit.
 
 The reply is public, so it shows the Narrator's secret Villains and Extras as names and plain
-states (``bot.access.visibility_of``, docs/rulings.md §7.1); when a Narrator made the move and
+states (``bot.secrecy.visibility_of``, docs/rulings.md §7.1); when a Narrator made the move and
 that hid something, the reply also carries the full figures for them alone (privately, so not
 through the outbox: after a crash the Narrator reads them with "Narrator view").
 """
@@ -28,7 +28,7 @@ from dataclasses import replace
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, guild_id_of, visibility_of
+from bot.access import Caller, caller_of
 from bot.crash import crash_point
 from bot.moves.answers import Reply, asked_before, closing_summary, message, own_thread_parent
 from bot.moves.buttons import prompt_view
@@ -40,6 +40,8 @@ from bot.reach import origin_of
 from bot.render.common import INFO
 from bot.render.conflict import FULL, Visibility, events_embed, summary_embed
 from bot.rolling.roll_log import conflict_rolls
+from bot.secrecy import visibility_of
+from bot.served import channel_id_of, guild_id_of
 from bot.workers.board import Boards
 from bot.workers.outbox import Outbox, close_row
 from bot.workers.pacing import Pacer

@@ -7,11 +7,11 @@ version says exactly what the table was shown, and never more.
 from collections.abc import Mapping
 from datetime import datetime
 
-from bot.access import visibility_of
 from bot.render.conflict_events import event_line
 from bot.render.dice import faces_text
 from bot.render.visibility import FULL
 from bot.rolling.hidden import sheet_hidden, table_line
+from bot.secrecy import visibility_of
 from rules.character import Character, CharacterKind
 from rules.conflict import Conflict, Event
 from rules.conflict import events as ev

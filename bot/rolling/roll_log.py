@@ -9,7 +9,7 @@ Narrator who made a Villain or Extra); a secret sheet's rolls are secret rolls
 
 from datetime import UTC, datetime
 
-from bot.access import is_secret
+from bot.secrecy import is_secret
 from rules.conflict.events import Resolved
 from rules.roll import Reading
 from storage.conflict_moves import Applied

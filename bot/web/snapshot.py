@@ -22,10 +22,11 @@ from typing import Any
 
 import orjson
 
-from bot.access import Caller, visibility_of
+from bot.access import Caller
 from bot.render.conflict import FULL, Visibility
 from bot.render.conflict_status import PHASES, status_word
 from bot.render.portraits import portrait_path
+from bot.secrecy import visibility_of
 from bot.web.sheets import SheetPages, members_data
 from bot.web.work import WebWork
 from bot.workers.board_state import Shown, stored_board
@@ -113,7 +114,7 @@ def conflict_data(
     channel_id: int, shown: Shown, caller: Caller, portraits: Mapping[int, str] | None = None
 ) -> JSON:
     """One channel's Conflict as the caller may see it: the whole board for a Narrator, the
-    public board for a player (``bot.access.visibility_of``)."""
+    public board for a player (``bot.secrecy.visibility_of``)."""
     conflict = shown.conflict
     assert conflict is not None
     view = FULL if caller.narrator else visibility_of(conflict, shown.sheets, shown.revealed)

@@ -22,7 +22,6 @@ import discord
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder_changes import Change, Turn, chose, next_step, wrote
 from bot.cogs.characters.builder_screens import (
@@ -41,6 +40,7 @@ from bot.errors import BotError, NotAllowed, answer_error
 from bot.inputs.forms import sent_form
 from bot.render.common import plain
 from bot.render.sheet_card import sheet_card
+from bot.served import guild_id_of
 from bot.text import inert
 from rules.character import CharacterKind
 from rules.character.draft import (

@@ -12,7 +12,7 @@ refused with where the Conflict is; a Narrator may still make it.
 
 from collections.abc import Callable
 
-from bot.access import Caller, guild_id_of, require_read_of
+from bot.access import Caller, require_read_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import NotAllowed
@@ -20,6 +20,7 @@ from bot.inputs.characters import named_or_active
 from bot.reach import origin_of
 from bot.render.common import plain
 from bot.rolling.journal import sheet_change
+from bot.served import guild_id_of
 from rules.character import Character, Power
 from storage import StoredCharacter
 

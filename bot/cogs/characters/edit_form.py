@@ -19,7 +19,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder_screens import labels_label
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change
@@ -29,6 +28,7 @@ from bot.inputs.characters import OwnCharacter
 from bot.inputs.choices import WordChoice
 from bot.inputs.forms import sent_form
 from bot.render.common import plain
+from bot.served import guild_id_of
 from rules.character import Attribute, BuildLabels, Character, Emphasis, Standing, revise_character
 from rules.errors import RulesError
 from storage import StoredCharacter

@@ -26,7 +26,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change, load_to_read, save
@@ -45,6 +44,7 @@ from bot.render.common import plain
 from bot.render.recap import story_markdown
 from bot.render.sheet import change_embed, damage_embed, recovery_embed
 from bot.rolling.hidden import tell_change
+from bot.served import guild_id_of
 from rules.character import (
     BreatherKind,
     Character,

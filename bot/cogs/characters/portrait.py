@@ -24,7 +24,6 @@ from discord.app_commands.namespace import Namespace
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change
@@ -34,6 +33,7 @@ from bot.inputs.forms import sent_form
 from bot.render.common import plain
 from bot.render.portraits import MAX_UPLOAD_BYTES, MEDIA_TYPE
 from bot.render.sheet_card import portrait_file, sheet_card
+from bot.served import guild_id_of
 from storage import StoredCharacter
 
 NO_PINGS = discord.AllowedMentions.none()

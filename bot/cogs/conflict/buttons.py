@@ -19,7 +19,6 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
@@ -41,6 +40,7 @@ from bot.render.buttons import (
 )
 from bot.render.common import plain
 from bot.render.conflict_card import CardButtons
+from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import board_portraits, stored_board
 from rules.conflict import available_defence
 

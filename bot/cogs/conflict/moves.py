@@ -12,7 +12,6 @@ buttons use too (``bot.cogs.conflict.delivery``).
 from discord import app_commands
 from discord.ext import commands
 
-from bot.access import channel_id_of, guild_id_of
 from bot.checks import table_dice as allows_table_dice
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.buttons import BUTTONS
@@ -39,6 +38,7 @@ from bot.moves.build import (
     nudges_move,
     pass_move,
 )
+from bot.served import channel_id_of, guild_id_of
 
 StatName = app_commands.Range[str, 1, 40]
 Traits = app_commands.Range[int, -10, 10]

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import Caller, channel_id_of, guild_id_of
+from bot.access import Caller
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.delivery import may_post_here, run, send
@@ -28,6 +28,7 @@ from bot.moves.lists import split_names
 from bot.moves.named import find_participant
 from bot.moves.service import Build
 from bot.render.common import plain
+from bot.served import channel_id_of, guild_id_of
 from bot.workers.refusals import CANNOT_POST
 from rules.character import Character, CharacterKind
 from rules.conflict import (

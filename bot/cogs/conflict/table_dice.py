@@ -14,7 +14,6 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller, table_dice
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run, run_click
@@ -24,6 +23,7 @@ from bot.inputs.forms import sent_form
 from bot.moves.build import throw_click
 from bot.render.buttons import THROW, THROW_FORM, throw_button
 from bot.render.common import plain
+from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
 from rules.conflict import Awaiting
 

@@ -29,10 +29,10 @@ from typing import Literal
 import discord
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import THREAD_PERMISSIONS, missing_thread_permissions, permission_names
 from bot.client import Interaction
 from bot.moves.answers import Reply
+from bot.served import guild_id_of
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,6 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
@@ -33,6 +32,7 @@ from bot.render.buttons import (
     new_action_select,
 )
 from bot.render.common import plain
+from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
 from rules.conflict import Conflict
 

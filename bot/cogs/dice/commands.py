@@ -24,7 +24,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of, served_guild_id
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
@@ -41,6 +40,7 @@ from bot.rolling.hidden import Drawn, is_hidden, show_roll, tell_narrators
 from bot.rolling.journal import contest_entry, roll_entry, sheet_change
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.rolling.roll_log import roll_record
+from bot.served import channel_id_of, guild_id_of, served_guild_id
 from rules.character.stats import spend_standing, standing_available
 from rules.contest import Side, decide
 from rules.journal import JournalEntry

@@ -14,7 +14,6 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import guild_id_of, is_secret
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.views import Choice, builder_view, request_buttons, request_message, trait_slots
@@ -29,6 +28,8 @@ from bot.rolling.hidden import is_hidden
 from bot.rolling.journal import request_asked_entry, request_closed_entry, request_entry, sheet_change
 from bot.rolling.pools import FormedPool, PoolRequest, form_pool
 from bot.rolling.roll_log import roll_record
+from bot.secrecy import is_secret
+from bot.served import guild_id_of
 from rules.character.stats import spend_standing
 from rules.contest import Side, decide
 from rules.outcome import DEFAULT_DIFFICULTY

@@ -15,7 +15,6 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import BotError, answer_error
@@ -24,6 +23,7 @@ from bot.render.common import plain
 from bot.render.sheet import recovery_embed
 from bot.rolling.hidden import tell_change
 from bot.rolling.journal import sheet_change
+from bot.served import guild_id_of
 from rules.character import breather
 from storage import StoredCharacter
 from storage.scenes import BreatherCall

@@ -21,7 +21,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.sessions.ending import NO_SESSION, ConfirmEnd
@@ -32,6 +31,7 @@ from bot.inputs.forms import sent_form
 from bot.reach import reach_of, reads_channel
 from bot.render.common import plain
 from bot.render.recap import journal_markdown, recap_card
+from bot.served import guild_id_of, table_channel_of
 from bot.workers.session_end import recap_of
 from rules.journal import NARRATOR, Viewer
 from storage.errors import AlreadyExistsError

@@ -14,13 +14,13 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import guild_id_of, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.sessions.schedule import schedule_button
 from bot.errors import BotError, answer_error
 from bot.render.common import plain
 from bot.render.recap import recap_card
+from bot.served import guild_id_of, table_channel_of
 from bot.workers.session_end import close_session
 from rules.conflict import Conflict, Phase
 from rules.errors import RulesError

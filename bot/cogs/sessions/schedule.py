@@ -19,11 +19,11 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import BotError, answer_error
 from bot.inputs.times import WHEN_MAX, parse_start
+from bot.served import guild_id_of
 from bot.text import inert
 from storage.sql import utc_now
 
