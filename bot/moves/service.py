@@ -37,9 +37,9 @@ from bot.moves.questions import asked_again, board_buttons, question, turn_chang
 from bot.moves.transaction import run_transition, start_conflict
 from bot.moves.turns import hero_news, tie_note
 from bot.reach import origin_of
+from bot.records import conflict_rolls
 from bot.render.common import INFO
 from bot.render.conflict import FULL, Visibility, events_embed, summary_embed
-from bot.rolling.roll_log import conflict_rolls
 from bot.secrecy import visibility_of
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.board import Boards

@@ -31,7 +31,7 @@ import random
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from bot.rolling.journal import conflict_entries
+from bot.records import conflict_entries
 from rules.character import Character
 from rules.conflict import (
     Begin,

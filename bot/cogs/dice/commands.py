@@ -17,7 +17,7 @@ resisting side from a sheet only if the caller may read that sheet.
 
 A roll from a Narrator's hidden Villain or Extra (``/roll``, either side of ``/contest``) shows
 the table its dice but not the ratings behind them, and is logged as secret, as in a Conflict;
-the full card goes where a ``/gmroll``'s does (``bot.rolling.hidden``, §7.1).
+the full card goes where a ``/gmroll``'s does (``bot.hidden``, §7.1).
 """
 
 from discord import app_commands
@@ -27,19 +27,18 @@ from bot import replies
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
+from bot.hidden import Drawn, is_hidden, show_roll, tell_narrators
 from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, at_table, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances, scene_applied
 from bot.inputs.faces import Faces
+from bot.inputs.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.reach import origin_of
+from bot.records import contest_entry, roll_entry, roll_record, sheet_change
 from bot.render.cards import Card, card_view
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
-from bot.rolling.hidden import Drawn, is_hidden, show_roll, tell_narrators
-from bot.rolling.journal import contest_entry, roll_entry, sheet_change
-from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title
-from bot.rolling.roll_log import roll_record
 from bot.served import channel_id_of, guild_id_of, served_guild_id
 from rules.character.stats import spend_standing, standing_available
 from rules.contest import Side, decide

@@ -18,11 +18,11 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import BotError, answer_error
+from bot.hidden import tell_change
 from bot.reach import origin_of
+from bot.records import sheet_change
 from bot.render.common import plain
 from bot.render.sheet import recovery_embed
-from bot.rolling.hidden import tell_change
-from bot.rolling.journal import sheet_change
 from bot.served import guild_id_of
 from rules.character import breather
 from storage import StoredCharacter
