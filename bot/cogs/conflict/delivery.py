@@ -22,7 +22,7 @@ from bot import replies
 from bot.client import Interaction
 from bot.cogs.conflict.threads import fights_in_threads
 from bot.crash import crash_point
-from bot.errors import BotError, answer_error
+from bot.errors import BotError, answers_errors
 from bot.moves.answers import Reply
 from bot.moves.service import Build
 from bot.workers.refusals import CANNOT_POST
@@ -122,9 +122,7 @@ async def run(interaction: Interaction, build: Build, *, title: str, conflict_id
     return reply
 
 
+@answers_errors
 async def run_click(interaction: Interaction, build: Build, *, title: str, conflict_id: int) -> None:
     """One move from a button; buttons have no tree error handler, so errors are answered here."""
-    try:
-        await run(interaction, build, title=title, conflict_id=conflict_id)
-    except Exception as error:
-        await answer_error(interaction, error)
+    await run(interaction, build, title=title, conflict_id=conflict_id)

@@ -17,7 +17,7 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
-from bot.errors import BotError, answer_error
+from bot.errors import BotError, answers_errors
 from bot.moves.turn_build import TurnChoice, act_click, declare_click, switch_click, turn_mover
 from bot.render.buttons import (
     ACT,
@@ -118,26 +118,24 @@ class NewActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=N
     ) -> "NewActionButton":
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]))
 
+    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            state = await self._check(interaction)
-            mover = state.participant(self.who)
-            targets = tuple(
-                (p.id, p.name) for p in state.participants if not p.defeated and p.side is not mover.side
-            )
-            view = discord.ui.View(timeout=None)
-            view.add_item(NewActionSelect(self.conflict, self.round, self.who, targets))
-            # A Beat's new action costs no dice (docs/rulings.md §4.15); a switch halves them (§4.8).
-            cost = "keeps the dice left" if mover.round.extra_action else "halves its dice"
-            await replies.send(
-                interaction,
-                f"A new action for **{plain(mover.name)}** {cost} (`/switch` for a Power or Traits):"
-                " attack whom?",
-                view=view,
-                ephemeral=True,
-            )
-        except Exception as error:
-            await answer_error(interaction, error)
+        state = await self._check(interaction)
+        mover = state.participant(self.who)
+        targets = tuple(
+            (p.id, p.name) for p in state.participants if not p.defeated and p.side is not mover.side
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(NewActionSelect(self.conflict, self.round, self.who, targets))
+        # A Beat's new action costs no dice (docs/rulings.md §4.15); a switch halves them (§4.8).
+        cost = "keeps the dice left" if mover.round.extra_action else "halves its dice"
+        await replies.send(
+            interaction,
+            f"A new action for **{plain(mover.name)}** {cost} (`/switch` for a Power or Traits):"
+            " attack whom?",
+            view=view,
+            ephemeral=True,
+        )
 
     async def _check(self, interaction: Interaction) -> Conflict:
         """The turn is still on and the caller controls the character (read, nothing written)."""
