@@ -31,8 +31,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import MistbornBot
+from bot.cogs.conflict.transaction import start_conflict
 from bot.config import Settings
-from bot.moves.transaction import start_conflict
 from bot.records import roll_entry, roll_record
 from bot.render.cards import card_view
 from bot.render.charts import roll_chart

@@ -20,6 +20,7 @@ from bot.cogs.characters import (
     SheetCommands,
 )
 from bot.cogs.conflict import ConflictCog, ConflictMoves
+from bot.cogs.conflict.questions import asked_again, board_buttons
 from bot.cogs.dice import Dice
 from bot.cogs.help import Help
 from bot.cogs.history import History
@@ -73,6 +74,8 @@ class MistbornBot(MistbornClient):
             settings=settings,
             storage=storage,
             cogs=COGS,
+            board_buttons=board_buttons,
+            asked_again=asked_again,
             rng=rng,
             sync_global=sync_global,
             freeze_gc=freeze_gc,

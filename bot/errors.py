@@ -15,6 +15,7 @@ from typing import Any, ParamSpec
 
 import discord
 from discord import app_commands
+from pydantic import ValidationError
 
 from bot import metrics
 from bot.replies import answered_elsewhere, log_answered_elsewhere, send_private
@@ -183,3 +184,11 @@ def answers_errors(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitab
             await answer_error(interaction, error)
 
     return handle
+
+
+def invalid_option(error: ValidationError) -> str:
+    """One plain sentence for an option value the engine's command model refused."""
+    problems = error.errors(include_url=False, include_input=False)
+    where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
+    detail = problems[0]["msg"] if problems else "not valid"
+    return f"That is not a valid value for {where}: {detail}."

@@ -17,8 +17,7 @@ from discord import app_commands
 from bot.access import caller_of, keep_caller
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
-from bot.moves.named import shown
-from bot.render.common import plain
+from bot.render.common import clip, plain
 from bot.secrecy import is_secret
 from bot.served import guild_id_of, served_guild_id
 from rules.character.limits import NAME_MAX
@@ -34,6 +33,11 @@ SHEETS_ELSEWHERE = (
     "channel of your game's server."
 )
 """Where the bot serves no server (a DM, a server it is not in) no sheet is read."""
+
+
+def shown(typed: str) -> str:
+    """What a user typed, repeated back inert and short (a raw payload can carry 6000 characters)."""
+    return plain(clip(" ".join(typed.split()), NAME_MAX))
 
 
 async def find_character(interaction: Interaction, typed: str) -> StoredCharacter:

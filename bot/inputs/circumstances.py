@@ -9,12 +9,24 @@ from dataclasses import dataclass
 
 from bot.access import caller_of
 from bot.client import Interaction
-from bot.moves.named import refuse_players
+from bot.errors import NotAllowed
 from bot.render.common import plain
 from bot.served import channel_id_of, guild_id_of
 from storage.scenes import SceneCircumstances
 
 DESCRIPTION = "Narrators: −1, 0 or +1 for this roll (default: the scene's, set with /scene circumstances)"
+
+
+NARRATORS_ONLY = (
+    "Circumstances are the Narrator's call: they set them for the scene (`/scene circumstances`) "
+    "or on their request. Leave `circumstances` out; your roll carries the scene's."
+)
+
+
+def refuse_players(narrator: bool, given: int | None) -> None:
+    """A player's own Circumstances are refused, whatever their value."""
+    if given is not None and not narrator:
+        raise NotAllowed(NARRATORS_ONLY)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ its rolls, through this one rule.
 """
 
 from bot.client import Interaction
-from bot.moves.lists import split_names
+from bot.inputs.name_lists import split_names
 from bot.served import channel_id_of, guild_id_of
 from rules.character import CharacterKind
 from storage import StoredCharacter

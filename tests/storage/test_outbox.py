@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.moves.transaction import run_transition, start_conflict
+from bot.cogs.conflict.transaction import run_transition, start_conflict
 from rules.character import Character, CharacterKind
 from rules.conflict import End, Join
 from storage import MessageKind, NewMessage, Storage

@@ -1,6 +1,6 @@
 """Options and clicks turned into engine commands, checked against the fresh Conflict.
 
-Each builder here runs inside the move's transaction (:meth:`bot.moves.service.ConflictFlow.run`
+Each builder here runs inside the move's transaction (:meth:`bot.cogs.conflict.service.ConflictFlow.run`
 calls it with the state and sheets it just loaded), so who may speak for whom, and which attack
 a click answers, are judged on the state the command will change. A typed ``/defend`` and a
 "Defend with 4" click build their command here, through the same code; so do the slash
@@ -20,12 +20,14 @@ from typing import Any, Literal
 import discord
 
 from bot.access import Caller
+from bot.cogs.conflict.answers import NudgeMode
+from bot.cogs.conflict.named import find_participant, pick
+from bot.cogs.conflict.service import Build
 from bot.errors import BotError, NotAllowed
-from bot.moves.answers import NudgeMode
-from bot.moves.lists import split_names
-from bot.moves.named import find_participant, pick, refuse_players
-from bot.moves.service import Build, ConflictFlow
+from bot.inputs.circumstances import refuse_players
+from bot.inputs.name_lists import split_names
 from bot.render.common import plain
+from bot.workers.conflicts import ConflictWorkers
 from rules.burdens import Severity
 from rules.character import Character, CharacterKind, Resilience
 from rules.conflict import (
@@ -108,7 +110,7 @@ class ActionOptions:
 
     def burden_names(self, conflict: Conflict, sheets: Sheets) -> tuple[str, ...]:
         """The target's Burdens named in one option, read against the target's sheet so a Burden
-        whose name holds a comma is still one Burden (``bot.moves.lists``)."""
+        whose name holds a comma is still one Burden (``bot.inputs.name_lists``)."""
         if not self.burdens or not self.burdens.strip():
             return ()
         target = find_participant(conflict, self.target) if self.target else None
@@ -265,9 +267,9 @@ class DefenceOptions:
     table_dice: bool = False
     """The server lets players type faces from dice rolled at the table."""
     asked: Mapping[int, datetime] = field(default_factory=dict)
-    """When each pending defence was asked (``bot.moves.grace.DefenceGrace.asked_at``), for a typed answer."""
+    """When each pending defence was asked (``DefenceGrace.asked_at``), for a typed answer."""
 
-    def builder(self, flow: ConflictFlow, interaction: discord.Interaction[discord.Client]) -> Build:
+    def builder(self, workers: ConflictWorkers, interaction: discord.Interaction[discord.Client]) -> Build:
         def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
             refuse_players(caller.narrator, self.circumstances)
             target = state.participant(pending_target(state, self.attack_id))
@@ -287,10 +289,10 @@ class DefenceOptions:
                 and sheet.kind is CharacterKind.HERO
                 and not caller.owns(sheet)
             ):
-                waited = flow.grace.waited(interaction, state.pending.id)
+                waited = workers.grace.waited(interaction, state.pending.id)
                 if waited is None and state.pending.id in self.asked:
                     waited = (datetime.now(UTC) - self.asked[state.pending.id]).total_seconds()
-                flow.grace.check(waited)
+                workers.grace.check(waited)
             return Defend(
                 participant=target.id,
                 dice=self.dice,

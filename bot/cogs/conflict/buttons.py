@@ -3,7 +3,7 @@ reply they make is ``bot.cogs.conflict.delivery``.
 
 The buttons are ``DynamicItem``s: everything a click needs (which Conflict, which attack, how
 many dice) is in the custom id, so they keep working after a restart without any view kept in
-memory. A click goes through the very path of the typed command (``bot.moves.build``
+memory. A click goes through the very path of the typed command (``bot.cogs.conflict.build``
 builds the same engine command, :meth:`ConflictFlow.run` applies it), and a click on a prompt
 that is already settled (a stale button, or the second of two simultaneous clicks) is refused
 with a clear private message.
@@ -21,11 +21,11 @@ import discord
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
+from bot.cogs.conflict.answers import NudgeMode
+from bot.cogs.conflict.build import DefenceOptions, begin_move, nudge_click, pending_target
 from bot.cogs.conflict.delivery import run_click
+from bot.cogs.conflict.turns import tie_note
 from bot.errors import BotError, NotAllowed, answers_errors
-from bot.moves.answers import NudgeMode
-from bot.moves.build import DefenceOptions, begin_move, nudge_click, pending_target
-from bot.moves.turns import tie_note
 from bot.render.buttons import (
     BEGIN,
     DEFEND,

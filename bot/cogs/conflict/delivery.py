@@ -20,11 +20,11 @@ import discord
 
 from bot import replies
 from bot.client import Interaction
+from bot.cogs.conflict.answers import Reply
+from bot.cogs.conflict.service import Build, ConflictFlow
 from bot.cogs.conflict.threads import fights_in_threads
 from bot.crash import crash_point
 from bot.errors import BotError, answers_errors
-from bot.moves.answers import Reply
-from bot.moves.service import Build
 from bot.workers.refusals import CANNOT_POST
 from storage.conflicts import NO_CONFLICT
 from storage.errors import NotFoundError
@@ -111,7 +111,7 @@ async def run(interaction: Interaction, build: Build, *, title: str, conflict_id
     """One move from a command: apply it, then send what the table must see."""
     client = interaction.client
     try:
-        reply = await client.conflicts.run(
+        reply = await ConflictFlow(client.conflicts).run(
             interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
         )
     except NotFoundError as error:

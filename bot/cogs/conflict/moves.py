@@ -3,8 +3,8 @@
 
 Players send them for their own Heroes, Narrators for anyone; the ``who`` option picks the
 character when the caller speaks for several. The bot rolls every die: typed faces and
-unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``bot.moves.build``).
-Each command only turns its options into a builder from ``bot.moves.build`` — no code of the
+unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``bot.cogs.conflict.build``).
+Each command only turns its options into a builder from ``bot.cogs.conflict.build`` — no code of the
 cog runs inside the move's transaction — and runs it through the one flow that the prompt
 buttons use too (``bot.cogs.conflict.delivery``).
 """
@@ -14,6 +14,14 @@ from discord.ext import commands
 
 from bot.checks import table_dice as allows_table_dice
 from bot.client import Interaction, MistbornClient
+from bot.cogs.conflict.build import (
+    ActionOptions,
+    ActOptions,
+    DefenceOptions,
+    burn_move,
+    nudges_move,
+    pass_move,
+)
 from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
@@ -30,14 +38,6 @@ from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.participants import ParticipantName, participant_props, participant_stats
-from bot.moves.build import (
-    ActionOptions,
-    ActOptions,
-    DefenceOptions,
-    burn_move,
-    nudges_move,
-    pass_move,
-)
 from bot.served import channel_id_of, guild_id_of
 
 StatName = app_commands.Range[str, 1, 40]

@@ -4,11 +4,11 @@ Slash commands and prompt buttons both come through :meth:`ConflictFlow.run`: it
 asking, applies one engine command inside one transaction (``run_transition``; the permission
 check runs there too, against the fresh state) and composes the :class:`Reply` — the outcome,
 the prompt for whoever must answer next (a defence, Nudges, or a turn to declare or act, with a
-ping for that player only, once per turn: docs/rulings.md §4.21; asked in ``bot.moves.questions``)
-and which buttons it offers. The defence grace a Narrator waits out is ``bot.moves.grace``.
+ping for that player only, once per turn: docs/rulings.md §4.21; asked in ``bot.cogs.conflict.questions``)
+and which buttons it offers. The defence grace a Narrator waits out is ``bot.workers.grace``.
 The reply is composed *inside* the transaction and queued in the outbox with the state it shows
 (``storage.outbox``), so a move the table cannot see is never saved. Sending it is the caller's
-last step (the cog's delivery; the buttons are drawn here, ``bot.moves.buttons``, and the cog
+last step (the cog's delivery; the buttons are drawn here, ``bot.cogs.conflict.prompt_buttons``, and the cog
 answers their clicks); ``bot.workers.outbox`` explains how the reply and the outbox between
 them show every outcome exactly once.
 
@@ -29,59 +29,39 @@ import discord
 from pydantic import ValidationError
 
 from bot.access import Caller, caller_of
+from bot.cogs.conflict.answers import Reply, asked_before, closing_summary, message, own_thread_parent
+from bot.cogs.conflict.prompt_buttons import prompt_view
+from bot.cogs.conflict.questions import question, turn_changed
+from bot.cogs.conflict.transaction import run_transition, start_conflict
+from bot.cogs.conflict.turns import hero_news, tie_note
 from bot.crash import crash_point
-from bot.moves.answers import Reply, asked_before, closing_summary, message, own_thread_parent
-from bot.moves.buttons import prompt_view
-from bot.moves.grace import DefenceGrace
-from bot.moves.questions import asked_again, board_buttons, question, turn_changed
-from bot.moves.transaction import run_transition, start_conflict
-from bot.moves.turns import hero_news, tie_note
+from bot.errors import invalid_option
 from bot.reach import origin_of
 from bot.records import conflict_rolls
 from bot.render.common import INFO
 from bot.render.conflict import FULL, Visibility, events_embed, summary_embed
 from bot.secrecy import visibility_of
 from bot.served import channel_id_of, guild_id_of
-from bot.workers.board import Boards
-from bot.workers.outbox import Outbox, close_row
-from bot.workers.pacing import Pacer
-from bot.workers.refusals import Refusals
-from bot.workers.threads import Threads
+from bot.workers.conflicts import ConflictWorkers
+from bot.workers.outbox import close_row
 from rules.character import Character
 from rules.conflict import Command, Conflict, ConflictType
 from rules.conflict.events import ConflictEnded, Joined
 from rules.errors import RulesError
-from storage import MessageKind, NewMessage, Storage
+from storage import MessageKind, NewMessage
 from storage.conflict_moves import Applied
 
 Sheets = Mapping[int, Character]
 Build = Callable[[Conflict, Sheets, Caller], Command]
 
 
-def invalid_option(error: ValidationError) -> str:
-    """One plain sentence for an option value the engine's command model refused."""
-    problems = error.errors(include_url=False, include_input=False)
-    where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
-    detail = problems[0]["msg"] if problems else "not valid"
-    return f"That is not a valid value for {where}: {detail}."
-
-
 class ConflictFlow:
-    """Runs Conflict moves for every channel; owns the boards, the outbox and the defence timers."""
+    """Runs Conflict moves for every channel, over the workers that show them (``client.conflicts``)."""
 
-    asked_again = staticmethod(asked_again)
-    """The pending question posted anew, for the catch-up (``bot.workers.catchup``), below the moves."""
-
-    def __init__(self, client: discord.Client, storage: Storage, pacer: Pacer | None = None) -> None:
-        self.storage = storage
-        pacer = pacer if pacer is not None else Pacer()
-        threads = Threads(client, pacer)
-        self.refusals = Refusals(storage)
-        self.boards = Boards(client, storage, pacer, threads, self.refusals)
-        self.boards.buttons = board_buttons
-        self.outbox = Outbox(client, storage, pacer, threads, self.refusals)
-        self.outbox.closing = self.boards.ended
-        self.grace = DefenceGrace(storage)
+    def __init__(self, workers: ConflictWorkers) -> None:
+        self.storage = workers.storage
+        self.outbox = workers.outbox
+        self.grace = workers.grace
 
     async def run(
         self,
@@ -254,12 +234,3 @@ class ConflictFlow:
             prompt=asked.prompt,
             view=prompt_view(asked.prompt),
         )
-
-    async def idle(self) -> None:
-        """Wait until every board refresh and queued delivery has run (tests and benchmarks)."""
-        await self.outbox.idle()
-        await self.boards.idle()
-
-    def close(self) -> None:
-        self.boards.close()
-        self.outbox.close()

@@ -3,7 +3,7 @@
 The round's own moves (``/declare``, ``/act``, ``/defend`` …) live in
 :mod:`bot.cogs.conflict.moves`. Each subcommand here only turns its options into an engine
 command; the permission check runs inside the move's transaction against the fresh state
-(:mod:`bot.moves.service`), the rules live in ``rules.conflict``, the rendering in
+(:mod:`bot.cogs.conflict.service`), the rules live in ``rules.conflict``, the rendering in
 ``bot.render.conflict``.
 """
 
@@ -17,16 +17,16 @@ from bot import replies
 from bot.access import Caller
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
+from bot.cogs.conflict.build import Sheets, begin_move
 from bot.cogs.conflict.delivery import may_post_here, run, send
+from bot.cogs.conflict.named import find_participant
+from bot.cogs.conflict.service import Build, ConflictFlow
 from bot.cogs.conflict.threads import drop_thread, fights_in_threads, send_to_thread, thread_for
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
+from bot.inputs.name_lists import split_names
 from bot.inputs.participants import ParticipantName
-from bot.moves.build import Sheets, begin_move
-from bot.moves.lists import split_names
-from bot.moves.named import find_participant
-from bot.moves.service import Build
 from bot.render.common import plain
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.refusals import CANNOT_POST
@@ -106,7 +106,9 @@ class ConflictCog(
         new_conflict(channel_id_of(interaction), kind, stakes)  # refused here, before a thread is made
         thread_id, note = await thread_for(interaction, stakes)
         try:
-            reply = await self.bot.conflicts.start(interaction, kind, stakes, thread_id=thread_id)
+            reply = await ConflictFlow(self.bot.conflicts).start(
+                interaction, kind, stakes, thread_id=thread_id
+            )
         except Exception:
             if thread_id is not None:
                 await drop_thread(interaction, thread_id)

@@ -3,7 +3,7 @@
 The defence is chosen before anyone rolls, so an attacker who rolls at the table (``/act
 table_dice:true``) throws once it is set: the prompt that asks them offers **Type my dice…**,
 a form for the faces, and **Let the bot roll**. Both, and a typed ``/act faces:``, build the
-same engine command (``bot.moves.build.throw_click`` and ``ActOptions``) and run it through the
+same engine command (``bot.cogs.conflict.build.throw_click`` and ``ActOptions``) and run it through the
 one flow; the buttons are ``DynamicItem``s and the form is sent stopped, so all of them work
 after a restart.
 """
@@ -16,11 +16,11 @@ import discord
 from bot import replies
 from bot.checks import caller, table_dice
 from bot.client import Interaction
+from bot.cogs.conflict.build import throw_click
 from bot.cogs.conflict.delivery import run, run_click
 from bot.errors import BotError, NotAllowed, answers_errors
 from bot.inputs.faces import FACES_MAX_TEXT, parse_faces
 from bot.inputs.forms import sent_form
-from bot.moves.build import throw_click
 from bot.render.buttons import THROW, THROW_FORM, throw_button
 from bot.render.common import plain
 from bot.served import channel_id_of, guild_id_of

@@ -2,15 +2,15 @@
 
 A button names its turn (round, step, character), and ``turn_mover`` judges the click on the
 Conflict the move just loaded, inside its transaction, like every builder in
-``bot.moves.build``.
+``bot.cogs.conflict.build``.
 """
 
 from typing import Literal
 
 from bot.access import Caller
+from bot.cogs.conflict.build import Sheets
+from bot.cogs.conflict.service import Build
 from bot.errors import NotAllowed
-from bot.moves.build import Sheets
-from bot.moves.service import Build
 from bot.render.common import plain
 from rules.conflict import (
     Act,

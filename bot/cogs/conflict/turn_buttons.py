@@ -3,7 +3,7 @@ size, not act, a new action), pinged to the one who must move (docs/rulings.md Â
 
 Like the defence buttons they are ``DynamicItem``s whose custom ids name the Conflict and the
 turn (round, character), so they work after a restart and a click after the turn passed is
-refused privately (``bot.moves.turn_build.turn_mover``). A click builds its engine command
+refused privately (``bot.cogs.conflict.turn_build.turn_mover``). A click builds its engine command
 in ``build`` and runs it through the same flow as ``/declare``, ``/act``, ``/pass`` and
 ``/switch``.
 """
@@ -17,8 +17,8 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
+from bot.cogs.conflict.turn_build import TurnChoice, act_click, declare_click, switch_click, turn_mover
 from bot.errors import BotError, answers_errors
-from bot.moves.turn_build import TurnChoice, act_click, declare_click, switch_click, turn_mover
 from bot.render.buttons import (
     ACT,
     DECLARE,

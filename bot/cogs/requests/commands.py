@@ -16,13 +16,12 @@ from bot.checks import narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.buttons import BUTTONS
 from bot.cogs.requests.rolling import ask, catch_up
-from bot.errors import BotError
+from bot.errors import BotError, invalid_option
 from bot.inputs.characters import AnyCharacter
 from bot.inputs.choices import Net
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.heroes import heroes_at_table
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
-from bot.moves.service import invalid_option
 from bot.render.common import plain
 from rules.character import CharacterKind
 from rules.character.stats import find_stat

@@ -1,1 +1,1 @@
-"""Tests of the Conflict move service (``bot.moves``) against both databases."""
+"""Tests of the Conflict move service (``bot.cogs.conflict.transaction``) against both databases."""

@@ -14,7 +14,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.moves.transaction import run_transition
+from bot.cogs.conflict.transaction import run_transition
 from rules.conflict import SpendNudges
 from storage import Storage
 from storage.conflict_moves import Applied
@@ -22,8 +22,8 @@ from storage.errors import AlreadyHandledError
 from storage.outbox import MessageKind, NewMessage
 from storage.rolls import RollRecord
 from storage.sql import fetch_one
-from tests.bot.moves.crash_conflict import GUILD
-from tests.bot.moves.test_transaction import DECLARED, keep_hasting
+from tests.bot.cogs.conflict.moves.crash_conflict import GUILD
+from tests.bot.cogs.conflict.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CARROW, CHANNEL, THORROW, round_one
 
 CALLS = ("execute", "executemany", "fetch", "fetchrow", "fetchval")
