@@ -22,7 +22,7 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.answers import NudgeMode
-from bot.cogs.conflict.build import DefenceOptions, begin_move, nudge_click, pending_target
+from bot.cogs.conflict.build import BeginRound, DefenceOptions, NudgeClick, pending_target
 from bot.cogs.conflict.delivery import run_click
 from bot.cogs.conflict.turns import tie_note
 from bot.errors import BotError, NotAllowed, answers_errors
@@ -68,11 +68,15 @@ class DefendButton(
         return cls(int(match["conflict"]), int(match["attack"]), int(match["dice"]), traits)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        flow = interaction.client.conflicts
-        options = DefenceOptions(dice=self.dice, attack_id=self.attack, traits=self.traits)
-        await run_click(
-            interaction, options.builder(flow, interaction), title="Defence", conflict_id=self.conflict
+        grace = interaction.client.conflicts.grace
+        options = DefenceOptions(
+            dice=self.dice,
+            attack_id=self.attack,
+            traits=self.traits,
+            waited=await grace.waits(interaction, self.attack),
+            grace=grace.seconds,
         )
+        await run_click(interaction, options, title="Defence", conflict_id=self.conflict)
 
 
 class ReactTraitsSelect(
@@ -140,7 +144,7 @@ class NudgeButton(
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         await run_click(
-            interaction, nudge_click(self.attack, self.mode), title="Nudges", conflict_id=self.conflict
+            interaction, NudgeClick(self.attack, self.mode), title="Nudges", conflict_id=self.conflict
         )
 
 
@@ -187,7 +191,7 @@ class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEGIN
         return cls(int(match["conflict"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await run_click(interaction, begin_move, title="Round 1", conflict_id=self.conflict)
+        await run_click(interaction, BeginRound(), title="Round 1", conflict_id=self.conflict)
 
 
 BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

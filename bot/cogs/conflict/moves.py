@@ -17,10 +17,11 @@ from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.build import (
     ActionOptions,
     ActOptions,
+    BurnMove,
     DefenceOptions,
-    burn_move,
-    nudges_move,
-    pass_move,
+    NudgesMove,
+    PassMove,
+    TypedAction,
 )
 from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.delivery import run
@@ -38,7 +39,6 @@ from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.participants import ParticipantName, participant_props, participant_stats
-from bot.served import channel_id_of, guild_id_of
 
 StatName = app_commands.Range[str, 1, 40]
 Traits = app_commands.Range[int, -10, 10]
@@ -94,7 +94,7 @@ class ConflictMoves(commands.Cog):
         burning: bool = True,
         who: ParticipantName | None = None,
     ) -> None:
-        await run(interaction, burn_move(metal, burning, who), title="Metals")
+        await run(interaction, BurnMove(metal, burning, who), title="Metals")
 
     @app_commands.command(name="declare", description="Declare this round's action, in declaration order")
     @app_commands.describe(**ACTION_DESCRIPTIONS)
@@ -118,22 +118,22 @@ class ConflictMoves(commands.Cog):
         who: ParticipantName | None = None,
     ) -> None:
         options = ActionOptions(
-            action,
-            target,
-            stat,
-            traits,
-            tool,
-            circumstances,
-            burdens,
-            resilience,
-            weapon,
-            difficulty,
-            challenge,
-            label,
-            kind,
-            (await scene_circumstances(interaction)).net,
+            kind=action,
+            target=target,
+            stat=stat,
+            traits=traits,
+            tool=tool,
+            circumstances=circumstances,
+            burdens=burdens,
+            resilience=resilience,
+            weapon=weapon,
+            difficulty=difficulty,
+            challenge=challenge,
+            label=label,
+            attack_kind=kind,
+            scene_circumstances=(await scene_circumstances(interaction)).net,
         )
-        await run(interaction, options.typed_move("declare", who), title="Declared")
+        await run(interaction, TypedAction(options, "declare", who), title="Declared")
 
     @app_commands.command(
         name="act", description="On your turn: take your action with a pool of 2–10 Action Dice"
@@ -173,8 +173,9 @@ class ConflictMoves(commands.Cog):
             weapon=weapon,
             table_dice=(faces is not None or table_dice) and await allows_table_dice(interaction),
             table_roll=table_dice,
+            who=who,
         )
-        await run(interaction, options.builder(who), title="Action")
+        await run(interaction, options, title="Action")
 
     @app_commands.command(
         name="switch", description="On your turn: drop your action for a new one (halves your dice)"
@@ -200,29 +201,29 @@ class ConflictMoves(commands.Cog):
         who: ParticipantName | None = None,
     ) -> None:
         options = ActionOptions(
-            action,
-            target,
-            stat,
-            traits,
-            tool,
-            circumstances,
-            burdens,
-            resilience,
-            weapon,
-            difficulty,
-            challenge,
-            label,
-            kind,
-            (await scene_circumstances(interaction)).net,
+            kind=action,
+            target=target,
+            stat=stat,
+            traits=traits,
+            tool=tool,
+            circumstances=circumstances,
+            burdens=burdens,
+            resilience=resilience,
+            weapon=weapon,
+            difficulty=difficulty,
+            challenge=challenge,
+            label=label,
+            attack_kind=kind,
+            scene_circumstances=(await scene_circumstances(interaction)).net,
         )
-        await run(interaction, options.typed_move("switch", who), title="New action")
+        await run(interaction, TypedAction(options, "switch", who), title="New action")
 
     @app_commands.command(
         name="pass", description="On your turn: do not act; your Action Dice become Defense Dice"
     )
     @app_commands.describe(who=ACTION_DESCRIPTIONS["who"])
     async def pass_turn(self, interaction: Interaction, who: ParticipantName | None = None) -> None:
-        await run(interaction, pass_move(who), title="Holds back")
+        await run(interaction, PassMove(who), title="Holds back")
 
     @app_commands.command(
         name="defend", description="Defend against the attack in progress (0 = don't defend)"
@@ -254,11 +255,10 @@ class ConflictMoves(commands.Cog):
             attacker_faces=attacker_faces,
             table_dice=(faces is not None or attacker_faces is not None)
             and await allows_table_dice(interaction),
-            asked=await self.bot.conflicts.grace.asked_at(
-                guild_id_of(interaction), channel_id_of(interaction)
-            ),
+            waited=await self.bot.conflicts.grace.waits(interaction, None),
+            grace=self.bot.conflicts.grace.seconds,
         )
-        await run(interaction, options.builder(self.bot.conflicts, interaction), title="Defence")
+        await run(interaction, options, title="Defence")
 
     @app_commands.command(name="nudges", description="Spend the Nudges of your successful attack")
     @app_commands.describe(
@@ -279,5 +279,5 @@ class ConflictMoves(commands.Cog):
         beat: bool = False,
         defeat_burden: DefeatBurdenChoice = None,
     ) -> None:
-        build = nudges_move(damage, remove, next_round, story, beat, defeat_burden)
-        await run(interaction, build, title="Nudges")
+        spent = NudgesMove(damage, remove, next_round, story, beat, defeat_burden)
+        await run(interaction, spent, title="Nudges")

@@ -22,14 +22,15 @@ through the outbox: after a crash the Narrator reads them with "Narrator view").
 """
 
 import random
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of
+from bot.access import caller_of
 from bot.cogs.conflict.answers import Reply, asked_before, closing_summary, message, own_thread_parent
+from bot.cogs.conflict.move import Move, Sheets
 from bot.cogs.conflict.prompt_buttons import prompt_view
 from bot.cogs.conflict.questions import question, turn_changed
 from bot.cogs.conflict.transaction import run_transition, start_conflict
@@ -44,15 +45,11 @@ from bot.secrecy import visibility_of
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.conflicts import ConflictWorkers
 from bot.workers.outbox import close_row
-from rules.character import Character
 from rules.conflict import Command, Conflict, ConflictType
 from rules.conflict.events import ConflictEnded, Joined
 from rules.errors import RulesError
 from storage import MessageKind, NewMessage
 from storage.conflict_moves import Applied
-
-Sheets = Mapping[int, Character]
-Build = Callable[[Conflict, Sheets, Caller], Command]
 
 
 class ConflictFlow:
@@ -66,13 +63,13 @@ class ConflictFlow:
     async def run(
         self,
         interaction: discord.Interaction[discord.Client],
-        build: Build,
+        move: Move,
         *,
         rng: random.Random,
         title: str,
         conflict_id: int | None = None,
     ) -> Reply:
-        """Apply the command ``build`` makes from the fresh state, and compose the reply.
+        """Apply the command ``move`` makes from the fresh state, and compose the reply.
 
         ``rng`` throws any dice the move needs (the client's, injected so rolls replay in tests).
         """
@@ -84,7 +81,7 @@ class ConflictFlow:
 
         def make(state: Conflict, sheets: Sheets) -> Command:
             try:
-                return build(state, sheets, asking)
+                return move.command(state, sheets, asking)
             except ValidationError as error:
                 # Choices are enforced by Discord's client only; a raw payload reaches the model.
                 raise RulesError(invalid_option(error)) from None

@@ -3,7 +3,7 @@
 The defence is chosen before anyone rolls, so an attacker who rolls at the table (``/act
 table_dice:true``) throws once it is set: the prompt that asks them offers **Type my dice…**,
 a form for the faces, and **Let the bot roll**. Both, and a typed ``/act faces:``, build the
-same engine command (``bot.cogs.conflict.build.throw_click`` and ``ActOptions``) and run it through the
+same engine command (``bot.cogs.conflict.build.ThrowClick`` and ``ActOptions``) and run it through the
 one flow; the buttons are ``DynamicItem``s and the form is sent stopped, so all of them work
 after a restart.
 """
@@ -16,7 +16,7 @@ import discord
 from bot import replies
 from bot.checks import caller, table_dice
 from bot.client import Interaction
-from bot.cogs.conflict.build import throw_click
+from bot.cogs.conflict.build import ThrowClick
 from bot.cogs.conflict.delivery import run, run_click
 from bot.errors import BotError, NotAllowed, answers_errors
 from bot.inputs.faces import FACES_MAX_TEXT, parse_faces
@@ -65,9 +65,7 @@ class ThrowButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=THROW
     @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         if self.mode == "bot":
-            await run_click(
-                interaction, throw_click(self.attack, None, False), title="Action", conflict_id=self.conflict
-            )
+            await run_click(interaction, ThrowClick(self.attack), title="Action", conflict_id=self.conflict)
             return
         name, pool = await self._waiting(interaction)
         await replies.send_modal(interaction, faces_form(self.conflict, self.attack, name, pool))
@@ -100,5 +98,5 @@ async def on_faces_sent(interaction: Interaction) -> None:
     if (sent := sent_form(interaction, FORM_ID)) is None:
         return
     faces = parse_faces(sent.values.get(FACES, ""))
-    build = throw_click(int(sent.found["attack"]), faces, await table_dice(interaction))
-    await run(interaction, build, title="Action", conflict_id=int(sent.found["conflict"]))
+    move = ThrowClick(int(sent.found["attack"]), faces, await table_dice(interaction))
+    await run(interaction, move, title="Action", conflict_id=int(sent.found["conflict"]))

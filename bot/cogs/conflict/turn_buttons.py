@@ -17,7 +17,7 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
-from bot.cogs.conflict.turn_build import TurnChoice, act_click, declare_click, switch_click, turn_mover
+from bot.cogs.conflict.turn_build import ActClick, DeclareClick, SwitchClick, TurnChoice, turn_mover
 from bot.errors import BotError, answers_errors
 from bot.render.buttons import (
     ACT,
@@ -54,8 +54,8 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEC
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         target = int(self.item.values[0]) if self.item.values else 0
-        build = declare_click(self.round, self.who, "attack", target)
-        await run_click(interaction, build, title="Declared", conflict_id=self.conflict)
+        move = DeclareClick(self.round, self.who, "attack", target)
+        await run_click(interaction, move, title="Declared", conflict_id=self.conflict)
 
 
 class DeclareButton(
@@ -81,8 +81,8 @@ class DeclareButton(
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]), choice)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        build = declare_click(self.round, self.who, self.choice)
-        await run_click(interaction, build, title="Declared", conflict_id=self.conflict)
+        move = DeclareClick(self.round, self.who, self.choice)
+        await run_click(interaction, move, title="Declared", conflict_id=self.conflict)
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACT):
@@ -101,7 +101,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACT):
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         title = "Holds back" if self.dice == 0 else "Action"
         await run_click(
-            interaction, act_click(self.round, self.who, self.dice), title=title, conflict_id=self.conflict
+            interaction, ActClick(self.round, self.who, self.dice), title=title, conflict_id=self.conflict
         )
 
 
@@ -164,8 +164,8 @@ class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=N
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         target = int(self.item.values[0]) if self.item.values else 0
-        build = switch_click(self.round, self.who, target)
-        await run_click(interaction, build, title="New action", conflict_id=self.conflict)
+        move = SwitchClick(self.round, self.who, target)
+        await run_click(interaction, move, title="New action", conflict_id=self.conflict)
 
 
 TURN_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

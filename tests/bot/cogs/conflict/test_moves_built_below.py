@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.conflict.service import Build, ConflictFlow
+from bot.cogs.conflict.move import Move
+from bot.cogs.conflict.service import ConflictFlow
 from testbed.bot_env import BotEnv
 from tests.bot.cogs.conflict.test_conflict_flow import duel
 
@@ -18,13 +19,13 @@ BUILDERS = {"bot.cogs.conflict.build", "bot.cogs.conflict.turn_build"}
 
 @pytest.fixture
 def builders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The module of every builder handed to the move service."""
+    """The module of every move handed to the move service."""
     seen: list[str] = []
     original = ConflictFlow.run
 
-    async def spy(self: ConflictFlow, interaction: Any, build: Build, **kwargs: Any) -> Any:
-        seen.append(build.__module__)
-        return await original(self, interaction, build, **kwargs)
+    async def spy(self: ConflictFlow, interaction: Any, move: Move, **kwargs: Any) -> Any:
+        seen.append(type(move).__module__)
+        return await original(self, interaction, move, **kwargs)
 
     monkeypatch.setattr(ConflictFlow, "run", spy)
     return seen
