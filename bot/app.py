@@ -32,6 +32,7 @@ from bot.cogs.server_setup import ServerSetup
 from bot.cogs.sessions import SessionCommands
 from bot.cogs.web import WebCommands
 from bot.config import Settings
+from bot.workers.conflicts import ConflictPrompts
 from storage import Storage
 
 COGS: tuple[CogFactory, ...] = (
@@ -74,8 +75,7 @@ class MistbornBot(MistbornClient):
             settings=settings,
             storage=storage,
             cogs=COGS,
-            board_buttons=board_buttons,
-            asked_again=asked_again,
+            prompts=ConflictPrompts(buttons=board_buttons, asked_again=asked_again),
             rng=rng,
             sync_global=sync_global,
             freeze_gc=freeze_gc,

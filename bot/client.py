@@ -31,9 +31,8 @@ from bot.render.portrait_reader import PortraitReader
 from bot.rest_watch import watch
 from bot.served import served_guild_id, usable_anywhere
 from bot.web.server import WebServer, public_url
-from bot.workers.board_state import Buttons
 from bot.workers.catchup import CatchUp
-from bot.workers.conflicts import AskAgain, ConflictWorkers
+from bot.workers.conflicts import ConflictPrompts, ConflictWorkers
 from bot.workers.pacing import Pacer
 from bot.workers.upkeep import Upkeep
 from storage import Storage
@@ -129,8 +128,7 @@ class MistbornClient(commands.Bot):
         settings: Settings,
         storage: Storage,
         cogs: Sequence[CogFactory] = (),
-        board_buttons: Buttons,
-        asked_again: AskAgain,
+        prompts: ConflictPrompts,
         rng: random.Random | None = None,
         sync_global: bool = False,
         freeze_gc: bool = False,
@@ -162,10 +160,10 @@ class MistbornClient(commands.Bot):
         """Discord answered a call made with the bot's token 401 (``bot.rest_watch``): stopping."""
         self._stopping: asyncio.Task[None] | None = None
         self.conflicts = ConflictWorkers(
-            self, storage, self.pacer, buttons=board_buttons, public_url=settings.web_public_url
+            self, storage, self.pacer, buttons=prompts.buttons, public_url=settings.web_public_url
         )
         self.shard_plan = shard_plan
-        self.catch_up = CatchUp(self, self.conflicts, asked_again, self.pacer, self.shard_plan.owns)
+        self.catch_up = CatchUp(self, self.conflicts, prompts.asked_again, self.pacer, self.shard_plan.owns)
         self.upkeep = Upkeep(
             storage, settings.roll_log_days, settings.session_quiet_hours, wake=self.conflicts.outbox.wake
         )

@@ -8,6 +8,7 @@ this constructor by the composition root (``bot.app``), never set on them afterw
 """
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Protocol
 
 import discord
@@ -31,6 +32,16 @@ class AskAgain(Protocol):
     def __call__(
         self, conflict_id: int, conflict: Conflict, sheets: Mapping[int, Character], revealed: frozenset[int]
     ) -> NewMessage | None: ...
+
+
+@dataclass(frozen=True)
+class ConflictPrompts:
+    """What the workers need of the Conflict's package, handed down by ``bot.app``: the buttons
+    a board offers under whoever must answer (``questions.board_buttons``) and the pending
+    question a catch-up posts anew (``questions.asked_again``)."""
+
+    buttons: Buttons
+    asked_again: AskAgain
 
 
 class ConflictWorkers:

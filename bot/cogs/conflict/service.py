@@ -1,8 +1,10 @@
 """One Conflict move, start to finish: who asks, the transaction, and what the table must see.
 
-Slash commands and prompt buttons both come through :meth:`ConflictFlow.run`: it decides who is
-asking, applies one engine command inside one transaction (``run_transition``; the permission
-check runs there too, against the fresh state) and composes the :class:`Reply` — the outcome,
+Slash commands and prompt buttons both come through :meth:`ConflictFlow.run`, which reads in the
+order a move happens: who asks, load, the engine command the move value builds from the fresh
+state (the permission check runs there too, ``bot.cogs.conflict.move``), apply, compose, write
+once, hand the messages to the outbox; the optimistic attempt and the careful redo are its one
+loop (the steps: ``bot.cogs.conflict.transaction``). It composes the :class:`Reply` — the outcome,
 the prompt for whoever must answer next (a defence, Nudges, or a turn to declare or act, with a
 ping for that player only, once per turn: docs/rulings.md §4.21; asked in ``bot.cogs.conflict.questions``)
 and which buttons it offers. The defence grace a Narrator waits out is ``bot.workers.grace``.
@@ -22,18 +24,26 @@ through the outbox: after a crash the Narrator reads them with "Narrator view").
 """
 
 import random
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import discord
 from pydantic import ValidationError
 
-from bot.access import caller_of
+from bot.access import Caller, caller_of
 from bot.cogs.conflict.answers import Reply, asked_before, closing_summary, message, own_thread_parent
-from bot.cogs.conflict.move import Move, Sheets
+from bot.cogs.conflict.move import Move
 from bot.cogs.conflict.prompt_buttons import prompt_view
 from bot.cogs.conflict.questions import question, turn_changed
-from bot.cogs.conflict.transaction import run_transition, start_conflict
+from bot.cogs.conflict.transaction import (
+    ATTEMPTS,
+    STALE,
+    Fresh,
+    apply_command,
+    attempt,
+    create_conflict,
+    load,
+    write_once,
+)
 from bot.cogs.conflict.turns import hero_news, tie_note
 from bot.crash import crash_point
 from bot.errors import invalid_option
@@ -45,11 +55,31 @@ from bot.secrecy import visibility_of
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.conflicts import ConflictWorkers
 from bot.workers.outbox import close_row
-from rules.conflict import Command, Conflict, ConflictType
+from rules.conflict import Command, ConflictType
 from rules.conflict.events import ConflictEnded, Joined
 from rules.errors import RulesError
 from storage import MessageKind, NewMessage
 from storage.conflict_moves import Applied
+
+
+def engine_command(move: Move, fresh: Fresh, asking: Caller) -> Command:
+    """The move's engine command on the state just loaded. Choices are enforced by Discord's
+    client only, so a raw payload can reach a command's model: its refusal is the user's error."""
+    try:
+        return move.command(fresh.state, fresh.sheets, asking)
+    except ValidationError as error:
+        raise RulesError(invalid_option(error)) from None
+
+
+def outcome_rows(reply: Reply, interaction_id: int | None, parent: int | None = None) -> list[NewMessage]:
+    """What a move queues in the outbox: its reply (answering ``interaction_id``, if any) and,
+    when it ended a Conflict fought in a thread the bot made in channel ``parent``, the thread's
+    closing (the summary there, the thread archived)."""
+    rows = [message(MessageKind.OUTCOME, reply, interaction_id)]
+    events = reply.applied.events if reply.applied is not None else ()
+    if parent is not None and any(isinstance(e, ConflictEnded) for e in events):
+        rows.append(close_row(parent, closing_summary(reply.channel_id, reply)))
+    return rows
 
 
 class ConflictFlow:
@@ -69,42 +99,49 @@ class ConflictFlow:
         title: str,
         conflict_id: int | None = None,
     ) -> Reply:
-        """Apply the command ``move`` makes from the fresh state, and compose the reply.
+        """One move, in the order it happens: who asks → load → the engine command → apply →
+        compose → write once → the messages handed to the outbox.
 
+        The first attempt is optimistic: it reads the last committed state and its one write
+        checks that nothing changed meanwhile; when something did, nothing of it is kept and the
+        careful attempt does it all again inside one transaction (``bot.cogs.conflict.transaction``).
         ``rng`` throws any dice the move needs (the client's, injected so rolls replay in tests).
         """
         crash_point("move-received")
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+        said, parent = origin_of(interaction), own_thread_parent(interaction)
         # Both reads answer on the loop's thread: who is asking first, then the Conflict, with
         # no trip through the loop between them (a task for it would cost one).
         asking = await caller_of(interaction, self.storage)
-
-        def make(state: Conflict, sheets: Sheets) -> Command:
-            try:
-                return move.command(state, sheets, asking)
-            except ValidationError as error:
-                # Choices are enforced by Discord's client only; a raw payload reaches the model.
-                raise RulesError(invalid_option(error)) from None
-
-        replies: list[Reply] = []
-        said = origin_of(interaction)
-        parent = own_thread_parent(interaction)
-        compose = self._composer(
-            guild_id, channel_id, title, interaction.id, replies, asking.narrator, parent=parent
-        )
-        applied = await run_transition(
-            self.storage,
-            guild_id,
-            channel_id,
-            make,
-            rng=rng,
-            conflict_id=conflict_id,
-            compose=compose,
-            interaction_id=interaction.id,
-            rolls=lambda applied: conflict_rolls(guild_id, applied, said),
-            said=said,
-        )
-        return self._saved(replies[-1], applied)
+        for careful in ATTEMPTS:
+            async with attempt(self.storage, careful) as repos:
+                fresh = await load(
+                    repos,
+                    guild_id,
+                    channel_id,
+                    careful=careful,
+                    interaction_id=interaction.id,
+                    conflict_id=conflict_id,
+                )
+                command = engine_command(move, fresh, asking)
+                prepared = await apply_command(repos, guild_id, fresh, command, rng)
+                reply = await self.compose(
+                    guild_id, channel_id, prepared.applied, title=title, narrator=asking.narrator
+                )
+                try:
+                    applied = await write_once(
+                        repos,
+                        prepared,
+                        messages=outcome_rows(reply, interaction.id, parent),
+                        rolls=conflict_rolls(guild_id, prepared.applied, said),
+                        interaction_id=None if careful else interaction.id,
+                        said=said,
+                    )
+                    break
+                except STALE:  # another move, or a sheet's edit, came in between: redo it after them
+                    if careful:
+                        raise
+        return self._saved(reply, applied)
 
     async def start(
         self,
@@ -117,44 +154,14 @@ class ConflictFlow:
         """Start a Conflict in the interaction's channel, its first message queued with it;
         ``thread_id``: in that thread of the channel instead, where no interaction is answered."""
         guild_id, channel_id = guild_id_of(interaction), thread_id or channel_id_of(interaction)
-        replies: list[Reply] = []
         answered = None if thread_id else interaction.id
-        compose = self._composer(guild_id, channel_id, "A Conflict begins", answered, replies, False)
-        applied = await start_conflict(
-            self.storage,
-            guild_id,
-            channel_id,
-            conflict_type,
-            stakes,
-            compose=compose,
-            said=origin_of(interaction),
-        )
-        return self._saved(replies[-1], applied)
-
-    def _composer(
-        self,
-        guild_id: int,
-        channel_id: int,
-        title: str,
-        interaction_id: int | None,
-        replies: list[Reply],
-        narrator: bool,
-        *,
-        parent: int | None = None,
-    ) -> Callable[[Applied], Awaitable[list[NewMessage]]]:
-        """``narrator``: the mover is a Narrator (the reply keeps what the table's view hid for
-        them); ``parent``: the channel is a thread the bot made in that channel; a move ending its
-        Conflict also queues the thread's closing (the summary there, the thread archived)."""
-
-        async def compose(applied: Applied) -> list[NewMessage]:
-            reply = await self.compose(guild_id, channel_id, applied, title=title, narrator=narrator)
-            replies.append(reply)
-            messages = [message(MessageKind.OUTCOME, reply, interaction_id)]
-            if parent is not None and any(isinstance(e, ConflictEnded) for e in applied.events):
-                messages.append(close_row(parent, closing_summary(channel_id, reply)))
-            return messages
-
-        return compose
+        async with self.storage.transaction() as tx:
+            begun = await create_conflict(
+                tx, guild_id, channel_id, conflict_type, stakes, said=origin_of(interaction)
+            )
+            reply = await self.compose(guild_id, channel_id, begun, title="A Conflict begins")
+            rows = await tx.outbox.add(guild_id, channel_id, begun.conflict_id, outcome_rows(reply, answered))
+        return self._saved(reply, begun.model_copy(update={"messages": rows}))
 
     def _saved(self, reply: Reply, applied: Applied) -> Reply:
         """The reply with its saved move; its outbox rows are this process's to answer now."""
