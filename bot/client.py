@@ -51,6 +51,9 @@ class MistbornTree(app_commands.CommandTree["MistbornClient"]):
     """Commands (and autocompletes) being run right now."""
 
     async def _call(self, interaction: discord.Interaction["MistbornClient"]) -> None:
+        """discord.py's private dispatch, wrapped: no public hook runs after every command and
+        autocomplete whatever its end, which the in-flight count, an autocomplete's timing and
+        the interaction's release need (docs/architecture.md, "the one private discord.py API")."""
         self.in_flight += 1
         started = time.monotonic()
         try:

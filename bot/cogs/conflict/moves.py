@@ -38,21 +38,18 @@ from bot.inputs.choices import (
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
+from bot.inputs.options import TOOL, TRAITS, ActionLabel, Difficulty, StatName, Traits
 from bot.inputs.participants import ParticipantName, participant_props, participant_stats
 
-StatName = app_commands.Range[str, 1, 40]
-Traits = app_commands.Range[int, -10, 10]
-Difficulty = app_commands.Range[int, 1, 5]
 BurdenList = app_commands.Range[str, 1, 400]
 WeaponName = app_commands.Range[str, 1, 48]
-Label = app_commands.Range[str, 1, 100]
 
 ACTION_DESCRIPTIONS = {
     "action": "attack, another rolled action, full defence, or an action that needs no roll",
     "target": "Who the action is aimed at",
     "stat": "The stat or Power that gives the dice (e.g. Physique, Steel)",
-    "traits": "Net Traits: +1 per helping Trait, −1 per hindering one",
-    "tool": "A fitting Tool (+1) or a missing/broken one (−1)",
+    "traits": TRAITS,
+    "tool": TOOL,
     "circumstances": CIRCUMSTANCES,
     "burdens": "The target's Burdens that help, comma-separated",
     "resilience": "What an attack wears down (default: its kind's: Health, Reputation, Willpower)",
@@ -114,7 +111,7 @@ class ConflictMoves(commands.Cog):
         weapon: WeaponName | None = None,
         difficulty: Difficulty | None = None,
         challenge: bool = False,
-        label: Label | None = None,
+        label: ActionLabel | None = None,
         who: ParticipantName | None = None,
     ) -> None:
         options = ActionOptions(
@@ -197,7 +194,7 @@ class ConflictMoves(commands.Cog):
         weapon: WeaponName | None = None,
         difficulty: Difficulty | None = None,
         challenge: bool = False,
-        label: Label | None = None,
+        label: ActionLabel | None = None,
         who: ParticipantName | None = None,
     ) -> None:
         options = ActionOptions(
