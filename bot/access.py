@@ -68,6 +68,12 @@ def narrator_by_rule(manage_guild: bool, role_ids: Collection[int], settings: Gu
     return manage_guild or any(role_id in role_ids for role_id in settings.narrator_role_ids)
 
 
+NARRATORS_ONLY = (
+    "Circumstances are the Narrator's call: they set them for the scene (`/scene circumstances`) "
+    "or on their request. Leave `circumstances` out; your roll carries the scene's."
+)
+
+
 @dataclass(frozen=True)
 class Caller:
     """The member behind one interaction: whether they are a Narrator in that server, and
@@ -139,6 +145,12 @@ class Caller:
             f"Typed dice are for dice rolled at a physical table, which this server has not turned "
             f"on (`/setup table-dice`): leave `{option}` out and the bot rolls."
         )
+
+    def require_own_circumstances(self, given: int | None) -> None:
+        """Circumstances are the Narrator's call (docs/rulings.md §1.6): a player's own are
+        refused, whatever their value, in a roll and in a Conflict's move alike."""
+        if given is not None and not self.narrator:
+            raise NotAllowed(NARRATORS_ONLY)
 
     def require_challenge(self) -> None:
         """An unopposed (``challenge``) action against another character is the Narrator's call."""

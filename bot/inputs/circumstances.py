@@ -9,24 +9,11 @@ from dataclasses import dataclass
 
 from bot.access import caller_of
 from bot.client import Interaction
-from bot.errors import NotAllowed
 from bot.render.common import plain
 from bot.served import channel_id_of, guild_id_of
 from storage.scenes import SceneCircumstances
 
 DESCRIPTION = "Narrators: −1, 0 or +1 for this roll (default: the scene's, set with /scene circumstances)"
-
-
-NARRATORS_ONLY = (
-    "Circumstances are the Narrator's call: they set them for the scene (`/scene circumstances`) "
-    "or on their request. Leave `circumstances` out; your roll carries the scene's."
-)
-
-
-def refuse_players(narrator: bool, given: int | None) -> None:
-    """A player's own Circumstances are refused, whatever their value."""
-    if given is not None and not narrator:
-        raise NotAllowed(NARRATORS_ONLY)
 
 
 @dataclass(frozen=True)
@@ -63,5 +50,5 @@ async def applied_circumstances(interaction: Interaction, given: int | None) -> 
     if given is None:
         return scene_applied(await scene_circumstances(interaction))
     who = await caller_of(interaction, interaction.client.storage)
-    refuse_players(who.narrator, given)
+    who.require_own_circumstances(given)
     return Applied(net=given, from_scene=False)

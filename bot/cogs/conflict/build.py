@@ -22,7 +22,6 @@ from bot.cogs.conflict.answers import NudgeMode
 from bot.cogs.conflict.move import Sheets
 from bot.cogs.conflict.named import find_participant, pick
 from bot.errors import BotError, NotAllowed
-from bot.inputs.circumstances import refuse_players
 from bot.inputs.name_lists import split_names
 from bot.render.common import plain
 from bot.workers.grace import DEFEND_GRACE, hold_for_player
@@ -140,7 +139,7 @@ class ActionOptions:
         participant: int,
         caller: Caller,
     ) -> Command:
-        refuse_players(caller.narrator, self.circumstances)
+        caller.require_own_circumstances(self.circumstances)
         if self.challenge and self.target and find_participant(conflict, self.target).id != participant:
             caller.require_challenge()
         data: dict[str, Any] = {
@@ -279,7 +278,7 @@ class DefenceOptions:
     """The moment a player gets before a Narrator may answer for them (docs/rulings.md §4.20)."""
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        refuse_players(caller.narrator, self.circumstances)
+        caller.require_own_circumstances(self.circumstances)
         target = state.participant(pending_target(state, self.attack_id))
         sheet = sheets.get(target.id)
         if not caller.controls_participant(target, sheet):

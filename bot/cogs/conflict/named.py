@@ -3,8 +3,7 @@
 A name typed in ``who`` or ``target`` is only cleaned when the command is parsed
 (``bot.inputs.participants``); it is resolved here, inside the move's own transaction, so it is
 judged on the state the move applies to, never on an older copy. Participants are found by the
-same naming rule as characters. A player's own Circumstances are refused here too, before
-anything is rolled (docs/rulings.md §1.6).
+same naming rule as characters.
 """
 
 from collections.abc import Mapping
