@@ -49,7 +49,7 @@ from bench.load_results import (
     per_kind,
     summarize,
 )
-from bot.moves.transaction import run_transition, start_conflict
+from bot.cogs.conflict.transaction import run_transition, start_conflict
 from fake_discord.process import BotProcess
 from fake_discord.records import clock
 from fake_discord.server import FakeDiscord

@@ -31,13 +31,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import MistbornBot
+from bot.cogs.conflict.transaction import start_conflict
 from bot.config import Settings
-from bot.moves.transaction import start_conflict
+from bot.records import roll_entry, roll_record
 from bot.render.cards import card_view
 from bot.render.charts import roll_chart
 from bot.render.dice import reading_card
-from bot.rolling.journal import roll_entry
-from bot.rolling.roll_log import roll_record
 from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import parse_slash

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import SHEET, Payloads, machine, member_id, quiesce, quiet_logs, running, table
-from bot.moves.transaction import start_conflict
+from bot.cogs.conflict.transaction import start_conflict
 from fake_discord.server import FakeDiscord
 from fake_discord.world import FakeGuild, World, many_guilds_world
 from rules.character import CharacterKind, make_character

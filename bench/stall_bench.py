@@ -23,8 +23,8 @@ import gc
 import tempfile
 from pathlib import Path
 
+from bot.cogs.conflict.transaction import start_conflict
 from bot.cogs.say import TEXT_MAX as SAY_MAX
-from bot.moves.transaction import start_conflict
 from fake_discord.world import FakeGuild, add_table_guild, default_world
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join

@@ -1,55 +1,48 @@
-"""Who may do what and see what: the one place the bot decides it (docs/architecture.md, "Access").
+"""Who may act, and on what: the :class:`Caller` behind one interaction and its rules
+(docs/architecture.md, "Access").
 
 * A **Narrator** is any member with Manage Server, plus members holding one of the server's
   Narrator roles (``/setup narrator-add``), judged at the moment they ask (docs/rulings.md §6.8).
 * **Control** follows the role, not the history (§6.9): a Hero is controlled by its owner and by
   the Narrators; anything else (a Villain, an Extras group) only by whoever is a Narrator now,
   never by the member recorded as its creator.
-* **Secrecy** (§7.1): Villains and Extras are the Narrator's. Anyone in the server reads a Hero;
-  a Villain or Extra is read by Narrators, or by anyone once a Narrator revealed it. Players see
-  the others only as a name and a plain state (:func:`plain_state`). A secret roll (``/gmroll``)
-  is seen by Narrators and by the member who rolled it.
+* **Reading** (§7.1): a Narrator reads every sheet and every secret roll, a player the sheets
+  ``bot.secrecy`` does not hide and their own secret rolls.
 * **Honest dice** (§7.2): the bot rolls. Faces typed from dice rolled at the table are taken
   from the one who rolls them (the controller of that character), and from a player only where
   the server turned table dice on; a Narrator may always type them. An unopposed ``challenge``
   against another character is the Narrator's call.
 
-Every command asks once who is calling (:func:`caller_of`, kept on the interaction; or
-:func:`caller_from` when the settings came with the sheet in one read) and then asks the
-:class:`Caller` — never the interaction again — so a permission is judged the same way in
-commands, buttons, menus, autocomplete and inside a Conflict's transaction. Reading a sheet
-anyone may read asks nobody (:func:`require_read_of`). Everything here but :func:`caller_of`
-and :func:`require_read_of` is a pure function of plain data.
+Where an interaction comes from is ``bot.served``; what players may see of a secret sheet or a
+Conflict, ``bot.secrecy``; where they read what was said, ``bot.reach``.
+
+Every command asks once who is calling and then asks the :class:`Caller` — never the
+interaction again — so a permission is judged the same way in commands, buttons, menus,
+autocomplete and inside a Conflict's transaction. :func:`caller_of` reads the server's settings
+and :func:`keep_caller` takes settings already read (with the sheet, in one query); both keep the
+answer on the interaction (``Interaction.extras``), so the second asking reads nothing. The
+:class:`Caller`'s rules are pure functions of plain data; reading a sheet anyone may read asks
+nobody (:func:`require_read_of`).
 """
 
-from collections import deque
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Protocol
 
 import discord
 
-from bot.errors import DM_REFUSAL, BotError, NotAllowed
-from bot.render.visibility import Visibility
+from bot.errors import NotAllowed
+from bot.secrecy import is_secret
+from bot.served import guild_id_of
 from bot.text import inert
 from rules.burdens import Severity
-from rules.character import Burden, Character, CharacterKind, Resilience, resilience_current, resilience_max
-from rules.conflict import Conflict, Participant
+from rules.character import Burden, Character, CharacterKind
+from rules.conflict import Participant
 from rules.words import is_group, verb
 from storage import GuildSettings, Storage
 
 CALLER_KEY = "mistborn.caller"
 """Where :func:`caller_of` keeps the answer on ``Interaction.extras``: asked once per interaction."""
-
-
-class PlainState(StrEnum):
-    """What players see of a character whose sheet is secret (docs/rulings.md §7.1)."""
-
-    UNHURT = "unhurt"
-    WOUNDED = "wounded"
-    GRAVELY_WOUNDED = "gravely wounded"
-    DEFEATED = "defeated"
 
 
 class Sheetlike(Protocol):
@@ -70,140 +63,15 @@ class RollLike(Protocol):
     def secret(self) -> bool: ...
 
 
-def served_guild_id(interaction: discord.Interaction[discord.Client]) -> int | None:
-    """The server the bot serves this interaction in, or None: a direct message, a group DM, or
-    a server the bot is not in, where a member used a command of the app they installed for
-    themselves (docs/architecture.md, "Dice anywhere"). Discord says a server installed the app
-    for the interaction (``authorizing_integration_owners``), or the bot holds the server."""
-    guild_id = interaction.guild_id
-    if guild_id is None:
-        return None
-    if interaction.is_guild_integration() or interaction.client.get_guild(guild_id) is not None:
-        return guild_id
-    return None
-
-
-def guild_id_of(interaction: discord.Interaction[discord.Client]) -> int:
-    """The server the interaction came from; refused anywhere the bot serves no server."""
-    guild_id = served_guild_id(interaction)
-    if guild_id is None:
-        raise NotAllowed(DM_REFUSAL)
-    return guild_id
-
-
-def usable_anywhere(command: object) -> bool:
-    """Whether a command also works where the bot serves no server: those a member may install
-    for themselves (``allowed_installs(users=True)``: ``/roll``, ``/read``, ``/odds``)."""
-    root = getattr(command, "root_parent", None) or command
-    installs = getattr(root, "allowed_installs", None)
-    return bool(installs is not None and installs.user)
-
-
-def channel_id_of(interaction: discord.Interaction[discord.Client]) -> int:
-    """The channel the interaction came from (Conflicts and boards live in one)."""
-    if interaction.channel_id is None:
-        raise BotError("This works in a server channel: run it in one of its text channels.")
-    return interaction.channel_id
-
-
-def table_channel_of(interaction: discord.Interaction[discord.Client]) -> int:
-    """The table an interaction belongs to, for the session's journal: a thread's parent channel
-    (a Conflict in its own thread is still that channel's night), else the channel itself."""
-    channel = interaction.channel
-    if isinstance(channel, discord.Thread) and channel.parent_id is not None:
-        return channel.parent_id
-    return channel_id_of(interaction)
-
-
 def narrator_by_rule(manage_guild: bool, role_ids: Collection[int], settings: GuildSettings) -> bool:
     """The Narrator rule itself, on plain data: Manage Server, or one of the Narrator roles."""
     return manage_guild or any(role_id in role_ids for role_id in settings.narrator_role_ids)
 
 
-def is_secret(kind: CharacterKind, revealed: bool) -> bool:
-    """A sheet only Narrators read: a Villain or Extra the Narrator has not revealed (§7.1)."""
-    return kind is not CharacterKind.HERO and not revealed
-
-
-def plain_state(character: Character, *, burning_pewter: bool = False) -> PlainState:
-    """Unhurt, wounded, gravely wounded or defeated, by the thresholds of docs/rulings.md §7.1.
-
-    * defeated: a Resilience at 0 (§5.8), or every member of an Extras group down;
-    * gravely wounded: a Resilience at half its maximum or less, half or more of a group down,
-      or a Grave or Mortal Burden held;
-    * wounded: a Resilience below its maximum, a member of a group down, or any Burden held;
-    * unhurt: none of these.
-    """
-    grave = any(b.severity in (Severity.GRAVE, Severity.MORTAL) for b in character.burdens)
-    if character.is_extra:
-        left, size = character.members_left, character.size
-        if left == 0:
-            return PlainState.DEFEATED
-        if grave or left * 2 <= size:
-            return PlainState.GRAVELY_WOUNDED
-        return PlainState.WOUNDED if left < size or character.burdens else PlainState.UNHURT
-    now = {r: resilience_current(character, r, burning_pewter) for r in Resilience}
-    top = {r: resilience_max(character, r, burning_pewter) for r in Resilience}
-    if any(value == 0 for value in now.values()):
-        return PlainState.DEFEATED
-    if grave or any(now[r] * 2 <= top[r] for r in Resilience):
-        return PlainState.GRAVELY_WOUNDED
-    if character.burdens or any(now[r] < top[r] for r in Resilience):
-        return PlainState.WOUNDED
-    return PlainState.UNHURT
-
-
-def participant_state(participant: Participant, sheet: Character | None) -> PlainState:
-    """A participant's plain state: defeated in the Conflict stays defeated (§7.4), whatever the
-    sheet says since; an Extras group counts the members the Conflict has left standing."""
-    if participant.defeated or (participant.is_extra and participant.members_left == 0):
-        return PlainState.DEFEATED
-    if sheet is None:
-        return PlainState.UNHURT
-    if participant.is_extra:
-        sheet = sheet.model_copy(update={"members_down": participant.size - participant.members_left})
-    return plain_state(sheet, burning_pewter=participant.burning_pewter)
-
-
-_SEEN: "deque[tuple[Conflict, dict[int, Character], frozenset[int], Visibility]]" = deque(maxlen=8)
-"""The last few visibilities worked out, with what they were worked out from (held, so an id
-is never reused while it is here)."""
-
-
-def visibility_of(
-    conflict: Conflict, sheets: Mapping[int, Character], revealed: Collection[int]
-) -> Visibility:
-    """What the whole table may see of ``conflict``: everyone's numbers but the secret sheets',
-    which show as plain states. Someone who left shows their numbers only if ``sheets`` holds
-    their sheet and it is not secret.
-
-    One move asks this of the same state several times (its reply, its journal entries, its
-    board and the board's buttons); the models are frozen, so the same objects give the same
-    answer and it is worked out once."""
-    shown_to = frozenset(revealed)
-    for seen, seen_sheets, seen_revealed, view in _SEEN:
-        if seen is conflict and seen_revealed == shown_to and _same_sheets(seen_sheets, sheets):
-            return view
-    view = _visibility(conflict, sheets, shown_to)
-    _SEEN.append((conflict, dict(sheets), shown_to, view))
-    return view
-
-
-def _same_sheets(seen: Mapping[int, Character], sheets: Mapping[int, Character]) -> bool:
-    return len(seen) == len(sheets) and all(sheets.get(cid) is sheet for cid, sheet in seen.items())
-
-
-def _visibility(conflict: Conflict, sheets: Mapping[int, Character], revealed: frozenset[int]) -> Visibility:
-    shown = {p.id for p in conflict.participants if not is_secret(p.kind, p.id in revealed)}
-    shown |= {
-        cid
-        for cid, sheet in sheets.items()
-        if conflict.find(cid) is None and not is_secret(sheet.kind, cid in revealed)
-    }
-    states = {
-        p.id: participant_state(p, sheets.get(p.id)).value for p in conflict.participants if p.id not in shown
-    }
-    return Visibility(shown=frozenset(shown), states=states)
+NARRATORS_ONLY = (
+    "Circumstances are the Narrator's call: they set them for the scene (`/scene circumstances`) "
+    "or on their request. Leave `circumstances` out; your roll carries the scene's."
+)
 
 
 @dataclass(frozen=True)
@@ -277,6 +145,12 @@ class Caller:
             f"Typed dice are for dice rolled at a physical table, which this server has not turned "
             f"on (`/setup table-dice`): leave `{option}` out and the bot rolls."
         )
+
+    def require_own_circumstances(self, given: int | None) -> None:
+        """Circumstances are the Narrator's call (docs/rulings.md §1.6): a player's own are
+        refused, whatever their value, in a roll and in a Conflict's move alike."""
+        if given is not None and not self.narrator:
+            raise NotAllowed(NARRATORS_ONLY)
 
     def require_challenge(self) -> None:
         """An unopposed (``challenge``) action against another character is the Narrator's call."""
@@ -357,7 +231,7 @@ async def caller_of(interaction: discord.Interaction[discord.Client], storage: S
         return known
     guild_id = guild_id_of(interaction)
     manage = interaction.permissions.manage_guild
-    return caller_from(interaction, GuildSettings() if manage else await storage.settings.get(guild_id))
+    return keep_caller(interaction, GuildSettings() if manage else await storage.settings.get(guild_id))
 
 
 async def require_read_of(
@@ -369,9 +243,10 @@ async def require_read_of(
         (await caller_of(interaction, storage)).require_read(character, revealed)
 
 
-def caller_from(interaction: discord.Interaction[discord.Client], settings: GuildSettings) -> Caller:
+def keep_caller(interaction: discord.Interaction[discord.Client], settings: GuildSettings) -> Caller:
     """Who is asking, judged from ``settings`` the interaction has already read (with what else
-    it needed, in one query), and kept on the interaction as :func:`caller_of` keeps it."""
+    it needed, in one query), and kept on the interaction (``extras``) as :func:`caller_of`
+    keeps it: the first judgement of an interaction is the one every later asking gets."""
     known = interaction.extras.get(CALLER_KEY)
     if isinstance(known, Caller):
         return known

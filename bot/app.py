@@ -20,6 +20,7 @@ from bot.cogs.characters import (
     SheetCommands,
 )
 from bot.cogs.conflict import ConflictCog, ConflictMoves
+from bot.cogs.conflict.questions import asked_again, board_buttons
 from bot.cogs.dice import Dice
 from bot.cogs.help import Help
 from bot.cogs.history import History
@@ -31,6 +32,7 @@ from bot.cogs.server_setup import ServerSetup
 from bot.cogs.sessions import SessionCommands
 from bot.cogs.web import WebCommands
 from bot.config import Settings
+from bot.workers.conflicts import ConflictPrompts
 from storage import Storage
 
 COGS: tuple[CogFactory, ...] = (
@@ -73,6 +75,7 @@ class MistbornBot(MistbornClient):
             settings=settings,
             storage=storage,
             cogs=COGS,
+            prompts=ConflictPrompts(buttons=board_buttons, asked_again=asked_again),
             rng=rng,
             sync_global=sync_global,
             freeze_gc=freeze_gc,

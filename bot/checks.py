@@ -10,8 +10,9 @@ from typing import TypeVar
 
 from discord import app_commands
 
-from bot.access import Caller, caller_of, guild_id_of
+from bot.access import Caller, caller_of
 from bot.client import Interaction
+from bot.served import guild_id_of
 
 T = TypeVar("T")
 

@@ -1,10 +1,13 @@
 """The Discord client and what every command needs from it: settings, storage, dice, Conflicts.
 
-Dependencies (settings, storage, the dice generator) are passed in, not built here, so the
-entry point owns their lifetimes and the tests hand in a seeded ``random.Random`` and a
-database in ``tmp_path`` (discord.py's ``advanced_startup.py`` pattern). The cogs are passed in
-too: this module knows no command, so everything below the cogs can name the client's type
-without importing them (docs/architecture.md, "Layers").
+Settings, storage and the dice generator are passed in, so the entry point owns their
+lifetimes and the tests hand in a seeded ``random.Random`` and a database in ``tmp_path``
+(discord.py's ``advanced_startup.py`` pattern). The cogs are passed in too, with what the
+Conflict's workers need of its package (the board's buttons, the question asked again): this
+module knows no command, so everything below the cogs can name the client's type without
+importing them (docs/architecture.md, "Layers"). What is built here is this process's own
+machinery, from those: the workers, the catch-up, the upkeep, admission, the web and health
+servers.
 """
 
 import asyncio
@@ -20,16 +23,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import event_loop, metrics, replies
-from bot.access import served_guild_id, usable_anywhere
 from bot.admission import BUSY, Admission
 from bot.config import Settings
 from bot.errors import DM_REFUSAL, on_app_command_error
 from bot.health import HealthServer
-from bot.moves.service import ConflictFlow
 from bot.render.portrait_reader import PortraitReader
 from bot.rest_watch import watch
+from bot.served import served_guild_id, usable_anywhere
 from bot.web.server import WebServer, public_url
 from bot.workers.catchup import CatchUp
+from bot.workers.conflicts import ConflictPrompts, ConflictWorkers
 from bot.workers.pacing import Pacer
 from bot.workers.upkeep import Upkeep
 from storage import Storage
@@ -48,6 +51,9 @@ class MistbornTree(app_commands.CommandTree["MistbornClient"]):
     """Commands (and autocompletes) being run right now."""
 
     async def _call(self, interaction: discord.Interaction["MistbornClient"]) -> None:
+        """discord.py's private dispatch, wrapped: no public hook runs after every command and
+        autocomplete whatever its end, which the in-flight count, an autocomplete's timing and
+        the interaction's release need (docs/architecture.md, "the one private discord.py API")."""
         self.in_flight += 1
         started = time.monotonic()
         try:
@@ -125,6 +131,7 @@ class MistbornClient(commands.Bot):
         settings: Settings,
         storage: Storage,
         cogs: Sequence[CogFactory] = (),
+        prompts: ConflictPrompts,
         rng: random.Random | None = None,
         sync_global: bool = False,
         freeze_gc: bool = False,
@@ -155,10 +162,11 @@ class MistbornClient(commands.Bot):
         self.token_refused = False
         """Discord answered a call made with the bot's token 401 (``bot.rest_watch``): stopping."""
         self._stopping: asyncio.Task[None] | None = None
-        self.conflicts = ConflictFlow(self, storage, self.pacer)
-        self.conflicts.boards.public_url = settings.web_public_url
+        self.conflicts = ConflictWorkers(
+            self, storage, self.pacer, buttons=prompts.buttons, public_url=settings.web_public_url
+        )
         self.shard_plan = shard_plan
-        self.catch_up = CatchUp(self, self.conflicts, self.pacer, self.shard_plan.owns)
+        self.catch_up = CatchUp(self, self.conflicts, prompts.asked_again, self.pacer, self.shard_plan.owns)
         self.upkeep = Upkeep(
             storage, settings.roll_log_days, settings.session_quiet_hours, wake=self.conflicts.outbox.wake
         )

@@ -2,7 +2,7 @@
 
 A crash test must stop the bot at an exact moment of a move (just after the commit, just
 after the reply…), which a ``kill`` sent from outside can only hit by luck. So the edges of a
-move (``bot.moves`` and the reply it sends) call :func:`crash_point` with the name of where they
+move (``bot.cogs.conflict`` and the reply it sends) call :func:`crash_point` with the name of where they
 are; once that point is armed, reaching it sends this process SIGKILL: no ``finally``, no
 flush, no clean close, exactly as a crash.
 

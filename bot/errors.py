@@ -7,12 +7,15 @@ its options, and the user gets a short apology, never a traceback.
 """
 
 import asyncio
+import functools
 import logging
 import math
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec
 
 import discord
 from discord import app_commands
+from pydantic import ValidationError
 
 from bot import metrics
 from bot.replies import answered_elsewhere, log_answered_elsewhere, send_private
@@ -21,6 +24,7 @@ from rules.errors import RulesError
 from storage.errors import AlreadyHandledError, DatabaseBusyError, StorageError
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
 
 DM_REFUSAL = (
     "This command works in a server the bot is in, not in direct messages or other servers: "
@@ -159,3 +163,32 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
             log_answered_elsewhere(interaction, failed)
         else:
             log.warning("Could not deliver an error reply for interaction %s", interaction.id, exc_info=True)
+
+
+def answers_errors(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None]]:
+    """``@answers_errors``: a button's, a menu's or a form's handler whose errors are answered as
+    the tree answers a command's (:func:`answer_error`): a user's error privately in its own words,
+    a bug with the apology and a log line.
+
+    discord.py gives clicks and forms no handler of the tree's (it only logs what their callbacks
+    raise), so each handler is wrapped here, once; the interaction is the handler's last
+    interaction argument (``callback(self, interaction)``, ``on_interaction(interaction)``).
+    """
+
+    @functools.wraps(handler)
+    async def handle(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            await handler(*args, **kwargs)
+        except Exception as error:
+            interaction = next(a for a in reversed(args) if isinstance(a, discord.Interaction))
+            await answer_error(interaction, error)
+
+    return handle
+
+
+def invalid_option(error: ValidationError) -> str:
+    """One plain sentence for an option value the engine's command model refused."""
+    problems = error.errors(include_url=False, include_input=False)
+    where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
+    detail = problems[0]["msg"] if problems else "not valid"
+    return f"That is not a valid value for {where}: {detail}."

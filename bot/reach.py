@@ -28,7 +28,8 @@ from typing import Protocol
 
 import discord
 
-from bot.access import Caller, table_channel_of
+from bot.access import Caller
+from bot.served import table_channel_of
 from storage import Storage
 from storage.places import Origin, Reach
 

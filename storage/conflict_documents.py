@@ -1,7 +1,7 @@
 """The states of the last few stored Conflict documents, so a move parses only what is new.
 
 Parsing a stored Conflict is most of a move's CPU time, and the document read is nearly always
-the one the previous move wrote (``bot.moves.transaction`` remembers each it saves): only
+the one the previous move wrote (``bot.cogs.conflict.transaction`` remembers each it saves): only
 what another process (or an older bot) wrote is parsed again.
 """
 

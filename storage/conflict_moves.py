@@ -3,7 +3,7 @@ one operation of their own, ``storage.moves``).
 
 The order of a move (load, build the command, apply it through ``rules.conflict``, compose the
 messages, write, and on a stale version redo it inside one transaction) is the bot's
-(``bot.moves.transaction``); storage only loads and writes, each write checking the version it
+(``bot.cogs.conflict.transaction``); storage only loads and writes, each write checking the version it
 was read at (docs/architecture.md, "Writes and reads under load").
 """
 

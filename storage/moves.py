@@ -1,6 +1,6 @@
 """A Conflict move's writes as ONE data operation: :class:`MoveWrite` in, :class:`MoveWritten` out.
 
-A move (``bot.moves.transaction``) is prepared from what it read, then writes: the
+A move (``bot.cogs.conflict.transaction``) is prepared from what it read, then writes: the
 interaction's claim, the rolls it made, the sheets it changed, the Conflict's new document (or
 its deletion once ended) and the messages the table must see, all or nothing, each write
 checking the version it was read at. :meth:`MoveRepository.write` takes all of that as one

@@ -65,7 +65,7 @@ class NewMessage(BaseModel):
     action_id: int | None = None
     """The pending action whose buttons the message carries, if any."""
     prompt_key: str | None = None
-    """The question whose buttons the message carries (``bot.moves.service.Prompt.key``): an
+    """The question whose buttons the message carries (``bot.cogs.conflict.service.Prompt.key``): an
     action's defence or Nudges, or a turn to declare or act."""
     interaction_id: int | None = None
     """The interaction whose reply shows this message, when there is one to reply to."""

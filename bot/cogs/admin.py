@@ -10,9 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, NotAllowed
+from bot.served import guild_id_of
 
 
 class Admin(commands.Cog):

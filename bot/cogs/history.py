@@ -20,11 +20,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of, table_channel_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.reach import reach_of, reads, table_reach
 from bot.render.common import INFO, TITLE_LIMIT, add_field, clip, fit, percent, plain
+from bot.served import guild_id_of, table_channel_of
 from rules.fairness import fairness
 from rules.words import count_of
 

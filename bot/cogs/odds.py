@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot import replies
 from bot.checks import cooldown
 from bot.client import Interaction, MistbornClient
+from bot.inputs.options import DiceCount, Difficulty
 from bot.render.cards import Card, card_view
 from bot.render.charts import contest_chart, roll_chart, table_chart
 from bot.render.dice import CHART, contest_odds_card, odds_card, odds_table_card
@@ -25,8 +26,6 @@ from bot.render.drawings import Chart
 from rules.odds import contest_odds, odds, odds_table
 from rules.pool import build_pool
 
-Dice = app_commands.Range[int, 0, 20]
-Difficulty = app_commands.Range[int, 1, 5]
 Figures = TypeVar("Figures", bound=Hashable)
 
 
@@ -60,7 +59,7 @@ class Odds(
     async def roll_odds(
         self,
         interaction: Interaction,
-        dice: Dice,
+        dice: DiceCount,
         difficulty: Difficulty = 1,
         extra: bool = False,
     ) -> None:
@@ -85,8 +84,8 @@ class Odds(
     async def contest(
         self,
         interaction: Interaction,
-        acting: Dice,
-        opposing: Dice,
+        acting: DiceCount,
+        opposing: DiceCount,
         difficulty: Difficulty = 1,
     ) -> None:
         chances = contest_odds(build_pool(acting), build_pool(opposing), difficulty=difficulty)

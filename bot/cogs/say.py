@@ -25,13 +25,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
-from bot.errors import BotError, NotAllowed, answer_error
+from bot.errors import BotError, NotAllowed, answers_errors
 from bot.inputs.characters import OwnCharacter, named_or_active
 from bot.inputs.forms import sent_form
 from bot.render.portraits import portrait_url
+from bot.served import guild_id_of
 from bot.text import inert
 from bot.workers.bounded import KeyedLocks, Recent
 from storage import StoredCharacter
@@ -261,18 +261,16 @@ class Say(commands.Cog):
         await speak(interaction, self.voices, speaker, text)
 
     @commands.Cog.listener()
+    @answers_errors
     async def on_interaction(self, interaction: Interaction) -> None:
         """A submitted form: the character is loaded and its control checked again, since the
         form may have stayed open while a Narrator gave the Hero to someone else."""
         if (sent := sent_form(interaction, FORM_ID)) is None:
             return
         found = sent.found
-        try:
-            stored = await self.bot.storage.characters.get(guild_id_of(interaction), int(found["character"]))
-            speaker = await checked_speaker(interaction, stored)
-            text = sent.values.get(LINE, "")
-            if not text.strip():
-                raise BotError("Nothing was said: type the line in the form.")
-            await speak(interaction, self.voices, speaker, text)
-        except Exception as error:
-            await answer_error(interaction, error)
+        stored = await self.bot.storage.characters.get(guild_id_of(interaction), int(found["character"]))
+        speaker = await checked_speaker(interaction, stored)
+        text = sent.values.get(LINE, "")
+        if not text.strip():
+            raise BotError("Nothing was said: type the line in the form.")
+        await speak(interaction, self.voices, speaker, text)

@@ -18,11 +18,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import manager_only, missing_thread_permissions, narrator_only, permission_names
 from bot.client import Interaction, MistbornClient
 from bot.inputs.choices import WordChoice
 from bot.render.common import INFO, plain
+from bot.served import guild_id_of
 from storage import GuildSettings
 
 SETUP = "change the server setup"

@@ -14,11 +14,12 @@ nothing gets the closest readable name back ("Did you mean Vin?", ``rules.naming
 import discord
 from discord import app_commands
 
-from bot.access import caller_from, caller_of, guild_id_of, is_secret, served_guild_id
+from bot.access import caller_of, keep_caller
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
-from bot.moves.named import shown
-from bot.render.common import plain
+from bot.render.common import clip, plain
+from bot.secrecy import is_secret
+from bot.served import guild_id_of, served_guild_id
 from rules.character.limits import NAME_MAX
 from rules.naming import did_you_mean
 from storage import StoredCharacter
@@ -32,6 +33,11 @@ SHEETS_ELSEWHERE = (
     "channel of your game's server."
 )
 """Where the bot serves no server (a DM, a server it is not in) no sheet is read."""
+
+
+def shown(typed: str) -> str:
+    """What a user typed, repeated back inert and short (a raw payload can carry 6000 characters)."""
+    return plain(clip(" ".join(typed.split()), NAME_MAX))
 
 
 async def find_character(interaction: Interaction, typed: str) -> StoredCharacter:
@@ -78,10 +84,10 @@ async def active_character(interaction: Interaction) -> StoredCharacter:
 async def at_table(interaction: Interaction, channel_id: int | None) -> AtTable:
     """The caller's active sheet (None if they chose none) and the Circumstances of
     ``channel_id``, read in ONE query with the server's settings, which decide who is asking
-    (``bot.access.caller_from``): a stat roll needs all three."""
+    (``bot.access.keep_caller``): a stat roll needs all three."""
     storage = interaction.client.storage
     found = await storage.active.at_table(guild_id_of(interaction), interaction.user.id, channel_id)
-    caller_from(interaction, found.settings)
+    keep_caller(interaction, found.settings)
     return found
 
 

@@ -7,10 +7,10 @@ anything is rolled. A roll given none carries what the Narrator set for the scen
 
 from dataclasses import dataclass
 
-from bot.access import caller_of, channel_id_of, guild_id_of
+from bot.access import caller_of
 from bot.client import Interaction
-from bot.moves.named import refuse_players
 from bot.render.common import plain
+from bot.served import channel_id_of, guild_id_of
 from storage.scenes import SceneCircumstances
 
 DESCRIPTION = "Narrators: −1, 0 or +1 for this roll (default: the scene's, set with /scene circumstances)"
@@ -50,5 +50,5 @@ async def applied_circumstances(interaction: Interaction, given: int | None) -> 
     if given is None:
         return scene_applied(await scene_circumstances(interaction))
     who = await caller_of(interaction, interaction.client.storage)
-    refuse_players(who.narrator, given)
+    who.require_own_circumstances(given)
     return Applied(net=given, from_scene=False)

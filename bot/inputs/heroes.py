@@ -5,9 +5,9 @@ server (docs/rulings.md §6.13, §5.12). ``bot.cogs.requests`` asks the same tab
 its rolls, through this one rule.
 """
 
-from bot.access import channel_id_of, guild_id_of
 from bot.client import Interaction
-from bot.moves.lists import split_names
+from bot.inputs.name_lists import split_names
+from bot.served import channel_id_of, guild_id_of
 from rules.character import CharacterKind
 from storage import StoredCharacter
 

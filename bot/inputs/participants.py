@@ -1,7 +1,7 @@
 """Participants of this channel's Conflict, named in an option (``who``, ``target``).
 
 The name is only cleaned here: it is resolved against the Conflict inside the move's own
-transaction (``bot.moves.named.find_participant``), so it is judged on the state the move applies to,
+transaction (``bot.cogs.conflict.named.find_participant``), so it is judged on the state the move applies to,
 never on an older copy. Participants are found by the same naming rule as characters.
 
 Names of participants are public (the board shows them); their stats are suggested only to

@@ -30,6 +30,7 @@ from bot.render.conflict_words import (
     aim_text,
     aimed_at,
     bold,
+    declared,
     is_group,
     next_step_line,
     order_text,
@@ -109,21 +110,6 @@ def status_word(conflict: Conflict, participant: Participant) -> str:
     return "done"
 
 
-def _declared_short(conflict: Conflict, participant: Participant, limit: int | None) -> str:
-    declaration = participant.round.declaration
-    if declaration is None:
-        return ""
-    action = declaration.action
-    if action.kind is ActionKind.ATTACK:
-        kind = f"{action.attack_kind.value} " if action.attack_kind is not None else ""
-        aim = f" ({RESILIENCE_SHORT[action.resilience]})" if action.resilience is not None else ""
-        return f"{kind}attack → {aimed_at(conflict, action.target, limit)}{aim}"
-    if action.kind is ActionKind.ACTION:
-        target = f" → {aimed_at(conflict, action.target, limit)}" if action.target is not None else ""
-        return f"action{target}"
-    return "full defence" if action.kind is ActionKind.FULL_DEFENCE else "no roll"
-
-
 def _health_text(participant: Participant, sheet: Character | None) -> str:
     if participant.is_extra:
         return f"{participant.members_left}/{participant.size} standing"
@@ -169,9 +155,11 @@ def _identity(conflict: Conflict, participant: Participant, marked: bool, limit:
     if participant.burning:
         parts.append("burning " + "+".join(plain(m) for m in participant.burning))
     parts.append(status_word(conflict, participant))
-    declared = _declared_short(conflict, participant, limit)
-    if declared:
-        parts.append(declared)
+    doing = declared(
+        conflict, participant, lambda target: aimed_at(conflict, target, limit), RESILIENCE_SHORT.__getitem__
+    )
+    if doing:
+        parts.append(doing)
     return wrap_row(" · ".join(parts))
 
 

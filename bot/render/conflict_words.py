@@ -5,7 +5,7 @@ participant it hides (a secret Villain or Extra in a public message, docs/ruling
 says what happens without the dice held, ratings or Wits behind it.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
@@ -121,6 +121,30 @@ def action_phrase(conflict: Conflict, action: ActionSpec) -> str:
     if action.label:
         text += f", “{plain(action.label)}”"
     return text
+
+
+def declared(
+    conflict: Conflict,
+    participant: Participant,
+    name: Callable[[int | None], str],
+    resilience: Callable[[Resilience], str],
+) -> str:
+    """A participant's declared action in a few words ("physical attack → Vin (Health)",
+    "action", "full defence"), empty before they declare: the one wording the board
+    (``bot.render.conflict_status``) and the web view (``bot.web.snapshot``) share, each naming
+    the target and the Resilience its own way (the board clips and escapes for Discord, the web
+    page's script escapes for HTML)."""
+    declaration = participant.round.declaration
+    if declaration is None:
+        return ""
+    action = declaration.action
+    if action.kind is ActionKind.ATTACK:
+        kind = f"{action.attack_kind.value} " if action.attack_kind is not None else ""
+        aim = f" ({resilience(action.resilience)})" if action.resilience is not None else ""
+        return f"{kind}attack → {name(action.target)}{aim}"
+    if action.kind is ActionKind.ACTION:
+        return "action" + (f" → {name(action.target)}" if action.target is not None else "")
+    return "full defence" if action.kind is ActionKind.FULL_DEFENCE else "no roll"
 
 
 def order_text(

@@ -22,10 +22,12 @@ from typing import Any
 
 import orjson
 
-from bot.access import Caller, visibility_of
+from bot.access import Caller
 from bot.render.conflict import FULL, Visibility
 from bot.render.conflict_status import PHASES, status_word
+from bot.render.conflict_words import declared
 from bot.render.portraits import portrait_path
+from bot.secrecy import visibility_of
 from bot.web.sheets import SheetPages, members_data
 from bot.web.work import WebWork
 from bot.workers.board_state import Shown, stored_board
@@ -36,26 +38,12 @@ from rules.character import (
     resilience_current,
     resilience_max,
 )
-from rules.conflict import ActionKind, Conflict, Participant, Phase, declaration_order, resolve_order, waiting
+from rules.conflict import Conflict, Participant, Phase, declaration_order, resolve_order, waiting
 from rules.conflict.order import declaration_key
 from rules.conflict.specs import Side
 from storage import Storage
 
 JSON = dict[str, Any]
-
-
-def _declared(conflict: Conflict, participant: Participant) -> str:
-    declaration = participant.round.declaration
-    if declaration is None:
-        return ""
-    action = declaration.action
-    if action.kind is ActionKind.ATTACK:
-        kind = f"{action.attack_kind.value} " if action.attack_kind is not None else ""
-        aim = f" ({action.resilience.label})" if action.resilience is not None else ""
-        return f"{kind}attack → {conflict.name_of(action.target)}{aim}"
-    if action.kind is ActionKind.ACTION:
-        return "action" + (f" → {conflict.name_of(action.target)}" if action.target is not None else "")
-    return "full defence" if action.kind is ActionKind.FULL_DEFENCE else "no roll"
 
 
 def _resiliences(participant: Participant, sheet: Character) -> list[JSON]:
@@ -86,7 +74,7 @@ def participant_data(
         "kind": participant.kind.value,
         "up": up,
         "status": status_word(conflict, participant),
-        "declared": _declared(conflict, participant),
+        "declared": declared(conflict, participant, conflict.name_of, lambda r: r.label),
         "surprised": participant.surprised,
         "burning": list(participant.burning),
         "shown": view.shows(participant.id),
@@ -113,7 +101,7 @@ def conflict_data(
     channel_id: int, shown: Shown, caller: Caller, portraits: Mapping[int, str] | None = None
 ) -> JSON:
     """One channel's Conflict as the caller may see it: the whole board for a Narrator, the
-    public board for a player (``bot.access.visibility_of``)."""
+    public board for a player (``bot.secrecy.visibility_of``)."""
     conflict = shown.conflict
     assert conflict is not None
     view = FULL if caller.narrator else visibility_of(conflict, shown.sheets, shown.revealed)

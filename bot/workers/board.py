@@ -62,7 +62,13 @@ class Boards:
         pacer: Pacer,
         threads: Threads | None = None,
         refusals: Refusals | None = None,
+        *,
+        buttons: Buttons = own_buttons,
+        public_url: str | None = None,
     ) -> None:
+        """``buttons``: what the board offers (the Conflict's package gives the turn's; a board
+        built without it offers only its own); ``public_url``: where Discord fetches portraits
+        from (``MISTBORN_WEB_PUBLIC_URL``; None: no thumbnails)."""
         self.client = client
         self.storage = storage
         self.pacer = pacer
@@ -75,9 +81,8 @@ class Boards:
         self._rows: Recent[Key, BoardRow | None] = Recent(ROWS_KEPT)
         self._locks: KeyedLocks[Key] = KeyedLocks()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
-        self.buttons: Buttons = own_buttons
-        self.public_url: str | None = None
-        """Where Discord fetches portraits from (``MISTBORN_WEB_PUBLIC_URL``; None: no thumbnails)."""
+        self.buttons = buttons
+        self.public_url = public_url
         self._unpinned: set[int] = set()
 
     def refresh(self, guild_id: int, channel_id: int, applied: Applied | None = None) -> None:

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.access import visibility_of
 from bot.render.buttons import board_items
 from bot.render.conflict import FULL, Visibility
 from bot.render.conflict_card import CardButtons, board_card
 from bot.render.portraits import portrait_urls
+from bot.secrecy import visibility_of
 from rules.character import Character
 from rules.conflict import Conflict, Phase
 from storage import Storage

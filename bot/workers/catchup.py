@@ -35,21 +35,19 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 
 from bot.errors import UNKNOWN_CHANNEL
-from bot.workers.board import Boards
 from bot.workers.board_state import Shown
-from bot.workers.outbox import GONE, Outbox
+from bot.workers.conflicts import AskAgain, ConflictWorkers
+from bot.workers.outbox import GONE
 from bot.workers.pacing import Pacer
-from bot.workers.refusals import CACHED, Refusals, may_post
+from bot.workers.refusals import CACHED, may_post
 from bot.workers.threads import ThreadLocked
-from rules.character import Character
-from rules.conflict import Conflict
 from rules.errors import RulesError
-from storage import NewMessage, OutboxMessage, Storage
+from storage import OutboxMessage
 from storage.conflict_documents import load_stored
 from storage.conflicts import LiveConflict, StoredConflict
 
@@ -63,24 +61,6 @@ Pass = Callable[[Callable[[int], bool]], Awaitable[None]]
 """One more thing to catch up, given which servers are this process's."""
 
 
-class ConflictFlow(Protocol):
-    """What catching up needs of the Conflict move service (``bot.moves.service``), which sits
-    above the workers: its storage, boards and outbox, and a pending question asked anew."""
-
-    @property
-    def storage(self) -> Storage: ...
-    @property
-    def boards(self) -> Boards: ...
-    @property
-    def outbox(self) -> Outbox: ...
-    @property
-    def refusals(self) -> Refusals: ...
-
-    def asked_again(
-        self, conflict_id: int, conflict: Conflict, sheets: Mapping[int, Character], revealed: frozenset[int]
-    ) -> NewMessage | None: ...
-
-
 def every(guild_id: int) -> bool:
     """One process holds every server (no shards)."""
     return True
@@ -90,15 +70,23 @@ class CatchUp:
     """Brings every channel up to what is saved, once per connection; see the module docstring."""
 
     def __init__(
-        self, client: discord.Client, flow: ConflictFlow, pacer: Pacer, owns: Callable[[int], bool] = every
+        self,
+        client: discord.Client,
+        workers: ConflictWorkers,
+        asked_again: AskAgain,
+        pacer: Pacer,
+        owns: Callable[[int], bool] = every,
     ) -> None:
+        """``asked_again``: the pending question posted anew (the Conflict's package decides what is
+        asked, ``bot.cogs.conflict.questions``; the composition root hands it down)."""
         self.client = client
         self.owns = owns
         """Whether a server is this process's (its shard is held here): the database is shared
         by a cluster, and each process catches up only its own servers."""
-        self.flow = flow
+        self.workers = workers
+        self.asked_again = asked_again
         self.pacer = pacer
-        self.storage = flow.storage
+        self.storage = workers.storage
         self._task: asyncio.Task[None] | None = None
         self._again = False
         self._queued: set[tuple[int, int]] = set()
@@ -134,15 +122,15 @@ class CatchUp:
     async def run(self) -> None:
         """One pass over everything (see the module docstring)."""
         self._queued = set()
-        await self.flow.refusals.load()
+        await self.workers.refusals.load()
         for guild_id, channel_id in await self.storage.outbox.waiting_channels():
             if self.owns(guild_id) and await self._reachable(guild_id, channel_id):
                 self._queued.add((guild_id, channel_id))
-                self.flow.outbox.wake(guild_id, channel_id)
+                self.workers.outbox.wake(guild_id, channel_id)
         for row in await self.storage.boards.orphans():
             if self.owns(row.guild_id) and await self._reachable(row.guild_id, row.channel_id):
                 with contextlib.suppress(ThreadLocked):  # said once (bot.workers.threads)
-                    await self.flow.boards.close_orphan(row)
+                    await self.workers.boards.close_orphan(row)
         passes = [asyncio.create_task(self._pass(catch_up)) for catch_up in list(self.passes)]
         try:
             after = 0
@@ -157,7 +145,7 @@ class CatchUp:
             raise
         await asyncio.gather(*passes)
         for guild_id, channel_id in self._queued:  # done means shown, not only started
-            await self.flow.outbox.settle(guild_id, channel_id)
+            await self.workers.outbox.settle(guild_id, channel_id)
 
     async def _pass(self, catch_up: Pass) -> None:
         """One cog's pass, beside the Conflicts' (its failure is logged, never the others')."""
@@ -182,11 +170,11 @@ class CatchUp:
         revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
         shown = Shown(stored.id, stored.version, state, sheets, revealed)
         try:
-            await self.flow.boards.update(guild_id, channel_id, shown, verify=True)
-            if not self.flow.refusals.blocked(guild_id, channel_id):  # the board was not refused
+            await self.workers.boards.update(guild_id, channel_id, shown, verify=True)
+            if not self.workers.refusals.blocked(guild_id, channel_id):  # the board was not refused
                 await self._prompt(stored, shown)
         except discord.Forbidden as error:
-            await self.flow.refusals.refused(guild_id, channel_id, error)
+            await self.workers.refusals.refused(guild_id, channel_id, error)
         except (discord.HTTPException, OSError) as error:
             log.warning("Could not catch up the Conflict in channel %s: %s", channel_id, error)
         except ThreadLocked:
@@ -195,12 +183,12 @@ class CatchUp:
     async def _prompt(self, stored: StoredConflict, shown: Shown) -> None:
         """Post the pending action's question again when no message asks it any more."""
         assert shown.conflict is not None
-        again = self.flow.asked_again(stored.id, shown.conflict, shown.sheets, shown.revealed)
+        again = self.asked_again(stored.id, shown.conflict, shown.sheets, shown.revealed)
         if again is None or again.prompt_key is None:
             return
         guild_id, channel_id = stored.guild_id, stored.channel_id
         if (guild_id, channel_id) in self._queued:
-            await self.flow.outbox.settle(guild_id, channel_id)  # what is queued goes first
+            await self.workers.outbox.settle(guild_id, channel_id)  # what is queued goes first
         asked = await self.storage.outbox.latest_asking(stored.id, again.prompt_key)
         if asked is None and again.action_id is not None:  # asked before prompts had keys
             asked = await self.storage.outbox.latest_prompt(stored.id, again.action_id)
@@ -214,7 +202,7 @@ class CatchUp:
             if current is None or current.version != stored.version:
                 return  # a move came in meanwhile: it asked whatever is pending now
             await tx.outbox.add(guild_id, channel_id, stored.id, [again])
-        await self.flow.outbox.settle(guild_id, channel_id)
+        await self.workers.outbox.settle(guild_id, channel_id)
 
     async def _still_asks(self, asked: OutboxMessage) -> bool:
         """Whether the prompt's message is there and still offers the buttons it was sent with."""
@@ -235,14 +223,14 @@ class CatchUp:
         guild = self.client.get_guild(guild_id)
         if guild is None or guild.unavailable:
             return False  # not connected to that server now: the next start tries again
-        if self.flow.refusals.blocked(guild_id, channel_id):
+        if self.workers.refusals.blocked(guild_id, channel_id):
             return False  # Discord refused the bot there: not asked again until it may post
         channel = guild.get_channel_or_thread(channel_id)
         if channel is not None and guild.me is not None:
             thread = isinstance(channel, discord.Thread)
             if may_post(channel.permissions_for(guild.me), thread=thread):
                 return True
-            await self.flow.refusals.mark(guild_id, channel_id, CACHED)  # would be refused: not asked
+            await self.workers.refusals.mark(guild_id, channel_id, CACHED)  # would be refused: not asked
             return False
         await self.pacer.turn(channel_id)  # not in the cache: an archived thread, or deleted?
         try:
@@ -250,14 +238,14 @@ class CatchUp:
         except discord.NotFound:
             dropped = await self.storage.outbox.failed(guild_id, channel_id, GONE)
             await self.storage.boards.clear(guild_id, channel_id)
-            self.flow.boards.forget(guild_id, channel_id)
-            await self.flow.refusals.forget(guild_id, channel_id)
+            self.workers.boards.forget(guild_id, channel_id)
+            await self.workers.refusals.forget(guild_id, channel_id)
             log.info(
                 "Channel %s was deleted: %d queued message(s) dropped, board forgotten", channel_id, dropped
             )
             return False
         except discord.Forbidden as error:
-            await self.flow.refusals.refused(guild_id, channel_id, error)
+            await self.workers.refusals.refused(guild_id, channel_id, error)
             return False
         except discord.HTTPException:
             return False  # Discord is unwell: leave it for the next start

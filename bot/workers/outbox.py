@@ -108,13 +108,16 @@ class Outbox:
         pacer: Pacer,
         threads: Threads | None = None,
         refusals: Refusals | None = None,
+        *,
+        closing: Closing | None = None,
     ) -> None:
+        """``closing``: what a delivered Conflict-ending row also does (the boards' ``ended``)."""
         self.client = client
         self.storage = storage
         self.pacer = pacer
         self.threads = threads if threads is not None else Threads(client, pacer)
         self.refusals = refusals if refusals is not None else Refusals(storage)
-        self.closing: Closing | None = None
+        self.closing = closing
         self.retry_delays = RETRY_DELAYS
         self.reply_settled = REPLY_SETTLED
         self._replying: set[int] = set()

@@ -3,7 +3,7 @@
 Every change to a Conflict is a pure function of the state, the command, the participants'
 sheets and a dice generator: it returns the new state, the events to render and the sheets
 it changed (damage), or raises :class:`~rules.errors.RulesError` saying why the command is
-not allowed now. The caller (``bot.moves.transaction``) loads, applies and saves all of it
+not allowed now. The caller (``bot.cogs.conflict.transaction``) loads, applies and saves all of it
 in one transaction.
 
 After every command the engine settles what follows by itself: the last declaration opens the

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import MistbornBot
-from bot.moves.transaction import run_transition
+from bot.cogs.conflict.transaction import run_transition
 from fake_discord import payloads
 from fake_discord.commandline import parse_slash
 from fake_discord.harness import running_bot

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.access import Caller, PlainState, is_secret, plain_state, visibility_of
+from bot.access import Caller
 from bot.reach import reads, reads_channel, table_reach
+from bot.secrecy import PlainState, is_secret, plain_state, visibility_of
 from rules.burdens import Severity
 from rules.character import Character, CharacterKind, make_character
 from rules.conflict import Join, apply, new_conflict

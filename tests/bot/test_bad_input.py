@@ -32,9 +32,9 @@ from discord.app_commands import AppCommandError
 
 from bot.app import MistbornBot
 from bot.client import MistbornTree
+from bot.cogs.conflict.transaction import start_conflict
 from bot.cogs.server_setup import ServerSetup
 from bot.errors import APOLOGY, BotError, user_message
-from bot.moves.transaction import start_conflict
 from fake_discord import payloads
 from fake_discord.commandline import find_command
 from fake_discord.harness import Harness

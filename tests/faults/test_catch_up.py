@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.moves.transaction import end_conflict
+from bot.cogs.conflict.transaction import end_conflict
 from storage import MessageKind, NewMessage
 from testbed.bot_env import (
     DUEL,

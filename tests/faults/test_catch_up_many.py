@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.moves.transaction import start_conflict
+from bot.cogs.conflict.transaction import start_conflict
 from bot.workers.pacing import BOT_BURST, BOT_PER_SECOND
 from fake_discord.backend import Limits
 from fake_discord.ratelimits import RateLimits

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.moves.transaction import start_conflict
+from bot.cogs.conflict.transaction import start_conflict
 from fake_discord.backend import Limits
 from fake_discord.channel_access import deny_bot
 from fake_discord.ratelimits import BAN_LINE, RateLimits

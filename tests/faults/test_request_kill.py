@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.moves.transaction import start_conflict
+from bot.cogs.conflict.transaction import start_conflict
 from bot.render.cards import card_texts
 from fake_discord.process import BotProcess, RemoteHarness
 from fake_discord.server import FakeDiscord

@@ -14,8 +14,8 @@ from storage.errors import AlreadyExistsError, StaleWriteError
 from storage.journal import TableSession
 from storage.places import Origin, Reach
 from storage.sql import utc_now
-from tests.bot.moves.crash_conflict import GUILD
-from tests.bot.moves.test_transaction import DECLARED, keep_hasting
+from tests.bot.cogs.conflict.moves.crash_conflict import GUILD
+from tests.bot.cogs.conflict.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CHANNEL
 from tests.storage.test_moves import CASES, move_from
 

@@ -14,9 +14,9 @@ from storage.errors import AlreadyHandledError, StaleWriteError
 from storage.moves import MoveWrite
 from storage.outbox import MessageKind, NewMessage
 from storage.sql import fetch_one
-from tests.bot.moves.crash_conflict import GUILD
-from tests.bot.moves.test_pg_trips import a_roll
-from tests.bot.moves.test_transaction import DECLARED, keep_hasting
+from tests.bot.cogs.conflict.moves.crash_conflict import GUILD
+from tests.bot.cogs.conflict.moves.test_pg_trips import a_roll
+from tests.bot.cogs.conflict.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CARROW, CHANNEL
 
 Change = Callable[[StoredConflict, StoredCharacter], tuple[StoredConflict, StoredCharacter]]

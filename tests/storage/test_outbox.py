@@ -1,15 +1,15 @@
 """The outbox and the boards' versions: queued with a move, settled once, found again at start."""
 
+from collections.abc import Mapping
 from datetime import timedelta
 
 import pytest
 
-from bot.moves.transaction import run_transition, start_conflict
+from bot.cogs.conflict.transaction import run_transition, start_conflict
 from rules.character import Character, CharacterKind
-from rules.conflict import End, Join
+from rules.conflict import Command, Conflict, End, Join
 from storage import MessageKind, NewMessage, Storage
 from storage.conflict_documents import DOCUMENTS
-from storage.conflict_moves import Applied
 from storage.errors import NotFoundError
 from storage.sql import utc_now
 
@@ -98,29 +98,25 @@ async def test_a_move_queues_its_messages_in_its_own_transaction(storage: Storag
     )
     joins = (Join(character_id=vin.id), Join(character_id=thug.id))
 
-    async def compose(applied: Applied) -> list[NewMessage]:
-        return [message("begins")]
-
-    async def ending(applied: Applied) -> list[NewMessage]:
-        return [message("ends")]
-
-    started = await start_conflict(storage, GUILD, CHANNEL, "physical", "A brawl", joins, compose=compose)
+    started = await start_conflict(
+        storage, GUILD, CHANNEL, "physical", "A brawl", joins, messages=[message("begins")]
+    )
     assert [m.payload["content"] for m in started.messages] == ["begins"]
     assert started.characters.keys() == {vin.id, thug.id}
-    ended = await run_transition(storage, GUILD, CHANNEL, End(), compose=ending)
+    ended = await run_transition(storage, GUILD, CHANNEL, End(), messages=[message("ends")])
     assert ended.stored is None and ended.conflict_id == started.conflict_id
     assert [m.payload["content"] for m in await storage.outbox.waiting(GUILD, CHANNEL)] == ["begins", "ends"]
 
-    async def refuse(applied: Applied) -> list[NewMessage]:
+    def refuse(state: Conflict, sheets: Mapping[int, Character]) -> Command:
         raise RuntimeError("rendering failed")
 
     again = await start_conflict(storage, GUILD, CHANNEL, "physical", "Round two", joins)
     with pytest.raises(RuntimeError, match="rendering failed"):
-        await run_transition(storage, GUILD, CHANNEL, End(), compose=refuse)
+        await run_transition(storage, GUILD, CHANNEL, refuse, messages=[message("refused")])
     assert await storage.conflicts.get(GUILD, CHANNEL) == again.stored  # nothing was written
     assert len(await storage.outbox.waiting(GUILD, CHANNEL)) == 2
     with pytest.raises(NotFoundError):
-        await run_transition(storage, GUILD, CHANNEL + 5, End(), compose=compose)
+        await run_transition(storage, GUILD, CHANNEL + 5, End(), messages=[message("nowhere")])
 
 
 async def test_a_stored_document_is_parsed_once(storage: Storage) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.moves.transaction import end_conflict, run_transition, start_conflict
+from bot.cogs.conflict.transaction import end_conflict, run_transition, start_conflict
 from rules.character import Character, CharacterKind, make_character
 from rules.conflict import Join, Leave, apply, dump_conflict, new_conflict
 from storage import GuildSettings, NotFoundError, StaleWriteError, Storage

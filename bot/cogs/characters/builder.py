@@ -22,7 +22,6 @@ import discord
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder_changes import Change, Turn, chose, next_step, wrote
 from bot.cogs.characters.builder_screens import (
@@ -37,10 +36,11 @@ from bot.cogs.characters.builder_screens import (
     select_id,
 )
 from bot.cogs.characters.portrait import portrait_view
-from bot.errors import BotError, NotAllowed, answer_error
+from bot.errors import BotError, NotAllowed, answer_error, answers_errors
 from bot.inputs.forms import sent_form
 from bot.render.common import plain
 from bot.render.sheet_card import sheet_card
+from bot.served import guild_id_of
 from bot.text import inert
 from rules.character import CharacterKind
 from rules.character.draft import (
@@ -100,6 +100,7 @@ async def gone(interaction: Interaction, error: NotFoundError) -> None:
         await answer_error(interaction, error)
 
 
+@answers_errors
 async def run(
     interaction: Interaction,
     draft_id: int,
@@ -131,13 +132,12 @@ async def run(
         await show(interaction, saved, turn.step, turn.notice, opens=turn.form)
     except NotFoundError as error:
         await gone(interaction, error)
-    except Exception as error:
-        await answer_error(interaction, error)
 
 
 # -- buttons -------------------------------------------------------------------------------
 
 
+@answers_errors
 async def write(interaction: Interaction, draft_id: int, step: Step) -> None:
     """Open a step's form; nothing changes until it is sent."""
     try:
@@ -145,10 +145,9 @@ async def write(interaction: Interaction, draft_id: int, step: Step) -> None:
         await replies.send_modal(interaction, form(stored.id, stored.draft, step))
     except NotFoundError as error:
         await gone(interaction, error)
-    except Exception as error:
-        await answer_error(interaction, error)
 
 
+@answers_errors
 async def cancel(interaction: Interaction, draft_id: int) -> None:
     try:
         stored = await load(interaction, draft_id)
@@ -162,10 +161,9 @@ async def cancel(interaction: Interaction, draft_id: int) -> None:
         )
     except NotFoundError as error:
         await gone(interaction, error)
-    except Exception as error:
-        await answer_error(interaction, error)
 
 
+@answers_errors
 async def create(interaction: Interaction, draft_id: int) -> None:
     """Finish the draft into a Hero: the sheet, the member's active character if they have
     none, and the draft's removal, in one transaction; then the sheet in the channel."""
@@ -177,8 +175,6 @@ async def create(interaction: Interaction, draft_id: int) -> None:
             await created(interaction, name)
         else:
             await gone(interaction, error)
-    except Exception as error:
-        await answer_error(interaction, error)
 
 
 async def make(interaction: Interaction, stored: StoredDraft) -> None:

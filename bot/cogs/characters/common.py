@@ -12,14 +12,15 @@ refused with where the Conflict is; a Narrator may still make it.
 
 from collections.abc import Callable
 
-from bot.access import Caller, guild_id_of, require_read_of
+from bot.access import Caller, require_read_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import NotAllowed
 from bot.inputs.characters import named_or_active
 from bot.reach import origin_of
+from bot.records import sheet_change
 from bot.render.common import plain
-from bot.rolling.journal import sheet_change
+from bot.served import guild_id_of
 from rules.character import Character, Power
 from storage import StoredCharacter
 
@@ -65,7 +66,7 @@ async def save(
 ) -> StoredCharacter:
     """Save once, quoting the loaded version (a sheet changed meanwhile is never overwritten),
     with the interaction's id, so the same interaction retried or replayed changes nothing.
-    ``told``: the change is answered at the table (``bot.rolling.hidden.tell_change``)."""
+    ``told``: the change is answered at the table (``bot.hidden.tell_change``)."""
     guild_id = guild_id_of(interaction)
     async with interaction.client.storage.transaction() as tx:
         await tx.handled.claim(interaction.id)

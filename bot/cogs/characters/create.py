@@ -26,7 +26,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder import start
@@ -37,6 +36,7 @@ from bot.inputs.choices import KindChoice, OppositionChoice
 from bot.render.common import plain
 from bot.render.portraits import MEDIA_TYPE
 from bot.render.sheet_card import Extra, portrait_file, sheet_card
+from bot.served import guild_id_of
 from rules.character import (
     Attribute,
     Character,

@@ -19,16 +19,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder_screens import labels_label
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change
 from bot.cogs.characters.edit_parts import EditBase
-from bot.errors import BotError, answer_error
+from bot.errors import BotError, answer_error, answers_errors
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.choices import WordChoice
 from bot.inputs.forms import sent_form
 from bot.render.common import plain
+from bot.served import guild_id_of
 from rules.character import Attribute, BuildLabels, Character, Emphasis, Standing, revise_character
 from rules.errors import RulesError
 from storage import StoredCharacter
@@ -161,12 +161,10 @@ class EditAgain(discord.ui.DynamicItem[discord.ui.Button[Any]], template=AGAIN):
         picks = tuple(int(p) for p in match["picks"].split("-"))
         return cls(int(match["character"]), match["part"], int(match["version"]), picks, match["build"])
 
+    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         character_id, part, version, picks, build = self.args
-        try:
-            await open_again(interaction, character_id, part, version, build, picks)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await open_again(interaction, character_id, part, version, build, picks)
 
 
 class RatingsForm(EditBase):
@@ -192,6 +190,7 @@ class RatingsForm(EditBase):
         await replies.send_modal(interaction, form)
 
     @commands.Cog.listener()
+    @answers_errors
     async def on_interaction(self, interaction: Interaction) -> None:
         if (sent := sent_form(interaction, FORM_ID)) is None:
             return
@@ -212,8 +211,6 @@ class RatingsForm(EditBase):
                 f"Not saved: {plain(str(error))} Nothing changed; open the form again to fix what you picked."
             )
             await replies.send(interaction, text, view=view, ephemeral=True)
-        except Exception as error:
-            await answer_error(interaction, error)
 
     @staticmethod
     def _again(character_id: int, part: str, version: int, values: dict[str, str]) -> EditAgain | None:

@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of, is_secret, require_read_of
+from bot.access import require_read_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_READ, load_to_change, load_to_read
@@ -31,6 +31,8 @@ from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter, NewName, OwnCharacter
 from bot.render.common import plain
 from bot.render.sheet import change_embed, roster_embed
+from bot.secrecy import is_secret
+from bot.served import guild_id_of
 from rules.character import (
     CharacterKind,
     export_character,

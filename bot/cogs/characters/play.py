@@ -5,7 +5,7 @@ These change a sheet the way the rules do (docs/rulings.md §5, §6), through
 ``rules.character``, and answer in the channel so the table sees what happened; of the
 Narrator's hidden Villains and Extras, the table hears only that they were hit, recovered or
 changed, and their plain state, while the figures go to the Narrator (§7.1,
-``bot.rolling.hidden``). Only the
+``bot.hidden``). Only the
 character's controller may change it (a Hero's owner or a Narrator; a Villain or Extra: a
 Narrator, §6.9): a player whose Hero hits a Villain asks the Narrator to apply it. While the
 character is in a live Conflict, every change here goes through the Conflict or the Narrator
@@ -26,11 +26,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change, load_to_read, save
 from bot.errors import BotError
+from bot.hidden import tell_change
 from bot.inputs.characters import AnyCharacter, OwnCharacter
 from bot.inputs.choices import (
     DefeatBurdenChoice,
@@ -44,7 +44,7 @@ from bot.reach import reach_of
 from bot.render.common import plain
 from bot.render.recap import story_markdown
 from bot.render.sheet import change_embed, damage_embed, recovery_embed
-from bot.rolling.hidden import tell_change
+from bot.served import guild_id_of
 from rules.character import (
     BreatherKind,
     Character,

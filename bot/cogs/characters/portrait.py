@@ -24,16 +24,16 @@ from discord.app_commands.namespace import Namespace
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change
-from bot.errors import BotError, answer_error
+from bot.errors import BotError, answers_errors
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.forms import sent_form
 from bot.render.common import plain
 from bot.render.portraits import MAX_UPLOAD_BYTES, MEDIA_TYPE
 from bot.render.sheet_card import portrait_file, sheet_card
+from bot.served import guild_id_of
 from storage import StoredCharacter
 
 NO_PINGS = discord.AllowedMentions.none()
@@ -92,15 +92,11 @@ class PortraitButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BU
     ) -> "PortraitButton":
         return cls(int(match["character"]))
 
+    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            stored = await interaction.client.storage.characters.get(
-                guild_id_of(interaction), self.character_id
-            )
-            (await caller(interaction)).require_control(stored.character, DOING)
-            await replies.send_modal(interaction, portrait_form(stored))
-        except Exception as error:
-            await answer_error(interaction, error)
+        stored = await interaction.client.storage.characters.get(guild_id_of(interaction), self.character_id)
+        (await caller(interaction)).require_control(stored.character, DOING)
+        await replies.send_modal(interaction, portrait_form(stored))
 
 
 def portrait_view(character_id: int) -> discord.ui.View:
@@ -187,22 +183,20 @@ class PortraitCommands(commands.Cog):
         await send_sheet(interaction, stored, ephemeral=True, notes=(note,))
 
     @commands.Cog.listener("on_interaction")
+    @answers_errors
     async def portrait_submitted(self, interaction: Interaction) -> None:
         """A sent upload form: load → check control again (the form may have stayed open while a
         Narrator gave the Hero away) → decode → save once → the sheet card, privately."""
         if (sent := sent_form(interaction, FORM_ID)) is None:
             return
         found = sent.found
-        try:
-            stored = await self.bot.storage.characters.get(guild_id_of(interaction), int(found["character"]))
-            (await caller(interaction)).require_control(stored.character, DOING)
-            files = uploaded(interaction)
-            if not files:
-                raise BotError(NOTHING_SENT)
-            await replies.defer(interaction, ephemeral=True)
-            picture = await self.bot.portrait_reader.read_upload(files[0], interaction.user.id)
-            await save_portrait(interaction, stored, picture)
-            note = f"New portrait for **{plain(stored.name)}**."
-            await send_sheet(interaction, stored, ephemeral=True, notes=(note,))
-        except Exception as error:
-            await answer_error(interaction, error)
+        stored = await self.bot.storage.characters.get(guild_id_of(interaction), int(found["character"]))
+        (await caller(interaction)).require_control(stored.character, DOING)
+        files = uploaded(interaction)
+        if not files:
+            raise BotError(NOTHING_SENT)
+        await replies.defer(interaction, ephemeral=True)
+        picture = await self.bot.portrait_reader.read_upload(files[0], interaction.user.id)
+        await save_portrait(interaction, stored, picture)
+        note = f"New portrait for **{plain(stored.name)}**."
+        await send_sheet(interaction, stored, ephemeral=True, notes=(note,))

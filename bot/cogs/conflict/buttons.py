@@ -3,7 +3,7 @@ reply they make is ``bot.cogs.conflict.delivery``.
 
 The buttons are ``DynamicItem``s: everything a click needs (which Conflict, which attack, how
 many dice) is in the custom id, so they keep working after a restart without any view kept in
-memory. A click goes through the very path of the typed command (``bot.moves.build``
+memory. A click goes through the very path of the typed command (``bot.cogs.conflict.build``
 builds the same engine command, :meth:`ConflictFlow.run` applies it), and a click on a prompt
 that is already settled (a stale button, or the second of two simultaneous clicks) is refused
 with a clear private message.
@@ -19,14 +19,13 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
+from bot.cogs.conflict.answers import NudgeMode
+from bot.cogs.conflict.build import BeginRound, DefenceOptions, NudgeClick, pending_target
 from bot.cogs.conflict.delivery import run_click
-from bot.errors import BotError, NotAllowed, answer_error
-from bot.moves.answers import NudgeMode
-from bot.moves.build import DefenceOptions, begin_move, nudge_click, pending_target
-from bot.moves.turns import tie_note
+from bot.cogs.conflict.turns import tie_note
+from bot.errors import BotError, NotAllowed, answers_errors
 from bot.render.buttons import (
     BEGIN,
     DEFEND,
@@ -41,6 +40,7 @@ from bot.render.buttons import (
 )
 from bot.render.common import plain
 from bot.render.conflict_card import CardButtons
+from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import board_portraits, stored_board
 from rules.conflict import available_defence
 
@@ -68,11 +68,15 @@ class DefendButton(
         return cls(int(match["conflict"]), int(match["attack"]), int(match["dice"]), traits)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        flow = interaction.client.conflicts
-        options = DefenceOptions(dice=self.dice, attack_id=self.attack, traits=self.traits)
-        await run_click(
-            interaction, options.builder(flow, interaction), title="Defence", conflict_id=self.conflict
+        grace = interaction.client.conflicts.grace
+        options = DefenceOptions(
+            dice=self.dice,
+            attack_id=self.attack,
+            traits=self.traits,
+            waited=await grace.waits(interaction, self.attack),
+            grace=grace.seconds,
         )
+        await run_click(interaction, options, title="Defence", conflict_id=self.conflict)
 
 
 class ReactTraitsSelect(
@@ -93,32 +97,30 @@ class ReactTraitsSelect(
     ) -> "ReactTraitsSelect":
         return cls(int(match["conflict"]), int(match["attack"]))
 
+    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            count = len(self.item.values)
-            found = await stored_board(
-                interaction.client.storage, guild_id_of(interaction), channel_id_of(interaction)
-            )
-            if found is None or found[0].id != self.conflict or found[1].conflict is None:
-                raise BotError("That Conflict has ended.")
-            state, sheets = found[1].conflict, found[1].sheets
-            target = state.participant(pending_target(state, self.attack))
-            if not (await caller(interaction)).controls_participant(target, sheets.get(target.id)):
-                raise NotAllowed(f"Only {plain(target.name)}'s player or a Narrator can answer this attack.")
-            held = min(MAX_DEFENCE, available_defence(state, sheets, target.id, count))
-            view = discord.ui.View(timeout=None)
-            for dice in (0, *range(2, held + 1)):
-                view.add_item(DefendButton(self.conflict, self.attack, dice, count))
-            traits = "1 Trait" if count == 1 else f"{count} Traits"
-            await replies.send(
-                interaction,
-                f"Reacting with {traits}, **{plain(target.name)}** holds {held} Defense Dice: "
-                "defend with how many?",
-                view=view,
-                ephemeral=True,
-            )
-        except Exception as error:
-            await answer_error(interaction, error)
+        count = len(self.item.values)
+        found = await stored_board(
+            interaction.client.storage, guild_id_of(interaction), channel_id_of(interaction)
+        )
+        if found is None or found[0].id != self.conflict or found[1].conflict is None:
+            raise BotError("That Conflict has ended.")
+        state, sheets = found[1].conflict, found[1].sheets
+        target = state.participant(pending_target(state, self.attack))
+        if not (await caller(interaction)).controls_participant(target, sheets.get(target.id)):
+            raise NotAllowed(f"Only {plain(target.name)}'s player or a Narrator can answer this attack.")
+        held = min(MAX_DEFENCE, available_defence(state, sheets, target.id, count))
+        view = discord.ui.View(timeout=None)
+        for dice in (0, *range(2, held + 1)):
+            view.add_item(DefendButton(self.conflict, self.attack, dice, count))
+        traits = "1 Trait" if count == 1 else f"{count} Traits"
+        await replies.send(
+            interaction,
+            f"Reacting with {traits}, **{plain(target.name)}** holds {held} Defense Dice: "
+            "defend with how many?",
+            view=view,
+            ephemeral=True,
+        )
 
 
 class NudgeButton(
@@ -142,7 +144,7 @@ class NudgeButton(
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         await run_click(
-            interaction, nudge_click(self.attack, self.mode), title="Nudges", conflict_id=self.conflict
+            interaction, NudgeClick(self.attack, self.mode), title="Nudges", conflict_id=self.conflict
         )
 
 
@@ -159,22 +161,20 @@ class NarratorViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
     ) -> "NarratorViewButton":
         return cls(int(match["conflict"]))
 
+    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            (await caller(interaction)).require_narrator("see the Narrator's view of the Conflict")
-            guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
-            board = await stored_board(interaction.client.storage, guild_id, channel_id)
-            if board is None or board[0].id != self.conflict:
-                raise BotError("That Conflict has ended.")
-            shown = board[1].conflict
-            # Ties join order settled are the Narrator's to hear (docs/rulings.md §4.2).
-            ties = tie_note(shown, {p.id for p in shown.participants}) if shown is not None else ""
-            public = interaction.client.settings.web_public_url
-            portraits = await board_portraits(interaction.client.storage, public, guild_id)
-            card = board[1].card(CardButtons(), full=True, note=ties, portraits=portraits)
-            await replies.send(interaction, view=card, ephemeral=True)
-        except Exception as error:
-            await answer_error(interaction, error)
+        (await caller(interaction)).require_narrator("see the Narrator's view of the Conflict")
+        guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+        board = await stored_board(interaction.client.storage, guild_id, channel_id)
+        if board is None or board[0].id != self.conflict:
+            raise BotError("That Conflict has ended.")
+        shown = board[1].conflict
+        # Ties join order settled are the Narrator's to hear (docs/rulings.md §4.2).
+        ties = tie_note(shown, {p.id for p in shown.participants}) if shown is not None else ""
+        public = interaction.client.settings.web_public_url
+        portraits = await board_portraits(interaction.client.storage, public, guild_id)
+        card = board[1].card(CardButtons(), full=True, note=ties, portraits=portraits)
+        await replies.send(interaction, view=card, ephemeral=True)
 
 
 class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEGIN):
@@ -191,7 +191,7 @@ class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEGIN
         return cls(int(match["conflict"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await run_click(interaction, begin_move, title="Round 1", conflict_id=self.conflict)
+        await run_click(interaction, BeginRound(), title="Round 1", conflict_id=self.conflict)
 
 
 BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -20,11 +20,12 @@ import discord
 
 from bot import replies
 from bot.client import Interaction
+from bot.cogs.conflict.answers import Reply
+from bot.cogs.conflict.move import Move
+from bot.cogs.conflict.service import ConflictFlow
 from bot.cogs.conflict.threads import fights_in_threads
 from bot.crash import crash_point
-from bot.errors import BotError, answer_error
-from bot.moves.answers import Reply
-from bot.moves.service import Build
+from bot.errors import BotError, answers_errors
 from bot.workers.refusals import CANNOT_POST
 from storage.conflicts import NO_CONFLICT
 from storage.errors import NotFoundError
@@ -107,12 +108,12 @@ async def answer(interaction: Interaction, reply: Reply) -> int | None:
     )
 
 
-async def run(interaction: Interaction, build: Build, *, title: str, conflict_id: int | None = None) -> Reply:
+async def run(interaction: Interaction, move: Move, *, title: str, conflict_id: int | None = None) -> Reply:
     """One move from a command: apply it, then send what the table must see."""
     client = interaction.client
     try:
-        reply = await client.conflicts.run(
-            interaction, build, rng=client.rng, title=title, conflict_id=conflict_id
+        reply = await ConflictFlow(client.conflicts).run(
+            interaction, move, rng=client.rng, title=title, conflict_id=conflict_id
         )
     except NotFoundError as error:
         if str(error) == NO_CONFLICT and (where := await fights_in_threads(interaction)):
@@ -122,9 +123,7 @@ async def run(interaction: Interaction, build: Build, *, title: str, conflict_id
     return reply
 
 
-async def run_click(interaction: Interaction, build: Build, *, title: str, conflict_id: int) -> None:
+@answers_errors
+async def run_click(interaction: Interaction, move: Move, *, title: str, conflict_id: int) -> None:
     """One move from a button; buttons have no tree error handler, so errors are answered here."""
-    try:
-        await run(interaction, build, title=title, conflict_id=conflict_id)
-    except Exception as error:
-        await answer_error(interaction, error)
+    await run(interaction, move, title=title, conflict_id=conflict_id)

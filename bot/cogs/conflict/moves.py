@@ -3,8 +3,8 @@
 
 Players send them for their own Heroes, Narrators for anyone; the ``who`` option picks the
 character when the caller speaks for several. The bot rolls every die: typed faces and
-unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``bot.moves.build``).
-Each command only turns its options into a builder from ``bot.moves.build`` — no code of the
+unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``bot.cogs.conflict.build``).
+Each command only turns its options into a builder from ``bot.cogs.conflict.build`` — no code of the
 cog runs inside the move's transaction — and runs it through the one flow that the prompt
 buttons use too (``bot.cogs.conflict.delivery``).
 """
@@ -12,9 +12,17 @@ buttons use too (``bot.cogs.conflict.delivery``).
 from discord import app_commands
 from discord.ext import commands
 
-from bot.access import channel_id_of, guild_id_of
 from bot.checks import table_dice as allows_table_dice
 from bot.client import Interaction, MistbornClient
+from bot.cogs.conflict.build import (
+    ActionOptions,
+    ActOptions,
+    BurnMove,
+    DefenceOptions,
+    NudgesMove,
+    PassMove,
+    TypedAction,
+)
 from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
@@ -30,29 +38,18 @@ from bot.inputs.choices import (
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
+from bot.inputs.options import TOOL, TRAITS, ActionLabel, Difficulty, StatName, Traits
 from bot.inputs.participants import ParticipantName, participant_props, participant_stats
-from bot.moves.build import (
-    ActionOptions,
-    ActOptions,
-    DefenceOptions,
-    burn_move,
-    nudges_move,
-    pass_move,
-)
 
-StatName = app_commands.Range[str, 1, 40]
-Traits = app_commands.Range[int, -10, 10]
-Difficulty = app_commands.Range[int, 1, 5]
 BurdenList = app_commands.Range[str, 1, 400]
 WeaponName = app_commands.Range[str, 1, 48]
-Label = app_commands.Range[str, 1, 100]
 
 ACTION_DESCRIPTIONS = {
     "action": "attack, another rolled action, full defence, or an action that needs no roll",
     "target": "Who the action is aimed at",
     "stat": "The stat or Power that gives the dice (e.g. Physique, Steel)",
-    "traits": "Net Traits: +1 per helping Trait, −1 per hindering one",
-    "tool": "A fitting Tool (+1) or a missing/broken one (−1)",
+    "traits": TRAITS,
+    "tool": TOOL,
     "circumstances": CIRCUMSTANCES,
     "burdens": "The target's Burdens that help, comma-separated",
     "resilience": "What an attack wears down (default: its kind's: Health, Reputation, Willpower)",
@@ -94,7 +91,7 @@ class ConflictMoves(commands.Cog):
         burning: bool = True,
         who: ParticipantName | None = None,
     ) -> None:
-        await run(interaction, burn_move(metal, burning, who), title="Metals")
+        await run(interaction, BurnMove(metal, burning, who), title="Metals")
 
     @app_commands.command(name="declare", description="Declare this round's action, in declaration order")
     @app_commands.describe(**ACTION_DESCRIPTIONS)
@@ -114,26 +111,26 @@ class ConflictMoves(commands.Cog):
         weapon: WeaponName | None = None,
         difficulty: Difficulty | None = None,
         challenge: bool = False,
-        label: Label | None = None,
+        label: ActionLabel | None = None,
         who: ParticipantName | None = None,
     ) -> None:
         options = ActionOptions(
-            action,
-            target,
-            stat,
-            traits,
-            tool,
-            circumstances,
-            burdens,
-            resilience,
-            weapon,
-            difficulty,
-            challenge,
-            label,
-            kind,
-            (await scene_circumstances(interaction)).net,
+            kind=action,
+            target=target,
+            stat=stat,
+            traits=traits,
+            tool=tool,
+            circumstances=circumstances,
+            burdens=burdens,
+            resilience=resilience,
+            weapon=weapon,
+            difficulty=difficulty,
+            challenge=challenge,
+            label=label,
+            attack_kind=kind,
+            scene_circumstances=(await scene_circumstances(interaction)).net,
         )
-        await run(interaction, options.typed_move("declare", who), title="Declared")
+        await run(interaction, TypedAction(options, "declare", who), title="Declared")
 
     @app_commands.command(
         name="act", description="On your turn: take your action with a pool of 2–10 Action Dice"
@@ -173,8 +170,9 @@ class ConflictMoves(commands.Cog):
             weapon=weapon,
             table_dice=(faces is not None or table_dice) and await allows_table_dice(interaction),
             table_roll=table_dice,
+            who=who,
         )
-        await run(interaction, options.builder(who), title="Action")
+        await run(interaction, options, title="Action")
 
     @app_commands.command(
         name="switch", description="On your turn: drop your action for a new one (halves your dice)"
@@ -196,33 +194,33 @@ class ConflictMoves(commands.Cog):
         weapon: WeaponName | None = None,
         difficulty: Difficulty | None = None,
         challenge: bool = False,
-        label: Label | None = None,
+        label: ActionLabel | None = None,
         who: ParticipantName | None = None,
     ) -> None:
         options = ActionOptions(
-            action,
-            target,
-            stat,
-            traits,
-            tool,
-            circumstances,
-            burdens,
-            resilience,
-            weapon,
-            difficulty,
-            challenge,
-            label,
-            kind,
-            (await scene_circumstances(interaction)).net,
+            kind=action,
+            target=target,
+            stat=stat,
+            traits=traits,
+            tool=tool,
+            circumstances=circumstances,
+            burdens=burdens,
+            resilience=resilience,
+            weapon=weapon,
+            difficulty=difficulty,
+            challenge=challenge,
+            label=label,
+            attack_kind=kind,
+            scene_circumstances=(await scene_circumstances(interaction)).net,
         )
-        await run(interaction, options.typed_move("switch", who), title="New action")
+        await run(interaction, TypedAction(options, "switch", who), title="New action")
 
     @app_commands.command(
         name="pass", description="On your turn: do not act; your Action Dice become Defense Dice"
     )
     @app_commands.describe(who=ACTION_DESCRIPTIONS["who"])
     async def pass_turn(self, interaction: Interaction, who: ParticipantName | None = None) -> None:
-        await run(interaction, pass_move(who), title="Holds back")
+        await run(interaction, PassMove(who), title="Holds back")
 
     @app_commands.command(
         name="defend", description="Defend against the attack in progress (0 = don't defend)"
@@ -254,11 +252,10 @@ class ConflictMoves(commands.Cog):
             attacker_faces=attacker_faces,
             table_dice=(faces is not None or attacker_faces is not None)
             and await allows_table_dice(interaction),
-            asked=await self.bot.conflicts.grace.asked_at(
-                guild_id_of(interaction), channel_id_of(interaction)
-            ),
+            waited=await self.bot.conflicts.grace.waits(interaction, None),
+            grace=self.bot.conflicts.grace.seconds,
         )
-        await run(interaction, options.builder(self.bot.conflicts, interaction), title="Defence")
+        await run(interaction, options, title="Defence")
 
     @app_commands.command(name="nudges", description="Spend the Nudges of your successful attack")
     @app_commands.describe(
@@ -279,5 +276,5 @@ class ConflictMoves(commands.Cog):
         beat: bool = False,
         defeat_burden: DefeatBurdenChoice = None,
     ) -> None:
-        build = nudges_move(damage, remove, next_round, story, beat, defeat_burden)
-        await run(interaction, build, title="Nudges")
+        spent = NudgesMove(damage, remove, next_round, story, beat, defeat_burden)
+        await run(interaction, spent, title="Nudges")

@@ -3,77 +3,49 @@
 The round's own moves (``/declare``, ``/act``, ``/defend`` …) live in
 :mod:`bot.cogs.conflict.moves`. Each subcommand here only turns its options into an engine
 command; the permission check runs inside the move's transaction against the fresh state
-(:mod:`bot.moves.service`), the rules live in ``rules.conflict``, the rendering in
+(:mod:`bot.cogs.conflict.service`), the rules live in ``rules.conflict``, the rendering in
 ``bot.render.conflict``.
 """
 
 import time
-from collections.abc import Callable
 
 from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import Caller, channel_id_of, guild_id_of
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
+from bot.cogs.conflict.build import BeginRound
 from bot.cogs.conflict.delivery import may_post_here, run, send
+from bot.cogs.conflict.narrator_moves import (
+    AddCharacter,
+    AdjustMove,
+    EndMove,
+    JoinOwn,
+    NextRoundMove,
+    RemoveParticipant,
+    ReorderMove,
+    SurpriseMove,
+)
+from bot.cogs.conflict.service import ConflictFlow
 from bot.cogs.conflict.threads import drop_thread, fights_in_threads, send_to_thread, thread_for
 from bot.errors import BotError, NotAllowed
 from bot.inputs.characters import AnyCharacter, active_character
 from bot.inputs.choices import ConflictTypeChoice, SideChoice
 from bot.inputs.participants import ParticipantName
-from bot.moves.build import Sheets, begin_move
-from bot.moves.lists import split_names
-from bot.moves.named import find_participant
-from bot.moves.service import Build
 from bot.render.common import plain
+from bot.served import channel_id_of, guild_id_of
 from bot.workers.refusals import CANNOT_POST
 from rules.character import Character, CharacterKind
 from rules.conflict import (
-    AdjustDice,
-    Command,
-    Conflict,
-    End,
     Join,
-    Leave,
-    NextRound,
-    Phase,
-    Reorder,
-    SetSurprised,
     new_conflict,
-    next_declarer,
 )
 from rules.words import verb
 from storage.conflicts import NO_CONFLICT
 
 STATUS_COOLDOWN = 30.0
 """Seconds a channel waits between two ``/conflict status`` (each posts the board anew)."""
-
-
-def narrator_move(doing: str, make: Callable[[Conflict], Command]) -> Build:
-    """A Narrator's command, checked against the caller inside the move's transaction."""
-
-    def build(state: Conflict, sheets: Sheets, who: Caller) -> Command:
-        who.require_narrator(doing)
-        return make(state)
-
-    return build
-
-
-def next_round_command(state: Conflict, force: bool) -> Command:
-    """The next round, or what the Narrator can do instead while some still have to declare."""
-    if state.phase is Phase.GATHER:
-        raise BotError("The fight has not begun: **Begin round 1** on the board, or `/conflict begin`.")
-    declarer = next_declarer(state)
-    if declarer is not None:
-        name = plain(declarer.name)
-        raise BotError(
-            f"Everyone must declare, and then act, before the round can end. {name} declares next: "
-            f"their prompt is waiting, or declare for them with `/declare who:{name}`, or take them "
-            f"out with `/conflict remove who:{name}`."
-        )
-    return NextRound(force=force)
 
 
 @app_commands.guild_only()
@@ -105,7 +77,9 @@ class ConflictCog(
         new_conflict(channel_id_of(interaction), kind, stakes)  # refused here, before a thread is made
         thread_id, note = await thread_for(interaction, stakes)
         try:
-            reply = await self.bot.conflicts.start(interaction, kind, stakes, thread_id=thread_id)
+            reply = await ConflictFlow(self.bot.conflicts).start(
+                interaction, kind, stakes, thread_id=thread_id
+            )
         except Exception:
             if thread_id is not None:
                 await drop_thread(interaction, thread_id)
@@ -130,9 +104,8 @@ class ConflictCog(
         side: SideChoice | None = None,
         surprised: bool = False,
     ) -> None:
-        command = Join(character_id=character.id, side=side, surprised=surprised)
-        build = narrator_move("add characters to a Conflict", lambda _: command)
-        await run(interaction, build, title=joins_title(character.character))
+        join = Join(character_id=character.id, side=side, surprised=surprised)
+        await run(interaction, AddCharacter(join), title=joins_title(character.character))
 
     @app_commands.command(name="join", description="Join the Conflict with your active character")
     @app_commands.describe(surprised="Caught by surprise")
@@ -147,34 +120,25 @@ class ConflictCog(
             raise NotAllowed("Join with a character of your own (`/character use`).")
         if stored.character.kind is not CharacterKind.HERO:
             raise NotAllowed("Villains and Extras are added by the Narrator with `/conflict add`.")
-        command = Join(character_id=stored.id, surprised=surprised)
-        await run(interaction, lambda *_: command, title=joins_title(stored.character))
+        join = Join(character_id=stored.id, surprised=surprised)
+        await run(interaction, JoinOwn(join), title=joins_title(stored.character))
 
     @app_commands.command(name="remove", description="Narrator: take a participant out of the Conflict")
     @app_commands.describe(who="The participant")
     async def remove(self, interaction: Interaction, who: ParticipantName) -> None:
-        build = narrator_move("remove participants", lambda s: Leave(participant=find_participant(s, who).id))
-        await run(interaction, build, title="Participant leaves")
+        await run(interaction, RemoveParticipant(who), title="Participant leaves")
 
     @app_commands.command(
         name="order", description="Narrator: settle Wits ties by listing every fighter in order"
     )
     @app_commands.describe(names="Every participant, first to declare first, comma-separated")
     async def order(self, interaction: Interaction, names: app_commands.Range[str, 1, 1800]) -> None:
-        def make(state: Conflict) -> Command:
-            listed = split_names(names, [p.name for p in state.participants])
-            return Reorder(order=tuple(find_participant(state, name).id for name in listed))
-
-        await run(interaction, narrator_move("reorder the Conflict", make), title="Declaration order")
+        await run(interaction, ReorderMove(names), title="Declaration order")
 
     @app_commands.command(name="surprise", description="Narrator: mark a participant surprised (or not)")
     @app_commands.describe(who="The participant", surprised="Surprised this round")
     async def surprise(self, interaction: Interaction, who: ParticipantName, surprised: bool = True) -> None:
-        build = narrator_move(
-            "change surprise",
-            lambda s: SetSurprised(participant=find_participant(s, who).id, surprised=surprised),
-        )
-        await run(interaction, build, title="Surprise")
+        await run(interaction, SurpriseMove(who, surprised), title="Surprise")
 
     @app_commands.command(name="adjust", description="Narrator: add or remove dice from a participant's pile")
     @app_commands.describe(
@@ -187,27 +151,22 @@ class ConflictCog(
         dice: app_commands.Range[int, -20, 20],
         reason: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
-        build = narrator_move(
-            "adjust dice",
-            lambda s: AdjustDice(participant=find_participant(s, who).id, delta=dice, reason=reason or ""),
-        )
-        await run(interaction, build, title="Dice adjusted")
+        await run(interaction, AdjustMove(who, dice, reason or ""), title="Dice adjusted")
 
     @app_commands.command(name="begin", description="Narrator: the cast is in; open round 1 and declare")
     async def begin(self, interaction: Interaction) -> None:
-        await run(interaction, begin_move, title="Round 1")
+        await run(interaction, BeginRound(), title="Round 1")
 
     @app_commands.command(
         name="next-round", description="Narrator: end the round and start declaring the next"
     )
     @app_commands.describe(force="End it even though someone has not acted (drops an attack in progress)")
     async def next_round(self, interaction: Interaction, force: bool = False) -> None:
-        build = narrator_move("start the next round", lambda state: next_round_command(state, force))
-        await run(interaction, build, title="Next round")
+        await run(interaction, NextRoundMove(force), title="Next round")
 
     @app_commands.command(name="end", description="Narrator: end the Conflict and show the summary")
     async def end(self, interaction: Interaction) -> None:
-        await run(interaction, narrator_move("end the Conflict", lambda _: End()), title="The Conflict ends")
+        await run(interaction, EndMove(), title="The Conflict ends")
 
     @cooldown()
     @app_commands.command(

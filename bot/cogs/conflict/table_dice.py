@@ -3,7 +3,7 @@
 The defence is chosen before anyone rolls, so an attacker who rolls at the table (``/act
 table_dice:true``) throws once it is set: the prompt that asks them offers **Type my dice…**,
 a form for the faces, and **Let the bot roll**. Both, and a typed ``/act faces:``, build the
-same engine command (``bot.moves.build.throw_click`` and ``ActOptions``) and run it through the
+same engine command (``bot.cogs.conflict.build.ThrowClick`` and ``ActOptions``) and run it through the
 one flow; the buttons are ``DynamicItem``s and the form is sent stopped, so all of them work
 after a restart.
 """
@@ -14,16 +14,16 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller, table_dice
 from bot.client import Interaction
+from bot.cogs.conflict.build import ThrowClick
 from bot.cogs.conflict.delivery import run, run_click
-from bot.errors import BotError, NotAllowed, answer_error
+from bot.errors import BotError, NotAllowed, answers_errors
 from bot.inputs.faces import FACES_MAX_TEXT, parse_faces
 from bot.inputs.forms import sent_form
-from bot.moves.build import throw_click
 from bot.render.buttons import THROW, THROW_FORM, throw_button
 from bot.render.common import plain
+from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
 from rules.conflict import Awaiting
 
@@ -62,17 +62,13 @@ class ThrowButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=THROW
     ) -> "ThrowButton":
         return cls(int(match["conflict"]), int(match["attack"]), match["mode"])
 
+    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         if self.mode == "bot":
-            await run_click(
-                interaction, throw_click(self.attack, None, False), title="Action", conflict_id=self.conflict
-            )
+            await run_click(interaction, ThrowClick(self.attack), title="Action", conflict_id=self.conflict)
             return
-        try:
-            name, pool = await self._waiting(interaction)
-            await replies.send_modal(interaction, faces_form(self.conflict, self.attack, name, pool))
-        except Exception as error:
-            await answer_error(interaction, error)
+        name, pool = await self._waiting(interaction)
+        await replies.send_modal(interaction, faces_form(self.conflict, self.attack, name, pool))
 
     async def _waiting(self, interaction: Interaction) -> tuple[str, int]:
         """The attacker whose dice this action still waits for, if the caller controls them
@@ -96,13 +92,11 @@ class ThrowButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=THROW
         return attacker.name, pending.pool
 
 
+@answers_errors
 async def on_faces_sent(interaction: Interaction) -> None:
     """A sent form of faces: parsed, checked and thrown as the typed ``/act faces:`` is."""
     if (sent := sent_form(interaction, FORM_ID)) is None:
         return
-    try:
-        faces = parse_faces(sent.values.get(FACES, ""))
-        build = throw_click(int(sent.found["attack"]), faces, await table_dice(interaction))
-        await run(interaction, build, title="Action", conflict_id=int(sent.found["conflict"]))
-    except Exception as error:
-        await answer_error(interaction, error)
+    faces = parse_faces(sent.values.get(FACES, ""))
+    move = ThrowClick(int(sent.found["attack"]), faces, await table_dice(interaction))
+    await run(interaction, move, title="Action", conflict_id=int(sent.found["conflict"]))

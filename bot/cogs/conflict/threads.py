@@ -6,7 +6,7 @@ that follows the Conflict's channel then goes to the thread with no more said: t
 prompts and their pings, the outbox and the catch-up after a crash, and the commands typed in
 the thread act on its Conflict. Only two things here know the thread has a parent: ``/conflict
 start`` (the thread is made, the channel gets one line linking to it) and the move that ends it,
-which queues the thread's closing in its own transaction (``bot.moves.answers.own_thread_parent``):
+which queues the thread's closing in its own transaction (``bot.cogs.conflict.answers.own_thread_parent``):
 the outbox then posts the summary in the channel and archives the thread, once, even across a
 crash (``bot.workers.outbox``).
 
@@ -29,10 +29,10 @@ from typing import Literal
 import discord
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import THREAD_PERMISSIONS, missing_thread_permissions, permission_names
 from bot.client import Interaction
-from bot.moves.answers import Reply
+from bot.cogs.conflict.answers import Reply
+from bot.served import guild_id_of
 
 log = logging.getLogger(__name__)
 

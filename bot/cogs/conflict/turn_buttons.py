@@ -3,7 +3,7 @@ size, not act, a new action), pinged to the one who must move (docs/rulings.md �
 
 Like the defence buttons they are ``DynamicItem``s whose custom ids name the Conflict and the
 turn (round, character), so they work after a restart and a click after the turn passed is
-refused privately (``bot.moves.turn_build.turn_mover``). A click builds its engine command
+refused privately (``bot.cogs.conflict.turn_build.turn_mover``). A click builds its engine command
 in ``build`` and runs it through the same flow as ``/declare``, ``/act``, ``/pass`` and
 ``/switch``.
 """
@@ -14,12 +14,11 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
-from bot.errors import BotError, answer_error
-from bot.moves.turn_build import TurnChoice, act_click, declare_click, switch_click, turn_mover
+from bot.cogs.conflict.turn_build import ActClick, DeclareClick, SwitchClick, TurnChoice, turn_mover
+from bot.errors import BotError, answers_errors
 from bot.render.buttons import (
     ACT,
     DECLARE,
@@ -33,6 +32,7 @@ from bot.render.buttons import (
     new_action_select,
 )
 from bot.render.common import plain
+from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
 from rules.conflict import Conflict
 
@@ -54,8 +54,8 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEC
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         target = int(self.item.values[0]) if self.item.values else 0
-        build = declare_click(self.round, self.who, "attack", target)
-        await run_click(interaction, build, title="Declared", conflict_id=self.conflict)
+        move = DeclareClick(self.round, self.who, "attack", target)
+        await run_click(interaction, move, title="Declared", conflict_id=self.conflict)
 
 
 class DeclareButton(
@@ -81,8 +81,8 @@ class DeclareButton(
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]), choice)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        build = declare_click(self.round, self.who, self.choice)
-        await run_click(interaction, build, title="Declared", conflict_id=self.conflict)
+        move = DeclareClick(self.round, self.who, self.choice)
+        await run_click(interaction, move, title="Declared", conflict_id=self.conflict)
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACT):
@@ -101,7 +101,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACT):
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         title = "Holds back" if self.dice == 0 else "Action"
         await run_click(
-            interaction, act_click(self.round, self.who, self.dice), title=title, conflict_id=self.conflict
+            interaction, ActClick(self.round, self.who, self.dice), title=title, conflict_id=self.conflict
         )
 
 
@@ -118,26 +118,24 @@ class NewActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=N
     ) -> "NewActionButton":
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]))
 
+    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            state = await self._check(interaction)
-            mover = state.participant(self.who)
-            targets = tuple(
-                (p.id, p.name) for p in state.participants if not p.defeated and p.side is not mover.side
-            )
-            view = discord.ui.View(timeout=None)
-            view.add_item(NewActionSelect(self.conflict, self.round, self.who, targets))
-            # A Beat's new action costs no dice (docs/rulings.md §4.15); a switch halves them (§4.8).
-            cost = "keeps the dice left" if mover.round.extra_action else "halves its dice"
-            await replies.send(
-                interaction,
-                f"A new action for **{plain(mover.name)}** {cost} (`/switch` for a Power or Traits):"
-                " attack whom?",
-                view=view,
-                ephemeral=True,
-            )
-        except Exception as error:
-            await answer_error(interaction, error)
+        state = await self._check(interaction)
+        mover = state.participant(self.who)
+        targets = tuple(
+            (p.id, p.name) for p in state.participants if not p.defeated and p.side is not mover.side
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(NewActionSelect(self.conflict, self.round, self.who, targets))
+        # A Beat's new action costs no dice (docs/rulings.md §4.15); a switch halves them (§4.8).
+        cost = "keeps the dice left" if mover.round.extra_action else "halves its dice"
+        await replies.send(
+            interaction,
+            f"A new action for **{plain(mover.name)}** {cost} (`/switch` for a Power or Traits):"
+            " attack whom?",
+            view=view,
+            ephemeral=True,
+        )
 
     async def _check(self, interaction: Interaction) -> Conflict:
         """The turn is still on and the caller controls the character (read, nothing written)."""
@@ -166,8 +164,8 @@ class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=N
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         target = int(self.item.values[0]) if self.item.values else 0
-        build = switch_click(self.round, self.who, target)
-        await run_click(interaction, build, title="New action", conflict_id=self.conflict)
+        move = SwitchClick(self.round, self.who, target)
+        await run_click(interaction, move, title="New action", conflict_id=self.conflict)
 
 
 TURN_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

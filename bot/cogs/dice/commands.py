@@ -17,30 +17,30 @@ resisting side from a sheet only if the caller may read that sheet.
 
 A roll from a Narrator's hidden Villain or Extra (``/roll``, either side of ``/contest``) shows
 the table its dice but not the ratings behind them, and is logged as secret, as in a Conflict;
-the full card goes where a ``/gmroll``'s does (``bot.rolling.hidden``, §7.1).
+the full card goes where a ``/gmroll``'s does (``bot.hidden``, §7.1).
 """
 
 from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of, served_guild_id
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
+from bot.hidden import Drawn, is_hidden, show_roll, tell_narrators
 from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, at_table, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances, scene_applied
 from bot.inputs.faces import Faces
+from bot.inputs.options import DIFFICULTY, TOOL, TRAITS, DiceCount, Difficulty, RollLabel, StatName, Traits
+from bot.inputs.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.reach import origin_of
+from bot.records import contest_entry, roll_entry, roll_record, sheet_change
 from bot.render.cards import Card, card_view
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
-from bot.rolling.hidden import Drawn, is_hidden, show_roll, tell_narrators
-from bot.rolling.journal import contest_entry, roll_entry, sheet_change
-from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title
-from bot.rolling.roll_log import roll_record
+from bot.served import channel_id_of, guild_id_of, served_guild_id
 from rules.character.stats import spend_standing, standing_available
 from rules.contest import Side, decide
 from rules.journal import JournalEntry
@@ -51,20 +51,15 @@ from rules.words import is_group
 from storage import StoredCharacter
 from storage.sql import utc_now
 
-Difficulty = app_commands.Range[int, 1, 5]
-Traits = app_commands.Range[int, -10, 10]
 Modifier = app_commands.Range[int, -10, 10]
-DiceCount = app_commands.Range[int, 0, 20]
-Label = app_commands.Range[str, 1, 40]
-StatName = app_commands.Range[str, 1, 40]
 
 ROLL_DESCRIPTIONS = {
     "dice": "Roll this many dice (0–20; above 10 gives free Nudges)",
     "stat": "Or roll a stat or Power from the character's sheet",
     "character": "Whose sheet to use (default: your active character)",
-    "difficulty": "1 Simple … 5 Nearly Impossible (default 1)",
-    "traits": "Net Traits: +1 per helping Trait, −1 per hindering one",
-    "tool": "A fitting Tool (+1) or a missing/broken one (−1)",
+    "difficulty": DIFFICULTY,
+    "traits": TRAITS,
+    "tool": TOOL,
     "circumstances": CIRCUMSTANCES,
     "modifier": "Any other dice to add or remove",
     "label": "What the roll is for, shown as its title",
@@ -230,7 +225,7 @@ class Dice(commands.Cog):
         tool: Net = 0,
         circumstances: Net | None = None,
         modifier: Modifier = 0,
-        label: Label | None = None,
+        label: RollLabel | None = None,
     ) -> None:
         stat_only = stat is not None and dice is None
         applied, sheet = await roll_inputs(interaction, circumstances, stat_only, character)
@@ -256,7 +251,7 @@ class Dice(commands.Cog):
         tool: Net = 0,
         circumstances: Net | None = None,
         modifier: Modifier = 0,
-        label: Label | None = None,
+        label: RollLabel | None = None,
     ) -> None:
         applied = await applied_circumstances(interaction, circumstances)
         request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
@@ -269,7 +264,7 @@ class Dice(commands.Cog):
     @app_commands.command(name="read", description="Read dice rolled at the table: type the faces you see")
     @app_commands.describe(
         faces="The faces, e.g. 3 3 6 1 5",
-        difficulty="1 Simple … 5 Nearly Impossible (default 1)",
+        difficulty=DIFFICULTY,
         pool="The pool's full size if it was above 10 or below 2 (for free Nudges or the penalty)",
         extra="The roller is an Extra (no Nudges)",
         label="What the roll was for",
@@ -283,7 +278,7 @@ class Dice(commands.Cog):
         difficulty: Difficulty = DEFAULT_DIFFICULTY,
         pool: DiceCount | None = None,
         extra: bool = False,
-        label: Label | None = None,
+        label: RollLabel | None = None,
     ) -> None:
         formed = build_pool(pool) if pool is not None else None
         reading = read(faces, pool=formed, difficulty=difficulty, extra=extra)

@@ -13,14 +13,12 @@ import discord
 from bot.client import Interaction
 from bot.cogs.requests import rolling
 from bot.cogs.requests.views import CHOICE, Choice, chose
-from bot.errors import answer_error
+from bot.errors import answers_errors
 
 
+@answers_errors
 async def _answer(interaction: Interaction, step: Awaitable[None]) -> None:
-    try:
-        await step
-    except Exception as error:
-        await answer_error(interaction, error)
+    await step
 
 
 class RollButton(

@@ -16,13 +16,13 @@ from bot.checks import narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.cogs.requests.buttons import BUTTONS
 from bot.cogs.requests.rolling import ask, catch_up
-from bot.errors import BotError
+from bot.errors import BotError, invalid_option
 from bot.inputs.characters import AnyCharacter
 from bot.inputs.choices import Net
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.heroes import heroes_at_table
+from bot.inputs.options import DIFFICULTY, DiceCount, Difficulty, StatName
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
-from bot.moves.service import invalid_option
 from bot.render.common import plain
 from rules.character import CharacterKind
 from rules.character.stats import find_stat
@@ -34,15 +34,12 @@ from rules.request import MAX_ROLLERS, NewRoller, RequestKind, RequestSpec
 from rules.words import count_of
 from storage import StoredCharacter
 
-Difficulty = app_commands.Range[int, 1, 5]
-StatName = app_commands.Range[str, 1, 40]
 Hint = app_commands.Range[str, 1, 200]
 Names = app_commands.Range[str, 1, 1000]
-DiceCount = app_commands.Range[int, 0, 20]
 
 DESCRIBE = {
     "stat": "The Attribute, Standing or Power to roll",
-    "difficulty": "1 Simple … 5 Nearly Impossible (default 1)",
+    "difficulty": DIFFICULTY,
     "heroes": "Who rolls, by name, e.g. Vin, Kelsier (default: the Heroes at this table)",
     "traits": "Traits you suggest (the players choose their own)",
     "circumstances": "+1 favourable, −1 adverse, 0 none (default: this scene's, /scene circumstances)",

@@ -15,15 +15,15 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
-from bot.errors import BotError, answer_error
+from bot.errors import BotError, answers_errors
+from bot.hidden import tell_change
 from bot.reach import origin_of
+from bot.records import sheet_change
 from bot.render.common import plain
 from bot.render.sheet import recovery_embed
-from bot.rolling.hidden import tell_change
-from bot.rolling.journal import sheet_change
+from bot.served import guild_id_of
 from rules.character import breather
 from storage import StoredCharacter
 from storage.scenes import BreatherCall
@@ -111,8 +111,6 @@ class TakeBreather(
     ) -> "TakeBreather":
         return cls(int(match["character"]), int(match["call"]) if match["call"] else None)
 
+    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await take(interaction, self.character, self.call)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await take(interaction, self.character, self.call)

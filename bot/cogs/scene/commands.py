@@ -14,7 +14,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import channel_id_of, guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.scene.breathers import TakeBreather, breather_view, title_of
@@ -22,6 +21,7 @@ from bot.errors import BotError
 from bot.inputs.choices import Net, WordChoice
 from bot.inputs.circumstances import scene_applied, scene_circumstances
 from bot.inputs.heroes import heroes_at_table
+from bot.served import channel_id_of, guild_id_of
 from rules.character import BreatherKind
 from storage.scenes import NOTE_LENGTH, BreatherCall, SceneCircumstances
 

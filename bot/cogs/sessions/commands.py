@@ -21,17 +21,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.access import guild_id_of, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.sessions.ending import NO_SESSION, ConfirmEnd
 from bot.cogs.sessions.ending import end as end_session
 from bot.cogs.sessions.schedule import FORM, ScheduleNext, schedule, schedule_button
-from bot.errors import BotError, answer_error
+from bot.errors import BotError, answers_errors
 from bot.inputs.forms import sent_form
 from bot.reach import reach_of, reads_channel
 from bot.render.common import plain
 from bot.render.recap import journal_markdown, recap_card
+from bot.served import guild_id_of, table_channel_of
 from bot.workers.session_end import recap_of
 from rules.journal import NARRATOR, Viewer
 from storage.errors import AlreadyExistsError
@@ -81,15 +81,13 @@ class SessionCommands(
         self.bot.remove_dynamic_items(ScheduleNext, ConfirmEnd)
 
     @commands.Cog.listener()
+    @answers_errors
     async def on_interaction(self, interaction: Interaction) -> None:
         """The next session's form, submitted (``bot.cogs.sessions.schedule``)."""
         if (sent := sent_form(interaction, FORM)) is None:
             return
         found = sent.found
-        try:
-            await schedule(interaction, int(found["session"]), sent.values)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await schedule(interaction, int(found["session"]), sent.values)
 
     @app_commands.command(name="start", description="Narrator: start a session in this channel")
     @app_commands.describe(title="What to call the night (default: the date)")

@@ -14,13 +14,13 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import guild_id_of, table_channel_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.sessions.schedule import schedule_button
-from bot.errors import BotError, answer_error
+from bot.errors import BotError, answers_errors
 from bot.render.common import plain
 from bot.render.recap import recap_card
+from bot.served import guild_id_of, table_channel_of
 from bot.workers.session_end import close_session
 from rules.conflict import Conflict, Phase
 from rules.errors import RulesError
@@ -99,11 +99,9 @@ class ConfirmEnd(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIR
     ) -> "ConfirmEnd":
         return cls(int(match["session"]))
 
+    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await end(interaction, confirmed=self.session)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await end(interaction, confirmed=self.session)
 
 
 async def end(interaction: Interaction, confirmed: int | None = None) -> None:

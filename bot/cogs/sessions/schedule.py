@@ -19,11 +19,11 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.access import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
-from bot.errors import BotError, answer_error
+from bot.errors import BotError, answers_errors
 from bot.inputs.times import WHEN_MAX, parse_start
+from bot.served import guild_id_of
 from bot.text import inert
 from storage.sql import utc_now
 
@@ -144,9 +144,7 @@ class ScheduleNext(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ma
     ) -> "ScheduleNext":
         return cls(int(match["session"]))
 
+    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            (await caller(interaction)).require_narrator("schedule the next session")
-            await replies.send_modal(interaction, schedule_form(self.session))
-        except Exception as error:
-            await answer_error(interaction, error)
+        (await caller(interaction)).require_narrator("schedule the next session")
+        await replies.send_modal(interaction, schedule_form(self.session))

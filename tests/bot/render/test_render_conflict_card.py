@@ -9,15 +9,15 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.access import visibility_of
-from bot.moves.answers import Prompt
-from bot.moves.buttons import prompt_items
-from bot.moves.turns import turn_of
+from bot.cogs.conflict.answers import Prompt
+from bot.cogs.conflict.prompt_buttons import prompt_items
+from bot.cogs.conflict.turns import turn_of
 from bot.render.buttons import board_items, defend_button, react_traits_select
 from bot.render.card_plan import MAX_COMPONENTS, MAX_TEXT, Entry, plan_card
 from bot.render.conflict_card import CardButtons, draw_board
 from bot.render.rows import one_line
 from bot.render.visibility import FULL
+from bot.secrecy import visibility_of
 from rules.character import make_character
 from rules.conflict import MAX_PARTICIPANTS, Conflict, Phase
 from tests.rules.conflict.builders import Table

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.moves.transaction import run_transition
+from bot.cogs.conflict.transaction import run_transition
 from bot.workers.board import Boards
 from bot.workers.pacing import Pacer
 from rules.conflict import AdjustDice
@@ -30,8 +30,7 @@ async def test_an_older_board_edit_landing_last_is_drawn_again(
     await mine.idle()
     before = shown(await board_message(env))
     channel_id = env.world.guild.channels[0].id
-    other = Boards(env.bot, env.storage, Pacer())  # the other process's board keeper
-    other.buttons = mine.buttons
+    other = Boards(env.bot, env.storage, Pacer(), buttons=mine.buttons)  # the other process's board keeper
 
     sent, release = asyncio.Event(), asyncio.Event()
     edit = mine._edit

@@ -2,8 +2,8 @@
 
 import asyncio
 
-from bot.moves.grace import PROMPTS_KEPT
 from bot.workers.bounded import KeyedLocks, Recent, forget_when_done
+from bot.workers.grace import PROMPTS_KEPT
 from testbed.bot_env import BotEnv
 
 ATTACKS = 10_000

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.moves.transaction import run_transition
+from bot.cogs.conflict.transaction import run_transition
 from bot.render.card_plan import MAX_COMPONENTS, MAX_TEXT
 from bot.render.conflict_card import PHASE_ACCENT
 from fake_discord.layout import THUMBNAIL, walk

@@ -279,7 +279,7 @@ async def test_a_start_that_cannot_be_saved_leaves_no_open_thread(
     async def broken(*args: object, **kwargs: object) -> None:
         raise StorageError("The database is unavailable; try again in a moment.")
 
-    monkeypatch.setattr("bot.moves.service.start_conflict", broken)
+    monkeypatch.setattr("bot.cogs.conflict.service.create_conflict", broken)
     started = await env.slash(START[1])
     assert refused(started), started.content
     made = [c for c in env.world.guild.channels if c.parent_id == table(env).id]

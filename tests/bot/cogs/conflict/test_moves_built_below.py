@@ -1,4 +1,5 @@
-"""Every Conflict move's command is built in ``bot.moves``, never in a cog's closure: the cog only
+"""Every Conflict move's command is built in the move builders (``bot.cogs.conflict.build``,
+``turn_build``), never in a closure of the module answering the interaction: that module only
 turns its options into a builder, so no cog code runs inside the move's transaction
 (docs/architecture.md, the path of ``/act``)."""
 
@@ -6,22 +7,25 @@ from typing import Any
 
 import pytest
 
-from bot.moves.service import Build, ConflictFlow
+from bot.cogs.conflict.move import Move
+from bot.cogs.conflict.service import ConflictFlow
 from testbed.bot_env import BotEnv
 from tests.bot.cogs.conflict.test_conflict_flow import duel
 
 __all__ = ["duel"]
 
+BUILDERS = {"bot.cogs.conflict.build", "bot.cogs.conflict.turn_build"}
+
 
 @pytest.fixture
 def builders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The module of every builder handed to the move service."""
+    """The module of every move handed to the move service."""
     seen: list[str] = []
     original = ConflictFlow.run
 
-    async def spy(self: ConflictFlow, interaction: Any, build: Build, **kwargs: Any) -> Any:
-        seen.append(build.__module__)
-        return await original(self, interaction, build, **kwargs)
+    async def spy(self: ConflictFlow, interaction: Any, move: Move, **kwargs: Any) -> Any:
+        seen.append(type(move).__module__)
+        return await original(self, interaction, move, **kwargs)
 
     monkeypatch.setattr(ConflictFlow, "run", spy)
     return seen
@@ -43,4 +47,4 @@ async def test_a_typed_move_is_built_in_bot_moves(
     duel: BotEnv, builders: list[str], user: str, line: str
 ) -> None:
     await duel.slash(line, user=user)  # refused or applied, the command is built the same way
-    assert builders and all(module.startswith("bot.moves.") for module in builders), builders
+    assert builders and set(builders) <= BUILDERS, builders

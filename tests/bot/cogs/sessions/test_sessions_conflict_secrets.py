@@ -1,10 +1,10 @@
-"""A Conflict's blows in the journal (``bot.rolling.journal.conflict_entries``): a hidden Villain's
+"""A Conflict's blows in the journal (``bot.records.conflict_entries``): a hidden Villain's
 numbers and Burdens stay the Narrator's, as on the board (docs/rulings.md §7.1), and a Hero's are
 the table's."""
 
 from datetime import UTC, datetime
 
-from bot.rolling.journal import conflict_entries
+from bot.records import conflict_entries
 from rules.burdens import Severity
 from rules.character import Burden, Resilience
 from rules.conflict import events as ev

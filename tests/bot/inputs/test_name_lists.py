@@ -1,4 +1,4 @@
-"""Lists of names in one option (``bot.moves.lists``): the same names as the first reading, read
+"""Lists of names in one option (``bot.inputs.name_lists``): the same names as the first reading, read
 in time linear in the text, and a misspelt name answered with the closest one."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.errors import BotError
-from bot.moves.lists import MAX_LISTED, SEPARATOR, split_names
+from bot.inputs.name_lists import MAX_LISTED, SEPARATOR, split_names
 from rules.naming import find_named, name_key
 from testbed.bot_env import BotEnv
 from tests.bot.test_bad_input import LogCatcher, Probe, repair, seed_table, text

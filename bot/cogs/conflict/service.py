@@ -1,14 +1,16 @@
 """One Conflict move, start to finish: who asks, the transaction, and what the table must see.
 
-Slash commands and prompt buttons both come through :meth:`ConflictFlow.run`: it decides who is
-asking, applies one engine command inside one transaction (``run_transition``; the permission
-check runs there too, against the fresh state) and composes the :class:`Reply` — the outcome,
+Slash commands and prompt buttons both come through :meth:`ConflictFlow.run`, which reads in the
+order a move happens: who asks, load, the engine command the move value builds from the fresh
+state (the permission check runs there too, ``bot.cogs.conflict.move``), apply, compose, write
+once, hand the messages to the outbox; the optimistic attempt and the careful redo are its one
+loop (the steps: ``bot.cogs.conflict.transaction``). It composes the :class:`Reply` — the outcome,
 the prompt for whoever must answer next (a defence, Nudges, or a turn to declare or act, with a
-ping for that player only, once per turn: docs/rulings.md §4.21; asked in ``bot.moves.questions``)
-and which buttons it offers. The defence grace a Narrator waits out is ``bot.moves.grace``.
+ping for that player only, once per turn: docs/rulings.md §4.21; asked in ``bot.cogs.conflict.questions``)
+and which buttons it offers. The defence grace a Narrator waits out is ``bot.workers.grace``.
 The reply is composed *inside* the transaction and queued in the outbox with the state it shows
 (``storage.outbox``), so a move the table cannot see is never saved. Sending it is the caller's
-last step (the cog's delivery; the buttons are drawn here, ``bot.moves.buttons``, and the cog
+last step (the cog's delivery; the buttons are drawn here, ``bot.cogs.conflict.prompt_buttons``, and the cog
 answers their clicks); ``bot.workers.outbox`` explains how the reply and the outbox between
 them show every outcome exactly once.
 
@@ -16,116 +18,130 @@ A move reads the Conflict and its sheets once and renders the reply and the boar
 holds: nothing is read again after the commit.
 
 The reply is public, so it shows the Narrator's secret Villains and Extras as names and plain
-states (``bot.access.visibility_of``, docs/rulings.md §7.1); when a Narrator made the move and
+states (``bot.secrecy.visibility_of``, docs/rulings.md §7.1); when a Narrator made the move and
 that hid something, the reply also carries the full figures for them alone (privately, so not
 through the outbox: after a crash the Narrator reads them with "Narrator view").
 """
 
 import random
-from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, guild_id_of, visibility_of
+from bot.access import Caller, caller_of
+from bot.cogs.conflict.answers import Reply, asked_before, closing_summary, message, own_thread_parent
+from bot.cogs.conflict.move import Move
+from bot.cogs.conflict.prompt_buttons import prompt_view
+from bot.cogs.conflict.questions import question, turn_changed
+from bot.cogs.conflict.transaction import (
+    ATTEMPTS,
+    STALE,
+    Fresh,
+    apply_command,
+    attempt,
+    create_conflict,
+    load,
+    write_once,
+)
+from bot.cogs.conflict.turns import hero_news, tie_note
 from bot.crash import crash_point
-from bot.moves.answers import Reply, asked_before, closing_summary, message, own_thread_parent
-from bot.moves.buttons import prompt_view
-from bot.moves.grace import DefenceGrace
-from bot.moves.questions import asked_again, board_buttons, question, turn_changed
-from bot.moves.transaction import run_transition, start_conflict
-from bot.moves.turns import hero_news, tie_note
+from bot.errors import invalid_option
 from bot.reach import origin_of
+from bot.records import conflict_rolls
 from bot.render.common import INFO
 from bot.render.conflict import FULL, Visibility, events_embed, summary_embed
-from bot.rolling.roll_log import conflict_rolls
-from bot.workers.board import Boards
-from bot.workers.outbox import Outbox, close_row
-from bot.workers.pacing import Pacer
-from bot.workers.refusals import Refusals
-from bot.workers.threads import Threads
-from rules.character import Character
-from rules.conflict import Command, Conflict, ConflictType
+from bot.secrecy import visibility_of
+from bot.served import channel_id_of, guild_id_of
+from bot.workers.conflicts import ConflictWorkers
+from bot.workers.outbox import close_row
+from rules.conflict import Command, ConflictType
 from rules.conflict.events import ConflictEnded, Joined
 from rules.errors import RulesError
-from storage import MessageKind, NewMessage, Storage
+from storage import MessageKind, NewMessage
 from storage.conflict_moves import Applied
 
-Sheets = Mapping[int, Character]
-Build = Callable[[Conflict, Sheets, Caller], Command]
+
+def engine_command(move: Move, fresh: Fresh, asking: Caller) -> Command:
+    """The move's engine command on the state just loaded. Choices are enforced by Discord's
+    client only, so a raw payload can reach a command's model: its refusal is the user's error."""
+    try:
+        return move.command(fresh.state, fresh.sheets, asking)
+    except ValidationError as error:
+        raise RulesError(invalid_option(error)) from None
 
 
-def invalid_option(error: ValidationError) -> str:
-    """One plain sentence for an option value the engine's command model refused."""
-    problems = error.errors(include_url=False, include_input=False)
-    where = ".".join(str(step) for step in problems[0]["loc"]) if problems else "an option"
-    detail = problems[0]["msg"] if problems else "not valid"
-    return f"That is not a valid value for {where}: {detail}."
+def outcome_rows(reply: Reply, interaction_id: int | None, parent: int | None = None) -> list[NewMessage]:
+    """What a move queues in the outbox: its reply (answering ``interaction_id``, if any) and,
+    when it ended a Conflict fought in a thread the bot made in channel ``parent``, the thread's
+    closing (the summary there, the thread archived)."""
+    rows = [message(MessageKind.OUTCOME, reply, interaction_id)]
+    events = reply.applied.events if reply.applied is not None else ()
+    if parent is not None and any(isinstance(e, ConflictEnded) for e in events):
+        rows.append(close_row(parent, closing_summary(reply.channel_id, reply)))
+    return rows
 
 
 class ConflictFlow:
-    """Runs Conflict moves for every channel; owns the boards, the outbox and the defence timers."""
+    """Runs Conflict moves for every channel, over the workers that show them (``client.conflicts``)."""
 
-    asked_again = staticmethod(asked_again)
-    """The pending question posted anew, for the catch-up (``bot.workers.catchup``), below the moves."""
-
-    def __init__(self, client: discord.Client, storage: Storage, pacer: Pacer | None = None) -> None:
-        self.storage = storage
-        pacer = pacer if pacer is not None else Pacer()
-        threads = Threads(client, pacer)
-        self.refusals = Refusals(storage)
-        self.boards = Boards(client, storage, pacer, threads, self.refusals)
-        self.boards.buttons = board_buttons
-        self.outbox = Outbox(client, storage, pacer, threads, self.refusals)
-        self.outbox.closing = self.boards.ended
-        self.grace = DefenceGrace(storage)
+    def __init__(self, workers: ConflictWorkers) -> None:
+        self.storage = workers.storage
+        self.outbox = workers.outbox
+        self.grace = workers.grace
 
     async def run(
         self,
         interaction: discord.Interaction[discord.Client],
-        build: Build,
+        move: Move,
         *,
         rng: random.Random,
         title: str,
         conflict_id: int | None = None,
     ) -> Reply:
-        """Apply the command ``build`` makes from the fresh state, and compose the reply.
+        """One move, in the order it happens: who asks → load → the engine command → apply →
+        compose → write once → the messages handed to the outbox.
 
+        The first attempt is optimistic: it reads the last committed state and its one write
+        checks that nothing changed meanwhile; when something did, nothing of it is kept and the
+        careful attempt does it all again inside one transaction (``bot.cogs.conflict.transaction``).
         ``rng`` throws any dice the move needs (the client's, injected so rolls replay in tests).
         """
         crash_point("move-received")
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+        said, parent = origin_of(interaction), own_thread_parent(interaction)
         # Both reads answer on the loop's thread: who is asking first, then the Conflict, with
         # no trip through the loop between them (a task for it would cost one).
         asking = await caller_of(interaction, self.storage)
-
-        def make(state: Conflict, sheets: Sheets) -> Command:
-            try:
-                return build(state, sheets, asking)
-            except ValidationError as error:
-                # Choices are enforced by Discord's client only; a raw payload reaches the model.
-                raise RulesError(invalid_option(error)) from None
-
-        replies: list[Reply] = []
-        said = origin_of(interaction)
-        parent = own_thread_parent(interaction)
-        compose = self._composer(
-            guild_id, channel_id, title, interaction.id, replies, asking.narrator, parent=parent
-        )
-        applied = await run_transition(
-            self.storage,
-            guild_id,
-            channel_id,
-            make,
-            rng=rng,
-            conflict_id=conflict_id,
-            compose=compose,
-            interaction_id=interaction.id,
-            rolls=lambda applied: conflict_rolls(guild_id, applied, said),
-            said=said,
-        )
-        return self._saved(replies[-1], applied)
+        for careful in ATTEMPTS:
+            async with attempt(self.storage, careful) as repos:
+                fresh = await load(
+                    repos,
+                    guild_id,
+                    channel_id,
+                    careful=careful,
+                    interaction_id=interaction.id,
+                    conflict_id=conflict_id,
+                )
+                command = engine_command(move, fresh, asking)
+                prepared = await apply_command(repos, guild_id, fresh, command, rng)
+                reply = await self.compose(
+                    guild_id, channel_id, prepared.applied, title=title, narrator=asking.narrator
+                )
+                try:
+                    applied = await write_once(
+                        repos,
+                        prepared,
+                        messages=outcome_rows(reply, interaction.id, parent),
+                        rolls=conflict_rolls(guild_id, prepared.applied, said),
+                        interaction_id=None if careful else interaction.id,
+                        said=said,
+                    )
+                    break
+                except STALE:  # another move, or a sheet's edit, came in between: redo it after them
+                    if careful:
+                        raise
+        return self._saved(reply, applied)
 
     async def start(
         self,
@@ -138,44 +154,14 @@ class ConflictFlow:
         """Start a Conflict in the interaction's channel, its first message queued with it;
         ``thread_id``: in that thread of the channel instead, where no interaction is answered."""
         guild_id, channel_id = guild_id_of(interaction), thread_id or channel_id_of(interaction)
-        replies: list[Reply] = []
         answered = None if thread_id else interaction.id
-        compose = self._composer(guild_id, channel_id, "A Conflict begins", answered, replies, False)
-        applied = await start_conflict(
-            self.storage,
-            guild_id,
-            channel_id,
-            conflict_type,
-            stakes,
-            compose=compose,
-            said=origin_of(interaction),
-        )
-        return self._saved(replies[-1], applied)
-
-    def _composer(
-        self,
-        guild_id: int,
-        channel_id: int,
-        title: str,
-        interaction_id: int | None,
-        replies: list[Reply],
-        narrator: bool,
-        *,
-        parent: int | None = None,
-    ) -> Callable[[Applied], Awaitable[list[NewMessage]]]:
-        """``narrator``: the mover is a Narrator (the reply keeps what the table's view hid for
-        them); ``parent``: the channel is a thread the bot made in that channel; a move ending its
-        Conflict also queues the thread's closing (the summary there, the thread archived)."""
-
-        async def compose(applied: Applied) -> list[NewMessage]:
-            reply = await self.compose(guild_id, channel_id, applied, title=title, narrator=narrator)
-            replies.append(reply)
-            messages = [message(MessageKind.OUTCOME, reply, interaction_id)]
-            if parent is not None and any(isinstance(e, ConflictEnded) for e in applied.events):
-                messages.append(close_row(parent, closing_summary(channel_id, reply)))
-            return messages
-
-        return compose
+        async with self.storage.transaction() as tx:
+            begun = await create_conflict(
+                tx, guild_id, channel_id, conflict_type, stakes, said=origin_of(interaction)
+            )
+            reply = await self.compose(guild_id, channel_id, begun, title="A Conflict begins")
+            rows = await tx.outbox.add(guild_id, channel_id, begun.conflict_id, outcome_rows(reply, answered))
+        return self._saved(reply, begun.model_copy(update={"messages": rows}))
 
     def _saved(self, reply: Reply, applied: Applied) -> Reply:
         """The reply with its saved move; its outbox rows are this process's to answer now."""
@@ -252,12 +238,3 @@ class ConflictFlow:
             prompt=asked.prompt,
             view=prompt_view(asked.prompt),
         )
-
-    async def idle(self) -> None:
-        """Wait until every board refresh and queued delivery has run (tests and benchmarks)."""
-        await self.outbox.idle()
-        await self.boards.idle()
-
-    def close(self) -> None:
-        self.boards.close()
-        self.outbox.close()

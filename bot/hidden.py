@@ -2,7 +2,7 @@
 and its rolls, and where its figures go (docs/rulings.md §7.1).
 
 The table is told what a Conflict would tell it: that the character is hit, recovers or has its
-sheet changed, and its plain state after (``bot.access.plain_state``); of a roll, the dice thrown
+sheet changed, and its plain state after (``bot.secrecy.plain_state``); of a roll, the dice thrown
 but not the ratings behind them (``bot.render.dice.pool_shown``). The figures travel as a
 ``/gmroll``'s do, by one rule (:func:`tell_narrators`): to the Narrator who asked, privately, and
 a copy to the GM channel. Asked in the GM channel itself, the answer is the full one, in the
@@ -15,10 +15,11 @@ from typing import Any, Literal, NamedTuple
 import discord
 
 from bot import replies
-from bot.access import guild_id_of, is_secret, plain_state
 from bot.render.cards import Card, card_view
 from bot.render.common import FAILURE, NEUTRAL, SUCCESS, plain
 from bot.render.sheet import change_embed
+from bot.secrecy import is_secret, plain_state
+from bot.served import guild_id_of
 from rules.character import Character, Resilience, resilience_lost
 from rules.words import is_group, says
 from storage import Storage, StoredCharacter
@@ -31,7 +32,7 @@ COLOURS = {"hit": FAILURE, "recovers": SUCCESS, "changes": NEUTRAL}
 
 
 def is_hidden(stored: StoredCharacter | None) -> bool:
-    """Whether ``stored`` is a sheet only the Narrators read (``bot.access.is_secret``)."""
+    """Whether ``stored`` is a sheet only the Narrators read (``bot.secrecy.is_secret``)."""
     return stored is not None and is_secret(stored.character.kind, stored.revealed)
 
 

@@ -3,39 +3,22 @@
 A name typed in ``who`` or ``target`` is only cleaned when the command is parsed
 (``bot.inputs.participants``); it is resolved here, inside the move's own transaction, so it is
 judged on the state the move applies to, never on an older copy. Participants are found by the
-same naming rule as characters. A player's own Circumstances are refused here too, before
-anything is rolled (docs/rulings.md §1.6).
+same naming rule as characters.
 """
 
 from collections.abc import Mapping
 
 from bot.access import Caller
+from bot.cogs.conflict.turns import movers
 from bot.errors import BotError, NotAllowed
-from bot.moves.turns import movers
-from bot.render.common import clip, plain
+from bot.inputs.characters import shown
+from bot.render.common import plain
 from rules.character import Character
-from rules.character.limits import NAME_MAX
 from rules.conflict import Conflict, Participant
 from rules.naming import did_you_mean, find_named
 from rules.words import verb
 
 Sheets = Mapping[int, Character]
-
-NARRATORS_ONLY = (
-    "Circumstances are the Narrator's call: they set them for the scene (`/scene circumstances`) "
-    "or on their request. Leave `circumstances` out; your roll carries the scene's."
-)
-
-
-def shown(typed: str) -> str:
-    """What a user typed, repeated back inert and short (a raw payload can carry 6000 characters)."""
-    return plain(clip(" ".join(typed.split()), NAME_MAX))
-
-
-def refuse_players(narrator: bool, given: int | None) -> None:
-    """A player's own Circumstances are refused, whatever their value."""
-    if given is not None and not narrator:
-        raise NotAllowed(NARRATORS_ONLY)
 
 
 def find_participant(conflict: Conflict, typed: str) -> Participant:
@@ -58,7 +41,7 @@ def controls(caller: Caller, participant: Participant, sheets: Sheets) -> bool:
 
 def pick(conflict: Conflict, sheets: Sheets, caller: Caller, who: str | None, doing: str) -> Participant:
     """The participant a move is for: the one named, or the caller's own when unnamed: their only
-    character standing, or the only one of theirs that can move now (``bot.moves.turns.movers``).
+    character standing, or the only one of theirs that can move now (``bot.cogs.conflict.turns.movers``).
 
     A defeated character's player is told so (docs/rulings.md §5.8), not sent to join again."""
     if who is not None and who.strip():

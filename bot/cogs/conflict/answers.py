@@ -1,6 +1,6 @@
 """What a Conflict move shows: the reply, the question to whoever must answer, and its outbox row.
 
-Kept apart from the flow that runs the move (``bot.moves.service``) so each stays readable; the
+Kept apart from the flow that runs the move (``bot.cogs.conflict.service``) so each stays readable; the
 flow composes these inside the move's transaction.
 """
 
@@ -12,7 +12,7 @@ from typing import Any, Literal
 import discord
 
 from bot import replies
-from bot.moves.turns import Turn
+from bot.cogs.conflict.turns import Turn
 from rules.conflict import Waiting
 from storage import MessageKind, NewMessage, OutboxMessage
 from storage.conflict_moves import Applied

@@ -12,7 +12,7 @@ in turn. The character's controller is pinged: a Hero's player, or for a Villain
 group the Narrator who made its sheet (its owner), never a role, so nobody else is woken.
 
 One rule in one place: :func:`movers` says who can move now, and both the prompts and the
-``who:`` default (``bot.moves.named.pick``) read it.
+``who:`` default (``bot.cogs.conflict.named.pick``) read it.
 """
 
 from collections.abc import Collection, Mapping, Sequence

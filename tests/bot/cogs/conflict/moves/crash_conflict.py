@@ -8,7 +8,7 @@ index once committed. The test kills it with SIGKILL between (or during) transit
 import asyncio
 import sys
 
-from bot.moves.transaction import run_transition, start_conflict
+from bot.cogs.conflict.transaction import run_transition, start_conflict
 from storage import Storage
 from tests.rules.conflict.keep_hasting import CHANNEL, joins, keep_hasting_sheets, round_one
 

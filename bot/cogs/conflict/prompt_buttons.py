@@ -5,8 +5,8 @@ from typing import Any
 
 import discord
 
-from bot.moves.answers import Prompt
-from bot.moves.turns import MIN_POOL, Turn
+from bot.cogs.conflict.answers import Prompt
+from bot.cogs.conflict.turns import MIN_POOL, Turn
 from bot.render.buttons import (
     act_button,
     declare_button,

@@ -1,4 +1,4 @@
-"""A Conflict move's transaction body (``bot.moves.transaction``) on both databases: atomic,
+"""A Conflict move's transaction body (``bot.cogs.conflict.transaction``) on both databases: atomic,
 serialized, and crash-safe."""
 
 import asyncio
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.moves.transaction import end_conflict, run_transition, start_conflict
+from bot.cogs.conflict.transaction import end_conflict, run_transition, start_conflict
 from rules.character import Character
 from rules.conflict import (
     Act,
@@ -28,7 +28,7 @@ from rules.errors import RulesError
 from storage import AlreadyExistsError, NotFoundError, Storage
 from storage.conflict_moves import current_conflict
 from storage.sql import execute
-from tests.bot.moves.crash_conflict import GUILD, STAKES
+from tests.bot.cogs.conflict.moves.crash_conflict import GUILD, STAKES
 from tests.rules.conflict.builders import waiting
 from tests.rules.conflict.keep_hasting import (
     CARROW,
@@ -275,7 +275,7 @@ async def test_a_killed_process_resumes_where_it_committed(tmp_path: Path, acked
     state after ``acked`` or ``acked + 1`` commands, with its dice and pending attack, and the
     round finishes from there exactly as it would have."""
     path = tmp_path / "crash.sqlite3"
-    proc = await start_test_module("tests.bot.moves.crash_conflict", str(path), stdin=True)
+    proc = await start_test_module("tests.bot.cogs.conflict.moves.crash_conflict", str(path), stdin=True)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         assert (await asyncio.wait_for(proc.stdout.readline(), 30)).strip() == b"ready"

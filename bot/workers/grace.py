@@ -10,8 +10,8 @@ from datetime import datetime
 
 import discord
 
-from bot.access import channel_id_of, guild_id_of
 from bot.errors import BotError
+from bot.served import channel_id_of, guild_id_of
 from rules.conflict import Awaiting
 from storage import Storage
 from storage.conflict_documents import load_stored
@@ -43,18 +43,6 @@ class DefenceGrace:
                 break
             del self._prompted[oldest]
 
-    def waited(self, interaction: discord.Interaction[discord.Client], attack_id: int) -> float | None:
-        """Seconds since this attack's defence prompt was posted, if known.
-
-        A button knows its own message's age; for a slash command the prompt time is kept in
-        memory (after a restart it is unknown, and then the wait is not enforced).
-        """
-        if interaction.message is not None:
-            return (discord.utils.utcnow() - interaction.message.created_at).total_seconds()
-        key = (guild_id_of(interaction), channel_id_of(interaction), attack_id)
-        started = self._prompted.get(key)
-        return None if started is None else time.monotonic() - started
-
     async def asked_at(self, guild_id: int, channel_id: int) -> dict[int, datetime]:
         """When the channel's pending defence was asked, by attack id, as the outbox kept it: a
         typed ``/defend`` after a restart still gives the player their moment (§4.20)."""
@@ -65,10 +53,30 @@ class DefenceGrace:
         row = await self.storage.outbox.latest_asking(stored.id, f"defend:{pending.id}")
         return {} if row is None else {pending.id: row.created_at}
 
-    def check(self, waited: float | None) -> None:
-        """A Narrator answering a player's defence must first give the player a moment."""
-        if waited is None:
-            return
-        left = self.seconds - waited
-        if left > 0:
-            raise BotError(f"Give the player a moment to choose: you can answer for them in {left:.0f} s.")
+    async def waits(
+        self, interaction: discord.Interaction[discord.Client], attack_id: int | None
+    ) -> dict[int, float]:
+        """Seconds since each of the channel's defence prompts was posted, by attack id, read
+        before a defence is made (the move keeps them as data, ``DefenceOptions.waited``).
+
+        A button knows its own message's age. For a slash command the prompt times are kept in
+        memory, or, after a restart, the outbox's (:meth:`asked_at`); when neither knows, the
+        wait is not enforced.
+        """
+        if interaction.message is not None and attack_id is not None:
+            return {attack_id: (discord.utils.utcnow() - interaction.message.created_at).total_seconds()}
+        guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
+        now = time.monotonic()
+        known = {a: now - t for (g, c, a), t in self._prompted.items() if (g, c) == (guild_id, channel_id)}
+        for attack, asked in (await self.asked_at(guild_id, channel_id)).items():
+            known.setdefault(attack, (discord.utils.utcnow() - asked).total_seconds())
+        return known
+
+
+def hold_for_player(waited: float | None, seconds: float) -> None:
+    """A Narrator answering a player's defence must first give the player a moment."""
+    if waited is None:
+        return
+    left = seconds - waited
+    if left > 0:
+        raise BotError(f"Give the player a moment to choose: you can answer for them in {left:.0f} s.")

@@ -14,16 +14,15 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.moves.transaction import run_transition
+from bot.cogs.conflict.transaction import run_transition
 from rules.conflict import SpendNudges
 from storage import Storage
-from storage.conflict_moves import Applied
 from storage.errors import AlreadyHandledError
 from storage.outbox import MessageKind, NewMessage
 from storage.rolls import RollRecord
 from storage.sql import fetch_one
-from tests.bot.moves.crash_conflict import GUILD
-from tests.bot.moves.test_transaction import DECLARED, keep_hasting
+from tests.bot.cogs.conflict.moves.crash_conflict import GUILD
+from tests.bot.cogs.conflict.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CARROW, CHANNEL, THORROW, round_one
 
 CALLS = ("execute", "executemany", "fetch", "fetchrow", "fetchval")
@@ -47,8 +46,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         yield made
 
 
-async def compose(applied: Applied) -> list[NewMessage]:
-    return [NewMessage(kind=MessageKind.OUTCOME, payload={"content": f"{len(applied.events)} events"})]
+OUTCOME = NewMessage(kind=MessageKind.OUTCOME, payload={"content": "the outcome"})
 
 
 def a_roll() -> RollRecord:
@@ -68,10 +66,6 @@ def a_roll() -> RollRecord:
     )
 
 
-def rolls(_applied: Applied) -> list[RollRecord]:
-    return [a_roll()]
-
-
 @pytest.mark.parametrize("storage", ["postgres"], indirect=True)
 async def test_a_move_takes_at_most_three_round_trips(
     storage: Storage, monkeypatch: pytest.MonkeyPatch
@@ -80,7 +74,7 @@ async def test_a_move_takes_at_most_three_round_trips(
     move = SpendNudges(participant=THORROW, story=2, damage=2)
     with counted(monkeypatch) as trips:
         applied = await run_transition(
-            storage, GUILD, CHANNEL, move, compose=compose, rolls=rolls, interaction_id=4242
+            storage, GUILD, CHANNEL, move, messages=[OUTCOME], rolls=[a_roll()], interaction_id=4242
         )
     assert len(trips) <= 3, trips
     # ... and every write of the move is there: the sheet, the Conflict, the roll, the outbox row.
@@ -96,8 +90,8 @@ async def test_a_move_takes_at_most_three_round_trips(
             GUILD,
             CHANNEL,
             round_one()[DECLARED + 3],
-            compose=compose,
-            rolls=rolls,
+            messages=[OUTCOME],
+            rolls=[a_roll()],
             interaction_id=4242,
         )
     assert applied.stored == await storage.conflicts.get(GUILD, CHANNEL)

@@ -1,10 +1,11 @@
 """Options and clicks turned into engine commands, checked against the fresh Conflict.
 
-Each builder here runs inside the move's transaction (:meth:`bot.moves.service.ConflictFlow.run`
-calls it with the state and sheets it just loaded), so who may speak for whom, and which attack
-a click answers, are judged on the state the command will change. A typed ``/defend`` and a
-"Defend with 4" click build their command here, through the same code; so do the slash
-commands (``typed_move`` and the ``*_move`` builders): a cog only turns its options into one.
+Each kind of move here is a frozen value (``bot.cogs.conflict.move.Move``) whose ``command`` runs
+inside the move's transaction (:meth:`bot.cogs.conflict.service.ConflictFlow.run` calls it with
+the state and sheets it just loaded), so who may speak for whom, and which attack a click
+answers, are judged on the state the command will change. A typed ``/defend`` and a "Defend
+with 4" click make the same :class:`DefenceOptions`; a slash command only turns its options
+into one of these values.
 
 Honest dice (docs/rulings.md §7.2): typed faces are checked against who rolls them — the
 defender's ``faces`` against the defender's controller, ``attacker_faces`` against the
@@ -14,20 +15,18 @@ another character needs a Narrator.
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Literal
 
-import discord
-
 from bot.access import Caller
+from bot.cogs.conflict.answers import NudgeMode
+from bot.cogs.conflict.move import Sheets
+from bot.cogs.conflict.named import find_participant, pick
 from bot.errors import BotError, NotAllowed
-from bot.moves.answers import NudgeMode
-from bot.moves.lists import split_names
-from bot.moves.named import find_participant, pick, refuse_players
-from bot.moves.service import Build, ConflictFlow
+from bot.inputs.name_lists import split_names
 from bot.render.common import plain
+from bot.workers.grace import DEFEND_GRACE, hold_for_player
 from rules.burdens import Severity
-from rules.character import Character, CharacterKind, Resilience
+from rules.character import CharacterKind, Resilience
 from rules.conflict import (
     Act,
     ActionKind,
@@ -45,7 +44,6 @@ from rules.conflict import (
 )
 from rules.errors import RulesError
 
-Sheets = Mapping[int, Character]
 UNARMED = frozenset({"none", "unarmed", "no weapon"})
 """``weapon:none`` attacks without the weapon Prop an attack otherwise uses by default."""
 
@@ -108,7 +106,7 @@ class ActionOptions:
 
     def burden_names(self, conflict: Conflict, sheets: Sheets) -> tuple[str, ...]:
         """The target's Burdens named in one option, read against the target's sheet so a Burden
-        whose name holds a comma is still one Burden (``bot.moves.lists``)."""
+        whose name holds a comma is still one Burden (``bot.inputs.name_lists``)."""
         if not self.burdens or not self.burdens.strip():
             return ()
         target = find_participant(conflict, self.target) if self.target else None
@@ -133,7 +131,7 @@ class ActionOptions:
             "burdens": burdens,
         }
 
-    def command(
+    def command_for(
         self,
         kind: Literal["declare", "switch"],
         conflict: Conflict,
@@ -141,7 +139,7 @@ class ActionOptions:
         participant: int,
         caller: Caller,
     ) -> Command:
-        refuse_players(caller.narrator, self.circumstances)
+        caller.require_own_circumstances(self.circumstances)
         if self.challenge and self.target and find_participant(conflict, self.target).id != participant:
             caller.require_challenge()
         data: dict[str, Any] = {
@@ -157,33 +155,42 @@ class ActionOptions:
             data["reopen"] = caller.narrator
         return parse_command(data)
 
-    def typed_move(self, kind: Literal["declare", "switch"], who: str | None) -> Build:
-        """``/declare`` or ``/switch``, for ``who`` or the caller's own character."""
-        doing = "declare" if kind == "declare" else "switch actions"
 
-        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            return self.command(kind, state, sheets, pick(state, sheets, caller, who, doing).id, caller)
+@dataclass(frozen=True)
+class TypedAction:
+    """``/declare`` or ``/switch``, for ``who`` or the caller's own character."""
 
-        return build
+    options: ActionOptions
+    step: Literal["declare", "switch"]
+    who: str | None = None
+
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        doing = "declare" if self.step == "declare" else "switch actions"
+        mover = pick(state, sheets, caller, self.who, doing)
+        return self.options.command_for(self.step, state, sheets, mover.id, caller)
 
 
-def burn_move(metal: str, burning: bool, who: str | None) -> Build:
+@dataclass(frozen=True)
+class BurnMove:
     """``/burn``: start or stop burning a metal."""
 
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        mover = pick(state, sheets, caller, who, "burn metals")
-        return Burn(participant=mover.id, metal=metal, burning=burning)
+    metal: str
+    burning: bool
+    who: str | None = None
 
-    return build
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = pick(state, sheets, caller, self.who, "burn metals")
+        return Burn(participant=mover.id, metal=self.metal, burning=self.burning)
 
 
-def pass_move(who: str | None) -> Build:
+@dataclass(frozen=True)
+class PassMove:
     """``/pass``: the turn's Action Dice become Defense Dice."""
 
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        return Pass(participant=pick(state, sheets, caller, who, "pass").id)
+    who: str | None = None
 
-    return build
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        return Pass(participant=pick(state, sheets, caller, self.who, "pass").id)
 
 
 @dataclass(frozen=True)
@@ -200,42 +207,43 @@ class ActOptions:
     table_dice: bool = False
     table_roll: bool = False
     """The attacker rolls at the table and gives the faces once the defence is set (§7.2)."""
+    who: str | None = None
 
-    def builder(self, who: str | None) -> Build:
-        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            mover = pick(state, sheets, caller, who, "act")
-            if self.faces is not None or self.table_roll:
-                option = "faces" if self.faces is not None else "table_dice"
-                caller.require_faces(sheets.get(mover.id), mover.name, self.table_dice, option)
-            pending = state.pending
-            if pending is not None and pending.awaiting is Awaiting.ROLL and pending.attacker == mover.id:
-                if self.dice != pending.pool or self.table_roll:  # the action is taken: only its dice
-                    whose = f"{plain(mover.name)}'s {pending.pool} dice"
-                    raise BotError(
-                        f"The defence is set: give the faces of {whose} with `/act dice:{pending.pool} "
-                        "faces:…`, or leave faces out for the bot to roll them."
-                    )
-                return Throw(participant=mover.id, faces=self.faces, attack_id=pending.id)
-            return Act(
-                participant=mover.id,
-                pool=self.dice,
-                faces=self.faces,
-                resilience=self.resilience,
-                attack_kind=self.attack_kind,
-                difficulty=self.difficulty,
-                defeat_burden=self.defeat_burden,
-                table_roll=self.table_roll,
-                **weapon_option(self.weapon),
-            )
-
-        return build
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = pick(state, sheets, caller, self.who, "act")
+        if self.faces is not None or self.table_roll:
+            option = "faces" if self.faces is not None else "table_dice"
+            caller.require_faces(sheets.get(mover.id), mover.name, self.table_dice, option)
+        pending = state.pending
+        if pending is not None and pending.awaiting is Awaiting.ROLL and pending.attacker == mover.id:
+            if self.dice != pending.pool or self.table_roll:  # the action is taken: only its dice
+                whose = f"{plain(mover.name)}'s {pending.pool} dice"
+                raise BotError(
+                    f"The defence is set: give the faces of {whose} with `/act dice:{pending.pool} "
+                    "faces:…`, or leave faces out for the bot to roll them."
+                )
+            return Throw(participant=mover.id, faces=self.faces, attack_id=pending.id)
+        return Act(
+            participant=mover.id,
+            pool=self.dice,
+            faces=self.faces,
+            resilience=self.resilience,
+            attack_kind=self.attack_kind,
+            difficulty=self.difficulty,
+            defeat_burden=self.defeat_burden,
+            table_roll=self.table_roll,
+            **weapon_option(self.weapon),
+        )
 
 
-def begin_move(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+@dataclass(frozen=True)
+class BeginRound:
     """The Narrator opens round 1 (docs/rulings.md §4.22): ``/conflict begin`` and the board's
-    **Begin round 1** button both build it here."""
-    caller.require_narrator("begin the Conflict")
-    return Begin()
+    **Begin round 1** button both make this move."""
+
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        caller.require_narrator("begin the Conflict")
+        return Begin()
 
 
 def pending_target(state: Conflict, attack_id: int | None) -> int:
@@ -264,46 +272,42 @@ class DefenceOptions:
     attacker_faces: tuple[int, ...] | None = None
     table_dice: bool = False
     """The server lets players type faces from dice rolled at the table."""
-    asked: Mapping[int, datetime] = field(default_factory=dict)
-    """When each pending defence was asked (``bot.moves.grace.DefenceGrace.asked_at``), for a typed answer."""
+    waited: Mapping[int, float] = field(default_factory=dict)
+    """Seconds since each pending defence was asked, by attack id (``DefenceGrace.waits``)."""
+    grace: float = DEFEND_GRACE
+    """The moment a player gets before a Narrator may answer for them (docs/rulings.md §4.20)."""
 
-    def builder(self, flow: ConflictFlow, interaction: discord.Interaction[discord.Client]) -> Build:
-        def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-            refuse_players(caller.narrator, self.circumstances)
-            target = state.participant(pending_target(state, self.attack_id))
-            sheet = sheets.get(target.id)
-            if not caller.controls_participant(target, sheet):
-                raise NotAllowed(f"Only {plain(target.name)}'s player or a Narrator can answer this attack.")
-            assert state.pending is not None
-            if self.faces is not None:
-                caller.require_faces(sheet, target.name, self.table_dice, "faces")
-            if self.attacker_faces is not None:
-                attacker = state.participant(state.pending.attacker)
-                roller = sheets.get(attacker.id)
-                caller.require_faces(roller, attacker.name, self.table_dice, "attacker_faces")
-            if (
-                caller.narrator
-                and sheet is not None
-                and sheet.kind is CharacterKind.HERO
-                and not caller.owns(sheet)
-            ):
-                waited = flow.grace.waited(interaction, state.pending.id)
-                if waited is None and state.pending.id in self.asked:
-                    waited = (datetime.now(UTC) - self.asked[state.pending.id]).total_seconds()
-                flow.grace.check(waited)
-            return Defend(
-                participant=target.id,
-                dice=self.dice,
-                attack_id=self.attack_id,
-                attack_faces=self.attacker_faces,
-                defence_faces=self.faces,
-                traits_for=max(0, self.traits),
-                traits_against=max(0, -self.traits),
-                tool=self.tool,
-                circumstances=self.circumstances or 0,
-            )
-
-        return build
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        caller.require_own_circumstances(self.circumstances)
+        target = state.participant(pending_target(state, self.attack_id))
+        sheet = sheets.get(target.id)
+        if not caller.controls_participant(target, sheet):
+            raise NotAllowed(f"Only {plain(target.name)}'s player or a Narrator can answer this attack.")
+        assert state.pending is not None
+        if self.faces is not None:
+            caller.require_faces(sheet, target.name, self.table_dice, "faces")
+        if self.attacker_faces is not None:
+            attacker = state.participant(state.pending.attacker)
+            roller = sheets.get(attacker.id)
+            caller.require_faces(roller, attacker.name, self.table_dice, "attacker_faces")
+        if (
+            caller.narrator
+            and sheet is not None
+            and sheet.kind is CharacterKind.HERO
+            and not caller.owns(sheet)
+        ):
+            hold_for_player(self.waited.get(state.pending.id), self.grace)
+        return Defend(
+            participant=target.id,
+            dice=self.dice,
+            attack_id=self.attack_id,
+            attack_faces=self.attacker_faces,
+            defence_faces=self.faces,
+            traits_for=max(0, self.traits),
+            traits_against=max(0, -self.traits),
+            tool=self.tool,
+            circumstances=self.circumstances or 0,
+        )
 
 
 def nudging(state: Conflict, sheets: Sheets, caller: Caller, attack_id: int | None) -> int:
@@ -319,53 +323,62 @@ def nudging(state: Conflict, sheets: Sheets, caller: Caller, attack_id: int | No
     return attacker.id
 
 
-def nudges_move(
-    damage: int, remove: int, next_round: int, story: int, beat: bool, defeat_burden: Severity | None
-) -> Build:
+@dataclass(frozen=True)
+class NudgesMove:
     """``/nudges``: the waiting Nudges spent as typed."""
 
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+    damage: int = 0
+    remove: int = 0
+    next_round: int = 0
+    story: int = 0
+    beat: bool = False
+    defeat_burden: Severity | None = None
+
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         return SpendNudges(
             participant=nudging(state, sheets, caller, None),
-            damage=damage,
-            remove_dice=remove,
-            next_round=next_round,
-            story=story,
-            catch_beat=beat,
-            defeat_burden=defeat_burden,
+            damage=self.damage,
+            remove_dice=self.remove,
+            next_round=self.next_round,
+            story=self.story,
+            catch_beat=self.beat,
+            defeat_burden=self.defeat_burden,
         )
 
-    return build
 
-
-def nudge_click(attack_id: int, mode: NudgeMode) -> Build:
+@dataclass(frozen=True)
+class NudgeClick:
     """A Nudge button: all on damage, catch a Beat, or spend none."""
 
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        attacker = nudging(state, sheets, caller, attack_id)
+    attack_id: int
+    mode: NudgeMode
+
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        attacker = nudging(state, sheets, caller, self.attack_id)
         assert state.pending is not None
-        damage = state.pending.nudges if mode == "damage" else 0
+        damage = state.pending.nudges if self.mode == "damage" else 0
         return SpendNudges(
-            participant=attacker, damage=damage, catch_beat=mode == "beat", attack_id=attack_id
+            participant=attacker, damage=damage, catch_beat=self.mode == "beat", attack_id=self.attack_id
         )
 
-    return build
 
-
-def throw_click(attack_id: int, faces: tuple[int, ...] | None, table_dice: bool) -> Build:
+@dataclass(frozen=True)
+class ThrowClick:
     """The attacker's dice once the defence is set (docs/rulings.md §7.2): the faces typed in the
     form, or None when the attacker's side lets the bot roll after all."""
 
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+    attack_id: int
+    faces: tuple[int, ...] | None = None
+    table_dice: bool = False
+
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         pending = state.pending
-        if pending is None or pending.awaiting is not Awaiting.ROLL or pending.id != attack_id:
+        if pending is None or pending.awaiting is not Awaiting.ROLL or pending.id != self.attack_id:
             raise RulesError("Those dice were already given: the action is settled.")
         attacker = state.participant(pending.attacker)
         sheet = sheets.get(attacker.id)
         if not caller.controls_participant(attacker, sheet):
             raise NotAllowed(f"Only {plain(attacker.name)}'s player or a Narrator can give these dice.")
-        if faces is not None:
-            caller.require_faces(sheet, attacker.name, table_dice, "faces")
-        return Throw(participant=attacker.id, faces=faces, attack_id=attack_id)
-
-    return build
+        if self.faces is not None:
+            caller.require_faces(sheet, attacker.name, self.table_dice, "faces")
+        return Throw(participant=attacker.id, faces=self.faces, attack_id=self.attack_id)

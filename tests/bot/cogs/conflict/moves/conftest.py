@@ -1,4 +1,4 @@
-"""A move's transaction body (``bot.moves.transaction``) runs on both backends, as storage's tests
+"""A move's transaction body (``bot.cogs.conflict.transaction``) runs on both backends, as storage's tests
 do: SQLite, and a real PostgreSQL (``tests/conftest.py``)."""
 
 from collections.abc import AsyncIterator

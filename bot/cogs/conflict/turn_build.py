@@ -2,15 +2,15 @@
 
 A button names its turn (round, step, character), and ``turn_mover`` judges the click on the
 Conflict the move just loaded, inside its transaction, like every builder in
-``bot.moves.build``.
+``bot.cogs.conflict.build``.
 """
 
+from dataclasses import dataclass
 from typing import Literal
 
 from bot.access import Caller
+from bot.cogs.conflict.move import Sheets
 from bot.errors import NotAllowed
-from bot.moves.build import Sheets
-from bot.moves.service import Build
 from bot.render.common import plain
 from rules.conflict import (
     Act,
@@ -93,41 +93,51 @@ def kind_stat(state: Conflict) -> str:
     return DEFENCE_ATTRIBUTE[state.type].label
 
 
-def declare_click(round_number: int, who: int, choice: TurnChoice, target: int | None = None) -> Build:
+@dataclass(frozen=True)
+class DeclareClick:
     """A declare button or the target menu: attack, act without attacking, full defence, no roll."""
 
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        mover = turn_mover(state, sheets, caller, "declare", round_number, who)
+    round_number: int
+    who: int
+    choice: TurnChoice
+    target: int | None = None
+
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "declare", self.round_number, self.who)
         kinds = {
             "attack": ActionKind.ATTACK,
             "action": ActionKind.ACTION,
             "defence": ActionKind.FULL_DEFENCE,
             "noroll": ActionKind.NO_ROLL,
         }
-        kind = kinds[choice]
-        action = ActionSpec(kind=kind, target=target if kind is ActionKind.ATTACK else None)
+        kind = kinds[self.choice]
+        action = ActionSpec(kind=kind, target=self.target if kind is ActionKind.ATTACK else None)
         dice = None if kind is ActionKind.NO_ROLL else DiceSpec(stat=kind_stat(state))
         return Declare(participant=mover.id, action=action, dice=dice)
 
-    return build
 
-
-def act_click(round_number: int, who: int, dice: int) -> Build:
+@dataclass(frozen=True)
+class ActClick:
     """An act button: a pool of ``dice`` Action Dice, or (0) not act."""
 
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        mover = turn_mover(state, sheets, caller, "act", round_number, who)
-        return Pass(participant=mover.id) if dice == 0 else Act(participant=mover.id, pool=dice)
+    round_number: int
+    who: int
+    dice: int
 
-    return build
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "act", self.round_number, self.who)
+        return Pass(participant=mover.id) if self.dice == 0 else Act(participant=mover.id, pool=self.dice)
 
 
-def switch_click(round_number: int, who: int, target: int) -> Build:
+@dataclass(frozen=True)
+class SwitchClick:
     """The new-action menu: switch to an attack on ``target`` with the Conflict's Attribute."""
 
-    def build(state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        mover = turn_mover(state, sheets, caller, "act", round_number, who)
-        action = ActionSpec(kind=ActionKind.ATTACK, target=target)
-        return Switch(participant=mover.id, action=action, dice=DiceSpec(stat=kind_stat(state)))
+    round_number: int
+    who: int
+    target: int
 
-    return build
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "act", self.round_number, self.who)
+        action = ActionSpec(kind=ActionKind.ATTACK, target=self.target)
+        return Switch(participant=mover.id, action=action, dice=DiceSpec(stat=kind_stat(state)))

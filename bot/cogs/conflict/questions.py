@@ -1,7 +1,7 @@
 """What a Conflict waits for next, asked: the question of a pending defence or Nudges, or of the
 turn to declare or act, with its prompt's buttons, for whoever must answer (docs/rulings.md §4.21).
 
-The move service (``bot.moves.service``) asks it after every move; the board draws the same
+The move service (``bot.cogs.conflict.service``) asks it after every move; the board draws the same
 buttons under whoever is up (:func:`board_buttons`); the catch-up asks it anew after a restart
 (:func:`asked_again`). One place decides what is asked, so the three never disagree.
 """
@@ -9,15 +9,15 @@ buttons under whoever is up (:func:`board_buttons`); the catch-up asks it anew a
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from bot.access import visibility_of
-from bot.moves.answers import NudgeMode, Prompt, Question, Reply, message
-from bot.moves.buttons import prompt_items, prompt_view
-from bot.moves.turns import turn_of
+from bot.cogs.conflict.answers import NudgeMode, Prompt, Question, Reply, message
+from bot.cogs.conflict.prompt_buttons import prompt_items, prompt_view
+from bot.cogs.conflict.turns import turn_of
 from bot.render.common import plain
 from bot.render.conflict import Visibility, defence_prompt
 from bot.render.conflict_card import CardButtons
 from bot.render.conflict_turns import act_question, declare_question, throw_question
 from bot.render.conflict_words import is_group
+from bot.secrecy import visibility_of
 from bot.workers.board_state import Shown, own_buttons
 from rules.character import Character
 from rules.conflict import Awaiting, Conflict, available_defence, beat_possible

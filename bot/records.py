@@ -1,25 +1,83 @@
-"""The journal's lines (``rules.journal``), worded when the thing happens, by the renderers the
-table's own messages use: a Conflict's events through ``event_line`` with the full and the
-public :class:`~bot.render.visibility.Visibility` (docs/rulings.md §7.1), so the players'
-version says exactly what the table was shown, and never more.
+"""The records every change writes beside itself, in its own transaction: its rows in the roll log
+and its entries in the journal.
+
+**The roll log** (``/history``, the fairness report) is the table's evidence that the dice are
+honest, so every roll the bot makes is logged, with where it was rolled (docs/rulings.md §7.6):
+a Conflict's rolls (each side of an action's Contest or Challenge) under the member who controls
+the character rolling (a Hero's player, the Narrator who made a Villain or Extra), a secret
+sheet's as secret rolls (§7.1, §7.2).
+
+**The journal's lines** (``rules.journal``) are worded when the thing happens, by the renderers
+the table's own messages use: a Conflict's events through ``event_line`` with the full and the
+public :class:`~bot.render.visibility.Visibility` (§7.1), so the players' version says exactly
+what the table was shown, and never more.
 """
 
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 
-from bot.access import visibility_of
+from bot.hidden import sheet_hidden, table_line
 from bot.render.conflict_events import event_line
 from bot.render.dice import faces_text
 from bot.render.visibility import FULL
-from bot.rolling.hidden import sheet_hidden, table_line
+from bot.secrecy import is_secret, visibility_of
 from rules.character import Character, CharacterKind
 from rules.conflict import Conflict, Event
 from rules.conflict import events as ev
+from rules.conflict.events import Resolved
 from rules.contest import ContestResult, Side
 from rules.journal import TEXT_MAX, EntryKind, JournalEntry, sheet_entries
 from rules.request import RequestKind, RollRequest
 from rules.roll import Reading
 from storage.character_rows import StoredCharacter
+from storage.conflict_moves import Applied
+from storage.places import Origin
+from storage.rolls import MAX_LABEL, RollRecord
+
+
+def roll_record(
+    guild_id: int, user_id: int, reading: Reading, label: str, *, origin: Origin, secret: bool = False
+) -> RollRecord:
+    """One thrown pool as the log keeps it, with where it was rolled (docs/rulings.md §7.6)."""
+    return RollRecord(
+        guild_id=guild_id,
+        user_id=user_id,
+        at=datetime.now(UTC),
+        label=label[:MAX_LABEL],
+        dice=reading.pool.dice,
+        free_nudges=reading.pool.free_nudges,
+        underflow=reading.pool.underflow,
+        difficulty=reading.difficulty,
+        faces=reading.faces,
+        result=reading.result,
+        outcome=reading.outcome,
+        success=reading.success,
+        secret=secret,
+        channel_id=origin.channel_id,
+        private_thread_id=origin.private_thread_id,
+    )
+
+
+def conflict_rolls(guild_id: int, applied: Applied, origin: Origin) -> list[RollRecord]:
+    """The rolls a Conflict move made where ``origin`` says: both sides of each action it resolved."""
+    records: list[RollRecord] = []
+    conflict, sheets = applied.conflict, applied.characters
+    for event in applied.events:
+        if not isinstance(event, Resolved):
+            continue
+        sides = [(event.attacker, event.contest.acting_rolls, conflict.does(event.attacker, "acts"))]
+        if event.target is not None:
+            sides.append((event.target, event.contest.opposing_rolls, conflict.does(event.target, "defends")))
+        for who, readings, label in sides:
+            sheet = sheets.get(who)
+            if sheet is None:
+                continue
+            secret = is_secret(sheet.kind, who in applied.revealed)
+            records += [
+                roll_record(guild_id, sheet.owner_id, r, label, origin=origin, secret=secret)
+                for r in readings
+            ]
+    return records
 
 
 def _clip(text: str) -> str:
@@ -126,7 +184,7 @@ def sheet_change(
 ) -> list[JournalEntry]:
     """What saving ``after`` over ``stored`` tells (``rules.journal.sheet_entries``).
 
-    ``told``: the table was told of a hidden sheet's change (``bot.rolling.hidden.table_line``),
+    ``told``: the table was told of a hidden sheet's change (``bot.hidden.table_line``),
     so its hit or recovery reads that way in the table's journal too, as a Conflict's hidden
     blow does, without its numbers; its other changes stay the Narrator's (a "Burden gained"
     line would say what the table was not told)."""

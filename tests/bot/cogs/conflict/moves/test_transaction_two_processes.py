@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.moves.transaction import run_transition
+from bot.cogs.conflict.transaction import run_transition
 from rules.character import Character, CharacterKind
 from rules.conflict import Act, AdjustDice, Pass
 from rules.errors import RulesError
@@ -18,8 +18,8 @@ from storage import Storage
 from storage.character_rows import SheetLimits
 from storage.conflict_moves import current_conflict
 from testbed.pg_server import PgServer
-from tests.bot.moves.crash_conflict import GUILD
-from tests.bot.moves.test_transaction import DECLARED, keep_hasting
+from tests.bot.cogs.conflict.moves.crash_conflict import GUILD
+from tests.bot.cogs.conflict.moves.test_transaction import DECLARED, keep_hasting
 from tests.rules.conflict.keep_hasting import CHANNEL, THORROW
 
 

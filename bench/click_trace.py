@@ -1,0 +1,65 @@
+"""The path of one "Defend with N" click through our modules, traced (``testbed.click_trace``).
+
+Run by hand: ``python -m bench.click_trace`` prints the modules the click reached, in the order it
+first reached them, with their calls and the first function called in each, split where the
+reply's delivery starts; ``--write`` puts that list into docs/architecture.md ("A defence click,
+module by module"), where ``tests/bot/test_click_trace.py`` holds it to the trace. ``--reply
+MODULE:FUNCTION`` names another function as the start of the reply (to trace an older tree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+from pathlib import Path
+
+from bench.common import quiet_logs
+from fake_discord.world import default_world
+from testbed.bot_env import running_bot_env
+from testbed.click_trace import END, REPLY, START, Trace, trace_defence_click
+
+ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+
+
+def block(trace: Trace) -> str:
+    """The generated part of docs/architecture.md, between its markers."""
+    return f"{START}\n{trace.summary()}:\n\n```\n{trace.listing()}\n```\n{END}"
+
+
+def write(trace: Trace) -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    before, rest = text.split(START, 1)
+    _, after = rest.split(END, 1)
+    ARCHITECTURE.write_text(before + block(trace) + after, encoding="utf-8")
+
+
+async def run(args: argparse.Namespace) -> None:
+    quiet_logs()
+    module, _, function = args.reply.partition(":")
+    with tempfile.TemporaryDirectory() as folder:
+        async with running_bot_env(Path(folder) / "trace.sqlite3", default_world()) as env:
+            trace = await trace_defence_click(env, (module, function))
+    print(trace.summary())
+    print(f"bot packages before the reply: {', '.join(trace.packages())}")
+    print()
+    print(trace.listing())
+    if args.write:
+        write(trace)
+        print(f"\nwritten into {ARCHITECTURE}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.click_trace", description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="write the list into docs/architecture.md")
+    parser.add_argument(
+        "--reply",
+        default=":".join(REPLY),
+        metavar="MODULE:FUNCTION",
+        help=f"the function that starts the reply's delivery (default {':'.join(REPLY)})",
+    )
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,1 +1,0 @@
-"""Rolling dice outside a Conflict: forming a pool from a sheet, and the roll log's records."""

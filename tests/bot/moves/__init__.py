@@ -1,1 +1,0 @@
-"""Tests of the Conflict move service (``bot.moves``) against both databases."""
