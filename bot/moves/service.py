@@ -28,7 +28,7 @@ from dataclasses import replace
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of, channel_id_of, guild_id_of, visibility_of
+from bot.access import Caller, caller_from, channel_id_of, guild_id_of, visibility_of
 from bot.crash import crash_point
 from bot.moves.answers import Reply, asked_before, closing_summary, message, own_thread_parent
 from bot.moves.buttons import prompt_view
@@ -96,9 +96,9 @@ class ConflictFlow:
         """
         crash_point("move-received")
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
-        # Both reads answer on the loop's thread: who is asking first, then the Conflict, with
-        # no trip through the loop between them (a task for it would cost one).
-        asking = await caller_of(interaction, self.storage)
+        # ONE read: the Conflict, its sheets, and the server's settings that say who is asking.
+        found = await self.storage.conflicts.for_move(guild_id, channel_id)
+        asking = caller_from(interaction, found.settings)
 
         def make(state: Conflict, sheets: Sheets) -> Command:
             try:
@@ -124,6 +124,7 @@ class ConflictFlow:
             interaction_id=interaction.id,
             rolls=lambda applied: conflict_rolls(guild_id, applied, said),
             said=said,
+            loaded=(found.stored, found.sheets),
         )
         return self._saved(replies[-1], applied)
 

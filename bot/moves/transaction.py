@@ -52,7 +52,7 @@ from rules.conflict import (
 from rules.errors import RulesError
 from storage.character_rows import StoredCharacter
 from storage.conflict_documents import DOCUMENTS, load_stored
-from storage.conflict_moves import Applied, load_locked
+from storage.conflict_moves import Applied, Loaded, load_locked
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError, StaleWriteError
 from storage.moves import MoveWrite
@@ -183,6 +183,7 @@ async def run_transition(
     interaction_id: int | None = None,
     rolls: Rolls | None = None,
     said: Origin | None = None,
+    loaded: Loaded | None = None,
 ) -> Applied:
     """Apply one command to the channel's Conflict, atomically, with the messages it must show.
 
@@ -193,7 +194,9 @@ async def run_transition(
     before the command is built (tests hold a move there to interleave another).
 
     ``interaction_id``, when given, is recorded with the move, and a second move with the same
-    id raises :class:`~storage.errors.AlreadyHandledError` and writes nothing.
+    id raises :class:`~storage.errors.AlreadyHandledError` and writes nothing. ``loaded``: the
+    channel's Conflict and its sheets as the caller just read them (with who is asking,
+    ``ConflictRepository.for_move``), so they are not read again.
 
     The move is first prepared from the last committed state, read outside the one writer
     (composing its messages may await), and only its writes, each checking the version it was
@@ -207,10 +210,10 @@ async def run_transition(
     :class:`~rules.errors.RulesError` when the command is not allowed now; in both cases
     nothing is written.
     """
-    stored, loaded = await storage.conflicts.get_with_sheets(guild_id, channel_id)
+    stored, sheets = loaded or await storage.conflicts.get_with_sheets(guild_id, channel_id)
     if ready is not None:
         await ready
-    move = await _prepare(storage, guild_id, stored, loaded, command, rng, conflict_id, compose, rolls)
+    move = await _prepare(storage, guild_id, stored, sheets, command, rng, conflict_id, compose, rolls)
     try:  # on PostgreSQL other processes' moves wait at the lock, first of the writes
         return _remembered(move, await _write(storage, guild_id, channel_id, move, interaction_id, said))
     except (StaleWriteError, NotFoundError):
