@@ -10,7 +10,7 @@ the rolls still in the log and the totals of those pruned from it (``pruned_roll
 which the prune adds in the same unit as it deletes them (``storage.pruning.Fold``), so no roll
 is ever missed or counted twice. Logging a roll, which every roll and Conflict move does before
 it answers, writes the log alone; the report, asked rarely, does the sums (migration 26: they
-were kept by a trigger on every roll before; docs/architecture.md says why).
+were kept by a trigger on every roll before; docs/architecture.md, "Writes and reads under load").
 
 A secret roll (``/gmroll``) is seen by Narrators and by its roller only (docs/rulings.md §7.1).
 Every read takes ``viewer``, the SQL form of ``bot.access.Caller.can_see_roll``: ``None`` reads
