@@ -13,6 +13,16 @@ from storage.session import Session
 from storage.sql import Row, execute, fetch_all, fetch_one
 
 _COLUMNS = "guild_id, channel_id, message_id, conflict_id, rendered_version FROM conflict_boards"
+_SAVED = (
+    " RETURNING (SELECT id FROM conflicts AS c WHERE c.guild_id = conflict_boards.guild_id"
+    " AND c.channel_id = conflict_boards.channel_id) AS saved_id,"
+    " (SELECT version FROM conflicts AS c WHERE c.guild_id = conflict_boards.guild_id"
+    " AND c.channel_id = conflict_boards.channel_id) AS saved_version"
+)
+"""What a board's mark reads back in the same statement: its channel's Conflict as last committed."""
+
+Saved = tuple[int, int] | None
+"""A channel's Conflict as last committed, as (id, version); None without one."""
 
 
 class BoardRow(BaseModel):
@@ -42,6 +52,10 @@ def board_row(row: Row) -> BoardRow:
     )
 
 
+def _saved(row: Row) -> Saved:
+    return None if row["saved_id"] is None else (int(row["saved_id"]), int(row["saved_version"]))
+
+
 class BoardRepository:
     """The status message per (server, channel), and what it shows."""
 
@@ -61,7 +75,7 @@ class BoardRepository:
         )
         return None if row is None else board_row(row)
 
-    async def saved(self, guild_id: int, channel_id: int) -> tuple[int, int] | None:
+    async def saved(self, guild_id: int, channel_id: int) -> Saved:
         """The channel's Conflict as last committed, as (id, version); None without one.
 
         One indexed read: what a board just drawn is checked against, since another process
@@ -82,31 +96,39 @@ class BoardRepository:
         *,
         conflict_id: int | None = None,
         version: int = 0,
-    ) -> None:
-        """Remember a (new) board message, showing ``conflict_id`` at ``version``."""
+    ) -> Saved:
+        """Remember a (new) board message, showing ``conflict_id`` at ``version``; return the
+        channel's Conflict as last committed, read in the same statement (:meth:`shown`)."""
         async with self._session.writing() as conn:
-            await execute(
+            rows = await fetch_all(
                 conn,
                 "INSERT INTO conflict_boards"
                 " (guild_id, channel_id, message_id, conflict_id, rendered_version)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, channel_id) DO UPDATE SET"
                 " message_id = excluded.message_id, conflict_id = excluded.conflict_id,"
-                " rendered_version = excluded.rendered_version",
+                " rendered_version = excluded.rendered_version" + _SAVED,
                 (guild_id, channel_id, message_id, conflict_id, version),
             )
+        return _saved(rows[0])
 
     async def shown(
         self, guild_id: int, channel_id: int, message_id: int, conflict_id: int, version: int
-    ) -> None:
-        """The message now shows ``conflict_id`` at ``version`` (never moves a board backwards)."""
+    ) -> Saved:
+        """The message now shows ``conflict_id`` at ``version`` (never moves a board backwards).
+
+        Returns the channel's Conflict as last committed, which a board just drawn is checked
+        against (:meth:`saved`, ``bot.workers.board``): read in the same statement as the mark,
+        or, when the mark changed nothing (the row already shows as much), by a read of its own.
+        """
         async with self._session.writing() as conn:
-            await execute(
+            rows = await fetch_all(
                 conn,
                 "UPDATE conflict_boards SET conflict_id = ?, rendered_version = ?"
                 " WHERE guild_id = ? AND channel_id = ? AND message_id = ?"
-                " AND (conflict_id IS NULL OR conflict_id <> ? OR rendered_version < ?)",
+                " AND (conflict_id IS NULL OR conflict_id <> ? OR rendered_version < ?)" + _SAVED,
                 (conflict_id, version, guild_id, channel_id, message_id, conflict_id, version),
             )
+        return _saved(rows[0]) if rows else await self.saved(guild_id, channel_id)
 
     async def clear(self, guild_id: int, channel_id: int) -> None:
         async with self._session.writing() as conn:

@@ -17,7 +17,7 @@ as the version check proves it is.
 
 from collections.abc import Collection
 from datetime import datetime
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
@@ -25,6 +25,7 @@ from storage.boards import BoardRow, board_row
 from storage.character_rows import StoredCharacter, stored_character
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
 from storage.session import Session
+from storage.settings import GuildSettings, settings_of
 from storage.sql import (
     Connection,
     IntegrityError,
@@ -88,12 +89,28 @@ class LiveConflict(BaseModel):
 
 
 _WITH_SHEETS = (
-    "SELECT 1 AS is_conflict, id, guild_id, channel_id, version, updated_at, document,"
-    " 0 AS revealed, 0 AS format_version FROM conflicts WHERE guild_id = ? AND channel_id = ?"
-    " UNION ALL SELECT 0, id, guild_id, 0, version, updated_at, document, revealed, format_version"
-    " FROM characters WHERE guild_id = ? AND id IN (SELECT character_id FROM conflict_participants"
-    " WHERE guild_id = ? AND channel_id = ?)"
+    "SELECT 1 AS part, id, guild_id, channel_id, version, updated_at, document, 0 AS revealed,"
+    " 0 AS format_version, CAST(NULL AS TEXT) AS narrator_role_ids, CAST(NULL AS BIGINT) AS gm_channel_id,"
+    " CAST(NULL AS INTEGER) AS table_dice, CAST(NULL AS INTEGER) AS conflict_threads"
+    " FROM conflicts WHERE guild_id = ? AND channel_id = ?"
+    " UNION ALL SELECT 0, id, guild_id, 0, version, updated_at, document, revealed, format_version,"
+    " NULL, NULL, NULL, NULL FROM characters WHERE guild_id = ? AND id IN (SELECT character_id"
+    " FROM conflict_participants WHERE guild_id = ? AND channel_id = ?)"
+    " UNION ALL SELECT 2, guild_id, guild_id, 0, 0, NULL, NULL, 0, 0, narrator_role_ids, gm_channel_id,"
+    " table_dice, conflict_threads FROM guild_settings WHERE guild_id = ?"
 )
+"""The Conflict's row (part 1), its participants' sheets (0) and its server's settings (2)."""
+_CONFLICT, _SHEET, _SETTINGS = 1, 0, 2
+
+
+class ForMove(NamedTuple):
+    """What a move reads before anything else, in ONE query: the channel's Conflict (None when
+    it has none), its participants' sheets by id, and the server's settings (the defaults when it
+    saved none), which say whether the member asking is a Narrator (``bot.access.keep_caller``)."""
+
+    stored: StoredConflict | None
+    sheets: dict[int, StoredCharacter]
+    settings: GuildSettings
 
 
 class ConflictRepository:
@@ -131,15 +148,25 @@ class ConflictRepository:
         with the document; a sheet deleted since is simply absent (the engine then says what it
         lacks).
         """
+        stored, sheets, _ = await self.for_move(guild_id, channel_id)
+        return stored, sheets
+
+    async def for_move(self, guild_id: int, channel_id: int) -> ForMove:
+        """The channel's live Conflict, its participants' sheets and the server's settings, in
+        ONE query (:class:`ForMove`): a move's first read, where two were made before."""
         rows = await fetch_all(
             self._session.lookup,
             _WITH_SHEETS,
-            (guild_id, channel_id, guild_id, guild_id, channel_id),
+            (guild_id, channel_id, guild_id, guild_id, channel_id, guild_id),
         )
-        conflict = next((_conflict(row) for row in rows if row["is_conflict"]), None)
-        if conflict is None:
-            return None, {}
-        return conflict, {int(row["id"]): stored_character(row) for row in rows if not row["is_conflict"]}
+        parts: dict[int, list[Row]] = {_CONFLICT: [], _SHEET: [], _SETTINGS: []}
+        for row in rows:
+            parts[int(row["part"])].append(row)
+        settings = settings_of(next(iter(parts[_SETTINGS]), None))
+        if not parts[_CONFLICT]:
+            return ForMove(None, {}, settings)
+        sheets = {int(row["id"]): stored_character(row) for row in parts[_SHEET]}
+        return ForMove(_conflict(parts[_CONFLICT][0]), sheets, settings)
 
     async def live(self, after_id: int = 0, limit: int = 100) -> list[LiveConflict]:
         """A page of running Conflicts with their boards, in id order after ``after_id``.

@@ -17,9 +17,7 @@ Differences that matter to the SQL, and why:
   SQLite's AUTOINCREMENT promises (a stale copy of a deleted row never matches a new one);
 * the name keys are ``COLLATE "C"``: code-point order, SQLite's own, whatever locale the
   server was created with, so lists sort the same on both;
-* ``instr`` is defined (as ``strpos``), so the name search is one text for both;
-* the fairness totals are kept by a PL/pgSQL trigger in the statement that logs a roll, as
-  SQLite's trigger does (migration 8 there).
+* ``instr`` is defined (as ``strpos``), so the name search is one text for both.
 """
 
 from storage.dialect import PgConnection

@@ -11,10 +11,11 @@ every few hours. Their primary key orders them by time instead, so a prune walks
 oldest row (:func:`prune_oldest`, :func:`snowflake_before`).
 """
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from storage.session import Session
-from storage.sql import Params, execute
+from storage.sql import Params, Statement, execute, is_postgres, run_statement, savepoint
 
 PRUNE_BATCH = 500
 """Rows deleted per statement: short enough that a roll waiting for the writer barely notices."""
@@ -54,8 +55,43 @@ async def prune_in_batches(
             return deleted
 
 
+@dataclass(frozen=True)
+class Fold:
+    """Totals a prune keeps of the rows it deletes: each batch adds its rows to ``into``, grouped
+    by ``by``, in the same unit as the delete, so a row is counted there exactly when it has left
+    its table (the roll log's fairness totals, ``storage.rolls``). ``sums`` gives ``into``'s
+    other columns, in order, as aggregates of the deleted rows; each is added to what is there.
+
+    On SQLite the sums are read and the rows deleted in one savepoint on the one writer; on
+    PostgreSQL in one statement that locks the batch's rows first, so two processes pruning at
+    once never both count a row (the second finds it gone and skips it).
+    """
+
+    into: str
+    by: tuple[str, ...]
+    sums: tuple[tuple[str, str], ...]
+    """(column of ``into``, aggregate of the deleted rows that is added to it)."""
+
+    def insert(self, table: str, rows: str) -> str:
+        """Add the sums over ``table``'s rows that ``rows`` picks to ``into``."""
+        by = ", ".join(self.by)
+        aggregates = ", ".join(aggregate for _, aggregate in self.sums)
+        added = ", ".join(f"{column} = t.{column} + excluded.{column}" for column, _ in self.sums)
+        return (
+            f"INSERT INTO {self.into} AS t SELECT {by}, {aggregates} FROM {table} WHERE {rows}"
+            f" GROUP BY {by} ON CONFLICT ({by}) DO UPDATE SET {added}"
+        )
+
+
 async def prune_oldest(
-    session: Session, table: str, key: str, old: str, params: Params, *, batch: int = PRUNE_BATCH
+    session: Session,
+    table: str,
+    key: str,
+    old: str,
+    params: Params,
+    *,
+    batch: int = PRUNE_BATCH,
+    fold: Fold | None = None,
 ) -> int:
     """Delete the rows of ``table`` that ``old`` picks, for a table whose primary key ``key``
     grows with time; return how many.
@@ -66,12 +102,23 @@ async def prune_oldest(
     on the time. A row stamped out of order (two writers' clocks, a stamp taken before waiting
     for the writer) behind a batch of younger ones waits for the next prune, when they are old
     too: it is kept a few hours longer, never deleted early. ``table``, ``key`` and ``old`` are
-    the caller's SQL, never user text."""
-    sql = f"DELETE FROM {table} WHERE {key} IN (SELECT {key} FROM {table} ORDER BY {key} LIMIT ?) AND {old}"
+    the caller's SQL, never user text. ``fold``: totals kept of what is deleted (:class:`Fold`)."""
+    rows = f"{key} IN (SELECT {key} FROM {table} ORDER BY {key} LIMIT ?) AND {old}"
+    sql = f"DELETE FROM {table} WHERE {rows}"
     deleted = 0
     while True:
         async with session.writing() as conn:
-            count = await execute(conn, sql, (batch, *params))
+            if fold is None:
+                count = await execute(conn, sql, (batch, *params))
+            elif is_postgres(conn):
+                locked = f"WITH batch AS (SELECT {key} FROM {table} WHERE {rows} FOR UPDATE),"
+                added = fold.insert(table, f"{key} IN (SELECT {key} FROM batch)")
+                gone = f" DELETE FROM {table} WHERE {key} IN (SELECT {key} FROM batch)"
+                count = await execute(conn, f"{locked} folded AS ({added}){gone}", (batch, *params))
+            else:
+                async with savepoint(conn, "prune_fold"):
+                    await run_statement(conn, Statement(fold.insert(table, rows), (batch, *params)))
+                    count = await execute(conn, sql, (batch, *params))
         deleted += count
         if count == 0:
             return deleted

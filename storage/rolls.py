@@ -5,10 +5,12 @@ the log's format does not change whenever the rules' model does. Faces are kept 
 text ("1,3,6") and also counted per face in their own columns.
 
 The log keeps the rolls of the last ``MISTBORN_ROLL_LOG_DAYS`` (the bot prunes older ones in the
-background, :meth:`RollLog.prune`), but the fairness report counts every roll ever made: a
-trigger (migration 8) adds each logged roll to its member's totals in ``roll_totals`` within the
-very statement that logs it, so the totals can never miss a roll or count one twice, pruning
-never touches them, and logging a roll still costs one statement.
+background, :meth:`RollLog.prune`), but the fairness report counts every roll ever made: it sums
+the rolls still in the log and the totals of those pruned from it (``pruned_roll_totals``),
+which the prune adds in the same unit as it deletes them (``storage.pruning.Fold``), so no roll
+is ever missed or counted twice. Logging a roll, which every roll and Conflict move does before
+it answers, writes the log alone; the report, asked rarely, does the sums (migration 26: they
+were kept by a trigger on every roll before; docs/architecture.md, "Writes and reads under load").
 
 A secret roll (``/gmroll``) is seen by Narrators and by its roller only (docs/rulings.md §7.1).
 Every read takes ``viewer``, the SQL form of ``bot.access.Caller.can_see_roll``: ``None`` reads
@@ -30,7 +32,7 @@ from storage.handled import ALREADY, claim_on
 from storage.journal import Told, add_entries, entries_json
 from storage.places import Reach, reach_clause, reach_params
 from storage.postgres import PgDatabase, PgTransactionSession
-from storage.pruning import PRUNE_BATCH, prune_oldest
+from storage.pruning import PRUNE_BATCH, Fold, prune_oldest
 from storage.session import Session
 from storage.sql import Row, fetch_all, fetch_one, from_text, insert, savepoint, to_text, utc_now
 
@@ -45,6 +47,7 @@ _SELECT_RECORD = (
 )
 _VISIBLE = " AND (secret = 0 OR CAST(? AS BIGINT) IS NULL OR user_id = ?)"
 """Rows the viewer may see: public ones, and secret ones only their own (or all, for None)."""
+_FACES = ", ".join(_FACE_COLUMNS)
 _TOTALS = (
     "COALESCE(SUM(rolls), 0) AS rolls, COALESCE(SUM(successes), 0) AS successes,"
     " COALESCE(SUM(ones), 0) AS ones, COALESCE(SUM(twos), 0) AS twos,"
@@ -52,15 +55,34 @@ _TOTALS = (
     " COALESCE(SUM(fives), 0) AS fives, COALESCE(SUM(sixes), 0) AS sixes,"
     " COALESCE(SUM(secret * rolls), 0) AS secret"
 )
-_STATS_IN_GUILD = "SELECT " + _TOTALS + " FROM roll_totals WHERE guild_id = ?" + _VISIBLE
-_STATS_BY_USER = "SELECT " + _TOTALS + " FROM roll_totals WHERE guild_id = ? AND user_id = ?" + _VISIBLE
+
+
+def _counted(where: str) -> str:
+    """Every roll ``where`` picks, pruned or still logged, one row of counts each (a pruned
+    member's totals, or one logged roll); ``where``'s parameters are given once per part."""
+    return (
+        f"SELECT user_id, secret, rolls, successes, {_FACES} FROM pruned_roll_totals WHERE {where}"
+        f" UNION ALL SELECT user_id, secret, 1, success, {_FACES} FROM roll_log WHERE {where}"
+    )
+
+
+_IN_GUILD = "guild_id = ?" + _VISIBLE
+_BY_USER = "guild_id = ? AND user_id = ?" + _VISIBLE
+_STATS_IN_GUILD = f"SELECT {_TOTALS} FROM ({_counted(_IN_GUILD)}) AS counted"
+_STATS_BY_USER = f"SELECT {_TOTALS} FROM ({_counted(_BY_USER)}) AS counted"
 _STATS_PER_USER = (
-    "SELECT user_id, "
-    + _TOTALS
-    + " FROM roll_totals WHERE guild_id = ?"
-    + _VISIBLE
-    + " GROUP BY user_id ORDER BY user_id"
+    f"SELECT user_id, {_TOTALS} FROM ({_counted(_IN_GUILD)}) AS counted GROUP BY user_id ORDER BY user_id"
 )
+PRUNED = Fold(
+    into="pruned_roll_totals",
+    by=("guild_id", "user_id", "secret"),
+    sums=(
+        ("rolls", "COUNT(*)"),
+        ("successes", "SUM(success)"),
+        *((face, f"SUM({face})") for face in _FACE_COLUMNS),
+    ),
+)
+"""What a prune keeps of the rolls it deletes: their totals per member, secret apart."""
 
 
 class RollRecord(BaseModel):
@@ -265,24 +287,29 @@ class RollLog:
         self, guild_id: int, user_id: int | None = None, *, viewer: int | None = None
     ) -> RollStats:
         """Totals over every roll ever logged in the server (or by one member), pruned or not,
-        that ``viewer`` may see."""
+        that ``viewer`` may see: the pruned rolls' totals and the rolls still logged, summed
+        (on a reader: the server's log since the last prune, a few hundred thousand rolls at most
+        in ``MISTBORN_ROLL_LOG_DAYS``' 90 days, is a tenth of a second)."""
         seen = (viewer, viewer)
         if user_id is None:
-            row = await fetch_one(self._session.reader, _STATS_IN_GUILD, (guild_id, *seen))
+            row = await fetch_one(self._session.reader, _STATS_IN_GUILD, (guild_id, *seen) * 2)
         else:
-            row = await fetch_one(self._session.reader, _STATS_BY_USER, (guild_id, user_id, *seen))
+            row = await fetch_one(self._session.reader, _STATS_BY_USER, (guild_id, user_id, *seen) * 2)
         return _stats(row)
 
     async def stats_by_user(self, guild_id: int, *, viewer: int | None = None) -> dict[int, RollStats]:
         """Totals for every member who rolled in the server, by user id, as ``viewer`` sees them."""
-        rows = await fetch_all(self._session.reader, _STATS_PER_USER, (guild_id, viewer, viewer))
+        rows = await fetch_all(self._session.reader, _STATS_PER_USER, (guild_id, viewer, viewer) * 2)
         return {int(row["user_id"]): _stats(row) for row in rows}
 
     async def prune(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         """Delete the rolls logged before ``before``, ``batch`` rows per statement; return how many.
 
-        The totals of the fairness report stay as they are. Each batch is its own statement, so
+        The fairness report's figures stay as they are: each batch adds what it deletes to the
+        pruned rolls' totals in the same unit (:data:`PRUNED`). Each batch is its own unit, so
         other writes (a roll, a Conflict move) get the writer in between; ids grow with time, so
         the oldest rolls are the ones of least id (``storage.pruning.prune_oldest``).
         """
-        return await prune_oldest(self._session, "roll_log", "id", "at < ?", (to_text(before),), batch=batch)
+        return await prune_oldest(
+            self._session, "roll_log", "id", "at < ?", (to_text(before),), batch=batch, fold=PRUNED
+        )

@@ -186,8 +186,13 @@ async def savepoint(conn: Connection, name: str) -> AsyncIterator[None]:
     try:
         yield
     except BaseException:
-        await execute(conn, f"ROLLBACK TO {name}")
-        await execute(conn, f"RELEASE {name}")
+        try:
+            await execute(conn, f"ROLLBACK TO {name}")
+            await execute(conn, f"RELEASE {name}")
+        except sqlite3.OperationalError as undo:
+            # SQLite rolled back by itself (a full disk): the error that made it says why.
+            if "no such savepoint" not in str(undo):
+                raise
         raise
     await execute(conn, f"RELEASE {name}")
 

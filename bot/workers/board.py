@@ -37,7 +37,7 @@ from bot.workers.pacing import Pacer
 from bot.workers.refusals import Refusals
 from bot.workers.threads import ThreadLocked, Threads
 from storage import Storage
-from storage.boards import BoardRow
+from storage.boards import BoardRow, Saved
 from storage.conflict_moves import Applied
 
 log = logging.getLogger(__name__)
@@ -79,6 +79,8 @@ class Boards:
         self._forced: set[Key] = set()
         self._latest: dict[Key, Shown] = {}
         self._rows: Recent[Key, BoardRow | None] = Recent(ROWS_KEPT)
+        self._saved: dict[Key, Saved] = {}
+        """The channel's Conflict as saved, read with the board's last mark (``_newer_than``)."""
         self._locks: KeyedLocks[Key] = KeyedLocks()
         self._tasks: dict[Key, asyncio.Task[None]] = {}
         self.buttons = buttons
@@ -187,6 +189,7 @@ class Boards:
                 await self.refusals.refused(guild_id, channel_id, error)
 
     async def _draw(self, key: Key, shown: Shown | None, verify: bool, redraw: bool) -> None:
+        self._saved.pop(key, None)
         current: Shown | None = shown if shown is not None else await self._stored(key)
         for _ in range(1 + CHASES):
             if current is None or not await self._update(key, current, verify, redraw):
@@ -209,7 +212,7 @@ class Boards:
         """
         if drawn.conflict is None:
             return None  # an ended board is final; a new Conflict brings its own refresh
-        saved = await self.storage.boards.saved(*key)
+        saved = self._saved.pop(key) if key in self._saved else await self.storage.boards.saved(*key)
         if saved is not None and saved[0] == drawn.conflict_id and saved[1] <= drawn.version:
             return None
         log.info(
@@ -257,14 +260,18 @@ class Boards:
         card = shown.card(self.buttons(shown), portraits=portraits)
         if row is not None and await self._edit(channel, row.message_id, card):
             crash_point("board-edit")
-            await self.storage.boards.shown(*key, row.message_id, shown.conflict_id, shown.version)
+            marked = await self.storage.boards.shown(*key, row.message_id, shown.conflict_id, shown.version)
+            self._saved[key] = marked
             self._rows[key] = row.model_copy(
                 update={"conflict_id": shown.conflict_id, "rendered_version": shown.version}
             )
             return True
         await self.pacer.turn(key[1])
         message = await channel.send(view=card, allowed_mentions=discord.AllowedMentions.none())
-        await self.storage.boards.set(*key, message.id, conflict_id=shown.conflict_id, version=shown.version)
+        marked = await self.storage.boards.set(
+            *key, message.id, conflict_id=shown.conflict_id, version=shown.version
+        )
+        self._saved[key] = marked
         await self._pin(channel, message)
         self._rows[key] = BoardRow(
             guild_id=key[0],

@@ -145,20 +145,13 @@ async def open_table(tmp_path: Path) -> AsyncIterator[Table]:
         await storage.close()
 
 
-DERIVED = ("roll_totals",)
-"""Tables a trigger fills as other rows are inserted: restored last, over what the trigger wrote."""
-
-
 async def restore(storage: Storage, rows: Rows) -> None:
     """Every table back to ``rows`` (SQLite's counters included), in one transaction."""
     async with storage.sqlite.transaction() as conn:
         await conn.execute("PRAGMA defer_foreign_keys = ON")
         for table in rows:
             await conn.execute(f'DELETE FROM "{table}"')
-        ordered = sorted(rows.items(), key=lambda item: item[0] in DERIVED)
-        for table, found in ordered:
-            if table in DERIVED:
-                await conn.execute(f'DELETE FROM "{table}"')
+        for table, found in rows.items():
             for row in found:
                 marks = ", ".join("?" * len(row))
                 await conn.execute(f'INSERT INTO "{table}" VALUES ({marks})', row)

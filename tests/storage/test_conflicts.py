@@ -1,6 +1,8 @@
 import pytest
 
+from rules.character import CharacterKind, make_character
 from storage import AlreadyExistsError, NotFoundError, StaleWriteError, Storage
+from storage.settings import GuildSettings
 
 
 async def test_create_get_save_delete(storage: Storage) -> None:
@@ -55,3 +57,17 @@ async def test_missing_conflict_errors(storage: Storage) -> None:
         match=r"^There is no Conflict running in this channel; a Narrator starts one with /conflict start\.$",
     ):
         await storage.conflicts.delete(1, 100)
+
+
+async def test_a_moves_one_read_brings_the_conflict_its_sheets_and_the_settings(storage: Storage) -> None:
+    settings = GuildSettings(narrator_role_ids=(7, 8), gm_channel_id=55, table_dice=True)
+    assert await storage.conflicts.for_move(1, 100) == (None, {}, GuildSettings())
+    await storage.settings.set(1, settings)
+    await storage.settings.set(2, GuildSettings(narrator_role_ids=(9,)))
+    assert await storage.conflicts.for_move(1, 100) == (None, {}, settings)  # no Conflict: still who asks
+    vin = await storage.characters.create(1, make_character(name="Vin", kind=CharacterKind.HERO, owner_id=5))
+    await storage.characters.create(1, make_character(name="Kelsier", kind=CharacterKind.HERO, owner_id=6))
+    created = await storage.conflicts.create(1, 100, "{}", participants=[vin.id])
+    assert await storage.conflicts.for_move(1, 100) == (created, {vin.id: vin}, settings)
+    assert await storage.conflicts.get_with_sheets(1, 100) == (created, {vin.id: vin})
+    assert (await storage.conflicts.for_move(2, 100)).settings == GuildSettings(narrator_role_ids=(9,))

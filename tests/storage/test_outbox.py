@@ -128,17 +128,20 @@ async def test_a_stored_document_is_parsed_once(storage: Storage) -> None:
 
 async def test_boards_know_which_conflict_and_version_they_show(storage: Storage) -> None:
     running = await storage.conflicts.create(GUILD, CHANNEL, "{}")
-    await storage.boards.set(GUILD, CHANNEL, 100, conflict_id=running.id, version=1)
+    # Each mark reads back the Conflict as saved, which the board worker checks what it drew against.
+    assert await storage.boards.set(GUILD, CHANNEL, 100, conflict_id=running.id, version=1) == (running.id, 1)
     row = await storage.boards.row(GUILD, CHANNEL)
     assert row is not None and row.shows(running.id, 1) and not row.shows(running.id, 2)
-    await storage.boards.shown(GUILD, CHANNEL, 100, running.id, 3)
-    await storage.boards.shown(GUILD, CHANNEL, 100, running.id, 2)  # a late refresh never goes back
+    moved = await storage.conflicts.save(GUILD, running, "{}")
+    assert await storage.boards.shown(GUILD, CHANNEL, 100, running.id, 3) == (running.id, moved.version)
+    # a late refresh never goes back, and still reads what is saved
+    assert await storage.boards.shown(GUILD, CHANNEL, 100, running.id, 2) == (running.id, moved.version)
     row = await storage.boards.row(GUILD, CHANNEL)
     assert row is not None and row.rendered_version == 3
     await storage.boards.shown(GUILD, CHANNEL, 999, running.id, 9)  # not this board's message
     assert (await storage.boards.row(GUILD, CHANNEL)) == row
     [live] = await storage.conflicts.live()
-    assert live.stored == running and live.board == row
+    assert live.stored == moved and live.board == row
     assert await storage.boards.orphans() == []
     await storage.boards.set(GUILD, CHANNEL + 1, 200, conflict_id=running.id + 1, version=4)
     [orphan] = await storage.boards.orphans()

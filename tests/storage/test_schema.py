@@ -43,7 +43,6 @@ ONLY_ON_POSTGRES = {
 }
 PG_ONLY_FUNCTIONS = {
     "instr": "SQLite has instr built in; PostgreSQL's is defined as strpos, so the name search is one text",
-    "roll_log_totals": "a PostgreSQL trigger runs a function; SQLite's trigger holds the same body",
     "apply_move": "a Conflict move's writes in one statement, since each statement is a network round"
     " trip on PostgreSQL; SQLite runs the same steps as statements on its writer (storage.moves)",
 }

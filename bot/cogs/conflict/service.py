@@ -29,7 +29,7 @@ from dataclasses import replace
 import discord
 from pydantic import ValidationError
 
-from bot.access import Caller, caller_of
+from bot.access import Caller, keep_caller
 from bot.cogs.conflict.answers import Reply, asked_before, closing_summary, message, own_thread_parent
 from bot.cogs.conflict.move import Move
 from bot.cogs.conflict.prompt_buttons import prompt_view
@@ -110,9 +110,9 @@ class ConflictFlow:
         crash_point("move-received")
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
         said, parent = origin_of(interaction), own_thread_parent(interaction)
-        # Both reads answer on the loop's thread: who is asking first, then the Conflict, with
-        # no trip through the loop between them (a task for it would cost one).
-        asking = await caller_of(interaction, self.storage)
+        # ONE read: the Conflict, its sheets, and the server's settings that say who is asking.
+        found = await self.storage.conflicts.for_move(guild_id, channel_id)
+        asking = keep_caller(interaction, found.settings)
         for careful in ATTEMPTS:
             async with attempt(self.storage, careful) as repos:
                 fresh = await load(
@@ -122,6 +122,7 @@ class ConflictFlow:
                     careful=careful,
                     interaction_id=interaction.id,
                     conflict_id=conflict_id,
+                    read=None if careful else (found.stored, found.sheets),
                 )
                 command = engine_command(move, fresh, asking)
                 prepared = await apply_command(repos, guild_id, fresh, command, rng)

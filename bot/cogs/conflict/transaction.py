@@ -57,7 +57,7 @@ from rules.conflict import (
 from rules.errors import RulesError
 from storage.character_rows import StoredCharacter
 from storage.conflict_documents import DOCUMENTS, load_stored
-from storage.conflict_moves import Applied, load_locked
+from storage.conflict_moves import Applied, Loaded, load_locked
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError, StaleWriteError
 from storage.moves import MoveWrite
@@ -110,6 +110,7 @@ async def load(
     careful: bool,
     interaction_id: int | None = None,
     conflict_id: int | None = None,
+    read: Loaded | None = None,
 ) -> Fresh:
     """The channel's Conflict and its sheets: as last committed, or (careful) locked, with the
     interaction claimed, inside the attempt's transaction (``load_locked``).
@@ -118,9 +119,14 @@ async def load(
     prompt button carries it): attack ids restart in every Conflict, so without it a button left
     over from an ended Conflict could answer the next one's attack.
 
+    ``read``: the Conflict and its sheets as the move just read them (with who is asking,
+    ``ConflictRepository.for_move``), so the optimistic attempt does not read them again.
+
     Raises :class:`~storage.errors.NotFoundError` when no Conflict runs in the channel.
     """
-    if careful:
+    if read is not None:
+        stored, rows = read
+    elif careful:
         stored, rows = await load_locked(repos, guild_id, channel_id, interaction_id)
     else:
         stored, rows = await repos.conflicts.get_with_sheets(guild_id, channel_id)

@@ -169,6 +169,21 @@ CREATE INDEX outbox_prompts ON public.outbox USING btree (conflict_id, action_id
 
 CREATE INDEX outbox_waiting ON public.outbox USING btree (guild_id, channel_id, id) WHERE (delivered_at IS NULL);
 
+CREATE TABLE pruned_roll_totals (
+    guild_id bigint NOT NULL,
+    user_id bigint NOT NULL,
+    secret integer NOT NULL,
+    rolls integer NOT NULL,
+    successes integer NOT NULL,
+    ones integer NOT NULL,
+    twos integer NOT NULL,
+    threes integer NOT NULL,
+    fours integer NOT NULL,
+    fives integer NOT NULL,
+    sixes integer NOT NULL,
+    CONSTRAINT pruned_roll_totals_pkey PRIMARY KEY (guild_id, user_id, secret)
+);
+
 CREATE TABLE refused_channels (
     guild_id bigint NOT NULL,
     channel_id bigint NOT NULL,
@@ -209,8 +224,6 @@ CREATE INDEX roll_log_by_guild ON public.roll_log USING btree (guild_id, id);
 
 CREATE INDEX roll_log_by_user ON public.roll_log USING btree (guild_id, user_id, id);
 
-CREATE TRIGGER roll_log_totals AFTER INSERT ON public.roll_log FOR EACH ROW EXECUTE FUNCTION roll_log_totals();
-
 CREATE TABLE roll_request_rollers (
     request_id bigint NOT NULL,
     position integer NOT NULL,
@@ -241,21 +254,6 @@ CREATE TABLE roll_requests (
 );
 
 CREATE INDEX roll_requests_by_age ON public.roll_requests USING btree (created_at);
-
-CREATE TABLE roll_totals (
-    guild_id bigint NOT NULL,
-    user_id bigint NOT NULL,
-    secret integer NOT NULL,
-    rolls integer NOT NULL,
-    successes integer NOT NULL,
-    ones integer NOT NULL,
-    twos integer NOT NULL,
-    threes integer NOT NULL,
-    fours integer NOT NULL,
-    fives integer NOT NULL,
-    sixes integer NOT NULL,
-    CONSTRAINT roll_totals_pkey PRIMARY KEY (guild_id, user_id, secret)
-);
 
 CREATE TABLE scene_circumstances (
     guild_id bigint NOT NULL,
@@ -397,19 +395,3 @@ CREATE OR REPLACE FUNCTION public.instr(haystack text, needle text)
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
 AS $function$SELECT strpos(haystack, needle)$function$;
-
-CREATE OR REPLACE FUNCTION public.roll_log_totals()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-    INSERT INTO roll_totals AS t
-        VALUES (NEW.guild_id, NEW.user_id, NEW.secret, 1, NEW.success, NEW.ones, NEW.twos, NEW.threes,
-                NEW.fours, NEW.fives, NEW.sixes)
-    ON CONFLICT (guild_id, user_id, secret) DO UPDATE SET
-        rolls = t.rolls + 1, successes = t.successes + excluded.successes,
-        ones = t.ones + excluded.ones, twos = t.twos + excluded.twos,
-        threes = t.threes + excluded.threes, fours = t.fours + excluded.fours,
-        fives = t.fives + excluded.fives, sixes = t.sixes + excluded.sixes;
-    RETURN NULL;
-END $function$;

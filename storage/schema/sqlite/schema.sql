@@ -149,6 +149,21 @@ CREATE INDEX outbox_prompts ON outbox (conflict_id, action_id, id) WHERE action_
 
 CREATE INDEX outbox_waiting ON outbox (guild_id, channel_id, id) WHERE delivered_at IS NULL;
 
+CREATE TABLE pruned_roll_totals (
+    guild_id   INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    secret     INTEGER NOT NULL,
+    rolls      INTEGER NOT NULL,
+    successes  INTEGER NOT NULL,
+    ones       INTEGER NOT NULL,
+    twos       INTEGER NOT NULL,
+    threes     INTEGER NOT NULL,
+    fours      INTEGER NOT NULL,
+    fives      INTEGER NOT NULL,
+    sixes      INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id, secret)
+);
+
 CREATE TABLE refused_channels (
     guild_id    INTEGER NOT NULL,
     channel_id  INTEGER NOT NULL,
@@ -183,17 +198,6 @@ CREATE INDEX roll_log_by_guild ON roll_log (guild_id, id);
 
 CREATE INDEX roll_log_by_user ON roll_log (guild_id, user_id, id);
 
-CREATE TRIGGER roll_log_totals AFTER INSERT ON roll_log BEGIN
-    INSERT INTO roll_totals
-        VALUES (NEW.guild_id, NEW.user_id, NEW.secret, 1, NEW.success, NEW.ones, NEW.twos, NEW.threes,
-                NEW.fours, NEW.fives, NEW.sixes)
-    ON CONFLICT (guild_id, user_id, secret) DO UPDATE SET
-        rolls = rolls + 1, successes = successes + excluded.successes,
-        ones = ones + excluded.ones, twos = twos + excluded.twos,
-        threes = threes + excluded.threes, fours = fours + excluded.fours,
-        fives = fives + excluded.fives, sixes = sixes + excluded.sixes;
-END;
-
 CREATE TABLE roll_request_rollers (
     request_id    INTEGER NOT NULL REFERENCES roll_requests (id) ON DELETE CASCADE,
     position      INTEGER NOT NULL,
@@ -219,21 +223,6 @@ CREATE TABLE roll_requests (
 );
 
 CREATE INDEX roll_requests_by_age ON roll_requests (created_at);
-
-CREATE TABLE roll_totals (
-    guild_id   INTEGER NOT NULL,
-    user_id    INTEGER NOT NULL,
-    secret     INTEGER NOT NULL,
-    rolls      INTEGER NOT NULL,
-    successes  INTEGER NOT NULL,
-    ones       INTEGER NOT NULL,
-    twos       INTEGER NOT NULL,
-    threes     INTEGER NOT NULL,
-    fours      INTEGER NOT NULL,
-    fives      INTEGER NOT NULL,
-    sixes      INTEGER NOT NULL,
-    PRIMARY KEY (guild_id, user_id, secret)
-);
 
 CREATE TABLE scene_circumstances (
     guild_id    INTEGER NOT NULL,
