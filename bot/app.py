@@ -20,7 +20,7 @@ from bot.cogs.characters import (
     SheetCommands,
 )
 from bot.cogs.conflict import ConflictCog, ConflictMoves
-from bot.cogs.dice import Dice
+from bot.cogs.dice import Dice, SavedRolls
 from bot.cogs.help import Help
 from bot.cogs.history import History
 from bot.cogs.odds import Odds
@@ -35,6 +35,7 @@ from storage import Storage
 
 COGS: tuple[CogFactory, ...] = (
     Dice,
+    SavedRolls,
     Odds,
     CharacterCommands,
     HeroBuilder,

@@ -27,6 +27,7 @@ from storage.postgres import PgDatabase, PgTransactionSession
 from storage.refused import RefusedChannelRepository
 from storage.requests import RequestRepository
 from storage.rolls import RollLog
+from storage.saved_rolls import SavedRollRepository
 from storage.scenes import SceneRepository
 from storage.session import Session
 from storage.settings import SettingsRepository
@@ -56,6 +57,7 @@ class Repositories:
         self.moves = MoveRepository(session)
         self.journal = JournalRepository(session)
         self.refused = RefusedChannelRepository(session)
+        self.saved_rolls = SavedRollRepository(session)
 
 
 class Storage(Repositories):

@@ -235,6 +235,23 @@ CREATE TABLE roll_totals (
     PRIMARY KEY (guild_id, user_id, secret)
 );
 
+CREATE TABLE saved_rolls (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id      INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    name          TEXT    NOT NULL,
+    name_key      TEXT    NOT NULL,
+    stat          TEXT    NOT NULL,
+    traits        INTEGER NOT NULL,
+    tool          INTEGER NOT NULL,
+    modifier      INTEGER NOT NULL,
+    difficulty    INTEGER NOT NULL,
+    label         TEXT,
+    UNIQUE (guild_id, character_id, name_key),
+    FOREIGN KEY (guild_id, character_id)
+        REFERENCES characters (guild_id, id) ON DELETE CASCADE
+);
+
 CREATE TABLE scene_circumstances (
     guild_id    INTEGER NOT NULL,
     channel_id  INTEGER NOT NULL,
