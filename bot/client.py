@@ -26,10 +26,12 @@ from bot.config import Settings
 from bot.errors import DM_REFUSAL, on_app_command_error
 from bot.health import HealthServer
 from bot.moves.service import ConflictFlow
+from bot.render.dice import PLAIN_FACES, use_faces
 from bot.render.portrait_reader import PortraitReader
 from bot.rest_watch import watch
 from bot.web.server import WebServer, public_url
 from bot.workers.catchup import CatchUp
+from bot.workers.emojis import dice_faces
 from bot.workers.pacing import Pacer
 from bot.workers.upkeep import Upkeep
 from storage import Storage
@@ -190,6 +192,7 @@ class MistbornClient(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.load_cogs()
+        use_faces(await dice_faces(self) if self.settings.dice_emojis else PLAIN_FACES)
         self.admission.start()
         if self.web_server is not None:
             await self.web_server.start()
@@ -300,6 +303,7 @@ class MistbornClient(commands.Bot):
             await self.web_server.stop()
         if self.health_server is not None:
             await self.health_server.stop()
+        use_faces(PLAIN_FACES)
         await super().close()
 
 
