@@ -73,9 +73,20 @@ async def test_another_applications_emojis_are_refused(h: Harness) -> None:
 
 
 async def test_answers_hold_to_discords_description(h: Harness) -> None:
-    made = await h.bot.create_application_emoji(name="die_one", image=png())
     app = h.world.application_id
+    uri = "data:image/png;base64," + base64.b64encode(png()).decode()
+    listing = "/applications/{application_id}/emojis"
+    one = "/applications/{application_id}/emojis/{emoji_id}"
+    made = await h.bot.http.request(
+        Route("POST", "/applications/{a}/emojis", a=app), json={"name": "d1", "image": uri}
+    )
+    assert problems(made, response_schema(listing, "post", "201")) == []
+    at = Route("GET", "/applications/{a}/emojis/{e}", a=app, e=made["id"])
+    assert problems(await h.bot.http.request(at), response_schema(one)) == []
     listed = await h.bot.http.request(Route("GET", "/applications/{a}/emojis", a=app))
-    one = await h.bot.http.request(Route("GET", "/applications/{a}/emojis/{e}", a=app, e=made.id))
-    assert problems(listed, response_schema("/applications/{application_id}/emojis")) == []
-    assert problems(one, response_schema("/applications/{application_id}/emojis/{emoji_id}")) == []
+    assert problems(listed, response_schema(listing)) == []
+    renamed = await h.bot.http.request(
+        Route("PATCH", "/applications/{a}/emojis/{e}", a=app, e=made["id"]), json={"name": "d_one"}
+    )
+    assert problems(renamed, response_schema(one, "patch")) == [] and renamed["name"] == "d_one"
+    assert h.violations == []
