@@ -88,6 +88,7 @@ class Backend(Protocol):
     scheduled_events: dict[int, JSON]
     app_emojis: dict[int, JSON]
     emoji_images: dict[int, bytes]
+    poll_votes: dict[int, dict[int, set[int]]]
 
     @property
     def gateway_url(self) -> str: ...

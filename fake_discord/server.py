@@ -60,6 +60,8 @@ class FakeDiscord:
         """The application's own emojis by id (``fake_discord.emoji_routes``)."""
         self.emoji_images: dict[int, bytes] = {}
         """Each application emoji's picture, as uploaded."""
+        self.poll_votes: dict[int, dict[int, set[int]]] = {}
+        """Who voted for what: by poll message id, then answer id (``fake_discord.poll_routes``)."""
         self.violations: list[Violation] = []
         self.requests: deque[str] = deque(maxlen=10_000)
         self.faults: list[request_guards.Fault] = []

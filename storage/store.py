@@ -31,6 +31,7 @@ from storage.saved_rolls import SavedRollRepository
 from storage.scenes import SceneRepository
 from storage.session import Session
 from storage.settings import SettingsRepository
+from storage.time_polls import TimePollRepository
 from storage.web import WebRepository
 
 
@@ -58,6 +59,7 @@ class Repositories:
         self.journal = JournalRepository(session)
         self.refused = RefusedChannelRepository(session)
         self.saved_rolls = SavedRollRepository(session)
+        self.time_polls = TimePollRepository(session)
 
 
 class Storage(Repositories):

@@ -277,6 +277,21 @@ CREATE INDEX table_sessions_by_channel ON table_sessions (guild_id, channel_id, 
 
 CREATE UNIQUE INDEX table_sessions_open ON table_sessions (guild_id, channel_id) WHERE ended_at IS NULL;
 
+CREATE TABLE time_polls (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id     INTEGER NOT NULL,
+    channel_id   INTEGER NOT NULL,
+    message_id   INTEGER NOT NULL,
+    title        TEXT    NOT NULL,
+    starts       TEXT    NOT NULL,
+    zone         TEXT    NOT NULL,
+    closes_at    TEXT    NOT NULL,
+    state        TEXT    NOT NULL CHECK (state IN ('open', 'closing', 'tied', 'done')),
+    UNIQUE (guild_id, message_id)
+);
+
+CREATE INDEX time_polls_open ON time_polls (state, closes_at);
+
 CREATE TABLE web_link_uses (
     nonce       TEXT NOT NULL PRIMARY KEY,
     expires_at  TEXT NOT NULL
