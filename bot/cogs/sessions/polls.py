@@ -11,7 +11,6 @@ poll's state moves once (``TimePollRepository.claim``), so of several processes 
 one, one acts. The Narrator may close it early ("Close the poll now": Discord's ``expire``).
 """
 
-import asyncio
 import logging
 import re
 from datetime import datetime, timedelta
@@ -28,6 +27,7 @@ from bot.errors import BotError, answer_error
 from bot.inputs.times import parse_start, parse_zone
 from bot.render.cards import INFO, SUCCESS, Layout, button_rows, card, card_view
 from bot.render.common import plain
+from bot.workers.repeating import Repeating
 from rules.time_poll import leaders
 from storage import Storage
 from storage.sql import utc_now
@@ -135,29 +135,21 @@ def pick_card(poll: TimePoll, places: tuple[int, ...], counts: list[int], why: s
     )
 
 
-class PollWatch:
+class PollWatch(Repeating):
     """Reads the polls Discord has closed and settles each once (the cog starts it when ready)."""
 
+    name = "time-polls"
+
     def __init__(self, client: discord.Client, storage: Storage) -> None:
+        super().__init__(EVERY)
         self.client = client
         self.storage = storage
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._loop(), name="time-polls")
-
-    def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("Could not look at the polls for the next night now")
-            await asyncio.sleep(EVERY)
+    async def once(self) -> None:
+        try:
+            await self.sweep()
+        except Exception:
+            log.exception("Could not look at the polls for the next night now")
 
     async def sweep(self) -> None:
         """Settle every poll of this process's servers that Discord has closed."""

@@ -56,6 +56,13 @@ async def time_passes(env: BotEnv) -> None:
     await env.storage.time_polls.close_early(env.guild_id, poll.id, datetime.now(UTC))
 
 
+async def closes(env: BotEnv) -> None:
+    """Discord closes the poll and the bot's next look at its polls comes."""
+    await end_poll(env.harness.fake, the_poll(env))
+    await time_passes(env)
+    await sweep(env)
+
+
 async def sweep(env: BotEnv) -> None:
     cog = env.bot.get_cog("SessionCommands")
     assert isinstance(cog, SessionCommands)
@@ -88,9 +95,7 @@ async def test_the_winner_of_the_poll_becomes_the_servers_event(bot_env: BotEnv)
     await votes(env, ("player1", [2]), ("player2", [2, 3]), ("narrator", [1]))
     await sweep(env)
     assert env.harness.fake.scheduled_events == {}  # still open: nothing yet
-    await end_poll(env.harness.fake, the_poll(env))
-    await time_passes(env)
-    await sweep(env)
+    await closes(env)
     [event] = env.harness.fake.scheduled_events.values()
     assert event["name"] == "Next session: The Keep"
     assert event["scheduled_start_time"].startswith(SECOND.replace(" ", "T"))
@@ -118,9 +123,7 @@ async def test_a_tie_is_the_narrators_to_pick_once(bot_env: BotEnv) -> None:
     await give_bot(env, MANAGE_EVENTS)
     await env.slash(POLL)
     await votes(env, ("player1", [1]), ("player2", [3]))
-    await end_poll(env.harness.fake, the_poll(env))
-    await time_passes(env)
-    await sweep(env)
+    await closes(env)
     assert env.harness.fake.scheduled_events == {}
     [shown] = said(env, "the Narrator picks")
     tie = copy.deepcopy(shown)  # as first shown: a second Narrator's screen still has the buttons
@@ -153,9 +156,7 @@ async def test_nobody_voting_schedules_nothing_and_says_so(bot_env: BotEnv) -> N
     env = bot_env
     await give_bot(env, MANAGE_EVENTS)
     await env.slash(POLL)
-    await end_poll(env.harness.fake, the_poll(env))
-    await time_passes(env)
-    await sweep(env)
+    await closes(env)
     assert env.harness.fake.scheduled_events == {} and said(env, "Nobody voted")
 
 
@@ -163,9 +164,7 @@ async def test_without_manage_events_the_narrator_picks_again_once_fixed(bot_env
     env = bot_env
     await env.slash(POLL)
     await votes(env, ("player1", [2]))
-    await end_poll(env.harness.fake, the_poll(env))
-    await time_passes(env)
-    await sweep(env)
+    await closes(env)
     [again] = said(env, "Manage Events")
     await give_bot(env, MANAGE_EVENTS)
     picked = await env.harness.click(str(controls(again)[0]["label"]), message=again, user="narrator")
