@@ -97,7 +97,7 @@ async def post_poll(interaction: Interaction, typed: list[str], zone: str, hours
         title=title,
         starts=tuple(s.at for s in starts),
         zone=starts[0].zone,
-        closes_at=closes,
+        closes_at=message.poll.expires_at if message.poll and message.poll.expires_at else closes,
     )
     view = discord.ui.View(timeout=None)
     view.add_item(close_button(kept.id))
