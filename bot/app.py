@@ -21,7 +21,7 @@ from bot.cogs.characters import (
 )
 from bot.cogs.conflict import ConflictCog, ConflictMoves
 from bot.cogs.conflict.questions import asked_again, board_buttons
-from bot.cogs.dice import Dice
+from bot.cogs.dice import Dice, SavedRolls
 from bot.cogs.help import Help
 from bot.cogs.history import History
 from bot.cogs.odds import Odds
@@ -37,6 +37,7 @@ from storage import Storage
 
 COGS: tuple[CogFactory, ...] = (
     Dice,
+    SavedRolls,
     Odds,
     CharacterCommands,
     HeroBuilder,

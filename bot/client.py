@@ -27,12 +27,14 @@ from bot.admission import BUSY, Admission
 from bot.config import Settings
 from bot.errors import DM_REFUSAL, on_app_command_error
 from bot.health import HealthServer
+from bot.render.dice import PLAIN_FACES, use_faces
 from bot.render.portrait_reader import PortraitReader
 from bot.rest_watch import watch
 from bot.served import served_guild_id, usable_anywhere
 from bot.web.server import WebServer, public_url
 from bot.workers.catchup import CatchUp
 from bot.workers.conflicts import ConflictPrompts, ConflictWorkers
+from bot.workers.emojis import dice_faces
 from bot.workers.pacing import Pacer
 from bot.workers.upkeep import Upkeep
 from storage import Storage
@@ -198,6 +200,7 @@ class MistbornClient(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.load_cogs()
+        use_faces(await dice_faces(self) if self.settings.dice_emojis else PLAIN_FACES)
         self.admission.start()
         if self.web_server is not None:
             await self.web_server.start()
@@ -308,6 +311,7 @@ class MistbornClient(commands.Bot):
             await self.web_server.stop()
         if self.health_server is not None:
             await self.health_server.stop()
+        use_faces(PLAIN_FACES)
         await super().close()
 
 

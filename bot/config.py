@@ -102,6 +102,11 @@ class Settings(BaseSettings):
     """Days a roll stays in the log (``/history rolls``); 0 keeps every roll. The fairness
     report counts every roll ever made either way (``bot.workers.upkeep``)."""
 
+    dice_emojis: bool = True
+    """Write dice on Discord as the app's own emojis, uploaded once by the bot at start if
+    missing (``bot.workers.emojis``); off: as text ("**3** 6✦"). The offline console always
+    writes text."""
+
     console_log: Path | None = None
     """Where the offline console writes the log (warnings such as discord.py's "Can't keep
     up"); only errors also reach the screen. Unset: ``console.log`` beside the database."""

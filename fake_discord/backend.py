@@ -86,6 +86,9 @@ class Backend(Protocol):
     dm_channels: dict[int, int]
     webhooks: dict[int, JSON]
     scheduled_events: dict[int, JSON]
+    app_emojis: dict[int, JSON]
+    emoji_images: dict[int, bytes]
+    poll_votes: dict[int, dict[int, set[int]]]
 
     @property
     def gateway_url(self) -> str: ...

@@ -72,7 +72,8 @@ async def run_offline(
     the same members, each by name (``seated_members``), so a mention of one shows who it is."""
     seats = settings.db_path.parent / "console-members"
     world = offline_world(user=user, narrator=narrator, seated=seated_members(seats))
-    local = settings.model_copy(update={"dev_guild_id": world.guild.id})
+    # The console draws text: the dice too, never the app's emojis (bot.workers.emojis).
+    local = settings.model_copy(update={"dev_guild_id": world.guild.id, "dice_emojis": False})
     if local.web_port is None:  # the web view is on in the console: /web gives its link
         local = local.model_copy(update={"web_port": 0})
     async with await Storage.open(settings.db_path) as storage:

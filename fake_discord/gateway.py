@@ -39,12 +39,17 @@ OnOp = Callable[[web.WebSocketResponse, int, JSON], Awaitable[None]]
 
 GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 9, 1 << 12
 MESSAGE_EVENTS = frozenset({"MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE"})
+GUILD_MESSAGE_POLLS, DIRECT_MESSAGE_POLLS = 1 << 24, 1 << 25
+POLL_EVENTS = frozenset({"MESSAGE_POLL_VOTE_ADD", "MESSAGE_POLL_VOTE_REMOVE"})
 
 
 def wanted(event: str, data: JSON, intents: int) -> bool:
     """Whether a session that identified with ``intents`` gets ``event``: Discord sends message
     events only to a client that asked for them (GUILD_MESSAGES in servers, DIRECT_MESSAGES in DMs);
+    votes in polls only to one that asked for those (GUILD_MESSAGE_POLLS, DIRECT_MESSAGE_POLLS);
     the other events the fake sends need the GUILDS intent or none."""
+    if event in POLL_EVENTS:
+        return bool(intents & (GUILD_MESSAGE_POLLS if data.get("guild_id") else DIRECT_MESSAGE_POLLS))
     if event not in MESSAGE_EVENTS:
         return True
     return bool(intents & (GUILD_MESSAGES if data.get("guild_id") else DIRECT_MESSAGES))

@@ -13,6 +13,7 @@ from typing import Any
 
 from fake_discord.layout import message_text
 from fake_discord.payloads import APPLICATION_COMMAND
+from fake_discord.polls import poll_json
 from fake_discord.world import World
 from fake_discord.world_json import TIMESTAMP, user_json
 
@@ -75,6 +76,8 @@ def message_json(
     }
     if guild_id is not None:
         data["guild_id"] = str(guild_id)
+    if body.get("poll"):
+        data["poll"] = poll_json(body["poll"])
     if webhook is not None:
         data["webhook_id"] = webhook["id"]
     if trigger is not None:

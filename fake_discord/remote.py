@@ -76,7 +76,10 @@ async def serve(args: argparse.Namespace, make: MakeBot = make_bot) -> None:
     for host in (args.api, args.gateway):
         if "://127.0.0.1:" not in host:
             raise SystemExit(f"refusing to connect anywhere but 127.0.0.1: {host}")
-    settings = Settings(token=None, db_path=args.db, dev_guild_id=args.guild, _env_file=None)
+    # Dice as text, as the in-process tests have them (testbed.bot_env.make_settings).
+    settings = Settings(
+        token=None, db_path=args.db, dev_guild_id=args.guild, dice_emojis=False, _env_file=None
+    )
     rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()

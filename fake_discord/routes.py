@@ -17,9 +17,11 @@ from aiohttp import web
 from fake_discord.backend import Backend
 from fake_discord.channel_access import closed
 from fake_discord.channel_routes import channel_message, channel_messages, pins
+from fake_discord.emoji_routes import application_emoji, application_emojis
 from fake_discord.event_routes import scheduled_events
 from fake_discord.layout import edit_problems
 from fake_discord.payloads import EPHEMERAL, LOADING
+from fake_discord.poll_routes import answer_voters, expire
 from fake_discord.records import InteractionRecord, clock
 from fake_discord.responses import (
     check_message,
@@ -323,6 +325,13 @@ _TABLE: list[tuple[str, str, Handler]] = [
     ("DELETE", r"/channels/(\d+)/messages/pins/(\d+)", pins),
     ("PUT", r"/channels/(\d+)/pins/(\d+)", pins),
     ("DELETE", r"/channels/(\d+)/pins/(\d+)", pins),
+    ("POST", r"/channels/(\d+)/polls/(\d+)/expire", expire),
+    ("GET", r"/channels/(\d+)/polls/(\d+)/answers/(\d+)", answer_voters),
+    ("GET", r"/applications/(\d+)/emojis", application_emojis),
+    ("POST", r"/applications/(\d+)/emojis", application_emojis),
+    ("GET", r"/applications/(\d+)/emojis/(\d+)", application_emoji),
+    ("PATCH", r"/applications/(\d+)/emojis/(\d+)", application_emoji),
+    ("DELETE", r"/applications/(\d+)/emojis/(\d+)", application_emoji),
     ("GET", r"/guilds/(\d+)/scheduled-events", scheduled_events),
     ("POST", r"/guilds/(\d+)/scheduled-events", scheduled_events),
 ]

@@ -56,6 +56,12 @@ class FakeDiscord:
         """Channel webhooks by id (``fake_discord.webhook_routes``), tokens included."""
         self.scheduled_events: dict[int, JSON] = {}
         """Guild scheduled events by id (``fake_discord.event_routes``)."""
+        self.app_emojis: dict[int, JSON] = {}
+        """The application's own emojis by id (``fake_discord.emoji_routes``)."""
+        self.emoji_images: dict[int, bytes] = {}
+        """Each application emoji's picture, as uploaded."""
+        self.poll_votes: dict[int, dict[int, set[int]]] = {}
+        """Who voted for what: by poll message id, then answer id (``fake_discord.poll_routes``)."""
         self.violations: list[Violation] = []
         self.requests: deque[str] = deque(maxlen=10_000)
         self.faults: list[request_guards.Fault] = []

@@ -12,6 +12,7 @@ from typing import Any
 
 from fake_discord import modal_parts, uploads
 from fake_discord.layout import interactive_rows, is_layout, layout_problems, message_text
+from fake_discord.polls import poll_problems
 
 JSON = dict[str, Any]
 
@@ -176,6 +177,7 @@ def validate_message(payload: JSON, *, creating: bool = True) -> list[str]:
     else:
         problems += _validate_rows(components)
     problems += _mention_lists(payload.get("allowed_mentions"))
+    problems += poll_problems(payload.get("poll")) if creating else []
     attachments = payload.get("attachments") or []
     if creating and not (content or embeds or components or attachments or payload.get("poll")):
         problems.append("cannot send an empty message (no content, embeds, components or files)")

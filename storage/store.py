@@ -27,9 +27,11 @@ from storage.postgres import PgDatabase, PgTransactionSession
 from storage.refused import RefusedChannelRepository
 from storage.requests import RequestRepository
 from storage.rolls import RollLog
+from storage.saved_rolls import SavedRollRepository
 from storage.scenes import SceneRepository
 from storage.session import Session
 from storage.settings import SettingsRepository
+from storage.time_polls import TimePollRepository
 from storage.web import WebRepository
 
 
@@ -56,6 +58,8 @@ class Repositories:
         self.moves = MoveRepository(session)
         self.journal = JournalRepository(session)
         self.refused = RefusedChannelRepository(session)
+        self.saved_rolls = SavedRollRepository(session)
+        self.time_polls = TimePollRepository(session)
 
 
 class Storage(Repositories):

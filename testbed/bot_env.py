@@ -82,10 +82,14 @@ class BotEnv:
     db_path: Path
     sync_global: bool = False
     web_port: int | None = None
+    dice_emojis: bool = False
 
     def new_bot(self, seed: int = SEED) -> MistbornBot:
+        settings = make_settings(
+            self.db_path, self.world.guild.id, web_port=self.web_port, dice_emojis=self.dice_emojis
+        )
         return MistbornBot(
-            settings=make_settings(self.db_path, self.world.guild.id, web_port=self.web_port),
+            settings=settings,
             storage=self.storage,
             rng=random.Random(seed),
             sync_global=self.sync_global,
@@ -155,9 +159,19 @@ def refused(reply: InteractionRecord) -> bool:
     return reply.ephemeral and not reply.embeds and not card
 
 
-def make_settings(db_path: Path, guild_id: int, *, web_port: int | None = None) -> Settings:
-    """The test bot's settings; with ``web_port`` it serves the web view there (0: a free port)."""
-    return Settings(token=None, db_path=db_path, dev_guild_id=guild_id, web_port=web_port, _env_file=None)
+def make_settings(
+    db_path: Path, guild_id: int, *, web_port: int | None = None, dice_emojis: bool = False
+) -> Settings:
+    """The test bot's settings; with ``web_port`` it serves the web view there (0: a free port).
+    Dice are written as text unless a test asks for the app's emojis (``dice_emojis``)."""
+    return Settings(
+        token=None,
+        db_path=db_path,
+        dev_guild_id=guild_id,
+        web_port=web_port,
+        dice_emojis=dice_emojis,
+        _env_file=None,
+    )
 
 
 def table_world() -> World:
@@ -182,6 +196,7 @@ async def running_bot_env(
     messages: Mapping[int, JSON] | None = None,
     limits: Limits | None = None,
     web_port: int | None = None,
+    dice_emojis: bool = False,
 ) -> AsyncIterator[BotEnv]:
     """Open the database at `db_path` and connect our bot to a new fake Discord hosting `world`.
 
@@ -193,7 +208,7 @@ async def running_bot_env(
     env: BotEnv | None = None
 
     def make_bot() -> MistbornBot:
-        settings = make_settings(db_path, world.guild.id, web_port=web_port)
+        settings = make_settings(db_path, world.guild.id, web_port=web_port, dice_emojis=dice_emojis)
         return MistbornBot(
             settings=settings, storage=storage, rng=random.Random(seed), sync_global=sync_global
         )
@@ -204,7 +219,7 @@ async def running_bot_env(
             if messages:
                 fake = harness.fake
                 fake.messages = {**copy.deepcopy(dict(messages)), **fake.messages}
-            env = BotEnv(harness, harness.bot, storage, world, db_path, sync_global, web_port)
+            env = BotEnv(harness, harness.bot, storage, world, db_path, sync_global, web_port, dice_emojis)
             yield env
             assert not harness.violations, harness.violations
     finally:

@@ -20,11 +20,13 @@ from rules.character import METALS, Character, PowerType
 from rules.character.stats import rollable_names
 from rules.errors import RulesError
 from rules.naming import find_named, name_matches
+from storage import StoredCharacter
 from storage.errors import StorageError
 
 Choice = app_commands.Choice
 T = TypeVar("T")
 ADDED_WITH = {
+    "saved roll": "/rolls save",
     "Power": "/edit power-add",
     "Stunt": "/edit stunt-add",
     "Prop": "/edit prop-add",
@@ -63,7 +65,7 @@ def find_text(items: Sequence[str], typed: str, what: str, owner: str) -> int:
     return find_one(items, typed, lambda item: item, what, owner)
 
 
-async def sheet_in_option(interaction: Interaction, *options: str) -> Character | None:
+async def stored_in_option(interaction: Interaction, *options: str) -> StoredCharacter | None:
     """The sheet named by the first of ``options`` that was filled in, else the active one.
 
     Suggestions are best effort: a name that finds nothing (yet) suggests nothing, and neither
@@ -73,7 +75,7 @@ async def sheet_in_option(interaction: Interaction, *options: str) -> Character 
         typed = getattr(interaction.namespace, option, None)
         if isinstance(typed, str) and typed.strip():
             try:
-                return (await find_character(interaction, typed)).character
+                return await find_character(interaction, typed)
             except (BotError, RulesError, StorageError):
                 return None
     try:
@@ -83,7 +85,13 @@ async def sheet_in_option(interaction: Interaction, *options: str) -> Character 
         return None
     if stored is None:
         return None
-    return stored.character if caller.can_read(stored.character, stored.revealed) else None
+    return stored if caller.can_read(stored.character, stored.revealed) else None
+
+
+async def sheet_in_option(interaction: Interaction, *options: str) -> Character | None:
+    """The sheet of :func:`stored_in_option`, for suggesting its parts."""
+    stored = await stored_in_option(interaction, *options)
+    return stored.character if stored is not None else None
 
 
 def matching(values: Iterable[str], current: str) -> list[Choice[str]]:

@@ -35,6 +35,7 @@ from bot.render.conflict_events import (
     plural,
 )
 from bot.render.conflict_status import defence_prompt, status_embed, summary_embed
+from bot.render.dice import faces_in_use
 from bot.render.sheet import embed_units, fit_embed
 from bot.render.visibility import FULL, Visibility
 from rules.conflict import Conflict, Event, Phase, Side, Waiting, waiting
@@ -118,5 +119,6 @@ def events_embed(
         step = next_step_line(conflict, last if isinstance(last, Waiting) else waiting(conflict), view=view)
     embed.add_field(name="Next", value=fit(step, FIELD_VALUE_LIMIT), inline=False)
     room = min(DESCRIPTION_LIMIT, limit - embed_units(embed))
-    embed.description = tail(event_lines(conflict, events, view), max(room, 1)) or about(conflict)
+    lines = event_lines(conflict, events, view, faces_in_use())
+    embed.description = tail(lines, max(room, 1)) or about(conflict)
     return fit_embed(embed, limit)

@@ -28,7 +28,7 @@ from bot.render.conflict_words import (
     plural,
     who,
 )
-from bot.render.dice import decision_text, faces_text, outcome_text
+from bot.render.dice import PLAIN_FACES, DiceFaces, decision_text, faces_text, outcome_text
 from bot.render.visibility import FULL, Visibility
 from rules.conflict import ActionKind, Conflict, EndReason, Event, Pile, Side, Waiting
 from rules.conflict import events as ev
@@ -120,22 +120,23 @@ def _defended(c: Conflict, e: ev.Defended, v: Visibility) -> str:
     return f"{does(c, e.participant, 'defends')} with {pile_dice(e.dice, e.pile)} ({e.left} left)"
 
 
-def roll_text(name: str, reading: Reading, many: bool = False) -> str:
+def roll_text(name: str, reading: Reading, many: bool = False, faces: DiceFaces = PLAIN_FACES) -> str:
     """ "**Thorrow** rolls **3** **3** 6✦ 6✦ 1 2 (Result 3, 2 Nudges)": dice thrown in the open;
     a group rolls in the plural ("**House guards** roll", docs/rulings.md §8.2)."""
     result = f"Result {reading.result}" if reading.has_set else "no matching set"
     rolls = verb("rolls", many)
-    return f"{name} {rolls} {faces_text(reading)} ({result}, {plural(reading.tiebreak_nudges, 'Nudge')})"
+    dice = faces_text(reading, faces)
+    return f"{name} {rolls} {dice} ({result}, {plural(reading.tiebreak_nudges, 'Nudge')})"
 
 
-def _resolved(c: Conflict, e: ev.Resolved) -> str:
+def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces) -> str:
     contest = e.contest
     attacker, target = who(c, e.attacker), who(c, e.target)
-    line = roll_text(attacker, contest.acting, is_group(c, e.attacker))
+    line = roll_text(attacker, contest.acting, is_group(c, e.attacker), faces)
     if contest.acting.difficulty > 1:
         line += f" against Difficulty {contest.acting.difficulty}"
     opposing = contest.opposing
-    line += f"; {roll_text(target, opposing, is_group(c, e.target))}" if opposing is not None else ""
+    line += f"; {roll_text(target, opposing, is_group(c, e.target), faces)}" if opposing is not None else ""
     if contest.winner is ContestSide.ACTING:
         verdict = does(c, e.attacker, "succeeds")
     elif contest.winner is None:
@@ -239,8 +240,9 @@ def ended_text(e: ev.ConflictEnded) -> str:
     return f"The {side.label} {verb} defeated after {rounds}: the Conflict is over"
 
 
-def event_line(c: Conflict, event: Event, view: Visibility = FULL) -> str:
-    """One event in a short line, with the numbers ``view`` may show."""
+def event_line(c: Conflict, event: Event, view: Visibility = FULL, faces: DiceFaces = PLAIN_FACES) -> str:
+    """One event in a short line, with the numbers ``view`` may show; dice written as ``faces``
+    write them (text for the journal, the app's emojis on Discord's messages)."""
     match event:
         case ev.Declared():
             return _declared(c, event, view)
@@ -253,7 +255,7 @@ def event_line(c: Conflict, event: Event, view: Visibility = FULL) -> str:
         case ev.Defended():
             return _defended(c, event, view)
         case ev.Resolved():
-            return _resolved(c, event)
+            return _resolved(c, event, faces)
         case ev.NudgesSpent():
             return _nudges(c, event)
         case ev.DamageDealt():
@@ -317,6 +319,8 @@ def _roster_line(c: Conflict, event: Event, v: Visibility) -> str:
     return "Something happened."
 
 
-def event_lines(conflict: Conflict, events: Sequence[Event], view: Visibility = FULL) -> list[str]:
+def event_lines(
+    conflict: Conflict, events: Sequence[Event], view: Visibility = FULL, faces: DiceFaces = PLAIN_FACES
+) -> list[str]:
     """One line per event, leaving out the trailing ``Waiting`` (shown as the next step)."""
-    return [event_line(conflict, e, view) for e in events if not isinstance(e, Waiting)]
+    return [event_line(conflict, e, view, faces) for e in events if not isinstance(e, Waiting)]

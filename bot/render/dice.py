@@ -4,8 +4,11 @@ Labels and names are user text: each is made inert here (``plain``), in headings
 roller's line too, before it is clipped (``fit`` never cuts an escape in half).
 """
 
-from collections.abc import Collection
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Literal
 
 from bot.render.cards import FAILURE, INFO, NEUTRAL, SUCCESS, Card, card, line
 from bot.render.common import TITLE_LIMIT, fit, percent, plain
@@ -32,17 +35,102 @@ def pool_breakdown(pool: Pool) -> str:
     return text
 
 
-def faces_text(reading: Reading) -> str:
-    """The dice as thrown: the Result's set in bold, 6s marked as Nudges (struck for Extras)."""
-    shown = []
-    for face in reading.faces:
-        if face == 6:
-            shown.append("~~6~~" if reading.extra else "6✦")
-        elif face == reading.result:
-            shown.append(f"**{face}**")
-        else:
-            shown.append(str(face))
-    return " ".join(shown)
+Look = Literal["die", "set", "nudge", "six"]
+"""How one face shows: a die outside the Result's set, one in it, a 6 that is a Nudge, and an
+Extra's 6, which is none (docs/rulings.md §2.1, §2.11)."""
+PLAIN_LOOKS: dict[Look, str] = {"die": "{n}", "set": "**{n}**", "nudge": "6✦", "six": "~~6~~"}
+"""Each look in text: the Result's set in bold, a Nudge marked, an Extra's 6 struck."""
+EMOJI_VERSION = 1
+"""Part of each face's emoji name: a new drawing of the faces takes a new number, so its
+emojis are uploaded beside the old ones rather than mistaken for them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One die as a roll shows it: its number and its look."""
+
+    number: int
+    look: Look
+
+    @property
+    def plain(self) -> str:
+        return PLAIN_LOOKS[self.look].format(n=self.number)
+
+    @property
+    def emoji_name(self) -> str:
+        """The app's emoji for this face ("mab1_d3_set"): 2-32 letters, digits and underscores."""
+        look = "" if self.look == "die" else f"_{self.look}"
+        return f"mab{EMOJI_VERSION}_d{self.number}{look}"
+
+
+FACES: tuple[Face, ...] = (
+    *(Face(n, "die") for n in range(1, 6)),
+    *(Face(n, "set") for n in range(1, 6)),
+    Face(6, "nudge"),
+    Face(6, "six"),
+)
+"""Every face a roll can show: 1-5 in or out of the Result's set (a 6 never counts in it), and
+the 6 as a Nudge or as an Extra's."""
+
+
+def face_of(number: int, reading: Reading) -> Face:
+    if number == 6:
+        return Face(6, "six" if reading.extra else "nudge")
+    return Face(number, "set" if number == reading.result else "die")
+
+
+@dataclass(frozen=True)
+class DiceFaces:
+    """How faces are written: the app's own emojis (``<:mab1_d3:…>``) where it has them,
+    else as text (:data:`PLAIN_LOOKS`)."""
+
+    emojis: Mapping[Face, str] = field(default_factory=dict)
+
+    def write(self, face: Face) -> str:
+        return self.emojis.get(face, face.plain)
+
+
+PLAIN_FACES = DiceFaces()
+_in_use = PLAIN_FACES
+
+
+def use_faces(faces: DiceFaces) -> None:
+    """Set how this process's cards write dice (``bot.workers.emojis`` at start): the app's
+    emojis are the same in every server and DM, so this is one value for the whole process,
+    read where a card for Discord is drawn (:func:`faces_in_use`), never by the journal, the
+    web view or the console, which write text."""
+    global _in_use
+    _in_use = faces
+
+
+def faces_in_use() -> DiceFaces:
+    return _in_use
+
+
+def faces_text(reading: Reading, faces: DiceFaces = PLAIN_FACES) -> str:
+    """The dice as thrown: the Result's set in bold, 6s marked as Nudges (struck for Extras), or
+    each as the app's emoji for it (``faces``)."""
+    return " ".join(faces.write(face_of(number, reading)) for number in reading.faces)
+
+
+_TOKEN = r"(?:\*\*[1-5]\*\*|[1-5]|6✦|~~6~~)"
+_JOURNALED = re.compile(
+    rf": (?P<dice>{_TOKEN}(?: {_TOKEN})*)"
+    r" (?P<tail>\((?:Result \d+|no matching set), (?:success|failure), Outcome [+-]\d+\)(?: \(secret\))?)$"
+)
+_BY_PLAIN = {face.plain: face for face in FACES}
+
+
+def with_faces(line: str, faces: DiceFaces) -> str:
+    """A journal's roll line ("Vin rolled Wits: **3** **3** 1 (Result 3, …)", written in text by
+    ``bot.records``) with its dice written as ``faces`` write them: for the recap card.
+    Only the dice just before the line's closing figures are read as dice, so digits in a
+    label never are."""
+    found = _JOURNALED.search(line)
+    if found is None or not faces.emojis:
+        return line
+    dice = " ".join(faces.write(_BY_PLAIN[token]) for token in found["dice"].split(" "))
+    return f"{line[: found.start()]}: {dice} {found['tail']}"
 
 
 def verdict(reading: Reading) -> str:
@@ -134,7 +222,9 @@ def reading_card(
         byline=fit(plain(roller), TITLE_LIMIT) if roller else None,
         lead=verdict(reading),
         blocks=[
-            line("Pool", pool_shown(reading, hidden)) + "\n" + line("Dice", faces_text(reading)),
+            line("Pool", pool_shown(reading, hidden))
+            + "\n"
+            + line("Dice", faces_text(reading, faces_in_use())),
             "\n".join(outcome),
             line("Circumstances", circumstances) if circumstances else "",
         ],
@@ -197,7 +287,8 @@ def contest_card(
         nudges = 0 if reading.extra else reading.tiebreak_nudges
         pool = pool_shown(reading, side in hidden)
         result = f"Result {reading.result} · Nudges {nudges}"
-        blocks.append(f"**{fit(plain(name), TITLE_LIMIT)}**\n{pool}\n{faces_text(reading)}\n{result}")
+        dice = faces_text(reading, faces_in_use())
+        blocks.append(f"**{fit(plain(name), TITLE_LIMIT)}**\n{pool}\n{dice}\n{result}")
     if circumstances:
         blocks.append(line("Circumstances", circumstances))
     return card(

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.render.cards import body_components
+from bot.render.dice import faces_in_use, with_faces
 from rules.character import CharacterKind
 from rules.journal import JournalEntry, Viewer, line_for, visible
 from rules.recap import Recap, Tally
@@ -84,7 +85,9 @@ def recap_sections(recap: Recap, title: str, *, private: bool, footer: Sequence[
         _section("Requests", recap.requests),
     ]
     if recap.best or recap.worst:
-        rolls = [f"Best: {recap.best}" if recap.best else "", f"Worst: {recap.worst}" if recap.worst else ""]
+        faces = faces_in_use()  # the journal's text, its dice as the app's emojis on Discord
+        best = f"Best: {with_faces(recap.best, faces)}" if recap.best else ""
+        rolls = [best, f"Worst: {with_faces(recap.worst, faces)}" if recap.worst else ""]
         blocks.append(f"**Rolls** ({recap.rolls})\n" + "\n".join(r for r in rolls if r))
     if recap.entries == 0:
         blocks.append("Nothing was logged in this session.")

@@ -12,7 +12,7 @@ import discord
 
 from bot.render.cards import INFO, NEUTRAL, SUCCESS, Card, Row, card, line
 from bot.render.common import TITLE_LIMIT, add_field, clip, fit, plain
-from bot.render.dice import faces_text, pool_breakdown
+from bot.render.dice import faces_in_use, faces_text, pool_breakdown
 from rules.contest import Side
 from rules.outcome import difficulty_name
 from rules.pool import Pool
@@ -127,5 +127,9 @@ def contest_roll_card(reading: Reading, *, title: str, roller: Roller) -> Card:
         accent=INFO,
         byline=fit(plain(roller.name), TITLE_LIMIT),
         lead=f"{text}. The Contest is decided once both sides have rolled.",
-        blocks=[line("Pool", pool_breakdown(reading.pool)) + "\n" + line("Dice", faces_text(reading))],
+        blocks=[
+            line("Pool", pool_breakdown(reading.pool))
+            + "\n"
+            + line("Dice", faces_text(reading, faces_in_use()))
+        ],
     )

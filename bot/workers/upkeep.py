@@ -15,11 +15,11 @@ It runs once the bot is connected, then every :data:`EVERY` seconds, a few hundr
 statement, so a roll or a move waiting for the database barely notices.
 """
 
-import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from bot.workers.repeating import Repeating
 from bot.workers.session_end import close_session
 from storage import Storage
 from storage.errors import StorageError
@@ -35,7 +35,9 @@ HANDLED_DAYS = 1
 """Days a handled interaction's id is kept: Discord's interaction tokens live 15 minutes."""
 
 
-class Upkeep:
+class Upkeep(Repeating):
+    name = "upkeep"
+
     def __init__(
         self,
         storage: Storage,
@@ -51,27 +53,16 @@ class Upkeep:
         self.session_quiet = timedelta(hours=session_quiet_hours)
         self.clock = clock
         self.wake = wake
-        self.every = EVERY
-        self._task: asyncio.Task[None] | None = None
+        super().__init__(EVERY)
 
-    def start(self) -> None:
-        """Prune now and then every :attr:`every` seconds (once, however often started)."""
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._loop(), name="upkeep")
-
-    def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                rolls, messages = await self.prune()
-                if rolls or messages:
-                    log.info("Pruned %d old roll(s) and %d delivered message(s)", rolls, messages)
-            except StorageError as error:
-                log.warning("Could not prune old rows now: %s", error)
-            await asyncio.sleep(self.every)
+    async def once(self) -> None:
+        """Prune (now, then every :attr:`every` seconds once started)."""
+        try:
+            rolls, messages = await self.prune()
+            if rolls or messages:
+                log.info("Pruned %d old roll(s) and %d delivered message(s)", rolls, messages)
+        except StorageError as error:
+            log.warning("Could not prune old rows now: %s", error)
 
     async def prune(self) -> tuple[int, int]:
         """One pass: (rolls, outbox rows) deleted."""

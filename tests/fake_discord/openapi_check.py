@@ -10,10 +10,11 @@ from typing import Any
 from fake_discord.openapi import SnowflakeValidator, pointer, registry
 
 
-def response_schema(path: str, method: str = "get") -> dict[str, Any]:
-    """The 200 answer's schema of ``method path`` (a path as the description spells it)."""
+def response_schema(path: str, method: str = "get", status: str = "200") -> dict[str, Any]:
+    """The answer's schema of ``method path`` (a path as the description spells it) with
+    ``status`` (200, or 201 for what some routes create)."""
     return {
-        "$ref": pointer("paths", path, method, "responses", "200", "content", "application/json", "schema")
+        "$ref": pointer("paths", path, method, "responses", status, "content", "application/json", "schema")
     }
 
 

@@ -20,33 +20,39 @@ the table its dice but not the ratings behind them, and is logged as secret, as 
 the full card goes where a ``/gmroll``'s does (``bot.hidden``, §7.1).
 """
 
+from dataclasses import dataclass
+
 from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
+from bot.served import guild_id_of, served_guild_id
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
+from bot.cogs.dice.rolling import answer, pool_for, roll_inputs, throw, throw_saved
 from bot.errors import BotError
-from bot.hidden import Drawn, is_hidden, show_roll, tell_narrators
-from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, at_table, named_or_active
+from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
-from bot.inputs.circumstances import Applied, applied_circumstances, scene_applied
+from bot.inputs.circumstances import Applied, applied_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.options import DIFFICULTY, TOOL, TRAITS, DiceCount, Difficulty, RollLabel, StatName, Traits
-from bot.inputs.pools import FormedPool, PoolRequest, form_pool, roll_title
+from bot.inputs.saved_rolls import SavedName, saved_roll_choices, saved_roll_named
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.reach import origin_of
-from bot.records import contest_entry, roll_entry, roll_record, sheet_change
 from bot.render.cards import Card, card_view
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
-from bot.served import channel_id_of, guild_id_of, served_guild_id
-from rules.character.stats import spend_standing, standing_available
+from bot.hidden import Drawn, is_hidden, show_roll
+from bot.records import contest_entry, sheet_change
+from bot.inputs.pools import FormedPool, PoolRequest
+from bot.records import roll_record
+from rules.character.stats import spend_standing
 from rules.contest import Side, decide
 from rules.journal import JournalEntry
 from rules.outcome import DEFAULT_DIFFICULTY
 from rules.pool import build_pool
 from rules.roll import Reading, read, roll
+from rules.saved_roll import SavedRoll
 from rules.words import is_group
 from storage import StoredCharacter
 from storage.sql import utc_now
@@ -56,6 +62,7 @@ Modifier = app_commands.Range[int, -10, 10]
 ROLL_DESCRIPTIONS = {
     "dice": "Roll this many dice (0–20; above 10 gives free Nudges)",
     "stat": "Or roll a stat or Power from the character's sheet",
+    "saved": "Or one of the character's saved rolls (`/rolls save`); options given change it",
     "character": "Whose sheet to use (default: your active character)",
     "difficulty": DIFFICULTY,
     "traits": TRAITS,
@@ -66,55 +73,56 @@ ROLL_DESCRIPTIONS = {
 }
 
 
-async def pool_for(
-    interaction: Interaction, request: PoolRequest, character: StoredCharacter | None, *, acting: bool
-) -> FormedPool:
-    """Load the sheet a request reads (the named one, else the active one) and form its pool.
-
-    Rolling for a sheet needs control of it when ``acting``; the resisting side of a Contest
-    may be any sheet the caller may read (docs/rulings.md §7.1).
-    """
-    stored = None
-    if request.from_sheet:
-        stored = await named_or_active(interaction, character)
-        who = await caller(interaction)
-        if acting:
-            who.require_control(stored.character, "roll for them")
-        else:
-            who.require_read(stored.character, stored.revealed)
-    return form_pool(request, stored)
+SAVED_ALONE = "Give `saved` alone, or `dice` or `stat`: a saved roll already says what to roll."
 
 
-NONE_APPLIED = Applied()
+@dataclass(frozen=True)
+class Asked:
+    """What ``/roll`` or ``/gmroll`` was given; an option left out is None."""
+
+    dice: int | None
+    stat: str | None
+    saved: str | None
+    character: StoredCharacter | None
+    difficulty: int | None
+    traits: int | None
+    tool: int | None
+    circumstances: int | None
+    modifier: int | None
+    label: str | None
+
+    @property
+    def level(self) -> int:
+        return self.difficulty if self.difficulty is not None else DEFAULT_DIFFICULTY
+
+    def request(self, applied: Applied) -> PoolRequest:
+        return PoolRequest(
+            self.dice, self.stat, self.traits or 0, self.tool or 0, applied.net, self.modifier or 0
+        )
+
+    def over(self, saved: SavedRoll) -> SavedRoll:
+        """``saved`` with the options given in its place (``/roll saved:Sneak difficulty:3``)."""
+        given = {"difficulty": self.difficulty, "traits": self.traits, "tool": self.tool}
+        given["modifier"] = self.modifier
+        return saved.model_copy(update={k: v for k, v in given.items() if v is not None})
 
 
-CIRCUMSTANCES_ELSEWHERE = (
-    "Circumstances are the Narrator's call in a server with the bot: leave `circumstances` out "
-    "here, or count them in `modifier`."
-)
-
-
-async def roll_circumstances(interaction: Interaction, given: int | None) -> Applied:
-    """The roll's Circumstances; where the bot serves no server there is neither a Narrator
-    nor a scene, so none apply (docs/rulings.md §1.6)."""
-    if served_guild_id(interaction) is not None:
-        return await applied_circumstances(interaction, given)
-    if given is not None:
-        raise BotError(CIRCUMSTANCES_ELSEWHERE)
-    return NONE_APPLIED
-
-
-async def roll_inputs(
-    interaction: Interaction, given: int | None, stat_only: bool, character: StoredCharacter | None
-) -> tuple[Applied, StoredCharacter | None]:
-    """The roll's Circumstances and the sheet it names. The common stat roll (``stat_only``: a
-    stat and no dice, from the caller's active sheet, with the scene's Circumstances) reads the
-    sheet, the scene and who is asking in ONE query (``at_table``); any other roll reads each
-    as it needs."""
-    if stat_only and character is None and given is None and served_guild_id(interaction) is not None:
-        table = await at_table(interaction, channel_id_of(interaction))
-        return scene_applied(table.scene), table.sheet
-    return await roll_circumstances(interaction, given), character
+async def roll_saved(interaction: Interaction, asked: Asked, *, secret: bool) -> None:
+    """``/roll saved:`` (or ``/gmroll saved:``): the saved roll of the named or active sheet,
+    with any option given in its place, rolled as the panel's button rolls it (§6.14)."""
+    assert asked.saved is not None
+    if asked.dice is not None or asked.stat is not None:
+        raise BotError(SAVED_ALONE)
+    if served_guild_id(interaction) is None:
+        raise BotError(SHEETS_ELSEWHERE)
+    stored = await named_or_active(interaction, asked.character)
+    (await caller(interaction)).require_control(stored.character, "roll for them")
+    found = await saved_roll_named(interaction, stored, asked.saved)
+    label = asked.label or found.roll.title
+    saved = asked.over(found.roll)
+    await throw_saved(
+        interaction, stored, saved, label=label, secret=secret, circumstances=asked.circumstances
+    )
 
 
 def group_side(side: FormedPool) -> bool:
@@ -126,92 +134,9 @@ class Dice(commands.Cog):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
 
-    async def _roll(
-        self,
-        interaction: Interaction,
-        request: PoolRequest,
-        character: StoredCharacter | None,
-        difficulty: int,
-        label: str | None,
-        *,
-        secret: bool = False,
-        applied: Applied = NONE_APPLIED,
-    ) -> Drawn:
-        """Roll, log and spend; return how to draw the roll's card (a secret roll's is drawn
-        twice: for the Narrator, and for the GM channel; a hidden roller's also for the table)."""
-        if served_guild_id(interaction) is None:
-            return self._roll_elsewhere(interaction, request, difficulty, label)
-        guild_id = guild_id_of(interaction)
-        formed = await pool_for(interaction, request, character, acting=True)
-        spent = (
-            spend_standing(formed.stored.character, formed.spends)
-            if formed.stored and formed.spends
-            else None
-        )
-        reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
-        origin = origin_of(interaction)
-        veiled = is_hidden(formed.stored) and not secret
-        # A hidden sheet's rolls are secret in the log (their pool shows there), as in a Conflict.
-        record = roll_record(
-            guild_id,
-            interaction.user.id,
-            reading,
-            label or formed.title,
-            origin=origin,
-            secret=secret or veiled,
-        )
-        who = formed.stored.id if formed.stored is not None else None
-        told = [
-            roll_entry(
-                record.at,
-                interaction.user.id,
-                interaction.user.display_name,
-                record.label,
-                reading,
-                secret=secret,
-                character_id=who,
-            )
-        ]
-        # Claimed with the log: the same interaction delivered twice rolls once (storage.handled).
-        if spent is not None and formed.stored is not None:
-            async with self.bot.storage.transaction() as tx:  # the spend, the log and the journal together
-                await tx.handled.claim(interaction.id)
-                await tx.characters.update(guild_id, formed.stored, spent)
-                await tx.rolls.append(record)
-                await tx.journal.add(guild_id, origin, sheet_change(record.at, formed.stored, spent) + told)
-        else:
-            await self.bot.storage.rolls.append_once(record, interaction.id, (origin, told))
-        spends = ""
-        if spent is not None and formed.spends is not None:
-            left = standing_available(spent, formed.spends)
-            spends = f"{formed.spends.label} spent: {left} left until it recovers."
-        title, roller = roll_title(formed, label), interaction.user.display_name
-        circumstances = applied.text()  # which Circumstances it carried, so the table sees why (§1.6)
-
-        def draw(table: bool = False) -> Card:
-            """``table``: a hidden roller's card for the table, without its sheet's figures."""
-            notes = [] if table or not spends else [spends]
-            note = "\n".join([*notes, "Secret roll"] if secret else notes)
-            return reading_card(
-                reading, title=title, roller=roller, circumstances=circumstances, note=note, hidden=table
-            )
-
-        return Drawn(draw, (lambda: draw(table=True)) if veiled else None)
-
-    def _roll_elsewhere(
-        self, interaction: Interaction, request: PoolRequest, difficulty: int, label: str | None
-    ) -> Drawn:
-        """A roll where the bot serves no server: bare dice, answered and not logged."""
-        if request.from_sheet:
-            raise BotError(SHEETS_ELSEWHERE)
-        formed = form_pool(request, None)
-        reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
-        title, roller = roll_title(formed, label), interaction.user.display_name
-        return Drawn(lambda: reading_card(reading, title=title, roller=roller))
-
     @app_commands.command(name="roll", description="Roll a dice pool and read the Result, Outcome and Nudges")
     @app_commands.describe(**ROLL_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=stat_choices)
+    @app_commands.autocomplete(stat=stat_choices, saved=saved_roll_choices)
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def roll_command(
@@ -219,25 +144,29 @@ class Dice(commands.Cog):
         interaction: Interaction,
         dice: DiceCount | None = None,
         stat: StatName | None = None,
+        saved: SavedName | None = None,
         character: AnyCharacter | None = None,
-        difficulty: Difficulty = DEFAULT_DIFFICULTY,
-        traits: Traits = 0,
-        tool: Net = 0,
+        difficulty: Difficulty | None = None,
+        traits: Traits | None = None,
+        tool: Net | None = None,
         circumstances: Net | None = None,
-        modifier: Modifier = 0,
+        modifier: Modifier | None = None,
         label: RollLabel | None = None,
     ) -> None:
+        asked = Asked(dice, stat, saved, character, difficulty, traits, tool, circumstances, modifier, label)
+        if saved is not None:
+            await roll_saved(interaction, asked, secret=False)
+            return
         stat_only = stat is not None and dice is None
         applied, sheet = await roll_inputs(interaction, circumstances, stat_only, character)
-        request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
-        drawn = await self._roll(interaction, request, sheet, difficulty, label, applied=applied)
-        await show_roll(interaction, self.bot.storage, drawn)
+        drawn = await throw(interaction, asked.request(applied), sheet, asked.level, label, applied=applied)
+        await answer(interaction, drawn, secret=False)
 
     @app_commands.command(
         name="gmroll", description="Narrators: a secret roll, shown only to you and the GM channel"
     )
     @app_commands.describe(**ROLL_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=stat_choices)
+    @app_commands.autocomplete(stat=stat_choices, saved=saved_roll_choices)
     @app_commands.guild_only()
     @narrator_only("make secret rolls")
     async def gmroll(
@@ -245,21 +174,24 @@ class Dice(commands.Cog):
         interaction: Interaction,
         dice: DiceCount | None = None,
         stat: StatName | None = None,
+        saved: SavedName | None = None,
         character: AnyCharacter | None = None,
-        difficulty: Difficulty = DEFAULT_DIFFICULTY,
-        traits: Traits = 0,
-        tool: Net = 0,
+        difficulty: Difficulty | None = None,
+        traits: Traits | None = None,
+        tool: Net | None = None,
         circumstances: Net | None = None,
-        modifier: Modifier = 0,
+        modifier: Modifier | None = None,
         label: RollLabel | None = None,
     ) -> None:
+        asked = Asked(dice, stat, saved, character, difficulty, traits, tool, circumstances, modifier, label)
+        if saved is not None:
+            await roll_saved(interaction, asked, secret=True)
+            return
         applied = await applied_circumstances(interaction, circumstances)
-        request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
-        drawn = await self._roll(
-            interaction, request, character, difficulty, label, secret=True, applied=applied
+        drawn = await throw(
+            interaction, asked.request(applied), character, asked.level, label, secret=True, applied=applied
         )
-        settings = await self.bot.storage.settings.get(guild_id_of(interaction))
-        await tell_narrators(interaction, drawn.full, settings.gm_channel_id)
+        await answer(interaction, drawn, secret=True)
 
     @app_commands.command(name="read", description="Read dice rolled at the table: type the faces you see")
     @app_commands.describe(

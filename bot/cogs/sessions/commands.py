@@ -25,9 +25,11 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.sessions.ending import NO_SESSION, ConfirmEnd
 from bot.cogs.sessions.ending import end as end_session
+from bot.cogs.sessions.polls import HOURS_MAX, ClosePoll, PickTime, PollWatch, post_poll
 from bot.cogs.sessions.schedule import FORM, ScheduleNext, schedule, schedule_button
 from bot.errors import BotError, answers_errors
 from bot.inputs.forms import sent_form
+from bot.inputs.times import WHEN_MAX
 from bot.reach import reach_of, reads_channel
 from bot.render.common import plain
 from bot.render.recap import journal_markdown, recap_card
@@ -40,6 +42,7 @@ from storage.places import Reach
 from storage.sql import utc_now
 
 Title = app_commands.Range[str, 1, TITLE_MAX]
+When = app_commands.Range[str, 1, WHEN_MAX]
 NO_SESSIONS = "No session has been played in this channel yet (or it is older than the roll log keeps)."
 
 
@@ -68,17 +71,24 @@ def viewer_of(narrator: bool, user_id: int) -> Viewer:
 class SessionCommands(
     commands.GroupCog,
     group_name="session",
-    group_description="A night at this table: start, end (with a recap), and its journal",
+    group_description="A night at this table: start, end (with a recap), its journal, a poll for the next",
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
+        self.polls = PollWatch(bot, bot.storage)
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ScheduleNext, ConfirmEnd)
+        self.bot.add_dynamic_items(ScheduleNext, ConfirmEnd, PickTime, ClosePoll)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ScheduleNext, ConfirmEnd)
+        self.bot.remove_dynamic_items(ScheduleNext, ConfirmEnd, PickTime, ClosePoll)
+        self.polls.close()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Look for polls that closed while the bot was away, then keep looking."""
+        self.polls.start()
 
     @commands.Cog.listener()
     @answers_errors
@@ -109,6 +119,42 @@ class SessionCommands(
             f"Session #{session.id} started: **{plain(name)}**. Everything here until `/session end` "
             "belongs to it: rolls, Contests, requests, Conflicts and changes to sheets.",
         )
+
+    @app_commands.command(
+        name="poll", description="Narrator: poll the table on 2-5 times for the next session"
+    )
+    @app_commands.describe(
+        first="A time: YYYY-MM-DD HH:MM (a zone after it, or in `zone`)",
+        second="Another time",
+        third="Another time",
+        fourth="Another time",
+        fifth="Another time",
+        zone="Your time zone for them all: +02:00 or Europe/Paris (default UTC)",
+        hours="How long the poll stays open, in hours (default 24)",
+        title="What to call the night (default: this channel's session, else the channel)",
+    )
+    @app_commands.guild_only()
+    async def poll(
+        self,
+        interaction: Interaction,
+        first: When,
+        second: When,
+        third: When | None = None,
+        fourth: When | None = None,
+        fifth: When | None = None,
+        zone: app_commands.Range[str, 1, 40] = "",
+        hours: app_commands.Range[int, 1, HOURS_MAX] = 24,
+        title: Title | None = None,
+    ) -> None:
+        """A Discord poll of the times; its winner becomes the event (``bot.cogs.sessions.polls``)."""
+        typed = [t for t in (first, second, third, fourth, fifth) if t is not None]
+        name = " ".join((title or "").split())
+        if not name:
+            guild_id, channel_id = guild_id_of(interaction), table_channel_of(interaction)
+            session = await self.bot.storage.journal.open_in(guild_id, channel_id)
+            channel = interaction.channel
+            name = session.title if session is not None else getattr(channel, "name", None) or "our table"
+        await post_poll(interaction, typed, zone, hours, name)
 
     @app_commands.command(name="end", description="Narrator: end this channel's session and post its recap")
     @app_commands.guild_only()

@@ -13,7 +13,7 @@ carry the session's id, so they work the same after a restart.
 """
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -91,13 +91,34 @@ async def schedule(interaction: Interaction, session_id: int, values: dict[str, 
     if guild is None or not interaction.app_permissions.manage_events:
         raise BotError(NO_PERMISSION)
     channel = guild.get_channel(session.channel_id)
-    where = f"#{channel.name}" if channel is not None else "the usual channel"
     note = " ".join(values.get(NOTE, "").split()) or f"After {session.title}."
+    event = await create_next_event(guild, channel, session.title, start.at, note)
+    where = f"#{channel.name}" if channel is not None else "the usual channel"
+    shown = f"<#{channel.id}>" if channel is not None else where
+    await replies.send(
+        interaction,
+        f"Scheduled: **{inert(event.name)}**, <t:{int(start.at.timestamp())}:F> (you gave {start.zone}) "
+        f"in {shown}. Members who mark it Interested get Discord's reminder. {event.url}",
+        ephemeral=True,
+    )
+
+
+async def create_next_event(
+    guild: discord.Guild,
+    channel: discord.abc.GuildChannel | discord.Thread | None,
+    title: str,
+    start: datetime,
+    note: str,
+) -> discord.ScheduledEvent:
+    """The next session as the server's external event at ``channel`` (the form's, and a poll's
+    winner, ``bot.cogs.sessions.polls``), once the caller has checked the bot may (Manage
+    Events); Discord's refusal said as a :class:`BotError`."""
+    where = f"#{channel.name}" if channel is not None else "the usual channel"
     try:
-        event = await guild.create_scheduled_event(
-            name=clip(f"Next session: {session.title}", NAME_MAX),
-            start_time=start.at,
-            end_time=start.at + LENGTH,
+        return await guild.create_scheduled_event(
+            name=clip(f"Next session: {title}", NAME_MAX),
+            start_time=start,
+            end_time=start + LENGTH,
             entity_type=discord.EntityType.external,
             privacy_level=discord.PrivacyLevel.guild_only,
             location=clip(where, LOCATION_MAX),
@@ -111,13 +132,6 @@ async def schedule(interaction: Interaction, session_id: int, values: dict[str, 
         raise BotError(
             f"Discord refused the event ({inert(error.text[:200])}); nothing was scheduled."
         ) from error
-    shown = f"<#{channel.id}>" if channel is not None else where
-    await replies.send(
-        interaction,
-        f"Scheduled: **{inert(event.name)}**, <t:{int(start.at.timestamp())}:F> (you gave {start.zone}) "
-        f"in {shown}. Members who mark it Interested get Discord's reminder. {event.url}",
-        ephemeral=True,
-    )
 
 
 def clip(text: str, limit: int) -> str:

@@ -224,6 +224,23 @@ CREATE TABLE roll_requests (
 
 CREATE INDEX roll_requests_by_age ON roll_requests (created_at);
 
+CREATE TABLE saved_rolls (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id      INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    name          TEXT    NOT NULL,
+    name_key      TEXT    NOT NULL,
+    stat          TEXT    NOT NULL,
+    traits        INTEGER NOT NULL,
+    tool          INTEGER NOT NULL,
+    modifier      INTEGER NOT NULL,
+    difficulty    INTEGER NOT NULL,
+    label         TEXT,
+    UNIQUE (guild_id, character_id, name_key),
+    FOREIGN KEY (guild_id, character_id)
+        REFERENCES characters (guild_id, id) ON DELETE CASCADE
+);
+
 CREATE TABLE scene_circumstances (
     guild_id    INTEGER NOT NULL,
     channel_id  INTEGER NOT NULL,
@@ -248,6 +265,21 @@ CREATE INDEX table_sessions_by_age ON table_sessions (started_at);
 CREATE INDEX table_sessions_by_channel ON table_sessions (guild_id, channel_id, started_at);
 
 CREATE UNIQUE INDEX table_sessions_open ON table_sessions (guild_id, channel_id) WHERE ended_at IS NULL;
+
+CREATE TABLE time_polls (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id     INTEGER NOT NULL,
+    channel_id   INTEGER NOT NULL,
+    message_id   INTEGER NOT NULL,
+    title        TEXT    NOT NULL,
+    starts       TEXT    NOT NULL,
+    zone         TEXT    NOT NULL,
+    closes_at    TEXT    NOT NULL,
+    state        TEXT    NOT NULL CHECK (state IN ('open', 'closing', 'tied', 'done')),
+    UNIQUE (guild_id, message_id)
+);
+
+CREATE INDEX time_polls_open ON time_polls (state, closes_at);
 
 CREATE TABLE web_link_uses (
     nonce       TEXT NOT NULL PRIMARY KEY,

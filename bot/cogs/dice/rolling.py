@@ -1,0 +1,188 @@
+"""One roll outside a Conflict, whatever asked for it: ``/roll``, ``/gmroll``, ``/roll saved:``
+or a button of the roll panel (docs/rulings.md §6.14) all come here, so a tap rolls, logs and
+answers exactly as the command does.
+
+The path: the sheet (the named one, else the active one) checked to be the caller's to roll for
+→ the pool formed from it as it is now → rolled with the bot's injected generator → the Standing
+spent, the roll log and the journal saved at once (the interaction's id claimed with them, so
+one delivered twice rolls once, ``storage.handled``) → the card drawn. Where the bot serves no
+server, a bare count of dice is rolled and answered, and not logged (docs/architecture.md, "Dice
+anywhere").
+
+A ``secret`` roll (``/gmroll``, a hidden sheet's panel) is logged as secret and its card goes to
+the Narrators only (``bot.hidden.tell_narrators``). A roll from a Narrator's hidden
+Villain or Extra that is not secret shows the table its dice but not the ratings behind them,
+and is logged as secret, as in a Conflict; the full card goes where a ``/gmroll``'s does
+(docs/rulings.md §7.1).
+"""
+
+from bot.served import channel_id_of, guild_id_of, served_guild_id
+from bot.checks import caller
+from bot.client import Interaction
+from bot.errors import BotError
+from bot.inputs.characters import SHEETS_ELSEWHERE, at_table, named_or_active
+from bot.inputs.circumstances import Applied, applied_circumstances, scene_applied
+from bot.reach import origin_of
+from bot.render.cards import Card
+from bot.render.dice import reading_card
+from bot.hidden import Drawn, is_hidden, show_roll, tell_narrators
+from bot.records import roll_entry, sheet_change
+from bot.inputs.pools import FormedPool, PoolRequest, form_pool, roll_title
+from bot.records import roll_record
+from rules.character.stats import spend_standing, standing_available
+from rules.roll import roll
+from rules.saved_roll import SavedRoll
+from storage import StoredCharacter
+
+NONE_APPLIED = Applied()
+CIRCUMSTANCES_ELSEWHERE = (
+    "Circumstances are the Narrator's call in a server with the bot: leave `circumstances` out "
+    "here, or count them in `modifier`."
+)
+
+
+async def pool_for(
+    interaction: Interaction, request: PoolRequest, character: StoredCharacter | None, *, acting: bool
+) -> FormedPool:
+    """Load the sheet a request reads (the named one, else the active one) and form its pool.
+
+    Rolling for a sheet needs control of it when ``acting``; the resisting side of a Contest
+    may be any sheet the caller may read (docs/rulings.md §7.1).
+    """
+    stored = None
+    if request.from_sheet:
+        stored = await named_or_active(interaction, character)
+        who = await caller(interaction)
+        if acting:
+            who.require_control(stored.character, "roll for them")
+        else:
+            who.require_read(stored.character, stored.revealed)
+    return form_pool(request, stored)
+
+
+async def roll_circumstances(interaction: Interaction, given: int | None) -> Applied:
+    """The roll's Circumstances; where the bot serves no server there is neither a Narrator
+    nor a scene, so none apply (docs/rulings.md §1.6)."""
+    if served_guild_id(interaction) is not None:
+        return await applied_circumstances(interaction, given)
+    if given is not None:
+        raise BotError(CIRCUMSTANCES_ELSEWHERE)
+    return NONE_APPLIED
+
+
+async def roll_inputs(
+    interaction: Interaction, given: int | None, stat_only: bool, character: StoredCharacter | None
+) -> tuple[Applied, StoredCharacter | None]:
+    """The roll's Circumstances and the sheet it names. The common stat roll (``stat_only``: a
+    stat and no dice, from the caller's active sheet, with the scene's Circumstances) reads the
+    sheet, the scene and who is asking in ONE query (``at_table``); any other roll reads each
+    as it needs."""
+    if stat_only and character is None and given is None and served_guild_id(interaction) is not None:
+        table = await at_table(interaction, channel_id_of(interaction))
+        return scene_applied(table.scene), table.sheet
+    return await roll_circumstances(interaction, given), character
+
+
+async def throw(
+    interaction: Interaction,
+    request: PoolRequest,
+    character: StoredCharacter | None,
+    difficulty: int,
+    label: str | None,
+    *,
+    secret: bool = False,
+    applied: Applied = NONE_APPLIED,
+) -> Drawn:
+    """Roll, log and spend; return how to draw the roll's card (a secret roll's is drawn
+    twice: for the Narrator, and for the GM channel; a hidden roller's also for the table)."""
+    client = interaction.client
+    if served_guild_id(interaction) is None:
+        return throw_elsewhere(interaction, request, difficulty, label)
+    guild_id = guild_id_of(interaction)
+    formed = await pool_for(interaction, request, character, acting=True)
+    spent = (
+        spend_standing(formed.stored.character, formed.spends) if formed.stored and formed.spends else None
+    )
+    reading = roll(formed.pool, client.rng, difficulty=difficulty, extra=formed.extra)
+    origin = origin_of(interaction)
+    veiled = is_hidden(formed.stored) and not secret
+    # A hidden sheet's rolls are secret in the log (their pool shows there), as in a Conflict.
+    record = roll_record(
+        guild_id, interaction.user.id, reading, label or formed.title, origin=origin, secret=secret or veiled
+    )
+    who = formed.stored.id if formed.stored is not None else None
+    told = [
+        roll_entry(
+            record.at,
+            interaction.user.id,
+            interaction.user.display_name,
+            record.label,
+            reading,
+            secret=secret,
+            character_id=who,
+        )
+    ]
+    # Claimed with the log: the same interaction delivered twice rolls once (storage.handled).
+    if spent is not None and formed.stored is not None:
+        async with client.storage.transaction() as tx:  # the spend, the log and the journal together
+            await tx.handled.claim(interaction.id)
+            await tx.characters.update(guild_id, formed.stored, spent)
+            await tx.rolls.append(record)
+            await tx.journal.add(guild_id, origin, sheet_change(record.at, formed.stored, spent) + told)
+    else:
+        await client.storage.rolls.append_once(record, interaction.id, (origin, told))
+    spends = ""
+    if spent is not None and formed.spends is not None:
+        left = standing_available(spent, formed.spends)
+        spends = f"{formed.spends.label} spent: {left} left until it recovers."
+    title, roller = roll_title(formed, label), interaction.user.display_name
+    circumstances = applied.text()  # which Circumstances it carried, so the table sees why (§1.6)
+
+    def draw(table: bool = False) -> Card:
+        """``table``: a hidden roller's card for the table, without its sheet's figures."""
+        notes = [] if table or not spends else [spends]
+        note = "\n".join([*notes, "Secret roll"] if secret else notes)
+        return reading_card(
+            reading, title=title, roller=roller, circumstances=circumstances, note=note, hidden=table
+        )
+
+    return Drawn(draw, (lambda: draw(table=True)) if veiled else None)
+
+
+def throw_elsewhere(
+    interaction: Interaction, request: PoolRequest, difficulty: int, label: str | None
+) -> Drawn:
+    """A roll where the bot serves no server: bare dice, answered and not logged."""
+    if request.from_sheet:
+        raise BotError(SHEETS_ELSEWHERE)
+    formed = form_pool(request, None)
+    reading = roll(formed.pool, interaction.client.rng, difficulty=difficulty, extra=formed.extra)
+    title, roller = roll_title(formed, label), interaction.user.display_name
+    return Drawn(lambda: reading_card(reading, title=title, roller=roller))
+
+
+async def answer(interaction: Interaction, drawn: Drawn, *, secret: bool) -> None:
+    """Show the roll: a secret one to the Narrator and the GM channel, as ``/gmroll``'s is
+    (docs/rulings.md §7.1); any other in the open (a hidden roller's as its table card)."""
+    if not secret:
+        await show_roll(interaction, interaction.client.storage, drawn)
+        return
+    settings = await interaction.client.storage.settings.get(guild_id_of(interaction))
+    await tell_narrators(interaction, drawn.full, settings.gm_channel_id)
+
+
+async def throw_saved(
+    interaction: Interaction,
+    stored: StoredCharacter,
+    saved: SavedRoll,
+    *,
+    label: str | None,
+    secret: bool,
+    circumstances: int | None = None,
+) -> None:
+    """Roll ``saved`` from ``stored``'s sheet as it is now, with ``circumstances`` (a
+    Narrator's, else the channel's), and answer: the path ``/roll stat:`` takes (§6.14)."""
+    applied = await roll_circumstances(interaction, circumstances)
+    request = PoolRequest(None, saved.stat, saved.traits, saved.tool, applied.net, saved.modifier)
+    drawn = await throw(interaction, request, stored, saved.difficulty, label, secret=secret, applied=applied)
+    await answer(interaction, drawn, secret=secret)
