@@ -5,9 +5,10 @@ statements are traced one by one too) from the click until the bot is quiet agai
 of the Conflict, its sheets and the server's settings (``ConflictRepository.for_move``), the
 move's savepoint (claim, roll, sheet, Conflict, outbox row, journal entry), marking its reply
 delivered and the board's mark, which reads the saved version back (``BoardRepository.shown``).
-It was 15 on main before issue 40 (a settings read of its own, the roll totals' trigger, the
-board's read of the saved version); the issue's goal is 8. ``bench.roundtrip_bench`` prints the
-same counts for ``/act`` and the click, with the calls and REST requests beside them.
+This click made 17 before issue 40 (a settings read of its own, the roll totals' trigger traced
+with each roll's insert, the board's read of the saved version); the issue's goal is 8.
+``bench.roundtrip_bench`` prints the same counts for ``/act`` and the click, with the calls and
+REST requests beside them.
 """
 
 from collections.abc import AsyncIterator
