@@ -9,9 +9,9 @@ names for their rolls are nobody else's business, and nobody else could roll the
 from discord import app_commands
 
 from bot.access import caller_of
-from bot.served import guild_id_of
 from bot.client import Interaction
 from bot.inputs.sheet_parts import find_one, matching, stored_in_option
+from bot.served import guild_id_of
 from storage import StoredCharacter
 from storage.saved_rolls import StoredRoll
 

@@ -26,26 +26,25 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.served import guild_id_of, served_guild_id
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.cogs.dice.rolling import answer, pool_for, roll_inputs, throw, throw_saved
 from bot.errors import BotError
+from bot.hidden import Drawn, is_hidden, show_roll
 from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, named_or_active
 from bot.inputs.choices import Net
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.options import DIFFICULTY, TOOL, TRAITS, DiceCount, Difficulty, RollLabel, StatName, Traits
+from bot.inputs.pools import FormedPool, PoolRequest
 from bot.inputs.saved_rolls import SavedName, saved_roll_choices, saved_roll_named
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.reach import origin_of
+from bot.records import contest_entry, roll_record, sheet_change
 from bot.render.cards import Card, card_view
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
-from bot.hidden import Drawn, is_hidden, show_roll
-from bot.records import contest_entry, sheet_change
-from bot.inputs.pools import FormedPool, PoolRequest
-from bot.records import roll_record
+from bot.served import guild_id_of, served_guild_id
 from rules.character.stats import spend_standing
 from rules.contest import Side, decide
 from rules.journal import JournalEntry

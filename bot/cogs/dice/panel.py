@@ -16,14 +16,14 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.served import guild_id_of
 from bot.client import Interaction
 from bot.cogs.dice.rolling import throw_saved
 from bot.errors import BotError, answer_error
+from bot.hidden import is_hidden
 from bot.render.cards import Layout, button_rows, card_view
 from bot.render.common import clip
 from bot.render.saved_rolls import panel_card
-from bot.hidden import is_hidden
+from bot.served import guild_id_of
 from rules.character import Attribute
 from rules.saved_roll import SavedRoll
 from storage import NotFoundError, StoredCharacter

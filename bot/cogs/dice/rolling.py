@@ -16,19 +16,18 @@ and is logged as secret, as in a Conflict; the full card goes where a ``/gmroll`
 (docs/rulings.md §7.1).
 """
 
-from bot.served import channel_id_of, guild_id_of, served_guild_id
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import BotError
+from bot.hidden import Drawn, is_hidden, show_roll, tell_narrators
 from bot.inputs.characters import SHEETS_ELSEWHERE, at_table, named_or_active
 from bot.inputs.circumstances import Applied, applied_circumstances, scene_applied
+from bot.inputs.pools import FormedPool, PoolRequest, form_pool, roll_title
 from bot.reach import origin_of
+from bot.records import roll_entry, roll_record, sheet_change
 from bot.render.cards import Card
 from bot.render.dice import reading_card
-from bot.hidden import Drawn, is_hidden, show_roll, tell_narrators
-from bot.records import roll_entry, sheet_change
-from bot.inputs.pools import FormedPool, PoolRequest, form_pool, roll_title
-from bot.records import roll_record
+from bot.served import channel_id_of, guild_id_of, served_guild_id
 from rules.character.stats import spend_standing, standing_available
 from rules.roll import roll
 from rules.saved_roll import SavedRoll

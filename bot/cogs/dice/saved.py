@@ -11,7 +11,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.served import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.dice.panel import BUTTONS, post_panel
@@ -23,6 +22,7 @@ from bot.inputs.sheet_parts import stat_choices
 from bot.render.cards import card_view
 from bot.render.common import plain
 from bot.render.saved_rolls import list_card, roll_words
+from bot.served import guild_id_of
 from rules.saved_roll import MAX_SAVED_ROLLS, NAME_MAX, SavedRoll, save_roll, saved_roll_name
 from storage import StoredCharacter
 

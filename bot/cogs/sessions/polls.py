@@ -19,7 +19,6 @@ from typing import Any
 import discord
 
 from bot import replies
-from bot.served import guild_id_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.sessions.schedule import NO_PERMISSION, clip, create_next_event
@@ -27,6 +26,7 @@ from bot.errors import BotError, answer_error
 from bot.inputs.times import parse_start, parse_zone
 from bot.render.cards import INFO, SUCCESS, Layout, button_rows, card, card_view
 from bot.render.common import plain
+from bot.served import guild_id_of
 from bot.workers.repeating import Repeating
 from rules.time_poll import leaders
 from storage import Storage
