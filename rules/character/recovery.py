@@ -74,10 +74,10 @@ def heal(
 def _restore(character: Character, amounts: dict[Resilience, int]) -> RecoveryResult:
     restored: dict[Resilience, int] = {}
     for resilience in Resilience:
-        before = resilience_lost(character, resilience)
+        before = resilience_lost(character, resilience, False)
         if not character.is_extra:
             character = _heal(character, resilience, amounts.get(resilience, 0), False)
-        restored[resilience] = before - resilience_lost(character, resilience)
+        restored[resilience] = before - resilience_lost(character, resilience, False)
     return RecoveryResult(character=character, restored=restored)
 
 
@@ -88,7 +88,7 @@ def _half_up(value: int) -> int:
 def short_breather(character: Character, resting: bool = False) -> RecoveryResult:
     """Half the lost Reputation and Willpower back, rounded up; Health too only when resting."""
     amounts = {
-        r: _half_up(resilience_lost(character, r))
+        r: _half_up(resilience_lost(character, r, False))
         for r in Resilience
         if resting or r is not Resilience.HEALTH
     }
@@ -113,7 +113,7 @@ def _burden_to_ease(character: Character, name: str | None) -> str | None:
 def long_breather(character: Character, burden: str | None = None) -> RecoveryResult:
     """Every Resilience back to full, and one Burden eased a step (Grave → Serious → gone)."""
     target = _burden_to_ease(character, burden)
-    result = _restore(character, {r: resilience_lost(character, r) for r in Resilience})
+    result = _restore(character, {r: resilience_lost(character, r, False) for r in Resilience})
     if target is None:
         return result
     old = find_burden(result.character, target, TO_EASE).severity
