@@ -306,6 +306,8 @@ def defeat_penalties(
     resilience = PENALISED_BY[kind]
     if character.is_extra or resilience_current(character, resilience, burning_pewter) > 0:
         return []
+    if resilience is Resilience.HEALTH and "Tin" in character.allomancy.flared:
+        return []  # flared Tin: 0 Health costs no dice (docs/rulings.md §9.3)
     condition = RESILIENCE_DEFEAT[resilience]
     return [(f"{condition.label} (0 {resilience.label})", DEFEAT_DICE)]
 
