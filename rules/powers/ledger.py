@@ -88,3 +88,18 @@ def accounted(before: Character, changed: Changed) -> bool:
         moved[key] = moved.get(key, 0) + move.delta
     keys = set(old) | set(new) | set(moved)
     return all(new.get(k, 0) - old.get(k, 0) == moved.get(k, 0) for k in keys)
+
+
+def _said(move: Move) -> str:
+    where = f"{move.prop}: " if move.prop else ""
+    if move.store is Store.VIAL:
+        return f"{move.prop} {move.why.value}"
+    return f"{where}{move.delta:+d} {move.metal} ({move.why.value})"
+
+
+def moves_line(name: str, moves: tuple[Move, ...]) -> str | None:
+    """The moves of charges in one line for the journal, "Vin: Steel vial drunk; +3 Steel
+    (drunk)", or None when nothing moved (§9.9)."""
+    if not moves:
+        return None
+    return f"{name}: " + "; ".join(dict.fromkeys(_said(m) for m in moves)) + "."

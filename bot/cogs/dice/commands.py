@@ -29,25 +29,27 @@ from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
 from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, at_table, named_or_active
-from bot.inputs.choices import Net
+from bot.inputs.choices import EnumChoice, Net
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances, scene_applied
 from bot.inputs.faces import Faces
+from bot.inputs.powers import TapUseChoice, metalmind_metals
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.reach import origin_of
 from bot.render.cards import Card, card_view
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
 from bot.rolling.hidden import Drawn, is_hidden, show_roll, tell_narrators
-from bot.rolling.journal import contest_entry, roll_entry, sheet_change
-from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title
+from bot.rolling.journal import charges_moved, contest_entry, roll_entry, sheet_change
+from bot.rolling.pools import FormedPool, PoolRequest, form_pool, roll_title, spent_by, tap_request
 from bot.rolling.roll_log import roll_record
+from rules.character.metals import Task
 from rules.character.stats import spend_standing, standing_available
 from rules.contest import Side, decide
 from rules.journal import JournalEntry
 from rules.outcome import DEFAULT_DIFFICULTY
 from rules.pool import build_pool
 from rules.roll import Reading, read, roll
-from rules.words import is_group
+from rules.words import count_of, is_group
 from storage import StoredCharacter
 from storage.sql import utc_now
 
@@ -57,6 +59,9 @@ Modifier = app_commands.Range[int, -10, 10]
 DiceCount = app_commands.Range[int, 0, 20]
 Label = app_commands.Range[str, 1, 40]
 StatName = app_commands.Range[str, 1, 40]
+TaskChoice = app_commands.Transform[Task, EnumChoice(Task, "task")]
+TapMetal = app_commands.Range[str, 1, 20]
+TapCharges = app_commands.Range[int, 1, 100]
 
 ROLL_DESCRIPTIONS = {
     "dice": "Roll this many dice (0–20; above 10 gives free Nudges)",
@@ -68,6 +73,10 @@ ROLL_DESCRIPTIONS = {
     "circumstances": CIRCUMSTANCES,
     "modifier": "Any other dice to add or remove",
     "label": "What the roll is for, shown as its title",
+    "task": "What the roll leans on, for the Powers that help it (senses, strength, …)",
+    "tap": "Feruchemy: tap this metal's metalmind for the roll (declared before it)",
+    "tap_charges": "Charges to tap (at most 10 × the rating; spent even on a failure)",
+    "tap_for": "What the tap buys (default: the metal's effect)",
 }
 
 
@@ -148,11 +157,7 @@ class Dice(commands.Cog):
             return self._roll_elsewhere(interaction, request, difficulty, label)
         guild_id = guild_id_of(interaction)
         formed = await pool_for(interaction, request, character, acting=True)
-        spent = (
-            spend_standing(formed.stored.character, formed.spends)
-            if formed.stored and formed.spends
-            else None
-        )
+        spent, moves = spent_by(formed)
         reading = roll(formed.pool, self.bot.rng, difficulty=difficulty, extra=formed.extra)
         origin = origin_of(interaction)
         veiled = is_hidden(formed.stored) and not secret
@@ -183,19 +188,23 @@ class Dice(commands.Cog):
                 await tx.handled.claim(interaction.id)
                 await tx.characters.update(guild_id, formed.stored, spent)
                 await tx.rolls.append(record)
-                await tx.journal.add(guild_id, origin, sheet_change(record.at, formed.stored, spent) + told)
+                changes = sheet_change(record.at, formed.stored, spent)
+                changes += charges_moved(record.at, formed.stored, spent, moves)
+                await tx.journal.add(guild_id, origin, changes + told)
         else:
             await self.bot.storage.rolls.append_once(record, interaction.id, (origin, told))
-        spends = ""
+        spends = [*formed.notes]
         if spent is not None and formed.spends is not None:
             left = standing_available(spent, formed.spends)
-            spends = f"{formed.spends.label} spent: {left} left until it recovers."
+            spends.append(f"{formed.spends.label} spent: {left} left until it recovers.")
+        if formed.tapped is not None:
+            spends.append(f"{count_of(formed.tapped.charges, 'charge')} of {formed.tapped.metal} tapped.")
         title, roller = roll_title(formed, label), interaction.user.display_name
         circumstances = applied.text()  # which Circumstances it carried, so the table sees why (§1.6)
 
         def draw(table: bool = False) -> Card:
             """``table``: a hidden roller's card for the table, without its sheet's figures."""
-            notes = [] if table or not spends else [spends]
+            notes = [] if table else spends
             note = "\n".join([*notes, "Secret roll"] if secret else notes)
             return reading_card(
                 reading, title=title, roller=roller, circumstances=circumstances, note=note, hidden=table
@@ -216,7 +225,7 @@ class Dice(commands.Cog):
 
     @app_commands.command(name="roll", description="Roll a dice pool and read the Result, Outcome and Nudges")
     @app_commands.describe(**ROLL_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=stat_choices)
+    @app_commands.autocomplete(stat=stat_choices, tap=metalmind_metals)
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def roll_command(
@@ -231,10 +240,15 @@ class Dice(commands.Cog):
         circumstances: Net | None = None,
         modifier: Modifier = 0,
         label: Label | None = None,
+        task: TaskChoice | None = None,
+        tap: TapMetal | None = None,
+        tap_charges: TapCharges | None = None,
+        tap_for: TapUseChoice | None = None,
     ) -> None:
+        tapping = tap_request(tap, tap_charges, tap_for)
         stat_only = stat is not None and dice is None
         applied, sheet = await roll_inputs(interaction, circumstances, stat_only, character)
-        request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
+        request = PoolRequest(dice, stat, traits, tool, applied.net, modifier, task=task, tap=tapping)
         drawn = await self._roll(interaction, request, sheet, difficulty, label, applied=applied)
         await show_roll(interaction, self.bot.storage, drawn)
 
@@ -242,7 +256,7 @@ class Dice(commands.Cog):
         name="gmroll", description="Narrators: a secret roll, shown only to you and the GM channel"
     )
     @app_commands.describe(**ROLL_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=stat_choices)
+    @app_commands.autocomplete(stat=stat_choices, tap=metalmind_metals)
     @app_commands.guild_only()
     @narrator_only("make secret rolls")
     async def gmroll(
@@ -257,9 +271,14 @@ class Dice(commands.Cog):
         circumstances: Net | None = None,
         modifier: Modifier = 0,
         label: Label | None = None,
+        task: TaskChoice | None = None,
+        tap: TapMetal | None = None,
+        tap_charges: TapCharges | None = None,
+        tap_for: TapUseChoice | None = None,
     ) -> None:
+        tapping = tap_request(tap, tap_charges, tap_for)
         applied = await applied_circumstances(interaction, circumstances)
-        request = PoolRequest(dice, stat, traits, tool, applied.net, modifier)
+        request = PoolRequest(dice, stat, traits, tool, applied.net, modifier, task=task, tap=tapping)
         drawn = await self._roll(
             interaction, request, character, difficulty, label, secret=True, applied=applied
         )
