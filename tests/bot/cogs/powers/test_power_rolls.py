@@ -4,6 +4,7 @@ it does, and each Power's effect named in the pool (docs/rulings.md §9.3, §9.4
 from typing import Any
 
 from rules.character import CharacterKind, make_character
+from rules.character.feruchemy import Metalmind
 from storage import StoredCharacter
 from testbed.bot_env import BotEnv, refused
 from testbed.cards import card_text
@@ -29,8 +30,9 @@ def steelmind(charges: int) -> list[dict[str, Any]]:
 
 async def mind_charges(env: BotEnv, name: str) -> int:
     character = (await env.storage.characters.get_by_name(env.guild_id, name)).character
-    charges: int = character.props[0].implement.charges
-    return charges
+    implement = character.props[0].implement
+    assert isinstance(implement, Metalmind)
+    return implement.charges
 
 
 async def test_a_keeper_taps_steel_for_outcome_and_it_is_spent(bot_env: BotEnv) -> None:
