@@ -7,13 +7,16 @@ one (``bot.inputs.sheet_parts.sheet_in_option``)."""
 from discord import app_commands
 
 from bot.client import Interaction
+from bot.errors import BotError
+from bot.inputs.characters import SUGGESTIONS
 from bot.inputs.choices import EnumChoice, WordChoice
-from bot.inputs.sheet_parts import matching, sheet_in_option
+from bot.inputs.sheet_parts import find_power, matching, sheet_in_option
 from rules.character import METALS, Character, PowerType
 from rules.character.allomancy import Vial
 from rules.character.feruchemy import Metalmind, MindSize
 from rules.character.power_stats import sheet_powers
-from rules.character.stunts import CATALOGUE, stunts_for
+from rules.character.stunts import CATALOGUE, Stunt, stunts_for
+from rules.naming import name_matches
 from rules.powers.feruchemy import TapUse
 
 Choice = app_commands.Choice
@@ -84,6 +87,18 @@ async def metalmind_metals(interaction: Interaction, current: str) -> list[Choic
     return matching((p.implement.metal for p in sheet.props if isinstance(p.implement, Metalmind)), current)
 
 
-def stunt_names(metal: str | None) -> list[str]:
-    """The catalogue's Stunts of ``metal`` (every one when no metal is known)."""
-    return [s.name for s in (stunts_for(metal) if metal else CATALOGUE)]
+async def catalogue_stunts(interaction: Interaction, current: str) -> list[Choice[str]]:
+    """The catalogue's Stunts of the chosen Power's metal (every one when none is chosen yet),
+    "Name — what it does"; whatever is typed that is not in it stays a free Stunt (§9.7)."""
+    sheet = await sheet_in_option(interaction, *SHEET_OPTIONS)
+    typed = getattr(interaction.namespace, "power", None)
+    listed: tuple[Stunt, ...] = CATALOGUE
+    if sheet is not None and isinstance(typed, str) and typed.strip():
+        try:
+            power = sheet.powers[find_power(sheet, typed)]
+        except BotError:
+            power = None
+        if power is not None:
+            listed = stunts_for(power.name) if power.type is PowerType.ALLOMANCY else ()
+    found = [s for s in listed if name_matches(current, s.name)]
+    return [Choice(name=f"{s.name} — {s.does}"[:100], value=s.name) for s in found[:SUGGESTIONS]]

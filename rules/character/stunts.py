@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from rules.character.model import Character
 from rules.character.names import PowerType
+from rules.character.parts import Power
+from rules.errors import RulesError
 from rules.naming import name_key
 
 
@@ -79,3 +81,21 @@ def working(character: Character, name: str, burning: frozenset[str] | None = No
     stunt = BY_KEY[name_key(name)]
     lit = frozenset(character.allomancy.burning) if burning is None else burning
     return min(stunt.most, sum(taken(character, name, m) for m in stunt.metals if m in lit))
+
+
+def check_stunt(power: Power, text: str) -> None:
+    """Whether ``text`` may be added to ``power``'s Stunts: a catalogued Stunt belongs to an
+    Allomantic Power of its metal and is taken at most as often as it may be; any other text
+    once (§9.7)."""
+    stunt = catalogued(text)
+    if stunt is None:
+        if any(name_key(s) == name_key(text) for s in power.stunts):
+            raise RulesError(f"{power.full_label} already has that Stunt; add a different one.")
+        return
+    if power.type is not PowerType.ALLOMANCY or power.name not in stunt.metals:
+        metals = " or ".join(stunt.metals)
+        raise RulesError(f"{stunt.name} is a Stunt of Allomantic {metals}, not of {power.full_label}.")
+    had = sum(1 for s in power.stunts if catalogued(s) == stunt)
+    if had >= stunt.most:
+        times = "once" if stunt.most == 1 else f"{stunt.most} times"
+        raise RulesError(f"{stunt.name} may be taken {times}: {power.full_label} has it already.")

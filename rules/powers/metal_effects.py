@@ -190,3 +190,15 @@ def make_savant(character: Character, metal: str, savant: bool = True) -> Charac
         savants.append(metal)
     allomancy = character.allomancy.model_copy(update={"savants": tuple(savants)})
     return character.model_copy(update={"allomancy": allomancy})
+
+
+SOAKS = {Resilience.HEALTH: "Denser Tissues", Resilience.WILLPOWER: "Iron Will"}
+"""The Stunts that take 1 off each hit to a Resilience, per time taken, while their metal burns
+(§9.7): Pewter's on physical harm, Copper's on Willpower."""
+
+
+def stunt_soak(character: Character, resilience: Resilience) -> tuple[str, int] | None:
+    """The Stunt that lessens a hit to ``resilience`` now, and by how much; None when none does."""
+    name = SOAKS.get(resilience)
+    soaked = working(character, name) if name is not None else 0
+    return (name, soaked) if name is not None and soaked else None

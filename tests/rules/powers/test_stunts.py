@@ -4,12 +4,13 @@ from typing import Any
 
 import pytest
 
-from rules.character import Character
+from rules.character import Character, Resilience
 from rules.character.metals import Task
 from rules.character.stats import find_stat
-from rules.character.stunts import catalogued, stunts_for, working
+from rules.character.stunts import catalogued, check_stunt, stunts_for, working
+from rules.errors import RulesError
 from rules.powers.burning import start_burn
-from rules.powers.metal_effects import atium_advantage, emotion_pool
+from rules.powers.metal_effects import atium_advantage, emotion_pool, stunt_soak
 from rules.powers.pushes import ObjectSize, deflection, push_attack
 from rules.powers.rolls import power_roll
 from tests.rules.powers.sheets import allomancer
@@ -63,3 +64,37 @@ def test_atium_advantage_and_affect_crowd() -> None:
     crowd = emotion_pool(soother, "Brass", crowd=True)
     assert crowd.reach == 100
     assert ("Crowd", -2) in crowd.parts
+
+
+@pytest.mark.parametrize(
+    ("metal", "had", "text", "refusal"),
+    [
+        ("Pewter", (), "Denser Tissues", None),
+        ("Pewter", ("Denser Tissues",), "denser tissues", None),
+        ("Pewter", ("Denser Tissues", "Denser Tissues"), "Denser Tissues", "2 times"),
+        ("Steel", (), "Denser Tissues", "Stunt of Allomantic Pewter"),
+        ("Steel", (), "Improved Redirection", "Stunt of Allomantic Iron"),
+        ("Tin", ("Focused Sense: hearing",), "Focused Sense: sight", "once"),
+        ("Tin", ("Night eyes",), "Dance on coins", None),
+        ("Tin", ("Night eyes",), "night eyes", "already has that Stunt"),
+    ],
+)
+def test_a_stunt_is_added_only_where_and_as_often_as_it_may_be(
+    metal: str, had: tuple[str, ...], text: str, refusal: str | None
+) -> None:
+    power = _with_stunts(metal, *had).powers[0]
+    if refusal is None:
+        check_stunt(power, text)
+    else:
+        with pytest.raises(RulesError, match=refusal):
+            check_stunt(power, text)
+
+
+def test_denser_tissues_and_iron_will_soak_while_burning() -> None:
+    thug = _with_stunts("Pewter", "Denser Tissues", "Denser Tissues")
+    assert stunt_soak(thug, Resilience.HEALTH) is None
+    lit = start_burn(thug, "Pewter").character
+    assert stunt_soak(lit, Resilience.HEALTH) == ("Denser Tissues", 2)
+    assert stunt_soak(lit, Resilience.WILLPOWER) is None
+    smoker = start_burn(_with_stunts("Copper", "Iron Will"), "Copper").character
+    assert stunt_soak(smoker, Resilience.WILLPOWER) == ("Iron Will", 1)
