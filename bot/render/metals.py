@@ -2,6 +2,8 @@
 flared, the reserves, the vials and metalminds carried, what is being stored. One place draws
 it for the sheet, the card and every ``/power`` answer."""
 
+from collections.abc import Callable
+
 from bot.render.common import plain
 from rules.character import Character
 from rules.character.allomancy import Vial
@@ -26,18 +28,18 @@ def reserve_line(character: Character) -> str | None:
     return "Reserves: " + (" · ".join(held) if held else "empty")
 
 
-def implement_lines(character: Character) -> list[str]:
-    """A line per vial and metalmind carried."""
+def implement_lines(character: Character, escape: Callable[[str], str] = plain) -> list[str]:
+    """A line per vial and metalmind carried (``escape``: how a Prop's name is made inert)."""
     lines: list[str] = []
     for prop in character.props:
         implement = prop.implement
         if isinstance(implement, Metalmind):
             mind, cap = f"{implement.metal}mind", implement.size.capacity
-            named = "" if prop.name == mind else f"{plain(prop.name)}: "
+            named = "" if prop.name == mind else f"{escape(prop.name)}: "
             lines.append(f"• {named}{mind} {implement.charges}/{cap}")
         elif isinstance(implement, Vial):
             state = " (drunk)" if implement.used else " (impure)" if implement.impure else ""
-            lines.append(f"• {plain(prop.name)}: {implement.label}{state}")
+            lines.append(f"• {escape(prop.name)}: {implement.label}{state}")
     return lines
 
 
@@ -49,13 +51,14 @@ def storing_line(character: Character) -> str | None:
     return "Storing: " + ", ".join(parts)
 
 
-def metal_lines(character: Character) -> list[str]:
-    """Every line, or none for a sheet with nothing of the kind."""
+def metal_lines(character: Character, escape: Callable[[str], str] = plain) -> list[str]:
+    """Every line, or none for a sheet with nothing of the kind (``escape``: for Discord, or
+    ``str`` for the web page, which escapes as it shows)."""
     lines = [burning_line(character), reserve_line(character), storing_line(character)]
     shown = [line for line in lines if line is not None]
     if character.feruchemy.gold_health:
         shown.append(f"Health tapped from Gold: +{character.feruchemy.gold_health} for the hour")
-    return [*shown, *implement_lines(character)]
+    return [*shown, *implement_lines(character, escape)]
 
 
 def metal_section(character: Character) -> list[str]:
