@@ -27,9 +27,7 @@ def mind_for(charges: int) -> MindSize:
     return next(size for size in MindSize if size.capacity >= charges)
 
 
-def kept_charges(
-    held: list[tuple[Power, int]], props: list[Prop]
-) -> tuple[Allomancy, list[Prop], list[str]]:
+def kept_charges(held: list[tuple[Power, int]], props: list[Prop]) -> tuple[Allomancy, list[Prop], list[str]]:
     """The counted reserves and the metalminds the rows' charges make (added to ``props``, up
     to the sheet's Props), and what found no room."""
     reserves = [Reserve(metal=p.name, charges=n) for p, n in held if p.type is PowerType.ALLOMANCY]
