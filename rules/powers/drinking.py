@@ -11,6 +11,7 @@ from rules.character.allomancy import FORM_CHARGES, MISTING_VIAL, RESERVE_MAX, V
 from rules.character.checked import revise_character
 from rules.character.limits import DAMAGE_MAX
 from rules.character.metals import VIAL_METALS, metal
+from rules.character.recovery import vials_back
 from rules.errors import RulesError
 from rules.naming import find_named
 from rules.powers.burning import ran_dry, spend
@@ -81,21 +82,15 @@ def drink(character: Character, name: str) -> Changed:
 
 
 def refill_vials(character: Character) -> Changed:
-    """A Long Breather brings back every vial drunk, full (§9.8)."""
-    props: list[Prop] = []
-    moves: list[Move] = []
-    for prop in character.props:
-        vial = prop.implement
-        if isinstance(vial, Vial) and vial.used:
-            prop = prop.model_copy(
-                update={"implement": vial.model_copy(update={"used": False, "impure": False})}
-            )
-            moves += [
-                Move(metal=m, store=Store.VIAL, delta=vial.charges, why=Why.REFILLED, prop=prop.name)
-                for m in vial.metals
-            ]
-        props.append(prop)
-    return Changed(character=character.model_copy(update={"props": tuple(props)}), moves=tuple(moves))
+    """A Long Breather brings back every vial drunk, full (§9.8): the moves of
+    ``rules.character.recovery.vials_back``."""
+    moves = [
+        Move(metal=m, store=Store.VIAL, delta=p.implement.charges, why=Why.REFILLED, prop=p.name)
+        for p in character.props
+        if isinstance(p.implement, Vial) and p.implement.used
+        for m in p.implement.metals
+    ]
+    return Changed(character=vials_back(character), moves=tuple(moves))
 
 
 def make_vial(name: str, form: VialForm, metals: tuple[str, ...], charges: int | None = None) -> Prop:

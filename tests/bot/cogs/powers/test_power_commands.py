@@ -100,3 +100,14 @@ async def test_a_hidden_villains_reserves_stay_the_narrators(bot_env: BotEnv) ->
     private = [m for m in reply.messages if int(m.get("flags") or 0) & 64]
     assert public and all("Steel" not in str(m) for m in public)
     assert any("Reserves: Steel 7" in str(m) for m in private)
+
+
+async def test_a_long_breather_brings_a_drunk_vial_back(bot_env: BotEnv) -> None:
+    await make(bot_env, "Vin", ("allomancy", "Tin", 4))
+    await bot_env.slash("/power vial kind:misting metal:Tin name:Vin", user="player1")
+    await bot_env.slash("/power drink vial:Tin vial name:Vin", user="player1")
+    again = await bot_env.slash("/power drink vial:Tin vial name:Vin", user="player1")
+    assert refused(again) and "Long Breather" in again.content
+    await bot_env.slash("/sheet breather kind:Long name:Vin", user="narrator")
+    drunk = await bot_env.slash("/power drink vial:Tin vial name:Vin", user="player1")
+    assert "Reserves: Tin 6" in described(drunk)
