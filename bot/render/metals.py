@@ -56,6 +56,15 @@ def metal_lines(character: Character, escape: Callable[[str], str] = plain) -> l
     ``str`` for the web page, which escapes as it shows)."""
     lines = [burning_line(character), reserve_line(character), storing_line(character)]
     shown = [line for line in lines if line is not None]
+    hemalurgy = character.hemalurgy
+    if hemalurgy.spikes:
+        shown.append(
+            "Spikes: " + ", ".join(s.label + ("" if s.power else f" {s.rating}") for s in hemalurgy.spikes)
+        )
+    if hemalurgy.blessings:
+        shown.append("Blessings: " + ", ".join(b.label for b in hemalurgy.blessings))
+    if character.allomancy.savants:
+        shown.append("Savant of " + ", ".join(character.allomancy.savants))
     if character.feruchemy.gold_health:
         shown.append(f"Health tapped from Gold: +{character.feruchemy.gold_health} for the hour")
     return [*shown, *implement_lines(character, escape)]

@@ -13,11 +13,11 @@ from bot.errors import BotError
 from rules.character import Character
 from rules.character.metals import Task
 from rules.character.names import Standing, StatKind
-from rules.character.stats import defeat_penalties, find_stat, rating_for, spend_standing
+from rules.character.stats import defeat_penalties, find_stat, rating_parts, spend_standing
 from rules.pool import Boon, Pool, build_pool
 from rules.powers.feruchemy import TapEffect, TapUse, tap, tap_effect
 from rules.powers.ledger import Move
-from rules.powers.rolls import power_roll
+from rules.powers.rolls import power_roll, split
 from rules.words import count_of
 from storage import StoredCharacter
 
@@ -100,8 +100,10 @@ def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPoo
         raise BotError("Say whose sheet to roll from.")
     character = stored.character
     ref = find_stat(character, request.stat)
-    rating = rating_for(character, request.stat, request.burning_pewter)
-    penalties = defeat_penalties(character, request.stat, request.burning_pewter)
+    rated = rating_parts(character, request.stat, request.burning_pewter)
+    named = [piece for label, dice in rated.parts for piece in split(label, dice)]
+    penalties = [*named, *defeat_penalties(character, request.stat, request.burning_pewter)]
+    rating = max(0, rated.base)
     plain_pool = form(rating, ref.label, penalties)
     asked = request.tap
     tapped = tap_effect(character, asked.metal, asked.charges, asked.use) if asked else None

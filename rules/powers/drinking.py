@@ -8,7 +8,7 @@ counting of reserves on: from then on burning costs charges.
 
 from rules.character import Character, Prop, Resilience
 from rules.character.allomancy import FORM_CHARGES, MISTING_VIAL, RESERVE_MAX, Vial, VialForm
-from rules.character.checked import revise_character
+from rules.character.checked import revise_character, validated
 from rules.character.limits import DAMAGE_MAX
 from rules.character.metals import VIAL_METALS, metal
 from rules.character.recovery import vials_back
@@ -102,8 +102,8 @@ def make_vial(name: str, form: VialForm, metals: tuple[str, ...], charges: int |
             charges = 1 if set(names) == set(VIAL_METALS) and len(names) > 1 else MISTING_VIAL
         else:
             charges = FORM_CHARGES[form]
-    return Prop.model_validate(
-        {"name": name, "implement": {"kind": "vial", "form": form, "metals": names, "charges": charges}}
+    return validated(
+        Prop, {"name": name, "implement": {"kind": "vial", "form": form, "metals": names, "charges": charges}}
     )
 
 

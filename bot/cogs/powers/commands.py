@@ -14,7 +14,7 @@ from bot.client import Interaction, MistbornClient
 from bot.cogs.powers.flow import apply, unchanged
 from bot.errors import BotError
 from bot.inputs.characters import OwnCharacter
-from bot.inputs.choices import WordChoice
+from bot.inputs.choices import EnumChoice, WordChoice
 from bot.inputs.powers import (
     SizeChoice,
     VialKind,
@@ -25,9 +25,12 @@ from bot.inputs.powers import (
     vial_names,
 )
 from bot.inputs.sheet_changes import NAME_TO_CHANGE
+from bot.render.common import plain
 from rules.character import BASIC_METALS, Character
 from rules.character.allomancy import RESERVE_MAX, VialForm
+from rules.character.checked import validated
 from rules.character.feruchemy import MindSize
+from rules.character.hemalurgy import Blessing, Spike
 from rules.character.limits import PROP_NAME_MAX
 from rules.character.metals import metal as find_metal
 from rules.character.parts import Prop
@@ -42,7 +45,9 @@ from rules.powers.drinking import (
     set_vial_impure,
 )
 from rules.powers.feruchemy import start_storing, stop_storing, store_in_breather
+from rules.powers.hemalurgy import drive_spike, remove_spike, set_blessing
 from rules.powers.ledger import Changed
+from rules.powers.metal_effects import make_savant
 from rules.powers.time import MINUTES_MAX, move_time
 
 MetalName = app_commands.Range[str, 1, 20]
@@ -54,6 +59,7 @@ Rate = app_commands.Range[int, 1, 10]
 BreatherChoice = app_commands.Transform[
     str, WordChoice({"short": "short", "long": "long"}, "Breather", {"short": "Short", "long": "Long"})
 ]
+BlessingChoice = app_commands.Transform[Blessing, EnumChoice(Blessing, "Blessing")]
 FORMS = {"misting": VialForm.VIAL, "mistborn": VialForm.VIAL, "nail": VialForm.NAIL}
 FORMS |= {"ring": VialForm.RING, "nugget": VialForm.NUGGET}
 
@@ -190,7 +196,7 @@ class PowerCommands(
             (await caller(interaction)).require_narrator("fill a metalmind outright")
         found = proper(metal)
         implement = {"kind": "metalmind", "metal": found, "size": size, "charges": charges}
-        prop = Prop.model_validate({"name": label or f"{found}mind", "implement": implement})
+        prop = validated(Prop, {"name": label or f"{found}mind", "implement": implement})
         await apply(
             interaction,
             name,
@@ -304,4 +310,82 @@ class PowerCommands(
             lambda c: poison(c, metal),
             lambda c: f"{c.name} is poisoned by {proper(metal)}.",
             narrator="poison a character",
+        )
+
+    @app_commands.command(name="spike", description="Narrators: drive a Hemalurgic spike, or tear one out")
+    @app_commands.describe(
+        metal="The spike's metal",
+        rating="Its rating (the victim's less 1, at least 2)",
+        stolen="For a Steel, Bronze, Pewter or Brass spike: the metal of the Power it stole",
+        remove="Tear out this character's spike of that metal instead (5 Health)",
+        name="The character",
+    )
+    @app_commands.autocomplete(metal=any_metal, stolen=any_metal)
+    async def spike(
+        self,
+        interaction: Interaction,
+        metal: MetalName,
+        rating: app_commands.Range[int, 2, 10] = 2,
+        stolen: MetalName | None = None,
+        remove: bool = False,
+        name: OwnCharacter | None = None,
+    ) -> None:
+        def edit(character: Character) -> Changed:
+            if not remove:
+                return drive_spike(
+                    character, validated(Spike, {"metal": metal, "power": stolen, "rating": rating})
+                )
+            found = proper(metal)
+            spikes = character.hemalurgy.spikes
+            index = next((i for i, s in enumerate(spikes) if s.metal == found), None)
+            if index is None:
+                raise BotError(f"{plain(character.name)} bears no {found} spike.")
+            return remove_spike(character, index)
+
+        doing = "loses a" if remove else "bears a"
+        await apply(
+            interaction,
+            name,
+            edit,
+            lambda c: f"{c.name} {doing} {proper(metal)} spike.",
+            narrator="drive spikes",
+        )
+
+    @app_commands.command(name="blessing", description="Narrators: give a kandra a Blessing, or take it away")
+    @app_commands.describe(blessing="The Blessing", held="Held (false: taken away)", name="The character")
+    async def blessing(
+        self,
+        interaction: Interaction,
+        blessing: BlessingChoice,
+        held: bool = True,
+        name: OwnCharacter | None = None,
+    ) -> None:
+        word = "is blessed with" if held else "loses"
+        await apply(
+            interaction,
+            name,
+            unchanged(lambda c: set_blessing(c, blessing, held)),
+            lambda c: f"{c.name} {word} {blessing.label}.",
+            narrator="give Blessings",
+        )
+
+    @app_commands.command(name="savant", description="Narrators: make a Misting a Savant of their metal (7+)")
+    @app_commands.describe(
+        metal="The metal, rated 7 or more", savant="A Savant (false: no longer)", name="The character"
+    )
+    @app_commands.autocomplete(metal=allomantic_metals)
+    async def savant(
+        self,
+        interaction: Interaction,
+        metal: MetalName,
+        savant: bool = True,
+        name: OwnCharacter | None = None,
+    ) -> None:
+        word = "is now" if savant else "is no longer"
+        await apply(
+            interaction,
+            name,
+            unchanged(lambda c: make_savant(c, proper(metal), savant)),
+            lambda c: f"{c.name} {word} a {proper(metal)} Savant.",
+            narrator="make Savants",
         )

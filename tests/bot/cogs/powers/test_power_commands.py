@@ -71,6 +71,7 @@ async def test_bad_input_is_refused_privately_and_changes_nothing(bot_env: BotEn
         "/power stop metal:Tin name:Vin",
         "/power vial kind:nail name:Vin",
         "/power metalmind metal:Tin charges:20 name:Vin",
+        '/power vial kind:misting metal:Tin label:"   " name:Vin',
     ):
         reply = await bot_env.slash(line, user="player1")
         assert refused(reply), (line, reply.content)
@@ -111,3 +112,22 @@ async def test_a_long_breather_brings_a_drunk_vial_back(bot_env: BotEnv) -> None
     await bot_env.slash("/sheet breather kind:Long name:Vin", user="narrator")
     drunk = await bot_env.slash("/power drink vial:Tin vial name:Vin", user="player1")
     assert "Reserves: Tin 6" in described(drunk)
+
+
+async def test_the_narrator_drives_a_spike_blesses_and_makes_a_savant(bot_env: BotEnv) -> None:
+    await make(bot_env, "Marsh", ("allomancy", "Steel", 7))
+    refusal = await bot_env.slash("/power spike metal:Steel rating:5 stolen:Steel name:Marsh", user="player1")
+    assert refused(refusal) and "Only a Narrator can drive spikes" in refusal.content
+    spiked = await bot_env.slash("/power spike metal:Steel rating:5 stolen:Steel name:Marsh", user="narrator")
+    assert "Spikes: Steel spike (Allomantic Steel) 5" in described(spiked)
+    roll = await bot_env.slash("/roll stat:Steel character:Marsh", user="narrator")
+    assert roll.message is not None and "Steel spike" in str(roll.message)
+    wrong = await bot_env.slash("/power spike metal:Steel rating:5 name:Marsh", user="narrator")
+    assert refused(wrong) and "steals a physical Allomancy Power" in wrong.content
+    await bot_env.slash("/power blessing blessing:Awareness name:Marsh", user="narrator")
+    savant = await bot_env.slash("/power savant metal:Steel name:Marsh", user="narrator")
+    assert "Blessings: Awareness" in described(savant) and "Savant of Steel" in described(savant)
+    torn = await bot_env.slash("/power spike metal:Steel remove:true name:Marsh", user="narrator")
+    assert "5 Health lost" in described(torn)
+    character = await sheet(bot_env, "Marsh")
+    assert character.hemalurgy.spikes == () and character.damage.health == 5
