@@ -131,3 +131,18 @@ async def test_the_narrator_drives_a_spike_blesses_and_makes_a_savant(bot_env: B
     assert "5 Health lost" in described(torn)
     character = await sheet(bot_env, "Marsh")
     assert character.hemalurgy.spikes == () and character.damage.health == 5
+
+
+async def test_in_a_live_conflict_a_players_burn_goes_through_the_conflict(bot_env: BotEnv) -> None:
+    await make(bot_env, "Vin", ("allomancy", "Tin", 4))
+    for user, line in [
+        ("narrator", '/conflict start kind:physical stakes:"The keep"'),
+        ("player1", "/character use name:Vin"),
+        ("player1", "/conflict join"),
+    ]:
+        reply = await bot_env.slash(line, user=user)
+        assert not refused(reply), (line, reply.content)
+    channel = bot_env.world.guild.channels[0].id
+    burn = await bot_env.slash("/power burn metal:Tin name:Vin", user="player1")
+    assert refused(burn) and f"Vin is in the Conflict in <#{channel}>" in burn.content
+    assert (await sheet(bot_env, "Vin")).allomancy.burning == ()
