@@ -95,12 +95,17 @@ async def test_a_keeper_stores_by_the_hour(bot_env: BotEnv) -> None:
 
 async def test_a_hidden_villains_reserves_stay_the_narrators(bot_env: BotEnv) -> None:
     owner = bot_env.user_id("narrator")
-    await make(bot_env, "Inquisitor", ("allomancy", "Steel", 6), kind=CharacterKind.VILLAIN, owner_id=owner)
+    inquisitor = await make(
+        bot_env, "Inquisitor", ("allomancy", "Steel", 6), kind=CharacterKind.VILLAIN, owner_id=owner
+    )
     reply = await bot_env.slash("/power reserve metal:Steel charges:7 name:Inquisitor", user="narrator")
     public = [m for m in reply.messages if not int(m.get("flags") or 0) & 64]
     private = [m for m in reply.messages if int(m.get("flags") or 0) & 64]
     assert public and all("Steel" not in str(m) for m in public)
     assert any("Reserves: Steel 7" in str(m) for m in private)
+    story = [s.entry for s in await bot_env.storage.journal.of_character(bot_env.guild_id, inquisitor.id)]
+    [metals] = [e for e in story if e.kind is EntryKind.METALS]
+    assert metals.text == "Inquisitor: +7 Steel (set by the Narrator)." and metals.public is None
 
 
 async def test_a_long_breather_brings_a_drunk_vial_back(bot_env: BotEnv) -> None:
