@@ -151,3 +151,17 @@ async def test_in_a_live_conflict_a_players_burn_goes_through_the_conflict(bot_e
     burn = await bot_env.slash("/power burn metal:Tin name:Vin", user="player1")
     assert refused(burn) and f"Vin is in the Conflict in <#{channel}>" in burn.content
     assert (await sheet(bot_env, "Vin")).allomancy.burning == ()
+
+
+async def test_impure_metal_cannot_flare_and_poison_costs_health(bot_env: BotEnv) -> None:
+    await make(bot_env, "Vin", ("allomancy", "Steel", 4))
+    await bot_env.slash("/power vial kind:misting metal:Steel name:Vin", user="player1")
+    impure = await bot_env.slash('/power impure vial:"Steel vial" name:Vin', user="narrator")
+    assert "Steel vial: 3 Steel (impure)" in described(impure)
+    drunk = await bot_env.slash('/power drink vial:"Steel vial" name:Vin', user="player1")
+    assert "Reserves: Steel 3 (impure)" in described(drunk) and "cannot be flared" in described(drunk)
+    flare = await bot_env.slash("/power burn metal:Steel flare:true name:Vin", user="player1")
+    assert refused(flare) and "impure" in flare.content
+    poisoned = await bot_env.slash("/power poison metal:Steel name:Vin", user="narrator")
+    assert "3 unburnt Steel poisons Vin: 3 Health lost." in described(poisoned)
+    assert (await sheet(bot_env, "Vin")).damage.health == 3
