@@ -25,6 +25,7 @@ from bot.cogs.dice import Dice, SavedRolls
 from bot.cogs.help import Help
 from bot.cogs.history import History
 from bot.cogs.odds import Odds
+from bot.cogs.powers import PowerCommands
 from bot.cogs.requests import RequestCommands
 from bot.cogs.say import Say
 from bot.cogs.scene import SceneCommands
@@ -44,6 +45,7 @@ COGS: tuple[CogFactory, ...] = (
     EditCommands,
     SheetCommands,
     BurdenCommands,
+    PowerCommands,
     ConflictCog,
     ConflictMoves,
     RequestCommands,

@@ -27,6 +27,7 @@ from rules.conflict import events as ev
 from rules.conflict.events import Resolved
 from rules.contest import ContestResult, Side
 from rules.journal import TEXT_MAX, EntryKind, JournalEntry, sheet_entries
+from rules.powers.ledger import Move, moves_line
 from rules.request import RequestKind, RollRequest
 from rules.roll import Reading
 from storage.character_rows import StoredCharacter
@@ -196,6 +197,28 @@ def sheet_change(
             entries[index] = entry.model_copy(update={"public": _clip(said.text), "numbers_public": False})
             break
     return entries
+
+
+def charges_moved(
+    at: datetime, stored: StoredCharacter, after: Character, moves: tuple[Move, ...]
+) -> list[JournalEntry]:
+    """Every charge a Power moved on ``stored``'s sheet, in one entry (docs/rulings.md §9.9);
+    a hidden sheet's reserves are the Narrator's alone (§7.1)."""
+    line = moves_line(after.name, moves)
+    if line is None:
+        return []
+    text = _clip(line)
+    return [
+        JournalEntry(
+            at=at,
+            kind=EntryKind.METALS,
+            text=text,
+            public=None if sheet_hidden(stored, after) else text,
+            character_id=stored.id,
+            hero=after.name,
+            character_kind=after.kind,
+        )
+    ]
 
 
 def _who(

@@ -52,6 +52,8 @@ class EntryKind(StrEnum):
     STANDING_RECOVERED = "standing_recovered"
     BEAT = "beat"
     GROWTH = "growth"
+    METALS = "metals"
+    """Charges of metal drunk, burned, stored or tapped (docs/rulings.md §9.9)."""
 
 
 class JournalEntry(BaseModel):

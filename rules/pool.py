@@ -25,6 +25,8 @@ MAX_BURDENS = 10
 MAX_MODIFIERS = 10
 MAX_MODIFIER = 10
 MAX_LABEL = 40
+MAX_BOON = 20
+"""Most Nudges or Outcome one Power may grant a roll (a tap of 100 charges gives 20 Nudges)."""
 
 
 class Source(StrEnum):
@@ -48,6 +50,17 @@ class Contribution(BaseModel):
     dice: int
 
 
+class Boon(BaseModel):
+    """What a Power gives a roll beyond dice, if it succeeds: Nudges (a Savant's, a tap's) and
+    Outcome (a tap's), named so the table sees where they came from (docs/rulings.md §9)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    nudges: int = Field(default=0, ge=0, le=MAX_BOON)
+    outcome: int = Field(default=0, ge=0, le=MAX_BOON)
+
+
 class Pool(BaseModel):
     """A formed pool: its parts, their sum, and the dice that sum means at the table."""
 
@@ -55,6 +68,7 @@ class Pool(BaseModel):
 
     contributions: tuple[Contribution, ...]
     total: int = Field(description="The plain sum of every contribution, before clamping.")
+    boons: tuple[Boon, ...] = ()
 
     @property
     def dice(self) -> int:
@@ -63,8 +77,14 @@ class Pool(BaseModel):
 
     @property
     def free_nudges(self) -> int:
-        """One free Nudge per die beyond 10, usable only if the roll succeeds."""
-        return max(0, self.total - MAX_DICE)
+        """One free Nudge per die beyond 10, and each a Power grants, usable only if the roll
+        succeeds."""
+        return max(0, self.total - MAX_DICE) + sum(b.nudges for b in self.boons)
+
+    @property
+    def outcome_bonus(self) -> int:
+        """What Powers add to the Outcome of a success (a Feruchemical tap's, §9.4)."""
+        return sum(b.outcome for b in self.boons)
 
     @property
     def underflow(self) -> int:
@@ -105,13 +125,15 @@ def build_pool(
     tool: int = 0,
     circumstances: int = 0,
     modifiers: Sequence[tuple[str, int]] = (),
+    boons: Sequence[Boon] = (),
 ) -> Pool:
     """Form a pool from a rating and everything that adjusts it (docs/rulings.md §1).
 
     ``tool`` and ``circumstances`` are the net adjustment the Narrator settled on (-1, 0 or
     +1): the rules cap each at one die however many apply. Traits are uncapped, and Burdens
     count only in the roller's favour. ``modifiers`` are other named adjustments such as a
-    defeat penalty or a Complication that costs dice.
+    defeat penalty or a Complication that costs dice. ``boons`` are what Powers grant a
+    success beyond dice (docs/rulings.md §9).
     """
     _check_range(f"{rating_label} rating", rating, 0, MAX_RATING)
     rating_label = _check_label(rating_label, "rating")
@@ -144,4 +166,6 @@ def build_pool(
         if dice:
             label = _check_label(name, "modifier")
             parts.append(Contribution(source=Source.MODIFIER, label=label, dice=dice))
-    return Pool(contributions=tuple(parts), total=sum(p.dice for p in parts))
+    if len(boons) > MAX_MODIFIERS:
+        raise RulesError(f"At most {MAX_MODIFIERS} Powers can grant Nudges or Outcome to one roll.")
+    return Pool(contributions=tuple(parts), total=sum(p.dice for p in parts), boons=tuple(boons))

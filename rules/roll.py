@@ -144,6 +144,8 @@ def read(
     sixes = faces.count(NUDGE_FACE)
     success = result >= difficulty
     outcome = outcome_of(result, difficulty, pool.underflow)
+    if success and pool.outcome_bonus:
+        outcome = clamp_outcome(outcome + pool.outcome_bonus)  # a tap's Outcome helps a success only (§9.4)
     owed = max(0, -outcome)
     cancelled = 0
     if not success and not extra:

@@ -1,18 +1,34 @@
 """The pool a roll command describes, from a bare count or from a sheet (docs/rulings.md §1).
 
-A roll from a sheet starts at the named stat's rating (a Standing as lowered by spending,
-Physique with Pewter's boost while it burns) and carries the sheet's defeat penalties; a Standing
-roll also spends that Standing, which the command saves with the roll (docs/rulings.md §6).
+A roll from a sheet starts at the named stat's rating (a Standing as lowered by spending, a
+metal's as burning, flaring, spikes and impurity make it) and carries the sheet's defeat
+penalties and what its Powers add to a roll of that kind, each named (§9: Tin on the senses,
+Atium on every roll, what is being stored, a Savant's Nudges); a Standing roll also spends that
+Standing, and a tap its charges, which the command saves with the roll (§6, §9.4).
 """
 
 from dataclasses import dataclass
 
 from bot.errors import BotError
+from rules.character import Character
+from rules.character.metals import Task
 from rules.character.names import Standing, StatKind
-from rules.character.stats import defeat_penalties, find_stat, rating_for
-from rules.pool import Pool, build_pool
+from rules.character.stats import defeat_penalties, find_stat, rating_parts, spend_standing
+from rules.pool import Boon, Pool, build_pool
+from rules.powers.feruchemy import TapEffect, TapUse, tap, tap_effect
+from rules.powers.ledger import Move
+from rules.powers.rolls import power_roll, split
 from rules.words import count_of
 from storage import StoredCharacter
+
+
+@dataclass(frozen=True)
+class TapRequest:
+    """A Feruchemical tap declared on the roll (docs/rulings.md §9.4)."""
+
+    metal: str
+    charges: int
+    use: TapUse = TapUse.EFFECT
 
 
 @dataclass(frozen=True)
@@ -26,6 +42,8 @@ class PoolRequest:
     circumstances: int = 0
     modifier: int = 0
     burning_pewter: bool = False
+    task: Task | None = None
+    tap: TapRequest | None = None
 
     @property
     def from_sheet(self) -> bool:
@@ -48,13 +66,19 @@ class FormedPool:
     stored: StoredCharacter | None = None
     spends: Standing | None = None
     """A Standing roll lowers that Standing by 1 (docs/rulings.md §6); the caller saves it."""
+    tapped: TapEffect | None = None
+    """The tap the roll spends, whatever it does (§9.4); the caller saves it."""
+    notes: tuple[str, ...] = ()
+    """What the Powers did that the pool does not show (Nudges, Outcome, dice lost past 10)."""
 
 
 def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPool:
     """Form the pool: from ``request.dice``, or from ``stored``'s sheet when a stat was named."""
     modifiers = [("Modifier", request.modifier)] if request.modifier else []
 
-    def form(rating: int, label: str, extra_modifiers: list[tuple[str, int]]) -> Pool:
+    def form(
+        rating: int, label: str, extra_modifiers: list[tuple[str, int]], boons: tuple[Boon, ...] = ()
+    ) -> Pool:
         return build_pool(
             rating,
             rating_label=label,
@@ -63,18 +87,29 @@ def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPoo
             tool=request.tool,
             circumstances=request.circumstances,
             modifiers=[*extra_modifiers, *modifiers],
+            boons=boons,
         )
 
     if not request.from_sheet or request.stat is None:
         assert request.dice is not None
+        if request.tap is not None or request.task is not None:
+            raise BotError("A tap or a task reads a sheet: roll a `stat` instead of `dice`.")
         label = count_of(request.dice, "die")
         return FormedPool(pool=form(request.dice, "Dice", []), extra=False, title=label, who=label)
     if stored is None:
         raise BotError("Say whose sheet to roll from.")
     character = stored.character
     ref = find_stat(character, request.stat)
-    rating = rating_for(character, request.stat, request.burning_pewter)
-    pool = form(rating, ref.label, defeat_penalties(character, request.stat, request.burning_pewter))
+    rated = rating_parts(character, request.stat, request.burning_pewter)
+    named = [piece for label, dice in rated.parts for piece in split(label, dice)]
+    penalties = [*named, *defeat_penalties(character, request.stat, request.burning_pewter)]
+    rating = max(0, rated.base)
+    plain_pool = form(rating, ref.label, penalties)
+    asked = request.tap
+    tapped = tap_effect(character, asked.metal, asked.charges, asked.use) if asked else None
+    powers = power_roll(character, ref, request.task, tapped, before=plain_pool.total)
+    pool = form(rating, ref.label, [*penalties, *powers.modifiers], powers.boons)
+    boons = [_boon_text(b) for b in powers.boons]
     spends = ref.standing if ref.kind is StatKind.STANDING else None
     return FormedPool(
         pool=pool,
@@ -83,7 +118,16 @@ def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPoo
         who=character.name,
         stored=stored,
         spends=spends,
+        tapped=tapped,
+        notes=(*boons, *powers.notes),
     )
+
+
+def _boon_text(boon: Boon) -> str:
+    """ "Steel tapped: +2 Outcome on a success"."""
+    parts = [f"{count_of(boon.nudges, 'free Nudge')}" if boon.nudges else ""]
+    parts.append(f"+{boon.outcome} Outcome" if boon.outcome else "")
+    return f"{boon.label}: {' and '.join(p for p in parts if p)} on a success."
 
 
 def roll_title(formed: FormedPool, label: str | None) -> str:
@@ -92,3 +136,28 @@ def roll_title(formed: FormedPool, label: str | None) -> str:
     if not label:
         return formed.title
     return f"{formed.who}: {label}" if formed.stored is not None else label
+
+
+def spent_by(formed: FormedPool) -> tuple[Character | None, tuple[Move, ...]]:
+    """The sheet after the roll spends what it spends (a Standing, a tap's charges; None when
+    nothing), and the charges it moved (docs/rulings.md §6, §9.4)."""
+    if formed.stored is None or (formed.spends is None and formed.tapped is None):
+        return None, ()
+    after = formed.stored.character
+    if formed.spends is not None:
+        after = spend_standing(after, formed.spends)
+    if formed.tapped is None:
+        return after, ()
+    tapped = tap(after, formed.tapped)
+    return tapped.character, tapped.moves
+
+
+def tap_request(metal: str | None, charges: int | None, use: TapUse | None) -> TapRequest | None:
+    """The tap a roll declares; its parts given without the metal are refused."""
+    if metal is None:
+        if charges is not None or use is not None:
+            raise BotError("Name the metal to tap (`tap:`) with its charges.")
+        return None
+    if charges is None:
+        raise BotError("Say how many charges to tap (`tap_charges:`).")
+    return TapRequest(metal, charges, use or TapUse.EFFECT)

@@ -30,6 +30,7 @@ from bot.render.common import (
 # ``fit`` and ``units`` moved to ``bot.render.common``; still importable from here.
 from bot.render.common import fit as fit
 from bot.render.common import units as units
+from bot.render.metals import metal_lines, metal_section
 from bot.render.sheet_words import (
     MEMBERS,
     burden_weight,
@@ -228,6 +229,8 @@ def sheet_embed(character: Character) -> discord.Embed:
         stunts = [f"• {plain(p.name)}: {plain(s)}" for p in character.powers for s in p.stunts]
         if stunts:
             add_lines(embed, "Stunts", stunts)
+    if metals := metal_lines(character):
+        add_lines(embed, "Metals", metals)
     if character.props:
         add_lines(embed, "Props", [prop_line(p.name, p.weapon, p.armour) for p in character.props])
     if character.notes:
@@ -242,6 +245,7 @@ SECTIONS = {
     "standings": ("Standings", standing_lines),
     "resiliences": ("Resiliences", resilience_lines),
     "burdens": ("Burdens", burden_lines),
+    "metals": ("Metals", metal_section),
 }
 
 

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.common import NEUTRAL, fit, plain, units
+from bot.render.metals import metal_lines
 from bot.render.portraits import FILE_NAME
 from bot.render.sheet import (
     KIND_COLOURS,
@@ -61,6 +62,8 @@ def sheet_parts(character: Character) -> list[tuple[str, list[str]]]:
         stunts = [f"• {plain(p.name)}: {plain(s)}" for p in character.powers for s in p.stunts]
         if stunts:
             parts.append(("Stunts", stunts))
+    if metals := metal_lines(character):
+        parts.append(("Metals", metals))
     if character.props:
         parts.append(("Props", [prop_line(p.name, p.weapon, p.armour) for p in character.props]))
     if character.notes:

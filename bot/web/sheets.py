@@ -33,6 +33,7 @@ from weakref import WeakValueDictionary
 import orjson
 
 from bot.access import Caller, Sheetlike
+from bot.render.metals import metal_lines
 from bot.render.sheet_words import (
     MEMBERS,
     burden_weight,
@@ -98,6 +99,7 @@ def sheet_data(stored: StoredCharacter) -> JSON:
         "powers": [{"name": p.full_label, "rating": p.rating, "stunts": list(p.stunts)} for p in c.powers],
         "traits": [{"label": label, "text": text} for label, text in named_traits(c.traits)],
         "props": [{"name": p.name, "bonuses": prop_bonuses(p.weapon, p.armour)} for p in c.props],
+        "metals": metal_lines(c, str),
         "destiny": c.destiny,
         "tragedy": c.tragedy,
         "notes": c.notes,

@@ -62,7 +62,8 @@ def check_hero_build(character: Character) -> list[str]:
 
     Checks a Hero's Attributes are 2–6, the 13 / 11 / 9 point splits of Attributes and
     Standings with their caps (6 / 5 / 4 and 8 / 6 / 4) by their labels, and that there are no
-    more Props than Resources.
+    more Props than Resources; a Power's vials and metalminds come with it and are not counted
+    (docs/rulings.md §9.8).
     """
     if character.kind is not CharacterKind.HERO:
         return []
@@ -79,6 +80,7 @@ def check_hero_build(character: Character) -> list[str]:
             )
             problems += split
     resources = character.standings.resources
-    if len(character.props) > resources:
-        problems.append(f"{len(character.props)} Props is more than Resources {resources} allows.")
+    counted = sum(1 for p in character.props if p.implement is None)
+    if counted > resources:
+        problems.append(f"{counted} Props is more than Resources {resources} allows.")
     return problems

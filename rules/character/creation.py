@@ -83,6 +83,31 @@ def template_powers(template: PowerTemplate, metal: str | None = None) -> tuple[
     return ()
 
 
+KEEPER_MINDS = ("Pewter", "Steel", "Tin")
+"""A Keeper's three average metalminds, of different metals (docs/rulings.md §9.8): we chose the
+three whose taps give dice; they are swapped at a Long Breather like any Prop."""
+
+
+def _implement(name: str, implement: dict[str, object]) -> Prop:
+    return validated(Prop, {"name": name, "implement": implement})
+
+
+def template_implements(template: PowerTemplate, metal: str | None = None) -> tuple[Prop, ...]:
+    """The implements a Power template starts with (docs/rulings.md §9.8): a Misting's vial of
+    its metal (3 charges), a Mistborn's vial (1 of each basic metal), a Keeper's three average
+    metalminds, empty; they come with the template, over the Props Resources allow."""
+    if template is PowerTemplate.MISTBORN:
+        return (_implement("Mistborn vial", {"kind": "vial", "metals": BASIC_METALS, "charges": 1}),)
+    if template is PowerTemplate.MISTING:
+        (power,) = template_powers(template, metal)
+        return (_implement(f"{power.name} vial", {"kind": "vial", "metals": (power.name,), "charges": 3}),)
+    if template is PowerTemplate.KEEPER:
+        return tuple(
+            _implement(f"{m}mind", {"kind": "metalmind", "metal": m, "size": "average"}) for m in KEEPER_MINDS
+        )
+    return ()
+
+
 _BONUS = re.compile(r"\s*\((?P<inside>[^()]*)\)\s*$")
 _PART = re.compile(r"^(?P<what>weapon|armou?r)\s*\+?\s*(?P<value>\d{1,2})$", re.IGNORECASE)
 PROPS_HELP = "One Prop per line; a bonus in brackets: Dueling cane (weapon 1), Mail (armour 2)."

@@ -125,14 +125,14 @@ def apply_damage(
     resilience: Resilience | str,
     amount: int,
     defeat_burden: Severity | str | None = None,
-    burning_pewter: bool = False,
+    burning_pewter: bool | None = None,
 ) -> DamageResult:
     """Deal ``amount`` damage to one Resilience (docs/rulings.md §5).
 
     The Resilience never drops below 0. One wound per attack, judged on the value before the
     hit. Reaching 0 defeats the character, and ``defeat_burden`` (Grave or Mortal, or None)
-    is then left too. ``burning_pewter`` raises Health by the Pewter rating for this hit; the
-    damage stays when the Pewter stops.
+    is then left too. ``burning_pewter`` raises Health by the Pewter rating for this hit (None:
+    as the sheet says it burns); the damage stays when the Pewter stops.
     """
     resilience = parse_resilience(resilience)
     amount = check_amount(amount)

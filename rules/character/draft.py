@@ -24,6 +24,7 @@ from rules.character.creation import (
     Split,
     attribute_splits,
     standing_splits,
+    template_implements,
     template_powers,
 )
 from rules.character.model import Character
@@ -318,9 +319,14 @@ def to_character(draft: HeroDraft) -> Character:
         destiny=draft.destiny,
         tragedy=draft.tragedy,
         powers=[p.model_dump() for p in (draft.powers.powers if draft.powers else ())],
-        props=[p.model_dump() for p in draft.props],
+        props=[p.model_dump() for p in (*draft.props, *_implements(draft))][: lim.PROPS_MAX],
         build=draft.labels.model_dump() if draft.labels else None,
     )
+
+
+def _implements(draft: HeroDraft) -> tuple[Prop, ...]:
+    """The vials or metalminds the draft's Powers start with (docs/rulings.md §9.8)."""
+    return template_implements(draft.powers.template, draft.powers.metal) if draft.powers else ()
 
 
 def finish(draft: HeroDraft) -> Character:

@@ -16,6 +16,9 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationInfo, field_validator, model_validator
 
 from rules.character import limits as lim
+from rules.character.allomancy import Allomancy
+from rules.character.feruchemy import Feruchemy
+from rules.character.hemalurgy import Hemalurgy
 from rules.character.names import Attribute, CharacterKind, Named, PowerType, Resilience, Standing
 from rules.character.parts import BuildLabels, Burden, Power, Prop, Traits
 from rules.naming import name_key
@@ -134,7 +137,9 @@ class Character(BaseModel):
     ``owner_id`` is the Discord user id of the player (Heroes) or of the Narrator who made the
     Villain or Extra. ``size`` is the number of members of an Extras group (1 for a lone Extra
     and for everyone else) and ``members_down`` how many of them are defeated, so the group
-    shrinks without losing its original size.
+    shrinks without losing its original size. ``allomancy``, ``feruchemy`` and ``hemalurgy``
+    are the Powers in play (docs/rulings.md §9): reserves and what burns, what is stored, spikes
+    and Blessings; each is empty on a sheet without them, as on every sheet stored before them.
     """
 
     model_config = _FROZEN
@@ -157,6 +162,9 @@ class Character(BaseModel):
     props: tuple[Prop, ...] = ()
     build: BuildLabels | None = None
     notes: str = ""
+    allomancy: Allomancy = Allomancy()
+    feruchemy: Feruchemy = Feruchemy()
+    hemalurgy: Hemalurgy = Hemalurgy()
 
     @property
     def is_extra(self) -> bool:

@@ -22,6 +22,11 @@ class Opposition(StrEnum):
     GUARDS = "guards"
     OBLIGATOR = "obligator"
     INQUISITOR = "inquisitor"
+    COINSHOT = "coinshot"
+    LURCHER = "lurcher"
+    SOOTHER = "soother"
+    TINEYE = "tineye"
+    PEWTERARM = "pewterarm"
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,28 @@ class OppositionTemplate:
     powers: tuple[Power, ...] = ()
     props: tuple[Prop, ...] = ()
     traits: Mapping[str, Any] = field(default_factory=dict)
+    allomancy: Mapping[str, Any] = field(default_factory=dict)
+    """What burns and the reserves held when the template is made (docs/rulings.md §9.2)."""
+    hemalurgy: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _misting(metal: str, rating: int) -> tuple[Power, ...]:
+    return (Power(type=PowerType.ALLOMANCY, name=metal, rating=rating),)
+
+
+def _vial(metal: str) -> Prop:
+    """A Misting's vial: 3 charges of its metal (§9.8)."""
+    implement = {"kind": "vial", "metals": (metal,), "charges": 3}
+    return Prop.model_validate({"name": f"{metal} vial", "implement": implement})
+
+
+def _held(metal: str, burning: bool = False) -> dict[str, Any]:
+    """A Misting who has drunk a vial (3 counted charges), burning it already or not."""
+    return {
+        "tracked": True,
+        "reserves": ({"metal": metal, "charges": 3},),
+        "burning": (metal,) if burning else (),
+    }
 
 
 TEMPLATES: dict[Opposition, OppositionTemplate] = {
@@ -79,17 +106,75 @@ TEMPLATES: dict[Opposition, OppositionTemplate] = {
         concept="Steel Inquisitor, hunter of skaa Mistings",
         attributes=(6, 3, 5),
         standings=(6, 7, 6),
-        powers=(
-            *(Power(type=PowerType.ALLOMANCY, name=metal, rating=6) for metal in BASIC_METALS),
-            Power(type=PowerType.HEMALURGY, name="Spikes", rating=6),
-        ),
+        powers=tuple(Power(type=PowerType.ALLOMANCY, name=metal, rating=6) for metal in BASIC_METALS),
         props=(Prop(name="Obsidian axe", weapon=3),),
+        hemalurgy={"spikes": ({"metal": "Steel", "power": "Steel", "rating": 5},)},
         traits={
             "drive": "Purge the Mistings",
             "profession": "Steel Inquisitor",
             "feature": "Spikes through the eyes",
             "personality": "Patient and cruel",
         },
+    ),
+    Opposition.COINSHOT: OppositionTemplate(
+        label="Coinshot",
+        kind=CharacterKind.EXTRA,
+        concept="A noble house's Coinshot",
+        attributes=(3, 2, 3),
+        standings=(3, 3, 2),
+        powers=_misting("Steel", 5),
+        props=(Prop(name="Pouch of coins", weapon=1), _vial("Steel")),
+        traits={"extras": ("Lands on rooftops",)},
+        allomancy=_held("Steel"),
+    ),
+    Opposition.LURCHER: OppositionTemplate(
+        label="Lurcher",
+        kind=CharacterKind.EXTRA,
+        concept="A Lurcher who pulls the weapons from their hands",
+        attributes=(3, 2, 3),
+        standings=(3, 2, 3),
+        powers=_misting("Iron", 5),
+        props=(Prop(name="Iron-tipped rope", weapon=1), _vial("Iron")),
+        traits={"extras": ("Steady anchor",)},
+        allomancy=_held("Iron"),
+    ),
+    Opposition.SOOTHER: OppositionTemplate(
+        label="Soother",
+        kind=CharacterKind.VILLAIN,
+        concept="A Ministry Soother who calms crowds",
+        attributes=(2, 5, 4),
+        standings=(4, 5, 4),
+        powers=_misting("Brass", 5),
+        props=(_vial("Brass"),),
+        traits={
+            "drive": "Keep the crowd quiet",
+            "profession": "Soother",
+            "specialty": "Dampening anger",
+            "personality": "Soft-spoken",
+        },
+        allomancy=_held("Brass"),
+    ),
+    Opposition.TINEYE: OppositionTemplate(
+        label="Tineye",
+        kind=CharacterKind.EXTRA,
+        concept="A Tineye lookout who hears every step",
+        attributes=(2, 2, 5),
+        standings=(2, 3, 3),
+        powers=_misting("Tin", 5),
+        props=(_vial("Tin"),),
+        traits={"extras": ("Sharp ears",)},
+        allomancy=_held("Tin", burning=True),
+    ),
+    Opposition.PEWTERARM: OppositionTemplate(
+        label="Thug who burns Pewter",
+        kind=CharacterKind.EXTRA,
+        concept="A Pewterarm enforcer",
+        attributes=(4, 2, 2),
+        standings=(2, 2, 2),
+        powers=_misting("Pewter", 4),
+        props=(Prop(name="Cudgel", weapon=1), _vial("Pewter")),
+        traits={"extras": ("Brawler",)},
+        allomancy=_held("Pewter", burning=True),
     ),
 }
 
@@ -120,4 +205,6 @@ def opposition_character(
         powers=[p.model_dump() for p in made.powers],
         props=[p.model_dump() for p in made.props],
         traits=dict(made.traits),
+        allomancy=dict(made.allomancy),
+        hemalurgy=dict(made.hemalurgy),
     )

@@ -3,12 +3,22 @@
 Each checks its own text and numbers; the sheet checks the counts and the names' uniqueness.
 """
 
-from typing import Self
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, StrictInt, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from rules.burdens import Severity
 from rules.character import limits as lim
+from rules.character.allomancy import Vial
+from rules.character.feruchemy import Metalmind
 from rules.character.names import METALS, RESERVED_NAMES, Emphasis, PowerType, canonical_metal
 from rules.naming import did_you_mean, name_key
 
@@ -105,14 +115,20 @@ class Power(BaseModel):
         return self
 
 
+Implement = Annotated[Vial | Metalmind, Field(discriminator="kind")]
+"""What a Prop holds for a Power: metal to drink, or a metalmind's store (docs/rulings.md §9.8)."""
+
+
 class Prop(BaseModel):
-    """A piece of equipment; weapons add damage (0–4), armour absorbs it (0–3) (docs/rulings.md §5)."""
+    """A piece of equipment; weapons add damage (0–4), armour absorbs it (0–3) (docs/rulings.md §5);
+    an ``implement`` is a vial or a metalmind (§9.8)."""
 
     model_config = _FROZEN
 
     name: str
     weapon: StrictInt | None = None
     armour: StrictInt | None = None
+    implement: Implement | None = None
 
     @field_validator("name")
     @classmethod

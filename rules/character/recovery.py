@@ -18,6 +18,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.burdens import Severity
+from rules.character.allomancy import Vial
 from rules.character.burden_track import STEPS, TO_EASE, find_burden, step_down_burden
 from rules.character.damage import check_amount
 from rules.character.model import Character
@@ -74,10 +75,10 @@ def heal(
 def _restore(character: Character, amounts: dict[Resilience, int]) -> RecoveryResult:
     restored: dict[Resilience, int] = {}
     for resilience in Resilience:
-        before = resilience_lost(character, resilience)
+        before = resilience_lost(character, resilience, False)
         if not character.is_extra:
             character = _heal(character, resilience, amounts.get(resilience, 0), False)
-        restored[resilience] = before - resilience_lost(character, resilience)
+        restored[resilience] = before - resilience_lost(character, resilience, False)
     return RecoveryResult(character=character, restored=restored)
 
 
@@ -88,7 +89,7 @@ def _half_up(value: int) -> int:
 def short_breather(character: Character, resting: bool = False) -> RecoveryResult:
     """Half the lost Reputation and Willpower back, rounded up; Health too only when resting."""
     amounts = {
-        r: _half_up(resilience_lost(character, r))
+        r: _half_up(resilience_lost(character, r, False))
         for r in Resilience
         if resting or r is not Resilience.HEALTH
     }
@@ -110,10 +111,22 @@ def _burden_to_ease(character: Character, name: str | None) -> str | None:
     return None
 
 
+def vials_back(character: Character) -> Character:
+    """Every vial drunk comes back full and pure at a Long Breather (docs/rulings.md §9.8)."""
+    props = tuple(
+        p.model_copy(update={"implement": p.implement.model_copy(update={"used": False, "impure": False})})
+        if isinstance(p.implement, Vial) and p.implement.used
+        else p
+        for p in character.props
+    )
+    return character.model_copy(update={"props": props})
+
+
 def long_breather(character: Character, burden: str | None = None) -> RecoveryResult:
-    """Every Resilience back to full, and one Burden eased a step (Grave → Serious → gone)."""
+    """Every Resilience back to full, one Burden eased a step (Grave → Serious → gone), and the
+    vials drunk back (§9.8)."""
     target = _burden_to_ease(character, burden)
-    result = _restore(character, {r: resilience_lost(character, r) for r in Resilience})
+    result = _restore(vials_back(character), {r: resilience_lost(character, r, False) for r in Resilience})
     if target is None:
         return result
     old = find_burden(result.character, target, TO_EASE).severity

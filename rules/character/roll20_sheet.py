@@ -14,7 +14,8 @@ each goes:
   any other is an extra Trait;
 * ``destiny``, ``tragedy``: Destiny and Tragedy (not on Extras);
 * ``repeating_Powers`` (``power``, ``type`` 1–4, ``rating``, ``stunts``): Powers, Stunts split
-  at commas and semicolons; ``charges`` has no place and is listed back;
+  at commas and semicolons; ``charges``: an Allomantic metal's reserve, or a Feruchemical
+  metal's metalmind (``rules.character.roll20_charges``);
 * ``repeating_equipment`` (``item``, ``rules``, ``prop``): an item ticked as a Prop is a Prop
   (a "weapon N" or "armour N" in its rules is its bonus); other items go to the notes;
 * ``secrets``, ``crew``, ``cause``, ``target``, ``method``, ``race``, ``sex``, ``age``,
@@ -40,6 +41,7 @@ from rules.character.model import Character
 from rules.character.names import METALS, Attribute, CharacterKind, PowerType, Standing, canonical_metal
 from rules.character.parts import Burden, Power, Prop
 from rules.character.roll20 import Roll20File, shown
+from rules.character.roll20_charges import charges_refusal, kept_charges
 from rules.errors import RulesError
 from rules.naming import name_key
 
@@ -112,6 +114,7 @@ class _Mapper:
         """Things left out past :data:`LEFT_OUT_MAX`: counted, not listed."""
         self.used: set[str] = set()
         self.notes: list[str] = []
+        self.charges: list[tuple[Power, int]] = []
 
     def take(self, key: str) -> str:
         self.used.add(key)
@@ -253,8 +256,7 @@ class _Mapper:
         stunts = 0
         for row in self.rows("powers"):
             name, kind_text = flat(row.get("power", "")), row.get("type", "").strip().lower()
-            if charges := row.get("charges", ""):
-                self.leave(f"Charges of {shown(name)} {shown(charges)}: the bot does not track charges")
+            charges = row.get("charges", "").strip()
             if not name:
                 continue
             kind = TYPES.get(kind_text) if kind_text else None
@@ -277,7 +279,15 @@ class _Mapper:
             )
             power = self.power(powers, kind, name, row.get("rating", ""), found[:room])
             stunts += len(power.stunts) if power else 0
+            if power is not None and charges:
+                self.charge(power, charges)
         return powers
+
+    def charge(self, power: Power, text: str) -> None:
+        if (why := charges_refusal(power, number(text))) is not None:
+            self.leave(f"Charges of {shown(power.name)} {shown(text)}: {why}")
+        else:
+            self.charges.append((power, number(text) or 0))
 
     def power(
         self, powers: list[Power], kind: PowerType, name: str, rating: str, stunts: list[str]
@@ -373,13 +383,14 @@ def map_roll20(read: Roll20File, owner_id: int, name: str | None = None) -> Roll
     for key, label in NOTE_FIELDS.items():
         if text := mapper.take(key):
             mapper.note(label, text.replace("\r\n", "\n"))
-    props = mapper.props()
+    allomancy, props, no_room = kept_charges(mapper.charges, mapper.props())
+    mapper.leave_each(no_room, str)
     mapper.rest()
     try:
         character = make_character(
             name=chosen, kind=kind, owner_id=owner_id, concept=concept or "", attributes=attributes,
             standings=standings, spent=spent, damage=damage, traits=traits, burdens=burdens,
-            powers=powers, props=props, notes="\n".join(mapper.notes), **story,
+            powers=powers, props=props, allomancy=allomancy, notes="\n".join(mapper.notes), **story,
         )  # fmt: skip
     except RulesError as error:
         raise RulesError(f"That Roll20 sheet cannot be imported: {error}") from None

@@ -16,6 +16,7 @@ Rulings where the rules are silent:
 
 from pydantic import BaseModel, ConfigDict
 
+from rules.character.limits import DAMAGE_MAX
 from rules.character.lookup import one_of, pick, same_name
 from rules.character.model import Character
 from rules.character.names import (
@@ -30,6 +31,19 @@ from rules.character.names import (
     parse_standing,
 )
 from rules.character.parts import Power
+from rules.character.power_stats import (
+    PHYSIQUE_MAX,
+    allomantic_rating,
+    attribute_value,
+    physique_parts,
+    power_parts,
+    resilience_shift,
+    sheet_burning,
+    sheet_powers,
+    spike_price,
+    standing_value,
+    wits_parts,
+)
 from rules.errors import RulesError
 from rules.naming import did_you_mean, name_key
 
@@ -37,50 +51,72 @@ DEFEAT_DICE = -2
 """Dice lost on the rolls a defeat penalises (docs/rulings.md §5)."""
 
 
+Burning = bool | None
+"""Whether Pewter burns for a reading: True or False as a Conflict says, None as the sheet says
+(``rules.character.power_stats.sheet_burning``)."""
+
+
+def burning_now(character: Character, burning_pewter: Burning = None) -> frozenset[str]:
+    """The metals burning for a reading: the sheet's, with Pewter as ``burning_pewter`` says."""
+    metals = sheet_burning(character)
+    if burning_pewter is None:
+        return metals
+    return metals | {"Pewter"} if burning_pewter else metals - {"Pewter"}
+
+
 def pewter_rating(character: Character) -> int:
-    """The character's Allomantic Pewter rating, 0 if they cannot burn it."""
-    for power in character.powers:
-        if power.type is PowerType.ALLOMANCY and power.name == "Pewter":
-            return power.rating
-    return 0
+    """The character's Allomantic Pewter rating (with the spikes that stole it), 0 if they
+    cannot burn it."""
+    return allomantic_rating(character, "Pewter")
 
 
-def pewter_bonus(character: Character, burning_pewter: bool) -> int:
-    """What burning Pewter adds to Physique right now (docs/rulings.md §6); 0 when not burning."""
-    if not burning_pewter:
+def pewter_bonus(character: Character, burning_pewter: Burning = None) -> int:
+    """What burning Pewter adds to Physique right now (docs/rulings.md §6, §9.3): its rating,
+    +1 flared, halved while impure; 0 when not burning."""
+    if "Pewter" not in burning_now(character, burning_pewter):
         return 0
     rating = pewter_rating(character)
     if rating == 0:
+        if burning_pewter is None:
+            return 0  # the sheet lost its Pewter while it burned: nothing left to add
         raise RulesError(
             f"{character.name} cannot burn Pewter: the sheet has no Allomantic Pewter. "
             "Add the Power with /edit power-add first."
         )
-    return rating
+    return allomantic_rating(character, "Pewter", flared="Pewter" in character.allomancy.flared)
 
 
-def effective_physique(character: Character, burning_pewter: bool = False) -> int:
-    """Physique, plus the Pewter rating while Pewter burns (docs/rulings.md §6).
+def effective_physique(character: Character, burning_pewter: Burning = None) -> int:
+    """Physique as Powers leave it, plus Pewter's boost while it burns (docs/rulings.md §6, §9).
 
-    This can pass 10 (Carrow: 4 + 5 = 9; Thorrow: 6 + 5 = 11); pools clamp it when rolled.
+    This can pass 10 (Carrow: 4 + 5 = 9; Thorrow: 6 + 5 = 11); pools clamp it when rolled. It
+    stops at 20, the largest rating a pool starts from.
     """
-    return character.attributes.physique + pewter_bonus(character, burning_pewter)
+    burning = burning_now(character, burning_pewter)
+    base = attribute_value(character, Attribute.PHYSIQUE, burning)
+    return min(PHYSIQUE_MAX, base + pewter_bonus(character, burning_pewter))
 
 
-def resilience_max(character: Character, resilience: Resilience | str, burning_pewter: bool = False) -> int:
+def resilience_max(character: Character, resilience: Resilience | str, burning_pewter: Burning = None) -> int:
     """Health = Physique + Resources, Reputation = Charm + Influence, Willpower = Wits + Spirit.
 
-    docs/rulings.md §5. Pewter raises Health through Physique while it burns.
+    docs/rulings.md §5. Pewter raises Health through Physique while it burns; spikes, Blessings,
+    Gold and Savants shift the rest (``power_stats``, §9); never past ``DAMAGE_MAX``.
     """
     resilience = parse_resilience(resilience)
+    burning = burning_now(character, burning_pewter)
     if resilience is Resilience.HEALTH:
-        return effective_physique(character, burning_pewter) + character.standings.resources
-    if resilience is Resilience.REPUTATION:
-        return character.attributes.charm + character.standings.influence
-    return character.attributes.wits + character.standings.spirit
+        top = effective_physique(character, burning_pewter) + character.standings.resources
+    elif resilience is Resilience.REPUTATION:
+        top = attribute_value(character, Attribute.CHARM, burning) + character.standings.influence
+    else:
+        wits = attribute_value(character, Attribute.WITS, burning)
+        top = wits + standing_value(character, Standing.SPIRIT)
+    return max(0, min(DAMAGE_MAX, top + resilience_shift(character, resilience, burning)))
 
 
 def resilience_current(
-    character: Character, resilience: Resilience | str, burning_pewter: bool = False
+    character: Character, resilience: Resilience | str, burning_pewter: Burning = None
 ) -> int:
     """What is left of a Resilience: its maximum less the damage, never below 0.
 
@@ -94,14 +130,16 @@ def resilience_current(
     return max(0, top - character.damage.get(resilience))
 
 
-def resilience_lost(character: Character, resilience: Resilience | str, burning_pewter: bool = False) -> int:
+def resilience_lost(
+    character: Character, resilience: Resilience | str, burning_pewter: Burning = None
+) -> int:
     """Points missing from a Resilience, at most its maximum: what healing can give back."""
     resilience = parse_resilience(resilience)
     top = resilience_max(character, resilience, burning_pewter)
     return top - resilience_current(character, resilience, burning_pewter)
 
 
-def defeated_resiliences(character: Character, burning_pewter: bool = False) -> list[Resilience]:
+def defeated_resiliences(character: Character, burning_pewter: Burning = None) -> list[Resilience]:
     """The Resiliences at 0, each a defeat whose penalty lasts until it is 1 or more (§5)."""
     return [r for r in Resilience if resilience_current(character, r, burning_pewter) == 0]
 
@@ -119,8 +157,9 @@ class StatRef(BaseModel):
 
 
 def _power_labels(character: Character) -> list[str]:
-    short = [name_key(p.name) for p in character.powers]
-    return [p.label if short.count(name_key(p.name)) == 1 else p.full_label for p in character.powers]
+    powers = sheet_powers(character)
+    short = [name_key(p.name) for p in powers]
+    return [p.label if short.count(name_key(p.name)) == 1 else p.full_label for p in powers]
 
 
 def rollable_names(character: Character) -> list[str]:
@@ -142,7 +181,7 @@ def _forms(character: Character) -> list[tuple[int, str]]:
     """Every name each rating answers to, by its index in ``_STATS`` then the sheet's Powers:
     a Power also answers to its type, either side of its name."""
     forms = list(_STAT_FORMS)
-    for i, power in enumerate(character.powers, start=len(_STATS)):
+    for i, power in enumerate(sheet_powers(character), start=len(_STATS)):
         forms += [(i, power.name), (i, power.full_label), (i, f"{power.type.label} {power.name}")]
     return forms
 
@@ -165,7 +204,7 @@ def find_stat(character: Character, name: str) -> StatRef:
     key = name_key(str(name))
     if key in _STAT_KEYS:  # the usual case, answered at once: no Power may take a stat's name
         return _ref(_STAT_KEYS[key])
-    ratings: list[Rating] = [*_STATS, *character.powers]
+    ratings: list[Rating] = [*_STATS, *sheet_powers(character)]
     found = list(dict.fromkeys(i for i, _ in pick(str(name), _forms(character), lambda form: form[1])))
     if len(found) == 1:
         return _ref(ratings[found[0]])
@@ -189,28 +228,74 @@ def stat_kind(character: Character, name: str) -> StatKind:
 
 
 def standing_available(character: Character, standing: Standing | str) -> int:
-    """A Standing as lowered by spending: what a roll on it uses (docs/rulings.md §6)."""
+    """A Standing as lowered by spending and by spikes: what a roll on it uses (§6.7, §9.5)."""
     standing = parse_standing(standing)
-    return character.standings.get(standing) - character.spent.get(standing)
+    return max(0, standing_value(character, standing) - character.spent.get(standing))
 
 
-def rating_for(character: Character, name: str, burning_pewter: bool = False) -> int:
-    """The dice a roll on ``name`` starts from: an Attribute, a Standing or a Power (§1, §6).
+def _allomantic_pewter(character: Character) -> Power | None:
+    return next(
+        (p for p in sheet_powers(character) if p.type is PowerType.ALLOMANCY and p.name == "Pewter"), None
+    )
 
-    Physique includes Pewter while it burns; a Standing is what is left after spending.
-    """
+
+class RatingParts(BaseModel):
+    """The rating a roll starts from and what Powers add to it, each named so the table can
+    follow the sum ("Physique 4 + Pewter 5 + Flared 1", docs/rulings.md §9)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str
+    base: int
+    parts: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def total(self) -> int:
+        return self.base + sum(dice for _, dice in self.parts)
+
+
+def rating_parts(character: Character, name: str, burning_pewter: Burning = None) -> RatingParts:
+    """``name``'s rating as written (a Standing as spent) and what Powers do to it now."""
     ref = find_stat(character, name)
-    if ref.attribute is not None:
-        if ref.attribute is Attribute.PHYSIQUE:
-            return effective_physique(character, burning_pewter)
-        return character.attributes.get(ref.attribute)
-    if ref.standing is not None:
-        return standing_available(character, ref.standing)
-    assert ref.power is not None
-    return ref.power.rating
+    burning = burning_now(character, burning_pewter)
+    parts: list[tuple[str, int]] = []
+    if ref.attribute is Attribute.PHYSIQUE:
+        base = character.attributes.physique
+        parts = physique_parts(character, burning)
+        if pewter_bonus(character, burning_pewter):
+            pewter = _allomantic_pewter(character)
+            assert pewter is not None  # pewter_bonus refuses a sheet without it
+            granted = pewter not in character.powers
+            parts += [("Pewter", pewter.rating), *power_parts(character, pewter, granted)]
+        over = base + sum(d for _, d in parts) - PHYSIQUE_MAX
+        if over > 0:
+            parts.append(("Past 20", -over))
+    elif ref.attribute is not None:
+        base = character.attributes.get(ref.attribute)
+        parts = (
+            wits_parts(character)
+            if ref.attribute is Attribute.WITS
+            else spike_price(character, ref.attribute, base)
+        )
+    elif ref.standing is not None:
+        base = character.standings.get(ref.standing) - character.spent.get(ref.standing)
+        parts = spike_price(character, ref.standing, base)
+    else:
+        assert ref.power is not None
+        granted = ref.power not in character.powers
+        base, parts = ref.power.rating, power_parts(character, ref.power, granted)
+    return RatingParts(label=ref.label, base=base, parts=tuple(parts))
 
 
-def defeat_penalties(character: Character, name: str, burning_pewter: bool = False) -> list[tuple[str, int]]:
+def rating_for(character: Character, name: str, burning_pewter: Burning = None) -> int:
+    """The dice a roll on ``name`` starts from: an Attribute, a Standing or a Power (§1, §6),
+    as Powers leave it (§9): Physique with Pewter while it burns, a Standing as spent."""
+    return rating_parts(character, name, burning_pewter).total
+
+
+def defeat_penalties(
+    character: Character, name: str, burning_pewter: Burning = None
+) -> list[tuple[str, int]]:
     """Dice a defeat costs on a roll of ``name``, for ``build_pool(modifiers=...)`` (§5).
 
     0 Health costs 2 dice on Attribute rolls, 0 Reputation on Standing rolls, 0 Willpower on
@@ -221,6 +306,8 @@ def defeat_penalties(character: Character, name: str, burning_pewter: bool = Fal
     resilience = PENALISED_BY[kind]
     if character.is_extra or resilience_current(character, resilience, burning_pewter) > 0:
         return []
+    if resilience is Resilience.HEALTH and "Tin" in character.allomancy.flared:
+        return []  # flared Tin: 0 Health costs no dice (docs/rulings.md §9.3)
     condition = RESILIENCE_DEFEAT[resilience]
     return [(f"{condition.label} (0 {resilience.label})", DEFEAT_DICE)]
 

@@ -27,11 +27,11 @@ Rulings:
 from collections.abc import Sequence
 
 from rules.burdens import Severity
-from rules.character import Attribute, Character, Prop, defeat_penalties, find_burden, find_stat, rating_for
+from rules.character import Character, Prop, defeat_penalties, find_burden, find_stat
 from rules.character import limits as lim
 from rules.character.burden_track import FOR_A_ROLL
 from rules.character.lookup import one_of, pick, same_name
-from rules.character.stats import pewter_rating
+from rules.character.stats import rating_parts
 from rules.conflict.commands import Defend
 from rules.conflict.specs import (
     ATTRIBUTE_KIND,
@@ -155,18 +155,12 @@ def kind_of(conflict: Conflict, action: ActionSpec) -> ConflictType:
 
 
 def _rating(work: Work, participant: Participant, stat: str) -> tuple[int, str, list[tuple[str, int]]]:
-    """The rating, its label, and the Pewter and defeat modifiers for a roll on ``stat``."""
+    """The rating, its label, and what Powers (Pewter while it burns, docs/rulings.md §9) and a
+    defeat add to a roll on ``stat``."""
     sheet = work.sheet(participant)
-    ref = find_stat(sheet, stat)
     burning = participant.burning_pewter
-    modifiers: list[tuple[str, int]] = []
-    if ref.attribute is Attribute.PHYSIQUE and burning:
-        rating = sheet.attributes.physique
-        modifiers.append(("Pewter", pewter_rating(sheet)))
-    else:
-        rating = rating_for(sheet, stat, burning)
-    modifiers += defeat_penalties(sheet, stat, burning)
-    return rating, ref.label, modifiers
+    found = rating_parts(sheet, stat, burning)
+    return found.base, found.label, [*found.parts, *defeat_penalties(sheet, stat, burning)]
 
 
 def _adjusted_pool(

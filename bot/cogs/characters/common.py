@@ -1,93 +1,28 @@
-"""What the character commands share: the one load → check → change → save path.
+"""What the character commands share: the sheet's load → check → change → save path
+(``bot.inputs.sheet_changes``, shared with the other cogs that change a sheet) and a few words."""
 
-Every change runs the same way: find the sheet (the option's, else the caller's active one),
-check the caller controls it (``bot.access``), make a pure change with ``rules.character``, then
-save once with the version that was loaded, so an edit made meanwhile by someone else raises
-``StaleWriteError`` instead of being overwritten. Every read checks the caller may read it.
-
-A sheet in a live Conflict is guarded (docs/rulings.md §7.4): a change to what the fight reads
-(Resiliences, Burdens, ratings, Powers, Props, size) goes through the Conflict, so a player's is
-refused with where the Conflict is; a Narrator may still make it.
-"""
-
-from collections.abc import Callable
-
-from bot.access import Caller, require_read_of
-from bot.checks import caller
-from bot.client import Interaction
-from bot.errors import NotAllowed
-from bot.inputs.characters import named_or_active
-from bot.reach import origin_of
-from bot.records import sheet_change
-from bot.render.common import plain
-from bot.served import guild_id_of
+from bot.inputs.sheet_changes import (
+    NAME_TO_CHANGE,
+    NAME_TO_READ,
+    change,
+    load_to_change,
+    load_to_read,
+    save,
+)
 from rules.character import Character, Power
-from storage import StoredCharacter
 
-NAME_TO_READ = "The character (default: your active character)"
-NAME_TO_CHANGE = "Your character to change (default: your active character)"
 NOT_A_BOT = "A character belongs to a person, not a bot: pick a member who plays."
 
-
-async def load_to_read(interaction: Interaction, given: StoredCharacter | None) -> StoredCharacter:
-    """The named (or active) character, if the caller may read its sheet."""
-    stored = await named_or_active(interaction, given)
-    await require_read_of(interaction, interaction.client.storage, stored.character, stored.revealed)
-    return stored
-
-
-async def require_out_of_conflict(interaction: Interaction, who: Caller, stored: StoredCharacter) -> None:
-    """Refuse a player's change to a sheet that is in a live Conflict, naming where it is."""
-    if who.narrator:
-        return
-    channels = await interaction.client.storage.conflicts.channels_of(guild_id_of(interaction), stored.id)
-    if channels:
-        raise NotAllowed(
-            f"{plain(stored.name)} is in the Conflict in <#{channels[0]}>: changes go through the "
-            "Conflict, or ask the Narrator."
-        )
-
-
-async def load_to_change(
-    interaction: Interaction, given: StoredCharacter | None, doing: str, *, in_play: bool = False
-) -> StoredCharacter:
-    """The named (or active) character, if the caller controls it; ``in_play``: a change the
-    Conflict guards, refused to players while the character is in one."""
-    stored = await named_or_active(interaction, given)
-    who = await caller(interaction)
-    who.require_control(stored.character, doing)
-    if in_play:
-        await require_out_of_conflict(interaction, who, stored)
-    return stored
-
-
-async def save(
-    interaction: Interaction, stored: StoredCharacter, new: Character, *, told: bool = False
-) -> StoredCharacter:
-    """Save once, quoting the loaded version (a sheet changed meanwhile is never overwritten),
-    with the interaction's id, so the same interaction retried or replayed changes nothing.
-    ``told``: the change is answered at the table (``bot.hidden.tell_change``)."""
-    guild_id = guild_id_of(interaction)
-    async with interaction.client.storage.transaction() as tx:
-        await tx.handled.claim(interaction.id)
-        saved = await tx.characters.update(guild_id, stored, new)
-        await tx.journal.add(
-            guild_id, origin_of(interaction), sheet_change(saved.updated_at, stored, new, told=told)
-        )
-        return saved
-
-
-async def change(
-    interaction: Interaction,
-    given: StoredCharacter | None,
-    doing: str,
-    edit: Callable[[Character], Character],
-    *,
-    in_play: bool = False,
-) -> StoredCharacter:
-    """Load → check control (and the Conflict's guard) → pure change → save once."""
-    stored = await load_to_change(interaction, given, doing, in_play=in_play)
-    return await save(interaction, stored, edit(stored.character))
+__all__ = [
+    "NAME_TO_CHANGE",
+    "NAME_TO_READ",
+    "NOT_A_BOT",
+    "change",
+    "load_to_change",
+    "load_to_read",
+    "save",
+    "with_power",
+]
 
 
 def with_power(character: Character, index: int, power: Power) -> tuple[Power, ...]:

@@ -14,9 +14,9 @@ from discord.ext import commands
 from bot import replies
 from bot.client import Interaction
 from bot.cogs.characters.common import NAME_TO_CHANGE, change, with_power
-from bot.errors import BotError
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.choices import PowerTypeChoice
+from bot.inputs.powers import catalogue_stunts
 from bot.inputs.sheet_parts import (
     find_power,
     find_text,
@@ -28,7 +28,7 @@ from bot.inputs.sheet_parts import (
 from bot.render.common import plain
 from bot.render.sheet import change_embed
 from rules.character import Character, check_hero_build, revise_character
-from rules.naming import name_key
+from rules.character.stunts import check_stunt
 from storage import StoredCharacter
 
 Summary = str | Callable[[Character], str]
@@ -134,8 +134,10 @@ class PartEdits(EditBase):
         await self._edit(interaction, name, edit, f"{plain(power)} is now {rating}.", in_play=True)
 
     @app_commands.command(name="stunt-add", description="Add a Stunt to a Power")
-    @app_commands.describe(power="The Power", stunt="The Stunt", name=NAME_TO_CHANGE)
-    @app_commands.autocomplete(power=power_choices)
+    @app_commands.describe(
+        power="The Power", stunt="A Stunt of its metal, or your own words", name=NAME_TO_CHANGE
+    )
+    @app_commands.autocomplete(power=power_choices, stunt=catalogue_stunts)
     async def stunt_add(
         self,
         interaction: Interaction,
@@ -146,8 +148,7 @@ class PartEdits(EditBase):
         def edit(c: Character) -> Character:
             index = find_power(c, power)
             found = c.powers[index]
-            if any(name_key(s) == name_key(stunt) for s in found.stunts):
-                raise BotError(f"{plain(found.full_label)} already has that Stunt; add a different one.")
+            check_stunt(found, stunt)
             changed = found.model_copy(update={"stunts": (*found.stunts, stunt)})
             return revise_character(c, powers=with_power(c, index, changed))
 

@@ -66,6 +66,7 @@ from rules.character import (
 )
 from rules.character.burden_track import TO_REMOVE, TO_STEP
 from rules.journal import NARRATOR, Viewer
+from rules.powers.metal_effects import stunt_soak
 from rules.words import count_of
 
 Amount = app_commands.Range[int, 1, 20]
@@ -130,11 +131,21 @@ class SheetCommands(
         pewter: bool = False,
     ) -> None:
         stored = await load_to_change(interaction, name, DOING, in_play=True)
+        soak = stunt_soak(stored.character, resilience)
+        if soak is not None and soak[1] >= amount:
+            said = f"{soak[0]} takes the whole hit: no {resilience.label} lost."
+            embed = change_embed(stored.character, plain(said), sections=["resiliences"])
+            await tell_change(interaction, self.bot.storage, stored, stored.character, embed)
+            return
+        taken = amount - (soak[1] if soak else 0)
         result = apply_damage(
-            stored.character, resilience, amount, defeat_burden=defeat_burden, burning_pewter=pewter
+            stored.character, resilience, taken, defeat_burden=defeat_burden, burning_pewter=pewter
         )
         await save(interaction, stored, result.character, told=True)
-        await tell_change(interaction, self.bot.storage, stored, result.character, damage_embed(result))
+        embed = damage_embed(result)
+        if soak is not None:
+            embed.add_field(name="Stunt", value=f"{soak[0]}: {soak[1]} less damage.", inline=False)
+        await tell_change(interaction, self.bot.storage, stored, result.character, embed)
 
     @app_commands.command(
         name="heal", description="Narrators: give back points of a Resilience (or defeated Extras)"

@@ -32,12 +32,13 @@ from bot.cogs.dice.rolling import answer, pool_for, roll_inputs, throw, throw_sa
 from bot.errors import BotError
 from bot.hidden import Drawn, is_hidden, show_roll
 from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, named_or_active
-from bot.inputs.choices import Net
+from bot.inputs.choices import EnumChoice, Net
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.options import DIFFICULTY, TOOL, TRAITS, DiceCount, Difficulty, RollLabel, StatName, Traits
-from bot.inputs.pools import FormedPool, PoolRequest
+from bot.inputs.pools import FormedPool, PoolRequest, TapRequest, tap_request
+from bot.inputs.powers import TapUseChoice, metalmind_metals
 from bot.inputs.saved_rolls import SavedName, saved_roll_choices, saved_roll_named
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.reach import origin_of
@@ -45,6 +46,7 @@ from bot.records import contest_entry, roll_record, sheet_change
 from bot.render.cards import Card, card_view
 from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_card
 from bot.served import guild_id_of, served_guild_id
+from rules.character.metals import Task
 from rules.character.stats import spend_standing
 from rules.contest import Side, decide
 from rules.journal import JournalEntry
@@ -57,6 +59,9 @@ from storage import StoredCharacter
 from storage.sql import utc_now
 
 Modifier = app_commands.Range[int, -10, 10]
+TaskChoice = app_commands.Transform[Task, EnumChoice(Task, "task")]
+TapMetal = app_commands.Range[str, 1, 20]
+TapCharges = app_commands.Range[int, 1, 100]
 
 ROLL_DESCRIPTIONS = {
     "dice": "Roll this many dice (0–20; above 10 gives free Nudges)",
@@ -69,6 +74,10 @@ ROLL_DESCRIPTIONS = {
     "circumstances": CIRCUMSTANCES,
     "modifier": "Any other dice to add or remove",
     "label": "What the roll is for, shown as its title",
+    "task": "What the roll leans on, for the Powers that help it (senses, strength, …)",
+    "tap": "Feruchemy: tap this metal's metalmind for the roll (declared before it)",
+    "tap_charges": "Charges to tap (at most 10 × the rating; spent even on a failure)",
+    "tap_for": "What the tap buys (default: the metal's effect)",
 }
 
 
@@ -89,6 +98,8 @@ class Asked:
     circumstances: int | None
     modifier: int | None
     label: str | None
+    task: Task | None = None
+    tap: TapRequest | None = None
 
     @property
     def level(self) -> int:
@@ -96,7 +107,14 @@ class Asked:
 
     def request(self, applied: Applied) -> PoolRequest:
         return PoolRequest(
-            self.dice, self.stat, self.traits or 0, self.tool or 0, applied.net, self.modifier or 0
+            self.dice,
+            self.stat,
+            self.traits or 0,
+            self.tool or 0,
+            applied.net,
+            self.modifier or 0,
+            task=self.task,
+            tap=self.tap,
         )
 
     def over(self, saved: SavedRoll) -> SavedRoll:
@@ -120,7 +138,14 @@ async def roll_saved(interaction: Interaction, asked: Asked, *, secret: bool) ->
     label = asked.label or found.roll.title
     saved = asked.over(found.roll)
     await throw_saved(
-        interaction, stored, saved, label=label, secret=secret, circumstances=asked.circumstances
+        interaction,
+        stored,
+        saved,
+        label=label,
+        secret=secret,
+        circumstances=asked.circumstances,
+        task=asked.task,
+        tap=asked.tap,
     )
 
 
@@ -135,7 +160,7 @@ class Dice(commands.Cog):
 
     @app_commands.command(name="roll", description="Roll a dice pool and read the Result, Outcome and Nudges")
     @app_commands.describe(**ROLL_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=stat_choices, saved=saved_roll_choices)
+    @app_commands.autocomplete(stat=stat_choices, saved=saved_roll_choices, tap=metalmind_metals)
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def roll_command(
@@ -151,8 +176,26 @@ class Dice(commands.Cog):
         circumstances: Net | None = None,
         modifier: Modifier | None = None,
         label: RollLabel | None = None,
+        task: TaskChoice | None = None,
+        tap: TapMetal | None = None,
+        tap_charges: TapCharges | None = None,
+        tap_for: TapUseChoice | None = None,
     ) -> None:
-        asked = Asked(dice, stat, saved, character, difficulty, traits, tool, circumstances, modifier, label)
+        tapping = tap_request(tap, tap_charges, tap_for)
+        asked = Asked(
+            dice,
+            stat,
+            saved,
+            character,
+            difficulty,
+            traits,
+            tool,
+            circumstances,
+            modifier,
+            label,
+            task,
+            tapping,
+        )
         if saved is not None:
             await roll_saved(interaction, asked, secret=False)
             return
@@ -165,7 +208,7 @@ class Dice(commands.Cog):
         name="gmroll", description="Narrators: a secret roll, shown only to you and the GM channel"
     )
     @app_commands.describe(**ROLL_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=stat_choices, saved=saved_roll_choices)
+    @app_commands.autocomplete(stat=stat_choices, saved=saved_roll_choices, tap=metalmind_metals)
     @app_commands.guild_only()
     @narrator_only("make secret rolls")
     async def gmroll(
@@ -181,8 +224,26 @@ class Dice(commands.Cog):
         circumstances: Net | None = None,
         modifier: Modifier | None = None,
         label: RollLabel | None = None,
+        task: TaskChoice | None = None,
+        tap: TapMetal | None = None,
+        tap_charges: TapCharges | None = None,
+        tap_for: TapUseChoice | None = None,
     ) -> None:
-        asked = Asked(dice, stat, saved, character, difficulty, traits, tool, circumstances, modifier, label)
+        tapping = tap_request(tap, tap_charges, tap_for)
+        asked = Asked(
+            dice,
+            stat,
+            saved,
+            character,
+            difficulty,
+            traits,
+            tool,
+            circumstances,
+            modifier,
+            label,
+            task,
+            tapping,
+        )
         if saved is not None:
             await roll_saved(interaction, asked, secret=True)
             return

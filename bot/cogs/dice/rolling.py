@@ -22,15 +22,17 @@ from bot.errors import BotError
 from bot.hidden import Drawn, is_hidden, show_roll, tell_narrators
 from bot.inputs.characters import SHEETS_ELSEWHERE, at_table, named_or_active
 from bot.inputs.circumstances import Applied, applied_circumstances, scene_applied
-from bot.inputs.pools import FormedPool, PoolRequest, form_pool, roll_title
+from bot.inputs.pools import FormedPool, PoolRequest, TapRequest, form_pool, roll_title, spent_by
 from bot.reach import origin_of
-from bot.records import roll_entry, roll_record, sheet_change
+from bot.records import charges_moved, roll_entry, roll_record, sheet_change
 from bot.render.cards import Card
 from bot.render.dice import reading_card
 from bot.served import channel_id_of, guild_id_of, served_guild_id
-from rules.character.stats import spend_standing, standing_available
+from rules.character.metals import Task
+from rules.character.stats import standing_available
 from rules.roll import roll
 from rules.saved_roll import SavedRoll
+from rules.words import count_of
 from storage import StoredCharacter
 
 NONE_APPLIED = Applied()
@@ -99,9 +101,7 @@ async def throw(
         return throw_elsewhere(interaction, request, difficulty, label)
     guild_id = guild_id_of(interaction)
     formed = await pool_for(interaction, request, character, acting=True)
-    spent = (
-        spend_standing(formed.stored.character, formed.spends) if formed.stored and formed.spends else None
-    )
+    spent, moves = spent_by(formed)
     reading = roll(formed.pool, client.rng, difficulty=difficulty, extra=formed.extra)
     origin = origin_of(interaction)
     veiled = is_hidden(formed.stored) and not secret
@@ -127,19 +127,23 @@ async def throw(
             await tx.handled.claim(interaction.id)
             await tx.characters.update(guild_id, formed.stored, spent)
             await tx.rolls.append(record)
-            await tx.journal.add(guild_id, origin, sheet_change(record.at, formed.stored, spent) + told)
+            changes = sheet_change(record.at, formed.stored, spent)
+            changes += charges_moved(record.at, formed.stored, spent, moves)
+            await tx.journal.add(guild_id, origin, changes + told)
     else:
         await client.storage.rolls.append_once(record, interaction.id, (origin, told))
-    spends = ""
+    spends = [*formed.notes]
     if spent is not None and formed.spends is not None:
         left = standing_available(spent, formed.spends)
-        spends = f"{formed.spends.label} spent: {left} left until it recovers."
+        spends.append(f"{formed.spends.label} spent: {left} left until it recovers.")
+    if formed.tapped is not None:
+        spends.append(f"{count_of(formed.tapped.charges, 'charge')} of {formed.tapped.metal} tapped.")
     title, roller = roll_title(formed, label), interaction.user.display_name
     circumstances = applied.text()  # which Circumstances it carried, so the table sees why (§1.6)
 
     def draw(table: bool = False) -> Card:
         """``table``: a hidden roller's card for the table, without its sheet's figures."""
-        notes = [] if table or not spends else [spends]
+        notes = [] if table else spends
         note = "\n".join([*notes, "Secret roll"] if secret else notes)
         return reading_card(
             reading, title=title, roller=roller, circumstances=circumstances, note=note, hidden=table
@@ -178,10 +182,15 @@ async def throw_saved(
     label: str | None,
     secret: bool,
     circumstances: int | None = None,
+    task: Task | None = None,
+    tap: TapRequest | None = None,
 ) -> None:
     """Roll ``saved`` from ``stored``'s sheet as it is now, with ``circumstances`` (a
-    Narrator's, else the channel's), and answer: the path ``/roll stat:`` takes (§6.14)."""
+    Narrator's, else the channel's) and any Power's ``task`` or ``tap`` declared with it, and
+    answer: the path ``/roll stat:`` takes (§6.14)."""
     applied = await roll_circumstances(interaction, circumstances)
-    request = PoolRequest(None, saved.stat, saved.traits, saved.tool, applied.net, saved.modifier)
+    request = PoolRequest(
+        None, saved.stat, saved.traits, saved.tool, applied.net, saved.modifier, task=task, tap=tap
+    )
     drawn = await throw(interaction, request, stored, saved.difficulty, label, secret=secret, applied=applied)
     await answer(interaction, drawn, secret=secret)

@@ -109,3 +109,24 @@ def test_villains_are_never_judged(character: Character) -> None:
 @given(characters())
 def test_the_check_never_raises(character: Character) -> None:
     assert all(isinstance(p, str) and p for p in check_hero_build(character))
+
+
+def test_a_powers_implements_do_not_count_against_resources() -> None:
+    """docs/rulings.md §9.8: a Keeper's three metalminds come with the Power."""
+    minds = [
+        {"name": f"{m}mind", "implement": {"kind": "metalmind", "metal": m}}
+        for m in ("Pewter", "Steel", "Tin")
+    ]
+    keeper = make_character(
+        name="Sazed",
+        kind="hero",
+        owner_id=1,
+        attributes={"physique": 3, "charm": 4, "wits": 6},
+        standings={"resources": 2, "influence": 4, "spirit": 5},
+        props=[{"name": "Staff"}, {"name": "Robes"}, *minds],
+    )
+    assert not [p for p in check_hero_build(keeper) if "Props" in p]
+    crowded = keeper.model_copy(
+        update={"props": (*keeper.props, keeper.props[0].model_copy(update={"name": "Book"}))}
+    )
+    assert "3 Props is more than Resources 2 allows." in check_hero_build(crowded)

@@ -15,6 +15,7 @@ from rules.character.creation import (
     read_prop,
     read_props,
     standing_splits,
+    template_implements,
     template_powers,
 )
 from rules.character.names import BASIC_METALS
@@ -99,3 +100,23 @@ def test_props_refused_past_resources_or_out_of_range() -> None:
         read_props("Knife\nRope\nLantern", most=2)
     with pytest.raises(RulesError, match="weapon bonus of Sword must be between 0 and 4"):
         read_prop("Sword (weapon 7)")
+
+
+@pytest.mark.parametrize(
+    ("template", "metal", "names"),
+    [
+        (PowerTemplate.MISTBORN, None, ["Mistborn vial"]),
+        (PowerTemplate.MISTING, "tin", ["Tin vial"]),
+        (PowerTemplate.KEEPER, None, ["Pewtermind", "Steelmind", "Tinmind"]),
+        (PowerTemplate.NONE, None, []),
+    ],
+)
+def test_each_power_template_starts_with_its_implements(
+    template: PowerTemplate, metal: str | None, names: list[str]
+) -> None:
+    """docs/rulings.md §9.8: a Misting's vial holds 3, a Mistborn's 1 of each; minds start empty."""
+    found = template_implements(template, metal)
+    assert [p.name for p in found] == names
+    charges = [(p.implement.kind, p.implement.charges) for p in found if p.implement is not None]
+    expected = {PowerTemplate.MISTBORN: [("vial", 1)], PowerTemplate.MISTING: [("vial", 3)]}
+    assert charges == expected.get(template, [("metalmind", 0)] * len(names))

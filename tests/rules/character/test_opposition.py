@@ -5,6 +5,7 @@ import pytest
 
 from rules.character import Attribute, CharacterKind, Standing, pewter_rating, resilience_max
 from rules.character.opposition import TEMPLATES, Opposition, opposition_character
+from rules.character.stats import rating_parts
 from rules.errors import RulesError
 
 
@@ -28,7 +29,8 @@ def test_the_example_numbers() -> None:
     obligator = opposition_character(Opposition.OBLIGATOR, name="Obligator", owner_id=3)
     assert [p.name for p in obligator.powers] == ["Bronze"] and obligator.standings.influence == 6
     inquisitor = opposition_character(Opposition.INQUISITOR, name="Inquisitor", owner_id=3)
-    assert len(inquisitor.powers) == 9 and pewter_rating(inquisitor) == 6
+    assert len(inquisitor.powers) == 8 and pewter_rating(inquisitor) == 6
+    assert rating_parts(inquisitor, "Steel").total == 11  # the Steel spike adds its 5 (§9.5)
     assert resilience_max(inquisitor, "health", burning_pewter=True) == 18
 
 
@@ -43,3 +45,21 @@ def test_given_numbers_win_over_the_template() -> None:
     assert (thug.concept, thug.attributes.physique, thug.standings.spirit) == ("The biggest one", 6, 5)
     with pytest.raises(RulesError, match="Only Extras come in groups"):
         opposition_character(Opposition.INQUISITOR, name="Twins", owner_id=3, size=2)
+
+
+@pytest.mark.parametrize(
+    ("template", "metal", "burning"),
+    [
+        (Opposition.COINSHOT, "Steel", False),
+        (Opposition.LURCHER, "Iron", False),
+        (Opposition.SOOTHER, "Brass", False),
+        (Opposition.TINEYE, "Tin", True),
+        (Opposition.PEWTERARM, "Pewter", True),
+    ],
+)
+def test_a_mistings_template_carries_its_metal(template: Opposition, metal: str, burning: bool) -> None:
+    misting = opposition_character(template, name="Misting", owner_id=3)
+    assert [p.name for p in misting.powers] == [metal]
+    assert misting.allomancy.tracked and misting.allomancy.charges(metal) == 3
+    assert (metal in misting.allomancy.burning) is burning
+    assert any(p.implement is not None and p.name == f"{metal} vial" for p in misting.props)

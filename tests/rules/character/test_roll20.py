@@ -86,6 +86,7 @@ def test_a_partial_sheet_maps_what_it_can_and_lists_the_rest() -> None:
     assert straff.traits.drive == "Rule the Central Dominance" and straff.traits.extras == ("Ruthless",)
     assert [(b.name, b.severity) for b in straff.burdens] == [("Tineye's headaches", Severity.GRAVE)]
     assert [(p.name, p.rating) for p in straff.powers] == [("Tin", 5), ("Steel", 3)]
+    assert straff.allomancy.tracked and straff.allomancy.charges("Tin") == 3
     assert [(p.name, p.weapon) for p in straff.props] == [("Warhammer", 2)]
     assert straff.notes.startswith("Description: Elend's father, a brutal warlord.\nHe trusts no one.")
     assert list(found.left_out) == [
@@ -95,7 +96,6 @@ def test_a_partial_sheet_maps_what_it_can_and_lists_the_rest() -> None:
         "Resources spent '9': not a rating from 0 to 8, so it is 0",
         "Health '12': the bot works it out as Physique + Resources = 13",
         "Willpower '7': the bot works it out as Wits + Spirit = 5",
-        "Charges of 'Tin' '3': the bot does not track charges",
         "Power 'Steel Pushing': kept as Steel (Allomancy)",
         "Power 'Koloss army': type '9' is not one of 1 to 4",
         "Power 'Brute force': The Brute force rating must be between 1 and 10; 14 is out of range.",

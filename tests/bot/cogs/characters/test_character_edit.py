@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.client import Interaction
-from bot.cogs.characters import common
+from bot.inputs import sheet_changes
 from bot.inputs.characters import named_or_active
 from fake_discord.commandline import CommandLineError
 from rules.burdens import Severity
@@ -217,7 +217,7 @@ async def test_a_sheet_changed_meanwhile_is_not_overwritten(
         await bot_env.storage.characters.update(bot_env.guild_id, loaded, other)
         return loaded
 
-    monkeypatch.setattr(common, "named_or_active", load_then_someone_else_saves)
+    monkeypatch.setattr(sheet_changes, "named_or_active", load_then_someone_else_saves)
     reply = await bot_env.slash("/edit attribute attribute:Wits value:5 name:Vin", user="player1")
     assert reply.ephemeral and "Someone else changed Vin just now" in reply.content
     after = await stored(bot_env)

@@ -16,6 +16,8 @@ async def test_a_narrator_makes_each_template_in_one_command(bot_env: BotEnv) ->
         "/character create name:Guards template:guards size:6",
         "/character create name:Obligator kind:Villain template:obligator",
         "/character create name:Inquisitor template:inquisitor",
+        "/character create name:Kelsier template:coinshot",
+        "/character create name:Ham template:pewterarm",
     ]:
         reply = await bot_env.slash(line)
         assert reply.message is not None and reply.ephemeral
@@ -29,7 +31,8 @@ async def test_a_narrator_makes_each_template_in_one_command(bot_env: BotEnv) ->
     )
     assert (made["Guards"].kind, made["Guards"].size) == (CharacterKind.EXTRA, 6)
     assert made["Obligator"].kind is CharacterKind.VILLAIN and made["Obligator"].powers[0].name == "Bronze"
-    assert len(made["Inquisitor"].powers) == 9
+    assert len(made["Inquisitor"].powers) == 8 and made["Inquisitor"].hemalurgy.spikes[0].metal == "Steel"
+    assert made["Kelsier"].allomancy.charges("Steel") == 3 and made["Ham"].allomancy.burning == ("Pewter",)
     assert all(c.owner_id == bot_env.user_id("narrator") for c in made.values())
     listed = await bot_env.slash("/character list", user="player1")
     assert "Thug" not in str(listed.embeds), "the Narrator's new sheets stay secret (§7.1)"

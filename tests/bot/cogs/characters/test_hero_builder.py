@@ -38,7 +38,11 @@ async def test_each_template_makes_a_hero_within_its_interactions(
     assert vin.attributes.model_dump() == {"physique": 3, "charm": 4, "wits": 6}
     assert vin.standings.model_dump() == {"resources": 4, "influence": 4, "spirit": 3}
     assert vin.traits.drive == "Keep her crew safe" and vin.destiny == "Hero of Ages"
-    assert [(p.name, p.weapon) for p in vin.props] == [("Glass knives", 1)]
+    assert [(p.name, p.weapon) for p in vin.props if p.implement is None] == [("Glass knives", 1)]
+    implements = {"mistborn": ["Mistborn vial"], "keeper": ["Pewtermind", "Steelmind", "Tinmind"]}
+    assert [p.name for p in vin.props if p.implement is not None] == implements.get(
+        template, [f"{vin.powers[0].name} vial"] if vin.powers else []
+    )  # docs/rulings.md §9.8
     kinds = {p.type for p in vin.powers}
     expected = {
         "mistborn": (8, {PowerType.ALLOMANCY}, {4}),

@@ -60,6 +60,8 @@ async def test_back_walks_every_step_and_next_returns_without_losing_anything(bo
     await builder.click("Create Valette")
     made = await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Valette")
     assert made.character.concept == "Noblewoman in disguise" and len(made.character.powers) == 8
+    vial = next(p for p in made.character.props if p.name == "Mistborn vial")  # §9.8: the template's
+    assert vial.implement is not None and len(vial.implement.metals) == 8  # type: ignore[union-attr]
 
 
 async def test_changing_the_labels_drops_only_the_split_that_no_longer_fits(bot_env: BotEnv) -> None:

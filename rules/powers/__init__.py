@@ -1,0 +1,14 @@
+"""Powers in play (docs/rulings.md §9): pure functions over a sheet's Allomancy, Feruchemy and
+Hemalurgy, each returning the changed sheet and, where charges move, every move
+(``rules.powers.ledger``).
+
+- ``burning``: starting, flaring and stopping a burn; what a Conflict charges for it.
+- ``drinking``: vials, the Narrator's hand on reserves (set, impure, poison), Long Breathers.
+- ``time``: the Narrator moves time on: burns pay, stores fill.
+- ``feruchemy``: storing and tapping.
+- ``pushes``: Steelpushes, Ironpulls and deflecting.
+- ``metal_effects``: what each other metal does (Tin, Pewter flared, Zinc and Brass, Copper and
+  Bronze, Atium, Gold, Electrum, Savants).
+- ``hemalurgy``: spikes and Blessings.
+- ``rolls``: what all of it adds to one roll.
+"""

@@ -1,0 +1,111 @@
+"""Hemalurgy and kandra in play: a spike's rating, driving and removing one, and the dice spikes
+and Blessings give a roll (docs/rulings.md §9.5, §9.6).
+"""
+
+from rules.character import Character, Resilience, resilience_current
+from rules.character.checked import revise_character
+from rules.character.hemalurgy import SPIKE_RATING_MIN, Blessing, Hemalurgy, Spike
+from rules.character.limits import DAMAGE_MAX
+from rules.character.metals import Task
+from rules.character.stats import rating_parts
+from rules.errors import RulesError
+from rules.powers.ledger import Changed
+
+REMOVAL_HEALTH = 5
+"""Health a spike's removal costs; at 0 it kills (§9.5)."""
+REMOVAL_PHYSIQUE = 5
+REMOVAL_OUTCOME = 5
+IRON_SPIKE_DICE = 2
+TIN_SPIKE_DICE = 2
+AWARENESS_DICE = 2
+STAT_SPIKES = ("Copper", "Iron", "Tin", "Zinc")
+"""Spikes that give a stat rather than a Power: 4 Advancements each (§9.5)."""
+SPIKE_COST_FLAT = 4
+BLESSING_COST = 15
+
+
+def spike_rating(victim_rating: int, weeks_outside: int = 0) -> int:
+    """A spike holds the victim's rating less 1, and loses 1 a week outside a body; never below 2
+    (§9.5)."""
+    if not 1 <= victim_rating <= 10 or weeks_outside < 0:
+        raise RulesError("A victim's rating is 1 to 10, and a spike's weeks outside a body 0 or more.")
+    return max(SPIKE_RATING_MIN, victim_rating - 1 - weeks_outside)
+
+
+def spike_cost(spike: Spike) -> int:
+    """Advancements a spike costs: 4 for Copper, Iron, Tin and Zinc, else twice its rating."""
+    return SPIKE_COST_FLAT if spike.metal in STAT_SPIKES else 2 * spike.rating
+
+
+def _hemalurgy(character: Character, hemalurgy: Hemalurgy) -> Character:
+    return revise_character(character, hemalurgy=hemalurgy)
+
+
+def drive_spike(character: Character, spike: Spike) -> Changed:
+    """Drive a spike: its price comes off Charm and Spirit at once (``power_stats``); at 0 Charm,
+    Wits or Spirit the character is Ruin's (§9.5)."""
+    changed = _hemalurgy(
+        character, character.hemalurgy.model_copy(update={"spikes": (*character.hemalurgy.spikes, spike)})
+    )
+    return Changed(character=changed, notes=tuple(ruin_notes(changed)))
+
+
+def ruin_notes(character: Character) -> list[str]:
+    """Whether spikes have left Charm, Wits or Spirit at 0: then the character is Ruin's, to be
+    played by the Narrator (§9.5)."""
+    from_stats = [("Charm", "charm"), ("Wits", "wits"), ("Spirit", "spirit")]
+    found = [label for label, _ in from_stats if _value(character, label) == 0]
+    return (
+        [f"{character.name} has no {', '.join(found)} left: Ruin holds them (the Narrator plays them)."]
+        if found
+        else []
+    )
+
+
+def _value(character: Character, label: str) -> int:
+    return rating_parts(character, label, False).total
+
+
+def remove_spike(character: Character, index: int) -> Changed:
+    """Tear a spike out: 5 Health lost (0 kills), its Power gone (§9.5)."""
+    spikes = character.hemalurgy.spikes
+    if not 0 <= index < len(spikes):
+        raise RulesError(f"{character.name} has {len(spikes)} spikes: choose one of them.")
+    kept = spikes[:index] + spikes[index + 1 :]
+    changed = _hemalurgy(character, character.hemalurgy.model_copy(update={"spikes": kept}))
+    notes = [f"The {spikes[index].label} is torn out: {REMOVAL_HEALTH} Health lost."]
+    if not changed.is_extra:
+        damage = changed.damage.with_value(
+            Resilience.HEALTH, min(DAMAGE_MAX, changed.damage.health + REMOVAL_HEALTH)
+        )
+        changed = changed.model_copy(update={"damage": damage})
+        if resilience_current(changed, Resilience.HEALTH, False) == 0:
+            notes.append(f"{character.name} does not survive it.")
+    return Changed(character=changed, notes=tuple(notes))
+
+
+def set_blessing(character: Character, blessing: Blessing, held: bool) -> Character:
+    """Give or take away a kandra's Blessing."""
+    blessings = [b for b in character.hemalurgy.blessings if b is not blessing]
+    if held:
+        blessings.append(blessing)
+    return _hemalurgy(character, character.hemalurgy.model_copy(update={"blessings": tuple(blessings)}))
+
+
+def spike_dice(character: Character, task: Task | None) -> list[tuple[str, int]]:
+    """Dice spikes and Blessings give a roll of ``task`` (§9.5, §9.6): Iron spikes on strength (+2,
+    and +1 per further spike), a Tin spike and Awareness on the senses."""
+    parts: list[tuple[str, int]] = []
+    if task is Task.STRENGTH and (iron := character.hemalurgy.count("Iron")):
+        parts.append(("Iron spikes" if iron > 1 else "Iron spike", IRON_SPIKE_DICE + iron - 1))
+    if task is Task.SENSES:
+        if character.hemalurgy.count("Tin"):
+            parts.append(("Tin spike", TIN_SPIKE_DICE))
+        if Blessing.AWARENESS in character.hemalurgy.blessings:
+            parts.append(("Awareness", AWARENESS_DICE))
+    return parts
+
+
+def awareness_order(character: Character) -> int:
+    """Awareness adds 2 to the Wits a kandra declares by (§9.6)."""
+    return AWARENESS_DICE if Blessing.AWARENESS in character.hemalurgy.blessings else 0

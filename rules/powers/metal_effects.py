@@ -1,0 +1,204 @@
+"""What each burning metal does besides its own roll (docs/rulings.md §9.3): functions the roll
+commands and the Conflict engine call, each answering from the sheet's state.
+"""
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.burdens import Severity
+from rules.character import Character, Resilience
+from rules.character.allomancy import HOLD_DICE_MAX, Hold
+from rules.character.hemalurgy import Blessing
+from rules.character.power_stats import allomantic_rating
+from rules.character.stunts import working
+from rules.errors import RulesError
+from rules.roll import Reading
+
+TIN_BLAST_DICE = -2
+"""A Tineye who fails the Physique roll against a sudden blast loses this on their next pool."""
+ALERTS_TARGET = 2
+REVEALS_SOURCE = 4
+"""Complications on a failed soothing or rioting: 2 alert the target, 4 reveal who did it."""
+CROWD_DICE = -2
+CROWD_PER_RATING = 20
+EMOTIONAL_RANGE = 10
+BRONZE_PIERCES_AT = 5
+BRONZE_OVER_COPPER = 2
+ATIUM_ADVANTAGE = -2
+SAVANT_NUDGES = 2
+SAVANT_RATING = 7
+EMOTION_METALS = ("Zinc", "Brass")
+
+
+def lit_rating(character: Character, name: str) -> int:
+    """A metal's rating while it burns (flared +1, impure halved), 0 when it does not burn."""
+    if name not in character.allomancy.burning:
+        return 0
+    return allomantic_rating(character, name, flared=name in character.allomancy.flared)
+
+
+def tin_sense_dice(character: Character) -> int:
+    """Tin adds its rating to sense-based Wits rolls while it burns (§9.3)."""
+    return lit_rating(character, "Tin")
+
+
+def tin_shrugs_off(character: Character) -> bool:
+    """Flared Tin: sleep and nausea are shrugged off, and 0 Health costs no dice (§9.3)."""
+    return "Tin" in character.allomancy.flared
+
+
+def pewter_eases(character: Character) -> tuple[str, Severity | None] | None:
+    """Flared Pewter carries one physical Burden a step lighter while it is flared (§9.3, our
+    ruling): the worst Burden from Health (a wound or the defeat), as (name, what it counts as)."""
+    if "Pewter" not in character.allomancy.flared:
+        return None
+    physical = [b for b in character.burdens if "Health" in b.name or b.name.startswith("Incapacitated")]
+    if not physical:
+        return None
+    worst = max(physical, key=lambda b: b.severity.dice)
+    lighter = {Severity.MORTAL: Severity.GRAVE, Severity.GRAVE: Severity.SERIOUS, Severity.SERIOUS: None}
+    return worst.name, lighter[worst.severity]
+
+
+class EmotionPool(BaseModel):
+    """A soothing (Brass) or rioting (Zinc): the rating rolled (+1 flared, +1 Focused Emotion),
+    dice off for a crowd, and how many people it reaches (§9.3, §9.7)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    metal: str
+    rating: int
+    parts: tuple[tuple[str, int], ...]
+    reach: int
+
+
+def emotion_pool(
+    character: Character, name: str, *, crowd: bool = False, focused: bool = False
+) -> EmotionPool:
+    found = name.strip().capitalize()
+    if found not in EMOTION_METALS:
+        raise RulesError("Only Zinc riots and Brass soothes.")
+    rating = lit_rating(character, found)
+    if not rating:
+        raise RulesError(
+            f"{character.name} must be burning {found} to {'riot' if found == 'Zinc' else 'soothe'}."
+        )
+    parts: list[tuple[str, int]] = []
+    if focused and working(character, "Focused Emotion"):
+        parts.append(("Focused Emotion", 1))
+    reach = rating
+    if crowd:
+        if not working(character, "Affect Crowd"):
+            raise RulesError(f"{character.name} reaches a crowd only with the Affect Crowd Stunt.")
+        parts.append(("Crowd", CROWD_DICE))
+        reach = CROWD_PER_RATING * rating
+    return EmotionPool(metal=found, rating=rating, parts=tuple(parts), reach=reach)
+
+
+def emotion_hold(metal: str, reading: Reading) -> Hold | None:
+    """A successful soothing or rioting holds the emotion: +1 die per Outcome point (at least 1)
+    on Charm and Influence rolls against those held (§9.3, our ruling on Outcome 0)."""
+    if not reading.success:
+        return None
+    return Hold(
+        metal="Zinc" if metal == "Zinc" else "Brass", dice=min(HOLD_DICE_MAX, max(1, reading.outcome))
+    )
+
+
+def emotion_failure(reading: Reading) -> str:
+    """What a failed soothing or rioting's Complications mean (§9.3)."""
+    if reading.success:
+        return ""
+    if reading.complications >= REVEALS_SOURCE:
+        return "The target feels it, and knows who is doing it."
+    if reading.complications >= ALERTS_TARGET:
+        return "The target feels their emotions pushed."
+    return ""
+
+
+def hold_dice(character: Character, stat: str) -> tuple[str, int] | None:
+    """The dice an emotion held gives a Charm or Influence roll (§9.3)."""
+    hold = character.allomancy.hold
+    if (
+        hold is None
+        or stat.lower() not in ("charm", "influence")
+        or hold.metal not in character.allomancy.burning
+    ):
+        return None
+    return ("Rioting" if hold.metal == "Zinc" else "Soothing", hold.dice)
+
+
+def emotion_counter(outcome: int) -> int:
+    """Once a Beat, against a Charm or Influence success in range: each Outcome point of the roll
+    against its Result costs that character 1 die on their next action (§9.3)."""
+    return max(0, outcome)
+
+
+def emotional_shield(target: Character, metal: str) -> int:
+    """Dice off emotional Allomancy aimed at ``target``: their Copper rating while it burns; a
+    kandra blessed with Stability is beyond Brass altogether (§9.3, §9.6)."""
+    if metal == "Brass" and Blessing.STABILITY in target.hemalurgy.blessings:
+        raise RulesError(f"{target.name} is blessed with Stability: Brass cannot touch them.")
+    return lit_rating(target, "Copper")
+
+
+EMOTIONAL_ATTACK = ("Spirit", Resilience.WILLPOWER)
+"""Flared Zinc or Brass is a mental attack: the metal against Spirit, on Willpower (§9.3)."""
+
+
+def bronze_pierces(bronze: int, copper: int) -> bool:
+    """Bronze senses through a Copper cloud at 5 or more, and 2 above the Copper (§9.3)."""
+    return bronze >= BRONZE_PIERCES_AT and bronze >= copper + BRONZE_OVER_COPPER
+
+
+def atium_dice(character: Character, electrum: int = 0) -> int:
+    """Atium adds its rating to every rolled action while it burns; an opponent's Electrum cuts it
+    by its rating (§9.3)."""
+    return max(0, lit_rating(character, "Atium") - max(0, electrum))
+
+
+def atium_advantage(character: Character) -> int:
+    """Dice off whoever defends against an Atium burner with Atium Advantage (§9.7)."""
+    return ATIUM_ADVANTAGE if working(character, "Atium Advantage") else 0
+
+
+def burns_atium(character: Character) -> bool:
+    """An Atium burner declares after and resolves before those who do not burn it (§9.3)."""
+    return "Atium" in character.allomancy.burning
+
+
+def electrum_defense(character: Character) -> int:
+    """Electrum gives its rating in Defense Dice each round while it burns (§9.3)."""
+    return lit_rating(character, "Electrum")
+
+
+def savant_nudges(character: Character, metal: str) -> int:
+    """A Savant's 2 free Nudges on the rolls of their metal (§9.3)."""
+    return SAVANT_NUDGES if metal in character.allomancy.savants else 0
+
+
+def savant_sense_dice(character: Character) -> int:
+    """A Tin Savant not burning Tin has 1 die fewer on sense rolls (§9.3)."""
+    return -1 if "Tin" in character.allomancy.savants and "Tin" not in character.allomancy.burning else 0
+
+
+def make_savant(character: Character, metal: str, savant: bool = True) -> Character:
+    """The Narrator's hand (an Advancement of 10): a Savant of ``metal``, rated 7 or more (§9.3)."""
+    savants = [m for m in character.allomancy.savants if m != metal]
+    if savant:
+        if allomantic_rating(character, metal) < SAVANT_RATING:
+            raise RulesError(f"A Savant of {metal} needs {metal} rated {SAVANT_RATING} or more.")
+        savants.append(metal)
+    allomancy = character.allomancy.model_copy(update={"savants": tuple(savants)})
+    return character.model_copy(update={"allomancy": allomancy})
+
+
+SOAKS = {Resilience.HEALTH: "Denser Tissues", Resilience.WILLPOWER: "Iron Will"}
+"""The Stunts that take 1 off each hit to a Resilience, per time taken, while their metal burns
+(§9.7): Pewter's on physical harm, Copper's on Willpower."""
+
+
+def stunt_soak(character: Character, resilience: Resilience) -> tuple[str, int] | None:
+    """The Stunt that lessens a hit to ``resilience`` now, and by how much; None when none does."""
+    name = SOAKS.get(resilience)
+    soaked = working(character, name) if name is not None else 0
+    return (name, soaked) if name is not None and soaked else None

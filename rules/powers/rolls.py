@@ -1,0 +1,119 @@
+"""What Powers in play add to a roll from a sheet, each named (docs/rulings.md §9): one place
+the roll commands, a request's roll and the Conflict's pools ask.
+
+The rating itself, with Pewter, flaring, spikes and impurity, is ``rules.character.stats.
+rating_parts``; this adds what depends on the roll: its ``task`` (senses, strength, …), Atium on
+every roll, a held emotion on Charm and Influence, what is being stored, a Savant's Nudges and a
+Feruchemical tap.
+"""
+
+from pydantic import BaseModel, ConfigDict
+
+from rules.character import Attribute, Character, PowerType, Standing
+from rules.character.metals import Task
+from rules.character.stats import StatRef
+from rules.character.stunts import working
+from rules.pool import MAX_DICE, MAX_MODIFIER, Boon
+from rules.powers.feruchemy import TapEffect, storing_dice
+from rules.powers.hemalurgy import spike_dice
+from rules.powers.metal_effects import (
+    EMOTION_METALS,
+    atium_dice,
+    hold_dice,
+    savant_nudges,
+    savant_sense_dice,
+    tin_sense_dice,
+)
+
+Part = tuple[str, int]
+
+
+class PowerRoll(BaseModel):
+    """Dice Powers add to or take from a roll, what they grant a success, and lines for the
+    table (tapped dice lost past 10)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    modifiers: tuple[Part, ...] = ()
+    boons: tuple[Boon, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def split(label: str, dice: int) -> list[Part]:
+    """One named part, in pieces of at most 10 dice (a pool's largest modifier)."""
+    parts: list[Part] = []
+    left = dice
+    while left:
+        piece = max(-MAX_MODIFIER, min(MAX_MODIFIER, left))
+        parts.append((label, piece))
+        left -= piece
+    return parts
+
+
+def _task_dice(character: Character, ref: StatRef, task: Task | None) -> list[Part]:
+    parts: list[Part] = []
+    if task is Task.SENSES:
+        if ref.attribute is Attribute.WITS and (tin := tin_sense_dice(character)):
+            parts.append(("Tin", tin))
+        if working(character, "Focused Sense"):
+            parts.append(("Focused Sense", 1))
+        if savant_sense_dice(character):
+            parts.append(("Tin Savant, not burning", -1))
+    if task is Task.STRENGTH and (strength := working(character, "Prodigious Strength")):
+        parts.append(("Prodigious Strength", strength))
+    return [*parts, *spike_dice(character, task), *storing_dice(character, task)]
+
+
+def _emotion_dice(character: Character, ref: StatRef) -> list[Part]:
+    stat = ref.attribute or ref.standing
+    if stat not in (Attribute.CHARM, Standing.INFLUENCE):
+        return []
+    parts: list[Part] = []
+    if (held := hold_dice(character, stat.label)) is not None:
+        parts.append(held)
+    lit = any(m in character.allomancy.burning for m in EMOTION_METALS)
+    if stat is Attribute.CHARM and lit and working(character, "Tug/Push Emotion"):
+        parts.append(("Tug/Push Emotion", 1))
+    return parts
+
+
+def power_roll(
+    character: Character,
+    ref: StatRef,
+    task: Task | None = None,
+    tap: TapEffect | None = None,
+    *,
+    before: int = 0,
+    electrum: int = 0,
+) -> PowerRoll:
+    """What Powers do to a roll of ``ref`` about ``task`` (a tap names its own task when the roll
+    names none). ``before`` is the pool's sum without the tap: tapped dice past 10 are lost, not
+    Nudges (§9.4). ``electrum``: an opponent's Electrum against Atium."""
+    if tap is not None and task is None:
+        task = tap.task
+    parts = _task_dice(character, ref, task) + _emotion_dice(character, ref)
+    parts += split("Atium", atium_dice(character, electrum))
+    boons: list[Boon] = []
+    notes: list[str] = []
+    power = ref.power
+    if (
+        power is not None
+        and power.type is PowerType.ALLOMANCY
+        and (nudges := savant_nudges(character, power.name))
+    ):
+        boons.append(Boon(label=f"{power.name} Savant", nudges=nudges))
+    if tap is not None:
+        label = f"{tap.metal} tapped"
+        if tap.dice and tap.task is task:
+            room = max(0, MAX_DICE - before - sum(d for _, d in parts))
+            kept = min(tap.dice, room)
+            parts += split(label, kept)
+            if kept < tap.dice:
+                notes.append(
+                    f"{tap.dice - kept} tapped dice past 10 are lost: tap for Nudges or Outcome instead."
+                )
+        if tap.nudges or tap.outcome:
+            boons.append(Boon(label=label, nudges=tap.nudges, outcome=tap.outcome))
+        if tap.note:
+            notes.append(f"{label}: {tap.note}.")
+    return PowerRoll(modifiers=tuple(parts), boons=tuple(boons), notes=tuple(notes))
