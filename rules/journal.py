@@ -52,6 +52,14 @@ class EntryKind(StrEnum):
     STANDING_RECOVERED = "standing_recovered"
     BEAT = "beat"
     GROWTH = "growth"
+    BURDEN_USED = "burden_used"
+    """A character's Burden gave someone dice (its first time in a session earns an Advancement)."""
+    ADVANCEMENT = "advancement"
+    """A Hero's ledger changed: an award, a spend, a correction (docs/rulings.md §9.1)."""
+    SUBPLOT = "subplot"
+    """A Destiny or Tragedy moved on a stage, or was resolved (§9.2)."""
+    SECRET = "secret"
+    """A Secret revealed to a Hero or to the table (§9.3)."""
 
 
 class JournalEntry(BaseModel):
@@ -75,6 +83,8 @@ class JournalEntry(BaseModel):
     """A roll's Outcome, for the night's best and worst roll."""
     numbers_public: bool = True
     conflict_id: int | None = None
+    burden: str | None = None
+    """The Burden a :attr:`EntryKind.BURDEN_USED` entry names (the Burden trigger counts by it)."""
 
 
 class Viewer(BaseModel):
