@@ -12,6 +12,7 @@ from types import TracebackType
 from typing import Self
 
 from storage.active import ActiveCharacterRepository
+from storage.advancements import AdvancementRepository
 from storage.boards import BoardRepository
 from storage.characters import CharacterRepository
 from storage.conflicts import ConflictRepository
@@ -28,8 +29,11 @@ from storage.refused import RefusedChannelRepository
 from storage.requests import RequestRepository
 from storage.rolls import RollLog
 from storage.scenes import SceneRepository
+from storage.secrets import SecretRepository
 from storage.session import Session
 from storage.settings import SettingsRepository
+from storage.story import TrueDestinyRepository
+from storage.templates import TemplateRepository
 from storage.web import WebRepository
 
 
@@ -56,6 +60,10 @@ class Repositories:
         self.moves = MoveRepository(session)
         self.journal = JournalRepository(session)
         self.refused = RefusedChannelRepository(session)
+        self.advancements = AdvancementRepository(session)
+        self.true_destinies = TrueDestinyRepository(session)
+        self.secrets = SecretRepository(session)
+        self.templates = TemplateRepository(session)
 
 
 class Storage(Repositories):
