@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.client import CogFactory, MistbornClient
 from bot.cogs.admin import Admin
+from bot.cogs.campaign import AdvancementCommands
 from bot.cogs.characters import (
     BurdenCommands,
     CharacterCommands,
@@ -46,6 +47,7 @@ COGS: tuple[CogFactory, ...] = (
     RequestCommands,
     SceneCommands,
     SessionCommands,
+    AdvancementCommands,
     Say,
     History,
     ServerSetup,

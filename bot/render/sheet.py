@@ -51,6 +51,7 @@ from rules.character import (
     resilience_current,
     resilience_max,
 )
+from rules.character.advancement import ledger_line
 from rules.character.names import RESILIENCE_DEFEAT
 from rules.words import count_of
 
@@ -221,6 +222,8 @@ def sheet_embed(character: Character) -> discord.Embed:
         add_lines(embed, "Destiny", [plain(character.destiny)])
     if character.tragedy:
         add_lines(embed, "Tragedy", [plain(character.tragedy)])
+    if not character.advancements.empty:
+        add_lines(embed, "Advancements", [ledger_line(character.advancements)])
     if character.burdens:
         add_lines(embed, "Burdens", burden_lines(character))
     if character.powers:

@@ -34,6 +34,7 @@ from bot.render.sheet import (
 )
 from bot.render.sheet_words import MEMBERS
 from rules.character import Character
+from rules.character.advancement import ledger_line
 
 TEXT_LIMIT = 4000
 """Discord's cap on the text of all of a layout message's text displays together."""
@@ -54,6 +55,8 @@ def sheet_parts(character: Character) -> list[tuple[str, list[str]]]:
         parts.append(("Destiny", [plain(character.destiny)]))
     if character.tragedy:
         parts.append(("Tragedy", [plain(character.tragedy)]))
+    if not character.advancements.empty:
+        parts.append(("Advancements", [ledger_line(character.advancements)]))
     if character.burdens:
         parts.append(("Burdens", burden_lines(character)))
     if character.powers:

@@ -49,6 +49,7 @@ from rules.character import (
     resilience_max,
     standing_available,
 )
+from rules.character.advancement import ledger_line
 from storage import Storage, StoredCharacter
 
 JSON = dict[str, Any]
@@ -100,6 +101,7 @@ def sheet_data(stored: StoredCharacter) -> JSON:
         "props": [{"name": p.name, "bonuses": prop_bonuses(p.weapon, p.armour)} for p in c.props],
         "destiny": c.destiny,
         "tragedy": c.tragedy,
+        "advancements": "" if c.advancements.empty else ledger_line(c.advancements),
         "notes": c.notes,
     }
 

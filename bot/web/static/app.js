@@ -134,6 +134,7 @@ function sheet(s) {
     ["Traits", traits],
     ["Destiny", s.destiny ? [["", s.destiny]] : []],
     ["Tragedy", s.tragedy ? [["", s.tragedy]] : []],
+    ["Advancements", s.advancements ? [["", s.advancements]] : []],
     ["Burdens", s.burdens.map((b) => ["", b.name + " — " + b.weight])],
     ["Powers", s.powers.map((p) => ["", p.name + " " + p.rating])],
     ["Stunts", s.powers.flatMap((p) => p.stunts.map((stunt) => [p.name + ": ", stunt]))],
