@@ -13,6 +13,7 @@ from bot import replies
 from bot.access import require_read_of
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
+from bot.cogs.campaign.awards import ChooseAward, GiveAwards, show_panel
 from bot.cogs.campaign.ledger import save_ledger
 from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter, named_or_active
@@ -41,11 +42,24 @@ def reason_text(reason: str | None) -> str:
 class AdvancementCommands(
     commands.GroupCog,
     group_name="advancement",
-    group_description="A Hero's Advancements: award them, take them back, read the ledger",
+    group_description="A Hero's Advancements: tonight's awards, one award, a correction, the ledger",
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ChooseAward, GiveAwards)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(ChooseAward, GiveAwards)
+
+    @app_commands.command(
+        name="night", description="Narrator: tonight's awards for each Hero in this session"
+    )
+    async def night(self, interaction: Interaction) -> None:
+        """The panel of ``bot.cogs.campaign.awards``, with the Burden trigger filled in."""
+        await show_panel(interaction)
 
     @app_commands.command(name="award", description="Narrator: give a Hero Advancements (20 held at most)")
     @app_commands.describe(

@@ -5,7 +5,10 @@ from typing import Any
 
 from rules.character import CharacterKind, make_character
 from rules.character.advancement import Advancements
+from rules.journal import EntryKind, JournalEntry
 from storage import StoredCharacter
+from storage.places import Origin
+from storage.sql import utc_now
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
 from tests.bot.cogs.sessions.test_sessions import EPHEMERAL, journal_of
@@ -68,3 +71,54 @@ async def test_taking_back_never_goes_below_none_held(bot_env: BotEnv) -> None:
     assert await ledger(env) == Advancements(held=1, earned=1)
     shown = await env.slash("/advancement show name:Vin", user="player2")
     assert shown.ephemeral and shown.content == "**Vin**: 1 held of 20 (1 earned, 0 spent)."
+
+
+async def test_tonights_awards_fill_in_the_burden_trigger_and_reach_the_recap(bot_env: BotEnv) -> None:
+    env = bot_env
+    vin = await make(env, advancements={"held": 19, "earned": 19})
+    await make(env, "Elend", owner="player2")
+    await make(env, "Thug", owner="narrator", kind=CharacterKind.VILLAIN)
+    refused = await env.slash("/advancement night")
+    assert refused.ephemeral and "No session is open" in refused.content
+    await env.slash("/session start", user="narrator")
+    await env.slash("/sheet damage amount:1 name:Vin", user="player1")
+    await env.slash("/sheet damage amount:1 name:Elend", user="player2")
+    await env.slash("/sheet damage amount:1 name:Thug", user="narrator")
+    used = [
+        JournalEntry(
+            at=utc_now(),
+            kind=EntryKind.BURDEN_USED,
+            text=f"Thug counted Vin's Burden {name} in a declaration.",
+            character_id=vin.id,
+            hero="Vin",
+            character_kind=CharacterKind.HERO,
+            burden=name,
+        )
+        for name in ("Tin-eye", "tin-eye", "Reckless")
+    ]
+    await env.storage.journal.add(env.guild_id, Origin(channel_id=env.harness.channel.id), used)
+    player = await env.slash("/advancement night", user="player1")
+    assert player.ephemeral and "Only a Narrator" in player.content
+    panel = await env.slash("/advancement night")
+    assert panel.ephemeral and panel.message is not None
+    text = panel.message["content"]
+    assert "**Elend**: 0" in text and "**Vin**: 2 · Burden trigger 2: Tin-eye, Reckless" in text
+    assert "Thug" not in text  # Villains earn no Advancements
+    chose = await env.harness.select(
+        "mab:awsel:1:" + str((await env.storage.characters.get_by_name(env.guild_id, "Elend")).id),
+        ["Elend: 3 Advancements"],
+        message=panel.message,
+    )
+    assert chose.message is not None and "**Elend**: 3" in chose.message["content"]
+    given = await env.harness.click("Give these awards", message=panel.message)
+    public = [m for m in given.followups if not m.get("flags", 0) & EPHEMERAL]
+    private = [m for m in given.followups if m.get("flags", 0) & EPHEMERAL]
+    assert "Elend earns 3 Advancements tonight (3 Advancements for the night)." in public[0]["content"]
+    burdens = "the Burden Tin-eye gave dice; the Burden Reckless gave dice"
+    assert f"Vin earns 2 Advancements tonight ({burdens})." in public[0]["content"]
+    assert "Vin lost 1 over the 20 a Hero holds." in private[0]["content"]
+    assert await ledger(env) == Advancements(held=20, earned=21, lost=1)
+    assert await ledger(env, "Elend") == Advancements(held=3, earned=3)
+    ended = await env.slash("/session end", user="narrator")
+    recap = card_text(ended.messages[0])
+    assert "**Advancements**" in recap and "Elend earns 3 Advancements tonight" in recap
