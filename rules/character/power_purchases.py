@@ -155,7 +155,7 @@ def _savant(character: Character, purchase: Purchase) -> Character:
 
 
 def _snap_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
-    return [] if character.powers else [Target(m, f"Misting: {m}") for m in MISTING_METALS]
+    return [] if character.powers else [Target(m, m) for m in MISTING_METALS]
 
 
 def _snap_misting(character: Character, purchase: Purchase) -> Character:

@@ -15,11 +15,12 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.campaign.awards import ChooseAward, GiveAwards, show_panel
 from bot.cogs.campaign.ledger import save_ledger
+from bot.cogs.campaign.spending import Decide, improvement_choices, spend
 from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter, named_or_active
 from bot.render.common import plain
 from rules.character import CharacterKind
-from rules.character.advancement import AWARD_MAX, HOLD_MAX, award, ledger_line, take_back
+from rules.character.advancement import AWARD_MAX, HOLD_MAX, award, ledger_line, open_spend, take_back
 from rules.words import count_of
 from storage import StoredCharacter
 
@@ -42,17 +43,17 @@ def reason_text(reason: str | None) -> str:
 class AdvancementCommands(
     commands.GroupCog,
     group_name="advancement",
-    group_description="A Hero's Advancements: tonight's awards, one award, a correction, the ledger",
+    group_description="A Hero's Advancements: tonight's awards, spending, corrections, the ledger",
 ):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ChooseAward, GiveAwards)
+        self.bot.add_dynamic_items(ChooseAward, GiveAwards, Decide)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ChooseAward, GiveAwards)
+        self.bot.remove_dynamic_items(ChooseAward, GiveAwards, Decide)
 
     @app_commands.command(
         name="night", description="Narrator: tonight's awards for each Hero in this session"
@@ -102,6 +103,39 @@ class AdvancementCommands(
             f"{reason_text(reason)}. Now {ledger.held} held."
         )
         await save_ledger(interaction, stored, after, text, -amount)
+        await replies.send(interaction, text)
+
+    @app_commands.command(name="spend", description="Spend a Hero's Advancements on one improvement")
+    @app_commands.describe(
+        improvement="What to buy (the suggestions list what the Hero can buy now)",
+        name="Your Hero (default: your active character)",
+        words="A new Trait's or Stunt's words, when the improvement asks for them",
+        rating="A spike's rating (its victim's less 1), when buying a spike",
+    )
+    @app_commands.autocomplete(improvement=improvement_choices)
+    async def spend(
+        self,
+        interaction: Interaction,
+        improvement: app_commands.Range[str, 1, 100],
+        name: app_commands.Range[str, 1, 60] | None = None,
+        words: app_commands.Range[str, 1, 60] | None = None,
+        rating: app_commands.Range[int, 2, 10] | None = None,
+    ) -> None:
+        await spend(interaction, name, improvement, words, rating)
+
+    @app_commands.command(name="allow", description="Narrator: let a Hero spend now, outside a Long Breather")
+    @app_commands.describe(name="The Hero")
+    async def allow(self, interaction: Interaction, name: AnyCharacter) -> None:
+        (await caller(interaction)).require_narrator("let a Hero spend Advancements")
+        stored = await named_or_active(interaction, name)
+        require_hero(stored)
+        if stored.character.advancements.spend_open:
+            raise BotError(f"{plain(stored.name)} already has a spend open.")
+        after = stored.character.model_copy(
+            update={"advancements": open_spend(stored.character.advancements)}
+        )
+        text = f"The Narrator lets {plain(stored.name)} spend Advancements on one improvement now."
+        await save_ledger(interaction, stored, after, text, 0)
         await replies.send(interaction, text)
 
     @app_commands.command(name="show", description="A Hero's Advancements: held, earned, spent, lost")
