@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.client import CogFactory, MistbornClient
 from bot.cogs.admin import Admin
-from bot.cogs.campaign import AdvancementCommands
+from bot.cogs.campaign import AdvancementCommands, StoryCommands
 from bot.cogs.characters import (
     BurdenCommands,
     CharacterCommands,
@@ -48,6 +48,7 @@ COGS: tuple[CogFactory, ...] = (
     SceneCommands,
     SessionCommands,
     AdvancementCommands,
+    StoryCommands,
     Say,
     History,
     ServerSetup,

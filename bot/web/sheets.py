@@ -33,6 +33,7 @@ from weakref import WeakValueDictionary
 import orjson
 
 from bot.access import Caller, Sheetlike
+from bot.render.sheet import subplot_title
 from bot.render.sheet_words import (
     MEMBERS,
     burden_weight,
@@ -50,6 +51,7 @@ from rules.character import (
     standing_available,
 )
 from rules.character.advancement import ledger_line
+from rules.character.story import Subplot
 from storage import Storage, StoredCharacter
 
 JSON = dict[str, Any]
@@ -100,7 +102,9 @@ def sheet_data(stored: StoredCharacter) -> JSON:
         "traits": [{"label": label, "text": text} for label, text in named_traits(c.traits)],
         "props": [{"name": p.name, "bonuses": prop_bonuses(p.weapon, p.armour)} for p in c.props],
         "destiny": c.destiny,
+        "destiny_title": subplot_title(c, Subplot.DESTINY),
         "tragedy": c.tragedy,
+        "tragedy_title": subplot_title(c, Subplot.TRAGEDY),
         "advancements": "" if c.advancements.empty else ledger_line(c.advancements),
         "notes": c.notes,
     }
