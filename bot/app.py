@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.client import CogFactory, MistbornClient
 from bot.cogs.admin import Admin
-from bot.cogs.campaign import AdvancementCommands, StoryCommands
+from bot.cogs.campaign import AdvancementCommands, SecretCommands, StoryCommands
 from bot.cogs.characters import (
     BurdenCommands,
     CharacterCommands,
@@ -49,6 +49,7 @@ COGS: tuple[CogFactory, ...] = (
     SessionCommands,
     AdvancementCommands,
     StoryCommands,
+    SecretCommands,
     Say,
     History,
     ServerSetup,

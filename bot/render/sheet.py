@@ -238,6 +238,8 @@ def sheet_embed(character: Character) -> discord.Embed:
         stunts = [f"• {plain(p.name)}: {plain(s)}" for p in character.powers for s in p.stunts]
         if stunts:
             add_lines(embed, "Stunts", stunts)
+    if character.story.secrets_known:
+        add_lines(embed, "Secrets known", [f"• {plain(t)}" for t in character.story.secrets_known])
     if character.props:
         add_lines(embed, "Props", [prop_line(p.name, p.weapon, p.armour) for p in character.props])
     if character.notes:

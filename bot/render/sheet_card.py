@@ -66,6 +66,8 @@ def sheet_parts(character: Character) -> list[tuple[str, list[str]]]:
         stunts = [f"• {plain(p.name)}: {plain(s)}" for p in character.powers for s in p.stunts]
         if stunts:
             parts.append(("Stunts", stunts))
+    if character.story.secrets_known:
+        parts.append(("Secrets known", [f"• {plain(t)}" for t in character.story.secrets_known]))
     if character.props:
         parts.append(("Props", [prop_line(p.name, p.weapon, p.armour) for p in character.props]))
     if character.notes:

@@ -106,6 +106,7 @@ def sheet_data(stored: StoredCharacter) -> JSON:
         "tragedy": c.tragedy,
         "tragedy_title": subplot_title(c, Subplot.TRAGEDY),
         "advancements": "" if c.advancements.empty else ledger_line(c.advancements),
+        "secrets_known": list(c.story.secrets_known),
         "notes": c.notes,
     }
 

@@ -138,6 +138,7 @@ function sheet(s) {
     ["Burdens", s.burdens.map((b) => ["", b.name + " — " + b.weight])],
     ["Powers", s.powers.map((p) => ["", p.name + " " + p.rating])],
     ["Stunts", s.powers.flatMap((p) => p.stunts.map((stunt) => [p.name + ": ", stunt]))],
+    ["Secrets known", s.secrets_known.map((t) => ["", t])],
     ["Props", s.props.map((p) => ["", p.name + (p.bonuses ? " (" + p.bonuses + ")" : "")])],
     ["Notes", s.notes ? s.notes.split("\n").map((line) => ["", line]) : []],
   ];
