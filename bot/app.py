@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.client import CogFactory, MistbornClient
 from bot.cogs.admin import Admin
-from bot.cogs.campaign import AdvancementCommands, SecretCommands, StoryCommands
+from bot.cogs.campaign import AdvancementCommands, SecretCommands, StoryCommands, TemplateCommands
 from bot.cogs.characters import (
     BurdenCommands,
     CharacterCommands,
@@ -50,6 +50,7 @@ COGS: tuple[CogFactory, ...] = (
     AdvancementCommands,
     StoryCommands,
     SecretCommands,
+    TemplateCommands,
     Say,
     History,
     ServerSetup,
