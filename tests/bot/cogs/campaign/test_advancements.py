@@ -3,10 +3,13 @@ table and the Narrator are told, what is stored, and the journal entry saved wit
 
 from typing import Any
 
+import pytest
+
 from rules.character import CharacterKind, make_character
 from rules.character.advancement import Advancements
 from rules.journal import EntryKind, JournalEntry
 from storage import StoredCharacter
+from storage.journal import JournalRepository
 from storage.places import Origin
 from storage.sql import utc_now
 from testbed.bot_env import BotEnv
@@ -122,3 +125,23 @@ async def test_tonights_awards_fill_in_the_burden_trigger_and_reach_the_recap(bo
     ended = await env.slash("/session end", user="narrator")
     recap = card_text(ended.messages[0])
     assert "**Advancements**" in recap and "Elend earns 3 Advancements tonight" in recap
+
+
+async def test_a_failure_between_the_award_and_its_journal_entry_keeps_neither(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = bot_env
+    await make(env)
+    await env.slash("/session start", user="narrator")
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the database went away between the sheet and the journal")
+
+    monkeypatch.setattr(JournalRepository, "add", broken)
+    failed = await env.slash("/advancement award name:Vin amount:2")
+    assert failed.ephemeral
+    assert await ledger(env) == Advancements()  # the sheet's write went with the journal's
+    monkeypatch.undo()
+    again = await env.slash("/advancement award name:Vin amount:2")
+    assert again.content == "Vin earns 2 Advancements. Now 2 held."
+    assert await ledger(env) == Advancements(held=2, earned=2)
