@@ -51,6 +51,17 @@ async def test_a_saved_villain_is_made_again_whole_and_fights_in_another_channel
     assert not added.ephemeral or "Jastes" in (added.content or ""), added.content
     stored = await env.storage.conflicts.get(env.guild_id, channel.id)
     assert stored is not None and "Jastes" in stored.document
+    offered = await env.harness.autocomplete("/character create name:Kredik template:Ven")
+    assert [c["name"] for c in offered.choices] == ["Venture (saved)"]
+    player_offered = await env.harness.autocomplete(
+        "/character create name:Kredik template:Ven", user="player1"
+    )
+    assert player_offered.choices == []
+    created = await env.slash("/character create name:Kredik template:Venture size:1")
+    assert created.ephemeral and created.message is not None
+    assert "From the Venture template" in card_text(created.message)
+    kredik = (await env.storage.characters.get_by_name(env.guild_id, "Kredik")).character
+    assert kredik.powers[0].stunts == ("Focused Sense",)
     gone = await env.slash("/template delete template:Venture")
     assert gone.ephemeral and "Deleted the template Venture" in gone.content
     again = await env.slash("/template make template:Venture name:Other")
