@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.client import CogFactory, MistbornClient
 from bot.cogs.admin import Admin
+from bot.cogs.campaign import AdvancementCommands, SecretCommands, StoryCommands, TemplateCommands
 from bot.cogs.characters import (
     BurdenCommands,
     CharacterCommands,
@@ -51,6 +52,10 @@ COGS: tuple[CogFactory, ...] = (
     RequestCommands,
     SceneCommands,
     SessionCommands,
+    AdvancementCommands,
+    StoryCommands,
+    SecretCommands,
+    TemplateCommands,
     Say,
     History,
     ServerSetup,

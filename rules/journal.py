@@ -54,6 +54,14 @@ class EntryKind(StrEnum):
     GROWTH = "growth"
     METALS = "metals"
     """Charges of metal drunk, burned, stored or tapped (docs/rulings.md §9.9)."""
+    BURDEN_USED = "burden_used"
+    """A character's Burden gave someone dice (its first time in a session earns an Advancement)."""
+    ADVANCEMENT = "advancement"
+    """A Hero's ledger changed: an award, a spend, a correction (docs/rulings.md §10.1)."""
+    SUBPLOT = "subplot"
+    """A Destiny or Tragedy moved on a stage, or was resolved (§10.2)."""
+    SECRET = "secret"
+    """A Secret revealed to a Hero or to the table (§10.3)."""
 
 
 class JournalEntry(BaseModel):
@@ -77,6 +85,8 @@ class JournalEntry(BaseModel):
     """A roll's Outcome, for the night's best and worst roll."""
     numbers_public: bool = True
     conflict_id: int | None = None
+    burden: str | None = None
+    """The Burden a :attr:`EntryKind.BURDEN_USED` entry names (the Burden trigger counts by it)."""
 
 
 class Viewer(BaseModel):

@@ -41,6 +41,10 @@ class Recap(BaseModel):
     worst: str | None = None
     contests: tuple[str, ...] = ()
     requests: tuple[str, ...] = ()
+    advancements: tuple[str, ...] = ()
+    """Awards and spends of Advancements (docs/rulings.md §10.1): each player sees theirs here."""
+    story: tuple[str, ...] = ()
+    """Subplots moved on and Secrets revealed (§10.2, §10.3)."""
     rolls: int = 0
     entries: int = 0
 
@@ -63,6 +67,8 @@ def build_recap(entries: Sequence[JournalEntry], viewer: Viewer) -> Recap:
     eased: list[str] = []
     contests: list[str] = []
     requests: list[str] = []
+    advancements: list[str] = []
+    story: list[str] = []
     rolled: list[tuple[int, str]] = []
     for entry, line in shown:
         full = reads_full(entry, viewer)
@@ -86,6 +92,10 @@ def build_recap(entries: Sequence[JournalEntry], viewer: Viewer) -> Recap:
             contests.append(line)
         elif kind is EntryKind.REQUEST:
             requests.append(line)
+        elif kind is EntryKind.ADVANCEMENT:
+            advancements.append(line)
+        elif kind in (EntryKind.SUBPLOT, EntryKind.SECRET):
+            story.append(line)
         if (
             kind in (EntryKind.ROLL, EntryKind.CONTEST, EntryKind.REQUEST)
             and entry.outcome is not None
@@ -105,6 +115,8 @@ def build_recap(entries: Sequence[JournalEntry], viewer: Viewer) -> Recap:
         worst=worst[1] if worst and worst is not best else None,
         contests=tuple(contests),
         requests=tuple(requests),
+        advancements=tuple(advancements),
+        story=tuple(story),
         rolls=len(rolled),
         entries=len(shown),
     )

@@ -16,7 +16,9 @@ from storage.sql import IntegrityError, execute, fetch_all, fetch_one
 
 SHEET = "c.id, c.guild_id, c.version, c.updated_at, c.document, c.revealed, c.format_version"
 AT_TABLE = (
-    "SELECT " + SHEET + ", s.narrator_role_ids, s.gm_channel_id, s.table_dice, s.conflict_threads,"
+    "SELECT "
+    + SHEET
+    + ", s.narrator_role_ids, s.gm_channel_id, s.table_dice, s.conflict_threads, s.players_spend,"
     " sc.net, sc.note FROM (SELECT 1 AS here) AS one"
     " LEFT JOIN active_characters AS a ON a.guild_id = ? AND a.user_id = ?"
     " LEFT JOIN characters AS c ON c.guild_id = a.guild_id AND c.id = a.character_id"

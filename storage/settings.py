@@ -1,5 +1,5 @@
-"""Per-server settings: who counts as a Narrator, where secret rolls go, table dice, and whether
-a Conflict runs in a thread of its own.
+"""Per-server settings: who counts as a Narrator, where secret rolls go, table dice, whether
+a Conflict runs in a thread of its own, and whether players spend Advancements alone.
 
 A server that never changed anything has no row; it reads as the defaults, so nothing has to be
 written when the bot joins a server.
@@ -31,6 +31,8 @@ class GuildSettings(BaseModel):
     """Players may type faces from dice rolled at a physical table (docs/rulings.md §7.2)."""
     conflict_threads: bool = False
     """A Conflict started in a text channel runs in a thread of its own (``bot.cogs.conflict.threads``)."""
+    players_spend: bool = False
+    """Players spend their Heroes' Advancements without a Narrator's approval (docs/rulings.md §10.1)."""
 
     @field_validator("narrator_role_ids")
     @classmethod
@@ -38,7 +40,7 @@ class GuildSettings(BaseModel):
         return tuple(sorted(set(role_ids)))
 
 
-_RETURNING = " RETURNING narrator_role_ids, gm_channel_id, table_dice, conflict_threads"
+_RETURNING = " RETURNING narrator_role_ids, gm_channel_id, table_dice, conflict_threads, players_spend"
 _ADD_ROLE = {
     "sqlite": "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id)"
     " VALUES (?, json_array(?), NULL) ON CONFLICT (guild_id) DO UPDATE SET narrator_role_ids = ("
@@ -72,6 +74,7 @@ def settings_of(row: Row | None) -> GuildSettings:
         gm_channel_id=row["gm_channel_id"],
         table_dice=bool(row["table_dice"]),
         conflict_threads=bool(row["conflict_threads"]),
+        players_spend=bool(row["players_spend"]),
     )
 
 
@@ -85,7 +88,8 @@ class SettingsRepository:
         """The server's settings, or the defaults if it never saved any."""
         row = await fetch_one(
             self._session.lookup,
-            "SELECT narrator_role_ids, gm_channel_id, table_dice, conflict_threads FROM guild_settings"
+            "SELECT narrator_role_ids, gm_channel_id, table_dice, conflict_threads, players_spend"
+            " FROM guild_settings"
             " WHERE guild_id = ?",
             (guild_id,),
         )
@@ -132,6 +136,15 @@ class SettingsRepository:
             (guild_id, int(on)),
         )
 
+    async def set_players_spend(self, guild_id: int, on: bool) -> GuildSettings:
+        """Let players spend Advancements alone (or only with a Narrator's approval), leaving the rest."""
+        return await self._change(
+            "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id, players_spend)"
+            " VALUES (?, '[]', NULL, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+            " players_spend = excluded.players_spend" + _RETURNING,
+            (guild_id, int(on)),
+        )
+
     async def _change(
         self, sql: str | dict[str, str], params: tuple[object, ...], *, missing_is_default: bool = False
     ) -> GuildSettings:
@@ -149,16 +162,18 @@ class SettingsRepository:
             await execute(
                 conn,
                 "INSERT INTO guild_settings"
-                " (guild_id, narrator_role_ids, gm_channel_id, table_dice, conflict_threads)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " (guild_id, narrator_role_ids, gm_channel_id, table_dice, conflict_threads, players_spend)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
                 " narrator_role_ids = excluded.narrator_role_ids, gm_channel_id = excluded.gm_channel_id,"
-                " table_dice = excluded.table_dice, conflict_threads = excluded.conflict_threads",
+                " table_dice = excluded.table_dice, conflict_threads = excluded.conflict_threads,"
+                " players_spend = excluded.players_spend",
                 (
                     guild_id,
                     json.dumps(list(settings.narrator_role_ids)),
                     settings.gm_channel_id,
                     int(settings.table_dice),
                     int(settings.conflict_threads),
+                    int(settings.players_spend),
                 ),
             )
         return settings

@@ -12,6 +12,7 @@ from types import TracebackType
 from typing import Self
 
 from storage.active import ActiveCharacterRepository
+from storage.advancements import AdvancementRepository
 from storage.boards import BoardRepository
 from storage.characters import CharacterRepository
 from storage.conflicts import ConflictRepository
@@ -29,8 +30,11 @@ from storage.requests import RequestRepository
 from storage.rolls import RollLog
 from storage.saved_rolls import SavedRollRepository
 from storage.scenes import SceneRepository
+from storage.secrets import SecretRepository
 from storage.session import Session
 from storage.settings import SettingsRepository
+from storage.story import TrueDestinyRepository
+from storage.templates import TemplateRepository
 from storage.time_polls import TimePollRepository
 from storage.web import WebRepository
 
@@ -60,6 +64,10 @@ class Repositories:
         self.refused = RefusedChannelRepository(session)
         self.saved_rolls = SavedRollRepository(session)
         self.time_polls = TimePollRepository(session)
+        self.advancements = AdvancementRepository(session)
+        self.true_destinies = TrueDestinyRepository(session)
+        self.secrets = SecretRepository(session)
+        self.templates = TemplateRepository(session)
 
 
 class Storage(Repositories):

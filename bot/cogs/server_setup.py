@@ -95,6 +95,12 @@ class ServerSetup(
             else "off: a Conflict runs in the channel it was started in"
         )
         embed.add_field(name="Conflict threads", value=threads, inline=False)
+        spending = (
+            "alone: players spend their Heroes' Advancements without a Narrator's approval"
+            if settings.players_spend
+            else "approved: a Narrator approves each spend of Advancements"
+        )
+        embed.add_field(name="Players spend", value=spending, inline=False)
         embed.set_footer(text="Members with Manage Server are always Narrators.")
         await replies.send(interaction, embed=embed, ephemeral=True)
 
@@ -146,6 +152,20 @@ class ServerSetup(
     async def table_dice(self, interaction: Interaction, allowed: OnOff) -> None:
         settings = await self.bot.storage.settings.set_table_dice(guild_id_of(interaction), allowed)
         await self._show(interaction, "Table dice are on." if allowed else "Table dice are off.", settings)
+
+    @app_commands.command(
+        name="players-spend", description="Let players spend Advancements without a Narrator's approval"
+    )
+    @app_commands.describe(setting="on: players spend alone; off: a Narrator approves each spend")
+    @manager_only(SETUP)
+    async def players_spend(self, interaction: Interaction, setting: OnOff) -> None:
+        settings = await self.bot.storage.settings.set_players_spend(guild_id_of(interaction), setting)
+        note = (
+            "Players now spend their Heroes' Advancements alone (still one improvement a Long Breather)."
+            if setting
+            else "A Narrator now approves each spend of Advancements."
+        )
+        await self._show(interaction, note, settings)
 
     @app_commands.command(
         name="conflict-threads",

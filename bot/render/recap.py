@@ -24,6 +24,8 @@ from storage.journal import StoryEntry
 CARD_TEXT = 3800
 """Text per card, under Discord's 4,000 for all the TextDisplays of one message."""
 TOP = 6
+AWARDS_TOP = 25
+"""Awards and spends come first and in full: each player looks for their own (§10.1)."""
 TALLY_HEADINGS = {
     CharacterKind.HERO: "Heroes",
     CharacterKind.VILLAIN: "Villains",
@@ -33,12 +35,12 @@ TALLY_HEADINGS = {
 MORE = "…and {count} more in the journal (`/session journal`)."
 
 
-def _section(title: str, lines: Sequence[str]) -> str:
+def _section(title: str, lines: Sequence[str], top: int = TOP) -> str:
     if not lines:
         return ""
-    shown = [f"• {line}" for line in lines[:TOP]]
-    if len(lines) > TOP:
-        shown.append(MORE.format(count=len(lines) - TOP))
+    shown = [f"• {line}" for line in lines[:top]]
+    if len(lines) > top:
+        shown.append(MORE.format(count=len(lines) - top))
     return f"**{title}**\n" + "\n".join(shown)
 
 
@@ -74,6 +76,7 @@ def recap_sections(recap: Recap, title: str, *, private: bool, footer: Sequence[
     heading = f"## The night's recap: {title}" + (" (Narrator's version)" if private else "")
     blocks = [
         heading,
+        _section("Advancements", recap.advancements, AWARDS_TOP),
         _section("Conflicts", recap.conflicts),
         *(
             _section(TALLY_HEADINGS[kind], [_tally(t) for t in recap.tallies if t.kind is kind])
@@ -83,6 +86,7 @@ def recap_sections(recap: Recap, title: str, *, private: bool, footer: Sequence[
         _section("Burdens eased", recap.burdens_eased),
         _section("Contests", recap.contests),
         _section("Requests", recap.requests),
+        _section("Story", recap.story),
     ]
     if recap.best or recap.worst:
         faces = faces_in_use()  # the journal's text, its dice as the app's emojis on Discord

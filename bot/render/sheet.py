@@ -52,7 +52,9 @@ from rules.character import (
     resilience_current,
     resilience_max,
 )
+from rules.character.advancement import ledger_line
 from rules.character.names import RESILIENCE_DEFEAT
+from rules.character.story import Stage, Subplot
 from rules.words import count_of
 
 KIND_COLOURS = {CharacterKind.HERO: INFO, CharacterKind.VILLAIN: FAILURE, CharacterKind.EXTRA: NEUTRAL}
@@ -204,6 +206,12 @@ def _footer(character: Character) -> str:
     return fit("\n".join(notes), FOOTER_LIMIT)
 
 
+def subplot_title(character: Character, subplot: Subplot) -> str:
+    """ "Destiny", or "Destiny (Middle)" once the Narrator moved it on (docs/rulings.md §10.2)."""
+    stage = character.story.stage(subplot)
+    return subplot.label if stage is Stage.BEGINNING else f"{subplot.label} ({subplot.stage_label(stage)})"
+
+
 def sheet_embed(character: Character) -> discord.Embed:
     """The whole sheet in one embed, always within Discord's limits."""
     embed = discord.Embed(
@@ -219,9 +227,11 @@ def sheet_embed(character: Character) -> discord.Embed:
     if traits := trait_lines(character):
         add_lines(embed, "Traits", traits)
     if character.destiny:
-        add_lines(embed, "Destiny", [plain(character.destiny)])
+        add_lines(embed, subplot_title(character, Subplot.DESTINY), [plain(character.destiny)])
     if character.tragedy:
-        add_lines(embed, "Tragedy", [plain(character.tragedy)])
+        add_lines(embed, subplot_title(character, Subplot.TRAGEDY), [plain(character.tragedy)])
+    if not character.advancements.empty:
+        add_lines(embed, "Advancements", [ledger_line(character.advancements)])
     if character.burdens:
         add_lines(embed, "Burdens", burden_lines(character))
     if character.powers:
@@ -231,6 +241,8 @@ def sheet_embed(character: Character) -> discord.Embed:
             add_lines(embed, "Stunts", stunts)
     if metals := metal_lines(character):
         add_lines(embed, "Metals", metals)
+    if character.story.secrets_known:
+        add_lines(embed, "Secrets known", [f"• {plain(t)}" for t in character.story.secrets_known])
     if character.props:
         add_lines(embed, "Props", [prop_line(p.name, p.weapon, p.armour) for p in character.props])
     if character.notes:

@@ -31,10 +31,13 @@ from bot.render.sheet import (
     prop_line,
     resilience_lines,
     standing_lines,
+    subplot_title,
     trait_lines,
 )
 from bot.render.sheet_words import MEMBERS
 from rules.character import Character
+from rules.character.advancement import ledger_line
+from rules.character.story import Subplot
 
 TEXT_LIMIT = 4000
 """Discord's cap on the text of all of a layout message's text displays together."""
@@ -52,9 +55,11 @@ def sheet_parts(character: Character) -> list[tuple[str, list[str]]]:
     if traits := trait_lines(character):
         parts.append(("Traits", traits))
     if character.destiny:
-        parts.append(("Destiny", [plain(character.destiny)]))
+        parts.append((subplot_title(character, Subplot.DESTINY), [plain(character.destiny)]))
     if character.tragedy:
-        parts.append(("Tragedy", [plain(character.tragedy)]))
+        parts.append((subplot_title(character, Subplot.TRAGEDY), [plain(character.tragedy)]))
+    if not character.advancements.empty:
+        parts.append(("Advancements", [ledger_line(character.advancements)]))
     if character.burdens:
         parts.append(("Burdens", burden_lines(character)))
     if character.powers:
@@ -64,6 +69,8 @@ def sheet_parts(character: Character) -> list[tuple[str, list[str]]]:
             parts.append(("Stunts", stunts))
     if metals := metal_lines(character):
         parts.append(("Metals", metals))
+    if character.story.secrets_known:
+        parts.append(("Secrets known", [f"• {plain(t)}" for t in character.story.secrets_known]))
     if character.props:
         parts.append(("Props", [prop_line(p.name, p.weapon, p.armour) for p in character.props]))
     if character.notes:

@@ -34,6 +34,7 @@ import orjson
 
 from bot.access import Caller, Sheetlike
 from bot.render.metals import metal_lines
+from bot.render.sheet import subplot_title
 from bot.render.sheet_words import (
     MEMBERS,
     burden_weight,
@@ -50,6 +51,8 @@ from rules.character import (
     resilience_max,
     standing_available,
 )
+from rules.character.advancement import ledger_line
+from rules.character.story import Subplot
 from storage import Storage, StoredCharacter
 
 JSON = dict[str, Any]
@@ -101,7 +104,11 @@ def sheet_data(stored: StoredCharacter) -> JSON:
         "props": [{"name": p.name, "bonuses": prop_bonuses(p.weapon, p.armour)} for p in c.props],
         "metals": metal_lines(c, str),
         "destiny": c.destiny,
+        "destiny_title": subplot_title(c, Subplot.DESTINY),
         "tragedy": c.tragedy,
+        "tragedy_title": subplot_title(c, Subplot.TRAGEDY),
+        "advancements": "" if c.advancements.empty else ledger_line(c.advancements),
+        "secrets_known": list(c.story.secrets_known),
         "notes": c.notes,
     }
 

@@ -16,11 +16,13 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationInfo, field_validator, model_validator
 
 from rules.character import limits as lim
+from rules.character.advancement import Advancements
 from rules.character.allomancy import Allomancy
 from rules.character.feruchemy import Feruchemy
 from rules.character.hemalurgy import Hemalurgy
 from rules.character.names import Attribute, CharacterKind, Named, PowerType, Resilience, Standing
 from rules.character.parts import BuildLabels, Burden, Power, Prop, Traits
+from rules.character.story import Story
 from rules.naming import name_key
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
@@ -165,6 +167,10 @@ class Character(BaseModel):
     allomancy: Allomancy = Allomancy()
     feruchemy: Feruchemy = Feruchemy()
     hemalurgy: Hemalurgy = Hemalurgy()
+    advancements: Advancements = Advancements()
+    """A Hero's ledger (``rules.character.advancement``, docs/rulings.md §10.1)."""
+    story: Story = Story()
+    """The subplots' stages and the Secrets known (``rules.character.story``, §10.2, §10.3)."""
 
     @property
     def is_extra(self) -> bool:
@@ -199,7 +205,7 @@ class Character(BaseModel):
         if self.is_extra:
             lim.check_range("An Extras group's size", self.size, 1, lim.GROUP_MAX)
             lim.check_range("The defeated members", self.members_down, 0, self.size)
-            if self.destiny or self.tragedy:
+            if self.destiny or self.tragedy or not self.story.subplots_untold:
                 raise lim.problem("Extras have no Destiny or Tragedy.")
             if self.damage != Harm():
                 raise lim.problem("Extras track defeated members, not damage to Resiliences.")

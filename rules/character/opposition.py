@@ -1,8 +1,10 @@
 """Quick opposition: Villains and Extras made whole from a template (docs/rulings.md §6.11).
 
-The numbers are our own examples, written to be changed: a Narrator makes a Thug in one
+The ratings are our own examples, written to be changed: a Narrator makes a Thug in one
 command and adjusts it with ``/edit``, or gives ratings, a concept or a group size with the
-command itself, which win over the template's.
+command itself, which win over the template's. The Powers follow the published game where it
+gives numbers (a Misting's metal at 5, a Keeper's metals at 3, a kandra's Mimicry 5 and one
+Blessing, four Iron spikes making a koloss); the rest is marked ours in §6.11.
 """
 
 from collections.abc import Mapping
@@ -27,6 +29,12 @@ class Opposition(StrEnum):
     SOOTHER = "soother"
     TINEYE = "tineye"
     PEWTERARM = "pewterarm"
+    RIOTER = "rioter"
+    SMOKER = "smoker"
+    SEEKER = "seeker"
+    KOLOSS = "koloss"
+    KANDRA = "kandra"
+    STEWARD = "steward"
 
 
 @dataclass(frozen=True)
@@ -177,6 +185,69 @@ TEMPLATES: dict[Opposition, OppositionTemplate] = {
         allomancy=_held("Pewter", burning=True),
     ),
 }
+
+
+MISTING_RATING = 5
+"""A Misting's one metal (docs/rulings.md §6)."""
+MISTINGS: tuple[tuple[Opposition, str, str, str, Split], ...] = (
+    (Opposition.COINSHOT, "Coinshot", "Steel", "A Coinshot enforcer who Pushes coins", (3, 2, 4)),
+    (Opposition.LURCHER, "Lurcher", "Iron", "A Lurcher who Pulls weapons from hands", (3, 2, 4)),
+    (Opposition.TINEYE, "Tineye", "Tin", "A Tineye sentry with senses like a hound's", (2, 2, 5)),
+    (Opposition.PEWTERARM, "Pewterarm", "Pewter", "A Pewterarm bruiser of a noble house", (4, 2, 3)),
+    (Opposition.SOOTHER, "Soother", "Brass", "A Soother who dampens a crowd's anger", (2, 5, 3)),
+    (Opposition.RIOTER, "Rioter", "Zinc", "A Rioter who inflames a room", (2, 5, 3)),
+    (Opposition.SMOKER, "Smoker", "Copper", "A Smoker hiding a crew's Allomancy", (2, 3, 4)),
+    (Opposition.SEEKER, "Seeker", "Bronze", "A Seeker of the Steel Ministry", (2, 3, 5)),
+)
+"""The eight Mistings of the basic metals (docs/rulings.md §7.3): those not drawn above in full
+are each a Villain whose one metal is at :data:`MISTING_RATING`, with a vial drunk; the other
+ratings are our own."""
+for _kind, _label, _metal, _concept, _attributes in MISTINGS:
+    TEMPLATES.setdefault(
+        _kind,
+        OppositionTemplate(
+            label=_label,
+            kind=CharacterKind.VILLAIN,
+            concept=_concept,
+            attributes=_attributes,
+            standings=(3, 3, 3),
+            powers=_misting(_metal, MISTING_RATING),
+            props=(_vial(_metal),),
+            traits={"profession": _label},
+            allomancy=_held(_metal),
+        ),
+    )
+TEMPLATES[Opposition.KOLOSS] = OppositionTemplate(
+    label="Koloss group",
+    kind=CharacterKind.EXTRA,
+    concept="Koloss: blue-skinned giants made by four Iron spikes",
+    attributes=(7, 1, 1),
+    standings=(2, 2, 2),
+    size=3,
+    powers=(Power(type=PowerType.HEMALURGY, name="Iron spikes", rating=5),),
+    props=(Prop(name="Koloss sword", weapon=3),),
+    traits={"extras": ("Bloodlust", "Skin that splits as they grow")},
+)
+TEMPLATES[Opposition.KANDRA] = OppositionTemplate(
+    label="Kandra",
+    kind=CharacterKind.VILLAIN,
+    concept="A kandra wearing a stolen body",
+    attributes=(3, 4, 4),
+    standings=(3, 4, 5),
+    powers=(Power(type=PowerType.KANDRA, name="Mimicry", rating=5, stunts=("Blessing of Potency",)),),
+    props=(Prop(name="Bones of a courtier"),),
+    traits={"drive": "Serve the Contract", "feature": "Translucent muscle beneath the skin"},
+)
+TEMPLATES[Opposition.STEWARD] = OppositionTemplate(
+    label="Terris steward",
+    kind=CharacterKind.VILLAIN,
+    concept="A Terris steward who keeps a noble house's memory",
+    attributes=(2, 4, 5),
+    standings=(4, 5, 4),
+    powers=tuple(Power(type=PowerType.FERUCHEMY, name=metal, rating=3) for metal in BASIC_METALS),
+    props=(Prop(name="Copper bracers"),),
+    traits={"profession": "Steward", "personality": "Unfailingly courteous", "extras": ("Terris",)},
+)
 
 
 def opposition_character(

@@ -18,11 +18,12 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.burdens import Severity
+from rules.character.advancement import open_spend
 from rules.character.allomancy import Vial
 from rules.character.burden_track import STEPS, TO_EASE, find_burden, step_down_burden
 from rules.character.damage import check_amount
 from rules.character.model import Character
-from rules.character.names import Resilience, Standing, parse_resilience
+from rules.character.names import CharacterKind, Resilience, Standing, parse_resilience
 from rules.character.stats import recover_standing, resilience_lost
 from rules.errors import RulesError
 
@@ -144,7 +145,8 @@ def breather(
     character: Character, kind: BreatherKind, resting: bool = False, burden: str | None = None
 ) -> RecoveryResult:
     """A Breather the Narrator called (docs/rulings.md §5.10, §5.12): the Resiliences its kind
-    restores, a Long one's Burden eased, and every spent Standing back."""
+    restores, a Long one's Burden eased, and every spent Standing back; a Long one also opens a
+    Hero's spend of Advancements (§10.1)."""
     if kind is BreatherKind.SHORT and burden is not None:
         raise RulesError("Only a Long Breather eases a Burden.")
     if kind is BreatherKind.LONG:
@@ -153,4 +155,6 @@ def breather(
         result = short_breather(character, resting=resting)
     spent = {s: character.spent.get(s) for s in Standing if character.spent.get(s)}
     recovered = recover_standing(result.character) if spent else result.character
+    if kind is BreatherKind.LONG and recovered.kind is CharacterKind.HERO:
+        recovered = recovered.model_copy(update={"advancements": open_spend(recovered.advancements)})
     return result.model_copy(update={"character": recovered, "standings": spent})

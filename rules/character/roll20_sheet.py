@@ -20,8 +20,9 @@ each goes:
   (a "weapon N" or "armour N" in its rules is its bonus); other items go to the notes;
 * ``secrets``, ``crew``, ``cause``, ``target``, ``method``, ``race``, ``sex``, ``age``,
   ``height``, ``weight``, ``extraType``, ``description``, ``affiliation``: the notes, one line each;
-* ``action_dice``, ``defence_dice`` (a Conflict's dice) and ``advance1``–``advance20``: no place
-  on our sheet, listed back.
+* ``advance1``–``advance20``: a Hero's Advancements held, one per box ticked (docs/rulings.md
+  §10.1); a Villain's or Extra's are listed back;
+* ``action_dice``, ``defence_dice`` (a Conflict's dice): no place on our sheet, listed back.
 
 Anything else — a value out of range, text too long for its place, an unknown field — is listed
 back to the user with the reason, never dropped unsaid.
@@ -35,6 +36,7 @@ from pydantic_core import PydanticCustomError
 
 from rules.burdens import Severity
 from rules.character import limits as lim
+from rules.character.advancement import HOLD_MAX, Advancements
 from rules.character.checked import make_character, validated
 from rules.character.draft import TRAIT_SLOTS
 from rules.character.model import Character
@@ -341,15 +343,27 @@ class _Mapper:
         ):
             self.notes.append(line)
 
+    def advancements(self, kind: CharacterKind) -> Advancements:
+        """The boxes ticked, as a Hero's Advancements held (earned, none spent: the sheet tells
+        no more); boxes past the 20 a Hero holds are not boxes of the Mistborn sheet."""
+        fields = [k for k in self.read.fields if ADVANCE.match(k)]
+        ticked = [k for k in fields if self.take(k).lower() in TICKED]
+        self.used |= set(fields)
+        if not ticked:
+            return Advancements()
+        if kind is not CharacterKind.HERO:
+            self.leave(f"{len(ticked)} Advancements ticked: only Heroes keep Advancements")
+            return Advancements()
+        held = min(len(ticked), HOLD_MAX)
+        if len(ticked) > held:
+            self.leave(f"{len(ticked)} Advancements ticked: a Hero holds at most {HOLD_MAX}, so {held}")
+        return Advancements(held=held, earned=held)
+
     def rest(self) -> None:
-        """Everything no part took: dice, Advancements, unknown fields and sections, maxima."""
+        """Everything no part took: dice, unknown fields and sections, maxima."""
         for key, label in DICE_FIELDS.items():
             if (text := self.take(key)) and text != "0":
                 self.leave(f"{label} {shown(text)}: the dice of a Conflict round, not part of a sheet")
-        ticked = [k for k in self.read.fields if ADVANCE.match(k) and self.take(k).lower() in TICKED]
-        self.used |= {k for k in self.read.fields if ADVANCE.match(k)}
-        if ticked:
-            self.leave(f"{len(ticked)} Advancements ticked: the bot does not track Advancements")
         for key in sorted(set(self.read.fields) - self.used):
             self.leave(f"{key} {shown(self.read.fields[key])}: not a field of the Mistborn sheet")
         for section in sorted(set(self.read.rows) - set(SECTIONS)):
@@ -385,12 +399,14 @@ def map_roll20(read: Roll20File, owner_id: int, name: str | None = None) -> Roll
             mapper.note(label, text.replace("\r\n", "\n"))
     allomancy, props, no_room = kept_charges(mapper.charges, mapper.props())
     mapper.leave_each(no_room, str)
+    advancements = mapper.advancements(kind)
     mapper.rest()
     try:
         character = make_character(
             name=chosen, kind=kind, owner_id=owner_id, concept=concept or "", attributes=attributes,
             standings=standings, spent=spent, damage=damage, traits=traits, burdens=burdens,
-            powers=powers, props=props, allomancy=allomancy, notes="\n".join(mapper.notes), **story,
+            powers=powers, props=props, allomancy=allomancy, notes="\n".join(mapper.notes),
+            advancements=advancements, **story,
         )  # fmt: skip
     except RulesError as error:
         raise RulesError(f"That Roll20 sheet cannot be imported: {error}") from None

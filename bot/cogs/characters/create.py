@@ -32,11 +32,13 @@ from bot.cogs.characters.builder import start
 from bot.cogs.characters.common import NOT_A_BOT
 from bot.errors import BotError
 from bot.inputs.characters import NewName
-from bot.inputs.choices import KindChoice, OppositionChoice
+from bot.inputs.choices import KindChoice
+from bot.inputs.templates import TemplateChoice
 from bot.render.common import plain
 from bot.render.portraits import MEDIA_TYPE
 from bot.render.sheet_card import Extra, portrait_file, sheet_card
 from bot.served import guild_id_of
+from rules.campaign.opposition_templates import from_template
 from rules.character import (
     Attribute,
     Character,
@@ -50,6 +52,7 @@ from rules.character.opposition import TEMPLATES, Opposition, opposition_charact
 from rules.character.sheet_files import MAX_UPLOAD_BYTES, ImportedSheet, SheetSource, read_sheet_file
 from rules.character.transfer import MAX_FILE_BYTES
 from storage import AlreadyExistsError
+from storage.templates import StoredTemplate
 
 AttributeValue = app_commands.Range[int, 1, 10]
 StandingValue = app_commands.Range[int, 2, 10]
@@ -68,6 +71,14 @@ def left_out(found: ImportedSheet) -> list[Extra]:
         return []
     lines = [f"• {plain(line)}" for line in found.left_out]
     return [("Not imported from the Roll20 sheet", ["Add what you need with `/edit`.", *lines])]
+
+
+def template_kind(template: Opposition | StoredTemplate) -> CharacterKind:
+    return template.character.kind if isinstance(template, StoredTemplate) else TEMPLATES[template].kind
+
+
+def template_label(template: Opposition | StoredTemplate) -> str:
+    return plain(template.name) if isinstance(template, StoredTemplate) else TEMPLATES[template].label
 
 
 def how_to_fill(kind: CharacterKind, name: str) -> str:
@@ -107,7 +118,7 @@ class MakeCommands(commands.Cog):
         interaction: Interaction,
         name: NewName,
         kind: KindChoice | None = None,
-        template: OppositionChoice | None = None,
+        template: TemplateChoice | None = None,
         concept: app_commands.Range[str, 1, 120] | None = None,
         physique: AttributeValue | None = None,
         charm: AttributeValue | None = None,
@@ -133,7 +144,7 @@ class MakeCommands(commands.Cog):
             return
         who = await caller(interaction)
         owner_id = interaction.user.id if owner is None else owner.id
-        if (TEMPLATES[template].kind if template else kind or CharacterKind.HERO) is not CharacterKind.HERO:
+        if (template_kind(template) if template else kind or CharacterKind.HERO) is not CharacterKind.HERO:
             who.require_narrator("create Villains and Extras")
         if owner is not None and owner.bot:
             raise BotError(NOT_A_BOT)
@@ -157,7 +168,7 @@ class MakeCommands(commands.Cog):
 
     @staticmethod
     def _from_template(
-        template: Opposition,
+        template: Opposition | StoredTemplate,
         kind: CharacterKind | None,
         name: str,
         owner_id: int,
@@ -165,24 +176,30 @@ class MakeCommands(commands.Cog):
         size: int | None,
         given: dict[Attribute | Standing, int],
     ) -> Character:
-        made = TEMPLATES[template]
-        if kind is not None and kind is not made.kind:
-            article = "an" if made.kind is CharacterKind.EXTRA else "a"
+        made_kind, label = template_kind(template), template_label(template)
+        if kind is not None and kind is not made_kind:
+            article = "an" if made_kind is CharacterKind.EXTRA else "a"
             raise BotError(
-                f"The {made.label} template makes {article} {made.kind.label}: leave `kind` out, "
+                f"The {label} template makes {article} {made_kind.label}: leave `kind` out, "
                 "or make it without a template."
+            )
+        if isinstance(template, StoredTemplate):
+            return from_template(
+                template.character, name=name, owner_id=owner_id, concept=concept, size=size, ratings=given
             )
         return opposition_character(
             template, name=name, owner_id=owner_id, concept=concept, size=size, ratings=given
         )
 
     async def _save_new(
-        self, interaction: Interaction, character: Character, template: Opposition | None
+        self, interaction: Interaction, character: Character, template: Opposition | StoredTemplate | None
     ) -> None:
         guild_id = guild_id_of(interaction)
         made_active = False
         async with self.bot.storage.transaction() as tx:
             stored = await tx.characters.create(guild_id, character, self.bot.settings.sheet_limits)
+            if isinstance(template, StoredTemplate) and template.portrait and template.media_type:
+                await tx.portraits.set(guild_id, stored.id, template.portrait, template.media_type)
             # A Hero is its player's active one if they have none, made by them or for them (owner:).
             hero = character.kind is CharacterKind.HERO
             if hero and await tx.active.get(guild_id, character.owner_id) is None:
@@ -192,7 +209,7 @@ class MakeCommands(commands.Cog):
         note = f" It is now {whose} active character." if made_active else ""
         if template is not None:
             note = (
-                f" From the {TEMPLATES[template].label} template: example numbers, change them with `/edit`."
+                f" From the {template_label(template)} template: example numbers, change them with `/edit`."
             )
         await replies.send(
             interaction,

@@ -132,19 +132,21 @@ function sheet(s) {
   const traits = s.traits.map((t) => (t.label ? [t.label + ": ", t.text] : ["", t.text]));
   const lists = [
     ["Traits", traits],
-    ["Destiny", s.destiny ? [["", s.destiny]] : []],
-    ["Tragedy", s.tragedy ? [["", s.tragedy]] : []],
+    [s.destiny_title, s.destiny ? [["", s.destiny]] : []],
+    [s.tragedy_title, s.tragedy ? [["", s.tragedy]] : []],
+    ["Advancements", s.advancements ? [["", s.advancements]] : []],
     ["Burdens", s.burdens.map((b) => ["", b.name + " — " + b.weight])],
     ["Powers", s.powers.map((p) => ["", p.name + " " + p.rating])],
     ["Stunts", s.powers.flatMap((p) => p.stunts.map((stunt) => [p.name + ": ", stunt]))],
     ["Metals", (s.metals || []).map((line) => ["", line])],
+    ["Secrets known", s.secrets_known.map((t) => ["", t])],
     ["Props", s.props.map((p) => ["", p.name + (p.bonuses ? " (" + p.bonuses + ")" : "")])],
     ["Notes", s.notes ? s.notes.split("\n").map((line) => ["", line]) : []],
   ];
   for (const [label, items] of lists) {
     if (!items.length) continue;
     const part = el("section", "part");
-    part.dataset.part = label.toLowerCase();
+    part.dataset.part = label.split(" ")[0].toLowerCase();
     add(part, el("div", "meta", label));
     const list = el("ul", "list");
     for (const [name, text] of items) {

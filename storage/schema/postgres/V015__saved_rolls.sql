@@ -1,4 +1,4 @@
--- 14 (SQLite 26): the rolls a player saved for a character, to throw again from
+-- 15 (SQLite 27): the rolls a player saved for a character, to throw again from
 -- `/roll saved:` or the roll panel (docs/rulings.md §6.14, storage.saved_rolls); deleted with
 -- their character.
 

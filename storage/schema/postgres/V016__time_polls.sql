@@ -1,4 +1,4 @@
--- 15 (SQLite 27): a Narrator's poll of times for the next night (docs/rulings.md §6.15,
+-- 16 (SQLite 28): a Narrator's poll of times for the next night (docs/rulings.md §6.15,
 -- storage.time_polls): the times offered, when Discord closes it, and how far it has got.
 
 CREATE TABLE time_polls (

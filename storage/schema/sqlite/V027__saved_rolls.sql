@@ -1,4 +1,4 @@
--- 26 (PostgreSQL 14): the rolls a player saved for a character, to throw again from
+-- 27 (PostgreSQL 15): the rolls a player saved for a character, to throw again from
 -- `/roll saved:` or the roll panel (docs/rulings.md §6.14, storage.saved_rolls); deleted with
 -- their character.
 

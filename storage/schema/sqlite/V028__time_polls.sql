@@ -1,4 +1,4 @@
--- 27 (PostgreSQL 15): a Narrator's poll of times for the next night (docs/rulings.md §6.15,
+-- 28 (PostgreSQL 16): a Narrator's poll of times for the next night (docs/rulings.md §6.15,
 -- storage.time_polls): the times offered, when Discord closes it, and how far it has got.
 
 CREATE TABLE time_polls (

@@ -13,6 +13,28 @@ CREATE TABLE active_characters (
 
 CREATE INDEX active_characters_by_character ON active_characters (guild_id, character_id);
 
+CREATE TABLE advancement_spends (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id      INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    channel_id    INTEGER NOT NULL,
+    requested_by  INTEGER NOT NULL,
+    purchase      TEXT    NOT NULL,
+    created_at    TEXT    NOT NULL,
+    FOREIGN KEY (guild_id, character_id) REFERENCES characters (guild_id, id) ON DELETE CASCADE
+);
+
+CREATE INDEX advancement_spends_by_character ON advancement_spends (guild_id, character_id);
+
+CREATE TABLE award_proposals (
+    session_id    INTEGER NOT NULL REFERENCES table_sessions (id) ON DELETE CASCADE,
+    guild_id      INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    amount        INTEGER NOT NULL CHECK (amount >= 0),
+    PRIMARY KEY (session_id, character_id),
+    FOREIGN KEY (guild_id, character_id) REFERENCES characters (guild_id, id) ON DELETE CASCADE
+);
+
 CREATE TABLE breather_calls (
     guild_id      INTEGER NOT NULL,
     character_id  INTEGER NOT NULL,
@@ -84,7 +106,7 @@ CREATE TABLE guild_settings (
     guild_id           INTEGER PRIMARY KEY,
     narrator_role_ids  TEXT    NOT NULL,
     gm_channel_id      INTEGER
-, table_dice INTEGER NOT NULL DEFAULT 0 CHECK (table_dice IN (0, 1)), conflict_threads INTEGER NOT NULL DEFAULT 0 CHECK (conflict_threads IN (0, 1)));
+, table_dice INTEGER NOT NULL DEFAULT 0 CHECK (table_dice IN (0, 1)), conflict_threads INTEGER NOT NULL DEFAULT 0 CHECK (conflict_threads IN (0, 1)), players_spend INTEGER NOT NULL DEFAULT 0 CHECK (players_spend IN (0, 1)));
 
 CREATE TABLE handled_interactions (
     interaction_id INTEGER PRIMARY KEY,
@@ -124,6 +146,20 @@ CREATE INDEX journal_by_character ON journal (guild_id, character_id, id) WHERE 
 
 CREATE INDEX journal_private_threads ON journal (guild_id, actor_id, private_thread_id)
     WHERE private_thread_id IS NOT NULL;
+
+CREATE TABLE opposition_templates (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id        INTEGER NOT NULL,
+    name            TEXT    NOT NULL,
+    name_key        TEXT    NOT NULL,
+    document        TEXT    NOT NULL,
+    format_version  INTEGER NOT NULL,
+    portrait        BLOB,
+    media_type      TEXT,
+    saved_by        INTEGER NOT NULL,
+    updated_at      TEXT    NOT NULL,
+    UNIQUE (guild_id, name_key)
+);
 
 CREATE TABLE outbox (
     id              INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -249,6 +285,33 @@ CREATE TABLE scene_circumstances (
     PRIMARY KEY (guild_id, channel_id)
 );
 
+CREATE TABLE secret_reveals (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id      INTEGER NOT NULL,
+    secret_id     INTEGER NOT NULL,
+    character_id  INTEGER,
+    channel_id    INTEGER NOT NULL,
+    revealed_by   INTEGER NOT NULL,
+    revealed_at   TEXT    NOT NULL,
+    FOREIGN KEY (guild_id, secret_id) REFERENCES secrets (guild_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (guild_id, character_id) REFERENCES characters (guild_id, id) ON DELETE CASCADE
+);
+
+CREATE INDEX secret_reveals_by_character ON secret_reveals (guild_id, character_id) WHERE character_id IS NOT NULL;
+
+CREATE INDEX secret_reveals_by_secret ON secret_reveals (guild_id, secret_id);
+
+CREATE TABLE secrets (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id    INTEGER NOT NULL,
+    title_key   TEXT    NOT NULL,
+    document    TEXT    NOT NULL,
+    created_by  INTEGER NOT NULL,
+    created_at  TEXT    NOT NULL,
+    UNIQUE (guild_id, title_key),
+    UNIQUE (guild_id, id)
+);
+
 CREATE TABLE table_sessions (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id    INTEGER NOT NULL,
@@ -280,6 +343,16 @@ CREATE TABLE time_polls (
 );
 
 CREATE INDEX time_polls_open ON time_polls (state, closes_at);
+
+CREATE TABLE true_destinies (
+    guild_id      INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    text          TEXT    NOT NULL,
+    set_by        INTEGER NOT NULL,
+    updated_at    TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, character_id),
+    FOREIGN KEY (guild_id, character_id) REFERENCES characters (guild_id, id) ON DELETE CASCADE
+);
 
 CREATE TABLE web_link_uses (
     nonce       TEXT NOT NULL PRIMARY KEY,

@@ -100,8 +100,8 @@ def test_a_partial_sheet_maps_what_it_can_and_lists_the_rest() -> None:
         "Power 'Koloss army': type '9' is not one of 1 to 4",
         "Power 'Brute force': The Brute force rating must be between 1 and 10; 14 is out of range.",
         "Rules of 'Warhammer' 'Weapon 2, two-handed': only a weapon or armour number is kept",
+        "2 Advancements ticked: only Heroes keep Advancements",
         "Action Dice '4': the dice of a Conflict round, not part of a sheet",
-        "2 Advancements ticked: the bot does not track Advancements",
         "favourite_colour 'Grey': not a field of the Mistborn sheet",
         "1 row of repeating_spells: not a section of the Mistborn sheet",
         "The max of willpower '9': the sheet uses no maximum there",
@@ -119,6 +119,25 @@ def test_an_extra_keeps_no_destiny_or_damage() -> None:
         "Health damage '2': an Extras group counts members down",
         "Destiny 'Die in the line of duty': Extras have no Destiny",
     )
+
+
+@pytest.mark.parametrize(
+    ("ticked", "held", "left_out"),
+    [
+        (0, 0, ()),
+        (3, 3, ()),
+        (20, 20, ()),
+        (22, 20, ("22 Advancements ticked: a Hero holds at most 20, so 20",)),
+    ],
+)
+def test_a_heros_ticked_advancements_are_kept_as_held(
+    ticked: int, held: int, left_out: tuple[str, ...]
+) -> None:
+    boxes = [(f"advance{i}", "on" if i <= ticked else "0") for i in range(1, 23)]
+    found = read_sheet_file(export(*boxes), owner_id=1)
+    ledger = found.character.advancements
+    assert (ledger.held, ledger.earned, ledger.spent) == (held, held, 0)
+    assert found.left_out == left_out
 
 
 def test_text_too_long_for_its_place_is_listed_never_cut() -> None:

@@ -21,7 +21,9 @@ from rules.character import (
     Traits,
 )
 from rules.character import limits as lim
+from rules.character.advancement import HOLD_MAX, Advancements
 from rules.character.names import RESERVED_NAMES
+from rules.character.story import SECRET_TITLE_MAX, SECRETS_KNOWN_MAX, Stage, Story
 from rules.naming import name_key
 
 _CHARS = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Cf"))
@@ -89,6 +91,25 @@ traits = st.builds(
     extras=st.lists(texts(lim.TRAIT_MAX, required=True), max_size=lim.EXTRA_TRAITS_MAX).map(tuple),
 )
 
+
+@st.composite
+def ledgers(draw: st.DrawFn) -> Advancements:
+    """A balanced Advancements ledger (``rules.character.advancement``)."""
+    held = draw(st.integers(0, HOLD_MAX))
+    spent, lost = draw(st.integers(0, 200)), draw(st.integers(0, 50))
+    return Advancements(
+        held=held, earned=held + spent + lost, spent=spent, lost=lost, spend_open=draw(st.booleans())
+    )
+
+
+def stories(extra: bool) -> st.SearchStrategy[Story]:
+    """Subplots' stages (none but the Beginning for Extras) and Secrets known."""
+    stage = st.just(Stage.BEGINNING) if extra else st.sampled_from(list(Stage))
+    titles = st.sampled_from(["The hideout", "Kelsier's plan", "Duralumin", "ß" * SECRET_TITLE_MAX])
+    known = st.lists(titles, max_size=SECRETS_KNOWN_MAX, unique_by=name_key).map(tuple)
+    return st.builds(Story, destiny=stage, tragedy=stage, secrets_known=known)
+
+
 build_labels = st.none() | st.permutations(list(Emphasis)).map(
     lambda p: BuildLabels(attributes=p[0], standings=p[1], powers=p[2])
 )
@@ -128,6 +149,8 @@ def characters(draw: st.DrawFn, kind: CharacterKind | None = None) -> Character:
         props=draw(props),
         build=draw(build_labels),
         notes=draw(texts(lim.NOTES_MAX, multiline=True)),
+        advancements=draw(ledgers()) if kind is CharacterKind.HERO else Advancements(),
+        story=draw(stories(extra)),
     )
 
 

@@ -1,0 +1,208 @@
+"""Tonight's awards (docs/rulings.md §10.1): the Narrator's panel for each Hero present in the
+open session, the Burden trigger filled in from the night's journal, and one click that gives
+them all.
+
+The panel is private to the Narrator. Each Hero has a menu of 0 to :data:`MENU_MAX` (any
+number is allowed through ``/advancement award``), set at first to what the Burden trigger
+earns; a choice is kept (``storage.advancements``, so a restart keeps the panel's choices). The
+button gives every award, each Hero's ledger and its journal entry saved in ONE transaction that
+also drops the choices, so a crash keeps all or nothing and the session's recap lists the awards.
+"""
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot import replies
+from bot.checks import caller
+from bot.client import Interaction
+from bot.cogs.campaign.ledger import ledger_entry
+from bot.errors import BotError, answer_error
+from bot.reach import origin_of
+from bot.render.common import plain
+from bot.served import guild_id_of, table_channel_of
+from rules.campaign.awards import REASONS, Proposal, propose
+from rules.character import CharacterKind
+from rules.character.advancement import HOLD_MAX, award
+from rules.words import count_of
+from storage import StoredCharacter
+from storage.errors import NotFoundError
+from storage.journal import TableSession
+
+MENU_MAX = 6
+HEROES_A_PANEL = 4
+"""Menus one message holds beside its button row (Discord's five rows)."""
+CHOOSE = r"mab:awsel:(?P<session>\d+):(?P<hero>\d+)"
+GIVE = r"mab:awgive:(?P<session>\d+)"
+NO_SESSION = "No session is open in this channel: awards are given before `/session end`."
+NO_HEROES = "No Hero has taken part in this session yet: nothing to award."
+
+
+async def open_session(interaction: Interaction, expected: int | None = None) -> TableSession:
+    (await caller(interaction)).require_narrator("give tonight's awards")
+    session = await interaction.client.storage.journal.open_in(
+        guild_id_of(interaction), table_channel_of(interaction)
+    )
+    if session is None or (expected is not None and session.id != expected):
+        raise BotError(NO_SESSION if expected is None else "That session has ended: its awards are closed.")
+    return session
+
+
+async def heroes_present(
+    interaction: Interaction, session: TableSession
+) -> tuple[list[Proposal], dict[int, StoredCharacter]]:
+    """A proposal per Hero the night's journal names (who still exists), in name order."""
+    storage = interaction.client.storage
+    entries = await storage.journal.all_entries(session)
+    sheets: dict[int, StoredCharacter] = {}
+    for character_id in {e.character_id for e in entries if e.character_id is not None}:
+        try:
+            stored = await storage.characters.get(session.guild_id, character_id)
+        except NotFoundError:
+            continue
+        if stored.character.kind is CharacterKind.HERO:
+            sheets[stored.id] = stored
+    proposals = propose(entries, {i: s.name for i, s in sheets.items()})
+    return proposals, sheets
+
+
+def amount_of(proposal: Proposal, chosen: dict[int, int]) -> int:
+    return chosen.get(proposal.character_id, proposal.burden_points)
+
+
+def panel_text(proposals: Sequence[Proposal], chosen: dict[int, int]) -> str:
+    lines = ["**Tonight's awards** (1–3 is usual; `/advancement award` gives any number)"]
+    for p in proposals:
+        burdens = (
+            f" · Burden trigger {len(p.burdens)}: {', '.join(map(plain, p.burdens))}" if p.burdens else ""
+        )
+        noted = f" · noted: {'; '.join(map(plain, p.noted))}" if p.noted else ""
+        lines.append(f"• **{plain(p.name)}**: {amount_of(p, chosen)}{burdens}{noted}"[:300])
+    lines.append("-# Given for: " + ", ".join(REASONS) + ".")
+    return "\n".join(lines)
+
+
+def choose_menu(session: int, proposal: Proposal, amount: int) -> discord.ui.Select[Any]:
+    options = [
+        discord.SelectOption(label=f"{proposal.name[:60]}: {count_of(n, 'Advancement')}", value=str(n))
+        for n in range(MENU_MAX + 1)
+    ]
+    options[min(amount, MENU_MAX)].default = True
+    return discord.ui.Select(custom_id=f"mab:awsel:{session}:{proposal.character_id}", options=options)
+
+
+def panel_views(session: int, proposals: Sequence[Proposal], chosen: dict[int, int]) -> list[discord.ui.View]:
+    """A message's worth of menus per :data:`HEROES_A_PANEL` Heroes; the last holds the button."""
+    views: list[discord.ui.View] = []
+    for start in range(0, len(proposals), HEROES_A_PANEL):
+        view = discord.ui.View(timeout=None)
+        for p in proposals[start : start + HEROES_A_PANEL]:
+            view.add_item(choose_menu(session, p, amount_of(p, chosen)))
+        views.append(view)
+    views[-1].add_item(
+        discord.ui.Button(
+            label="Give these awards", style=discord.ButtonStyle.success, custom_id=f"mab:awgive:{session}"
+        )
+    )
+    for view in views:
+        view.stop()
+    return views
+
+
+async def show_panel(interaction: Interaction) -> None:
+    """``/advancement night``: the panel, privately."""
+    session = await open_session(interaction)
+    proposals, _ = await heroes_present(interaction, session)
+    if not proposals:
+        raise BotError(NO_HEROES)
+    chosen = await interaction.client.storage.advancements.proposed(session.id)
+    views = panel_views(session.id, proposals, chosen)
+    for index, view in enumerate(views):
+        text = panel_text(proposals, chosen) if index == 0 else "More Heroes:"
+        await replies.send(interaction, text, view=view, ephemeral=True)
+
+
+async def choose(interaction: Interaction, session_id: int, hero: int, amount: int) -> None:
+    session = await open_session(interaction, session_id)
+    if not 0 <= amount <= MENU_MAX:
+        raise BotError(f"An award on this panel is 0 to {MENU_MAX}; `/advancement award` gives more.")
+    await interaction.client.storage.advancements.propose(session.guild_id, session.id, hero, amount)
+    proposals, _ = await heroes_present(interaction, session)
+    chosen = await interaction.client.storage.advancements.proposed(session.id)
+    await replies.edit(interaction, content=panel_text(proposals, chosen))
+
+
+async def give(interaction: Interaction, session_id: int) -> None:
+    """Every Hero's award, saved with its journal entry in one transaction; the table told."""
+    session = await open_session(interaction, session_id)
+    storage = interaction.client.storage
+    proposals, sheets = await heroes_present(interaction, session)
+    chosen = await storage.advancements.proposed(session.id)
+    if all(amount_of(p, chosen) <= 0 for p in proposals):
+        raise BotError("Every award on the panel is 0: choose at least one, or end the session without.")
+    told: list[str] = []
+    lost: list[str] = []
+    async with storage.transaction() as tx:
+        await tx.handled.claim(interaction.id)
+        for p in proposals:
+            amount = amount_of(p, chosen)
+            if amount <= 0:
+                continue
+            stored = sheets[p.character_id]
+            given = award(stored.character.advancements, amount)
+            after = stored.character.model_copy(update={"advancements": given.ledger})
+            saved = await tx.characters.update(session.guild_id, stored, after)
+            line = f"{stored.name} earns {count_of(amount, 'Advancement')} tonight ({p.reasons(amount)})."
+            entry = ledger_entry(saved, after, line, amount)
+            await tx.journal.add(session.guild_id, origin_of(interaction), [entry])
+            told.append(plain(line))
+            if given.lost:
+                lost.append(f"{plain(stored.name)} lost {given.lost} over the {HOLD_MAX} a Hero holds.")
+        await tx.advancements.drop_proposals(session.id)
+    await replies.edit(interaction, view=None)
+    await replies.send(interaction, "\n".join(told))
+    if lost:
+        await replies.send(interaction, "\n".join(lost), ephemeral=True)
+
+
+class ChooseAward(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CHOOSE):
+    """One Hero's award on the panel."""
+
+    def __init__(self, session: int, hero: int) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"mab:awsel:{session}:{hero}"))
+        self.session, self.hero = session, hero
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "ChooseAward":
+        return cls(int(match["session"]), int(match["hero"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        try:
+            values = self.item.values
+            await choose(interaction, self.session, self.hero, int(values[0]) if values else 0)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+class GiveAwards(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GIVE):
+    """The panel's button: give every award now."""
+
+    def __init__(self, session: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"mab:awgive:{session}"))
+        self.session = session
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "GiveAwards":
+        return cls(int(match["session"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        try:
+            await give(interaction, self.session)
+        except Exception as error:
+            await answer_error(interaction, error)

@@ -1,0 +1,214 @@
+"""``/secret``: the Narrator's Secrets (docs/rulings.md §10.3).
+
+A Narrator keeps the server's list (a story Secret, or a rules one naming a metal it unlocks)
+and reveals one to a Hero or to the table. A reveal posts a card in the channel naming the
+Secret's title and whom it was told, with a **Read it** button: the words go privately to
+whoever may read them (a Narrator, the player of a Hero told it, anyone once told to the table),
+and to nobody else. Told to a Hero, the title joins the sheet's Secrets known, saved with the
+reveal and its journal entry in one transaction; the Narrator is offered an award.
+"""
+
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import replies
+from bot.checks import caller
+from bot.client import Interaction, MistbornClient
+from bot.errors import BotError, answer_error
+from bot.inputs.characters import AnyCharacter
+from bot.reach import origin_of
+from bot.render.common import plain
+from bot.served import guild_id_of
+from rules.campaign.secrets import SecretKind, make_secret, unlock_line
+from rules.character import CharacterKind
+from rules.character.story import learn
+from rules.journal import TEXT_MAX, EntryKind, JournalEntry
+from storage.errors import AlreadyExistsError
+from storage.secrets import StoredSecret
+from storage.sql import utc_now
+
+Title = app_commands.Range[str, 1, 60]
+Words = app_commands.Range[str, 1, 1000]
+KindName = Literal["story", "rules"]
+READ = r"mab:secret:(?P<secret>\d+)"
+NOT_TOLD = "That Secret was not told to you: only the Narrator and those told it read its words."
+
+
+async def find_secret(interaction: Interaction, title: str) -> StoredSecret:
+    found = await interaction.client.storage.secrets.named(guild_id_of(interaction), title)
+    if found is None:
+        raise BotError(f"There is no Secret called {plain(title)} here; `/secret list` shows them.")
+    return found
+
+
+async def secret_titles(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Suggestions for Narrators only: a player is never shown a title they were not told."""
+    if interaction.guild_id is None or not (await caller(interaction)).narrator:
+        return []
+    found = await interaction.client.storage.secrets.search(interaction.guild_id, current)
+    return [app_commands.Choice(name=s.title, value=s.title) for s in found]
+
+
+async def may_read(interaction: Interaction, stored: StoredSecret) -> bool:
+    if (await caller(interaction)).narrator:
+        return True
+    storage = interaction.client.storage
+    mine = [c.id for c in await storage.characters.list_by_guild(stored.guild_id, interaction.user.id)]
+    readable = await storage.secrets.readable(stored.guild_id, mine)
+    return any(s.id == stored.id for s in readable)
+
+
+def read_button(secret_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Read it", custom_id=f"mab:secret:{secret_id}"))
+    view.stop()
+    return view
+
+
+def secret_text(stored: StoredSecret) -> str:
+    unlock = unlock_line(stored.secret)
+    extra = f"\n-# {unlock}" if unlock else ""
+    return f"**{plain(stored.title)}** ({stored.secret.kind.label})\n{plain(stored.secret.text)}{extra}"
+
+
+@app_commands.guild_only()
+class SecretCommands(
+    commands.GroupCog,
+    group_name="secret",
+    group_description="Narrators: the server's Secrets, and revealing one to a Hero or the table",
+):
+    def __init__(self, bot: MistbornClient) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ReadSecret)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(ReadSecret)
+
+    @app_commands.command(name="add", description="Narrator: keep a new Secret (a story one or a rules one)")
+    @app_commands.describe(
+        title="Its title (shown on the sheets of Heroes told it)",
+        text="Its words (read only by those told it)",
+        kind="story: it bends the story; rules: it opens an option",
+        metal="A rules Secret: the metal it lets a Mistborn or Keeper learn",
+    )
+    async def add(
+        self,
+        interaction: Interaction,
+        title: Title,
+        text: Words,
+        kind: KindName = "story",
+        metal: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        (await caller(interaction)).require_narrator("keep Secrets")
+        secret = make_secret(title, text, SecretKind(kind), metal)
+        try:
+            stored = await self.bot.storage.secrets.add(
+                guild_id_of(interaction), secret, interaction.user.id, utc_now()
+            )
+        except AlreadyExistsError as error:
+            raise BotError(str(error)) from error
+        await replies.send(
+            interaction, "Kept, for Narrators only until revealed:\n" + secret_text(stored), ephemeral=True
+        )
+
+    @app_commands.command(name="list", description="The Secrets you may read (a Narrator: every one)")
+    async def list(self, interaction: Interaction) -> None:
+        who = await caller(interaction)
+        storage, guild_id = self.bot.storage, guild_id_of(interaction)
+        if who.narrator:
+            found = await storage.secrets.all(guild_id)
+        else:
+            mine = [c.id for c in await storage.characters.list_by_guild(guild_id, interaction.user.id)]
+            found = await storage.secrets.readable(guild_id, mine)
+        if not found:
+            raise BotError(
+                "No Secret here that you may read."
+                if not who.narrator
+                else "No Secret kept yet: `/secret add`."
+            )
+        lines = [f"• **{plain(s.title)}** ({s.secret.kind.label})" for s in found[:40]]
+        await replies.send(interaction, "\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="reveal", description="Narrator: reveal a Secret to one Hero, or to the table")
+    @app_commands.describe(title="The Secret", hero="The Hero told it (default: the whole table)")
+    @app_commands.autocomplete(title=secret_titles)
+    async def reveal(self, interaction: Interaction, title: Title, hero: AnyCharacter | None = None) -> None:
+        (await caller(interaction)).require_narrator("reveal a Secret")
+        stored = await find_secret(interaction, title)
+        guild_id, now = guild_id_of(interaction), utc_now()
+        channel = interaction.channel_id or 0
+        if hero is not None and hero.character.kind is not CharacterKind.HERO:
+            raise BotError("A Secret is revealed to a Hero, or to the table.")
+        line = (
+            f"{hero.name} learns a Secret: {stored.title}."
+            if hero is not None
+            else f"The table learns a Secret: {stored.title}."
+        )[:TEXT_MAX]
+        async with self.bot.storage.transaction() as tx:
+            await tx.handled.claim(interaction.id)
+            await tx.secrets.reveal(
+                guild_id, stored.id, hero.id if hero else None, channel, interaction.user.id, now
+            )
+            if hero is not None:
+                after = hero.character.model_copy(update={"story": learn(hero.character.story, stored.title)})
+                await tx.characters.update(guild_id, hero, after)
+            entry = JournalEntry(
+                at=now,
+                kind=EntryKind.SECRET,
+                text=line,
+                public=line,
+                character_id=hero.id if hero else None,
+                hero=hero.name if hero else "",
+                character_kind=CharacterKind.HERO if hero else None,
+            )
+            await tx.journal.add(guild_id, origin_of(interaction), [entry])
+        whom = (
+            f"<@{hero.character.owner_id}>, {plain(hero.name)}"
+            if hero is not None
+            else "everyone at the table"
+        )
+        await replies.send(
+            interaction,
+            f"🔒 A Secret revealed to {whom}: **{plain(stored.title)}**. Press Read it for its words.",
+            view=read_button(stored.id),
+        )
+        await replies.send(
+            interaction,
+            "A revealed Secret can earn Advancements: `/advancement award`, or tonight's awards.",
+            ephemeral=True,
+        )
+
+
+async def read(interaction: Interaction, secret_id: int) -> None:
+    storage = interaction.client.storage
+    stored = await storage.secrets.get(guild_id_of(interaction), secret_id)
+    if not await may_read(interaction, stored):
+        raise BotError(NOT_TOLD)
+    await replies.send(interaction, secret_text(stored), ephemeral=True)
+
+
+class ReadSecret(discord.ui.DynamicItem[discord.ui.Button[Any]], template=READ):
+    """The reveal card's button: the words, privately, to whoever may read them."""
+
+    def __init__(self, secret: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"mab:secret:{secret}"))
+        self.secret = secret
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "ReadSecret":
+        return cls(int(match["secret"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        try:
+            await read(interaction, self.secret)
+        except Exception as error:
+            await answer_error(interaction, error)

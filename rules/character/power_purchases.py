@@ -1,0 +1,358 @@
+"""The cost table's rows for Powers (docs/rulings.md §10.1, §7 of the published game): a Stunt,
++1 to a Power, a metal a rules Secret unlocked, Savant, a Snap, a Blessing, Keeper, a spike.
+
+Written against today's sheet, where a Power is a name, a rating and Stunts as text: a Savant
+and a Blessing are recorded as a Stunt of that name on the Power they belong to, and a spike is
+a Hemalurgy Power named for its metal. These rows are the seam a structured catalogue of Stunts
+and spikes re-points (the table's shape, ``rules.character.purchase_table``, stays).
+"""
+
+from rules.character import limits as lim
+from rules.character.checked import revise_character
+from rules.character.model import Character
+from rules.character.names import BASIC_METALS, METALS, Attribute, PowerType, Standing
+from rules.character.parts import Power
+from rules.character.purchase_table import Asks, Purchase, PurchaseKind, PurchaseRule, Target, Unlock, fixed
+from rules.errors import RulesError
+from rules.naming import name_key
+
+SAVANT = "Savant"
+SAVANT_FROM = 7
+BLESSINGS = ("Awareness", "Potency", "Presence", "Stability")
+MISTING_METALS = tuple(m for m in METALS if m not in ("Malatium", "Lerasium"))
+SNAP_MISTING_RATING = 4
+SNAP_MISTBORN_RATING = 3
+KEEPER_RATING = 2
+STUNT_TYPES = (PowerType.ALLOMANCY, PowerType.KANDRA, PowerType.HEMALURGY)
+"""Allomancers and kandra take Stunts; so does a spike (it grants Allomancy or the like)."""
+SPIKE_METALS = ("Steel", "Bronze", "Pewter", "Brass", "Iron", "Tin", "Copper", "Zinc")
+BONUS_SPIKES = ("Iron", "Tin", "Copper", "Zinc")
+"""Spikes that add dice or a stat rather than a Power to roll: 4 Advancements, whatever the rating."""
+SPIKE_COSTS: dict[str, dict[Attribute | Standing, int]] = {
+    "Tin": {Attribute.CHARM: 1, Standing.SPIRIT: 1},
+    "Iron": {Attribute.CHARM: 1, Standing.SPIRIT: 1},
+    "Copper": {Attribute.CHARM: 1, Standing.SPIRIT: 1},
+    "Zinc": {Attribute.CHARM: 1},
+}
+"""What a spike takes from its bearer besides 1 Spirit (the default)."""
+NOT_NOW = "That is not on offer any more: the sheet changed. Open the spending menu again."
+
+
+def _index(character: Character, target: str) -> int:
+    index = int(target) if target.isdigit() else -1
+    if not 0 <= index < len(character.powers):
+        raise RulesError(NOT_NOW)
+    return index
+
+
+def _with_power(character: Character, index: int, power: Power) -> Character:
+    powers = tuple(power if i == index else p for i, p in enumerate(character.powers))
+    return revise_character(character, powers=powers)
+
+
+def _of(character: Character, kind: PowerType) -> list[Power]:
+    return [p for p in character.powers if p.type is kind]
+
+
+def is_mistborn(character: Character) -> bool:
+    held = {name_key(p.name) for p in _of(character, PowerType.ALLOMANCY)}
+    return all(name_key(m) in held for m in BASIC_METALS)
+
+
+def is_keeper(character: Character) -> bool:
+    held = {name_key(p.name) for p in _of(character, PowerType.FERUCHEMY)}
+    return all(name_key(m) in held for m in BASIC_METALS)
+
+
+def is_terris(character: Character) -> bool:
+    """The sheet says the Hero is Terris: in the concept, a Trait or the notes (the bot keeps no
+    heritage of its own; our ruling, §10.1)."""
+    traits = character.traits
+    words = [character.concept, character.notes, traits.drive, traits.profession, traits.specialty]
+    words += [traits.feature, traits.personality, *traits.extras]
+    return any("terris" in name_key(text) for text in words)
+
+
+def _stunt_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
+    room = sum(len(p.stunts) for p in character.powers) < lim.STUNTS_MAX
+    return [
+        Target(str(i), p.full_label) for i, p in enumerate(character.powers) if p.type in STUNT_TYPES and room
+    ]
+
+
+def _stunt(character: Character, purchase: Purchase) -> Character:
+    index = _index(character, purchase.target)
+    power = character.powers[index]
+    if power.type not in STUNT_TYPES:
+        raise RulesError(f"Stunts are for Allomancers and kandra; {power.full_label} takes none.")
+    name = purchase.text.strip()
+    if not name:
+        raise RulesError("Name the Stunt.")
+    if any(name_key(s) == name_key(name) for s in power.stunts):
+        raise RulesError(
+            f"{power.full_label} already has {name}: a Stunt is taken once per metal (one that may be "
+            "taken twice gets its own name, such as 'Denser Tissues 2')."
+        )
+    return _with_power(character, index, power.model_copy(update={"stunts": (*power.stunts, name)}))
+
+
+def _power_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
+    return [
+        Target(str(i), f"{p.full_label} {p.rating} → {p.rating + 1}")
+        for i, p in enumerate(character.powers)
+        if p.type is not PowerType.HEMALURGY and p.rating < lim.POWER_RATING_MAX
+    ]
+
+
+def _raise_power(character: Character, purchase: Purchase) -> Character:
+    index = _index(character, purchase.target)
+    power = character.powers[index]
+    if power.type is PowerType.HEMALURGY:
+        raise RulesError("A spike's rating never rises; its bearer may still learn Stunts for it.")
+    if power.rating >= lim.POWER_RATING_MAX:
+        raise RulesError(f"{power.full_label} is at {lim.POWER_RATING_MAX}, the highest a Power goes.")
+    return _with_power(character, index, power.model_copy(update={"rating": power.rating + 1}))
+
+
+def _learn_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
+    held = {(p.type, name_key(p.name)) for p in character.powers}
+    able = {PowerType.ALLOMANCY: is_mistborn(character), PowerType.FERUCHEMY: is_keeper(character)}
+    return [
+        Target(f"{kind.value}:{metal}", f"{metal} ({kind.label})")
+        for kind, metal in sorted(unlocks)
+        if able.get(kind) and (kind, name_key(metal)) not in held
+    ]
+
+
+def _learn(character: Character, purchase: Purchase) -> Character:
+    """The metal at the lowest rating of the Hero's basic metals of its kind: a Mistborn burns
+    every metal alike once they know it (our ruling, §10.3)."""
+    kind_text, _, metal = purchase.target.partition(":")
+    kind = next((k for k in PowerType if k.value == kind_text), None)
+    if kind is None or not metal:
+        raise RulesError(NOT_NOW)
+    basics = [p.rating for p in _of(character, kind) if p.name in BASIC_METALS]
+    power = Power(type=kind, name=metal, rating=min(basics) if basics else 1)
+    return revise_character(character, powers=(*character.powers, power))
+
+
+def _savant_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
+    allomancy = [(i, p) for i, p in enumerate(character.powers) if p.type is PowerType.ALLOMANCY]
+    if len(allomancy) != 1:
+        return []  # a Misting's one metal
+    index, power = allomancy[0]
+    if power.rating < SAVANT_FROM or any(name_key(s) == name_key(SAVANT) for s in power.stunts):
+        return []
+    return [Target(str(index), f"{power.full_label} Savant")]
+
+
+def _savant(character: Character, purchase: Purchase) -> Character:
+    if purchase.target not in {t.value for t in _savant_targets(character, frozenset())}:
+        raise RulesError(f"A Savant is a Misting whose metal is at {SAVANT_FROM} or more. {NOT_NOW}")
+    index = _index(character, purchase.target)
+    power = character.powers[index]
+    return _with_power(character, index, power.model_copy(update={"stunts": (*power.stunts, SAVANT)}))
+
+
+def _snap_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
+    return [] if character.powers else [Target(m, m) for m in MISTING_METALS]
+
+
+def _snap_misting(character: Character, purchase: Purchase) -> Character:
+    if character.powers or purchase.target not in MISTING_METALS:
+        raise RulesError(f"Snapping is for a Hero with no Powers. {NOT_NOW}")
+    power = Power(type=PowerType.ALLOMANCY, name=purchase.target, rating=SNAP_MISTING_RATING)
+    return revise_character(character, powers=(power,))
+
+
+def _kandra_index(character: Character) -> int | None:
+    return next((i for i, p in enumerate(character.powers) if p.type is PowerType.KANDRA), None)
+
+
+def _blessing_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
+    index = _kandra_index(character)
+    if index is None:
+        return []
+    held = {name_key(s) for s in character.powers[index].stunts}
+    return [Target(b, f"Blessing of {b}") for b in BLESSINGS if name_key(f"Blessing of {b}") not in held]
+
+
+def _blessing(character: Character, purchase: Purchase) -> Character:
+    index = _kandra_index(character)
+    if index is None or purchase.target not in {t.value for t in _blessing_targets(character, frozenset())}:
+        raise RulesError(f"A new Blessing is a kandra's. {NOT_NOW}")
+    power = character.powers[index]
+    stunt = f"Blessing of {purchase.target}"
+    return _with_power(character, index, power.model_copy(update={"stunts": (*power.stunts, stunt)}))
+
+
+def _keeper_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
+    if _of(character, PowerType.FERUCHEMY) or not is_terris(character):
+        return []
+    return [Target("keeper", f"Keeper: every basic metal at {KEEPER_RATING}")]
+
+
+def _keeper(character: Character, purchase: Purchase) -> Character:
+    if not _keeper_targets(character, frozenset()):
+        raise RulesError(f"A Keeper is a Terris Hero without Feruchemy. {NOT_NOW}")
+    metals = [Power(type=PowerType.FERUCHEMY, name=m, rating=KEEPER_RATING) for m in BASIC_METALS]
+    return revise_character(character, powers=(*character.powers, *metals))
+
+
+def _mistborn_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
+    return (
+        []
+        if character.powers
+        else [Target("mistborn", f"Mistborn: every basic metal at {SNAP_MISTBORN_RATING}")]
+    )
+
+
+def _snap_mistborn(character: Character, purchase: Purchase) -> Character:
+    if character.powers:
+        raise RulesError(f"Snapping is for a Hero with no Powers. {NOT_NOW}")
+    metals = [Power(type=PowerType.ALLOMANCY, name=m, rating=SNAP_MISTBORN_RATING) for m in BASIC_METALS]
+    return revise_character(character, powers=tuple(metals))
+
+
+def spike_name(metal: str) -> str:
+    return f"{metal} spike"
+
+
+def _spike_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
+    held = {name_key(p.name) for p in _of(character, PowerType.HEMALURGY)}
+    return [Target(m, spike_name(m)) for m in SPIKE_METALS if name_key(spike_name(m)) not in held]
+
+
+def spike_cost(character: Character, purchase: Purchase) -> int:
+    """4 for a spike that adds dice or a stat; else twice the spike's rating."""
+    if purchase.target in BONUS_SPIKES:
+        return 4
+    return 2 * (purchase.rating or 2)
+
+
+def _paid(character: Character, stat: Attribute | Standing, rating: int, cost: int, lowest: int) -> int:
+    """A rating less what a spike takes of it; refused below the lowest a sheet holds."""
+    if rating - cost < lowest:
+        raise RulesError(
+            f"A spike costs {cost} {stat.label}, and {character.name}'s {stat.label} {rating} is already "
+            "the lowest a sheet holds."
+        )
+    return rating - cost
+
+
+def _spike(character: Character, purchase: Purchase) -> Character:
+    metal = purchase.target
+    if metal not in {t.value for t in _spike_targets(character, frozenset())}:
+        raise RulesError(f"{metal} is no spike on offer. {NOT_NOW}")
+    rating = 2 if metal in BONUS_SPIKES else purchase.rating
+    if rating is None or not 2 <= rating <= lim.POWER_RATING_MAX:
+        raise RulesError("A spike's rating is its victim's less 1: 2 to 10.")
+    attributes, standings = character.attributes, character.standings
+    for stat, cost in SPIKE_COSTS.get(metal, {Standing.SPIRIT: 1}).items():
+        if isinstance(stat, Attribute):
+            attributes = attributes.with_value(stat, _paid(character, stat, attributes.get(stat), cost, 1))
+        else:
+            standings = standings.with_value(stat, _paid(character, stat, standings.get(stat), cost, 2))
+    spent = character.spent.with_value(
+        Standing.SPIRIT, min(character.spent.spirit, max(0, standings.spirit - 1))
+    )
+    power = Power(type=PowerType.HEMALURGY, name=spike_name(metal), rating=rating)
+    return revise_character(
+        character, attributes=attributes, standings=standings, spent=spent, powers=(*character.powers, power)
+    )
+
+
+POWER_PURCHASES = (
+    PurchaseRule(
+        PurchaseKind.STUNT,
+        "New Stunt",
+        "4",
+        "Allomancers and kandra; once per metal",
+        _stunt_targets,
+        fixed(4),
+        _stunt,
+        Asks(text="The Stunt's name"),
+        power=True,
+    ),
+    PurchaseRule(
+        PurchaseKind.POWER,
+        "+1 Power",
+        "6",
+        f"up to {lim.POWER_RATING_MAX}; never a spike",
+        _power_targets,
+        fixed(6),
+        _raise_power,
+        power=True,
+    ),
+    PurchaseRule(
+        PurchaseKind.LEARN_METAL,
+        "Learn a metal a Secret revealed",
+        "6",
+        "a Mistborn or a Keeper who knows the Secret",
+        _learn_targets,
+        fixed(6),
+        _learn,
+        power=True,
+    ),
+    PurchaseRule(
+        PurchaseKind.SAVANT,
+        "Savant",
+        "10",
+        f"a Misting's metal at {SAVANT_FROM}+",
+        _savant_targets,
+        fixed(10),
+        _savant,
+        power=True,
+    ),
+    PurchaseRule(
+        PurchaseKind.SNAP_MISTING,
+        "Snap: Misting",
+        "10",
+        f"no Powers: one metal at {SNAP_MISTING_RATING}",
+        _snap_targets,
+        fixed(10),
+        _snap_misting,
+        power=True,
+    ),
+    PurchaseRule(
+        PurchaseKind.BLESSING,
+        "New Blessing",
+        "15",
+        "kandra",
+        _blessing_targets,
+        fixed(15),
+        _blessing,
+        power=True,
+    ),
+    PurchaseRule(
+        PurchaseKind.KEEPER,
+        "Keeper",
+        "20",
+        f"a Terris Hero: every basic metal at {KEEPER_RATING}",
+        _keeper_targets,
+        fixed(20),
+        _keeper,
+        power=True,
+    ),
+    PurchaseRule(
+        PurchaseKind.SNAP_MISTBORN,
+        "Snap: Mistborn",
+        "20",
+        f"no Powers: every basic metal at {SNAP_MISTBORN_RATING}",
+        _mistborn_targets,
+        fixed(20),
+        _snap_mistborn,
+        power=True,
+    ),
+    PurchaseRule(
+        PurchaseKind.SPIKE,
+        "Spike",
+        "4 or 2 × rating",
+        "costs Spirit (and Charm for some); never raised",
+        _spike_targets,
+        spike_cost,
+        _spike,
+        Asks(rating=(2, lim.POWER_RATING_MAX)),
+        power=True,
+    ),
+)

@@ -1,0 +1,147 @@
+"""``/advancement``: a Hero's ledger through the real dispatch (docs/rulings.md §10.1): what the
+table and the Narrator are told, what is stored, and the journal entry saved with it."""
+
+from typing import Any
+
+import pytest
+
+from rules.character import CharacterKind, make_character
+from rules.character.advancement import Advancements
+from rules.journal import EntryKind, JournalEntry
+from storage import StoredCharacter
+from storage.journal import JournalRepository
+from storage.places import Origin
+from storage.sql import utc_now
+from testbed.bot_env import BotEnv
+from testbed.cards import card_text
+from tests.bot.cogs.sessions.test_sessions import EPHEMERAL, journal_of
+
+
+async def make(env: BotEnv, name: str = "Vin", owner: str = "player1", **fields: Any) -> StoredCharacter:
+    fields.setdefault("kind", CharacterKind.HERO)
+    character = make_character(name=name, owner_id=env.user_id(owner), **fields)
+    return await env.storage.characters.create(env.guild_id, character)
+
+
+async def ledger(env: BotEnv, name: str = "Vin") -> Advancements:
+    return (await env.storage.characters.get_by_name(env.guild_id, name)).character.advancements
+
+
+async def test_an_award_is_told_stored_and_journaled(bot_env: BotEnv) -> None:
+    env = bot_env
+    await make(env)
+    await env.slash("/session start", user="narrator")
+    reply = await env.slash('/advancement award name:Vin amount:2 reason:"The Keep\'s plan"')
+    assert not reply.ephemeral
+    assert reply.content == "Vin earns 2 Advancements (The Keep's plan). Now 2 held."
+    assert await ledger(env) == Advancements(held=2, earned=2)
+    shown = await env.slash("/character show name:Vin", user="player2")
+    assert shown.message is not None
+    assert "**Advancements**\n2 held of 20 (2 earned, 0 spent)" in card_text(shown.message)
+    await env.slash("/session end", user="narrator")
+    text = journal_of(env, await env.slash("/session journal", user="player2"))
+    assert "Vin earns 2 Advancements (The Keep's plan). Now 2 held." in text
+
+
+async def test_past_twenty_the_rest_is_lost_and_the_narrator_is_told(bot_env: BotEnv) -> None:
+    env = bot_env
+    await make(env, advancements={"held": 19, "earned": 25, "spent": 6})
+    reply = await env.slash("/advancement award name:Vin amount:3")
+    assert reply.content == "Vin earns 3 Advancements; 2 lost over the 20 a Hero holds. Now 20 held."
+    private = [m for m in reply.followups if m.get("flags", 0) & EPHEMERAL]
+    assert len(private) == 1 and "2 Advancements of this award are lost" in private[0]["content"]
+    assert await ledger(env) == Advancements(held=20, earned=28, spent=6, lost=2)
+
+
+async def test_only_a_narrator_awards_and_only_heroes_keep_a_ledger(bot_env: BotEnv) -> None:
+    env = bot_env
+    await make(env)
+    await make(env, "Thug", owner="narrator", kind=CharacterKind.VILLAIN)
+    refused = await env.slash("/advancement award name:Vin amount:5", user="player1")
+    assert refused.ephemeral and "Only a Narrator can award Advancements" in refused.content
+    villain = await env.slash("/advancement award name:Thug amount:1")
+    assert villain.ephemeral and "Only Heroes keep Advancements" in villain.content
+    assert await ledger(env) == Advancements()
+
+
+async def test_taking_back_never_goes_below_none_held(bot_env: BotEnv) -> None:
+    env = bot_env
+    await make(env, advancements={"held": 3, "earned": 3})
+    too_many = await env.slash("/advancement take_back name:Vin amount:4")
+    assert too_many.ephemeral and "Only 3 Advancements held" in too_many.content
+    taken = await env.slash('/advancement take_back name:Vin amount:2 reason:"given twice"')
+    assert taken.content == "The Narrator takes back 2 Advancements from Vin (given twice). Now 1 held."
+    assert await ledger(env) == Advancements(held=1, earned=1)
+    shown = await env.slash("/advancement show name:Vin", user="player2")
+    assert shown.ephemeral and shown.content == "**Vin**: 1 held of 20 (1 earned, 0 spent)."
+
+
+async def test_tonights_awards_fill_in_the_burden_trigger_and_reach_the_recap(bot_env: BotEnv) -> None:
+    env = bot_env
+    vin = await make(env, advancements={"held": 19, "earned": 19})
+    await make(env, "Elend", owner="player2")
+    await make(env, "Thug", owner="narrator", kind=CharacterKind.VILLAIN)
+    refused = await env.slash("/advancement night")
+    assert refused.ephemeral and "No session is open" in refused.content
+    await env.slash("/session start", user="narrator")
+    await env.slash("/sheet damage amount:1 name:Vin", user="player1")
+    await env.slash("/sheet damage amount:1 name:Elend", user="player2")
+    await env.slash("/sheet damage amount:1 name:Thug", user="narrator")
+    used = [
+        JournalEntry(
+            at=utc_now(),
+            kind=EntryKind.BURDEN_USED,
+            text=f"Thug counted Vin's Burden {name} in a declaration.",
+            character_id=vin.id,
+            hero="Vin",
+            character_kind=CharacterKind.HERO,
+            burden=name,
+        )
+        for name in ("Tin-eye", "tin-eye", "Reckless")
+    ]
+    await env.storage.journal.add(env.guild_id, Origin(channel_id=env.harness.channel.id), used)
+    player = await env.slash("/advancement night", user="player1")
+    assert player.ephemeral and "Only a Narrator" in player.content
+    panel = await env.slash("/advancement night")
+    assert panel.ephemeral and panel.message is not None
+    text = panel.message["content"]
+    assert "**Elend**: 0" in text and "**Vin**: 2 · Burden trigger 2: Tin-eye, Reckless" in text
+    assert "Thug" not in text  # Villains earn no Advancements
+    chose = await env.harness.select(
+        "mab:awsel:1:" + str((await env.storage.characters.get_by_name(env.guild_id, "Elend")).id),
+        ["Elend: 3 Advancements"],
+        message=panel.message,
+    )
+    assert chose.message is not None and "**Elend**: 3" in chose.message["content"]
+    given = await env.harness.click("Give these awards", message=panel.message)
+    public = [m for m in given.followups if not m.get("flags", 0) & EPHEMERAL]
+    private = [m for m in given.followups if m.get("flags", 0) & EPHEMERAL]
+    assert "Elend earns 3 Advancements tonight (3 Advancements for the night)." in public[0]["content"]
+    burdens = "the Burden Tin-eye gave dice; the Burden Reckless gave dice"
+    assert f"Vin earns 2 Advancements tonight ({burdens})." in public[0]["content"]
+    assert "Vin lost 1 over the 20 a Hero holds." in private[0]["content"]
+    assert await ledger(env) == Advancements(held=20, earned=21, lost=1)
+    assert await ledger(env, "Elend") == Advancements(held=3, earned=3)
+    ended = await env.slash("/session end", user="narrator")
+    recap = card_text(ended.messages[0])
+    assert "**Advancements**" in recap and "Elend earns 3 Advancements tonight" in recap
+
+
+async def test_a_failure_between_the_award_and_its_journal_entry_keeps_neither(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = bot_env
+    await make(env)
+    await env.slash("/session start", user="narrator")
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the database went away between the sheet and the journal")
+
+    monkeypatch.setattr(JournalRepository, "add", broken)
+    failed = await env.slash("/advancement award name:Vin amount:2")
+    assert failed.ephemeral
+    assert await ledger(env) == Advancements()  # the sheet's write went with the journal's
+    monkeypatch.undo()
+    again = await env.slash("/advancement award name:Vin amount:2")
+    assert again.content == "Vin earns 2 Advancements. Now 2 held."
+    assert await ledger(env) == Advancements(held=2, earned=2)

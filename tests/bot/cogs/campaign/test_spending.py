@@ -1,0 +1,71 @@
+"""``/advancement spend``: one improvement per Long Breather, offered only when it can be bought,
+checked again when made, approved by a Narrator unless the server trusts players (docs/rulings.md
+§10.1), through the real dispatch."""
+
+from rules.burdens import Severity
+from rules.character import CharacterKind, make_character
+from rules.character.advancement import Advancements
+from storage import StoredCharacter
+from testbed.bot_env import BotEnv
+from tests.bot.cogs.sessions.test_sessions import journal_of
+
+VIN = {
+    "kind": CharacterKind.HERO,
+    "attributes": {"physique": 6, "charm": 3, "wits": 4},
+    "standings": {"resources": 4, "influence": 3, "spirit": 3},
+    "burdens": [{"name": "Lost an eye", "severity": Severity.MORTAL}],
+    "advancements": {"held": 12, "earned": 12},
+}
+
+
+async def vin(env: BotEnv) -> StoredCharacter:
+    character = make_character(name="Vin", owner_id=env.user_id("player1"), **VIN)
+    return await env.storage.characters.create(env.guild_id, character)
+
+
+async def sheet(env: BotEnv) -> StoredCharacter:
+    return await env.storage.characters.get_by_name(env.guild_id, "Vin")
+
+
+async def test_a_spend_waits_for_a_long_breather_and_a_narrators_approval(bot_env: BotEnv) -> None:
+    env = bot_env
+    await vin(env)
+    await env.slash("/session start", user="narrator")
+    closed = await env.slash("/advancement spend name:Vin improvement:attribute|wits", user="player1")
+    assert closed.ephemeral and "Vin has no spend open" in closed.content
+    await env.slash("/sheet breather kind:Long name:Vin", user="narrator")
+    assert (await sheet(env)).character.advancements.spend_open
+    offered = await env.harness.autocomplete("/advancement spend name:Vin improvement:", user="player1")
+    labels = [c["name"] for c in offered.choices]
+    assert "+1 Attribute: Wits 4 → 5 (5)" in labels and not any("Physique" in label for label in labels)
+    assert not any(label.startswith("Keeper") for label in labels)  # not Terris
+    over = await env.slash("/advancement spend name:Vin improvement:attribute|physique", user="player1")
+    assert over.ephemeral and "not on offer for Vin now" in over.content
+    asked = await env.slash("/advancement spend name:Vin improvement:attribute|wits", user="player1")
+    assert not asked.ephemeral and "Vin asks to spend 5 Advancements on +1 Wits" in asked.content
+    assert (await sheet(env)).character.attributes.wits == 4  # nothing yet
+    player = await env.harness.click("Approve", message=asked.message, user="player1")
+    assert player.ephemeral and "Only a Narrator" in player.content
+    approved = await env.harness.click("Approve", message=asked.message, user="narrator")
+    told = [m["content"] for m in approved.followups]
+    assert "Vin spends 5 Advancements: +1 Wits. Now 7 held." in told
+    after = (await sheet(env)).character
+    assert after.attributes.wits == 5
+    assert after.advancements == Advancements(held=7, earned=12, spent=5)
+    again = await env.slash("/advancement spend name:Vin improvement:attribute|charm", user="player1")
+    assert again.ephemeral and "no spend open" in again.content  # one improvement a Breather
+    await env.slash("/session end", user="narrator")
+    text = journal_of(env, await env.slash("/session journal", user="player2"))
+    assert "Vin spends 5 Advancements: +1 Wits. Now 7 held." in text
+
+
+async def test_a_mortal_burden_eased_when_players_spend_alone(bot_env: BotEnv) -> None:
+    env = bot_env
+    await vin(env)
+    await env.slash("/setup players-spend setting:on", user="narrator")
+    await env.slash("/advancement allow name:Vin", user="narrator")
+    eased = await env.slash("/advancement spend name:Vin improvement:ease_mortal|0", user="player1")
+    assert not eased.ephemeral
+    assert eased.content == "Vin spends 6 Advancements: Lost an eye eased from Mortal to Grave. Now 6 held."
+    burdens = (await sheet(env)).character.burdens
+    assert [(b.name, b.severity) for b in burdens] == [("Lost an eye", Severity.GRAVE)]
