@@ -108,12 +108,20 @@ class MoveWrite:
     rolls: Sequence[RollRecord] = ()
     messages: Sequence[NewMessage] = ()
     interaction_id: int | None = None
-    """Claimed first (``storage.handled``): a replayed interaction writes nothing."""
+    """Claimed: a replayed interaction writes nothing. On SQLite the message that answers it is
+    the claim (one outbox row per interaction, ``storage.outbox``), so a replay fails at that
+    insert and the savepoint keeps nothing; a move with no such message claims it first
+    (``storage.handled``). PostgreSQL's ``apply_move`` claims it first either way."""
     journal: Sequence[JournalEntry] = ()
     """What the move tells the session's journal (``storage.journal``), kept with it."""
     said: Origin | None = None
     """Where the move was made, as the journal files it (a Conflict's thread: its parent);
     None: the Conflict's channel, by nobody in particular."""
+
+    @property
+    def answers_interaction(self) -> bool:
+        """Whether one of the messages answers ``interaction_id`` (and so claims it)."""
+        return any(m.interaction_id == self.interaction_id for m in self.messages)
 
     @property
     def origin(self) -> Origin:
@@ -138,7 +146,7 @@ class MoveRepository:
     async def write(self, move: MoveWrite) -> MoveWritten:
         """Claim, roll, save the sheets and the Conflict and queue the messages, or nothing.
 
-        Raises :class:`AlreadyHandledError` for a claimed interaction (checked first),
+        Raises :class:`AlreadyHandledError` for a claimed interaction,
         :class:`NotFoundError` when the Conflict has ended or a sheet was deleted, and
         :class:`StaleWriteError` when the Conflict or a sheet changed since it was read.
         """
@@ -149,7 +157,7 @@ class MoveRepository:
         async with self._session.writing() as writer, savepoint(writer, "conflict_move"):
             assert isinstance(writer, LoopConnection)  # PostgreSQL's sessions returned above
             tx = TransactionSession(writer)
-            if move.interaction_id is not None:
+            if move.interaction_id is not None and not move.answers_interaction:
                 await HandledRepository(tx).claim(move.interaction_id)
             if move.rolls:  # ONE statement for all of them (the table's trigger counts each row)
                 params = [value for record in move.rolls for value in append_params(record)]

@@ -26,9 +26,12 @@ from typing import Any
 import orjson
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
+from storage.errors import AlreadyHandledError
+from storage.handled import ALREADY
 from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
 from storage.sql import (
+    IntegrityError,
     Row,
     execute,
     fetch_all,
@@ -137,7 +140,11 @@ class OutboxRepository:
     async def add(
         self, guild_id: int, channel_id: int, conflict_id: int | None, messages: Sequence[NewMessage]
     ) -> tuple[OutboxMessage, ...]:
-        """Queue ``messages`` in this order, in ONE statement; return them as stored."""
+        """Queue ``messages`` in this order, in ONE statement; return them as stored.
+
+        An interaction is answered by one row at most (a unique index, migration 29): a message
+        answering one that already has its row raises :class:`AlreadyHandledError`, which is how
+        a Conflict move claims its interaction (``storage.moves``)."""
         if not messages:
             return ()
         now = utc_now()
@@ -149,7 +156,12 @@ class OutboxRepository:
             params += [payload, message.interaction_id, stamp, message.prompt_key]
         sql = _ADD + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(messages)) + " RETURNING id"
         async with self._session.writing() as conn:
-            rows = await fetch_all(conn, sql, params)
+            try:
+                rows = await fetch_all(conn, sql, params)
+            except IntegrityError as error:  # kinds are checked already: the one answer each
+                if any(message.interaction_id is not None for message in messages):
+                    raise AlreadyHandledError(ALREADY) from error
+                raise
         # AUTOINCREMENT ids grow in insertion order; RETURNING's own order is not promised.
         ids = sorted(int(row[0]) for row in rows)
         # Built from the checked message as it is (no deep copy of its body, no checks again).

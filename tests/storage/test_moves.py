@@ -93,6 +93,22 @@ async def test_a_claimed_interaction_is_reported_first_and_keeps_nothing(storage
     assert await counts(storage) == (0, 0, 1)
 
 
+async def test_a_move_whose_reply_answers_its_interaction_is_claimed_by_that_reply(
+    storage: Storage,
+) -> None:
+    """The reply's outbox row is the claim (one row per interaction): the same interaction's
+    move again, read from the new state so every version check passes, raises and keeps nothing."""
+    await keep_hasting(storage, DECLARED)
+    reply = [NewMessage(kind=MessageKind.OUTCOME, payload={"content": "moved"}, interaction_id=55)]
+    same = lambda c, s: (c, s)  # noqa: E731
+    await storage.moves.write(replace(await move_from(storage, same, interaction_id=55), messages=reply))
+    after, written = await storage.conflicts.get_with_sheets(GUILD, CHANNEL), await counts(storage)
+    with pytest.raises(AlreadyHandledError):
+        await storage.moves.write(replace(await move_from(storage, same, interaction_id=55), messages=reply))
+    assert await storage.conflicts.get_with_sheets(GUILD, CHANNEL) == after
+    assert await counts(storage) == written
+
+
 async def test_a_move_writes_everything_once(storage: Storage) -> None:
     await keep_hasting(storage, DECLARED)
     written = await storage.moves.write(await move_from(storage, lambda c, s: (c, s), interaction_id=55))

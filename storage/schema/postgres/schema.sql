@@ -203,6 +203,8 @@ CREATE TABLE outbox (
     CONSTRAINT outbox_pkey PRIMARY KEY (id)
 );
 
+CREATE UNIQUE INDEX outbox_answering ON public.outbox USING btree (interaction_id) WHERE (interaction_id IS NOT NULL);
+
 CREATE INDEX outbox_asking ON public.outbox USING btree (conflict_id, prompt_key, id) WHERE (prompt_key IS NOT NULL);
 
 CREATE INDEX outbox_by_message ON public.outbox USING btree (message_id) WHERE (message_id IS NOT NULL);

@@ -177,6 +177,8 @@ CREATE TABLE outbox (
     failure         TEXT
 , prompt_key TEXT);
 
+CREATE UNIQUE INDEX outbox_answering ON outbox (interaction_id) WHERE interaction_id IS NOT NULL;
+
 CREATE INDEX outbox_asking ON outbox (conflict_id, prompt_key, id) WHERE prompt_key IS NOT NULL;
 
 CREATE INDEX outbox_by_message ON outbox (message_id) WHERE message_id IS NOT NULL;

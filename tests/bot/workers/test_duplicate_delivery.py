@@ -17,6 +17,7 @@ from fake_discord import payloads
 from fake_discord.commandline import parse_slash
 from fake_discord.records import InteractionRecord, settle
 from storage.handled import ALREADY
+from storage.sql import fetch_one
 from testbed.bot_env import BotEnv
 from testbed.cards import is_card
 
@@ -48,6 +49,11 @@ def expected_refusals_only(env: BotEnv) -> None:
     violations = env.harness.violations
     assert all(v.problem == SECOND_ANSWER for v in violations), violations
     violations.clear()
+
+
+async def outbox_rows(env: BotEnv) -> int:
+    row = await fetch_one(env.storage.database.reader, "SELECT COUNT(*) AS n FROM outbox")
+    return 0 if row is None else int(row["n"])
 
 
 def failures(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
@@ -154,3 +160,32 @@ async def test_a_roll_whose_first_answer_another_session_took_still_reaches_the_
     assert (await bot_env.storage.rolls.stats(bot_env.guild_id)).rolls == 1
     assert failures(caplog) == []
     expected_refusals_only(bot_env)
+
+
+async def test_a_conflict_move_delivered_again_says_it_was_carried_out_and_moves_once(
+    bot_env: BotEnv,
+) -> None:
+    """A declaration the engine would take again (a declaration may be changed until the round
+    resolves) replayed after its answer: the reply's outbox row is the move's claim, so the
+    replay is told it was carried out and neither the Conflict nor the outbox changes."""
+    await bot_env.play(
+        [
+            ("player1", "/character create name:Vin physique:3 wits:4"),
+            ("narrator", "/character create name:Thug kind:Villain physique:5 wits:2"),
+            ("narrator", '/conflict start kind:physical stakes:"The gate"'),
+            ("player1", "/conflict join"),
+            ("narrator", "/conflict add character:Thug"),
+            ("narrator", "/conflict begin"),
+        ]
+    )
+    first = await bot_env.slash("/declare who:Thug action:attack target:Vin stat:Physique")
+    assert not first.ephemeral, first.content
+    await bot_env.bot.conflicts.idle()
+    channel = int(first.payload["channel_id"])
+    stored = await bot_env.storage.conflicts.get(bot_env.guild_id, channel)
+    rows = await outbox_rows(bot_env)
+    again = await bot_env.harness.send(first.payload)
+    await bot_env.bot.conflicts.idle()
+    assert again.ephemeral and again.content == ALREADY, again.content
+    assert await bot_env.storage.conflicts.get(bot_env.guild_id, channel) == stored
+    assert await outbox_rows(bot_env) == rows
