@@ -142,7 +142,7 @@ class OutboxRepository:
     ) -> tuple[OutboxMessage, ...]:
         """Queue ``messages`` in this order, in ONE statement; return them as stored.
 
-        An interaction is answered by one row at most (a unique index, migration 29): a message
+        An interaction is answered by one row at most (a unique index, migration 30): a message
         answering one that already has its row raises :class:`AlreadyHandledError`, which is how
         a Conflict move claims its interaction (``storage.moves``)."""
         if not messages:

@@ -1,4 +1,4 @@
--- 17 (SQLite 29): an interaction is answered by at most one outbox row. A Conflict move's
+-- 18 (SQLite 30): an interaction is answered by at most one outbox row. A Conflict move's
 -- reply row carries its interaction's id, so on SQLite the row is also the move's claim
 -- (storage.moves); apply_move still claims first here, in its one statement. Rows that already
 -- repeat an id (an answer long delivered) keep the newest.

@@ -1,4 +1,4 @@
--- 29 (PostgreSQL 17): an interaction is answered by at most one outbox row. A Conflict move's
+-- 30 (PostgreSQL 18): an interaction is answered by at most one outbox row. A Conflict move's
 -- reply row carries its interaction's id, so the row is also the move's claim (storage.moves):
 -- a replayed interaction's insert fails and its move writes nothing, without a claim of its
 -- own to write. Rows that already repeat an id (an answer long delivered) keep the newest.
