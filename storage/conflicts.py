@@ -25,7 +25,7 @@ from storage.boards import BoardRow, board_row
 from storage.character_rows import StoredCharacter, stored_character
 from storage.errors import AlreadyExistsError, NotFoundError, StaleWriteError
 from storage.session import Session
-from storage.settings import GuildSettings, settings_of
+from storage.settings import SETTINGS_COLUMNS, GuildSettings, settings_of
 from storage.sql import (
     Connection,
     IntegrityError,
@@ -88,16 +88,17 @@ class LiveConflict(BaseModel):
     board: BoardRow | None
 
 
+_EMPTY_SETTINGS = ", ".join(f"CAST(NULL AS {kind}) AS {name}" for name, kind in SETTINGS_COLUMNS.items())
 _WITH_SHEETS = (
     "SELECT 1 AS part, id, guild_id, channel_id, version, updated_at, document, 0 AS revealed,"
-    " 0 AS format_version, CAST(NULL AS TEXT) AS narrator_role_ids, CAST(NULL AS BIGINT) AS gm_channel_id,"
-    " CAST(NULL AS INTEGER) AS table_dice, CAST(NULL AS INTEGER) AS conflict_threads"
-    " FROM conflicts WHERE guild_id = ? AND channel_id = ?"
-    " UNION ALL SELECT 0, id, guild_id, 0, version, updated_at, document, revealed, format_version,"
-    " NULL, NULL, NULL, NULL FROM characters WHERE guild_id = ? AND id IN (SELECT character_id"
+    " 0 AS format_version, " + _EMPTY_SETTINGS + " FROM conflicts WHERE guild_id = ? AND channel_id = ?"
+    " UNION ALL SELECT 0, id, guild_id, 0, version, updated_at, document, revealed, format_version, "
+    + ", ".join("NULL" for _ in SETTINGS_COLUMNS)
+    + " FROM characters WHERE guild_id = ? AND id IN (SELECT character_id"
     " FROM conflict_participants WHERE guild_id = ? AND channel_id = ?)"
-    " UNION ALL SELECT 2, guild_id, guild_id, 0, 0, NULL, NULL, 0, 0, narrator_role_ids, gm_channel_id,"
-    " table_dice, conflict_threads FROM guild_settings WHERE guild_id = ?"
+    " UNION ALL SELECT 2, guild_id, guild_id, 0, 0, NULL, NULL, 0, 0, "
+    + ", ".join(SETTINGS_COLUMNS)
+    + " FROM guild_settings WHERE guild_id = ?"
 )
 """The Conflict's row (part 1), its participants' sheets (0) and its server's settings (2)."""
 _CONFLICT, _SHEET, _SETTINGS = 1, 0, 2

@@ -40,7 +40,17 @@ class GuildSettings(BaseModel):
         return tuple(sorted(set(role_ids)))
 
 
-_RETURNING = " RETURNING narrator_role_ids, gm_channel_id, table_dice, conflict_threads, players_spend"
+SETTINGS_COLUMNS: dict[str, str] = {
+    "narrator_role_ids": "TEXT",
+    "gm_channel_id": "BIGINT",
+    "table_dice": "INTEGER",
+    "conflict_threads": "INTEGER",
+    "players_spend": "INTEGER",
+}
+"""The settings' columns and their SQL types, in one place: every query that reads them names
+these (a move's one read, ``storage.conflicts``, types its empty parts by them)."""
+_SELECTED = ", ".join(SETTINGS_COLUMNS)
+_RETURNING = " RETURNING " + _SELECTED
 _ADD_ROLE = {
     "sqlite": "INSERT INTO guild_settings (guild_id, narrator_role_ids, gm_channel_id)"
     " VALUES (?, json_array(?), NULL) ON CONFLICT (guild_id) DO UPDATE SET narrator_role_ids = ("
@@ -88,9 +98,7 @@ class SettingsRepository:
         """The server's settings, or the defaults if it never saved any."""
         row = await fetch_one(
             self._session.lookup,
-            "SELECT narrator_role_ids, gm_channel_id, table_dice, conflict_threads, players_spend"
-            " FROM guild_settings"
-            " WHERE guild_id = ?",
+            "SELECT " + _SELECTED + " FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         return settings_of(row)
