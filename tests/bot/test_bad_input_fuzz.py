@@ -178,6 +178,7 @@ FAMILIES = {
     },
     "characters": {"character", "edit", "sheet", "burden", "say"},
     "conflict": {"conflict", "burn", "declare", "act", "switch", "pass", "defend", "nudges"},
+    "powers and campaign": {"power", "rolls", "advancement", "story", "secret", "template"},
 }
 
 
@@ -235,3 +236,11 @@ async def test_character_commands_survive_any_option_values(table: Probe, data: 
 @given(data=st.data())
 async def test_conflict_commands_survive_any_option_values(table: Probe, data: st.DataObject) -> None:
     await fuzz(table, data, FAMILIES["conflict"])
+
+
+@SETTINGS
+@given(data=st.data())
+async def test_powers_and_campaign_commands_survive_any_option_values(
+    table: Probe, data: st.DataObject
+) -> None:
+    await fuzz(table, data, FAMILIES["powers and campaign"])

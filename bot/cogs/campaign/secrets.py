@@ -9,7 +9,7 @@ reveal and its journal entry in one transaction; the Narrator is offered an awar
 """
 
 import re
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -20,6 +20,7 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError, answer_error
 from bot.inputs.characters import AnyCharacter
+from bot.inputs.choices import EnumChoice
 from bot.reach import origin_of
 from bot.render.common import plain
 from bot.served import guild_id_of
@@ -33,7 +34,7 @@ from storage.sql import utc_now
 
 Title = app_commands.Range[str, 1, 60]
 Words = app_commands.Range[str, 1, 1000]
-KindName = Literal["story", "rules"]
+KindName = app_commands.Transform[SecretKind, EnumChoice(SecretKind, "kind of Secret")]
 READ = r"mab:secret:(?P<secret>\d+)"
 NOT_TOLD = "That Secret was not told to you: only the Narrator and those told it read its words."
 
@@ -103,11 +104,11 @@ class SecretCommands(
         interaction: Interaction,
         title: Title,
         text: Words,
-        kind: KindName = "story",
+        kind: KindName = SecretKind.STORY,
         metal: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         (await caller(interaction)).require_narrator("keep Secrets")
-        secret = make_secret(title, text, SecretKind(kind), metal)
+        secret = make_secret(title, text, kind, metal)
         try:
             stored = await self.bot.storage.secrets.add(
                 guild_id_of(interaction), secret, interaction.user.id, utc_now()

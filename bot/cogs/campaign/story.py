@@ -7,7 +7,7 @@ apart from the sheet (``storage.story``), so no card, board, recap, journal, web
 suggestion that reads a sheet can carry it.
 """
 
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,6 +18,7 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter
+from bot.inputs.choices import EnumChoice
 from bot.reach import origin_of
 from bot.render.common import plain
 from bot.secrecy import is_secret
@@ -29,8 +30,8 @@ from rules.journal import TEXT_MAX, EntryKind, JournalEntry
 from storage import StoredCharacter
 from storage.sql import utc_now
 
-SubplotName = Literal["destiny", "tragedy"]
-StageName = Literal["beginning", "middle", "end", "resolved"]
+SubplotName = app_commands.Transform[Subplot, EnumChoice(Subplot, "subplot")]
+StageName = app_commands.Transform[Stage, EnumChoice(Stage, "stage")]
 TrueText = app_commands.Range[str, 1, 300]
 
 
@@ -68,7 +69,7 @@ class StoryCommands(
         self, interaction: Interaction, name: AnyCharacter, subplot: SubplotName, stage: StageName
     ) -> None:
         (await caller(interaction)).require_narrator("move a subplot on")
-        which, where = Subplot(subplot), Stage(stage)
+        which, where = subplot, stage
         after = set_stage(name.character, which, where)
         line = stage_line(after, which)
         hidden = is_secret(after.kind, name.revealed)

@@ -9,14 +9,16 @@ except a hidden character's (``bot.cogs.dice.panel``).
 
 from discord import app_commands
 from discord.ext import commands
+from pydantic import ValidationError
 
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.dice.panel import BUTTONS, post_panel
+from bot.errors import BotError, invalid_option
 from bot.inputs.characters import AnyCharacter, named_or_active
 from bot.inputs.choices import Net
-from bot.inputs.options import RollLabel, StatName
+from bot.inputs.options import DIFFICULTY, TOOL, TRAITS, Difficulty, RollLabel, StatName, Traits
 from bot.inputs.saved_rolls import SavedName, saved_roll_choices, saved_roll_named
 from bot.inputs.sheet_parts import stat_choices
 from bot.render.cards import card_view
@@ -59,10 +61,10 @@ class SavedRolls(
         name="What to call it, e.g. Sneak (its button on the panel)",
         stat="The stat or Power it rolls",
         character=CHARACTER,
-        traits="Net Traits: +1 per helping Trait, −1 per hindering one",
-        tool="A fitting Tool (+1) or a missing/broken one (−1)",
+        traits=TRAITS,
+        tool=TOOL,
         modifier="Any other dice to add or remove",
-        difficulty="1 Simple … 5 Nearly Impossible (default 1)",
+        difficulty=DIFFICULTY,
         label="Its title on the roll's card (default: its name)",
     )
     @app_commands.autocomplete(stat=stat_choices)
@@ -73,22 +75,25 @@ class SavedRolls(
         name: Name,
         stat: StatName,
         character: AnyCharacter | None = None,
-        traits: app_commands.Range[int, -10, 10] = 0,
+        traits: Traits = 0,
         tool: Net = 0,
         modifier: app_commands.Range[int, -10, 10] = 0,
-        difficulty: app_commands.Range[int, 1, 5] = 1,
+        difficulty: Difficulty = 1,
         label: RollLabel | None = None,
     ) -> None:
         stored = await controlled(interaction, character, "save rolls for them")
-        asked = SavedRoll(
-            name=saved_roll_name(name),
-            stat=stat,
-            traits=traits,
-            tool=tool,
-            modifier=modifier,
-            difficulty=difficulty,
-            label=label,
-        )
+        try:  # Discord's client keeps options in range; a raw payload may not
+            asked = SavedRoll(
+                name=saved_roll_name(name),
+                stat=stat,
+                traits=traits,
+                tool=tool,
+                modifier=modifier,
+                difficulty=difficulty,
+                label=label,
+            )
+        except ValidationError as error:
+            raise BotError(invalid_option(error)) from None
         roll = save_roll(stored.character, asked)
         await self.bot.storage.saved_rolls.save(
             guild_id_of(interaction), stored.id, roll, limit=MAX_SAVED_ROLLS

@@ -60,6 +60,8 @@ def stamp(at: datetime, style: str = "F") -> str:
 async def post_poll(interaction: Interaction, typed: list[str], zone: str, hours: int, title: str) -> None:
     """Check → post the poll → keep it → tell the Narrator (privately, with the early close)."""
     (await caller(interaction)).require_narrator("poll the table for the next session")
+    if not 1 <= hours <= HOURS_MAX:  # Discord's client keeps to the range; a raw payload may not
+        raise BotError(f"A poll stays open 1 to {HOURS_MAX} hours.")
     now = utc_now()
     closes = now + timedelta(hours=hours)
     starts = [parse_start(when, zone, now) for when in typed]
