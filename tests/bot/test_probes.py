@@ -19,11 +19,13 @@ from typing import Any
 
 import pytest
 
+from bot.inputs.templates import LABELS
 from fake_discord import payloads
 from fake_discord.payloads import Resolved
 from fake_discord.permissions import EMBED_LINKS, EVERYONE_PERMISSIONS, MANAGE_GUILD, MANAGE_MESSAGES
 from fake_discord.world import FakeChannel, FakeGuild, FakeMember, FakeRole, FakeUser, World, default_world
 from rules.character import METALS, export_character, revise_character
+from rules.character.stunts import CATALOGUE
 from testbed.bot_env import running_bot_env
 from tests.bot.test_bad_input import (
     ATTACHMENT,
@@ -174,7 +176,10 @@ async def test_server_b_never_sees_or_changes_server_a(servers: Probe, user: str
                 )
                 offered = {c["name"] for c in outcome.record.choices}
                 commands = {f"/{c['name']}" for c in probe.harness.fake.commands.visible_in(other.id)}
-                assert offered <= set(METALS) | commands, (command["name"], path, option["name"], offered)
+                # What every server is offered alike: metals, commands, built-in templates, Stunts.
+                stunts = {f"{s.name} — {s.does}"[:100] for s in CATALOGUE}
+                alike = set(METALS) | commands | set(LABELS.values()) | stunts
+                assert offered <= alike, (command["name"], path, option["name"], offered)
     menu = payloads.user_menu(
         probe.env.world,
         probe.actor(user, other),
