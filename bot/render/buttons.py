@@ -20,6 +20,7 @@ THROW = r"mab:throw:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>type|bot)"
 THROW_FORM = r"mab:throwform:(?P<conflict>\d+):(?P<attack>\d+)"
 NARRATOR_VIEW = r"mab:board:(?P<conflict>\d+)"
 BEGIN = r"mab:begin:(?P<conflict>\d+)"
+NEXT_ROUND = r"mab:next:(?P<conflict>\d+)"
 DECLARE_SELECT = rf"mab:dsel:{TURN}"
 DECLARE = rf"mab:decl:{TURN}:(?P<choice>action|defence|noroll)"
 ACT = rf"mab:act:{TURN}:(?P<dice>\d+)"
@@ -84,6 +85,12 @@ def begin_button(conflict: int) -> Button:
     )
 
 
+def next_round_button(conflict: int) -> Button:
+    return discord.ui.Button(
+        label="Next round", style=discord.ButtonStyle.success, custom_id=f"mab:next:{conflict}"
+    )
+
+
 def target_select(
     prefix: str, placeholder: str, turn: tuple[int, int, int], targets: tuple[tuple[int, str], ...]
 ) -> Select:
@@ -144,8 +151,12 @@ def stopped(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
     return view
 
 
-def board_items(conflict_id: int, gathering: bool = False) -> list[discord.ui.Item[Any]]:
+def board_items(
+    conflict_id: int, gathering: bool = False, round_over: bool = False
+) -> list[discord.ui.Item[Any]]:
     """What the board offers at its foot: while the cast gathers, the Narrator's **Begin round 1**
-    (docs/rulings.md §4.22); always the Narrator's full view."""
+    (docs/rulings.md §4.22); once every turn of a round is taken, the Narrator's **Next round**;
+    always the Narrator's full view."""
     items: list[discord.ui.Item[Any]] = [begin_button(conflict_id)] if gathering else []
+    items += [next_round_button(conflict_id)] if round_over else []
     return [*items, narrator_view_button(conflict_id)]

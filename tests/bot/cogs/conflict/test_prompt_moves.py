@@ -1,0 +1,52 @@
+"""Every Conflict move from the prompt and the board (issue 43), through the real dispatch: the
+Narrator's Next round on the board once the round is over, and the moves players used to type."""
+
+from rules.conflict import Conflict, Phase
+from storage.conflict_moves import current_conflict
+from testbed.bot_env import BotEnv, board_message, controls, refused
+
+JSON = dict[str, object]
+DUEL = [
+    ("player1", "/character create name:Vin physique:3 wits:3"),
+    ("narrator", "/character create name:Straff kind:Villain physique:3 wits:2"),
+    ("narrator", '/conflict start kind:physical stakes:"The ball"'),
+    ("player1", "/conflict join"),
+    ("narrator", "/conflict add character:Straff"),
+    ("narrator", "/conflict begin"),
+]
+
+
+async def state(env: BotEnv) -> Conflict:
+    conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    assert conflict is not None
+    return conflict
+
+
+def labels(message: JSON) -> list[str]:
+    return [str(c.get("label") or c.get("placeholder")) for c in controls(message)]
+
+
+async def test_the_narrator_starts_the_next_round_from_the_board_once_the_round_is_over(
+    bot_env: BotEnv,
+) -> None:
+    env = bot_env
+    await env.play(
+        [
+            *DUEL,
+            ("narrator", "/declare who:Straff action:full-defence stat:Physique"),
+            ("player1", "/declare action:full-defence stat:Physique"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    board = await board_message(env)
+    assert "Next round" in labels(board)
+    stranger = await env.harness.click("Next round", message=board, user="player1")
+    assert refused(stranger) and "Narrator" in stranger.content
+    assert (await state(env)).round == 1
+    moved = await env.harness.click("Next round", message=await board_message(env), user="narrator")
+    assert not refused(moved), moved.content
+    await env.bot.conflicts.idle()
+    now = await state(env)
+    assert now.round == 2 and now.phase is Phase.DECLARE
+    assert "Next round" not in labels(await board_message(env))
+
