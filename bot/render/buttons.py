@@ -23,7 +23,8 @@ BEGIN = r"mab:begin:(?P<conflict>\d+)"
 NEXT_ROUND = r"mab:next:(?P<conflict>\d+)"
 DECLARE_SELECT = rf"mab:dsel:{TURN}"
 DECLARE = rf"mab:decl:{TURN}:(?P<choice>action|defence|noroll)"
-ACT = rf"mab:act:{TURN}:(?P<dice>\d+)"
+ACT = rf"mab:act:{TURN}:(?P<dice>\d+)(?::(?P<burden>grave|mortal))?"
+DEFEAT_BURDEN = rf"mab:dburden:{TURN}"
 NEW_ACTION = rf"mab:new:{TURN}"
 NEW_ACTION_SELECT = rf"mab:nsel:{TURN}"
 
@@ -118,11 +119,24 @@ def declare_button(conflict: int, round_number: int, who: int, choice: str) -> B
     )
 
 
-def act_button(conflict: int, round_number: int, who: int, dice: int) -> Button:
+def act_button(conflict: int, round_number: int, who: int, dice: int, burden: str = "") -> Button:
+    """Act with ``dice`` (0: not act); ``burden``: the defeat Burden chosen for the attack."""
     label = "Not act" if dice == 0 else f"Act with {dice}"
     style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
-    return discord.ui.Button(
-        label=label, style=style, custom_id=f"mab:act:{conflict}:{round_number}:{who}:{dice}"
+    custom_id = f"mab:act:{conflict}:{round_number}:{who}:{dice}" + (f":{burden}" if burden else "")
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+
+
+def defeat_burden_select(conflict: int, round_number: int, who: int) -> Select:
+    """The Burden an attack leaves if it defeats its target, chosen before acting (``/act
+    defeat_burden:``)."""
+    return discord.ui.Select(
+        custom_id=f"mab:dburden:{conflict}:{round_number}:{who}",
+        placeholder="If this defeats them: leave a Burden…",
+        options=[
+            discord.SelectOption(label="Grave Burden", value="grave"),
+            discord.SelectOption(label="Mortal Burden", value="mortal"),
+        ],
     )
 
 

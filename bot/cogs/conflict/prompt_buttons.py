@@ -11,6 +11,7 @@ from bot.render.buttons import (
     act_button,
     declare_button,
     declare_select,
+    defeat_burden_select,
     defend_button,
     narrator_view_button,
     new_action_button,
@@ -34,6 +35,8 @@ def turn_items(conflict_id: int, turn: Turn) -> Items:
     can_switch = not turn.switched and (turn.held is None or turn.held >= MIN_POOL)
     if can_switch and (turn.act_with or turn.target_down) and turn.targets:
         items.append(new_action_button(conflict_id, round_number, who))
+    if turn.attacks and turn.act_with:
+        items.append(defeat_burden_select(conflict_id, round_number, who))
     return items
 
 

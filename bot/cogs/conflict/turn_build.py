@@ -12,6 +12,7 @@ from bot.access import Caller
 from bot.cogs.conflict.move import Sheets
 from bot.errors import NotAllowed
 from bot.render.common import plain
+from rules.burdens import Severity
 from rules.conflict import (
     Act,
     ActionKind,
@@ -118,15 +119,19 @@ class DeclareClick:
 
 @dataclass(frozen=True)
 class ActClick:
-    """An act button: a pool of ``dice`` Action Dice, or (0) not act."""
+    """An act button: a pool of ``dice`` Action Dice, or (0) not act; ``defeat_burden``: the
+    Burden the attack leaves if it defeats its target, chosen in the prompt's menu."""
 
     round_number: int
     who: int
     dice: int
+    defeat_burden: Severity | None = None
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         mover = turn_mover(state, sheets, caller, "act", self.round_number, self.who)
-        return Pass(participant=mover.id) if self.dice == 0 else Act(participant=mover.id, pool=self.dice)
+        if self.dice == 0:
+            return Pass(participant=mover.id)
+        return Act(participant=mover.id, pool=self.dice, defeat_burden=self.defeat_burden)
 
 
 @dataclass(frozen=True)

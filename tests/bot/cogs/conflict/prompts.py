@@ -5,8 +5,12 @@ from testbed.bot_env import BotEnv
 
 
 def labels(message: JSON) -> list[str]:
-    """The buttons' labels of a message with action rows, in order."""
-    return [c.get("label", "") for row in message.get("components", []) for c in row["components"]]
+    """The labels of a message's buttons (a menu's placeholder), with action rows, in order."""
+    return [
+        c.get("label") or c.get("placeholder", "")
+        for row in message.get("components", [])
+        for c in row["components"]
+    ]
 
 
 def latest_ping(env: BotEnv, user: str) -> JSON:

@@ -62,7 +62,8 @@ async def test_a_beat_whose_blow_felled_its_target_is_a_new_action_by_buttons(bo
     await env.bot.conflicts.idle()
     again = latest_ping(env, "player1")
     assert "with the 2 dice left" in str(again.get("content", "")), again.get("content")
-    assert labels(again) == ["Act with 2", "Not act", "New action…"]
+    burden = "If this defeats them: leave a Burden…"
+    assert labels(again) == ["Act with 2", "Not act", "New action…", burden]
     acted = await env.harness.click("Act with 2", message=again, user="player1")
     assert not refused(acted), acted.content
     assert "takes the extra action and attacks **Lookout**" in acted.text, acted.text

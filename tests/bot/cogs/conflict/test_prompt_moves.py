@@ -1,9 +1,11 @@
 """Every Conflict move from the prompt and the board (issue 43), through the real dispatch: the
 Narrator's Next round on the board once the round is over, and the moves players used to type."""
 
+from rules.burdens import Severity
 from rules.conflict import Conflict, Phase
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, board_message, controls, refused
+from testbed.turns import mentioned
 
 JSON = dict[str, object]
 DUEL = [
@@ -49,4 +51,38 @@ async def test_the_narrator_starts_the_next_round_from_the_board_once_the_round_
     now = await state(env)
     assert now.round == 2 and now.phase is Phase.DECLARE
     assert "Next round" not in labels(await board_message(env))
+
+
+def pinged_prompts(env: BotEnv, user: str) -> list[JSON]:
+    uid = env.user_id(user)
+    return [m for m in env.harness.fake.messages.values() if uid in mentioned(m) and m.get("components")]
+
+
+async def test_the_defeat_burden_is_chosen_on_the_act_prompt(bot_env: BotEnv) -> None:
+    """``/act defeat_burden:`` from the prompt: the menu answers privately with act buttons
+    carrying the Burden, and the attack made with one holds it."""
+    env = bot_env
+    await env.play(
+        [
+            *DUEL,
+            ("narrator", "/declare who:Straff action:full-defence stat:Physique"),
+            ("player1", "/declare action:attack target:Straff stat:Physique"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    prompt = pinged_prompts(env, "player1")[-1]
+    assert "If this defeats them: leave a Burden…" in labels(prompt)
+    stranger = await env.harness.select(
+        "If this defeats them: leave a Burden…", ["mortal"], message=prompt, user="player2"
+    )
+    assert refused(stranger) and "Vin" in stranger.content
+    menu = await env.harness.select(
+        "If this defeats them: leave a Burden…", ["Mortal Burden"], message=prompt, user="player1"
+    )
+    assert menu.ephemeral and menu.message is not None, menu.content
+    assert "leaves a Mortal Burden" in menu.content and "Act with 3" in labels(menu.message)
+    acted = await env.harness.click("Act with 3", message=menu.message, user="player1")
+    assert "Vin" in str(acted.followups), acted.messages  # the private menu closes; the outcome follows
+    pending = (await state(env)).pending
+    assert pending is not None and pending.defeat_burden is Severity.MORTAL
 
