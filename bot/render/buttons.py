@@ -16,6 +16,8 @@ TURN = r"(?P<conflict>\d+):(?P<round>\d+):(?P<who>\d+)"
 DEFEND = r"mab:defend:(?P<conflict>\d+):(?P<attack>\d+):(?P<dice>\d+)(?::(?P<traits>\d+))?"
 REACT_TRAITS = r"mab:dtraits:(?P<conflict>\d+):(?P<attack>\d+)"
 NUDGES = r"mab:nudges:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>damage|beat|none)"
+NUDGE_SPLIT = r"mab:nsplit:(?P<conflict>\d+):(?P<attack>\d+)"
+NUDGE_FORM = r"mab:nudgeform:(?P<conflict>\d+):(?P<attack>\d+)"
 THROW = r"mab:throw:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>type|bot)"
 THROW_FORM = r"mab:throwform:(?P<conflict>\d+):(?P<attack>\d+)"
 NARRATOR_VIEW = r"mab:board:(?P<conflict>\d+)"
@@ -63,6 +65,13 @@ def nudge_button(conflict: int, attack: int, mode: str) -> Button:
     style = discord.ButtonStyle.success if mode != "none" else discord.ButtonStyle.secondary
     return discord.ui.Button(
         label=NUDGE_LABELS[mode], style=style, custom_id=f"mab:nudges:{conflict}:{attack}:{mode}"
+    )
+
+
+def nudge_split_button(conflict: int, attack: int) -> Button:
+    """Opens the form splitting Nudges between damage, dice, next round and story (``/nudges``)."""
+    return discord.ui.Button(
+        label="Split Nudges…", style=discord.ButtonStyle.primary, custom_id=f"mab:nsplit:{conflict}:{attack}"
     )
 
 

@@ -16,6 +16,7 @@ from bot.render.buttons import (
     narrator_view_button,
     new_action_button,
     nudge_button,
+    nudge_split_button,
     react_traits_select,
     stopped,
     throw_button,
@@ -56,6 +57,7 @@ def prompt_items(prompt: Prompt) -> Items:
         items.append(react_traits_select(conflict, attack, prompt.react_traits))
     items += [throw_button(conflict, attack, mode) for mode in (("type", "bot") if prompt.throw else ())]
     items += [nudge_button(conflict, attack, mode) for mode in prompt.nudge_modes]
+    items += [nudge_split_button(conflict, attack)] if prompt.nudge_modes else []
     if prompt.narrator_view:
         items.append(narrator_view_button(conflict))
     return items

@@ -92,7 +92,7 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
         has = verb("has", is_group(conflict, pending.attacker))
         text = (
             f"**{name}** {has} {count_of(pending.nudges, 'Nudge')} to spend: "
-            "use the buttons, or `/nudges` to split them (damage, remove dice, next round, story)."
+            "use the buttons, or **Split Nudges…** (damage, remove dice, next round, story)."
         )
         # The Beat is offered only when it can be taken (docs/rulings.md §2.10, §4.15).
         beat: tuple[NudgeMode, ...] = ("beat",) if beat_possible(conflict, pending) else ()

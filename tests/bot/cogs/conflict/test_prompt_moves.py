@@ -86,3 +86,39 @@ async def test_the_defeat_burden_is_chosen_on_the_act_prompt(bot_env: BotEnv) ->
     pending = (await state(env)).pending
     assert pending is not None and pending.defeat_burden is Severity.MORTAL
 
+
+async def test_nudges_are_split_in_the_prompts_form(bot_env: BotEnv) -> None:
+    """``/nudges damage: next_round:`` from the prompt: a form per attack, refusing a wrong
+    number privately and anyone but the attacker's side."""
+    env = bot_env
+    await env.play(
+        [
+            ("player1", "/character create name:Vin physique:7 charm:3 wits:4"),
+            ("narrator", "/character create name:Thug template:thug"),
+            ("narrator", "/character create name:Lookout template:thug"),
+            ("narrator", '/conflict start kind:physical stakes:"The alley"'),
+            ("player1", "/conflict join"),
+            ("narrator", "/conflict add character:Thug"),
+            ("narrator", "/conflict add character:Lookout"),
+            ("narrator", "/conflict begin"),
+            ("narrator", '/declare who:Thug action:no-roll label:"bars the door"'),
+            ("narrator", '/declare who:Lookout action:no-roll label:"keeps watch"'),
+            ("player1", "/declare action:attack target:Thug stat:Physique"),
+            ("player1", "/act dice:5"),
+        ]
+    )
+    rolled = await env.slash('/defend dice:0 attacker_faces:"6 6 6 3 3"', user="narrator")
+    assert "3 Nudges to spend" in rolled.content and rolled.message is not None, rolled.content
+    assert "Split Nudges…" in labels(rolled.message)
+    stranger = await env.harness.click("Split Nudges…", message=rolled.message, user="player2")
+    assert refused(stranger) and "Vin" in stranger.content
+    opened = await env.harness.click("Split Nudges…", message=rolled.message, user="player1")
+    assert opened.modal is not None, opened.content
+    wrong = await env.harness.submit({"damage": "x"}, user="player1")
+    assert refused(wrong) and "whole number" in wrong.content
+    assert (await state(env)).pending is not None  # nothing spent
+    await env.harness.click("Split Nudges…", message=rolled.message, user="player1")
+    spent = await env.harness.submit({"damage": "1", "next_round": "2"}, user="player1")
+    assert not refused(spent), spent.content
+    vin = next(p for p in (await state(env)).participants if p.name == "Vin")
+    assert vin.next_round_dice == 2
