@@ -25,6 +25,8 @@ BEGIN = r"mab:begin:(?P<conflict>\d+)"
 NEXT_ROUND = r"mab:next:(?P<conflict>\d+)"
 DECLARE_SELECT = rf"mab:dsel:{TURN}"
 DECLARE = rf"mab:decl:{TURN}:(?P<choice>action|defence|noroll)"
+DECLARE_DETAIL = rf"mab:ddet:{TURN}"
+DECLARE_FORM = rf"mab:dform:{TURN}:(?P<choice>attack|action|defence|noroll)(?::(?P<target>\d+))?"
 ACT = rf"mab:act:{TURN}:(?P<dice>\d+)(?::(?P<burden>grave|mortal))?"
 DEFEAT_BURDEN = rf"mab:dburden:{TURN}"
 NEW_ACTION = rf"mab:new:{TURN}"
@@ -118,6 +120,22 @@ def declare_select(
     conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...]
 ) -> Select:
     return target_select("mab:dsel", "Attack…", (conflict, round_number, who), targets)
+
+
+def declare_detail_select(
+    conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...]
+) -> Select:
+    """The declarations again, each opening the declare form (Traits, Tool, Power, Burdens, label)."""
+    attacks = [
+        discord.SelectOption(label=f"Attack {name}"[:100], value=f"attack:{pid}")
+        for pid, name in targets[: OPTION_MAX - len(CHOICE_LABELS)]
+    ]
+    others = [discord.SelectOption(label=label, value=choice) for choice, label in CHOICE_LABELS.items()]
+    return discord.ui.Select(
+        custom_id=f"mab:ddet:{conflict}:{round_number}:{who}",
+        placeholder="Declare with Traits, Tool, Power, Burdens, label…",
+        options=[*attacks, *others],
+    )
 
 
 def declare_button(conflict: int, round_number: int, who: int, choice: str) -> Button:

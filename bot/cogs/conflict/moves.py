@@ -24,6 +24,7 @@ from bot.cogs.conflict.build import (
     TypedAction,
 )
 from bot.cogs.conflict.buttons import BUTTONS
+from bot.cogs.conflict.declare_form import DeclareDetailSelect, on_declare_sent
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
@@ -65,7 +66,7 @@ ACTION_DESCRIPTIONS = {
 }
 
 
-FORM_ITEMS = (*BUTTONS, *TURN_BUTTONS, ThrowButton, NudgeSplitButton)
+FORM_ITEMS = (*BUTTONS, *TURN_BUTTONS, ThrowButton, NudgeSplitButton, DeclareDetailSelect)
 """Every button and menu of a prompt or board, registered while the cog is loaded."""
 
 
@@ -82,10 +83,11 @@ class ConflictMoves(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        """The forms of an attacker's table dice (``bot.cogs.conflict.table_dice``) and of
-        Nudges split (``bot.cogs.conflict.nudge_form``)."""
+        """The forms of an attacker's table dice (``bot.cogs.conflict.table_dice``), of Nudges
+        split (``bot.cogs.conflict.nudge_form``) and of a declaration (``declare_form``)."""
         await on_faces_sent(interaction)
         await on_nudges_sent(interaction)
+        await on_declare_sent(interaction)
 
     @app_commands.command(name="burn", description="Start or stop burning a metal (Pewter raises Physique)")
     @app_commands.describe(

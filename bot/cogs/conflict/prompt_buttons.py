@@ -10,6 +10,7 @@ from bot.cogs.conflict.turns import MIN_POOL, Turn
 from bot.render.buttons import (
     act_button,
     declare_button,
+    declare_detail_select,
     declare_select,
     defeat_burden_select,
     defend_button,
@@ -31,7 +32,8 @@ def turn_items(conflict_id: int, turn: Turn) -> Items:
     if turn.step == "declare":
         menu: Items = [declare_select(conflict_id, round_number, who, turn.targets)] if turn.targets else []
         choices = ("action", "defence", "noroll")
-        return [*menu, *(declare_button(conflict_id, round_number, who, choice) for choice in choices)]
+        buttons = [declare_button(conflict_id, round_number, who, choice) for choice in choices]
+        return [*menu, *buttons, declare_detail_select(conflict_id, round_number, who, turn.targets)]
     items: Items = [act_button(conflict_id, round_number, who, dice) for dice in (*turn.act_with, 0)]
     can_switch = not turn.switched and (turn.held is None or turn.held >= MIN_POOL)
     if can_switch and (turn.act_with or turn.target_down) and turn.targets:

@@ -5,10 +5,11 @@ Conflict the move just loaded, inside its transaction, like every builder in
 ``bot.cogs.conflict.build``.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.access import Caller
+from bot.cogs.conflict.build import ActionOptions
 from bot.cogs.conflict.move import Sheets
 from bot.errors import NotAllowed
 from bot.render.common import plain
@@ -146,3 +147,30 @@ class SwitchClick:
         mover = turn_mover(state, sheets, caller, "act", self.round_number, self.who)
         action = ActionSpec(kind=ActionKind.ATTACK, target=self.target)
         return Switch(participant=mover.id, action=action, dice=DiceSpec(stat=kind_stat(state)))
+
+
+@dataclass(frozen=True)
+class DeclareForm:
+    """The declare form: the action chosen in the prompt's menu (``target``, an attack's), with
+    the Attribute or Power, Traits, Tool, the target's Burdens and a label typed in the form, as
+    ``/declare`` takes them."""
+
+    round_number: int
+    who: int
+    options: ActionOptions
+    target: int | None = None
+    burdens: tuple[int, ...] = ()
+    """The target's Burdens picked, by their place on its sheet."""
+
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "declare", self.round_number, self.who)
+        if self.target is None:
+            return self.options.command_for("declare", state, sheets, mover.id, caller)
+        aimed = state.find(self.target)
+        if aimed is None or aimed.defeated:
+            raise RulesError("That target is out of the fight; choose another in the menu.")
+        sheet = sheets.get(aimed.id)
+        held = sheet.burdens if sheet is not None else ()
+        named = ", ".join(held[i].name for i in self.burdens if i < len(held))
+        options = replace(self.options, target=aimed.name, burdens=named or None)
+        return options.command_for("declare", state, sheets, mover.id, caller)

@@ -1,8 +1,10 @@
 """Every Conflict move from the prompt and the board (issue 43), through the real dispatch: the
 Narrator's Next round on the board once the round is over, and the moves players used to type."""
 
+from fake_discord.records import InteractionRecord
 from rules.burdens import Severity
-from rules.conflict import Conflict, Phase
+from rules.conflict import ActionKind, Conflict, Phase
+from rules.conflict.state import Declaration
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, board_message, controls, refused
 from testbed.turns import mentioned
@@ -122,3 +124,48 @@ async def test_nudges_are_split_in_the_prompts_form(bot_env: BotEnv) -> None:
     assert not refused(spent), spent.content
     vin = next(p for p in (await state(env)).participants if p.name == "Vin")
     assert vin.next_round_dice == 2
+
+
+def declared(conflict: Conflict, name: str) -> Declaration:
+    mover = next(p for p in conflict.participants if p.name == name)
+    assert mover.round.declaration is not None
+    return mover.round.declaration
+
+
+def modal_fields(record: InteractionRecord) -> list[str]:
+    """The custom ids of a form's fields, however its Labels nest them."""
+    assert record.modal is not None
+    fields = [c.get("component") or c for c in record.modal.get("components") or []]
+    return [str(c["custom_id"]) for c in fields if "custom_id" in c]
+
+
+async def test_the_declare_form_takes_traits_a_tool_a_power_burdens_and_a_label(bot_env: BotEnv) -> None:
+    """What ``/declare`` takes besides the action, from the prompt: the menu names the action
+    and its form the rest; a Hero's Burdens are anyone's to count, a Villain's the Narrator's."""
+    env = bot_env
+    await env.play([DUEL[0], ("player1", "/burden add burden:Limp severity:Serious name:Vin"), *DUEL[1:]])
+    await env.bot.conflicts.idle()
+    detail = "Declare with Traits, Tool, Power, Burdens, label…"
+    straffs = pinged_prompts(env, "narrator")[-1]
+    opened = await env.harness.select(detail, ["Attack Vin"], message=straffs, user="narrator")
+    assert modal_fields(opened) == ["stat", "traits", "tool", "burdens", "label"], opened.content
+    sent = await env.harness.submit(
+        {"traits": "2", "tool": "1", "burdens": ["Limp"], "label": "swings a cane"}, user="narrator"
+    )
+    assert not refused(sent), sent.content
+    straff = declared(await state(env), "Straff")
+    assert straff.action.label == "swings a cane" and straff.dice is not None
+    assert (straff.dice.stat, straff.dice.traits_for, straff.dice.tool) == ("Physique", 2, 1)
+    assert straff.dice.burdens == ("Limp",)
+    await env.bot.conflicts.idle()
+    vins = pinged_prompts(env, "player1")[-1]
+    opened = await env.harness.select(detail, ["Attack Straff"], message=vins, user="player1")
+    assert modal_fields(opened) == ["stat", "traits", "tool", "label"]  # a Villain's Burdens: hidden
+    wrong = await env.harness.submit({"traits": "lots"}, user="player1")
+    assert refused(wrong) and "whole number" in wrong.content
+    await env.harness.select(detail, ["Full defence"], message=vins, user="player1")
+    sent = await env.harness.submit({"traits": "-1", "label": "ducks"}, user="player1")
+    assert not refused(sent), sent.content
+    vin = declared(await state(env), "Vin")
+    assert vin.action.kind is ActionKind.FULL_DEFENCE and vin.action.label == "ducks"
+    assert vin.dice is not None and vin.dice.traits_against == 1
