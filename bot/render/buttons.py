@@ -23,6 +23,8 @@ THROW_FORM = r"mab:throwform:(?P<conflict>\d+):(?P<attack>\d+)"
 NARRATOR_VIEW = r"mab:board:(?P<conflict>\d+)"
 BEGIN = r"mab:begin:(?P<conflict>\d+)"
 NEXT_ROUND = r"mab:next:(?P<conflict>\d+)"
+REMOVE_SELECT = r"mab:rmsel:(?P<conflict>\d+)"
+REMOVE = r"mab:rm:(?P<conflict>\d+):(?P<who>\d+)"
 DECLARE_SELECT = rf"mab:dsel:{TURN}"
 DECLARE = rf"mab:decl:{TURN}:(?P<choice>action|defence|noroll)"
 DECLARE_DETAIL = rf"mab:ddet:{TURN}"
@@ -100,6 +102,23 @@ def begin_button(conflict: int) -> Button:
 def next_round_button(conflict: int) -> Button:
     return discord.ui.Button(
         label="Next round", style=discord.ButtonStyle.success, custom_id=f"mab:next:{conflict}"
+    )
+
+
+def remove_select(conflict: int, fighters: tuple[tuple[int, str], ...]) -> Select:
+    """The Narrator's menu of whom to take out of the Conflict (``/conflict remove``)."""
+    options = [discord.SelectOption(label=name[:100], value=str(pid)) for pid, name in fighters[:OPTION_MAX]]
+    return discord.ui.Select(
+        custom_id=f"mab:rmsel:{conflict}",
+        placeholder="Remove a fighter…",
+        options=options or [discord.SelectOption(label="nobody", value="0")],
+    )
+
+
+def remove_button(conflict: int, who: int, name: str) -> Button:
+    """Confirms taking ``name`` out of the Conflict."""
+    return discord.ui.Button(
+        label=f"Remove {name}"[:80], style=discord.ButtonStyle.danger, custom_id=f"mab:rm:{conflict}:{who}"
     )
 
 

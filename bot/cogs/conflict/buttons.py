@@ -40,6 +40,7 @@ from bot.render.buttons import (
     next_round_button,
     nudge_button,
     react_traits_select,
+    remove_select,
 )
 from bot.render.common import plain
 from bot.render.conflict_card import CardButtons
@@ -176,7 +177,9 @@ class NarratorViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         ties = tie_note(shown, {p.id for p in shown.participants}) if shown is not None else ""
         public = interaction.client.settings.web_public_url
         portraits = await board_portraits(interaction.client.storage, public, guild_id)
-        card = board[1].card(CardButtons(), full=True, note=ties, portraits=portraits)
+        fighters = tuple((p.id, p.name) for p in shown.participants) if shown is not None else ()
+        buttons = CardButtons(bottom=[remove_select(self.conflict, fighters)] if fighters else ())
+        card = board[1].card(buttons, full=True, note=ties, portraits=portraits)
         await replies.send(interaction, view=card, ephemeral=True)
 
 

@@ -27,6 +27,7 @@ from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.declare_form import DeclareDetailSelect, on_declare_sent
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
+from bot.cogs.conflict.remove_buttons import RemoveButton, RemoveSelect
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
 from bot.inputs.choices import (
@@ -66,7 +67,15 @@ ACTION_DESCRIPTIONS = {
 }
 
 
-FORM_ITEMS = (*BUTTONS, *TURN_BUTTONS, ThrowButton, NudgeSplitButton, DeclareDetailSelect)
+FORM_ITEMS = (
+    *BUTTONS,
+    *TURN_BUTTONS,
+    ThrowButton,
+    NudgeSplitButton,
+    DeclareDetailSelect,
+    RemoveSelect,
+    RemoveButton,
+)
 """Every button and menu of a prompt or board, registered while the cog is loaded."""
 
 

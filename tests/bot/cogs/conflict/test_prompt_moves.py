@@ -169,3 +169,27 @@ async def test_the_declare_form_takes_traits_a_tool_a_power_burdens_and_a_label(
     vin = declared(await state(env), "Vin")
     assert vin.action.kind is ActionKind.FULL_DEFENCE and vin.action.label == "ducks"
     assert vin.dice is not None and vin.dice.traits_against == 1
+
+
+async def test_the_narrator_removes_a_fighter_from_the_narrator_view(bot_env: BotEnv) -> None:
+    """``/conflict remove`` from the Narrator view: a menu of the fighters, then a confirmation."""
+    env = bot_env
+    await env.play(
+        [
+            ("narrator", "/character create name:Rat kind:Villain physique:2 wits:1"),
+            *DUEL[:5],
+            ("narrator", "/conflict add character:Rat"),
+            DUEL[5],
+        ]
+    )
+    await env.bot.conflicts.idle()
+    full = await env.harness.click("Narrator view", message=await board_message(env), user="narrator")
+    assert full.ephemeral and full.message is not None, full.content
+    asked = await env.harness.select("Remove a fighter…", ["Rat"], message=full.message, user="narrator")
+    assert asked.ephemeral and asked.message is not None and "Take **Rat** out" in asked.content
+    assert [p.name for p in (await state(env)).participants if p.name == "Rat"] == ["Rat"]  # not yet
+    removed = await env.harness.click("Remove Rat", message=asked.message, user="narrator")
+    assert "Rat" in str(removed.followups), removed.messages
+    assert "Rat" not in [p.name for p in (await state(env)).participants]
+    again = await env.harness.select("Remove a fighter…", ["Rat"], message=full.message, user="narrator")
+    assert refused(again) and "already left" in again.content
