@@ -23,6 +23,7 @@ THROW_FORM = r"mab:throwform:(?P<conflict>\d+):(?P<attack>\d+)"
 NARRATOR_VIEW = r"mab:board:(?P<conflict>\d+)"
 BEGIN = r"mab:begin:(?P<conflict>\d+)"
 NEXT_ROUND = r"mab:next:(?P<conflict>\d+)"
+HIDDEN_DICE = r"mab:hdice:(?P<conflict>\d+):(?P<who>\d+)"
 REMOVE_SELECT = r"mab:rmsel:(?P<conflict>\d+)"
 REMOVE = r"mab:rm:(?P<conflict>\d+):(?P<who>\d+)"
 DECLARE_SELECT = rf"mab:dsel:{TURN}"
@@ -103,6 +104,12 @@ def next_round_button(conflict: int) -> Button:
     return discord.ui.Button(
         label="Next round", style=discord.ButtonStyle.success, custom_id=f"mab:next:{conflict}"
     )
+
+
+def hidden_dice_button(conflict: int, who: int) -> Button:
+    """On a hidden character's prompt: its dice and exact choices, privately, for a Narrator."""
+    style, custom_id = discord.ButtonStyle.primary, f"mab:hdice:{conflict}:{who}"
+    return discord.ui.Button(label="Its dice (Narrator)", style=style, custom_id=custom_id)
 
 
 def remove_select(conflict: int, fighters: tuple[tuple[int, str], ...]) -> Select:

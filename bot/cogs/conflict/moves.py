@@ -26,6 +26,7 @@ from bot.cogs.conflict.build import (
 from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.declare_form import DeclareDetailSelect, on_declare_sent
 from bot.cogs.conflict.delivery import run
+from bot.cogs.conflict.hidden_dice import HiddenDiceButton
 from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
 from bot.cogs.conflict.remove_buttons import RemoveButton, RemoveSelect
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
@@ -75,6 +76,7 @@ FORM_ITEMS = (
     DeclareDetailSelect,
     RemoveSelect,
     RemoveButton,
+    HiddenDiceButton,
 )
 """Every button and menu of a prompt or board, registered while the cog is loaded."""
 

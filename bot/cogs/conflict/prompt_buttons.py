@@ -14,6 +14,7 @@ from bot.render.buttons import (
     declare_select,
     defeat_burden_select,
     defend_button,
+    hidden_dice_button,
     narrator_view_button,
     new_action_button,
     nudge_button,
@@ -60,6 +61,8 @@ def prompt_items(prompt: Prompt) -> Items:
     items += [throw_button(conflict, attack, mode) for mode in (("type", "bot") if prompt.throw else ())]
     items += [nudge_button(conflict, attack, mode) for mode in prompt.nudge_modes]
     items += [nudge_split_button(conflict, attack)] if prompt.nudge_modes else []
+    if prompt.hidden:
+        items.append(hidden_dice_button(conflict, prompt.hidden))
     if prompt.narrator_view:
         items.append(narrator_view_button(conflict))
     return items

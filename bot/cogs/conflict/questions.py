@@ -79,6 +79,7 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
             pending.id,
             defend_with=(0, *range(2, most + 1)),
             narrator_view=hidden_target,
+            hidden=pending.target if hidden_target else 0,
             react_traits=traits,
         )
     elif pending.awaiting is Awaiting.ROLL:  # dice rolled at the table (docs/rulings.md §7.2)
@@ -115,7 +116,7 @@ def board_buttons(shown: Shown) -> CardButtons:
         return own
     if asked is None:
         return own
-    prompt = replace(asked.prompt, narrator_view=False)  # the board has its own at its foot
+    prompt = replace(asked.prompt, narrator_view=False, hidden=0)  # the board has its own at its foot
     pending = conflict.pending
     if prompt.turn is not None:
         up: int | None = prompt.turn.participant
@@ -139,7 +140,7 @@ def _turn_question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: V
     sheet = sheets.get(turn.participant)
     # A hidden character's act buttons offer every size; the Narrator view tells the dice it holds.
     hidden = turn.step == "act" and not view.shows(turn.participant)
-    prompt = Prompt(conflict_id, turn=turn, narrator_view=hidden)
+    prompt = Prompt(conflict_id, turn=turn, narrator_view=hidden, hidden=turn.participant if hidden else 0)
     return Question(prompt, text, () if sheet is None else (sheet.owner_id,))
 
 

@@ -193,3 +193,29 @@ async def test_the_narrator_removes_a_fighter_from_the_narrator_view(bot_env: Bo
     assert "Rat" not in [p.name for p in (await state(env)).participants]
     again = await env.harness.select("Remove a fighter…", ["Rat"], message=full.message, user="narrator")
     assert refused(again) and "already left" in again.content
+
+
+async def test_a_hidden_characters_dice_are_on_the_narrators_private_prompt(bot_env: BotEnv) -> None:
+    """docs/rulings.md §7.1: the public prompt of a secret Villain offers every pool; its
+    **Its dice (Narrator)** tells a Narrator alone what it holds, with the pools it allows."""
+    env = bot_env
+    await env.play(
+        [
+            *DUEL,
+            ("narrator", "/declare who:Straff action:attack target:Vin stat:Physique"),
+            ("player1", "/declare action:no-roll"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    prompt = pinged_prompts(env, "narrator")[-1]
+    assert [f"Act with {n}" for n in range(2, 11)] == [x for x in labels(prompt) if x.startswith("Act with")]
+    assert "3 Action Dice" not in str(prompt)
+    stranger = await env.harness.click("Its dice (Narrator)", message=prompt, user="player1")
+    assert refused(stranger) and "Narrator" in stranger.content
+    private = await env.harness.click("Its dice (Narrator)", message=prompt, user="narrator")
+    assert private.ephemeral and private.message is not None, private.content
+    assert "**Straff** holds 3 Action Dice" in private.content
+    assert labels(private.message) == ["Act with 2", "Act with 3", "Not act"]
+    acted = await env.harness.click("Act with 3", message=private.message, user="narrator")
+    assert "Straff" in str(acted.followups), acted.messages
+    assert (await state(env)).pending is not None
