@@ -20,7 +20,7 @@ SEED = 17
 
 async def measure(folder: Path, seed: int = SEED) -> Count:
     async with running_bot_env(folder / "prompts.sqlite3", table_world(), seed=seed) as env:
-        return await PromptFight(env).play()
+        return await PromptFight(env).fight()
 
 
 def run() -> None:

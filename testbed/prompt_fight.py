@@ -22,9 +22,8 @@ from typing import Any
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind
 from rules.conflict import Conflict, Step, waiting
-from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, board_message, refused
-from testbed.turns import mentioned
+from testbed.turns import Table
 
 JSON = dict[str, Any]
 ROUNDS = 4
@@ -91,33 +90,16 @@ class Count:
         return out
 
 
-class PromptFight:
+class PromptFight(Table):
+    """``testbed.turns.Table``'s table (who controls whom, where their prompt is) playing the
+    fight from the prompts alone."""
+
     def __init__(self, env: BotEnv) -> None:
-        self.env = env
+        super().__init__(env, "buttons")
         self.count = Count()
-        self.round = 1
         self.detailed: set[str] = set()
         self.burdened = False
         self.removed = False
-
-    async def state(self) -> Conflict | None:
-        return await current_conflict(
-            self.env.storage, self.env.guild_id, self.env.world.guild.channels[0].id
-        )
-
-    def user_of(self, conflict: Conflict, participant: int) -> str:
-        found = conflict.participant(participant)
-        if found.kind is not CharacterKind.HERO:
-            return "narrator"
-        return "player1" if found.name == "Vin" else "player2"
-
-    def prompt(self, user: str) -> JSON | None:
-        """The newest message that pinged ``user`` with buttons: their prompt."""
-        uid = self.env.user_id(user)
-        for message in reversed(self.env.harness.fake.messages.values()):
-            if uid in mentioned(message) and message.get("components"):
-                return message
-        return None
 
     async def counted(self, user: str, record: InteractionRecord, what: str) -> InteractionRecord:
         # A private answer with buttons, or a private menu closed with the outcome following it.
@@ -147,7 +129,7 @@ class PromptFight:
         standing = {p.name for p in conflict.participants if not p.defeated}
         return next(t for t in TARGETS[name] if t in standing)
 
-    async def play(self) -> Count:
+    async def fight(self) -> Count:
         await self.env.play([*SHEETS, *GATHER])
         await self.env.bot.conflicts.idle()
         await self.click("narrator", "Begin round 1", await board_message(self.env))

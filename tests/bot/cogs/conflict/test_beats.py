@@ -4,21 +4,7 @@ the dice left allow, and a Beat whose blow felled its target may be a new action
 from fake_discord.records import InteractionRecord
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, refused
-from tests.bot.cogs.conflict.prompts import labels, latest_ping
-
-FIGHT = [
-    ("player1", "/character create name:Vin physique:7 charm:3 wits:4"),
-    ("narrator", "/character create name:Thug template:thug"),
-    ("narrator", "/character create name:Lookout template:thug"),
-    ("narrator", '/conflict start kind:physical stakes:"The alley"'),
-    ("player1", "/conflict join"),
-    ("narrator", "/conflict add character:Thug"),
-    ("narrator", "/conflict add character:Lookout"),
-    ("narrator", "/conflict begin"),
-    ("narrator", '/declare who:Thug action:no-roll label:"bars the door"'),
-    ("narrator", '/declare who:Lookout action:no-roll label:"keeps watch"'),
-    ("player1", "/declare action:attack target:Thug stat:Physique"),
-]
+from tests.bot.cogs.conflict.prompts import FIGHT, labels, latest_ping
 
 
 async def caught_beat(env: BotEnv) -> InteractionRecord:

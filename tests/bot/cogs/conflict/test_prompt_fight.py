@@ -7,7 +7,7 @@ from testbed.prompt_fight import PromptFight
 
 
 async def test_the_four_round_fight_needs_no_typed_command(bot_env: BotEnv) -> None:
-    count = await PromptFight(bot_env).play()
+    count = await PromptFight(bot_env).fight()
     assert count.typed == [], count.lines()
     assert sorted(count.moves) == [1, 2, 3, 4], count.lines()
     assert count.narrators["Next round"] == 3 and count.narrators["Remove Breeze"] == 1, count.lines()
@@ -16,7 +16,7 @@ async def test_the_four_round_fight_needs_no_typed_command(bot_env: BotEnv) -> N
 async def test_every_message_of_the_fight_keeps_within_discords_component_limits(bot_env: BotEnv) -> None:
     """5 action rows of a classic message, 40 components of a card, 25 options of a menu and
     100 characters of a custom id, whatever the prompts now carry."""
-    await PromptFight(bot_env).play()
+    await PromptFight(bot_env).fight()
     sent = [*bot_env.harness.fake.messages.values()]
     sent += [r.modal for r in bot_env.harness.fake.interactions.values() if r.modal]
     for message in sent:

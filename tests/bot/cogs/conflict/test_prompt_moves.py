@@ -8,6 +8,7 @@ from rules.conflict.state import Declaration
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, board_message, controls, refused
 from testbed.turns import mentioned
+from tests.bot.cogs.conflict.prompts import FIGHT
 
 JSON = dict[str, object]
 DUEL = [
@@ -93,22 +94,7 @@ async def test_nudges_are_split_in_the_prompts_form(bot_env: BotEnv) -> None:
     """``/nudges damage: next_round:`` from the prompt: a form per attack, refusing a wrong
     number privately and anyone but the attacker's side."""
     env = bot_env
-    await env.play(
-        [
-            ("player1", "/character create name:Vin physique:7 charm:3 wits:4"),
-            ("narrator", "/character create name:Thug template:thug"),
-            ("narrator", "/character create name:Lookout template:thug"),
-            ("narrator", '/conflict start kind:physical stakes:"The alley"'),
-            ("player1", "/conflict join"),
-            ("narrator", "/conflict add character:Thug"),
-            ("narrator", "/conflict add character:Lookout"),
-            ("narrator", "/conflict begin"),
-            ("narrator", '/declare who:Thug action:no-roll label:"bars the door"'),
-            ("narrator", '/declare who:Lookout action:no-roll label:"keeps watch"'),
-            ("player1", "/declare action:attack target:Thug stat:Physique"),
-            ("player1", "/act dice:5"),
-        ]
-    )
+    await env.play([*FIGHT, ("player1", "/act dice:5")])
     rolled = await env.slash('/defend dice:0 attacker_faces:"6 6 6 3 3"', user="narrator")
     assert "3 Nudges to spend" in rolled.content and rolled.message is not None, rolled.content
     assert "Split Nudges…" in labels(rolled.message)
