@@ -22,17 +22,14 @@ from typing import Any
 from fake_discord.records import InteractionRecord
 from rules.character import CharacterKind
 from rules.conflict import Conflict, Step, waiting
+from testbed import turns
 from testbed.bot_env import BotEnv, board_message, refused
 from testbed.turns import Table
 
 JSON = dict[str, Any]
 ROUNDS = 4
 SHEETS = [
-    ("player1", "/character create name:Vin physique:4 charm:4 wits:3 resources:3 influence:3 spirit:3"),
-    ("player1", "/edit prop-add prop:Dagger weapon:1"),
-    ("player2", "/character create name:Kell physique:3 charm:4 wits:4 resources:3 influence:3 spirit:3"),
-    ("narrator", "/character create name:Thug kind:Villain physique:4 wits:3"),
-    ("narrator", "/character create name:Guards kind:Extra physique:3 wits:2 size:3"),
+    *turns.SHEETS,
     ("player2", "/character create name:Breeze physique:2 charm:5 wits:4 resources:3 influence:3 spirit:3"),
 ]
 GATHER = [
