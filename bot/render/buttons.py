@@ -16,13 +16,22 @@ TURN = r"(?P<conflict>\d+):(?P<round>\d+):(?P<who>\d+)"
 DEFEND = r"mab:defend:(?P<conflict>\d+):(?P<attack>\d+):(?P<dice>\d+)(?::(?P<traits>\d+))?"
 REACT_TRAITS = r"mab:dtraits:(?P<conflict>\d+):(?P<attack>\d+)"
 NUDGES = r"mab:nudges:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>damage|beat|none)"
+NUDGE_SPLIT = r"mab:nsplit:(?P<conflict>\d+):(?P<attack>\d+)"
+NUDGE_FORM = r"mab:nudgeform:(?P<conflict>\d+):(?P<attack>\d+)"
 THROW = r"mab:throw:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>type|bot)"
 THROW_FORM = r"mab:throwform:(?P<conflict>\d+):(?P<attack>\d+)"
 NARRATOR_VIEW = r"mab:board:(?P<conflict>\d+)"
 BEGIN = r"mab:begin:(?P<conflict>\d+)"
+NEXT_ROUND = r"mab:next:(?P<conflict>\d+)"
+HIDDEN_DICE = r"mab:hdice:(?P<conflict>\d+):(?P<who>\d+)"
+REMOVE_SELECT = r"mab:rmsel:(?P<conflict>\d+)"
+REMOVE = r"mab:rm:(?P<conflict>\d+):(?P<who>\d+)"
 DECLARE_SELECT = rf"mab:dsel:{TURN}"
 DECLARE = rf"mab:decl:{TURN}:(?P<choice>action|defence|noroll)"
-ACT = rf"mab:act:{TURN}:(?P<dice>\d+)"
+DECLARE_DETAIL = rf"mab:ddet:{TURN}"
+DECLARE_FORM = rf"mab:dform:{TURN}:(?P<choice>attack|action|defence|noroll)(?::(?P<target>\d+))?"
+ACT = rf"mab:act:{TURN}:(?P<dice>\d+)(?::(?P<burden>grave|mortal))?"
+DEFEAT_BURDEN = rf"mab:dburden:{TURN}"
 NEW_ACTION = rf"mab:new:{TURN}"
 NEW_ACTION_SELECT = rf"mab:nsel:{TURN}"
 
@@ -64,6 +73,13 @@ def nudge_button(conflict: int, attack: int, mode: str) -> Button:
     )
 
 
+def nudge_split_button(conflict: int, attack: int) -> Button:
+    """Opens the form splitting Nudges between damage, dice, next round and story (``/nudges``)."""
+    return discord.ui.Button(
+        label="Split Nudges…", style=discord.ButtonStyle.primary, custom_id=f"mab:nsplit:{conflict}:{attack}"
+    )
+
+
 def throw_button(conflict: int, attack: int, mode: str) -> Button:
     """The attacker's dice after the defence is set: typed from the table, or rolled by the bot."""
     style = discord.ButtonStyle.primary if mode == "type" else discord.ButtonStyle.secondary
@@ -81,6 +97,35 @@ def narrator_view_button(conflict: int) -> Button:
 def begin_button(conflict: int) -> Button:
     return discord.ui.Button(
         label="Begin round 1", style=discord.ButtonStyle.success, custom_id=f"mab:begin:{conflict}"
+    )
+
+
+def next_round_button(conflict: int) -> Button:
+    return discord.ui.Button(
+        label="Next round", style=discord.ButtonStyle.success, custom_id=f"mab:next:{conflict}"
+    )
+
+
+def hidden_dice_button(conflict: int, who: int) -> Button:
+    """On a hidden character's prompt: its dice and exact choices, privately, for a Narrator."""
+    style, custom_id = discord.ButtonStyle.primary, f"mab:hdice:{conflict}:{who}"
+    return discord.ui.Button(label="Its dice (Narrator)", style=style, custom_id=custom_id)
+
+
+def remove_select(conflict: int, fighters: tuple[tuple[int, str], ...]) -> Select:
+    """The Narrator's menu of whom to take out of the Conflict (``/conflict remove``)."""
+    options = [discord.SelectOption(label=name[:100], value=str(pid)) for pid, name in fighters[:OPTION_MAX]]
+    return discord.ui.Select(
+        custom_id=f"mab:rmsel:{conflict}",
+        placeholder="Remove a fighter…",
+        options=options or [discord.SelectOption(label="nobody", value="0")],
+    )
+
+
+def remove_button(conflict: int, who: int, name: str) -> Button:
+    """Confirms taking ``name`` out of the Conflict."""
+    return discord.ui.Button(
+        label=f"Remove {name}"[:80], style=discord.ButtonStyle.danger, custom_id=f"mab:rm:{conflict}:{who}"
     )
 
 
@@ -103,6 +148,22 @@ def declare_select(
     return target_select("mab:dsel", "Attack…", (conflict, round_number, who), targets)
 
 
+def declare_detail_select(
+    conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...]
+) -> Select:
+    """The declarations again, each opening the declare form (Traits, Tool, Power, Burdens, label)."""
+    attacks = [
+        discord.SelectOption(label=f"Attack {name}"[:100], value=f"attack:{pid}")
+        for pid, name in targets[: OPTION_MAX - len(CHOICE_LABELS)]
+    ]
+    others = [discord.SelectOption(label=label, value=choice) for choice, label in CHOICE_LABELS.items()]
+    return discord.ui.Select(
+        custom_id=f"mab:ddet:{conflict}:{round_number}:{who}",
+        placeholder="Declare with Traits, Tool, Power, Burdens, label…",
+        options=[*attacks, *others],
+    )
+
+
 def declare_button(conflict: int, round_number: int, who: int, choice: str) -> Button:
     return discord.ui.Button(
         label=CHOICE_LABELS[choice],
@@ -111,11 +172,24 @@ def declare_button(conflict: int, round_number: int, who: int, choice: str) -> B
     )
 
 
-def act_button(conflict: int, round_number: int, who: int, dice: int) -> Button:
+def act_button(conflict: int, round_number: int, who: int, dice: int, burden: str = "") -> Button:
+    """Act with ``dice`` (0: not act); ``burden``: the defeat Burden chosen for the attack."""
     label = "Not act" if dice == 0 else f"Act with {dice}"
     style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
-    return discord.ui.Button(
-        label=label, style=style, custom_id=f"mab:act:{conflict}:{round_number}:{who}:{dice}"
+    custom_id = f"mab:act:{conflict}:{round_number}:{who}:{dice}" + (f":{burden}" if burden else "")
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+
+
+def defeat_burden_select(conflict: int, round_number: int, who: int) -> Select:
+    """The Burden an attack leaves if it defeats its target, chosen before acting (``/act
+    defeat_burden:``)."""
+    return discord.ui.Select(
+        custom_id=f"mab:dburden:{conflict}:{round_number}:{who}",
+        placeholder="If this defeats them: leave a Burden…",
+        options=[
+            discord.SelectOption(label="Grave Burden", value="grave"),
+            discord.SelectOption(label="Mortal Burden", value="mortal"),
+        ],
     )
 
 
@@ -144,8 +218,12 @@ def stopped(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
     return view
 
 
-def board_items(conflict_id: int, gathering: bool = False) -> list[discord.ui.Item[Any]]:
+def board_items(
+    conflict_id: int, gathering: bool = False, round_over: bool = False
+) -> list[discord.ui.Item[Any]]:
     """What the board offers at its foot: while the cast gathers, the Narrator's **Begin round 1**
-    (docs/rulings.md §4.22); always the Narrator's full view."""
+    (docs/rulings.md §4.22); once every turn of a round is taken, the Narrator's **Next round**;
+    always the Narrator's full view."""
     items: list[discord.ui.Item[Any]] = [begin_button(conflict_id)] if gathering else []
+    items += [next_round_button(conflict_id)] if round_over else []
     return [*items, narrator_view_button(conflict_id)]

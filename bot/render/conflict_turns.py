@@ -13,7 +13,7 @@ def declare_question(name: str, round_number: int, stat: str, many: bool = False
     return (
         f"{says(f'**{plain(name)}**', 'declares', many)} for round {round_number}: attack (pick a target), "
         f"act without attacking, full defence, or no roll, all with {stat}. "
-        "`/declare` for a Power, Traits or a label."
+        "The last menu (or `/declare`) takes a Power, Traits, a Tool, Burdens or a label."
     )
 
 

@@ -229,7 +229,7 @@ def next_step_line(
             listed = names_say([bold(p.name, limit) for p in people], "has", any(p.many for p in people))
             return f"Spend Nudges: {listed} {nudges} — `/nudges`"
         case Step.NEXT_ROUND:
-            return "Round over: Narrator, `/conflict next-round`"
+            return "Round over: Narrator, **Next round** on the board or `/conflict next-round`"
         case Step.BEGIN:  # docs/rulings.md §4.22
             return (
                 "The cast gathers: `/conflict join` (Heroes) or `/conflict add`. Narrator, once everyone "

@@ -18,7 +18,7 @@ from bot.render.conflict_card import CardButtons, board_card
 from bot.render.portraits import portrait_urls
 from bot.secrecy import visibility_of
 from rules.character import Character
-from rules.conflict import Conflict, Phase
+from rules.conflict import Conflict, Phase, Step, waiting
 from storage import Storage
 from storage.conflict_documents import load_stored
 from storage.conflict_moves import Applied
@@ -83,9 +83,11 @@ Buttons = Callable[[Shown], CardButtons]
 
 def own_buttons(shown: Shown) -> CardButtons:
     """The board's own buttons only (the move flow adds the turn's): Begin round 1 while the cast
-    gathers, and Narrator view."""
-    gathering = shown.conflict is not None and shown.conflict.phase is Phase.GATHER
-    return CardButtons(bottom=board_items(shown.conflict_id, gathering))
+    gathers, Next round when the round is over, and Narrator view."""
+    conflict = shown.conflict
+    gathering = conflict is not None and conflict.phase is Phase.GATHER
+    over = conflict is not None and waiting(conflict).step is Step.NEXT_ROUND
+    return CardButtons(bottom=board_items(shown.conflict_id, gathering, over))
 
 
 async def board_portraits(storage: Storage, public_url: str | None, guild_id: int) -> dict[int, str]:

@@ -272,3 +272,28 @@ def test_a_template_is_taken_by_the_word_its_choice_shows(tmp_path: Path) -> Non
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     assert "Created **Watch**. From the Guard group template" in result.stdout
     assert "Created **Hunter**. From the Steel Inquisitor template" in result.stdout
+
+
+def test_the_console_plays_a_round_by_menus_forms_and_buttons(tmp_path: Path) -> None:
+    """Issue 43 in the offline console: a declaration from the prompt's form, and the next round
+    from the board, with no typed move."""
+    script = (
+        "/character create name:Straff kind:villain physique:3 wits:2\n"
+        "!as player1\n"
+        "/character create name:Vin physique:3 wits:3\n"
+        "!as narrator\n"
+        "/conflict start kind:physical stakes:Ball\n"
+        "/conflict add character:Vin\n"
+        "/conflict add character:Straff\n"
+        "/conflict begin\n"
+        '!select "Declare with Traits, Tool, Power, Burdens, label…" "Full defence"\n'
+        "!submit traits:1 label:braces\n"
+        "!as player1\n"
+        "!click Full defence\n"
+        "!as narrator\n"
+        "!click Next round\n"
+    )
+    result = run_console(script, tmp_path / "buttons.sqlite3")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert "**Straff** declares full defence, “braces”: 4 Defense Dice — Physique 3 + Trait" in result.stdout
+    assert "Round 2 begins" in result.stdout

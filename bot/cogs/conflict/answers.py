@@ -38,6 +38,9 @@ class Prompt:
     """Spending choices when the attacker has Nudges to spend."""
     narrator_view: bool = False
     """Offer the board's "Narrator view": the target's dice are not shown to the table."""
+    hidden: int = 0
+    """The hidden character who must answer: the Narrator gets its dice and exact choices
+    privately from the prompt."""
     turn: Turn | None = None
     """A declare or act turn: its buttons (targets, pool sizes)."""
     react_traits: tuple[str, ...] = ()

@@ -325,7 +325,8 @@ def nudging(state: Conflict, sheets: Sheets, caller: Caller, attack_id: int | No
 
 @dataclass(frozen=True)
 class NudgesMove:
-    """``/nudges``: the waiting Nudges spent as typed."""
+    """``/nudges`` or the prompt's Nudges form: the waiting Nudges spent as split; the form names
+    its attack (``attack_id``), so it never spends a later attack's."""
 
     damage: int = 0
     remove: int = 0
@@ -333,10 +334,12 @@ class NudgesMove:
     story: int = 0
     beat: bool = False
     defeat_burden: Severity | None = None
+    attack_id: int | None = None
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         return SpendNudges(
-            participant=nudging(state, sheets, caller, None),
+            participant=nudging(state, sheets, caller, self.attack_id),
+            attack_id=self.attack_id,
             damage=self.damage,
             remove_dice=self.remove,
             next_round=self.next_round,

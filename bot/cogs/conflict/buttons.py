@@ -24,19 +24,23 @@ from bot.client import Interaction
 from bot.cogs.conflict.answers import NudgeMode
 from bot.cogs.conflict.build import BeginRound, DefenceOptions, NudgeClick, pending_target
 from bot.cogs.conflict.delivery import run_click
+from bot.cogs.conflict.narrator_moves import NextRoundMove
 from bot.cogs.conflict.turns import tie_note
 from bot.errors import BotError, NotAllowed, answers_errors
 from bot.render.buttons import (
     BEGIN,
     DEFEND,
     NARRATOR_VIEW,
+    NEXT_ROUND,
     NUDGES,
     REACT_TRAITS,
     begin_button,
     defend_button,
     narrator_view_button,
+    next_round_button,
     nudge_button,
     react_traits_select,
+    remove_select,
 )
 from bot.render.common import plain
 from bot.render.conflict_card import CardButtons
@@ -173,7 +177,9 @@ class NarratorViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
         ties = tie_note(shown, {p.id for p in shown.participants}) if shown is not None else ""
         public = interaction.client.settings.web_public_url
         portraits = await board_portraits(interaction.client.storage, public, guild_id)
-        card = board[1].card(CardButtons(), full=True, note=ties, portraits=portraits)
+        fighters = tuple((p.id, p.name) for p in shown.participants) if shown is not None else ()
+        buttons = CardButtons(bottom=[remove_select(self.conflict, fighters)] if fighters else ())
+        card = board[1].card(buttons, full=True, note=ties, portraits=portraits)
         await replies.send(interaction, view=card, ephemeral=True)
 
 
@@ -194,11 +200,29 @@ class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEGIN
         await run_click(interaction, BeginRound(), title="Round 1", conflict_id=self.conflict)
 
 
+class NextRoundButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEXT_ROUND):
+    """The Narrator ends a finished round from the board: the same move as ``/conflict next-round``."""
+
+    def __init__(self, conflict: int) -> None:
+        super().__init__(next_round_button(conflict))
+        self.conflict = conflict
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "NextRoundButton":
+        return cls(int(match["conflict"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await run_click(interaction, NextRoundMove(), title="Next round", conflict_id=self.conflict)
+
+
 BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DefendButton,
     ReactTraitsSelect,
     NudgeButton,
     NarratorViewButton,
     BeginButton,
+    NextRoundButton,
 )
 """Registered with the client while the moves' cog is loaded."""

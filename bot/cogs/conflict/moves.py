@@ -24,7 +24,11 @@ from bot.cogs.conflict.build import (
     TypedAction,
 )
 from bot.cogs.conflict.buttons import BUTTONS
+from bot.cogs.conflict.declare_form import DeclareDetailSelect, on_declare_sent
 from bot.cogs.conflict.delivery import run
+from bot.cogs.conflict.hidden_dice import HiddenDiceButton
+from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
+from bot.cogs.conflict.remove_buttons import RemoveButton, RemoveSelect
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
 from bot.inputs.choices import (
@@ -64,21 +68,37 @@ ACTION_DESCRIPTIONS = {
 }
 
 
+FORM_ITEMS = (
+    *BUTTONS,
+    *TURN_BUTTONS,
+    ThrowButton,
+    NudgeSplitButton,
+    DeclareDetailSelect,
+    RemoveSelect,
+    RemoveButton,
+    HiddenDiceButton,
+)
+"""Every button and menu of a prompt or board, registered while the cog is loaded."""
+
+
 @app_commands.guild_only()
 class ConflictMoves(commands.Cog):
     def __init__(self, bot: MistbornClient) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*BUTTONS, *TURN_BUTTONS, ThrowButton)
+        self.bot.add_dynamic_items(*FORM_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*BUTTONS, *TURN_BUTTONS, ThrowButton)
+        self.bot.remove_dynamic_items(*FORM_ITEMS)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        """The form of an attacker's table dice (``bot.cogs.conflict.table_dice``)."""
+        """The forms of an attacker's table dice (``bot.cogs.conflict.table_dice``), of Nudges
+        split (``bot.cogs.conflict.nudge_form``) and of a declaration (``declare_form``)."""
         await on_faces_sent(interaction)
+        await on_nudges_sent(interaction)
+        await on_declare_sent(interaction)
 
     @app_commands.command(name="burn", description="Start or stop burning a metal (Pewter raises Physique)")
     @app_commands.describe(

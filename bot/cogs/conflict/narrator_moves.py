@@ -52,11 +52,18 @@ class JoinOwn:
 
 @dataclass(frozen=True)
 class RemoveParticipant:
-    who: str
+    """``/conflict remove``, or (``participant``, by id) the Narrator view's Remove menu."""
+
+    who: str = ""
+    participant: int | None = None
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         caller.require_narrator("remove participants")
-        return Leave(participant=find_participant(state, self.who).id)
+        if self.participant is None:
+            return Leave(participant=find_participant(state, self.who).id)
+        if state.find(self.participant) is None:
+            raise BotError("That fighter has already left the Conflict.")
+        return Leave(participant=self.participant)
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,15 @@ from bot.cogs.conflict.turns import MIN_POOL, Turn
 from bot.render.buttons import (
     act_button,
     declare_button,
+    declare_detail_select,
     declare_select,
+    defeat_burden_select,
     defend_button,
+    hidden_dice_button,
     narrator_view_button,
     new_action_button,
     nudge_button,
+    nudge_split_button,
     react_traits_select,
     stopped,
     throw_button,
@@ -29,11 +33,14 @@ def turn_items(conflict_id: int, turn: Turn) -> Items:
     if turn.step == "declare":
         menu: Items = [declare_select(conflict_id, round_number, who, turn.targets)] if turn.targets else []
         choices = ("action", "defence", "noroll")
-        return [*menu, *(declare_button(conflict_id, round_number, who, choice) for choice in choices)]
+        buttons = [declare_button(conflict_id, round_number, who, choice) for choice in choices]
+        return [*menu, *buttons, declare_detail_select(conflict_id, round_number, who, turn.targets)]
     items: Items = [act_button(conflict_id, round_number, who, dice) for dice in (*turn.act_with, 0)]
     can_switch = not turn.switched and (turn.held is None or turn.held >= MIN_POOL)
     if can_switch and (turn.act_with or turn.target_down) and turn.targets:
         items.append(new_action_button(conflict_id, round_number, who))
+    if turn.attacks and turn.act_with:
+        items.append(defeat_burden_select(conflict_id, round_number, who))
     return items
 
 
@@ -53,6 +60,9 @@ def prompt_items(prompt: Prompt) -> Items:
         items.append(react_traits_select(conflict, attack, prompt.react_traits))
     items += [throw_button(conflict, attack, mode) for mode in (("type", "bot") if prompt.throw else ())]
     items += [nudge_button(conflict, attack, mode) for mode in prompt.nudge_modes]
+    items += [nudge_split_button(conflict, attack)] if prompt.nudge_modes else []
+    if prompt.hidden:
+        items.append(hidden_dice_button(conflict, prompt.hidden))
     if prompt.narrator_view:
         items.append(narrator_view_button(conflict))
     return items

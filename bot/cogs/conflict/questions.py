@@ -79,6 +79,7 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
             pending.id,
             defend_with=(0, *range(2, most + 1)),
             narrator_view=hidden_target,
+            hidden=pending.target if hidden_target else 0,
             react_traits=traits,
         )
     elif pending.awaiting is Awaiting.ROLL:  # dice rolled at the table (docs/rulings.md §7.2)
@@ -92,7 +93,7 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
         has = verb("has", is_group(conflict, pending.attacker))
         text = (
             f"**{name}** {has} {count_of(pending.nudges, 'Nudge')} to spend: "
-            "use the buttons, or `/nudges` to split them (damage, remove dice, next round, story)."
+            "use the buttons, or **Split Nudges…** (damage, remove dice, next round, story)."
         )
         # The Beat is offered only when it can be taken (docs/rulings.md §2.10, §4.15).
         beat: tuple[NudgeMode, ...] = ("beat",) if beat_possible(conflict, pending) else ()
@@ -115,7 +116,7 @@ def board_buttons(shown: Shown) -> CardButtons:
         return own
     if asked is None:
         return own
-    prompt = replace(asked.prompt, narrator_view=False)  # the board has its own at its foot
+    prompt = replace(asked.prompt, narrator_view=False, hidden=0)  # the board has its own at its foot
     pending = conflict.pending
     if prompt.turn is not None:
         up: int | None = prompt.turn.participant
@@ -139,7 +140,7 @@ def _turn_question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: V
     sheet = sheets.get(turn.participant)
     # A hidden character's act buttons offer every size; the Narrator view tells the dice it holds.
     hidden = turn.step == "act" and not view.shows(turn.participant)
-    prompt = Prompt(conflict_id, turn=turn, narrator_view=hidden)
+    prompt = Prompt(conflict_id, turn=turn, narrator_view=hidden, hidden=turn.participant if hidden else 0)
     return Question(prompt, text, () if sheet is None else (sheet.owner_id,))
 
 

@@ -5,13 +5,15 @@ Conflict the move just loaded, inside its transaction, like every builder in
 ``bot.cogs.conflict.build``.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.access import Caller
+from bot.cogs.conflict.build import ActionOptions
 from bot.cogs.conflict.move import Sheets
 from bot.errors import NotAllowed
 from bot.render.common import plain
+from rules.burdens import Severity
 from rules.conflict import (
     Act,
     ActionKind,
@@ -118,15 +120,19 @@ class DeclareClick:
 
 @dataclass(frozen=True)
 class ActClick:
-    """An act button: a pool of ``dice`` Action Dice, or (0) not act."""
+    """An act button: a pool of ``dice`` Action Dice, or (0) not act; ``defeat_burden``: the
+    Burden the attack leaves if it defeats its target, chosen in the prompt's menu."""
 
     round_number: int
     who: int
     dice: int
+    defeat_burden: Severity | None = None
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         mover = turn_mover(state, sheets, caller, "act", self.round_number, self.who)
-        return Pass(participant=mover.id) if self.dice == 0 else Act(participant=mover.id, pool=self.dice)
+        if self.dice == 0:
+            return Pass(participant=mover.id)
+        return Act(participant=mover.id, pool=self.dice, defeat_burden=self.defeat_burden)
 
 
 @dataclass(frozen=True)
@@ -141,3 +147,30 @@ class SwitchClick:
         mover = turn_mover(state, sheets, caller, "act", self.round_number, self.who)
         action = ActionSpec(kind=ActionKind.ATTACK, target=self.target)
         return Switch(participant=mover.id, action=action, dice=DiceSpec(stat=kind_stat(state)))
+
+
+@dataclass(frozen=True)
+class DeclareForm:
+    """The declare form: the action chosen in the prompt's menu (``target``, an attack's), with
+    the Attribute or Power, Traits, Tool, the target's Burdens and a label typed in the form, as
+    ``/declare`` takes them."""
+
+    round_number: int
+    who: int
+    options: ActionOptions
+    target: int | None = None
+    burdens: tuple[int, ...] = ()
+    """The target's Burdens picked, by their place on its sheet."""
+
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = turn_mover(state, sheets, caller, "declare", self.round_number, self.who)
+        if self.target is None:
+            return self.options.command_for("declare", state, sheets, mover.id, caller)
+        aimed = state.find(self.target)
+        if aimed is None or aimed.defeated:
+            raise RulesError("That target is out of the fight; choose another in the menu.")
+        sheet = sheets.get(aimed.id)
+        held = sheet.burdens if sheet is not None else ()
+        named = ", ".join(held[i].name for i in self.burdens if i < len(held))
+        options = replace(self.options, target=aimed.name, burdens=named or None)
+        return options.command_for("declare", state, sheets, mover.id, caller)

@@ -18,22 +18,26 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
 from bot.cogs.conflict.turn_build import ActClick, DeclareClick, SwitchClick, TurnChoice, turn_mover
+from bot.cogs.conflict.turns import turn_of
 from bot.errors import BotError, answers_errors
 from bot.render.buttons import (
     ACT,
     DECLARE,
     DECLARE_SELECT,
+    DEFEAT_BURDEN,
     NEW_ACTION,
     NEW_ACTION_SELECT,
     act_button,
     declare_button,
     declare_select,
+    defeat_burden_select,
     new_action_button,
     new_action_select,
 )
 from bot.render.common import plain
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
+from rules.burdens import Severity
 from rules.conflict import Conflict
 
 
@@ -86,22 +90,64 @@ class DeclareButton(
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACT):
-    """Act with a pool of N Action Dice, or (0) not act."""
+    """Act with a pool of N Action Dice, or (0) not act; with the defeat Burden chosen, if any."""
 
-    def __init__(self, conflict: int, round_number: int, who: int, dice: int) -> None:
-        super().__init__(act_button(conflict, round_number, who, dice))
+    def __init__(
+        self, conflict: int, round_number: int, who: int, dice: int, burden: Severity | None = None
+    ) -> None:
+        super().__init__(act_button(conflict, round_number, who, dice, burden.value if burden else ""))
         self.conflict, self.round, self.who, self.dice = conflict, round_number, who, dice
+        self.burden = burden
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> "ActButton":
-        return cls(int(match["conflict"]), int(match["round"]), int(match["who"]), int(match["dice"]))
+        burden = Severity(match["burden"]) if match["burden"] else None
+        turn = int(match["conflict"]), int(match["round"]), int(match["who"])
+        return cls(*turn, int(match["dice"]), burden)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         title = "Holds back" if self.dice == 0 else "Action"
-        await run_click(
-            interaction, ActClick(self.round, self.who, self.dice), title=title, conflict_id=self.conflict
+        move = ActClick(self.round, self.who, self.dice, self.burden)
+        await run_click(interaction, move, title=title, conflict_id=self.conflict)
+
+
+class DefeatBurdenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEFEAT_BURDEN):
+    """The Burden an attack leaves if it defeats its target (``/act defeat_burden:``): the answer,
+    privately, is the act buttons carrying it."""
+
+    def __init__(self, conflict: int, round_number: int, who: int) -> None:
+        super().__init__(defeat_burden_select(conflict, round_number, who))
+        self.conflict, self.round, self.who = conflict, round_number, who
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "DefeatBurdenSelect":
+        return cls(int(match["conflict"]), int(match["round"]), int(match["who"]))
+
+    @answers_errors
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        burden = Severity(self.item.values[0]) if self.item.values else Severity.GRAVE
+        found = await stored_board(
+            interaction.client.storage, guild_id_of(interaction), channel_id_of(interaction)
+        )
+        if found is None or found[0].id != self.conflict or found[1].conflict is None:
+            raise BotError("That Conflict has ended.")
+        state, sheets = found[1].conflict, found[1].sheets
+        mover = turn_mover(state, sheets, await caller(interaction), "act", self.round, self.who)
+        turn = turn_of(state, sheets, found[1].visibility())
+        sizes = turn.act_with if turn is not None and turn.participant == mover.id else ()
+        view = discord.ui.View(timeout=None)
+        for dice in sizes:
+            view.add_item(ActButton(self.conflict, self.round, self.who, dice, burden))
+        await replies.send(
+            interaction,
+            f"If **{plain(mover.name)}**'s attack defeats its target, it leaves a {burden.label} Burden:"
+            " act with how many dice?",
+            view=view,
+            ephemeral=True,
         )
 
 
@@ -172,6 +218,7 @@ TURN_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DeclareSelect,
     DeclareButton,
     ActButton,
+    DefeatBurdenSelect,
     NewActionButton,
     NewActionSelect,
 )

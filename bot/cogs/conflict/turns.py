@@ -58,6 +58,8 @@ class Turn:
     switched: bool = False
     """Switched to a new action this round already: one switch a round, so no new action is
     offered (docs/rulings.md §4.8); a Beat's new action is not a switch, so never for a Beat."""
+    attacks: bool = False
+    """The act is an attack on a standing target: its defeat Burden may be chosen first."""
 
     @property
     def key(self) -> str:
@@ -111,6 +113,8 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibilit
     held = actor.round.defense_dice if beat else actor.round.action_dice  # a Beat's: the dice left (§4.15)
     down = _target_down(conflict, actor)
     switched = actor.round.switched and not beat
+    declared = actor.round.declaration
+    attacks = not down and declared is not None and declared.action.target is not None
     if not view.shows(actor.id):
         # A hidden character's buttons offer every size: their count would tell its dice.
         sizes = () if down else tuple(range(2, 11))
@@ -127,6 +131,7 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibilit
             actor.many,
             beat=beat,
             switched=switched,
+            attacks=attacks,
         )
     sizes = () if down else tuple(range(MIN_POOL, min(MAX_POOL, held) + 1))
     return Turn(
@@ -142,6 +147,7 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibilit
         actor.many,
         beat=beat,
         switched=switched,
+        attacks=attacks,
     )
 
 

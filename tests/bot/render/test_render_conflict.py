@@ -172,7 +172,8 @@ def test_the_guards_lose_a_member_and_the_round_ends(table: Table) -> None:
     assert "against Difficulty 3" in lines[2]
     assert lines[3] == "**House guards** take 1 damage: 1 member down (3 → 2 standing)"
     reply = events_embed(table.state, events, title="The guards defend")
-    assert field(reply, "Next") == "Round over: Narrator, `/conflict next-round`"
+    over = "Round over: Narrator, **Next round** on the board or `/conflict next-round`"
+    assert field(reply, "Next") == over
     assert "2/3 standing" in field(status_embed(table.state, table.sheets), "Opposition")
 
 

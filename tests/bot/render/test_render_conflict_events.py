@@ -315,7 +315,7 @@ def test_event_wording_for_the_rarer_cases(table: Table) -> None:
 @pytest.mark.parametrize(
     ("step", "expected"),
     [
-        (Step.NEXT_ROUND, "Round over: Narrator, `/conflict next-round`"),
+        (Step.NEXT_ROUND, "Round over: Narrator, **Next round** on the board or `/conflict next-round`"),
         (Step.JOIN, "Add participants with `/conflict add` / `/conflict join`"),
         (Step.NOTHING, "The Conflict has ended."),
         (Step.ACT, "Act (at the same moment): **Thorrow** (12 Action Dice), **Koel** (4 Action Dice)"),

@@ -3,10 +3,29 @@
 from fake_discord.payloads import JSON
 from testbed.bot_env import BotEnv
 
+FIGHT = [
+    ("player1", "/character create name:Vin physique:7 charm:3 wits:4"),
+    ("narrator", "/character create name:Thug template:thug"),
+    ("narrator", "/character create name:Lookout template:thug"),
+    ("narrator", '/conflict start kind:physical stakes:"The alley"'),
+    ("player1", "/conflict join"),
+    ("narrator", "/conflict add character:Thug"),
+    ("narrator", "/conflict add character:Lookout"),
+    ("narrator", "/conflict begin"),
+    ("narrator", '/declare who:Thug action:no-roll label:"bars the door"'),
+    ("narrator", '/declare who:Lookout action:no-roll label:"keeps watch"'),
+    ("player1", "/declare action:attack target:Thug stat:Physique"),
+]
+"""Vin attacks the Thug; the Thug and the Lookout make no roll: Vin acts next."""
+
 
 def labels(message: JSON) -> list[str]:
-    """The buttons' labels of a message with action rows, in order."""
-    return [c.get("label", "") for row in message.get("components", []) for c in row["components"]]
+    """The labels of a message's buttons (a menu's placeholder), with action rows, in order."""
+    return [
+        c.get("label") or c.get("placeholder", "")
+        for row in message.get("components", [])
+        for c in row["components"]
+    ]
 
 
 def latest_ping(env: BotEnv, user: str) -> JSON:

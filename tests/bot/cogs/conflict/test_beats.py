@@ -4,21 +4,7 @@ the dice left allow, and a Beat whose blow felled its target may be a new action
 from fake_discord.records import InteractionRecord
 from storage.conflict_moves import current_conflict
 from testbed.bot_env import BotEnv, refused
-from tests.bot.cogs.conflict.prompts import labels, latest_ping
-
-FIGHT = [
-    ("player1", "/character create name:Vin physique:7 charm:3 wits:4"),
-    ("narrator", "/character create name:Thug template:thug"),
-    ("narrator", "/character create name:Lookout template:thug"),
-    ("narrator", '/conflict start kind:physical stakes:"The alley"'),
-    ("player1", "/conflict join"),
-    ("narrator", "/conflict add character:Thug"),
-    ("narrator", "/conflict add character:Lookout"),
-    ("narrator", "/conflict begin"),
-    ("narrator", '/declare who:Thug action:no-roll label:"bars the door"'),
-    ("narrator", '/declare who:Lookout action:no-roll label:"keeps watch"'),
-    ("player1", "/declare action:attack target:Thug stat:Physique"),
-]
+from tests.bot.cogs.conflict.prompts import FIGHT, labels, latest_ping
 
 
 async def caught_beat(env: BotEnv) -> InteractionRecord:
@@ -62,7 +48,8 @@ async def test_a_beat_whose_blow_felled_its_target_is_a_new_action_by_buttons(bo
     await env.bot.conflicts.idle()
     again = latest_ping(env, "player1")
     assert "with the 2 dice left" in str(again.get("content", "")), again.get("content")
-    assert labels(again) == ["Act with 2", "Not act", "New action…"]
+    burden = "If this defeats them: leave a Burden…"
+    assert labels(again) == ["Act with 2", "Not act", "New action…", burden]
     acted = await env.harness.click("Act with 2", message=again, user="player1")
     assert not refused(acted), acted.content
     assert "takes the extra action and attacks **Lookout**" in acted.text, acted.text

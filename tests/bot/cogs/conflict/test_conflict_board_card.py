@@ -70,6 +70,9 @@ async def settled(env: BotEnv) -> JSON:
     return await board_message(env)
 
 
+DETAIL = "Declare with Traits, Tool, Power, Burdens, label…"
+
+
 async def test_the_card_in_each_phase_with_the_turns_buttons_under_whoever_is_up(bot_env: BotEnv) -> None:
     env = bot_env
     await env.play(DUEL[:5])  # gathered: Vin and the Thug, not begun
@@ -85,13 +88,13 @@ async def test_the_card_in_each_phase_with_the_turns_buttons_under_whoever_is_up
     text = card_text(board)
     assert "Phase: declaring actions" in text and "Next: " in text and "Stakes: A brawl" in text
     # The Thug (Wits lower) declares first: its prompt's buttons are under it on the board.
-    assert under(board, "Thug") == ["Attack…", "Act without attacking", "Full defence", "No roll"]
+    assert under(board, "Thug") == ["Attack…", "Act without attacking", "Full defence", "No roll", DETAIL]
     assert under(board, "Vin") == []
 
     declared = await env.slash("/declare who:Thug action:attack target:Vin stat:Physique", user="narrator")
     assert not refused(declared), declared.content
     board = await settled(env)
-    assert under(board, "Vin")[1:] == ["Act without attacking", "Full defence", "No roll"]
+    assert under(board, "Vin")[1:] == ["Act without attacking", "Full defence", "No roll", DETAIL]
     stranger = await env.harness.click("Full defence", message=board, user="player2")
     assert refused(stranger), "only Vin's player (or a Narrator) answers Vin's turn"
     clicked = await env.harness.click("Full defence", message=board, user="player1")
@@ -101,7 +104,8 @@ async def test_the_card_in_each_phase_with_the_turns_buttons_under_whoever_is_up
     assert "Phase: resolving actions" in card_text(board) and "full defence" in card_text(board)
 
     # The Thug is the Narrator's secret Villain: its buttons offer every pool, as its prompt does.
-    assert under(board, "Thug") == [*(f"Act with {n}" for n in range(2, 11)), "Not act", "New action…"]
+    acts = [*(f"Act with {n}" for n in range(2, 11)), "Not act", "New action…"]
+    assert under(board, "Thug") == [*acts, "If this defeats them: leave a Burden…"]
     acted = await env.harness.click("Act with 5", message=board, user="narrator")
     assert not refused(acted), acted.content
     board = await settled(env)

@@ -144,8 +144,10 @@ async def test_thorrow_trips_carrow_and_wounds_him(declared: BotEnv) -> None:
     assert act.content.startswith(f"<@{narrator_id}>")  # Carrow's controller is prompted
     labels = [c["label"] for row in act.components for c in row["components"]]
     # Carrow's sheet is the Narrator's (docs/rulings.md §7.1): the public prompt offers every
-    # count, so its buttons do not tell the table he holds 9, and a Narrator view.
-    assert labels == ["Don't defend", *[f"Defend with {n}" for n in range(2, 11)], "Narrator view"]
+    # count, so its buttons do not tell the table he holds 9, and his dice or a Narrator view
+    # to a Narrator alone.
+    defend = ["Don't defend", *[f"Defend with {n}" for n in range(2, 11)]]
+    assert labels == [*defend, "Its dice (Narrator)", "Narrator view"]
     assert "9 Action Dice" not in act.content and "Physique" not in act.embeds[0]["description"]
 
     conflict = await state(env)
