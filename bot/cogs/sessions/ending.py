@@ -16,9 +16,9 @@ import discord
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
-from bot.cogs.campaign.awards import offer
 from bot.cogs.sessions.schedule import schedule_button
 from bot.errors import BotError, answers_errors
+from bot.night_awards import offer
 from bot.render.common import plain
 from bot.render.recap import recap_card
 from bot.served import guild_id_of, table_channel_of
