@@ -27,6 +27,20 @@ async def ledger(env: BotEnv, name: str = "Vin") -> Advancements:
     return (await env.storage.characters.get_by_name(env.guild_id, name)).character.advancements
 
 
+async def burden_gave_dice(env: BotEnv, hero: StoredCharacter, burden: str) -> None:
+    """The journal's entry a declaration leaves when ``hero``'s ``burden`` gave someone dice."""
+    used = JournalEntry(
+        at=utc_now(),
+        kind=EntryKind.BURDEN_USED,
+        text=f"Thug counted {hero.name}'s Burden {burden} in a declaration.",
+        character_id=hero.id,
+        hero=hero.name,
+        character_kind=CharacterKind.HERO,
+        burden=burden,
+    )
+    await env.storage.journal.add(env.guild_id, Origin(channel_id=env.harness.channel.id), [used])
+
+
 async def test_an_award_is_told_stored_and_journaled(bot_env: BotEnv) -> None:
     env = bot_env
     await make(env)
@@ -160,16 +174,7 @@ async def test_the_session_end_offers_tonights_awards_and_the_recap_shows_them(b
     assert late.ephemeral and "That session has ended: its awards are closed." in late.content
     assert await ledger(env, "Elend") == Advancements()
     await env.slash("/sheet damage amount:1 name:Elend", user="player2")
-    used = JournalEntry(
-        at=utc_now(),
-        kind=EntryKind.BURDEN_USED,
-        text="Thug counted Vin's Burden Reckless in a declaration.",
-        character_id=vin.id,
-        hero="Vin",
-        character_kind=CharacterKind.HERO,
-        burden="Reckless",
-    )
-    await env.storage.journal.add(env.guild_id, Origin(channel_id=env.harness.channel.id), [used])
+    await burden_gave_dice(env, vin, "Reckless")
     ended = await env.slash("/session end", user="narrator")
     recap = ended.messages[0]
     assert not recap["flags"] & EPHEMERAL and "Advancements" not in card_text(recap)

@@ -8,12 +8,10 @@ from typing import Any
 from rules.burdens import Severity
 from rules.character import CharacterKind, make_character
 from rules.character.advancement import Advancements
-from rules.journal import EntryKind, JournalEntry
 from storage import StoredCharacter
-from storage.places import Origin
-from storage.sql import utc_now
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
+from tests.bot.cogs.campaign.test_advancements import burden_gave_dice
 from tests.bot.cogs.sessions.test_sessions import EPHEMERAL
 
 VIN: dict[str, Any] = {
@@ -35,16 +33,7 @@ async def night(env: BotEnv, number: int, award: int, *, burden_used: bool) -> N
     vin = await sheet(env)
     await env.slash("/sheet damage amount:1 name:Vin", user="player1")
     if burden_used:
-        used = JournalEntry(
-            at=utc_now(),
-            kind=EntryKind.BURDEN_USED,
-            text="A thug counted Vin's Burden Lost an eye in a declaration.",
-            character_id=vin.id,
-            hero="Vin",
-            character_kind=CharacterKind.HERO,
-            burden="Lost an eye",
-        )
-        await env.storage.journal.add(env.guild_id, Origin(channel_id=env.harness.channel.id), [used])
+        await burden_gave_dice(env, vin, "Lost an eye")
     ended = await env.slash("/session end", user="narrator")
     [panel] = [m for m in ended.messages if m["flags"] & EPHEMERAL and "Tonight's awards" in m["content"]]
     preset = 1 if burden_used else 0
