@@ -1,7 +1,7 @@
 """A campaign across three nights through the real dispatch (docs/rulings.md §10.1): each
 session's end offers the awards with the Burden trigger filled in, a Long Breather opens one
 spend, a spend over a limit is refused and one within it applied once a Narrator approves, a
-Mortal Burden eased, a Stunt bought; the ledger adds up at the end."""
+Mortal Burden eased, a Stunt bought that then changes a roll; the ledger adds up at the end."""
 
 from typing import Any
 
@@ -20,7 +20,9 @@ VIN: dict[str, Any] = {
     "standings": {"resources": 4, "influence": 3, "spirit": 3},
     "burdens": [{"name": "Lost an eye", "severity": Severity.MORTAL}],
     "powers": [{"type": "allomancy", "name": "Pewter", "rating": 3}],
+    "allomancy": {"burning": ["Pewter"]},
 }
+LIFT = "/roll stat:Physique character:Vin task:strength"
 
 
 async def sheet(env: BotEnv) -> StoredCharacter:
@@ -75,9 +77,13 @@ async def test_three_nights_of_awards_and_spends(bot_env: BotEnv) -> None:
     await env.slash("/sheet breather kind:Long name:Vin", user="narrator")
     poor = await env.slash("/advancement spend name:Vin improvement:power|0", user="player1")
     assert poor.ephemeral and poor.content == "That costs 6; Vin holds 5 Advancements."
-    stunt = await approved(env, 'stunt|0 words:"Pewter drag"')
+    weak = await env.slash(LIFT, user="player1")
+    assert weak.message is not None and "Prodigious Strength" not in card_text(weak.message)
+    stunt = await approved(env, 'stunt|0 words:"Prodigious Strength"')
     assert "Vin spends 4 Advancements" in stunt
-    assert (await sheet(env)).character.powers[0].stunts == ("Pewter drag",)
+    assert (await sheet(env)).character.powers[0].stunts == ("Prodigious Strength",)
+    strong = await env.slash(LIFT, user="player1")
+    assert strong.message is not None and "Prodigious Strength 1" in card_text(strong.message)
     await night(env, 3, 1, burden_used=False)
 
     assert (await sheet(env)).character.advancements == Advancements(held=2, earned=12, spent=10)
