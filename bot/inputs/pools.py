@@ -4,16 +4,20 @@ A roll from a sheet starts at the named stat's rating (a Standing as lowered by 
 metal's as burning, flaring, spikes and impurity make it) and carries the sheet's defeat
 penalties and what its Powers add to a roll of that kind, each named (§9: Tin on the senses,
 Atium on every roll, what is being stored, a Savant's Nudges); a Standing roll also spends that
-Standing, and a tap its charges, which the command saves with the roll (§6, §9.4).
+Standing, and a tap its charges, which the command saves with the roll (§6, §9.4). A subplot
+the roll serves adds its stage's dice, named (§10.2): a Destiny to its own Hero's roll from the
+sheet, a Tragedy to the bare dice rolled against its Hero.
 """
 
 from dataclasses import dataclass
 
 from bot.errors import BotError
-from rules.character import Character
+from rules.campaign.subplots import engaged_dice, with_subplot
+from rules.character import Character, CharacterKind
 from rules.character.metals import Task
 from rules.character.names import Standing, StatKind
 from rules.character.stats import defeat_penalties, find_stat, rating_parts, spend_standing
+from rules.character.story import Subplot
 from rules.pool import Boon, Pool, build_pool
 from rules.powers.feruchemy import TapEffect, TapUse, tap, tap_effect
 from rules.powers.ledger import Move
@@ -44,6 +48,8 @@ class PoolRequest:
     burning_pewter: bool = False
     task: Task | None = None
     tap: TapRequest | None = None
+    subplot: Subplot | None = None
+    """The subplot the roll serves, the Narrator's call (docs/rulings.md §10.2)."""
 
     @property
     def from_sheet(self) -> bool:
@@ -72,8 +78,23 @@ class FormedPool:
     """What the Powers did that the pool does not show (Nudges, Outcome, dice lost past 10)."""
 
 
+def subplot_pool(pool: Pool, character: Character, subplot: Subplot) -> Pool:
+    """``pool`` with what ``character``'s ``subplot`` is worth at its stage; refused when it is
+    worth nothing, so the roller knows before the dice fall (docs/rulings.md §10.2)."""
+    if character.kind is CharacterKind.EXTRA:
+        raise BotError("Extras have no Destiny or Tragedy.")
+    if not engaged_dice(character, subplot):
+        stage = character.story.stage(subplot)
+        if (character.destiny if subplot is Subplot.DESTINY else character.tragedy) and stage.worth == 0:
+            state = subplot.stage_label(stage)
+            raise BotError(f"{character.name}'s {subplot.label} is {state}: it gives no dice now.")
+        raise BotError(f"{character.name} has no {subplot.label} written on the sheet.")
+    return with_subplot(pool, character, subplot)
+
+
 def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPool:
-    """Form the pool: from ``request.dice``, or from ``stored``'s sheet when a stat was named."""
+    """Form the pool: from ``request.dice``, or from ``stored``'s sheet when a stat was named
+    (with ``request.dice``, ``stored`` is only the Hero a Tragedy's dice are rolled against)."""
     modifiers = [("Modifier", request.modifier)] if request.modifier else []
 
     def form(
@@ -95,7 +116,14 @@ def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPoo
         if request.tap is not None or request.task is not None:
             raise BotError("A tap or a task reads a sheet: roll a `stat` instead of `dice`.")
         label = count_of(request.dice, "die")
-        return FormedPool(pool=form(request.dice, "Dice", []), extra=False, title=label, who=label)
+        pool = form(request.dice, "Dice", [])
+        if request.subplot is Subplot.DESTINY:
+            raise BotError("A Destiny helps its own Hero's roll: roll a `stat` from their sheet.")
+        if request.subplot is Subplot.TRAGEDY:
+            if stored is None:
+                raise BotError("Name the Hero whose Tragedy helps this roll with `character`.")
+            pool = subplot_pool(pool, stored.character, Subplot.TRAGEDY)
+        return FormedPool(pool=pool, extra=False, title=label, who=label)
     if stored is None:
         raise BotError("Say whose sheet to roll from.")
     character = stored.character
@@ -109,6 +137,13 @@ def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPoo
     tapped = tap_effect(character, asked.metal, asked.charges, asked.use) if asked else None
     powers = power_roll(character, ref, request.task, tapped, before=plain_pool.total)
     pool = form(rating, ref.label, [*penalties, *powers.modifiers], powers.boons)
+    if request.subplot is Subplot.TRAGEDY:
+        raise BotError(
+            "A Tragedy gives its dice to those against its Hero: roll their `dice` with `character` "
+            "naming the Hero."
+        )
+    if request.subplot is Subplot.DESTINY:
+        pool = subplot_pool(pool, character, Subplot.DESTINY)
     boons = [_boon_text(b) for b in powers.boons]
     spends = ref.standing if ref.kind is StatKind.STANDING else None
     return FormedPool(

@@ -7,10 +7,15 @@ number is allowed through ``/advancement award``), set at first to what the Burd
 earns; a choice is kept (``storage.advancements``, so a restart keeps the panel's choices). The
 button gives every award, each Hero's ledger and its journal entry saved in ONE transaction that
 also drops the choices, so a crash keeps all or nothing and the session's recap lists the awards.
+
+``/session end`` offers the same panel to the Narrator, privately, after the recap card
+(``bot.night_awards`` draws it for both): awards given from it are journaled at the session's
+close, so they belong to that session, and the table's recap card is edited to list them. Only
+the channel's latest session takes them: once another has started, the old panel is closed.
 """
 
+import logging
 import re
-from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -20,95 +25,39 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.campaign.ledger import ledger_entry
 from bot.errors import BotError, answer_error
-from bot.reach import origin_of
+from bot.night_awards import MENU_MAX, amount_of, heroes_present, panel_text, send_panel
+from bot.reach import origin_of, table_reach
 from bot.render.common import plain
+from bot.render.recap import recap_card
+from bot.replies import NO_PINGS
 from bot.served import guild_id_of, table_channel_of
-from rules.campaign.awards import REASONS, Proposal, propose
-from rules.character import CharacterKind
+from bot.workers.session_end import recap_of
 from rules.character.advancement import HOLD_MAX, award
 from rules.words import count_of
-from storage import StoredCharacter
-from storage.errors import NotFoundError
 from storage.journal import TableSession
 
-MENU_MAX = 6
-HEROES_A_PANEL = 4
-"""Menus one message holds beside its button row (Discord's five rows)."""
 CHOOSE = r"mab:awsel:(?P<session>\d+):(?P<hero>\d+)"
-GIVE = r"mab:awgive:(?P<session>\d+)"
+GIVE = r"mab:awgive:(?P<session>\d+)(?::(?P<recap>\d+))?"
 NO_SESSION = "No session is open in this channel: awards are given before `/session end`."
 NO_HEROES = "No Hero has taken part in this session yet: nothing to award."
+CLOSED = "That session has ended: its awards are closed."
+log = logging.getLogger(__name__)
 
 
 async def open_session(interaction: Interaction, expected: int | None = None) -> TableSession:
     (await caller(interaction)).require_narrator("give tonight's awards")
-    session = await interaction.client.storage.journal.open_in(
-        guild_id_of(interaction), table_channel_of(interaction)
-    )
-    if session is None or (expected is not None and session.id != expected):
-        raise BotError(NO_SESSION if expected is None else "That session has ended: its awards are closed.")
+    journal = interaction.client.storage.journal
+    guild_id, channel_id = guild_id_of(interaction), table_channel_of(interaction)
+    session = await journal.open_in(guild_id, channel_id)
+    if expected is None:
+        if session is None:
+            raise BotError(NO_SESSION)
+        return session
+    if session is None:  # just ended: the panel /session end offered
+        session = next(iter(await journal.sessions(guild_id, channel_id, limit=1)), None)
+    if session is None or session.id != expected:
+        raise BotError(CLOSED)
     return session
-
-
-async def heroes_present(
-    interaction: Interaction, session: TableSession
-) -> tuple[list[Proposal], dict[int, StoredCharacter]]:
-    """A proposal per Hero the night's journal names (who still exists), in name order."""
-    storage = interaction.client.storage
-    entries = await storage.journal.all_entries(session)
-    sheets: dict[int, StoredCharacter] = {}
-    for character_id in {e.character_id for e in entries if e.character_id is not None}:
-        try:
-            stored = await storage.characters.get(session.guild_id, character_id)
-        except NotFoundError:
-            continue
-        if stored.character.kind is CharacterKind.HERO:
-            sheets[stored.id] = stored
-    proposals = propose(entries, {i: s.name for i, s in sheets.items()})
-    return proposals, sheets
-
-
-def amount_of(proposal: Proposal, chosen: dict[int, int]) -> int:
-    return chosen.get(proposal.character_id, proposal.burden_points)
-
-
-def panel_text(proposals: Sequence[Proposal], chosen: dict[int, int]) -> str:
-    lines = ["**Tonight's awards** (1–3 is usual; `/advancement award` gives any number)"]
-    for p in proposals:
-        burdens = (
-            f" · Burden trigger {len(p.burdens)}: {', '.join(map(plain, p.burdens))}" if p.burdens else ""
-        )
-        noted = f" · noted: {'; '.join(map(plain, p.noted))}" if p.noted else ""
-        lines.append(f"• **{plain(p.name)}**: {amount_of(p, chosen)}{burdens}{noted}"[:300])
-    lines.append("-# Given for: " + ", ".join(REASONS) + ".")
-    return "\n".join(lines)
-
-
-def choose_menu(session: int, proposal: Proposal, amount: int) -> discord.ui.Select[Any]:
-    options = [
-        discord.SelectOption(label=f"{proposal.name[:60]}: {count_of(n, 'Advancement')}", value=str(n))
-        for n in range(MENU_MAX + 1)
-    ]
-    options[min(amount, MENU_MAX)].default = True
-    return discord.ui.Select(custom_id=f"mab:awsel:{session}:{proposal.character_id}", options=options)
-
-
-def panel_views(session: int, proposals: Sequence[Proposal], chosen: dict[int, int]) -> list[discord.ui.View]:
-    """A message's worth of menus per :data:`HEROES_A_PANEL` Heroes; the last holds the button."""
-    views: list[discord.ui.View] = []
-    for start in range(0, len(proposals), HEROES_A_PANEL):
-        view = discord.ui.View(timeout=None)
-        for p in proposals[start : start + HEROES_A_PANEL]:
-            view.add_item(choose_menu(session, p, amount_of(p, chosen)))
-        views.append(view)
-    views[-1].add_item(
-        discord.ui.Button(
-            label="Give these awards", style=discord.ButtonStyle.success, custom_id=f"mab:awgive:{session}"
-        )
-    )
-    for view in views:
-        view.stop()
-    return views
 
 
 async def show_panel(interaction: Interaction) -> None:
@@ -117,11 +66,7 @@ async def show_panel(interaction: Interaction) -> None:
     proposals, _ = await heroes_present(interaction, session)
     if not proposals:
         raise BotError(NO_HEROES)
-    chosen = await interaction.client.storage.advancements.proposed(session.id)
-    views = panel_views(session.id, proposals, chosen)
-    for index, view in enumerate(views):
-        text = panel_text(proposals, chosen) if index == 0 else "More Heroes:"
-        await replies.send(interaction, text, view=view, ephemeral=True)
+    await send_panel(interaction, session, proposals)
 
 
 async def choose(interaction: Interaction, session_id: int, hero: int, amount: int) -> None:
@@ -134,8 +79,9 @@ async def choose(interaction: Interaction, session_id: int, hero: int, amount: i
     await replies.edit(interaction, content=panel_text(proposals, chosen))
 
 
-async def give(interaction: Interaction, session_id: int) -> None:
-    """Every Hero's award, saved with its journal entry in one transaction; the table told."""
+async def give(interaction: Interaction, session_id: int, recap: int | None = None) -> None:
+    """Every Hero's award, saved with its journal entry in one transaction; the table told (and,
+    for a session already ended, its recap card ``recap`` shown again with them)."""
     session = await open_session(interaction, session_id)
     storage = interaction.client.storage
     proposals, sheets = await heroes_present(interaction, session)
@@ -156,6 +102,8 @@ async def give(interaction: Interaction, session_id: int) -> None:
             saved = await tx.characters.update(session.guild_id, stored, after)
             line = f"{stored.name} earns {count_of(amount, 'Advancement')} tonight ({p.reasons(amount)})."
             entry = ledger_entry(saved, after, line, amount)
+            if session.ended_at is not None:
+                entry = entry.model_copy(update={"at": session.ended_at})
             await tx.journal.add(session.guild_id, origin_of(interaction), [entry])
             told.append(plain(line))
             if given.lost:
@@ -165,6 +113,24 @@ async def give(interaction: Interaction, session_id: int) -> None:
     await replies.send(interaction, "\n".join(told))
     if lost:
         await replies.send(interaction, "\n".join(lost), ephemeral=True)
+    if session.ended_at is not None and recap is not None:
+        await show_recap_again(interaction, session, recap)
+
+
+async def show_recap_again(interaction: Interaction, session: TableSession, recap: int) -> None:
+    """The table's recap card of an ended session, edited to read as it does now (its awards)."""
+    storage = interaction.client.storage
+    row = await storage.outbox.get(recap)
+    if row is None or row.message_id is None or row.channel_id != session.channel_id:
+        return  # never shown (or pruned): /session recap reads the awards anyway
+    blocks, _ = await recap_of(storage, session, table_reach(session.channel_id))
+    channel = interaction.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+    try:
+        await channel.get_partial_message(row.message_id).edit(
+            view=recap_card(blocks), allowed_mentions=NO_PINGS
+        )
+    except discord.HTTPException as error:
+        log.warning("Could not show the awards on the recap card %s: %s", row.message_id, error)
 
 
 class ChooseAward(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CHOOSE):
@@ -191,18 +157,19 @@ class ChooseAward(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CHOOS
 class GiveAwards(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GIVE):
     """The panel's button: give every award now."""
 
-    def __init__(self, session: int) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"mab:awgive:{session}"))
-        self.session = session
+    def __init__(self, session: int, recap: int | None = None) -> None:
+        suffix = "" if recap is None else f":{recap}"
+        super().__init__(discord.ui.Button(custom_id=f"mab:awgive:{session}{suffix}"))
+        self.session, self.recap = session, recap
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> "GiveAwards":
-        return cls(int(match["session"]))
+        return cls(int(match["session"]), int(match["recap"]) if match["recap"] else None)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         try:
-            await give(interaction, self.session)
+            await give(interaction, self.session, self.recap)
         except Exception as error:
             await answer_error(interaction, error)

@@ -1,14 +1,17 @@
 """``/secret``: the Narrator's Secrets (docs/rulings.md §10.3).
 
 A Narrator keeps the server's list (a story Secret, or a rules one naming a metal it unlocks)
-and reveals one to a Hero or to the table. A reveal posts a card in the channel naming the
-Secret's title and whom it was told, with a **Read it** button: the words go privately to
-whoever may read them (a Narrator, the player of a Hero told it, anyone once told to the table),
-and to nobody else. Told to a Hero, the title joins the sheet's Secrets known, saved with the
-reveal and its journal entry in one transaction; the Narrator is offered an award.
+and reveals one to a Hero or to the table; an edit or a delete changes the sheets of the Heroes
+told it in the same transaction (a new title renamed there, a deleted Secret forgotten). A
+reveal posts a card in the channel naming the Secret's title and whom it was told, with a
+**Read it** button: the words go privately to whoever may read them (a Narrator, the player of
+a Hero told it, anyone once told to the table), and to nobody else. Told to a Hero, the title
+joins the sheet's Secrets known, saved with the reveal and its journal entry in one
+transaction; the Narrator is offered an award.
 """
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -26,9 +29,10 @@ from bot.render.common import plain
 from bot.served import guild_id_of
 from rules.campaign.secrets import SecretKind, make_secret, unlock_line
 from rules.character import CharacterKind
-from rules.character.story import learn
+from rules.character.story import Story, forget, learn
 from rules.journal import TEXT_MAX, EntryKind, JournalEntry
-from storage.errors import AlreadyExistsError
+from storage import Repositories
+from storage.errors import AlreadyExistsError, NotFoundError
 from storage.secrets import StoredSecret
 from storage.sql import utc_now
 
@@ -61,6 +65,20 @@ async def may_read(interaction: Interaction, stored: StoredSecret) -> bool:
     mine = [c.id for c in await storage.characters.list_by_guild(stored.guild_id, interaction.user.id)]
     readable = await storage.secrets.readable(stored.guild_id, mine)
     return any(s.id == stored.id for s in readable)
+
+
+async def retell(tx: Repositories, stored: StoredSecret, change: Callable[[Story], Story]) -> None:
+    """Each sheet of a Hero told ``stored``, its Secrets known changed by ``change``, on ``tx``."""
+    for reveal in await tx.secrets.reveals(stored.guild_id, stored.id):
+        if reveal.character_id is None:
+            continue
+        try:
+            hero = await tx.characters.get(stored.guild_id, reveal.character_id)
+        except NotFoundError:
+            continue  # deleted since: nothing to follow
+        after = hero.character.model_copy(update={"story": change(hero.character.story)})
+        if after != hero.character:
+            await tx.characters.update(stored.guild_id, hero, after)
 
 
 def read_button(secret_id: int) -> discord.ui.View:
@@ -117,6 +135,64 @@ class SecretCommands(
             raise BotError(str(error)) from error
         await replies.send(
             interaction, "Kept, for Narrators only until revealed:\n" + secret_text(stored), ephemeral=True
+        )
+
+    @app_commands.command(name="edit", description="Narrator: change a Secret's title, words, kind or metal")
+    @app_commands.describe(
+        title="The Secret",
+        new_title="Its new title (renamed on the sheets of Heroes told it)",
+        text="Its new words",
+        kind="story or rules",
+        metal="A rules Secret: the metal it unlocks",
+    )
+    @app_commands.autocomplete(title=secret_titles)
+    async def edit(
+        self,
+        interaction: Interaction,
+        title: Title,
+        new_title: Title | None = None,
+        text: Words | None = None,
+        kind: KindName | None = None,
+        metal: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        (await caller(interaction)).require_narrator("edit Secrets")
+        stored = await find_secret(interaction, title)
+        old = stored.secret
+        if new_title is None and text is None and kind is None and metal is None:
+            raise BotError("Say what to change: `new_title`, `text`, `kind` or `metal`.")
+        secret = make_secret(
+            new_title or old.title,
+            text or old.text,
+            SecretKind(kind) if kind else old.kind,
+            metal or old.unlock_metal,
+            old.unlock_type,
+        )
+        try:
+            async with self.bot.storage.transaction() as tx:
+                await tx.handled.claim(interaction.id)
+                saved = await tx.secrets.replace(stored, secret)
+                if secret.title != old.title:
+                    await retell(tx, stored, lambda story: learn(forget(story, old.title), secret.title))
+        except AlreadyExistsError as error:
+            raise BotError(str(error)) from error
+        await replies.send(interaction, "Changed:\n" + secret_text(saved), ephemeral=True)
+
+    @app_commands.command(
+        name="delete", description="Narrator: delete a Secret (forgotten on the sheets told it)"
+    )
+    @app_commands.describe(title="The Secret")
+    @app_commands.autocomplete(title=secret_titles)
+    async def delete(self, interaction: Interaction, title: Title) -> None:
+        (await caller(interaction)).require_narrator("delete Secrets")
+        stored = await find_secret(interaction, title)
+        async with self.bot.storage.transaction() as tx:
+            await tx.handled.claim(interaction.id)
+            await retell(tx, stored, lambda story: forget(story, stored.title))
+            await tx.secrets.delete(stored.guild_id, stored.id)
+        await replies.send(
+            interaction,
+            f"**{plain(stored.title)}** deleted, and taken off the Secrets known of the Heroes told it.",
+            ephemeral=True,
         )
 
     @app_commands.command(name="list", description="The Secrets you may read (a Narrator: every one)")

@@ -21,6 +21,7 @@ the full card goes where a ``/gmroll``'s does (``bot.hidden``, §7.1).
 """
 
 from dataclasses import dataclass
+from typing import Literal
 
 from discord import app_commands
 from discord.ext import commands
@@ -48,6 +49,7 @@ from bot.render.dice import ACTING_SIDE, OPPOSING_SIDE, contest_card, reading_ca
 from bot.served import guild_id_of, served_guild_id
 from rules.character.metals import Task
 from rules.character.stats import spend_standing
+from rules.character.story import Subplot
 from rules.contest import Side, decide
 from rules.journal import JournalEntry
 from rules.outcome import DEFAULT_DIFFICULTY
@@ -62,6 +64,7 @@ Modifier = app_commands.Range[int, -10, 10]
 TaskChoice = app_commands.Transform[Task, EnumChoice(Task, "task")]
 TapMetal = app_commands.Range[str, 1, 20]
 TapCharges = app_commands.Range[int, 1, 100]
+SubplotName = Literal["destiny", "tragedy"]
 
 ROLL_DESCRIPTIONS = {
     "dice": "Roll this many dice (0–20; above 10 gives free Nudges)",
@@ -78,6 +81,7 @@ ROLL_DESCRIPTIONS = {
     "tap": "Feruchemy: tap this metal's metalmind for the roll (declared before it)",
     "tap_charges": "Charges to tap (at most 10 × the rating; spent even on a failure)",
     "tap_for": "What the tap buys (default: the metal's effect)",
+    "subplot": "The roll serves a Destiny (its Hero's stat) or a Tragedy (dice against its Hero)",
 }
 
 
@@ -100,6 +104,7 @@ class Asked:
     label: str | None
     task: Task | None = None
     tap: TapRequest | None = None
+    subplot: Subplot | None = None
 
     @property
     def level(self) -> int:
@@ -115,6 +120,7 @@ class Asked:
             self.modifier or 0,
             task=self.task,
             tap=self.tap,
+            subplot=self.subplot,
         )
 
     def over(self, saved: SavedRoll) -> SavedRoll:
@@ -146,6 +152,7 @@ async def roll_saved(interaction: Interaction, asked: Asked, *, secret: bool) ->
         circumstances=asked.circumstances,
         task=asked.task,
         tap=asked.tap,
+        subplot=asked.subplot,
     )
 
 
@@ -180,6 +187,7 @@ class Dice(commands.Cog):
         tap: TapMetal | None = None,
         tap_charges: TapCharges | None = None,
         tap_for: TapUseChoice | None = None,
+        subplot: SubplotName | None = None,
     ) -> None:
         tapping = tap_request(tap, tap_charges, tap_for)
         asked = Asked(
@@ -195,6 +203,7 @@ class Dice(commands.Cog):
             label,
             task,
             tapping,
+            Subplot(subplot) if subplot else None,
         )
         if saved is not None:
             await roll_saved(interaction, asked, secret=False)
@@ -228,6 +237,7 @@ class Dice(commands.Cog):
         tap: TapMetal | None = None,
         tap_charges: TapCharges | None = None,
         tap_for: TapUseChoice | None = None,
+        subplot: SubplotName | None = None,
     ) -> None:
         tapping = tap_request(tap, tap_charges, tap_for)
         asked = Asked(
@@ -243,6 +253,7 @@ class Dice(commands.Cog):
             label,
             task,
             tapping,
+            Subplot(subplot) if subplot else None,
         )
         if saved is not None:
             await roll_saved(interaction, asked, secret=True)

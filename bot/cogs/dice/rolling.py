@@ -30,6 +30,7 @@ from bot.render.dice import reading_card
 from bot.served import channel_id_of, guild_id_of, served_guild_id
 from rules.character.metals import Task
 from rules.character.stats import standing_available
+from rules.character.story import Subplot
 from rules.roll import roll
 from rules.saved_roll import SavedRoll
 from rules.words import count_of
@@ -48,10 +49,14 @@ async def pool_for(
     """Load the sheet a request reads (the named one, else the active one) and form its pool.
 
     Rolling for a sheet needs control of it when ``acting``; the resisting side of a Contest
-    may be any sheet the caller may read (docs/rulings.md §7.1).
+    may be any sheet the caller may read (docs/rulings.md §7.1), as may the Hero whose Tragedy
+    helps bare dice rolled against them (§10.2).
     """
     stored = None
-    if request.from_sheet:
+    if not request.from_sheet and request.subplot is Subplot.TRAGEDY and character is not None:
+        stored = await named_or_active(interaction, character)
+        (await caller(interaction)).require_read(stored.character, stored.revealed)
+    elif request.from_sheet:
         stored = await named_or_active(interaction, character)
         who = await caller(interaction)
         if acting:
@@ -184,13 +189,22 @@ async def throw_saved(
     circumstances: int | None = None,
     task: Task | None = None,
     tap: TapRequest | None = None,
+    subplot: Subplot | None = None,
 ) -> None:
     """Roll ``saved`` from ``stored``'s sheet as it is now, with ``circumstances`` (a
     Narrator's, else the channel's) and any Power's ``task`` or ``tap`` declared with it, and
     answer: the path ``/roll stat:`` takes (§6.14)."""
     applied = await roll_circumstances(interaction, circumstances)
     request = PoolRequest(
-        None, saved.stat, saved.traits, saved.tool, applied.net, saved.modifier, task=task, tap=tap
+        None,
+        saved.stat,
+        saved.traits,
+        saved.tool,
+        applied.net,
+        saved.modifier,
+        task=task,
+        tap=tap,
+        subplot=subplot,
     )
     drawn = await throw(interaction, request, stored, saved.difficulty, label, secret=secret, applied=applied)
     await answer(interaction, drawn, secret=secret)

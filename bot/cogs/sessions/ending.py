@@ -18,6 +18,7 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.sessions.schedule import schedule_button
 from bot.errors import BotError, answers_errors
+from bot.night_awards import offer
 from bot.render.common import plain
 from bot.render.recap import recap_card
 from bot.served import guild_id_of, table_channel_of
@@ -108,7 +109,8 @@ async def end(interaction: Interaction, confirmed: int | None = None) -> None:
     """``/session end`` and its confirmation: warn first while a fight runs at the table, else
     close the session and queue the table's card in one transaction (``close_session``), then
     answer with that very card (as a request is shown): if the answer never lands, the outbox
-    posts it. ``confirmed``: the session the Narrator chose to end anyway."""
+    posts it; then, privately, tonight's awards for each Hero present (docs/rulings.md §10.1) and
+    the Narrator's full recap. ``confirmed``: the session the Narrator chose to end anyway."""
     (await caller(interaction)).require_narrator("end a session")
     storage = interaction.client.storage
     session = await storage.journal.open_in(guild_id_of(interaction), table_channel_of(interaction))
@@ -149,5 +151,6 @@ async def close(interaction: Interaction, session: TableSession, fights: list[Co
             outbox.answered(closed.row, message_id)
         else:
             outbox.unanswered(closed.row, refused=False)
+    await offer(interaction, closed.session, closed.row.id)
     view = recap_card(closed.recaps.full, schedule_button(closed.session.id))
     await replies.send(interaction, view=view, ephemeral=True)

@@ -27,6 +27,20 @@ async def ledger(env: BotEnv, name: str = "Vin") -> Advancements:
     return (await env.storage.characters.get_by_name(env.guild_id, name)).character.advancements
 
 
+async def burden_gave_dice(env: BotEnv, hero: StoredCharacter, burden: str) -> None:
+    """The journal's entry a declaration leaves when ``hero``'s ``burden`` gave someone dice."""
+    used = JournalEntry(
+        at=utc_now(),
+        kind=EntryKind.BURDEN_USED,
+        text=f"Thug counted {hero.name}'s Burden {burden} in a declaration.",
+        character_id=hero.id,
+        hero=hero.name,
+        character_kind=CharacterKind.HERO,
+        burden=burden,
+    )
+    await env.storage.journal.add(env.guild_id, Origin(channel_id=env.harness.channel.id), [used])
+
+
 async def test_an_award_is_told_stored_and_journaled(bot_env: BotEnv) -> None:
     env = bot_env
     await make(env)
@@ -145,3 +159,38 @@ async def test_a_failure_between_the_award_and_its_journal_entry_keeps_neither(
     again = await env.slash("/advancement award name:Vin amount:2")
     assert again.content == "Vin earns 2 Advancements. Now 2 held."
     assert await ledger(env) == Advancements(held=2, earned=2)
+
+
+async def test_the_session_end_offers_tonights_awards_and_the_recap_shows_them(bot_env: BotEnv) -> None:
+    env = bot_env
+    vin = await make(env)
+    await make(env, "Elend", owner="player2")
+    await env.slash("/session start", user="narrator")
+    await env.slash("/sheet damage amount:1 name:Elend", user="player2")
+    first = await env.slash("/session end", user="narrator")
+    [stale] = [m for m in first.messages if m["flags"] & EPHEMERAL and "Tonight's awards" in m["content"]]
+    await env.slash("/session start title:Second", user="narrator")
+    late = await env.harness.click("Give these awards", message=stale)
+    assert late.ephemeral and "That session has ended: its awards are closed." in late.content
+    assert await ledger(env, "Elend") == Advancements()
+    await env.slash("/sheet damage amount:1 name:Elend", user="player2")
+    await burden_gave_dice(env, vin, "Reckless")
+    ended = await env.slash("/session end", user="narrator")
+    recap = ended.messages[0]
+    assert not recap["flags"] & EPHEMERAL and "Advancements" not in card_text(recap)
+    offer = [m for m in ended.messages if m["flags"] & EPHEMERAL and "Tonight's awards" in m["content"]]
+    assert len(offer) == 1, "the Narrator is offered the night's awards, privately"
+    panel = offer[0]
+    assert "**Vin**: 1 · Burden trigger 1: Reckless" in panel["content"]
+    assert "**Elend**: 0" in panel["content"]
+    assert "Given for: schemes and goals pursued" in panel["content"]
+    elend = (await env.storage.characters.get_by_name(env.guild_id, "Elend")).id
+    await env.harness.select(f"mab:awsel:2:{elend}", ["Elend: 2 Advancements"], message=panel)
+    given = await env.harness.click("Give these awards", message=panel)
+    assert "Vin earns 1 Advancement tonight (the Burden Reckless gave dice)." in given.followups[0]["content"]
+    assert await ledger(env) == Advancements(held=1, earned=1)
+    assert await ledger(env, "Elend") == Advancements(held=2, earned=2)
+    shown = card_text(env.harness.fake.messages[int(recap["id"])])
+    assert "**Advancements**" in shown and "Elend earns 2 Advancements tonight" in shown
+    again = await env.slash("/session recap", user="player1")
+    assert "Vin earns 1 Advancement tonight" in card_text(again.messages[0])

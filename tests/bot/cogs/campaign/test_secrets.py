@@ -38,3 +38,30 @@ async def test_a_secret_revealed_to_one_hero_is_read_by_their_player_only(bot_en
     await env.slash('/secret reveal title:"The hideout"')
     table = await env.harness.click("Read it", user="player2")
     assert table.ephemeral and WORDS in table.content  # told to the table now
+
+
+async def test_a_secret_edited_and_deleted_follows_the_sheets_of_heroes_told(bot_env: BotEnv) -> None:
+    env = bot_env
+    vin = make_character(name="Vin", kind=CharacterKind.HERO, owner_id=env.user_id("player1"))
+    await env.storage.characters.create(env.guild_id, vin)
+    await env.slash(f'/secret add title:"The hideout" text:{WORDS}')
+    await env.slash('/secret add title:"The Well" text:Power')
+    await env.slash('/secret reveal title:"The hideout" hero:Vin')
+    player = await env.slash('/secret edit title:"The hideout" text:nope', user="player1")
+    assert player.ephemeral and "Only a Narrator" in player.content
+    taken = await env.slash('/secret edit title:"The hideout" new_title:"The Well"')
+    assert taken.ephemeral and "already" in taken.content
+    edited = await env.slash('/secret edit title:"The hideout" new_title:"The bakery" text:Q8-new-words')
+    assert edited.ephemeral and "**The bakery**" in edited.content and "Q8-new-words" in edited.content
+    stored = await env.storage.characters.get_by_name(env.guild_id, "Vin")
+    assert stored.character.story.secrets_known == ("The bakery",)
+    read = await env.harness.click("Read it", user="player1")
+    assert read.ephemeral and "Q8-new-words" in read.content and WORDS not in read.content
+    gone = await env.slash('/secret delete title:"The bakery"')
+    assert gone.ephemeral and "deleted" in gone.content
+    stored = await env.storage.characters.get_by_name(env.guild_id, "Vin")
+    assert stored.character.story.secrets_known == ()
+    listed = await env.slash("/secret list")
+    assert "The bakery" not in listed.content and "The Well" in listed.content
+    again = await env.slash('/secret delete title:"The bakery"')
+    assert again.ephemeral and "There is no Secret called The bakery" in again.content

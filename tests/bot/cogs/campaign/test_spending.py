@@ -5,6 +5,7 @@ checked again when made, approved by a Narrator unless the server trusts players
 from rules.burdens import Severity
 from rules.character import CharacterKind, make_character
 from rules.character.advancement import Advancements
+from rules.character.names import BASIC_METALS
 from storage import StoredCharacter
 from testbed.bot_env import BotEnv
 from tests.bot.cogs.sessions.test_sessions import journal_of
@@ -69,3 +70,28 @@ async def test_a_mortal_burden_eased_when_players_spend_alone(bot_env: BotEnv) -
     assert eased.content == "Vin spends 6 Advancements: Lost an eye eased from Mortal to Grave. Now 6 held."
     burdens = (await sheet(env)).character.burdens
     assert [(b.name, b.severity) for b in burdens] == [("Lost an eye", Severity.GRAVE)]
+
+
+async def test_a_rules_secret_unlocks_a_metal_that_a_mistborn_then_buys(bot_env: BotEnv) -> None:
+    env = bot_env
+    powers = [{"type": "allomancy", "name": m, "rating": 4} for m in BASIC_METALS]
+    character = make_character(name="Vin", owner_id=env.user_id("player1"), **(VIN | {"powers": powers}))
+    await env.storage.characters.create(env.guild_id, character)
+    await env.slash("/setup players-spend setting:on", user="narrator")
+    await env.slash("/advancement allow name:Vin", user="narrator")
+    await env.slash(
+        '/secret add title:"The eleventh metal" text:"Duralumin burns" kind:rules metal:Duralumin'
+    )
+    line = "/advancement spend name:Vin improvement:"
+    before = await env.harness.autocomplete(line, user="player1")
+    assert not any("Duralumin" in c["name"] for c in before.choices)
+    locked = await env.slash(line + "learn_metal|allomancy:Duralumin", user="player1")
+    assert locked.ephemeral and "not on offer for Vin now" in locked.content
+    await env.slash('/secret reveal title:"The eleventh metal" hero:Vin')
+    after = await env.harness.autocomplete(line + "Dura", user="player1")
+    assert [c["value"] for c in after.choices] == ["learn_metal|allomancy:Duralumin"]
+    bought = await env.slash(line + "learn_metal|allomancy:Duralumin", user="player1")
+    assert not bought.ephemeral and "Vin spends 6 Advancements" in bought.content
+    learnt = [p for p in (await sheet(env)).character.powers if p.name == "Duralumin"]
+    assert [(p.type.value, p.rating) for p in learnt] == [("allomancy", 4)]
+    assert (await sheet(env)).character.advancements == Advancements(held=6, earned=12, spent=6)
