@@ -235,6 +235,34 @@ def _who(
 _TOLD = (ev.DamageDealt, ev.Defeated, ev.BeatCaught, ev.RoundStarted, ev.ConflictEnded)
 
 
+def _charges_entry(
+    at: datetime,
+    conflict: Conflict,
+    event: ev.ChargesMoved,
+    sheets: Mapping[int, Character],
+    shown: bool,
+    conflict_id: int,
+) -> list[JournalEntry]:
+    """A Conflict move's charges, one METALS line; a hidden sheet's the Narrator's only (§9.9)."""
+    hero, kind = _who(conflict, sheets, event.participant)
+    line = moves_line(hero, event.moves)
+    if line is None:
+        return []
+    text = _clip(line)
+    return [
+        JournalEntry(
+            at=at,
+            kind=EntryKind.METALS,
+            text=text,
+            public=text if shown else None,
+            character_id=event.participant,
+            hero=hero,
+            character_kind=kind,
+            conflict_id=conflict_id,
+        )
+    ]
+
+
 def conflict_entries(
     at: datetime,
     conflict: Conflict,
@@ -248,6 +276,10 @@ def conflict_entries(
     public = visibility_of(conflict, sheets, revealed)
     entries: list[JournalEntry] = []
     for event in events:
+        if isinstance(event, ev.ChargesMoved):
+            entries += _charges_entry(
+                at, conflict, event, sheets, public.shows(event.participant), conflict_id
+            )
         if not isinstance(event, _TOLD):
             continue
         full, shown = event_line(conflict, event, FULL), event_line(conflict, event, public)
