@@ -204,7 +204,22 @@ def charges_moved(
 ) -> list[JournalEntry]:
     """Every charge a Power moved on ``stored``'s sheet, in one entry (docs/rulings.md §9.9);
     a hidden sheet's reserves are the Narrator's alone (§7.1)."""
-    line = moves_line(after.name, moves)
+    shown = not sheet_hidden(stored, after)
+    return _metals_entry(at, stored.id, after.name, after.kind, moves, shown=shown)
+
+
+def _metals_entry(
+    at: datetime,
+    character_id: int,
+    hero: str,
+    kind: CharacterKind | None,
+    moves: tuple[Move, ...],
+    *,
+    shown: bool,
+    conflict_id: int | None = None,
+) -> list[JournalEntry]:
+    """The moves of charges as one METALS line, for the table too when ``shown`` (§9.9)."""
+    line = moves_line(hero, moves)
     if line is None:
         return []
     text = _clip(line)
@@ -213,10 +228,11 @@ def charges_moved(
             at=at,
             kind=EntryKind.METALS,
             text=text,
-            public=None if sheet_hidden(stored, after) else text,
-            character_id=stored.id,
-            hero=after.name,
-            character_kind=after.kind,
+            public=text if shown else None,
+            character_id=character_id,
+            hero=hero,
+            character_kind=kind,
+            conflict_id=conflict_id,
         )
     ]
 
@@ -235,34 +251,6 @@ def _who(
 _TOLD = (ev.DamageDealt, ev.Defeated, ev.BeatCaught, ev.RoundStarted, ev.ConflictEnded)
 
 
-def _charges_entry(
-    at: datetime,
-    conflict: Conflict,
-    event: ev.ChargesMoved,
-    sheets: Mapping[int, Character],
-    shown: bool,
-    conflict_id: int,
-) -> list[JournalEntry]:
-    """A Conflict move's charges, one METALS line; a hidden sheet's the Narrator's only (§9.9)."""
-    hero, kind = _who(conflict, sheets, event.participant)
-    line = moves_line(hero, event.moves)
-    if line is None:
-        return []
-    text = _clip(line)
-    return [
-        JournalEntry(
-            at=at,
-            kind=EntryKind.METALS,
-            text=text,
-            public=text if shown else None,
-            character_id=event.participant,
-            hero=hero,
-            character_kind=kind,
-            conflict_id=conflict_id,
-        )
-    ]
-
-
 def conflict_entries(
     at: datetime,
     conflict: Conflict,
@@ -277,8 +265,15 @@ def conflict_entries(
     entries: list[JournalEntry] = []
     for event in events:
         if isinstance(event, ev.ChargesMoved):
-            entries += _charges_entry(
-                at, conflict, event, sheets, public.shows(event.participant), conflict_id
+            name, of_kind = _who(conflict, sheets, event.participant)
+            entries += _metals_entry(
+                at,
+                event.participant,
+                name,
+                of_kind,
+                event.moves,
+                shown=public.shows(event.participant),
+                conflict_id=conflict_id,
             )
         if not isinstance(event, _TOLD):
             continue
