@@ -204,7 +204,22 @@ def charges_moved(
 ) -> list[JournalEntry]:
     """Every charge a Power moved on ``stored``'s sheet, in one entry (docs/rulings.md §9.9);
     a hidden sheet's reserves are the Narrator's alone (§7.1)."""
-    line = moves_line(after.name, moves)
+    shown = not sheet_hidden(stored, after)
+    return _metals_entry(at, stored.id, after.name, after.kind, moves, shown=shown)
+
+
+def _metals_entry(
+    at: datetime,
+    character_id: int,
+    hero: str,
+    kind: CharacterKind | None,
+    moves: tuple[Move, ...],
+    *,
+    shown: bool,
+    conflict_id: int | None = None,
+) -> list[JournalEntry]:
+    """The moves of charges as one METALS line, for the table too when ``shown`` (§9.9)."""
+    line = moves_line(hero, moves)
     if line is None:
         return []
     text = _clip(line)
@@ -213,10 +228,11 @@ def charges_moved(
             at=at,
             kind=EntryKind.METALS,
             text=text,
-            public=None if sheet_hidden(stored, after) else text,
-            character_id=stored.id,
-            hero=after.name,
-            character_kind=after.kind,
+            public=text if shown else None,
+            character_id=character_id,
+            hero=hero,
+            character_kind=kind,
+            conflict_id=conflict_id,
         )
     ]
 
@@ -248,6 +264,17 @@ def conflict_entries(
     public = visibility_of(conflict, sheets, revealed)
     entries: list[JournalEntry] = []
     for event in events:
+        if isinstance(event, ev.ChargesMoved):
+            name, of_kind = _who(conflict, sheets, event.participant)
+            entries += _metals_entry(
+                at,
+                event.participant,
+                name,
+                of_kind,
+                event.moves,
+                shown=public.shows(event.participant),
+                conflict_id=conflict_id,
+            )
         if not isinstance(event, _TOLD):
             continue
         full, shown = event_line(conflict, event, FULL), event_line(conflict, event, public)

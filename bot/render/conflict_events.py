@@ -33,6 +33,7 @@ from bot.render.visibility import FULL, Visibility
 from rules.conflict import ActionKind, Conflict, EndReason, Event, Pile, Side, Waiting
 from rules.conflict import events as ev
 from rules.contest import Side as ContestSide
+from rules.powers.ledger import moves_line
 from rules.roll import Reading
 from rules.words import verb
 
@@ -288,10 +289,14 @@ def _roster_line(c: Conflict, event: Event, v: Visibility) -> str:
                     f"{does(c, pid, 'is')} surprised: {verb('declares', is_group(c, pid))} before the others"
                 )
             return f"{does(c, pid, 'is')} no longer surprised"
-        case ev.BurningChanged(participant=pid, metal=metal, burning=burning, health=health):
-            burns = "burns" if burning else "stops burning"
+        case ev.BurningChanged(participant=pid, metal=metal, burning=burning, health=health, flared=flared):
+            if not v.shows(pid):  # what a hidden sheet burns is the Narrator's (§7.1, §9.9)
+                return ""
+            burns = ("flares" if flared else "burns") if burning else "stops burning"
             extra = f" (Health now {health})" if metal == "Pewter" and v.shows(pid) else ""
             return f"{does(c, pid, burns)} {plain(metal)}{extra}"
+        case ev.ChargesMoved():
+            return _charges(c, event, v)
         case ev.ResolveStarted(order=order):
             return f"Everyone has declared. Resolve order: {order_text(c, order, view=v)}"
         case ev.DiceAdjusted(participant=pid, pile=pile, delta=delta, dice=count, reason=reason):
@@ -319,8 +324,17 @@ def _roster_line(c: Conflict, event: Event, v: Visibility) -> str:
     return "Something happened."
 
 
+def _charges(c: Conflict, e: ev.ChargesMoved, v: Visibility) -> str:
+    """The charges a Power moved; a hidden sheet's are the Narrator's (docs/rulings.md §9.9)."""
+    if not v.shows(e.participant):
+        return ""
+    line = moves_line(c.name_of(e.participant), e.moves)
+    return " ".join(plain(text) for text in (line, *e.notes) if text)
+
+
 def event_lines(
     conflict: Conflict, events: Sequence[Event], view: Visibility = FULL, faces: DiceFaces = PLAIN_FACES
 ) -> list[str]:
     """One line per event, leaving out the trailing ``Waiting`` (shown as the next step)."""
-    return [event_line(conflict, e, view, faces) for e in events if not isinstance(e, Waiting)]
+    lines = (event_line(conflict, e, view, faces) for e in events if not isinstance(e, Waiting))
+    return [line for line in lines if line]

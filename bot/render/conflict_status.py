@@ -142,18 +142,22 @@ def participant_line(
     "▶ **Thorrow** · burning Pewter · waiting · attack → **Carrow**" over
     "AD 12 · DD 0 · Health 14/14 · Rep 5/5 · Will 7/7 · 0 Burdens". A hidden participant's second
     row is its plain state instead of its numbers."""
-    who_row = _identity(conflict, participant, marked, limit)
+    who_row = _identity(conflict, participant, marked, limit, view.shows(participant.id))
     if not view.shows(participant.id):
         return who_row + "\n" + INDENT + view.state(participant.id)
     return who_row + "\n" + INDENT + wrap_row(_numbers(conflict, participant, sheet))
 
 
-def _identity(conflict: Conflict, participant: Participant, marked: bool, limit: int | None) -> str:
+def _identity(
+    conflict: Conflict, participant: Participant, marked: bool, limit: int | None, shown: bool
+) -> str:
+    """Who, and what they do; what a hidden participant burns or flares is the Narrator's, as
+    its sheet is (docs/rulings.md §7.1, §9.9)."""
     parts = [(MARK if marked else "") + bold(participant.name, limit)]
     if participant.surprised:
         parts.append("surprised")
-    if participant.burning:
-        parts.append("burning " + "+".join(plain(m) for m in participant.burning))
+    if shown:
+        parts += _metals(participant)
     parts.append(status_word(conflict, participant))
     doing = declared(
         conflict, participant, lambda target: aimed_at(conflict, target, limit), RESILIENCE_SHORT.__getitem__
@@ -161,6 +165,15 @@ def _identity(conflict: Conflict, participant: Participant, marked: bool, limit:
     if doing:
         parts.append(doing)
     return wrap_row(" · ".join(parts))
+
+
+def _metals(participant: Participant) -> list[str]:
+    """ "burning Pewter+Tin", "flaring Steel" (docs/rulings.md §9.2)."""
+    steady = [plain(m) for m in participant.burning if m not in participant.flared]
+    flared = [plain(m) for m in participant.burning if m in participant.flared]
+    return [
+        f"{verb} " + "+".join(metals) for verb, metals in (("burning", steady), ("flaring", flared)) if metals
+    ]
 
 
 def _numbers(conflict: Conflict, participant: Participant, sheet: Character | None) -> str:

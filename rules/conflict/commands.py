@@ -77,6 +77,17 @@ class Burn(BaseModel):
     participant: StrictInt
     metal: str
     burning: StrictBool = True
+    flared: StrictBool = False
+    """Flare it (+1 rating, 1 more charge each round), or let a flare down (docs/rulings.md §9.2)."""
+
+
+class Drink(BaseModel):
+    """Player: drink a vial the sheet carries, one a round; no roll (docs/rulings.md §9.2)."""
+
+    model_config = FROZEN
+    type: Literal["drink"] = "drink"
+    participant: StrictInt
+    vial: str
 
 
 class Declare(BaseModel):
@@ -230,6 +241,7 @@ Command = Annotated[
     | Reorder
     | SetSurprised
     | Burn
+    | Drink
     | Declare
     | AdjustDice
     | Act

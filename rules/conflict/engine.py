@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from rules.character import Character
-from rules.conflict import damage, declare, defend, resolve, roster, rounds
+from rules.conflict import damage, declare, defend, metals, resolve, roster, rounds
 from rules.conflict.commands import (
     Act,
     AdjustDice,
@@ -26,6 +26,7 @@ from rules.conflict.commands import (
     Command,
     Declare,
     Defend,
+    Drink,
     End,
     Join,
     Leave,
@@ -84,7 +85,9 @@ def _dispatch(conflict: Conflict, work: Work, command: Command) -> Conflict:
         case SetSurprised():
             return roster.set_surprised(conflict, work, command)
         case Burn():
-            return roster.burn(conflict, work, command)
+            return metals.burn(conflict, work, command)
+        case Drink():
+            return metals.drink(conflict, work, command)
         case AdjustDice():
             return roster.adjust_dice(conflict, work, command)
         case Declare():

@@ -17,6 +17,7 @@ from rules.conflict.specs import FROZEN, ActionKind, ActionSpec, ConflictType, S
 from rules.conflict.state import EndReason, Phase
 from rules.contest import ContestResult
 from rules.pool import Contribution
+from rules.powers.ledger import Move
 
 
 class Pile(StrEnum):
@@ -68,6 +69,19 @@ class BurningChanged(BaseModel):
     metal: str
     burning: bool
     health: int
+    flared: bool = False
+
+
+class ChargesMoved(BaseModel):
+    """Charges a Power moved in the Conflict (a burn's start, a flared round, Atium's round, a
+    vial drunk), the burns that ran dry, and notes for the table (docs/rulings.md §9.2, §9.9)."""
+
+    model_config = FROZEN
+    type: Literal["charges_moved"] = "charges_moved"
+    participant: int
+    moves: tuple[Move, ...] = ()
+    ended: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 class Declared(BaseModel):
@@ -336,6 +350,7 @@ Event = Annotated[
     | Reordered
     | SurpriseChanged
     | BurningChanged
+    | ChargesMoved
     | Declared
     | ResolveStarted
     | DiceAdjusted

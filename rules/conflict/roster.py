@@ -1,5 +1,5 @@
-"""Who is in the Conflict and how they stand: joining, leaving, surprise, tie order, burning
-metals, and the Narrator's dice adjustments (docs/rulings.md §4, §6).
+"""Who is in the Conflict and how they stand: joining, leaving, surprise, tie order, and the
+Narrator's dice adjustments (docs/rulings.md §4, §6); burning is ``rules.conflict.metals``.
 
 Rulings:
 
@@ -10,20 +10,15 @@ Rulings:
   while an attack involving them waits to be settled.
 * Surprise matters only for declaring, so it can be set only while declaring; it wears off
   when the round ends (the drop is got once, at the start).
-* Burning Pewter changes dice figured from then on and Health for damage from then on; dice
-  already declared stay as they were, as at the table.
 * A Narrator's adjustment applies to the pile the participant holds now: Action Dice before
   their turn, Defense Dice after it. It cannot take a pile below 0.
 """
 
 import itertools
 
-from rules.character import CharacterKind, PowerType, Resilience, resilience_current
-from rules.character.names import METALS, RESILIENCE_DEFEAT, canonical_metal
-from rules.conflict.commands import AdjustDice, Burn, Join, Leave, Reorder, SetSurprised
+from rules.character import CharacterKind, resilience_current
+from rules.conflict.commands import AdjustDice, Join, Leave, Reorder, SetSurprised
 from rules.conflict.events import (
-    BurningChanged,
-    Defeated,
     DiceAdjusted,
     Joined,
     Left,
@@ -31,12 +26,12 @@ from rules.conflict.events import (
     Reordered,
     SurpriseChanged,
 )
+from rules.conflict.metals import joined_burning
 from rules.conflict.order import declaration_key, declaration_order
 from rules.conflict.specs import LABEL_MAX, Side
 from rules.conflict.state import MAX_PARTICIPANTS, Conflict, Participant, Phase, RoundState, Status
 from rules.conflict.work import Work, check_count, clean_text, require_phase
 from rules.errors import RulesError
-from rules.naming import did_you_mean
 from rules.words import is_group, says
 
 MAX_ADJUST = 20
@@ -87,12 +82,13 @@ def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
     if late:
         participant = participant.model_copy(update={"round": RoundState(late=True)})
     work.emit(Joined(participant=participant.id, side=side, surprised=command.surprised, late=late))
-    return conflict.model_copy(
+    conflict = conflict.model_copy(
         update={
             "participants": (*conflict.participants, participant),
             "joined_count": conflict.joined_count + 1,
         }
     )
+    return joined_burning(conflict, work, participant.id)
 
 
 def place_passed(conflict: Conflict, newcomer: Participant) -> bool:
@@ -150,38 +146,6 @@ def set_surprised(conflict: Conflict, work: Work, command: SetSurprised) -> Conf
         )
     work.emit(SurpriseChanged(participant=participant.id, surprised=command.surprised))
     return conflict.with_participant(participant.model_copy(update={"surprised": command.surprised}))
-
-
-def burn(conflict: Conflict, work: Work, command: Burn) -> Conflict:
-    """Start or stop burning an Allomantic metal the sheet has (docs/rulings.md §6)."""
-    require_phase(conflict, Phase.GATHER, Phase.DECLARE, Phase.RESOLVE)
-    participant = conflict.participant(command.participant)
-    metal = canonical_metal(str(command.metal)[:40])
-    if metal is None:
-        typed = str(command.metal)[:40]
-        raise RulesError(f"'{typed}' is not a metal.{did_you_mean(typed, METALS)}")
-    sheet = work.sheet(participant)
-    if not any(p.type is PowerType.ALLOMANCY and p.name == metal for p in sheet.powers):
-        raise RulesError(
-            f"{participant.name} cannot burn {metal}: the sheet has no Allomantic {metal}. "
-            "Add the Power with /edit power-add first."
-        )
-    if (metal in participant.burning) == command.burning:
-        state, undo = ("already", "false to stop") if command.burning else ("not", "true to start")
-        raise RulesError(f"{participant.does('is')} {state} burning {metal}; set burning to {undo}.")
-    burning = (
-        (*participant.burning, metal)
-        if command.burning
-        else tuple(m for m in participant.burning if m != metal)
-    )
-    changed = participant.model_copy(update={"burning": tuple(sorted(burning))})
-    health = resilience_current(sheet, Resilience.HEALTH, changed.burning_pewter)
-    work.emit(BurningChanged(participant=participant.id, metal=metal, burning=command.burning, health=health))
-    if health == 0 and not participant.defeated and not participant.is_extra:
-        # docs/rulings.md §5.5, §5.8: the boost fades and Health is gone, so the fight is over for them.
-        changed = changed.model_copy(update={"defeated": True})
-        work.emit(Defeated(participant=participant.id, condition=RESILIENCE_DEFEAT[Resilience.HEALTH]))
-    return conflict.with_participant(changed)
 
 
 def adjust_dice(conflict: Conflict, work: Work, command: AdjustDice) -> Conflict:

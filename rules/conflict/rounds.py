@@ -11,6 +11,7 @@ Ruling: surprise lasts for the first round only; it is cleared when a round ends
 from rules.character import Resilience
 from rules.conflict.commands import Begin, End, NextRound
 from rules.conflict.events import ConflictEnded, RoundStarted, SummaryLine
+from rules.conflict.metals import pay_rounds
 from rules.conflict.order import declaration_order, round_complete, waiting
 from rules.conflict.specs import Side
 from rules.conflict.state import Conflict, EndReason, LogKind, Phase, RoundState
@@ -67,7 +68,7 @@ def next_round(conflict: Conflict, work: Work, command: NextRound) -> Conflict:
         }
     )
     work.emit(RoundStarted(round=conflict.round, dropped_action=dropped, stalemates=stalemates))
-    return conflict
+    return pay_rounds(conflict, work)
 
 
 def end(conflict: Conflict, work: Work, command: End) -> Conflict:

@@ -122,6 +122,7 @@ class RoundState(BaseModel):
     removed: NonNegativeInt = 0
     dropped: NonNegativeInt = 0
     defended: tuple[StrictInt, ...] = ()
+    drank: StrictBool = False
 
 
 class Participant(BaseModel):
@@ -144,6 +145,9 @@ class Participant(BaseModel):
     rank: NonNegativeInt
     surprised: StrictBool = False
     burning: tuple[str, ...] = ()
+    flared: tuple[str, ...] = ()
+    paid: tuple[str, ...] = ()
+    """Metals whose one charge for this Conflict is paid (docs/rulings.md §9.2)."""
     defeated: StrictBool = False
     size: StrictInt = 1
     members_left: NonNegativeInt = 1

@@ -37,6 +37,7 @@ from rules.conflict import (
     Conflict,
     ConflictType,
     Defend,
+    Drink,
     Pass,
     SpendNudges,
     Throw,
@@ -172,15 +173,28 @@ class TypedAction:
 
 @dataclass(frozen=True)
 class BurnMove:
-    """``/burn``: start or stop burning a metal."""
+    """``/burn``: start, flare or stop burning a metal (docs/rulings.md §9.2)."""
 
     metal: str
     burning: bool
     who: str | None = None
+    flare: bool = False
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         mover = pick(state, sheets, caller, self.who, "burn metals")
-        return Burn(participant=mover.id, metal=self.metal, burning=self.burning)
+        return Burn(participant=mover.id, metal=self.metal, burning=self.burning, flared=self.flare)
+
+
+@dataclass(frozen=True)
+class DrinkMove:
+    """``/drink``: drink a vial, one a round, no roll (docs/rulings.md §9.2)."""
+
+    vial: str
+    who: str | None = None
+
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = pick(state, sheets, caller, self.who, "drink vials")
+        return Drink(participant=mover.id, vial=self.vial)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The round's moves as short top-level commands: ``/declare``, ``/act``, ``/defend``, ``/nudges``,
-``/switch``, ``/pass`` and ``/burn`` — quick to type on a phone in the middle of a fight.
+``/switch``, ``/pass``, ``/burn`` and ``/drink`` — quick to type on a phone in the middle of a fight.
 
 Players send them for their own Heroes, Narrators for anyone; the ``who`` option picks the
 character when the caller speaks for several. The bot rolls every die: typed faces and
@@ -19,6 +19,7 @@ from bot.cogs.conflict.build import (
     ActOptions,
     BurnMove,
     DefenceOptions,
+    DrinkMove,
     NudgesMove,
     PassMove,
     TypedAction,
@@ -100,18 +101,31 @@ class ConflictMoves(commands.Cog):
         await on_nudges_sent(interaction)
         await on_declare_sent(interaction)
 
-    @app_commands.command(name="burn", description="Start or stop burning a metal (Pewter raises Physique)")
+    @app_commands.command(
+        name="burn", description="Start, flare or stop burning a metal (Pewter raises Physique)"
+    )
     @app_commands.describe(
-        metal="The metal", burning="Burning it (false to stop)", who=ACTION_DESCRIPTIONS["who"]
+        metal="The metal",
+        burning="Burning it (false to stop)",
+        flare="Flare it: +1 rating, 1 more charge a round (false lets a flare down)",
+        who=ACTION_DESCRIPTIONS["who"],
     )
     async def burn(
         self,
         interaction: Interaction,
         metal: str = "Pewter",
         burning: bool = True,
+        flare: bool = False,
         who: ParticipantName | None = None,
     ) -> None:
-        await run(interaction, BurnMove(metal, burning, who), title="Metals")
+        await run(interaction, BurnMove(metal, burning, who, flare), title="Metals")
+
+    @app_commands.command(
+        name="drink", description="Drink a vial: its charges join the reserves (one a round)"
+    )
+    @app_commands.describe(vial="The vial's name on the sheet", who=ACTION_DESCRIPTIONS["who"])
+    async def drink(self, interaction: Interaction, vial: str, who: ParticipantName | None = None) -> None:
+        await run(interaction, DrinkMove(vial, who), title="Metals")
 
     @app_commands.command(name="declare", description="Declare this round's action, in declaration order")
     @app_commands.describe(**ACTION_DESCRIPTIONS)

@@ -32,6 +32,7 @@ from rules.conflict import (
 from rules.conflict import events as ev
 from rules.contest import ContestResult, decide
 from rules.pool import Contribution, Pool, Source
+from rules.powers.ledger import Move, Store, Why
 from rules.roll import read
 from tests.bot.render.conflict_render_support import assert_fits, field
 from tests.rules.conflict.builders import Table
@@ -75,6 +76,19 @@ def minimal_events() -> dict[type, list[typing.Any]]:
         ev.BurningChanged: [
             ev.BurningChanged(participant=THORROW, metal="Pewter", burning=False, health=9),
             ev.BurningChanged(participant=KOEL, metal="Tin", burning=True, health=5),
+            ev.BurningChanged(participant=KOEL, metal="Tin", burning=True, health=5, flared=True),
+        ],
+        ev.ChargesMoved: [
+            ev.ChargesMoved(
+                participant=THORROW,
+                moves=(Move(metal="Pewter", store=Store.RESERVE, delta=-1, why=Why.FLARE),),
+                notes=("Thorrow's Pewter is too low to flare: it burns on, unflared.",),
+            ),
+            ev.ChargesMoved(
+                participant=KOEL,
+                moves=(Move(metal="Atium", store=Store.RESERVE, delta=-1, why=Why.BURN),),
+                ended=("Atium",),
+            ),
         ],
         ev.Declared: [
             ev.Declared(participant=THORROW, action=attack, pile=Pile.ACTION, dice=8, pool=pool, bonus=2),

@@ -83,7 +83,8 @@ async def test_a_round_through_storage_matches_the_pure_engine(storage: Storage)
     assert await current_conflict(storage, GUILD, CHANNEL) == steps[-1][0]
     assert await stored_sheets(storage) == steps[-1][1]
     carrow = await storage.characters.get(GUILD, CARROW)
-    assert carrow.character.damage.health == 5 and carrow.version == 2
+    # Two writes: burning Pewter (the sheet burns it too, docs/rulings.md §9.2), then the hit.
+    assert carrow.character.damage.health == 5 and carrow.version == 3
 
 
 async def test_damage_and_state_are_written_in_one_transaction(storage: Storage) -> None:
