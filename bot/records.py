@@ -21,6 +21,7 @@ from bot.render.conflict_events import event_line
 from bot.render.dice import faces_text
 from bot.render.visibility import FULL
 from bot.secrecy import is_secret, visibility_of
+from rules.campaign.burden_use import burden_use_entries
 from rules.character import Character, CharacterKind
 from rules.conflict import Conflict, Event
 from rules.conflict import events as ev
@@ -322,4 +323,5 @@ def conflict_entries(
                         conflict_id=conflict_id,
                     )
                 )
-    return entries
+    # The Burden trigger's evidence (§10.1): each Burden a declaration counted toward its dice.
+    return entries + burden_use_entries(at, conflict, events, conflict_id, sheets, shown=public.shows)
