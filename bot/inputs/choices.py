@@ -18,6 +18,7 @@ from bot.render.common import plain
 from rules.burdens import Severity
 from rules.character import Attribute, CharacterKind, Emphasis, PowerType, Resilience, Standing
 from rules.character.opposition import TEMPLATES, Opposition
+from rules.character.story import Subplot
 from rules.conflict import ActionKind, ConflictType, Side
 from rules.naming import did_you_mean
 
@@ -92,6 +93,7 @@ StandingChoice = app_commands.Transform[Standing, EnumChoice(Standing, "Standing
 ResilienceChoice = app_commands.Transform[Resilience, EnumChoice(Resilience, "Resilience")]
 SeverityChoice = app_commands.Transform[Severity, EnumChoice(Severity, "Burden severity")]
 KindChoice = app_commands.Transform[CharacterKind, EnumChoice(CharacterKind, "kind of character")]
+SubplotChoice = app_commands.Transform[Subplot, EnumChoice(Subplot, "subplot")]
 PowerTypeChoice = app_commands.Transform[PowerType, EnumChoice(PowerType, "type of Power")]
 EmphasisChoice = app_commands.Transform[Emphasis, EnumChoice(Emphasis, "strong, average or weak label")]
 OppositionChoice = app_commands.Transform[

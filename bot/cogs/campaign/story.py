@@ -18,7 +18,7 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter
-from bot.inputs.choices import EnumChoice
+from bot.inputs.choices import EnumChoice, SubplotChoice
 from bot.reach import origin_of
 from bot.render.common import plain
 from bot.secrecy import is_secret
@@ -30,7 +30,6 @@ from rules.journal import TEXT_MAX, EntryKind, JournalEntry
 from storage import StoredCharacter
 from storage.sql import utc_now
 
-SubplotName = app_commands.Transform[Subplot, EnumChoice(Subplot, "subplot")]
 StageName = app_commands.Transform[Stage, EnumChoice(Stage, "stage")]
 TrueText = app_commands.Range[str, 1, 300]
 
@@ -66,7 +65,7 @@ class StoryCommands(
     @app_commands.command(name="stage", description="Narrator: move a Destiny or Tragedy to a stage")
     @app_commands.describe(name="Whose subplot", subplot="Destiny or Tragedy", stage="Its new stage")
     async def stage(
-        self, interaction: Interaction, name: AnyCharacter, subplot: SubplotName, stage: StageName
+        self, interaction: Interaction, name: AnyCharacter, subplot: SubplotChoice, stage: StageName
     ) -> None:
         (await caller(interaction)).require_narrator("move a subplot on")
         which, where = subplot, stage

@@ -21,7 +21,6 @@ the full card goes where a ``/gmroll``'s does (``bot.hidden``, §7.1).
 """
 
 from dataclasses import dataclass
-from typing import Literal
 
 from discord import app_commands
 from discord.ext import commands
@@ -33,7 +32,7 @@ from bot.cogs.dice.rolling import answer, pool_for, roll_inputs, throw, throw_sa
 from bot.errors import BotError
 from bot.hidden import Drawn, is_hidden, show_roll
 from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, named_or_active
-from bot.inputs.choices import EnumChoice, Net
+from bot.inputs.choices import EnumChoice, Net, SubplotChoice
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances
 from bot.inputs.faces import Faces
@@ -64,7 +63,6 @@ Modifier = app_commands.Range[int, -10, 10]
 TaskChoice = app_commands.Transform[Task, EnumChoice(Task, "task")]
 TapMetal = app_commands.Range[str, 1, 20]
 TapCharges = app_commands.Range[int, 1, 100]
-SubplotName = Literal["destiny", "tragedy"]
 
 ROLL_DESCRIPTIONS = {
     "dice": "Roll this many dice (0–20; above 10 gives free Nudges)",
@@ -187,7 +185,7 @@ class Dice(commands.Cog):
         tap: TapMetal | None = None,
         tap_charges: TapCharges | None = None,
         tap_for: TapUseChoice | None = None,
-        subplot: SubplotName | None = None,
+        subplot: SubplotChoice | None = None,
     ) -> None:
         tapping = tap_request(tap, tap_charges, tap_for)
         asked = Asked(
@@ -203,7 +201,7 @@ class Dice(commands.Cog):
             label,
             task,
             tapping,
-            Subplot(subplot) if subplot else None,
+            subplot,
         )
         if saved is not None:
             await roll_saved(interaction, asked, secret=False)
@@ -237,7 +235,7 @@ class Dice(commands.Cog):
         tap: TapMetal | None = None,
         tap_charges: TapCharges | None = None,
         tap_for: TapUseChoice | None = None,
-        subplot: SubplotName | None = None,
+        subplot: SubplotChoice | None = None,
     ) -> None:
         tapping = tap_request(tap, tap_charges, tap_for)
         asked = Asked(
@@ -253,7 +251,7 @@ class Dice(commands.Cog):
             label,
             task,
             tapping,
-            Subplot(subplot) if subplot else None,
+            subplot,
         )
         if saved is not None:
             await roll_saved(interaction, asked, secret=True)
