@@ -22,7 +22,7 @@ THROW = r"mab:throw:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>type|bot)"
 THROW_FORM = r"mab:throwform:(?P<conflict>\d+):(?P<attack>\d+)"
 NARRATOR_VIEW = r"mab:board:(?P<conflict>\d+)"
 BEGIN = r"mab:begin:(?P<conflict>\d+)"
-NEXT_ROUND = r"mab:next:(?P<conflict>\d+)"
+NEXT_ROUND = r"mab:round:(?P<conflict>\d+)"
 HIDDEN_DICE = r"mab:hdice:(?P<conflict>\d+):(?P<who>\d+)"
 REMOVE_SELECT = r"mab:rmsel:(?P<conflict>\d+)"
 REMOVE = r"mab:rm:(?P<conflict>\d+):(?P<who>\d+)"
@@ -102,7 +102,7 @@ def begin_button(conflict: int) -> Button:
 
 def next_round_button(conflict: int) -> Button:
     return discord.ui.Button(
-        label="Next round", style=discord.ButtonStyle.success, custom_id=f"mab:next:{conflict}"
+        label="Next round", style=discord.ButtonStyle.success, custom_id=f"mab:round:{conflict}"
     )
 
 

@@ -177,7 +177,7 @@ FAMILIES = {
         "session",
     },
     "characters": {"character", "edit", "sheet", "burden", "say"},
-    "conflict": {"conflict", "burn", "declare", "act", "switch", "pass", "defend", "nudges"},
+    "conflict": {"conflict", "burn", "drink", "declare", "act", "switch", "pass", "defend", "nudges"},
     "powers and campaign": {"power", "rolls", "advancement", "story", "secret", "template"},
 }
 
