@@ -1,0 +1,91 @@
+"""Taking back a move with the **Undo** on its reply (issue 43, docs/rulings.md §4.24), through the
+real dispatch: the stored Conflict and sheets come back exactly as they were before the click,
+as a new version; after another move, or for anyone but the mover, it is refused privately."""
+
+from datetime import timedelta
+
+import pytest
+
+from bot.cogs.conflict import undo
+from fake_discord.payloads import JSON
+from fake_discord.records import InteractionRecord
+from testbed.bot_env import BotEnv, refused
+from tests.bot.cogs.conflict.prompts import FIGHT, labels, latest_ping
+
+Snapshot = tuple[str, int, dict[int, str]]
+
+
+async def snapshot(env: BotEnv) -> Snapshot:
+    """The stored Conflict's document and version, and every participant's stored sheet."""
+    stored, rows = await env.storage.conflicts.get_with_sheets(env.guild_id, env.world.guild.channels[0].id)
+    assert stored is not None
+    return (
+        stored.document,
+        stored.version,
+        {cid: row.character.model_dump_json() for cid, row in rows.items()},
+    )
+
+
+def with_undo(record: InteractionRecord) -> JSON:
+    """The move's reply: the message of the click that offers **Undo**."""
+    found = [m for m in record.messages if "Undo" in labels(m)]
+    assert found, (record.content, [labels(m) for m in record.messages])
+    return found[-1]
+
+
+async def act(env: BotEnv) -> tuple[Snapshot, InteractionRecord]:
+    await env.play(FIGHT)
+    await env.bot.conflicts.idle()
+    prompt = latest_ping(env, "player1")
+    dice = next(label for label in labels(prompt) if label.startswith("Act with"))
+    before = await snapshot(env)
+    acted = await env.harness.click(dice, message=prompt, user="player1")
+    assert not refused(acted), acted.content
+    return before, acted
+
+
+async def test_a_misclicked_act_is_taken_back_exactly(bot_env: BotEnv) -> None:
+    env = bot_env
+    before, acted = await act(env)
+    assert (await snapshot(env))[0] != before[0]  # the attack is rolled and waits for a defence
+    undone = await env.harness.click("Undo", message=with_undo(acted), user="player1")
+    assert not refused(undone), undone.content
+    assert "took back" in str(undone.messages)
+    document, version, sheets = await snapshot(env)
+    assert (document, sheets) == (before[0], before[2])
+    assert version == before[1] + 2  # a new version: prompts shown meanwhile are stale
+    assert "Act with" in str(latest_ping(env, "player1"))  # Vin is asked to act again
+    assert not env.harness.violations
+
+
+async def test_nobody_else_may_take_back_a_players_move(bot_env: BotEnv) -> None:
+    env = bot_env
+    _, acted = await act(env)
+    moved = await snapshot(env)
+    stranger = await env.harness.click("Undo", message=with_undo(acted), user="player2")
+    assert refused(stranger) and "Only the one who made that move" in stranger.content
+    assert await snapshot(env) == moved
+    assert not env.harness.violations
+
+
+async def test_undo_after_another_move_is_refused(bot_env: BotEnv) -> None:
+    env = bot_env
+    _, acted = await act(env)
+    defended = await env.slash("/defend dice:0", user="narrator")
+    assert not refused(defended), defended.content
+    moved = await snapshot(env)
+    late = await env.harness.click("Undo", message=with_undo(acted), user="player1")
+    assert refused(late) and "can no longer be taken back" in late.content
+    assert await snapshot(env) == moved
+    assert not env.harness.violations
+
+
+async def test_undo_after_the_window_is_refused(bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch) -> None:
+    env = bot_env
+    _, acted = await act(env)
+    moved = await snapshot(env)
+    monkeypatch.setattr(undo, "UNDO_WINDOW", timedelta(0))
+    late = await env.harness.click("Undo", message=with_undo(acted), user="player1")
+    assert refused(late) and "can no longer be taken back" in late.content
+    assert await snapshot(env) == moved
+    assert not env.harness.violations
