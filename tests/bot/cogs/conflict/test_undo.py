@@ -11,6 +11,7 @@ from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
 from testbed.bot_env import BotEnv, refused
 from tests.bot.cogs.conflict.prompts import FIGHT, labels, latest_ping
+from tests.bot.cogs.conflict.test_statement_budget import DUEL
 
 Snapshot = tuple[str, int, dict[int, str]]
 
@@ -88,4 +89,23 @@ async def test_undo_after_the_window_is_refused(bot_env: BotEnv, monkeypatch: py
     late = await env.harness.click("Undo", message=with_undo(acted), user="player1")
     assert refused(late) and "can no longer be taken back" in late.content
     assert await snapshot(env) == moved
+    assert not env.harness.violations
+
+
+async def test_a_narrator_takes_back_a_defence_and_the_wounded_sheet_comes_back(bot_env: BotEnv) -> None:
+    env = bot_env
+    for reply in await env.play(DUEL):
+        assert not refused(reply), reply.content
+    attack = await env.slash("/act dice:5 who:Thug")
+    assert not refused(attack) and attack.message is not None, attack.content
+    await env.bot.conflicts.idle()
+    before = await snapshot(env)
+    defended = await env.harness.click("Don't defend", message=attack.message, user="player1")
+    assert not refused(defended), defended.content
+    assert (await snapshot(env))[2] != before[2]  # the blow landed on Vin's sheet
+    undone = await env.harness.click("Undo", message=with_undo(defended), user="narrator")
+    assert not refused(undone), undone.content
+    assert "took back" in str(undone.messages)
+    document, version, sheets = await snapshot(env)
+    assert (document, sheets, version) == (before[0], before[2], before[1] + 2)
     assert not env.harness.violations
