@@ -68,6 +68,11 @@ UPSERT_FROM_JSON = (
 """The record as a data-modifying WITH beside ``apply_move`` (``storage.moves``): one statement."""
 
 
+FORGET = "DELETE FROM conflict_undo WHERE conflict_id = ?"
+FORGET_WITH = f"forgot AS ({FORGET})"
+"""A Conflict's record dropped with the move that ends it (``storage.moves``)."""
+
+
 def record_json(record: UndoRecord) -> str:
     return json.dumps(dict(zip(COLUMNS, record.params(), strict=True)), ensure_ascii=False)
 

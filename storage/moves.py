@@ -29,7 +29,7 @@ from rules.journal import JournalEntry
 from storage import sheet_format
 from storage.character_rows import StoredCharacter, taken
 from storage.characters import CharacterRepository, updated_sheets
-from storage.conflict_undo import UPSERT_FROM_JSON, UndoRecord, record_json, save
+from storage.conflict_undo import FORGET, FORGET_WITH, UPSERT_FROM_JSON, UndoRecord, record_json, save
 from storage.conflicts import ENDED, STALE, ConflictRepository, StoredConflict
 from storage.database import TransactionSession
 from storage.dialect import raised_message
@@ -172,6 +172,7 @@ class MoveRepository:
             saved: StoredConflict | None = None
             if move.document is None:
                 await conflicts.delete(move.guild_id, move.channel_id, move.stored)
+                await execute(writer, FORGET, (move.stored.id,))
             else:
                 saved = await conflicts.save(
                     move.guild_id,
@@ -265,15 +266,20 @@ async def _on_postgres(conn: Connection, move: MoveWrite) -> MoveWritten:
     return MoveWritten(saved, tuple(updated_sheets(move.guild_id, list(move.sheets), now)), messages)
 
 
-def _pg_statement(move: MoveWrite, now: datetime) -> tuple[str, tuple[str, ...]]:
-    """The move as ONE statement: ``apply_move``, with its journal entries and undo record beside it."""
-    parts, params = [], [move_document(move, now)]
+def _pg_statement(move: MoveWrite, now: datetime) -> tuple[str, tuple[object, ...]]:
+    """The move as ONE statement: ``apply_move``, with its journal entries and undo record beside
+    it (or, for a move that ends the Conflict, the record dropped)."""
+    parts: list[str] = []
+    params: list[object] = [move_document(move, now)]
     if move.journal:
         parts.append(LOGGED)
         params.append(entries_json(move.guild_id, move.origin, move.journal))
     if move.undo is not None:
         parts.append(UPSERT_FROM_JSON)
         params.append(record_json(move.undo))
+    if move.document is None:
+        parts.append(FORGET_WITH)
+        params.append(move.stored.id)
     if not parts:
         return APPLY_MOVE, tuple(params)
     return f"{MOVED}, {', '.join(parts)} SELECT ids FROM moved", tuple(params)

@@ -168,3 +168,13 @@ async def test_a_move_keeps_what_it_changed_for_an_undo_and_the_next_replaces_it
     with pytest.raises(StaleWriteError):
         await storage.moves.write(replace(stale, undo=a_record(stale.stored, stale.sheets[0][0], mover=9)))
     assert await storage.undo.get(first.stored.id) == newer
+
+
+async def test_a_move_that_ends_the_conflict_drops_its_record(storage: Storage) -> None:
+    await keep_hasting(storage, DECLARED)
+    same = lambda c, s: (c, s)  # noqa: E731
+    first = await move_from(storage, same)
+    await storage.moves.write(replace(first, undo=a_record(first.stored, first.sheets[0][0])))
+    ending = await move_from(storage, same)
+    await storage.moves.write(replace(ending, document=None))
+    assert await storage.undo.get(first.stored.id) is None
