@@ -105,7 +105,7 @@ async def take_back(
         entry = JournalEntry(
             at=utc_now(),
             kind=EntryKind.UNDONE,
-            text=f"Took back a move: {record.what}",
+            text=f"A move was taken back ({record.what})",
             conflict_id=stored.id,
         )
         participants = [p.id for p in state.participants]

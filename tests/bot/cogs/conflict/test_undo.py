@@ -9,6 +9,7 @@ import pytest
 from bot.cogs.conflict import undo
 from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
+from storage.sql import fetch_one
 from testbed.bot_env import BotEnv, refused
 from tests.bot.cogs.conflict.prompts import FIGHT, labels, latest_ping
 from tests.bot.cogs.conflict.test_statement_budget import DUEL
@@ -56,6 +57,8 @@ async def test_a_misclicked_act_is_taken_back_exactly(bot_env: BotEnv) -> None:
     assert (document, sheets) == (before[0], before[2])
     assert version == before[1] + 2  # a new version: prompts shown meanwhile are stale
     assert "Act with" in str(latest_ping(env, "player1"))  # Vin is asked to act again
+    last = await fetch_one(env.storage.database.reader, "SELECT kind FROM journal ORDER BY id DESC LIMIT 1")
+    assert last is not None and last["kind"] == "undone"
     assert not env.harness.violations
 
 
