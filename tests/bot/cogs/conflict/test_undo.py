@@ -62,37 +62,31 @@ async def test_a_misclicked_act_is_taken_back_exactly(bot_env: BotEnv) -> None:
     assert not env.harness.violations
 
 
-async def test_nobody_else_may_take_back_a_players_move(bot_env: BotEnv) -> None:
-    env = bot_env
-    _, acted = await act(env)
+async def assert_undo_refused(env: BotEnv, acted: InteractionRecord, user: str, words: str) -> None:
+    """``user``'s Undo on ``acted``'s reply is refused privately in ``words``, and changes nothing."""
     moved = await snapshot(env)
-    stranger = await env.harness.click("Undo", message=with_undo(acted), user="player2")
-    assert refused(stranger) and "Only the one who made that move" in stranger.content
+    late = await env.harness.click("Undo", message=with_undo(acted), user=user)
+    assert refused(late) and words in late.content, late.content
     assert await snapshot(env) == moved
     assert not env.harness.violations
+
+
+async def test_nobody_else_may_take_back_a_players_move(bot_env: BotEnv) -> None:
+    _, acted = await act(bot_env)
+    await assert_undo_refused(bot_env, acted, "player2", "Only the one who made that move")
 
 
 async def test_undo_after_another_move_is_refused(bot_env: BotEnv) -> None:
-    env = bot_env
-    _, acted = await act(env)
-    defended = await env.slash("/defend dice:0", user="narrator")
+    _, acted = await act(bot_env)
+    defended = await bot_env.slash("/defend dice:0", user="narrator")
     assert not refused(defended), defended.content
-    moved = await snapshot(env)
-    late = await env.harness.click("Undo", message=with_undo(acted), user="player1")
-    assert refused(late) and "can no longer be taken back" in late.content
-    assert await snapshot(env) == moved
-    assert not env.harness.violations
+    await assert_undo_refused(bot_env, acted, "player1", "can no longer be taken back")
 
 
 async def test_undo_after_the_window_is_refused(bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch) -> None:
-    env = bot_env
-    _, acted = await act(env)
-    moved = await snapshot(env)
+    _, acted = await act(bot_env)
     monkeypatch.setattr(undo, "UNDO_WINDOW", timedelta(0))
-    late = await env.harness.click("Undo", message=with_undo(acted), user="player1")
-    assert refused(late) and "can no longer be taken back" in late.content
-    assert await snapshot(env) == moved
-    assert not env.harness.violations
+    await assert_undo_refused(bot_env, acted, "player1", "can no longer be taken back")
 
 
 async def test_a_narrator_takes_back_a_defence_and_the_wounded_sheet_comes_back(bot_env: BotEnv) -> None:
