@@ -62,6 +62,8 @@ class EntryKind(StrEnum):
     """A Destiny or Tragedy moved on a stage, or was resolved (§10.2)."""
     SECRET = "secret"
     """A Secret revealed to a Hero or to the table (§10.3)."""
+    UNDONE = "undone"
+    """A Conflict move taken back by its mover (§4.24)."""
 
 
 class JournalEntry(BaseModel):

@@ -78,6 +78,7 @@ def build_recap(entries: Sequence[JournalEntry], viewer: Viewer) -> Recap:
             EntryKind.CONFLICT_ENDED,
             EntryKind.CONFLICT_RUNNING,
             EntryKind.DEFEATED,
+            EntryKind.UNDONE,
         ):
             conflicts.append(line)
         elif kind in _TALLIED and full and entry.hero:

@@ -29,6 +29,7 @@ from rules.journal import JournalEntry
 from storage import sheet_format
 from storage.character_rows import StoredCharacter, taken
 from storage.characters import CharacterRepository, updated_sheets
+from storage.conflict_undo import FORGET, FORGET_WITH, UPSERT_FROM_JSON, UndoRecord, record_json, save
 from storage.conflicts import ENDED, STALE, ConflictRepository, StoredConflict
 from storage.database import TransactionSession
 from storage.dialect import raised_message
@@ -45,17 +46,18 @@ from storage.session import Session
 from storage.sql import Connection, IntegrityError, execute, fetch_all, savepoint, to_text, utc_now
 
 APPLY_MOVE = "SELECT apply_move(?::jsonb)"
-APPLY_MOVE_JOURNALED = (
-    "WITH moved AS (SELECT apply_move(?::jsonb) AS ids),"
-    " logged AS (INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document,"
+MOVED = "WITH moved AS (SELECT apply_move(?::jsonb) AS ids)"
+LOGGED = (
+    "logged AS (INSERT INTO journal (guild_id, channel_id, at, kind, character_id, document,"
     " private_thread_id, actor_id)"
     " SELECT j.guild_id, j.channel_id, j.at, j.kind, j.character_id, j.document, j.private_thread_id,"
     " j.actor_id FROM jsonb_to_recordset(?::jsonb) AS j(guild_id bigint, channel_id bigint, at text,"
     " kind text, character_id bigint, document text, private_thread_id bigint, actor_id bigint) RETURNING 1)"
-    " SELECT ids FROM moved"
 )
+APPLY_MOVE_JOURNALED = f"{MOVED}, {LOGGED} SELECT ids FROM moved"
 """The move and its journal entries (``storage.journal``) in the same ONE statement: a data-modifying
-WITH runs whether or not it is read, and a check ``apply_move`` fails undoes both."""
+WITH runs whether or not it is read, and a check ``apply_move`` fails undoes both. Its record for
+an undo (``storage.conflict_undo``) rides the same way."""
 _ROLL_COLUMNS = [
     "guild_id",
     "user_id",
@@ -117,6 +119,9 @@ class MoveWrite:
     said: Origin | None = None
     """Where the move was made, as the journal files it (a Conflict's thread: its parent);
     None: the Conflict's channel, by nobody in particular."""
+    undo: UndoRecord | None = None
+    """What the move changed, as it was before, kept so its mover may take it back
+    (``storage.conflict_undo``); None: nothing to take back (the Conflict ended, or no mover)."""
 
     @property
     def answers_interaction(self) -> bool:
@@ -167,6 +172,7 @@ class MoveRepository:
             saved: StoredConflict | None = None
             if move.document is None:
                 await conflicts.delete(move.guild_id, move.channel_id, move.stored)
+                await execute(writer, FORGET, (move.stored.id,))
             else:
                 saved = await conflicts.save(
                     move.guild_id,
@@ -178,6 +184,8 @@ class MoveRepository:
                 move.guild_id, move.channel_id, move.stored.id, move.messages
             )
             await JournalRepository(tx).add(move.guild_id, move.origin, move.journal)
+            if move.undo is not None:
+                await save(writer, move.undo)
         return MoveWritten(saved, tuple(sheets), rows)
 
 
@@ -230,11 +238,7 @@ def move_document(move: MoveWrite, now: datetime) -> str:
 async def _on_postgres(conn: Connection, move: MoveWrite) -> MoveWritten:
     now = utc_now()
     try:
-        if move.journal:
-            journal = entries_json(move.guild_id, move.origin, move.journal)
-            rows = await fetch_all(conn, APPLY_MOVE_JOURNALED, (move_document(move, now), journal))
-        else:
-            rows = await fetch_all(conn, APPLY_MOVE, (move_document(move, now),))
+        rows = await fetch_all(conn, *_pg_statement(move, now))
     except IntegrityError as error:
         raise taken(", ".join(character.name for _, character in move.sheets)) from error
     except Exception as error:
@@ -260,6 +264,25 @@ async def _on_postgres(conn: Connection, move: MoveWrite) -> MoveWritten:
         for row_id, message in zip(ids, move.messages, strict=True)
     )
     return MoveWritten(saved, tuple(updated_sheets(move.guild_id, list(move.sheets), now)), messages)
+
+
+def _pg_statement(move: MoveWrite, now: datetime) -> tuple[str, tuple[object, ...]]:
+    """The move as ONE statement: ``apply_move``, with its journal entries and undo record beside
+    it (or, for a move that ends the Conflict, the record dropped)."""
+    parts: list[str] = []
+    params: list[object] = [move_document(move, now)]
+    if move.journal:
+        parts.append(LOGGED)
+        params.append(entries_json(move.guild_id, move.origin, move.journal))
+    if move.undo is not None:
+        parts.append(UPSERT_FROM_JSON)
+        params.append(record_json(move.undo))
+    if move.document is None:
+        parts.append(FORGET_WITH)
+        params.append(move.stored.id)
+    if not parts:
+        return APPLY_MOVE, tuple(params)
+    return f"{MOVED}, {', '.join(parts)} SELECT ids FROM moved", tuple(params)
 
 
 def _refused(error: Exception, move: MoveWrite) -> Exception | None:

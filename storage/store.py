@@ -15,6 +15,7 @@ from storage.active import ActiveCharacterRepository
 from storage.advancements import AdvancementRepository
 from storage.boards import BoardRepository
 from storage.characters import CharacterRepository
+from storage.conflict_undo import UndoRepository
 from storage.conflicts import ConflictRepository
 from storage.database import DEFAULT_DB_PATH, Database, TransactionSession
 from storage.drafts import DraftRepository
@@ -60,6 +61,7 @@ class Repositories:
         self.identify = IdentifyRepository(session)
         self.scenes = SceneRepository(session)
         self.moves = MoveRepository(session)
+        self.undo = UndoRepository(session)
         self.journal = JournalRepository(session)
         self.refused = RefusedChannelRepository(session)
         self.saved_rolls = SavedRollRepository(session)

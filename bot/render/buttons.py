@@ -207,6 +207,16 @@ def new_action_select(
     return target_select("mab:nsel", "New action: attack…", (conflict, round_number, who), targets)
 
 
+UNDO = r"mab:undo:(?P<conflict>\d+):(?P<version>\d+)"
+
+
+def undo_button(conflict: int, version: int) -> Button:
+    """Take back the move that wrote ``version`` of the Conflict (docs/rulings.md §4.24)."""
+    return discord.ui.Button(
+        label="Undo", style=discord.ButtonStyle.secondary, custom_id=f"mab:undo:{conflict}:{version}"
+    )
+
+
 def stopped(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
     """A view of ``items`` sent stopped (discord.py keeps nothing), or None when there are none."""
     if not items:

@@ -9,11 +9,12 @@ import pytest
 
 from storage import NotFoundError, Storage
 from storage.character_rows import StoredCharacter
+from storage.conflict_undo import SheetBefore, UndoRecord
 from storage.conflicts import StoredConflict
 from storage.errors import AlreadyHandledError, StaleWriteError
 from storage.moves import MoveWrite
 from storage.outbox import MessageKind, NewMessage
-from storage.sql import fetch_one
+from storage.sql import fetch_one, utc_now
 from tests.bot.cogs.conflict.moves.crash_conflict import GUILD
 from tests.bot.cogs.conflict.moves.test_pg_trips import a_roll
 from tests.bot.cogs.conflict.moves.test_transaction import DECLARED, keep_hasting
@@ -136,3 +137,44 @@ async def test_a_move_logs_each_of_its_rolls_in_order_and_counts_each(storage: S
     assert [roll.faces for roll in logged] == [(6, 4), (2,), (1, 6, 6)]
     stats = await storage.rolls.stats(GUILD, 7)
     assert (stats.rolls, stats.face_counts) == (3, (1, 1, 0, 1, 0, 3))
+
+
+def a_record(stored: StoredConflict, sheet: StoredCharacter, mover: int = 7) -> UndoRecord:
+    return UndoRecord(
+        conflict_id=stored.id,
+        version=stored.version + 1,
+        mover_id=mover,
+        made_at=utc_now().replace(microsecond=0),
+        what="Acted",
+        document=stored.document,
+        sheets=(SheetBefore(sheet.id, sheet.version + 1, sheet.character.model_dump_json()),),
+    )
+
+
+async def test_a_move_keeps_what_it_changed_for_an_undo_and_the_next_replaces_it(storage: Storage) -> None:
+    """The record rides in the move's one data operation (docs/rulings.md §4.24): kept with a
+    move, replaced by the next, and kept by none that is refused."""
+    await keep_hasting(storage, DECLARED)
+    same = lambda c, s: (c, s)  # noqa: E731
+    first = await move_from(storage, same)
+    record = a_record(first.stored, first.sheets[0][0])
+    await storage.moves.write(replace(first, undo=record))
+    assert await storage.undo.get(first.stored.id) == record
+    second = await move_from(storage, same)
+    newer = a_record(second.stored, second.sheets[0][0], mover=8)
+    await storage.moves.write(replace(second, undo=newer))
+    assert await storage.undo.get(first.stored.id) == newer
+    stale = await move_from(storage, CASES["the Conflict changed"][0])
+    with pytest.raises(StaleWriteError):
+        await storage.moves.write(replace(stale, undo=a_record(stale.stored, stale.sheets[0][0], mover=9)))
+    assert await storage.undo.get(first.stored.id) == newer
+
+
+async def test_a_move_that_ends_the_conflict_drops_its_record(storage: Storage) -> None:
+    await keep_hasting(storage, DECLARED)
+    same = lambda c, s: (c, s)  # noqa: E731
+    first = await move_from(storage, same)
+    await storage.moves.write(replace(first, undo=a_record(first.stored, first.sheets[0][0])))
+    ending = await move_from(storage, same)
+    await storage.moves.write(replace(ending, document=None))
+    assert await storage.undo.get(first.stored.id) is None

@@ -32,6 +32,7 @@ from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
 from bot.cogs.conflict.remove_buttons import RemoveButton, RemoveSelect
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
+from bot.cogs.conflict.undo_button import UndoButton
 from bot.inputs.choices import (
     ActionChoice,
     AttackKindChoice,
@@ -78,6 +79,7 @@ FORM_ITEMS = (
     RemoveSelect,
     RemoveButton,
     HiddenDiceButton,
+    UndoButton,
 )
 """Every button and menu of a prompt or board, registered while the cog is loaded."""
 

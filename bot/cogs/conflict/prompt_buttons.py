@@ -22,6 +22,7 @@ from bot.render.buttons import (
     react_traits_select,
     stopped,
     throw_button,
+    undo_button,
 )
 
 Items = list[discord.ui.Item[Any]]
@@ -66,3 +67,12 @@ def prompt_items(prompt: Prompt) -> Items:
     if prompt.narrator_view:
         items.append(narrator_view_button(conflict))
     return items
+
+
+def with_undo(view: discord.ui.View | None, conflict_id: int, version: int) -> discord.ui.View | None:
+    """A move's reply's buttons and its **Undo** (docs/rulings.md §4.24), when a row is free."""
+    items: Items = list(view.children) if view is not None else []
+    try:
+        return stopped([*items, undo_button(conflict_id, version)])
+    except ValueError:  # five rows full: the prompt's buttons matter more
+        return view

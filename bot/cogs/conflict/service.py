@@ -32,7 +32,7 @@ from pydantic import ValidationError
 from bot.access import Caller, keep_caller
 from bot.cogs.conflict.answers import Reply, asked_before, closing_summary, message, own_thread_parent
 from bot.cogs.conflict.move import Move
-from bot.cogs.conflict.prompt_buttons import prompt_view
+from bot.cogs.conflict.prompt_buttons import prompt_view, with_undo
 from bot.cogs.conflict.questions import question, turn_changed
 from bot.cogs.conflict.transaction import (
     ATTEMPTS,
@@ -129,6 +129,10 @@ class ConflictFlow:
                 reply = await self.compose(
                     guild_id, channel_id, prepared.applied, title=title, narrator=asking.narrator
                 )
+                if prepared.applied.stored is not None:  # the mover may take it back (§4.24)
+                    reply = replace(
+                        reply, view=with_undo(reply.view, fresh.stored.id, fresh.stored.version + 1)
+                    )
                 try:
                     applied = await write_once(
                         repos,
@@ -137,12 +141,14 @@ class ConflictFlow:
                         rolls=conflict_rolls(guild_id, prepared.applied, said),
                         interaction_id=None if careful else interaction.id,
                         said=said,
+                        mover=asking.user_id,
+                        what=title,
                     )
                     break
                 except STALE:  # another move, or a sheet's edit, came in between: redo it after them
                     if careful:
                         raise
-        return self._saved(reply, applied)
+        return self.saved(reply, applied)
 
     async def start(
         self,
@@ -162,9 +168,9 @@ class ConflictFlow:
             )
             reply = await self.compose(guild_id, channel_id, begun, title="A Conflict begins")
             rows = await tx.outbox.add(guild_id, channel_id, begun.conflict_id, outcome_rows(reply, answered))
-        return self._saved(reply, begun.model_copy(update={"messages": rows}))
+        return self.saved(reply, begun.model_copy(update={"messages": rows}))
 
-    def _saved(self, reply: Reply, applied: Applied) -> Reply:
+    def saved(self, reply: Reply, applied: Applied) -> Reply:
         """The reply with its saved move; its outbox rows are this process's to answer now."""
         self.outbox.replying(applied.messages)
         crash_point("after-commit")

@@ -58,6 +58,7 @@ from rules.errors import RulesError
 from storage.character_rows import StoredCharacter
 from storage.conflict_documents import DOCUMENTS, load_stored
 from storage.conflict_moves import Applied, Loaded, load_locked
+from storage.conflict_undo import SheetBefore, UndoRecord
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError, StaleWriteError
 from storage.moves import MoveWrite
@@ -174,6 +175,8 @@ async def write_once(
     rolls: Sequence[RollRecord] = (),
     interaction_id: int | None = None,
     said: Origin | None = None,
+    mover: int | None = None,
+    what: str = "",
 ) -> Applied:
     """The move's writes as ONE data operation (``storage.moves``), alone or inside the careful
     attempt's transaction, and the :class:`Applied` with what was written.
@@ -182,11 +185,29 @@ async def write_once(
     since changed raises :class:`~storage.errors.StaleWriteError` (or NotFoundError, once
     ended) and nothing of it is kept; the claim of ``interaction_id`` goes first, so a replayed
     interaction is what is reported. On PostgreSQL it is one statement (``apply_move``), which
-    holds the Conflict's row and its sheets first."""
+    holds the Conflict's row and its sheets first. ``mover`` (with the move's title ``what``) may
+    take it back: what it changed is kept as it was before (``storage.conflict_undo``)."""
     fresh, transition, applied = prepared.fresh, prepared.transition, prepared.applied
     stored = fresh.stored
     ended = transition.state.phase is Phase.ENDED
     document = None if ended else dump_conflict(transition.state)
+    changed = sorted(transition.changed_sheets.items())
+    undo = None
+    if mover is not None and document is not None:
+        undo = UndoRecord(
+            conflict_id=stored.id,
+            version=stored.version + 1,
+            mover_id=mover,
+            made_at=utc_now(),
+            what=what,
+            document=stored.document,
+            sheets=tuple(
+                SheetBefore(
+                    cid, prepared.rows[cid].version + 1, prepared.rows[cid].character.model_dump_json()
+                )
+                for cid, _ in changed
+            ),
+        )
     write = MoveWrite(
         guild_id=stored.guild_id,
         channel_id=stored.channel_id,
@@ -194,7 +215,7 @@ async def write_once(
         document=document,
         participants=[p.id for p in transition.state.participants],
         participants_changed=_ids(transition.state) != _ids(fresh.state),
-        sheets=[(prepared.rows[cid], sheet) for cid, sheet in sorted(transition.changed_sheets.items())],
+        sheets=[(prepared.rows[cid], sheet) for cid, sheet in changed],
         rolls=tuple(rolls),
         messages=tuple(messages),
         journal=conflict_entries(
@@ -202,6 +223,7 @@ async def write_once(
         ),
         interaction_id=interaction_id,
         said=said,
+        undo=undo,
     )
     written = await repos.moves.write(write)
     if document is not None:

@@ -92,6 +92,16 @@ CREATE TABLE conflict_participants (
 
 CREATE INDEX conflict_participants_by_channel ON conflict_participants (guild_id, channel_id);
 
+CREATE TABLE conflict_undo (
+    conflict_id INTEGER PRIMARY KEY,
+    version     INTEGER NOT NULL,
+    mover_id    INTEGER NOT NULL,
+    made_at     TEXT    NOT NULL,
+    what        TEXT    NOT NULL,
+    document    TEXT    NOT NULL,
+    sheets      TEXT    NOT NULL
+);
+
 CREATE TABLE conflicts (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id    INTEGER NOT NULL,

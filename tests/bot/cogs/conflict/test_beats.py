@@ -33,7 +33,7 @@ async def test_a_caught_beats_ping_offers_what_the_dice_left_allow(bot_env: BotE
     text = str(ping.get("content", ""))
     assert "takes the Beat's extra action now" in text and "Thug is out of the fight" in text, text
     assert "Action Dice" not in text
-    assert labels(ping) == ["Not act", "New action…"]
+    assert labels(ping) == ["Not act", "New action…", "Undo"]  # Undo: the move's, §4.24
 
 
 async def test_a_beat_whose_blow_felled_its_target_is_a_new_action_by_buttons(bot_env: BotEnv) -> None:
@@ -49,7 +49,7 @@ async def test_a_beat_whose_blow_felled_its_target_is_a_new_action_by_buttons(bo
     again = latest_ping(env, "player1")
     assert "with the 2 dice left" in str(again.get("content", "")), again.get("content")
     burden = "If this defeats them: leave a Burden…"
-    assert labels(again) == ["Act with 2", "Not act", "New action…", burden]
+    assert labels(again) == ["Act with 2", "Not act", "New action…", "Undo", burden]
     acted = await env.harness.click("Act with 2", message=again, user="player1")
     assert not refused(acted), acted.content
     assert "takes the extra action and attacks **Lookout**" in acted.text, acted.text

@@ -147,7 +147,7 @@ async def test_thorrow_trips_carrow_and_wounds_him(declared: BotEnv) -> None:
     # count, so its buttons do not tell the table he holds 9, and his dice or a Narrator view
     # to a Narrator alone.
     defend = ["Don't defend", *[f"Defend with {n}" for n in range(2, 11)]]
-    assert labels == [*defend, "Its dice (Narrator)", "Narrator view"]
+    assert labels == [*defend, "Its dice (Narrator)", "Narrator view", "Undo"]  # Undo: §4.24
     assert "9 Action Dice" not in act.content and "Physique" not in act.embeds[0]["description"]
 
     conflict = await state(env)

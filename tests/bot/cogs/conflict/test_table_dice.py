@@ -38,7 +38,7 @@ async def defence_set(env: BotEnv) -> JSON:
     await env.bot.conflicts.idle()
     asked = latest_ping(env, "player1")
     assert "Vin** rolls 5 dice at the table now" in str(asked["content"]), asked["content"]
-    assert labels(asked) == ["Type my dice…", "Let the bot roll"]
+    assert labels(asked) == ["Type my dice…", "Let the bot roll", "Undo"]  # Undo: the move's, §4.24
     return copy.deepcopy(asked)  # as first shown, buttons and all
 
 

@@ -179,7 +179,7 @@ async def test_a_character_who_switched_this_round_is_not_offered_a_new_action(b
     asked = table_prompt(env, "player1")
     assert "**Vin** acts now" in str(asked["content"]), asked["content"]
     assert "/switch" not in str(asked["content"]), asked["content"]
-    assert labels(asked) == ["Act with 2", "Act with 3", "Not act"], labels(asked)
+    assert labels(asked) == ["Act with 2", "Act with 3", "Not act", "Undo"], labels(asked)
     board = await board_message(env)
     assert "New action…" not in labels(board)
     assert "Next: Act: **Vin** (3 Action Dice) — `/act` (or `/pass`)" in card_text(board), card_text(board)
