@@ -48,7 +48,7 @@ from rules.errors import RulesError
 from rules.naming import name_key
 from rules.outcome import check_difficulty
 from rules.pool import MAX_BURDENS, Pool, build_pool
-from rules.powers.pushes import push_bonus, pusher
+from rules.powers.pushes import Deflection, push_bonus, pusher
 from rules.words import is_group, says
 
 WEAPON_MAX = lim.WEAPON_MAX
@@ -212,10 +212,18 @@ def figure_pool(
 
 
 def grant_pool(
-    conflict: Conflict, work: Work, target: Participant, action: ActionSpec, reaction: Defend
+    conflict: Conflict,
+    work: Work,
+    target: Participant,
+    action: ActionSpec,
+    reaction: Defend,
+    deflecting: Deflection | None = None,
 ) -> Pool:
     """Defense Dice for someone attacked while busy (docs/rulings.md §4.11):
-    the kind of the attack picks the Attribute, whatever Resilience it aims at."""
+    the kind of the attack picks the Attribute, whatever Resilience it aims at; a deflection
+    rolls the metal instead (§9.3)."""
+    if deflecting is not None:
+        return _adjusted_pool(deflecting.rating, deflecting.metal, [], reaction)
     attribute = DEFENCE_ATTRIBUTE[kind_of(conflict, action)]
     rating, label, modifiers = _rating(work, target, attribute.value)
     return _adjusted_pool(rating, label, modifiers, reaction)

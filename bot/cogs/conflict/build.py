@@ -293,6 +293,8 @@ class DefenceOptions:
     attacker_faces: tuple[int, ...] | None = None
     table_dice: bool = False
     """The server lets players type faces from dice rolled at the table."""
+    deflect: bool = False
+    """Deflect a metal attack with Steel or Iron (docs/rulings.md §9.3)."""
     waited: Mapping[int, float] = field(default_factory=dict)
     """Seconds since each pending defence was asked, by attack id (``DefenceGrace.waits``)."""
     grace: float = DEFEND_GRACE
@@ -328,6 +330,7 @@ class DefenceOptions:
             traits_against=max(0, -self.traits),
             tool=self.tool,
             circumstances=self.circumstances or 0,
+            deflect=self.deflect,
         )
 
 

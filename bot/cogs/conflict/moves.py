@@ -277,6 +277,7 @@ class ConflictMoves(commands.Cog):
         circumstances="Narrators, reacting while busy: Circumstances (−1/0/+1)",
         faces="Dice you rolled at the table for this defence (if the server allows table dice)",
         attacker_faces="The attacker's table dice: only from whoever rolls for the attacker (the Narrator)",
+        deflect="Steel or Iron burners: deflect a metal attack (a push, a metal projectile) with the metal",
     )
     async def defend(
         self,
@@ -287,6 +288,7 @@ class ConflictMoves(commands.Cog):
         circumstances: Net | None = None,
         faces: Faces | None = None,
         attacker_faces: Faces | None = None,
+        deflect: bool = False,
     ) -> None:
         options = DefenceOptions(
             dice=dice,
@@ -295,6 +297,7 @@ class ConflictMoves(commands.Cog):
             circumstances=circumstances,
             faces=faces,
             attacker_faces=attacker_faces,
+            deflect=deflect,
             table_dice=(faces is not None or attacker_faces is not None)
             and await allows_table_dice(interaction),
             waited=await self.bot.conflicts.grace.waits(interaction, None),

@@ -4,8 +4,8 @@ from typing import Any
 
 import pytest
 
-from rules.character import Character
-from rules.conflict import ActionKind, ActionSpec, Burn, ConflictType, Declare, SpendNudges
+from rules.character import Character, make_character
+from rules.conflict import Act, ActionKind, ActionSpec, Burn, ConflictType, Declare, Defend, SpendNudges
 from rules.powers.pushes import ObjectSize
 from tests.rules.conflict.builders import (
     BRUTE,
@@ -87,3 +87,46 @@ def test_only_an_attack_pushes(kind: ActionKind) -> None:
     table.refuse(
         Declare(participant=VIN, action=action, dice=dice), "takes no pushed object|Only an attack pushes"
     )
+
+
+def lurcher_table(brute: Declare | None = None) -> Table:
+    """Vin burns Steel; the Brute is a Lurcher (Iron 4, Improved Redirection) burning Iron."""
+    table = Table.start(pick(VIN, THUG, BRUTE))
+    brute_sheet = table.sheets[BRUTE]
+    iron = {"type": "allomancy", "name": "Iron", "rating": 4, "stunts": ["Improved Redirection"]}
+    lurcher = make_character(**{**brute_sheet.model_dump(exclude={"id"}), "powers": [iron]})
+    table.sheets[BRUTE] = lurcher
+    table.do(Burn(participant=VIN, metal="Steel"), Burn(participant=BRUTE, metal="Iron"))
+    table.do(declare_nothing(THUG), brute or declare_defence(BRUTE))
+    return table
+
+
+def test_a_lurcher_deflects_a_push_with_improved_redirections_die() -> None:
+    """§9.3: an ordinary defence from the pile; §9.7: Improved Redirection's die rolls with it."""
+    table = lurcher_table()
+    table.do(declare_attack(VIN, BRUTE, stat="Steel", push=ObjectSize.SMALL), Act(participant=VIN, pool=5))
+    events = table.do(Defend(participant=BRUTE, dice=2, deflect=True))
+    (defended,) = of_type(events, "defended")
+    assert (defended.deflected, defended.redirection, defended.left) == ("Iron", 1, 4)
+    (resolved,) = of_type(events, "resolved")
+    assert len(resolved.contest.opposing.faces) == 3
+
+
+def test_a_busy_lurcher_deflects_with_iron_not_physique() -> None:
+    table = lurcher_table(declare_nothing(BRUTE))
+    table.do(declare_attack(VIN, BRUTE, stat="Steel", metal=True), Act(participant=VIN, pool=5))
+    events = table.do(Defend(participant=BRUTE, dice=2, deflect=True))
+    (granted,) = of_type(events, "defence_granted")
+    assert granted.dice == 4 and granted.pool[0].label == "Iron"
+
+
+def test_only_a_metal_attack_is_deflected() -> None:
+    table = lurcher_table()
+    table.do(declare_attack(VIN, BRUTE), Act(participant=VIN, pool=4))  # her Dagger, in her hand
+    table.refuse(Defend(participant=BRUTE, dice=2, deflect=True), "Only a metal attack")
+
+
+def test_only_a_steel_or_iron_burner_deflects() -> None:
+    table = lurcher_table(declare_attack(BRUTE, THUG, metal=True))
+    table.do(declare_nothing(VIN), Act(participant=BRUTE, pool=4))
+    table.refuse(Defend(participant=THUG, dice=2, deflect=True), "Only a Steel or Iron burner deflects")

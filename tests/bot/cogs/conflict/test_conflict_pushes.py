@@ -64,3 +64,48 @@ async def test_only_a_steel_or_iron_burner_pushes(bot_env: BotEnv) -> None:
     unlit = await env.slash("/declare action:attack target:Thug stat:Physique push:small", user="player1")
     assert refused(unlit) and "must be burning Steel or Iron" in unlit.content
     assert unlit.ephemeral
+
+
+async def test_a_lurcher_deflects_a_push_and_nobody_else_does(bot_env: BotEnv) -> None:
+    """§9.3: deflecting is a defence against a metal attack, for a Steel or Iron burner only;
+    §9.7: Improved Redirection's die joins it."""
+    env = bot_env
+    iron = [{"type": "allomancy", "name": "Iron", "rating": 4, "stunts": ["Improved Redirection"]}]
+    lurcher = make_character(
+        name="Lurcher",
+        kind=CharacterKind.HERO,
+        owner_id=env.user_id("player2"),
+        powers=iron,
+        attributes={"physique": 3, "charm": 3, "wits": 5},
+        standings={"resources": 4, "influence": 3, "spirit": 3},
+    )
+    await env.storage.characters.create(env.guild_id, lurcher)
+    await make(
+        env,
+        "Thug",
+        "narrator",
+        ["Steel"],
+        kind=CharacterKind.VILLAIN,
+        attributes={"physique": 5, "charm": 2, "wits": 2},
+    )
+    await env.play(
+        [
+            ("narrator", '/conflict start kind:physical stakes:"The keep"'),
+            ("player2", "/character use name:Lurcher"),
+            ("player2", "/conflict join"),
+            ("narrator", "/conflict add character:Thug"),
+            ("narrator", "/conflict begin"),
+            ("narrator", "/burn metal:Steel who:Thug"),
+            ("narrator", "/declare who:Thug action:attack target:Lurcher stat:Steel push:small"),
+            ("player2", "/declare action:no-roll"),
+            ("narrator", "/act who:Thug dice:5"),
+        ]
+    )
+    unlit = await env.slash("/defend dice:2 deflect:true", user="player2")
+    assert refused(unlit) and "Only a Steel or Iron burner deflects" in unlit.content
+    await env.play([("player2", "/burn metal:Iron")])
+    deflected = await env.slash("/defend dice:2 deflect:true", user="player2")
+    assert not refused(deflected), deflected.content
+    said = str(deflected.messages)
+    assert "1 die of Improved Redirection, deflecting with Iron" in said
+    assert "Iron 4" in said
