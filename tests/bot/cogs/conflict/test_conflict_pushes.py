@@ -21,26 +21,26 @@ async def make(env: BotEnv, name: str, owner: str, powers: list[str], **fields: 
     return await env.storage.characters.create(env.guild_id, character)
 
 
+def gathering(user: str, hero: str) -> list[tuple[str, str]]:
+    """The fight in the keep: ``hero`` against the Thug, round 1 begun."""
+    return [
+        ("narrator", '/conflict start kind:physical stakes:"The keep"'),
+        (user, f"/character use name:{hero}"),
+        (user, "/conflict join"),
+        ("narrator", "/conflict add character:Thug"),
+        ("narrator", "/conflict begin"),
+    ]
+
+
+async def thug(env: BotEnv, powers: list[str]) -> None:
+    thug_stats = {"physique": 5, "charm": 2, "wits": 2}
+    await make(env, "Thug", "narrator", powers, kind=CharacterKind.VILLAIN, attributes=thug_stats)
+
+
 async def fight(env: BotEnv) -> None:
     await make(env, "Kel", "player1", ["Steel"])
-    await make(
-        env,
-        "Thug",
-        "narrator",
-        [],
-        kind=CharacterKind.VILLAIN,
-        attributes={"physique": 5, "charm": 2, "wits": 2},
-    )
-    await env.play(
-        [
-            ("narrator", '/conflict start kind:physical stakes:"The keep"'),
-            ("player1", "/character use name:Kel"),
-            ("player1", "/conflict join"),
-            ("narrator", "/conflict add character:Thug"),
-            ("narrator", "/conflict begin"),
-            ("narrator", "/declare who:Thug action:no-roll"),
-        ]
-    )
+    await thug(env, [])
+    await env.play([*gathering("player1", "Kel"), ("narrator", "/declare who:Thug action:no-roll")])
 
 
 async def test_a_coinshot_pushes_a_medium_object_for_two_more_damage(bot_env: BotEnv) -> None:
@@ -80,21 +80,10 @@ async def test_a_lurcher_deflects_a_push_and_nobody_else_does(bot_env: BotEnv) -
         standings={"resources": 4, "influence": 3, "spirit": 3},
     )
     await env.storage.characters.create(env.guild_id, lurcher)
-    await make(
-        env,
-        "Thug",
-        "narrator",
-        ["Steel"],
-        kind=CharacterKind.VILLAIN,
-        attributes={"physique": 5, "charm": 2, "wits": 2},
-    )
+    await thug(env, ["Steel"])
     await env.play(
         [
-            ("narrator", '/conflict start kind:physical stakes:"The keep"'),
-            ("player2", "/character use name:Lurcher"),
-            ("player2", "/conflict join"),
-            ("narrator", "/conflict add character:Thug"),
-            ("narrator", "/conflict begin"),
+            *gathering("player2", "Lurcher"),
             ("narrator", "/burn metal:Steel who:Thug"),
             ("narrator", "/declare who:Thug action:attack target:Lurcher stat:Steel push:small"),
             ("player2", "/declare action:no-roll"),

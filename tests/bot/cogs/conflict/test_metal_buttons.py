@@ -6,6 +6,7 @@ from typing import Any
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv, refused
 from tests.bot.cogs.conflict.prompts import labels, latest_ping
+from tests.bot.cogs.conflict.test_conflict_pushes import gathering
 
 STATS: dict[str, Any] = {
     "attributes": {"physique": 4, "charm": 3, "wits": 4},
@@ -34,11 +35,7 @@ async def test_a_coinshot_burns_flares_and_drinks_from_the_turn_prompt(bot_env: 
     await env.play(
         [
             ("narrator", "/character create name:Thug template:thug"),
-            ("narrator", '/conflict start kind:physical stakes:"The keep"'),
-            ("player1", "/character use name:Kel"),
-            ("player1", "/conflict join"),
-            ("narrator", "/conflict add character:Thug"),
-            ("narrator", "/conflict begin"),
+            *gathering("player1", "Kel"),
             ("narrator", "/declare who:Thug action:no-roll"),
         ]
     )
