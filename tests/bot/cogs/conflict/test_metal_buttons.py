@@ -60,3 +60,24 @@ async def test_a_coinshot_burns_flares_and_drinks_from_the_turn_prompt(bot_env: 
     stored = await env.storage.characters.get_by_name(env.guild_id, "Kel")
     assert stored.character.allomancy.charges("Steel") == 7
     assert stored.character.allomancy.flared == ("Steel",)
+
+
+async def test_a_hidden_villains_prompt_offers_no_metals(bot_env: BotEnv) -> None:
+    """The prompt is posted in the channel: a hidden Villain's Powers stay the Narrator's (§7.1)."""
+    env = bot_env
+    powers = [{"type": "allomancy", "name": "Steel", "rating": 5}]
+    villain = make_character(
+        name="Thug",
+        kind=CharacterKind.VILLAIN,
+        owner_id=env.user_id("narrator"),
+        powers=powers,
+        **{**STATS, "attributes": {"physique": 5, "charm": 2, "wits": 2}},
+    )
+    await env.storage.characters.create(env.guild_id, villain)
+    await env.play(
+        [("player1", "/character create name:Vin physique:7 charm:3 wits:4"), *gathering("player1", "Vin")]
+    )
+    await env.bot.conflicts.idle()
+    [prompt] = [m for m in env.harness.fake.messages.values() if "**Thug** declares" in str(m.get("content"))]
+    assert labels(prompt)
+    assert not [label for label in labels(prompt) if label.startswith(("Burn", "Flare", "Drink"))]
