@@ -21,6 +21,7 @@ from rules.character.opposition import TEMPLATES, Opposition
 from rules.character.story import Subplot
 from rules.conflict import ActionKind, ConflictType, Side
 from rules.naming import did_you_mean
+from rules.powers.pushes import ObjectSize
 
 E = TypeVar("E", bound=Enum)
 
@@ -112,6 +113,15 @@ DefeatBurdenChoice = app_commands.Transform[
 """What a defeat leaves: nothing, a Grave or a Mortal Burden (docs/rulings.md §5)."""
 SideChoice = app_commands.Transform[Side, EnumChoice(Side, "side")]
 ConflictTypeChoice = app_commands.Transform[ConflictType, EnumChoice(ConflictType, "kind of Conflict")]
+PushChoice = app_commands.Transform[
+    ObjectSize,
+    WordChoice(
+        {size.value: size for size in ObjectSize},
+        "object pushed or pulled",
+        {size.value: f"{size.label}: {size.example} (+{size.bonus})" for size in ObjectSize},
+    ),
+]
+"""A loose metal object pushed or pulled as an attack, by its size (docs/rulings.md §9.3)."""
 AttackKindChoice = app_commands.Transform[ConflictType, EnumChoice(ConflictType, "kind of attack")]
 """Physical, social or mental: how an attack lands (docs/rulings.md §4.5)."""
 ActionChoice = app_commands.Transform[

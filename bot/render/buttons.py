@@ -34,6 +34,7 @@ ACT = rf"mab:act:{TURN}:(?P<dice>\d+)(?::(?P<burden>grave|mortal))?"
 DEFEAT_BURDEN = rf"mab:dburden:{TURN}"
 NEW_ACTION = rf"mab:new:{TURN}"
 NEW_ACTION_SELECT = rf"mab:nsel:{TURN}"
+METAL = rf"mab:metal:{TURN}:(?P<verb>burn|flare|drink):(?P<what>[A-Za-z0-9]+)"
 
 NUDGE_LABELS: dict[str, str] = {"damage": "All on damage", "beat": "Catch a Beat", "none": "Spend none"}
 THROW_LABELS: dict[str, str] = {"type": "Type my dice…", "bot": "Let the bot roll"}
@@ -170,6 +171,13 @@ def declare_button(conflict: int, round_number: int, who: int, choice: str) -> B
         style=discord.ButtonStyle.secondary,
         custom_id=f"mab:decl:{conflict}:{round_number}:{who}:{choice}",
     )
+
+
+def metal_button(conflict: int, round_number: int, who: int, verb: str, what: str, label: str) -> Button:
+    """Burn, flare or drink from a turn's prompt (docs/rulings.md §9.2)."""
+    style = discord.ButtonStyle.success if verb == "drink" else discord.ButtonStyle.secondary
+    custom_id = f"mab:metal:{conflict}:{round_number}:{who}:{verb}:{what}"
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
 
 
 def act_button(conflict: int, round_number: int, who: int, dice: int, burden: str = "") -> Button:

@@ -116,9 +116,12 @@ def _defended(c: Conflict, e: ev.Defended, v: Visibility) -> str:
     if not e.dice:
         kept = f" ({pile_dice(e.left, e.pile)} kept)" if shows else ""
         return f"{does(c, e.participant, 'does')} not defend{kept}"
+    deflects = f", deflecting with {e.deflected}" if e.deflected else ""
+    redirected = f" and {dice(e.redirection)} of Improved Redirection" if e.redirection else ""
     if not shows:
-        return f"{does(c, e.participant, 'defends')} with {dice(e.dice)}"
-    return f"{does(c, e.participant, 'defends')} with {pile_dice(e.dice, e.pile)} ({e.left} left)"
+        return f"{does(c, e.participant, 'defends')} with {dice(e.dice)}{redirected}{deflects}"
+    held = f"{pile_dice(e.dice, e.pile)} ({e.left} left)"
+    return f"{does(c, e.participant, 'defends')} with {held}{redirected}{deflects}"
 
 
 def roll_text(name: str, reading: Reading, many: bool = False, faces: DiceFaces = PLAIN_FACES) -> str:

@@ -180,7 +180,8 @@ class Defend(BaseModel):
 
     The reaction adjustments (Traits, Tool, Circumstances) shape the Defense Dice a busy
     character gets when first attacked, and are refused at any other time. ``attack_id``, when
-    given, makes a late click on an attack already settled fail cleanly.
+    given, makes a late click on an attack already settled fail cleanly. ``deflect`` defends
+    against a metal attack with Steel or Iron, for their burners only (docs/rulings.md §9.3).
     """
 
     model_config = FROZEN
@@ -194,6 +195,7 @@ class Defend(BaseModel):
     traits_against: StrictInt = 0
     tool: StrictInt = 0
     circumstances: StrictInt = 0
+    deflect: StrictBool = False
 
 
 class SpendNudges(BaseModel):

@@ -37,6 +37,7 @@ from rules.conflict.work import Work, require_phase
 from rules.contest import decide
 from rules.errors import RulesError
 from rules.pool import MAX_DICE, MIN_DICE, Pool
+from rules.powers.pushes import Deflection, deflection
 from rules.roll import Reading, read, roll_faces
 
 
@@ -76,14 +77,29 @@ def _check_defence(conflict: Conflict, command: Defend) -> PendingAttack:
     return pending
 
 
+def _deflecting(
+    work: Work, pending: PendingAttack, target: Participant, command: Defend
+) -> Deflection | None:
+    """A deflection, against a metal attack (a push, or a metal projectile), by a Steel or Iron
+    burner only, with dice to defend with (docs/rulings.md §9.3)."""
+    if not command.deflect:
+        return None
+    if pending.action.push is None and not pending.action.metal:
+        raise RulesError("Only a metal attack (a push or pull, or a metal projectile) can be deflected.")
+    if command.dice == 0:
+        raise RulesError("Deflecting is a defence: commit 2 or more dice to deflect with.")
+    return deflection(work.sheet(target))
+
+
 def defend(conflict: Conflict, work: Work, command: Defend) -> Conflict:
     require_phase(conflict, Phase.RESOLVE)
     pending = _check_defence(conflict, command)
     target = conflict.participant(command.participant)
+    deflecting = _deflecting(work, pending, target, command)
     state = target.round
     reacting = (command.traits_for, command.traits_against, command.tool, command.circumstances)
     if needs_grant(target):
-        pool = grant_pool(conflict, work, target, pending.action, command)
+        pool = grant_pool(conflict, work, target, pending.action, command, deflecting)
         granted = max(0, pool.total)
         state = state.model_copy(
             update={
@@ -104,6 +120,7 @@ def defend(conflict: Conflict, work: Work, command: Defend) -> Conflict:
     if command.dice > held:
         raise RulesError(f"{target.does('has')} only {held} {kind} Dice to defend with.")
     pile_field = "action_dice" if waiting else "defense_dice"
+    redirection = deflecting.bonus if deflecting else 0
     state = state.model_copy(
         update={
             pile_field: held - command.dice,
@@ -118,15 +135,18 @@ def defend(conflict: Conflict, work: Work, command: Defend) -> Conflict:
             dice=command.dice,
             pile=Pile.ACTION if waiting else Pile.DEFENSE,
             left=held - command.dice,
+            deflected=deflecting.metal if deflecting else "",
+            redirection=redirection,
         )
     )
     conflict = conflict.with_participant(target.model_copy(update={"round": state}))
+    rolled = min(MAX_DICE, command.dice + redirection)
     if pending.table_roll and command.attack_faces is None:
         # The attacker throws at the table now the defence is set (docs/rulings.md §7.2, §4.10).
-        defence = {"defence_dice": command.dice, "defence_faces": command.defence_faces}
+        defence = {"defence_dice": rolled, "defence_faces": command.defence_faces}
         thrown = pending.model_copy(update={"awaiting": Awaiting.ROLL, **defence})
         return conflict.model_copy(update={"pending": thrown})
-    return settle_roll(conflict, work, pending, command.attack_faces, command.dice, command.defence_faces)
+    return settle_roll(conflict, work, pending, command.attack_faces, rolled, command.defence_faces)
 
 
 def throw(conflict: Conflict, work: Work, command: Throw) -> Conflict:

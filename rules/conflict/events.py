@@ -193,6 +193,10 @@ class Defended(BaseModel):
     dice: int
     pile: Pile
     left: int
+    deflected: str = ""
+    """The metal a metal attack was deflected with (docs/rulings.md §9.3); "" for none."""
+    redirection: int = 0
+    """Improved Redirection's dice, rolled with the defence and taken from no pile (§9.7)."""
 
 
 class Resolved(BaseModel):

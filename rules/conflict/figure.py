@@ -48,6 +48,7 @@ from rules.errors import RulesError
 from rules.naming import name_key
 from rules.outcome import check_difficulty
 from rules.pool import MAX_BURDENS, Pool, build_pool
+from rules.powers.pushes import Deflection, push_bonus, pusher
 from rules.words import is_group, says
 
 WEAPON_MAX = lim.WEAPON_MAX
@@ -64,6 +65,8 @@ def _no_extras(action: ActionSpec) -> None:
         ("Difficulty", action.difficulty),
         ("weapon", action.weapon if action.weapon is not None else action.weapon_bonus),
         ("armour", action.armour),
+        ("pushed object", action.push),
+        ("metal projectile", True if action.metal else None),
     ):
         if value is not None:
             raise RulesError(f"{what} takes no {field}; leave it out.")
@@ -118,11 +121,16 @@ def check_action(
         if action.armour is not None:
             check_count("Armour", action.armour, 0, ARMOUR_MAX)
         weapon_bonus(work.sheet(actor), action)
+        if action.push is not None:
+            _check_push(work.sheet(actor), action)
+            attack_kind = attack_kind or ConflictType.PHYSICAL
         attack_kind = attack_kind or default_kind(conflict, work, actor, dice)
         resilience = resilience or attack_kind.resilience
     else:
         if resilience is not None or action.weapon is not None or action.weapon_bonus is not None:
             raise RulesError("Only an attack aims at a Resilience or uses a weapon; declare an attack.")
+        if action.push is not None or action.metal:
+            raise RulesError("Only an attack pushes an object or flies metal at someone; declare an attack.")
         if attack_kind is not None:
             raise RulesError(
                 "Only an attack is physical, social or mental; any other action takes the Conflict's kind."
@@ -204,10 +212,18 @@ def figure_pool(
 
 
 def grant_pool(
-    conflict: Conflict, work: Work, target: Participant, action: ActionSpec, reaction: Defend
+    conflict: Conflict,
+    work: Work,
+    target: Participant,
+    action: ActionSpec,
+    reaction: Defend,
+    deflecting: Deflection | None = None,
 ) -> Pool:
     """Defense Dice for someone attacked while busy (docs/rulings.md §4.11):
-    the kind of the attack picks the Attribute, whatever Resilience it aims at."""
+    the kind of the attack picks the Attribute, whatever Resilience it aims at; a deflection
+    rolls the metal instead (§9.3)."""
+    if deflecting is not None:
+        return _adjusted_pool(deflecting.rating, deflecting.metal, [], reaction)
     attribute = DEFENCE_ATTRIBUTE[kind_of(conflict, action)]
     rating, label, modifiers = _rating(work, target, attribute.value)
     return _adjusted_pool(rating, label, modifiers, reaction)
@@ -227,6 +243,13 @@ def _prop(sheet: Character, name: str) -> Prop:
         options = one_of([prop.name for prop in found])
         raise RulesError(f"{has} more than one Prop matching {lim.quoted(name)}; say {options}.")
     raise RulesError(f"{has} no Prop called {lim.quoted(name)}.")
+
+
+def _check_push(sheet: Character, action: ActionSpec) -> None:
+    """A push is the attack's weapon, by a Steel or Iron burner only (docs/rulings.md §9.3)."""
+    if action.weapon is not None or action.weapon_bonus is not None:
+        raise RulesError("The pushed object is the attack's weapon: leave weapon out.")
+    pusher(sheet)
 
 
 def weapon_bonus(sheet: Character, action: ActionSpec) -> int:
@@ -257,6 +280,8 @@ def attack_weapon(sheet: Character, action: ActionSpec, physical: bool) -> tuple
     """
     if action.weapon_bonus is not None:
         return action.weapon_bonus, ""
+    if action.push is not None:
+        return push_bonus(sheet, action.push), f"pushed {action.push.value} object"
     name = action.weapon if action.weapon is not None else best_weapon(sheet) if physical else None
     if name is None:
         return 0, ""

@@ -120,7 +120,9 @@ def _named_weapon(work: Work, actor: Participant, action: ActionSpec, command: A
         raise RulesError("Name the weapon Prop or give its bonus, not both.")
     if command.weapon_bonus is not None:
         check_count("A weapon's bonus", command.weapon_bonus, 0, WEAPON_MAX)
-    action = action.model_copy(update={"weapon": command.weapon, "weapon_bonus": command.weapon_bonus})
+    action = action.model_copy(
+        update={"weapon": command.weapon, "weapon_bonus": command.weapon_bonus, "push": None}
+    )
     weapon_bonus(work.sheet(actor), action)
     return action
 

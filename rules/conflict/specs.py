@@ -11,6 +11,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt
 
 from rules.character import Attribute, Resilience
+from rules.powers.pushes import ObjectSize
 
 FROZEN = ConfigDict(frozen=True, extra="forbid")
 LABEL_MAX = 100
@@ -123,6 +124,10 @@ class ActionSpec(BaseModel):
     attack a Challenge (the target cannot resist: asleep, tied up). ``weapon`` names a Prop on
     the attacker's sheet, or ``weapon_bonus`` gives the bonus outright; ``armour`` overrides the
     target's best armour Prop (a Narrator who knows the guard left his breastplate behind).
+    ``push`` makes the attack a Steelpush or Ironpull of a loose object of that size: physical,
+    its weapon bonus the object's, by a Steel or Iron burner only (docs/rulings.md §9.3).
+    ``metal`` says the attack is a metal projectile (a crossbow bolt, a coin thrown by hand):
+    with a push, the attacks a Steel or Iron burner may deflect.
     """
 
     model_config = FROZEN
@@ -137,3 +142,5 @@ class ActionSpec(BaseModel):
     weapon: str | None = None
     weapon_bonus: StrictInt | None = None
     armour: StrictInt | None = None
+    push: ObjectSize | None = None
+    metal: StrictBool = False

@@ -66,10 +66,25 @@ class PushAttack(BaseModel):
 def push_attack(character: Character, name: str, size: ObjectSize) -> PushAttack:
     found = pushing_metal(character, name)
     flared = found in character.allomancy.flared
-    velocity = working(character, "Increased Velocity")
     return PushAttack(
-        metal=found, rating=allomantic_rating(character, found, flared=flared), weapon=size.bonus + velocity
+        metal=found,
+        rating=allomantic_rating(character, found, flared=flared),
+        weapon=push_bonus(character, size),
     )
+
+
+def push_bonus(character: Character, size: ObjectSize) -> int:
+    """The damage a pushed object adds: its size's bonus, and Increased Velocity's +1 while its
+    metal burns (§9.3, §9.7)."""
+    return size.bonus + working(character, "Increased Velocity")
+
+
+def pusher(character: Character) -> str:
+    """The metal a push or pull in a Conflict uses: Steel if it burns, else Iron (§9.3)."""
+    for name in PUSHERS:
+        if name in character.allomancy.burning:
+            return name
+    raise RulesError(f"{character.name} must be burning Steel or Iron to push or pull an object at someone.")
 
 
 def held_contest_rating(holder: Character) -> tuple[str, int]:

@@ -44,6 +44,7 @@ from rules.conflict import (
     parse_command,
 )
 from rules.errors import RulesError
+from rules.powers.pushes import ObjectSize
 
 UNARMED = frozenset({"none", "unarmed", "no weapon"})
 """``weapon:none`` attacks without the weapon Prop an attack otherwise uses by default."""
@@ -70,6 +71,8 @@ class ActionOptions:
     burdens: str | None = None
     resilience: Resilience | None = None
     weapon: str | None = None
+    push: ObjectSize | None = None
+    metal: bool = False
     difficulty: int | None = None
     challenge: bool = False
     label: str | None = None
@@ -88,6 +91,10 @@ class ActionOptions:
         if self.difficulty is not None:
             data["difficulty"] = self.difficulty
         data.update(weapon_option(self.weapon))
+        if self.push is not None:
+            data["push"] = self.push.value
+        if self.metal:
+            data["metal"] = True
         if self.challenge:
             data["contest"] = False
         return data
@@ -286,6 +293,8 @@ class DefenceOptions:
     attacker_faces: tuple[int, ...] | None = None
     table_dice: bool = False
     """The server lets players type faces from dice rolled at the table."""
+    deflect: bool = False
+    """Deflect a metal attack with Steel or Iron (docs/rulings.md §9.3)."""
     waited: Mapping[int, float] = field(default_factory=dict)
     """Seconds since each pending defence was asked, by attack id (``DefenceGrace.waits``)."""
     grace: float = DEFEND_GRACE
@@ -321,6 +330,7 @@ class DefenceOptions:
             traits_against=max(0, -self.traits),
             tool=self.tool,
             circumstances=self.circumstances or 0,
+            deflect=self.deflect,
         )
 
 

@@ -38,6 +38,7 @@ from bot.inputs.choices import (
     AttackKindChoice,
     DefeatBurdenChoice,
     Net,
+    PushChoice,
     ResilienceChoice,
     RolledActionChoice,
 )
@@ -63,6 +64,8 @@ ACTION_DESCRIPTIONS = {
     "weapon": (
         "A Prop: physical attacks take your best weapon unless named (none: unarmed); others only if named"
     ),
+    "push": "Steel or Iron burners: push or pull a loose metal object at the target as the weapon",
+    "metal": "The attack is a metal projectile (a bolt, a thrown coin) a Steel or Iron burner may deflect",
     "difficulty": "A Difficulty the action must also reach",
     "challenge": "Narrator's call: the target cannot resist (asleep, tied up), so no Contest",
     "label": "What you do, in a few words",
@@ -145,6 +148,8 @@ class ConflictMoves(commands.Cog):
         resilience: ResilienceChoice | None = None,
         kind: AttackKindChoice | None = None,
         weapon: WeaponName | None = None,
+        push: PushChoice | None = None,
+        metal: bool = False,
         difficulty: Difficulty | None = None,
         challenge: bool = False,
         label: ActionLabel | None = None,
@@ -160,6 +165,8 @@ class ConflictMoves(commands.Cog):
             burdens=burdens,
             resilience=resilience,
             weapon=weapon,
+            push=push,
+            metal=metal,
             difficulty=difficulty,
             challenge=challenge,
             label=label,
@@ -228,6 +235,8 @@ class ConflictMoves(commands.Cog):
         resilience: ResilienceChoice | None = None,
         kind: AttackKindChoice | None = None,
         weapon: WeaponName | None = None,
+        push: PushChoice | None = None,
+        metal: bool = False,
         difficulty: Difficulty | None = None,
         challenge: bool = False,
         label: ActionLabel | None = None,
@@ -243,6 +252,8 @@ class ConflictMoves(commands.Cog):
             burdens=burdens,
             resilience=resilience,
             weapon=weapon,
+            push=push,
+            metal=metal,
             difficulty=difficulty,
             challenge=challenge,
             label=label,
@@ -268,6 +279,7 @@ class ConflictMoves(commands.Cog):
         circumstances="Narrators, reacting while busy: Circumstances (−1/0/+1)",
         faces="Dice you rolled at the table for this defence (if the server allows table dice)",
         attacker_faces="The attacker's table dice: only from whoever rolls for the attacker (the Narrator)",
+        deflect="Steel or Iron burners: deflect a metal attack (a push, a metal projectile) with the metal",
     )
     async def defend(
         self,
@@ -278,6 +290,7 @@ class ConflictMoves(commands.Cog):
         circumstances: Net | None = None,
         faces: Faces | None = None,
         attacker_faces: Faces | None = None,
+        deflect: bool = False,
     ) -> None:
         options = DefenceOptions(
             dice=dice,
@@ -286,6 +299,7 @@ class ConflictMoves(commands.Cog):
             circumstances=circumstances,
             faces=faces,
             attacker_faces=attacker_faces,
+            deflect=deflect,
             table_dice=(faces is not None or attacker_faces is not None)
             and await allows_table_dice(interaction),
             waited=await self.bot.conflicts.grace.waits(interaction, None),

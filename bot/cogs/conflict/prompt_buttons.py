@@ -6,6 +6,7 @@ from typing import Any
 import discord
 
 from bot.cogs.conflict.answers import Prompt
+from bot.cogs.conflict.metal_offers import room
 from bot.cogs.conflict.turns import MIN_POOL, Turn
 from bot.render.buttons import (
     act_button,
@@ -15,6 +16,7 @@ from bot.render.buttons import (
     defeat_burden_select,
     defend_button,
     hidden_dice_button,
+    metal_button,
     narrator_view_button,
     new_action_button,
     nudge_button,
@@ -66,7 +68,20 @@ def prompt_items(prompt: Prompt) -> Items:
         items.append(hidden_dice_button(conflict, prompt.hidden))
     if prompt.narrator_view:
         items.append(narrator_view_button(conflict))
-    return items
+    # One place is kept for the reply's Undo (``with_undo``).
+    return items + metal_items(conflict, prompt.turn, max(0, room(items) - 1))
+
+
+def metal_items(conflict_id: int, turn: Turn | None, fits: int) -> Items:
+    """Burn, flare and drink for an Allomancer's turn, as many as fit on the message (the rest
+    by ``/burn`` and ``/drink``)."""
+    if turn is None:
+        return []
+    who, round_number = turn.participant, turn.round
+    return [
+        metal_button(conflict_id, round_number, who, verb, what, label)
+        for verb, what, label in turn.metals[:fits]
+    ]
 
 
 def with_undo(view: discord.ui.View | None, conflict_id: int, version: int) -> discord.ui.View | None:

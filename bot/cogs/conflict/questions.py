@@ -22,7 +22,7 @@ from bot.workers.board_state import Shown, own_buttons
 from rules.character import Character
 from rules.conflict import Awaiting, Conflict, available_defence, beat_possible
 from rules.conflict.defend import needs_grant
-from rules.conflict.events import BeatActionNamed, Defeated, Event, Left
+from rules.conflict.events import BeatActionNamed, BurningChanged, ChargesMoved, Defeated, Event, Left
 from rules.errors import RulesError
 from rules.words import count_of, verb
 from storage import MessageKind, NewMessage
@@ -47,13 +47,18 @@ def reaction_traits(conflict: Conflict, sheets: Sheets, target: int) -> tuple[st
 
 def turn_changed(asked: Question, events: Sequence[Event]) -> bool:
     """Whether this move changed what the turn still waiting offers, so it is asked again: its
-    target fell (no pool for a fallen target), or a Beat's extra action became a new one
-    (docs/rulings.md §4.15: now a pool against the new target)."""
+    target fell (no pool for a fallen target), a Beat's extra action became a new one
+    (docs/rulings.md §4.15: now a pool against the new target), or an Allomancer the prompt offers
+    metals to burnt, flared or drank (§9.2)."""
     turn = asked.prompt.turn
     if turn is None:
         return False
     if turn.beat and any(isinstance(e, BeatActionNamed) for e in events):
         return True
+    if turn.metals and any(
+        isinstance(e, BurningChanged | ChargesMoved) and e.participant == turn.participant for e in events
+    ):
+        return True  # what it may burn, flare or drink changed: the prompt offers the new choices
     return bool(turn.target_down) and any(isinstance(e, Defeated | Left) for e in events)
 
 

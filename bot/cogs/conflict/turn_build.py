@@ -10,18 +10,22 @@ from typing import Literal
 
 from bot.access import Caller
 from bot.cogs.conflict.build import ActionOptions
+from bot.cogs.conflict.metal_offers import MetalVerb
 from bot.cogs.conflict.move import Sheets
 from bot.errors import NotAllowed
 from bot.render.common import plain
 from rules.burdens import Severity
+from rules.character.allomancy import Vial
 from rules.conflict import (
     Act,
     ActionKind,
     ActionSpec,
+    Burn,
     Command,
     Conflict,
     Declare,
     DiceSpec,
+    Drink,
     Participant,
     Pass,
     Phase,
@@ -174,3 +178,31 @@ class DeclareForm:
         named = ", ".join(held[i].name for i in self.burdens if i < len(held))
         options = replace(self.options, target=aimed.name, burdens=named or None)
         return options.command_for("declare", state, sheets, mover.id, caller)
+
+
+@dataclass(frozen=True)
+class MetalClick:
+    """A turn prompt's Burn, Flare or Drink button: the commands ``/burn`` and ``/drink`` build,
+    for the character the prompt names; burning costs no action, so any round's click stands
+    (docs/rulings.md §9.1, §9.2). A vial is named by its place among the Props."""
+
+    who: int
+    verb: MetalVerb
+    what: str
+
+    def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
+        mover = state.find(self.who)
+        if mover is None:
+            raise RulesError("That character is no longer in the Conflict.")
+        sheet = sheets.get(mover.id)
+        if not caller.controls_participant(mover, sheet):
+            raise NotAllowed(
+                f"Only {plain(mover.name)}'s player or a Narrator can burn {plain(mover.name)}'s metals."
+            )
+        if self.verb != "drink":
+            return Burn(participant=mover.id, metal=self.what, flared=self.verb == "flare")
+        index = int(self.what)
+        props = sheet.props if sheet is not None else ()
+        if index >= len(props) or not isinstance(props[index].implement, Vial):
+            raise RulesError(f"That vial is no longer on {plain(mover.name)}'s sheet: use /drink.")
+        return Drink(participant=mover.id, vial=props[index].name)

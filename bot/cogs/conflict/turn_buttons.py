@@ -17,7 +17,15 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
-from bot.cogs.conflict.turn_build import ActClick, DeclareClick, SwitchClick, TurnChoice, turn_mover
+from bot.cogs.conflict.metal_offers import MetalVerb
+from bot.cogs.conflict.turn_build import (
+    ActClick,
+    DeclareClick,
+    MetalClick,
+    SwitchClick,
+    TurnChoice,
+    turn_mover,
+)
 from bot.cogs.conflict.turns import turn_of
 from bot.errors import BotError, answers_errors
 from bot.render.buttons import (
@@ -25,12 +33,14 @@ from bot.render.buttons import (
     DECLARE,
     DECLARE_SELECT,
     DEFEAT_BURDEN,
+    METAL,
     NEW_ACTION,
     NEW_ACTION_SELECT,
     act_button,
     declare_button,
     declare_select,
     defeat_burden_select,
+    metal_button,
     new_action_button,
     new_action_select,
 )
@@ -214,6 +224,26 @@ class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=N
         await run_click(interaction, move, title="New action", conflict_id=self.conflict)
 
 
+class MetalButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=METAL):
+    """Burn, flare or drink, offered on an Allomancer's turn (docs/rulings.md §9.2)."""
+
+    def __init__(self, conflict: int, round_number: int, who: int, verb: MetalVerb, what: str) -> None:
+        super().__init__(metal_button(conflict, round_number, who, verb, what, verb.capitalize()))
+        self.conflict, self.move = conflict, MetalClick(who, verb, what)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "MetalButton":
+        verb: MetalVerb = (
+            "burn" if match["verb"] == "burn" else "flare" if match["verb"] == "flare" else "drink"
+        )
+        return cls(int(match["conflict"]), int(match["round"]), int(match["who"]), verb, match["what"])
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await run_click(interaction, self.move, title="Metals", conflict_id=self.conflict)
+
+
 TURN_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DeclareSelect,
     DeclareButton,
@@ -221,4 +251,5 @@ TURN_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DefeatBurdenSelect,
     NewActionButton,
     NewActionSelect,
+    MetalButton,
 )

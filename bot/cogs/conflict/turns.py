@@ -16,9 +16,10 @@ One rule in one place: :func:`movers` says who can move now, and both the prompt
 """
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from bot.cogs.conflict.metal_offers import Offer, metal_offers
 from bot.render.common import plain
 from bot.render.visibility import Visibility
 from rules.character import Character, CharacterKind
@@ -60,6 +61,9 @@ class Turn:
     offered (docs/rulings.md §4.8); a Beat's new action is not a switch, so never for a Beat."""
     attacks: bool = False
     """The act is an attack on a standing target: its defeat Burden may be chosen first."""
+    metals: tuple[Offer, ...] = ()
+    """What an Allomancer may burn, flare or drink from the prompt; none for a hidden
+    character, whose Powers are the Narrator's (docs/rulings.md §7.1, §9.2)."""
 
     @property
     def key(self) -> str:
@@ -96,7 +100,15 @@ def tie_note(conflict: Conflict, joined: Collection[int]) -> str:
 
 
 def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibility) -> Turn | None:
-    """The declare or act turn the Conflict waits for, or None (a defence, Nudges, nothing)."""
+    """The declare or act turn the Conflict waits for, or None (a defence, Nudges, nothing),
+    with the metals its character may burn, flare or drink."""
+    turn = _turn_of(conflict, sheets, view)
+    if turn is None or not view.shows(turn.participant) or turn.participant not in sheets:
+        return turn
+    return replace(turn, metals=metal_offers(sheets[turn.participant]))
+
+
+def _turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibility) -> Turn | None:
     wait = waiting(conflict)
     if wait.step not in (Step.DECLARE, Step.ACT) or not wait.participants:
         return None

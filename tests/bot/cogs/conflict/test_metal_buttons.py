@@ -1,0 +1,83 @@
+"""Burning, flaring and drinking from a turn's prompt through the real dispatch: the buttons do
+what ``/burn`` and ``/drink`` do (docs/rulings.md §9.2), for the character's player only."""
+
+from typing import Any
+
+from rules.character import CharacterKind, make_character
+from testbed.bot_env import BotEnv, refused
+from tests.bot.cogs.conflict.prompts import labels, latest_ping
+from tests.bot.cogs.conflict.test_conflict_pushes import gathering
+
+STATS: dict[str, Any] = {
+    "attributes": {"physique": 4, "charm": 3, "wits": 4},
+    "standings": {"resources": 4, "influence": 3, "spirit": 3},
+}
+VIAL = {"name": "Steel vial", "implement": {"kind": "vial", "metals": ["Steel"], "charges": 3}}
+
+
+async def test_a_coinshot_burns_flares_and_drinks_from_the_turn_prompt(bot_env: BotEnv) -> None:
+    env = bot_env
+    powers = [{"type": "allomancy", "name": m, "rating": 5} for m in ("Steel", "Pewter")]
+    allomancy = {
+        "tracked": True,
+        "reserves": [{"metal": "Steel", "charges": 5}, {"metal": "Pewter", "charges": 2}],
+    }
+    kel = make_character(
+        name="Kel",
+        kind=CharacterKind.HERO,
+        owner_id=env.user_id("player1"),
+        powers=powers,
+        allomancy=allomancy,
+        props=[VIAL],
+        **STATS,
+    )
+    await env.storage.characters.create(env.guild_id, kel)
+    await env.play(
+        [
+            ("narrator", "/character create name:Thug template:thug"),
+            *gathering("player1", "Kel"),
+            ("narrator", "/declare who:Thug action:no-roll"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    prompt = latest_ping(env, "player1")
+    assert {"Drink Steel vial", "Burn Steel", "Burn Pewter"} <= set(labels(prompt))
+    stranger = await env.harness.click("Burn Steel", message=prompt, user="player2")
+    assert refused(stranger) and "player or a Narrator" in stranger.content
+    burnt = await env.harness.click("Burn Steel", message=prompt, user="player1")
+    assert not refused(burnt), burnt.content
+    await env.bot.conflicts.idle()
+    stored = await env.storage.characters.get_by_name(env.guild_id, "Kel")
+    assert stored.character.allomancy.burning == ("Steel",)
+    assert stored.character.allomancy.charges("Steel") == 4
+    again = latest_ping(env, "player1")
+    assert "Flare Steel" in labels(again) and "Burn Steel" not in labels(again)
+    drunk = await env.harness.click("Drink Steel vial", message=again, user="player1")
+    assert not refused(drunk), drunk.content
+    await env.bot.conflicts.idle()
+    flared = await env.harness.click("Flare Steel", message=latest_ping(env, "player1"), user="player1")
+    assert not refused(flared), flared.content
+    stored = await env.storage.characters.get_by_name(env.guild_id, "Kel")
+    assert stored.character.allomancy.charges("Steel") == 7
+    assert stored.character.allomancy.flared == ("Steel",)
+
+
+async def test_a_hidden_villains_prompt_offers_no_metals(bot_env: BotEnv) -> None:
+    """The prompt is posted in the channel: a hidden Villain's Powers stay the Narrator's (§7.1)."""
+    env = bot_env
+    powers = [{"type": "allomancy", "name": "Steel", "rating": 5}]
+    villain = make_character(
+        name="Thug",
+        kind=CharacterKind.VILLAIN,
+        owner_id=env.user_id("narrator"),
+        powers=powers,
+        **{**STATS, "attributes": {"physique": 5, "charm": 2, "wits": 2}},
+    )
+    await env.storage.characters.create(env.guild_id, villain)
+    await env.play(
+        [("player1", "/character create name:Vin physique:7 charm:3 wits:4"), *gathering("player1", "Vin")]
+    )
+    await env.bot.conflicts.idle()
+    [prompt] = [m for m in env.harness.fake.messages.values() if "**Thug** declares" in str(m.get("content"))]
+    assert labels(prompt)
+    assert not [label for label in labels(prompt) if label.startswith(("Burn", "Flare", "Drink"))]
