@@ -147,7 +147,7 @@ async def test_the_beat_button_shows_only_with_dice_to_act(
     rolled = await bot_env.slash('/defend dice:0 attacker_faces:"6 6 6 3 3"', user="narrator")
     assert "has 3 Nudges to spend" in rolled.content
     beats = ["Catch a Beat"] if beat else []
-    assert labels(rolled) == ["All on damage", *beats, "Spend none", "Split Nudges…"]
+    assert labels(rolled) == ["All on damage", *beats, "Spend none", "Split Nudges…", "Undo"]
 
 
 def board_text(env: BotEnv) -> str:
