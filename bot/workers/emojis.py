@@ -38,7 +38,9 @@ async def _create(client: discord.Client, face: Face, known: dict[str, discord.E
     """Upload ``face``; refused, it may be that another process made the name meanwhile (it is
     then taken from a new list), else the face stays text."""
     try:
-        made = await client.create_application_emoji(name=face.emoji_name, image=face_png(face))
+        # Drawn off the loop, as every picture the bot makes or reads is.
+        image = await asyncio.to_thread(face_png, face)
+        made = await client.create_application_emoji(name=face.emoji_name, image=image)
     except discord.HTTPException as error:
         if error.status == 400:
             known.update(_known(await client.fetch_application_emojis()))

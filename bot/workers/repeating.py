@@ -3,9 +3,10 @@ polls for the next night in ``bot.cogs.sessions.polls``): once when started, the
 ``every`` seconds, one task however often it is started, cancelled by :meth:`close`."""
 
 import asyncio
+from abc import ABC, abstractmethod
 
 
-class Repeating:
+class Repeating(ABC):
     """Runs :meth:`once` now and then every :attr:`every` seconds; ``once`` handles its own
     failures (what it cannot handle ends the task, as any task's error would)."""
 
@@ -23,8 +24,9 @@ class Repeating:
         if self._task is not None:
             self._task.cancel()
 
+    @abstractmethod
     async def once(self) -> None:
-        raise NotImplementedError
+        """One pass; each kind of background work says what it does."""
 
     async def _loop(self) -> None:
         while True:
