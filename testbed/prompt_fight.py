@@ -3,12 +3,13 @@
 Vin (player1), Kell and Breeze (player2's two Heroes) against the Narrator's Thug (a Villain)
 and Guards (an Extras group of 3), physical, four rounds, through the real dispatch. Every move
 is made from what the bot posted: the board's **Begin round 1** (the Conflict started with
-``auto_rounds``, so each next round opens by itself, docs/rulings.md §4.17), the
-declare prompt's menus and its form (Traits and a label), the defeat Burden's menu, the
-Nudges form, a hidden character's defence and act from the Narrator's private prompt (which
-tells its dice), and Breeze taken out from the board's menu after round 1. :class:`PromptFight`
-counts the typed commands of the fight (goal 0; making the sheets and gathering the cast are not
-counted), its interactions per round and user, and the Narrator's share.
+``auto_rounds``, so each next round opens by itself, docs/rulings.md §4.17), the declare
+prompt's menus and its form (Traits and a label), the defeat Burden's menu, the Nudges form
+(when a blow leaves 2 Nudges: not with seed 17), a hidden character's defence and act from the
+Narrator's private prompt (which tells its dice), and Breeze taken out from the board's menu
+after round 1. :class:`PromptFight` counts the typed commands of the fight (goal 0; making the
+sheets and gathering the cast are not counted), its interactions per round and user, and the
+Narrator's share.
 
 ``tests/bot/cogs/conflict/test_prompt_fight.py`` plays it; ``python -m bench.prompt_fight``
 prints the count.
