@@ -26,7 +26,16 @@ from fake_discord.commandline import (
     usage,
 )
 from fake_discord.component_search import visible_to
-from fake_discord.console_commands import HELP, act_as, save, split_words, suggestions, typed_answers, where
+from fake_discord.console_commands import (
+    HELP,
+    act_as,
+    save,
+    split_words,
+    suggestions,
+    typed_answers,
+    vote_in_poll,
+    where,
+)
 from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot
 from fake_discord.records import InteractionRecord
 from fake_discord.render import render_choices, render_message, render_record, show_times
@@ -177,6 +186,9 @@ class Console:
             await self._menu(rest)
         elif word == "!save":
             save(self.h, rest, self.saves, self.say)
+        elif word == "!vote":
+            await vote_in_poll(self.h, rest, self.say)
+            await self._settle()
         elif word == "!as":
             act_as(self.h, rest, self.say)
             self._show_waiting()

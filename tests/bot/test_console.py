@@ -321,3 +321,18 @@ def test_the_console_plays_the_narrators_private_prompt_and_rolling_rounds(tmp_p
     assert "while you were away" in away and "**Straff** holds 3 Defense Dice" in away
     assert "**Straff** defends with 3 dice" in after and "Round 2 begins" in after
     assert "**Vin** leaves the Conflict" in after or "Vin leaves" in after, after[-2000:]
+
+
+def test_the_console_votes_in_a_poll_for_the_next_night(tmp_path: Path) -> None:
+    """Issue 43's poll in the offline console: members vote with ``!vote`` (by number or
+    text), a wrong answer is refused with the list, and the closed poll counts the votes."""
+    script = (
+        "/session poll first:2027-01-08 19:00 second:2027-01-09 19:00\n"
+        "!vote 2\n!as player1\n!vote Sat\n!vote 7\n!as narrator\n!click Close the poll now\n"
+    )
+    result = run_console(script, tmp_path / "poll.sqlite3")
+    assert result.returncode == 1, result.stderr  # the one wrong answer
+    out = result.stdout
+    assert "(narrator voted)" in out and "(player1 voted)" in out
+    assert "no answer '7' in the poll: 1. Fri 8 Jan" in out
+    assert "Saturday, 09 January 2027 19:00: 2 vote(s)" in out, out[-1500:]
