@@ -311,7 +311,7 @@ def test_the_console_plays_the_narrators_private_prompt_and_rolling_rounds(tmp_p
         "/conflict add character:Vin\n/conflict add character:Straff\n"
         "!click Begin round 1\n!click Full defence\n"
         "!as player1\n!select Attack… Straff\n!click Act with 3\n"
-        "!as narrator\n!click Defend with 3\n!select \"Remove a fighter…\" Vin\n"
+        '!as narrator\n!click Defend with 3\n!select "Remove a fighter…" Vin\n'
     )
     result = run_console(script, tmp_path / "private.sqlite3")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
