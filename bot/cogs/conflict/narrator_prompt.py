@@ -3,9 +3,10 @@ docs/rulings.md §4.21, §7.1).
 
 When a move asks a hidden Villain or Extras group to defend or act, the public prompt offers
 every count, so it tells the table nothing. Its Narrator is also sent, privately, what the
-character holds and the buttons its dice allow (``hidden_dice.exact_choices``, the very answer
-of **Its dice (Narrator)**): as a followup on the move itself when they made it, else on their
-latest interaction in the channel (``bot.workers.narrator_reach``). A hidden character's
+character holds and the buttons its dice allow (:func:`exact_choices`, also the answer of the
+public prompt's **Its dice (Narrator)**, ``bot.cogs.conflict.hidden_dice``): as a followup on the
+move itself when they made it, else on their latest interaction in the channel
+(``bot.workers.narrator_reach``), which only a Narrator's moves are kept as. A hidden character's
 defence is then one click, not two. Where there is none (a restart, another process, a quiet
 quarter of an hour), the public prompt's **Its dice (Narrator)** still answers.
 """

@@ -43,9 +43,16 @@ async def test_a_player_attack_gives_the_narrator_a_one_click_defence(bot_env: B
 
 
 async def test_a_player_never_has_the_narrators_private_prompt(bot_env: BotEnv) -> None:
-    """Only a Narrator's interactions are kept for it: a player's move is not where it goes."""
+    """Only a Narrator's interactions are kept for it: a player's move is not where it goes, and
+    every message telling the hidden dice is the Narrator's alone (docs/rulings.md §7.1)."""
     env = bot_env
     await attacked(env)
+    telling = [m for m in env.harness.fake.messages.values() if "3 Defense Dice" in str(m.get("content"))]
+    assert telling, "the private prompt was sent"
+    for message in telling:
+        meta = message.get("interaction_metadata") or {}
+        assert int(str(message["flags"])) & EPHEMERAL
+        assert int(meta["user"]["id"]) == env.user_id("narrator")
     channel = env.world.guild.channels[0].id
     reach = env.bot.conflicts.narrators
     assert reach.latest(channel, env.user_id("player1")) is None
