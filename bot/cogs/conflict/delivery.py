@@ -20,6 +20,7 @@ import discord
 
 from bot import replies
 from bot.client import Interaction
+from bot.cogs.conflict import narrator_prompt
 from bot.cogs.conflict.answers import Reply
 from bot.cogs.conflict.move import Move
 from bot.cogs.conflict.service import ConflictFlow
@@ -61,6 +62,8 @@ async def send(interaction: Interaction, reply: Reply) -> None:
     if not await may_post_here(interaction, reply.guild_id, reply.channel_id):
         await tell_cannot_post(interaction, reply.guild_id, reply.channel_id)
     flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
+    narrator_prompt.note(interaction, reply)
+    await narrator_prompt.offer(interaction, reply)  # a hidden character's dice, to its Narrator
 
 
 THREADS = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread})

@@ -157,14 +157,22 @@ class ConflictFlow:
         stakes: str,
         *,
         thread_id: int | None = None,
+        auto_rounds: bool = False,
     ) -> Reply:
         """Start a Conflict in the interaction's channel, its first message queued with it;
-        ``thread_id``: in that thread of the channel instead, where no interaction is answered."""
+        ``thread_id``: in that thread of the channel instead, where no interaction is answered;
+        ``auto_rounds``: each next round opens by itself (docs/rulings.md §4.17)."""
         guild_id, channel_id = guild_id_of(interaction), thread_id or channel_id_of(interaction)
         answered = None if thread_id else interaction.id
         async with self.storage.transaction() as tx:
             begun = await create_conflict(
-                tx, guild_id, channel_id, conflict_type, stakes, said=origin_of(interaction)
+                tx,
+                guild_id,
+                channel_id,
+                conflict_type,
+                stakes,
+                said=origin_of(interaction),
+                auto_rounds=auto_rounds,
             )
             reply = await self.compose(guild_id, channel_id, begun, title="A Conflict begins")
             rows = await tx.outbox.add(guild_id, channel_id, begun.conflict_id, outcome_rows(reply, answered))
