@@ -19,6 +19,7 @@ import aiosqlite
 import pytest
 
 from storage import Storage, schema
+from storage.conflict_undo import SheetBefore, UndoRecord
 from storage.migrations import migrate
 from storage.schema import current_shape, numbered_scripts
 from storage.sql import fetch_all
@@ -231,3 +232,35 @@ async def test_migration_18_keeps_the_web_secret_and_used_links_and_refuses_null
         with pytest.raises(sqlite3.IntegrityError, match="NOT NULL"):
             async with storage.sqlite.transaction() as writer:
                 await writer.execute("INSERT INTO web_secrets (name, value) VALUES (NULL, 'x')")
+
+
+@pytest.mark.sqlite_only
+async def test_migration_32_moves_an_undo_record_onto_its_conflicts_row(db_path: Path) -> None:
+    """A move taken back across the upgrade is still taken back (docs/rulings.md §4.24): the
+    record migration 31 kept in its own table is the Conflict's ``undo`` after migration 32."""
+    db_path.parent.mkdir(parents=True)
+    conn = await aiosqlite.connect(db_path, isolation_level=None)
+    await migrate(conn, target=31)
+    made = "2026-01-02T03:04:05+00:00"
+    sheets = '[{"id": 5, "version": 2, "document": "{}"}]'
+    await conn.execute(
+        "INSERT INTO conflicts (id, guild_id, channel_id, version, updated_at, document)"
+        " VALUES (1, 10, 20, 3, ?, '{}')",
+        (made,),
+    )
+    await conn.execute(
+        "INSERT INTO conflict_undo VALUES (1, 3, 7, ?, 'Acted', '{\"before\": 1}', ?)", (made, sheets)
+    )
+    await conn.close()
+
+    async with await Storage.open(db_path) as storage:
+        assert await storage.undo.get(1) == UndoRecord(
+            conflict_id=1,
+            version=3,
+            mover_id=7,
+            made_at=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+            what="Acted",
+            document='{"before": 1}',
+            sheets=(SheetBefore(5, 2, "{}"),),
+        )
+        assert await storage.undo.get(2) is None
