@@ -46,6 +46,9 @@ async def test_the_documented_defence_click_is_the_traced_one(bot_env: BotEnv) -
     fresh_before, fresh_after = traced(trace)
     assert fresh_before == doc_before, REWRITE
     assert fresh_after == doc_after, REWRITE
+    # Issue 40: before its reply a click reads through at most two packages of bot (the
+    # Conflict's and the renderers); the workers hear of the move from its delivery.
+    assert len(trace.packages()) <= 2 and "bot.workers" not in trace.packages(), trace.packages()
 
 
 async def test_a_roll_traces_to_its_card_through_no_worker(bot_env: BotEnv) -> None:
