@@ -72,15 +72,23 @@ class DefendButton(
         return cls(int(match["conflict"]), int(match["attack"]), int(match["dice"]), traits)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        grace = interaction.client.conflicts.grace
         options = DefenceOptions(
             dice=self.dice,
             attack_id=self.attack,
             traits=self.traits,
-            waited=await grace.waits(interaction, self.attack),
-            grace=grace.seconds,
+            waited=prompt_age(interaction, self.attack),
+            grace=interaction.client.conflicts.grace.seconds,
         )
         await run_click(interaction, options, title="Defence", conflict_id=self.conflict)
+
+
+def prompt_age(interaction: Interaction, attack: int) -> dict[int, float]:
+    """Seconds since the clicked defence prompt was posted, by attack id: a button knows its own
+    message's age, so the player's moment before a Narrator may answer for them (docs/rulings.md
+    §4.20) needs nothing remembered (a typed ``/defend`` asks ``bot.workers.grace``)."""
+    if interaction.message is None:
+        return {}
+    return {attack: (discord.utils.utcnow() - interaction.message.created_at).total_seconds()}
 
 
 class ReactTraitsSelect(

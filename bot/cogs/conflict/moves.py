@@ -302,7 +302,7 @@ class ConflictMoves(commands.Cog):
             deflect=deflect,
             table_dice=(faces is not None or attacker_faces is not None)
             and await allows_table_dice(interaction),
-            waited=await self.bot.conflicts.grace.waits(interaction, None),
+            waited=await self.bot.conflicts.grace.waits(interaction),
             grace=self.bot.conflicts.grace.seconds,
         )
         await run(interaction, options, title="Defence")

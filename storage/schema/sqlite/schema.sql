@@ -92,23 +92,13 @@ CREATE TABLE conflict_participants (
 
 CREATE INDEX conflict_participants_by_channel ON conflict_participants (guild_id, channel_id);
 
-CREATE TABLE conflict_undo (
-    conflict_id INTEGER PRIMARY KEY,
-    version     INTEGER NOT NULL,
-    mover_id    INTEGER NOT NULL,
-    made_at     TEXT    NOT NULL,
-    what        TEXT    NOT NULL,
-    document    TEXT    NOT NULL,
-    sheets      TEXT    NOT NULL
-);
-
 CREATE TABLE conflicts (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id    INTEGER NOT NULL,
     channel_id  INTEGER NOT NULL,
     version     INTEGER NOT NULL,
     updated_at  TEXT    NOT NULL,
-    document    TEXT    NOT NULL,
+    document    TEXT    NOT NULL, undo TEXT,
     UNIQUE (guild_id, channel_id)
 );
 
