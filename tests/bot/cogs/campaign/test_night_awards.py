@@ -5,6 +5,7 @@ nobody else, and an award is given once however the Narrator clicks."""
 import asyncio
 import copy
 
+from fake_discord.payloads import JSON
 from rules.character.advancement import Advancements
 from rules.journal import EntryKind
 from testbed.bot_env import BotEnv
@@ -12,8 +13,8 @@ from tests.bot.cogs.campaign.test_advancements import burden_gave_dice, ledger, 
 from tests.bot.cogs.sessions.test_sessions import EPHEMERAL
 
 
-def panel_of(messages: list[dict[str, object]]) -> dict[str, object]:
-    [panel] = [m for m in messages if int(str(m["flags"])) & EPHEMERAL and "Tonight's awards" in str(m["content"])]
+def panel_of(messages: list[JSON]) -> JSON:
+    [panel] = [m for m in messages if m["flags"] & EPHEMERAL and "Tonight's awards" in m["content"]]
     return panel
 
 
@@ -44,7 +45,7 @@ async def test_a_hero_who_only_joined_a_conflict_is_offered_an_award_and_nobody_
     ]
 
     ended = await env.slash("/session end")
-    text = str(panel_of(ended.messages)["content"])
+    text = panel_of(ended.messages)["content"]
     assert "**Vin**: 0" in text and "**Kelsier**: 0" in text
     for absent in ("Elend", "Sazed", "Thug"):
         assert absent not in text, text
@@ -57,7 +58,7 @@ async def test_two_clicks_at_once_give_one_award_and_one_journal_entry(bot_env: 
     await burden_gave_dice(env, vin, "Reckless")
     ended = await env.slash("/session end")
     panel = panel_of(ended.messages)
-    assert "**Vin**: 1 · Burden trigger 1: Reckless" in str(panel["content"])
+    assert "**Vin**: 1 · Burden trigger 1: Reckless" in panel["content"]
     stale = copy.deepcopy(panel)
 
     first, second = await asyncio.gather(
@@ -65,7 +66,7 @@ async def test_two_clicks_at_once_give_one_award_and_one_journal_entry(bot_env: 
         env.harness.click("Give these awards", message=copy.deepcopy(panel)),
     )
     answers = [first, second]
-    given = [r for r in answers if any("Vin earns 1 Advancement tonight" in m["content"] for m in r.followups)]
+    given = [r for r in answers if any("Vin earns 1 Advancement" in m["content"] for m in r.followups)]
     assert len(given) == 1, [r.content for r in answers]
     [other] = [r for r in answers if r is not given[0]]
     said = [other.content, *(m["content"] for m in other.followups if m["flags"] & EPHEMERAL)]
