@@ -1,13 +1,14 @@
 """Who took part in a night (docs/rulings.md §10.1): the Heroes a session's end offers an award
 to, read from the session's journal.
 
-A Hero took part when the journal shows them doing something, or something done to them in
-play: a roll or a request's roll as them, a Conflict joined (:func:`joined_entries`, so a Hero
-who fought without a wound or a roll still counts), a wound, a Beat, a Standing spent, a
-Breather taken, a Burden that gave dice, metal burned, Advancements spent. The Narrator's own
-acts on a sheet are not taking part: an award, a correction or a leave to spend, a Secret told,
-a subplot moved on, since a Narrator may do those for a Hero away from the table. Only a Hero's
-ledger is offered an award; the caller keeps the Heroes among those found.
+A Hero took part when the journal names them in something that happened at the table: a roll
+or a request's roll as them, a Conflict joined (:func:`joined_entries`, so a Hero who fought
+without a wound or a roll still counts), a wound, a Beat, a Standing spent, a Breather taken, a
+Burden that gave dice, metal burned, Advancements spent, and the story the Narrator moved for
+them (a subplot's stage, a Secret told them), which the awards note and reward. Not an award,
+a correction or a leave to spend: those are the ledger's own, which a Narrator may give a Hero
+away from the table, and the panel's awards are among them. Only a Hero's ledger is offered an
+award; the caller keeps the Heroes among those found.
 """
 
 from collections.abc import Callable, Iterable
@@ -17,16 +18,12 @@ from rules.conflict import Conflict, Event
 from rules.conflict import events as ev
 from rules.journal import TEXT_MAX, EntryKind, JournalEntry
 
-NARRATOR_ACTS = frozenset({EntryKind.SECRET, EntryKind.SUBPLOT})
-"""Kinds the Narrator writes on a Hero's behalf, whoever sits at the table."""
-
-
 def took_part(entry: JournalEntry) -> bool:
     """Whether ``entry`` shows its character taking part in the night (the module's list)."""
-    if entry.character_id is None or entry.kind in NARRATOR_ACTS:
+    if entry.character_id is None:
         return False
     if entry.kind is EntryKind.ADVANCEMENT:
-        return entry.amount < 0  # a spend is the player's; an award or a leave the Narrator's
+        return entry.amount < 0  # a spend is the player's; an award or a leave the ledger's own
     return True
 
 

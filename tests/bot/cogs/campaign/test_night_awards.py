@@ -5,9 +5,12 @@ nobody else, and an award is given once however the Narrator clicks."""
 import asyncio
 import copy
 
+import pytest
+
 from fake_discord.payloads import JSON
 from rules.character.advancement import Advancements
 from rules.journal import EntryKind
+from storage.journal import JournalRepository
 from testbed.bot_env import BotEnv
 from tests.bot.cogs.campaign.test_advancements import burden_gave_dice, ledger, make
 from tests.bot.cogs.sessions.test_sessions import EPHEMERAL
@@ -27,6 +30,7 @@ async def test_a_hero_who_only_joined_a_conflict_is_offered_an_award_and_nobody_
     await make(env, "Elend", owner="player2")  # at no table tonight
     await make(env, "Sazed", owner="player2")  # only given Advancements by the Narrator
     await make(env, "Kelsier", owner="player2")  # rolls once
+    await make(env, "Marsh", owner="player2", destiny="Bring down the Ministry")  # the story moves
     await env.slash("/character create name:Thug template:thug")
     await env.slash('/session start title:"The alley"')
     await env.slash('/conflict start kind:physical stakes:"A brawl"')
@@ -36,6 +40,7 @@ async def test_a_hero_who_only_joined_a_conflict_is_offered_an_award_and_nobody_
     await env.slash("/conflict end")
     await env.slash("/advancement award name:Sazed amount:1")
     await env.slash("/roll stat:Wits character:Kelsier", user="player2")
+    await env.slash("/story stage name:Marsh subplot:destiny stage:middle")
     session = await env.storage.journal.open_in(env.guild_id, env.harness.channel.id)
     assert session is not None
     joined = [e for e in await env.storage.journal.all_entries(session) if e.kind is EntryKind.JOINED]
@@ -47,6 +52,7 @@ async def test_a_hero_who_only_joined_a_conflict_is_offered_an_award_and_nobody_
     ended = await env.slash("/session end")
     text = panel_of(ended.messages)["content"]
     assert "**Vin**: 0" in text and "**Kelsier**: 0" in text
+    assert "**Marsh**: 0 · noted: Marsh's Destiny" in text
     for absent in ("Elend", "Sazed", "Thug"):
         assert absent not in text, text
 
@@ -85,3 +91,28 @@ async def test_two_clicks_at_once_give_one_award_and_one_journal_entry(bot_env: 
     assert [e.text for e in awards] == ["Vin earns 1 Advancement tonight (the Burden Reckless gave dice)."]
     again = await env.slash("/advancement night")
     assert again.ephemeral and "No session is open" in again.content
+
+
+async def test_a_crash_between_an_award_and_its_journal_entry_loses_neither_and_allows_the_click_again(
+    bot_env: BotEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = bot_env
+    vin = await make(env)
+    await env.slash("/session start", user="narrator")
+    await burden_gave_dice(env, vin, "Reckless")
+    ended = await env.slash("/session end")
+    panel = panel_of(ended.messages)
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the database went away between the sheet and the journal")
+
+    monkeypatch.setattr(JournalRepository, "add", broken)
+    failed = await env.harness.click("Give these awards", message=copy.deepcopy(panel))
+    assert failed.ephemeral and "Vin earns" not in failed.content
+    assert await ledger(env) == Advancements()  # the sheet's write and the award's key went with it
+    assert await env.storage.advancements.awarded(1) == {}
+    monkeypatch.undo()
+    given = await env.harness.click("Give these awards", message=panel)
+    assert any("Vin earns 1 Advancement tonight" in m["content"] for m in given.followups)
+    assert await ledger(env) == Advancements(held=1, earned=1)
+    assert await env.storage.advancements.awarded(1) == {vin.id: 1}
