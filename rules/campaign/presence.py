@@ -14,9 +14,11 @@ award; the caller keeps the Heroes among those found.
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
+from rules.character import CharacterKind
 from rules.conflict import Conflict, Event
 from rules.conflict import events as ev
 from rules.journal import TEXT_MAX, EntryKind, JournalEntry
+
 
 def took_part(entry: JournalEntry) -> bool:
     """Whether ``entry`` shows its character taking part in the night (the module's list)."""
@@ -59,6 +61,28 @@ def joined_entries(
                 hero=joined.name,
                 character_kind=joined.kind,
                 conflict_id=conflict_id,
+            )
+        )
+    return entries
+
+
+def carried_entries(at: datetime, conflict: Conflict) -> list[JournalEntry]:
+    """A :attr:`EntryKind.JOINED` entry for each Hero of a Conflict still running when a session
+    starts (one the last session ended during), so a Hero who fights on is present tonight."""
+    entries: list[JournalEntry] = []
+    for hero in conflict.participants:
+        if hero.kind is not CharacterKind.HERO:
+            continue  # a Hero's sheet is the table's; a Villain's may be hidden (§7.1)
+        text = f"{hero.name} is in the Conflict for {conflict.stakes}, still running."[:TEXT_MAX]
+        entries.append(
+            JournalEntry(
+                at=at,
+                kind=EntryKind.JOINED,
+                text=text,
+                public=text,
+                character_id=hero.id,
+                hero=hero.name,
+                character_kind=hero.kind,
             )
         )
     return entries

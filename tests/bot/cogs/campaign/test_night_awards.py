@@ -13,7 +13,7 @@ from rules.journal import EntryKind
 from storage.journal import JournalRepository
 from testbed.bot_env import BotEnv
 from tests.bot.cogs.campaign.test_advancements import burden_gave_dice, ledger, make
-from tests.bot.cogs.sessions.test_sessions import EPHEMERAL
+from tests.bot.cogs.sessions.test_sessions import EPHEMERAL, journal_of
 
 
 def panel_of(messages: list[JSON]) -> JSON:
@@ -116,3 +116,20 @@ async def test_a_crash_between_an_award_and_its_journal_entry_loses_neither_and_
     assert any("Vin earns 1 Advancement tonight" in m["content"] for m in given.followups)
     assert await ledger(env) == Advancements(held=1, earned=1)
     assert await env.storage.advancements.awarded(1) == {vin.id: 1}
+
+
+async def test_a_hero_in_a_fight_that_runs_on_into_the_next_night_is_present_then(bot_env: BotEnv) -> None:
+    env = bot_env
+    vin = await make(env)
+    await env.storage.active.set(env.guild_id, env.user_id("player1"), vin.id)
+    await env.slash('/session start title:"One"')
+    await env.slash('/conflict start kind:physical stakes:"The long fight"')
+    await env.slash("/conflict join", user="player1")
+    warned = await env.slash("/session end")
+    await env.harness.click("End the session anyway", message=warned.message)
+    await env.slash('/session start title:"Two"')  # the fight goes on; Vin does nothing new yet
+    warned = await env.slash("/session end")
+    ended = await env.harness.click("End the session anyway", message=warned.message)
+    assert "**Vin**: 0" in panel_of(ended.messages)["content"]
+    journal = await env.slash("/session journal", user="player2")
+    assert "Vin is in the Conflict for The long fight, still running." in journal_of(env, journal)
