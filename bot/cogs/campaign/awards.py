@@ -44,6 +44,7 @@ NO_SESSION = "No session is open in this channel: awards are given before `/sess
 NO_HEROES = "No Hero has taken part in this session yet: nothing to award."
 CLOSED = "That session has ended: its awards are closed."
 GIVEN = "Tonight's award for that Hero has been given already; `/advancement award` gives more."
+NOT_PRESENT = "That character is no Hero who took part tonight; `/advancement award` gives any Hero more."
 ALL_GIVEN = "Tonight's awards have been given already; `/advancement award` gives more."
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,8 @@ async def choose(interaction: Interaction, session_id: int, hero: int, amount: i
         raise BotError(f"An award on this panel is 0 to {MENU_MAX}; `/advancement award` gives more.")
     proposals, _ = await heroes_present(interaction, session)
     if hero not in {p.character_id for p in proposals}:
-        raise BotError(GIVEN)
+        given = await interaction.client.storage.advancements.awarded(session.id)
+        raise BotError(GIVEN if hero in given else NOT_PRESENT)
     await interaction.client.storage.advancements.propose(session.guild_id, session.id, hero, amount)
     chosen = await interaction.client.storage.advancements.proposed(session.id)
     await replies.edit(interaction, content=panel_text(proposals, chosen))

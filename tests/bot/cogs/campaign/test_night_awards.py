@@ -86,6 +86,9 @@ async def test_two_clicks_at_once_give_one_award_and_one_journal_entry(bot_env: 
     ]
     assert later.followups[0]["flags"] & EPHEMERAL
     assert await ledger(env) == Advancements(held=1, earned=1)
+    chose = await env.harness.select(f"mab:awsel:1:{vin.id}", ["Vin: 3 Advancements"], message=stale)
+    assert chose.ephemeral and "award for that Hero has been given already" in chose.content
+    assert await env.storage.advancements.proposed(1) == {}
     [session] = await env.storage.journal.sessions(env.guild_id, env.harness.channel.id, limit=1)
     awards = [e for e in await env.storage.journal.all_entries(session) if e.kind is EntryKind.ADVANCEMENT]
     assert [e.text for e in awards] == ["Vin earns 1 Advancement tonight (the Burden Reckless gave dice)."]
