@@ -314,6 +314,15 @@ CREATE TABLE secrets (
     UNIQUE (guild_id, id)
 );
 
+CREATE TABLE session_awards (
+    session_id    INTEGER NOT NULL REFERENCES table_sessions (id) ON DELETE CASCADE,
+    guild_id      INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    amount        INTEGER NOT NULL CHECK (amount > 0),
+    PRIMARY KEY (session_id, character_id),
+    FOREIGN KEY (guild_id, character_id) REFERENCES characters (guild_id, id) ON DELETE CASCADE
+);
+
 CREATE TABLE table_sessions (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id    INTEGER NOT NULL,
