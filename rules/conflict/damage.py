@@ -71,7 +71,9 @@ def _check_spending(conflict: Conflict, pending: PendingAttack, command: SpendNu
         rolled = available - pending.free_nudges  # a tap's free Nudges never catch a Beat (§2, §9.4)
         if rolled < CATCH_A_BEAT:
             free = f" rolled (a tap's {pending.free_nudges} never count)" if pending.free_nudges else ""
-            raise RulesError(f"Catching a Beat takes {CATCH_A_BEAT} or more Nudges; there are {rolled}{free}.")
+            raise RulesError(
+                f"Catching a Beat takes {CATCH_A_BEAT} or more Nudges; there are {rolled}{free}."
+            )
         if asked:
             raise RulesError("Catching a Beat spends every Nudge; leave the other uses at 0.")
         if attacker.round.defense_dice < MIN_POOL:

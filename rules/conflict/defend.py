@@ -186,7 +186,7 @@ def _reading(
     pool = Pool.of_dice(dice, label=label)
     if boons or modifiers:
         pool = build_pool(dice, rating_label=label, modifiers=list(modifiers), boons=boons)
-    thrown = tuple(faces) if faces is not None else roll_faces(dice, work.generator())
+    thrown = tuple(faces) if faces is not None else roll_faces(pool.dice, work.generator())
     return read(thrown, pool=pool, difficulty=difficulty, extra=extra)
 
 
