@@ -53,8 +53,9 @@ def last_declarer(conflict: Conflict) -> Participant | None:
 def resolve_order(conflict: Conflict) -> tuple[tuple[int, ...], ...]:
     """Participants still due a turn, most Action Dice first; equal counts share a step.
 
-    docs/rulings.md §4.7: Atium burners go first (§9.3); switchers go last, after everyone else still to act (whatever their
-    dice), sharing one step; full defence and no-roll actions are not in the order at all;
+    docs/rulings.md §4.7: Atium burners go first (§9.3); switchers go last, after everyone
+    else still to act (whatever their dice), sharing one step; full defence and no-roll
+    actions are not in the order at all;
     defeated participants drop out (unless defeated by someone acting at the same moment as
     them). Within a step, ids follow the declaration order (display only: they act at the
     same time).
