@@ -8,6 +8,7 @@ from rules.journal import EntryKind
 from storage import StoredCharacter
 from testbed.bot_env import BotEnv, refused
 from tests.bot.cogs.conflict.test_conflict_pushes import gathering, make, thug
+from tests.bot.cogs.conflict.test_prompt_moves import modal_fields, pinged_prompts
 
 MIND = 60
 
@@ -136,3 +137,26 @@ async def test_a_coinshot_wrests_a_held_sword_braced_on_anchors(bot_env: BotEnv)
     assert kel.character.damage.get(Resilience.HEALTH) == 1
     thug_sheet = await env.storage.characters.get_by_name(env.guild_id, "Thug")
     assert thug_sheet.character.damage.get(Resilience.HEALTH) == 0
+
+
+async def test_a_keepers_round_from_the_prompt_taps_in_the_declare_form(bot_env: BotEnv) -> None:
+    """The declare form offers a Keeper a tap (§9.4): the menu, the form and Act with 9 make the
+    round, three interactions, the Narrator's defence apart."""
+    env = bot_env
+    await sazed(env)
+    await thug(env, [])
+    await env.play([*gathering("player1", "Sazed"), ("narrator", "/declare who:Thug action:no-roll")])
+    await env.bot.conflicts.idle()
+    prompt = pinged_prompts(env, "player1")[-1]
+    detail = "Declare with Traits, Tool, Power, Burdens, label…"
+    opened = await env.harness.select(detail, ["Attack Thug"], message=prompt, user="player1")
+    assert modal_fields(opened) == ["stat", "traits", "tool", "tap", "label"]
+    wrong = await env.harness.submit({"tap": "Steel lots"}, user="player1")
+    assert refused(wrong) and "Steel 20 outcome" in wrong.content
+    await env.harness.select(detail, ["Attack Thug"], message=prompt, user="player1")
+    sent = await env.harness.submit({"tap": "Steel 5"}, user="player1")
+    assert not refused(sent), sent.content
+    assert await steelmind(env) == MIND - 5
+    await env.bot.conflicts.idle()
+    acted = await env.harness.click("Act with 9", message=pinged_prompts(env, "player1")[-1], user="player1")
+    assert not refused(acted), acted.content
