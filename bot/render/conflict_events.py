@@ -135,7 +135,7 @@ def roll_text(name: str, reading: Reading, many: bool = False, faces: DiceFaces 
     return f"{name} {rolls} {dice} ({result}, {plural(reading.tiebreak_nudges, 'Nudge')})"
 
 
-def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces) -> str:
+def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces, v: Visibility = FULL) -> str:
     contest = e.contest
     attacker, target = who(c, e.attacker), who(c, e.target)
     line = roll_text(attacker, contest.acting, is_group(c, e.attacker), faces)
@@ -154,7 +154,7 @@ def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces) -> str:
         return line + f" → {does(c, e.attacker, 'fails')}. {outcome_text(contest.acting)}."
     line += f" → {verdict}. {decision_text(contest.decided_by, attacker)}"
     tapped = ", ".join(b.label for b in contest.acting.pool.boons)
-    if tapped and contest.winner is ContestSide.ACTING:  # a tap's Outcome and Nudges (§9.4)
+    if tapped and contest.winner is ContestSide.ACTING and v.shows(e.attacker):  # a tap's boons (§9.4)
         line += f" Outcome {contest.outcome:+d}, with what {tapped} gave."
     if e.wrested:  # docs/rulings.md §9.3
         line += f" {does(c, e.target, 'is')} disarmed or knocked down, as {attacker} chooses."
@@ -266,7 +266,7 @@ def event_line(c: Conflict, event: Event, view: Visibility = FULL, faces: DiceFa
         case ev.Defended():
             return _defended(c, event, view)
         case ev.Resolved():
-            return _resolved(c, event, faces)
+            return _resolved(c, event, faces, view)
         case ev.NudgesSpent():
             return _nudges(c, event)
         case ev.DamageDealt():
