@@ -160,3 +160,43 @@ async def test_a_keepers_round_from_the_prompt_taps_in_the_declare_form(bot_env:
     await env.bot.conflicts.idle()
     acted = await env.harness.click("Act with 9", message=pinged_prompts(env, "player1")[-1], user="player1")
     assert not refused(acted), acted.content
+
+
+async def test_a_hidden_villains_tap_is_the_narrators_only(bot_env: BotEnv) -> None:
+    """§7.1, §9.9: a Villain's tap spends and counts, but the table sees neither the metal nor
+    the charges, on the declaration, the roll or the journal."""
+    env = bot_env
+    mind = {"kind": "metalmind", "metal": "Steel", "size": MindSize.AVERAGE, "charges": MIND}
+    villain = make_character(
+        name="Keeper",
+        kind=CharacterKind.VILLAIN,
+        owner_id=env.user_id("narrator"),
+        powers=[{"type": "feruchemy", "name": "Steel", "rating": 3}],
+        attributes={"physique": 4, "charm": 3, "wits": 2},
+        standings={"resources": 4, "influence": 3, "spirit": 3},
+        props=[{"name": "Steel bracer", "implement": mind}],
+    )
+    stored = await env.storage.characters.create(env.guild_id, villain)
+    await make(env, "Kel", "player1", ["Steel"])
+    await env.play(
+        [
+            ("narrator", '/conflict start kind:physical stakes:"The keep"'),
+            ("player1", "/character use name:Kel"),
+            ("player1", "/conflict join"),
+            ("narrator", "/conflict add character:Keeper"),
+            ("narrator", "/conflict begin"),
+        ]
+    )
+    declared = await env.slash(
+        "/declare who:Keeper action:attack target:Kel stat:Physique tap:Steel tap_charges:20 tap_for:outcome"
+    )
+    assert not refused(declared), declared.content
+    public = [m for m in declared.messages if not int(m.get("flags") or 0) & 64]
+    assert public and all("tapped" not in str(m) and "Steel bracer" not in str(m) for m in public)
+    story = [s.entry for s in await env.storage.journal.of_character(env.guild_id, stored.id)]
+    [line] = [e for e in story if e.kind is EntryKind.METALS]
+    assert "-20 Steel (tapped)" in line.text and line.public is None
+    await env.play([("player1", "/declare action:no-roll"), ("narrator", "/act who:Keeper dice:4")])
+    rolled = await env.slash("/defend dice:0", user="player1")
+    assert not refused(rolled), rolled.content
+    assert "tapped" not in str([m for m in rolled.messages if not int(m.get("flags") or 0) & 64])
