@@ -5,6 +5,8 @@ on the roll's success."""
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.character import Character, make_character
 from rules.character.feruchemy import Metalmind, MindSize
@@ -20,6 +22,7 @@ from rules.conflict import (
     Switch,
 )
 from rules.conflict.specs import TapSpec
+from rules.errors import RulesError
 from rules.powers.feruchemy import TapUse
 from tests.rules.conflict.builders import (
     BRUTE,
@@ -192,3 +195,35 @@ def test_a_switch_taps_anew_and_halves_the_tapped_dice_with_the_rest() -> None:
     (switched,) = of_type(events, "switched")
     assert (switched.refigured, switched.dice) == (8, 4)
     assert mind_charges(table) == STEEL_MIND - 4
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rating=st.integers(1, 5),
+    held=st.integers(0, 60),
+    charges=st.integers(0, 70),
+    use=st.sampled_from(TapUse),
+    traits=st.integers(0, 8),
+)
+def test_a_conflict_tap_is_all_or_nothing_and_every_charge_is_told(
+    rating: int, held: int, charges: int, use: TapUse, traits: int
+) -> None:
+    """§9.9 over any tap: refused, nothing moves; accepted, the metalmind loses exactly the
+    charges (never below 0, never past 10 × the rating), the event tells every one, and the
+    pile gains no more than the dice that bring it to 10."""
+    table = keeper_table(charges=held, rating=rating)
+    command = declare_attack(
+        VIN, THUG, traits_for=traits, tap=TapSpec(metal="Steel", charges=charges, use=use)
+    )
+    try:
+        events = table.do(command)
+    except RulesError:
+        assert mind_charges(table) == held and table.p(VIN).round.declaration is None
+        return
+    assert 1 <= charges <= min(held, 10 * rating)
+    assert mind_charges(table) == held - charges >= 0
+    (moved,) = of_type(events, "charges_moved")
+    assert sum(m.delta for m in moved.moves) == -charges
+    plain = 4 + traits
+    gained = table.dice(VIN)[0] - plain
+    assert gained == (min(charges, max(0, 10 - plain)) if use is TapUse.EFFECT else 0)
