@@ -34,6 +34,10 @@ class TapRequest:
     charges: int
     use: TapUse = TapUse.EFFECT
 
+    def data(self) -> dict[str, str | int]:
+        """The tap as a Conflict command's dice carry it (``rules.conflict.specs.TapSpec``)."""
+        return {"metal": self.metal, "charges": self.charges, "use": self.use.value}
+
 
 @dataclass(frozen=True)
 class PoolRequest:

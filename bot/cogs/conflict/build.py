@@ -81,10 +81,9 @@ class ActionOptions:
     scene_circumstances: int = 0
     """What the Narrator set for the scene in this channel, carried when none are given."""
     tap: TapRequest | None = None
-    """A Feruchemical tap declared with the dice (docs/rulings.md §9.4)."""
     held: bool = False
     anchored: bool = False
-    """A Steelpush or Ironpull on a held object, braced on anchors (docs/rulings.md §9.3)."""
+    """A tap with the dice (§9.4); a push or pull on a held object, braced on anchors (§9.3)."""
 
     def action_data(self, conflict: Conflict) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind.value, "label": (self.label or "").strip()}
@@ -132,14 +131,13 @@ class ActionOptions:
 
     def dice_data(self, burdens: tuple[str, ...]) -> dict[str, Any] | None:
         if self.stat is None:
+            if self.kind is ActionKind.NO_ROLL and self.tap is not None:
+                raise RulesError("An action without a roll has nothing to tap for; leave the tap out.")
             if self.kind is ActionKind.NO_ROLL:
-                if self.tap is not None:
-                    raise RulesError("An action without a roll has nothing to tap for; leave the tap out.")
                 return None
             raise RulesError("Say which stat or Power gives the dice, e.g. `stat:Physique` or `stat:Steel`.")
         if self.kind is ActionKind.NO_ROLL:
             raise RulesError("An action that needs no roll gets no dice; leave `stat` out.")
-        tap = None if self.tap is None else {"metal": self.tap.metal, "charges": self.tap.charges}
         return {
             "stat": self.stat,
             "traits_for": max(0, self.traits),
@@ -147,7 +145,7 @@ class ActionOptions:
             "tool": self.tool,
             "circumstances": self.scene_circumstances if self.circumstances is None else self.circumstances,
             "burdens": burdens,
-            "tap": None if tap is None or self.tap is None else {**tap, "use": self.tap.use.value},
+            "tap": self.tap.data() if self.tap is not None else None,
         }
 
     def command_for(
