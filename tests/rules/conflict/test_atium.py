@@ -15,6 +15,7 @@ from rules.conflict import (
     Burn,
     Declare,
     DiceSpec,
+    NextRound,
     Reorder,
     declaration_order,
     resolve_order,
@@ -192,3 +193,22 @@ def test_anchoring_needs_a_push() -> None:
     table = table_of({VIN: ("Steel",)}, {})
     table.do(declare_nothing(THUG), declare_defence(BRUTE))
     table.refuse(declare_attack(VIN, THUG, stat="Steel", anchored=True), "braces on anchors")
+
+
+def test_atium_pays_each_round_and_its_place_goes_when_it_runs_dry() -> None:
+    """§9.2: Atium costs its Conflict charge and 1 each new round; when it cannot be paid it
+    ends, and the Thug declares by his Wits again (§9.3)."""
+    sheets = pick(VIN, THUG, BRUTE)
+    data = with_metals(sheets[THUG], ("Atium", 2)).model_dump(exclude={"id"})
+    data["allomancy"] = {"tracked": True, "reserves": [{"metal": "Atium", "charges": 2}]}
+    sheets[THUG] = make_character(data)
+    table = Table.start(sheets)
+    table.do(Burn(participant=THUG, metal="Atium"))
+    assert table.sheets[THUG].allomancy.charges("Atium") == 1
+    everyone = (declare_nothing(BRUTE), declare_nothing(VIN), declare_nothing(THUG))
+    table.do(*everyone, NextRound())
+    assert table.sheets[THUG].allomancy.charges("Atium") == 0
+    assert [p.id for p in declaration_order(table.state)] == [BRUTE, VIN, THUG]
+    events = table.do(*everyone, NextRound())
+    assert "Atium" in of_type(events, "charges_moved")[0].ended
+    assert [p.id for p in declaration_order(table.state)] == [THUG, BRUTE, VIN]
