@@ -34,6 +34,10 @@ class TapRequest:
     charges: int
     use: TapUse = TapUse.EFFECT
 
+    def data(self) -> dict[str, str | int]:
+        """The tap as a Conflict command's dice carry it (``rules.conflict.specs.TapSpec``)."""
+        return {"metal": self.metal, "charges": self.charges, "use": self.use.value}
+
 
 @dataclass(frozen=True)
 class PoolRequest:
@@ -198,3 +202,20 @@ def tap_request(metal: str | None, charges: int | None, use: TapUse | None) -> T
     if charges is None:
         raise BotError("Say how many charges to tap (`tap_charges:`).")
     return TapRequest(metal, charges, use or TapUse.EFFECT)
+
+
+TAP_USES = {use.value: use for use in TapUse}
+
+
+def typed_tap(text: str) -> TapRequest | None:
+    """A tap typed in a form, "Steel 5" or "Steel 20 outcome" (docs/rulings.md §9.4); empty for
+    none. The sheet checks the metal and the charges, as for ``tap:``."""
+    words = text.replace(",", " ").split()
+    if not words:
+        return None
+    use = TAP_USES.get(words[-1].lower()) if len(words) == 3 else None
+    if len(words) not in (2, 3) or not words[1].isdigit() or (len(words) == 3 and use is None):
+        raise BotError(
+            "Tap: the metal and the charges, and what it buys if not its effect, e.g. `Steel 20 outcome`."
+        )
+    return TapRequest(words[0][:20], min(int(words[1]), 1000), use or TapUse.EFFECT)

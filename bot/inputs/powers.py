@@ -45,6 +45,18 @@ TapUseChoice = app_commands.Transform[
 ]
 
 
+TapMetal = app_commands.Range[str, 1, 20]
+"""The metal of a metalmind to tap, on a roll or a Conflict action (docs/rulings.md §9.4)."""
+TapCharges = app_commands.Range[int, 1, 100]
+"""Charges tapped at once (the sheet's 10 × rating is the rule's check)."""
+TAP_DESCRIPTIONS = {
+    "tap": "Feruchemy: tap this metal's metalmind for the roll (declared before it)",
+    "tap_charges": "Charges to tap (at most 10 × the rating; spent even on a failure)",
+    "tap_for": "What the tap buys (default: the metal's effect; or a Nudge per 5, +1 Outcome per 10)",
+}
+"""One wording for a tap's options, on ``/roll`` and on a Conflict's ``/declare`` and ``/switch``."""
+
+
 def metals_of(character: Character, kind: PowerType) -> list[str]:
     """The metals ``character`` has as Powers of ``kind`` (a spike's included), in table order."""
     held = {p.name for p in sheet_powers(character) if p.type is kind}

@@ -63,6 +63,8 @@ def _declared(c: Conflict, e: ev.Declared, v: Visibility) -> str:
         line += f": {pile_dice(e.dice, e.pile)} — {parts_text(e.pool)}"
         if e.bonus:
             line += f" + {e.bonus} from last round's Nudges"
+    if e.electrum:  # docs/rulings.md §9.3
+        line += f"; Electrum gives {pile_dice(e.electrum, Pile.DEFENSE)}"
     if e.bonus_lost:
         line += f"; the {dice(e.bonus_lost)} bought with Nudges last round are lost"
     return line
@@ -133,7 +135,7 @@ def roll_text(name: str, reading: Reading, many: bool = False, faces: DiceFaces 
     return f"{name} {rolls} {dice} ({result}, {plural(reading.tiebreak_nudges, 'Nudge')})"
 
 
-def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces) -> str:
+def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces, v: Visibility = FULL) -> str:
     contest = e.contest
     attacker, target = who(c, e.attacker), who(c, e.target)
     line = roll_text(attacker, contest.acting, is_group(c, e.attacker), faces)
@@ -151,6 +153,11 @@ def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces) -> str:
         # Nobody resisted: a plain roll, read as any roll is (docs/rulings.md §3.5, §2.7).
         return line + f" → {does(c, e.attacker, 'fails')}. {outcome_text(contest.acting)}."
     line += f" → {verdict}. {decision_text(contest.decided_by, attacker)}"
+    tapped = ", ".join(b.label for b in contest.acting.pool.boons)
+    if tapped and contest.winner is ContestSide.ACTING and v.shows(e.attacker):  # a tap's boons (§9.4)
+        line += f" Outcome {contest.outcome:+d}, with what {tapped} gave."
+    if e.wrested:  # docs/rulings.md §9.3
+        line += f" {does(c, e.target, 'is')} disarmed or knocked down, as {attacker} chooses."
     if e.awaiting_nudges:
         line += f" {does(c, e.attacker, 'has')} {plural(e.nudges, 'Nudge')} to spend."
     return line
@@ -259,7 +266,7 @@ def event_line(c: Conflict, event: Event, view: Visibility = FULL, faces: DiceFa
         case ev.Defended():
             return _defended(c, event, view)
         case ev.Resolved():
-            return _resolved(c, event, faces)
+            return _resolved(c, event, faces, view)
         case ev.NudgesSpent():
             return _nudges(c, event)
         case ev.DamageDealt():
@@ -321,6 +328,9 @@ def _roster_line(c: Conflict, event: Event, v: Visibility) -> str:
             return f"{does(c, pid, 'loses')} {pile_dice(removed, pile)} to the Nudges ({left} left)"
         case ev.BeatActionNamed(participant=pid, action=action):  # docs/rulings.md §4.15
             return f"{does(c, pid, 'makes')} the Beat's extra action a new one: {action_phrase(c, action)}"
+        case ev.Anchored(participant=pid, health=health):  # docs/rulings.md §9.3
+            now = f" (Health now {health})" if v.shows(pid) else ""
+            return f"{does(c, pid, 'braces')} between two heavy anchors: 1 Health{now}"
         case ev.BeatCaught(participant=pid, dice=count):
             held = f", from the {dice(count)} left" if v.shows(pid) else ""
             return f"{does(c, pid, 'catches')} a Beat: an extra action now{held}"

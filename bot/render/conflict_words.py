@@ -114,6 +114,9 @@ def action_phrase(conflict: Conflict, action: ActionSpec) -> str:
         text = "full defence"
     else:
         text = "an action that needs no roll"
+    if action.held or action.anchored:  # docs/rulings.md §9.3
+        text += " on a metal object they hold" if action.held else ""
+        text += ", braced on anchors" if action.anchored else ""
     if action.kind.rolls and not action.contest:
         text += " that cannot be resisted"
     if action.difficulty is not None and action.difficulty > 1:

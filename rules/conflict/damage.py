@@ -68,8 +68,12 @@ def _check_spending(conflict: Conflict, pending: PendingAttack, command: SpendNu
     if command.remove_dice and pending.target is None:
         raise RulesError("This action has no target whose dice could be removed.")
     if command.catch_beat:
-        if available < CATCH_A_BEAT:
-            raise RulesError(f"Catching a Beat takes {CATCH_A_BEAT} or more Nudges; there are {available}.")
+        rolled = available - pending.free_nudges  # a tap's free Nudges never catch a Beat (§2, §9.4)
+        if rolled < CATCH_A_BEAT:
+            free = f" rolled (a tap's {pending.free_nudges} never count)" if pending.free_nudges else ""
+            raise RulesError(
+                f"Catching a Beat takes {CATCH_A_BEAT} or more Nudges; there are {rolled}{free}."
+            )
         if asked:
             raise RulesError("Catching a Beat spends every Nudge; leave the other uses at 0.")
         if attacker.round.defense_dice < MIN_POOL:
@@ -83,12 +87,13 @@ def beat_possible(conflict: Conflict, pending: PendingAttack) -> bool:
     §4.15), so the bot offers it only then.
 
     It takes three or more rolled 6s: a Conflict's pools are 2–10 dice, so every Nudge there is
-    a rolled 6. And the extra action needs a pool of 2 from the dice the attacker still holds.
+    a rolled 6 but a tap's free ones (§9.4). And the extra action needs a pool of 2 from the dice
+    the attacker still holds.
     """
     attacker = conflict.find(pending.attacker)
     return (
         pending.awaiting is Awaiting.NUDGES
-        and pending.nudges >= CATCH_A_BEAT
+        and pending.nudges - pending.free_nudges >= CATCH_A_BEAT
         and attacker is not None
         and attacker.round.defense_dice >= MIN_POOL
     )

@@ -11,12 +11,14 @@ A declaration changed before anyone else declares (docs/rulings.md §4.23) is fi
 and the bought dice go with the new one.
 """
 
+from rules.conflict.atium import electrum_dice
 from rules.conflict.commands import Declare
 from rules.conflict.events import Declared, Pile, ResolveStarted
-from rules.conflict.figure import check_action, figure_pool
+from rules.conflict.figure import check_action, figure_pool, kind_of
 from rules.conflict.order import last_declarer, next_declarer, resolve_order
 from rules.conflict.specs import ActionKind
 from rules.conflict.state import Conflict, Declaration, Participant, Phase, RoundState, Status
+from rules.conflict.taps import as_spent, lost_note, planned_tap, spend_tap
 from rules.conflict.work import Work, require_phase
 from rules.errors import RulesError
 
@@ -72,9 +74,13 @@ def declare(conflict: Conflict, work: Work, command: Declare) -> Conflict:
     action = check_action(conflict, work, actor, command.action, command.dice)
     bonus = actor.next_round_dice + (previous.bonus if previous is not None else 0)
     changed = previous is not None
+    electrum = electrum_dice(work, actor)
+    tapped, lost = None, tuple[str, ...]()
     if command.dice is None:
         declaration = Declaration(action=action, bonus=bonus)
-        state = RoundState(declaration=declaration, status=Status.DONE)
+        state = RoundState(
+            declaration=declaration, status=Status.DONE, defense_dice=electrum, gained=electrum
+        )
         event = Declared(
             participant=actor.id,
             action=action,
@@ -86,17 +92,32 @@ def declare(conflict: Conflict, work: Work, command: Declare) -> Conflict:
             changed=changed,
         )
     else:
-        pool = figure_pool(conflict, work, actor, action, command.dice)
+        tapped = planned_tap(work.sheet(actor), action, kind_of(conflict, action), command.dice)
+        pool = figure_pool(conflict, work, actor, action, command.dice, tapped)
+        lost = lost_note(tapped, pool)
         total = max(0, pool.total)
         dice = total + bonus
         declaration = Declaration(
-            action=action, dice=command.dice, pool=pool.contributions, total=total, bonus=bonus
+            action=action,
+            dice=as_spent(command.dice, tapped),
+            pool=pool.contributions,
+            total=total,
+            bonus=bonus,
         )
         if action.kind is ActionKind.FULL_DEFENCE:
-            state = RoundState(declaration=declaration, status=Status.DONE, defense_dice=dice, gained=dice)
+            defense = dice + electrum
+            state = RoundState(
+                declaration=declaration, status=Status.DONE, defense_dice=defense, gained=defense
+            )
             pile = Pile.DEFENSE
         else:
-            state = RoundState(declaration=declaration, status=Status.WAITING, action_dice=dice, gained=dice)
+            state = RoundState(
+                declaration=declaration,
+                status=Status.WAITING,
+                action_dice=dice,
+                defense_dice=electrum,
+                gained=dice + electrum,
+            )
             pile = Pile.ACTION
         event = Declared(
             participant=actor.id,
@@ -107,7 +128,8 @@ def declare(conflict: Conflict, work: Work, command: Declare) -> Conflict:
             bonus=bonus,
             changed=changed,
         )
-    work.emit(event)
+    work.emit(event.model_copy(update={"electrum": electrum}) if electrum else event)
+    spend_tap(work, actor, tapped, lost)
     conflict = conflict.with_participant(actor.model_copy(update={"round": state, "next_round_dice": 0}))
     if conflict.phase is Phase.RESOLVE:  # the last declaration changed: the order may have too
         work.emit(ResolveStarted(order=resolve_order(conflict)))

@@ -18,6 +18,7 @@ Rulings:
 
 from collections.abc import Sequence
 
+from rules.conflict.atium import advantage_dice
 from rules.conflict.commands import Defend, SpendNudges, Throw
 from rules.conflict.damage import apply_success
 from rules.conflict.events import DefenceGranted, Defended, Pile, Resolved
@@ -33,10 +34,11 @@ from rules.conflict.state import (
     Phase,
     Status,
 )
+from rules.conflict.taps import roll_boons, with_tapped_outcome
 from rules.conflict.work import Work, require_phase
 from rules.contest import decide
 from rules.errors import RulesError
-from rules.pool import MAX_DICE, MIN_DICE, Pool
+from rules.pool import MAX_DICE, MIN_DICE, Boon, Pool, build_pool
 from rules.powers.pushes import Deflection, deflection
 from rules.roll import Reading, read, roll_faces
 
@@ -169,10 +171,22 @@ def throw(conflict: Conflict, work: Work, command: Throw) -> Conflict:
 
 
 def _reading(
-    work: Work, dice: int, faces: Sequence[int] | None, label: str, *, difficulty: int = 1, extra: bool
+    work: Work,
+    dice: int,
+    faces: Sequence[int] | None,
+    label: str,
+    *,
+    difficulty: int = 1,
+    extra: bool,
+    boons: tuple[Boon, ...] = (),
+    modifiers: tuple[tuple[str, int], ...] = (),
 ) -> Reading:
+    """A pile's roll: a tap's Nudges and Outcome (``boons``, §9.4) and dice off (Atium
+    Advantage, §9.7) ride on the plain count."""
     pool = Pool.of_dice(dice, label=label)
-    thrown = tuple(faces) if faces is not None else roll_faces(dice, work.generator())
+    if boons or modifiers:
+        pool = build_pool(dice, rating_label=label, modifiers=list(modifiers), boons=boons)
+    thrown = tuple(faces) if faces is not None else roll_faces(pool.dice, work.generator())
     return read(thrown, pool=pool, difficulty=difficulty, extra=extra)
 
 
@@ -196,13 +210,18 @@ def settle_roll(
         "Action Dice",
         difficulty=pending.difficulty,
         extra=attacker.is_extra,
+        boons=roll_boons(conflict, pending),
     )
     opposing: list[Reading] = []
     if defence_dice:
         assert pending.target is not None
         target = conflict.participant(pending.target)
-        opposing.append(_reading(work, defence_dice, defence_faces, "Defense Dice", extra=target.is_extra))
-    result = decide([acting], opposing)
+        advantage = advantage_dice(work, attacker)
+        cut = (("Atium Advantage", advantage),) if advantage else ()
+        opposing.append(
+            _reading(work, defence_dice, defence_faces, "Defense Dice", extra=target.is_extra, modifiers=cut)
+        )
+    result = with_tapped_outcome(decide([acting], opposing), acting)
     nudges = acting.nudges if result.acting_succeeds else 0
     awaiting = result.acting_succeeds and nudges > 0
     work.emit(
@@ -215,6 +234,7 @@ def settle_roll(
             stalemate=result.stalemate,
             nudges=nudges,
             awaiting_nudges=awaiting,
+            wrested=pending.action.held and result.acting_succeeds,
         )
     )
     if awaiting:
@@ -222,6 +242,7 @@ def settle_roll(
             update={
                 "awaiting": Awaiting.NUDGES,
                 "nudges": nudges,
+                "free_nudges": acting.free_nudges,
                 "result": acting.result,
                 "outcome": result.outcome,
             }

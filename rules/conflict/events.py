@@ -98,6 +98,8 @@ class Declared(BaseModel):
     bonus: int
     bonus_lost: int = 0
     changed: bool = False
+    electrum: int = 0
+    """Defense Dice Electrum gave for the round (docs/rulings.md §9.3)."""
 
 
 class ResolveStarted(BaseModel):
@@ -212,6 +214,9 @@ class Resolved(BaseModel):
     stalemate: bool
     nudges: int
     awaiting_nudges: bool
+    wrested: bool = False
+    """A Steelpush or Ironpull on a held or worn object won: the target is disarmed or knocked
+    down (docs/rulings.md §9.3)."""
 
 
 class NudgesSpent(BaseModel):
@@ -268,6 +273,16 @@ class BeatCaught(BaseModel):
     type: Literal["beat_caught"] = "beat_caught"
     participant: int
     dice: int
+
+
+class Anchored(BaseModel):
+    """A push or pull braced between two very heavy objects cost its maker 1 Health; ``health``
+    is what is left (docs/rulings.md §9.3)."""
+
+    model_config = FROZEN
+    type: Literal["anchored"] = "anchored"
+    participant: int
+    health: int
 
 
 class Defeated(BaseModel):
@@ -369,6 +384,7 @@ Event = Annotated[
     | DamageDealt
     | DiceRemoved
     | BeatCaught
+    | Anchored
     | Defeated
     | RoundStarted
     | ConflictEnded

@@ -27,11 +27,12 @@ Rulings:
 from collections.abc import Sequence
 
 from rules.burdens import Severity
-from rules.character import Character, Prop, defeat_penalties, find_burden, find_stat
+from rules.character import Attribute, Character, Prop, defeat_penalties, find_burden, find_stat
 from rules.character import limits as lim
 from rules.character.burden_track import FOR_A_ROLL
 from rules.character.lookup import one_of, pick, same_name
 from rules.character.stats import rating_parts
+from rules.conflict.atium import atium_parts
 from rules.conflict.commands import Defend
 from rules.conflict.specs import (
     ATTRIBUTE_KIND,
@@ -43,12 +44,14 @@ from rules.conflict.specs import (
     DiceSpec,
 )
 from rules.conflict.state import Conflict, Participant
+from rules.conflict.taps import tap_parts
 from rules.conflict.work import Work, check_count, clean_text
 from rules.errors import RulesError
 from rules.naming import name_key
 from rules.outcome import check_difficulty
 from rules.pool import MAX_BURDENS, Pool, build_pool
-from rules.powers.pushes import Deflection, push_bonus, pusher
+from rules.powers.feruchemy import TapEffect
+from rules.powers.pushes import Deflection, held_contest_rating, push_bonus, pusher
 from rules.words import is_group, says
 
 WEAPON_MAX = lim.WEAPON_MAX
@@ -67,6 +70,8 @@ def _no_extras(action: ActionSpec) -> None:
         ("armour", action.armour),
         ("pushed object", action.push),
         ("metal projectile", True if action.metal else None),
+        ("held object", True if action.held else None),
+        ("anchoring", True if action.anchored else None),
     ):
         if value is not None:
             raise RulesError(f"{what} takes no {field}; leave it out.")
@@ -121,9 +126,17 @@ def check_action(
         if action.armour is not None:
             check_count("Armour", action.armour, 0, ARMOUR_MAX)
         weapon_bonus(work.sheet(actor), action)
+        if action.held:
+            raise RulesError(
+                "Wresting a held object disarms or knocks down; it deals no damage: declare it as an action."
+            )
         if action.push is not None:
             _check_push(work.sheet(actor), action)
             attack_kind = attack_kind or ConflictType.PHYSICAL
+        if action.anchored and action.push is None:
+            raise RulesError(
+                "Only a push or pull braces on anchors: name the object pushed, or leave anchored out."
+            )
         attack_kind = attack_kind or default_kind(conflict, work, actor, dice)
         resilience = resilience or attack_kind.resilience
     else:
@@ -131,6 +144,7 @@ def check_action(
             raise RulesError("Only an attack aims at a Resilience or uses a weapon; declare an attack.")
         if action.push is not None or action.metal:
             raise RulesError("Only an attack pushes an object or flies metal at someone; declare an attack.")
+        check_held(work.sheet(actor), action)
         if attack_kind is not None:
             raise RulesError(
                 "Only an attack is physical, social or mental; any other action takes the Conflict's kind."
@@ -193,10 +207,17 @@ def _adjusted_pool(
 
 
 def figure_pool(
-    conflict: Conflict, work: Work, actor: Participant, action: ActionSpec, dice: DiceSpec
+    conflict: Conflict,
+    work: Work,
+    actor: Participant,
+    action: ActionSpec,
+    dice: DiceSpec,
+    tapped: TapEffect | None = None,
 ) -> Pool:
-    """Action (or full-defence) dice for a declaration, uncapped (docs/rulings.md §4)."""
+    """Action (or full-defence) dice for a declaration, uncapped (docs/rulings.md §4), with
+    Atium's dice while it burns and a tap's for its effect (§9.3, §9.4)."""
     rating, label, modifiers = _rating(work, actor, dice.stat)
+    modifiers += atium_parts(conflict, work, actor, action)
     severities = []
     if dice.burdens:
         if len(dice.burdens) > MAX_BURDENS:
@@ -208,7 +229,9 @@ def figure_pool(
         if len({name_key(burden.name) for burden in burdens}) != len(burdens):
             raise RulesError("Each Burden counts once; a name is listed twice, so list it once.")
         severities = [burden.severity for burden in burdens]
-    return _adjusted_pool(rating, label, modifiers, dice, severities)
+    plain = _adjusted_pool(rating, label, modifiers, dice, severities)
+    tapping = tap_parts(tapped, plain.total)
+    return _adjusted_pool(rating, label, [*modifiers, *tapping], dice, severities) if tapping else plain
 
 
 def grant_pool(
@@ -224,7 +247,11 @@ def grant_pool(
     rolls the metal instead (§9.3)."""
     if deflecting is not None:
         return _adjusted_pool(deflecting.rating, deflecting.metal, [], reaction)
-    attribute = DEFENCE_ATTRIBUTE[kind_of(conflict, action)]
+    if action.held:  # a held object: Physique, or the holder's Steel or Iron (§9.3)
+        held_label, held_rating = held_contest_rating(work.sheet(target))
+        if held_label != "Physique":
+            return _adjusted_pool(held_rating, held_label, [], reaction)
+    attribute = Attribute.PHYSIQUE if action.held else DEFENCE_ATTRIBUTE[kind_of(conflict, action)]
     rating, label, modifiers = _rating(work, target, attribute.value)
     return _adjusted_pool(rating, label, modifiers, reaction)
 
@@ -243,6 +270,18 @@ def _prop(sheet: Character, name: str) -> Prop:
         options = one_of([prop.name for prop in found])
         raise RulesError(f"{has} more than one Prop matching {lim.quoted(name)}; say {options}.")
     raise RulesError(f"{has} no Prop called {lim.quoted(name)}.")
+
+
+def check_held(sheet: Character, action: ActionSpec) -> None:
+    """A held or worn object is wrested by a Steel or Iron burner only, from a target, and may
+    be braced on anchors (docs/rulings.md §9.3)."""
+    if action.anchored and not action.held:
+        raise RulesError("Only a push or pull braces on anchors: declare one, or leave anchored out.")
+    if not action.held:
+        return
+    if action.target is None:
+        raise RulesError("Wresting a held or worn object needs a target: name who holds it.")
+    pusher(sheet)
 
 
 def _check_push(sheet: Character, action: ActionSpec) -> None:

@@ -8,14 +8,23 @@ the resolve order at once, docs/rulings.md §4.7).
 from rules.conflict.events import Step, Waiting
 from rules.conflict.state import Awaiting, Conflict, Participant, Phase, Status
 
+ATIUM = "Atium"
 
-def declaration_key(participant: Participant) -> tuple[bool, int, int]:
-    """Surprised first, then ascending Wits, then the Narrator's rank (join order by default).
+
+def declaration_key(participant: Participant) -> tuple[bool, bool, int, int]:
+    """Atium burners after everyone else, then surprised first, then ascending Wits, then the
+    Narrator's rank (join order by default).
 
     docs/rulings.md §4.2: the slowest declare first so the quickest hear everyone's plans; an
-    Extras group declares at its lowest Wits, which is the Wits on its sheet.
+    Extras group declares at its lowest Wits, which is the Wits on its sheet. §9.3: an Atium
+    burner sees what is coming, so declares after those who do not burn it.
     """
-    return (not participant.surprised, participant.wits, participant.rank)
+    return (ATIUM in participant.burning, not participant.surprised, participant.wits, participant.rank)
+
+
+def resolve_key(participant: Participant) -> tuple[bool, int]:
+    """Atium burners first (§9.3), then most Action Dice; a switcher goes last either way (§4.7)."""
+    return (ATIUM in participant.burning and not participant.round.switched, participant.order_key)
 
 
 def declaration_order(conflict: Conflict) -> tuple[Participant, ...]:
@@ -44,16 +53,17 @@ def last_declarer(conflict: Conflict) -> Participant | None:
 def resolve_order(conflict: Conflict) -> tuple[tuple[int, ...], ...]:
     """Participants still due a turn, most Action Dice first; equal counts share a step.
 
-    docs/rulings.md §4.7: switchers go last, after everyone else still to act (whatever their
-    dice), sharing one step; full defence and no-roll actions are not in the order at all;
+    docs/rulings.md §4.7: Atium burners go first (§9.3); switchers go last, after everyone
+    else still to act (whatever their dice), sharing one step; full defence and no-roll
+    actions are not in the order at all;
     defeated participants drop out (unless defeated by someone acting at the same moment as
     them). Within a step, ids follow the declaration order (display only: they act at the
     same time).
     """
     waiting = sorted((p for p in conflict.participants if p.in_order), key=declaration_key)
-    steps: dict[int, list[int]] = {}
+    steps: dict[tuple[bool, int], list[int]] = {}
     for participant in waiting:
-        steps.setdefault(participant.order_key, []).append(participant.id)
+        steps.setdefault(resolve_key(participant), []).append(participant.id)
     return tuple(tuple(steps[key]) for key in sorted(steps, reverse=True))
 
 

@@ -27,10 +27,12 @@ Rulings:
 from rules.conflict.commands import Act, Pass, Switch
 from rules.conflict.defend import can_defend, settle_roll
 from rules.conflict.events import Acted, BeatActionNamed, Passed, Switched
-from rules.conflict.figure import WEAPON_MAX, check_action, check_target, figure_pool, weapon_bonus
+from rules.conflict.figure import WEAPON_MAX, check_action, check_target, figure_pool, kind_of, weapon_bonus
 from rules.conflict.order import beat_holder, current_turn
+from rules.conflict.pushing import anchor
 from rules.conflict.specs import ActionKind, ActionSpec
 from rules.conflict.state import Awaiting, Conflict, Declaration, Participant, PendingAttack, Phase, Status
+from rules.conflict.taps import as_spent, lost_note, planned_tap, spend_tap
 from rules.conflict.work import Work, check_count, require_phase
 from rules.errors import RulesError
 from rules.outcome import DEFAULT_DIFFICULTY, check_difficulty
@@ -121,7 +123,12 @@ def _named_weapon(work: Work, actor: Participant, action: ActionSpec, command: A
     if command.weapon_bonus is not None:
         check_count("A weapon's bonus", command.weapon_bonus, 0, WEAPON_MAX)
     action = action.model_copy(
-        update={"weapon": command.weapon, "weapon_bonus": command.weapon_bonus, "push": None}
+        update={
+            "weapon": command.weapon,
+            "weapon_bonus": command.weapon_bonus,
+            "push": None,
+            "anchored": False,
+        }
     )
     weapon_bonus(work.sheet(actor), action)
     return action
@@ -232,6 +239,8 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
     )
     conflict = conflict.with_participant(actor.model_copy(update={"round": state}))
     conflict = conflict.model_copy(update={"actions": pending.id})
+    if action.anchored:
+        conflict = anchor(conflict, work, actor.id)
     if defendable:
         return conflict.model_copy(update={"pending": pending})
     return settle_roll(conflict, work, pending, command.faces, 0, None)
@@ -251,7 +260,8 @@ def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
     if not command.action.kind.rolls:
         raise RulesError("A new action must be one that rolls; to do nothing, choose not to act.")
     action = check_action(conflict, work, actor, command.action, command.dice)
-    pool = figure_pool(conflict, work, actor, action, command.dice)
+    tapped = planned_tap(work.sheet(actor), action, kind_of(conflict, action), command.dice)
+    pool = figure_pool(conflict, work, actor, action, command.dice, tapped)
     bonus = state.declaration.bonus if state.declaration is not None else 0
     refigured = max(0, pool.total) + bonus
     if refigured <= MIN_DICE:
@@ -267,7 +277,11 @@ def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
             "too few for a pool."
         )
     declaration = Declaration(
-        action=action, dice=command.dice, pool=pool.contributions, total=max(0, pool.total), bonus=bonus
+        action=action,
+        dice=as_spent(command.dice, tapped),
+        pool=pool.contributions,
+        total=max(0, pool.total),
+        bonus=bonus,
     )
     state = state.model_copy(
         update={
@@ -289,6 +303,7 @@ def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
             dice=dice,
         )
     )
+    spend_tap(work, actor, tapped, lost_note(tapped, pool))
     return conflict.with_participant(actor.model_copy(update={"round": state}))
 
 
@@ -297,6 +312,8 @@ def _beat_action(conflict: Conflict, work: Work, actor: Participant, command: Sw
     halving and no switch spent; its pool still comes from the dice left, taken with ``act``."""
     if not command.action.kind.rolls:
         raise RulesError("An extra action is a rolled one; to let it go, choose not to act.")
+    if command.dice.tap is not None:
+        raise RulesError("A Beat's extra action rolls the dice left: it taps nothing; leave the tap out.")
     action = check_action(conflict, work, actor, command.action, command.dice)
     state = actor.round
     declared = state.declaration

@@ -121,8 +121,10 @@ def reorder(conflict: Conflict, work: Work, command: Reorder) -> Conflict:
         raise RulesError(f"List every fighter exactly once, in the order they should declare: {names}.")
     listed = [fighters[pid] for pid in command.order]
     for before, after in itertools.pairwise(listed):
-        if declaration_key(before)[:2] > declaration_key(after)[:2]:
+        if declaration_key(before)[:3] > declaration_key(after)[:3]:
             why = "is surprised" if after.surprised and not before.surprised else f"has Wits {after.wits}"
+            if declaration_key(before)[0] and not declaration_key(after)[0]:
+                why = "burns no Atium"  # an Atium burner declares after (docs/rulings.md §9.3)
             raise RulesError(
                 f"{after.does(why)} and must declare before {before.name}; only ties can be reordered."
             )

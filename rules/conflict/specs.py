@@ -11,6 +11,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt
 
 from rules.character import Attribute, Resilience
+from rules.powers.feruchemy import TapUse
 from rules.powers.pushes import ObjectSize
 
 FROZEN = ConfigDict(frozen=True, extra="forbid")
@@ -96,6 +97,17 @@ class ActionKind(StrEnum):
         return self.value.replace("_", " ").capitalize()
 
 
+class TapSpec(BaseModel):
+    """A Feruchemical tap declared with the dice, before the roll (docs/rulings.md §9.4): ``charges``
+    of ``metal`` from one metalmind, for the metal's effect, Nudges or Outcome."""
+
+    model_config = FROZEN
+
+    metal: str
+    charges: StrictInt
+    use: TapUse = TapUse.EFFECT
+
+
 class DiceSpec(BaseModel):
     """Where a pile of dice comes from, the way the Narrator and player settle it (docs/rulings.md §1).
 
@@ -112,6 +124,9 @@ class DiceSpec(BaseModel):
     tool: StrictInt = 0
     circumstances: StrictInt = 0
     burdens: tuple[str, ...] = ()
+    tap: TapSpec | None = None
+    """A tap declared with the action: spent at once, its dice in the pile, its Nudges or Outcome
+    on the action's roll (docs/rulings.md §9.4, §9.10)."""
 
 
 class ActionSpec(BaseModel):
@@ -127,7 +142,11 @@ class ActionSpec(BaseModel):
     ``push`` makes the attack a Steelpush or Ironpull of a loose object of that size: physical,
     its weapon bonus the object's, by a Steel or Iron burner only (docs/rulings.md §9.3).
     ``metal`` says the attack is a metal projectile (a crossbow bolt, a coin thrown by hand):
-    with a push, the attacks a Steel or Iron burner may deflect.
+    with a push, the attacks a Steel or Iron burner may deflect. ``held`` makes a rolled action
+    against the target a Steelpush or Ironpull on a metal object they hold or wear: a Contest
+    against their Physique (their Steel or Iron if they burn it), a win disarming or knocking
+    them down. ``anchored``: the pusher braces between two very heavy objects, at 1 Health
+    (docs/rulings.md §9.3).
     """
 
     model_config = FROZEN
@@ -144,3 +163,5 @@ class ActionSpec(BaseModel):
     armour: StrictInt | None = None
     push: ObjectSize | None = None
     metal: StrictBool = False
+    held: StrictBool = False
+    anchored: StrictBool = False

@@ -217,6 +217,8 @@ class PendingAttack(BaseModel):
     defence_dice: NonNegativeInt = 0
     defence_faces: tuple[StrictInt, ...] | None = None
     nudges: NonNegativeInt = 0
+    free_nudges: NonNegativeInt = 0
+    """Of ``nudges``, those a tap gave: never toward a Beat (docs/rulings.md §2, §9.4)."""
     result: NonNegativeInt = 0
     outcome: StrictInt = 0
 

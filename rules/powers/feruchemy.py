@@ -186,21 +186,28 @@ def tap_effect(character: Character, name: str, charges: int, use: TapUse = TapU
         raise RulesError(
             f"{character.name}'s fullest {found}mind holds {fullest}: one roll taps one metalmind."
         )
+    return bought(found, charges, use)
+
+
+def bought(name: str, charges: int, use: TapUse) -> TapEffect:
+    """What ``charges`` of ``name`` buy, the tap already checked against the sheet: the metal's
+    effect, a Nudge for every 5, or +1 Outcome for every 10 (at most 6) (§9.4). A Conflict's
+    roll reads a tap spent at its declaration with this (``rules.conflict.taps``)."""
     if use is TapUse.NUDGES:
         if charges % CHARGES_PER_NUDGE:
             raise RulesError(
                 f"A Nudge costs {CHARGES_PER_NUDGE} charges: tap a multiple of {CHARGES_PER_NUDGE}."
             )
-        return TapEffect(metal=found, charges=charges, nudges=charges // CHARGES_PER_NUDGE)
+        return TapEffect(metal=name, charges=charges, nudges=charges // CHARGES_PER_NUDGE)
     if use is TapUse.OUTCOME:
         if charges % CHARGES_PER_OUTCOME:
             raise RulesError(
                 f"+1 Outcome costs {CHARGES_PER_OUTCOME} charges: tap a multiple of {CHARGES_PER_OUTCOME}."
             )
         return TapEffect(
-            metal=found, charges=charges, outcome=min(MAX_OUTCOME, charges // CHARGES_PER_OUTCOME)
+            metal=name, charges=charges, outcome=min(MAX_OUTCOME, charges // CHARGES_PER_OUTCOME)
         )
-    return _effect(found, charges)
+    return _effect(name, charges)
 
 
 def _effect(name: str, charges: int) -> TapEffect:

@@ -77,6 +77,15 @@ def _emotion_dice(character: Character, ref: StatRef) -> list[Part]:
     return parts
 
 
+def tapped_dice(tap: TapEffect, before: int) -> tuple[int, list[str]]:
+    """The dice a tap for its effect adds to a pool of ``before`` dice, and a line for those lost:
+    dice past 10 are lost, not Nudges (§9.4); a Conflict's Action Dice take the same rule."""
+    kept = min(tap.dice, max(0, MAX_DICE - before))
+    if kept == tap.dice:
+        return kept, []
+    return kept, [f"{tap.dice - kept} tapped dice past 10 are lost: tap for Nudges or Outcome instead."]
+
+
 def power_roll(
     character: Character,
     ref: StatRef,
@@ -105,13 +114,9 @@ def power_roll(
     if tap is not None:
         label = f"{tap.metal} tapped"
         if tap.dice and tap.task is task:
-            room = max(0, MAX_DICE - before - sum(d for _, d in parts))
-            kept = min(tap.dice, room)
+            kept, lost = tapped_dice(tap, before + sum(d for _, d in parts))
             parts += split(label, kept)
-            if kept < tap.dice:
-                notes.append(
-                    f"{tap.dice - kept} tapped dice past 10 are lost: tap for Nudges or Outcome instead."
-                )
+            notes += lost
         if tap.nudges or tap.outcome:
             boons.append(Boon(label=label, nudges=tap.nudges, outcome=tap.outcome))
         if tap.note:

@@ -23,6 +23,7 @@ from bot.cogs.conflict.move import Sheets
 from bot.cogs.conflict.named import find_participant, pick
 from bot.errors import BotError, NotAllowed
 from bot.inputs.name_lists import split_names
+from bot.inputs.pools import TapRequest
 from bot.render.common import plain
 from bot.workers.grace import DEFEND_GRACE, hold_for_player
 from rules.burdens import Severity
@@ -79,6 +80,10 @@ class ActionOptions:
     attack_kind: ConflictType | None = None
     scene_circumstances: int = 0
     """What the Narrator set for the scene in this channel, carried when none are given."""
+    tap: TapRequest | None = None
+    held: bool = False
+    anchored: bool = False
+    """A tap with the dice (§9.4); a push or pull on a held object, braced on anchors (§9.3)."""
 
     def action_data(self, conflict: Conflict) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind.value, "label": (self.label or "").strip()}
@@ -95,6 +100,7 @@ class ActionOptions:
             data["push"] = self.push.value
         if self.metal:
             data["metal"] = True
+        data.update({name: True for name in ("held", "anchored") if getattr(self, name)})
         if self.challenge:
             data["contest"] = False
         return data
@@ -125,6 +131,8 @@ class ActionOptions:
 
     def dice_data(self, burdens: tuple[str, ...]) -> dict[str, Any] | None:
         if self.stat is None:
+            if self.kind is ActionKind.NO_ROLL and self.tap is not None:
+                raise RulesError("An action without a roll has nothing to tap for; leave the tap out.")
             if self.kind is ActionKind.NO_ROLL:
                 return None
             raise RulesError("Say which stat or Power gives the dice, e.g. `stat:Physique` or `stat:Steel`.")
@@ -137,6 +145,7 @@ class ActionOptions:
             "tool": self.tool,
             "circumstances": self.scene_circumstances if self.circumstances is None else self.circumstances,
             "burdens": burdens,
+            "tap": self.tap.data() if self.tap is not None else None,
         }
 
     def command_for(

@@ -24,10 +24,12 @@ from bot.cogs.conflict.turn_build import DeclareForm, kind_stat, turn_mover
 from bot.errors import BotError, answers_errors
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.forms import sent_form
+from bot.inputs.pools import typed_tap
 from bot.render.buttons import DECLARE_DETAIL, DECLARE_FORM, OPTION_MAX, declare_detail_select
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
 from rules.character import Character, CharacterKind
+from rules.character.feruchemy import Metalmind
 from rules.character.stats import rollable_names
 from rules.conflict import ActionKind, Conflict
 from rules.conflict.specs import LABEL_MAX
@@ -40,6 +42,8 @@ KINDS: dict[str, ActionKind] = {
     "noroll": ActionKind.NO_ROLL,
 }
 TITLES = {"attack": "Attack", "action": "Action", "defence": "Full defence", "noroll": "No roll"}
+FORM_ITEMS = 5
+"""The most a Discord form holds."""
 TOOLS = (("No Tool", "0"), ("A Tool that helps (+1)", "1"), ("A Tool that hinders (−1)", "-1"))
 
 
@@ -84,12 +88,28 @@ def declare_form(
                 text="Their Burdens that help you", component=_menu("burdens", options[:OPTION_MAX], True)
             )
         )
-    label = discord.ui.TextInput[discord.ui.Modal](
-        custom_id="label", required=False, max_length=LABEL_MAX, placeholder="e.g. leaps for the rafters"
-    )
-    form.add_item(discord.ui.Label(text="What you do (optional)", component=label))
+    if kind != "noroll" and mover is not None and taps(mover):
+        tap = discord.ui.TextInput[discord.ui.Modal](
+            custom_id="tap", required=False, max_length=40, placeholder=f"e.g. {taps(mover)[0]} 10 outcome"
+        )
+        description = "Metal and charges; add nudges or outcome to buy those, not its effect"
+        form.add_item(
+            discord.ui.Label(text="Tap a metalmind (optional)", description=description, component=tap)
+        )
+    if len(form.children) < FORM_ITEMS:  # a Keeper's tap takes the label's place beside Burdens
+        label = discord.ui.TextInput[discord.ui.Modal](
+            custom_id="label", required=False, max_length=LABEL_MAX, placeholder="e.g. leaps for the rafters"
+        )
+        form.add_item(discord.ui.Label(text="What you do (optional)", component=label))
     form.stop()
     return form
+
+
+def taps(mover: Character) -> list[str]:
+    """The metals of the mover's metalminds that hold charges: a Keeper's form offers a tap
+    (docs/rulings.md §9.4)."""
+    held = (p.implement for p in mover.props if isinstance(p.implement, Metalmind) and p.implement.charges)
+    return list(dict.fromkeys(mind.metal for mind in held))
 
 
 def countable_burdens(
@@ -161,6 +181,7 @@ async def on_declare_sent(interaction: Interaction) -> None:
         tool=int(tool) if tool in ("-1", "1") else 0,
         label=values.get("label", "").strip() or None,
         scene_circumstances=(await scene_circumstances(interaction)).net,
+        tap=typed_tap(values.get("tap", "")),
     )
     burdens = tuple(int(i) for i in values.get("burdens", "").split() if i.isdigit())
     target = int(found["target"]) if found["target"] else None

@@ -47,6 +47,8 @@ from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.options import TOOL, TRAITS, ActionLabel, Difficulty, StatName, Traits
 from bot.inputs.participants import ParticipantName, participant_props, participant_stats
+from bot.inputs.pools import tap_request
+from bot.inputs.powers import TAP_DESCRIPTIONS, TapCharges, TapMetal, TapUseChoice, metalmind_metals
 
 BurdenList = app_commands.Range[str, 1, 400]
 WeaponName = app_commands.Range[str, 1, 48]
@@ -66,6 +68,9 @@ ACTION_DESCRIPTIONS = {
     ),
     "push": "Steel or Iron burners: push or pull a loose metal object at the target as the weapon",
     "metal": "The attack is a metal projectile (a bolt, a thrown coin) a Steel or Iron burner may deflect",
+    "held": "Steel or Iron burners: push or pull a metal object the target holds or wears",
+    "anchored": "Brace the push or pull between two very heavy objects (costs you 1 Health)",
+    **TAP_DESCRIPTIONS,
     "difficulty": "A Difficulty the action must also reach",
     "challenge": "Narrator's call: the target cannot resist (asleep, tied up), so no Contest",
     "label": "What you do, in a few words",
@@ -134,7 +139,7 @@ class ConflictMoves(commands.Cog):
 
     @app_commands.command(name="declare", description="Declare this round's action, in declaration order")
     @app_commands.describe(**ACTION_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=participant_stats, weapon=participant_props)
+    @app_commands.autocomplete(stat=participant_stats, weapon=participant_props, tap=metalmind_metals)
     async def declare(
         self,
         interaction: Interaction,
@@ -150,6 +155,11 @@ class ConflictMoves(commands.Cog):
         weapon: WeaponName | None = None,
         push: PushChoice | None = None,
         metal: bool = False,
+        held: bool = False,
+        anchored: bool = False,
+        tap: TapMetal | None = None,
+        tap_charges: TapCharges | None = None,
+        tap_for: TapUseChoice | None = None,
         difficulty: Difficulty | None = None,
         challenge: bool = False,
         label: ActionLabel | None = None,
@@ -167,6 +177,9 @@ class ConflictMoves(commands.Cog):
             weapon=weapon,
             push=push,
             metal=metal,
+            held=held,
+            anchored=anchored,
+            tap=tap_request(tap, tap_charges, tap_for),
             difficulty=difficulty,
             challenge=challenge,
             label=label,
@@ -221,7 +234,7 @@ class ConflictMoves(commands.Cog):
         name="switch", description="On your turn: drop your action for a new one (halves your dice)"
     )
     @app_commands.describe(**ACTION_DESCRIPTIONS)
-    @app_commands.autocomplete(stat=participant_stats, weapon=participant_props)
+    @app_commands.autocomplete(stat=participant_stats, weapon=participant_props, tap=metalmind_metals)
     async def switch(
         self,
         interaction: Interaction,
@@ -237,6 +250,11 @@ class ConflictMoves(commands.Cog):
         weapon: WeaponName | None = None,
         push: PushChoice | None = None,
         metal: bool = False,
+        held: bool = False,
+        anchored: bool = False,
+        tap: TapMetal | None = None,
+        tap_charges: TapCharges | None = None,
+        tap_for: TapUseChoice | None = None,
         difficulty: Difficulty | None = None,
         challenge: bool = False,
         label: ActionLabel | None = None,
@@ -254,6 +272,9 @@ class ConflictMoves(commands.Cog):
             weapon=weapon,
             push=push,
             metal=metal,
+            held=held,
+            anchored=anchored,
+            tap=tap_request(tap, tap_charges, tap_for),
             difficulty=difficulty,
             challenge=challenge,
             label=label,

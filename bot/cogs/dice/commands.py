@@ -38,7 +38,7 @@ from bot.inputs.circumstances import Applied, applied_circumstances
 from bot.inputs.faces import Faces
 from bot.inputs.options import DIFFICULTY, TOOL, TRAITS, DiceCount, Difficulty, RollLabel, StatName, Traits
 from bot.inputs.pools import FormedPool, PoolRequest, TapRequest, tap_request
-from bot.inputs.powers import TapUseChoice, metalmind_metals
+from bot.inputs.powers import TAP_DESCRIPTIONS, TapCharges, TapMetal, TapUseChoice, metalmind_metals
 from bot.inputs.saved_rolls import SavedName, saved_roll_choices, saved_roll_named
 from bot.inputs.sheet_parts import opponent_stat_choices, stat_choices
 from bot.reach import origin_of
@@ -61,8 +61,6 @@ from storage.sql import utc_now
 
 Modifier = app_commands.Range[int, -10, 10]
 TaskChoice = app_commands.Transform[Task, EnumChoice(Task, "task")]
-TapMetal = app_commands.Range[str, 1, 20]
-TapCharges = app_commands.Range[int, 1, 100]
 
 ROLL_DESCRIPTIONS = {
     "dice": "Roll this many dice (0–20; above 10 gives free Nudges)",
@@ -76,9 +74,7 @@ ROLL_DESCRIPTIONS = {
     "modifier": "Any other dice to add or remove",
     "label": "What the roll is for, shown as its title",
     "task": "What the roll leans on, for the Powers that help it (senses, strength, …)",
-    "tap": "Feruchemy: tap this metal's metalmind for the roll (declared before it)",
-    "tap_charges": "Charges to tap (at most 10 × the rating; spent even on a failure)",
-    "tap_for": "What the tap buys (default: the metal's effect)",
+    **TAP_DESCRIPTIONS,
     "subplot": "The roll serves a Destiny (its Hero's stat) or a Tragedy (dice against its Hero)",
 }
 

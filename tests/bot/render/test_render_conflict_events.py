@@ -93,6 +93,9 @@ def minimal_events() -> dict[type, list[typing.Any]]:
         ev.Declared: [
             ev.Declared(participant=THORROW, action=attack, pile=Pile.ACTION, dice=8, pool=pool, bonus=2),
             ev.Declared(
+                participant=KOEL, action=attack, pile=Pile.ACTION, dice=4, pool=pool, bonus=0, electrum=2
+            ),
+            ev.Declared(
                 participant=GUARDS,
                 action=ActionSpec(kind=ActionKind.NO_ROLL),
                 pile=Pile.NONE,
@@ -111,6 +114,7 @@ def minimal_events() -> dict[type, list[typing.Any]]:
             ),
         ],
         ev.ResolveStarted: [ev.ResolveStarted(order=((THORROW,), (CARROW, CORDAL)))],
+        ev.Anchored: [ev.Anchored(participant=THORROW, health=7), ev.Anchored(participant=KOEL, health=0)],
         ev.DiceAdjusted: [
             ev.DiceAdjusted(participant=KOEL, pile=Pile.ACTION, delta=-1, dice=3, reason="smoke"),
         ],
