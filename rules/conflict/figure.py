@@ -27,7 +27,7 @@ Rulings:
 from collections.abc import Sequence
 
 from rules.burdens import Severity
-from rules.character import Character, Prop, defeat_penalties, find_burden, find_stat
+from rules.character import Character, Prop, Resilience, defeat_penalties, find_burden, find_stat
 from rules.character import limits as lim
 from rules.character.burden_track import FOR_A_ROLL
 from rules.character.lookup import one_of, pick, same_name
@@ -48,6 +48,13 @@ from rules.errors import RulesError
 from rules.naming import name_key
 from rules.outcome import check_difficulty
 from rules.pool import MAX_BURDENS, Pool, build_pool
+from rules.powers.mental import (
+    EMOTIONAL_DEFENCE,
+    EMOTIONAL_RESILIENCE,
+    action_parts,
+    emotion_attack_parts,
+    flared_emotion,
+)
 from rules.powers.pushes import Deflection, push_bonus, pusher
 from rules.words import is_group, says
 
@@ -113,6 +120,7 @@ def check_action(
     if action.target is not None:
         check_target(conflict, actor, action.target)
     resilience, attack_kind = action.resilience, action.attack_kind
+    emotion: str | None = None
     if action.kind is ActionKind.ATTACK:
         if action.weapon is not None and action.weapon_bonus is not None:
             raise RulesError("Name the weapon Prop or give its bonus, not both.")
@@ -124,6 +132,9 @@ def check_action(
         if action.push is not None:
             _check_push(work.sheet(actor), action)
             attack_kind = attack_kind or ConflictType.PHYSICAL
+        emotion = flared_emotion(work.sheet(actor), dice.stat) if dice is not None else action.emotion
+        if emotion is not None:
+            attack_kind, resilience = _emotional(emotion, attack_kind, resilience)
         attack_kind = attack_kind or default_kind(conflict, work, actor, dice)
         resilience = resilience or attack_kind.resilience
     else:
@@ -139,7 +150,20 @@ def check_action(
             raise RulesError("Armour only matters against an attack.")
     if action.difficulty is not None:
         check_difficulty(action.difficulty)
-    return action.model_copy(update={"label": label, "resilience": resilience, "attack_kind": attack_kind})
+    update = {"label": label, "resilience": resilience, "attack_kind": attack_kind, "emotion": emotion}
+    return action.model_copy(update=update)
+
+
+def _emotional(
+    metal: str, kind: ConflictType | None, resilience: Resilience | None
+) -> tuple[ConflictType, Resilience]:
+    """Flared Zinc or Brass is a mental attack on Willpower (docs/rulings.md §9.3): named
+    otherwise, it is refused."""
+    if kind not in (None, ConflictType.MENTAL) or resilience not in (None, EMOTIONAL_RESILIENCE):
+        raise RulesError(
+            f"Flared {metal} is a mental attack on Willpower; leave the kind and Resilience out."
+        )
+    return ConflictType.MENTAL, EMOTIONAL_RESILIENCE
 
 
 def default_kind(conflict: Conflict, work: Work, actor: Participant, dice: DiceSpec | None) -> ConflictType:
@@ -197,6 +221,11 @@ def figure_pool(
 ) -> Pool:
     """Action (or full-defence) dice for a declaration, uncapped (docs/rulings.md §4)."""
     rating, label, modifiers = _rating(work, actor, dice.stat)
+    sheet = work.sheet(actor)
+    modifiers += action_parts(sheet, dice.stat)
+    if action.emotion is not None and action.target is not None:
+        size = conflict.participant(action.target).size
+        modifiers += emotion_attack_parts(sheet, action.emotion, action.label, size)
     severities = []
     if dice.burdens:
         if len(dice.burdens) > MAX_BURDENS:
@@ -224,6 +253,9 @@ def grant_pool(
     rolls the metal instead (§9.3)."""
     if deflecting is not None:
         return _adjusted_pool(deflecting.rating, deflecting.metal, [], reaction)
+    if action.emotion is not None:  # a flared soothing or rioting: Spirit resists it (§9.3)
+        rating, label, modifiers = _rating(work, target, EMOTIONAL_DEFENCE.value)
+        return _adjusted_pool(rating, label, modifiers, reaction)
     attribute = DEFENCE_ATTRIBUTE[kind_of(conflict, action)]
     rating, label, modifiers = _rating(work, target, attribute.value)
     return _adjusted_pool(rating, label, modifiers, reaction)

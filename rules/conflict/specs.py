@@ -127,7 +127,9 @@ class ActionSpec(BaseModel):
     ``push`` makes the attack a Steelpush or Ironpull of a loose object of that size: physical,
     its weapon bonus the object's, by a Steel or Iron burner only (docs/rulings.md §9.3).
     ``metal`` says the attack is a metal projectile (a crossbow bolt, a coin thrown by hand):
-    with a push, the attacks a Steel or Iron burner may deflect.
+    with a push, the attacks a Steel or Iron burner may deflect. ``emotion`` is set by the
+    engine, never typed: Zinc or Brass when the attack rolls that metal flared, a mental attack
+    resisted with Spirit (docs/rulings.md §9.3).
     """
 
     model_config = FROZEN
@@ -144,3 +146,4 @@ class ActionSpec(BaseModel):
     armour: StrictInt | None = None
     push: ObjectSize | None = None
     metal: StrictBool = False
+    emotion: str | None = None

@@ -219,6 +219,8 @@ class PendingAttack(BaseModel):
     nudges: NonNegativeInt = 0
     result: NonNegativeInt = 0
     outcome: StrictInt = 0
+    reflects: StrictBool = False
+    """Deflected by someone with Reflect Ranged Attack (docs/rulings.md §9.7), for a table roll."""
 
 
 class LogKind(StrEnum):
