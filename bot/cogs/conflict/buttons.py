@@ -23,6 +23,7 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.answers import NudgeMode
 from bot.cogs.conflict.build import BeginRound, DefenceOptions, NudgeClick, pending_target
+from bot.cogs.conflict.deflect_select import DeflectSelect
 from bot.cogs.conflict.delivery import run_click
 from bot.cogs.conflict.narrator_moves import NextRoundMove
 from bot.cogs.conflict.turns import tie_note
@@ -47,6 +48,7 @@ from bot.render.conflict_card import CardButtons
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import board_portraits, stored_board
 from rules.conflict import available_defence
+from rules.conflict.deflecting import deflect_offer
 
 MAX_DEFENCE = 10
 
@@ -117,6 +119,9 @@ class ReactTraitsSelect(
         view = discord.ui.View(timeout=None)
         for dice in (0, *range(2, held + 1)):
             view.add_item(DefendButton(self.conflict, self.attack, dice, count))
+        if (offer := deflect_offer(state, sheets, count)) is not None:  # docs/rulings.md §9.3
+            dice = tuple(range(2, offer[1] + 1))
+            view.add_item(DeflectSelect(self.conflict, self.attack, count, dice, offer[0].metal))
         traits = "1 Trait" if count == 1 else f"{count} Traits"
         await replies.send(
             interaction,

@@ -26,6 +26,7 @@ from bot.cogs.conflict.build import (
 )
 from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.declare_form import DeclareDetailSelect, on_declare_sent
+from bot.cogs.conflict.deflect_select import DeflectSelect
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.hidden_dice import HiddenDiceButton
 from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
@@ -76,6 +77,7 @@ ACTION_DESCRIPTIONS = {
 FORM_ITEMS = (
     *BUTTONS,
     *TURN_BUTTONS,
+    DeflectSelect,
     ThrowButton,
     NudgeSplitButton,
     DeclareDetailSelect,
