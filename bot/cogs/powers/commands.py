@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.powers.flow import apply, unchanged
+from bot.cogs.powers.table_time import move_table_time
 from bot.errors import BotError
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.choices import EnumChoice, WordChoice
@@ -233,10 +234,20 @@ class PowerCommands(
         await apply(interaction, name, edit, lambda c: f"{c.name} {doing} {proper(metal)}.")
 
     @app_commands.command(name="time", description="Narrators: move time on; burning metals pay, stores fill")
-    @app_commands.describe(minutes="How long passes (1 minute to a week)", name="The character")
+    @app_commands.describe(
+        minutes="How long passes (1 minute to a week)",
+        name="The character",
+        everyone="For the whole table: the channel's Conflict's cast, else the Heroes at the table",
+    )
     async def time(
-        self, interaction: Interaction, minutes: Minutes, name: OwnCharacter | None = None
+        self,
+        interaction: Interaction,
+        minutes: Minutes,
+        name: OwnCharacter | None = None,
+        everyone: bool = False,
     ) -> None:
+        if everyone:
+            return await move_table_time(interaction, minutes, named=name is not None)
         await apply(
             interaction,
             name,
