@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.powers.flow import apply, unchanged
+from bot.cogs.powers.sense import sense_allomancy
 from bot.cogs.powers.table_time import move_table_time
 from bot.errors import BotError
 from bot.inputs.characters import OwnCharacter
@@ -255,6 +256,11 @@ class PowerCommands(
             lambda c: f"{minutes} minutes pass for {c.name}.",
             narrator="move time on",
         )
+
+    @app_commands.command(name="sense", description="Bronze: feel who burns what in the scene (privately)")
+    @app_commands.describe(name="The Seeker (default: your active character)")
+    async def sense(self, interaction: Interaction, name: OwnCharacter | None = None) -> None:
+        await sense_allomancy(interaction, name)
 
     @app_commands.command(name="reserve", description="Narrators: set a metal's reserve outright (counts it)")
     @app_commands.describe(metal="The metal", charges="Charges held", name="The character")
