@@ -27,7 +27,15 @@ Rulings:
 from collections.abc import Sequence
 
 from rules.burdens import Severity
-from rules.character import Character, Prop, Resilience, defeat_penalties, find_burden, find_stat
+from rules.character import (
+    Character,
+    CharacterKind,
+    Prop,
+    Resilience,
+    defeat_penalties,
+    find_burden,
+    find_stat,
+)
 from rules.character import limits as lim
 from rules.character.burden_track import FOR_A_ROLL
 from rules.character.lookup import one_of, pick, same_name
@@ -53,7 +61,9 @@ from rules.powers.mental import (
     EMOTIONAL_RESILIENCE,
     action_parts,
     emotion_attack_parts,
+    emotional_metal,
     flared_emotion,
+    shield_parts,
 )
 from rules.powers.pushes import Deflection, push_bonus, pusher
 from rules.words import is_group, says
@@ -223,9 +233,12 @@ def figure_pool(
     rating, label, modifiers = _rating(work, actor, dice.stat)
     sheet = work.sheet(actor)
     modifiers += action_parts(sheet, dice.stat)
-    if action.emotion is not None and action.target is not None:
-        size = conflict.participant(action.target).size
-        modifiers += emotion_attack_parts(sheet, action.emotion, action.label, size)
+    if action.target is not None and (metal := emotional_metal(sheet, dice.stat)) is not None:
+        target = conflict.participant(action.target)
+        if action.emotion is not None:
+            modifiers += emotion_attack_parts(sheet, action.emotion, action.label, target.size)
+        if target.kind is CharacterKind.HERO:  # a Villain's Copper may be a secret: the Narrator's (§7.1)
+            modifiers += shield_parts(work.sheet(target), metal)
     severities = []
     if dice.burdens:
         if len(dice.burdens) > MAX_BURDENS:

@@ -24,6 +24,7 @@ from rules.powers.metal_effects import (
     CROWD_DICE,
     CROWD_PER_RATING,
     EMOTION_METALS,
+    emotional_shield,
     hold_dice,
     lit_rating,
 )
@@ -35,13 +36,26 @@ EMOTIONAL_RESILIENCE = Resilience.WILLPOWER
 """A flared soothing or rioting is resisted with Spirit and harms Willpower (§9.3)."""
 
 
-def flared_emotion(character: Character, stat: str) -> str | None:
-    """Zinc or Brass when ``stat`` is the character's own Allomantic Zinc or Brass and it is
-    flared: the roll is then a mental attack (§9.3); None for any other roll."""
+def emotional_metal(character: Character, stat: str) -> str | None:
+    """Zinc or Brass when ``stat`` is the character's own Allomantic Zinc or Brass."""
     power = find_stat(character, stat).power
     if power is None or power.type is not PowerType.ALLOMANCY or power.name not in EMOTION_METALS:
         return None
-    return power.name if power.name in character.allomancy.flared else None
+    return power.name
+
+
+def flared_emotion(character: Character, stat: str) -> str | None:
+    """Zinc or Brass when ``stat`` is the character's Allomantic Zinc or Brass and it is flared:
+    the roll is then a mental attack (§9.3); None for any other roll."""
+    metal = emotional_metal(character, stat)
+    return metal if metal is not None and metal in character.allomancy.flared else None
+
+
+def shield_parts(target: Character, metal: str) -> list[Part]:
+    """What a target's Copper takes off emotional Allomancy aimed at them; Brass cannot touch a
+    kandra blessed with Stability (§9.3, §9.6)."""
+    copper = emotional_shield(target, metal)
+    return [("Copper cloud", -copper)] if copper else []
 
 
 def emotion_attack_parts(character: Character, metal: str, label: str, target_size: int) -> list[Part]:

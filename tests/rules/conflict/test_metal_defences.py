@@ -195,7 +195,7 @@ def test_iron_will_takes_one_off_each_willpower_hit(copper: bool, taken: int) ->
     """§9.7: Iron Will (Copper) takes 1 off each hit to Willpower while Copper burns."""
     table = Table.start(pick(VIN, KELL, THUG), begin=False)
     _soother(table)
-    thug = _with(table.sheets[THUG], powers=[{"type": "allomancy", "name": "Zinc", "rating": 4}])
+    thug = _with(table.sheets[THUG], powers=[{"type": "allomancy", "name": "Zinc", "rating": 8}])
     table.sheets[THUG] = thug
     table.do(Burn(participant=THUG, metal="Zinc", flared=True))
     if copper:
@@ -245,3 +245,33 @@ def test_a_held_emotion_adds_its_dice_to_charm_and_influence_actions(stat: str, 
     table.do(Begin(), declare_nothing(THUG), declare_nothing(VIN), declare_attack(KELL, THUG, stat=stat))
     (declared,) = of_type(table.last.events, "declared")
     assert sum(p.dice for p in declared.pool if p.label == "Rioting") == held
+
+
+@pytest.mark.parametrize(("copper", "part"), [(False, None), (True, -3)])
+def test_a_heros_copper_takes_its_rating_off_emotional_allomancy(copper: bool, part: int | None) -> None:
+    """§9.3: Kelsier's Copper 3 burning takes 3 dice off the Thug's rioting aimed at him."""
+    table = Table.start(pick(VIN, KELL, THUG), begin=False)
+    _soother(table)
+    table.sheets[THUG] = _with(
+        table.sheets[THUG], powers=[{"type": "allomancy", "name": "Zinc", "rating": 6}]
+    )
+    table.do(Burn(participant=THUG, metal="Zinc"))
+    if copper:
+        table.do(Burn(participant=KELL, metal="Copper"))
+    table.do(Begin(), declare_attack(THUG, KELL, stat="Zinc"))
+    (declared,) = of_type(table.last.events, "declared")
+    found = [p.dice for p in declared.pool if p.label == "Copper cloud"]
+    assert found == ([part] if part is not None else [])
+
+
+def test_a_villains_copper_is_left_to_the_narrator() -> None:
+    """§7.1: a Villain's Copper may be a secret, so the bot does not take it off by itself."""
+    table = Table.start(pick(VIN, KELL, THUG), begin=False)
+    _soother(table)
+    table.sheets[THUG] = _with(
+        table.sheets[THUG], powers=[{"type": "allomancy", "name": "Copper", "rating": 4}]
+    )
+    table.do(Burn(participant=THUG, metal="Copper"), Burn(participant=KELL, metal="Zinc"), Begin())
+    table.do(declare_nothing(THUG), declare_nothing(VIN), declare_attack(KELL, THUG, stat="Zinc"))
+    (declared,) = of_type(table.last.events, "declared")
+    assert not [p for p in declared.pool if p.label == "Copper cloud"]
