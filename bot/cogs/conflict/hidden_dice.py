@@ -17,6 +17,7 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.buttons import MAX_DEFENCE, DefendButton
+from bot.cogs.conflict.deflect_select import DeflectSelect
 from bot.cogs.conflict.turn_buttons import ActButton
 from bot.cogs.conflict.turns import turn_of
 from bot.errors import BotError, answers_errors
@@ -26,6 +27,7 @@ from bot.render.conflict import FULL
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
 from rules.conflict import Awaiting, available_defence
+from rules.conflict.deflecting import deflect_offer
 
 ANSWERED = "That question has been answered; the board shows who is up now."
 
@@ -57,6 +59,10 @@ class HiddenDiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
             for dice in (0, *range(2, min(MAX_DEFENCE, held) + 1)):
                 view.add_item(DefendButton(self.conflict, pending.id, dice))
             text = f"holds {held} Defense Dice: defend with how many?"
+            if (offer := deflect_offer(state, sheets)) is not None:  # its Steel or Iron (§9.3)
+                dice = tuple(range(2, offer[1] + 1))
+                view.add_item(DeflectSelect(self.conflict, pending.id, 0, dice, offer[0].metal))
+                text += f" Or deflect it with {offer[0].metal}."
         else:
             turn = turn_of(state, sheets, FULL)
             if turn is None or turn.step != "act" or turn.participant != self.who:

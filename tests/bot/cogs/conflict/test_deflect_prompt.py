@@ -5,7 +5,7 @@ deflect:true``; Reflect Ranged Attack sends the coin back; nobody else is offere
 from rules.character import CharacterKind, Resilience, make_character
 from testbed.bot_env import BotEnv, refused
 from tests.bot.cogs.conflict.prompts import labels, latest_ping
-from tests.bot.cogs.conflict.test_conflict_pushes import gathering, thug
+from tests.bot.cogs.conflict.test_conflict_pushes import gathering, make, thug
 
 DEFLECT_MENU = "Deflect with Iron…"
 
@@ -100,3 +100,31 @@ async def test_no_deflection_against_a_blow_that_is_no_metal(bot_env: BotEnv) ->
     )
     await env.bot.conflicts.idle()
     assert DEFLECT_MENU not in labels(latest_ping(env, "player2"))
+
+
+async def test_a_hidden_villain_deflects_from_the_narrators_private_prompt(bot_env: BotEnv) -> None:
+    """§7.1: the public prompt does not tell the table the Thug burns Iron; **Its dice
+    (Narrator)** offers the deflection privately, and picking it makes the move."""
+    env = bot_env
+    await make(env, "Kel", "player1", ["Steel"])
+    await thug(env, ["Iron"])
+    await env.play(
+        [
+            *gathering("player1", "Kel"),
+            ("player1", "/burn metal:Steel"),
+            ("narrator", "/burn metal:Iron who:Thug"),
+            ("narrator", "/declare who:Thug action:defence stat:Physique"),
+            ("player1", "/declare action:attack target:Thug stat:Steel push:small"),
+            ("player1", "/act dice:4"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    prompt = latest_ping(env, "narrator")
+    assert "Deflect with Iron…" not in labels(prompt) and "Iron" not in str(prompt.get("content"))
+    private = await env.harness.click("Its dice (Narrator)", message=prompt, user="narrator")
+    assert private.ephemeral and private.message is not None, private.content
+    assert DEFLECT_MENU in labels(private.message)
+    picked = await env.harness.select(
+        DEFLECT_MENU, ["Deflect with 2"], message=private.message, user="narrator"
+    )
+    assert "deflecting with Iron" in str(picked.followups) + picked.text, picked.messages
