@@ -128,3 +128,49 @@ async def test_a_hidden_villain_deflects_from_the_narrators_private_prompt(bot_e
         DEFLECT_MENU, ["Deflect with 2"], message=private.message, user="narrator"
     )
     assert "deflecting with Iron" in str(picked.followups) + picked.text, picked.messages
+
+
+async def test_a_busy_lurcher_reacting_with_a_trait_deflects_with_iron_and_the_trait(bot_env: BotEnv) -> None:
+    """§4.11, §9.3: busy elsewhere, the Lurcher's Defense Dice come from Iron 4 (+1 die for the
+    Trait picked), offered in the Traits menu's private answer."""
+    env = bot_env
+    iron = [{"type": "allomancy", "name": "Iron", "rating": 4}]
+    lurcher = make_character(
+        name="Lurcher",
+        kind=CharacterKind.HERO,
+        owner_id=env.user_id("player2"),
+        powers=iron,
+        attributes={"physique": 2, "charm": 3, "wits": 5},
+        standings={"resources": 4, "influence": 3, "spirit": 3},
+        traits={"specialty": "coin dodger"},
+    )
+    await env.storage.characters.create(env.guild_id, lurcher)
+    await thug(env, ["Steel"])
+    await env.play(
+        [
+            *gathering("player2", "Lurcher"),
+            ("narrator", "/burn metal:Steel who:Thug"),
+            ("player2", "/burn metal:Iron"),
+            ("narrator", "/declare who:Thug action:attack target:Lurcher stat:Steel push:small"),
+            ("player2", "/declare action:no-roll"),
+            ("narrator", "/act who:Thug dice:5"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    prompt = latest_ping(env, "player2")
+    menu = "React with Traits (+1 die each)…"
+    reacted = await env.harness.select(menu, ["coin dodger"], message=prompt, user="player2")
+    assert reacted.message is not None, reacted.content
+    assert "Deflect with Iron…" in labels(reacted.message)
+    options = [
+        o["label"]
+        for row in reacted.message["components"]
+        for c in row["components"]
+        for o in c.get("options", [])
+    ]
+    assert options[-1] == "Deflect with 5"  # Iron 4 + the Trait's die
+    picked = await env.harness.select(
+        "Deflect with Iron…", ["Deflect with 5"], message=reacted.message, user="player2"
+    )
+    said = picked.text + str(picked.followups)
+    assert "deflecting with Iron" in said, said
