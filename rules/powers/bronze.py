@@ -34,7 +34,7 @@ def sense(seeker: Character, others: Sequence[Character]) -> tuple[Pulse, ...]:
     bronze = lit_rating(seeker, "Bronze")
     if not bronze:
         raise RulesError(
-            f"{seeker.name} must be burning Bronze to sense Allomancy: `/power burn metal:Bronze`."
+            f"{seeker.name} must be burning Bronze to sense Allomancy (`/power burn`, in a Conflict `/burn`)."
         )
     felt: list[Pulse] = []
     for other in others:

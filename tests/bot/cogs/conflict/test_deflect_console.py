@@ -1,4 +1,4 @@
-"""Deflecting from the defence prompt's menu, and time for the whole table, in the offline
+"""Deflecting from the defence prompt's menu, time for the whole table and Bronze's sense in the offline
 console (``python -m bot`` with no token): the same dispatch as Discord (docs/rulings.md §9.3,
 §9.11)."""
 
@@ -31,6 +31,13 @@ SCRIPT = """!as player1
 !as narrator
 /conflict end
 /power time minutes:20 everyone:true
+!as player1
+/edit power-add type:Allomancy power:Bronze rating:5
+!as narrator
+/power reserve metal:Bronze charges:2 name:Lurk
+!as player1
+/power burn metal:Bronze
+/power sense
 """
 
 
@@ -52,3 +59,4 @@ def test_the_console_deflects_from_the_menu_and_moves_the_tables_time(tmp_path: 
     assert "[Deflect with Iron…]" in out or "Deflect with Iron…" in out, out[-3000:]
     assert "deflecting with Iron" in out, out[-3000:]
     assert "20 minutes pass for the table" in out, out[-3000:]
+    assert "**Lurk** listens with Bronze" in out or "Lurk listens with Bronze" in out, out[-3000:]
