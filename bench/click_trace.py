@@ -5,6 +5,8 @@ first reached them, with their calls and the first function called in each, spli
 reply's delivery starts; ``--write`` puts that list into docs/architecture.md ("A defence click,
 module by module"), where ``tests/bot/test_click_trace.py`` holds it to the trace. ``--reply
 MODULE:FUNCTION`` names another function as the start of the reply (to trace an older tree).
+``--roll`` traces a ``/roll stat:Physique`` instead (``testbed.click_trace.trace_roll``), the
+plain command a click is measured against; it is printed, never written.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from bench.common import quiet_logs
 from fake_discord.world import default_world
 from testbed.bot_env import running_bot_env
-from testbed.click_trace import END, REPLY, START, Trace, trace_defence_click
+from testbed.click_trace import END, REPLY, ROLL_REPLY, START, Trace, trace_defence_click, trace_roll
 
 ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 
@@ -36,10 +38,15 @@ def write(trace: Trace) -> None:
 
 async def run(args: argparse.Namespace) -> None:
     quiet_logs()
-    module, _, function = args.reply.partition(":")
+    if args.roll and args.write:
+        raise SystemExit("--write writes the defence click's trace; --roll is only printed")
+    module, _, function = (args.reply or ":".join(ROLL_REPLY if args.roll else REPLY)).partition(":")
     with tempfile.TemporaryDirectory() as folder:
         async with running_bot_env(Path(folder) / "trace.sqlite3", default_world()) as env:
-            trace = await trace_defence_click(env, (module, function))
+            if args.roll:
+                trace = await trace_roll(env, (module, function))
+            else:
+                trace = await trace_defence_click(env, (module, function))
     print(trace.summary())
     print(f"bot packages before the reply: {', '.join(trace.packages())}")
     print()
@@ -52,11 +59,12 @@ async def run(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.click_trace", description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="write the list into docs/architecture.md")
+    parser.add_argument("--roll", action="store_true", help="trace a /roll stat:Physique instead")
     parser.add_argument(
         "--reply",
-        default=":".join(REPLY),
         metavar="MODULE:FUNCTION",
-        help=f"the function that starts the reply's delivery (default {':'.join(REPLY)})",
+        help=f"the function that starts the reply's delivery (default {':'.join(REPLY)};"
+        f" with --roll {':'.join(ROLL_REPLY)})",
     )
     asyncio.run(run(parser.parse_args()))
 

@@ -1,5 +1,6 @@
-"""Tonight's award panel (docs/rulings.md §10.1): a proposal for each Hero the night's journal
-names, the Burden trigger filled in, drawn as menus and a button, privately for the Narrator.
+"""Tonight's award panel (docs/rulings.md §10.1): a proposal for each Hero who took part in the
+night (``rules.campaign.presence``: a roll, a request, a Conflict joined, a wound, a Breather…),
+the Burden trigger filled in, drawn as menus and a button, privately for the Narrator.
 
 Shared by ``/advancement night`` (``bot.cogs.campaign.awards``, which answers the menus and the
 button) and by ``/session end``, which offers it for the night just closed (:func:`offer`). The
@@ -15,6 +16,7 @@ from bot import replies
 from bot.client import Interaction
 from bot.render.common import plain
 from rules.campaign.awards import REASONS, Proposal, propose
+from rules.campaign.presence import present
 from rules.character import CharacterKind
 from rules.words import count_of
 from storage import StoredCharacter
@@ -29,11 +31,16 @@ HEROES_A_PANEL = 4
 async def heroes_present(
     interaction: Interaction, session: TableSession
 ) -> tuple[list[Proposal], dict[int, StoredCharacter]]:
-    """A proposal per Hero the night's journal names (who still exists), in name order."""
+    """A proposal per Hero who took part in the night (who still exists), in name order: those
+    the journal shows taking part, and those the panel already has an award set for (so a
+    click reads the same Heroes the Narrator chose from); not those whose award of the night
+    was given already."""
     storage = interaction.client.storage
     entries = await storage.journal.all_entries(session)
+    chosen = await storage.advancements.proposed(session.id)
+    given = await storage.advancements.awarded(session.id)
     sheets: dict[int, StoredCharacter] = {}
-    for character_id in {e.character_id for e in entries if e.character_id is not None}:
+    for character_id in sorted((present(entries) | set(chosen)) - set(given)):
         try:
             stored = await storage.characters.get(session.guild_id, character_id)
         except NotFoundError:

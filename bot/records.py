@@ -22,6 +22,7 @@ from bot.render.dice import faces_text
 from bot.render.visibility import FULL
 from bot.secrecy import is_secret, visibility_of
 from rules.campaign.burden_use import burden_use_entries
+from rules.campaign.presence import joined_entries
 from rules.character import Character, CharacterKind
 from rules.conflict import Conflict, Event
 from rules.conflict import events as ev
@@ -263,7 +264,8 @@ def conflict_entries(
     """What one Conflict move tells the journal: its start (round 1), new rounds, blows, Beats,
     defeats and end, each in the full and the table's wording."""
     public = visibility_of(conflict, sheets, revealed)
-    entries: list[JournalEntry] = []
+    # Who joined, so a Hero who fought is present at the night's awards (§10.1).
+    entries = joined_entries(at, conflict, events, conflict_id, public.shows)
     for event in events:
         if isinstance(event, ev.ChargesMoved):
             name, of_kind = _who(conflict, sheets, event.participant)

@@ -26,7 +26,16 @@ from fake_discord.commandline import (
     usage,
 )
 from fake_discord.component_search import visible_to
-from fake_discord.console_commands import HELP, act_as, save, split_words, suggestions, typed_answers, where
+from fake_discord.console_commands import (
+    HELP,
+    act_as,
+    save,
+    split_words,
+    suggestions,
+    typed_answers,
+    vote_in_poll,
+    where,
+)
 from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot
 from fake_discord.records import InteractionRecord
 from fake_discord.render import render_choices, render_message, render_record, show_times
@@ -105,6 +114,9 @@ class Console:
         self.screen: Screen = screen or PlainScreen(output, self.names)
         self.failures = 0
         self.seen = len(harness.fake.activity)
+        self.waiting_for: dict[str, list[int]] = {}
+        """Private messages that came for a member while another was typing, by user id: shown
+        when they next type (``!as``), as Discord shows them when they look at the channel."""
         self.idle = idle
         self._waiting: set[asyncio.Task[None]] = set()
 
@@ -174,8 +186,12 @@ class Console:
             await self._menu(rest)
         elif word == "!save":
             save(self.h, rest, self.saves, self.say)
+        elif word == "!vote":
+            await vote_in_poll(self.h, rest, self.say)
+            await self._settle()
         elif word == "!as":
             act_as(self.h, rest, self.say)
+            self._show_waiting()
         elif word == "!where":
             where(self.h, rest, self.say)
         elif word == "!commands":
@@ -213,13 +229,29 @@ class Console:
         shown: set[int] = set()
         for kind, message_id in self.h.fake.activity[self.seen :]:
             message = self.h.fake.messages.get(message_id)
-            if message is not None and message_id not in covered | shown and visible_to(message, self.h.user):
-                shown.add(message_id)
-                what = "new" if kind == "create" else "edited"
-                thread = self.h.world.guild.channel(str(message["channel_id"]))
-                where = f"thread #{thread.name}" if thread and thread.parent_id else "channel"
-                self.screen.message(f"({what} message in {where})", message)
+            if message is None or message_id in covered | shown:
+                continue
+            if not visible_to(message, self.h.user):
+                owner = str((message.get("interaction_metadata") or {}).get("user", {}).get("id"))
+                self.waiting_for.setdefault(owner, []).append(message_id)
+                continue
+            shown.add(message_id)
+            what = "new" if kind == "create" else "edited"
+            self.screen.message(f"({what} message in {self._where(message)})", message)
         self.seen = len(self.h.fake.activity)
+
+    def _where(self, message: JSON) -> str:
+        thread = self.h.world.guild.channel(str(message["channel_id"]))
+        return f"thread #{thread.name}" if thread and thread.parent_id else "channel"
+
+    def _show_waiting(self) -> None:
+        """The private messages that came for the member now typing while another typed (a
+        Narrator's private prompt of a hidden character, posted by a player's move)."""
+        for message_id in dict.fromkeys(self.waiting_for.pop(str(self.h.user.user.id), [])):
+            message = self.h.fake.messages.get(message_id)
+            if message is not None:
+                heading = f"(private message in {self._where(message)}, while you were away)"
+                self.screen.message(heading, message)
 
     async def _settle(self) -> None:
         """Wait until the bot has done what the line set going in the background (``idle``: a

@@ -1,4 +1,4 @@
-"""The console's own commands beyond a slash command: ``!where``, ``!as``, ``!save``,
+"""The console's own commands beyond a slash command: ``!where``, ``!as``, ``!save``, ``!vote``,
 ``!complete``'s suggestions, and the words ``!select`` and ``!submit`` are typed in.
 
 Apart from the console's loop (``fake_discord.console``), which reads a line, runs it through
@@ -19,6 +19,7 @@ from fake_discord.component_search import visible_to
 from fake_discord.harness import Harness
 from fake_discord.payloads import text_inputs
 from fake_discord.places import PLACES, SERVER
+from fake_discord.poll_routes import vote
 from fake_discord.records import InteractionRecord
 from fake_discord.thread_routes import newest_thread
 from fake_discord.typed import matches
@@ -42,6 +43,8 @@ Console syntax (everything else is sent exactly as Discord would send it):
   !save [N or file name] <path>           save an attachment of the newest message that has one
                                           (the Nth, or the one of that name; the first if not said);
                                           a relative path is taken in the console's folder for files
+  !vote <N or answer> [...]               vote in the newest open poll here (the Nth answer, or by its
+                                          text), as the member typing
   !as <member>                            act as another member (!as alone lists them); a new name
                                           seats a new player (!as player3)
   !where <server|elsewhere|dm|group>      type from then on in the bot's server, a server without the
@@ -185,3 +188,28 @@ def typed_answers(modal: JSON, typed: str) -> dict[str, str]:
     for key, value in split_pairs(typed, set(fields)):
         answers[key] = value.replace("\\n", "\n") if fields[key].get("paragraph") else value
     return answers
+
+
+async def vote_in_poll(harness: Harness, rest: str, say: Callable[[str], None]) -> None:
+    """``!vote``: the member typing votes in the newest open poll of the channel, by the
+    answers' numbers or texts (a poll's votes are not interactions: Discord tells the bot)."""
+    fake, channel = harness.fake, str(harness.channel.id)
+    polls = [m for m in fake.messages.values() if m.get("poll") and str(m["channel_id"]) == channel]
+    open_polls = [m for m in polls if not m["poll"]["results"]["is_finalized"]]
+    if not open_polls:
+        raise CommandLineError("no open poll in this channel")
+    message = open_polls[-1]
+    answers = message["poll"]["answers"]
+    chosen: list[int] = []
+    for word in split_words(rest, usage="usage: !vote <N or answer> [...]"):
+        found = [
+            a for i, a in enumerate(answers, 1) if word == str(i) or matches(word, a["poll_media"]["text"])
+        ]
+        if not found:
+            listed = "; ".join(f"{i}. {a['poll_media']['text']}" for i, a in enumerate(answers, 1))
+            raise CommandLineError(f"no answer {word!r} in the poll: {listed}")
+        chosen.append(int(found[0]["answer_id"]))
+    if len(chosen) > 1 and not message["poll"]["allow_multiselect"]:
+        raise CommandLineError("this poll takes one answer")
+    await vote(fake, message, harness.user.user.id, chosen)
+    say(f"({harness.user.user.name} voted)")

@@ -64,6 +64,8 @@ class EntryKind(StrEnum):
     """A Secret revealed to a Hero or to the table (§10.3)."""
     UNDONE = "undone"
     """A Conflict move taken back by its mover (§4.24)."""
+    JOINED = "joined"
+    """A character joined a Conflict: the night's awards count a Hero present (§10.1)."""
 
 
 class JournalEntry(BaseModel):

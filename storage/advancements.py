@@ -5,6 +5,9 @@ the sheet. Kept here:
 
 * **award proposals**: the award a Narrator sets for each Hero on ``/session end``'s panel, read
   back when the session ends (and dropped with it); a panel reopened after a restart shows them;
+* **awards given** from the night's panel (migration 33; PostgreSQL 21): one row per session and
+  Hero, written in the award's own transaction by ONE ``INSERT … ON CONFLICT DO NOTHING``, so of
+  two clicks (at once, or one after the other) exactly one gives each Hero's award;
 * **spends waiting**: a player's purchase waiting for a Narrator's approval. Taking one is ONE
   ``DELETE … RETURNING``, so of two clicks at once exactly one approves (or refuses) it, and a
   Hero has at most one waiting (a new request replaces the old).
@@ -75,6 +78,27 @@ class AdvancementRepository:
     async def drop_proposals(self, session_id: int) -> None:
         async with self._session.writing() as conn:
             await execute(conn, "DELETE FROM award_proposals WHERE session_id = ?", (session_id,))
+
+    async def claim_award(self, guild_id: int, session_id: int, character_id: int, amount: int) -> bool:
+        """Mark the Hero's award of the night given, inside the caller's transaction; False when
+        it already was (the award must not be given again)."""
+        async with self._session.writing() as conn:
+            rows = await fetch_all(
+                conn,
+                "INSERT INTO session_awards (session_id, guild_id, character_id, amount) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (session_id, character_id) DO NOTHING RETURNING character_id",
+                (session_id, guild_id, character_id, amount),
+            )
+        return bool(rows)
+
+    async def awarded(self, session_id: int) -> dict[int, int]:
+        """Each Hero's award given from the session's panel (those not given: absent)."""
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT character_id, amount FROM session_awards WHERE session_id = ?",
+            (session_id,),
+        )
+        return {int(row["character_id"]): int(row["amount"]) for row in rows}
 
     async def ask(
         self,

@@ -1,11 +1,13 @@
-"""What a Conflict move changed, as it was before (migration 31; PostgreSQL 19), so its mover may
-take it back (docs/rulings.md §4.24).
+"""What a Conflict move changed, as it was before, so its mover may take it back
+(docs/rulings.md §4.24).
 
-A move writes its :class:`UndoRecord` in its own data operation (``storage.moves``): the
-Conflict's document and every sheet it changed as they were before, and the version the move
-wrote. One row per Conflict, the last move's, replaced by the next; a record whose version is no
-longer the Conflict's (another move came, or it was taken back) is stale and refused, so nothing
-ever deletes it while the Conflict runs.
+A move writes its :class:`UndoRecord` as JSON in its Conflict's own row, the ``undo`` column
+(SQLite migration 32, PostgreSQL 20), by the same UPDATE that saves the move's document
+(``storage.conflicts.document_update``; PostgreSQL's ``apply_move``): the Conflict's document
+and every sheet it changed as they were before, and the version the move wrote. One per
+Conflict, the last move's, replaced by the next (a move nobody may take back writes NULL) and
+gone with the row when the Conflict ends; a record whose version is no longer the Conflict's
+(another change came, or it was taken back) is stale and refused.
 """
 
 import json
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from storage.session import Session
-from storage.sql import Connection, execute, fetch_one, from_text, to_text
+from storage.sql import fetch_one, from_text, to_text
 
 
 @dataclass(frozen=True)
@@ -55,34 +57,30 @@ class UndoRecord:
 
 
 COLUMNS = ("conflict_id", "version", "mover_id", "made_at", "what", "document", "sheets")
-UPSERT = (
-    f"INSERT INTO conflict_undo ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
-    " ON CONFLICT (conflict_id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:])
-)
-UPSERT_FROM_JSON = (
-    f"undo AS (INSERT INTO conflict_undo ({', '.join(COLUMNS)})"
-    f" SELECT {', '.join(COLUMNS)} FROM jsonb_to_record(?::jsonb) AS u(conflict_id bigint, version integer,"
-    " mover_id bigint, made_at text, what text, document text, sheets text)"
-    " ON CONFLICT (conflict_id) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[1:]) + ")"
-)
-"""The record as a data-modifying WITH beside ``apply_move`` (``storage.moves``): one statement."""
-
-
-FORGET = "DELETE FROM conflict_undo WHERE conflict_id = ?"
-FORGET_WITH = f"forgot AS ({FORGET})"
-"""A Conflict's record dropped with the move that ends it (``storage.moves``)."""
 
 
 def record_json(record: UndoRecord) -> str:
+    """The record as its Conflict's row keeps it (the ``undo`` column)."""
     return json.dumps(dict(zip(COLUMNS, record.params(), strict=True)), ensure_ascii=False)
 
 
-async def save(conn: Connection, record: UndoRecord) -> None:
-    """Keep ``record`` as its Conflict's last move (SQLite's writer, inside the move's savepoint)."""
-    await execute(conn, UPSERT, record.params())
+def from_json(text: str) -> UndoRecord:
+    row = json.loads(text)
+    sheets = tuple(
+        SheetBefore(int(s["id"]), int(s["version"]), str(s["document"])) for s in json.loads(row["sheets"])
+    )
+    return UndoRecord(
+        conflict_id=int(row["conflict_id"]),
+        version=int(row["version"]),
+        mover_id=int(row["mover_id"]),
+        made_at=from_text(str(row["made_at"])),
+        what=str(row["what"]),
+        document=str(row["document"]),
+        sheets=sheets,
+    )
 
 
-_GET = f"SELECT {', '.join(COLUMNS)} FROM conflict_undo WHERE conflict_id = ?"
+_GET = "SELECT undo FROM conflicts WHERE id = ?"
 
 
 class UndoRepository:
@@ -93,18 +91,6 @@ class UndoRepository:
 
     async def get(self, conflict_id: int) -> UndoRecord | None:
         row = await fetch_one(self._session.reader, _GET, (conflict_id,))
-        if row is None:
+        if row is None or row["undo"] is None:
             return None
-        sheets = tuple(
-            SheetBefore(int(s["id"]), int(s["version"]), str(s["document"]))
-            for s in json.loads(row["sheets"])
-        )
-        return UndoRecord(
-            conflict_id=int(row["conflict_id"]),
-            version=int(row["version"]),
-            mover_id=int(row["mover_id"]),
-            made_at=from_text(str(row["made_at"])),
-            what=str(row["what"]),
-            document=str(row["document"]),
-            sheets=sheets,
-        )
+        return from_json(str(row["undo"]))

@@ -239,18 +239,20 @@ class ConflictRepository:
         document: str,
         *,
         participants: Collection[int] | None = (),
+        undo: str | None = None,
     ) -> StoredConflict:
         """Replace ``stored``'s document if nobody saved it since it was read; return the new state.
 
         ``participants`` are the characters in the new document; None says they are those of
         ``stored``, whose index the version check proves current, so it is left as it is (most
         moves: one statement instead of five). Raises :class:`StaleWriteError` if someone else
-        saved it first, and :class:`NotFoundError` if it was ended meanwhile.
+        saved it first, and :class:`NotFoundError` if it was ended meanwhile. ``undo``: the move's
+        record for taking it back (``storage.conflict_undo``), kept by the same statement.
         """
         now = utc_now()
         if participants is None:
             async with self._session.writing() as conn:
-                if not await run_statement(conn, document_update(guild_id, stored, document, now)):
+                if not await run_statement(conn, document_update(guild_id, stored, document, now, undo)):
                     await self._explain_miss(conn, guild_id, stored.id)
             return stored.model_copy(
                 update={"version": stored.version + 1, "updated_at": now, "document": document}
@@ -259,7 +261,7 @@ class ConflictRepository:
             # One wait for the database, not four: the index is rewritten right behind the
             # version check, and undone with it when the check finds someone was first.
             try:
-                statements = save_statements(guild_id, stored, document, participants, now)
+                statements = save_statements(guild_id, stored, document, participants, now, undo)
                 _, changed, *_ = await back_to_back(
                     execute(conn, "SAVEPOINT conflict_save"), *(run_statement(conn, st) for st in statements)
                 )
@@ -323,22 +325,30 @@ def index_statements(
 
 
 def save_statements(
-    guild_id: int, stored: StoredConflict, document: str, participants: Collection[int], now: datetime
+    guild_id: int,
+    stored: StoredConflict,
+    document: str,
+    participants: Collection[int],
+    now: datetime,
+    undo: str | None = None,
 ) -> tuple[Statement, ...]:
     """The version-checked document update, then the participants' index rewritten; in a
     savepoint, since the index must be undone when the check finds someone was first."""
     return (
-        document_update(guild_id, stored, document, now),
+        document_update(guild_id, stored, document, now, undo),
         *index_statements(guild_id, stored.channel_id, participants),
     )
 
 
-def document_update(guild_id: int, stored: StoredConflict, document: str, now: datetime) -> Statement:
-    """The new document, written only over the version ``stored`` was read at."""
+def document_update(
+    guild_id: int, stored: StoredConflict, document: str, now: datetime, undo: str | None = None
+) -> Statement:
+    """The new document, written only over the version ``stored`` was read at, with the record
+    that takes the change back (``storage.conflict_undo``; None: nothing to take back)."""
     return Statement(
-        "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?"
+        "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?, undo = ?"
         " WHERE guild_id = ? AND id = ? AND version = ?",
-        (document, to_text(now), guild_id, stored.id, stored.version),
+        (document, to_text(now), undo, guild_id, stored.id, stored.version),
     )
 
 

@@ -34,6 +34,7 @@ from storage.sql import (
     fetch_one,
     from_text,
     insert,
+    per_dialect,
     to_text,
 )
 
@@ -75,6 +76,23 @@ async def add_entries(
     """Append entries on ``conn`` (a caller's unit of work that holds the writer)."""
     if entries:
         await execute_many(conn, _ADD, [entry_params(guild_id, origin, e) for e in entries])
+
+
+_VOID_MOVE = "DELETE FROM journal WHERE guild_id = ? AND at >= ? AND "
+_OF_CONFLICT_SQLITE = "json_extract(document, '$.conflict_id') = ?"
+_OF_CONFLICT_PG = "(document::jsonb ->> 'conflict_id')::bigint = ?"
+
+
+async def void_move(conn: Connection, guild_id: int, conflict_id: int, since: datetime) -> int:
+    """Drop what a Conflict move taken back told the journal (docs/rulings.md §4.24), on ``conn``
+    (the undo's own unit of work, so it goes with the restore or not at all); return how many.
+
+    A move is taken back only while nobody else has moved since (the Conflict is still at the
+    version it wrote), so every entry of this Conflict from ``since`` (when the move was made)
+    is that move's: the recap and the journal then tally as if it was never made. The dice it
+    rolled stay in the roll log (§7)."""
+    sql = _VOID_MOVE + per_dialect(conn, _OF_CONFLICT_SQLITE, _OF_CONFLICT_PG)
+    return await execute(conn, sql, (guild_id, to_text(since), conflict_id))
 
 
 class TableSession(BaseModel):
@@ -163,6 +181,11 @@ class JournalRepository:
             return
         async with self._session.writing() as conn:
             await add_entries(conn, guild_id, origin, entries)
+
+    async def void_move(self, guild_id: int, conflict_id: int, since: datetime) -> int:
+        """:func:`void_move` in the caller's transaction (an undo's)."""
+        async with self._session.writing() as conn:
+            return await void_move(conn, guild_id, conflict_id, since)
 
     async def start(
         self, guild_id: int, channel_id: int, title: str, started_by: int, at: datetime

@@ -29,7 +29,7 @@ from rules.journal import JournalEntry
 from storage import sheet_format
 from storage.character_rows import StoredCharacter, taken
 from storage.characters import CharacterRepository, updated_sheets
-from storage.conflict_undo import FORGET, FORGET_WITH, UPSERT_FROM_JSON, UndoRecord, record_json, save
+from storage.conflict_undo import UndoRecord, record_json
 from storage.conflicts import ENDED, STALE, ConflictRepository, StoredConflict
 from storage.database import TransactionSession
 from storage.dialect import raised_message
@@ -57,7 +57,7 @@ LOGGED = (
 APPLY_MOVE_JOURNALED = f"{MOVED}, {LOGGED} SELECT ids FROM moved"
 """The move and its journal entries (``storage.journal``) in the same ONE statement: a data-modifying
 WITH runs whether or not it is read, and a check ``apply_move`` fails undoes both. Its record for
-an undo (``storage.conflict_undo``) rides the same way."""
+an undo (``storage.conflict_undo``) is in the document ``apply_move`` writes to the Conflict's row."""
 _ROLL_COLUMNS = [
     "guild_id",
     "user_id",
@@ -171,21 +171,19 @@ class MoveRepository:
             conflicts = ConflictRepository(tx)
             saved: StoredConflict | None = None
             if move.document is None:
-                await conflicts.delete(move.guild_id, move.channel_id, move.stored)
-                await execute(writer, FORGET, (move.stored.id,))
+                await conflicts.delete(move.guild_id, move.channel_id, move.stored)  # its undo with it
             else:
                 saved = await conflicts.save(
                     move.guild_id,
                     move.stored,
                     move.document,
                     participants=move.participants if move.participants_changed else None,
+                    undo=None if move.undo is None else record_json(move.undo),
                 )
             rows = await OutboxRepository(tx).add(
                 move.guild_id, move.channel_id, move.stored.id, move.messages
             )
             await JournalRepository(tx).add(move.guild_id, move.origin, move.journal)
-            if move.undo is not None:
-                await save(writer, move.undo)
         return MoveWritten(saved, tuple(sheets), rows)
 
 
@@ -231,6 +229,7 @@ def move_document(move: MoveWrite, now: datetime) -> str:
         "sheets": sheets,
         "rolls": [dict(zip(_ROLL_COLUMNS, append_params(record), strict=True)) for record in move.rolls],
         "outbox": outbox,
+        "undo": None if move.undo is None else record_json(move.undo),
     }
     return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
 
@@ -267,22 +266,12 @@ async def _on_postgres(conn: Connection, move: MoveWrite) -> MoveWritten:
 
 
 def _pg_statement(move: MoveWrite, now: datetime) -> tuple[str, tuple[object, ...]]:
-    """The move as ONE statement: ``apply_move``, with its journal entries and undo record beside
-    it (or, for a move that ends the Conflict, the record dropped)."""
-    parts: list[str] = []
-    params: list[object] = [move_document(move, now)]
-    if move.journal:
-        parts.append(LOGGED)
-        params.append(entries_json(move.guild_id, move.origin, move.journal))
-    if move.undo is not None:
-        parts.append(UPSERT_FROM_JSON)
-        params.append(record_json(move.undo))
-    if move.document is None:
-        parts.append(FORGET_WITH)
-        params.append(move.stored.id)
-    if not parts:
-        return APPLY_MOVE, tuple(params)
-    return f"{MOVED}, {', '.join(parts)} SELECT ids FROM moved", tuple(params)
+    """The move as ONE statement: ``apply_move`` (which keeps the undo record on the Conflict's
+    row), with its journal entries beside it."""
+    document = move_document(move, now)
+    if not move.journal:
+        return APPLY_MOVE, (document,)
+    return APPLY_MOVE_JOURNALED, (document, entries_json(move.guild_id, move.origin, move.journal))
 
 
 def _refused(error: Exception, move: MoveWrite) -> Exception | None:

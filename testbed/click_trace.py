@@ -14,6 +14,10 @@ its functions were called, and the first of them; :attr:`Trace.reply` is the fir
 the reply's delivery (:data:`REPLY`), so the list reads as "before the reply" and "the reply and
 after". ``python -m bench.click_trace`` prints it and writes it into docs/architecture.md;
 ``tests/bot/test_click_trace.py`` holds the document to the trace.
+
+:func:`trace_roll` traces a ``/roll stat:`` the same way (Vin's player rolling Physique from
+the active sheet), the plainest command that reads a sheet and logs before its reply: the
+yardstick issue 40 measures a defence click against (``python -m bench.click_trace --roll``).
 """
 
 from __future__ import annotations
@@ -43,6 +47,10 @@ RESET = [
     ("narrator", "/sheet heal amount:20 name:Vin"),
 ]
 """After a click: the next round, both declare again and Vin is healed (not traced)."""
+ROLL = ("player1", "/roll stat:Physique")
+"""The traced roll: Vin's player rolls Physique from the active sheet (:func:`trace_roll`)."""
+ROLL_REPLY = ("bot.cogs.dice.rolling", "answer")
+"""The function whose first call starts the roll's reply (its card, drawn and sent)."""
 WARM_ROUNDS = 3
 """Rounds played before the traced one, so caches hold what a bot that has played holds."""
 START, END = "<!-- click-trace:start -->", "<!-- click-trace:end -->"
@@ -68,6 +76,8 @@ class Trace:
     deepest: int = 0
     reply: str | None = None
     """The function that starts the reply's delivery, once the click reached it."""
+    after: str = "the outbox, the board"
+    """What runs from the reply on, as the listing names it."""
 
     def packages(self, *, before_reply: bool = True) -> list[str]:
         """The subpackages of ``bot`` the click reached (before the reply, by default); a
@@ -102,7 +112,7 @@ class Trace:
         told = False
         for module in self.modules.values():
             if module.after_reply and not told:
-                lines.append(f"the reply ({self.reply}) and after: the outbox, the board")
+                lines.append(f"the reply ({self.reply}) and after: {self.after}")
                 told = True
             lines.append(f"  {module.name.ljust(width)}{module.calls:>5}  {module.first}")
         return "\n".join(lines)
@@ -199,4 +209,16 @@ async def trace_defence_click(env: BotEnv, reply: tuple[str, str] = REPLY) -> Tr
         await _round(env, None)
     traced = await _round(env, reply)
     assert traced is not None and traced.reply is not None, "the click never reached its reply"
+    return traced
+
+
+async def trace_roll(env: BotEnv, reply: tuple[str, str] = ROLL_REPLY) -> Trace:
+    """Vin made, a few rolls warm the caches, then one ``/roll stat:Physique`` traced."""
+    await env.play(DUEL[:1])
+    for _ in range(WARM_ROUNDS):
+        await env.play([ROLL])
+    with tracing(reply) as traced:
+        await env.play([ROLL])
+    assert traced.reply is not None, "the roll never reached its reply"
+    traced.after = "its card"
     return traced

@@ -2,12 +2,14 @@
 
 Vin (player1), Kell and Breeze (player2's two Heroes) against the Narrator's Thug (a Villain)
 and Guards (an Extras group of 3), physical, four rounds, through the real dispatch. Every move
-is made from what the bot posted: the board's **Begin round 1** and **Next round**, the
-declare prompt's menus and its form (Traits and a label), the defeat Burden's menu, the
-Nudges form, a hidden character's dice on the Narrator's private prompt, and Breeze taken out
-from the Narrator view after round 1. :class:`PromptFight` counts the typed commands of the
-fight (goal 0; making the sheets and gathering the cast are not counted), its interactions per
-round and user, and the Narrator's share.
+is made from what the bot posted: the board's **Begin round 1** (the Conflict started with
+``auto_rounds``, so each next round opens by itself, docs/rulings.md §4.17), the declare
+prompt's menus and its form (Traits and a label), the defeat Burden's menu, the Nudges form
+(when a blow leaves 2 Nudges: not with seed 17), a hidden character's defence and act from the
+Narrator's private prompt (which tells its dice), and Breeze taken out from the board's menu
+after round 1. :class:`PromptFight` counts the typed commands of the fight (goal 0; making the
+sheets and gathering the cast are not counted), its interactions per round and user, and the
+Narrator's share.
 
 ``tests/bot/cogs/conflict/test_prompt_fight.py`` plays it; ``python -m bench.prompt_fight``
 prints the count.
@@ -27,13 +29,14 @@ from testbed.bot_env import BotEnv, board_message, refused
 from testbed.turns import Table
 
 JSON = dict[str, Any]
+EPHEMERAL = 64
 ROUNDS = 4
 SHEETS = [
     *turns.SHEETS,
     ("player2", "/character create name:Breeze physique:2 charm:5 wits:4 resources:3 influence:3 spirit:3"),
 ]
 GATHER = [
-    ("narrator", '/conflict start kind:physical stakes:"Out of the alley"'),
+    ("narrator", '/conflict start kind:physical stakes:"Out of the alley" auto_rounds:true'),
     ("player1", "/conflict join"),
     ("player2", "/conflict join"),
     ("narrator", "/conflict add character:Breeze"),
@@ -131,25 +134,22 @@ class PromptFight(Table):
         await self.env.bot.conflicts.idle()
         await self.click("narrator", "Begin round 1", await board_message(self.env))
         while (conflict := await self.state()) is not None:
-            wait = waiting(conflict)
-            if wait.step is Step.NEXT_ROUND:
-                if conflict.round >= ROUNDS:
-                    return self.count
-                await self.click("narrator", "Next round", await board_message(self.env))
-                self.round += 1
-                if not self.removed:
-                    await self.remove("Breeze")
+            if conflict.round > ROUNDS:  # the rounds roll on: the fifth has opened by itself
+                return self.count
+            self.round = conflict.round
+            if self.round == 2 and not self.removed:
+                await self.remove("Breeze")
                 continue
+            wait = waiting(conflict)
             participant = wait.participants[0]
             await self.turn(conflict, wait.step, participant, self.user_of(conflict, participant))
         return self.count
 
     async def remove(self, name: str) -> None:
-        """The Narrator takes ``name`` out from the Narrator view: view, menu, confirm."""
+        """The Narrator takes ``name`` out between rounds (before round 2's first declaration),
+        from the board's menu: one pick."""
         self.removed = True
-        full = await self.click("narrator", "Narrator view", await board_message(self.env))
-        asked = await self.select("narrator", "Remove a fighter…", [name], full.message)
-        await self.click("narrator", f"Remove {name}", asked.message)
+        await self.select("narrator", "Remove a fighter…", [name], await board_message(self.env))
 
     async def turn(self, conflict: Conflict, step: Step, participant: int, user: str) -> None:
         who = conflict.participant(participant)
@@ -173,12 +173,26 @@ class PromptFight(Table):
         else:
             await self.act(user, who.round.action_dice, who.kind is not CharacterKind.HERO)
 
+    def private_prompt(self, user: str, after: JSON | None) -> JSON | None:
+        """The newest message only ``user`` sees, with buttons, posted after ``after``: the
+        Narrator's private prompt of a hidden character (``bot.cogs.conflict.narrator_prompt``)."""
+        uid, since = self.env.user_id(user), int((after or {}).get("id") or 0)
+        for number, message in reversed(self.env.harness.fake.messages.items()):
+            if number <= since:
+                return None
+            meta = message.get("interaction_metadata") or {}
+            mine = int((meta.get("user") or {}).get("id") or 0) == uid
+            if mine and int(message.get("flags") or 0) & EPHEMERAL and message.get("components"):
+                return message
+        return None
+
     async def defend(self, user: str, hidden: bool) -> None:
-        """A Hero's player defends with the largest count offered; the Narrator reads a hidden
-        character's dice on its private prompt first."""
+        """A Hero's player defends with the largest count offered; the Narrator, for a hidden
+        character, from their private prompt, which tells its dice."""
         message = self.prompt(user)
         if hidden:
-            message = (await self.click(user, "Its dice (Narrator)")).message
+            message = self.private_prompt(user, message)
+            assert message is not None, "the Narrator's private prompt is missing"
         assert message is not None
         offered = [str(c.get("label")) for row in message.get("components") or [] for c in row["components"]]
         defend = [label for label in offered if label.startswith("Defend with")]
@@ -192,5 +206,9 @@ class PromptFight(Table):
             self.burdened = True
             menu = await self.select(user, BURDEN, ["Grave Burden"])
             await self.click(user, f"Act with {pool}", menu.message)
+        elif hidden:  # the Narrator's private prompt tells its dice
+            private = self.private_prompt(user, self.prompt(user))
+            assert private is not None, "the Narrator's private prompt is missing"
+            await self.click(user, f"Act with {pool}", private)
         else:
             await self.click(user, f"Act with {pool}")

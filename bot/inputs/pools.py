@@ -136,7 +136,9 @@ def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPoo
     asked = request.tap
     tapped = tap_effect(character, asked.metal, asked.charges, asked.use) if asked else None
     powers = power_roll(character, ref, request.task, tapped, before=plain_pool.total)
-    pool = form(rating, ref.label, [*penalties, *powers.modifiers], powers.boons)
+    pool = plain_pool  # most rolls: no Power adds to it, and the pool is formed once
+    if powers.modifiers or powers.boons:
+        pool = form(rating, ref.label, [*penalties, *powers.modifiers], powers.boons)
     if request.subplot is Subplot.TRAGEDY:
         raise BotError(
             "A Tragedy gives its dice to those against its Hero: roll their `dice` with `character` "

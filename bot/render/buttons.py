@@ -249,11 +249,15 @@ def stopped(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:
 
 
 def board_items(
-    conflict_id: int, gathering: bool = False, round_over: bool = False
+    conflict_id: int,
+    gathering: bool = False,
+    round_over: bool = False,
+    fighters: tuple[tuple[int, str], ...] = (),
 ) -> list[discord.ui.Item[Any]]:
     """What the board offers at its foot: while the cast gathers, the Narrator's **Begin round 1**
     (docs/rulings.md §4.22); once every turn of a round is taken, the Narrator's **Next round**;
-    always the Narrator's full view."""
+    between rounds, their menu to take one of ``fighters`` out; always the Narrator's full view."""
     items: list[discord.ui.Item[Any]] = [begin_button(conflict_id)] if gathering else []
     items += [next_round_button(conflict_id)] if round_over else []
+    items += [remove_select(conflict_id, fighters)] if fighters else []
     return [*items, narrator_view_button(conflict_id)]

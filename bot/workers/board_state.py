@@ -18,7 +18,7 @@ from bot.render.conflict_card import CardButtons, board_card
 from bot.render.portraits import portrait_urls
 from bot.secrecy import visibility_of
 from rules.character import Character
-from rules.conflict import Conflict, Phase, Step, waiting
+from rules.conflict import Conflict, Phase, Status, Step, waiting
 from storage import Storage
 from storage.conflict_documents import load_stored
 from storage.conflict_moves import Applied
@@ -83,11 +83,25 @@ Buttons = Callable[[Shown], CardButtons]
 
 def own_buttons(shown: Shown) -> CardButtons:
     """The board's own buttons only (the move flow adds the turn's): Begin round 1 while the cast
-    gathers, Next round when the round is over, and Narrator view."""
+    gathers, Next round when the round is over, the menu to take a fighter out between rounds,
+    and Narrator view."""
     conflict = shown.conflict
-    gathering = conflict is not None and conflict.phase is Phase.GATHER
-    over = conflict is not None and waiting(conflict).step is Step.NEXT_ROUND
-    return CardButtons(bottom=board_items(shown.conflict_id, gathering, over))
+    if conflict is None:
+        return CardButtons(bottom=board_items(shown.conflict_id))
+    gathering = conflict.phase is Phase.GATHER
+    over = waiting(conflict).step is Step.NEXT_ROUND
+    fighters = tuple((p.id, p.name) for p in conflict.participants) if between_rounds(conflict) else ()
+    return CardButtons(bottom=board_items(shown.conflict_id, gathering, over, fighters))
+
+
+def between_rounds(conflict: Conflict) -> bool:
+    """From the end of a round until the next round's first declaration: when the cast changes
+    without anyone having chosen hearing the old one (docs/rulings.md §4.18), whether the
+    Narrator presses Next round or the rounds roll on by themselves (§4.17)."""
+    if waiting(conflict).step is Step.NEXT_ROUND:
+        return True
+    fresh = all(p.round.status is Status.UNDECLARED for p in conflict.participants)
+    return conflict.phase is Phase.DECLARE and fresh
 
 
 async def board_portraits(storage: Storage, public_url: str | None, guild_id: int) -> dict[int, str]:

@@ -16,6 +16,7 @@ import discord
 from bot.workers.board import Boards
 from bot.workers.board_state import Buttons
 from bot.workers.grace import DefenceGrace
+from bot.workers.narrator_reach import NarratorReach
 from bot.workers.outbox import Outbox
 from bot.workers.pacing import Pacer
 from bot.workers.refusals import Refusals
@@ -45,7 +46,8 @@ class ConflictPrompts:
 
 
 class ConflictWorkers:
-    """The boards, the outbox, the refusals, the threads and the defence grace, for every channel."""
+    """The boards, the outbox, the refusals, the threads, the defence grace and where each Narrator
+    is answered privately, for every channel."""
 
     def __init__(
         self,
@@ -65,6 +67,8 @@ class ConflictWorkers:
         )
         self.outbox = Outbox(client, storage, pacer, self.threads, self.refusals, closing=self.boards.ended)
         self.grace = DefenceGrace(storage)
+        self.narrators = NarratorReach()
+        """Each Narrator's latest interaction per channel: their private prompts go there."""
 
     async def idle(self) -> None:
         """Wait until every board refresh and queued delivery has run (tests and benchmarks)."""

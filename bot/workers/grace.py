@@ -1,8 +1,10 @@
 """The moment a player gets to answer their own defence before a Narrator may answer for them
 (docs/rulings.md §4.20): when each defence prompt was posted, and how long ago.
 
-A button knows its own message's age; a typed ``/defend`` is held against the time kept here in
-memory, or, after a restart, the time the outbox kept for the prompt (:meth:`DefenceGrace.asked_at`).
+A button knows its own message's age (``bot.cogs.conflict.buttons.prompt_age``); a typed
+``/defend`` is held against the time kept here in memory (told by the reply's delivery once the
+prompt is posted, ``bot.cogs.conflict.delivery.send``), or, after a restart, the time the outbox
+kept for the prompt (:meth:`DefenceGrace.asked_at`).
 """
 
 import time
@@ -53,18 +55,13 @@ class DefenceGrace:
         row = await self.storage.outbox.latest_asking(stored.id, f"defend:{pending.id}")
         return {} if row is None else {pending.id: row.created_at}
 
-    async def waits(
-        self, interaction: discord.Interaction[discord.Client], attack_id: int | None
-    ) -> dict[int, float]:
+    async def waits(self, interaction: discord.Interaction[discord.Client]) -> dict[int, float]:
         """Seconds since each of the channel's defence prompts was posted, by attack id, read
-        before a defence is made (the move keeps them as data, ``DefenceOptions.waited``).
+        before a typed defence is made (the move keeps them as data, ``DefenceOptions.waited``).
 
-        A button knows its own message's age. For a slash command the prompt times are kept in
-        memory, or, after a restart, the outbox's (:meth:`asked_at`); when neither knows, the
-        wait is not enforced.
+        The prompt times are kept in memory, or, after a restart, the outbox's (:meth:`asked_at`);
+        when neither knows, the wait is not enforced.
         """
-        if interaction.message is not None and attack_id is not None:
-            return {attack_id: (discord.utils.utcnow() - interaction.message.created_at).total_seconds()}
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
         now = time.monotonic()
         known = {a: now - t for (g, c, a), t in self._prompted.items() if (g, c) == (guild_id, channel_id)}

@@ -1,10 +1,11 @@
 """The cost table's rows for Powers (docs/rulings.md §10.1, §7 of the published game): a Stunt,
 +1 to a Power, a metal a rules Secret unlocked, Savant, a Snap, a Blessing, Keeper, a spike.
 
-Written against today's sheet, where a Power is a name, a rating and Stunts as text: a Savant
-and a Blessing are recorded as a Stunt of that name on the Power they belong to, and a spike is
-a Hemalurgy Power named for its metal. These rows are the seam a structured catalogue of Stunts
-and spikes re-points (the table's shape, ``rules.character.purchase_table``, stays).
+Written against today's sheet, where a Power is a name, a rating and Stunts as text: a Stunt
+bought is written as the catalogue (``rules.character.stunts``, §9.7) names it, so a catalogued
+one changes the rolls where it bites as one written by ``/edit stunt-add`` does; a Savant and a
+Blessing are recorded as a Stunt of that name on the Power they belong to, and a spike is a
+Hemalurgy Power named for its metal.
 """
 
 from rules.character import limits as lim
@@ -13,6 +14,7 @@ from rules.character.model import Character
 from rules.character.names import BASIC_METALS, METALS, Attribute, PowerType, Standing
 from rules.character.parts import Power
 from rules.character.purchase_table import Asks, Purchase, PurchaseKind, PurchaseRule, Target, Unlock, fixed
+from rules.character.stunts import Stunt, catalogued, check_stunt, stunts_for
 from rules.errors import RulesError
 from rules.naming import name_key
 
@@ -80,19 +82,45 @@ def _stunt_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Tar
     ]
 
 
+def stunt_words(text: str) -> str:
+    """A bought Stunt as the sheet writes it: a catalogued one named alone in the catalogue's own
+    spelling ("prodigious strength" → "Prodigious Strength"), so it is that Stunt (§9.7); any
+    other words as typed."""
+    words = " ".join(text.split())
+    stunt = catalogued(words)
+    return stunt.name if stunt is not None and name_key(words) == name_key(stunt.name) else words
+
+
+def stunt_offers(character: Character, target: str) -> tuple[Stunt, ...]:
+    """The catalogue's Stunts the Power ``target`` (its place on the sheet) may still take, for
+    the spending menu: its metal's, an Allomantic Power's only, each while it may be taken again."""
+    index = int(target) if target.isdigit() else -1
+    if not 0 <= index < len(character.powers):
+        return ()
+    power = character.powers[index]
+    if power.type is not PowerType.ALLOMANCY:
+        return ()
+    found = []
+    for stunt in stunts_for(power.name):
+        try:
+            check_stunt(power, stunt.name)
+        except RulesError:
+            continue
+        found.append(stunt)
+    return tuple(found)
+
+
 def _stunt(character: Character, purchase: Purchase) -> Character:
+    """A Stunt on the Power: a catalogued one only on an Allomantic Power of its metal and as
+    often as it may be taken (then the bot applies its numbers, §9.7), other words once each."""
     index = _index(character, purchase.target)
     power = character.powers[index]
     if power.type not in STUNT_TYPES:
         raise RulesError(f"Stunts are for Allomancers and kandra; {power.full_label} takes none.")
-    name = purchase.text.strip()
+    name = stunt_words(purchase.text)
     if not name:
         raise RulesError("Name the Stunt.")
-    if any(name_key(s) == name_key(name) for s in power.stunts):
-        raise RulesError(
-            f"{power.full_label} already has {name}: a Stunt is taken once per metal (one that may be "
-            "taken twice gets its own name, such as 'Denser Tissues 2')."
-        )
+    check_stunt(power, name)
     return _with_power(character, index, power.model_copy(update={"stunts": (*power.stunts, name)}))
 
 
@@ -267,7 +295,7 @@ POWER_PURCHASES = (
         PurchaseKind.STUNT,
         "New Stunt",
         "4",
-        "Allomancers and kandra; once per metal",
+        "Allomancers and kandra; a catalogued Stunt on its metal",
         _stunt_targets,
         fixed(4),
         _stunt,

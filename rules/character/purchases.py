@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from rules.character.advancement import spend
 from rules.character.model import Character
 from rules.character.names import CharacterKind
-from rules.character.power_purchases import POWER_PURCHASES
+from rules.character.power_purchases import POWER_PURCHASES, stunt_words
 from rules.character.purchase_table import Purchase, PurchaseKind, PurchaseRule, Target, Unlock
 from rules.character.sheet_purchases import EXTRA, SHEET_PURCHASES
+from rules.character.stunts import catalogued
 from rules.errors import RulesError
 
 TABLE: dict[PurchaseKind, PurchaseRule] = {rule.kind: rule for rule in (*SHEET_PURCHASES, *POWER_PURCHASES)}
@@ -84,6 +85,11 @@ def _slot(target: str) -> str:
     return "a Trait" if target.startswith(EXTRA) else f"the {target.capitalize()}"
 
 
+def _does(text: str) -> str:
+    stunt = catalogued(text)
+    return f" ({stunt.does})" if stunt is not None else ""
+
+
 def describe(character: Character, purchase: Purchase) -> str:
     """The purchase in words, read on the sheet *before* it is made (for the request, the
     journal and the Narrator's approval): "+1 Physique", "the Stunt “Long Range” for Steel"."""
@@ -97,7 +103,7 @@ def describe(character: Character, purchase: Purchase) -> str:
         PurchaseKind.ATTRIBUTE: f"+1 {target.capitalize()}",
         PurchaseKind.STANDING: f"+1 {target.capitalize()}",
         PurchaseKind.EASE_MORTAL: f"{burden} eased from Mortal to Grave",
-        PurchaseKind.STUNT: f"the Stunt “{text}” for {power}",
+        PurchaseKind.STUNT: f"the Stunt “{stunt_words(text)}”{_does(text)} for {power}",
         PurchaseKind.POWER: f"+1 {power}",
         PurchaseKind.LEARN_METAL: f"{metal} learnt ({target.partition(':')[0].capitalize()})",
         PurchaseKind.SAVANT: f"Savant in {power}",

@@ -38,7 +38,7 @@ from rules.conflict.commands import (
     Switch,
     Throw,
 )
-from rules.conflict.events import Event, ResolveStarted
+from rules.conflict.events import Event, ResolveStarted, Step
 from rules.conflict.figure import grant_pool
 from rules.conflict.order import declaration_order, next_declarer, resolve_order, waiting
 from rules.conflict.specs import ConflictType
@@ -61,15 +61,19 @@ class Transition(BaseModel):
     changed_sheets: dict[int, Character]
 
 
-def new_conflict(channel_id: int, conflict_type: ConflictType | str, stakes: str) -> Conflict:
+def new_conflict(
+    channel_id: int, conflict_type: ConflictType | str, stakes: str, *, auto_rounds: bool = False
+) -> Conflict:
     """An empty Conflict gathering its cast: add participants with :class:`Join` commands, then
-    open round 1 with :class:`Begin` (docs/rulings.md §4.22)."""
+    open round 1 with :class:`Begin` (docs/rulings.md §4.22); ``auto_rounds``: each next round
+    opens by itself once a round is over (§4.17)."""
     try:
         kind = ConflictType(name_key(str(conflict_type)))
     except ValueError:
         raise RulesError("A Conflict is physical, social or mental: choose one of them for kind.") from None
     check_count("The channel id", channel_id, 0, 2**63 - 1)
-    return Conflict(channel_id=channel_id, type=kind, stakes=clean_text(stakes, "The stakes", STAKES_MAX))
+    stakes = clean_text(stakes, "The stakes", STAKES_MAX)
+    return Conflict(channel_id=channel_id, type=kind, stakes=stakes, auto_rounds=auto_rounds)
 
 
 def _dispatch(conflict: Conflict, work: Work, command: Command) -> Conflict:
@@ -111,9 +115,10 @@ def _dispatch(conflict: Conflict, work: Work, command: Command) -> Conflict:
     raise RulesError("That is not a Conflict command.")
 
 
-def _settle(conflict: Conflict, work: Work) -> Conflict:
+def _settle(conflict: Conflict, work: Work, *, roll_on: bool = True) -> Conflict:
     """What follows by itself: the resolve phase once all have declared, passing over anyone
-    whose turn comes with no Action Dice (docs/rulings.md §4.9); the end once a side falls."""
+    whose turn comes with no Action Dice (docs/rulings.md §4.9); the end once a side falls; and,
+    in a Conflict whose rounds roll on, the next round once this one is over (§4.17), once."""
     if conflict.phase is Phase.DECLARE and declaration_order(conflict) and next_declarer(conflict) is None:
         conflict = conflict.model_copy(update={"phase": Phase.RESOLVE})
         work.emit(ResolveStarted(order=resolve_order(conflict)))
@@ -122,7 +127,10 @@ def _settle(conflict: Conflict, work: Work) -> Conflict:
     if sides:
         conflict = rounds.finish(conflict, work, EndReason.SIDE_DEFEATED, sides)
     if conflict.phase is not Phase.ENDED:
-        work.emit(waiting(conflict))
+        now = waiting(conflict)
+        if roll_on and conflict.auto_rounds and now.step is Step.NEXT_ROUND:
+            return _settle(rounds.next_round(conflict, work, NextRound()), work, roll_on=False)
+        work.emit(now)
     return conflict
 
 

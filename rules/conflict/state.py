@@ -283,6 +283,9 @@ class Conflict(BaseModel):
     log_dropped: NonNegativeInt = 0
     ended: EndReason | None = None
     defeated_sides: tuple[Side, ...] = ()
+    auto_rounds: StrictBool = False
+    """The next round opens by itself once every turn of a round is taken, rather than when the
+    Narrator presses Next round (docs/rulings.md §4.17); chosen when the Conflict starts."""
 
     def find(self, participant_id: int) -> Participant | None:
         for participant in self.participants:

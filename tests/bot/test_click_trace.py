@@ -10,7 +10,7 @@ on the path or off it is what a reader of the document relies on.
 from pathlib import Path
 
 from testbed.bot_env import BotEnv
-from testbed.click_trace import END, START, Trace, trace_defence_click
+from testbed.click_trace import END, START, Trace, trace_defence_click, trace_roll
 
 ARCHITECTURE = Path(__file__).resolve().parents[2] / "docs" / "architecture.md"
 REWRITE = "run `python -m bench.click_trace --write` and commit docs/architecture.md"
@@ -46,3 +46,16 @@ async def test_the_documented_defence_click_is_the_traced_one(bot_env: BotEnv) -
     fresh_before, fresh_after = traced(trace)
     assert fresh_before == doc_before, REWRITE
     assert fresh_after == doc_after, REWRITE
+    # Issue 40: before its reply a click reads through at most two packages of bot (the
+    # Conflict's and the renderers); the workers hear of the move from its delivery.
+    assert len(trace.packages()) <= 2 and "bot.workers" not in trace.packages(), trace.packages()
+
+
+async def test_a_roll_traces_to_its_card_through_no_worker(bot_env: BotEnv) -> None:
+    """``python -m bench.click_trace --roll``: the yardstick a defence click is measured against
+    reaches its card, and nothing of the Conflict's workers runs for it."""
+    trace = await trace_roll(bot_env)
+    before, after = traced(trace)
+    assert "bot.cogs.dice.rolling" in before and "storage.rolls" in before
+    assert trace.reply == "bot.cogs.dice.rolling.answer"
+    assert not [name for name in [*before, *after] if name.startswith("bot.workers")]

@@ -239,7 +239,7 @@ def test_help_history_and_the_board_read_as_in_discord(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     out = result.stdout
     assert "\u200b" not in out and "::" not in out
-    assert "| /conflict start kind: stakes:\n|   Narrator: start a Conflict in this channel" in out
+    assert "| /conflict start kind: stakes: [auto_rounds:]: Narrator: start a Conflict in this channel" in out
     assert "<t:" not in out and re.search(r"\| (a few seconds|a minute) ago @narrator \*\*Leap\*\*", out)
     embeds = EMBED.findall(out)
     assert len(embeds) >= 4  # the help, its page on /conflict, the history, the Conflict's start
@@ -297,3 +297,42 @@ def test_the_console_plays_a_round_by_menus_forms_and_buttons(tmp_path: Path) ->
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     assert "**Straff** declares full defence, “braces”: 4 Defense Dice — Physique 3 + Trait" in result.stdout
     assert "Round 2 begins" in result.stdout
+
+
+def test_the_console_plays_the_narrators_private_prompt_and_rolling_rounds(tmp_path: Path) -> None:
+    """Issue 43 in the offline console: a player's attack on a secret Villain leaves its
+    Narrator a private prompt, shown to them (not the player) when they next type, and one
+    click there defends; the Conflict's rounds roll on, and the board's menu then offers to
+    take a fighter out, a pick doing it."""
+    script = (
+        "!as player1\n/character create name:Vin physique:3 wits:3\n!as narrator\n"
+        "/character create name:Straff kind:Villain physique:3 wits:2\n"
+        '/conflict start kind:physical stakes:"The ball" auto_rounds:true\n'
+        "/conflict add character:Vin\n/conflict add character:Straff\n"
+        "!click Begin round 1\n!click Full defence\n"
+        "!as player1\n!select Attack… Straff\n!click Act with 3\n"
+        '!as narrator\n!click Defend with 3\n!select "Remove a fighter…" Vin\n'
+    )
+    result = run_console(script, tmp_path / "private.sqlite3")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    player, narrator = result.stdout.split("(now acting as narrator)")[-2:]
+    assert "holds 3 Defense Dice" not in player
+    away, after = narrator.split("> !click Defend with 3")
+    assert "while you were away" in away and "**Straff** holds 3 Defense Dice" in away
+    assert "**Straff** defends with 3 dice" in after and "Round 2 begins" in after
+    assert "**Vin** leaves the Conflict" in after or "Vin leaves" in after, after[-2000:]
+
+
+def test_the_console_votes_in_a_poll_for_the_next_night(tmp_path: Path) -> None:
+    """Issue 43's poll in the offline console: members vote with ``!vote`` (by number or
+    text), a wrong answer is refused with the list, and the closed poll counts the votes."""
+    script = (
+        "/session poll first:2027-01-08 19:00 second:2027-01-09 19:00\n"
+        "!vote 2\n!as player1\n!vote Sat\n!vote 7\n!as narrator\n!click Close the poll now\n"
+    )
+    result = run_console(script, tmp_path / "poll.sqlite3")
+    assert result.returncode == 1, result.stderr  # the one wrong answer
+    out = result.stdout
+    assert "(narrator voted)" in out and "(player1 voted)" in out
+    assert "no answer '7' in the poll: 1. Fri 8 Jan" in out
+    assert "Saturday, 09 January 2027 19:00: 2 vote(s)" in out, out[-1500:]

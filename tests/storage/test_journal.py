@@ -92,11 +92,12 @@ async def test_a_moves_entries_are_kept_with_it_or_not_at_all(storage: Storage) 
     stale = await move_from(storage, CASES["the Conflict changed"][0])
     with pytest.raises(StaleWriteError):
         await storage.moves.write(stale.__class__(**{**stale.__dict__, "journal": [told]}))
-    began = [e.kind for e in await storage.journal.entries(session)]
+    began = [e.kind for e in await storage.journal.entries(session) if e.kind is not EntryKind.JOINED]
     assert began == [EntryKind.CONFLICT_BEGAN]  # from the Conflict's start, not the refused move
     fresh = await move_from(storage, lambda c, s: (c, s))
     await storage.moves.write(fresh.__class__(**{**fresh.__dict__, "journal": [told]}))
-    assert [e.text for e in await storage.journal.entries(session)][1:] == ["a blow"]
+    kept = [e.text for e in await storage.journal.entries(session) if e.kind is not EntryKind.JOINED]
+    assert kept[1:] == ["a blow"]
 
 
 async def test_the_whole_story_is_read_page_by_page_even_with_ties(storage: Storage) -> None:
@@ -184,3 +185,23 @@ async def test_a_moves_rolls_and_entries_keep_where_it_was_made(storage: Storage
     assert await storage.journal.threads_of(GUILD, 42) == {CHANNEL + 1}
     assert await storage.journal.of_character(GUILD, 9, reach=Reach(channels=frozenset({CHANNEL}))) == []
     assert len(await storage.journal.of_character(GUILD, 9)) == 1
+
+
+async def test_a_move_taken_back_takes_its_entries_with_it(storage: Storage) -> None:
+    """``void_move`` drops one Conflict's entries from the move's time on, and nothing else: the
+    Conflict's earlier entries, another Conflict's and a roll at the same moment stay (§4.24)."""
+    at = T0 + timedelta(minutes=10)
+    mine = [
+        JournalEntry(at=T0, kind=EntryKind.ROUND, text="round 2", conflict_id=5),
+        JournalEntry(at=at, kind=EntryKind.DAMAGE, text="undone blow", conflict_id=5, amount=3),
+    ]
+    others = [
+        JournalEntry(at=at, kind=EntryKind.DAMAGE, text="other fight", conflict_id=6),
+        entry(10, "a roll meanwhile"),
+    ]
+    await storage.journal.add(1, Origin(channel_id=10), [*mine, *others])
+    await storage.journal.add(2, Origin(channel_id=10), [mine[1]])  # another server's Conflict 5
+    session = await storage.journal.start(1, 10, "Night", 7, T0 - timedelta(minutes=1))
+    assert await storage.journal.void_move(1, 5, at) == 1
+    kept = [e.text for e in await storage.journal.entries(session)]
+    assert kept == ["round 2", "other fight", "a roll meanwhile"]

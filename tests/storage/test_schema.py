@@ -16,10 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from storage import Storage, schema
+from storage.conflict_undo import SheetBefore, UndoRecord, from_json
+from storage.dialect import PgConnection
 from storage.migrations import migrate
+from storage.pg_migrations import MIGRATIONS as PG_MIGRATIONS
+from storage.pg_migrations import pg_migrate
 from storage.schema import current_shape, numbered_scripts
 from storage.sql import fetch_all
 from testbed.pg_server import PgServer
@@ -231,3 +236,71 @@ async def test_migration_18_keeps_the_web_secret_and_used_links_and_refuses_null
         with pytest.raises(sqlite3.IntegrityError, match="NOT NULL"):
             async with storage.sqlite.transaction() as writer:
                 await writer.execute("INSERT INTO web_secrets (name, value) VALUES (NULL, 'x')")
+
+
+@pytest.mark.sqlite_only
+async def test_migration_32_moves_an_undo_record_onto_its_conflicts_row(db_path: Path) -> None:
+    """A move taken back across the upgrade is still taken back (docs/rulings.md §4.24): the
+    record migration 31 kept in its own table is the Conflict's ``undo`` after migration 32."""
+    db_path.parent.mkdir(parents=True)
+    conn = await aiosqlite.connect(db_path, isolation_level=None)
+    await migrate(conn, target=31)
+    made = "2026-01-02T03:04:05+00:00"
+    sheets = '[{"id": 5, "version": 2, "document": "{}"}]'
+    await conn.execute(
+        "INSERT INTO conflicts (id, guild_id, channel_id, version, updated_at, document)"
+        " VALUES (1, 10, 20, 3, ?, '{}')",
+        (made,),
+    )
+    await conn.execute(
+        "INSERT INTO conflict_undo VALUES (1, 3, 7, ?, 'Acted', '{\"before\": 1}', ?)", (made, sheets)
+    )
+    await conn.close()
+
+    async with await Storage.open(db_path) as storage:
+        assert await storage.undo.get(1) == UndoRecord(
+            conflict_id=1,
+            version=3,
+            mover_id=7,
+            made_at=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+            what="Acted",
+            document='{"before": 1}',
+            sheets=(SheetBefore(5, 2, "{}"),),
+        )
+        assert await storage.undo.get(2) is None
+
+
+async def test_postgres_migration_20_moves_an_undo_record_onto_its_conflicts_row(pg_server: PgServer) -> None:
+    """The same on PostgreSQL: migration 19's record is the Conflict's ``undo`` after 20."""
+    url = await pg_server.create_database()
+    raw = await asyncpg.connect(url)
+    conn = PgConnection(raw)
+    try:
+        await conn.script("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)")
+        for number, script in enumerate(PG_MIGRATIONS[:19], start=1):
+            await conn.script(script)
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES (?)", (number,))
+        made = "2026-01-02T03:04:05+00:00"
+        await conn.execute(
+            "INSERT INTO conflicts (id, guild_id, channel_id, version, updated_at, document)"
+            " VALUES (1, 10, 20, 3, ?, '{}')",
+            (made,),
+        )
+        sheets = '[{"id": 5, "version": 2, "document": "{}"}]'
+        await conn.execute(
+            "INSERT INTO conflict_undo VALUES (1, 3, 7, ?, 'Acted', '{\"before\": 1}', ?)", (made, sheets)
+        )
+        await pg_migrate(conn)
+        rows = await conn.fetch("SELECT undo FROM conflicts WHERE id = 1", ())
+        assert from_json(rows[0][0]) == UndoRecord(
+            conflict_id=1,
+            version=3,
+            mover_id=7,
+            made_at=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+            what="Acted",
+            document='{"before": 1}',
+            sheets=(SheetBefore(5, 2, "{}"),),
+        )
+    finally:
+        await raw.close()
+        await pg_server.drop_database(url)

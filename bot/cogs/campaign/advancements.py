@@ -15,7 +15,7 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.campaign.awards import ChooseAward, GiveAwards, show_panel
 from bot.cogs.campaign.ledger import save_ledger
-from bot.cogs.campaign.spending import Decide, improvement_choices, spend
+from bot.cogs.campaign.spending import Decide, improvement_choices, spend, stunt_choices
 from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter, named_or_active
 from bot.render.common import plain
@@ -109,10 +109,10 @@ class AdvancementCommands(
     @app_commands.describe(
         improvement="What to buy (the suggestions list what the Hero can buy now)",
         name="Your Hero (default: your active character)",
-        words="A new Trait's or Stunt's words, when the improvement asks for them",
+        words="A new Trait's words, or a Stunt (its metal's are suggested; your own words are free)",
         rating="A spike's rating (its victim's less 1), when buying a spike",
     )
-    @app_commands.autocomplete(improvement=improvement_choices)
+    @app_commands.autocomplete(improvement=improvement_choices, words=stunt_choices)
     async def spend(
         self,
         interaction: Interaction,

@@ -7,6 +7,8 @@ number is allowed through ``/advancement award``), set at first to what the Burd
 earns; a choice is kept (``storage.advancements``, so a restart keeps the panel's choices). The
 button gives every award, each Hero's ledger and its journal entry saved in ONE transaction that
 also drops the choices, so a crash keeps all or nothing and the session's recap lists the awards.
+The same transaction marks each Hero's award of the night given (``session_awards``, a key per
+session and Hero): a second click, or two at once, gives nothing more.
 
 ``/session end`` offers the same panel to the Narrator, privately, after the recap card
 (``bot.night_awards`` draws it for both): awards given from it are journaled at the session's
@@ -41,6 +43,9 @@ GIVE = r"mab:awgive:(?P<session>\d+)(?::(?P<recap>\d+))?"
 NO_SESSION = "No session is open in this channel: awards are given before `/session end`."
 NO_HEROES = "No Hero has taken part in this session yet: nothing to award."
 CLOSED = "That session has ended: its awards are closed."
+GIVEN = "Tonight's award for that Hero has been given already; `/advancement award` gives more."
+NOT_PRESENT = "That character is no Hero who took part tonight; `/advancement award` gives any Hero more."
+ALL_GIVEN = "Tonight's awards have been given already; `/advancement award` gives more."
 log = logging.getLogger(__name__)
 
 
@@ -65,7 +70,8 @@ async def show_panel(interaction: Interaction) -> None:
     session = await open_session(interaction)
     proposals, _ = await heroes_present(interaction, session)
     if not proposals:
-        raise BotError(NO_HEROES)
+        given = await interaction.client.storage.advancements.awarded(session.id)
+        raise BotError(ALL_GIVEN if given else NO_HEROES)
     await send_panel(interaction, session, proposals)
 
 
@@ -73,8 +79,11 @@ async def choose(interaction: Interaction, session_id: int, hero: int, amount: i
     session = await open_session(interaction, session_id)
     if not 0 <= amount <= MENU_MAX:
         raise BotError(f"An award on this panel is 0 to {MENU_MAX}; `/advancement award` gives more.")
-    await interaction.client.storage.advancements.propose(session.guild_id, session.id, hero, amount)
     proposals, _ = await heroes_present(interaction, session)
+    if hero not in {p.character_id for p in proposals}:
+        given = await interaction.client.storage.advancements.awarded(session.id)
+        raise BotError(GIVEN if hero in given else NOT_PRESENT)
+    await interaction.client.storage.advancements.propose(session.guild_id, session.id, hero, amount)
     chosen = await interaction.client.storage.advancements.proposed(session.id)
     await replies.edit(interaction, content=panel_text(proposals, chosen))
 
@@ -85,6 +94,9 @@ async def give(interaction: Interaction, session_id: int, recap: int | None = No
     session = await open_session(interaction, session_id)
     storage = interaction.client.storage
     proposals, sheets = await heroes_present(interaction, session)
+    if not proposals:
+        await replies.edit(interaction, view=None)
+        raise BotError(ALL_GIVEN)
     chosen = await storage.advancements.proposed(session.id)
     if all(amount_of(p, chosen) <= 0 for p in proposals):
         raise BotError("Every award on the panel is 0: choose at least one, or end the session without.")
@@ -94,7 +106,10 @@ async def give(interaction: Interaction, session_id: int, recap: int | None = No
         await tx.handled.claim(interaction.id)
         for p in proposals:
             amount = amount_of(p, chosen)
-            if amount <= 0:
+            # The key per session and Hero: a second click (even at the same moment) gives nothing.
+            if amount <= 0 or not await tx.advancements.claim_award(
+                session.guild_id, session.id, p.character_id, amount
+            ):
                 continue
             stored = sheets[p.character_id]
             given = award(stored.character.advancements, amount)
@@ -108,6 +123,8 @@ async def give(interaction: Interaction, session_id: int, recap: int | None = No
             told.append(plain(line))
             if given.lost:
                 lost.append(f"{plain(stored.name)} lost {given.lost} over the {HOLD_MAX} a Hero holds.")
+        if not told:
+            raise BotError(ALL_GIVEN)  # another click gave them just now
         await tx.advancements.drop_proposals(session.id)
     await replies.edit(interaction, view=None)
     await replies.send(interaction, "\n".join(told))

@@ -3,9 +3,11 @@ only when the Hero can buy it now, checked again when it is made, and approved b
 unless the server lets players spend alone (``/setup players-spend``).
 
 ``/advancement spend``'s ``improvement`` suggests only the cost table's rows the Hero can buy
-now (``rules.character.purchases.offers``), a target each. Whatever is typed, the purchase is
-checked again on the sheet as it is when made (``buy``): at once for a Narrator or a server
-that lets players spend alone, else when a Narrator clicks Approve on the request. Approving
+now (``rules.character.purchases.offers``), a target each; for a new Stunt, ``words`` suggests
+the catalogue of that Power's metal (``stunt_choices``), whose Stunts then change rolls (§9.7).
+Whatever is typed, the purchase is checked again on the sheet as it is when made (``buy``): at
+once for a Narrator or a server that lets players spend alone, else when a Narrator clicks
+Approve on the request. Approving
 takes the waiting request, checks and saves the sheet with its ledger, and journals it, in ONE
 transaction: a refusal (the sheet changed since) leaves the request waiting, and of two clicks
 at once exactly one approves it.
@@ -29,10 +31,11 @@ from bot.reach import origin_of
 from bot.render.common import plain
 from bot.served import guild_id_of
 from rules.character import Character, CharacterKind
+from rules.character.power_purchases import stunt_offers
 from rules.character.purchase_table import Purchase, PurchaseKind, Unlock
 from rules.character.purchases import TABLE, buy, describe, offers, price
 from rules.errors import RulesError
-from rules.naming import search_key
+from rules.naming import name_matches, search_key
 from rules.words import count_of
 from storage import StoredCharacter
 from storage.advancements import WaitingSpend
@@ -66,6 +69,22 @@ async def improvement_choices(interaction: Interaction, current: str) -> list[ap
                     app_commands.Choice(name=label, value=choice_value(offer.rule.kind, target.value))
                 )
     return found[:25]
+
+
+async def stunt_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """``words`` for a new Stunt: the catalogue's Stunts of the chosen Power's metal that it may
+    still take, "Name — what it does" (docs/rulings.md §9.7, §10.1); other words stay a free
+    Stunt. Nothing for any other improvement."""
+    kind, _, target = str(getattr(interaction.namespace, "improvement", "") or "").partition("|")
+    if kind != PurchaseKind.STUNT.value:
+        return []
+    typed = getattr(interaction.namespace, "name", None)
+    try:
+        stored = await (find_character(interaction, typed) if typed else active_character(interaction))
+    except BotError:
+        return []
+    listed = [s for s in stunt_offers(stored.character, target) if name_matches(current, s.name)]
+    return [app_commands.Choice(name=f"{s.name} — {s.does}"[:100], value=s.name) for s in listed[:25]]
 
 
 def purchase_of(character: Character, chosen: str, words: str | None, rating: int | None) -> Purchase:

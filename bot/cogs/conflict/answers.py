@@ -100,6 +100,11 @@ class Reply:
         return self.private() if self.private is not None else []
 
     @property
+    def by_narrator(self) -> bool:
+        """Whether a Narrator made the move: only theirs carries the private figures."""
+        return self.private is not None
+
+    @property
     def mentions(self) -> discord.AllowedMentions:
         return replies.pinging(self.ping)
 

@@ -23,7 +23,6 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.answers import NudgeMode
 from bot.cogs.conflict.build import BeginRound, DefenceOptions, NudgeClick, pending_target
-from bot.cogs.conflict.deflect_select import DeflectSelect
 from bot.cogs.conflict.delivery import run_click
 from bot.cogs.conflict.narrator_moves import NextRoundMove
 from bot.cogs.conflict.turns import tie_note
@@ -31,12 +30,14 @@ from bot.errors import BotError, NotAllowed, answers_errors
 from bot.render.buttons import (
     BEGIN,
     DEFEND,
+    DEFLECT,
     NARRATOR_VIEW,
     NEXT_ROUND,
     NUDGES,
     REACT_TRAITS,
     begin_button,
     defend_button,
+    deflect_select,
     narrator_view_button,
     next_round_button,
     nudge_button,
@@ -74,13 +75,59 @@ class DefendButton(
         return cls(int(match["conflict"]), int(match["attack"]), int(match["dice"]), traits)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        grace = interaction.client.conflicts.grace
         options = DefenceOptions(
             dice=self.dice,
             attack_id=self.attack,
             traits=self.traits,
-            waited=await grace.waits(interaction, self.attack),
-            grace=grace.seconds,
+            waited=prompt_age(interaction, self.attack),
+            grace=interaction.client.conflicts.grace.seconds,
+        )
+        await run_click(interaction, options, title="Defence", conflict_id=self.conflict)
+
+
+def prompt_age(interaction: Interaction, attack: int) -> dict[int, float]:
+    """Seconds since the clicked defence prompt was posted, by attack id: a button knows its own
+    message's age, so the player's moment before a Narrator may answer for them (docs/rulings.md
+    §4.20) needs nothing remembered (a typed ``/defend`` asks ``bot.workers.grace``)."""
+    if interaction.message is None:
+        return {}
+    return {attack: (discord.utils.utcnow() - interaction.message.created_at).total_seconds()}
+
+
+class DeflectSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEFLECT):
+    """Deflecting a metal attack from the defence prompt's menu (docs/rulings.md §9.3): the very
+    move of ``/defend deflect:true``, with N dice; ``traits``: with that many reaction Traits
+    helping (§4.11)."""
+
+    def __init__(
+        self,
+        conflict: int,
+        attack: int,
+        traits: int = 0,
+        dice: tuple[int, ...] = (),
+        metal: str = "the metal",
+    ) -> None:
+        super().__init__(deflect_select(conflict, attack, dice, metal, traits))
+        self.conflict = conflict
+        self.attack = attack
+        self.traits = traits
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "DeflectSelect":
+        traits = int(match["traits"]) if match["traits"] else 0
+        return cls(int(match["conflict"]), int(match["attack"]), traits)
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        picked = self.item.values[0] if self.item.values else ""
+        options = DefenceOptions(
+            dice=int(picked) if picked.isdigit() else 0,
+            attack_id=self.attack,
+            traits=self.traits,
+            deflect=True,
+            waited=prompt_age(interaction, self.attack),
+            grace=interaction.client.conflicts.grace.seconds,
         )
         await run_click(interaction, options, title="Defence", conflict_id=self.conflict)
 
@@ -224,6 +271,7 @@ class NextRoundButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=N
 
 BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DefendButton,
+    DeflectSelect,
     ReactTraitsSelect,
     NudgeButton,
     NarratorViewButton,

@@ -20,6 +20,7 @@ import discord
 
 from bot import replies
 from bot.client import Interaction
+from bot.cogs.conflict import narrator_prompt
 from bot.cogs.conflict.answers import Reply
 from bot.cogs.conflict.move import Move
 from bot.cogs.conflict.service import ConflictFlow
@@ -35,8 +36,16 @@ log = logging.getLogger(__name__)
 
 async def send(interaction: Interaction, reply: Reply) -> None:
     """Answer the interaction with the reply (its prompt's buttons and ping), then refresh the
-    board; when the answer fails, the outbox posts the reply to the channel instead."""
+    board; when the answer fails, the outbox posts the reply to the channel instead.
+
+    First, with no pause since the move was saved, the workers hear of it: its outbox rows are
+    this process's to answer (the deliverer leaves them be meanwhile), and a defence prompt it
+    asks starts the player's moment before a Narrator may answer for them (docs/rulings.md
+    §4.20, ``bot.workers.grace``). The move itself knows nothing of either."""
     flow = interaction.client.conflicts
+    flow.outbox.replying(reply.applied.messages if reply.applied is not None else ())
+    if reply.prompt is not None and reply.prompt.defend_with:
+        flow.grace.prompted(reply.guild_id, reply.channel_id, reply.prompt.attack_id)
     row = reply.outcome
     try:
         message_id = await answer(interaction, reply)
@@ -61,6 +70,8 @@ async def send(interaction: Interaction, reply: Reply) -> None:
     if not await may_post_here(interaction, reply.guild_id, reply.channel_id):
         await tell_cannot_post(interaction, reply.guild_id, reply.channel_id)
     flow.boards.refresh(reply.guild_id, reply.channel_id, reply.applied)
+    narrator_prompt.note(interaction, reply)
+    await narrator_prompt.offer(interaction, reply)  # a hidden character's dice, to its Narrator
 
 
 THREADS = frozenset({discord.ChannelType.public_thread, discord.ChannelType.private_thread})

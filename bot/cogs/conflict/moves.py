@@ -26,7 +26,6 @@ from bot.cogs.conflict.build import (
 )
 from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.declare_form import DeclareDetailSelect, on_declare_sent
-from bot.cogs.conflict.deflect_select import DeflectSelect
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.hidden_dice import HiddenDiceButton
 from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
@@ -77,7 +76,6 @@ ACTION_DESCRIPTIONS = {
 FORM_ITEMS = (
     *BUTTONS,
     *TURN_BUTTONS,
-    DeflectSelect,
     ThrowButton,
     NudgeSplitButton,
     DeclareDetailSelect,
@@ -304,7 +302,7 @@ class ConflictMoves(commands.Cog):
             deflect=deflect,
             table_dice=(faces is not None or attacker_faces is not None)
             and await allows_table_dice(interaction),
-            waited=await self.bot.conflicts.grace.waits(interaction, None),
+            waited=await self.bot.conflicts.grace.waits(interaction),
             grace=self.bot.conflicts.grace.seconds,
         )
         await run(interaction, options, title="Defence")

@@ -7,12 +7,14 @@ once, hand the messages to the outbox; the optimistic attempt and the careful re
 loop (the steps: ``bot.cogs.conflict.transaction``). It composes the :class:`Reply` — the outcome,
 the prompt for whoever must answer next (a defence, Nudges, or a turn to declare or act, with a
 ping for that player only, once per turn: docs/rulings.md §4.21; asked in ``bot.cogs.conflict.questions``)
-and which buttons it offers. The defence grace a Narrator waits out is ``bot.workers.grace``.
+and which buttons it offers.
 The reply is composed *inside* the transaction and queued in the outbox with the state it shows
 (``storage.outbox``), so a move the table cannot see is never saved. Sending it is the caller's
-last step (the cog's delivery; the buttons are drawn here, ``bot.cogs.conflict.prompt_buttons``, and the cog
-answers their clicks); ``bot.workers.outbox`` explains how the reply and the outbox between
-them show every outcome exactly once.
+last step (the cog's delivery, ``bot.cogs.conflict.delivery``, which also tells the outbox that
+the move's rows are being answered and starts a defence prompt's grace: neither is the move's
+business; the buttons are drawn here, ``bot.cogs.conflict.prompt_buttons``, and the cog answers
+their clicks); ``bot.workers.outbox`` explains how the reply and the outbox between them show
+every outcome exactly once.
 
 A move reads the Conflict and its sheets once and renders the reply and the board from what it
 holds: nothing is read again after the commit.
@@ -87,8 +89,6 @@ class ConflictFlow:
 
     def __init__(self, workers: ConflictWorkers) -> None:
         self.storage = workers.storage
-        self.outbox = workers.outbox
-        self.grace = workers.grace
 
     async def run(
         self,
@@ -157,22 +157,29 @@ class ConflictFlow:
         stakes: str,
         *,
         thread_id: int | None = None,
+        auto_rounds: bool = False,
     ) -> Reply:
         """Start a Conflict in the interaction's channel, its first message queued with it;
-        ``thread_id``: in that thread of the channel instead, where no interaction is answered."""
+        ``thread_id``: in that thread of the channel instead, where no interaction is answered;
+        ``auto_rounds``: each next round opens by itself (docs/rulings.md §4.17)."""
         guild_id, channel_id = guild_id_of(interaction), thread_id or channel_id_of(interaction)
         answered = None if thread_id else interaction.id
         async with self.storage.transaction() as tx:
             begun = await create_conflict(
-                tx, guild_id, channel_id, conflict_type, stakes, said=origin_of(interaction)
+                tx,
+                guild_id,
+                channel_id,
+                conflict_type,
+                stakes,
+                said=origin_of(interaction),
+                auto_rounds=auto_rounds,
             )
             reply = await self.compose(guild_id, channel_id, begun, title="A Conflict begins")
             rows = await tx.outbox.add(guild_id, channel_id, begun.conflict_id, outcome_rows(reply, answered))
         return self.saved(reply, begun.model_copy(update={"messages": rows}))
 
     def saved(self, reply: Reply, applied: Applied) -> Reply:
-        """The reply with its saved move; its outbox rows are this process's to answer now."""
-        self.outbox.replying(applied.messages)
+        """The reply with its saved move (its outbox rows, which the delivery answers next)."""
         crash_point("after-commit")
         return replace(reply, applied=applied)
 
@@ -238,8 +245,6 @@ class ConflictFlow:
         changed = turn_changed(asked, applied.events, answering) if asked is not None else False
         if asked is None or (asked_before(asked, applied.before) and not changed):
             return reply
-        if asked.prompt.defend_with:
-            self.grace.prompted(guild_id, channel_id, asked.prompt.attack_id)
         return replace(
             reply,
             content="\n".join([*lines, asked.content]),

@@ -68,17 +68,23 @@ class ConflictCog(
 
     @app_commands.command(name="start", description="Narrator: start a Conflict in this channel")
     @app_commands.describe(
-        kind="Physical, social or mental: sets the Resilience attacks wear down", stakes="What is at stake"
+        kind="Physical, social or mental: sets the Resilience attacks wear down",
+        stakes="What is at stake",
+        auto_rounds="Open each next round by itself once every turn is taken (default: you press Next round)",
     )
     async def start(
-        self, interaction: Interaction, kind: ConflictTypeChoice, stakes: app_commands.Range[str, 1, 200]
+        self,
+        interaction: Interaction,
+        kind: ConflictTypeChoice,
+        stakes: app_commands.Range[str, 1, 200],
+        auto_rounds: bool = False,
     ) -> None:
         (await caller(interaction)).require_narrator("start a Conflict")
         new_conflict(channel_id_of(interaction), kind, stakes)  # refused here, before a thread is made
         thread_id, note = await thread_for(interaction, stakes)
         try:
             reply = await ConflictFlow(self.bot.conflicts).start(
-                interaction, kind, stakes, thread_id=thread_id
+                interaction, kind, stakes, thread_id=thread_id, auto_rounds=auto_rounds
             )
         except Exception:
             if thread_id is not None:

@@ -316,15 +316,16 @@ async def create_conflict(
     *,
     begin: bool = False,
     said: Origin | None = None,
+    auto_rounds: bool = False,
 ) -> Applied:
     """Inside ``tx``: a new Conflict with its first participants joined and its journal entries;
     with ``begin``, round 1 is opened too (else it gathers its cast until the Narrator's
-    ``Begin``).
+    ``Begin``); ``auto_rounds``: its rounds roll on by themselves (docs/rulings.md §4.17).
 
     Raises :class:`~storage.errors.AlreadyExistsError` if one is running, and RulesError for
     bad stakes or a participant who cannot join (then nothing is created).
     """
-    state = new_conflict(channel_id, conflict_type, stakes)
+    state = new_conflict(channel_id, conflict_type, stakes, auto_rounds=auto_rounds)
     loaded = await tx.characters.get_many(guild_id, [join.character_id for join in joins])
     sheets = {cid: s.character for cid, s in loaded.items()}
     events: list[Event] = []

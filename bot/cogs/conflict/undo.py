@@ -6,7 +6,8 @@ The move kept what it changed as it was before (``storage.conflict_undo``): the 
 document and every sheet it changed. Taking it back writes those again as a *new* version, through
 the same one data operation a move uses (``storage.moves``), so a prompt shown before the undo
 is refused as any stale prompt is, and the table is told in a reply with the prompt asked again
-and a journal entry. The dice the move rolled stay in the roll log: they were rolled.
+and a journal entry. What the move told the journal goes with it, in the same transaction, so the
+recap tallies as if it was never made; the dice it rolled stay in the roll log: they were rolled.
 """
 
 from dataclasses import replace
@@ -84,6 +85,7 @@ async def take_back(
         )
         record = check(await tx.undo.get(conflict_id), fresh, version, asking)
         restored = await sheets_before(tx, guild_id, fresh, record)
+        await tx.journal.void_move(guild_id, conflict_id, record.made_at)  # as if never made
         sheets = fresh.sheets | {row.id: character for row, character in restored}
         state = load_conflict(record.document).with_names({cid: s.name for cid, s in sheets.items()})
         stored = fresh.stored

@@ -28,7 +28,7 @@ from discord.ext import commands
 from bot import replies
 from bot.checks import caller, narrator_only
 from bot.client import Interaction, MistbornClient
-from bot.cogs.dice.rolling import answer, pool_for, roll_inputs, throw, throw_saved
+from bot.cogs.dice.rolling import DeclaredWith, answer, pool_for, roll_inputs, throw, throw_saved
 from bot.errors import BotError
 from bot.hidden import Drawn, is_hidden, show_roll
 from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, named_or_active
@@ -148,9 +148,7 @@ async def roll_saved(interaction: Interaction, asked: Asked, *, secret: bool) ->
         label=label,
         secret=secret,
         circumstances=asked.circumstances,
-        task=asked.task,
-        tap=asked.tap,
-        subplot=asked.subplot,
+        declared=DeclaredWith(asked.task, asked.tap, asked.subplot),
     )
 
 

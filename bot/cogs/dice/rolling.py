@@ -16,6 +16,8 @@ and is logged as secret, as in a Conflict; the full card goes where a ``/gmroll`
 (docs/rulings.md §7.1).
 """
 
+from dataclasses import dataclass
+
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import BotError
@@ -179,6 +181,16 @@ async def answer(interaction: Interaction, drawn: Drawn, *, secret: bool) -> Non
     await tell_narrators(interaction, drawn.full, settings.gm_channel_id)
 
 
+@dataclass(frozen=True)
+class DeclaredWith:
+    """What a roll's asker declared with it beside the pool: a Power's ``task`` or ``tap``, the
+    ``subplot`` it serves (docs/rulings.md §10.2)."""
+
+    task: Task | None = None
+    tap: TapRequest | None = None
+    subplot: Subplot | None = None
+
+
 async def throw_saved(
     interaction: Interaction,
     stored: StoredCharacter,
@@ -187,13 +199,11 @@ async def throw_saved(
     label: str | None,
     secret: bool,
     circumstances: int | None = None,
-    task: Task | None = None,
-    tap: TapRequest | None = None,
-    subplot: Subplot | None = None,
+    declared: DeclaredWith = DeclaredWith(),
 ) -> None:
     """Roll ``saved`` from ``stored``'s sheet as it is now, with ``circumstances`` (a
-    Narrator's, else the channel's) and any Power's ``task`` or ``tap`` declared with it, and
-    answer: the path ``/roll stat:`` takes (§6.14)."""
+    Narrator's, else the channel's) and what was ``declared`` with it, and answer: the path
+    ``/roll stat:`` takes (§6.14)."""
     applied = await roll_circumstances(interaction, circumstances)
     request = PoolRequest(
         None,
@@ -202,9 +212,9 @@ async def throw_saved(
         saved.tool,
         applied.net,
         saved.modifier,
-        task=task,
-        tap=tap,
-        subplot=subplot,
+        task=declared.task,
+        tap=declared.tap,
+        subplot=declared.subplot,
     )
     drawn = await throw(interaction, request, stored, saved.difficulty, label, secret=secret, applied=applied)
     await answer(interaction, drawn, secret=secret)

@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
-from bot.cogs.sessions.ending import NO_SESSION, ConfirmEnd
+from bot.cogs.sessions.ending import NO_SESSION, ConfirmEnd, live_fights
 from bot.cogs.sessions.ending import end as end_session
 from bot.cogs.sessions.polls import HOURS_MAX, ClosePoll, PickTime, PollWatch, post_poll
 from bot.cogs.sessions.schedule import FORM, ScheduleNext, schedule, schedule_button
@@ -35,10 +35,11 @@ from bot.render.common import plain
 from bot.render.recap import journal_markdown, recap_card
 from bot.served import guild_id_of, table_channel_of
 from bot.workers.session_end import recap_of
+from rules.campaign.presence import carried_entries
 from rules.journal import NARRATOR, Viewer
 from storage.errors import AlreadyExistsError
 from storage.journal import TITLE_MAX, TableSession
-from storage.places import Reach
+from storage.places import Origin, Reach
 from storage.sql import utc_now
 
 Title = app_commands.Range[str, 1, TITLE_MAX]
@@ -108,10 +109,13 @@ class SessionCommands(
         name = " ".join((title or "").split()) or f"Session of {now.strftime('%Y-%m-%d')}"
         if len(name) > TITLE_MAX:
             raise BotError(f"A session's title is at most {TITLE_MAX} characters; give a shorter one.")
+        guild_id, table = guild_id_of(interaction), table_channel_of(interaction)
+        # A fight still running from the last night: its Heroes are present tonight (§10.1).
+        carried = [entry for fight in await live_fights(interaction) for entry in carried_entries(now, fight)]
         try:
-            session = await self.bot.storage.journal.start(
-                guild_id_of(interaction), table_channel_of(interaction), name, interaction.user.id, now
-            )
+            async with self.bot.storage.transaction() as tx:
+                session = await tx.journal.start(guild_id, table, name, interaction.user.id, now)
+                await tx.journal.add(guild_id, Origin(channel_id=table), carried)
         except AlreadyExistsError as error:
             raise BotError(str(error)) from error
         await replies.send(

@@ -92,23 +92,13 @@ CREATE TABLE conflict_participants (
 
 CREATE INDEX conflict_participants_by_channel ON conflict_participants (guild_id, channel_id);
 
-CREATE TABLE conflict_undo (
-    conflict_id INTEGER PRIMARY KEY,
-    version     INTEGER NOT NULL,
-    mover_id    INTEGER NOT NULL,
-    made_at     TEXT    NOT NULL,
-    what        TEXT    NOT NULL,
-    document    TEXT    NOT NULL,
-    sheets      TEXT    NOT NULL
-);
-
 CREATE TABLE conflicts (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id    INTEGER NOT NULL,
     channel_id  INTEGER NOT NULL,
     version     INTEGER NOT NULL,
     updated_at  TEXT    NOT NULL,
-    document    TEXT    NOT NULL,
+    document    TEXT    NOT NULL, undo TEXT,
     UNIQUE (guild_id, channel_id)
 );
 
@@ -322,6 +312,15 @@ CREATE TABLE secrets (
     created_at  TEXT    NOT NULL,
     UNIQUE (guild_id, title_key),
     UNIQUE (guild_id, id)
+);
+
+CREATE TABLE session_awards (
+    session_id    INTEGER NOT NULL REFERENCES table_sessions (id) ON DELETE CASCADE,
+    guild_id      INTEGER NOT NULL,
+    character_id  INTEGER NOT NULL,
+    amount        INTEGER NOT NULL CHECK (amount > 0),
+    PRIMARY KEY (session_id, character_id),
+    FOREIGN KEY (guild_id, character_id) REFERENCES characters (guild_id, id) ON DELETE CASCADE
 );
 
 CREATE TABLE table_sessions (

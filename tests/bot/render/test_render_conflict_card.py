@@ -18,6 +18,7 @@ from bot.render.conflict_card import CardButtons, draw_board
 from bot.render.rows import one_line
 from bot.render.visibility import FULL
 from bot.secrecy import visibility_of
+from bot.workers.board_state import between_rounds
 from rules.character import make_character
 from rules.conflict import MAX_PARTICIPANTS, Conflict, Phase
 from tests.rules.conflict.builders import Table
@@ -129,7 +130,9 @@ def test_every_cast_fits_one_card(
         items = [*(defend_button(1, 9, dice) for dice in (0, *range(2, 11))), traits]
     elif turn is not None:
         up, items = turn.participant, prompt_items(Prompt(1, turn=turn))
-    buttons = CardButtons(up, items, board_items(1, state.phase is Phase.GATHER))
+    # Between rounds the board's foot also holds the Narrator's menu of every fighter (§4.18).
+    fighters = tuple((p.id, p.name) for p in state.participants) if between_rounds(state) else ()
+    buttons = CardButtons(up, items, board_items(1, state.phase is Phase.GATHER, False, fighters))
     drawn = draw_board(state, sheets, view, buttons, portraits(state) if with_portraits else None)
     components: list[JSON] = drawn.view.to_components()  # type: ignore[no-untyped-call]
     count, text = counted(components)

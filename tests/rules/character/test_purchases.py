@@ -11,8 +11,10 @@ from rules.burdens import Severity
 from rules.character import Character, CharacterKind, PowerType, make_character
 from rules.character.advancement import Advancements
 from rules.character.names import BASIC_METALS
+from rules.character.power_purchases import stunt_offers
 from rules.character.purchase_table import Purchase, PurchaseKind
 from rules.character.purchases import buy, describe, offers, price
+from rules.character.stunts import working
 from rules.errors import RulesError
 from tests.rules.character.test_strategies import characters
 
@@ -160,6 +162,16 @@ def test_a_metal_a_rules_secret_unlocked_is_learnt_at_the_mistborn_s_rating() ->
             lambda c: c.powers[0].stunts == ("Focused Sense",),
         ),
         (
+            {"powers": [power("allomancy", "Pewter", 4, "Prodigious Strength")]},
+            Purchase(kind=PurchaseKind.STUNT, target="0", text=" prodigious  strength "),
+            lambda c: c.powers[0].stunts == ("Prodigious Strength", "Prodigious Strength"),
+        ),
+        (
+            {"powers": MISTING},
+            Purchase(kind=PurchaseKind.STUNT, target="0", text="Keen ears"),
+            lambda c: c.powers[0].stunts == ("Keen ears",),
+        ),
+        (
             {"powers": MISTING},
             Purchase(kind=PurchaseKind.POWER, target="0"),
             lambda c: c.powers[0].rating == 8,
@@ -227,7 +239,22 @@ def test_a_purchase_changes_the_sheet_and_charges_the_ledger(
         (
             {"powers": [power("allomancy", "Tin", 7, "Focused Sense")]},
             Purchase(kind=PurchaseKind.STUNT, target="0", text="focused sense"),
-            "taken once per metal",
+            "may be taken once",
+        ),
+        (
+            {"powers": [power("allomancy", "Pewter", 4, "Denser Tissues", "Denser Tissues")]},
+            Purchase(kind=PurchaseKind.STUNT, target="0", text="Denser Tissues"),
+            "may be taken 2 times",
+        ),
+        (
+            {"powers": MISTING},
+            Purchase(kind=PurchaseKind.STUNT, target="0", text="Long Range"),
+            "Stunt of Allomantic Steel or Iron",
+        ),
+        (
+            {"powers": [power("allomancy", "Tin", 7, "Keen ears")]},
+            Purchase(kind=PurchaseKind.STUNT, target="0", text="keen  ears"),
+            "already has that Stunt",
         ),
         (
             {"powers": [power("hemalurgy", "Steel spike", 5)]},
@@ -276,3 +303,38 @@ def test_every_offer_can_be_bought_and_charges_exactly_its_cost(
         assert after.advancements.held == 20 - price(character, purchase)
         assert not after.advancements.spend_open
         assert Character.model_validate(after.model_dump()) == after
+
+
+@pytest.mark.parametrize(
+    ("powers", "target", "offered"),
+    [
+        ([power("allomancy", "Pewter", 4)], "0", ["Denser Tissues", "Prodigious Strength", "Extreme Speed"]),
+        (
+            [power("allomancy", "Pewter", 4, "Extreme Speed", "Denser Tissues")],
+            "0",
+            ["Denser Tissues", "Prodigious Strength"],
+        ),
+        (
+            [power("allomancy", "Pewter", 4, "Denser Tissues", "Denser Tissues")],
+            "0",
+            ["Prodigious Strength", "Extreme Speed"],
+        ),
+        ([power("allomancy", "Tin", 7, "Focused Sense: hearing")], "0", []),
+        (KANDRA, "0", []),  # a kandra's Stunts are the player's words
+        ([power("hemalurgy", "Steel spike", 5)], "0", []),
+        (MISTING, "3", []),  # no such Power
+    ],
+)
+def test_the_menu_offers_the_catalogue_of_the_powers_metal_while_it_may_be_taken(
+    powers: list[dict[str, Any]], target: str, offered: list[str]
+) -> None:
+    assert [s.name for s in stunt_offers(hero(powers=powers), target)] == offered
+
+
+def test_a_bought_catalogue_stunt_changes_a_strength_roll() -> None:
+    before = hero(powers=[power("allomancy", "Pewter", 4)], allomancy={"burning": ["Pewter"]})
+    after = buy(before, Purchase(kind=PurchaseKind.STUNT, target="0", text="prodigious strength"))
+    assert working(before, "Prodigious Strength") == 0 and working(after, "Prodigious Strength") == 1
+    assert describe(before, Purchase(kind=PurchaseKind.STUNT, target="0", text="prodigious strength")) == (
+        "the Stunt “Prodigious Strength” (+1 die on strength rolls) for Pewter (Allomancy)"
+    )

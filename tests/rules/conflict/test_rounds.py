@@ -6,10 +6,12 @@ import pytest
 
 from rules.conflict import (
     Act,
+    Begin,
     Conflict,
     Defend,
     End,
     EndReason,
+    Join,
     NextRound,
     Pass,
     Phase,
@@ -142,3 +144,22 @@ def test_a_side_with_nobody_in_it_is_not_defeated() -> None:
     table = Table.start(pick(VIN, BRUTE))
     table.do(declare_defence(BRUTE), declare_attack(VIN, BRUTE))
     assert table.state.phase is Phase.RESOLVE
+
+
+@pytest.mark.parametrize("auto_rounds", [False, True])
+def test_rounds_roll_on_by_themselves_only_when_the_conflict_says_so(auto_rounds: bool) -> None:
+    """docs/rulings.md §4.17: by default the round waits for the Narrator's Next round; a
+    Conflict started with ``auto_rounds`` opens the next one with the move that ends a round,
+    telling what Next round tells, and waits for its first declaration."""
+    table = Table(new_conflict(1, "physical", "Test stakes", auto_rounds=auto_rounds), pick(VIN, THUG))
+    table.do(*(Join(character_id=cid) for cid in (VIN, THUG)), Begin())
+    table.do(declare_attack(THUG, VIN), declare_defence(VIN))
+    events = table.do(Pass(participant=THUG))
+    if not auto_rounds:
+        assert waiting(events).step is Step.NEXT_ROUND and not of_type(events, "round_started")
+        return
+    (started,) = of_type(events, "round_started")
+    assert started.round == 2 and table.state.round == 2 and table.state.phase is Phase.DECLARE
+    assert waiting(events).step is Step.DECLARE
+    assert [e.step for e in of_type(events, "waiting")] == [Step.DECLARE]  # only what is waited for now
+    table.refuse(NextRound(), "Everyone must declare")  # the round is not over: nothing to press

@@ -1,10 +1,12 @@
 """``/advancement``: a Hero's ledger through the real dispatch (docs/rulings.md §10.1): what the
 table and the Narrator are told, what is stored, and the journal entry saved with it."""
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.web.sheets import sheet_data
 from rules.character import CharacterKind, make_character
 from rules.character.advancement import Advancements
 from rules.journal import EntryKind, JournalEntry
@@ -194,3 +196,19 @@ async def test_the_session_end_offers_tonights_awards_and_the_recap_shows_them(b
     assert "**Advancements**" in shown and "Elend earns 2 Advancements tonight" in shown
     again = await env.slash("/session recap", user="player1")
     assert "Vin earns 1 Advancement tonight" in card_text(again.messages[0])
+
+
+async def test_the_ledger_travels_in_an_export_and_shows_on_the_web_view(
+    bot_env: BotEnv, tmp_path: Path
+) -> None:
+    env = bot_env
+    await make(env, advancements={"held": 5, "earned": 9, "spent": 4})
+    exported = await env.slash("/character export name:Vin", user="player1")
+    assert exported.message is not None
+    path = tmp_path / "vin.json"
+    path.write_bytes(env.harness.fake.file_bytes(exported.message["attachments"][0]))
+    copied = await env.slash(f'/character import file:"{path}" name:Valette', user="player1")
+    assert copied.message is not None and "Imported **Valette**" in card_text(copied.message)
+    assert await ledger(env, "Valette") == Advancements(held=5, earned=9, spent=4)
+    stored = await env.storage.characters.get_by_name(env.guild_id, "Valette")
+    assert sheet_data(stored)["advancements"] == "5 held of 20 (9 earned, 4 spent)"

@@ -8,6 +8,7 @@ from rules.character.advancement import Advancements
 from rules.character.names import BASIC_METALS
 from storage import StoredCharacter
 from testbed.bot_env import BotEnv
+from testbed.cards import card_text
 from tests.bot.cogs.sessions.test_sessions import journal_of
 
 VIN = {
@@ -95,3 +96,45 @@ async def test_a_rules_secret_unlocks_a_metal_that_a_mistborn_then_buys(bot_env:
     learnt = [p for p in (await sheet(env)).character.powers if p.name == "Duralumin"]
     assert [(p.type.value, p.rating) for p in learnt] == [("allomancy", 4)]
     assert (await sheet(env)).character.advancements == Advancements(held=6, earned=12, spent=6)
+
+
+async def test_a_stunt_is_bought_from_its_metals_catalogue_and_then_changes_a_roll(bot_env: BotEnv) -> None:
+    env = bot_env
+    pewter = {
+        "powers": [{"type": "allomancy", "name": "Pewter", "rating": 3}],
+        "allomancy": {"burning": ["Pewter"]},
+    }
+    character = make_character(name="Vin", owner_id=env.user_id("player1"), **(VIN | pewter))
+    await env.storage.characters.create(env.guild_id, character)
+    await env.slash("/setup players-spend setting:on", user="narrator")
+    line = "/advancement spend name:Vin improvement:stunt|0 words:"
+    await env.slash("/sheet breather kind:Long name:Vin", user="narrator")
+    offered = await env.harness.autocomplete(line, user="player1")
+    assert [c["value"] for c in offered.choices] == ["Denser Tissues", "Prodigious Strength", "Extreme Speed"]
+    assert "Prodigious Strength — +1 die on strength rolls" in [c["name"] for c in offered.choices]
+    trait = await env.harness.autocomplete(
+        "/advancement spend name:Vin improvement:new_trait|extra words:", user="player1"
+    )
+    assert trait.choices == []  # a Trait's words are the player's own
+    wrong = await env.slash(line + '"Long Range"', user="player1")
+    assert wrong.ephemeral and "Long Range is a Stunt of Allomantic Steel or Iron" in wrong.content
+    lift = "/roll stat:Physique character:Vin task:strength"
+    weak = await env.slash(lift, user="player1")
+    assert weak.message is not None and "Prodigious Strength" not in card_text(weak.message)
+
+    bought = await env.slash(line + '"Prodigious Strength"', user="player1")
+    assert bought.content == (
+        "Vin spends 4 Advancements: the Stunt “Prodigious Strength” (+1 die on strength rolls) for "
+        "Pewter (Allomancy). Now 8 held."
+    )
+    strong = await env.slash(lift, user="player1")
+    assert strong.message is not None and "Prodigious Strength 1" in card_text(strong.message)
+
+    await env.slash("/sheet breather kind:Long name:Vin", user="narrator")
+    twice = await env.slash(line + '"prodigious strength"', user="player1")  # it may be taken twice
+    assert not twice.ephemeral, twice.content
+    assert (await sheet(env)).character.powers[0].stunts == ("Prodigious Strength", "Prodigious Strength")
+    stronger = await env.slash(lift, user="player1")
+    assert stronger.message is not None and "Prodigious Strength 2" in card_text(stronger.message)
+    then = await env.harness.autocomplete(line, user="player1")
+    assert [c["value"] for c in then.choices] == ["Denser Tissues", "Extreme Speed"]

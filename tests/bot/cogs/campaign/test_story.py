@@ -6,7 +6,7 @@ import json
 from bot.web.sheets import sheet_data
 from rules.character import CharacterKind, make_character
 from rules.character.story import Stage
-from testbed.bot_env import BotEnv
+from testbed.bot_env import BotEnv, board_message, shown
 from testbed.cards import card_text
 from tests.bot.cogs.sessions.test_sessions import EPHEMERAL, journal_of
 
@@ -41,7 +41,8 @@ async def test_the_true_destiny_never_reaches_a_player(bot_env: BotEnv) -> None:
     vin = make_character(
         name="Vin", kind=CharacterKind.HERO, owner_id=env.user_id("player1"), destiny="Free the skaa"
     )
-    await env.storage.characters.create(env.guild_id, vin)
+    stored_vin = await env.storage.characters.create(env.guild_id, vin)
+    await env.storage.active.set(env.guild_id, env.user_id("player1"), stored_vin.id)
     await env.slash("/session start", user="narrator")
     player = await env.slash(f"/story true-destiny name:Vin text:{SECRET}", user="player1")
     assert player.ephemeral and "Only a Narrator" in player.content
@@ -62,6 +63,10 @@ async def test_the_true_destiny_never_reaches_a_player(bot_env: BotEnv) -> None:
         seen.append(env.harness.fake.file_bytes(exported.message["attachments"][0]).decode("utf-8"))
         suggested = await env.harness.autocomplete("/character show name:", user=user)
         seen.append(json.dumps(suggested.choices))
+    await env.slash('/conflict start kind:physical stakes:"The Keep"')
+    fight = await env.slash("/conflict join", user="player1")
+    seen += [card_text(m) for m in fight.messages] + [shown(await board_message(env))]
+    await env.slash("/conflict end")
     ended = await env.slash("/session end", user="narrator")
     seen += [card_text(m) for m in ended.messages]
     for user in ("player1", "narrator"):
@@ -71,4 +76,5 @@ async def test_the_true_destiny_never_reaches_a_player(bot_env: BotEnv) -> None:
     stored = await env.storage.characters.get_by_name(env.guild_id, "Vin")
     seen.append(json.dumps(sheet_data(stored)))  # the web view's sheet
     assert any("Vin's Destiny reaches its End." in s for s in seen)
+    assert any("Vin" in s and "The Keep" in s for s in seen)  # the board was read
     assert not [s for s in seen if SECRET in s]

@@ -158,7 +158,8 @@ async def test_the_declare_form_takes_traits_a_tool_a_power_burdens_and_a_label(
 
 
 async def test_the_narrator_removes_a_fighter_from_the_narrator_view(bot_env: BotEnv) -> None:
-    """``/conflict remove`` from the Narrator view: a menu of the fighters, then a confirmation."""
+    """``/conflict remove`` from the Narrator view's menu: out at once, Undo on the reply
+    (docs/rulings.md §4.24) rather than a confirmation."""
     env = bot_env
     await env.play(
         [
@@ -171,14 +172,38 @@ async def test_the_narrator_removes_a_fighter_from_the_narrator_view(bot_env: Bo
     await env.bot.conflicts.idle()
     full = await env.harness.click("Narrator view", message=await board_message(env), user="narrator")
     assert full.ephemeral and full.message is not None, full.content
-    asked = await env.harness.select("Remove a fighter…", ["Rat"], message=full.message, user="narrator")
-    assert asked.ephemeral and asked.message is not None and "Take **Rat** out" in asked.content
-    assert [p.name for p in (await state(env)).participants if p.name == "Rat"] == ["Rat"]  # not yet
-    removed = await env.harness.click("Remove Rat", message=asked.message, user="narrator")
-    assert "Rat" in str(removed.followups), removed.messages
+    removed = await env.harness.select("Remove a fighter…", ["Rat"], message=full.message, user="narrator")
+    assert "Rat" in str(removed.messages) and "Undo" in str(removed.messages), removed.messages
     assert "Rat" not in [p.name for p in (await state(env)).participants]
     again = await env.harness.select("Remove a fighter…", ["Rat"], message=full.message, user="narrator")
     assert refused(again) and "already left" in again.content
+
+
+async def test_between_rounds_the_board_takes_a_fighter_out_in_one_pick(bot_env: BotEnv) -> None:
+    """Once a round is over the board offers the Narrator's menu of fighters beside Next round;
+    a player's pick is refused, the Narrator's takes the fighter out, and Undo brings them back."""
+    env = bot_env
+    await env.play(
+        [
+            *DUEL,
+            ("narrator", "/declare who:Straff action:full-defence stat:Physique"),
+            ("player1", "/declare action:full-defence stat:Physique"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    board = await board_message(env)
+    assert {"Next round", "Remove a fighter…"} <= set(labels(board))
+    stranger = await env.harness.select("Remove a fighter…", ["Straff"], message=board, user="player1")
+    assert refused(stranger) and "Narrator" in stranger.content
+    removed = await env.harness.select("Remove a fighter…", ["Straff"], message=board, user="narrator")
+    assert not refused(removed), removed.content
+    assert [p.name for p in (await state(env)).participants] == ["Vin"]
+    reply = next(m for m in removed.messages if "Undo" in labels(m))
+    undone = await env.harness.click("Undo", message=reply, user="narrator")
+    assert not refused(undone), undone.content
+    assert sorted(p.name for p in (await state(env)).participants) == ["Straff", "Vin"]
+    await env.bot.conflicts.idle()
+    assert not env.harness.violations
 
 
 async def test_a_hidden_characters_dice_are_on_the_narrators_private_prompt(bot_env: BotEnv) -> None:
@@ -205,3 +230,30 @@ async def test_a_hidden_characters_dice_are_on_the_narrators_private_prompt(bot_
     acted = await env.harness.click("Act with 3", message=private.message, user="narrator")
     assert "Straff" in str(acted.followups), acted.messages
     assert (await state(env)).pending is not None
+
+
+async def test_with_auto_rounds_the_next_round_opens_by_itself(bot_env: BotEnv) -> None:
+    """``/conflict start auto_rounds:true`` (docs/rulings.md §4.17): the move that ends a round
+    opens the next, whose first declarer is asked at once; nothing waits for Next round, and
+    the board offers the menu to take a fighter out before anyone declares."""
+    env = bot_env
+    started = [("narrator", '/conflict start kind:physical stakes:"The ball" auto_rounds:true')]
+    await env.play(
+        [
+            DUEL[0],
+            DUEL[1],
+            *started,
+            *DUEL[3:],
+            ("narrator", "/declare who:Straff action:full-defence stat:Physique"),
+        ]
+    )
+    last = await env.slash("/declare action:full-defence stat:Physique", user="player1")
+    assert not refused(last), last.content
+    await env.bot.conflicts.idle()
+    now = await state(env)
+    assert now.round == 2 and now.phase is Phase.DECLARE, now
+    assert "Round 2" in str(last.messages), last.messages
+    assert "**Straff** declares for round 2" in str(pinged_prompts(env, "narrator")[-1]["content"])
+    board = labels(await board_message(env))
+    assert "Next round" not in board and "Remove a fighter…" in board, board
+    assert not env.harness.violations

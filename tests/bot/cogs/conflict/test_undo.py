@@ -9,10 +9,11 @@ import pytest
 from bot.cogs.conflict import undo
 from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
-from storage.sql import fetch_one
+from storage.sql import fetch_all, fetch_one
 from testbed.bot_env import BotEnv, refused
 from tests.bot.cogs.conflict.prompts import FIGHT, labels, latest_ping
 from tests.bot.cogs.conflict.test_statement_budget import DUEL
+from tests.bot.cogs.sessions.test_sessions import card_text, journal_of
 
 Snapshot = tuple[str, int, dict[int, str]]
 
@@ -105,4 +106,37 @@ async def test_a_narrator_takes_back_a_defence_and_the_wounded_sheet_comes_back(
     assert "took back" in str(undone.messages)
     document, version, sheets = await snapshot(env)
     assert (document, sheets, version) == (before[0], before[2], before[1] + 2)
+    assert not env.harness.violations
+
+
+async def journal_kinds(env: BotEnv) -> list[str]:
+    rows = await fetch_all(env.storage.database.reader, "SELECT kind FROM journal ORDER BY id")
+    return [str(row["kind"]) for row in rows]
+
+
+async def test_an_undone_blow_leaves_the_recap_and_the_journal(bot_env: BotEnv) -> None:
+    """What the undone move told the journal goes with it: the night's recap and journal read
+    as if the blow never landed (docs/rulings.md §4.24)."""
+    env = bot_env
+    started = await env.slash('/session start title:"The Keep"', user="narrator")
+    assert not refused(started), started.content
+    for reply in await env.play(DUEL):
+        assert not refused(reply), reply.content
+    attack = await env.slash("/act dice:5 who:Thug")
+    assert not refused(attack) and attack.message is not None, attack.content
+    await env.bot.conflicts.idle()
+    defended = await env.harness.click("Don't defend", message=attack.message, user="player1")
+    assert not refused(defended), defended.content
+    assert "damage" in await journal_kinds(env)  # the blow landed on Vin
+    undone = await env.harness.click("Undo", message=with_undo(defended), user="narrator")
+    assert not refused(undone), undone.content
+    kinds = await journal_kinds(env)
+    assert "damage" not in kinds and kinds[-1] == "undone", kinds
+    asked = await env.slash("/session end", user="narrator")  # the fight still runs: confirm
+    ended = await env.harness.click("End the session anyway", message=asked.message, user="narrator")
+    recap = "\n".join(card_text(message) for message in ended.messages)
+    assert "Vin: " not in recap and "damage taken" not in recap, recap
+    assert "A move was taken back" in recap, recap
+    journal = journal_of(env, await env.slash("/session journal", user="narrator"))
+    assert "Health damage" not in journal and "A move was taken back" in journal, journal
     assert not env.harness.violations

@@ -1,0 +1,48 @@
+"""A campaign across nights in the offline console (docs/rulings.md §10.1): the night's awards
+from the panel ``/session end`` offers, a Long Breather's spend on a Stunt picked from its
+metal's catalogue, and the Stunt changing the next roll, kept between runs."""
+
+from pathlib import Path
+
+from tests.bot.test_console import run_console
+
+
+def test_the_console_carries_a_campaign_across_two_nights(tmp_path: Path) -> None:
+    db = tmp_path / "campaign.sqlite3"
+    first = (
+        "/setup players-spend setting:on\n"
+        "!as player1\n"
+        "/character create name:Vin physique:4 charm:3 wits:5\n"
+        "/edit power-add type:allomancy power:Pewter rating:3\n"
+        "/power burn metal:Pewter\n"
+        "!as narrator\n"
+        "/session start title:One\n"
+        '/conflict start kind:physical stakes:"A brawl"\n'
+        "!as player1\n"
+        "/conflict join\n"
+        "!as narrator\n"
+        "/conflict end\n"
+        "/session end\n"
+        '!select mab:awsel:1:1 "Vin: 5 Advancements"\n'
+        "!click Give these awards\n"
+    )
+    night = run_console(first, db)
+    assert night.returncode == 0, night.stdout[-3000:] + night.stderr
+    assert "**Vin**: 0" in night.stdout  # present: she joined the fight, and nothing else
+    assert "Vin earns 5 Advancements tonight (5 Advancements for the night)." in night.stdout
+
+    second = (
+        "/session start title:Two\n"
+        "/sheet breather kind:Long name:Vin\n"
+        "!as player1\n"
+        "!complete /advancement spend name:Vin improvement:stunt|0 words:strength\n"
+        '/advancement spend name:Vin improvement:stunt|0 words:"Prodigious Strength"\n'
+        "/roll stat:Physique character:Vin task:strength\n"
+        "/advancement show name:Vin\n"
+    )
+    spent = run_console(second, db)
+    assert spent.returncode == 0, spent.stdout[-3000:] + spent.stderr
+    assert "Prodigious Strength — +1 die on strength rolls" in spent.stdout
+    assert "Vin spends 4 Advancements: the Stunt “Prodigious Strength”" in spent.stdout
+    assert "Prodigious Strength 1" in spent.stdout
+    assert "**Vin**: 1 held of 20 (5 earned, 4 spent)." in spent.stdout
