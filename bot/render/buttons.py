@@ -14,6 +14,7 @@ import discord
 TURN = r"(?P<conflict>\d+):(?P<round>\d+):(?P<who>\d+)"
 """A turn in a custom id: the Conflict, the round and the character whose turn it is."""
 DEFEND = r"mab:defend:(?P<conflict>\d+):(?P<attack>\d+):(?P<dice>\d+)(?::(?P<traits>\d+))?"
+DEFLECT = r"mab:deflect:(?P<conflict>\d+):(?P<attack>\d+)(?::(?P<traits>\d+))?"
 REACT_TRAITS = r"mab:dtraits:(?P<conflict>\d+):(?P<attack>\d+)"
 NUDGES = r"mab:nudges:(?P<conflict>\d+):(?P<attack>\d+):(?P<mode>damage|beat|none)"
 NUDGE_SPLIT = r"mab:nsplit:(?P<conflict>\d+):(?P<attack>\d+)"
@@ -54,6 +55,17 @@ def defend_button(conflict: int, attack: int, dice: int, traits: int = 0) -> But
     style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
     custom_id = f"mab:defend:{conflict}:{attack}:{dice}" + (f":{traits}" if traits else "")
     return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+
+
+def deflect_select(conflict: int, attack: int, dice: tuple[int, ...], metal: str, traits: int = 0) -> Select:
+    """Deflect a metal attack with Steel or Iron, committing N dice (docs/rulings.md §9.3): the
+    same defence as ``/defend deflect:true``."""
+    options = [discord.SelectOption(label=f"Deflect with {n}", value=str(n)) for n in dice[:OPTION_MAX]]
+    return discord.ui.Select(
+        custom_id=f"mab:deflect:{conflict}:{attack}" + (f":{traits}" if traits else ""),
+        placeholder=f"Deflect with {metal}…",
+        options=options or [discord.SelectOption(label="Deflect with 2", value="2")],
+    )
 
 
 def react_traits_select(conflict: int, attack: int, traits: tuple[str, ...] = ()) -> Select:

@@ -193,6 +193,13 @@ def _burdens_text(e: ev.DamageDealt, many: bool) -> str:
 
 
 def _damage(c: Conflict, e: ev.DamageDealt, v: Visibility) -> str:
+    line = _hit(c, e, v)
+    if e.reflected:  # Reflect Ranged Attack (docs/rulings.md §9.7)
+        return f"{does(c, e.attacker, 'sends')} the deflected attack back: {line}"
+    return line
+
+
+def _hit(c: Conflict, e: ev.DamageDealt, v: Visibility) -> str:
     found = c.find(e.target)
     extras = bool(e.members_lost) or (found is not None and found.is_extra)
     if not v.shows(e.target):
@@ -204,6 +211,7 @@ def _damage(c: Conflict, e: ev.DamageDealt, v: Visibility) -> str:
     parts = ["1"] + ([f"{plural(e.nudges, 'Nudge')}"] if e.nudges else [])
     parts += [f"{plain(e.weapon_name) if e.weapon_name else 'weapon'} {e.weapon}"] if e.weapon else []
     sum_text = " + ".join(parts) + (f" − armour {e.armour}" if e.armour else "")
+    sum_text += f" − {e.soaked_by} {e.soaked}" if e.soaked else ""  # docs/rulings.md §9.7
     if extras:
         return (
             f"{does(c, e.target, 'takes')} {e.amount} damage{f' ({sum_text})' if len(parts) > 1 else ''}: "

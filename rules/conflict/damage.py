@@ -37,6 +37,7 @@ from rules.conflict.state import (
 )
 from rules.conflict.work import Work, check_count, require_phase
 from rules.errors import RulesError
+from rules.powers.metal_effects import stunt_soak
 from rules.roll import CATCH_A_BEAT
 
 MIN_POOL = 2
@@ -137,9 +138,17 @@ def apply_success(conflict: Conflict, work: Work, pending: PendingAttack, comman
 
 
 def deal_damage(
-    conflict: Conflict, work: Work, pending: PendingAttack, nudges: int, defeat_burden: Severity | None
+    conflict: Conflict,
+    work: Work,
+    pending: PendingAttack,
+    nudges: int,
+    defeat_burden: Severity | None,
+    *,
+    reflected: bool = False,
 ) -> Conflict:
-    """Damage = 1 + Nudges + weapon − armour, through ``apply_damage`` (docs/rulings.md §5.1).
+    """Damage = 1 + Nudges + weapon − armour, less Denser Tissues or Iron Will while their metal
+    burns (docs/rulings.md §9.7), through ``apply_damage`` (§5.1). ``reflected``: the object a
+    deflection sent back (§9.3).
 
     The weapon is a physical attack's (its best by default); a social or mental attack adds
     only a Prop it names (``attack_weapon``). Armour counts against a physical attack, whatever
@@ -155,6 +164,9 @@ def deal_damage(
     sheet = work.sheet(target)
     armour = armour_of(sheet, pending.action) if physical else 0
     amount = max(0, 1 + nudges + weapon - armour)
+    soak = stunt_soak(sheet, resilience) if amount else None
+    soaked = min(amount, soak[1]) if soak is not None else 0
+    amount -= soaked
     result = apply_damage(sheet, resilience, amount, defeat_burden, burning_pewter=target.burning_pewter)
     if result.character != sheet:
         work.save_sheet(target.id, result.character)
@@ -185,6 +197,9 @@ def deal_damage(
             burdens_added=result.burdens_added,
             burdens_skipped=result.burdens_skipped,
             members_lost=result.members_lost,
+            soaked=soaked,
+            soaked_by=soak[0] if soak is not None and soaked else "",
+            reflected=reflected,
         )
     )
     if result.defeated:

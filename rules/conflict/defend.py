@@ -23,6 +23,7 @@ from rules.conflict.commands import Defend, SpendNudges, Throw
 from rules.conflict.damage import apply_success
 from rules.conflict.events import DefenceGranted, Defended, Pile, Resolved
 from rules.conflict.figure import grant_pool
+from rules.conflict.reflect import reflect, reflects_back
 from rules.conflict.specs import ActionKind
 from rules.conflict.state import (
     Awaiting,
@@ -143,12 +144,15 @@ def defend(conflict: Conflict, work: Work, command: Defend) -> Conflict:
     )
     conflict = conflict.with_participant(target.model_copy(update={"round": state}))
     rolled = min(MAX_DICE, command.dice + redirection)
+    reflects = deflecting is not None and deflecting.reflects
     if pending.table_roll and command.attack_faces is None:
         # The attacker throws at the table now the defence is set (docs/rulings.md §7.2, §4.10).
-        defence = {"defence_dice": rolled, "defence_faces": command.defence_faces}
+        defence = {"defence_dice": rolled, "defence_faces": command.defence_faces, "reflects": reflects}
         thrown = pending.model_copy(update={"awaiting": Awaiting.ROLL, **defence})
         return conflict.model_copy(update={"pending": thrown})
-    return settle_roll(conflict, work, pending, command.attack_faces, rolled, command.defence_faces)
+    return settle_roll(
+        conflict, work, pending, command.attack_faces, rolled, command.defence_faces, reflects=reflects
+    )
 
 
 def throw(conflict: Conflict, work: Work, command: Throw) -> Conflict:
@@ -167,7 +171,15 @@ def throw(conflict: Conflict, work: Work, command: Throw) -> Conflict:
         raise RulesError(
             f"{attacker} acted with {pending.pool} dice: give {pending.pool} faces, not {len(command.faces)}."
         )
-    return settle_roll(conflict, work, pending, command.faces, pending.defence_dice, pending.defence_faces)
+    return settle_roll(
+        conflict,
+        work,
+        pending,
+        command.faces,
+        pending.defence_dice,
+        pending.defence_faces,
+        reflects=pending.reflects,
+    )
 
 
 def _reading(
@@ -197,8 +209,11 @@ def settle_roll(
     attack_faces: Sequence[int] | None,
     defence_dice: int,
     defence_faces: Sequence[int] | None,
+    *,
+    reflects: bool = False,
 ) -> Conflict:
-    """Roll the action (and the defence), decide the Contest, and move on (docs/rulings.md §3).
+    """Roll the action (and the defence), decide the Contest, and move on (docs/rulings.md §3);
+    a deflection by someone with Reflect Ranged Attack may send it back (§9.7).
 
     The attacker's dice are thrown first, then the defender's, so a seeded generator replays.
     """
@@ -262,4 +277,5 @@ def settle_roll(
     if result.acting_succeeds:
         spend = SpendNudges(participant=attacker.id, defeat_burden=pending.defeat_burden)
         return apply_success(conflict, work, pending, spend)
-    return conflict
+    back = reflects_back(pending, result, reflects)
+    return reflect(conflict, work, pending, back) if back >= 0 else conflict

@@ -255,6 +255,11 @@ class DamageDealt(BaseModel):
     burdens_added: tuple[Burden, ...]
     burdens_skipped: tuple[Burden, ...]
     members_lost: int
+    soaked: int = 0
+    """Taken off by a Stunt that lessens each hit while its metal burns (docs/rulings.md §9.7)."""
+    soaked_by: str = ""
+    reflected: bool = False
+    """A deflected object sent back at its attacker (Reflect Ranged Attack, §9.7)."""
 
 
 class DiceRemoved(BaseModel):

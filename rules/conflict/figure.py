@@ -27,7 +27,16 @@ Rulings:
 from collections.abc import Sequence
 
 from rules.burdens import Severity
-from rules.character import Attribute, Character, Prop, defeat_penalties, find_burden, find_stat
+from rules.character import (
+    Attribute,
+    Character,
+    CharacterKind,
+    Prop,
+    Resilience,
+    defeat_penalties,
+    find_burden,
+    find_stat,
+)
 from rules.character import limits as lim
 from rules.character.burden_track import FOR_A_ROLL
 from rules.character.lookup import one_of, pick, same_name
@@ -51,6 +60,15 @@ from rules.naming import name_key
 from rules.outcome import check_difficulty
 from rules.pool import MAX_BURDENS, Pool, build_pool
 from rules.powers.feruchemy import TapEffect
+from rules.powers.mental import (
+    EMOTIONAL_DEFENCE,
+    EMOTIONAL_RESILIENCE,
+    action_parts,
+    emotion_attack_parts,
+    emotional_metal,
+    flared_emotion,
+    shield_parts,
+)
 from rules.powers.pushes import Deflection, held_contest_rating, push_bonus, pusher
 from rules.words import is_group, says
 
@@ -118,6 +136,7 @@ def check_action(
     if action.target is not None:
         check_target(conflict, actor, action.target)
     resilience, attack_kind = action.resilience, action.attack_kind
+    emotion: str | None = None
     if action.kind is ActionKind.ATTACK:
         if action.weapon is not None and action.weapon_bonus is not None:
             raise RulesError("Name the weapon Prop or give its bonus, not both.")
@@ -137,6 +156,9 @@ def check_action(
             raise RulesError(
                 "Only a push or pull braces on anchors: name the object pushed, or leave anchored out."
             )
+        emotion = flared_emotion(work.sheet(actor), dice.stat) if dice is not None else action.emotion
+        if emotion is not None:
+            attack_kind, resilience = _emotional(emotion, attack_kind, resilience)
         attack_kind = attack_kind or default_kind(conflict, work, actor, dice)
         resilience = resilience or attack_kind.resilience
     else:
@@ -153,7 +175,20 @@ def check_action(
             raise RulesError("Armour only matters against an attack.")
     if action.difficulty is not None:
         check_difficulty(action.difficulty)
-    return action.model_copy(update={"label": label, "resilience": resilience, "attack_kind": attack_kind})
+    update = {"label": label, "resilience": resilience, "attack_kind": attack_kind, "emotion": emotion}
+    return action.model_copy(update=update)
+
+
+def _emotional(
+    metal: str, kind: ConflictType | None, resilience: Resilience | None
+) -> tuple[ConflictType, Resilience]:
+    """Flared Zinc or Brass is a mental attack on Willpower (docs/rulings.md §9.3): named
+    otherwise, it is refused."""
+    if kind not in (None, ConflictType.MENTAL) or resilience not in (None, EMOTIONAL_RESILIENCE):
+        raise RulesError(
+            f"Flared {metal} is a mental attack on Willpower; leave the kind and Resilience out."
+        )
+    return ConflictType.MENTAL, EMOTIONAL_RESILIENCE
 
 
 def default_kind(conflict: Conflict, work: Work, actor: Participant, dice: DiceSpec | None) -> ConflictType:
@@ -218,6 +253,14 @@ def figure_pool(
     Atium's dice while it burns and a tap's for its effect (§9.3, §9.4)."""
     rating, label, modifiers = _rating(work, actor, dice.stat)
     modifiers += atium_parts(conflict, work, actor, action)
+    sheet = work.sheet(actor)
+    modifiers += action_parts(sheet, dice.stat)
+    if action.target is not None and (metal := emotional_metal(sheet, dice.stat)) is not None:
+        target = conflict.participant(action.target)
+        if action.emotion is not None:
+            modifiers += emotion_attack_parts(sheet, action.emotion, action.label, target.size)
+        if target.kind is CharacterKind.HERO:  # a Villain's Copper may be a secret: the Narrator's (§7.1)
+            modifiers += shield_parts(work.sheet(target), metal)
     severities = []
     if dice.burdens:
         if len(dice.burdens) > MAX_BURDENS:
@@ -251,6 +294,9 @@ def grant_pool(
         held_label, held_rating = held_contest_rating(work.sheet(target))
         if held_label != "Physique":
             return _adjusted_pool(held_rating, held_label, [], reaction)
+    if action.emotion is not None:  # a flared soothing or rioting: Spirit resists it (§9.3)
+        rating, label, modifiers = _rating(work, target, EMOTIONAL_DEFENCE.value)
+        return _adjusted_pool(rating, label, modifiers, reaction)
     attribute = Attribute.PHYSIQUE if action.held else DEFENCE_ATTRIBUTE[kind_of(conflict, action)]
     rating, label, modifiers = _rating(work, target, attribute.value)
     return _adjusted_pool(rating, label, modifiers, reaction)

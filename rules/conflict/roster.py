@@ -32,6 +32,7 @@ from rules.conflict.specs import LABEL_MAX, Side
 from rules.conflict.state import MAX_PARTICIPANTS, Conflict, Participant, Phase, RoundState, Status
 from rules.conflict.work import Work, check_count, clean_text, require_phase
 from rules.errors import RulesError
+from rules.powers.mental import declaring_wits
 from rules.words import is_group, says
 
 MAX_ADJUST = 20
@@ -69,7 +70,7 @@ def join(conflict: Conflict, work: Work, command: Join) -> Conflict:
         name=sheet.name,
         kind=sheet.kind,
         side=side,
-        wits=sheet.attributes.wits,
+        wits=declaring_wits(sheet),
         joined=conflict.joined_count,
         rank=conflict.joined_count,
         surprised=command.surprised,

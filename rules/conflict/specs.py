@@ -146,7 +146,9 @@ class ActionSpec(BaseModel):
     against the target a Steelpush or Ironpull on a metal object they hold or wear: a Contest
     against their Physique (their Steel or Iron if they burn it), a win disarming or knocking
     them down. ``anchored``: the pusher braces between two very heavy objects, at 1 Health
-    (docs/rulings.md §9.3).
+    (docs/rulings.md §9.3). ``emotion`` is set by the
+    engine, never typed: Zinc or Brass when the attack rolls that metal flared, a mental attack
+    resisted with Spirit (docs/rulings.md §9.3).
     """
 
     model_config = FROZEN
@@ -165,3 +167,4 @@ class ActionSpec(BaseModel):
     metal: StrictBool = False
     held: StrictBool = False
     anchored: StrictBool = False
+    emotion: str | None = None

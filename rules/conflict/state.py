@@ -221,6 +221,8 @@ class PendingAttack(BaseModel):
     """Of ``nudges``, those a tap gave: never toward a Beat (docs/rulings.md §2, §9.4)."""
     result: NonNegativeInt = 0
     outcome: StrictInt = 0
+    reflects: StrictBool = False
+    """Deflected by someone with Reflect Ranged Attack (docs/rulings.md §9.7), for a table roll."""
 
 
 class LogKind(StrEnum):

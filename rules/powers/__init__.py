@@ -9,6 +9,10 @@ Hemalurgy, each returning the changed sheet and, where charges move, every move
 - ``pushes``: Steelpushes, Ironpulls and deflecting.
 - ``metal_effects``: what each other metal does (Tin, Pewter flared, Zinc and Brass, Copper and
   Bronze, Atium, Gold, Electrum, Savants).
+- ``mental``: what a Conflict asks of emotional Allomancy and storing (a flared soothing or
+  rioting as a mental attack, Affect Crowd, Focused Emotion, a held emotion, Copper's shield,
+  the Action Dice and Wits storing costs).
+- ``bronze``: Bronze's sense and Copper's cloud.
 - ``hemalurgy``: spikes and Blessings.
 - ``rolls``: what all of it adds to one roll.
 """

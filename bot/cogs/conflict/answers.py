@@ -48,6 +48,9 @@ class Prompt:
     (docs/rulings.md §4.11)."""
     throw: bool = False
     """The attacker's dice, rolled at the table now the defence is set (docs/rulings.md §7.2)."""
+    deflect_with: tuple[int, ...] = ()
+    """Dice a Steel or Iron burner may deflect a metal attack with (docs/rulings.md §9.3)."""
+    deflect_metal: str = ""
 
     @property
     def key(self) -> str:

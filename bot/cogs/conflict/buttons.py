@@ -30,12 +30,14 @@ from bot.errors import BotError, NotAllowed, answers_errors
 from bot.render.buttons import (
     BEGIN,
     DEFEND,
+    DEFLECT,
     NARRATOR_VIEW,
     NEXT_ROUND,
     NUDGES,
     REACT_TRAITS,
     begin_button,
     defend_button,
+    deflect_select,
     narrator_view_button,
     next_round_button,
     nudge_button,
@@ -47,6 +49,7 @@ from bot.render.conflict_card import CardButtons
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import board_portraits, stored_board
 from rules.conflict import available_defence
+from rules.conflict.deflecting import deflect_offer
 
 MAX_DEFENCE = 10
 
@@ -91,6 +94,44 @@ def prompt_age(interaction: Interaction, attack: int) -> dict[int, float]:
     return {attack: (discord.utils.utcnow() - interaction.message.created_at).total_seconds()}
 
 
+class DeflectSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEFLECT):
+    """Deflecting a metal attack from the defence prompt's menu (docs/rulings.md §9.3): the very
+    move of ``/defend deflect:true``, with N dice; ``traits``: with that many reaction Traits
+    helping (§4.11)."""
+
+    def __init__(
+        self,
+        conflict: int,
+        attack: int,
+        traits: int = 0,
+        dice: tuple[int, ...] = (),
+        metal: str = "the metal",
+    ) -> None:
+        super().__init__(deflect_select(conflict, attack, dice, metal, traits))
+        self.conflict = conflict
+        self.attack = attack
+        self.traits = traits
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "DeflectSelect":
+        traits = int(match["traits"]) if match["traits"] else 0
+        return cls(int(match["conflict"]), int(match["attack"]), traits)
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        picked = self.item.values[0] if self.item.values else ""
+        options = DefenceOptions(
+            dice=int(picked) if picked.isdigit() else 0,
+            attack_id=self.attack,
+            traits=self.traits,
+            deflect=True,
+            waited=prompt_age(interaction, self.attack),
+            grace=interaction.client.conflicts.grace.seconds,
+        )
+        await run_click(interaction, options, title="Defence", conflict_id=self.conflict)
+
+
 class ReactTraitsSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=REACT_TRAITS,
@@ -125,6 +166,9 @@ class ReactTraitsSelect(
         view = discord.ui.View(timeout=None)
         for dice in (0, *range(2, held + 1)):
             view.add_item(DefendButton(self.conflict, self.attack, dice, count))
+        if (offer := deflect_offer(state, sheets, count)) is not None:  # docs/rulings.md §9.3
+            dice = tuple(range(2, offer[1] + 1))
+            view.add_item(DeflectSelect(self.conflict, self.attack, count, dice, offer[0].metal))
         traits = "1 Trait" if count == 1 else f"{count} Traits"
         await replies.send(
             interaction,
@@ -227,6 +271,7 @@ class NextRoundButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=N
 
 BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DefendButton,
+    DeflectSelect,
     ReactTraitsSelect,
     NudgeButton,
     NarratorViewButton,

@@ -24,11 +24,12 @@ from bot.cogs.conflict.answers import Reply
 from bot.cogs.conflict.questions import MAX_DEFENCE
 from bot.cogs.conflict.turns import turn_of
 from bot.errors import BotError
-from bot.render.buttons import act_button, defend_button, stopped
+from bot.render.buttons import act_button, defend_button, deflect_select, stopped
 from bot.render.common import plain
 from bot.render.conflict import FULL
 from rules.character import Character
 from rules.conflict import Awaiting, Conflict, available_defence
+from rules.conflict.deflecting import deflect_offer
 
 log = logging.getLogger(__name__)
 ANSWERED = "That question has been answered; the board shows who is up now."
@@ -47,6 +48,10 @@ def exact_choices(
         counts = (0, *range(2, min(MAX_DEFENCE, held) + 1))
         items += [defend_button(conflict_id, pending.id, dice) for dice in counts]
         text = f"holds {held} Defense Dice: defend with how many?"
+        if (found := deflect_offer(state, sheets)) is not None:  # its Steel or Iron (§9.3)
+            deflecting, most = found
+            items.append(deflect_select(conflict_id, pending.id, tuple(range(2, most + 1)), deflecting.metal))
+            text += f" Or deflect it with {deflecting.metal}."
     else:
         turn = turn_of(state, sheets, FULL)
         if turn is None or turn.step != "act" or turn.participant != who:

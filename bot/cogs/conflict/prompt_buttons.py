@@ -15,6 +15,7 @@ from bot.render.buttons import (
     declare_select,
     defeat_burden_select,
     defend_button,
+    deflect_select,
     hidden_dice_button,
     metal_button,
     narrator_view_button,
@@ -59,6 +60,8 @@ def prompt_items(prompt: Prompt) -> Items:
     conflict, attack = prompt.conflict_id, prompt.attack_id
     items: Items = turn_items(conflict, prompt.turn) if prompt.turn is not None else []
     items += [defend_button(conflict, attack, dice) for dice in prompt.defend_with]
+    if prompt.deflect_with:
+        items.append(deflect_select(conflict, attack, prompt.deflect_with, prompt.deflect_metal))
     if prompt.react_traits:
         items.append(react_traits_select(conflict, attack, prompt.react_traits))
     items += [throw_button(conflict, attack, mode) for mode in (("type", "bot") if prompt.throw else ())]

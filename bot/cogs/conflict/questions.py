@@ -22,8 +22,10 @@ from bot.workers.board_state import Shown, own_buttons
 from rules.character import Character
 from rules.conflict import Awaiting, Conflict, available_defence, beat_possible
 from rules.conflict.defend import needs_grant
+from rules.conflict.deflecting import deflect_offer
 from rules.conflict.events import BeatActionNamed, BurningChanged, ChargesMoved, Defeated, Event, Left
 from rules.errors import RulesError
+from rules.powers.pushes import PUSHERS
 from rules.words import count_of, verb
 from storage import MessageKind, NewMessage
 
@@ -45,17 +47,21 @@ def reaction_traits(conflict: Conflict, sheets: Sheets, target: int) -> tuple[st
     return tuple(dict.fromkeys(t for t in (*named, *traits.extras) if t))[:MAX_OPTIONS]
 
 
-def turn_changed(asked: Question, events: Sequence[Event]) -> bool:
+def turn_changed(asked: Question, events: Sequence[Event], answering: int | None = None) -> bool:
     """Whether this move changed what the turn still waiting offers, so it is asked again: its
     target fell (no pool for a fallen target), a Beat's extra action became a new one
     (docs/rulings.md §4.15: now a pool against the new target), or an Allomancer the prompt offers
-    metals to burnt, flared or drank (§9.2)."""
+    metals to burnt, flared or drank (§9.2); or, for a defence waiting, its defender (``answering``)
+    lit or put out Steel or Iron, which changes the deflection offered (§9.3)."""
     turn = asked.prompt.turn
     if turn is None:
-        return False
+        return bool(asked.prompt.defend_with) and any(
+            isinstance(e, BurningChanged) and e.participant == answering and e.metal in PUSHERS
+            for e in events
+        )
     if turn.beat and any(isinstance(e, BeatActionNamed) for e in events):
         return True
-    if turn.metals and any(
+    if turn.allomancer and any(
         isinstance(e, BurningChanged | ChargesMoved) and e.participant == turn.participant for e in events
     ):
         return True  # what it may burn, flare or drink changed: the prompt offers the new choices
@@ -79,6 +85,10 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
         traits = () if hidden_target else reaction_traits(conflict, sheets, pending.target)
         if traits:
             text += " A Trait that helps you react adds a die: pick it in the menu."
+        # A hidden target's Steel or Iron is the Narrator's: deflecting is then typed (§7.1, §9.3).
+        offer = None if hidden_target else deflect_offer(conflict, sheets)
+        if offer is not None:
+            text += f" Burning {offer[0].metal}, you may deflect it: pick the dice in the menu."
         prompt = Prompt(
             conflict_id,
             pending.id,
@@ -86,6 +96,8 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
             narrator_view=hidden_target,
             hidden=pending.target if hidden_target else 0,
             react_traits=traits,
+            deflect_with=tuple(range(2, offer[1] + 1)) if offer is not None else (),
+            deflect_metal=offer[0].metal if offer is not None else "",
         )
     elif pending.awaiting is Awaiting.ROLL:  # dice rolled at the table (docs/rulings.md §7.2)
         answerer = pending.attacker

@@ -241,7 +241,9 @@ class ConflictFlow:
         if applied.stored is None:
             return reply
         asked = question(applied.stored.id, conflict, sheets, view)
-        if asked is None or (asked_before(asked, applied.before) and not turn_changed(asked, applied.events)):
+        answering = conflict.pending.target if conflict.pending is not None else None
+        changed = turn_changed(asked, applied.events, answering) if asked is not None else False
+        if asked is None or (asked_before(asked, applied.before) and not changed):
             return reply
         return replace(
             reply,

@@ -22,7 +22,7 @@ from typing import Literal
 from bot.cogs.conflict.metal_offers import Offer, metal_offers
 from bot.render.common import plain
 from bot.render.visibility import Visibility
-from rules.character import Character, CharacterKind
+from rules.character import Character, CharacterKind, PowerType
 from rules.conflict import Conflict, Event, Participant, Step, declaration_order, waiting
 from rules.conflict.events import DamageDealt, Defeated
 from rules.conflict.specs import DEFENCE_ATTRIBUTE
@@ -64,6 +64,9 @@ class Turn:
     metals: tuple[Offer, ...] = ()
     """What an Allomancer may burn, flare or drink from the prompt; none for a hidden
     character, whose Powers are the Narrator's (docs/rulings.md §7.1, §9.2)."""
+    allomancer: bool = False
+    """A shown character with an Allomantic Power: a burn, flare or drink asks the prompt again,
+    even when it leaves nothing more to offer (its old buttons would be stale)."""
 
     @property
     def key(self) -> str:
@@ -105,7 +108,9 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibilit
     turn = _turn_of(conflict, sheets, view)
     if turn is None or not view.shows(turn.participant) or turn.participant not in sheets:
         return turn
-    return replace(turn, metals=metal_offers(sheets[turn.participant]))
+    sheet = sheets[turn.participant]
+    allomancer = any(p.type is PowerType.ALLOMANCY for p in sheet.powers)
+    return replace(turn, metals=metal_offers(sheet), allomancer=allomancer)
 
 
 def _turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibility) -> Turn | None:

@@ -12,6 +12,8 @@ from discord.ext import commands
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.powers.flow import apply, unchanged
+from bot.cogs.powers.sense import sense_allomancy
+from bot.cogs.powers.table_time import move_table_time
 from bot.errors import BotError
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.choices import EnumChoice, WordChoice
@@ -233,10 +235,20 @@ class PowerCommands(
         await apply(interaction, name, edit, lambda c: f"{c.name} {doing} {proper(metal)}.")
 
     @app_commands.command(name="time", description="Narrators: move time on; burning metals pay, stores fill")
-    @app_commands.describe(minutes="How long passes (1 minute to a week)", name="The character")
+    @app_commands.describe(
+        minutes="How long passes (1 minute to a week)",
+        name="The character",
+        everyone="For the whole table: the channel's Conflict's cast, else the Heroes at the table",
+    )
     async def time(
-        self, interaction: Interaction, minutes: Minutes, name: OwnCharacter | None = None
+        self,
+        interaction: Interaction,
+        minutes: Minutes,
+        name: OwnCharacter | None = None,
+        everyone: bool = False,
     ) -> None:
+        if everyone:
+            return await move_table_time(interaction, minutes, named=name is not None)
         await apply(
             interaction,
             name,
@@ -244,6 +256,11 @@ class PowerCommands(
             lambda c: f"{minutes} minutes pass for {c.name}.",
             narrator="move time on",
         )
+
+    @app_commands.command(name="sense", description="Bronze: feel who burns what in the scene (privately)")
+    @app_commands.describe(name="The Seeker (default: your active character)")
+    async def sense(self, interaction: Interaction, name: OwnCharacter | None = None) -> None:
+        await sense_allomancy(interaction, name)
 
     @app_commands.command(name="reserve", description="Narrators: set a metal's reserve outright (counts it)")
     @app_commands.describe(metal="The metal", charges="Charges held", name="The character")

@@ -1,0 +1,118 @@
+"""Emotional Allomancy and Feruchemical storing as a Conflict figures them (docs/rulings.md
+§9.3, §9.4, §9.7): what the Conflict's pools, its declaring order and its defences ask of a
+sheet. Pure functions over one sheet (and the target's size), so ``rules.conflict`` calls them
+without knowing the metals.
+
+- Flared Zinc or Brass is a mental attack, the metal against Spirit, on Willpower; a group
+  larger than the rating is reached only with Affect Crowd, at 2 dice fewer (up to 20 × the
+  rating); Focused Emotion adds 1 when its emotion is the one the action names.
+- An emotion held (a soothing or rioting that succeeded) adds its dice to the burner's Charm
+  and Influence actions, as on ``/roll``.
+- Storing Steel costs its rate in Action Dice; storing Zinc or Bronze its rate in the Wits one
+  declares by.
+"""
+
+import re
+
+from rules.character import Attribute, Character, PowerType, Resilience, Standing
+from rules.character.stats import find_stat
+from rules.character.stunts import BY_KEY, catalogued, working
+from rules.errors import RulesError
+from rules.naming import name_key
+from rules.powers.feruchemy import storing_action_dice, storing_declare_wits
+from rules.powers.metal_effects import (
+    CROWD_DICE,
+    CROWD_PER_RATING,
+    EMOTION_METALS,
+    emotional_shield,
+    hold_dice,
+    lit_rating,
+)
+
+Part = tuple[str, int]
+
+EMOTIONAL_DEFENCE = Standing.SPIRIT
+EMOTIONAL_RESILIENCE = Resilience.WILLPOWER
+"""A flared soothing or rioting is resisted with Spirit and harms Willpower (§9.3)."""
+
+
+def emotional_metal(character: Character, stat: str) -> str | None:
+    """Zinc or Brass when ``stat`` is the character's own Allomantic Zinc or Brass."""
+    power = find_stat(character, stat).power
+    if power is None or power.type is not PowerType.ALLOMANCY or power.name not in EMOTION_METALS:
+        return None
+    return power.name
+
+
+def flared_emotion(character: Character, stat: str) -> str | None:
+    """Zinc or Brass when ``stat`` is the character's Allomantic Zinc or Brass and it is flared:
+    the roll is then a mental attack (§9.3); None for any other roll."""
+    metal = emotional_metal(character, stat)
+    return metal if metal is not None and metal in character.allomancy.flared else None
+
+
+def shield_parts(target: Character, metal: str) -> list[Part]:
+    """What a target's Copper takes off emotional Allomancy aimed at them; Brass cannot touch a
+    kandra blessed with Stability (§9.3, §9.6)."""
+    copper = emotional_shield(target, metal)
+    return [("Copper cloud", -copper)] if copper else []
+
+
+def emotion_attack_parts(character: Character, metal: str, label: str, target_size: int) -> list[Part]:
+    """What a flared soothing or rioting adds to its dice: Focused Emotion's +1 when the action's
+    description names its emotion (*we chose*), and Affect Crowd's −2 against a group larger
+    than the rating; a group past the reach is refused (§9.3, §9.7)."""
+    parts: list[Part] = []
+    words = name_key(label)
+    if any(detail and name_key(detail) in words for detail in _focused_emotions(character, metal)):
+        parts.append(("Focused Emotion", 1))
+    rating = lit_rating(character, metal)
+    if target_size > rating:
+        if not working(character, "Affect Crowd"):
+            raise RulesError(
+                f"{character.name}'s {metal} reaches {rating} people at most; a group of "
+                f"{target_size} needs the Affect Crowd Stunt."
+            )
+        if target_size > CROWD_PER_RATING * rating:
+            raise RulesError(
+                f"Even with Affect Crowd, {character.name}'s {metal} reaches "
+                f"{CROWD_PER_RATING * rating} people at most; the group is {target_size}."
+            )
+        parts.append(("Affect Crowd", CROWD_DICE))
+    return parts
+
+
+def _focused_emotions(character: Character, metal: str) -> list[str]:
+    """The emotions the sheet's Focused Emotion Stunts on ``metal`` name ("Focused Emotion:
+    fear", "Focused Emotion (grief)")."""
+    stunt = BY_KEY[name_key("Focused Emotion")]
+    found: list[str] = []
+    for power in character.powers:
+        if power.type is not PowerType.ALLOMANCY or power.name != metal:
+            continue
+        for text in power.stunts:
+            if catalogued(text) == stunt:
+                found.append(
+                    re.split(r"[:(]", text, maxsplit=1)[-1].strip(" )") if re.search(r"[:(]", text) else ""
+                )
+    return found
+
+
+def action_parts(character: Character, stat: str) -> list[Part]:
+    """What Powers add to a Conflict action's dice on ``stat`` beyond its rating: an emotion
+    held on Charm and Influence (§9.3), and the Action Dice storing Steel costs (§9.4)."""
+    ref = find_stat(character, stat)
+    parts: list[Part] = []
+    if ref.attribute is Attribute.CHARM or ref.standing is Standing.INFLUENCE:
+        held = hold_dice(character, ref.label)
+        if held is not None:
+            parts.append(held)
+    if stored := storing_action_dice(character):
+        parts.append(("Storing Steel", -stored))
+    return parts
+
+
+def declaring_wits(character: Character) -> int:
+    """The Wits a character declares by: storing Zinc or Bronze lowers it by the rate (§9.4),
+    never below 0."""
+    return max(0, character.attributes.wits - storing_declare_wits(character))
