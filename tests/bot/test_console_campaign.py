@@ -73,8 +73,8 @@ def test_the_console_reveals_a_secret_from_the_narrators_list(tmp_path: Path) ->
     assert "Reveal **The hideout** (Story Secret) to whom?" in run.stdout
     assert "Vin: **The hideout**. Press Read it for its words." in run.stdout
     assert "That Secret was not told to you" in run.stdout
-    narrator, elend = run.stdout.split("> !as player2")
-    elend, vin = elend.split("> !as player1")
+    before, _, vin = run.stdout.rpartition("> !as player1")
+    narrator, _, elend = before.rpartition("> !as player2")
     assert words not in narrator.split("> /secret list")[1]  # never on the panel or the card
     assert words not in elend and words in vin  # read by Vin's player alone
     assert "Traceback" not in run.stderr
