@@ -87,6 +87,8 @@ def whom_step(
     lines = [f"Reveal **{plain(stored.title)}** ({stored.secret.kind.label}) to whom?"]
     if len(untold) > room:
         lines.append(f"-# The menu holds {room} Heroes; `/secret reveal hero:` names any other.")
+    if not any(o.value == str(chosen) for o in options):
+        chosen = int(options[0].value)  # a Hero past the menu's room: the first one offered
     for option in options:
         option.default = option.value == str(chosen)
     view = discord.ui.View(timeout=None)

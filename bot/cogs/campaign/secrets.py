@@ -204,7 +204,9 @@ class SecretCommands(
         told = await storage.secrets.told(guild_id)
         view = pick_menu(found, told)
         if view is not None:
-            lines.append("-# Reveal one from the menu, or with `/secret reveal`.")
+            lines.append(
+                "-# Reveal one from the menu (the first 25 not told to the table), or with `/secret reveal`."
+            )
         await replies.send(interaction, "\n".join(lines), ephemeral=True, view=view)
 
     @app_commands.command(name="reveal", description="Narrator: reveal a Secret to one Hero, or to the table")

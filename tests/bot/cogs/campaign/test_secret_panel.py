@@ -24,7 +24,7 @@ def current(env: BotEnv, message: JSON | None) -> JSON:
 
 
 def component(message: JSON, custom_id_start: str) -> JSON:
-    found = [
+    found: list[JSON] = [
         c
         for row in message.get("components") or []
         for c in row.get("components") or []
@@ -112,8 +112,8 @@ async def test_a_secret_revealed_to_one_hero_from_the_list_after_a_restart(bot_e
     ended = await env.slash("/session end")
     recap = card_text(ended.messages[0])
     assert recap.count("Vin learns a Secret: The hideout.") == 1 and WORDS not in recap
-    never_shown_to(env, "player2", WORDS, OTHER)
-    never_shown_to(env, "player1", OTHER)
+    never_shown_to(env, "player2", WORDS, OTHER, "The Well")  # nor an untold Secret's title
+    never_shown_to(env, "player1", OTHER, "The Well")
 
 
 async def test_the_same_reveal_as_the_command_and_stale_choices_refused(bot_env: BotEnv) -> None:
