@@ -23,7 +23,7 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.campaign.secret_panel import PANEL_ITEMS, pick_menu
-from bot.cogs.campaign.secret_reveal import reveal_secret, secret_text
+from bot.cogs.campaign.secret_reveal import READ_ID, reveal_secret, secret_text
 from bot.errors import BotError, answer_error
 from bot.inputs.characters import AnyCharacter
 from bot.inputs.choices import EnumChoice
@@ -229,7 +229,7 @@ class ReadSecret(discord.ui.DynamicItem[discord.ui.Button[Any]], template=READ):
     """The reveal card's button: the words, privately, to whoever may read them."""
 
     def __init__(self, secret: int) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"mab:secret:{secret}"))
+        super().__init__(discord.ui.Button(custom_id=READ_ID.format(secret=secret)))
         self.secret = secret
 
     @classmethod
