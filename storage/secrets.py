@@ -155,6 +155,33 @@ class SecretRepository:
             revealed_at=at,
         )
 
+    async def hold(self, guild_id: int, secret_id: int) -> None:
+        """Inside a transaction, before reading whom a Secret was told: the Secret is still kept
+        (:class:`NotFoundError` when deleted since), and a reveal of it at the same moment waits
+        here until this one is committed (PostgreSQL's row lock; SQLite's writer is one), so
+        that of two clicks of one Reveal button only one tells it (docs/rulings.md §10.3)."""
+        async with self._session.writing() as conn:
+            count = await execute(
+                conn,
+                "UPDATE secrets SET document = document WHERE guild_id = ? AND id = ?",
+                (guild_id, secret_id),
+            )
+        if count != 1:
+            raise NotFoundError(MISSING)
+
+    async def told(self, guild_id: int) -> dict[int, frozenset[int | None]]:
+        """Whom each Secret of the server was told, by its id: Heroes' ids, None for the table
+        (Secrets never revealed are left out). One query, for the Narrator's list."""
+        rows = await fetch_all(
+            self._session.reader,
+            "SELECT secret_id, character_id FROM secret_reveals WHERE guild_id = ?",
+            (guild_id,),
+        )
+        found: dict[int, set[int | None]] = {}
+        for row in rows:
+            found.setdefault(row["secret_id"], set()).add(row["character_id"])
+        return {secret_id: frozenset(whom) for secret_id, whom in found.items()}
+
     async def reveals(self, guild_id: int, secret_id: int) -> list[Reveal]:
         rows = await fetch_all(
             self._session.reader,

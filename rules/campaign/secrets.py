@@ -6,6 +6,7 @@ sheet of each Hero told it ("Secrets known"), which anyone may read. The words a
 the Narrators and by the players whose Heroes know it (or everyone, once told to the table).
 """
 
+from collections.abc import Collection
 from enum import StrEnum
 from typing import Self
 
@@ -94,3 +95,12 @@ def unlock_line(secret: Secret) -> str:
     """What a rules Secret opens, in words ("Unlocks Duralumin (Allomancy)"); empty for none."""
     unlock = secret.unlock
     return f"Unlocks {unlock[1]} ({unlock[0].label})" if unlock is not None else ""
+
+
+def already_told(told: Collection[int | None], hero_id: int | None) -> bool:
+    """Whether a Secret told to ``told`` (Heroes' ids; None: the table) was told to ``hero_id``
+    (None: the table) already. A Secret is told to each once (docs/rulings.md §10.3): telling it
+    again, by the command typed twice or a second click of the Narrator's Reveal button, would
+    add a second card, journal entry and award offer for nothing new. A Hero not told it may
+    still be told after the table was, so that it goes on their sheet's Secrets known."""
+    return hero_id in told

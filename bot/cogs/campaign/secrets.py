@@ -7,7 +7,8 @@ reveal posts a card in the channel naming the Secret's title and whom it was tol
 **Read it** button: the words go privately to whoever may read them (a Narrator, the player of
 a Hero told it, anyone once told to the table), and to nobody else. Told to a Hero, the title
 joins the sheet's Secrets known, saved with the reveal and its journal entry in one
-transaction; the Narrator is offered an award.
+transaction; the Narrator is offered an award. ``/secret reveal`` and the Reveal button of the
+Narrator's ``/secret list`` (``secret_panel``) go through one flow (``secret_reveal``).
 """
 
 import re
@@ -21,16 +22,15 @@ from discord.ext import commands
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
+from bot.cogs.campaign.secret_panel import PANEL_ITEMS, pick_menu
+from bot.cogs.campaign.secret_reveal import READ_ID, reveal_secret, secret_text
 from bot.errors import BotError, answer_error
 from bot.inputs.characters import AnyCharacter
 from bot.inputs.choices import EnumChoice
-from bot.reach import origin_of
 from bot.render.common import plain
 from bot.served import guild_id_of
-from rules.campaign.secrets import SecretKind, make_secret, unlock_line
-from rules.character import CharacterKind
+from rules.campaign.secrets import SecretKind, make_secret
 from rules.character.story import Story, forget, learn
-from rules.journal import TEXT_MAX, EntryKind, JournalEntry
 from storage import Repositories
 from storage.errors import AlreadyExistsError, NotFoundError
 from storage.secrets import StoredSecret
@@ -81,19 +81,6 @@ async def retell(tx: Repositories, stored: StoredSecret, change: Callable[[Story
             await tx.characters.update(stored.guild_id, hero, after)
 
 
-def read_button(secret_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label="Read it", custom_id=f"mab:secret:{secret_id}"))
-    view.stop()
-    return view
-
-
-def secret_text(stored: StoredSecret) -> str:
-    unlock = unlock_line(stored.secret)
-    extra = f"\n-# {unlock}" if unlock else ""
-    return f"**{plain(stored.title)}** ({stored.secret.kind.label})\n{plain(stored.secret.text)}{extra}"
-
-
 @app_commands.guild_only()
 class SecretCommands(
     commands.GroupCog,
@@ -105,10 +92,10 @@ class SecretCommands(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ReadSecret)
+        self.bot.add_dynamic_items(ReadSecret, *PANEL_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ReadSecret)
+        self.bot.remove_dynamic_items(ReadSecret, *PANEL_ITEMS)
 
     @app_commands.command(name="add", description="Narrator: keep a new Secret (a story one or a rules one)")
     @app_commands.describe(
@@ -211,56 +198,23 @@ class SecretCommands(
                 else "No Secret kept yet: `/secret add`."
             )
         lines = [f"• **{plain(s.title)}** ({s.secret.kind.label})" for s in found[:40]]
-        await replies.send(interaction, "\n".join(lines), ephemeral=True)
+        if not who.narrator:
+            await replies.send(interaction, "\n".join(lines), ephemeral=True)
+            return
+        told = await storage.secrets.told(guild_id)
+        view = pick_menu(found, told)
+        if view is not None:
+            lines.append(
+                "-# Reveal one from the menu (the first 25 not told to the table), or with `/secret reveal`."
+            )
+        await replies.send(interaction, "\n".join(lines), ephemeral=True, view=view)
 
     @app_commands.command(name="reveal", description="Narrator: reveal a Secret to one Hero, or to the table")
     @app_commands.describe(title="The Secret", hero="The Hero told it (default: the whole table)")
     @app_commands.autocomplete(title=secret_titles)
     async def reveal(self, interaction: Interaction, title: Title, hero: AnyCharacter | None = None) -> None:
         (await caller(interaction)).require_narrator("reveal a Secret")
-        stored = await find_secret(interaction, title)
-        guild_id, now = guild_id_of(interaction), utc_now()
-        channel = interaction.channel_id or 0
-        if hero is not None and hero.character.kind is not CharacterKind.HERO:
-            raise BotError("A Secret is revealed to a Hero, or to the table.")
-        line = (
-            f"{hero.name} learns a Secret: {stored.title}."
-            if hero is not None
-            else f"The table learns a Secret: {stored.title}."
-        )[:TEXT_MAX]
-        async with self.bot.storage.transaction() as tx:
-            await tx.handled.claim(interaction.id)
-            await tx.secrets.reveal(
-                guild_id, stored.id, hero.id if hero else None, channel, interaction.user.id, now
-            )
-            if hero is not None:
-                after = hero.character.model_copy(update={"story": learn(hero.character.story, stored.title)})
-                await tx.characters.update(guild_id, hero, after)
-            entry = JournalEntry(
-                at=now,
-                kind=EntryKind.SECRET,
-                text=line,
-                public=line,
-                character_id=hero.id if hero else None,
-                hero=hero.name if hero else "",
-                character_kind=CharacterKind.HERO if hero else None,
-            )
-            await tx.journal.add(guild_id, origin_of(interaction), [entry])
-        whom = (
-            f"<@{hero.character.owner_id}>, {plain(hero.name)}"
-            if hero is not None
-            else "everyone at the table"
-        )
-        await replies.send(
-            interaction,
-            f"🔒 A Secret revealed to {whom}: **{plain(stored.title)}**. Press Read it for its words.",
-            view=read_button(stored.id),
-        )
-        await replies.send(
-            interaction,
-            "A revealed Secret can earn Advancements: `/advancement award`, or tonight's awards.",
-            ephemeral=True,
-        )
+        await reveal_secret(interaction, await find_secret(interaction, title), hero)
 
 
 async def read(interaction: Interaction, secret_id: int) -> None:
@@ -275,7 +229,7 @@ class ReadSecret(discord.ui.DynamicItem[discord.ui.Button[Any]], template=READ):
     """The reveal card's button: the words, privately, to whoever may read them."""
 
     def __init__(self, secret: int) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"mab:secret:{secret}"))
+        super().__init__(discord.ui.Button(custom_id=READ_ID.format(secret=secret)))
         self.secret = secret
 
     @classmethod

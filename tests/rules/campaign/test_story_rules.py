@@ -4,7 +4,7 @@
 import pytest
 
 from rules.campaign.opposition_templates import as_template, from_template
-from rules.campaign.secrets import SecretKind, make_secret, unlock_line
+from rules.campaign.secrets import SecretKind, already_told, make_secret, unlock_line
 from rules.campaign.subplots import engaged_dice, set_stage, stage_line, true_destiny, with_subplot
 from rules.character import Attribute, CharacterKind, PowerType, make_character
 from rules.character.story import Stage, Subplot, learn, next_stage
@@ -98,6 +98,23 @@ def test_a_secret_is_refused_in_plain_words(
 ) -> None:
     with pytest.raises(RulesError, match=refusal):
         make_secret(title, "Its words", SecretKind.STORY, metal, power)
+
+
+@pytest.mark.parametrize(
+    ("told", "whom", "again"),
+    [
+        (set(), None, False),
+        (set(), 1, False),
+        ({1}, 1, True),
+        ({1}, 2, False),
+        ({1}, None, False),
+        ({None}, None, True),
+        ({None}, 1, False),  # told to the table, a Hero may still be told it (for their sheet)
+        ({None, 1}, 1, True),
+    ],
+)
+def test_a_secret_is_told_to_each_once(told: set[int | None], whom: int | None, again: bool) -> None:
+    assert already_told(told, whom) is again
 
 
 def test_a_template_keeps_the_villain_as_written_not_as_the_night_left_it() -> None:
