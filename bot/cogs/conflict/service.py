@@ -57,7 +57,7 @@ from bot.secrecy import visibility_of
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.conflicts import ConflictWorkers
 from bot.workers.outbox import close_row
-from rules.conflict import Command, ConflictType
+from rules.conflict import Command, ConflictType, new_conflict
 from rules.conflict.events import ConflictEnded, Joined
 from rules.errors import RulesError
 from storage import MessageKind, NewMessage
@@ -165,15 +165,8 @@ class ConflictFlow:
         guild_id, channel_id = guild_id_of(interaction), thread_id or channel_id_of(interaction)
         answered = None if thread_id else interaction.id
         async with self.storage.transaction() as tx:
-            begun = await create_conflict(
-                tx,
-                guild_id,
-                channel_id,
-                conflict_type,
-                stakes,
-                said=origin_of(interaction),
-                auto_rounds=auto_rounds,
-            )
+            opened = new_conflict(channel_id, conflict_type, stakes, auto_rounds=auto_rounds)
+            begun = await create_conflict(tx, guild_id, opened, said=origin_of(interaction))
             reply = await self.compose(guild_id, channel_id, begun, title="A Conflict begins")
             rows = await tx.outbox.add(guild_id, channel_id, begun.conflict_id, outcome_rows(reply, answered))
         return self.saved(reply, begun.model_copy(update={"messages": rows}))

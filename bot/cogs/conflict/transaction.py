@@ -299,7 +299,8 @@ async def start_conflict(
     of its own, with ``messages`` queued beside it (tests and benchmarks; the bot's ``/conflict
     start`` composes its message inside the transaction, ``ConflictFlow.start``)."""
     async with storage.transaction() as tx:
-        applied = await create_conflict(tx, guild_id, channel_id, conflict_type, stakes, joins, begin=begin)
+        opened = new_conflict(channel_id, conflict_type, stakes)
+        applied = await create_conflict(tx, guild_id, opened, joins, begin=begin)
         if not messages:
             return applied
         rows = await tx.outbox.add(guild_id, channel_id, applied.conflict_id, messages)
@@ -309,23 +310,21 @@ async def start_conflict(
 async def create_conflict(
     tx: Repositories,
     guild_id: int,
-    channel_id: int,
-    conflict_type: ConflictType | str,
-    stakes: str,
+    opened: Conflict,
     joins: Sequence[Join] = (),
     *,
     begin: bool = False,
     said: Origin | None = None,
-    auto_rounds: bool = False,
 ) -> Applied:
-    """Inside ``tx``: a new Conflict with its first participants joined and its journal entries;
-    with ``begin``, round 1 is opened too (else it gathers its cast until the Narrator's
-    ``Begin``); ``auto_rounds``: its rounds roll on by themselves (docs/rulings.md §4.17).
+    """Inside ``tx``: the new Conflict ``opened`` (``rules.conflict.new_conflict``: its channel,
+    kind, stakes and whether its rounds roll on, docs/rulings.md §4.17) with its first
+    participants joined and its journal entries; with ``begin``, round 1 is opened too (else it
+    gathers its cast until the Narrator's ``Begin``).
 
-    Raises :class:`~storage.errors.AlreadyExistsError` if one is running, and RulesError for
-    bad stakes or a participant who cannot join (then nothing is created).
+    Raises :class:`~storage.errors.AlreadyExistsError` if one is running, and RulesError for a
+    participant who cannot join (then nothing is created).
     """
-    state = new_conflict(channel_id, conflict_type, stakes, auto_rounds=auto_rounds)
+    state, channel_id = opened, opened.channel_id
     loaded = await tx.characters.get_many(guild_id, [join.character_id for join in joins])
     sheets = {cid: s.character for cid, s in loaded.items()}
     events: list[Event] = []

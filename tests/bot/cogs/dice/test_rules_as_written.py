@@ -32,9 +32,9 @@ def labels(record: InteractionRecord) -> list[str]:
 def narrator_figures(record: InteractionRecord) -> str:
     """The full figures a Narrator's move sends them privately: the public reply shows the
     Narrator's Villains by name and plain state only (docs/rulings.md §7.1)."""
-    private = [m for m in record.followups if m["flags"] & 64]
+    private = [m for m in record.followups if m["flags"] & 64 and m.get("embeds")]
     assert private, "no private figures for the Narrator"
-    return str(private[-1]["embeds"][0]["description"])
+    return str(private[0]["embeds"][0]["description"])
 
 
 def field(record: InteractionRecord, name: str) -> str:
