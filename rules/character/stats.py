@@ -45,6 +45,7 @@ from rules.character.power_stats import (
     wits_parts,
 )
 from rules.errors import RulesError
+from rules.memo import IdentityMemo
 from rules.naming import did_you_mean, name_key
 
 DEFEAT_DICE = -2
@@ -104,6 +105,17 @@ def resilience_max(character: Character, resilience: Resilience | str, burning_p
     Gold and Savants shift the rest (``power_stats``, §9); never past ``DAMAGE_MAX``.
     """
     resilience = parse_resilience(resilience)
+    return _MAXIMA.get(
+        character, (resilience, burning_pewter), lambda: _maximum(character, resilience, burning_pewter)
+    )
+
+
+_MAXIMA: IdentityMemo[Character, int] = IdentityMemo(1024)
+"""Each sheet's maxima, worked out once: one move reads them for its engine, its reply, its
+journal and its board, and the next move mostly reads the same sheets (``rules.memo``)."""
+
+
+def _maximum(character: Character, resilience: Resilience, burning_pewter: Burning) -> int:
     burning = burning_now(character, burning_pewter)
     if resilience is Resilience.HEALTH:
         top = effective_physique(character, burning_pewter) + character.standings.resources

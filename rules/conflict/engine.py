@@ -42,10 +42,11 @@ from rules.conflict.events import Event, ResolveStarted
 from rules.conflict.figure import grant_pool
 from rules.conflict.order import declaration_order, next_declarer, resolve_order, waiting
 from rules.conflict.specs import ConflictType
-from rules.conflict.state import STAKES_MAX, Awaiting, Conflict, EndReason, Phase
+from rules.conflict.state import MAX_LOG, STAKES_MAX, Awaiting, Conflict, EndReason, LogEntry, Phase
 from rules.conflict.upgrade import upgrade_v1
 from rules.conflict.work import Work, check_count, clean_text
 from rules.errors import RulesError
+from rules.memo import IdentityMemo
 from rules.naming import name_key
 
 MAX_DOCUMENT_CHARS = 512 * 1024
@@ -167,8 +168,29 @@ def available_defence(
     return participant.pile
 
 
+_ENTRY_TEXT: IdentityMemo[LogEntry, str] = IdentityMemo(4 * MAX_LOG)
+"""Each log entry's JSON, written once: a long fight's log is most of its document, and every
+state after shares the entries already logged (``rules.memo``)."""
+_LOG_TEXT: IdentityMemo[tuple[LogEntry, ...], str] = IdentityMemo(64)
+"""A whole log's JSON: most moves log nothing, and their state keeps the log it was given."""
+_LOG_DROPPED = ',"log_dropped":'
+"""Where the log goes back into the document: the key after it. A quote inside a JSON string is
+escaped, so this text is only ever the key itself."""
+
+
 def dump_conflict(conflict: Conflict) -> str:
-    return conflict.model_dump_json()
+    """The stored document, ``conflict.model_dump_json()`` exactly, with each log entry's JSON
+    remembered from the move that logged it."""
+    if not conflict.log:
+        return conflict.model_dump_json()
+    rest = conflict.model_dump_json(exclude={"log"})
+    log = _LOG_TEXT.get(conflict.log, None, lambda: _log_text(conflict.log))
+    at = rest.rindex(_LOG_DROPPED)
+    return f'{rest[:at]},"log":{log}{rest[at:]}'
+
+
+def _log_text(log: tuple[LogEntry, ...]) -> str:
+    return "[" + ",".join(_ENTRY_TEXT.get(entry, None, entry.model_dump_json) for entry in log) + "]"
 
 
 UNREADABLE = "The stored Conflict could not be read; end it and start a new one."
