@@ -199,11 +199,16 @@ def _forms(character: Character) -> list[tuple[int, str]]:
 
 
 def _ref(rating: Rating) -> StatRef:
-    if isinstance(rating, Attribute):
-        return StatRef(kind=StatKind.ATTRIBUTE, label=rating.label, attribute=rating)
-    if isinstance(rating, Standing):
-        return StatRef(kind=StatKind.STANDING, label=rating.label, standing=rating)
+    if isinstance(rating, Attribute | Standing):
+        return _STAT_REFS[rating]
     return StatRef(kind=StatKind.POWER, label=rating.label, power=rating)
+
+
+_STAT_REFS: dict[Attribute | Standing, StatRef] = {
+    **{a: StatRef(kind=StatKind.ATTRIBUTE, label=a.label, attribute=a) for a in Attribute},
+    **{s: StatRef(kind=StatKind.STANDING, label=s.label, standing=s) for s in Standing},
+}
+"""The six stats' references, made once (frozen, so every sheet shares them)."""
 
 
 def find_stat(character: Character, name: str) -> StatRef:

@@ -140,7 +140,10 @@ def apply(
     """
     work = Work.start(sheets, rng)
     conflict = _settle(_dispatch(state, work, command), work)
-    return Transition(state=conflict, events=tuple(work.events), changed_sheets=dict(work.changed))
+    # Built from the handlers' own models: validating would only check every sheet again.
+    return Transition.model_construct(
+        state=conflict, events=tuple(work.events), changed_sheets=dict(work.changed)
+    )
 
 
 def needed_sheets(state: Conflict, command: Command) -> set[int]:
