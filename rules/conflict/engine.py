@@ -12,6 +12,7 @@ resolve phase, and a side with every member defeated ends the Conflict.
 
 import json
 import random
+from collections import deque
 from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -193,7 +194,24 @@ def dump_conflict(conflict: Conflict) -> str:
 
 
 def _log_text(log: tuple[LogEntry, ...]) -> str:
-    return "[" + ",".join(_ENTRY_TEXT.get(entry, None, entry.model_dump_json) for entry in log) + "]"
+    """A log's JSON: a log written before with one entry more (``Conflict.with_log``) adds that
+    entry's text to the one already written, else each entry's is put together."""
+    for before, text in _WRITTEN:
+        if len(log) == len(before) + 1 and all(a is b for a, b in zip(before, log, strict=False)):
+            written = f"{text[:-1]}{',' if before else ''}{_entry_text(log[-1])}]"
+            break
+    else:
+        written = "[" + ",".join(_entry_text(entry) for entry in log) + "]"
+    _WRITTEN.append((log, written))
+    return written
+
+
+def _entry_text(entry: LogEntry) -> str:
+    return _ENTRY_TEXT.get(entry, None, entry.model_dump_json)
+
+
+_WRITTEN: deque[tuple[tuple[LogEntry, ...], str]] = deque(maxlen=8)
+"""The last logs written, to find the one a new log grew from."""
 
 
 UNREADABLE = "The stored Conflict could not be read; end it and start a new one."

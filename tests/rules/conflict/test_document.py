@@ -50,3 +50,9 @@ def test_a_log_grown_by_one_entry_is_written_with_it() -> None:
     grown = first.with_log(_entry(2, name="Kelsier"))
     assert dump_conflict(grown) == grown.model_dump_json()
     assert dump_conflict(first) == first.model_dump_json()
+
+
+def test_a_log_one_longer_but_not_grown_from_a_written_one_is_written_whole() -> None:
+    dump_conflict(_conflict("The bridge", (_entry(1),)))
+    other = _conflict("The bridge", (_entry(9, name="Marsh"), _entry(2)))
+    assert dump_conflict(other) == other.model_dump_json()
