@@ -104,15 +104,18 @@ def resilience_max(character: Character, resilience: Resilience | str, burning_p
     docs/rulings.md §5. Pewter raises Health through Physique while it burns; spikes, Blessings,
     Gold and Savants shift the rest (``power_stats``, §9); never past ``DAMAGE_MAX``.
     """
-    resilience = parse_resilience(resilience)
-    return _MAXIMA.get(
-        character, (resilience, burning_pewter), lambda: _maximum(character, resilience, burning_pewter)
-    )
+    return _top(character, parse_resilience(resilience), burning_pewter)
 
 
 _MAXIMA: IdentityMemo[Character, int] = IdentityMemo(1024)
 """Each sheet's maxima, worked out once: one move reads them for its engine, its reply, its
 journal and its board, and the next move mostly reads the same sheets (``rules.memo``)."""
+
+
+def _top(character: Character, resilience: Resilience, burning_pewter: Burning) -> int:
+    return _MAXIMA.get(
+        character, (resilience, burning_pewter), lambda: _maximum(character, resilience, burning_pewter)
+    )
 
 
 def _maximum(character: Character, resilience: Resilience, burning_pewter: Burning) -> int:
@@ -136,7 +139,7 @@ def resilience_current(
     boost fades. Extras track members, not Resiliences: theirs read as full while any stand.
     """
     resilience = parse_resilience(resilience)
-    top = resilience_max(character, resilience, burning_pewter)
+    top = _top(character, resilience, burning_pewter)
     if character.is_extra:
         return top if character.members_left else 0
     return max(0, top - character.damage.get(resilience))
