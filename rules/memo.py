@@ -10,7 +10,8 @@ Frozen pydantic models hash by their fields (slow, and equal copies would share 
 cannot keep an answer on themselves (``model_copy(update=...)`` would carry it to a changed
 copy), so the memo holds each object with its answer: an id is never reused while it is held.
 The memo keeps two generations of at most ``size`` objects each; when the young one fills, the
-old one is dropped, so what is still read stays and the rest is let go.
+old one is dropped, so what is still read stays and the rest is let go. Every pair kept holds
+its object, so even threads racing (the web view's) can lose an answer, never get a wrong one.
 """
 
 from collections.abc import Callable, Hashable

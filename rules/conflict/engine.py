@@ -196,7 +196,7 @@ def dump_conflict(conflict: Conflict) -> str:
 def _log_text(log: tuple[LogEntry, ...]) -> str:
     """A log's JSON: a log written before with one entry more (``Conflict.with_log``) adds that
     entry's text to the one already written, else each entry's is put together."""
-    for before, text in _WRITTEN:
+    for before, text in tuple(_WRITTEN):  # a copy: safe to read beside another thread
         if len(log) == len(before) + 1 and all(a is b for a, b in zip(before, log, strict=False)):
             written = f"{text[:-1]}{',' if before else ''}{_entry_text(log[-1])}]"
             break
