@@ -27,8 +27,8 @@ def clip(text: str, limit: int) -> str:
 
 
 def units(text: str) -> int:
-    """Length in UTF-16 code units."""
-    return len(text.encode("utf-16-le")) // 2
+    """Length in UTF-16 code units (one per character of ASCII text, the usual case)."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 def fit(text: str, limit: int) -> str:

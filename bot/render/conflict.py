@@ -72,10 +72,10 @@ def tail(lines: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> str:
     """The last lines that fit ``limit``, saying how many earlier ones were cut."""
     kept: list[str] = []
     used = 0
+    note = units(f"… {len(lines)} earlier lines not shown\n")
     for line in reversed(lines):
         line = fit(line, limit // 2)
         size = units(line) + (1 if kept else 0)
-        note = units(f"… {len(lines)} earlier lines not shown\n")
         if used + size + (note if len(kept) + 1 < len(lines) else 0) > limit:
             break
         kept.append(line)

@@ -40,7 +40,9 @@ MAX_ATTACK_DAMAGE = 99
 class DamageResult(BaseModel):
     """What one attack did: the new sheet and everything the bot should announce.
 
-    ``before``/``after`` are the Resilience's remaining value (members left, for Extras).
+    ``before``/``after`` are the Resilience's remaining value (members left, for Extras). Built
+    only here, from a checked sheet and figures worked out from it, so without validating: a
+    sheet in a field is checked again whenever a model holding it is validated.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -106,7 +108,7 @@ def _damage_extras(character: Character, resilience: Resilience, amount: int) ->
     lost = min(amount, before)
     after = before - lost
     defeated = before > 0 and after == 0
-    return DamageResult(
+    return DamageResult.model_construct(
         character=character.model_copy(update={"members_down": character.members_down + lost}),
         resilience=resilience,
         amount=amount,
@@ -157,7 +159,7 @@ def apply_damage(
     if condition is not None and chosen is not None:
         wanted.append((condition.label, chosen))
     changed, added, skipped = _add_burdens(changed, wanted)
-    return DamageResult(
+    return DamageResult.model_construct(
         character=changed,
         resilience=resilience,
         amount=amount,

@@ -45,6 +45,7 @@ from rules.character.power_stats import (
     wits_parts,
 )
 from rules.errors import RulesError
+from rules.memo import IdentityMemo
 from rules.naming import did_you_mean, name_key
 
 DEFEAT_DICE = -2
@@ -103,7 +104,21 @@ def resilience_max(character: Character, resilience: Resilience | str, burning_p
     docs/rulings.md §5. Pewter raises Health through Physique while it burns; spikes, Blessings,
     Gold and Savants shift the rest (``power_stats``, §9); never past ``DAMAGE_MAX``.
     """
-    resilience = parse_resilience(resilience)
+    return _top(character, parse_resilience(resilience), burning_pewter)
+
+
+_MAXIMA: IdentityMemo[Character, int] = IdentityMemo(1024)
+"""Each sheet's maxima, worked out once: one move reads them for its engine, its reply, its
+journal and its board, and the next move mostly reads the same sheets (``rules.memo``)."""
+
+
+def _top(character: Character, resilience: Resilience, burning_pewter: Burning) -> int:
+    return _MAXIMA.get(
+        character, (resilience, burning_pewter), lambda: _maximum(character, resilience, burning_pewter)
+    )
+
+
+def _maximum(character: Character, resilience: Resilience, burning_pewter: Burning) -> int:
     burning = burning_now(character, burning_pewter)
     if resilience is Resilience.HEALTH:
         top = effective_physique(character, burning_pewter) + character.standings.resources
@@ -124,7 +139,7 @@ def resilience_current(
     boost fades. Extras track members, not Resiliences: theirs read as full while any stand.
     """
     resilience = parse_resilience(resilience)
-    top = resilience_max(character, resilience, burning_pewter)
+    top = _top(character, resilience, burning_pewter)
     if character.is_extra:
         return top if character.members_left else 0
     return max(0, top - character.damage.get(resilience))
@@ -187,11 +202,16 @@ def _forms(character: Character) -> list[tuple[int, str]]:
 
 
 def _ref(rating: Rating) -> StatRef:
-    if isinstance(rating, Attribute):
-        return StatRef(kind=StatKind.ATTRIBUTE, label=rating.label, attribute=rating)
-    if isinstance(rating, Standing):
-        return StatRef(kind=StatKind.STANDING, label=rating.label, standing=rating)
+    if isinstance(rating, Attribute | Standing):
+        return _STAT_REFS[rating]
     return StatRef(kind=StatKind.POWER, label=rating.label, power=rating)
+
+
+_STAT_REFS: dict[Attribute | Standing, StatRef] = {
+    **{a: StatRef(kind=StatKind.ATTRIBUTE, label=a.label, attribute=a) for a in Attribute},
+    **{s: StatRef(kind=StatKind.STANDING, label=s.label, standing=s) for s in Standing},
+}
+"""The six stats' references, made once (frozen, so every sheet shares them)."""
 
 
 def find_stat(character: Character, name: str) -> StatRef:

@@ -12,6 +12,7 @@ resolve phase, and a side with every member defeated ends the Conflict.
 
 import json
 import random
+from collections import deque
 from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -42,10 +43,11 @@ from rules.conflict.events import Event, ResolveStarted, Step
 from rules.conflict.figure import grant_pool
 from rules.conflict.order import declaration_order, next_declarer, resolve_order, waiting
 from rules.conflict.specs import ConflictType
-from rules.conflict.state import STAKES_MAX, Awaiting, Conflict, EndReason, Phase
+from rules.conflict.state import MAX_LOG, STAKES_MAX, Awaiting, Conflict, EndReason, LogEntry, Phase
 from rules.conflict.upgrade import upgrade_v1
 from rules.conflict.work import Work, check_count, clean_text
 from rules.errors import RulesError
+from rules.memo import IdentityMemo
 from rules.naming import name_key
 
 MAX_DOCUMENT_CHARS = 512 * 1024
@@ -147,7 +149,10 @@ def apply(
     """
     work = Work.start(sheets, rng)
     conflict = _settle(_dispatch(state, work, command), work)
-    return Transition(state=conflict, events=tuple(work.events), changed_sheets=dict(work.changed))
+    # Built from the handlers' own models: validating would only check every sheet again.
+    return Transition.model_construct(
+        state=conflict, events=tuple(work.events), changed_sheets=dict(work.changed)
+    )
 
 
 def needed_sheets(state: Conflict, command: Command) -> set[int]:
@@ -175,8 +180,46 @@ def available_defence(
     return participant.pile
 
 
+_ENTRY_TEXT: IdentityMemo[LogEntry, str] = IdentityMemo(4 * MAX_LOG)
+"""Each log entry's JSON, written once: a long fight's log is most of its document, and every
+state after shares the entries already logged (``rules.memo``)."""
+_LOG_TEXT: IdentityMemo[tuple[LogEntry, ...], str] = IdentityMemo(64)
+"""A whole log's JSON: most moves log nothing, and their state keeps the log it was given."""
+_LOG_DROPPED = ',"log_dropped":'
+"""Where the log goes back into the document: the key after it. A quote inside a JSON string is
+escaped, so this text is only ever the key itself."""
+
+
 def dump_conflict(conflict: Conflict) -> str:
-    return conflict.model_dump_json()
+    """The stored document, ``conflict.model_dump_json()`` exactly, with each log entry's JSON
+    remembered from the move that logged it."""
+    if not conflict.log:
+        return conflict.model_dump_json()
+    rest = conflict.model_dump_json(exclude={"log"})
+    log = _LOG_TEXT.get(conflict.log, None, lambda: _log_text(conflict.log))
+    at = rest.rindex(_LOG_DROPPED)
+    return f'{rest[:at]},"log":{log}{rest[at:]}'
+
+
+def _log_text(log: tuple[LogEntry, ...]) -> str:
+    """A log's JSON: a log written before with one entry more (``Conflict.with_log``) adds that
+    entry's text to the one already written, else each entry's is put together."""
+    for before, text in tuple(_WRITTEN):  # a copy: safe to read beside another thread
+        if len(log) == len(before) + 1 and all(a is b for a, b in zip(before, log, strict=False)):
+            written = f"{text[:-1]}{',' if before else ''}{_entry_text(log[-1])}]"
+            break
+    else:
+        written = "[" + ",".join(_entry_text(entry) for entry in log) + "]"
+    _WRITTEN.append((log, written))
+    return written
+
+
+def _entry_text(entry: LogEntry) -> str:
+    return _ENTRY_TEXT.get(entry, None, entry.model_dump_json)
+
+
+_WRITTEN: deque[tuple[tuple[LogEntry, ...], str]] = deque(maxlen=8)
+"""The last logs written, to find the one a new log grew from."""
 
 
 UNREADABLE = "The stored Conflict could not be read; end it and start a new one."

@@ -1,12 +1,13 @@
 """Who declares next, who resolves next, and what the Conflict waits for (docs/rulings.md §4).
 
-Nothing here is stored: both orders are worked out from the state every time, so they can
-never drift from the dice they depend on (a defence paid from Action Dice moves its payer down
-the resolve order at once, docs/rulings.md §4.7).
+Nothing here is stored: both orders are worked out from the state (what a state waits for, once
+per state object: it is frozen), so they can never drift from the dice they depend on (a defence
+paid from Action Dice moves its payer down the resolve order at once, docs/rulings.md §4.7).
 """
 
 from rules.conflict.events import Step, Waiting
 from rules.conflict.state import Awaiting, Conflict, Participant, Phase, Status
+from rules.memo import IdentityMemo
 
 ATIUM = "Atium"
 
@@ -92,7 +93,15 @@ def round_complete(conflict: Conflict) -> bool:
 
 
 def waiting(conflict: Conflict) -> Waiting:
-    """The next move, for the bot to prompt the right people."""
+    """The next move, for the bot to prompt the right people: worked out once per state, which a
+    move asks of it for its engine, its command, its reply and its board (``rules.memo``)."""
+    return _WAITING.get(conflict, None, lambda: _waiting(conflict))
+
+
+_WAITING: IdentityMemo[Conflict, Waiting] = IdentityMemo(256)
+
+
+def _waiting(conflict: Conflict) -> Waiting:
     order = resolve_order(conflict) if conflict.phase is Phase.RESOLVE else ()
     declaring = tuple(p.id for p in declaration_order(conflict)) if conflict.phase is Phase.DECLARE else ()
 

@@ -88,9 +88,12 @@ def metal_items(conflict_id: int, turn: Turn | None, fits: int) -> Items:
 
 
 def with_undo(view: discord.ui.View | None, conflict_id: int, version: int) -> discord.ui.View | None:
-    """A move's reply's buttons and its **Undo** (docs/rulings.md §4.24), when a row is free."""
-    items: Items = list(view.children) if view is not None else []
+    """A move's reply's buttons and its **Undo** (docs/rulings.md §4.24), when a row is free.
+
+    ``view`` is the reply's own, drawn by this move (``prompt_view``): Undo joins it there."""
+    if view is None:
+        return stopped([undo_button(conflict_id, version)])
     try:
-        return stopped([*items, undo_button(conflict_id, version)])
-    except ValueError:  # five rows full: the prompt's buttons matter more
+        return view.add_item(undo_button(conflict_id, version))
+    except ValueError:  # five rows full: the prompt's buttons matter more (nothing was added)
         return view

@@ -46,6 +46,7 @@ from rules.conflict import (
     apply,
     current_turn,
     declaration_order,
+    dump_conflict,
     next_declarer,
     resolve_order,
     round_complete,
@@ -309,6 +310,11 @@ class ConflictMachine(RuleBasedStateMachine):
     @invariant()
     def json_round_trip_is_exact(self) -> None:
         assert Conflict.model_validate_json(self.state.model_dump_json()) == self.state
+
+    @invariant()
+    def stored_document_is_the_models_json(self) -> None:
+        """``dump_conflict`` writes the log from remembered entries: the text is the same."""
+        assert dump_conflict(self.state) == self.state.model_dump_json()
 
 
 ConflictMachine.TestCase.settings = settings(
