@@ -97,6 +97,8 @@ def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPoo
     """Form the pool: from ``request.dice``, or from ``stored``'s sheet when a stat was named
     (with ``request.dice``, ``stored`` is only the Hero a Tragedy's dice are rolled against)."""
     if not request.from_sheet or request.stat is None:
+        if request.subplot is None:
+            return _bare_dice(request)
         return _from_dice(request, stored)
     if stored is None:
         raise BotError("Say whose sheet to roll from.")
@@ -165,6 +167,13 @@ def _from_dice(request: PoolRequest, stored: StoredCharacter | None) -> FormedPo
             raise BotError("Name the Hero whose Tragedy helps this roll with `character`.")
         pool = subplot_pool(pool, stored.character, Subplot.TRAGEDY)
     return FormedPool(pool=pool, extra=False, title=label, who=label)
+
+
+@lru_cache(maxsize=256)
+def _bare_dice(request: PoolRequest) -> FormedPool:
+    """A bare count's pool, which no sheet changes: the same for the same request (a refusal is
+    not kept)."""
+    return _from_dice(request, None)
 
 
 @lru_cache(maxsize=1024)
