@@ -148,24 +148,29 @@ def build_pool(
     if len(modifiers) > MAX_MODIFIERS:
         raise RulesError(f"At most {MAX_MODIFIERS} other modifiers can apply to one roll.")
 
-    parts = [Contribution(source=Source.RATING, label=rating_label, dice=rating)]
+    # Built without validating again: every part is checked above (each model's own checks
+    # would repeat them on every roll).
+    made = Contribution.model_construct
+    parts = [made(source=Source.RATING, label=rating_label, dice=rating)]
     if traits_for:
-        parts.append(Contribution(source=Source.TRAIT, label=_plural(traits_for, "Trait"), dice=traits_for))
+        parts.append(made(source=Source.TRAIT, label=_plural(traits_for, "Trait"), dice=traits_for))
     if traits_against:
         label = _plural(traits_against, "hindering Trait")
-        parts.append(Contribution(source=Source.TRAIT, label=label, dice=-traits_against))
+        parts.append(made(source=Source.TRAIT, label=label, dice=-traits_against))
     for severity in burdens:
         label = f"{severity.label} Burden"
-        parts.append(Contribution(source=Source.BURDEN, label=label, dice=severity.dice))
+        parts.append(made(source=Source.BURDEN, label=label, dice=severity.dice))
     if tool:
-        parts.append(Contribution(source=Source.TOOL, label="Tool", dice=tool))
+        parts.append(made(source=Source.TOOL, label="Tool", dice=tool))
     if circumstances:
-        parts.append(Contribution(source=Source.CIRCUMSTANCE, label="Circumstances", dice=circumstances))
+        parts.append(made(source=Source.CIRCUMSTANCE, label="Circumstances", dice=circumstances))
     for name, dice in modifiers:
         _check_range(f"The modifier '{name.strip()[:MAX_LABEL]}'", dice, -MAX_MODIFIER, MAX_MODIFIER)
         if dice:
             label = _check_label(name, "modifier")
-            parts.append(Contribution(source=Source.MODIFIER, label=label, dice=dice))
+            parts.append(made(source=Source.MODIFIER, label=label, dice=dice))
     if len(boons) > MAX_MODIFIERS:
         raise RulesError(f"At most {MAX_MODIFIERS} Powers can grant Nudges or Outcome to one roll.")
-    return Pool(contributions=tuple(parts), total=sum(p.dice for p in parts), boons=tuple(boons))
+    return Pool.model_construct(
+        contributions=tuple(parts), total=sum(p.dice for p in parts), boons=tuple(boons)
+    )

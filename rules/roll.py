@@ -137,9 +137,14 @@ def read(
     if not MIN_DICE <= len(faces) <= MAX_DICE:
         raise RulesError(f"A roll has {MIN_DICE} to {MAX_DICE} dice; {len(faces)} were given.")
     pool = pool if pool is not None else Pool.of_dice(len(faces))
-    faces = _check_faces(faces, pool)
+    checked = _check_faces(faces, pool)
     check_difficulty(difficulty)
+    return _reading(checked, pool, difficulty, extra)
 
+
+def _reading(faces: tuple[int, ...], pool: Pool, difficulty: int, extra: bool) -> Reading:
+    """What checked ``faces`` of ``pool`` read as. The Reading is built without validating it
+    again: every field is computed here from faces, a pool and a Difficulty already checked."""
     result = result_of(faces)
     sixes = faces.count(NUDGE_FACE)
     success = result >= difficulty
@@ -152,7 +157,7 @@ def read(
         cancelled = min(owed, sixes)
     complications = owed - cancelled
     nudges = sixes + pool.free_nudges if success and not extra else 0
-    return Reading(
+    return Reading.model_construct(
         pool=pool,
         faces=faces,
         difficulty=difficulty,
@@ -180,6 +185,8 @@ def roll(
     difficulty: int = DEFAULT_DIFFICULTY,
     extra: bool = False,
 ) -> Reading:
-    """Throw a pool's dice and read them. The generator is injected so rolls replay in tests."""
+    """Throw a pool's dice and read them. The generator is injected so rolls replay in tests.
+
+    The faces need no check: ``pool.dice`` is already 2-10 and the generator throws 1-6."""
     check_difficulty(difficulty)
-    return read(roll_faces(pool.dice, rng), pool=pool, difficulty=difficulty, extra=extra)
+    return _reading(roll_faces(pool.dice, rng), pool, difficulty, extra)

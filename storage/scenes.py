@@ -26,10 +26,14 @@ class SceneCircumstances(BaseModel):
     note: str = Field(default="", max_length=NOTE_LENGTH)
 
 
+NO_CIRCUMSTANCES = SceneCircumstances()
+"""A channel whose Narrator set none: most channels, most rolls (one frozen value, shared)."""
+
+
 def scene_of(row: Row | None) -> SceneCircumstances:
     """The Circumstances a row holds; none (or a LEFT JOIN that found none) are 0."""
     if row is None or row["net"] is None:
-        return SceneCircumstances()
+        return NO_CIRCUMSTANCES
     return SceneCircumstances(net=row["net"], note=row["note"])
 
 

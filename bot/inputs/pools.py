@@ -10,6 +10,7 @@ sheet, a Tragedy to the bare dice rolled against its Hero.
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.errors import BotError
 from rules.campaign.subplots import engaged_dice, with_subplot
@@ -99,50 +100,104 @@ def subplot_pool(pool: Pool, character: Character, subplot: Subplot) -> Pool:
 def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPool:
     """Form the pool: from ``request.dice``, or from ``stored``'s sheet when a stat was named
     (with ``request.dice``, ``stored`` is only the Hero a Tragedy's dice are rolled against)."""
-    modifiers = [("Modifier", request.modifier)] if request.modifier else []
-
-    def form(
-        rating: int, label: str, extra_modifiers: list[tuple[str, int]], boons: tuple[Boon, ...] = ()
-    ) -> Pool:
-        return build_pool(
-            rating,
-            rating_label=label,
-            traits_for=max(0, request.traits),
-            traits_against=max(0, -request.traits),
-            tool=request.tool,
-            circumstances=request.circumstances,
-            modifiers=[*extra_modifiers, *modifiers],
-            boons=boons,
-        )
-
     if not request.from_sheet or request.stat is None:
-        assert request.dice is not None
-        if request.tap is not None or request.task is not None:
-            raise BotError("A tap or a task reads a sheet: roll a `stat` instead of `dice`.")
-        label = count_of(request.dice, "die")
-        pool = form(request.dice, "Dice", [])
-        if request.subplot is Subplot.DESTINY:
-            raise BotError("A Destiny helps its own Hero's roll: roll a `stat` from their sheet.")
-        if request.subplot is Subplot.TRAGEDY:
-            if stored is None:
-                raise BotError("Name the Hero whose Tragedy helps this roll with `character`.")
-            pool = subplot_pool(pool, stored.character, Subplot.TRAGEDY)
-        return FormedPool(pool=pool, extra=False, title=label, who=label)
+        if request.subplot is None:
+            return _bare_dice(request)
+        return _from_dice(request, stored)
     if stored is None:
         raise BotError("Say whose sheet to roll from.")
-    character = stored.character
+    formed = _from_sheet(_Sheet(stored.character), request)
+    return FormedPool(
+        formed.pool,
+        formed.extra,
+        formed.title,
+        formed.who,
+        stored,
+        formed.spends,
+        formed.tapped,
+        formed.notes,
+    )
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class _Sheet:
+    """A parsed sheet as a cache key: this very object, not an equal one. A stored sheet is
+    parsed once per saved version (``storage.character_rows.parse_sheet``) and never changes,
+    so what a roll of it forms is the same until the sheet is saved again; comparing whole
+    sheets would cost what the cache saves. The cache holds the sheet, so its id is not reused
+    while the entry lives."""
+
+    character: Character
+
+    def __hash__(self) -> int:
+        return id(self.character)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Sheet) and other.character is self.character
+
+
+def _form(
+    request: PoolRequest,
+    rating: int,
+    label: str,
+    extra_modifiers: list[tuple[str, int]],
+    boons: tuple[Boon, ...] = (),
+) -> Pool:
+    """``request``'s pool on a rating: its Traits, Tool, Circumstances and modifier with
+    ``extra_modifiers`` (the sheet's, the Powers') and the Powers' ``boons``."""
+    modifiers = [("Modifier", request.modifier)] if request.modifier else []
+    return build_pool(
+        rating,
+        rating_label=label,
+        traits_for=max(0, request.traits),
+        traits_against=max(0, -request.traits),
+        tool=request.tool,
+        circumstances=request.circumstances,
+        modifiers=[*extra_modifiers, *modifiers],
+        boons=boons,
+    )
+
+
+def _from_dice(request: PoolRequest, stored: StoredCharacter | None) -> FormedPool:
+    assert request.dice is not None
+    if request.tap is not None or request.task is not None:
+        raise BotError("A tap or a task reads a sheet: roll a `stat` instead of `dice`.")
+    label = count_of(request.dice, "die")
+    pool = _form(request, request.dice, "Dice", [])
+    if request.subplot is Subplot.DESTINY:
+        raise BotError("A Destiny helps its own Hero's roll: roll a `stat` from their sheet.")
+    if request.subplot is Subplot.TRAGEDY:
+        if stored is None:
+            raise BotError("Name the Hero whose Tragedy helps this roll with `character`.")
+        pool = subplot_pool(pool, stored.character, Subplot.TRAGEDY)
+    return FormedPool(pool=pool, extra=False, title=label, who=label)
+
+
+@lru_cache(maxsize=256)
+def _bare_dice(request: PoolRequest) -> FormedPool:
+    """A bare count's pool, which no sheet changes: the same for the same request (a refusal is
+    not kept)."""
+    return _from_dice(request, None)
+
+
+@lru_cache(maxsize=1024)
+def _from_sheet(sheet: _Sheet, request: PoolRequest) -> FormedPool:
+    """The pool a roll of ``request.stat`` forms from ``sheet`` (without the stored row, which
+    :func:`form_pool` adds): pure, so kept per sheet and request (a refusal is not kept)."""
+    assert request.stat is not None
+    character = sheet.character
     ref = find_stat(character, request.stat)
     rated = rating_parts(character, request.stat, request.burning_pewter)
     named = [piece for label, dice in rated.parts for piece in split(label, dice)]
     penalties = [*named, *defeat_penalties(character, request.stat, request.burning_pewter)]
     rating = max(0, rated.base)
-    plain_pool = form(rating, ref.label, penalties)
+    plain_pool = _form(request, rating, ref.label, penalties)
     asked = request.tap
     tapped = tap_effect(character, asked.metal, asked.charges, asked.use) if asked else None
     powers = power_roll(character, ref, request.task, tapped, before=plain_pool.total)
     pool = plain_pool  # most rolls: no Power adds to it, and the pool is formed once
     if powers.modifiers or powers.boons:
-        pool = form(rating, ref.label, [*penalties, *powers.modifiers], powers.boons)
+        pool = _form(request, rating, ref.label, [*penalties, *powers.modifiers], powers.boons)
     if request.subplot is Subplot.TRAGEDY:
         raise BotError(
             "A Tragedy gives its dice to those against its Hero: roll their `dice` with `character` "
@@ -157,7 +212,6 @@ def form_pool(request: PoolRequest, stored: StoredCharacter | None) -> FormedPoo
         extra=character.is_extra,
         title=f"{character.name}: {ref.label}",
         who=character.name,
-        stored=stored,
         spends=spends,
         tapped=tapped,
         notes=(*boons, *powers.notes),

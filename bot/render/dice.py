@@ -79,12 +79,21 @@ def face_of(number: int, reading: Reading) -> Face:
     return Face(number, "set" if number == reading.result else "die")
 
 
+_FACE_AT = {(face.number, face.look): face for face in FACES}
+
+
 @dataclass(frozen=True)
 class DiceFaces:
     """How faces are written: the app's own emojis (``<:mab1_d3:…>``) where it has them,
     else as text (:data:`PLAIN_LOOKS`)."""
 
     emojis: Mapping[Face, str] = field(default_factory=dict)
+    written: Mapping[tuple[int, Look], str] = field(init=False, repr=False, compare=False)
+    """Each face as written, by number and look, worked out once (a roll writes its dice twice)."""
+
+    def __post_init__(self) -> None:
+        written = {at: self.write(face) for at, face in _FACE_AT.items()}
+        object.__setattr__(self, "written", written)
 
     def write(self, face: Face) -> str:
         return self.emojis.get(face, face.plain)
@@ -110,7 +119,12 @@ def faces_in_use() -> DiceFaces:
 def faces_text(reading: Reading, faces: DiceFaces = PLAIN_FACES) -> str:
     """The dice as thrown: the Result's set in bold, 6s marked as Nudges (struck for Extras), or
     each as the app's emoji for it (``faces``)."""
-    return " ".join(faces.write(face_of(number, reading)) for number in reading.faces)
+    written, result = faces.written, reading.result
+    six: Look = "six" if reading.extra else "nudge"
+    return " ".join(
+        written[number, six if number == 6 else "set" if number == result else "die"]
+        for number in reading.faces
+    )
 
 
 _TOKEN = r"(?:\*\*[1-5]\*\*|[1-5]|6✦|~~6~~)"
