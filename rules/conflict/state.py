@@ -223,6 +223,8 @@ class PendingAttack(BaseModel):
     outcome: StrictInt = 0
     reflects: StrictBool = False
     """Deflected by someone with Reflect Ranged Attack (docs/rulings.md §9.7), for a table roll."""
+    deflected: str = ""
+    """The metal it was deflected with (§9.3), for a table roll; "" for none."""
 
 
 class LogKind(StrEnum):
