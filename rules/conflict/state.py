@@ -152,6 +152,10 @@ class Participant(BaseModel):
     size: StrictInt = 1
     members_left: NonNegativeInt = 1
     next_round_dice: NonNegativeInt = 0
+    next_round_wits: NonNegativeInt = 0
+    """Wits a Zinc or Bronze tap bought for the next round's declaring order (§9.4)."""
+    wits_tapped: NonNegativeInt = 0
+    """Of it, what counts this round (``rules.conflict.quickened``)."""
     round: RoundState = RoundState()
 
     @property
