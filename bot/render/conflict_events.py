@@ -164,7 +164,7 @@ def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces, v: Visibility = FUL
             in_body_text(c, e)
             or f" {does(c, e.target, 'is')} disarmed or knocked down, as {attacker} chooses."
         )
-    line += deflection_text(c, e)
+    line += deflection_text(c, e, v.shows(e.target) if e.target is not None else True)
     if e.awaiting_nudges:
         line += f" {does(c, e.attacker, 'has')} {plural(e.nudges, 'Nudge')} to spend."
     return line

@@ -19,11 +19,13 @@ def in_body_text(c: Conflict, e: ev.Resolved) -> str:
     )
 
 
-def deflection_text(c: Conflict, e: ev.Resolved) -> str:
+def deflection_text(c: Conflict, e: ev.Resolved, shows: bool = True) -> str:
+    """``shows`` False for a hidden deflector: their Iron is named only when they deflected with it,
+    which the table saw (§7.1)."""
     if not e.deflected or e.target is None:
         return ""
     if e.caught:
         return f" {does(c, e.target, 'deflects')} it with {e.deflected} and catches it, with 2 Nudges."
-    if e.draws:
+    if e.draws and (shows or e.deflected == "Iron"):
         return f" {does(c, e.target, 'deflects')} it with {e.deflected}: it misses, and Iron may draw it in."
     return ""
