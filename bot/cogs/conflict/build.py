@@ -269,8 +269,7 @@ class ActOptions:
 
 @dataclass(frozen=True)
 class BeginRound:
-    """The Narrator opens round 1 (docs/rulings.md §4.22): ``/conflict begin`` and the board's
-    **Begin round 1** button both make this move."""
+    """The Narrator opens round 1 (§4.22): ``/conflict begin`` and **Begin round 1** make this move."""
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         caller.require_narrator("begin the Conflict")
