@@ -193,6 +193,8 @@ def _from_sheet(sheet: _Sheet, request: PoolRequest) -> FormedPool:
     rating = max(0, rated.base)
     plain_pool = _form(request, rating, ref.label, penalties)
     asked = request.tap
+    if asked is not None and asked.use is TapUse.WITS:
+        raise BotError("Tapping for Wits moves you in a Conflict's declaring order: tap it on /declare.")
     tapped = tap_effect(character, asked.metal, asked.charges, asked.use) if asked else None
     powers = power_roll(character, ref, request.task, tapped, before=plain_pool.total)
     pool = plain_pool  # most rolls: no Power adds to it, and the pool is formed once

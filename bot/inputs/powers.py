@@ -40,6 +40,7 @@ TapUseChoice = app_commands.Transform[
             "effect": "The metal's effect (dice, mostly)",
             "nudges": "A Nudge for every 5 charges",
             "outcome": "+1 Outcome for every 10 charges",
+            "wits": "Zinc or Bronze, on /declare: +1 Wits a charge in next round's declaring order",
         },
     ),
 ]
@@ -52,7 +53,7 @@ TapCharges = app_commands.Range[int, 1, 100]
 TAP_DESCRIPTIONS = {
     "tap": "Feruchemy: tap this metal's metalmind for the roll (declared before it)",
     "tap_charges": "Charges to tap (at most 10 × the rating; spent even on a failure)",
-    "tap_for": "What the tap buys (default: the metal's effect; or a Nudge per 5, +1 Outcome per 10)",
+    "tap_for": "What it buys (default: the metal's effect; a Nudge per 5, +1 Outcome per 10, or wits)",
 }
 """One wording for a tap's options, on ``/roll`` and on a Conflict's ``/declare`` and ``/switch``."""
 

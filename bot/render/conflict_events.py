@@ -11,6 +11,7 @@ behind them and what a hit left of them; the dice they throw are shown, as at th
 from collections.abc import Sequence
 
 from bot.render.common import plain
+from bot.render.conflict_metal import deflection_text, in_body_text
 from bot.render.conflict_words import (
     DEFEAT,
     PILES,
@@ -143,7 +144,9 @@ def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces, v: Visibility = FUL
         line += f" against Difficulty {contest.acting.difficulty}"
     opposing = contest.opposing
     line += f"; {roll_text(target, opposing, is_group(c, e.target), faces)}" if opposing is not None else ""
-    if contest.winner is ContestSide.ACTING:
+    if contest.winner is ContestSide.ACTING and not e.success:  # metal in a body (docs/rulings.md §9.3)
+        verdict = f"{does(c, e.attacker, 'wins')} by Outcome {contest.outcome}, short of the 5 it needs"
+    elif contest.winner is ContestSide.ACTING:
         verdict = does(c, e.attacker, "succeeds")
     elif contest.winner is None:
         verdict = "Stalemate"
@@ -157,7 +160,11 @@ def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces, v: Visibility = FUL
     if tapped and contest.winner is ContestSide.ACTING and v.shows(e.attacker):  # a tap's boons (§9.4)
         line += f" Outcome {contest.outcome:+d}, with what {tapped} gave."
     if e.wrested:  # docs/rulings.md §9.3
-        line += f" {does(c, e.target, 'is')} disarmed or knocked down, as {attacker} chooses."
+        line += (
+            in_body_text(c, e)
+            or f" {does(c, e.target, 'is')} disarmed or knocked down, as {attacker} chooses."
+        )
+    line += deflection_text(c, e, v.shows(e.target) if e.target is not None else True)
     if e.awaiting_nudges:
         line += f" {does(c, e.attacker, 'has')} {plural(e.nudges, 'Nudge')} to spend."
     return line

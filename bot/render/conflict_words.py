@@ -115,7 +115,11 @@ def action_phrase(conflict: Conflict, action: ActionSpec) -> str:
     else:
         text = "an action that needs no roll"
     if action.held or action.anchored:  # docs/rulings.md §9.3
-        text += " on a metal object they hold" if action.held else ""
+        text += (
+            (" on metal in their body" if action.inside else " on a metal object they hold")
+            if action.held
+            else ""
+        )
         text += ", braced on anchors" if action.anchored else ""
     if action.kind.rolls and not action.contest:
         text += " that cannot be resisted"

@@ -16,6 +16,7 @@ from rules.conflict.commands import Declare
 from rules.conflict.events import Declared, Pile, ResolveStarted
 from rules.conflict.figure import check_action, figure_pool, kind_of
 from rules.conflict.order import last_declarer, next_declarer, resolve_order
+from rules.conflict.quickened import quickened
 from rules.conflict.specs import ActionKind
 from rules.conflict.state import Conflict, Declaration, Participant, Phase, RoundState, Status
 from rules.conflict.taps import as_spent, lost_note, planned_tap, spend_tap
@@ -130,7 +131,8 @@ def declare(conflict: Conflict, work: Work, command: Declare) -> Conflict:
         )
     work.emit(event.model_copy(update={"electrum": electrum}) if electrum else event)
     spend_tap(work, actor, tapped, lost)
-    conflict = conflict.with_participant(actor.model_copy(update={"round": state, "next_round_dice": 0}))
+    update = {"round": state, "next_round_dice": 0, **quickened(actor, tapped)}
+    conflict = conflict.with_participant(actor.model_copy(update=update))
     if conflict.phase is Phase.RESOLVE:  # the last declaration changed: the order may have too
         work.emit(ResolveStarted(order=resolve_order(conflict)))
     return conflict

@@ -23,7 +23,8 @@ from rules.conflict.commands import Defend, SpendNudges, Throw
 from rules.conflict.damage import apply_success
 from rules.conflict.events import DefenceGranted, Defended, Pile, Resolved
 from rules.conflict.figure import grant_pool
-from rules.conflict.reflect import reflect, reflects_back
+from rules.conflict.metal_wins import DeflectionWon, deflection_won, moves_metal
+from rules.conflict.reflect import reflect
 from rules.conflict.specs import ActionKind
 from rules.conflict.state import (
     Awaiting,
@@ -37,7 +38,7 @@ from rules.conflict.state import (
 )
 from rules.conflict.taps import roll_boons, with_tapped_outcome
 from rules.conflict.work import Work, require_phase
-from rules.contest import decide
+from rules.contest import ContestResult, decide
 from rules.errors import RulesError
 from rules.pool import MAX_DICE, MIN_DICE, Boon, Pool, build_pool
 from rules.powers.pushes import Deflection, deflection
@@ -145,11 +146,13 @@ def defend(conflict: Conflict, work: Work, command: Defend) -> Conflict:
     conflict = conflict.with_participant(target.model_copy(update={"round": state}))
     rolled = min(MAX_DICE, command.dice + redirection)
     reflects = deflecting is not None and deflecting.reflects
+    deflected = deflecting.metal if deflecting else ""
     if pending.table_roll and command.attack_faces is None:
         # The attacker throws at the table now the defence is set (docs/rulings.md §7.2, §4.10).
         defence = {"defence_dice": rolled, "defence_faces": command.defence_faces, "reflects": reflects}
-        thrown = pending.model_copy(update={"awaiting": Awaiting.ROLL, **defence})
+        thrown = pending.model_copy(update={"awaiting": Awaiting.ROLL, "deflected": deflected, **defence})
         return conflict.model_copy(update={"pending": thrown})
+    pending = pending.model_copy(update={"deflected": deflected}) if deflected else pending
     return settle_roll(
         conflict, work, pending, command.attack_faces, rolled, command.defence_faces, reflects=reflects
     )
@@ -237,19 +240,25 @@ def settle_roll(
             _reading(work, defence_dice, defence_faces, "Defense Dice", extra=target.is_extra, modifiers=cut)
         )
     result = with_tapped_outcome(decide([acting], opposing), acting)
-    nudges = acting.nudges if result.acting_succeeds else 0
-    awaiting = result.acting_succeeds and nudges > 0
+    success = moves_metal(pending, result)
+    nudges = acting.nudges if success else 0
+    awaiting = success and nudges > 0
+    won = _deflection(conflict, work, pending, result, reflects)
     work.emit(
         Resolved(
             action_id=pending.id,
             attacker=pending.attacker,
             target=pending.target,
             contest=result,
-            success=result.acting_succeeds,
+            success=success,
             stalemate=result.stalemate,
             nudges=nudges,
             awaiting_nudges=awaiting,
-            wrested=pending.action.held and result.acting_succeeds,
+            wrested=pending.action.held and success,
+            in_body=pending.action.inside,
+            deflected=pending.deflected if won is not None else "",
+            caught=won is not None and won.caught,
+            draws=won is not None and won.draws,
         )
     )
     if awaiting:
@@ -274,8 +283,17 @@ def settle_roll(
             target_name=conflict.name_of(pending.target) if pending.target is not None else "",
         )
         return conflict.with_log(entry)
-    if result.acting_succeeds:
+    if success:
         spend = SpendNudges(participant=attacker.id, defeat_burden=pending.defeat_burden)
         return apply_success(conflict, work, pending, spend)
-    back = reflects_back(pending, result, reflects)
-    return reflect(conflict, work, pending, back) if back >= 0 else conflict
+    return reflect(conflict, work, pending, won.back) if won is not None and won.back >= 0 else conflict
+
+
+def _deflection(
+    conflict: Conflict, work: Work, pending: PendingAttack, result: ContestResult, reflects: bool
+) -> DeflectionWon | None:
+    """A won deflection's extras (docs/rulings.md §9.3, §9.7): sent back, caught, or drawn in."""
+    if not pending.deflected or pending.target is None:
+        return None
+    burns_iron = "Iron" in work.sheet(conflict.participant(pending.target)).allomancy.burning
+    return deflection_won(pending, result, pending.deflected, reflects, burns_iron)

@@ -217,6 +217,14 @@ class Resolved(BaseModel):
     wrested: bool = False
     """A Steelpush or Ironpull on a held or worn object won: the target is disarmed or knocked
     down (docs/rulings.md §9.3)."""
+    in_body: bool = False
+    """The metal was inside the target's body: a Contest won by under Outcome 5 fails (§9.3)."""
+    deflected: str = ""
+    """The metal a winning deflection used (§9.3); "" when none won."""
+    caught: bool = False
+    """The deflector's own 2 Nudges caught the object (not sent back, §9.7)."""
+    draws: bool = False
+    """The deflector burns Iron and may draw the missed object in."""
 
 
 class NudgesSpent(BaseModel):

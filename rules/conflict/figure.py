@@ -89,6 +89,7 @@ def _no_extras(action: ActionSpec) -> None:
         ("pushed object", action.push),
         ("metal projectile", True if action.metal else None),
         ("held object", True if action.held else None),
+        ("metal in a body", True if action.inside else None),
         ("anchoring", True if action.anchored else None),
     ):
         if value is not None:
@@ -145,7 +146,7 @@ def check_action(
         if action.armour is not None:
             check_count("Armour", action.armour, 0, ARMOUR_MAX)
         weapon_bonus(work.sheet(actor), action)
-        if action.held:
+        if action.held or action.inside:
             raise RulesError(
                 "Wresting a held object disarms or knocks down; it deals no damage: declare it as an action."
             )
@@ -319,10 +320,14 @@ def _prop(sheet: Character, name: str) -> Prop:
 
 
 def check_held(sheet: Character, action: ActionSpec) -> None:
-    """A held or worn object is wrested by a Steel or Iron burner only, from a target, and may
-    be braced on anchors (docs/rulings.md §9.3)."""
+    """A held or worn object (or metal in the body) is wrested by a Steel or Iron burner only,
+    from a target, and may be braced on anchors (docs/rulings.md §9.3)."""
     if action.anchored and not action.held:
         raise RulesError("Only a push or pull braces on anchors: declare one, or leave anchored out.")
+    if action.inside and not action.held:
+        raise RulesError(
+            "Metal in a body is pushed or pulled like a held object: add held, or leave inside out."
+        )
     if not action.held:
         return
     if action.target is None:

@@ -18,9 +18,11 @@ def declaration_key(participant: Participant) -> tuple[bool, bool, int, int]:
 
     docs/rulings.md §4.2: the slowest declare first so the quickest hear everyone's plans; an
     Extras group declares at its lowest Wits, which is the Wits on its sheet. §9.3: an Atium
-    burner sees what is coming, so declares after those who do not burn it.
+    burner sees what is coming, so declares after those who do not burn it. §9.4: a Zinc or
+    Bronze tap made last round adds its Wits.
     """
-    return (ATIUM in participant.burning, not participant.surprised, participant.wits, participant.rank)
+    wits = participant.wits + participant.wits_tapped
+    return (ATIUM in participant.burning, not participant.surprised, wits, participant.rank)
 
 
 def resolve_key(participant: Participant) -> tuple[bool, int]:

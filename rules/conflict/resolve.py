@@ -260,7 +260,7 @@ def switch(conflict: Conflict, work: Work, command: Switch) -> Conflict:
     if not command.action.kind.rolls:
         raise RulesError("A new action must be one that rolls; to do nothing, choose not to act.")
     action = check_action(conflict, work, actor, command.action, command.dice)
-    tapped = planned_tap(work.sheet(actor), action, kind_of(conflict, action), command.dice)
+    tapped = planned_tap(work.sheet(actor), action, kind_of(conflict, action), command.dice, declaring=False)
     pool = figure_pool(conflict, work, actor, action, command.dice, tapped)
     bonus = state.declaration.bonus if state.declaration is not None else 0
     refigured = max(0, pool.total) + bonus

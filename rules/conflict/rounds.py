@@ -13,6 +13,7 @@ from rules.conflict.commands import Begin, End, NextRound
 from rules.conflict.events import ConflictEnded, RoundStarted, SummaryLine
 from rules.conflict.metals import pay_rounds
 from rules.conflict.order import declaration_order, round_complete, waiting
+from rules.conflict.quickened import next_round_wits
 from rules.conflict.specs import Side
 from rules.conflict.state import Conflict, EndReason, LogKind, Phase, RoundState
 from rules.conflict.work import Work, require_phase
@@ -57,7 +58,8 @@ def next_round(conflict: Conflict, work: Work, command: NextRound) -> Conflict:
         if entry.kind is LogKind.STALEMATE and entry.round == conflict.round
     )
     participants = tuple(
-        p.model_copy(update={"round": RoundState(), "surprised": False}) for p in conflict.participants
+        p.model_copy(update={"round": RoundState(), "surprised": False, **next_round_wits(p)})
+        for p in conflict.participants
     )
     conflict = conflict.model_copy(
         update={

@@ -145,8 +145,9 @@ class ActionSpec(BaseModel):
     with a push, the attacks a Steel or Iron burner may deflect. ``held`` makes a rolled action
     against the target a Steelpush or Ironpull on a metal object they hold or wear: a Contest
     against their Physique (their Steel or Iron if they burn it), a win disarming or knocking
-    them down. ``anchored``: the pusher braces between two very heavy objects, at 1 Health
-    (docs/rulings.md §9.3). ``emotion`` is set by the
+    them down. ``inside``: that metal is inside their body (an earring, a spike), moved only
+    by a Contest won with Outcome 5 or more. ``anchored``: the pusher braces between two very
+    heavy objects, at 1 Health (docs/rulings.md §9.3). ``emotion`` is set by the
     engine, never typed: Zinc or Brass when the attack rolls that metal flared, a mental attack
     resisted with Spirit (docs/rulings.md §9.3).
     """
@@ -166,5 +167,6 @@ class ActionSpec(BaseModel):
     push: ObjectSize | None = None
     metal: StrictBool = False
     held: StrictBool = False
+    inside: StrictBool = False
     anchored: StrictBool = False
     emotion: str | None = None

@@ -152,6 +152,10 @@ class Participant(BaseModel):
     size: StrictInt = 1
     members_left: NonNegativeInt = 1
     next_round_dice: NonNegativeInt = 0
+    next_round_wits: NonNegativeInt = 0
+    """Wits a Zinc or Bronze tap bought for the next round's declaring order (§9.4)."""
+    wits_tapped: NonNegativeInt = 0
+    """Of it, what counts this round (``rules.conflict.quickened``)."""
     round: RoundState = RoundState()
 
     @property
@@ -223,6 +227,8 @@ class PendingAttack(BaseModel):
     outcome: StrictInt = 0
     reflects: StrictBool = False
     """Deflected by someone with Reflect Ranged Attack (docs/rulings.md §9.7), for a table roll."""
+    deflected: str = ""
+    """The metal it was deflected with (§9.3), for a table roll; "" for none."""
 
 
 class LogKind(StrEnum):

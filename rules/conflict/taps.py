@@ -32,12 +32,16 @@ STEEL_NEEDS = ConflictType.PHYSICAL
 """Steel's tapped Action Dice help a physical action only (§9.4)."""
 
 
-def planned_tap(sheet: Character, action: ActionSpec, kind: ConflictType, dice: DiceSpec) -> TapEffect | None:
+def planned_tap(
+    sheet: Character, action: ActionSpec, kind: ConflictType, dice: DiceSpec, *, declaring: bool = True
+) -> TapEffect | None:
     """The tap the dice declare, checked against the sheet (rating and metalmind) and the action
-    (Steel's dice on a physical action only), or None."""
+    (Steel's dice on a physical action only; Wits to declare by only on a declaration), or None."""
     asked = dice.tap
     if asked is None:
         return None
+    if asked.use is TapUse.WITS and not declaring:
+        raise RulesError("A tap for Wits moves you in the declaring order: tap it when you declare.")
     if action.kind is ActionKind.NO_ROLL:
         raise RulesError("An action without a roll has nothing to tap for; leave the tap out.")
     effect = tap_effect(sheet, asked.metal, asked.charges, asked.use)
@@ -90,6 +94,8 @@ def spend_tap(
         notes.append(f"{effect.metal} tapped: {effect.nudges} free Nudges on a success.")
     if effect.outcome:
         notes.append(f"{effect.metal} tapped: +{effect.outcome} Outcome on a success.")
+    if effect.wits:
+        notes.append(f"{effect.metal} tapped: +{effect.wits} Wits to declare by next round.")
     work.emit(ChargesMoved(participant=participant.id, moves=changed.moves, notes=tuple(notes)))
 
 
@@ -107,7 +113,7 @@ def roll_boons(conflict: Conflict, pending: PendingAttack) -> tuple[Boon, ...]:
     """What the action's tap, spent at its declaration, gives its roll: Nudges or Outcome on a
     success (§9.4)."""
     asked = _declared_tap(conflict, pending)
-    if asked is None or asked.use is TapUse.EFFECT:
+    if asked is None or asked.use in (TapUse.EFFECT, TapUse.WITS):
         return ()
     effect = bought(asked.metal, asked.charges, asked.use)
     return (Boon(label=f"{effect.metal} tapped", nudges=effect.nudges, outcome=effect.outcome),)

@@ -5,7 +5,8 @@ A Keeper stores while touching a metalmind of the metal: each full hour adds the
 (at most their rating, and at most the linked stat less 1; Iron at most 9), and costs them that
 many dice on the rolls the metal helps while it lasts. A tap is declared before a roll: at most
 10 × the rating, from one metalmind, spent whatever the roll does; it gives the metal's effect
-(dice, mostly), or instead a Nudge for every 5 charges or +1 Outcome for every 10.
+(dice, mostly), or instead a Nudge for every 5 charges or +1 Outcome for every 10; Zinc and
+Bronze may buy +1 Wits a charge for a Conflict's declaring order instead (``rules.conflict.quickened``).
 """
 
 from enum import StrEnum
@@ -35,6 +36,11 @@ class TapUse(StrEnum):
     EFFECT = "effect"
     NUDGES = "nudges"
     OUTCOME = "outcome"
+    WITS = "wits"
+
+
+WITS_METALS = ("Zinc", "Bronze")
+"""The metals whose tap adds 1 Wits a charge for declaring (§9.4)."""
 
 
 def feruchemy_rating(character: Character, name: str) -> int:
@@ -171,6 +177,8 @@ class TapEffect(BaseModel):
     nudges: int = 0
     outcome: int = 0
     health: int = 0
+    wits: int = 0
+    """Wits for a Conflict's declaring order (Zinc or Bronze, ``TapUse.WITS``)."""
     note: str = ""
 
 
@@ -199,6 +207,10 @@ def bought(name: str, charges: int, use: TapUse) -> TapEffect:
                 f"A Nudge costs {CHARGES_PER_NUDGE} charges: tap a multiple of {CHARGES_PER_NUDGE}."
             )
         return TapEffect(metal=name, charges=charges, nudges=charges // CHARGES_PER_NUDGE)
+    if use is TapUse.WITS:
+        if name not in WITS_METALS:
+            raise RulesError(f"Only Zinc or Bronze is tapped for Wits to declare by, not {name}.")
+        return TapEffect(metal=name, charges=charges, wits=charges)
     if use is TapUse.OUTCOME:
         if charges % CHARGES_PER_OUTCOME:
             raise RulesError(

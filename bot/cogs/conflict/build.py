@@ -82,8 +82,9 @@ class ActionOptions:
     """What the Narrator set for the scene in this channel, carried when none are given."""
     tap: TapRequest | None = None
     held: bool = False
+    inside: bool = False
     anchored: bool = False
-    """A tap with the dice (§9.4); a push or pull on a held object, braced on anchors (§9.3)."""
+    """A tap (§9.4); a push or pull on a held object (or metal in a body), on anchors (§9.3)."""
 
     def action_data(self, conflict: Conflict) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind.value, "label": (self.label or "").strip()}
@@ -100,7 +101,7 @@ class ActionOptions:
             data["push"] = self.push.value
         if self.metal:
             data["metal"] = True
-        data.update({name: True for name in ("held", "anchored") if getattr(self, name)})
+        data.update({name: True for name in ("held", "inside", "anchored") if getattr(self, name)})
         if self.challenge:
             data["contest"] = False
         return data
@@ -268,8 +269,7 @@ class ActOptions:
 
 @dataclass(frozen=True)
 class BeginRound:
-    """The Narrator opens round 1 (docs/rulings.md §4.22): ``/conflict begin`` and the board's
-    **Begin round 1** button both make this move."""
+    """The Narrator opens round 1 (§4.22): ``/conflict begin`` and **Begin round 1** make this move."""
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         caller.require_narrator("begin the Conflict")

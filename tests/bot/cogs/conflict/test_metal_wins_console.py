@@ -1,0 +1,59 @@
+"""Metal in a body and a tap of Zinc for the declaring order in the offline console (``python -m
+bot`` with no token): the same slash commands as Discord (docs/rulings.md §9.3, §9.4)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = """!as player1
+/character create name:Kel physique:4 wits:1
+/edit power-add type:Allomancy power:Steel rating:5
+/edit power-add type:Feruchemy power:Zinc rating:3
+!as narrator
+/power reserve metal:Steel charges:5 name:Kel
+/power metalmind metal:Zinc charges:40 name:Kel
+/character create name:Thug template:thug
+/conflict start kind:physical stakes:"The keep"
+!as player1
+/conflict join
+/burn metal:Steel
+!as narrator
+/conflict add character:Thug
+/conflict begin
+!as player1
+/declare action:action target:Thug stat:Steel held:true inside:true tap:Zinc tap_charges:3 tap_for:wits
+!as narrator
+/declare who:Thug action:no-roll
+!as player1
+/act dice:5
+!as narrator
+/defend dice:2 attacker_faces:"5 5 1 2 3" faces:"1 2"
+/conflict next-round
+!as player1
+/declare action:no-roll
+"""
+
+
+def test_the_console_tears_metal_from_a_body_and_taps_zinc_for_the_order(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MISTBORN_"))}
+    env["MISTBORN_DB_PATH"] = str(tmp_path / "inside.sqlite3")
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        input=SCRIPT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    out = result.stdout.replace("**", "")
+    for said in (
+        "on metal in their body",
+        "+3 Wits to declare by next round",
+        "The metal tears free of Thug's body",
+        "Thug's turn to declare",
+    ):
+        assert said in out, (said, out[-3000:])
