@@ -2,12 +2,12 @@
 and Blessings give a roll (docs/rulings.md §9.5, §9.6).
 """
 
-from rules.character import Character, Resilience, resilience_current
+from rules.character import Attribute, Character, Resilience, Standing, resilience_current
 from rules.character.checked import revise_character
 from rules.character.hemalurgy import SPIKE_RATING_MIN, Blessing, Hemalurgy, Spike
 from rules.character.limits import DAMAGE_MAX
-from rules.character.metals import Task
-from rules.character.stats import rating_parts
+from rules.character.metals import METAL_FACTS, Task
+from rules.character.power_stats import attribute_value, sheet_burning, standing_value
 from rules.errors import RulesError
 from rules.powers.ledger import Changed
 
@@ -32,9 +32,10 @@ def spike_rating(victim_rating: int, weeks_outside: int = 0) -> int:
     return max(SPIKE_RATING_MIN, victim_rating - 1 - weeks_outside)
 
 
-def spike_cost(spike: Spike) -> int:
-    """Advancements a spike costs: 4 for Copper, Iron, Tin and Zinc, else twice its rating."""
-    return SPIKE_COST_FLAT if spike.metal in STAT_SPIKES else 2 * spike.rating
+def spike_cost(metal: str, rating: int) -> int:
+    """Advancements a spike of ``metal`` at ``rating`` costs: 4 for Copper, Iron, Tin and Zinc,
+    else twice its rating (docs/rulings.md §10.1)."""
+    return SPIKE_COST_FLAT if metal in STAT_SPIKES else 2 * rating
 
 
 def _hemalurgy(character: Character, hemalurgy: Hemalurgy) -> Character:
@@ -52,9 +53,9 @@ def drive_spike(character: Character, spike: Spike) -> Changed:
 
 def ruin_notes(character: Character) -> list[str]:
     """Whether spikes have left Charm, Wits or Spirit at 0: then the character is Ruin's, to be
-    played by the Narrator (§9.5)."""
-    from_stats = [("Charm", "charm"), ("Wits", "wits"), ("Spirit", "spirit")]
-    found = [label for label, _ in from_stats if _value(character, label) == 0]
+    played by the Narrator (§9.5). The ratings as spikes leave them, not as spent: a Standing
+    spent on rolls comes back, a spike's price does not."""
+    found = [label for label, value in _left(character).items() if value <= 0]
     return (
         [f"{character.name} has no {', '.join(found)} left: Ruin holds them (the Narrator plays them)."]
         if found
@@ -62,8 +63,21 @@ def ruin_notes(character: Character) -> list[str]:
     )
 
 
-def _value(character: Character, label: str) -> int:
-    return rating_parts(character, label, False).total
+def leaves_to_ruin(character: Character, metal: str) -> bool:
+    """Whether one more spike of ``metal`` would leave its bearer Ruin's (§9.5): its Charm or
+    Spirit price takes the last of either. A Hero's own purchase stops short of that (§10.1)."""
+    facts, left = METAL_FACTS[metal], _left(character)
+    return left["Charm"] <= facts.spike_charm or left["Spirit"] <= facts.spike_spirit or left["Wits"] <= 0
+
+
+def _left(character: Character) -> dict[str, int]:
+    """Charm, Wits and Spirit as Powers leave them (``power_stats``: spikes' price taken once)."""
+    burning = sheet_burning(character)
+    return {
+        "Charm": attribute_value(character, Attribute.CHARM, burning),
+        "Wits": attribute_value(character, Attribute.WITS, burning),
+        "Spirit": standing_value(character, Standing.SPIRIT),
+    }
 
 
 def remove_spike(character: Character, index: int) -> Changed:
