@@ -4,10 +4,10 @@
 A Stunt bought is written as the catalogue (``rules.character.stunts``, §9.7) names it, so a
 catalogued one changes the rolls where it bites as one written by ``/edit stunt-add`` does. A
 Savant, a Blessing and a spike are made by the very functions the Narrator's ``/power savant``,
-``/power blessing`` and ``/power spike`` call (``rules.powers.metal_effects.make_savant``,
-``rules.powers.hemalurgy.set_blessing`` and ``drive_spike``), so what they do at the table is
-read from the same fields (§9.3, §9.5, §9.6): a spike's Charm and Spirit are charged where the
-stats are read (``rules.character.power_stats``), never taken off the sheet's ratings as well.
+``/power blessing`` and ``/power spike`` call (``rules.character.power_gifts``), so what they
+do at the table is read from the same fields (§9.3, §9.5, §9.6): a spike's Charm and Spirit are
+charged where the stats are read (``rules.character.power_stats``), never off the sheet's
+ratings as well.
 """
 
 from rules.character import limits as lim
@@ -23,14 +23,21 @@ from rules.character.hemalurgy import (
 from rules.character.model import Character
 from rules.character.names import BASIC_METALS, METALS, PowerType
 from rules.character.parts import Power
+from rules.character.power_gifts import (
+    BLESSING_COST,
+    SAVANT_RATING,
+    STAT_SPIKES,
+    leaves_to_ruin,
+    make_savant,
+    set_blessing,
+    with_spike,
+)
+from rules.character.power_gifts import spike_cost as spike_price
 from rules.character.power_stats import allomantic_rating, sheet_powers
 from rules.character.purchase_table import Asks, Purchase, PurchaseKind, PurchaseRule, Target, Unlock, fixed
 from rules.character.stunts import Stunt, catalogued, check_stunt, stunts_for
 from rules.errors import RulesError
 from rules.naming import name_key
-from rules.powers.hemalurgy import BLESSING_COST, STAT_SPIKES, drive_spike, leaves_to_ruin, set_blessing
-from rules.powers.hemalurgy import spike_cost as spike_price
-from rules.powers.metal_effects import SAVANT_RATING, make_savant
 
 SAVANT = "Savant"
 """A Savant as earlier versions wrote it, a Stunt on the metal: still counted as held."""
@@ -304,7 +311,7 @@ def _spike(character: Character, purchase: Purchase) -> Character:
             f"A spike's rating is its victim's less 1: {SPIKE_RATING_MIN} to {lim.POWER_RATING_MAX}."
         )
     spike = Spike(metal=spike_metal, power=stolen or None, rating=rating)
-    return drive_spike(character, spike).character
+    return with_spike(character, spike)
 
 
 POWER_PURCHASES = (
