@@ -10,10 +10,10 @@ is read, never off the sheet's ratings.
 """
 
 from rules.character.checked import revise_character
-from rules.character.hemalurgy import Blessing, Spike
+from rules.character.hemalurgy import STEALS, Blessing, Spike
 from rules.character.metals import METAL_FACTS
 from rules.character.model import Character
-from rules.character.names import Attribute, Standing
+from rules.character.names import Attribute, PowerType, Standing
 from rules.character.power_stats import allomantic_rating, attribute_value, sheet_burning, standing_value
 from rules.errors import RulesError
 
@@ -73,3 +73,13 @@ def leaves_to_ruin(character: Character, metal: str) -> bool:
     Spirit price takes the last of either. A Hero's own purchase stops short of that (§10.1)."""
     facts, left = METAL_FACTS[metal], left_by_spikes(character)
     return left["Charm"] <= facts.spike_charm or left["Spirit"] <= facts.spike_spirit or left["Wits"] <= 0
+
+
+def spike_words(target: str) -> str:
+    """A spike's target in words: "Steel:Iron" → "Steel spike (Allomantic Iron)", "Tin" → "Tin spike"."""
+    spike_metal, _, stolen = target.partition(":")
+    steals = STEALS.get(spike_metal)
+    if steals is None or not stolen:
+        return f"{spike_metal} spike"
+    adjective = "Allomantic" if steals[0] is PowerType.ALLOMANCY else "Feruchemical"
+    return f"{spike_metal} spike ({adjective} {stolen})"

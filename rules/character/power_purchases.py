@@ -30,6 +30,7 @@ from rules.character.power_gifts import (
     leaves_to_ruin,
     make_savant,
     set_blessing,
+    spike_words,
     with_spike,
 )
 from rules.character.power_gifts import spike_cost as spike_price
@@ -263,16 +264,6 @@ def _snap_mistborn(character: Character, purchase: Purchase) -> Character:
         raise RulesError(f"Snapping is for a Hero with no Powers. {NOT_NOW}")
     metals = [Power(type=PowerType.ALLOMANCY, name=m, rating=SNAP_MISTBORN_RATING) for m in BASIC_METALS]
     return revise_character(character, powers=tuple(metals))
-
-
-def spike_words(target: str) -> str:
-    """A spike's target in words: "Steel:Iron" → "Steel spike (Allomantic Iron)", "Tin" → "Tin spike"."""
-    spike_metal, _, stolen = target.partition(":")
-    steals = STEALS.get(spike_metal)
-    if steals is None or not stolen:
-        return f"{spike_metal} spike"
-    adjective = "Allomantic" if steals[0] is PowerType.ALLOMANCY else "Feruchemical"
-    return f"{spike_metal} spike ({adjective} {stolen})"
 
 
 def _spike_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from rules.character.advancement import spend
 from rules.character.model import Character
 from rules.character.names import CharacterKind
-from rules.character.power_purchases import POWER_PURCHASES, spike_words, stunt_words
+from rules.character.power_gifts import spike_words
+from rules.character.power_purchases import POWER_PURCHASES, stunt_words
 from rules.character.purchase_table import Purchase, PurchaseKind, PurchaseRule, Target, Unlock
 from rules.character.sheet_purchases import EXTRA, SHEET_PURCHASES
 from rules.character.stunts import catalogued
