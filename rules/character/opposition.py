@@ -234,8 +234,9 @@ TEMPLATES[Opposition.KANDRA] = OppositionTemplate(
     concept="A kandra wearing a stolen body",
     attributes=(3, 4, 4),
     standings=(3, 4, 5),
-    powers=(Power(type=PowerType.KANDRA, name="Mimicry", rating=5, stunts=("Blessing of Potency",)),),
+    powers=(Power(type=PowerType.KANDRA, name="Mimicry", rating=5),),
     props=(Prop(name="Bones of a courtier"),),
+    hemalurgy={"blessings": ("potency",)},
     traits={"drive": "Serve the Contract", "feature": "Translucent muscle beneath the skin"},
 )
 TEMPLATES[Opposition.STEWARD] = OppositionTemplate(

@@ -1,26 +1,48 @@
 """The cost table's rows for Powers (docs/rulings.md §10.1, §7 of the published game): a Stunt,
 +1 to a Power, a metal a rules Secret unlocked, Savant, a Snap, a Blessing, Keeper, a spike.
 
-Written against today's sheet, where a Power is a name, a rating and Stunts as text: a Stunt
-bought is written as the catalogue (``rules.character.stunts``, §9.7) names it, so a catalogued
-one changes the rolls where it bites as one written by ``/edit stunt-add`` does; a Savant and a
-Blessing are recorded as a Stunt of that name on the Power they belong to, and a spike is a
-Hemalurgy Power named for its metal.
+A Stunt bought is written as the catalogue (``rules.character.stunts``, §9.7) names it, so a
+catalogued one changes the rolls where it bites as one written by ``/edit stunt-add`` does. A
+Savant, a Blessing and a spike are made by the very functions the Narrator's ``/power savant``,
+``/power blessing`` and ``/power spike`` call (``rules.character.power_gifts``), so what they
+do at the table is read from the same fields (§9.3, §9.5, §9.6): a spike's Charm and Spirit are
+charged where the stats are read (``rules.character.power_stats``), never off the sheet's
+ratings as well.
 """
 
 from rules.character import limits as lim
 from rules.character.checked import revise_character
+from rules.character.hemalurgy import (
+    SPIKE_RATING_MIN,
+    SPIKES_MAX,
+    STEALS,
+    Blessing,
+    Spike,
+    physical_or_mental,
+)
 from rules.character.model import Character
-from rules.character.names import BASIC_METALS, METALS, Attribute, PowerType, Standing
+from rules.character.names import BASIC_METALS, METALS, PowerType
 from rules.character.parts import Power
+from rules.character.power_gifts import (
+    BLESSING_COST,
+    SAVANT_RATING,
+    STAT_SPIKES,
+    leaves_to_ruin,
+    make_savant,
+    set_blessing,
+    spike_words,
+    with_spike,
+)
+from rules.character.power_gifts import spike_cost as spike_price
+from rules.character.power_stats import allomantic_rating, sheet_powers
 from rules.character.purchase_table import Asks, Purchase, PurchaseKind, PurchaseRule, Target, Unlock, fixed
 from rules.character.stunts import Stunt, catalogued, check_stunt, stunts_for
 from rules.errors import RulesError
 from rules.naming import name_key
 
 SAVANT = "Savant"
-SAVANT_FROM = 7
-BLESSINGS = ("Awareness", "Potency", "Presence", "Stability")
+"""A Savant as earlier versions wrote it, a Stunt on the metal: still counted as held."""
+BLESSINGS = tuple(b.label for b in Blessing)
 MISTING_METALS = tuple(m for m in METALS if m not in ("Malatium", "Lerasium"))
 SNAP_MISTING_RATING = 4
 SNAP_MISTBORN_RATING = 3
@@ -28,15 +50,7 @@ KEEPER_RATING = 2
 STUNT_TYPES = (PowerType.ALLOMANCY, PowerType.KANDRA, PowerType.HEMALURGY)
 """Allomancers and kandra take Stunts; so does a spike (it grants Allomancy or the like)."""
 SPIKE_METALS = ("Steel", "Bronze", "Pewter", "Brass", "Iron", "Tin", "Copper", "Zinc")
-BONUS_SPIKES = ("Iron", "Tin", "Copper", "Zinc")
-"""Spikes that add dice or a stat rather than a Power to roll: 4 Advancements, whatever the rating."""
-SPIKE_COSTS: dict[str, dict[Attribute | Standing, int]] = {
-    "Tin": {Attribute.CHARM: 1, Standing.SPIRIT: 1},
-    "Iron": {Attribute.CHARM: 1, Standing.SPIRIT: 1},
-    "Copper": {Attribute.CHARM: 1, Standing.SPIRIT: 1},
-    "Zinc": {Attribute.CHARM: 1},
-}
-"""What a spike takes from its bearer besides 1 Spirit (the default)."""
+"""The spikes on the menu: the four that steal a Power, then the four that add dice or a stat."""
 NOT_NOW = "That is not on offer any more: the sheet changed. Open the spending menu again."
 
 
@@ -165,21 +179,26 @@ def _learn(character: Character, purchase: Purchase) -> Character:
 
 
 def _savant_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
+    """A Misting's one metal (a spike's stolen metal counts, §9.5), at 7 or more in play."""
     allomancy = [(i, p) for i, p in enumerate(character.powers) if p.type is PowerType.ALLOMANCY]
-    if len(allomancy) != 1:
-        return []  # a Misting's one metal
+    burned = {p.name for p in sheet_powers(character) if p.type is PowerType.ALLOMANCY}
+    if len(allomancy) != 1 or len(burned) != 1:
+        return []
     index, power = allomancy[0]
-    if power.rating < SAVANT_FROM or any(name_key(s) == name_key(SAVANT) for s in power.stunts):
+    written = any(name_key(s) == name_key(SAVANT) for s in power.stunts)  # as earlier versions wrote it
+    if written or power.name in character.allomancy.savants:
+        return []
+    if allomantic_rating(character, power.name) < SAVANT_RATING:
         return []
     return [Target(str(index), f"{power.full_label} Savant")]
 
 
 def _savant(character: Character, purchase: Purchase) -> Character:
+    """A Savant of the Misting's metal, as ``/power savant`` makes one (§9.3): its 2 free Nudges
+    on the metal's rolls and its price while the metal does not burn."""
     if purchase.target not in {t.value for t in _savant_targets(character, frozenset())}:
-        raise RulesError(f"A Savant is a Misting whose metal is at {SAVANT_FROM} or more. {NOT_NOW}")
-    index = _index(character, purchase.target)
-    power = character.powers[index]
-    return _with_power(character, index, power.model_copy(update={"stunts": (*power.stunts, SAVANT)}))
+        raise RulesError(f"A Savant is a Misting whose metal is at {SAVANT_RATING} or more. {NOT_NOW}")
+    return make_savant(character, character.powers[_index(character, purchase.target)].name)
 
 
 def _snap_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
@@ -201,17 +220,22 @@ def _blessing_targets(character: Character, unlocks: frozenset[Unlock]) -> list[
     index = _kandra_index(character)
     if index is None:
         return []
-    held = {name_key(s) for s in character.powers[index].stunts}
-    return [Target(b, f"Blessing of {b}") for b in BLESSINGS if name_key(f"Blessing of {b}") not in held]
+    written = {name_key(s) for s in character.powers[index].stunts}  # as earlier versions wrote it
+    return [
+        Target(b.label, f"Blessing of {b.label}")
+        for b in Blessing
+        if b not in character.hemalurgy.blessings and name_key(f"Blessing of {b.label}") not in written
+    ]
 
 
 def _blessing(character: Character, purchase: Purchase) -> Character:
-    index = _kandra_index(character)
-    if index is None or purchase.target not in {t.value for t in _blessing_targets(character, frozenset())}:
+    """The Blessing, as ``/power blessing`` gives it (§9.6): Potency's Physique and Presence's
+    Wits (+2, to 8), Awareness's dice, Stability's Willpower."""
+    if _kandra_index(character) is None or purchase.target not in {
+        t.value for t in _blessing_targets(character, frozenset())
+    }:
         raise RulesError(f"A new Blessing is a kandra's. {NOT_NOW}")
-    power = character.powers[index]
-    stunt = f"Blessing of {purchase.target}"
-    return _with_power(character, index, power.model_copy(update={"stunts": (*power.stunts, stunt)}))
+    return set_blessing(character, Blessing(purchase.target.lower()), True)
 
 
 def _keeper_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
@@ -242,52 +266,43 @@ def _snap_mistborn(character: Character, purchase: Purchase) -> Character:
     return revise_character(character, powers=tuple(metals))
 
 
-def spike_name(metal: str) -> str:
-    return f"{metal} spike"
-
-
 def _spike_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
-    held = {name_key(p.name) for p in _of(character, PowerType.HEMALURGY)}
-    return [Target(m, spike_name(m)) for m in SPIKE_METALS if name_key(spike_name(m)) not in held]
+    """Every spike whose price leaves Charm and Spirit above 0 (§9.5: at 0 the bearer is Ruin's,
+    the Narrator's to drive, never a Hero's purchase), while the sheet has room. One that steals
+    a Power is offered once for each Power of its kind it may steal: "Steel:Iron"."""
+    if len(character.hemalurgy.spikes) >= SPIKES_MAX:
+        return []
+    found = []
+    for spike_metal in SPIKE_METALS:
+        if leaves_to_ruin(character, spike_metal):
+            continue
+        steals = STEALS.get(spike_metal)
+        if steals is None:
+            found.append(Target(spike_metal, spike_words(spike_metal)))
+        else:
+            stolen = physical_or_mental(steals[1])
+            found += [Target(f"{spike_metal}:{s}", spike_words(f"{spike_metal}:{s}")) for s in stolen]
+    return found
 
 
 def spike_cost(character: Character, purchase: Purchase) -> int:
-    """4 for a spike that adds dice or a stat; else twice the spike's rating."""
-    if purchase.target in BONUS_SPIKES:
-        return 4
-    return 2 * (purchase.rating or 2)
-
-
-def _paid(character: Character, stat: Attribute | Standing, rating: int, cost: int, lowest: int) -> int:
-    """A rating less what a spike takes of it; refused below the lowest a sheet holds."""
-    if rating - cost < lowest:
-        raise RulesError(
-            f"A spike costs {cost} {stat.label}, and {character.name}'s {stat.label} {rating} is already "
-            "the lowest a sheet holds."
-        )
-    return rating - cost
+    """4 for a spike that adds dice or a stat; else twice the spike's rating (§10.1)."""
+    return spike_price(purchase.target.partition(":")[0], purchase.rating or SPIKE_RATING_MIN)
 
 
 def _spike(character: Character, purchase: Purchase) -> Character:
-    metal = purchase.target
-    if metal not in {t.value for t in _spike_targets(character, frozenset())}:
-        raise RulesError(f"{metal} is no spike on offer. {NOT_NOW}")
-    rating = 2 if metal in BONUS_SPIKES else purchase.rating
-    if rating is None or not 2 <= rating <= lim.POWER_RATING_MAX:
-        raise RulesError("A spike's rating is its victim's less 1: 2 to 10.")
-    attributes, standings = character.attributes, character.standings
-    for stat, cost in SPIKE_COSTS.get(metal, {Standing.SPIRIT: 1}).items():
-        if isinstance(stat, Attribute):
-            attributes = attributes.with_value(stat, _paid(character, stat, attributes.get(stat), cost, 1))
-        else:
-            standings = standings.with_value(stat, _paid(character, stat, standings.get(stat), cost, 2))
-    spent = character.spent.with_value(
-        Standing.SPIRIT, min(character.spent.spirit, max(0, standings.spirit - 1))
-    )
-    power = Power(type=PowerType.HEMALURGY, name=spike_name(metal), rating=rating)
-    return revise_character(
-        character, attributes=attributes, standings=standings, spent=spent, powers=(*character.powers, power)
-    )
+    """The spike, as ``/power spike`` drives it (§9.5): its Power at its rating, or its dice or
+    stat; its Charm and Spirit are charged where the stats are read, once."""
+    if purchase.target not in {t.value for t in _spike_targets(character, frozenset())}:
+        raise RulesError(f"That spike is not on offer. {NOT_NOW}")
+    spike_metal, _, stolen = purchase.target.partition(":")
+    rating = SPIKE_RATING_MIN if spike_metal in STAT_SPIKES else purchase.rating
+    if rating is None or not SPIKE_RATING_MIN <= rating <= lim.POWER_RATING_MAX:
+        raise RulesError(
+            f"A spike's rating is its victim's less 1: {SPIKE_RATING_MIN} to {lim.POWER_RATING_MAX}."
+        )
+    spike = Spike(metal=spike_metal, power=stolen or None, rating=rating)
+    return with_spike(character, spike)
 
 
 POWER_PURCHASES = (
@@ -326,7 +341,7 @@ POWER_PURCHASES = (
         PurchaseKind.SAVANT,
         "Savant",
         "10",
-        f"a Misting's metal at {SAVANT_FROM}+",
+        f"a Misting's metal at {SAVANT_RATING}+",
         _savant_targets,
         fixed(10),
         _savant,
@@ -348,7 +363,7 @@ POWER_PURCHASES = (
         "15",
         "kandra",
         _blessing_targets,
-        fixed(15),
+        fixed(BLESSING_COST),
         _blessing,
         power=True,
     ),
@@ -376,7 +391,7 @@ POWER_PURCHASES = (
         PurchaseKind.SPIKE,
         "Spike",
         "4 or 2 × rating",
-        "costs Spirit (and Charm for some); never raised",
+        "costs Spirit (and Charm for some); never raised; never to 0",
         _spike_targets,
         spike_cost,
         _spike,

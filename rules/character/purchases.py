@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from rules.character.advancement import spend
 from rules.character.model import Character
 from rules.character.names import CharacterKind
+from rules.character.power_gifts import spike_words
 from rules.character.power_purchases import POWER_PURCHASES, stunt_words
 from rules.character.purchase_table import Purchase, PurchaseKind, PurchaseRule, Target, Unlock
 from rules.character.sheet_purchases import EXTRA, SHEET_PURCHASES
@@ -90,6 +91,13 @@ def _does(text: str) -> str:
     return f" ({stunt.does})" if stunt is not None else ""
 
 
+def _spike(purchase: Purchase) -> str:
+    """ "a Steel spike (Allomantic Iron) at 5", "an Iron spike" (its rating is no matter, §10.1)."""
+    words = spike_words(purchase.target)
+    rated = ":" in purchase.target and purchase.rating
+    return ("an " if words[0] in "AEIOU" else "a ") + words + (f" at {purchase.rating}" if rated else "")
+
+
 def describe(character: Character, purchase: Purchase) -> str:
     """The purchase in words, read on the sheet *before* it is made (for the request, the
     journal and the Narrator's approval): "+1 Physique", "the Stunt “Long Range” for Steel"."""
@@ -111,6 +119,7 @@ def describe(character: Character, purchase: Purchase) -> str:
         PurchaseKind.BLESSING: f"the Blessing of {target}",
         PurchaseKind.KEEPER: "a Keeper: every basic metal",
         PurchaseKind.SNAP_MISTBORN: "Snapped: Mistborn",
-        PurchaseKind.SPIKE: f"a {target} spike" + (f" at {purchase.rating}" if purchase.rating else ""),
+        PurchaseKind.SPIKE: f"a {spike_words(target)}"
+        + (f" at {purchase.rating}" if purchase.rating else ""),
     }
     return words[kind]

@@ -1,5 +1,6 @@
 """Hemalurgy and kandra in play: a spike's rating, driving and removing one, and the dice spikes
-and Blessings give a roll (docs/rulings.md §9.5, §9.6).
+and Blessings give a roll (docs/rulings.md §9.5, §9.6). Putting a spike or a Blessing on a sheet
+is ``rules.character.power_gifts``, which purchases with Advancements share (§10.1).
 """
 
 from rules.character import Character, Resilience, resilience_current
@@ -7,9 +8,11 @@ from rules.character.checked import revise_character
 from rules.character.hemalurgy import SPIKE_RATING_MIN, Blessing, Hemalurgy, Spike
 from rules.character.limits import DAMAGE_MAX
 from rules.character.metals import Task
-from rules.character.stats import rating_parts
+from rules.character.power_gifts import left_by_spikes, set_blessing, with_spike
 from rules.errors import RulesError
 from rules.powers.ledger import Changed
+
+__all__ = ["set_blessing"]  # the Narrator's /power blessing calls it from here
 
 REMOVAL_HEALTH = 5
 """Health a spike's removal costs; at 0 it kills (§9.5)."""
@@ -18,10 +21,6 @@ REMOVAL_OUTCOME = 5
 IRON_SPIKE_DICE = 2
 TIN_SPIKE_DICE = 2
 AWARENESS_DICE = 2
-STAT_SPIKES = ("Copper", "Iron", "Tin", "Zinc")
-"""Spikes that give a stat rather than a Power: 4 Advancements each (§9.5)."""
-SPIKE_COST_FLAT = 4
-BLESSING_COST = 15
 
 
 def spike_rating(victim_rating: int, weeks_outside: int = 0) -> int:
@@ -32,11 +31,6 @@ def spike_rating(victim_rating: int, weeks_outside: int = 0) -> int:
     return max(SPIKE_RATING_MIN, victim_rating - 1 - weeks_outside)
 
 
-def spike_cost(spike: Spike) -> int:
-    """Advancements a spike costs: 4 for Copper, Iron, Tin and Zinc, else twice its rating."""
-    return SPIKE_COST_FLAT if spike.metal in STAT_SPIKES else 2 * spike.rating
-
-
 def _hemalurgy(character: Character, hemalurgy: Hemalurgy) -> Character:
     return revise_character(character, hemalurgy=hemalurgy)
 
@@ -44,26 +38,20 @@ def _hemalurgy(character: Character, hemalurgy: Hemalurgy) -> Character:
 def drive_spike(character: Character, spike: Spike) -> Changed:
     """Drive a spike: its price comes off Charm and Spirit at once (``power_stats``); at 0 Charm,
     Wits or Spirit the character is Ruin's (§9.5)."""
-    changed = _hemalurgy(
-        character, character.hemalurgy.model_copy(update={"spikes": (*character.hemalurgy.spikes, spike)})
-    )
+    changed = with_spike(character, spike)
     return Changed(character=changed, notes=tuple(ruin_notes(changed)))
 
 
 def ruin_notes(character: Character) -> list[str]:
     """Whether spikes have left Charm, Wits or Spirit at 0: then the character is Ruin's, to be
-    played by the Narrator (§9.5)."""
-    from_stats = [("Charm", "charm"), ("Wits", "wits"), ("Spirit", "spirit")]
-    found = [label for label, _ in from_stats if _value(character, label) == 0]
+    played by the Narrator (§9.5). The ratings as spikes leave them, not as spent: a Standing
+    spent on rolls comes back, a spike's price does not."""
+    found = [label for label, value in left_by_spikes(character).items() if value <= 0]
     return (
         [f"{character.name} has no {', '.join(found)} left: Ruin holds them (the Narrator plays them)."]
         if found
         else []
     )
-
-
-def _value(character: Character, label: str) -> int:
-    return rating_parts(character, label, False).total
 
 
 def remove_spike(character: Character, index: int) -> Changed:
@@ -82,14 +70,6 @@ def remove_spike(character: Character, index: int) -> Changed:
         if resilience_current(changed, Resilience.HEALTH, False) == 0:
             notes.append(f"{character.name} does not survive it.")
     return Changed(character=changed, notes=tuple(notes))
-
-
-def set_blessing(character: Character, blessing: Blessing, held: bool) -> Character:
-    """Give or take away a kandra's Blessing."""
-    blessings = [b for b in character.hemalurgy.blessings if b is not blessing]
-    if held:
-        blessings.append(blessing)
-    return _hemalurgy(character, character.hemalurgy.model_copy(update={"blessings": tuple(blessings)}))
 
 
 def spike_dice(character: Character, task: Task | None) -> list[tuple[str, int]]:

@@ -8,10 +8,13 @@ from rules.burdens import Severity
 from rules.character import Character, Resilience
 from rules.character.allomancy import HOLD_DICE_MAX, Hold
 from rules.character.hemalurgy import Blessing
+from rules.character.power_gifts import make_savant
 from rules.character.power_stats import allomantic_rating
 from rules.character.stunts import working
 from rules.errors import RulesError
 from rules.roll import Reading
+
+__all__ = ["make_savant"]  # the Narrator's /power savant calls it from here; the rule is power_gifts'
 
 TIN_BLAST_DICE = -2
 """A Tineye who fails the Physique roll against a sudden blast loses this on their next pool."""
@@ -25,7 +28,6 @@ BRONZE_PIERCES_AT = 5
 BRONZE_OVER_COPPER = 2
 ATIUM_ADVANTAGE = -2
 SAVANT_NUDGES = 2
-SAVANT_RATING = 7
 EMOTION_METALS = ("Zinc", "Brass")
 
 
@@ -179,17 +181,6 @@ def savant_nudges(character: Character, metal: str) -> int:
 def savant_sense_dice(character: Character) -> int:
     """A Tin Savant not burning Tin has 1 die fewer on sense rolls (§9.3)."""
     return -1 if "Tin" in character.allomancy.savants and "Tin" not in character.allomancy.burning else 0
-
-
-def make_savant(character: Character, metal: str, savant: bool = True) -> Character:
-    """The Narrator's hand (an Advancement of 10): a Savant of ``metal``, rated 7 or more (§9.3)."""
-    savants = [m for m in character.allomancy.savants if m != metal]
-    if savant:
-        if allomantic_rating(character, metal) < SAVANT_RATING:
-            raise RulesError(f"A Savant of {metal} needs {metal} rated {SAVANT_RATING} or more.")
-        savants.append(metal)
-    allomancy = character.allomancy.model_copy(update={"savants": tuple(savants)})
-    return character.model_copy(update={"allomancy": allomancy})
 
 
 SOAKS = {Resilience.HEALTH: "Denser Tissues", Resilience.WILLPOWER: "Iron Will"}

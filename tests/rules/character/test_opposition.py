@@ -32,6 +32,8 @@ def test_the_example_numbers() -> None:
     assert len(inquisitor.powers) == 8 and pewter_rating(inquisitor) == 6
     assert rating_parts(inquisitor, "Steel").total == 11  # the Steel spike adds its 5 (§9.5)
     assert resilience_max(inquisitor, "health", burning_pewter=True) == 18
+    kandra = opposition_character(Opposition.KANDRA, name="TenSoon", owner_id=3)
+    assert rating_parts(kandra, "Physique").parts == (("Potency", 2),)  # its Blessing bites (§9.6)
 
 
 def test_given_numbers_win_over_the_template() -> None:

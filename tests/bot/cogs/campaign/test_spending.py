@@ -138,3 +138,60 @@ async def test_a_stunt_is_bought_from_its_metals_catalogue_and_then_changes_a_ro
     assert stronger.message is not None and "Prodigious Strength 2" in card_text(stronger.message)
     then = await env.harness.autocomplete(line, user="player1")
     assert [c["value"] for c in then.choices] == ["Denser Tissues", "Extreme Speed"]
+
+
+async def hero_with(env: BotEnv, held: int = 12, **parts: object) -> None:
+    """Vin with ``parts`` and ``held`` Advancements, a spend open, on a server that lets players
+    spend alone."""
+    ledger = {"advancements": {"held": held, "earned": held}}
+    character = make_character(name="Vin", owner_id=env.user_id("player1"), **(VIN | ledger | parts))
+    await env.storage.characters.create(env.guild_id, character)
+    await env.slash("/setup players-spend setting:on", user="narrator")
+    await env.slash("/advancement allow name:Vin", user="narrator")
+
+
+async def spent(env: BotEnv, improvement: str) -> str:
+    bought = await env.slash(f"/advancement spend name:Vin {improvement}", user="player1")
+    assert not bought.ephemeral, bought.content
+    return bought.content
+
+
+async def rolled(env: BotEnv, stat: str) -> str:
+    roll = await env.slash(f"/roll stat:{stat} character:Vin", user="player1")
+    assert roll.message is not None, roll.content
+    return card_text(roll.message)
+
+
+async def test_a_bought_blessing_of_potency_shows_on_a_physique_roll(bot_env: BotEnv) -> None:
+    env = bot_env
+    await hero_with(env, held=15, powers=[{"type": "kandra", "name": "Mimicry", "rating": 5}])
+    assert "**Pool:** Physique 6 = **6**" in await rolled(env, "Physique")
+    told = await spent(env, "improvement:blessing|Potency")
+    assert told == "Vin spends 15 Advancements: the Blessing of Potency. Now 0 held."
+    assert "**Pool:** Physique 6 + Potency 2 = **8**" in await rolled(env, "Physique")  # +2, to 8
+    after = (await sheet(env)).character
+    assert after.attributes.physique == 6 and after.powers[0].stunts == ()  # the Blessing, not words
+
+
+async def test_a_bought_savant_shows_its_free_nudges(bot_env: BotEnv) -> None:
+    env = bot_env
+    await hero_with(env, powers=[{"type": "allomancy", "name": "Tin", "rating": 7}])
+    assert "Savant" not in await rolled(env, "Tin")
+    assert "Savant in Tin (Allomancy)" in await spent(env, "improvement:savant|0")
+    savant = await rolled(env, "Tin")
+    assert "Tin Savant: 2 free Nudges on a success." in savant and "2 free)" in savant
+    assert (await sheet(env)).character.allomancy.savants == ("Tin",)
+
+
+async def test_a_bought_spike_shows_its_rating_and_costs_spirit_once(bot_env: BotEnv) -> None:
+    env = bot_env
+    await hero_with(env)
+    line = "/advancement spend name:Vin improvement:spike"
+    offered = await env.harness.autocomplete(line, user="player1")
+    assert "Spike: Steel spike (Allomantic Iron) (4 or 2 × rating)" in [c["name"] for c in offered.choices]
+    told = await spent(env, "improvement:spike|Steel:Iron rating:5")
+    assert told == "Vin spends 10 Advancements: a Steel spike (Allomantic Iron) at 5. Now 2 held."
+    assert "**Pool:** Iron 5 = **5**" in await rolled(env, "Iron")  # the stolen Power at its rating
+    assert "**Pool:** Spirit 3 − Spikes 1 = **2**" in await rolled(env, "Spirit")  # its Spirit, once
+    after = (await sheet(env)).character
+    assert after.standings.spirit == 3 and after.attributes.charm == 3  # never off the sheet as well
