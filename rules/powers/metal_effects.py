@@ -8,6 +8,7 @@ from rules.burdens import Severity
 from rules.character import Character, PowerType, Resilience
 from rules.character.allomancy import HOLD_DICE_MAX, Hold
 from rules.character.hemalurgy import Blessing
+from rules.character.parts import Burden
 from rules.character.power_stats import allomantic_rating
 from rules.character.stats import find_stat
 from rules.character.stunts import working
@@ -58,6 +59,20 @@ def pewter_eases(character: Character) -> tuple[str, Severity | None] | None:
     worst = max(physical, key=lambda b: b.severity.dice)
     lighter = {Severity.MORTAL: Severity.GRAVE, Severity.GRAVE: Severity.SERIOUS, Severity.SERIOUS: None}
     return worst.name, lighter[worst.severity]
+
+
+PEWTER_EASED = "Flared Pewter: Burden a step lighter"
+
+
+def pewter_eased_dice(character: Character, burden: Burden) -> tuple[str, int] | None:
+    """What flared Pewter takes off the dice an opponent claims for ``burden`` of ``character``
+    (§9.3): the Burden counts a step lighter (a Serious one for nothing), named in the pool;
+    None when Pewter does not ease this Burden."""
+    eased = pewter_eases(character)
+    if eased is None or eased[0] != burden.name:
+        return None
+    lighter = eased[1]
+    return PEWTER_EASED, (lighter.dice if lighter is not None else 0) - burden.severity.dice
 
 
 class EmotionPool(BaseModel):
