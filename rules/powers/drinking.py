@@ -15,7 +15,7 @@ from rules.character.recovery import vials_back
 from rules.character.stats import rating_for
 from rules.errors import RulesError
 from rules.naming import find_named
-from rules.powers.burning import ran_dry, spend
+from rules.powers.burning import knocked_out, ran_dry, spend
 from rules.powers.ledger import Changed, Move, Store, Why
 
 SPOTS_IMPURITY = 4
@@ -81,7 +81,7 @@ def drink(character: Character, name: str) -> Changed:
     character = _with_prop(character, index, used).model_copy(update={"allomancy": allomancy})
     if not vial.impure:
         return Changed(character=character, moves=tuple(moves))
-    notes = (
+    notes: tuple[str, ...] = (
         "The metal was impure: it cannot be flared, and halves Physique and its rating until burnt off.",
     )
     if spots_impurity(character):
@@ -188,4 +188,5 @@ def poison(character: Character, name: str) -> Changed:
         damage = hurt.damage.with_value(Resilience.HEALTH, min(DAMAGE_MAX, hurt.damage.health + held))
         hurt = hurt.model_copy(update={"damage": damage})
     note = f"{held} unburnt {found} poisons {character.name}: {held} Health lost."
-    return Changed(character=hurt, moves=paid.moves, notes=(note,))
+    out = knocked_out(hurt)  # poisoned to 0 Health: every burn ends (§9.2)
+    return Changed(character=out.character, moves=paid.moves, notes=(note, *out.notes))
