@@ -20,10 +20,11 @@ Rulings:
 """
 
 from rules.burdens import Severity
-from rules.character import apply_damage
+from rules.character import Resilience, apply_damage
 from rules.conflict.commands import SpendNudges
 from rules.conflict.events import BeatCaught, DamageDealt, Defeated, DiceRemoved, NudgesSpent, Pile
 from rules.conflict.figure import armour_of, attack_weapon, kind_of
+from rules.conflict.metals import knocked_out_burns
 from rules.conflict.specs import ActionKind, ConflictType
 from rules.conflict.state import (
     Awaiting,
@@ -219,7 +220,10 @@ def deal_damage(
         defeated=result.defeated,
         members_lost=result.members_lost,
     )
-    return conflict.with_participant(target).with_log(entry)
+    conflict = conflict.with_participant(target).with_log(entry)
+    if result.defeated and resilience is Resilience.HEALTH:
+        conflict = knocked_out_burns(conflict, work, target.id)  # unconscious: no burn goes on (§9.2)
+    return conflict
 
 
 def _remove_dice(conflict: Conflict, work: Work, target: Participant, count: int) -> Conflict:

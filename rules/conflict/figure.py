@@ -69,6 +69,7 @@ from rules.powers.mental import (
     flared_emotion,
     shield_parts,
 )
+from rules.powers.metal_effects import pewter_eased_dice
 from rules.powers.pushes import Deflection, held_contest_rating, push_bonus, pusher
 from rules.words import is_group, says
 
@@ -273,6 +274,7 @@ def figure_pool(
         if len({name_key(burden.name) for burden in burdens}) != len(burdens):
             raise RulesError("Each Burden counts once; a name is listed twice, so list it once.")
         severities = [burden.severity for burden in burdens]
+        modifiers += [eased for b in burdens if (eased := pewter_eased_dice(target_sheet, b)) is not None]
     plain = _adjusted_pool(rating, label, modifiers, dice, severities)
     tapping = tap_parts(tapped, plain.total)
     return _adjusted_pool(rating, label, [*modifiers, *tapping], dice, severities) if tapping else plain

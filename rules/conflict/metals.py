@@ -26,6 +26,7 @@ from rules.conflict.work import Work, require_phase
 from rules.errors import RulesError
 from rules.naming import did_you_mean
 from rules.powers.burning import (
+    knocked_out,
     pay_for_conflict,
     pay_round,
     ran_dry,
@@ -124,6 +125,16 @@ def _settle(conflict: Conflict, work: Work, pid: int, before: Character, changed
             mirrored = mirrored.model_copy(update={"defeated": True})
             work.emit(Defeated(participant=pid, condition=RESILIENCE_DEFEAT[Resilience.HEALTH]))
     return conflict.with_participant(mirrored)
+
+
+def knocked_out_burns(conflict: Conflict, work: Work, pid: int) -> Conflict:
+    """A participant knocked out (0 Health, Pewter counted while it burns) stops burning every
+    metal at once, the board and the sheet alike (§9.2, §5.5)."""
+    sheet = work.sheet(conflict.participant(pid))
+    changed = knocked_out(sheet)
+    if changed.character is sheet:
+        return conflict
+    return _settle(conflict, work, pid, sheet, changed)
 
 
 def joined_burning(conflict: Conflict, work: Work, pid: int) -> Conflict:

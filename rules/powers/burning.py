@@ -121,19 +121,35 @@ def stop_burn(character: Character, name: str) -> Changed:
         "hold": hold,
     }
     character = _allomancy(character, allomancy.model_copy(update=update))
-    notes: tuple[str, ...] = ()
     if found == "Pewter" and not character.is_extra and resilience_current(character, Resilience.HEALTH) == 0:
-        notes = (f"Pewter fades and {character.name} collapses: no Health left.",)
-    return Changed(character=character, notes=notes)
+        rest = stop_all(character)  # collapsed: unconscious, so nothing else burns (§9.2)
+        note = f"Pewter fades and {character.name} collapses: no Health left."
+        return Changed(character=rest.character, notes=(note, *rest.notes))
+    return Changed(character=character)
 
 
 def stop_all(character: Character) -> Changed:
     """Every burn ends: the character fell unconscious (§9.2)."""
     notes: list[str] = []
-    for name in character.allomancy.burning:
-        stopped = stop_burn(character, name)
+    while character.allomancy.burning:
+        stopped = stop_burn(character, character.allomancy.burning[0])
         character, notes = stopped.character, [*notes, *stopped.notes]
     return Changed(character=character, notes=tuple(notes))
+
+
+def knocked_out(character: Character) -> Changed:
+    """At 0 Health, counted with Pewter's boost while it burns, a character is unconscious and
+    every burn ends, Pewter's too (docs/rulings.md §9.2, §5.5): while Pewter holds Health above 0
+    they stay awake and burning. An Extra at 0 has left the scene and is left alone."""
+    if (
+        character.is_extra
+        or not character.allomancy.burning
+        or resilience_current(character, Resilience.HEALTH) > 0
+    ):
+        return Changed(character=character)
+    stopped = stop_all(character)  # its only notes would be Pewter's collapse: this one says it
+    note = f"{character.name} is knocked out: every metal stops burning."
+    return Changed(character=stopped.character, notes=(note,))
 
 
 def pay_for_conflict(character: Character, name: str) -> Changed:

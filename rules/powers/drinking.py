@@ -12,9 +12,10 @@ from rules.character.checked import revise_character, validated
 from rules.character.limits import DAMAGE_MAX
 from rules.character.metals import VIAL_METALS, metal
 from rules.character.recovery import vials_back
+from rules.character.stats import rating_for
 from rules.errors import RulesError
 from rules.naming import find_named
-from rules.powers.burning import ran_dry, spend
+from rules.powers.burning import knocked_out, ran_dry, spend
 from rules.powers.ledger import Changed, Move, Store, Why
 
 SPOTS_IMPURITY = 4
@@ -48,12 +49,15 @@ def _with_prop(character: Character, index: int, prop: Prop) -> Character:
 
 
 def spots_impurity(character: Character) -> bool:
-    return character.attributes.wits >= SPOTS_IMPURITY
+    """Wits 4 or more (as the sheet rates it: a kandra's Presence, a Copper spike) notices impure
+    metal before drinking it (§9.2)."""
+    return rating_for(character, "Wits") >= SPOTS_IMPURITY
 
 
 def drink(character: Character, name: str) -> Changed:
     """Drink the vial called ``name``: its charges join the reserves (an impure one makes them
-    impure), it is used, and reserves are counted from now on (§9.2)."""
+    impure, and a drinker of Wits 4 or more is told they noticed), it is used, and reserves are
+    counted from now on (§9.2)."""
     index = find_vial(character, name)
     prop = character.props[index]
     vial = prop.implement
@@ -75,10 +79,18 @@ def drink(character: Character, name: str) -> Changed:
         ]
     used = prop.model_copy(update={"implement": vial.model_copy(update={"used": True})})
     character = _with_prop(character, index, used).model_copy(update={"allomancy": allomancy})
-    notes = (
+    if not vial.impure:
+        return Changed(character=character, moves=tuple(moves))
+    notes: tuple[str, ...] = (
         "The metal was impure: it cannot be flared, and halves Physique and its rating until burnt off.",
     )
-    return Changed(character=character, moves=tuple(moves), notes=notes if vial.impure else ())
+    if spots_impurity(character):
+        notes = (
+            f"{character.name} (Wits {SPOTS_IMPURITY} or more) spots the impurity before drinking; "
+            "the Narrator decides what follows.",
+            *notes,
+        )
+    return Changed(character=character, moves=tuple(moves), notes=notes)
 
 
 def refill_vials(character: Character) -> Changed:
@@ -176,4 +188,5 @@ def poison(character: Character, name: str) -> Changed:
         damage = hurt.damage.with_value(Resilience.HEALTH, min(DAMAGE_MAX, hurt.damage.health + held))
         hurt = hurt.model_copy(update={"damage": damage})
     note = f"{held} unburnt {found} poisons {character.name}: {held} Health lost."
-    return Changed(character=hurt, moves=paid.moves, notes=(note,))
+    out = knocked_out(hurt)  # poisoned to 0 Health: every burn ends (§9.2)
+    return Changed(character=out.character, moves=paid.moves, notes=(note, *out.notes))

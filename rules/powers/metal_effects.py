@@ -5,11 +5,13 @@ commands and the Conflict engine call, each answering from the sheet's state.
 from pydantic import BaseModel, ConfigDict
 
 from rules.burdens import Severity
-from rules.character import Character, Resilience
+from rules.character import Character, PowerType, Resilience
 from rules.character.allomancy import HOLD_DICE_MAX, Hold
 from rules.character.hemalurgy import Blessing
+from rules.character.parts import Burden
 from rules.character.power_gifts import make_savant
 from rules.character.power_stats import allomantic_rating
+from rules.character.stats import find_stat
 from rules.character.stunts import working
 from rules.errors import RulesError
 from rules.roll import Reading
@@ -59,6 +61,20 @@ def pewter_eases(character: Character) -> tuple[str, Severity | None] | None:
     worst = max(physical, key=lambda b: b.severity.dice)
     lighter = {Severity.MORTAL: Severity.GRAVE, Severity.GRAVE: Severity.SERIOUS, Severity.SERIOUS: None}
     return worst.name, lighter[worst.severity]
+
+
+PEWTER_EASED = "Flared Pewter: Burden a step lighter"
+
+
+def pewter_eased_dice(character: Character, burden: Burden) -> tuple[str, int] | None:
+    """What flared Pewter takes off the dice an opponent claims for ``burden`` of ``character``
+    (§9.3): the Burden counts a step lighter (a Serious one for nothing), named in the pool;
+    None when Pewter does not ease this Burden."""
+    eased = pewter_eases(character)
+    if eased is None or eased[0] != burden.name:
+        return None
+    lighter = eased[1]
+    return PEWTER_EASED, (lighter.dice if lighter is not None else 0) - burden.severity.dice
 
 
 class EmotionPool(BaseModel):
@@ -115,6 +131,40 @@ def emotion_failure(reading: Reading) -> str:
     if reading.complications >= ALERTS_TARGET:
         return "The target feels their emotions pushed."
     return ""
+
+
+class EmotionRoll(BaseModel):
+    """What a roll of Zinc or Brass outside a Conflict did (§9.3): the sheet with the emotion held
+    (None when nothing is held) and a line for the card."""
+
+    model_config = ConfigDict(frozen=True)
+
+    character: Character | None
+    note: str
+
+
+def emotion_roll(character: Character, stat: str, reading: Reading) -> EmotionRoll | None:
+    """A ``/roll`` of the character's own Allomantic Zinc or Brass is a rioting or soothing
+    (§9.3): a success while the metal burns holds the emotion (replacing any earlier hold), a
+    failure says what its Complications mean. None for any other roll."""
+    power = find_stat(character, stat).power
+    if power is None or power.type is not PowerType.ALLOMANCY or power.name not in EMOTION_METALS:
+        return None
+    metal = power.name
+    doing = "rioting" if metal == "Zinc" else "soothing"
+    if not reading.success:
+        meaning = emotion_failure(reading) or "Nobody notices."
+        return EmotionRoll(character=None, note=f"The {doing} fails. {meaning}")
+    hold = emotion_hold(metal, reading)
+    if hold is None or metal not in character.allomancy.burning:
+        return EmotionRoll(character=None, note=f"{metal} is not burning: no emotion is held.")
+    allomancy = character.allomancy.model_copy(update={"hold": hold})
+    done = "rioted" if metal == "Zinc" else "soothed"
+    note = (
+        f"The {doing} holds: +{hold.dice} dice on Charm and Influence rolls against those {done}, "
+        f"while {metal} burns."
+    )
+    return EmotionRoll(character=character.model_copy(update={"allomancy": allomancy}), note=note)
 
 
 def hold_dice(character: Character, stat: str) -> tuple[str, int] | None:

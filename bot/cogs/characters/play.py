@@ -66,6 +66,7 @@ from rules.character import (
 )
 from rules.character.burden_track import TO_REMOVE, TO_STEP
 from rules.journal import NARRATOR, Viewer
+from rules.powers.burning import knocked_out
 from rules.powers.metal_effects import stunt_soak
 from rules.words import count_of
 
@@ -141,8 +142,12 @@ class SheetCommands(
         result = apply_damage(
             stored.character, resilience, taken, defeat_burden=defeat_burden, burning_pewter=pewter
         )
+        out = knocked_out(result.character)  # at 0 Health every burn ends (docs/rulings.md §9.2)
+        result = result.model_copy(update={"character": out.character})
         await save(interaction, stored, result.character, told=True)
         embed = damage_embed(result)
+        if out.notes:
+            embed.add_field(name="Allomancy", value=plain(" ".join(out.notes)), inline=False)
         if soak is not None:
             embed.add_field(name="Stunt", value=f"{soak[0]}: {soak[1]} less damage.", inline=False)
         await tell_change(interaction, self.bot.storage, stored, result.character, embed)

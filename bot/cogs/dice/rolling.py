@@ -4,8 +4,9 @@ answers exactly as the command does.
 
 The path: the sheet (the named one, else the active one) checked to be the caller's to roll for
 → the pool formed from it as it is now → rolled with the bot's injected generator → the Standing
-spent, the roll log and the journal saved at once (the interaction's id claimed with them, so
-one delivered twice rolls once, ``storage.handled``) → the card drawn. Where the bot serves no
+spent, an emotion a Zinc or Brass roll held (docs/rulings.md §9.3), the roll log and the journal
+saved at once (the interaction's id claimed with them, so one delivered twice rolls once,
+``storage.handled``) → the card drawn. Where the bot serves no
 server, a bare count of dice is rolled and answered, and not logged (docs/architecture.md, "Dice
 anywhere").
 
@@ -30,10 +31,12 @@ from bot.records import charges_moved, roll_entry, roll_record, sheet_change
 from bot.render.cards import Card
 from bot.render.dice import reading_card
 from bot.served import channel_id_of, guild_id_of, served_guild_id
+from rules.character import Character
 from rules.character.metals import Task
 from rules.character.stats import standing_available
 from rules.character.story import Subplot
-from rules.roll import roll
+from rules.powers.metal_effects import EmotionRoll, emotion_roll
+from rules.roll import Reading, roll
 from rules.saved_roll import SavedRoll
 from rules.words import count_of
 from storage import StoredCharacter
@@ -110,6 +113,9 @@ async def throw(
     formed = await pool_for(interaction, request, character, acting=True)
     spent, moves = spent_by(formed)
     reading = roll(formed.pool, client.rng, difficulty=difficulty, extra=formed.extra)
+    emotion = emotion_of(formed, request, spent, reading)
+    if emotion is not None and emotion.character is not None:
+        spent = emotion.character  # the emotion held is saved with the roll
     origin = origin_of(interaction)
     veiled = is_hidden(formed.stored) and not secret
     # A hidden sheet's rolls are secret in the log (their pool shows there), as in a Conflict.
@@ -139,7 +145,7 @@ async def throw(
             await tx.journal.add(guild_id, origin, changes + told)
     else:
         await client.storage.rolls.append_once(record, interaction.id, (origin, told))
-    spends = [*formed.notes]
+    spends = [*formed.notes, *([emotion.note] if emotion is not None else [])]
     if spent is not None and formed.spends is not None:
         left = standing_available(spent, formed.spends)
         spends.append(f"{formed.spends.label} spent: {left} left until it recovers.")
@@ -157,6 +163,17 @@ async def throw(
         )
 
     return Drawn(draw, (lambda: draw(table=True)) if veiled else None)
+
+
+def emotion_of(
+    formed: FormedPool, request: PoolRequest, spent: Character | None, reading: Reading
+) -> EmotionRoll | None:
+    """A roll of the sheet's Zinc or Brass riots or soothes (docs/rulings.md §9.3): what it held
+    or what its failure means, on the sheet as the roll's spending left it. Its line joins the
+    card's notes, which a hidden roller's table card leaves out (§7.1)."""
+    if formed.stored is None or request.stat is None:
+        return None
+    return emotion_roll(spent or formed.stored.character, request.stat, reading)
 
 
 def throw_elsewhere(

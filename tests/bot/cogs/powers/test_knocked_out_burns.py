@@ -1,0 +1,105 @@
+"""At 0 Health every burn ends (docs/rulings.md §9.2), through the real dispatch: a Conflict's
+blow that knocks a Tineye out puts out their Tin on the sheet and the board alike, and so does
+``/sheet damage``; Pewter's boost keeps its burner awake and burning."""
+
+import random
+from typing import Any
+
+import pytest
+
+from rules.character import CharacterKind, make_character
+from rules.conflict import Conflict
+from storage.conflict_moves import current_conflict
+from testbed.bot_env import BotEnv, refused
+
+
+class Faces(random.Random):
+    """Dice that fall as told, in turn, then at random (the bot's generator is injected)."""
+
+    def __init__(self, *faces: int) -> None:
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0) if self.faces else super().randint(a, b)
+
+
+HEALTH = 7  # Physique 4 + Resources 3
+
+
+async def make_vin(env: BotEnv, burning: list[str], damage: int) -> None:
+    character = make_character(
+        name="Vin",
+        kind=CharacterKind.HERO,
+        owner_id=env.user_id("player1"),
+        attributes={"physique": 4, "charm": 3, "wits": 4},
+        standings={"resources": 3, "influence": 3, "spirit": 3},
+        powers=[{"type": "allomancy", "name": m, "rating": 3} for m in ("Tin", "Pewter")],
+        allomancy={"burning": burning},
+        damage={"health": damage},
+    )
+    stored = await env.storage.characters.create(env.guild_id, character)
+    await env.storage.active.set(env.guild_id, env.user_id("player1"), stored.id)
+
+
+async def vin_burns(env: BotEnv) -> Any:
+    return (await env.storage.characters.get_by_name(env.guild_id, "Vin")).character.allomancy.burning
+
+
+async def state(env: BotEnv) -> Conflict:
+    conflict = await current_conflict(env.storage, env.guild_id, env.world.guild.channels[0].id)
+    assert conflict is not None
+    return conflict
+
+
+@pytest.mark.parametrize(("burning", "out"), [(["Tin"], True), (["Tin", "Pewter"], False)])
+async def test_sheet_damage_to_zero_puts_every_metal_out(
+    bot_env: BotEnv, burning: list[str], out: bool
+) -> None:
+    await make_vin(bot_env, burning, HEALTH - 1)
+    pewter = " pewter:true" if "Pewter" in burning else ""
+    hit = await bot_env.slash(f"/sheet damage amount:1 name:Vin{pewter}", user="narrator")
+    assert not refused(hit), hit.content
+    assert ("Vin is knocked out: every metal stops burning." in str(hit.messages)) is out
+    assert (await vin_burns(bot_env)) == (() if out else tuple(burning))
+
+
+async def test_a_blow_that_knocks_a_tineye_out_ends_the_burn(bot_env: BotEnv) -> None:
+    env = bot_env
+    await make_vin(env, ["Tin"], HEALTH - 1)
+    thug = make_character(
+        name="Thug",
+        kind=CharacterKind.VILLAIN,
+        owner_id=env.user_id("narrator"),
+        attributes={"physique": 5, "wits": 2},
+    )
+    await env.storage.characters.create(env.guild_id, thug)
+    kell = make_character(
+        name="Kell", kind=CharacterKind.HERO, owner_id=env.user_id("player2"), attributes={"wits": 5}
+    )
+    kept = await env.storage.characters.create(env.guild_id, kell)
+    await env.storage.active.set(env.guild_id, env.user_id("player2"), kept.id)
+    await env.play(
+        [
+            ("narrator", '/conflict start kind:physical stakes:"A brawl"'),
+            ("player1", "/conflict join"),
+            ("player2", "/conflict join"),
+            ("narrator", "/conflict add character:Thug"),
+            ("narrator", "/conflict begin"),
+            ("narrator", "/declare who:Thug action:attack target:Vin stat:Physique"),
+            ("player1", "/declare action:full-defence stat:Physique"),
+            ("player2", "/declare action:no-roll"),
+        ]
+    )
+    [vin] = [p for p in (await state(env)).participants if p.name == "Vin"]
+    assert vin.burning == ("Tin",)
+    acted = await env.slash("/act dice:5 who:Thug", user="narrator")
+    assert not refused(acted), acted.content
+    env.bot.rng = Faces(4, 4, 2, 3, 5)
+    defended = await env.slash("/defend dice:0", user="player1")
+    assert not refused(defended), defended.content
+    await env.bot.conflicts.idle()
+    assert "Vin is knocked out: every metal stops burning." in str(defended.messages)
+    assert (await vin_burns(env)) == ()
+    [vin] = [p for p in (await state(env)).participants if p.name == "Vin"]
+    assert vin.defeated and vin.burning == ()  # the board reads it so
