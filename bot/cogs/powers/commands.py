@@ -13,6 +13,7 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.powers.flow import apply, unchanged
 from bot.cogs.powers.sense import sense_allomancy
+from bot.cogs.powers.spikes import spike_command
 from bot.cogs.powers.table_time import move_table_time
 from bot.errors import BotError
 from bot.inputs.characters import OwnCharacter
@@ -27,12 +28,11 @@ from bot.inputs.powers import (
     vial_names,
 )
 from bot.inputs.sheet_changes import NAME_TO_CHANGE
-from bot.render.common import plain
 from rules.character import BASIC_METALS, Character
 from rules.character.allomancy import RESERVE_MAX, VialForm
 from rules.character.checked import validated
 from rules.character.feruchemy import MindSize
-from rules.character.hemalurgy import Blessing, Spike
+from rules.character.hemalurgy import Blessing
 from rules.character.limits import PROP_NAME_MAX
 from rules.character.metals import metal as find_metal
 from rules.character.parts import Prop
@@ -47,7 +47,7 @@ from rules.powers.drinking import (
     set_vial_impure,
 )
 from rules.powers.feruchemy import start_storing, stop_storing, store_in_breather
-from rules.powers.hemalurgy import drive_spike, remove_spike, set_blessing
+from rules.powers.hemalurgy import set_blessing
 from rules.powers.ledger import Changed
 from rules.powers.metal_effects import make_savant
 from rules.powers.time import MINUTES_MAX, move_time
@@ -58,6 +58,8 @@ Minutes = app_commands.Range[int, 1, MINUTES_MAX]
 Charges = app_commands.Range[int, 0, RESERVE_MAX]
 MindCharges = app_commands.Range[int, 0, 500]
 Rate = app_commands.Range[int, 1, 10]
+WEEKS_MAX = 520
+"""Weeks a spike may have waited outside a body: ten years, far past where it reaches 2."""
 BreatherChoice = app_commands.Transform[
     str, WordChoice({"short": "short", "long": "long"}, "Breather", {"short": "Short", "long": "Long"})
 ]
@@ -332,7 +334,9 @@ class PowerCommands(
     @app_commands.command(name="spike", description="Narrators: drive a Hemalurgic spike, or tear one out")
     @app_commands.describe(
         metal="The spike's metal",
-        rating="Its rating (the victim's less 1, at least 2)",
+        victim="The victim's rating in the stolen Power: the spike holds it less 1 (at least 2)",
+        weeks="Weeks the spike spent outside a body: 1 less each (at least 2)",
+        rating="Or its rating outright, overriding the victim's",
         stolen="For a Steel, Bronze, Pewter or Brass spike: the metal of the Power it stole",
         remove="Tear out this character's spike of that metal instead (5 Health)",
         name="The character",
@@ -342,31 +346,14 @@ class PowerCommands(
         self,
         interaction: Interaction,
         metal: MetalName,
-        rating: app_commands.Range[int, 2, 10] = 2,
+        victim: app_commands.Range[int, 1, 10] | None = None,
+        weeks: app_commands.Range[int, 0, WEEKS_MAX] = 0,
+        rating: app_commands.Range[int, 2, 10] | None = None,
         stolen: MetalName | None = None,
         remove: bool = False,
         name: OwnCharacter | None = None,
     ) -> None:
-        def edit(character: Character) -> Changed:
-            if not remove:
-                return drive_spike(
-                    character, validated(Spike, {"metal": metal, "power": stolen, "rating": rating})
-                )
-            found = proper(metal)
-            spikes = character.hemalurgy.spikes
-            index = next((i for i, s in enumerate(spikes) if s.metal == found), None)
-            if index is None:
-                raise BotError(f"{plain(character.name)} bears no {found} spike.")
-            return remove_spike(character, index)
-
-        doing = "loses a" if remove else "bears a"
-        await apply(
-            interaction,
-            name,
-            edit,
-            lambda c: f"{c.name} {doing} {proper(metal)} spike.",
-            narrator="drive spikes",
-        )
+        await spike_command(interaction, name, metal, (rating, victim, weeks), stolen, remove)
 
     @app_commands.command(name="blessing", description="Narrators: give a kandra a Blessing, or take it away")
     @app_commands.describe(blessing="The Blessing", held="Held (false: taken away)", name="The character")

@@ -138,6 +138,25 @@ async def test_the_narrator_drives_a_spike_blesses_and_makes_a_savant(bot_env: B
     assert character.hemalurgy.spikes == () and character.damage.health == 5
 
 
+async def test_a_spikes_rating_is_figured_from_its_victim(bot_env: BotEnv) -> None:
+    await make(bot_env, "Marsh", ("allomancy", "Steel", 7))
+    cases = [
+        ("metal:Steel stolen:Steel victim:7", "(rating 6: the victim's 7 less 1)", 6),
+        ("metal:Bronze stolen:Bronze victim:6 weeks:2", "(rating 3: the victim's 6 less 1, less 2 weeks", 3),
+        ("metal:Pewter stolen:Pewter victim:3 weeks:4", "at least 2)", 2),
+        ("metal:Tin victim:9 rating:4", "(rating 4, as the Narrator gave it (the victim's 9 less 1", 4),
+        ("metal:Zinc rating:5", "(rating 5, as the Narrator gave it)", 5),
+    ]
+    for options, said, rating in cases:
+        reply = await bot_env.slash(f"/power spike {options} name:Marsh", user="narrator")
+        assert said in described(reply), (options, described(reply))
+        assert (await sheet(bot_env, "Marsh")).hemalurgy.spikes[-1].rating == rating
+    for options in ["metal:Iron", "metal:Iron weeks:3"]:
+        neither = await bot_env.slash(f"/power spike {options} name:Marsh", user="narrator")
+        assert refused(neither) and "Give the victim's rating (victim:)" in neither.content
+    assert len((await sheet(bot_env, "Marsh")).hemalurgy.spikes) == len(cases)
+
+
 async def test_in_a_live_conflict_a_players_burn_goes_through_the_conflict(bot_env: BotEnv) -> None:
     await make(bot_env, "Vin", ("allomancy", "Tin", 4))
     for user, line in [
