@@ -26,10 +26,11 @@ from bot.inputs.powers import (
     burning_metals,
     feruchemical_metals,
     vial_names,
+    vial_prop,
 )
 from bot.inputs.sheet_changes import NAME_TO_CHANGE
-from rules.character import BASIC_METALS, Character
-from rules.character.allomancy import RESERVE_MAX, VialForm
+from rules.character import Character
+from rules.character.allomancy import RESERVE_MAX
 from rules.character.checked import validated
 from rules.character.feruchemy import MindSize
 from rules.character.hemalurgy import Blessing
@@ -40,7 +41,6 @@ from rules.powers.burning import set_flare, start_burn, stop_burn
 from rules.powers.drinking import (
     add_prop,
     drink,
-    make_vial,
     poison,
     set_impure,
     set_reserve,
@@ -50,6 +50,7 @@ from rules.powers.feruchemy import start_storing, stop_storing, store_in_breathe
 from rules.powers.hemalurgy import set_blessing
 from rules.powers.ledger import Changed
 from rules.powers.metal_effects import make_savant
+from rules.powers.pewter import set_drag
 from rules.powers.time import MINUTES_MAX, move_time
 
 MetalName = app_commands.Range[str, 1, 20]
@@ -64,23 +65,10 @@ BreatherChoice = app_commands.Transform[
     str, WordChoice({"short": "short", "long": "long"}, "Breather", {"short": "Short", "long": "Long"})
 ]
 BlessingChoice = app_commands.Transform[Blessing, EnumChoice(Blessing, "Blessing")]
-FORMS = {"misting": VialForm.VIAL, "mistborn": VialForm.VIAL, "nail": VialForm.NAIL}
-FORMS |= {"ring": VialForm.RING, "nugget": VialForm.NUGGET}
 
 
 def proper(name: str) -> str:
     return find_metal(name).name
-
-
-def vial_prop(kind: str, metal: str | None, label: str | None) -> Prop:
-    """The Prop ``/power vial`` adds: a Mistborn's holds every basic metal, the rest one."""
-    if kind == "mistborn":
-        return make_vial(label or "Mistborn vial", VialForm.VIAL, BASIC_METALS)
-    if metal is None:
-        raise BotError(f"Say which metal the {kind} holds (`metal:`).")
-    found = proper(metal)
-    shown = "vial" if kind == "misting" else kind
-    return make_vial(label or f"{found} {shown}", FORMS[kind], (found,))
 
 
 @app_commands.guild_only()
@@ -354,6 +342,22 @@ class PowerCommands(
         name: OwnCharacter | None = None,
     ) -> None:
         await spike_command(interaction, name, metal, (rating, victim, weeks), stolen, remove)
+
+    @app_commands.command(
+        name="drag", description="Narrators: Pewter drag after 8 hours' exertion (Physique halved)"
+    )
+    @app_commands.describe(dragged="Dragged (false: lifted)", name="The character")
+    async def drag(
+        self, interaction: Interaction, dragged: bool = True, name: OwnCharacter | None = None
+    ) -> None:
+        word = "is in Pewter drag" if dragged else "is out of Pewter drag"
+        await apply(
+            interaction,
+            name,
+            unchanged(lambda c: set_drag(c, dragged)),
+            lambda c: f"{c.name} {word}.",
+            narrator="set Pewter drag",
+        )
 
     @app_commands.command(name="blessing", description="Narrators: give a kandra a Blessing, or take it away")
     @app_commands.describe(blessing="The Blessing", held="Held (false: taken away)", name="The character")
