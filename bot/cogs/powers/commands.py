@@ -1,9 +1,10 @@
-"""``/power``: Allomancy and Feruchemy outside a Conflict (docs/rulings.md §9.2, §9.4, §9.8).
+"""``/power``: Allomancy and Feruchemy outside a Conflict (docs/rulings.md §9.2–§9.5, §9.8).
 
 A player burns, flares and stops their metals, drinks the vials their sheet carries, adds vials
-and metalminds, and stores; the Narrator moves time on (burns pay for it, stores fill), sets a
-reserve, makes metal impure and poisons. Inside a live Conflict a player's change goes through
-the Conflict (``bot.inputs.sheet_changes``). Every change answers with what is now in play.
+and metalminds, and stores; the Narrator moves time on (burns pay, stores fill, Pewter heals),
+sets a reserve, makes metal impure, poisons, sets Pewter drag and drives spikes. Inside a live
+Conflict a player's change goes through the Conflict (``bot.inputs.sheet_changes``). Every
+change answers with what is now in play.
 """
 
 from discord import app_commands
