@@ -11,12 +11,15 @@ from bot.errors import BotError
 from bot.inputs.characters import SUGGESTIONS
 from bot.inputs.choices import EnumChoice, WordChoice
 from bot.inputs.sheet_parts import find_power, matching, sheet_in_option
-from rules.character import METALS, Character, PowerType
-from rules.character.allomancy import Vial
+from rules.character import BASIC_METALS, METALS, Character, PowerType
+from rules.character.allomancy import Vial, VialForm
 from rules.character.feruchemy import Metalmind, MindSize
+from rules.character.metals import metal as metal_named
+from rules.character.parts import Prop
 from rules.character.power_stats import sheet_powers
 from rules.character.stunts import CATALOGUE, Stunt, stunts_for
 from rules.naming import name_matches
+from rules.powers.drinking import make_vial
 from rules.powers.feruchemy import TapUse
 
 Choice = app_commands.Choice
@@ -115,3 +118,18 @@ async def catalogue_stunts(interaction: Interaction, current: str) -> list[Choic
             listed = stunts_for(power.name) if power.type is PowerType.ALLOMANCY else ()
     found = [s for s in listed if name_matches(current, s.name)]
     return [Choice(name=f"{s.name} — {s.does}"[:100], value=s.name) for s in found[:SUGGESTIONS]]
+
+
+FORMS = {"misting": VialForm.VIAL, "mistborn": VialForm.VIAL, "nail": VialForm.NAIL}
+FORMS |= {"ring": VialForm.RING, "nugget": VialForm.NUGGET}
+
+
+def vial_prop(kind: str, metal: str | None, label: str | None) -> Prop:
+    """The Prop ``/power vial`` adds: a Mistborn's holds every basic metal, the rest one."""
+    if kind == "mistborn":
+        return make_vial(label or "Mistborn vial", VialForm.VIAL, BASIC_METALS)
+    if metal is None:
+        raise BotError(f"Say which metal the {kind} holds (`metal:`).")
+    found = metal_named(metal).name
+    shown = "vial" if kind == "misting" else kind
+    return make_vial(label or f"{found} {shown}", FORMS[kind], (found,))

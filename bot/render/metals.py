@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from bot.render.common import plain
 from rules.character import Character
-from rules.character.allomancy import Vial
+from rules.character.allomancy import PEWTER_HOURS, Vial
 from rules.character.feruchemy import Metalmind
 
 
@@ -51,6 +51,13 @@ def storing_line(character: Character) -> str | None:
     return "Storing: " + ", ".join(parts)
 
 
+def drag_line(character: Character) -> str:
+    """ "Pewter drag: Physique halved, until 6 h 30 min more of Pewter" (docs/rulings.md §9.3)."""
+    hours, minutes = divmod(PEWTER_HOURS - character.allomancy.pewter.rested, 60)
+    owed = f"{hours} h" + (f" {minutes} min" if minutes else "")
+    return f"Pewter drag: Physique halved, until {owed} more of Pewter"
+
+
 def metal_lines(character: Character, escape: Callable[[str], str] = plain) -> list[str]:
     """Every line, or none for a sheet with nothing of the kind (``escape``: for Discord, or
     ``str`` for the web page, which escapes as it shows)."""
@@ -65,6 +72,8 @@ def metal_lines(character: Character, escape: Callable[[str], str] = plain) -> l
         shown.append("Blessings: " + ", ".join(b.label for b in hemalurgy.blessings))
     if character.allomancy.savants:
         shown.append("Savant of " + ", ".join(character.allomancy.savants))
+    if character.allomancy.pewter.drag:
+        shown.append(drag_line(character))
     if character.feruchemy.gold_health:
         shown.append(f"Health tapped from Gold: +{character.feruchemy.gold_health} for the hour")
     return [*shown, *implement_lines(character, escape)]

@@ -131,9 +131,37 @@ class Hold(BaseModel):
         return self
 
 
+PEWTER_HOURS = 8 * 60
+"""Minutes of Pewter that heal 2 Health, and that lift Pewter drag (§9.3)."""
+PEWTER_DAY = 24 * 60
+"""Pewter heals at most once in this many minutes of time moved on (§9.3)."""
+
+
+class PewterTime(BaseModel):
+    """Pewter's count as the Narrator moves time on (§9.3): ``burnt`` minutes of it toward the
+    next heal, ``wait`` minutes before a heal may come again; ``drag`` set by the Narrator, with
+    the minutes of Pewter ``rested`` toward lifting it."""
+
+    model_config = _FROZEN
+
+    burnt: StrictInt = 0
+    wait: StrictInt = 0
+    drag: StrictBool = False
+    rested: StrictInt = 0
+
+    @model_validator(mode="after")
+    def _ranges(self) -> Self:
+        lim.check_range("Minutes of Pewter toward healing", self.burnt, 0, PEWTER_HOURS)
+        lim.check_range("Minutes before Pewter heals again", self.wait, 0, PEWTER_DAY)
+        lim.check_range("Minutes of Pewter at rest", self.rested, 0, PEWTER_HOURS)
+        if self.rested and not self.drag:
+            raise lim.problem("Minutes of Pewter at rest count only against Pewter drag.")
+        return self
+
+
 class Allomancy(BaseModel):
     """The sheet's Allomancy in play. ``flared`` metals also burn; ``savants`` are metals the
-    character is a Savant of (§9.3)."""
+    character is a Savant of; ``pewter`` counts Pewter's healing and drag (§9.3)."""
 
     model_config = _FROZEN
 
@@ -143,6 +171,7 @@ class Allomancy(BaseModel):
     flared: tuple[str, ...] = ()
     savants: tuple[str, ...] = ()
     hold: Hold | None = None
+    pewter: PewterTime = PewterTime()
 
     @field_validator("burning", "flared", "savants")
     @classmethod

@@ -8,7 +8,7 @@ asks here. ``burning`` is the set of metals burning now: the sheet's own
 * A spike's price comes off Charm and Spirit (never below 0); a Copper spike adds 1 Wits; the
   Blessings of Potency and Presence add 2 Physique or Wits up to 8 (a higher rating stays).
 * An impure reserve halves Physique and that metal's rating, rounding up, until it is burnt
-  off (§9.2).
+  off (§9.2); Pewter drag halves Physique too, once with impurity (§9.3).
 * A Savant who is not burning their metal pays for it: Pewter 1 Physique, Iron, Steel, Gold or
   Electrum 1 Willpower, Zinc or Brass 1 Health (§9.3; Tin's die is a roll's, ``rules.powers``).
 * Storing Gold lowers Health by the rate; tapping it lends Health for an hour; each Zinc spike
@@ -53,6 +53,20 @@ def any_impure(character: Character) -> bool:
     return any(r.impure and r.charges > 0 for r in character.allomancy.reserves)
 
 
+def halving(character: Character) -> str | None:
+    """What halves Physique now, named, or None: impure metal, Pewter drag, or both at once,
+    which halve it only once (§9.2, §9.3)."""
+    why = [
+        w
+        for w, on in (
+            ("Impure metal", any_impure(character)),
+            ("Pewter drag", character.allomancy.pewter.drag),
+        )
+        if on
+    ]
+    return " and ".join(why) or None
+
+
 def _blessed(value: int, blessed: bool) -> int:
     return max(value, min(value + 2, BLESSED_MAX)) if blessed else value
 
@@ -65,7 +79,7 @@ def attribute_value(character: Character, attribute: Attribute, burning: Collect
         value = _blessed(value, Blessing.POTENCY in blessings)
         if "Pewter" in character.allomancy.savants and "Pewter" not in burning:
             value -= 1
-        if any_impure(character):
+        if halving(character):
             value = half_up(value)
         return max(0, value)
     if attribute is Attribute.WITS:
@@ -142,8 +156,8 @@ def physique_parts(character: Character, burning: Collection[str]) -> list[Part]
     if "Pewter" in character.allomancy.savants and "Pewter" not in burning:
         parts.append(("Pewter Savant, not burning", -1))
         value -= 1
-    if any_impure(character) and value > 0:
-        parts.append(("Impure metal", half_up(value) - value))
+    if (halved := halving(character)) and value > 0:
+        parts.append((halved, half_up(value) - value))
     return parts
 
 

@@ -11,6 +11,7 @@ from rules.character.metals import Task
 from rules.character.power_gifts import left_by_spikes, set_blessing, with_spike
 from rules.errors import RulesError
 from rules.powers.ledger import Changed
+from rules.words import count_of
 
 __all__ = ["set_blessing"]  # the Narrator's /power blessing calls it from here
 
@@ -29,6 +30,24 @@ def spike_rating(victim_rating: int, weeks_outside: int = 0) -> int:
     if not 1 <= victim_rating <= 10 or weeks_outside < 0:
         raise RulesError("A victim's rating is 1 to 10, and a spike's weeks outside a body 0 or more.")
     return max(SPIKE_RATING_MIN, victim_rating - 1 - weeks_outside)
+
+
+def figured_rating(rating: int | None, victim: int | None, weeks: int = 0) -> tuple[int, str]:
+    """The rating a driven spike holds, and how it was figured for the reply: from the victim's
+    rating and the weeks the spike spent outside a body (``spike_rating``), unless the Narrator
+    types the rating outright, which overrides it (§9.5)."""
+    if victim is None:
+        if rating is None:
+            raise RulesError("Give the victim's rating (victim:), or the spike's own (rating:).")
+        return rating, f"rating {rating}, as the Narrator gave it"
+    figured = spike_rating(victim, weeks)
+    steps = [f"the victim's {victim} less 1"]
+    if weeks:
+        steps.append(f"less {count_of(weeks, 'week')} outside a body")
+    how = ", ".join(steps) + (f", at least {SPIKE_RATING_MIN}" if figured > victim - 1 - weeks else "")
+    if rating is not None and rating != figured:
+        return rating, f"rating {rating}, as the Narrator gave it ({how} would make {figured})"
+    return figured, f"rating {figured}: {how}"
 
 
 def _hemalurgy(character: Character, hemalurgy: Hemalurgy) -> Character:

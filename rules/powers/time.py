@@ -6,7 +6,8 @@ flared; an instant metal nothing, it was paid when used). A counted reserve that
 runs dry and its burn ends, Pewter's with its collapse. Reserves not burning keep their
 unburnt minutes: 8 hours is when they poison, which the Narrator applies (``drinking.poison``);
 the result says whose is due. Storing fills the metalmind of that metal each full hour, and an
-hour broken off stores nothing; Gold's lent Health lasts an hour.
+hour broken off stores nothing; Gold's lent Health lasts an hour; Pewter's burnt hours heal and
+lift its drag (§9.3).
 """
 
 from math import ceil
@@ -19,6 +20,7 @@ from rules.errors import RulesError
 from rules.powers.burning import ran_dry, spend
 from rules.powers.feruchemy import fill_metalmind
 from rules.powers.ledger import Changed, Move, Why
+from rules.powers.pewter import pewter_minutes, pewter_time
 
 MINUTES_MAX = 7 * 24 * 60
 """The longest step the Narrator moves time on at once: a week."""
@@ -103,16 +105,19 @@ def _gold_for(character: Character, minutes: int) -> tuple[Character, list[str]]
 
 
 def move_time(character: Character, minutes: int) -> Changed:
-    """``minutes`` pass for ``character``: burns pay, unburnt metal waits, stores fill, Gold fades."""
+    """``minutes`` pass for ``character``: burns pay, unburnt metal waits, stores fill, Gold fades,
+    Pewter's hours heal and lift its drag (``rules.powers.pewter``)."""
     if not 1 <= minutes <= MINUTES_MAX:
         raise RulesError(f"Move time on by 1 minute to {MINUTES_MAX // (24 * 60)} days.")
     burned = _burn_for(character, minutes)
+    pewter_burnt = pewter_minutes(character, burned.character, minutes)
     character, waiting = _unburnt(burned.character, minutes)
     stored = _store_for(character, minutes)
     character, gold = _gold_for(stored.character, minutes)
+    character, pewter = pewter_time(character, minutes, pewter_burnt)
     return Changed(
         character=character,
         moves=(*burned.moves, *stored.moves),
         ended=burned.ended,
-        notes=(*burned.notes, *waiting, *stored.notes, *gold),
+        notes=(*burned.notes, *waiting, *stored.notes, *gold, *pewter),
     )

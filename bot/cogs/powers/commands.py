@@ -1,9 +1,10 @@
-"""``/power``: Allomancy and Feruchemy outside a Conflict (docs/rulings.md §9.2, §9.4, §9.8).
+"""``/power``: Allomancy and Feruchemy outside a Conflict (docs/rulings.md §9.2–§9.5, §9.8).
 
 A player burns, flares and stops their metals, drinks the vials their sheet carries, adds vials
-and metalminds, and stores; the Narrator moves time on (burns pay for it, stores fill), sets a
-reserve, makes metal impure and poisons. Inside a live Conflict a player's change goes through
-the Conflict (``bot.inputs.sheet_changes``). Every change answers with what is now in play.
+and metalminds, and stores; the Narrator moves time on (burns pay, stores fill, Pewter heals),
+sets a reserve, makes metal impure, poisons, sets Pewter drag and drives spikes. Inside a live
+Conflict a player's change goes through the Conflict (``bot.inputs.sheet_changes``). Every
+change answers with what is now in play.
 """
 
 from discord import app_commands
@@ -13,6 +14,7 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.powers.flow import apply, unchanged
 from bot.cogs.powers.sense import sense_allomancy
+from bot.cogs.powers.spikes import spike_command
 from bot.cogs.powers.table_time import move_table_time
 from bot.errors import BotError
 from bot.inputs.characters import OwnCharacter
@@ -25,14 +27,14 @@ from bot.inputs.powers import (
     burning_metals,
     feruchemical_metals,
     vial_names,
+    vial_prop,
 )
 from bot.inputs.sheet_changes import NAME_TO_CHANGE
-from bot.render.common import plain
-from rules.character import BASIC_METALS, Character
-from rules.character.allomancy import RESERVE_MAX, VialForm
+from rules.character import Character
+from rules.character.allomancy import RESERVE_MAX
 from rules.character.checked import validated
 from rules.character.feruchemy import MindSize
-from rules.character.hemalurgy import Blessing, Spike
+from rules.character.hemalurgy import Blessing
 from rules.character.limits import PROP_NAME_MAX
 from rules.character.metals import metal as find_metal
 from rules.character.parts import Prop
@@ -40,16 +42,16 @@ from rules.powers.burning import set_flare, start_burn, stop_burn
 from rules.powers.drinking import (
     add_prop,
     drink,
-    make_vial,
     poison,
     set_impure,
     set_reserve,
     set_vial_impure,
 )
 from rules.powers.feruchemy import start_storing, stop_storing, store_in_breather
-from rules.powers.hemalurgy import drive_spike, remove_spike, set_blessing
+from rules.powers.hemalurgy import set_blessing
 from rules.powers.ledger import Changed
 from rules.powers.metal_effects import make_savant
+from rules.powers.pewter import set_drag
 from rules.powers.time import MINUTES_MAX, move_time
 
 MetalName = app_commands.Range[str, 1, 20]
@@ -58,27 +60,16 @@ Minutes = app_commands.Range[int, 1, MINUTES_MAX]
 Charges = app_commands.Range[int, 0, RESERVE_MAX]
 MindCharges = app_commands.Range[int, 0, 500]
 Rate = app_commands.Range[int, 1, 10]
+WEEKS_MAX = 520
+"""Weeks a spike may have waited outside a body: ten years, far past where it reaches 2."""
 BreatherChoice = app_commands.Transform[
     str, WordChoice({"short": "short", "long": "long"}, "Breather", {"short": "Short", "long": "Long"})
 ]
 BlessingChoice = app_commands.Transform[Blessing, EnumChoice(Blessing, "Blessing")]
-FORMS = {"misting": VialForm.VIAL, "mistborn": VialForm.VIAL, "nail": VialForm.NAIL}
-FORMS |= {"ring": VialForm.RING, "nugget": VialForm.NUGGET}
 
 
 def proper(name: str) -> str:
     return find_metal(name).name
-
-
-def vial_prop(kind: str, metal: str | None, label: str | None) -> Prop:
-    """The Prop ``/power vial`` adds: a Mistborn's holds every basic metal, the rest one."""
-    if kind == "mistborn":
-        return make_vial(label or "Mistborn vial", VialForm.VIAL, BASIC_METALS)
-    if metal is None:
-        raise BotError(f"Say which metal the {kind} holds (`metal:`).")
-    found = proper(metal)
-    shown = "vial" if kind == "misting" else kind
-    return make_vial(label or f"{found} {shown}", FORMS[kind], (found,))
 
 
 @app_commands.guild_only()
@@ -332,7 +323,9 @@ class PowerCommands(
     @app_commands.command(name="spike", description="Narrators: drive a Hemalurgic spike, or tear one out")
     @app_commands.describe(
         metal="The spike's metal",
-        rating="Its rating (the victim's less 1, at least 2)",
+        victim="The victim's rating in the stolen Power: the spike holds it less 1 (at least 2)",
+        weeks="Weeks the spike spent outside a body: 1 less each (at least 2)",
+        rating="Or its rating outright, overriding the victim's",
         stolen="For a Steel, Bronze, Pewter or Brass spike: the metal of the Power it stole",
         remove="Tear out this character's spike of that metal instead (5 Health)",
         name="The character",
@@ -342,30 +335,29 @@ class PowerCommands(
         self,
         interaction: Interaction,
         metal: MetalName,
-        rating: app_commands.Range[int, 2, 10] = 2,
+        victim: app_commands.Range[int, 1, 10] | None = None,
+        weeks: app_commands.Range[int, 0, WEEKS_MAX] = 0,
+        rating: app_commands.Range[int, 2, 10] | None = None,
         stolen: MetalName | None = None,
         remove: bool = False,
         name: OwnCharacter | None = None,
     ) -> None:
-        def edit(character: Character) -> Changed:
-            if not remove:
-                return drive_spike(
-                    character, validated(Spike, {"metal": metal, "power": stolen, "rating": rating})
-                )
-            found = proper(metal)
-            spikes = character.hemalurgy.spikes
-            index = next((i for i, s in enumerate(spikes) if s.metal == found), None)
-            if index is None:
-                raise BotError(f"{plain(character.name)} bears no {found} spike.")
-            return remove_spike(character, index)
+        await spike_command(interaction, name, metal, (rating, victim, weeks), stolen, remove)
 
-        doing = "loses a" if remove else "bears a"
+    @app_commands.command(
+        name="drag", description="Narrators: Pewter drag after 8 hours' exertion (Physique halved)"
+    )
+    @app_commands.describe(dragged="Dragged (false: lifted)", name="The character")
+    async def drag(
+        self, interaction: Interaction, dragged: bool = True, name: OwnCharacter | None = None
+    ) -> None:
+        word = "is in Pewter drag" if dragged else "is out of Pewter drag"
         await apply(
             interaction,
             name,
-            edit,
-            lambda c: f"{c.name} {doing} {proper(metal)} spike.",
-            narrator="drive spikes",
+            unchanged(lambda c: set_drag(c, dragged)),
+            lambda c: f"{c.name} {word}.",
+            narrator="set Pewter drag",
         )
 
     @app_commands.command(name="blessing", description="Narrators: give a kandra a Blessing, or take it away")

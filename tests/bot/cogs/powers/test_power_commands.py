@@ -138,6 +138,47 @@ async def test_the_narrator_drives_a_spike_blesses_and_makes_a_savant(bot_env: B
     assert character.hemalurgy.spikes == () and character.damage.health == 5
 
 
+async def test_a_spikes_rating_is_figured_from_its_victim(bot_env: BotEnv) -> None:
+    await make(bot_env, "Marsh", ("allomancy", "Steel", 7))
+    cases = [
+        ("metal:Steel stolen:Steel victim:7", "(rating 6: the victim's 7 less 1)", 6),
+        ("metal:Bronze stolen:Bronze victim:6 weeks:2", "(rating 3: the victim's 6 less 1, less 2 weeks", 3),
+        ("metal:Pewter stolen:Pewter victim:3 weeks:4", "at least 2)", 2),
+        ("metal:Tin victim:9 rating:4", "(rating 4, as the Narrator gave it (the victim's 9 less 1", 4),
+        ("metal:Zinc rating:5", "(rating 5, as the Narrator gave it)", 5),
+    ]
+    for options, said, rating in cases:
+        reply = await bot_env.slash(f"/power spike {options} name:Marsh", user="narrator")
+        assert said in described(reply), (options, described(reply))
+        assert (await sheet(bot_env, "Marsh")).hemalurgy.spikes[-1].rating == rating
+    for options in ["metal:Iron", "metal:Iron weeks:3"]:
+        neither = await bot_env.slash(f"/power spike {options} name:Marsh", user="narrator")
+        assert refused(neither) and "Give the victim's rating (victim:)" in neither.content
+    assert len((await sheet(bot_env, "Marsh")).hemalurgy.spikes) == len(cases)
+
+
+async def test_pewter_heals_with_its_hours_and_the_narrator_sets_its_drag(bot_env: BotEnv) -> None:
+    await make(bot_env, "Ham", ("allomancy", "Pewter", 4), damage={"health": 5})
+    await bot_env.slash("/power burn metal:Pewter name:Ham", user="player1")
+    healed = await bot_env.slash("/power time minutes:480 name:Ham", user="narrator")
+    assert "Pewter has burnt its 8 hours: Ham heals 2 Health." in described(healed)
+    assert (await sheet(bot_env, "Ham")).damage.health == 3
+    refusal = await bot_env.slash("/power drag name:Ham", user="player1")
+    assert refused(refusal) and "Only a Narrator can set Pewter drag" in refusal.content
+    dragged = await bot_env.slash("/power drag name:Ham", user="narrator")
+    assert "Ham is in Pewter drag." in described(dragged)
+    assert "Pewter drag: Physique halved, until 8 h more of Pewter" in described(dragged)
+    roll = await bot_env.slash("/roll stat:Physique character:Ham", user="narrator")
+    assert roll.message is not None and "Pewter drag" in str(roll.message)
+    rested = await bot_env.slash("/power time minutes:90 name:Ham", user="narrator")
+    assert "until 6 h 30 min more of Pewter" in described(rested)
+    lifted = await bot_env.slash("/power drag dragged:false name:Ham", user="narrator")
+    assert "Ham is out of Pewter drag." in described(lifted) and "Pewter drag:" not in described(lifted)
+    await make(bot_env, "Vin", ("allomancy", "Tin", 4))
+    tin = await bot_env.slash("/power drag name:Vin", user="narrator")
+    assert refused(tin) and "Vin burns no Pewter" in tin.content
+
+
 async def test_in_a_live_conflict_a_players_burn_goes_through_the_conflict(bot_env: BotEnv) -> None:
     await make(bot_env, "Vin", ("allomancy", "Tin", 4))
     for user, line in [
