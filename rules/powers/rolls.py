@@ -93,6 +93,16 @@ def sheet_parts(character: Character, ref: StatRef, task: Task | None, *, action
     return _task_dice(character, ref, task, action=action) + _emotion_dice(character, ref)
 
 
+def savant_boon(character: Character, ref: StatRef) -> tuple[Boon, ...]:
+    """A Savant's free Nudges on a roll of their metal (§9.3), for ``/roll`` and a Conflict
+    action alike (§9.10)."""
+    power = ref.power
+    if power is None or power.type is not PowerType.ALLOMANCY:
+        return ()
+    nudges = savant_nudges(character, power.name)
+    return (Boon(label=f"{power.name} Savant", nudges=nudges),) if nudges else ()
+
+
 def tapped_dice(tap: TapEffect, before: int) -> tuple[int, list[str]]:
     """The dice a tap for its effect adds to a pool of ``before`` dice, and a line for those lost:
     dice past 10 are lost, not Nudges (§9.4); a Conflict's Action Dice take the same rule."""
@@ -118,15 +128,8 @@ def power_roll(
         task = tap.task
     parts = sheet_parts(character, ref, task)
     parts += split("Atium", atium_dice(character, electrum))
-    boons: list[Boon] = []
+    boons: list[Boon] = list(savant_boon(character, ref))
     notes: list[str] = []
-    power = ref.power
-    if (
-        power is not None
-        and power.type is PowerType.ALLOMANCY
-        and (nudges := savant_nudges(character, power.name))
-    ):
-        boons.append(Boon(label=f"{power.name} Savant", nudges=nudges))
     if tap is not None:
         label = f"{tap.metal} tapped"
         if tap.dice and tap.task is task:

@@ -10,10 +10,10 @@ import pytest
 
 from rules.character import Character, find_stat
 from rules.character.metals import Task
-from rules.conflict import ActionKind, ActionSpec, Declare, DiceSpec, next_declarer
+from rules.conflict import Act, ActionKind, ActionSpec, Declare, Defend, DiceSpec, next_declarer
 from rules.conflict.specs import TapSpec
 from rules.powers.rolls import power_roll
-from tests.rules.conflict.builders import THUG, Table, declare_attack, declare_nothing, sheet
+from tests.rules.conflict.builders import THUG, Table, declare_attack, declare_nothing, of_type, sheet
 
 HERO = 1
 
@@ -148,3 +148,20 @@ def test_the_task_is_kept_with_the_declaration() -> None:
     dice = table.declaration(HERO).dice
     assert dice is not None and dice.task is Task.SENSES
     assert table.dice(HERO) == (3 + 5 + 1, 0)
+
+
+STEEL_SAVANT: dict[str, Any] = {
+    "powers": [{"type": "allomancy", "name": "Steel", "rating": 7}],
+    "allomancy": {"burning": ["Steel"], "savants": ["Steel"]},
+}
+
+
+@pytest.mark.parametrize(("stat", "nudges"), [("Steel", 2), ("Physique", 0)])
+def test_a_savants_free_nudges_ride_on_an_action_of_their_metal(stat: str, nudges: int) -> None:
+    """§9.3, §9.10: a Savant's 2 free Nudges on a won action rolling their metal, as on a roll."""
+    table = Table.start({HERO: sheet("Hero", **STEEL_SAVANT), THUG: sheet("Thug", "villain", physique=5)})
+    in_turn(table, declare_attack(HERO, THUG, stat))
+    table.do(Act(participant=HERO, pool=3))
+    events = table.do(Defend(participant=THUG, dice=0, attack_faces=(3, 3, 1)))
+    (resolved,) = of_type(events, "resolved")
+    assert resolved.success and resolved.nudges == nudges
