@@ -130,7 +130,13 @@ def _savant(conflict: Conflict, work: Work, pending: PendingAttack) -> tuple[Boo
     if attacker is None or declaration is None or declaration.dice is None:
         return ()
     sheet = work.sheet(attacker)
-    return savant_boon(sheet, find_stat(sheet, declaration.dice.stat))
+    if not sheet.allomancy.savants:
+        return ()
+    try:
+        ref = find_stat(sheet, declaration.dice.stat)
+    except RulesError:  # the Power was taken off the sheet since: no Savant's Nudges on it
+        return ()
+    return savant_boon(sheet, ref)
 
 
 def with_tapped_outcome(result: ContestResult, acting: Reading) -> ContestResult:

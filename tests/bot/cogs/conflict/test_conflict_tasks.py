@@ -8,6 +8,7 @@ from fake_discord.payloads import JSON
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv, refused
 from tests.bot.cogs.conflict.test_conflict_pushes import gathering
+from tests.bot.cogs.conflict.test_prompt_moves import modal_fields, pinged_prompts
 
 EPHEMERAL = 64
 
@@ -109,3 +110,20 @@ async def test_a_no_roll_action_leans_on_nothing(bot_env: BotEnv) -> None:
     await env.play([("narrator", "/declare who:Thug action:no-roll")])
     reply = await env.slash("/declare action:no-roll task:senses", user="player1")
     assert refused(reply) and reply.ephemeral and "lean on" in reply.content
+
+
+async def test_the_declare_form_offers_the_task_to_a_sheet_with_powers(bot_env: BotEnv) -> None:
+    """§9.10: the prompt's form takes the task too (room allowing), with what `/declare task:`
+    adds."""
+    env = bot_env
+    await tineye_against(env)
+    await env.play([("narrator", "/declare who:Thug action:no-roll")])
+    await env.bot.conflicts.idle()
+    prompt = pinged_prompts(env, "player1")[-1]
+    detail = "Declare with Traits, Tool, Power, Burdens, label…"
+    opened = await env.harness.select(detail, ["Act without attacking"], message=prompt, user="player1")
+    assert modal_fields(opened) == ["stat", "traits", "tool", "task", "label"]
+    sent = await env.harness.submit({"stat": ["Wits"], "task": ["senses"]}, user="player1")
+    assert not refused(sent), sent.content
+    said = str(sent.messages)
+    assert "Tin 5" in said and "10 Action Dice" in said
