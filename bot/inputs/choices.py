@@ -17,6 +17,7 @@ from bot.errors import BotError
 from bot.render.common import plain
 from rules.burdens import Severity
 from rules.character import Attribute, CharacterKind, Emphasis, PowerType, Resilience, Standing
+from rules.character.metals import Task
 from rules.character.opposition import TEMPLATES, Opposition
 from rules.character.story import Subplot
 from rules.conflict import ActionKind, ConflictType, Side
@@ -112,6 +113,9 @@ DefeatBurdenChoice = app_commands.Transform[
 ]
 """What a defeat leaves: nothing, a Grave or a Mortal Burden (docs/rulings.md §5)."""
 SideChoice = app_commands.Transform[Side, EnumChoice(Side, "side")]
+TaskChoice = app_commands.Transform[Task, EnumChoice(Task, "task")]
+"""What a roll or a Conflict action leans on, for the Powers that help it (docs/rulings.md §9.10)."""
+TASK = "What the roll leans on, for the Powers that help it (senses, strength, …)"
 ConflictTypeChoice = app_commands.Transform[ConflictType, EnumChoice(ConflictType, "kind of Conflict")]
 PushChoice = app_commands.Transform[
     ObjectSize,

@@ -156,8 +156,8 @@ def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces, v: Visibility = FUL
         # Nobody resisted: a plain roll, read as any roll is (docs/rulings.md §3.5, §2.7).
         return line + f" → {does(c, e.attacker, 'fails')}. {outcome_text(contest.acting)}."
     line += f" → {verdict}. {decision_text(contest.decided_by, attacker)}"
-    tapped = ", ".join(b.label for b in contest.acting.pool.boons)
-    if tapped and contest.winner is ContestSide.ACTING and v.shows(e.attacker):  # a tap's boons (§9.4)
+    tapped = ", ".join(b.label for b in contest.acting.pool.boons if b.outcome)
+    if tapped and contest.winner is ContestSide.ACTING and v.shows(e.attacker):  # a tap's Outcome (§9.4)
         line += f" Outcome {contest.outcome:+d}, with what {tapped} gave."
     if e.wrested:  # docs/rulings.md §9.3
         line += (

@@ -228,7 +228,7 @@ def settle_roll(
         "Action Dice",
         difficulty=pending.difficulty,
         extra=attacker.is_extra,
-        boons=roll_boons(conflict, pending),
+        boons=roll_boons(conflict, work, pending),
     )
     opposing: list[Reading] = []
     if defence_dice:

@@ -63,7 +63,6 @@ from rules.powers.feruchemy import TapEffect
 from rules.powers.mental import (
     EMOTIONAL_DEFENCE,
     EMOTIONAL_RESILIENCE,
-    action_parts,
     emotion_attack_parts,
     emotional_metal,
     flared_emotion,
@@ -71,6 +70,7 @@ from rules.powers.mental import (
 )
 from rules.powers.metal_effects import pewter_eased_dice
 from rules.powers.pushes import Deflection, held_contest_rating, push_bonus, pusher
+from rules.powers.rolls import sheet_parts
 from rules.words import is_group, says
 
 WEAPON_MAX = lim.WEAPON_MAX
@@ -252,11 +252,13 @@ def figure_pool(
     tapped: TapEffect | None = None,
 ) -> Pool:
     """Action (or full-defence) dice for a declaration, uncapped (docs/rulings.md §4), with
-    Atium's dice while it burns and a tap's for its effect (§9.3, §9.4)."""
+    Atium's dice while it burns, what its task and the sheet's Powers add as on ``/roll`` (a tap
+    names the task when the dice name none) and a tap's dice for its effect (§9.3, §9.4, §9.10)."""
     rating, label, modifiers = _rating(work, actor, dice.stat)
     modifiers += atium_parts(conflict, work, actor, action)
     sheet = work.sheet(actor)
-    modifiers += action_parts(sheet, dice.stat)
+    task = dice.task or (tapped.task if tapped is not None else None)
+    modifiers += sheet_parts(sheet, find_stat(sheet, dice.stat), task, action=True)
     if action.target is not None and (metal := emotional_metal(sheet, dice.stat)) is not None:
         target = conflict.participant(action.target)
         if action.emotion is not None:

@@ -11,6 +11,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt
 
 from rules.character import Attribute, Resilience
+from rules.character.metals import Task
 from rules.powers.feruchemy import TapUse
 from rules.powers.pushes import ObjectSize
 
@@ -127,6 +128,9 @@ class DiceSpec(BaseModel):
     tap: TapSpec | None = None
     """A tap declared with the action: spent at once, its dice in the pile, its Nudges or Outcome
     on the action's roll (docs/rulings.md §9.4, §9.10)."""
+    task: Task | None = None
+    """What the action leans on (senses, strength, …), as ``/roll task:`` names it: the Powers
+    that help or hinder it add their dice as on a roll (docs/rulings.md §9.10)."""
 
 
 class ActionSpec(BaseModel):

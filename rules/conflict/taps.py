@@ -13,9 +13,12 @@ declaration or a switch (``DiceSpec.tap``), before any roll:
 * Tapped for Nudges or Outcome, it helps the action's roll only, on a success: its Nudges are
   free ones (they never count toward a Beat, §2), its Outcome is added to the Contest's.
 * A Beat's extra action rolls the dice left, so it taps nothing new.
+
+A Savant's free Nudges ride on the action's roll beside the tap's (``roll_boons``), when it rolls
+their metal, by the rule ``/roll`` uses (``rules.powers.rolls.savant_boon``, §9.3, §9.10).
 """
 
-from rules.character import Character
+from rules.character import Character, find_stat
 from rules.conflict.events import ChargesMoved
 from rules.conflict.specs import ActionKind, ActionSpec, ConflictType, DiceSpec, TapSpec
 from rules.conflict.state import Conflict, Participant, PendingAttack
@@ -25,7 +28,7 @@ from rules.errors import RulesError
 from rules.outcome import clamp_outcome
 from rules.pool import MAX_DICE, Boon, Pool
 from rules.powers.feruchemy import TapEffect, TapUse, bought, tap, tap_effect
-from rules.powers.rolls import split, tapped_dice
+from rules.powers.rolls import savant_boon, split, tapped_dice
 from rules.roll import Reading
 
 STEEL_NEEDS = ConflictType.PHYSICAL
@@ -109,14 +112,31 @@ def _declared_tap(conflict: Conflict, pending: PendingAttack) -> TapSpec | None:
     return declaration.dice.tap
 
 
-def roll_boons(conflict: Conflict, pending: PendingAttack) -> tuple[Boon, ...]:
-    """What the action's tap, spent at its declaration, gives its roll: Nudges or Outcome on a
-    success (§9.4)."""
+def roll_boons(conflict: Conflict, work: Work, pending: PendingAttack) -> tuple[Boon, ...]:
+    """What the action's roll gets on a success besides its dice: a Savant's free Nudges when it
+    rolls their metal (§9.3, §9.10), and the Nudges or Outcome of the tap spent at its
+    declaration (§9.4)."""
+    savant = _savant(conflict, work, pending)
     asked = _declared_tap(conflict, pending)
     if asked is None or asked.use in (TapUse.EFFECT, TapUse.WITS):
-        return ()
+        return savant
     effect = bought(asked.metal, asked.charges, asked.use)
-    return (Boon(label=f"{effect.metal} tapped", nudges=effect.nudges, outcome=effect.outcome),)
+    return (*savant, Boon(label=f"{effect.metal} tapped", nudges=effect.nudges, outcome=effect.outcome))
+
+
+def _savant(conflict: Conflict, work: Work, pending: PendingAttack) -> tuple[Boon, ...]:
+    attacker = conflict.find(pending.attacker)
+    declaration = attacker.round.declaration if attacker is not None and not pending.extra else None
+    if attacker is None or declaration is None or declaration.dice is None:
+        return ()
+    sheet = work.sheet(attacker)
+    if not sheet.allomancy.savants:
+        return ()
+    try:
+        ref = find_stat(sheet, declaration.dice.stat)
+    except RulesError:  # the Power was taken off the sheet since: no Savant's Nudges on it
+        return ()
+    return savant_boon(sheet, ref)
 
 
 def with_tapped_outcome(result: ContestResult, acting: Reading) -> ContestResult:

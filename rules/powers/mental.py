@@ -6,26 +6,24 @@ without knowing the metals.
 - Flared Zinc or Brass is a mental attack, the metal against Spirit, on Willpower; a group
   larger than the rating is reached only with Affect Crowd, at 2 dice fewer (up to 20 × the
   rating); Focused Emotion adds 1 when its emotion is the one the action names.
-- An emotion held (a soothing or rioting that succeeded) adds its dice to the burner's Charm
-  and Influence actions, as on ``/roll``.
-- Storing Steel costs its rate in Action Dice; storing Zinc or Bronze its rate in the Wits one
-  declares by.
+- Storing Zinc or Bronze costs its rate in the Wits one declares by. (A held emotion's dice
+  and storing Steel's Action Dice are ``rules.powers.rolls.sheet_parts``', shared with
+  ``/roll``.)
 """
 
 import re
 
-from rules.character import Attribute, Character, PowerType, Resilience, Standing
+from rules.character import Character, PowerType, Resilience, Standing
 from rules.character.stats import find_stat
 from rules.character.stunts import BY_KEY, catalogued, working
 from rules.errors import RulesError
 from rules.naming import name_key
-from rules.powers.feruchemy import storing_action_dice, storing_declare_wits
+from rules.powers.feruchemy import storing_declare_wits
 from rules.powers.metal_effects import (
     CROWD_DICE,
     CROWD_PER_RATING,
     EMOTION_METALS,
     emotional_shield,
-    hold_dice,
     lit_rating,
 )
 
@@ -96,20 +94,6 @@ def _focused_emotions(character: Character, metal: str) -> list[str]:
                     re.split(r"[:(]", text, maxsplit=1)[-1].strip(" )") if re.search(r"[:(]", text) else ""
                 )
     return found
-
-
-def action_parts(character: Character, stat: str) -> list[Part]:
-    """What Powers add to a Conflict action's dice on ``stat`` beyond its rating: an emotion
-    held on Charm and Influence (§9.3), and the Action Dice storing Steel costs (§9.4)."""
-    ref = find_stat(character, stat)
-    parts: list[Part] = []
-    if ref.attribute is Attribute.CHARM or ref.standing is Standing.INFLUENCE:
-        held = hold_dice(character, ref.label)
-        if held is not None:
-            parts.append(held)
-    if stored := storing_action_dice(character):
-        parts.append(("Storing Steel", -stored))
-    return parts
 
 
 def declaring_wits(character: Character) -> int:

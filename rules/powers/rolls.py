@@ -4,7 +4,9 @@ the roll commands, a request's roll and the Conflict's pools ask.
 The rating itself, with Pewter, flaring, spikes and impurity, is ``rules.character.stats.
 rating_parts``; this adds what depends on the roll: its ``task`` (senses, strength, …), Atium on
 every roll, a held emotion on Charm and Influence, what is being stored, a Savant's Nudges and a
-Feruchemical tap.
+Feruchemical tap. :func:`sheet_parts` is the part a Conflict action shares with ``/roll``
+(docs/rulings.md §9.10): the task's dice and the emotion's, figured by the same rule; Atium and a
+tap the Conflict figures itself (``rules.conflict.atium``, ``rules.conflict.taps``).
 """
 
 from pydantic import BaseModel, ConfigDict
@@ -14,7 +16,7 @@ from rules.character.metals import Task
 from rules.character.stats import StatRef
 from rules.character.stunts import working
 from rules.pool import MAX_DICE, MAX_MODIFIER, Boon
-from rules.powers.feruchemy import TapEffect, storing_dice
+from rules.powers.feruchemy import TapEffect, storing_action_dice, storing_dice
 from rules.powers.hemalurgy import spike_dice
 from rules.powers.metal_effects import (
     EMOTION_METALS,
@@ -26,6 +28,7 @@ from rules.powers.metal_effects import (
 )
 
 Part = tuple[str, int]
+STORING_STEEL = "Storing Steel"
 
 
 class PowerRoll(BaseModel):
@@ -50,7 +53,7 @@ def split(label: str, dice: int) -> list[Part]:
     return parts
 
 
-def _task_dice(character: Character, ref: StatRef, task: Task | None) -> list[Part]:
+def _task_dice(character: Character, ref: StatRef, task: Task | None, *, action: bool) -> list[Part]:
     parts: list[Part] = []
     if task is Task.SENSES:
         if ref.attribute is Attribute.WITS and (tin := tin_sense_dice(character)):
@@ -61,7 +64,12 @@ def _task_dice(character: Character, ref: StatRef, task: Task | None) -> list[Pa
             parts.append(("Tin Savant, not burning", -1))
     if task is Task.STRENGTH and (strength := working(character, "Prodigious Strength")):
         parts.append(("Prodigious Strength", strength))
-    return [*parts, *spike_dice(character, task), *storing_dice(character, task)]
+    stored = storing_dice(character, task)
+    if action:  # storing Steel's dice are the Action Dice it costs every action (§9.4), once
+        stored = [part for part in stored if part[0] != STORING_STEEL]
+        if steel := storing_action_dice(character):
+            stored.append((STORING_STEEL, -steel))
+    return [*parts, *spike_dice(character, task), *stored]
 
 
 def _emotion_dice(character: Character, ref: StatRef) -> list[Part]:
@@ -75,6 +83,24 @@ def _emotion_dice(character: Character, ref: StatRef) -> list[Part]:
     if stat is Attribute.CHARM and lit and working(character, "Tug/Push Emotion"):
         parts.append(("Tug/Push Emotion", 1))
     return parts
+
+
+def sheet_parts(character: Character, ref: StatRef, task: Task | None, *, action: bool = False) -> list[Part]:
+    """What the sheet's Powers add to a roll of ``ref`` about ``task``, each named: Tin, Focused
+    Sense, Prodigious Strength, spikes and Awareness, a Savant not burning, storing, a held
+    emotion and Tug/Push Emotion (§9.3–§9.7). ``action``: a Conflict action's dice (§9.10),
+    where storing Steel costs its rate on every action, not on speed rolls, so it counts once."""
+    return _task_dice(character, ref, task, action=action) + _emotion_dice(character, ref)
+
+
+def savant_boon(character: Character, ref: StatRef) -> tuple[Boon, ...]:
+    """A Savant's free Nudges on a roll of their metal (§9.3), for ``/roll`` and a Conflict
+    action alike (§9.10)."""
+    power = ref.power
+    if power is None or power.type is not PowerType.ALLOMANCY:
+        return ()
+    nudges = savant_nudges(character, power.name)
+    return (Boon(label=f"{power.name} Savant", nudges=nudges),) if nudges else ()
 
 
 def tapped_dice(tap: TapEffect, before: int) -> tuple[int, list[str]]:
@@ -100,17 +126,10 @@ def power_roll(
     Nudges (§9.4). ``electrum``: an opponent's Electrum against Atium."""
     if tap is not None and task is None:
         task = tap.task
-    parts = _task_dice(character, ref, task) + _emotion_dice(character, ref)
+    parts = sheet_parts(character, ref, task)
     parts += split("Atium", atium_dice(character, electrum))
-    boons: list[Boon] = []
+    boons: list[Boon] = list(savant_boon(character, ref))
     notes: list[str] = []
-    power = ref.power
-    if (
-        power is not None
-        and power.type is PowerType.ALLOMANCY
-        and (nudges := savant_nudges(character, power.name))
-    ):
-        boons.append(Boon(label=f"{power.name} Savant", nudges=nudges))
     if tap is not None:
         label = f"{tap.metal} tapped"
         if tap.dice and tap.task is task:

@@ -28,6 +28,7 @@ from bot.render.common import plain
 from bot.workers.grace import DEFEND_GRACE, hold_for_player
 from rules.burdens import Severity
 from rules.character import CharacterKind, Resilience
+from rules.character.metals import Task
 from rules.conflict import (
     Act,
     ActionKind,
@@ -81,10 +82,11 @@ class ActionOptions:
     scene_circumstances: int = 0
     """What the Narrator set for the scene in this channel, carried when none are given."""
     tap: TapRequest | None = None
+    task: Task | None = None
     held: bool = False
     inside: bool = False
     anchored: bool = False
-    """A tap (§9.4); a push or pull on a held object (or metal in a body), on anchors (§9.3)."""
+    """A tap (§9.4), a task (§9.10); a push or pull on a held object (or in a body), anchored (§9.3)."""
 
     def action_data(self, conflict: Conflict) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind.value, "label": (self.label or "").strip()}
@@ -132,8 +134,8 @@ class ActionOptions:
 
     def dice_data(self, burdens: tuple[str, ...]) -> dict[str, Any] | None:
         if self.stat is None:
-            if self.kind is ActionKind.NO_ROLL and self.tap is not None:
-                raise RulesError("An action without a roll has nothing to tap for; leave the tap out.")
+            if self.kind is ActionKind.NO_ROLL and (self.tap is not None or self.task is not None):
+                raise RulesError("An action without a roll has nothing to tap for or lean on; leave it out.")
             if self.kind is ActionKind.NO_ROLL:
                 return None
             raise RulesError("Say which stat or Power gives the dice, e.g. `stat:Physique` or `stat:Steel`.")
@@ -147,6 +149,7 @@ class ActionOptions:
             "circumstances": self.scene_circumstances if self.circumstances is None else self.circumstances,
             "burdens": burdens,
             "tap": self.tap.data() if self.tap is not None else None,
+            "task": self.task.value if self.task is not None else None,
         }
 
     def command_for(

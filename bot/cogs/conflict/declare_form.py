@@ -1,6 +1,7 @@
 """Declaring in detail from the prompt (docs/rulings.md §4.3–§4.5, §4.21): the declare prompt's
 menu names the action, and the form it opens takes what ``/declare`` takes besides — the
-Attribute or Power, net Traits, the Tool, the target's Burdens and a label.
+Attribute or Power, net Traits, the Tool, the target's Burdens, a Keeper's tap, the task (for a
+sheet with Powers, when the label still fits, §9.10) and a label.
 
 The menu is a ``DynamicItem`` naming the turn, and the form is sent stopped with the turn and
 the action in its custom id, so both work after a restart; the form builds
@@ -30,6 +31,7 @@ from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
 from rules.character import Character, CharacterKind
 from rules.character.feruchemy import Metalmind
+from rules.character.metals import Task
 from rules.character.stats import rollable_names
 from rules.conflict import ActionKind, Conflict
 from rules.conflict.specs import LABEL_MAX
@@ -44,6 +46,9 @@ KINDS: dict[str, ActionKind] = {
 TITLES = {"attack": "Attack", "action": "Action", "defence": "Full defence", "noroll": "No roll"}
 FORM_ITEMS = 5
 """The most a Discord form holds."""
+TASK_ROOM = FORM_ITEMS - 1
+"""The task menu comes only while the label still fits after it (Burdens and a tap come first)."""
+TASK_HINT = "What it leans on, for the Powers that help it (as /declare task:)"
 TOOLS = (("No Tool", "0"), ("A Tool that helps (+1)", "1"), ("A Tool that hinders (−1)", "-1"))
 
 
@@ -96,6 +101,8 @@ def declare_form(
         form.add_item(
             discord.ui.Label(text="Tap a metalmind (optional)", description=description, component=tap)
         )
+    if kind != "noroll" and mover is not None and leans_on_powers(mover) and len(form.children) < TASK_ROOM:
+        form.add_item(discord.ui.Label(text="Task (optional)", description=TASK_HINT, component=_task_menu()))
     if len(form.children) < FORM_ITEMS:  # a Keeper's tap takes the label's place beside Burdens
         label = discord.ui.TextInput[discord.ui.Modal](
             custom_id="label", required=False, max_length=LABEL_MAX, placeholder="e.g. leaps for the rafters"
@@ -103,6 +110,19 @@ def declare_form(
         form.add_item(discord.ui.Label(text="What you do (optional)", component=label))
     form.stop()
     return form
+
+
+def _task_menu() -> Any:
+    options = [discord.SelectOption(label=task.label.capitalize(), value=task.value) for task in Task]
+    return discord.ui.Select[discord.ui.Modal](
+        custom_id="task", required=False, min_values=0, max_values=1, options=options
+    )
+
+
+def leans_on_powers(mover: Character) -> bool:
+    """Whether a task could change the mover's dice: a sheet with Powers, spikes or Blessings
+    (docs/rulings.md §9.10); the form offers one then, when the label still fits after it."""
+    return bool(mover.powers or mover.hemalurgy.spikes or mover.hemalurgy.blessings)
 
 
 def taps(mover: Character) -> list[str]:
@@ -166,6 +186,13 @@ def _traits(text: str) -> int:
     return traits
 
 
+def _task(text: str) -> Task | None:
+    try:
+        return Task(text.strip()) if text.strip() else None
+    except ValueError:
+        raise BotError("Task: pick one from the menu, or none.") from None
+
+
 @answers_errors
 async def on_declare_sent(interaction: Interaction) -> None:
     """A sent declare form: the declaration ``/declare`` would make with those options."""
@@ -182,6 +209,7 @@ async def on_declare_sent(interaction: Interaction) -> None:
         label=values.get("label", "").strip() or None,
         scene_circumstances=(await scene_circumstances(interaction)).net,
         tap=typed_tap(values.get("tap", "")),
+        task=_task(values.get("task", "")),
     )
     burdens = tuple(int(i) for i in values.get("burdens", "").split() if i.isdigit())
     target = int(found["target"]) if found["target"] else None

@@ -34,6 +34,7 @@ from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
 from bot.cogs.conflict.undo_button import UndoButton
 from bot.inputs.choices import (
+    TASK,
     ActionChoice,
     AttackKindChoice,
     DefeatBurdenChoice,
@@ -41,6 +42,7 @@ from bot.inputs.choices import (
     PushChoice,
     ResilienceChoice,
     RolledActionChoice,
+    TaskChoice,
 )
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import scene_circumstances
@@ -71,6 +73,7 @@ ACTION_DESCRIPTIONS = {
     "held": "Steel or Iron burners: push or pull a metal object the target holds or wears",
     "inside": "With held: the metal is inside their body (an earring, a spike): needs Outcome 5",
     "anchored": "Brace the push or pull between two very heavy objects (costs you 1 Health)",
+    "task": TASK,
     **TAP_DESCRIPTIONS,
     "difficulty": "A Difficulty the action must also reach",
     "challenge": "Narrator's call: the target cannot resist (asleep, tied up), so no Contest",
@@ -159,6 +162,7 @@ class ConflictMoves(commands.Cog):
         held: bool = False,
         inside: bool = False,
         anchored: bool = False,
+        task: TaskChoice | None = None,
         tap: TapMetal | None = None,
         tap_charges: TapCharges | None = None,
         tap_for: TapUseChoice | None = None,
@@ -183,6 +187,7 @@ class ConflictMoves(commands.Cog):
             inside=inside,
             anchored=anchored,
             tap=tap_request(tap, tap_charges, tap_for),
+            task=task,
             difficulty=difficulty,
             challenge=challenge,
             label=label,
@@ -256,6 +261,7 @@ class ConflictMoves(commands.Cog):
         held: bool = False,
         inside: bool = False,
         anchored: bool = False,
+        task: TaskChoice | None = None,
         tap: TapMetal | None = None,
         tap_charges: TapCharges | None = None,
         tap_for: TapUseChoice | None = None,
@@ -280,6 +286,7 @@ class ConflictMoves(commands.Cog):
             inside=inside,
             anchored=anchored,
             tap=tap_request(tap, tap_charges, tap_for),
+            task=task,
             difficulty=difficulty,
             challenge=challenge,
             label=label,

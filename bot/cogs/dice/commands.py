@@ -32,7 +32,7 @@ from bot.cogs.dice.rolling import DeclaredWith, answer, pool_for, roll_inputs, t
 from bot.errors import BotError
 from bot.hidden import Drawn, is_hidden, show_roll
 from bot.inputs.characters import SHEETS_ELSEWHERE, AnyCharacter, named_or_active
-from bot.inputs.choices import EnumChoice, Net, SubplotChoice
+from bot.inputs.choices import TASK, Net, SubplotChoice, TaskChoice
 from bot.inputs.circumstances import DESCRIPTION as CIRCUMSTANCES
 from bot.inputs.circumstances import Applied, applied_circumstances
 from bot.inputs.faces import Faces
@@ -60,7 +60,6 @@ from storage import StoredCharacter
 from storage.sql import utc_now
 
 Modifier = app_commands.Range[int, -10, 10]
-TaskChoice = app_commands.Transform[Task, EnumChoice(Task, "task")]
 
 ROLL_DESCRIPTIONS = {
     "dice": "Roll this many dice (0–20; above 10 gives free Nudges)",
@@ -73,7 +72,7 @@ ROLL_DESCRIPTIONS = {
     "circumstances": CIRCUMSTANCES,
     "modifier": "Any other dice to add or remove",
     "label": "What the roll is for, shown as its title",
-    "task": "What the roll leans on, for the Powers that help it (senses, strength, …)",
+    "task": TASK,
     **TAP_DESCRIPTIONS,
     "subplot": "The roll serves a Destiny (its Hero's stat) or a Tragedy (dice against its Hero)",
 }
