@@ -9,17 +9,18 @@ without knowing the metals.
 - An emotion held (a soothing or rioting that succeeded) adds its dice to the burner's Charm
   and Influence actions, as on ``/roll``.
 - Storing Steel costs its rate in Action Dice; storing Zinc or Bronze its rate in the Wits one
-  declares by.
+  declares by, which spikes and Blessings raise (``declaring_wits``, §9.5, §9.6).
 """
 
 import re
 
 from rules.character import Attribute, Character, PowerType, Resilience, Standing
-from rules.character.stats import find_stat
+from rules.character.stats import find_stat, rating_for
 from rules.character.stunts import BY_KEY, catalogued, working
 from rules.errors import RulesError
 from rules.naming import name_key
 from rules.powers.feruchemy import storing_action_dice, storing_declare_wits
+from rules.powers.hemalurgy import awareness_order
 from rules.powers.metal_effects import (
     CROWD_DICE,
     CROWD_PER_RATING,
@@ -113,6 +114,10 @@ def action_parts(character: Character, stat: str) -> list[Part]:
 
 
 def declaring_wits(character: Character) -> int:
-    """The Wits a character declares by: storing Zinc or Bronze lowers it by the rate (§9.4),
-    never below 0."""
-    return max(0, character.attributes.wits - storing_declare_wits(character))
+    """The Wits a character declares by, the one place a Conflict reads it: Wits as Powers leave
+    it (a Copper spike +1, Presence +2 up to 8, ``rules.character.power_stats``), Awareness +2
+    for the order (§9.6), less the rate of storing Zinc or Bronze (§9.4), never below 0. A Zinc
+    or Bronze tap for the order is the Conflict's own, added a round later
+    (``rules.conflict.quickened``)."""
+    wits = rating_for(character, Attribute.WITS.value) + awareness_order(character)
+    return max(0, wits - storing_declare_wits(character))
