@@ -48,7 +48,7 @@ def asks(draft: HeroDraft, step: Step) -> str:
         return (
             f"A Mistborn burns every basic metal at {MISTBORN_RATING}; a Misting one metal at "
             f"{MISTING_RATING}; a Keeper stores every basic metal at {KEEPER_RATING}; a Hero without "
-            f"Powers takes {TRAITS_WITHOUT_POWERS} more Traits."
+            f"Powers takes {TRAITS_WITHOUT_POWERS} more Traits. A Misting may start with one Stunt."
         )
     if step is Step.TRAITS:
         return "Drive, Profession, Specialty, Feature and Personality, a few words each."
@@ -79,7 +79,8 @@ def _powers(draft: HeroDraft) -> list[str]:
     if not powers:
         return [f"{draft.powers.label}: {TRAITS_WITHOUT_POWERS} more Traits instead"]
     names = ", ".join(p.name for p in powers)  # "Misting: Tin", never "Tin Misting: Tin"
-    return [f"{draft.powers.template.label}: {names} at {powers[0].rating} ({powers[0].type.label})"]
+    stunt = f"; Stunt: {draft.powers.stunt}" if draft.powers.stunt else ""  # a Misting's (§9.7)
+    return [f"{draft.powers.template.label}: {names} at {powers[0].rating} ({powers[0].type.label}){stunt}"]
 
 
 def draft_embed(draft: HeroDraft) -> discord.Embed:

@@ -22,6 +22,7 @@ from rules.character.checked import validated
 from rules.character.limits import PROPS_MAX, STANDING_MIN
 from rules.character.names import BASIC_METALS, METALS, Emphasis, PowerType, canonical_metal
 from rules.character.parts import Power, Prop
+from rules.character.stunts import stunts_for
 from rules.errors import RulesError
 from rules.naming import did_you_mean
 
@@ -67,9 +68,30 @@ MISTING_METALS = tuple(m for m in METALS if m not in ("Malatium", "Lerasium"))
 """A Misting burns one metal: any but Malatium and Lerasium, which make no Misting."""
 
 
-def template_powers(template: PowerTemplate, metal: str | None = None) -> tuple[Power, ...]:
+def misting_stunts(metal: str) -> tuple[str, ...]:
+    """The catalogued Stunts a new Misting of ``metal`` may start with (docs/rulings.md §9.7):
+    a Misting starts with one, of its metal; none for a metal the catalogue has none of."""
+    return tuple(s.name for s in stunts_for(metal))
+
+
+def check_misting_stunt(metal: str, stunt: str) -> str:
+    """``stunt`` as the catalogue spells it, when a new Misting of ``metal`` may start with it."""
+    offered = misting_stunts(metal)
+    found = next((s for s in offered if s.casefold() == stunt.strip().casefold()), None)
+    if found is None:
+        choices = f"one of {', '.join(offered)}" if offered else "none: the catalogue has no Stunt of it"
+        raise RulesError(f"A {metal} Misting starts with {choices}.")
+    return found
+
+
+def template_powers(
+    template: PowerTemplate, metal: str | None = None, stunt: str | None = None
+) -> tuple[Power, ...]:
     """The Powers of a template: every basic metal at 4 (Mistborn) or as Feruchemy at 3
-    (Keeper), one metal at 5 (Misting of ``metal``), or nothing."""
+    (Keeper), one metal at 5 (Misting of ``metal``, with its starting ``stunt`` when chosen,
+    §9.7), or nothing."""
+    if stunt is not None and template is not PowerTemplate.MISTING:
+        raise RulesError("Only a Misting starts with a Stunt; others buy them with Advancements.")
     if template is PowerTemplate.MISTBORN:
         return tuple(Power(type=PowerType.ALLOMANCY, name=m, rating=MISTBORN_RATING) for m in BASIC_METALS)
     if template is PowerTemplate.KEEPER:
@@ -79,7 +101,8 @@ def template_powers(template: PowerTemplate, metal: str | None = None) -> tuple[
         if found not in MISTING_METALS:
             hint = did_you_mean(metal or "", MISTING_METALS)
             raise RulesError(f"A Misting burns one of {', '.join(MISTING_METALS)}.{hint}")
-        return (Power(type=PowerType.ALLOMANCY, name=found, rating=MISTING_RATING),)
+        stunts = (check_misting_stunt(found, stunt),) if stunt is not None else ()
+        return (Power(type=PowerType.ALLOMANCY, name=found, rating=MISTING_RATING, stunts=stunts),)
     return ()
 
 

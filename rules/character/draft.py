@@ -23,6 +23,8 @@ from rules.character.creation import (
     PowerTemplate,
     Split,
     attribute_splits,
+    check_misting_stunt,
+    misting_stunts,
     standing_splits,
     template_implements,
     template_powers,
@@ -65,12 +67,14 @@ class Step(StrEnum):
 
 
 class PowerChoice(BaseModel):
-    """A Power template, with the metal of a Misting."""
+    """A Power template, with the metal of a Misting and the one Stunt a Misting may start with
+    (optional, from the catalogue of its metal, docs/rulings.md §9.7)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     template: PowerTemplate
     metal: str | None = None
+    stunt: str | None = None
 
     @model_validator(mode="after")
     def _metal(self) -> Self:
@@ -78,6 +82,8 @@ class PowerChoice(BaseModel):
             raise lim.problem("A Misting names one metal, and only a Misting does.")
         if self.metal is not None and self.metal not in MISTING_METALS:
             raise lim.problem(f"A Misting burns one of {', '.join(MISTING_METALS)}.")
+        if self.stunt is not None and (self.metal is None or self.stunt not in misting_stunts(self.metal)):
+            raise lim.problem("A Misting starts with one Stunt of its own metal, from the catalogue.")
         return self
 
     @property
@@ -88,7 +94,7 @@ class PowerChoice(BaseModel):
 
     @property
     def powers(self) -> tuple[Power, ...]:
-        return template_powers(self.template, self.metal)
+        return template_powers(self.template, self.metal, self.stunt)
 
 
 def power_choice(template: PowerTemplate, metal: str | None = None) -> PowerChoice:
@@ -229,8 +235,25 @@ def with_standings(draft: HeroDraft, split: Split) -> HeroDraft:
 
 
 def with_powers(draft: HeroDraft, choice: PowerChoice) -> HeroDraft:
-    """Step 4: the Power template."""
+    """Step 4: the Power template; a Misting's Stunt stays while the metal does."""
+    kept = draft.powers
+    if (
+        kept is not None
+        and choice.stunt is None
+        and (kept.template, kept.metal) == (choice.template, choice.metal)
+    ):
+        choice = kept
     return _revised(draft, powers=choice.model_dump())
+
+
+def with_stunt(draft: HeroDraft, stunt: str | None) -> HeroDraft:
+    """Step 4, for a Misting: the one Stunt they start with (§9.7), or ``None`` for none yet;
+    optional, as a Stunt can be bought later."""
+    choice = draft.powers
+    if choice is None or choice.template is not PowerTemplate.MISTING or choice.metal is None:
+        raise RulesError("Only a Misting starts with a Stunt: choose a Misting's Powers first.")
+    picked = None if stunt is None else check_misting_stunt(choice.metal, stunt)
+    return _revised(draft, powers={**choice.model_dump(), "stunt": picked})
 
 
 def with_traits(draft: HeroDraft, **named: str) -> HeroDraft:

@@ -115,6 +115,24 @@ class Power(BaseModel):
         return self
 
 
+RATED_FROM_TWO = (PowerType.ALLOMANCY, PowerType.KANDRA)
+"""Allomancy and Mimicry (a kandra's Power) are rated 2–10; Feruchemy and the rest 1–10
+(docs/rulings.md §9.1). The sheet model still reads a 1 (a sheet stored before this rule stays
+readable); a rating given in an edit or an import is checked with :func:`rating_refusal`."""
+
+
+def lowest_rating(kind: PowerType) -> int:
+    return lim.POWER_RATING_MIN + 1 if kind in RATED_FROM_TWO else lim.POWER_RATING_MIN
+
+
+def rating_refusal(kind: PowerType, name: str, rating: int) -> str | None:
+    """Why ``rating`` is no rating for a new or changed Power of ``kind``, or None (§9.1)."""
+    lowest = lowest_rating(kind)
+    if lowest <= rating <= lim.POWER_RATING_MAX:
+        return None
+    return f"{kind.label} {name} is rated {lowest} to {lim.POWER_RATING_MAX}, not {rating}."
+
+
 Implement = Annotated[Vial | Metalmind, Field(discriminator="kind")]
 """What a Prop holds for a Power: metal to drink, or a metalmind's store (docs/rulings.md §9.8)."""
 

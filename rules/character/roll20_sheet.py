@@ -41,7 +41,7 @@ from rules.character.checked import make_character, validated
 from rules.character.draft import TRAIT_SLOTS
 from rules.character.model import Character
 from rules.character.names import METALS, Attribute, CharacterKind, PowerType, Standing, canonical_metal
-from rules.character.parts import Burden, Power, Prop
+from rules.character.parts import Burden, Power, Prop, lowest_rating, rating_refusal
 from rules.character.roll20 import Roll20File, shown
 from rules.character.roll20_charges import charges_refusal, kept_charges
 from rules.errors import RulesError
@@ -296,6 +296,9 @@ class _Mapper:
     ) -> Power | None:
         try:
             power = validated(Power, {"type": kind, "name": name, "rating": number(rating), "stunts": stunts})
+            if (why := rating_refusal(kind, power.name, power.rating)) is not None:  # §9.1: from 2
+                self.leave(f"Power {shown(name)}: {why} Kept at {lowest_rating(kind)}")
+                power = power.model_copy(update={"rating": lowest_rating(kind)})
         except RulesError as error:
             self.leave(f"Power {shown(name)}: {error}")
             return None

@@ -86,7 +86,9 @@ def working(character: Character, name: str, burning: frozenset[str] | None = No
 def check_stunt(power: Power, text: str) -> None:
     """Whether ``text`` may be added to ``power``'s Stunts: a catalogued Stunt belongs to an
     Allomantic Power of its metal and is taken at most as often as it may be; any other text
-    once (§9.7)."""
+    once (§9.7). Feruchemy has none, free text included (§9.4)."""
+    if power.type is PowerType.FERUCHEMY:
+        raise RulesError(f"Feruchemy has no Stunts: {power.full_label} takes none.")
     stunt = catalogued(text)
     if stunt is None:
         if any(name_key(s) == name_key(text) for s in power.stunts):

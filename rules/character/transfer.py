@@ -16,6 +16,7 @@ from pydantic_core import from_json
 
 from rules.character.checked import validated
 from rules.character.model import Character
+from rules.character.parts import rating_refusal
 from rules.errors import RulesError
 
 SCHEMA_VERSION = 1
@@ -109,9 +110,13 @@ def character_from_json(parsed: object) -> Character:
             "Export it again from an up-to-date bot."
         )
     try:
-        return validated(SheetFile, parsed).character
+        character = validated(SheetFile, parsed).character
     except RulesError as exc:
         raise RulesError(f"That sheet cannot be imported: {exc}") from None
+    for power in character.powers:  # Allomancy and Mimicry from 2 (docs/rulings.md §9.1)
+        if (why := rating_refusal(power.type, power.name, power.rating)) is not None:
+            raise RulesError(f"That sheet cannot be imported: {why} Change it in the file and try again.")
+    return character
 
 
 def import_character(data: str | bytes) -> Character:

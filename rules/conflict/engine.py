@@ -13,7 +13,7 @@ resolve phase, and a side with every member defeated ends the Conflict.
 import json
 import random
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -141,13 +141,15 @@ def apply(
     command: Command,
     sheets: Mapping[int, Character],
     rng: random.Random | None = None,
+    revealed: Collection[int] = (),
 ) -> Transition:
     """Apply one command (see ``rules.conflict.commands``) or raise RulesError, changing nothing.
 
     ``sheets`` maps character ids to sheets: every participant's, plus a joining character's
-    (``needed_sheets`` lists them). ``rng`` throws any dice not given as faces.
+    (``needed_sheets`` lists them). ``rng`` throws any dice not given as faces. ``revealed``:
+    the Villains and Extras whose sheets the table may read (docs/rulings.md §7.1).
     """
-    work = Work.start(sheets, rng)
+    work = Work.start(sheets, rng, revealed)
     conflict = _settle(_dispatch(state, work, command), work)
     # Built from the handlers' own models: validating would only check every sheet again.
     return Transition.model_construct(

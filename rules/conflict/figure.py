@@ -30,7 +30,6 @@ from rules.burdens import Severity
 from rules.character import (
     Attribute,
     Character,
-    CharacterKind,
     Prop,
     Resilience,
     defeat_penalties,
@@ -263,7 +262,7 @@ def figure_pool(
         target = conflict.participant(action.target)
         if action.emotion is not None:
             modifiers += emotion_attack_parts(sheet, action.emotion, action.label, target.size)
-        if target.kind is CharacterKind.HERO:  # a Villain's Copper may be a secret: the Narrator's (§7.1)
+        if work.open_sheet(target):  # a hidden sheet's Copper or Stability is the Narrator's (§7.1)
             modifiers += shield_parts(work.sheet(target), metal)
     severities = []
     if dice.burdens:

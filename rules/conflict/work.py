@@ -6,12 +6,12 @@ save it with the new state, and later reads in the same transition see the chang
 """
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from pydantic_core import PydanticCustomError
 
-from rules.character import Character
+from rules.character import Character, CharacterKind
 from rules.character import limits as lim
 from rules.conflict.events import Event
 from rules.conflict.state import Conflict, Participant, Phase
@@ -24,10 +24,20 @@ class Work:
     rng: random.Random | None = None
     events: list[Event] = field(default_factory=list)
     changed: dict[int, Character] = field(default_factory=dict)
+    revealed: frozenset[int] = frozenset()
+    """The Villains and Extras whose sheets a Narrator revealed (docs/rulings.md §7.1)."""
 
     @classmethod
-    def start(cls, sheets: Mapping[int, Character], rng: random.Random | None) -> "Work":
-        return cls(sheets=dict(sheets), rng=rng)
+    def start(
+        cls, sheets: Mapping[int, Character], rng: random.Random | None, revealed: Collection[int] = ()
+    ) -> "Work":
+        return cls(sheets=dict(sheets), rng=rng, revealed=frozenset(revealed))
+
+    def open_sheet(self, participant: Participant) -> bool:
+        """Whether the table may read the participant's sheet (a Hero's, or one revealed, §7.1):
+        only then may a rule refuse or change a move by what the sheet holds that a player
+        could not otherwise know (a Blessing, a Copper cloud)."""
+        return participant.kind is CharacterKind.HERO or participant.id in self.revealed
 
     def sheet(self, participant: Participant) -> Character:
         """The participant's sheet, which the caller must have loaded."""

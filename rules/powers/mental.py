@@ -6,19 +6,20 @@ without knowing the metals.
 - Flared Zinc or Brass is a mental attack, the metal against Spirit, on Willpower; a group
   larger than the rating is reached only with Affect Crowd, at 2 dice fewer (up to 20 × the
   rating); Focused Emotion adds 1 when its emotion is the one the action names.
-- Storing Zinc or Bronze costs its rate in the Wits one declares by. (A held emotion's dice
-  and storing Steel's Action Dice are ``rules.powers.rolls.sheet_parts``', shared with
-  ``/roll``.)
+- Storing Zinc or Bronze costs its rate in the Wits one declares by, which spikes and
+  Blessings raise (``declaring_wits``, §9.5, §9.6). (A held emotion's dice and storing Steel's
+  Action Dice are ``rules.powers.rolls.sheet_parts``', shared with ``/roll``.)
 """
 
 import re
 
-from rules.character import Character, PowerType, Resilience, Standing
-from rules.character.stats import find_stat
+from rules.character import Attribute, Character, PowerType, Resilience, Standing
+from rules.character.stats import find_stat, rating_for
 from rules.character.stunts import BY_KEY, catalogued, working
 from rules.errors import RulesError
 from rules.naming import name_key
 from rules.powers.feruchemy import storing_declare_wits
+from rules.powers.hemalurgy import awareness_order
 from rules.powers.metal_effects import (
     CROWD_DICE,
     CROWD_PER_RATING,
@@ -97,6 +98,10 @@ def _focused_emotions(character: Character, metal: str) -> list[str]:
 
 
 def declaring_wits(character: Character) -> int:
-    """The Wits a character declares by: storing Zinc or Bronze lowers it by the rate (§9.4),
-    never below 0."""
-    return max(0, character.attributes.wits - storing_declare_wits(character))
+    """The Wits a character declares by, the one place a Conflict reads it: Wits as Powers leave
+    it (a Copper spike +1, Presence +2 up to 8, ``rules.character.power_stats``), Awareness +2
+    for the order (§9.6), less the rate of storing Zinc or Bronze (§9.4), never below 0. A Zinc
+    or Bronze tap for the order is the Conflict's own, added a round later
+    (``rules.conflict.quickened``)."""
+    wits = rating_for(character, Attribute.WITS.value) + awareness_order(character)
+    return max(0, wits - storing_declare_wits(character))

@@ -336,7 +336,7 @@ class HeroSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         value = self.item.values[0] if self.item.values else ""
-        await run(interaction, self.draft_id, self.step, chose(self.part, value))
+        await run(interaction, self.draft_id, self.step, chose(self.part, value, self.step))
 
 
 class HeroBuilder(commands.Cog):

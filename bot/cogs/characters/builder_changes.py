@@ -10,7 +10,7 @@ shows on the step, as it does the rules' own refusals. Nothing here touches Disc
 from collections.abc import Callable
 from typing import NamedTuple
 
-from bot.cogs.characters.builder_screens import FORM_STEPS
+from bot.cogs.characters.builder_screens import FORM_STEPS, NO_STUNT
 from bot.inputs.forms import YES
 from rules.character import BuildLabels, Emphasis
 from rules.character.creation import TRAITS_WITHOUT_POWERS, PowerTemplate, read_props
@@ -26,6 +26,7 @@ from rules.character.draft import (
     with_powers,
     with_standings,
     with_story,
+    with_stunt,
     with_traits,
 )
 from rules.errors import RulesError
@@ -87,10 +88,13 @@ def split_from(value: str) -> tuple[int, int, int]:
     return int(parts[0]), int(parts[1]), int(parts[2])
 
 
-def chose(part: str, value: str) -> Change:
-    """The change a menu's choice makes, and the step it leads to."""
+def chose(part: str, value: str, shown: Step = Step.POWERS) -> Change:
+    """The change a menu's choice makes, and the step it leads to: a Misting's Stunt stays on
+    the step ``shown`` where it was picked (§9.7)."""
 
     def change(draft: HeroDraft) -> Turn:
+        if part == "stunt":
+            return Turn(with_stunt(draft, None if value == NO_STUNT else value), shown)
         if part == "labels":
             return Turn(with_labels(draft, labels_from(value)), Step.RATINGS)
         if part in ("attributes", "standings"):

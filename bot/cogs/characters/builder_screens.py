@@ -29,10 +29,13 @@ from rules.character.creation import (
     PowerTemplate,
     Split,
     attribute_splits,
+    misting_stunts,
     prop_line,
     standing_splits,
 )
 from rules.character.draft import TRAIT_SLOTS, HeroDraft, PowerChoice, Step, step_done, still_to_do
+from rules.character.stunts import BY_KEY
+from rules.naming import name_key
 
 STEP_NAMES = "|".join(step.value for step in Step)
 BUTTON = rf"mab:hero:(?P<draft>\d{{1,19}}):(?P<step>{STEP_NAMES}):(?P<action>back|next|write|cancel|create)"
@@ -168,6 +171,29 @@ def power_options(draft: HeroDraft) -> list[discord.SelectOption]:
     ]
 
 
+NO_STUNT = "none"
+
+
+def stunt_select(draft_id: int, draft: HeroDraft, step: Step) -> discord.ui.Select[discord.ui.View] | None:
+    """A Misting's one starting Stunt, from its metal's catalogue, or none yet (optional,
+    docs/rulings.md §9.7): on the Powers step, and on the story step every way passes through."""
+    choice = draft.powers
+    names = misting_stunts(choice.metal) if choice is not None and choice.metal else ()
+    if choice is None or not names:
+        return None
+    options = [discord.SelectOption(label="No Stunt for now", value=NO_STUNT, default=choice.stunt is None)]
+    options += [
+        discord.SelectOption(
+            label=n, value=n, description=BY_KEY[name_key(n)].does, default=n == choice.stunt
+        )
+        for n in names
+    ]
+    placeholder = "A Misting's starting Stunt (optional)"
+    return discord.ui.Select(
+        custom_id=select_id(draft_id, step, "stunt"), placeholder=placeholder, options=options
+    )
+
+
 def _nav(view: discord.ui.View, draft_id: int, draft: HeroDraft, step: Step) -> None:
     if step in FORM_STEPS:
         label = {Step.CONCEPT: "Write the concept", Step.TRAITS: "Write the Traits"}.get(
@@ -225,6 +251,8 @@ def screen(draft_id: int, draft: HeroDraft, step: Step, notice: str = "") -> Scr
                 options=power_options(draft),
             )
         )
+    if step in (Step.POWERS, Step.STORY) and (stunts := stunt_select(draft_id, draft, step)) is not None:
+        view.add_item(stunts)
     _nav(view, draft_id, draft, step)
     view.stop()  # sent stopped: discord.py keeps nothing; clicks reach the builder's DynamicItems
     return Screen(content=heading(draft, step, notice), embed=draft_embed(draft), view=view)

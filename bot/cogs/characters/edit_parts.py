@@ -27,8 +27,10 @@ from bot.inputs.sheet_parts import (
 )
 from bot.render.common import plain
 from bot.render.sheet import change_embed
-from rules.character import Character, check_hero_build, revise_character
+from rules.character import Character, PowerType, check_hero_build, revise_character
+from rules.character.parts import rating_refusal
 from rules.character.stunts import check_stunt
+from rules.errors import RulesError
 from storage import StoredCharacter
 
 Summary = str | Callable[[Character], str]
@@ -76,12 +78,21 @@ class EditBase(commands.Cog):
         await replies.send(interaction, embed=embed, ephemeral=True)
 
 
+RATING_HELP = "Its rating: Allomancy and kandra 2–10, Feruchemy and others 1–10"
+
+
+def _check_rating(kind: PowerType, name: str, rating: int) -> None:
+    """Allomancy and Mimicry start at 2 (docs/rulings.md §9.1): refused privately, like any edit."""
+    if (why := rating_refusal(kind, name, rating)) is not None:
+        raise RulesError(why)
+
+
 class PartEdits(EditBase):
     @app_commands.command(name="power-add", description="Add a Power: a metal for Allomancy or Feruchemy")
     @app_commands.describe(
         power_type="Allomancy, Feruchemy, Hemalurgy, kandra or another Power",
         power="The metal (Allomancy, Feruchemy) or the Power's name",
-        rating="Its rating, 1–10",
+        rating=RATING_HELP,
         name=NAME_TO_CHANGE,
     )
     @app_commands.rename(power_type="type")
@@ -97,7 +108,9 @@ class PartEdits(EditBase):
         new = {"type": power_type.value, "name": power, "rating": rating}
 
         def edit(c: Character) -> Character:
-            return revise_character(c, powers=(*c.powers, new))
+            changed = revise_character(c, powers=(*c.powers, new))
+            _check_rating(changed.powers[-1].type, changed.powers[-1].name, rating)
+            return changed
 
         def summary(c: Character) -> str:
             return f"Added {plain(c.powers[-1].full_label)} {rating}."
@@ -117,7 +130,7 @@ class PartEdits(EditBase):
         await self._edit(interaction, name, edit, f"Removed {plain(power)}.", in_play=True)
 
     @app_commands.command(name="power-rating", description="Change a Power's rating")
-    @app_commands.describe(power="The Power", rating="Its new rating, 1–10", name=NAME_TO_CHANGE)
+    @app_commands.describe(power="The Power", rating=RATING_HELP, name=NAME_TO_CHANGE)
     @app_commands.autocomplete(power=power_choices)
     async def power_rating(
         self,
@@ -128,6 +141,7 @@ class PartEdits(EditBase):
     ) -> None:
         def edit(c: Character) -> Character:
             index = find_power(c, power)
+            _check_rating(c.powers[index].type, c.powers[index].name, rating)
             changed = c.powers[index].model_copy(update={"rating": rating})
             return revise_character(c, powers=with_power(c, index, changed))
 

@@ -150,7 +150,8 @@ async def apply_command(
     if missing:  # a character joining: the one sheet not already in hand
         rows = {**rows, **await repos.characters.get_many(guild_id, missing)}
     sheets = {cid: s.character for cid, s in rows.items()}
-    transition = apply(fresh.state, command, sheets, rng)
+    revealed = frozenset(cid for cid, s in rows.items() if s.revealed)
+    transition = apply(fresh.state, command, sheets, rng, revealed)
     ended = transition.state.phase is Phase.ENDED
     stored = fresh.stored
     # Built from checked parts (the engine's transition, the loaded rows): validating would
@@ -161,7 +162,7 @@ async def apply_command(
         stored=None if ended else stored.model_copy(update={"version": stored.version + 1}),
         conflict_id=stored.id,
         characters=sheets | dict(transition.changed_sheets),
-        revealed=frozenset(cid for cid, s in rows.items() if s.revealed),
+        revealed=revealed,
         before=waiting(fresh.state),
     )
     return Prepared(fresh, rows, transition, applied)

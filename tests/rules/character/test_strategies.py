@@ -23,6 +23,7 @@ from rules.character import (
 from rules.character import limits as lim
 from rules.character.advancement import HOLD_MAX, Advancements
 from rules.character.names import RESERVED_NAMES
+from rules.character.parts import lowest_rating
 from rules.character.story import SECRET_TITLE_MAX, SECRETS_KNOWN_MAX, Stage, Story
 from rules.naming import name_key
 
@@ -58,7 +59,7 @@ def powers(draw: st.DrawFn) -> tuple[Power, ...]:
         seen.add((kind, name_key(name)))
         stunts = draw(st.lists(texts(lim.STUNT_MAX, required=True), max_size=min(2, stunts_left)))
         stunts_left -= len(stunts)
-        rating = draw(st.integers(lim.POWER_RATING_MIN, lim.POWER_RATING_MAX))
+        rating = draw(st.integers(lowest_rating(kind), lim.POWER_RATING_MAX))  # §9.1
         result.append(Power(type=kind, name=name, rating=rating, stunts=tuple(stunts)))
     return tuple(result)
 

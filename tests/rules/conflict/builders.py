@@ -67,6 +67,8 @@ class Table:
         self.sheets = dict(sheets)
         self.rng = random.Random(seed)
         self._last: Transition | None = None
+        self.revealed: frozenset[int] = frozenset()
+        """The Villains and Extras a Narrator revealed (docs/rulings.md §7.1)."""
 
     @classmethod
     def start(
@@ -90,7 +92,7 @@ class Table:
     def do(self, *commands: Command) -> tuple[Event, ...]:
         events: list[Event] = []
         for command in commands:
-            step = apply(self.state, command, self.sheets, self.rng)
+            step = apply(self.state, command, self.sheets, self.rng, self.revealed)
             assert Conflict.model_validate_json(step.state.model_dump_json()) == step.state
             self.sheets.update(step.changed_sheets)
             self.state = step.state
@@ -101,7 +103,7 @@ class Table:
     def refuse(self, command: Command, match: str) -> RulesError:
         before = self.state
         with pytest.raises(RulesError, match=match) as info:
-            apply(self.state, command, self.sheets, self.rng)
+            apply(self.state, command, self.sheets, self.rng, self.revealed)
         assert self.state == before
         return info.value
 
