@@ -27,3 +27,14 @@ async def heroes_at_table(interaction: Interaction, typed: str | None, limit: in
         if at_table:
             return sorted(at_table, key=lambda s: s.character.name)
     return await storage.active.heroes(guild_id, limit=limit)
+
+
+async def scene_cast(interaction: Interaction, limit: int) -> list[StoredCharacter]:
+    """Who is in the scene, by name: the channel's Conflict's cast, else the Heroes at the table
+    (at most ``limit`` of them), as `/power sense` and `/power time everyone:` read it
+    (docs/rulings.md §9.3, §9.11)."""
+    storage, guild_id = interaction.client.storage, guild_id_of(interaction)
+    stored, sheets = await storage.conflicts.get_with_sheets(guild_id, channel_id_of(interaction))
+    if stored is not None and sheets:
+        return sorted(sheets.values(), key=lambda s: s.character.name)
+    return await heroes_at_table(interaction, None, limit)

@@ -10,22 +10,13 @@ from bot import replies
 from bot.access import caller_of
 from bot.client import Interaction
 from bot.inputs.characters import named_or_active
-from bot.inputs.heroes import heroes_at_table
+from bot.inputs.heroes import scene_cast
 from bot.render.common import plain
 from bot.secrecy import is_secret
-from bot.served import channel_id_of, guild_id_of
 from rules.powers.bronze import pulse_text, sense
 from storage import StoredCharacter
 
 MOST = 25
-
-
-async def _scene(interaction: Interaction) -> list[StoredCharacter]:
-    storage, guild_id = interaction.client.storage, guild_id_of(interaction)
-    stored, sheets = await storage.conflicts.get_with_sheets(guild_id, channel_id_of(interaction))
-    if stored is not None and sheets:
-        return sorted(sheets.values(), key=lambda s: s.character.name)
-    return await heroes_at_table(interaction, None, MOST)
 
 
 async def sense_allomancy(interaction: Interaction, given: StoredCharacter | None) -> None:
@@ -34,7 +25,7 @@ async def sense_allomancy(interaction: Interaction, given: StoredCharacter | Non
     seeker = await named_or_active(interaction, given)
     who = await caller_of(interaction, interaction.client.storage)
     who.require_control(seeker.character, "sense with their Bronze")
-    scene = [s for s in await _scene(interaction) if s.id != seeker.id]
+    scene = [s for s in await scene_cast(interaction, MOST) if s.id != seeker.id]
     readable = [s for s in scene if who.narrator or not is_secret(s.character.kind, s.revealed)]
     felt = sense(seeker.character, [s.character for s in readable])
     lines = [pulse_text(pulse) for pulse in felt] or ["No Allomancy they can feel."]

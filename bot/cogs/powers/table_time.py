@@ -14,12 +14,12 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import BotError
 from bot.hidden import sheet_hidden, tell_change
-from bot.inputs.heroes import heroes_at_table
+from bot.inputs.heroes import scene_cast
 from bot.reach import origin_of
 from bot.records import charges_moved, sheet_change
 from bot.render.common import plain
 from bot.render.sheet import change_embed
-from bot.served import channel_id_of, guild_id_of
+from bot.served import guild_id_of
 from rules.powers.ledger import Changed
 from rules.powers.time import move_time
 from rules.words import count_of
@@ -31,22 +31,13 @@ EMBEDS = 10
 """Discord's embeds in one message."""
 
 
-async def _cast(interaction: Interaction) -> list[StoredCharacter]:
-    """Everyone in the channel's Conflict, else the Heroes at the table."""
-    storage, guild_id = interaction.client.storage, guild_id_of(interaction)
-    stored, sheets = await storage.conflicts.get_with_sheets(guild_id, channel_id_of(interaction))
-    if stored is not None and sheets:
-        return sorted(sheets.values(), key=lambda s: s.character.name)
-    return await heroes_at_table(interaction, None, MOST + 1)
-
-
 async def move_table_time(interaction: Interaction, minutes: int, *, named: bool = False) -> None:
     """Load the table → the Narrator's check → move time for each (pure) → save once → answer.
     A sheet time leaves as it was is not saved."""
     if named:
         raise BotError("Move time on for one character (`name:`) or for everyone, not both.")
     (await caller(interaction)).require_narrator("move time on for the table")
-    cast = await _cast(interaction)
+    cast = await scene_cast(interaction, MOST + 1)
     if not cast:
         raise BotError(
             "Nobody is at this table: start a Conflict here, or have the players pick their Heroes "
