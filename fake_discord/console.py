@@ -38,7 +38,7 @@ from fake_discord.console_commands import (
 )
 from fake_discord.harness import AnyBot, BotFactory, Harness, running_bot
 from fake_discord.records import InteractionRecord
-from fake_discord.render import render_choices, render_message, render_record, show_times
+from fake_discord.render import render_choices, render_message, render_record, show_times, unescaped
 from fake_discord.server import FakeDiscord
 from fake_discord.typed import clean_line
 from fake_discord.world import World, default_world
@@ -69,7 +69,8 @@ SETTLE_QUIET, SETTLE_MAX = 0.1, 2.0
 """Seconds without a new or edited message that end a line's output, and the most it waits."""
 Idle = Callable[[AnyBot], Awaitable[None]]
 """Waits until the bot's own background work (a board it redraws, paced) is done."""
-MENTION = re.compile(r"<(@&|@!?|#)(\d{15,21})>")
+MENTION = re.compile(r"(?<!\\)<(@&|@!?|#)(\d{15,21})>")
+"""A mention Discord draws as a name; an escaped ``\\<@…>`` shows as typed."""
 
 
 class Screen(Protocol):
@@ -88,7 +89,7 @@ class PlainScreen:
         self.names = names
 
     def say(self, text: str) -> None:
-        self.out.write(self.names(text) + "\n")
+        self.out.write(unescaped(self.names(text)) + "\n")
         self.out.flush()
 
     def answer(self, record: InteractionRecord) -> None:

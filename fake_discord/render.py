@@ -113,6 +113,15 @@ def footer_lines(embed: JSON) -> list[str]:
     return lines
 
 
+MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+"""A backslash before ASCII punctuation: Discord shows the character itself, unstyled."""
+
+
+def unescaped(text: str) -> str:
+    """``text`` as Discord shows it once its markdown escapes are read (``\\*`` shows ``*``)."""
+    return MARKDOWN_ESCAPE.sub(r"\1", text)
+
+
 TIME_MARKUP = re.compile(r"<t:(-?\d{1,13})(?::([tTdDfFR]))?>")
 """Discord's timestamp markup, ``<t:1700000000:R>``: each reader sees it in their own time."""
 

@@ -42,6 +42,7 @@ from fake_discord.render import (
     record_notes,
     render_component,
     text_line,
+    unescaped,
     webhook_speaker,
 )
 from fake_discord.typed import fold
@@ -61,7 +62,10 @@ CONSOLE_WORDS = (
     "!quit",
 )
 OPTION = re.compile(r"(?:^|\s)([-_'\w]+):")
-MARKDOWN = re.compile(r"\*\*(.+?)\*\*|~~(.+?)~~|`([^`]+)`|(?<![\w*])\*([^*\n]+)\*(?![\w*])")
+MARKDOWN = re.compile(
+    r"\\([!-/:-@\[-`{-~])|\*\*(.+?)\*\*|~~(.+?)~~|`([^`]+)`|(?<![\w*\\])\*([^*\n]+)\*(?![\w*])"
+)
+"""An escape (shown as its character, unstyled), then **bold**, ~~struck~~, `code`, *italic*."""
 BUTTON_STYLES = {
     1: "bold white on blue",
     2: "white on grey30",
@@ -75,8 +79,10 @@ def styled(text: str) -> Text:
     out, at = Text(), 0
     for match in MARKDOWN.finditer(text):
         out.append(text[at : match.start()])
-        bold, struck, code, italic = match.groups()
-        if bold is not None:
+        escaped, bold, struck, code, italic = match.groups()
+        if escaped is not None:
+            out.append(escaped)
+        elif bold is not None:
             out.append(bold, style="bold")
         elif struck is not None:
             out.append(struck, style="strike")
@@ -97,11 +103,11 @@ class RichScreen:
         self.names = names
 
     def say(self, text: str) -> None:
-        self.console.print(Text(self.names(text)), highlight=False)
+        self.console.print(Text(unescaped(self.names(text))), highlight=False)
 
     def answer(self, record: InteractionRecord) -> None:
         for note in record_notes(record):
-            self.console.print(Text(self.names(note), style="yellow"), highlight=False)
+            self.console.print(Text(unescaped(self.names(note)), style="yellow"), highlight=False)
         for message in record.messages:
             self.console.print(self.render(message))
 
@@ -131,7 +137,7 @@ class RichScreen:
     def embed(self, embed: JSON) -> RenderableType:
         body: list[RenderableType] = []
         if author := (embed.get("author") or {}).get("name"):
-            body.append(Text(self.names(str(author)), style="dim"))
+            body.append(Text(unescaped(self.names(str(author))), style="dim"))
         if description := embed.get("description"):
             body.append(styled(self.names(str(description))))
         if fields := embed.get("fields") or []:
@@ -144,7 +150,7 @@ class RichScreen:
                 )
             body.append(table)
         if footer := footer_lines(embed):  # inside: a border's one line would cut it off
-            body.append(Text(self.names("\n".join(footer)), style="dim"))
+            body.append(Text(unescaped(self.names("\n".join(footer))), style="dim"))
         colour = embed.get("color")
         return Panel(
             Group(*body),

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from fake_discord.records import InteractionRecord
-from fake_discord.render import local_time, render_message, show_times
+from fake_discord.render import local_time, render_message, show_times, unescaped
+from fake_discord.terminal import styled
 
 SHEET = {
     "content": "Vin's sheet",
@@ -210,3 +211,21 @@ def test_every_timestamp_style_becomes_a_time() -> None:
         markup = f"<t:{at}:{style}>" if style else f"<t:{at}>"
         assert show_times(markup, NOW) == expected.lstrip("0")
     assert show_times("<t:99999999999999:R> <t:x:R>", NOW) == "<t:99999999999999:R> <t:x:R>"
+
+
+@pytest.mark.parametrize(
+    ("sent", "shown"),
+    [
+        ("Burn it first (\\`/power burn\\`).", "Burn it first (`/power burn`)."),
+        ("\\*not bold\\* and a\\_b", "*not bold* and a_b"),
+        ("a \\\\ b", "a \\ b"),
+        ("no escape: 3\\d and Vin", "no escape: 3\\d and Vin"),
+    ],
+)
+def test_an_escaped_character_shows_as_itself(sent: str, shown: str) -> None:
+    """The bot escapes user text (and our own backticks with it); Discord shows the character, so
+    the console must too, and the terminal must not style it."""
+    assert unescaped(sent) == shown
+    assert styled(sent).plain == shown
+    assert not styled("\\*Vin\\*").spans
+    assert styled("*Vin*").spans
