@@ -16,6 +16,15 @@ from rules.pool import MAX_DICE
 from rules.powers.pushes import Deflection, deflection
 
 
+def metal_attack_waiting(state: Conflict) -> bool:
+    """Whether a push, a pull or a metal projectile waits for its target's defence: what a Steel or
+    Iron burner may deflect (§9.3)."""
+    pending = state.pending
+    if pending is None or pending.awaiting is not Awaiting.DEFENCE or pending.target is None:
+        return False
+    return pending.action.push is not None or pending.action.metal
+
+
 def deflect_offer(
     state: Conflict, sheets: Mapping[int, Character], traits: int = 0
 ) -> tuple[Deflection, int] | None:
@@ -23,9 +32,7 @@ def deflect_offer(
     busy target's Defense Dice granted with the metal, ``traits`` reaction Traits helping); None
     when the attack is no metal attack, the target burns neither Steel nor Iron, or has under 2."""
     pending = state.pending
-    if pending is None or pending.awaiting is not Awaiting.DEFENCE or pending.target is None:
-        return None
-    if pending.action.push is None and not pending.action.metal:
+    if not metal_attack_waiting(state) or pending is None or pending.target is None:
         return None
     sheet = sheets.get(pending.target)
     if sheet is None:

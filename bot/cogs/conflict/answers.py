@@ -51,6 +51,9 @@ class Prompt:
     deflect_with: tuple[int, ...] = ()
     """Dice a Steel or Iron burner may deflect a metal attack with (docs/rulings.md §9.3)."""
     deflect_metal: str = ""
+    burn_to_deflect: tuple[int, int, tuple[str, ...]] | None = None
+    """(round, defender, Steel or Iron unlit): a defender who could deflect this metal attack once
+    the metal burns gets its Burn buttons, and the prompt is asked again with the menu (§9.3)."""
 
     @property
     def key(self) -> str:

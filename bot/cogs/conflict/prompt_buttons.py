@@ -72,7 +72,12 @@ def prompt_items(prompt: Prompt) -> Items:
     if prompt.narrator_view:
         items.append(narrator_view_button(conflict))
     # One place is kept for the reply's Undo (``with_undo``).
-    return items + metal_items(conflict, prompt.turn, max(0, room(items) - 1))
+    fits = max(0, room(items) - 1)
+    if prompt.burn_to_deflect is not None:  # docs/rulings.md §9.3
+        round_number, who, metals = prompt.burn_to_deflect
+        burn = [metal_button(conflict, round_number, who, "burn", m, f"Burn {m}") for m in metals[:fits]]
+        return items + burn
+    return items + metal_items(conflict, prompt.turn, fits)
 
 
 def metal_items(conflict_id: int, turn: Turn | None, fits: int) -> Items:

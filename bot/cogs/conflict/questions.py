@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from bot.cogs.conflict.answers import NudgeMode, Prompt, Question, Reply, message
+from bot.cogs.conflict.metal_offers import metal_offers
 from bot.cogs.conflict.prompt_buttons import prompt_items, prompt_view
 from bot.cogs.conflict.turns import turn_of
 from bot.render.common import plain
@@ -22,7 +23,7 @@ from bot.workers.board_state import Shown, own_buttons
 from rules.character import Character
 from rules.conflict import Awaiting, Conflict, available_defence, beat_possible
 from rules.conflict.defend import needs_grant
-from rules.conflict.deflecting import deflect_offer
+from rules.conflict.deflecting import deflect_offer, metal_attack_waiting
 from rules.conflict.events import BeatActionNamed, BurningChanged, ChargesMoved, Defeated, Event, Left
 from rules.errors import RulesError
 from rules.powers.pushes import PUSHERS
@@ -45,6 +46,18 @@ def reaction_traits(conflict: Conflict, sheets: Sheets, target: int) -> tuple[st
     traits = sheet.traits
     named = (traits.drive, traits.profession, traits.specialty, traits.feature, traits.personality)
     return tuple(dict.fromkeys(t for t in (*named, *traits.extras) if t))[:MAX_OPTIONS]
+
+
+def deflect_burns(conflict: Conflict, sheets: Sheets) -> tuple[str, ...]:
+    """The Steel or Iron a metal attack's target holds unlit and could burn to deflect it, as their
+    turn's prompt would offer it (docs/rulings.md §9.2, §9.3)."""
+    pending = conflict.pending
+    if not metal_attack_waiting(conflict) or pending is None or pending.target is None:
+        return ()
+    sheet = sheets.get(pending.target)
+    if sheet is None:
+        return ()
+    return tuple(what for verb, what, _ in metal_offers(sheet) if verb == "burn" and what in PUSHERS)
 
 
 def turn_changed(asked: Question, events: Sequence[Event], answering: int | None = None) -> bool:
@@ -89,6 +102,9 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
         offer = None if hidden_target else deflect_offer(conflict, sheets)
         if offer is not None:
             text += f" Burning {offer[0].metal}, you may deflect it: pick the dice in the menu."
+        burns = () if hidden_target or offer is not None else deflect_burns(conflict, sheets)
+        if burns:
+            text += f" Burn {' or '.join(burns)} to deflect it."
         prompt = Prompt(
             conflict_id,
             pending.id,
@@ -98,6 +114,7 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
             react_traits=traits,
             deflect_with=tuple(range(2, offer[1] + 1)) if offer is not None else (),
             deflect_metal=offer[0].metal if offer is not None else "",
+            burn_to_deflect=(conflict.round, pending.target, burns) if burns else None,
         )
     elif pending.awaiting is Awaiting.ROLL:  # dice rolled at the table (docs/rulings.md §7.2)
         answerer = pending.attacker

@@ -76,6 +76,25 @@ async def test_a_typed_burn_offers_the_deflection_on_the_waiting_defence(bot_env
     assert DEFLECT_MENU in labels(latest_ping(env, "player2"))
 
 
+async def test_an_unlit_lurcher_burns_iron_from_the_defence_prompt_then_deflects(bot_env: BotEnv) -> None:
+    """§9.2, §9.3: the defence prompt offers the metal that would deflect, and after the click the
+    deflection; two picks, nothing typed. Only the defender's player may click it."""
+    env = bot_env
+    await lurcher_faces_a_coin(env, [], burn=False)
+    prompt = latest_ping(env, "player2")
+    assert "Burn Iron" in labels(prompt) and DEFLECT_MENU not in labels(prompt)
+    assert "Burn Iron to deflect it" in str(prompt.get("content"))
+    stranger = await env.harness.click("Burn Iron", message=prompt, user="player1")
+    assert refused(stranger) and "Lurcher's player or a Narrator" in stranger.content
+    burnt = await env.harness.click("Burn Iron", message=prompt, user="player2")
+    assert not refused(burnt), burnt.content
+    await env.bot.conflicts.idle()
+    again = latest_ping(env, "player2")
+    assert DEFLECT_MENU in labels(again) and "Burn Iron" not in labels(again)
+    picked = await env.harness.select(DEFLECT_MENU, ["Deflect with 2"], message=again, user="player2")
+    assert "deflecting with Iron" in picked.text, picked.text
+
+
 async def test_no_deflection_against_a_blow_that_is_no_metal(bot_env: BotEnv) -> None:
     env = bot_env
     iron = [{"type": "allomancy", "name": "Iron", "rating": 4}]
@@ -100,6 +119,23 @@ async def test_no_deflection_against_a_blow_that_is_no_metal(bot_env: BotEnv) ->
     )
     await env.bot.conflicts.idle()
     assert DEFLECT_MENU not in labels(latest_ping(env, "player2"))
+
+
+async def test_no_burn_is_offered_against_a_blow_that_is_no_metal(bot_env: BotEnv) -> None:
+    env = bot_env
+    await make(env, "Lurcher", "player2", ["Iron"])
+    await thug(env, [])
+    await env.play(
+        [
+            *gathering("player2", "Lurcher"),
+            ("narrator", "/declare who:Thug action:attack target:Lurcher stat:Physique"),
+            ("player2", "/declare action:defence stat:Physique"),
+            ("narrator", "/act who:Thug dice:5"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    prompt = latest_ping(env, "player2")
+    assert "Defend with 2" in labels(prompt) and "Burn Iron" not in labels(prompt)
 
 
 async def test_a_hidden_villain_deflects_from_the_narrators_private_prompt(bot_env: BotEnv) -> None:
