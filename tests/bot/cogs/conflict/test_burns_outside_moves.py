@@ -1,7 +1,8 @@
 """A sheet changed outside the Conflict's own moves is what the Conflict reads (docs/rulings.md
 §9.2), through the real dispatch: ``/sheet damage`` that knocks a burner out in a live Conflict,
 or a Narrator's ``/power stop`` or ``/power flare``, shows on the board at once and counts in
-the very next move."""
+the very next move; and a Pewterarm's drag shows on the board, a hidden one's to the Narrator
+only (§9.3, §9.9)."""
 
 import pytest
 
@@ -104,3 +105,24 @@ async def test_a_narrators_power_change_shows_in_the_conflict_at_once(
     assert words in await board(env)
     stored = await vin(env)
     assert (stored.burning, stored.flared) == (burning, flared)
+
+
+async def test_pewter_drag_shows_on_the_board_and_a_hidden_ones_only_to_the_narrator(
+    bot_env: BotEnv,
+) -> None:
+    env = bot_env
+    await brawl(env)
+    assert "Pewter drag" not in await board(env)
+    for name in ("Vin", "Thug"):
+        dragged = await env.slash(f"/power drag name:{name}", user="narrator")
+        assert not refused(dragged), dragged.content
+    shown = await board(env)
+    assert shown.count("Pewter drag") == 1  # Vin's; the hidden Thug's is the Narrator's
+    assert "Pewter drag" in row_of(shown, "Vin") and "Pewter drag" not in row_of(shown, "Thug")
+    full = await env.harness.click("Narrator view", message=await board_message(env), user="narrator")
+    [private] = full.messages
+    assert "Pewter drag" in row_of(card_text(private), "Thug")
+
+
+def row_of(text: str, name: str) -> str:
+    return next(row for row in text.splitlines() if row.removeprefix("▶ ").startswith(f"**{name}**"))
