@@ -8,7 +8,9 @@ save once with the version that was loaded, so an edit made meanwhile by someone
 
 A sheet in a live Conflict is guarded (docs/rulings.md §7.4): a change to what the fight reads
 (Resiliences, Burdens, ratings, Powers, Props, size) goes through the Conflict, so a player's is
-refused with where the Conflict is; a Narrator may still make it.
+refused with where the Conflict is; a Narrator may still make it. A change that is made
+redraws the board of each Conflict the character is in, which reads the sheet as it now stands
+(its Resiliences, and the burns ``/sheet damage`` or ``/power`` ended, docs/rulings.md §9.2).
 """
 
 from collections.abc import Callable
@@ -80,7 +82,15 @@ async def save(
         entries = sheet_change(saved.updated_at, stored, new, told=told)
         entries += charges_moved(saved.updated_at, stored, new, moves)
         await tx.journal.add(guild_id, origin_of(interaction), entries)
-        return saved
+    await refresh_boards(interaction, saved)
+    return saved
+
+
+async def refresh_boards(interaction: Interaction, stored: StoredCharacter) -> None:
+    """Redraw the board of every live Conflict ``stored`` is in: the sheet changed beside it."""
+    guild_id = guild_id_of(interaction)
+    for channel_id in await interaction.client.storage.conflicts.channels_of(guild_id, stored.id):
+        interaction.client.conflicts.boards.refresh(guild_id, channel_id)
 
 
 async def change(

@@ -142,22 +142,29 @@ def participant_line(
     "▶ **Thorrow** · burning Pewter · waiting · attack → **Carrow**" over
     "AD 12 · DD 0 · Health 14/14 · Rep 5/5 · Will 7/7 · 0 Burdens". A hidden participant's second
     row is its plain state instead of its numbers."""
-    who_row = _identity(conflict, participant, marked, limit, view.shows(participant.id))
+    who_row = _identity(conflict, participant, sheet, marked, limit, view.shows(participant.id))
     if not view.shows(participant.id):
         return who_row + "\n" + INDENT + view.state(participant.id)
     return who_row + "\n" + INDENT + wrap_row(_numbers(conflict, participant, sheet))
 
 
 def _identity(
-    conflict: Conflict, participant: Participant, marked: bool, limit: int | None, shown: bool
+    conflict: Conflict,
+    participant: Participant,
+    sheet: Character | None,
+    marked: bool,
+    limit: int | None,
+    shown: bool,
 ) -> str:
-    """Who, and what they do; what a hidden participant burns or flares is the Narrator's, as
-    its sheet is (docs/rulings.md §7.1, §9.9)."""
+    """Who, and what they do; what a hidden participant burns or flares, and its Pewter drag,
+    are the Narrator's, as its sheet is (docs/rulings.md §7.1, §9.9)."""
     parts = [(MARK if marked else "") + bold(participant.name, limit)]
     if participant.surprised:
         parts.append("surprised")
     if shown:
         parts += _metals(participant)
+        if sheet is not None and sheet.allomancy.pewter.drag:
+            parts.append("Pewter drag")  # Physique halved, so Health (§9.3)
     parts.append(status_word(conflict, participant))
     doing = declared(
         conflict, participant, lambda target: aimed_at(conflict, target, limit), RESILIENCE_SHORT.__getitem__

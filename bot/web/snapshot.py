@@ -66,8 +66,8 @@ def participant_data(
     view: Visibility,
     portrait: str | None = None,
 ) -> JSON:
-    """One fighter; the numbers (and portrait) only where ``view`` shows them, else the plain
-    state alone."""
+    """One fighter; the numbers, what they burn, their Pewter drag (and portrait) only where
+    ``view`` shows them, else the plain state alone (docs/rulings.md §7.1, §9.9)."""
     data: JSON = {
         "id": participant.id,
         "name": participant.name,
@@ -76,7 +76,6 @@ def participant_data(
         "status": status_word(conflict, participant),
         "declared": declared(conflict, participant, conflict.name_of, lambda r: r.label),
         "surprised": participant.surprised,
-        "burning": list(participant.burning),
         "shown": view.shows(participant.id),
     }
     if not data["shown"]:
@@ -85,6 +84,8 @@ def participant_data(
     state = participant.round
     data |= {
         "portrait": portrait,
+        "burning": list(participant.burning),
+        "drag": sheet is not None and sheet.allomancy.pewter.drag,
         "action_dice": state.action_dice,
         "defense_dice": state.defense_dice,
         "next_round_dice": participant.next_round_dice,

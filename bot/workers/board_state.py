@@ -121,5 +121,5 @@ async def stored_board(
         return None
     sheets = {cid: s.character for cid, s in loaded.items()}  # a deleted one shows as missing
     revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
-    state = load_stored(stored).with_names({cid: sheet.name for cid, sheet in sheets.items()})
+    state = load_stored(stored).with_sheets(sheets)
     return stored, Shown(stored.id, stored.version, state, sheets, revealed)

@@ -166,7 +166,7 @@ class CatchUp:
             return
         loaded = await self.storage.characters.get_many(guild_id, [p.id for p in state.participants])
         sheets = {cid: s.character for cid, s in loaded.items()}
-        state = state.with_names({cid: sheet.name for cid, sheet in sheets.items()})
+        state = state.with_sheets(sheets)
         revealed = frozenset(cid for cid, s in loaded.items() if s.revealed)
         shown = Shown(stored.id, stored.version, state, sheets, revealed)
         try:

@@ -1,8 +1,9 @@
 """Burning, flaring and drinking in a Conflict, and what they cost (docs/rulings.md §9.2).
 
 * The sheet's ``allomancy`` holds what burns and is flared, and its reserves; the participant's
-  ``burning`` and ``flared`` mirror it after every move, so the Conflict's figures (Pewter) and
-  the board read them without the sheet.
+  ``burning`` and ``flared`` mirror it after every move and whenever the Conflict is read with its
+  sheets (``Conflict.with_sheets``), so a change made outside the Conflict (``/sheet damage``,
+  ``/power``) counts at once, and the Conflict's figures (Pewter) read them without the sheet.
 * A metal's first burn in the Conflict costs 1 charge, for the whole Conflict
   (``Participant.paid``): stopping and starting it again costs nothing more, even when that
   charge was the last.

@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, NonNegativeInt, StrictBool, StrictInt
 
 from rules.burdens import Severity
-from rules.character import Burden, CharacterKind, Resilience
+from rules.character import Burden, Character, CharacterKind, Resilience
 from rules.conflict.specs import FROZEN, ActionSpec, ConflictType, DiceSpec, Side
 from rules.errors import RulesError
 from rules.pool import Contribution
@@ -339,15 +339,31 @@ class Conflict(BaseModel):
         replaced = tuple(participant if p.id == participant.id else p for p in self.participants)
         return self.model_copy(update={"participants": replaced})
 
-    def with_names(self, names: Mapping[int, str]) -> "Conflict":
-        """A copy showing each participant by its sheet's current name: a rename during the
-        Conflict shows everywhere at once (the log keeps the names things happened under)."""
-        if all(names.get(p.id, p.name) == p.name for p in self.participants):
+    def with_sheets(self, sheets: Mapping[int, Character]) -> "Conflict":
+        """A copy showing each participant as its sheet stands now: its current name (a rename
+        shows everywhere at once; the log keeps the names things happened under) and the metals
+        it burns and flares. The sheet is the one record of the burns (docs/rulings.md §9.2): a
+        change made outside the Conflict's own moves (``/sheet damage`` knocking a burner out,
+        ``/power stop``) counts from the next read of the Conflict, a move's or a board's, as
+        every read passes through here. A participant whose sheet is missing keeps its copy."""
+        if all(_as_sheet(p, sheets.get(p.id)) is p for p in self.participants):
             return self
-        renamed = tuple(p.model_copy(update={"name": names.get(p.id, p.name)}) for p in self.participants)
-        return self.model_copy(update={"participants": renamed})
+        caught_up = tuple(_as_sheet(p, sheets.get(p.id)) for p in self.participants)
+        return self.model_copy(update={"participants": caught_up})
 
     def with_log(self, entry: LogEntry) -> "Conflict":
         log = (*self.log, entry)
         dropped = max(0, len(log) - MAX_LOG)
         return self.model_copy(update={"log": log[dropped:], "log_dropped": self.log_dropped + dropped})
+
+
+def _as_sheet(participant: Participant, sheet: Character | None) -> Participant:
+    """``participant`` with its sheet's name and burns (:meth:`Conflict.with_sheets`); itself
+    when nothing differs, so an unchanged Conflict is not copied."""
+    if sheet is None:
+        return participant
+    burning = tuple(sorted(sheet.allomancy.burning))
+    flared = tuple(sorted(sheet.allomancy.flared))
+    if (sheet.name, burning, flared) == (participant.name, participant.burning, participant.flared):
+        return participant
+    return participant.model_copy(update={"name": sheet.name, "burning": burning, "flared": flared})

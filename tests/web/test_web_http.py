@@ -128,10 +128,9 @@ async def test_a_players_json_never_holds_the_oppositions_numbers(bot_env: BotEn
         "status",
         "declared",
         "surprised",
-        "burning",
         "shown",
         "state",
-    }
+    }  # what a hidden Villain burns is the Narrator's too (§9.9)
     assert not thug["shown"] and thug["state"] == "unhurt"
     assert vin["shown"] and "action_dice" in vin  # a Hero's numbers are the table's
     [conflict] = data["conflicts"]
@@ -142,6 +141,30 @@ async def test_a_players_json_never_holds_the_oppositions_numbers(bot_env: BotEn
         await logged_in(client, bot_env, "player1", narrator=False)
         own = await (await client.get(f"/g/{bot_env.guild_id}/data")).json()
     assert {s["name"] for s in own["sheets"]} == {"Vin", HOSTILE}
+
+
+async def test_what_a_hidden_villain_burns_and_its_drag_stay_the_narrators(bot_env: BotEnv) -> None:
+    """§9.9: the web view shows a Hero's burns and Pewter drag to the table, a hidden Villain's
+    to the Narrator only."""
+    pewter = [(f"/edit power-add type:allomancy power:Pewter rating:4 name:{n}", n) for n in ("Vin", "Thug")]
+    await bot_env.play(SCRIPT)
+    for line, name in pewter:
+        await bot_env.play(
+            [
+                ("narrator", line),
+                ("narrator", f"/power burn metal:Pewter name:{name}"),
+                ("narrator", f"/power drag name:{name}"),
+            ]
+        )
+    seen = {}
+    for user, narrator in (("player1", False), ("narrator", True)):
+        async with web_client(bot_env) as client:
+            await logged_in(client, bot_env, user, narrator=narrator)
+            seen[user] = fighters(await (await client.get(f"/g/{bot_env.guild_id}/data")).json())
+    for user in seen:
+        assert seen[user]["Vin"]["burning"] == ["Pewter"] and seen[user]["Vin"]["drag"]
+    assert "burning" not in seen["player1"]["Thug"] and "drag" not in seen["player1"]["Thug"]
+    assert seen["narrator"]["Thug"]["burning"] == ["Pewter"] and seen["narrator"]["Thug"]["drag"]
 
 
 async def test_html_in_a_name_goes_out_as_json_text_only(bot_env: BotEnv) -> None:

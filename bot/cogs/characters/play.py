@@ -120,7 +120,7 @@ class SheetCommands(
         name=NAME_TO_CHANGE,
         resilience="Which Resilience (default Health)",
         defeat_burden="If this defeats them: the Burden the attacker leaves (default none)",
-        pewter="They are burning Pewter (adds its rating to Health for this hit)",
+        pewter="Burning Pewter, its rating added to Health for this hit (default: as their sheet says)",
     )
     async def damage(
         self,
@@ -129,7 +129,7 @@ class SheetCommands(
         name: OwnCharacter | None = None,
         resilience: ResilienceChoice = Resilience.HEALTH,
         defeat_burden: DefeatBurdenChoice = None,
-        pewter: bool = False,
+        pewter: bool | None = None,
     ) -> None:
         stored = await load_to_change(interaction, name, DOING, in_play=True)
         soak = stunt_soak(stored.character, resilience)

@@ -30,6 +30,7 @@ from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change
 from bot.errors import BotError, answers_errors
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.forms import sent_form
+from bot.inputs.sheet_changes import refresh_boards
 from bot.render.common import plain
 from bot.render.portraits import MAX_UPLOAD_BYTES, MEDIA_TYPE
 from bot.render.sheet_card import portrait_file, sheet_card
@@ -129,12 +130,6 @@ async def save_portrait(interaction: Interaction, stored: StoredCharacter, image
         await tx.handled.claim(interaction.id)
         await tx.portraits.set(guild_id, stored.id, image, MEDIA_TYPE)
     await refresh_boards(interaction, stored)
-
-
-async def refresh_boards(interaction: Interaction, stored: StoredCharacter) -> None:
-    guild_id = guild_id_of(interaction)
-    for channel_id in await interaction.client.storage.conflicts.channels_of(guild_id, stored.id):
-        interaction.client.conflicts.boards.refresh(guild_id, channel_id)
 
 
 class PortraitCommands(commands.Cog):

@@ -136,7 +136,7 @@ async def load(
     if conflict_id is not None and stored.id != conflict_id:
         raise RulesError("That prompt belongs to a Conflict that has ended.")
     sheets = {cid: s.character for cid, s in rows.items()}
-    state = load_stored(stored).with_names({cid: sheet.name for cid, sheet in sheets.items()})
+    state = load_stored(stored).with_sheets(sheets)
     return Fresh(stored, rows, state, sheets)
 
 

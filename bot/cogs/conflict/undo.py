@@ -87,7 +87,7 @@ async def take_back(
         restored = await sheets_before(tx, guild_id, fresh, record)
         await tx.journal.void_move(guild_id, conflict_id, record.made_at)  # as if never made
         sheets = fresh.sheets | {row.id: character for row, character in restored}
-        state = load_conflict(record.document).with_names({cid: s.name for cid, s in sheets.items()})
+        state = load_conflict(record.document).with_sheets(sheets)
         stored = fresh.stored
         applied = Applied.model_construct(
             conflict=state,

@@ -15,6 +15,7 @@ from bot.client import Interaction
 from bot.errors import BotError
 from bot.hidden import sheet_hidden, tell_change
 from bot.inputs.heroes import scene_cast
+from bot.inputs.sheet_changes import refresh_boards
 from bot.reach import origin_of
 from bot.records import charges_moved, sheet_change
 from bot.render.common import plain
@@ -63,6 +64,8 @@ async def move_table_time(interaction: Interaction, minutes: int, *, named: bool
             entries += charges_moved(after.updated_at, stored, changed.character, changed.moves)
             saved.append((stored, after, changed))
         await tx.journal.add(guild, origin_of(interaction), entries)
+    for _, after, _ in saved:
+        await refresh_boards(interaction, after)  # burns run dry in a Conflict's pause (§9.11)
     await _answer(interaction, minutes, len(cast), saved)
 
 

@@ -19,6 +19,7 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import BotError, answers_errors
 from bot.hidden import tell_change
+from bot.inputs.sheet_changes import refresh_boards
 from bot.reach import origin_of
 from bot.records import sheet_change
 from bot.render.common import plain
@@ -94,6 +95,7 @@ async def take(interaction: Interaction, character_id: int, call_id: int | None)
     await replies.edit(interaction, view=without(interaction.message, take_id(character_id, call_id)))
     embed = recovery_embed(saved.character, title_of(call), result)
     await tell_change(interaction, storage, stored, saved.character, embed)  # a Hero made hidden since: §7.1
+    await refresh_boards(interaction, saved)  # a Hero in a live Conflict takes a called one (§7.4)
 
 
 class TakeBreather(

@@ -58,7 +58,8 @@ function participant(p) {
   card.appendChild(head);
   const notes = [];
   if (p.surprised) notes.push("surprised");
-  if (p.burning.length) notes.push("burning " + p.burning.join("+"));
+  if (p.burning && p.burning.length) notes.push("burning " + p.burning.join("+"));
+  if (p.drag) notes.push("Pewter drag");
   if (p.declared) notes.push(p.declared);
   if (notes.length) card.appendChild(el("div", "meta", notes.join(" · ")));
   if (!p.shown) {

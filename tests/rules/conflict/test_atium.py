@@ -189,6 +189,21 @@ def test_anchoring_costs_the_pusher_one_health_when_the_push_is_made(how: str) -
     assert anchored.health == 4 + 4 - 1  # Physique + Resources, less the anchoring
 
 
+@pytest.mark.parametrize(("lit", "health"), [(("Steel",), 8), (("Steel", "Pewter"), 8 + 3)])
+def test_anchoring_to_no_health_defeats_once_and_ends_every_burn(lit: tuple[str, ...], health: int) -> None:
+    """§9.3, §9.2: the last point of Health (Pewter's boost counted) goes to the anchors."""
+    table = table_of({VIN: lit}, {})
+    hurt = table.sheets[VIN].damage.with_value(Resilience.HEALTH, health - 1)
+    table.sheets[VIN] = table.sheets[VIN].model_copy(update={"damage": hurt})
+    table.do(declare_nothing(THUG), declare_defence(BRUTE))
+    table.do(declare_attack(VIN, THUG, stat="Steel", push=ObjectSize.SMALL, anchored=True))
+    events = table.do(Act(participant=VIN, pool=5))
+    (anchored,) = of_type(events, "anchored")
+    assert anchored.health == 0 and len(of_type(events, "defeated")) == 1
+    assert table.sheets[VIN].allomancy.burning == () and table.p(VIN).burning == ()
+    assert table.p(VIN).defeated and table.state.pending is not None  # the push still flies
+
+
 def test_anchoring_needs_a_push() -> None:
     table = table_of({VIN: ("Steel",)}, {})
     table.do(declare_nothing(THUG), declare_defence(BRUTE))

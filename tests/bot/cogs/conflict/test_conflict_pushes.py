@@ -3,9 +3,12 @@ Thug, its +2 in the damage (docs/rulings.md §9.3), and nobody else pushes (§9.
 
 from typing import Any
 
+import pytest
+
 from rules.character import CharacterKind, Resilience, make_character
 from storage import StoredCharacter
-from testbed.bot_env import BotEnv, refused
+from testbed.bot_env import BotEnv, board_message, refused
+from testbed.cards import card_text
 
 
 async def make(env: BotEnv, name: str, owner: str, powers: list[str], **fields: Any) -> StoredCharacter:
@@ -98,3 +101,37 @@ async def test_a_lurcher_deflects_a_push_and_nobody_else_does(bot_env: BotEnv) -
     said = str(deflected.messages)
     assert "1 die of Improved Redirection, deflecting with Iron" in said
     assert "Iron 4" in said
+
+
+@pytest.mark.parametrize(("metals", "hurt"), [(["Steel", "Tin"], 0), (["Steel", "Pewter"], 5)])
+async def test_anchoring_to_no_health_defeats_the_pusher_and_ends_every_burn(
+    bot_env: BotEnv, metals: list[str], hurt: int
+) -> None:
+    """§9.3, §9.2: the anchors take Kel's last Health (1 of 8, or of 13 with Pewter's 5 once
+    the Narrator's 5 more are dealt); the push still flies, and he is defeated and knocked out,
+    every metal out on the sheet and the board."""
+    env = bot_env
+    await make(env, "Kel", "player1", metals, damage={"health": 7})
+    await thug(env, [])
+    await env.play(
+        [
+            *gathering("player1", "Kel"),
+            ("narrator", "/declare who:Thug action:no-roll"),
+            *(("player1", f"/burn metal:{metal}") for metal in metals),
+            *([("narrator", f"/sheet damage amount:{hurt} name:Kel")] if hurt else []),
+            ("player1", "/declare action:attack target:Thug stat:Steel push:small anchored:true"),
+        ]
+    )
+    acted = await env.slash("/act dice:3", user="player1")
+    assert not refused(acted), acted.content
+    said = str(acted.messages)
+    assert "Kel is knocked out: every metal stops burning." in said and "defeated" in said.lower()
+    kel = await env.storage.characters.get_by_name(env.guild_id, "Kel")
+    assert kel.character.allomancy.burning == ()
+    await env.bot.conflicts.idle()
+    row = next(r for r in card_text(await board_message(env)).splitlines() if r.startswith("**Kel**"))
+    assert "burning" not in row and "defeated" in row and "Health 0/8" in row
+    rolled = await env.slash('/defend dice:0 attacker_faces:"5 5 1"', user="narrator")
+    assert not refused(rolled), rolled.content
+    thug_sheet = await env.storage.characters.get_by_name(env.guild_id, "Thug")
+    assert thug_sheet.character.damage.get(Resilience.HEALTH) == 1 + 1  # the coin still flies
