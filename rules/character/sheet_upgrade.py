@@ -18,6 +18,9 @@ that name one thing are moved to the fields the table reads (``allomancy.savants
   price the ratings cannot take back (Charm or Spirit already at 10) stays as words, and so does
   a "Steel spike" (or Bronze, Pewter, Brass): its words do not say which Power it stole.
 
+A spike already in its field that stole a Power the sheet lacks gets that Power listed, as one
+driven today does (``rules.character.power_gifts.with_spike``), so it may take Stunts.
+
 Like ``rules.conflict.upgrade``, the step works on the plain JSON and leaves alone anything it
 does not recognise, so a damaged document still fails validation with the usual message.
 """
@@ -27,7 +30,7 @@ import re
 from typing import Any
 
 from rules.character import limits as lim
-from rules.character.hemalurgy import SPIKE_RATING_MAX, SPIKE_RATING_MIN, SPIKES_MAX, Blessing, Spike
+from rules.character.hemalurgy import SPIKE_RATING_MAX, SPIKE_RATING_MIN, SPIKES_MAX, STEALS, Blessing, Spike
 from rules.character.metals import METAL_FACTS
 from rules.character.names import PowerType, canonical_metal
 from rules.character.power_gifts import STAT_SPIKES
@@ -89,6 +92,23 @@ def _give_back(data: Data, spike: Spike) -> bool:
     return True
 
 
+def _listed_for(powers: list[object], spikes: list[object]) -> list[Data]:
+    """The Powers stolen by ``spikes`` that ``powers`` lack, listed at their first spike's rating."""
+    held = {(p.get("type"), p.get("name")) for p in powers if isinstance(p, dict)}
+    listed: list[Data] = []
+    for spike in spikes:
+        entry = _dict(spike)
+        steals, stolen = STEALS.get(str(entry.get("metal"))), entry.get("power")
+        if steals is None or not isinstance(stolen, str) or (steals[0].value, stolen) in held:
+            continue
+        if len(powers) + len(listed) >= lim.POWERS_MAX:
+            break
+        held.add((steals[0].value, stolen))
+        rating = entry.get("rating", SPIKE_RATING_MIN)
+        listed.append({"type": steals[0].value, "name": stolen, "rating": rating, "from_spike": True})
+    return listed
+
+
 def structured_gifts(document: Data) -> Data:
     """A format-1 sheet as format 2: its Savants, Blessings and spikes in words moved to their
     fields where the words are unambiguous (see the module)."""
@@ -119,7 +139,7 @@ def structured_gifts(document: Data) -> Data:
                 blessings += [] if blessing is None or blessing.value in blessings else [blessing.value]
             entry = entry | {"stunts": [s for s, b in named if b is None]}
         kept.append(entry if isinstance(power, dict) else power)
-    data["powers"] = kept
+    data["powers"] = kept + _listed_for(kept, spikes)
     data["allomancy"] = allomancy | {"savants": savants}
     data["hemalurgy"] = hemalurgy | {"blessings": blessings, "spikes": spikes}
     return data
