@@ -206,6 +206,8 @@ async def test_a_bought_spikes_power_is_listed_takes_a_stunt_and_goes_with_the_s
     listed = (await sheet(env)).character.powers
     assert [(p.full_label, p.rating, p.from_spike) for p in listed] == [("Iron (Allomancy)", 5, True)]
     assert "**Pool:** Iron 5 = **5**" in await rolled(env, "Iron")
+    shown = await env.slash("/character show name:Vin", user="player1")
+    assert shown.message is not None and "Iron (Allomancy) **5**, from a spike" in card_text(shown.message)
     await env.slash("/advancement allow name:Vin", user="narrator")
     line = "/advancement spend name:Vin improvement:stunt|0 words:"
     offered = await env.harness.autocomplete(line, user="player1")
