@@ -1,7 +1,7 @@
 """The format version of stored character sheets, and the steps that bring old ones up to date.
 
 A sheet is stored as the rules' JSON (``Character.model_dump_json()``) beside the number of
-its format (``characters.format_version``, migration 9). Today every sheet is format 1. When a
+its format (``characters.format_version``, migration 9). Sheets are format 2 (below). When a
 change to ``rules.character`` makes old documents unreadable (a field renamed, a list that
 becomes a table), bump :data:`SHEET_FORMAT` and register the step from the previous format in
 :data:`UPGRADES`: a function from the old document's JSON object to the new one's. Sheets are
@@ -17,17 +17,19 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from rules.character.sheet_upgrade import structured_gifts
 from storage.errors import SchemaVersionError
 
-SHEET_FORMAT = 1
+SHEET_FORMAT = 2
 """The format every sheet is written in."""
 
 JsonObject = dict[str, Any]
 Upgrade = Callable[[JsonObject], JsonObject]
 """One step: a sheet's JSON object in format ``n`` to the same sheet in format ``n + 1``."""
 
-UPGRADES: dict[int, Upgrade] = {}
-"""The step from each old format (its number) to the next; empty while there is only format 1."""
+UPGRADES: dict[int, Upgrade] = {1: structured_gifts}
+"""The step from each old format (its number) to the next. 1 → 2: Savants, Blessings and spikes
+written as words by an earlier purchase move to their own fields (docs/rulings.md §10.1)."""
 
 TOO_NEW = (
     "A character sheet was saved by a newer version of the bot (sheet format {found}, this bot "

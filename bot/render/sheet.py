@@ -167,6 +167,14 @@ def burden_lines(character: Character) -> list[str]:
     return [f"• {plain(b.name)} — {burden_weight(b)}" for b in character.burdens] or ["None"]
 
 
+def power_lines(character: Character) -> list[str]:
+    """Each Power and its rating; one a spike stole is marked, as its rating is the spike's (§9.5)."""
+    return [
+        f"• {plain(p.full_label)} **{p.rating}**" + (", from a spike" if p.from_spike else "")
+        for p in character.powers
+    ]
+
+
 def trait_lines(character: Character) -> list[str]:
     return [
         f"**{label}:** {plain(text)}" if label else f"• {plain(text)}"
@@ -235,7 +243,7 @@ def sheet_embed(character: Character) -> discord.Embed:
     if character.burdens:
         add_lines(embed, "Burdens", burden_lines(character))
     if character.powers:
-        add_lines(embed, "Powers", [f"• {plain(p.full_label)} **{p.rating}**" for p in character.powers])
+        add_lines(embed, "Powers", power_lines(character))
         stunts = [f"• {plain(p.name)}: {plain(s)}" for p in character.powers for s in p.stunts]
         if stunts:
             add_lines(embed, "Stunts", stunts)

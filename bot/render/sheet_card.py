@@ -28,6 +28,7 @@ from bot.render.sheet import (
     _water_level,
     attribute_lines,
     burden_lines,
+    power_lines,
     prop_line,
     resilience_lines,
     standing_lines,
@@ -63,7 +64,7 @@ def sheet_parts(character: Character) -> list[tuple[str, list[str]]]:
     if character.burdens:
         parts.append(("Burdens", burden_lines(character)))
     if character.powers:
-        parts.append(("Powers", [f"• {plain(p.full_label)} **{p.rating}**" for p in character.powers]))
+        parts.append(("Powers", power_lines(character)))
         stunts = [f"• {plain(p.name)}: {plain(s)}" for p in character.powers for s in p.stunts]
         if stunts:
             parts.append(("Stunts", stunts))

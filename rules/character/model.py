@@ -212,6 +212,18 @@ class Character(BaseModel):
         elif self.size != 1 or self.members_down != 0:
             raise lim.problem(f"Only Extras come in groups; a {self.kind.label} has size 1.")
 
+    def _check_from_spike(self, power: Power) -> None:
+        """A Power listed for a spike holds that spike's rating, and no spike, no Power (§9.5)."""
+        if not power.from_spike:
+            return
+        spikes = [s for s in self.hemalurgy.spikes if s.steals is power.type and s.power == power.name]
+        if not spikes:
+            raise lim.problem(f"{power.full_label} came from a spike the sheet no longer bears.")
+        if power.rating != spikes[0].rating:
+            raise lim.problem(
+                f"{power.full_label} is a spike's, rated {spikes[0].rating}: a spike's rating never changes."
+            )
+
     def _check_lists(self) -> None:
         if len(self.burdens) > lim.BURDENS_MAX:
             raise lim.problem(f"A sheet holds at most {lim.BURDENS_MAX} Burdens.")
@@ -229,6 +241,8 @@ class Character(BaseModel):
             if (power.type, name_key(power.name)) in keys:
                 raise lim.problem(f"{power.full_label} is listed twice; keep one and set its rating.")
             keys.add((power.type, name_key(power.name)))
+        for power in self.powers:
+            self._check_from_spike(power)
         if sum(len(p.stunts) for p in self.powers) > lim.STUNTS_MAX:
             raise lim.problem(f"A sheet holds at most {lim.STUNTS_MAX} Stunts in all.")
         if len(self.props) > lim.PROPS_MAX:

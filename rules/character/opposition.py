@@ -4,7 +4,8 @@ The ratings are our own examples, written to be changed: a Narrator makes a Thug
 command and adjusts it with ``/edit``, or gives ratings, a concept or a group size with the
 command itself, which win over the template's. The Powers follow the published game where it
 gives numbers (a Misting's metal at 5, a Keeper's metals at 3, a kandra's Mimicry 5 and one
-Blessing, four Iron spikes making a koloss); the rest is marked ours in §6.11.
+Blessing, four Iron spikes making a koloss, each a spike of its own as ``/power spike`` drives
+one); the rest is marked ours in §6.11.
 """
 
 from collections.abc import Mapping
@@ -217,15 +218,18 @@ for _kind, _label, _metal, _concept, _attributes in MISTINGS:
             allomancy=_held(_metal),
         ),
     )
+KOLOSS_SPIKES = 4
+"""Four Iron spikes make a koloss (§9.5): +5 dice on strength, and 4 Charm and 4 Spirit taken
+where the stats are read, so the sheet's 5 and 6 read as Charm 1 and Spirit 2."""
 TEMPLATES[Opposition.KOLOSS] = OppositionTemplate(
     label="Koloss group",
     kind=CharacterKind.EXTRA,
     concept="Koloss: blue-skinned giants made by four Iron spikes",
-    attributes=(7, 1, 1),
-    standings=(2, 2, 2),
+    attributes=(7, 1 + KOLOSS_SPIKES, 1),
+    standings=(2, 2, 2 + KOLOSS_SPIKES),
     size=3,
-    powers=(Power(type=PowerType.HEMALURGY, name="Iron spikes", rating=5),),
     props=(Prop(name="Koloss sword", weapon=3),),
+    hemalurgy={"spikes": tuple({"metal": "Iron"} for _ in range(KOLOSS_SPIKES))},
     traits={"extras": ("Bloodlust", "Skin that splits as they grow")},
 )
 TEMPLATES[Opposition.KANDRA] = OppositionTemplate(

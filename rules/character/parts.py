@@ -9,6 +9,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     ValidationInfo,
     field_validator,
@@ -65,7 +66,9 @@ class Burden(BaseModel):
 
 
 class Power(BaseModel):
-    """One Power: its type, its metal (Allomancy, Feruchemy) or name, its rating, its Stunts."""
+    """One Power: its type, its metal (Allomancy, Feruchemy) or name, its rating, its Stunts.
+    ``from_spike``: listed because a spike stole it (docs/rulings.md §9.5), so it can take Stunts;
+    its rating is that spike's, counted once, and it goes when the spike does."""
 
     model_config = _FROZEN
 
@@ -73,6 +76,7 @@ class Power(BaseModel):
     name: str
     rating: StrictInt
     stunts: tuple[str, ...] = ()
+    from_spike: StrictBool = False
 
     @property
     def label(self) -> str:

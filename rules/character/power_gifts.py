@@ -9,11 +9,13 @@ can use it without an import cycle. What they then do to the stats is
 is read, never off the sheet's ratings.
 """
 
+from rules.character import limits as lim
 from rules.character.checked import revise_character
 from rules.character.hemalurgy import STEALS, Blessing, Spike
 from rules.character.metals import METAL_FACTS
 from rules.character.model import Character
 from rules.character.names import Attribute, PowerType, Standing
+from rules.character.parts import Power
 from rules.character.power_stats import allomantic_rating, attribute_value, sheet_burning, standing_value
 from rules.errors import RulesError
 
@@ -52,9 +54,34 @@ def set_blessing(character: Character, blessing: Blessing, held: bool) -> Charac
 
 
 def with_spike(character: Character, spike: Spike) -> Character:
-    """The sheet bearing one more spike (§9.5); its price is read by ``power_stats``."""
+    """The sheet bearing one more spike (§9.5); its price is read by ``power_stats``. A spike
+    that steals a Power the sheet lacks lists it (``from_spike``, at the spike's rating), so it
+    takes Stunts as a Power of its own does; one the sheet holds already takes the rating added."""
     hemalurgy = character.hemalurgy.model_copy(update={"spikes": (*character.hemalurgy.spikes, spike)})
-    return revise_character(character, hemalurgy=hemalurgy)
+    powers = character.powers
+    held = {(p.type, p.name) for p in powers}
+    room = len(powers) < lim.POWERS_MAX
+    if spike.steals and spike.power and (spike.steals, spike.power) not in held and room:
+        stolen = Power(type=spike.steals, name=spike.power, rating=spike.rating, from_spike=True)
+        powers = (*powers, stolen)
+    return revise_character(character, hemalurgy=hemalurgy, powers=powers)
+
+
+def without_spike(character: Character, index: int) -> Character:
+    """The sheet without its ``index``-th spike, and without the Power listed for it when no
+    other spike gives that Power (else at the next such spike's rating), its Stunts with it (§9.5)."""
+    spikes = character.hemalurgy.spikes
+    gone, kept = spikes[index], spikes[:index] + spikes[index + 1 :]
+    powers = []
+    for power in character.powers:
+        if power.from_spike and (power.type, power.name) == (gone.steals, gone.power):
+            left = [s for s in kept if s.steals is power.type and s.power == power.name]
+            if not left:
+                continue
+            power = power.model_copy(update={"rating": left[0].rating})
+        powers.append(power)
+    hemalurgy = character.hemalurgy.model_copy(update={"spikes": kept})
+    return revise_character(character, hemalurgy=hemalurgy, powers=tuple(powers))
 
 
 def left_by_spikes(character: Character) -> dict[str, int]:

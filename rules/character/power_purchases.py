@@ -67,7 +67,8 @@ def _with_power(character: Character, index: int, power: Power) -> Character:
 
 
 def _of(character: Character, kind: PowerType) -> list[Power]:
-    return [p for p in character.powers if p.type is kind]
+    """The Powers of ``kind`` the Hero holds of their own, not those listed for a spike."""
+    return [p for p in character.powers if p.type is kind and not p.from_spike]
 
 
 def is_mistborn(character: Character) -> bool:
@@ -142,14 +143,14 @@ def _power_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Tar
     return [
         Target(str(i), f"{p.full_label} {p.rating} → {p.rating + 1}")
         for i, p in enumerate(character.powers)
-        if p.type is not PowerType.HEMALURGY and p.rating < lim.POWER_RATING_MAX
+        if p.type is not PowerType.HEMALURGY and not p.from_spike and p.rating < lim.POWER_RATING_MAX
     ]
 
 
 def _raise_power(character: Character, purchase: Purchase) -> Character:
     index = _index(character, purchase.target)
     power = character.powers[index]
-    if power.type is PowerType.HEMALURGY:
+    if power.type is PowerType.HEMALURGY or power.from_spike:
         raise RulesError("A spike's rating never rises; its bearer may still learn Stunts for it.")
     if power.rating >= lim.POWER_RATING_MAX:
         raise RulesError(f"{power.full_label} is at {lim.POWER_RATING_MAX}, the highest a Power goes.")
@@ -180,7 +181,9 @@ def _learn(character: Character, purchase: Purchase) -> Character:
 
 def _savant_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
     """A Misting's one metal (a spike's stolen metal counts, §9.5), at 7 or more in play."""
-    allomancy = [(i, p) for i, p in enumerate(character.powers) if p.type is PowerType.ALLOMANCY]
+    allomancy = [
+        (i, p) for i, p in enumerate(character.powers) if p.type is PowerType.ALLOMANCY and not p.from_spike
+    ]
     burned = {p.name for p in sheet_powers(character) if p.type is PowerType.ALLOMANCY}
     if len(allomancy) != 1 or len(burned) != 1:
         return []

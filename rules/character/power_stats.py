@@ -100,7 +100,11 @@ def allomantic_rating(character: Character, metal: str, *, flared: bool = False)
     """An Allomantic metal's rating in play: the sheet's, plus each spike that stole it (past 10
     the pool makes free Nudges, §1.8), +1 flared, halved while impure (§9.2, §9.5); 0 when the
     character cannot burn it."""
-    rating = sum(p.rating for p in character.powers if p.type is PowerType.ALLOMANCY and p.name == metal)
+    rating = sum(
+        p.rating
+        for p in character.powers
+        if p.type is PowerType.ALLOMANCY and p.name == metal and not p.from_spike
+    )
     rating += sum(
         s.rating for s in character.hemalurgy.spikes if s.steals is PowerType.ALLOMANCY and s.power == metal
     )
@@ -128,6 +132,12 @@ def resilience_shift(character: Character, resilience: Resilience, burning: Coll
 def stolen(character: Character, kind: PowerType, metal: str) -> list[int]:
     """The ratings of the spikes that stole ``kind`` of ``metal`` (§9.5)."""
     return [s.rating for s in character.hemalurgy.spikes if s.steals is kind and s.power == metal]
+
+
+def granted(character: Character, power: Power) -> bool:
+    """Whether a spike gives ``power`` (listed for it, or not on the sheet at all): then its first
+    spike's rating is the rating itself, not added to it (§9.5)."""
+    return power.from_spike or power not in character.powers
 
 
 def sheet_powers(character: Character) -> tuple[Power, ...]:

@@ -35,6 +35,7 @@ from rules.character.power_stats import (
     PHYSIQUE_MAX,
     allomantic_rating,
     attribute_value,
+    granted,
     physique_parts,
     power_parts,
     resilience_shift,
@@ -285,8 +286,7 @@ def rating_parts(character: Character, name: str, burning_pewter: Burning = None
         if pewter_bonus(character, burning_pewter):
             pewter = _allomantic_pewter(character)
             assert pewter is not None  # pewter_bonus refuses a sheet without it
-            granted = pewter not in character.powers
-            parts += [("Pewter", pewter.rating), *power_parts(character, pewter, granted)]
+            parts += [("Pewter", pewter.rating), *power_parts(character, pewter, granted(character, pewter))]
         over = base + sum(d for _, d in parts) - PHYSIQUE_MAX
         if over > 0:
             parts.append(("Past 20", -over))
@@ -302,8 +302,7 @@ def rating_parts(character: Character, name: str, burning_pewter: Burning = None
         parts = spike_price(character, ref.standing, base)
     else:
         assert ref.power is not None
-        granted = ref.power not in character.powers
-        base, parts = ref.power.rating, power_parts(character, ref.power, granted)
+        base, parts = ref.power.rating, power_parts(character, ref.power, granted(character, ref.power))
     return RatingParts(label=ref.label, base=base, parts=tuple(parts))
 
 

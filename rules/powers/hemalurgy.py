@@ -4,11 +4,10 @@ is ``rules.character.power_gifts``, which purchases with Advancements share (§1
 """
 
 from rules.character import Character, Resilience, resilience_current
-from rules.character.checked import revise_character
-from rules.character.hemalurgy import SPIKE_RATING_MIN, Blessing, Hemalurgy, Spike
+from rules.character.hemalurgy import SPIKE_RATING_MIN, Blessing, Spike
 from rules.character.limits import DAMAGE_MAX
 from rules.character.metals import Task
-from rules.character.power_gifts import left_by_spikes, set_blessing, with_spike
+from rules.character.power_gifts import left_by_spikes, set_blessing, with_spike, without_spike
 from rules.errors import RulesError
 from rules.powers.ledger import Changed
 from rules.words import count_of
@@ -50,10 +49,6 @@ def figured_rating(rating: int | None, victim: int | None, weeks: int = 0) -> tu
     return figured, f"rating {figured}: {how}"
 
 
-def _hemalurgy(character: Character, hemalurgy: Hemalurgy) -> Character:
-    return revise_character(character, hemalurgy=hemalurgy)
-
-
 def drive_spike(character: Character, spike: Spike) -> Changed:
     """Drive a spike: its price comes off Charm and Spirit at once (``power_stats``); at 0 Charm,
     Wits or Spirit the character is Ruin's (§9.5)."""
@@ -78,8 +73,7 @@ def remove_spike(character: Character, index: int) -> Changed:
     spikes = character.hemalurgy.spikes
     if not 0 <= index < len(spikes):
         raise RulesError(f"{character.name} has {len(spikes)} spikes: choose one of them.")
-    kept = spikes[:index] + spikes[index + 1 :]
-    changed = _hemalurgy(character, character.hemalurgy.model_copy(update={"spikes": kept}))
+    changed = without_spike(character, index)
     notes = [f"The {spikes[index].label} is torn out: {REMOVAL_HEALTH} Health lost."]
     if not changed.is_extra:
         damage = changed.damage.with_value(

@@ -1,8 +1,9 @@
 """Stored sheets carry their format; an older one is upgraded on read and at start, never misread.
 
-There is one format today, so the upgrade path is tried with a fake next format: format 2
-"moves" each sheet's notes under a new heading (a change the current model can still read, so
-the test can see the step ran exactly once).
+The upgrade path is tried with a fake next format: it "moves" each sheet's notes under a new
+heading (a change the current model can still read, so the test can see the step ran exactly
+once). The real step from format 1 (Savants, Blessings and spikes in words) is
+``tests/storage/test_sheet_upgrade.py``.
 """
 
 from pathlib import Path
@@ -18,15 +19,19 @@ VIN = Character(name="Vin", kind=CharacterKind.HERO, owner_id=1, notes="Skaa")
 ELEND = Character(name="Elend", kind=CharacterKind.HERO, owner_id=2)
 
 
-def to_format_2(data: dict[str, Any]) -> dict[str, Any]:
+NOW = sheet_format.SHEET_FORMAT
+NEXT = NOW + 1
+
+
+def to_next(data: dict[str, Any]) -> dict[str, Any]:
     return data | {"notes": f"[moved] {data.get('notes', '')}".strip()}
 
 
 @pytest.fixture
 def next_format(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As if the next version of the bot wrote sheets in format 2, with the step from format 1."""
-    monkeypatch.setattr(sheet_format, "SHEET_FORMAT", 2)
-    monkeypatch.setattr(sheet_format, "UPGRADES", {1: to_format_2})
+    """As if the next version of the bot wrote sheets in the next format, with the step to it."""
+    monkeypatch.setattr(sheet_format, "SHEET_FORMAT", NEXT)
+    monkeypatch.setattr(sheet_format, "UPGRADES", {**sheet_format.UPGRADES, NOW: to_next})
 
 
 async def formats(storage: Storage) -> dict[str, tuple[int, str]]:
@@ -36,27 +41,27 @@ async def formats(storage: Storage) -> dict[str, tuple[int, str]]:
 
 async def test_a_sheet_in_the_current_format_is_read_as_stored(storage: Storage) -> None:
     vin = await storage.characters.create(1, VIN)
-    assert (await formats(storage))["Vin"] == (1, VIN.model_dump_json())
+    assert (await formats(storage))["Vin"] == (NOW, VIN.model_dump_json())
     assert (await storage.characters.get(1, vin.id)).character == VIN
     document = VIN.model_dump_json()
-    assert sheet_format.current_document(document, 1) is document
+    assert sheet_format.current_document(document, NOW) is document
 
 
 async def test_an_old_sheet_is_upgraded_on_read_and_rewritten_at_start(
     db_path: Path, next_format: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with monkeypatch.context() as old_bot:  # the previous bot writes format 1
-        old_bot.setattr(sheet_format, "SHEET_FORMAT", 1)
+    with monkeypatch.context() as old_bot:  # the previous bot writes today's format
+        old_bot.setattr(sheet_format, "SHEET_FORMAT", NOW)
         async with await Storage.open(db_path) as storage:
             vin = await storage.characters.create(1, VIN)
-            assert (await formats(storage))["Vin"][0] == 1
+            assert (await formats(storage))["Vin"][0] == NOW
     async with await Storage.open(db_path) as storage:  # the new bot: upgraded at start
         stored = await formats(storage)
-        assert stored["Vin"][0] == 2 and "[moved] Skaa" in stored["Vin"][1]
+        assert stored["Vin"][0] == NEXT and "[moved] Skaa" in stored["Vin"][1]
         read = await storage.characters.get(1, vin.id)
         assert read.character.notes == "[moved] Skaa" and read.version == vin.version
         elend = await storage.characters.create(1, ELEND)
-        assert (await formats(storage))["Elend"][0] == 2
+        assert (await formats(storage))["Elend"][0] == NEXT
         assert (await storage.characters.get(1, elend.id)).character == ELEND  # never upgraded twice
 
 
@@ -79,7 +84,7 @@ async def test_a_sheet_from_a_newer_bot_is_refused_plainly(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as newer_bot:
-        newer_bot.setattr(sheet_format, "SHEET_FORMAT", 3)
+        newer_bot.setattr(sheet_format, "SHEET_FORMAT", NEXT)
         async with await Storage.open(db_path) as storage:
             vin = await storage.characters.create(1, VIN)
     async with await Storage.open(db_path) as storage:

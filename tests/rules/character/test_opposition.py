@@ -4,9 +4,12 @@ and whatever the Narrator gives replaces the template's."""
 import pytest
 
 from rules.character import Attribute, CharacterKind, Standing, pewter_rating, resilience_max
+from rules.character.hemalurgy import Spike
+from rules.character.metals import Task
 from rules.character.opposition import TEMPLATES, Opposition, opposition_character
-from rules.character.stats import rating_parts
+from rules.character.stats import rating_for, rating_parts
 from rules.errors import RulesError
+from rules.powers.hemalurgy import ruin_notes, spike_dice
 
 
 @pytest.mark.parametrize("template", list(Opposition))
@@ -34,6 +37,15 @@ def test_the_example_numbers() -> None:
     assert resilience_max(inquisitor, "health", burning_pewter=True) == 18
     kandra = opposition_character(Opposition.KANDRA, name="TenSoon", owner_id=3)
     assert rating_parts(kandra, "Physique").parts == (("Potency", 2),)  # its Blessing bites (§9.6)
+
+
+def test_a_koloss_bears_four_iron_spikes_that_bite_as_driven_ones_do() -> None:
+    """§9.5: four Iron spikes, +5 dice on strength, their Charm and Spirit taken once where read."""
+    koloss = opposition_character(Opposition.KOLOSS, name="Koloss", owner_id=3)
+    assert koloss.powers == () and koloss.hemalurgy.spikes == (Spike(metal="Iron"),) * 4
+    assert spike_dice(koloss, Task.STRENGTH) == [("Iron spikes", 5)]
+    assert [rating_for(koloss, s) for s in ("Physique", "Charm", "Wits", "Spirit")] == [7, 1, 1, 2]
+    assert not ruin_notes(koloss)
 
 
 def test_given_numbers_win_over_the_template() -> None:

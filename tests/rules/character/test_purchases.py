@@ -12,6 +12,7 @@ from rules.character import Character, CharacterKind, PowerType, make_character
 from rules.character.advancement import Advancements
 from rules.character.hemalurgy import Blessing, Spike
 from rules.character.names import BASIC_METALS
+from rules.character.parts import Power
 from rules.character.power_purchases import stunt_offers
 from rules.character.purchase_table import Purchase, PurchaseKind
 from rules.character.purchases import buy, describe, offers, price
@@ -246,7 +247,10 @@ def test_a_metal_a_rules_secret_unlocked_is_learnt_at_the_mistborn_s_rating() ->
         (
             {},
             Purchase(kind=PurchaseKind.SPIKE, target="Steel:Iron", rating=5),
-            lambda c: c.hemalurgy.spikes == (Spike(metal="Steel", power="Iron", rating=5),) and not c.powers,
+            lambda c: (
+                c.hemalurgy.spikes == (Spike(metal="Steel", power="Iron", rating=5),)
+                and c.powers == (Power(type=PowerType.ALLOMANCY, name="Iron", rating=5, from_spike=True),)
+            ),
         ),
         (
             {},

@@ -195,3 +195,26 @@ async def test_a_bought_spike_shows_its_rating_and_costs_spirit_once(bot_env: Bo
     assert "**Pool:** Spirit 3 − Spikes 1 = **2**" in await rolled(env, "Spirit")  # its Spirit, once
     after = (await sheet(env)).character
     assert after.standings.spirit == 3 and after.attributes.charm == 3  # never off the sheet as well
+
+
+async def test_a_bought_spikes_power_is_listed_takes_a_stunt_and_goes_with_the_spike(bot_env: BotEnv) -> None:
+    """§9.5: a Steel spike of Allomantic Iron on a Hero without Iron lists Iron (Allomancy) at the
+    spike's rating, counted once, so the Stunt menu offers Iron's catalogue; torn out, both go."""
+    env = bot_env
+    await hero_with(env, held=20, allomancy={"burning": ["Iron"]})
+    await spent(env, "improvement:spike|Steel:Iron rating:5")
+    listed = (await sheet(env)).character.powers
+    assert [(p.full_label, p.rating, p.from_spike) for p in listed] == [("Iron (Allomancy)", 5, True)]
+    assert "**Pool:** Iron 5 = **5**" in await rolled(env, "Iron")
+    shown = await env.slash("/character show name:Vin", user="player1")
+    assert shown.message is not None and "Iron (Allomancy) **5**, from a spike" in card_text(shown.message)
+    await env.slash("/advancement allow name:Vin", user="narrator")
+    line = "/advancement spend name:Vin improvement:stunt|0 words:"
+    offered = await env.harness.autocomplete(line, user="player1")
+    assert "Improved Redirection" in [c["value"] for c in offered.choices]
+    assert "the Stunt “Long Range”" in await spent(env, 'improvement:stunt|0 words:"Long Range"')
+    assert (await sheet(env)).character.powers[0].stunts == ("Long Range",)
+    torn = await env.slash("/power spike metal:Steel remove:true name:Vin", user="narrator")
+    assert not torn.ephemeral, torn.content
+    after = (await sheet(env)).character
+    assert after.powers == () and after.hemalurgy.spikes == ()

@@ -1,12 +1,14 @@
 """``/power`` through the real dispatch: burning, vials, time moving on, storing, the
 Narrator's hand, and what a hidden Villain's table never sees (docs/rulings.md §9)."""
 
+from pathlib import Path
 from typing import Any
 
 from rules.character import CharacterKind, make_character
 from rules.journal import EntryKind
 from storage import StoredCharacter
 from testbed.bot_env import BotEnv, refused
+from testbed.cards import card_text
 
 STATS: dict[str, Any] = {
     "attributes": {"physique": 4, "charm": 3, "wits": 4},
@@ -206,3 +208,26 @@ async def test_impure_metal_cannot_flare_and_poison_costs_health(bot_env: BotEnv
     poisoned = await bot_env.slash("/power poison metal:Steel name:Vin", user="narrator")
     assert "3 unburnt Steel poisons Vin: 3 Health lost." in described(poisoned)
     assert (await sheet(bot_env, "Vin")).damage.health == 3
+
+
+async def test_pewters_hours_and_drag_go_out_and_back_with_the_sheet_file(
+    bot_env: BotEnv, tmp_path: Path
+) -> None:
+    """The Roll20 sheet has no field for Pewter's clock (its Power rows hold charges only), so the
+    bot's own file is where it travels: what ``/power time`` and ``/power drag`` counted comes back
+    whole from ``/character export`` through ``/character import`` (docs/rulings.md §9.3)."""
+    await make(bot_env, "Ham", ("allomancy", "Pewter", 4), damage={"health": 5})
+    await bot_env.slash("/power burn metal:Pewter name:Ham", user="player1")
+    await bot_env.slash("/power time minutes:300 name:Ham", user="narrator")
+    await bot_env.slash("/power drag name:Ham", user="narrator")
+    await bot_env.slash("/power time minutes:75 name:Ham", user="narrator")
+    clock = (await sheet(bot_env, "Ham")).allomancy.pewter
+    assert clock.drag and clock.burnt == 375 and clock.rested == 75
+    exported = await bot_env.slash("/character export name:Ham", user="player1")
+    assert exported.message is not None
+    path = tmp_path / "ham.json"
+    path.write_bytes(bot_env.harness.fake.file_bytes(exported.message["attachments"][0]))
+    await bot_env.slash(f'/character import file:"{path}" name:Hammond', user="player1")
+    assert (await sheet(bot_env, "Hammond")).allomancy.pewter == clock
+    shown = await bot_env.slash("/character show name:Hammond", user="player1")
+    assert shown.message is not None and "Pewter drag" in card_text(shown.message)
