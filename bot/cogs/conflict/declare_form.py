@@ -19,7 +19,7 @@ import discord
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
-from bot.cogs.conflict.build import ActionOptions
+from bot.cogs.conflict.declare_build import ActionOptions
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.turn_build import DeclareForm, kind_stat, turn_mover
 from bot.errors import BotError, answers_errors

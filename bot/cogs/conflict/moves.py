@@ -3,7 +3,7 @@
 
 Players send them for their own Heroes, Narrators for anyone; the ``who`` option picks the
 character when the caller speaks for several. The bot rolls every die: typed faces and
-unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``bot.cogs.conflict.build``).
+unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``bot.cogs.conflict.declare_build``).
 Each command only turns its options into a builder from ``bot.cogs.conflict.build`` — no code of the
 cog runs inside the move's transaction — and runs it through the one flow that the prompt
 buttons use too (``bot.cogs.conflict.delivery``).
@@ -14,20 +14,13 @@ from discord.ext import commands
 
 from bot.checks import table_dice as allows_table_dice
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.build import (
-    ActionOptions,
-    ActOptions,
-    BurnMove,
-    DefenceOptions,
-    DrinkMove,
-    NudgesMove,
-    PassMove,
-    TypedAction,
-)
+from bot.cogs.conflict.answer_build import DefenceOptions, NudgesMove
 from bot.cogs.conflict.buttons import BUTTONS
+from bot.cogs.conflict.declare_build import ActionOptions, TypedAction
 from bot.cogs.conflict.declare_form import DeclareDetailSelect, on_declare_sent
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.hidden_dice import HiddenDiceButton
+from bot.cogs.conflict.mover_build import ActOptions, BurnMove, DrinkMove, PassMove
 from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
 from bot.cogs.conflict.remove_buttons import RemoveButton, RemoveSelect
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent

@@ -2,14 +2,14 @@
 
 A button names its turn (round, step, character), and ``turn_mover`` judges the click on the
 Conflict the move just loaded, inside its transaction, like every builder in
-``bot.cogs.conflict.build``.
+``bot.cogs.conflict.declare_build``.
 """
 
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.access import Caller
-from bot.cogs.conflict.build import ActionOptions
+from bot.cogs.conflict.declare_build import ActionOptions
 from bot.cogs.conflict.metal_offers import MetalVerb
 from bot.cogs.conflict.move import Sheets
 from bot.errors import NotAllowed
