@@ -22,6 +22,7 @@ from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.hidden_dice import HiddenDiceButton
 from bot.cogs.conflict.mover_build import ActOptions, BurnMove, DrinkMove, PassMove
 from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
+from bot.cogs.conflict.push_form import on_push_sent
 from bot.cogs.conflict.remove_buttons import RemoveButton, RemoveSelect
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
@@ -103,10 +104,12 @@ class ConflictMoves(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
         """The forms of an attacker's table dice (``bot.cogs.conflict.table_dice``), of Nudges
-        split (``bot.cogs.conflict.nudge_form``) and of a declaration (``declare_form``)."""
+        split (``bot.cogs.conflict.nudge_form``), of a declaration (``declare_form``) and of a push
+        or pull (``push_form``)."""
         await on_faces_sent(interaction)
         await on_nudges_sent(interaction)
         await on_declare_sent(interaction)
+        await on_push_sent(interaction)
 
     @app_commands.command(
         name="burn", description="Start, flare or stop burning a metal (Pewter raises Physique)"
