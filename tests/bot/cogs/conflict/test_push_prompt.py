@@ -60,6 +60,7 @@ async def test_a_coinshots_round_from_the_prompt_needs_no_command(bot_env: BotEn
     assert not refused(burnt), burnt.content
     again = await prompt(env)  # asked again after the burn, now with the pushes
     assert options(again, QUICK) == ["Thug", "Push a coin at Thug"]
+    assert "push a coin at one with Steel" in again["content"]
     assert "Push at Thug…" in options(again, DETAIL)
     await env.restart()  # the menu names what it needs in its custom id and values
     picked = await env.harness.select(QUICK, ["Push a coin at Thug"], message=again, user="player1")
