@@ -52,7 +52,9 @@ def push_form(turn: tuple[int, int, int], verb: str, target: tuple[int, str]) ->
     ]
     sizes[0].default = True
     size = discord.ui.Select[discord.ui.Modal](custom_id="size", options=sizes)
-    form.add_item(discord.ui.Label(text="The object", description="Its weapon bonus", component=size))
+    form.add_item(
+        discord.ui.Label(text="The object", description="Its weapon bonus, when loose", component=size)
+    )
     places = discord.ui.RadioGroup[discord.ui.Modal](
         custom_id="where",
         required=True,
@@ -64,9 +66,9 @@ def push_form(turn: tuple[int, int, int], verb: str, target: tuple[int, str]) ->
                 default=True,
             ),
             discord.RadioGroupOption(
-                label="Held or worn by them"[:100],
+                label="Held or worn by them",
                 value="held",
-                description="A Contest against their Physique: disarms or knocks down, no damage",
+                description="A Contest with their Physique or metal: disarms or knocks down, no damage",
             ),
             discord.RadioGroupOption(
                 label="Inside their body",
