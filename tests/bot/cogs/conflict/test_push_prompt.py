@@ -6,7 +6,7 @@ it no longer does; nobody else is offered one."""
 import copy
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot.render.buttons import OPTION_MAX, declare_detail_select, declare_select, new_action_select
@@ -214,6 +214,8 @@ async def test_a_villains_narrator_is_offered_the_push_for_a_shown_villain(bot_e
     name=st.text(min_size=1, max_size=100),
     pushes_with=st.sampled_from(["", "Steel", "Iron"]),
 )
+@example(count=0, name="0", pushes_with="Steel")
+@example(count=40, name="x" * 100, pushes_with="Iron")
 def test_the_menus_keep_to_25_options_however_many_targets(count: int, name: str, pushes_with: str) -> None:
     """Every menu of targets stays within Discord's 25 options and 100 characters a label or a
     value; a target pushed at is attacked too, and up to 11 targets all get both."""
@@ -231,6 +233,7 @@ def test_the_menus_keep_to_25_options_however_many_targets(count: int, name: str
         values = [o.value for o in menu.options]
         pushed = [int(v.split(":")[1]) for v in values if v.startswith(("push:", "pull:"))]
         attacked = {int(v.removeprefix("attack:")) for v in values if v.removeprefix("attack:").isdigit()}
+        attacked -= {0}  # "nobody", the quick menu's only option when there is no target
         assert set(pushed) <= attacked
         assert bool(pushed) == bool(pushes_with and count)
         if pushes_with and count <= 11:
