@@ -12,6 +12,8 @@ from typing import Any
 
 import discord
 
+from bot.errors import BotError
+
 YES = "yes"
 """A ticked checkbox, as :func:`form_values` reads it."""
 
@@ -58,3 +60,15 @@ def form_values(components: list[dict[str, Any]]) -> dict[str, str]:
                 text = str(value or "")
             values[str(component["custom_id"])] = text
     return values
+
+
+def typed_traits(text: str) -> int:
+    """Net Traits typed in a form's text input (empty: 0), bounded as ``/declare traits:``."""
+    value = text.strip() or "0"
+    try:
+        traits = int(value.replace("−", "-").lstrip("+"))
+    except ValueError:
+        raise BotError("Traits: give a whole number, e.g. 2, or -1 when they hinder.") from None
+    if not -10 <= traits <= 10:
+        raise BotError("Traits: between -10 and 10.")
+    return traits

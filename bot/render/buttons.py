@@ -7,9 +7,12 @@ here is sent *stopped*: discord.py keeps nothing for it, and a click reaches the
 ``DynamicItem`` by its custom id, before a restart or after.
 """
 
+import re
 from typing import Any
 
 import discord
+
+from rules.powers.pushes import PUSH_VERBS
 
 TURN = r"(?P<conflict>\d+):(?P<round>\d+):(?P<who>\d+)"
 """A turn in a custom id: the Conflict, the round and the character whose turn it is."""
@@ -36,6 +39,9 @@ DEFEAT_BURDEN = rf"mab:dburden:{TURN}"
 NEW_ACTION = rf"mab:new:{TURN}"
 NEW_ACTION_SELECT = rf"mab:nsel:{TURN}"
 METAL = rf"mab:metal:{TURN}:(?P<verb>burn|flare|drink):(?P<what>[A-Za-z0-9]+)"
+PUSH_FORM = rf"mab:pform:{TURN}:(?P<verb>push|pull):(?P<target>\d+)"
+PUSH_PICK = re.compile(r"(?P<verb>push|pull):(?P<target>\d+)")
+"""A menu's push or pull entry: its value (``push:<target>``, Steel; ``pull:<target>``, Iron)."""
 
 NUDGE_LABELS: dict[str, str] = {"damage": "All on damage", "beat": "Catch a Beat", "none": "Spend none"}
 THROW_LABELS: dict[str, str] = {"type": "Type my dice…", "bot": "Let the bot roll"}
@@ -142,38 +148,75 @@ def remove_button(conflict: int, who: int, name: str) -> Button:
     )
 
 
+Targets = tuple[tuple[int, str], ...]
+
+
+def shares(targets: Targets, room: int, pushes_with: str) -> tuple[Targets, Targets]:
+    """The targets a menu of ``room`` options attacks and those it pushes (or pulls) at: as many
+    pushes as fit in half the room, the attacks the rest (docs/rulings.md §9.3)."""
+    pushes = targets[: room // 2] if pushes_with else ()
+    return targets[: room - len(pushes)], pushes
+
+
+def push_options(pushes: Targets, pushes_with: str, detail: bool) -> list[discord.SelectOption]:
+    """A Steel burner's "Push a coin at X" (a small loose object, at once), an Iron burner's
+    "Pull…"; in the detail menu "Push at X…", opening the push form."""
+    verb = PUSH_VERBS.get(pushes_with, "push")
+    if detail:
+        return [
+            discord.SelectOption(
+                label=f"{verb.capitalize()} at {name[:80]}…",
+                value=f"{verb}:{pid}",
+                description="Object size, held or in the body, anchored, Traits, label",
+            )
+            for pid, name in pushes
+        ]
+    return [
+        discord.SelectOption(
+            label=f"{verb.capitalize()} a coin at {name[:80]}",
+            value=f"{verb}:{pid}",
+            description=f"{pushes_with} against their Physique, the coin +1 damage",
+        )
+        for pid, name in pushes
+    ]
+
+
 def target_select(
-    prefix: str, placeholder: str, turn: tuple[int, int, int], targets: tuple[tuple[int, str], ...]
+    prefix: str, placeholder: str, turn: tuple[int, int, int], targets: Targets, pushes_with: str = ""
 ) -> Select:
-    """A menu of targets whose custom id names the turn (Conflict, round, mover)."""
+    """A menu of targets whose custom id names the turn (Conflict, round, mover); a Steel or Iron
+    burner's also pushes (or pulls) a coin at them."""
     conflict, round_number, who = turn
-    options = [discord.SelectOption(label=name[:100], value=str(pid)) for pid, name in targets[:OPTION_MAX]]
+    attacks, pushes = shares(targets, OPTION_MAX, pushes_with)
+    options = [discord.SelectOption(label=name[:100], value=str(pid)) for pid, name in attacks]
     return discord.ui.Select(
         custom_id=f"{prefix}:{conflict}:{round_number}:{who}",
         placeholder=placeholder,
-        options=options or [discord.SelectOption(label="nobody", value="0")],
+        options=[*options, *push_options(pushes, pushes_with, False)]
+        or [discord.SelectOption(label="nobody", value="0")],
     )
 
 
 def declare_select(
-    conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...]
+    conflict: int, round_number: int, who: int, targets: Targets, pushes_with: str = ""
 ) -> Select:
-    return target_select("mab:dsel", "Attack…", (conflict, round_number, who), targets)
+    return target_select("mab:dsel", "Attack…", (conflict, round_number, who), targets, pushes_with)
 
 
 def declare_detail_select(
-    conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...]
+    conflict: int, round_number: int, who: int, targets: Targets, pushes_with: str = ""
 ) -> Select:
-    """The declarations again, each opening the declare form (Traits, Tool, Power, Burdens, label)."""
+    """The declarations again, each opening the declare form (Traits, Tool, Power, Burdens, label),
+    and a Steel or Iron burner's push (or pull) at each target, opening the push form."""
+    targeted, pushes = shares(targets, OPTION_MAX - len(CHOICE_LABELS), pushes_with)
     attacks = [
-        discord.SelectOption(label=f"Attack {name}"[:100], value=f"attack:{pid}")
-        for pid, name in targets[: OPTION_MAX - len(CHOICE_LABELS)]
+        discord.SelectOption(label=f"Attack {name}"[:100], value=f"attack:{pid}") for pid, name in targeted
     ]
     others = [discord.SelectOption(label=label, value=choice) for choice, label in CHOICE_LABELS.items()]
     return discord.ui.Select(
         custom_id=f"mab:ddet:{conflict}:{round_number}:{who}",
         placeholder="Declare with Traits, Tool, Power, Burdens, label…",
-        options=[*attacks, *others],
+        options=[*attacks, *push_options(pushes, pushes_with, True), *others],
     )
 
 
@@ -222,9 +265,10 @@ def new_action_button(conflict: int, round_number: int, who: int) -> Button:
 
 
 def new_action_select(
-    conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...]
+    conflict: int, round_number: int, who: int, targets: Targets, pushes_with: str = ""
 ) -> Select:
-    return target_select("mab:nsel", "New action: attack…", (conflict, round_number, who), targets)
+    turn = (conflict, round_number, who)
+    return target_select("mab:nsel", "New action: attack…", turn, targets, pushes_with)
 
 
 UNDO = r"mab:undo:(?P<conflict>\d+):(?P<version>\d+)"

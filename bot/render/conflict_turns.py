@@ -5,13 +5,25 @@ is named for what the buttons do not cover (a Power, Traits, a label).
 """
 
 from bot.render.common import plain
+from rules.powers.pushes import PUSH_VERBS
 from rules.words import count_of, says, verb
 
 
-def declare_question(name: str, round_number: int, stat: str, many: bool = False) -> str:
-    """``many``: an Extras group, which takes plural verbs (docs/rulings.md §8.2)."""
+def declare_question(
+    name: str, round_number: int, stat: str, many: bool = False, pushes_with: str = ""
+) -> str:
+    """``many``: an Extras group, which takes plural verbs (docs/rulings.md §8.2); ``pushes_with``:
+    Steel or Iron, burning, so the menus offer a push or pull too (docs/rulings.md §9.3)."""
+    who = says(f"**{plain(name)}**", "declares", many)
+    if pushes_with:
+        return (
+            f"{who} for round {round_number}: attack (pick a target), "
+            f"{PUSH_VERBS.get(pushes_with, 'push')} a coin at one with {pushes_with}, act without "
+            f"attacking, full defence, or no roll, the rest with {stat}. The last menu (or `/declare`) "
+            "takes a Power, Traits, a Tool, Burdens, a label or a bigger object."
+        )
     return (
-        f"{says(f'**{plain(name)}**', 'declares', many)} for round {round_number}: attack (pick a target), "
+        f"{who} for round {round_number}: attack (pick a target), "
         f"act without attacking, full defence, or no roll, all with {stat}. "
         "The last menu (or `/declare`) takes a Power, Traits, a Tool, Burdens or a label."
     )

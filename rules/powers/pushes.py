@@ -14,6 +14,8 @@ from rules.character.stunts import working
 from rules.errors import RulesError
 
 PUSHERS = ("Steel", "Iron")
+PUSH_VERBS = {"Steel": "push", "Iron": "pull"}
+"""What each metal does to a metal object: Steel pushes it, Iron pulls it (§9.3)."""
 ANCHOR_HEALTH = 1
 """Health lost anchoring between two very heavy objects (§9.3)."""
 IN_BODY_OUTCOME = 5
@@ -79,12 +81,19 @@ def push_bonus(character: Character, size: ObjectSize) -> int:
     return size.bonus + working(character, "Increased Velocity")
 
 
+def burning_pusher(character: Character) -> str | None:
+    """The metal a push or pull in a Conflict uses: Steel if it burns, else Iron, else None (§9.3)."""
+    return next((name for name in PUSHERS if name in character.allomancy.burning), None)
+
+
 def pusher(character: Character) -> str:
-    """The metal a push or pull in a Conflict uses: Steel if it burns, else Iron (§9.3)."""
-    for name in PUSHERS:
-        if name in character.allomancy.burning:
-            return name
-    raise RulesError(f"{character.name} must be burning Steel or Iron to push or pull an object at someone.")
+    """The metal a push or pull in a Conflict uses, refusing anyone burning neither (§9.3)."""
+    found = burning_pusher(character)
+    if found is None:
+        raise RulesError(
+            f"{character.name} must be burning Steel or Iron to push or pull an object at someone."
+        )
+    return found
 
 
 def held_contest_rating(holder: Character) -> tuple[str, int]:

@@ -3,7 +3,7 @@ reply they make is ``bot.cogs.conflict.delivery``.
 
 The buttons are ``DynamicItem``s: everything a click needs (which Conflict, which attack, how
 many dice) is in the custom id, so they keep working after a restart without any view kept in
-memory. A click goes through the very path of the typed command (``bot.cogs.conflict.build``
+memory. A click goes through the very path of the typed command (``bot.cogs.conflict.answer_build``
 builds the same engine command, :meth:`ConflictFlow.run` applies it), and a click on a prompt
 that is already settled (a stale button, or the second of two simultaneous clicks) is refused
 with a clear private message.
@@ -21,9 +21,10 @@ import discord
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
+from bot.cogs.conflict.answer_build import DefenceOptions, NudgeClick, pending_target
 from bot.cogs.conflict.answers import NudgeMode
-from bot.cogs.conflict.build import BeginRound, DefenceOptions, NudgeClick, pending_target
 from bot.cogs.conflict.delivery import run_click
+from bot.cogs.conflict.mover_build import BeginRound
 from bot.cogs.conflict.narrator_moves import NextRoundMove
 from bot.cogs.conflict.turns import tie_note
 from bot.errors import BotError, NotAllowed, answers_errors

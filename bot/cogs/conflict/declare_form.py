@@ -19,14 +19,15 @@ import discord
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
-from bot.cogs.conflict.build import ActionOptions
+from bot.cogs.conflict.declare_build import ActionOptions
 from bot.cogs.conflict.delivery import run
-from bot.cogs.conflict.turn_build import DeclareForm, kind_stat, turn_mover
+from bot.cogs.conflict.push_form import push_form
+from bot.cogs.conflict.turn_build import PUSHED_BY, DeclareForm, kind_stat, require_burning, turn_mover
 from bot.errors import BotError, answers_errors
 from bot.inputs.circumstances import scene_circumstances
-from bot.inputs.forms import sent_form
+from bot.inputs.forms import sent_form, typed_traits
 from bot.inputs.pools import typed_tap
-from bot.render.buttons import DECLARE_DETAIL, DECLARE_FORM, OPTION_MAX, declare_detail_select
+from bot.render.buttons import DECLARE_DETAIL, DECLARE_FORM, OPTION_MAX, PUSH_PICK, declare_detail_select
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
 from rules.character import Character, CharacterKind
@@ -35,6 +36,7 @@ from rules.character.metals import Task
 from rules.character.stats import rollable_names
 from rules.conflict import ActionKind, Conflict
 from rules.conflict.specs import LABEL_MAX
+from rules.errors import RulesError
 
 FORM_ID = re.compile(DECLARE_FORM)
 KINDS: dict[str, ActionKind] = {
@@ -143,7 +145,7 @@ def countable_burdens(
 
 
 class DeclareDetailSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DECLARE_DETAIL):
-    """The action to declare in detail: opens its form."""
+    """The action to declare in detail: opens its form (a push or pull, the push form)."""
 
     def __init__(
         self, conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...] = ()
@@ -168,22 +170,18 @@ class DeclareDetailSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         state, sheets = found[1].conflict, found[1].sheets
         who = await caller(interaction)
         mover = turn_mover(state, sheets, who, "declare", self.round, self.who)
+        turn = (self.conflict, self.round, self.who)
+        if (pushing := PUSH_PICK.fullmatch(choice)) is not None:
+            aimed = state.find(int(pushing["target"]))
+            if aimed is None or aimed.defeated:
+                raise RulesError("That target is out of the fight; choose another in the menu.")
+            require_burning(mover.name, sheets.get(mover.id), PUSHED_BY[pushing["verb"]])
+            await replies.send_modal(interaction, push_form(turn, pushing["verb"], (aimed.id, aimed.name)))
+            return
         target = choice.partition(":")[2]
         burdens = countable_burdens(state, sheets, int(target), who.narrator) if target else ()
-        turn = (self.conflict, self.round, self.who)
         form = declare_form(turn, choice, sheets.get(mover.id), kind_stat(state), burdens)
         await replies.send_modal(interaction, form)
-
-
-def _traits(text: str) -> int:
-    value = text.strip() or "0"
-    try:
-        traits = int(value.replace("−", "-").lstrip("+"))
-    except ValueError:
-        raise BotError("Traits: give a whole number, e.g. 2, or -1 when they hinder.") from None
-    if not -10 <= traits <= 10:
-        raise BotError("Traits: between -10 and 10.")
-    return traits
 
 
 def _task(text: str) -> Task | None:
@@ -204,7 +202,7 @@ async def on_declare_sent(interaction: Interaction) -> None:
     options = ActionOptions(
         kind=kind,
         stat=None if kind is ActionKind.NO_ROLL else values.get("stat", "").strip() or None,
-        traits=_traits(values.get("traits", "")),
+        traits=typed_traits(values.get("traits", "")),
         tool=int(tool) if tool in ("-1", "1") else 0,
         label=values.get("label", "").strip() or None,
         scene_circumstances=(await scene_circumstances(interaction)).net,

@@ -3,7 +3,7 @@
 
 Players send them for their own Heroes, Narrators for anyone; the ``who`` option picks the
 character when the caller speaks for several. The bot rolls every die: typed faces and
-unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``bot.cogs.conflict.build``).
+unopposed ``challenge`` actions follow docs/rulings.md §7.2 (checked in ``bot.cogs.conflict.declare_build``).
 Each command only turns its options into a builder from ``bot.cogs.conflict.build`` — no code of the
 cog runs inside the move's transaction — and runs it through the one flow that the prompt
 buttons use too (``bot.cogs.conflict.delivery``).
@@ -14,21 +14,15 @@ from discord.ext import commands
 
 from bot.checks import table_dice as allows_table_dice
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.build import (
-    ActionOptions,
-    ActOptions,
-    BurnMove,
-    DefenceOptions,
-    DrinkMove,
-    NudgesMove,
-    PassMove,
-    TypedAction,
-)
+from bot.cogs.conflict.answer_build import DefenceOptions, NudgesMove
 from bot.cogs.conflict.buttons import BUTTONS
+from bot.cogs.conflict.declare_build import ActionOptions, TypedAction
 from bot.cogs.conflict.declare_form import DeclareDetailSelect, on_declare_sent
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.hidden_dice import HiddenDiceButton
+from bot.cogs.conflict.mover_build import ActOptions, BurnMove, DrinkMove, PassMove
 from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
+from bot.cogs.conflict.push_form import on_push_sent
 from bot.cogs.conflict.remove_buttons import RemoveButton, RemoveSelect
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
@@ -110,10 +104,12 @@ class ConflictMoves(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
         """The forms of an attacker's table dice (``bot.cogs.conflict.table_dice``), of Nudges
-        split (``bot.cogs.conflict.nudge_form``) and of a declaration (``declare_form``)."""
+        split (``bot.cogs.conflict.nudge_form``), of a declaration (``declare_form``) and of a push
+        or pull (``push_form``)."""
         await on_faces_sent(interaction)
         await on_nudges_sent(interaction)
         await on_declare_sent(interaction)
+        await on_push_sent(interaction)
 
     @app_commands.command(
         name="burn", description="Start, flare or stop burning a metal (Pewter raises Physique)"

@@ -3,7 +3,7 @@
 
 Each checks the caller inside the move's transaction against the fresh state, and reads the
 names it was given against that state (``bot.cogs.conflict.named``), like the round's own moves
-in ``bot.cogs.conflict.build``.
+in ``bot.cogs.conflict.mover_build``.
 """
 
 from dataclasses import dataclass

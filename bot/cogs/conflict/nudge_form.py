@@ -5,7 +5,7 @@ form instead of a command.
 
 The button is a ``DynamicItem`` naming the Conflict and the attack, and the form is sent
 stopped with the same ids in its custom id, so both work after a restart; the form builds the
-``/nudges`` move (``bot.cogs.conflict.build.NudgesMove``) for that attack only and runs it
+``/nudges`` move (``bot.cogs.conflict.answer_build.NudgesMove``) for that attack only and runs it
 through the one flow.
 """
 
@@ -17,7 +17,7 @@ import discord
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
-from bot.cogs.conflict.build import NudgesMove, nudging
+from bot.cogs.conflict.answer_build import NudgesMove, nudging
 from bot.cogs.conflict.delivery import run
 from bot.errors import BotError, answers_errors
 from bot.inputs.forms import sent_form

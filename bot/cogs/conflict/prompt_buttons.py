@@ -32,13 +32,14 @@ Items = list[discord.ui.Item[Any]]
 
 
 def turn_items(conflict_id: int, turn: Turn) -> Items:
-    """A turn's buttons: the target menu and the other declarations, or the pool sizes."""
-    who, round_number = turn.participant, turn.round
+    """A turn's buttons: the target menu (with a Steel or Iron burner's pushes) and the other
+    declarations, or the pool sizes."""
+    who, round_number, targets, pushes = turn.participant, turn.round, turn.targets, turn.pushes_with
     if turn.step == "declare":
-        menu: Items = [declare_select(conflict_id, round_number, who, turn.targets)] if turn.targets else []
+        menu: Items = [declare_select(conflict_id, round_number, who, targets, pushes)] if targets else []
         choices = ("action", "defence", "noroll")
         buttons = [declare_button(conflict_id, round_number, who, choice) for choice in choices]
-        return [*menu, *buttons, declare_detail_select(conflict_id, round_number, who, turn.targets)]
+        return [*menu, *buttons, declare_detail_select(conflict_id, round_number, who, targets, pushes)]
     items: Items = [act_button(conflict_id, round_number, who, dice) for dice in (*turn.act_with, 0)]
     can_switch = not turn.switched and (turn.held is None or turn.held >= MIN_POOL)
     if can_switch and (turn.act_with or turn.target_down) and turn.targets:

@@ -166,7 +166,7 @@ def _turn_question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: V
     if turn is None:
         return None
     if turn.step == "declare":
-        text = declare_question(turn.name, turn.round, turn.stat, turn.many)
+        text = declare_question(turn.name, turn.round, turn.stat, turn.many, turn.pushes_with)
     else:
         text = act_question(
             turn.name, turn.held, turn.act_with, turn.target_down, turn.many, turn.beat, turn.switched

@@ -15,8 +15,8 @@ from discord.ext import commands
 from bot import replies
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
-from bot.cogs.conflict.build import BeginRound
 from bot.cogs.conflict.delivery import may_post_here, run, send
+from bot.cogs.conflict.mover_build import BeginRound
 from bot.cogs.conflict.narrator_moves import (
     AddCharacter,
     AdjustMove,

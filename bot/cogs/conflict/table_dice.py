@@ -1,11 +1,11 @@
 """Dice rolled at the table for an action the target may resist (docs/rulings.md §7.2, §4.10).
 
 The defence is chosen before anyone rolls, so an attacker who rolls at the table (``/act
-table_dice:true``) throws once it is set: the prompt that asks them offers **Type my dice…**,
-a form for the faces, and **Let the bot roll**. Both, and a typed ``/act faces:``, build the
-same engine command (``bot.cogs.conflict.build.ThrowClick`` and ``ActOptions``) and run it through the
-one flow; the buttons are ``DynamicItem``s and the form is sent stopped, so all of them work
-after a restart.
+table_dice:true``) throws once it is set: the prompt that asks them offers **Type my dice…**, a
+form for the faces, and **Let the bot roll**. Both, and a typed ``/act faces:``, build the same
+engine command (``bot.cogs.conflict.answer_build.ThrowClick`` and ``mover_build.ActOptions``) and
+run it through the one flow; the buttons are ``DynamicItem``s and the form is sent stopped, so all
+of them work after a restart.
 """
 
 import re
@@ -16,7 +16,7 @@ import discord
 from bot import replies
 from bot.checks import caller, table_dice
 from bot.client import Interaction
-from bot.cogs.conflict.build import ThrowClick
+from bot.cogs.conflict.answer_build import ThrowClick
 from bot.cogs.conflict.delivery import run, run_click
 from bot.errors import BotError, NotAllowed, answers_errors
 from bot.inputs.faces import FACES_MAX_TEXT, parse_faces

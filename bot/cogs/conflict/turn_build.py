@@ -2,19 +2,21 @@
 
 A button names its turn (round, step, character), and ``turn_mover`` judges the click on the
 Conflict the move just loaded, inside its transaction, like every builder in
-``bot.cogs.conflict.build``.
+``bot.cogs.conflict.declare_build``.
 """
 
+import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.access import Caller
-from bot.cogs.conflict.build import ActionOptions
+from bot.cogs.conflict.declare_build import ActionOptions
 from bot.cogs.conflict.metal_offers import MetalVerb
 from bot.cogs.conflict.move import Sheets
 from bot.errors import NotAllowed
 from bot.render.common import plain
 from rules.burdens import Severity
+from rules.character import Character
 from rules.character.allomancy import Vial
 from rules.conflict import (
     Act,
@@ -37,6 +39,7 @@ from rules.conflict import (
 )
 from rules.conflict.specs import DEFENCE_ATTRIBUTE
 from rules.errors import RulesError
+from rules.powers.pushes import PUSH_VERBS, ObjectSize
 from rules.words import verb
 
 TurnChoice = Literal["attack", "action", "defence", "noroll"]
@@ -157,7 +160,11 @@ class SwitchClick:
 class DeclareForm:
     """The declare form: the action chosen in the prompt's menu (``target``, an attack's), with
     the Attribute or Power, Traits, Tool, the target's Burdens and a label typed in the form, as
-    ``/declare`` takes them."""
+    ``/declare`` takes them.
+
+    A push or pull picked in a menu (or sent in the push form) names its ``metal``: it must still
+    burn when the move is judged, and the action rolls it, as ``/declare stat:Steel push:…``
+    (docs/rulings.md §9.3); ``step`` "switch" makes it the act step's new action (``/switch``)."""
 
     round_number: int
     who: int
@@ -165,19 +172,59 @@ class DeclareForm:
     target: int | None = None
     burdens: tuple[int, ...] = ()
     """The target's Burdens picked, by their place on its sheet."""
+    metal: str | None = None
+    step: Literal["declare", "switch"] = "declare"
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
-        mover = turn_mover(state, sheets, caller, "declare", self.round_number, self.who)
+        turn: Literal["declare", "act"] = "declare" if self.step == "declare" else "act"
+        mover = turn_mover(state, sheets, caller, turn, self.round_number, self.who)
+        options = self.options if self.metal is None else self._pushing(mover, sheets)
         if self.target is None:
-            return self.options.command_for("declare", state, sheets, mover.id, caller)
+            return options.command_for(self.step, state, sheets, mover.id, caller)
         aimed = state.find(self.target)
         if aimed is None or aimed.defeated:
             raise RulesError("That target is out of the fight; choose another in the menu.")
         sheet = sheets.get(aimed.id)
         held = sheet.burdens if sheet is not None else ()
         named = ", ".join(held[i].name for i in self.burdens if i < len(held))
-        options = replace(self.options, target=aimed.name, burdens=named or None)
-        return options.command_for("declare", state, sheets, mover.id, caller)
+        options = replace(options, target=aimed.name, burdens=named or None)
+        return options.command_for(self.step, state, sheets, mover.id, caller)
+
+    def _pushing(self, mover: Participant, sheets: Sheets) -> ActionOptions:
+        """The options rolling the push's metal, refused once the mover no longer burns it."""
+        metal = self.metal or ""
+        require_burning(mover.name, sheets.get(mover.id), metal)
+        return replace(self.options, stat=metal)
+
+
+def require_burning(name: str, sheet: Character | None, metal: str) -> None:
+    """A push needs Steel burning, a pull Iron (docs/rulings.md §9.3): a menu's entry offered
+    while it burned is refused, saying how, once it no longer does."""
+    if sheet is None or metal not in sheet.allomancy.burning:
+        verb = PUSH_VERBS.get(metal, "push")
+        raise RulesError(
+            f"{name} no longer burns {metal}, so cannot {verb}: burn it first (the prompt's Burn "
+            f"button, or `/burn metal:{metal}`), then {verb} again."
+        )
+
+
+PUSHED_BY = {verb: metal for metal, verb in PUSH_VERBS.items()}
+"""The metal of a menu's ``push:`` or ``pull:`` entry."""
+
+
+def picked_push(
+    round_number: int,
+    who: int,
+    picked: re.Match[str],
+    circumstances: int,
+    step: Literal["declare", "switch"] = "declare",
+) -> DeclareForm:
+    """A menu's push or pull entry (``bot.render.buttons.PUSH_PICK``) picked at once: a small
+    loose object, a coin, the Coinshot's staple (+1), at the target — ``/declare action:attack
+    stat:Steel push:small`` (docs/rulings.md §9.3); ``circumstances``: the scene's."""
+    options = ActionOptions(kind=ActionKind.ATTACK, push=ObjectSize.SMALL, scene_circumstances=circumstances)
+    metal = PUSHED_BY[picked["verb"]]
+    return DeclareForm(round_number, who, options, int(picked["target"]), metal=metal, step=step)
 
 
 @dataclass(frozen=True)

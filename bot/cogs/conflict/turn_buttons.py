@@ -4,7 +4,7 @@ size, not act, a new action), pinged to the one who must move (docs/rulings.md �
 Like the defence buttons they are ``DynamicItem``s whose custom ids name the Conflict and the
 turn (round, character), so they work after a restart and a click after the turn passed is
 refused privately (``bot.cogs.conflict.turn_build.turn_mover``). A click builds its engine command
-in ``build`` and runs it through the same flow as ``/declare``, ``/act``, ``/pass`` and
+in ``turn_build`` and runs it through the same flow as ``/declare``, ``/act``, ``/pass`` and
 ``/switch``.
 """
 
@@ -18,16 +18,20 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
 from bot.cogs.conflict.metal_offers import MetalVerb
+from bot.cogs.conflict.move import Sheets
 from bot.cogs.conflict.turn_build import (
     ActClick,
     DeclareClick,
+    DeclareForm,
     MetalClick,
     SwitchClick,
     TurnChoice,
+    picked_push,
     turn_mover,
 )
 from bot.cogs.conflict.turns import turn_of
 from bot.errors import BotError, answers_errors
+from bot.inputs.circumstances import scene_circumstances
 from bot.render.buttons import (
     ACT,
     DECLARE,
@@ -36,6 +40,7 @@ from bot.render.buttons import (
     METAL,
     NEW_ACTION,
     NEW_ACTION_SELECT,
+    PUSH_PICK,
     act_button,
     declare_button,
     declare_select,
@@ -49,10 +54,12 @@ from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
 from rules.burdens import Severity
 from rules.conflict import Conflict
+from rules.powers.pushes import PUSH_VERBS, burning_pusher
 
 
 class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DECLARE_SELECT):
-    """Declare an attack on the target chosen."""
+    """Declare an attack on the target chosen, or a Steel or Iron burner's coin pushed (or
+    pulled) at them (docs/rulings.md §9.3)."""
 
     def __init__(
         self, conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...] = ()
@@ -67,8 +74,14 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEC
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        target = int(self.item.values[0]) if self.item.values else 0
-        move = DeclareClick(self.round, self.who, "attack", target)
+        picked = self.item.values[0] if self.item.values else "0"
+        pushing = PUSH_PICK.fullmatch(picked)
+        move: DeclareClick | DeclareForm = DeclareClick(
+            self.round, self.who, "attack", int(picked) if picked.isdigit() else 0
+        )
+        if pushing is not None:
+            circumstances = (await scene_circumstances(interaction)).net
+            move = picked_push(self.round, self.who, pushing, circumstances)
         await run_click(interaction, move, title="Declared", conflict_id=self.conflict)
 
 
@@ -176,24 +189,26 @@ class NewActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=N
 
     @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        state = await self._check(interaction)
+        state, sheets = await self._check(interaction)
         mover = state.participant(self.who)
         targets = tuple(
             (p.id, p.name) for p in state.participants if not p.defeated and p.side is not mover.side
         )
+        sheet = sheets.get(mover.id)
+        pushes_with = (burning_pusher(sheet) or "") if sheet is not None else ""
         view = discord.ui.View(timeout=None)
-        view.add_item(NewActionSelect(self.conflict, self.round, self.who, targets))
+        view.add_item(NewActionSelect(self.conflict, self.round, self.who, targets, pushes_with))
         # A Beat's new action costs no dice (docs/rulings.md §4.15); a switch halves them (§4.8).
         cost = "keeps the dice left" if mover.round.extra_action else "halves its dice"
+        aim = f"attack or {PUSH_VERBS[pushes_with]} a coin at whom?" if pushes_with else "attack whom?"
         await replies.send(
             interaction,
-            f"A new action for **{plain(mover.name)}** {cost} (`/switch` for a Power or Traits):"
-            " attack whom?",
+            f"A new action for **{plain(mover.name)}** {cost} (`/switch` for a Power or Traits): {aim}",
             view=view,
             ephemeral=True,
         )
 
-    async def _check(self, interaction: Interaction) -> Conflict:
+    async def _check(self, interaction: Interaction) -> tuple[Conflict, Sheets]:
         """The turn is still on and the caller controls the character (read, nothing written)."""
         found = await stored_board(
             interaction.client.storage, guild_id_of(interaction), channel_id_of(interaction)
@@ -202,14 +217,22 @@ class NewActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=N
             raise BotError("That Conflict has ended.")
         state = found[1].conflict
         turn_mover(state, found[1].sheets, await caller(interaction), "act", self.round, self.who)
-        return state
+        return state, found[1].sheets
 
 
 class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=NEW_ACTION_SELECT):
+    """The new action's target: an attack, or a Steel or Iron burner's coin pushed (or pulled)
+    at them (a switch, docs/rulings.md §4.8, §9.3)."""
+
     def __init__(
-        self, conflict: int, round_number: int, who: int, targets: tuple[tuple[int, str], ...] = ()
+        self,
+        conflict: int,
+        round_number: int,
+        who: int,
+        targets: tuple[tuple[int, str], ...] = (),
+        pushes_with: str = "",
     ) -> None:
-        super().__init__(new_action_select(conflict, round_number, who, targets))
+        super().__init__(new_action_select(conflict, round_number, who, targets, pushes_with))
         self.conflict, self.round, self.who = conflict, round_number, who
 
     @classmethod
@@ -219,8 +242,14 @@ class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=N
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        target = int(self.item.values[0]) if self.item.values else 0
-        move = SwitchClick(self.round, self.who, target)
+        picked = self.item.values[0] if self.item.values else "0"
+        pushing = PUSH_PICK.fullmatch(picked)
+        move: SwitchClick | DeclareForm = SwitchClick(
+            self.round, self.who, int(picked) if picked.isdigit() else 0
+        )
+        if pushing is not None:
+            circumstances = (await scene_circumstances(interaction)).net
+            move = picked_push(self.round, self.who, pushing, circumstances, "switch")
         await run_click(interaction, move, title="New action", conflict_id=self.conflict)
 
 

@@ -26,6 +26,7 @@ from rules.character import Character, CharacterKind, PowerType
 from rules.conflict import Conflict, Event, Participant, Step, declaration_order, waiting
 from rules.conflict.events import DamageDealt, Defeated
 from rules.conflict.specs import DEFENCE_ATTRIBUTE
+from rules.powers.pushes import burning_pusher
 
 TurnStep = Literal["declare", "act"]
 MAX_POOL = 10
@@ -67,6 +68,9 @@ class Turn:
     allomancer: bool = False
     """A shown character with an Allomantic Power: a burn, flare or drink asks the prompt again,
     even when it leaves nothing more to offer (its old buttons would be stale)."""
+    pushes_with: str = ""
+    """Steel or Iron, while a shown character burns it: the declare menus offer a push (or pull)
+    at each target (docs/rulings.md §9.3, §9.10); lighting or putting it out asks again."""
 
     @property
     def key(self) -> str:
@@ -104,13 +108,14 @@ def tie_note(conflict: Conflict, joined: Collection[int]) -> str:
 
 def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibility) -> Turn | None:
     """The declare or act turn the Conflict waits for, or None (a defence, Nudges, nothing),
-    with the metals its character may burn, flare or drink."""
+    with the metals its character may burn, flare or drink, and the one it pushes with."""
     turn = _turn_of(conflict, sheets, view)
     if turn is None or not view.shows(turn.participant) or turn.participant not in sheets:
         return turn
     sheet = sheets[turn.participant]
     allomancer = any(p.type is PowerType.ALLOMANCY for p in sheet.powers)
-    return replace(turn, metals=metal_offers(sheet), allomancer=allomancer)
+    pushes_with = burning_pusher(sheet) or ""
+    return replace(turn, metals=metal_offers(sheet), allomancer=allomancer, pushes_with=pushes_with)
 
 
 def _turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibility) -> Turn | None:

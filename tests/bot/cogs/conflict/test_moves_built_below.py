@@ -1,7 +1,8 @@
-"""Every Conflict move's command is built in the move builders (``bot.cogs.conflict.build``,
-``turn_build``), never in a closure of the module answering the interaction: that module only
-turns its options into a builder, so no cog code runs inside the move's transaction
-(docs/architecture.md, the path of ``/act``)."""
+"""Every Conflict move's command is built in the move builders
+(``bot.cogs.conflict.declare_build``, ``mover_build``, ``answer_build``, ``turn_build``), never in
+a closure of the module answering the interaction: that module only turns its options into a
+builder, so no cog code runs inside the move's transaction (docs/architecture.md, the path of
+``/act``)."""
 
 from typing import Any
 
@@ -14,7 +15,12 @@ from tests.bot.cogs.conflict.test_conflict_flow import duel
 
 __all__ = ["duel"]
 
-BUILDERS = {"bot.cogs.conflict.build", "bot.cogs.conflict.turn_build"}
+BUILDERS = {
+    "bot.cogs.conflict.declare_build",
+    "bot.cogs.conflict.mover_build",
+    "bot.cogs.conflict.answer_build",
+    "bot.cogs.conflict.turn_build",
+}
 
 
 @pytest.fixture
