@@ -104,12 +104,14 @@ def kind_stat(state: Conflict) -> str:
 
 @dataclass(frozen=True)
 class DeclareClick:
-    """A declare button or the target menu: attack, act without attacking, full defence, no roll."""
+    """A declare button or the target menu: attack, act without attacking, full defence, no roll;
+    with the scene's Circumstances, as on every roll that names none (docs/rulings.md §1)."""
 
     round_number: int
     who: int
     choice: TurnChoice
     target: int | None = None
+    circumstances: int = 0
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         mover = turn_mover(state, sheets, caller, "declare", self.round_number, self.who)
@@ -121,7 +123,11 @@ class DeclareClick:
         }
         kind = kinds[self.choice]
         action = ActionSpec(kind=kind, target=self.target if kind is ActionKind.ATTACK else None)
-        dice = None if kind is ActionKind.NO_ROLL else DiceSpec(stat=kind_stat(state))
+        dice = (
+            None
+            if kind is ActionKind.NO_ROLL
+            else DiceSpec(stat=kind_stat(state), circumstances=self.circumstances)
+        )
         return Declare(participant=mover.id, action=action, dice=dice)
 
 
@@ -144,16 +150,19 @@ class ActClick:
 
 @dataclass(frozen=True)
 class SwitchClick:
-    """The new-action menu: switch to an attack on ``target`` with the Conflict's Attribute."""
+    """The new-action menu: switch to an attack on ``target`` with the Conflict's Attribute and the
+    scene's Circumstances."""
 
     round_number: int
     who: int
     target: int
+    circumstances: int = 0
 
     def command(self, state: Conflict, sheets: Sheets, caller: Caller) -> Command:
         mover = turn_mover(state, sheets, caller, "act", self.round_number, self.who)
         action = ActionSpec(kind=ActionKind.ATTACK, target=self.target)
-        return Switch(participant=mover.id, action=action, dice=DiceSpec(stat=kind_stat(state)))
+        dice = DiceSpec(stat=kind_stat(state), circumstances=self.circumstances)
+        return Switch(participant=mover.id, action=action, dice=dice)
 
 
 @dataclass(frozen=True)

@@ -76,11 +76,11 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEC
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         picked = self.item.values[0] if self.item.values else "0"
         pushing = PUSH_PICK.fullmatch(picked)
+        circumstances = (await scene_circumstances(interaction)).net
         move: DeclareClick | DeclareForm = DeclareClick(
-            self.round, self.who, "attack", int(picked) if picked.isdigit() else 0
+            self.round, self.who, "attack", int(picked) if picked.isdigit() else 0, circumstances
         )
         if pushing is not None:
-            circumstances = (await scene_circumstances(interaction)).net
             move = picked_push(self.round, self.who, pushing, circumstances)
         await run_click(interaction, move, title="Declared", conflict_id=self.conflict)
 
@@ -108,7 +108,8 @@ class DeclareButton(
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]), choice)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        move = DeclareClick(self.round, self.who, self.choice)
+        circumstances = (await scene_circumstances(interaction)).net
+        move = DeclareClick(self.round, self.who, self.choice, circumstances=circumstances)
         await run_click(interaction, move, title="Declared", conflict_id=self.conflict)
 
 
@@ -244,11 +245,11 @@ class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=N
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         picked = self.item.values[0] if self.item.values else "0"
         pushing = PUSH_PICK.fullmatch(picked)
+        circumstances = (await scene_circumstances(interaction)).net
         move: SwitchClick | DeclareForm = SwitchClick(
-            self.round, self.who, int(picked) if picked.isdigit() else 0
+            self.round, self.who, int(picked) if picked.isdigit() else 0, circumstances
         )
         if pushing is not None:
-            circumstances = (await scene_circumstances(interaction)).net
             move = picked_push(self.round, self.who, pushing, circumstances, "switch")
         await run_click(interaction, move, title="New action", conflict_id=self.conflict)
 

@@ -18,6 +18,7 @@ from testbed.bot_env import BotEnv, refused
 from tests.bot.cogs.conflict.prompts import latest_ping
 from tests.bot.cogs.conflict.test_conflict_pushes import fight, gathering, make, thug
 from tests.bot.cogs.conflict.test_prompt_moves import declared, modal_fields, state
+from tests.bot.cogs.conflict.test_undo import with_undo
 
 QUICK = "Attack…"
 DETAIL = "Declare with Traits, Tool, Power, Burdens, label…"
@@ -238,3 +239,23 @@ def test_the_menus_keep_to_25_options_however_many_targets(count: int, name: str
         assert bool(pushed) == bool(pushes_with and count)
         if pushes_with and count <= 11:
             assert set(pushed) == attacked == set(range(1, count + 1))
+
+
+async def test_every_pick_on_the_prompt_carries_the_scenes_circumstances(bot_env: BotEnv) -> None:
+    """docs/rulings.md §1: the scene's Circumstances go on every roll that names none, so the quick
+    picks (an attack, a coin, a Full defence) declare with them as ``/declare`` does."""
+    env = bot_env
+    asked = await burning_steel(env)
+    await env.slash('/scene circumstances value:-1 note:"thick mist"', user="narrator")
+    for pick, menu in (("Thug", QUICK), ("Push a coin at Thug", QUICK)):
+        picked = await env.harness.select(menu, [pick], message=asked, user="player1")
+        assert not refused(picked), picked.content
+        kel = declared(await state(env), "Kel")
+        assert kel.dice is not None and kel.dice.circumstances == -1, (pick, kel.dice)
+        undone = await env.harness.click("Undo", message=with_undo(picked), user="player1")
+        assert not refused(undone), undone.content
+        asked = await prompt(env)
+    full = await env.harness.click("Full defence", message=asked, user="player1")
+    assert not refused(full), full.content
+    kel = declared(await state(env), "Kel")
+    assert kel.dice is not None and kel.dice.circumstances == -1
