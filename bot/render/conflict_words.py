@@ -101,7 +101,8 @@ def aim_text(kind: ConflictType | None, resilience: Resilience | None) -> str:
 
 
 def action_phrase(conflict: Conflict, action: ActionSpec) -> str:
-    """ "a physical attack on **Carrow** (Health)", "full defence", "an action against **Koel**"."""
+    """ "a physical attack on **Carrow** (Health)", "full defence", "an action against **Koel**";
+    what a Steelpush throws or a Steel or Iron burner may deflect (docs/rulings.md §9.3)."""
     if action.kind is ActionKind.ATTACK:
         aim = f" ({action.resilience.label})" if action.resilience is not None else ""
         kind = f"a {action.attack_kind.value} attack" if action.attack_kind is not None else "an attack"
@@ -114,7 +115,11 @@ def action_phrase(conflict: Conflict, action: ActionSpec) -> str:
         text = "full defence"
     else:
         text = "an action that needs no roll"
-    if action.held or action.anchored:  # docs/rulings.md §9.3
+    if action.push is not None:  # docs/rulings.md §9.3
+        text += f" with a {action.push.value} metal object pushed or pulled"
+    elif action.metal:
+        text += " with a metal projectile"
+    if action.held or action.anchored:
         text += (
             (" on metal in their body" if action.inside else " on a metal object they hold")
             if action.held

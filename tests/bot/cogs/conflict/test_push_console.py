@@ -51,6 +51,9 @@ def test_the_console_plays_a_coinshots_round_from_the_prompt(tmp_path: Path) -> 
     out = result.stdout
     assert "error:" not in out, out[-3000:]
     assert "<select Attack…: Thug | Push a coin at Thug>" in out, out[-3000:]
-    assert "physical attack on **Thug** (Health): 5 Action Dice — Steel 5" in out, out[-3000:]
+    assert (
+        "physical attack on **Thug** (Health) with a small metal object pushed or pulled: "
+        "5 Action Dice — Steel 5" in out
+    ), out[-3000:]
     assert "Kel** rolls" in out, out[-3000:]  # acted with 3, the Thug did not defend
     assert "braced on anchors, “flings a horseshoe”: 5 Action Dice — Steel 5" in out, out[-3000:]

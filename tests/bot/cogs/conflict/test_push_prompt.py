@@ -182,7 +182,10 @@ async def test_a_new_action_pushes_a_coin_too(bot_env: BotEnv) -> None:
     switched = await env.harness.select(
         "New action: attack…", ["Push a coin at Thug"], message=offered.messages[-1], user="player1"
     )
-    assert "switches to a physical attack on **Thug** (Health): 5 dice (Steel 5)" in str(switched.messages)
+    assert (
+        "switches to a physical attack on **Thug** (Health) with a small metal object pushed or pulled: "
+        "5 dice (Steel 5)" in str(switched.messages)
+    )
     kel = next(p for p in (await state(env)).participants if p.name == "Kel")
     assert kel.round.switched and kel.round.declaration is not None
     assert kel.round.declaration.action.push is ObjectSize.SMALL
