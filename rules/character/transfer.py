@@ -1,7 +1,10 @@
 """Character sheets as versioned JSON files players can download and upload.
 
-The file is ``{"schema_version": 1, "character": {...}}``, and ``"portrait"``: the character's
-portrait image in base64, when it has one (the bot decodes and checks it again on import).
+The file is ``{"schema_version": 2, "character": {...}}``, and ``"portrait"``: the character's
+portrait image in base64, when it has one (the bot decodes and checks it again on import). A
+version-1 file holds a sheet from before Savants, Blessings and spikes had fields: it is read
+through the same step stored sheets take (``rules.character.sheet_upgrade``, docs/rulings.md
+§10.1), so its words become the gifts they name.
 Import is defensive, since the file comes from anyone: it is size-capped before parsing, parsed
 by pydantic's JSON reader (which refuses deep nesting and numbers too big to hold), checked for
 the schema version, then validated as a whole sheet. Any failure is one :class:`~rules.errors.RulesError`.
@@ -17,9 +20,12 @@ from pydantic_core import from_json
 from rules.character.checked import validated
 from rules.character.model import Character
 from rules.character.parts import rating_refusal
+from rules.character.sheet_upgrade import structured_gifts
 from rules.errors import RulesError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+READABLE = (1, 2)
+"""The file versions this bot reads: 1 is upgraded as it is read."""
 MAX_FILE_BYTES = 64 * 1024
 """The file's cap, its portrait apart."""
 MAX_PORTRAIT_CHARS = 96 * 1024
@@ -32,7 +38,7 @@ class SheetFile(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    schema_version: Literal[1]
+    schema_version: Literal[2]
     character: Character
     portrait: Annotated[str, Field(max_length=MAX_PORTRAIT_CHARS)] | None = None
 
@@ -103,12 +109,16 @@ def character_from_json(parsed: object) -> Character:
     if not isinstance(parsed, dict) or not is_our_file(parsed):
         raise RulesError(f"That file is not a character sheet exported by this bot. {EXPORTED}")
     version = parsed.get("schema_version")
-    if type(version) is not int or version != SCHEMA_VERSION:
+    if type(version) is not int or version not in READABLE:
         shown = str(version) if type(version) is int and abs(version) < 10**9 else "missing or unreadable"
         raise RulesError(
-            f"That sheet's schema_version is {shown}; this bot reads version {SCHEMA_VERSION}. "
+            f"That sheet's schema_version is {shown}; this bot reads versions 1 and {SCHEMA_VERSION}. "
             "Export it again from an up-to-date bot."
         )
+    if version == 1:
+        sheet = parsed["character"]
+        upgraded = structured_gifts(sheet) if isinstance(sheet, dict) else sheet
+        parsed = parsed | {"schema_version": SCHEMA_VERSION, "character": upgraded}
     try:
         character = validated(SheetFile, parsed).character
     except RulesError as exc:

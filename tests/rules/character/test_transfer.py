@@ -43,7 +43,7 @@ def sheet_json(**character: Any) -> str:
 
 def test_export_is_versioned_json() -> None:
     data = json.loads(export_character(VIN))
-    assert data["schema_version"] == SCHEMA_VERSION == 1
+    assert data["schema_version"] == SCHEMA_VERSION == 2
     assert data["character"]["name"] == "Vin"
     assert data["character"]["kind"] == "hero"
 
@@ -76,17 +76,18 @@ HOSTILE: list[tuple[Any, str]] = [
     ('"a string"', "not a character sheet exported by this bot"),
     ("{}", "not a character sheet exported by this bot"),
     ('{"schema_version": 1}', "not a character sheet exported by this bot"),
-    (export_character(VIN).replace('"schema_version": 1', '"schema_version": 2'), "schema_version is 2"),
-    (export_character(VIN).replace('"schema_version": 1', '"schema_version": "1"'), "missing or unreadable"),
-    (export_character(VIN).replace('"schema_version": 1', '"schema_version": true'), "missing or unreadable"),
-    (export_character(VIN).replace('"schema_version": 1', '"schema_version": 1.0'), "missing or unreadable"),
+    (export_character(VIN).replace('"schema_version": 2', '"schema_version": 3'), "schema_version is 3"),
+    (export_character(VIN).replace('"schema_version": 2', '"schema_version": 0'), "schema_version is 0"),
+    (export_character(VIN).replace('"schema_version": 2', '"schema_version": "1"'), "missing or unreadable"),
+    (export_character(VIN).replace('"schema_version": 2', '"schema_version": true'), "missing or unreadable"),
+    (export_character(VIN).replace('"schema_version": 2', '"schema_version": 1.0'), "missing or unreadable"),
     (
-        export_character(VIN).replace('"schema_version": 1', '"schema_version": ' + "9" * 50),
+        export_character(VIN).replace('"schema_version": 2', '"schema_version": ' + "9" * 50),
         "missing or unreadable",
     ),
-    (export_character(VIN).replace('"schema_version": 1,', ""), "missing or unreadable"),
+    (export_character(VIN).replace('"schema_version": 2,', ""), "missing or unreadable"),
     (
-        export_character(VIN).replace('"schema_version": 1,', '"schema_version": 1, "extra": 1,'),
+        export_character(VIN).replace('"schema_version": 2,', '"schema_version": 2, "extra": 1,'),
         "'extra' is not part",
     ),
     (sheet_json(hit_points=10), "'character.hit_points' is not part of a character sheet"),
@@ -212,3 +213,16 @@ def test_a_portrait_does_not_make_room_for_a_bigger_sheet() -> None:
     padded = json.dumps({**data, "portrait": "AAAA"}) + " " * MAX_FILE_BYTES
     with pytest.raises(RulesError, match="too big"):
         read_sheet_file(padded, owner_id=2)
+
+
+def test_a_version_1_file_reads_its_gifts_in_words_as_the_fields_they_name() -> None:
+    """docs/rulings.md §10.1: a file exported before Savants had a field wrote one as a Stunt on
+    its metal; read now, it is a Savant (as a stored sheet of that age becomes one), while a
+    version-2 file's Stunt of the same words is what its owner typed and stays."""
+    tin = [{"type": "allomancy", "name": "Tin", "rating": 5, "stunts": ["Tin Savant", "Keen ears"]}]
+    sheet = make_character(name="Tineye", kind="hero", owner_id=1, powers=tin)
+    current = export_character(sheet)
+    old = import_character(current.replace('"schema_version": 2', '"schema_version": 1'))
+    assert old.allomancy.savants == ("Tin",)
+    assert old.powers[0].stunts == ("Keen ears",)
+    assert import_character(current) == sheet
