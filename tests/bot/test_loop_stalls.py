@@ -58,20 +58,8 @@ from testbed.stalls import (
     widest,
 )
 from tests.bot.cogs.characters.builder_support import LABELS
-from tests.bot.test_bad_input import (
-    ATTACHMENT,
-    INTEGER,
-    JSON,
-    STRING,
-    LogCatcher,
-    Probe,
-    leaves,
-    nest,
-    repair,
-    seed_table,
-    sensible,
-    text,
-)
+from tests.bot.seeded_table import repair, seed_table, sensible
+from tests.bot.test_bad_input import ATTACHMENT, INTEGER, JSON, STRING, LogCatcher, Probe, leaves, nest, text
 from tests.rules.character.test_roll20 import SAMPLES
 from tests.web.support import logged_in, web_client
 
