@@ -292,7 +292,7 @@ def event_line(c: Conflict, event: Event, view: Visibility = FULL, faces: DiceFa
             return _round_started(c, event)
         case ev.ConflictEnded():
             return ended_text(event)
-        case ev.Waiting():
+        case Waiting():
             return next_step_line(c, event, view=view)
     return _roster_line(c, event, view)
 

@@ -1,24 +1,18 @@
 """The cost table's rows for Powers (docs/rulings.md §10.1, §7 of the published game): a Stunt,
-+1 to a Power, a metal a rules Secret unlocked, Savant, a Snap, a Blessing, Keeper, a spike.
++1 to a Power, a metal a rules Secret unlocked, Savant, a Snap, a Blessing, Keeper, and last a
+spike (``rules.character.spike_purchases``).
 
 A Stunt bought is written as the catalogue (``rules.character.stunts``, §9.7) names it, so a
 catalogued one changes the rolls where it bites as one written by ``/edit stunt-add`` does. A
-Savant, a Blessing and a spike are made by the very functions the Narrator's ``/power savant``,
-``/power blessing`` and ``/power spike`` call (``rules.character.power_gifts``), so what they
-do at the table is read from the same fields (§9.3, §9.5, §9.6): a spike's Charm and Spirit are
-charged where the stats are read (``rules.character.power_stats``), never off the sheet's
-ratings as well.
+Savant and a Blessing are made by the very functions the Narrator's ``/power savant`` and
+``/power blessing`` call (``rules.character.power_gifts``), so what they do at the table is read
+from the same fields (§9.3, §9.6).
 """
 
 from rules.character import limits as lim
 from rules.character.checked import revise_character
 from rules.character.hemalurgy import (
-    SPIKE_RATING_MIN,
-    SPIKES_MAX,
-    STEALS,
     Blessing,
-    Spike,
-    physical_or_mental,
 )
 from rules.character.model import Character
 from rules.character.names import BASIC_METALS, METALS, PowerType
@@ -26,16 +20,21 @@ from rules.character.parts import Power
 from rules.character.power_gifts import (
     BLESSING_COST,
     SAVANT_RATING,
-    STAT_SPIKES,
-    leaves_to_ruin,
     make_savant,
     set_blessing,
-    spike_words,
-    with_spike,
 )
-from rules.character.power_gifts import spike_cost as spike_price
 from rules.character.power_stats import allomantic_rating, sheet_powers
-from rules.character.purchase_table import Asks, Purchase, PurchaseKind, PurchaseRule, Target, Unlock, fixed
+from rules.character.purchase_table import (
+    NOT_NOW,
+    Asks,
+    Purchase,
+    PurchaseKind,
+    PurchaseRule,
+    Target,
+    Unlock,
+    fixed,
+)
+from rules.character.spike_purchases import SPIKE_PURCHASE
 from rules.character.stunts import Stunt, catalogued, check_stunt, stunts_for
 from rules.errors import RulesError
 from rules.naming import name_key
@@ -49,9 +48,6 @@ SNAP_MISTBORN_RATING = 3
 KEEPER_RATING = 2
 STUNT_TYPES = (PowerType.ALLOMANCY, PowerType.KANDRA, PowerType.HEMALURGY)
 """Allomancers and kandra take Stunts; so does a spike (it grants Allomancy or the like)."""
-SPIKE_METALS = ("Steel", "Bronze", "Pewter", "Brass", "Iron", "Tin", "Copper", "Zinc")
-"""The spikes on the menu: the four that steal a Power, then the four that add dice or a stat."""
-NOT_NOW = "That is not on offer any more: the sheet changed. Open the spending menu again."
 
 
 def _index(character: Character, target: str) -> int:
@@ -269,45 +265,6 @@ def _snap_mistborn(character: Character, purchase: Purchase) -> Character:
     return revise_character(character, powers=tuple(metals))
 
 
-def _spike_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
-    """Every spike whose price leaves Charm and Spirit above 0 (§9.5: at 0 the bearer is Ruin's,
-    the Narrator's to drive, never a Hero's purchase), while the sheet has room. One that steals
-    a Power is offered once for each Power of its kind it may steal: "Steel:Iron"."""
-    if len(character.hemalurgy.spikes) >= SPIKES_MAX:
-        return []
-    found = []
-    for spike_metal in SPIKE_METALS:
-        if leaves_to_ruin(character, spike_metal):
-            continue
-        steals = STEALS.get(spike_metal)
-        if steals is None:
-            found.append(Target(spike_metal, spike_words(spike_metal)))
-        else:
-            stolen = physical_or_mental(steals[1])
-            found += [Target(f"{spike_metal}:{s}", spike_words(f"{spike_metal}:{s}")) for s in stolen]
-    return found
-
-
-def spike_cost(character: Character, purchase: Purchase) -> int:
-    """4 for a spike that adds dice or a stat; else twice the spike's rating (§10.1)."""
-    return spike_price(purchase.target.partition(":")[0], purchase.rating or SPIKE_RATING_MIN)
-
-
-def _spike(character: Character, purchase: Purchase) -> Character:
-    """The spike, as ``/power spike`` drives it (§9.5): its Power at its rating, or its dice or
-    stat; its Charm and Spirit are charged where the stats are read, once."""
-    if purchase.target not in {t.value for t in _spike_targets(character, frozenset())}:
-        raise RulesError(f"That spike is not on offer. {NOT_NOW}")
-    spike_metal, _, stolen = purchase.target.partition(":")
-    rating = SPIKE_RATING_MIN if spike_metal in STAT_SPIKES else purchase.rating
-    if rating is None or not SPIKE_RATING_MIN <= rating <= lim.POWER_RATING_MAX:
-        raise RulesError(
-            f"A spike's rating is its victim's less 1: {SPIKE_RATING_MIN} to {lim.POWER_RATING_MAX}."
-        )
-    spike = Spike(metal=spike_metal, power=stolen or None, rating=rating)
-    return with_spike(character, spike)
-
-
 POWER_PURCHASES = (
     PurchaseRule(
         PurchaseKind.STUNT,
@@ -390,15 +347,5 @@ POWER_PURCHASES = (
         _snap_mistborn,
         power=True,
     ),
-    PurchaseRule(
-        PurchaseKind.SPIKE,
-        "Spike",
-        "4 or 2 × rating",
-        "costs Spirit (and Charm for some); never raised; never to 0",
-        _spike_targets,
-        spike_cost,
-        _spike,
-        Asks(rating=(2, lim.POWER_RATING_MAX)),
-        power=True,
-    ),
+    SPIKE_PURCHASE,
 )

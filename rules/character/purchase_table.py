@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules.character.model import Character
 from rules.character.names import PowerType
 
+NOT_NOW = "That is not on offer any more: the sheet changed. Open the spending menu again."
+"""A purchase whose target is gone: the menu was built from an earlier sheet."""
 TEXT_MAX = 60
 """The longest text a purchase carries (a Trait's length; a Stunt's is shorter, checked by the sheet)."""
 

@@ -25,14 +25,12 @@ each goes:
 * ``action_dice``, ``defence_dice`` (a Conflict's dice): no place on our sheet, listed back.
 
 Anything else — a value out of range, text too long for its place, an unknown field — is listed
-back to the user with the reason, never dropped unsaid.
+back to the user with the reason, never dropped unsaid (``rules.character.roll20_left_out``).
 """
 
 import re
-from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict
-from pydantic_core import PydanticCustomError
 
 from rules.burdens import Severity
 from rules.character import limits as lim
@@ -44,6 +42,7 @@ from rules.character.names import METALS, Attribute, CharacterKind, PowerType, S
 from rules.character.parts import Burden, Power, Prop, lowest_rating, rating_refusal
 from rules.character.roll20 import Roll20File, shown
 from rules.character.roll20_charges import charges_refusal, kept_charges
+from rules.character.roll20_left_out import LeftOut
 from rules.errors import RulesError
 from rules.naming import name_key
 
@@ -80,9 +79,6 @@ SECTIONS = {
     "equipment": {"item", "rules", "prop"},
 }
 TICKED = {"on", "1", "true", "yes"}
-LEFT_OUT_MAX = 60
-"""Lines listed back at most: more than the import's reply shows (2,000 characters), and a
-crafted file of 160,000 Stunts still answers with 60 lines and a count of the rest."""
 GENERIC_TRAIT = {"", "trait", "traits"}
 _BONUS = re.compile(r"\b(?P<what>weapon|damage|armou?r)\s*[:+]?\s*\+?(?P<value>\d{1,2})\b", re.IGNORECASE)
 _NUMBER = re.compile(r"^[+-]?\d{1,6}(\.0+)?$")
@@ -106,14 +102,12 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-class _Mapper:
+class _Mapper(LeftOut):
     """Walks the sheet in its own order, building our sheet's parts and the list left out."""
 
     def __init__(self, read: Roll20File) -> None:
+        super().__init__()
         self.read = read
-        self.left: list[str] = []
-        self.unlisted = 0
-        """Things left out past :data:`LEFT_OUT_MAX`: counted, not listed."""
         self.used: set[str] = set()
         self.notes: list[str] = []
         self.charges: list[tuple[Power, int]] = []
@@ -121,32 +115,6 @@ class _Mapper:
     def take(self, key: str) -> str:
         self.used.add(key)
         return self.read.fields.get(key, "")
-
-    def leave(self, text: str) -> None:
-        if len(self.left) < LEFT_OUT_MAX:
-            self.left.append(text)
-        else:
-            self.unlisted += 1
-
-    def leave_each(self, items: list[str], line: Callable[[str], str]) -> None:
-        """Leave out every item, writing a line only for those still listed (a file may hold
-        160,000 of them)."""
-        room = max(0, LEFT_OUT_MAX - len(self.left))
-        self.left += [line(item) for item in items[:room]]
-        self.unlisted += max(0, len(items) - room)
-
-    def listed(self) -> tuple[str, ...]:
-        if not self.unlisted:
-            return tuple(self.left)
-        return (*self.left, f"…and {self.unlisted:,} more not listed here")
-
-    def fits(self, text: str, what: str, limit: int, *, multiline: bool = False) -> str | None:
-        """``text`` if its place takes it, else None with the reason listed back."""
-        try:
-            return lim.clean_text(text, what, limit, multiline=multiline)
-        except PydanticCustomError as error:
-            self.leave(f"{what} {shown(text)}: {error.message()}")
-            return None
 
     def rating(self, key: str, label: str, low: int, high: int, default: int) -> int:
         text = self.take(key)

@@ -11,7 +11,16 @@ from rules.character import limits as lim
 from rules.character.checked import revise_character
 from rules.character.model import Character
 from rules.character.names import Attribute, Standing
-from rules.character.purchase_table import Asks, Purchase, PurchaseKind, PurchaseRule, Target, Unlock, fixed
+from rules.character.purchase_table import (
+    NOT_NOW,
+    Asks,
+    Purchase,
+    PurchaseKind,
+    PurchaseRule,
+    Target,
+    Unlock,
+    fixed,
+)
 from rules.errors import RulesError
 from rules.naming import name_key
 
@@ -24,7 +33,6 @@ TRAIT_SLOTS = tuple(
     (field.capitalize(), field) for field in ("drive", "profession", "specialty", "feature", "personality")
 )
 """The five named Traits: a changed one keeps its kind (its slot)."""
-NOT_NOW = "That is not on offer any more: the sheet changed. Open the spending menu again."
 
 
 def _trait_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:

@@ -37,7 +37,7 @@ from rules.conflict.engine import (
     needed_sheets,
     new_conflict,
 )
-from rules.conflict.events import Event, Pile, Step, SummaryLine, Waiting
+from rules.conflict.events import Event, Pile, SummaryLine
 from rules.conflict.order import (
     current_turn,
     declaration_order,
@@ -62,6 +62,7 @@ from rules.conflict.state import (
     RoundState,
     Status,
 )
+from rules.conflict.waiting import Step, Waiting
 
 __all__ = [
     "COMMANDS",

@@ -39,12 +39,13 @@ from rules.conflict.commands import (
     Switch,
     Throw,
 )
-from rules.conflict.events import Event, ResolveStarted, Step
+from rules.conflict.events import Event, ResolveStarted
 from rules.conflict.figure import grant_pool
 from rules.conflict.order import declaration_order, next_declarer, resolve_order, waiting
 from rules.conflict.specs import ConflictType
 from rules.conflict.state import MAX_LOG, STAKES_MAX, Awaiting, Conflict, EndReason, LogEntry, Phase
 from rules.conflict.upgrade import upgrade_v1
+from rules.conflict.waiting import Step
 from rules.conflict.work import Work, check_count, clean_text
 from rules.errors import RulesError
 from rules.memo import IdentityMemo

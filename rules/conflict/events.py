@@ -2,8 +2,8 @@
 
 Every transition returns a tuple of these. Participants are named by id (look the name up in
 the new state with ``Conflict.name_of``); events about someone who may be gone carry a name.
-The last event of every transition that leaves the Conflict running is a :class:`Waiting`,
-which says whose move it is, so the bot can always show the next step.
+The last event of every transition that leaves the Conflict running is a ``Waiting``
+(``rules.conflict.waiting``), which says whose move it is, so the bot can always show the next step.
 """
 
 from enum import StrEnum
@@ -14,7 +14,8 @@ from pydantic import BaseModel, Field
 from rules.burdens import Severity
 from rules.character import Burden, DefeatCondition, Resilience
 from rules.conflict.specs import FROZEN, ActionKind, ActionSpec, ConflictType, Side
-from rules.conflict.state import EndReason, Phase
+from rules.conflict.state import EndReason
+from rules.conflict.waiting import Waiting
 from rules.contest import ContestResult
 from rules.pool import Contribution
 from rules.powers.ledger import Move
@@ -342,38 +343,6 @@ class ConflictEnded(BaseModel):
     rounds: int
     summary: tuple[SummaryLine, ...]
     log_dropped: int = 0
-
-
-class Step(StrEnum):
-    """What the Conflict waits for next."""
-
-    DECLARE = "declare"
-    ACT = "act"
-    DEFEND = "defend"
-    NUDGES = "nudges"
-    ROLL = "roll"
-    NEXT_ROUND = "next_round"
-    BEGIN = "begin"
-    JOIN = "join"
-    NOTHING = "nothing"
-
-
-class Waiting(BaseModel):
-    """Whose move it is: ``participants`` may send ``step`` (several when acting at once).
-
-    ``order`` is the resolve order (ties share a tuple) while resolving; ``declaring`` the
-    declaration order of the fighters while declaring.
-    """
-
-    model_config = FROZEN
-    type: Literal["waiting"] = "waiting"
-    phase: Phase
-    round: int
-    step: Step
-    participants: tuple[int, ...]
-    order: tuple[tuple[int, ...], ...]
-    declaring: tuple[int, ...] = ()
-    action_id: int | None = None
 
 
 Event = Annotated[

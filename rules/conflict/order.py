@@ -5,8 +5,8 @@ per state object: it is frozen), so they can never drift from the dice they depe
 paid from Action Dice moves its payer down the resolve order at once, docs/rulings.md §4.7).
 """
 
-from rules.conflict.events import Step, Waiting
 from rules.conflict.state import Awaiting, Conflict, Participant, Phase, Status
+from rules.conflict.waiting import Step, Waiting
 from rules.memo import IdentityMemo
 
 ATIUM = "Atium"

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from fake_discord.payloads import AUTOCOMPLETE, Resolved
 from testbed.bot_env import BotEnv
+from tests.bot.seeded_table import SENSIBLE, repair, seed_table
 from tests.bot.test_bad_input import (
     ATTACHMENT,
     BOOLEAN,
@@ -28,14 +29,11 @@ from tests.bot.test_bad_input import (
     INTEGER,
     JSON,
     ROLE,
-    SENSIBLE,
     STRING,
     USER,
     LogCatcher,
     Probe,
     leaves,
-    repair,
-    seed_table,
 )
 from tests.bot.test_bad_input_import import HOSTILE_FILES, attachment
 

@@ -19,16 +19,8 @@ from fake_discord.world import FakeMember
 from rules.character import CharacterKind, export_character, make_character
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
-from tests.bot.test_bad_input import (
-    ATTACHMENT,
-    JSON,
-    LogCatcher,
-    Outcome,
-    Probe,
-    member_option,
-    seed_table,
-    text,
-)
+from tests.bot.seeded_table import member_option, seed_table
+from tests.bot.test_bad_input import ATTACHMENT, JSON, LogCatcher, Outcome, Probe, text
 
 
 def hostile_file(kind: str) -> tuple[bytes, int | None]:

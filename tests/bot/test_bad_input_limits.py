@@ -16,20 +16,8 @@ import pytest
 
 from fake_discord.payloads import Resolved
 from testbed.bot_env import BotEnv
-from tests.bot.test_bad_input import (
-    INTEGER,
-    JSON,
-    STRING,
-    LogCatcher,
-    Probe,
-    boolean,
-    integer,
-    leaves,
-    repair,
-    seed_table,
-    sensible,
-    text,
-)
+from tests.bot.seeded_table import repair, seed_table, sensible
+from tests.bot.test_bad_input import INTEGER, JSON, STRING, LogCatcher, Probe, boolean, integer, leaves, text
 
 AT_LIMIT = "*_`|\\~>"
 """Characters Markdown escaping doubles: a value at an option's limit can render twice as long."""

@@ -15,14 +15,12 @@ passes every check, so the text reaches as deep as it can:
 * the surfaces that read or draw much: a night of 6,000 entries of a thousand emoji each
   (``/session`` end, recap and journal, ``/sheet history``, the web view's Sessions pages), the
   largest pictures for ``/character portrait`` and its upload form, ``/say`` and the forms at
-  their longest, a Conflict of 25 fighters with the longest names run in a thread, and the
-  roll, request and odds cards with their longest labels.
+  their longest.
 
-A step's CPU time cannot see another thread holding the interpreter's lock, as Pillow did
-reading a crafted picture in a worker thread; the meter's heartbeat reports the loop's
-wall-clock lag (printed), and the pictures built to be costly are checked by what must hold
-for none to stall anyone: no thread of the bot's process decodes a picture, the process spends
-little CPU while two are read, and another server's portrait is answered before them.
+A Conflict of 25 fighters with the longest names run in a thread, and the widest cards, are
+``test_loop_stalls_conflict.py``'s; pictures built to be costly, read two at once beside another
+server, ``test_loop_stalls_pictures.py``'s; a mistyped name against a full roster,
+``test_loop_stalls_roster.py``'s.
 """
 
 from __future__ import annotations
@@ -30,61 +28,38 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import resource
-import threading
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from PIL import ImageFile
 
 from bot.cogs.say import TEXT_MAX as SAY_MAX
-from bot.render.portrait_worker import reencode
-from bot.render.portraits import MEDIA_TYPE
 from fake_discord import payloads
 from fake_discord.payloads import Resolved
-from fake_discord.world import FakeGuild, add_table_guild, default_world
 from rules.character import CharacterKind, export_character, make_character
-from rules.character.limits import BURDEN_NAME_MAX, CONCEPT_MAX, NAME_MAX
+from rules.character.limits import CONCEPT_MAX, NAME_MAX
 from rules.character.sheet_files import MAX_UPLOAD_BYTES
 from rules.character.transfer import MAX_FILE_BYTES
 from storage.journal import TITLE_MAX
 from storage.places import Origin
-from testbed.bot_env import BotEnv, running_bot_env
-from testbed.hostile_images import chunk_png, comment_gif, scan_bomb
+from testbed.bot_env import BotEnv
 from testbed.stalls import (
     CRAFTED_FILES,
     DISCORD_OPTION_MAX,
     WIDE,
-    Beside,
     Stall,
     StallMeter,
     answered,
-    beside_hostile,
-    fighter_names,
     long_night,
     measured,
     name_lists,
     portrait_images,
-    seat_neighbours,
     widest,
 )
 from tests.bot.cogs.characters.builder_support import LABELS
-from tests.bot.test_bad_input import (
-    ATTACHMENT,
-    INTEGER,
-    JSON,
-    STRING,
-    LogCatcher,
-    Probe,
-    leaves,
-    nest,
-    repair,
-    seed_table,
-    sensible,
-    text,
-)
+from tests.bot.seeded_table import repair, seed_table, sensible
+from tests.bot.test_bad_input import ATTACHMENT, INTEGER, JSON, STRING, LogCatcher, Probe, leaves, nest, text
 from tests.rules.character.test_roll20 import SAMPLES
 from tests.web.support import logged_in, web_client
 
@@ -357,131 +332,3 @@ async def first_forms(env: BotEnv, meter: StallMeter) -> dict[str, Stall]:
     act = env.harness.submit(first | {"A Misting's metal": "Tin"}, user="player2")
     found["the builder's first form"] = await answered(env, meter, act, "step 3 of 7")
     return found
-
-
-async def test_a_crowded_conflict_in_a_thread_and_the_widest_cards_hold_the_loop_under_50_ms(
-    bot_env: BotEnv,
-) -> None:
-    """25 fighters named at the longest in wide characters, each with a portrait on the board
-    card (redrawn on every move), in a Conflict run in its own thread; and the roll, request
-    and odds cards with their labels at their longest."""
-    env = bot_env
-    env.bot.settings.costly_per_minute = 0
-    env.bot.conflicts.boards.public_url = "https://mab.example"
-    names = await crowd(env)
-    found: dict[str, Stall] = {}
-    start = f'/conflict start kind:physical stakes:"{widest(200)}"'
-    with StallMeter().measuring() as meter:
-        await env.slash("/roll dice:2")  # warm up: a first call's one-time costs
-        act = env.slash("/setup conflict-threads setting:on")
-        found["/setup conflict-threads"] = await answered(env, meter, act, "thread of its own")
-        found["/conflict start (a thread)"] = await answered(env, meter, env.slash(start), "begins in")
-        [thread] = [c for c in env.world.guild.channels if c.parent_id == env.world.guild.channels[0].id]
-        env.harness.channel = thread
-        for n, name in enumerate(names):
-            act = env.slash(f'/conflict add character:"{name}"')
-            found[f"/conflict add, fighter {n + 1}"] = await answered(env, meter, act)
-        found["/conflict begin"] = await answered(env, meter, env.slash("/conflict begin"))
-        board_id = await env.storage.boards.get(env.guild_id, thread.id)
-        assert board_id is not None
-        board = json.dumps(env.harness.fake.messages[board_id], ensure_ascii=False)
-        assert all(name in board for name in names), "every fighter is on the board card"
-        for name in (names[0], names[-1]):
-            act = env.slash(f'/conflict adjust who:"{name}" dice:1 reason:"{widest(100)}"')
-            found[f"/conflict adjust {name[:2]}"] = await answered(env, meter, act)
-        found["/conflict end"] = await answered(env, meter, env.slash("/conflict end"))
-        env.harness.channel = env.world.guild.channels[0]
-        for what, line, user in cards(names):
-            found[what] = await answered(env, meter, env.slash(line, user))
-    print(worst(found))
-    assert not within(found), within(found)
-
-
-async def crowd(env: BotEnv) -> list[str]:
-    """The most fighters a Conflict holds, Villains with the longest names, three Burdens and a
-    portrait each; and a Hero of player1's named as long."""
-    names = fighter_names()
-    portrait = reencode(portrait_images()["24 Mpx JPEG"])
-    narrator = env.user_id("narrator")
-    for name in names:
-        burdens = [{"name": f"{b}" + widest(BURDEN_NAME_MAX - 1), "severity": "serious"} for b in range(3)]
-        sheet = make_character(name=name, kind=CharacterKind.VILLAIN, owner_id=narrator, burdens=burdens)
-        stored = await env.storage.characters.create(env.guild_id, sheet)
-        await env.storage.portraits.set(env.guild_id, stored.id, portrait, MEDIA_TYPE)
-    hero = make_character(
-        name="H" + widest(NAME_MAX - 1), kind=CharacterKind.HERO, owner_id=env.user_id("player1")
-    )
-    stored = await env.storage.characters.create(env.guild_id, hero)
-    await env.storage.active.set(env.guild_id, env.user_id("player1"), stored.id)
-    return names
-
-
-def cards(names: list[str]) -> list[tuple[str, str, str]]:
-    """(what, command line, user) for the roll, request and odds cards at their longest labels."""
-    hero, hint = "H" + widest(NAME_MAX - 1), widest(200)
-    request = f'stat:Physique heroes:"{hero}" traits:"{hint}" circumstances:1 circumstances_note:"{hint}"'
-    return [
-        ("/roll label", f'/roll dice:10 label:"{widest(40)}"', "player1"),
-        ("/request roll", f"/request roll {request}", "narrator"),
-        (
-            "/request contest",
-            f'/request contest {request} opponent:"{names[0]}" opponent_stat:Wits',
-            "narrator",
-        ),
-        ("/odds roll", "/odds roll dice:20 difficulty:5 extra:True", "player1"),
-        ("/odds contest", "/odds contest acting:20 opposing:20", "player1"),
-    ]
-
-
-HOSTILE = {
-    "progressive JPEG, last scan ×1,000": lambda: scan_bomb(side=2000, scans=1000),
-    "GIF of 4 million comment blocks": comment_gif,
-    "PNG of 600,000 empty chunks": chunk_png,
-}
-"""Pictures that cost seconds each: in C that nothing in the process could stop, or in Pillow's
-Python, holding the interpreter's lock (``testbed.hostile_images``)."""
-BOT_CPU = 1.5
-"""Seconds of CPU the whole test process (bot, fake Discord, test) may spend while two of them
-are read and another server plays: its own share is a tenth of that; decoding either picture in
-the process, seconds more."""
-
-
-@pytest.fixture
-async def two_tables(tmp_path: Path) -> AsyncIterator[tuple[BotEnv, FakeGuild]]:
-    """A bot serving two servers, :data:`NEIGHBOURS` with a Hero in each."""
-    world = default_world()
-    other = add_table_guild(world, "Another Table")
-    async with running_bot_env(tmp_path / "bot.sqlite3", world, sync_global=True) as env:
-        env.bot.portrait_reader.turns.per_minute = 0
-        for guild in (world.guild, other):
-            await seat_neighbours(env, guild)
-        yield env, other
-
-
-@pytest.mark.parametrize("what", HOSTILE)
-async def test_costly_pictures_read_two_at_once_stall_no_other_server(
-    two_tables: tuple[BotEnv, FakeGuild], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str
-) -> None:
-    env, other = two_tables
-    data = HOSTILE[what]()
-    decoded_in: list[threading.Thread] = []
-    load = ImageFile.ImageFile.load
-
-    def recorded(image: ImageFile.ImageFile) -> object:
-        decoded_in.append(threading.current_thread())
-        return load(image)
-
-    monkeypatch.setattr(ImageFile.ImageFile, "load", recorded)
-    with StallMeter().measuring() as meter:
-        await env.slash("/roll dice:2", user="player1")  # warm up: a first call's one-time costs
-        used = resource.getrusage(resource.RUSAGE_SELF)
-        beside: Beside = await beside_hostile(env, meter, other, data, tmp_path, timeout=120)
-        spent = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = spent.ru_utime + spent.ru_stime - used.ru_utime - used.ru_stime
-    print(
-        f"{what}: lag {beside.lag * 1000:.0f} ms, roll {beside.roll * 1000:.0f} ms, "
-        f"portrait {beside.portrait * 1000:.0f} ms, bot CPU {cpu:.2f} s; {beside.hostile}"
-    )
-    assert not decoded_in, f"a picture was decoded in the bot's own process: {decoded_in}"
-    assert beside.portrait_first, "another server's portrait waited for the costly ones"
-    assert cpu < BOT_CPU, f"the bot's process spent {cpu:.2f} s of CPU while two pictures were read"

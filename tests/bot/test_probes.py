@@ -27,6 +27,7 @@ from fake_discord.world import FakeChannel, FakeGuild, FakeMember, FakeRole, Fak
 from rules.character import METALS, export_character, revise_character
 from rules.character.stunts import CATALOGUE
 from testbed.bot_env import running_bot_env
+from tests.bot.seeded_table import member_option, seed_table
 from tests.bot.test_bad_input import (
     ATTACHMENT,
     JSON,
@@ -38,8 +39,6 @@ from tests.bot.test_bad_input import (
     db_rows,
     integer,
     leaves,
-    member_option,
-    seed_table,
     text,
 )
 

@@ -8,9 +8,10 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.config import Settings
-from bot.web.app import Clock, make_app
+from bot.web.app import make_app
 from bot.web.reach import DiscordReaches, Reaches
 from bot.web.standing import Standings
+from bot.web.state import Clock
 from bot.web.tokens import Kind, link_grant, sign, signing_key
 from testbed.bot_env import DUEL, BotEnv, make_settings
 

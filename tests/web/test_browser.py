@@ -10,7 +10,7 @@ from playwright.async_api import Browser, Locator, Page, expect
 
 from bot.app import MistbornBot
 from bot.render.portrait_worker import reencode
-from bot.web.app import MAX_STREAMS
+from bot.web.state import MAX_STREAMS
 from storage import Storage
 from testbed.bot_env import THUG_ATTACKS, BotEnv
 from tests.bot.cogs.characters.test_portraits import png

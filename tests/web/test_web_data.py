@@ -11,8 +11,8 @@ import pytest
 
 from bot.access import Caller
 from bot.web import sheets, snapshot
-from bot.web.app import MAX_STREAMS
 from bot.web.limits import BURST, PER_SECOND
+from bot.web.state import MAX_STREAMS
 from rules.character import CharacterKind, make_character
 from storage import StoredCharacter
 from testbed.bot_env import BotEnv

@@ -3,7 +3,8 @@
 import time
 from typing import Any
 
-from bot.web.app import CSP, cookie_name
+from bot.web.app import CSP
+from bot.web.state import cookie_name
 from bot.web.tokens import link_grant, sign, signing_key
 from testbed.bot_env import BotEnv
 from tests.web.support import (

@@ -6,7 +6,7 @@ import socket
 from aiohttp import ClientSession, CookieJar
 
 from bot.__main__ import parse_args, run_web
-from bot.web.app import MAX_STREAMS
+from bot.web.state import MAX_STREAMS
 from testbed.bot_env import BotEnv, make_settings
 from tests.web.support import SCRIPT, link_token, logged_in, web_client
 

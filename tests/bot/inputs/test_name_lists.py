@@ -13,7 +13,8 @@ from bot.errors import BotError
 from bot.inputs.name_lists import MAX_LISTED, SEPARATOR, split_names
 from rules.naming import find_named, name_key
 from testbed.bot_env import BotEnv
-from tests.bot.test_bad_input import LogCatcher, Probe, repair, seed_table, text
+from tests.bot.seeded_table import repair, seed_table
+from tests.bot.test_bad_input import LogCatcher, Probe, text
 
 
 def rejoined(text: str, known: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -260,7 +260,7 @@ def minimal_events() -> dict[type, list[typing.Any]]:
                 summary=(),
             ),
         ],
-        ev.Waiting: [waiting(Conflict(channel_id=1, type=ConflictType.SOCIAL, stakes="x"))],
+        Waiting: [waiting(Conflict(channel_id=1, type=ConflictType.SOCIAL, stakes="x"))],
     }
 
 
@@ -276,7 +276,7 @@ def test_every_event_type_renders(table: Table) -> None:
     for kind, events in examples.items():
         for event in events:
             lines = event_lines(table.state, [event])
-            if kind is ev.Waiting:
+            if kind is Waiting:
                 assert lines == []
                 continue
             (line,) = lines

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rules.burdens import Severity
 from rules.character import CharacterKind, PowerType, export_character, make_character
 from rules.character.roll20 import MAX_ATTRIBUTES, MAX_BYTES
-from rules.character.roll20_sheet import LEFT_OUT_MAX
+from rules.character.roll20_left_out import LEFT_OUT_MAX
 from rules.character.sheet_files import SheetSource, read_sheet_file
 from rules.errors import RulesError
 from testbed.stalls import roll20_reporder, roll20_stunts, roll20_unknown_fields

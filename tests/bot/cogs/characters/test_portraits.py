@@ -4,7 +4,7 @@ shows one, and hostile images, each refused privately with nothing stored.
 The fake Discord serves each attachment from its 127.0.0.1 CDN, as Discord does; the bot
 downloads it (``discord.Attachment.read``), has a child process decode it with limits and stores
 only its own re-encoding (``bot.render.portrait_reader``; the limits themselves are tested in
-``test_portrait_limits.py``, and that no thread of the bot decodes in ``test_loop_stalls.py``).
+``test_portrait_limits.py``, and that no thread of the bot decodes in ``test_loop_stalls_pictures.py``).
 """
 
 import base64
