@@ -5,9 +5,10 @@ Nothing here knows about Discord; ids are plain ints. Start with ``await Storage
 or ``await Storage.open(url=DATABASE_URL)`` for PostgreSQL.
 """
 
+from rules.naming import name_key
 from storage.active import ActiveCharacterRepository
 from storage.character_rows import CharacterSummary, SheetStamp, StoredCharacter
-from storage.characters import CharacterRepository, name_key
+from storage.characters import CharacterRepository
 from storage.conflicts import ConflictRepository, StoredConflict
 from storage.database import DEFAULT_DB_PATH, Database, Session
 from storage.drafts import DraftRepository, StoredDraft

@@ -4,25 +4,28 @@ and searches, and the per-server limits (``storage.characters`` writes and reads
 Kept apart from the repository so each module stays one screenful of one job.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from typing import NamedTuple
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from rules.character import Character, CharacterKind
-
-# ``name_key`` stays importable from here for callers not yet on ``rules.naming``.
-from rules.naming import name_key as name_key
+from storage import sheet_format
 from storage.errors import AlreadyExistsError, LimitReachedError, NotFoundError
+from storage.name_keys import name_columns
 from storage.sheet_format import current_document
 from storage.sql import (
     Connection,
     Row,
+    Statement,
     fetch_all,
     fetch_one,
     from_text,
     is_postgres,
+    to_text,
 )
 
 MAX_SEARCH = 25
@@ -234,3 +237,23 @@ def taken(name: str) -> AlreadyExistsError:
     return AlreadyExistsError(
         f"There is already a character named {name} in this server; choose another name."
     )
+
+
+def update_many_statement(
+    guild_id: int, changes: Sequence[tuple[StoredCharacter, Character]], now: datetime, *, postgres: bool
+) -> Statement:
+    """ONE UPDATE replacing every sheet of ``changes`` that is still at the version it was read
+    at; it returns the ids it wrote."""
+    params: list[object] = []
+    for stored, character in changes:
+        params += [character.name, *name_columns(character.name), character.owner_id, character.kind.value]
+        params += [
+            character.model_dump_json(),
+            sheet_format.latest(),
+            stored.id,
+            stored.version,
+            to_text(now),
+        ]
+    template, values = (PG_UPDATE_MANY, PG_ROW_VALUES) if postgres else (UPDATE_MANY, ROW_VALUES)
+    sql = template.format(rows=", ".join([values] * len(changes)))
+    return Statement(sql, (*params, guild_id), returns="rows")

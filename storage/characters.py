@@ -17,10 +17,7 @@ from datetime import datetime
 from typing import NoReturn
 
 from rules.character import Character, revise_character
-from rules.naming import KnownNames, search_key
-
-# ``name_key`` stays importable from here for callers not yet on ``rules.naming``.
-from rules.naming import name_key as name_key
+from rules.naming import KnownNames, name_key, search_key
 from storage import sheet_format
 from storage.character_rows import (
     BY_ID,
@@ -33,16 +30,12 @@ from storage.character_rows import (
     MAX_SEARCH,
     MISSING,
     NAMES,
-    PG_ROW_VALUES,
-    PG_UPDATE_MANY,
     PUBLIC,
-    ROW_VALUES,
     SEARCH,
     STAMPS,
     STAMPS_OWNER,
     SUMMARIES,
     SUMMARIES_OWNER,
-    UPDATE_MANY,
     UPGRADE_BATCH,
     CharacterSummary,
     SheetLimits,
@@ -54,6 +47,7 @@ from storage.character_rows import (
     stored_character,
     summary_of,
     taken,
+    update_many_statement,
 )
 from storage.errors import NotFoundError, StaleWriteError
 from storage.name_keys import bindable, name_columns
@@ -62,7 +56,6 @@ from storage.sheet_format import current_document
 from storage.sql import (
     Connection,
     IntegrityError,
-    Statement,
     execute,
     execute_many,
     fetch_all,
@@ -73,26 +66,6 @@ from storage.sql import (
     to_text,
     utc_now,
 )
-
-
-def update_many_statement(
-    guild_id: int, changes: Sequence[tuple[StoredCharacter, Character]], now: datetime, *, postgres: bool
-) -> Statement:
-    """ONE UPDATE replacing every sheet of ``changes`` that is still at the version it was read
-    at; it returns the ids it wrote."""
-    params: list[object] = []
-    for stored, character in changes:
-        params += [character.name, *name_columns(character.name), character.owner_id, character.kind.value]
-        params += [
-            character.model_dump_json(),
-            sheet_format.latest(),
-            stored.id,
-            stored.version,
-            to_text(now),
-        ]
-    template, values = (PG_UPDATE_MANY, PG_ROW_VALUES) if postgres else (UPDATE_MANY, ROW_VALUES)
-    sql = template.format(rows=", ".join([values] * len(changes)))
-    return Statement(sql, (*params, guild_id), returns="rows")
 
 
 def updated_sheets(
