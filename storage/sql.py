@@ -61,6 +61,10 @@ async def fetch_all(conn: Connection, sql: str, params: Params = ()) -> list[Row
     """
     if isinstance(conn, PgConnection):
         return await conn.fetch(sql, params)
+    if isinstance(conn, LoopConnection):
+        # The writer or the lookup reader, never one of the pool's readers (the only connections
+        # picked by their reads in flight): counting there made two weak references a query.
+        return await conn.execute_fetchall(sql, params)
     _IN_FLIGHT[conn] = _IN_FLIGHT.get(conn, 0) + 1
     try:
         return list(await conn.execute_fetchall(sql, params))
