@@ -19,10 +19,11 @@ description and keeps every guarantee on both databases:
   :class:`~storage.errors.NotFoundError`.
 """
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+
+import orjson
 
 from rules.character import Character
 from rules.journal import JournalEntry
@@ -231,7 +232,7 @@ def move_document(move: MoveWrite, now: datetime) -> str:
         "outbox": outbox,
         "undo": None if move.undo is None else record_json(move.undo),
     }
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    return orjson.dumps(document).decode()  # compact, UTF-8 as it is: what json wrote, in a tenth of the time
 
 
 async def _on_postgres(conn: Connection, move: MoveWrite) -> MoveWritten:
