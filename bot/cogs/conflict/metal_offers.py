@@ -35,7 +35,8 @@ ROWS, ROW_WIDTH = 5, 5
 
 def metal_offers(sheet: Character) -> tuple[Offer, ...]:
     """A vial not yet drunk (each name once), each Allomantic metal unlit to burn, each lit and
-    flarable to flare, then each flared to let down, then each lit to stop.
+    flarable to flare (with the charges left, when counted), then each flared to let down, then
+    each lit to stop.
 
     The order is what gets cut when the message is full (:func:`room`): what changes this
     round's dice comes first, then the flare let down, which saves a charge every round, and
@@ -55,12 +56,19 @@ def metal_offers(sheet: Character) -> tuple[Offer, ...]:
     )
     for metal in metals:
         if metal not in lit:
-            offers.append(("burn", metal, f"Burn {metal}"))
+            offers.append(("burn", metal, f"Burn {metal}{_left(sheet, metal)}"))
         elif metal not in flared and _flarable(sheet, metal):
-            offers.append(("flare", metal, f"Flare {metal}"))
+            offers.append(("flare", metal, f"Flare {metal}{_left(sheet, metal)}"))
     offers += [("unflare", m, f"Stop flaring {m}") for m in metals if m in lit and m in flared]
     offers += [("stop", m, f"Stop burning {m}") for m in metals if m in lit]
     return tuple(offers)
+
+
+def _left(sheet: Character, metal: str) -> str:
+    """ " (3 left)": the charges a burn or flare draws on, where the reserves are counted, so the
+    table sees them without ``/character show``; only a shown character gets the buttons
+    (docs/rulings.md §7.1, §9.2)."""
+    return f" ({sheet.allomancy.charges(metal)} left)" if sheet.allomancy.tracked else ""
 
 
 def _flarable(sheet: Character, metal: str) -> bool:
