@@ -42,3 +42,33 @@ async def test_a_hidden_villain_burns_iron_from_the_narrators_private_prompt(bot
     for message in env.harness.fake.messages.values():
         if "Iron" in str(message.get("content")) or any("Iron" in label for label in labels(message)):
             assert int(message.get("flags") or 0) & EPHEMERAL, message.get("content")
+
+
+async def test_a_hidden_villains_burn_on_its_act_turn_asks_the_private_prompt_again(
+    bot_env: BotEnv,
+) -> None:
+    """The click takes the private prompt's buttons away, as every prompt click does: the
+    Narrator is sent it again, with the act's dice and the metals now offered."""
+    env = bot_env
+    await make(env, "Kel", "player1", ["Steel"])
+    await thug(env, ["Iron", "Pewter"])
+    await env.play(
+        [
+            *gathering("player1", "Kel"),
+            ("narrator", "/declare who:Thug action:attack target:Kel stat:Physique"),
+            ("player1", "/declare action:defence stat:Physique"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    public = latest_ping(env, "narrator")
+    private = PromptFight(env).private_prompt("narrator", public)
+    assert private is not None
+    assert {"Act with 5", "Burn Iron", "Burn Pewter"} <= set(labels(private)), labels(private)
+    await env.harness.click("Burn Pewter", message=private, user="narrator")
+    await env.bot.conflicts.idle()
+    again = PromptFight(env).private_prompt("narrator", private)
+    assert again is not None, "the private prompt is asked again"
+    assert {"Act with 5", "Burn Iron", "Flare Pewter", "Stop burning Pewter"} <= set(labels(again))
+    for message in env.harness.fake.messages.values():
+        if "Pewter" in str(message.get("content")) or any("Pewter" in label for label in labels(message)):
+            assert int(message.get("flags") or 0) & EPHEMERAL, message.get("content")
