@@ -38,7 +38,7 @@ ACT = rf"mab:act:{TURN}:(?P<dice>\d+)(?::(?P<burden>grave|mortal))?"
 DEFEAT_BURDEN = rf"mab:dburden:{TURN}"
 NEW_ACTION = rf"mab:new:{TURN}"
 NEW_ACTION_SELECT = rf"mab:nsel:{TURN}"
-METAL = rf"mab:metal:{TURN}:(?P<verb>burn|flare|drink):(?P<what>[A-Za-z0-9]+)"
+METAL = rf"mab:metal:{TURN}:(?P<verb>burn|flare|drink|unflare|stop):(?P<what>[A-Za-z0-9]+)"
 PUSH_FORM = rf"mab:pform:{TURN}:(?P<verb>push|pull):(?P<target>\d+)"
 PUSH_PICK = re.compile(r"(?P<verb>push|pull):(?P<target>\d+)")
 """A menu's push or pull entry: its value (``push:<target>``, Steel; ``pull:<target>``, Iron)."""
@@ -229,7 +229,7 @@ def declare_button(conflict: int, round_number: int, who: int, choice: str) -> B
 
 
 def metal_button(conflict: int, round_number: int, who: int, verb: str, what: str, label: str) -> Button:
-    """Burn, flare or drink from a turn's prompt (docs/rulings.md §9.2)."""
+    """Burn, flare, drink, let a flare down or stop from a turn's prompt (docs/rulings.md §9.2)."""
     style = discord.ButtonStyle.success if verb == "drink" else discord.ButtonStyle.secondary
     custom_id = f"mab:metal:{conflict}:{round_number}:{who}:{verb}:{what}"
     return discord.ui.Button(label=label, style=style, custom_id=custom_id)

@@ -37,6 +37,7 @@ from bot.render.conflict_words import (
     pile_dice,
     plural,
 )
+from bot.render.metals import held_emotion
 from bot.render.rows import INDENT, wrap_row
 from bot.render.sheet import add_lines, embed_units, fit_embed
 from bot.render.visibility import FULL, Visibility
@@ -165,6 +166,8 @@ def _identity(
         parts += _metals(participant)
         if sheet is not None and sheet.allomancy.pewter.drag:
             parts.append("Pewter drag")  # Physique halved, so Health (§9.3)
+        if sheet is not None and (held := held_emotion(sheet)):
+            parts.append(f"holding {held[0]} +{held[1]}")  # on Charm and Influence (§9.3)
     parts.append(status_word(conflict, participant))
     doing = declared(
         conflict, participant, lambda target: aimed_at(conflict, target, limit), RESILIENCE_SHORT.__getitem__

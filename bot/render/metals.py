@@ -1,5 +1,5 @@
 """What a sheet's Powers hold in play, in a few lines (docs/rulings.md §9): what burns and is
-flared, the reserves, the vials and metalminds carried, what is being stored. One place draws
+flared, an emotion held, the reserves, the vials and metalminds carried, what is being stored. One place draws
 it for the sheet, the card and every ``/power`` answer."""
 
 from collections.abc import Callable
@@ -8,6 +8,8 @@ from bot.render.common import plain
 from rules.character import Character
 from rules.character.allomancy import PEWTER_HOURS, Vial
 from rules.character.feruchemy import Metalmind
+from rules.powers.metal_effects import hold_dice
+from rules.words import count_of
 
 
 def burning_line(character: Character) -> str | None:
@@ -17,6 +19,21 @@ def burning_line(character: Character) -> str | None:
         return None
     shown = [f"{m} (flared)" if m in allomancy.flared else m for m in allomancy.burning]
     return "Burning: " + ", ".join(shown)
+
+
+def held_emotion(character: Character) -> tuple[str, int] | None:
+    """("Rioting", 2): the emotion a Zinc or Brass success holds and its dice on Charm and
+    Influence rolls, while the metal burns (docs/rulings.md §9.3)."""
+    return hold_dice(character, "charm")
+
+
+def holding_line(character: Character) -> str | None:
+    """ "Holding: Rioting (Zinc), +2 dice on Charm and Influence rolls", or None."""
+    held, hold = held_emotion(character), character.allomancy.hold
+    if held is None or hold is None:
+        return None
+    name, dice = held
+    return f"Holding: {name} ({hold.metal}), +{count_of(dice, 'die')} on Charm and Influence rolls"
 
 
 def reserve_line(character: Character) -> str | None:
@@ -61,7 +78,12 @@ def drag_line(character: Character) -> str:
 def metal_lines(character: Character, escape: Callable[[str], str] = plain) -> list[str]:
     """Every line, or none for a sheet with nothing of the kind (``escape``: for Discord, or
     ``str`` for the web page, which escapes as it shows)."""
-    lines = [burning_line(character), reserve_line(character), storing_line(character)]
+    lines = [
+        burning_line(character),
+        holding_line(character),
+        reserve_line(character),
+        storing_line(character),
+    ]
     shown = [line for line in lines if line is not None]
     hemalurgy = character.hemalurgy
     if hemalurgy.spikes:

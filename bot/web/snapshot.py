@@ -66,8 +66,8 @@ def participant_data(
     view: Visibility,
     portrait: str | None = None,
 ) -> JSON:
-    """One fighter; the numbers, what they burn, their Pewter drag (and portrait) only where
-    ``view`` shows them, else the plain state alone (docs/rulings.md §7.1, §9.9)."""
+    """One fighter; the numbers, what they burn and flare, their Pewter drag (and portrait) only
+    where ``view`` shows them, else the plain state alone (docs/rulings.md §7.1, §9.9)."""
     data: JSON = {
         "id": participant.id,
         "name": participant.name,
@@ -85,6 +85,7 @@ def participant_data(
     data |= {
         "portrait": portrait,
         "burning": list(participant.burning),
+        "flared": list(participant.flared),
         "drag": sheet is not None and sheet.allomancy.pewter.drag,
         "action_dice": state.action_dice,
         "defense_dice": state.defense_dice,

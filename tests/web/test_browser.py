@@ -192,3 +192,20 @@ async def test_a_portrait_loads_beside_its_sheet(web_env: BotEnv, browser: Brows
     image = page.locator(".sheet .portrait").first
     await expect(image).to_be_visible()
     assert await image.evaluate("img => img.complete && img.naturalWidth > 0")  # served, decoded
+
+
+async def test_a_fighters_card_says_what_they_flare(web_env: BotEnv, browser: Browser) -> None:
+    """As the board does: "burning Steel · flaring Pewter" (docs/rulings.md §9.10)."""
+    await web_env.play(SCRIPT)
+    await web_env.play(
+        [
+            ("narrator", f"/edit power-add type:allomancy power:{metal} rating:4 name:Vin")
+            for metal in ("Steel", "Pewter")
+        ]
+        + [("narrator", f"/power burn metal:{metal} name:Vin") for metal in ("Steel", "Pewter")]
+        + [("narrator", "/power flare metal:Pewter name:Vin")]
+    )
+    page = await opened(browser, web_env, "player1")
+    await expect(fighter(page, "Vin").locator(".meta").first).to_contain_text(
+        "burning Steel · flaring Pewter"
+    )

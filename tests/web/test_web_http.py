@@ -168,6 +168,31 @@ async def test_what_a_hidden_villain_burns_and_its_drag_stay_the_narrators(bot_e
     assert seen["narrator"]["Thug"]["burning"] == ["Pewter"] and seen["narrator"]["Thug"]["drag"]
 
 
+async def test_what_a_fighter_flares_is_shown_where_its_burns_are(bot_env: BotEnv) -> None:
+    """The board says "flaring"; the web view's data says which metals too: a Hero's to the table,
+    a hidden Villain's to the Narrator only (docs/rulings.md §9.9, §9.10)."""
+    await bot_env.play(SCRIPT)
+    for name in ("Vin", "Thug"):
+        await bot_env.play(
+            [
+                ("narrator", f"/edit power-add type:allomancy power:Steel rating:4 name:{name}"),
+                ("narrator", f"/edit power-add type:allomancy power:Pewter rating:4 name:{name}"),
+                ("narrator", f"/power burn metal:Steel name:{name}"),
+                ("narrator", f"/power burn metal:Pewter name:{name}"),
+                ("narrator", f"/power flare metal:Pewter name:{name}"),
+            ]
+        )
+    seen = {}
+    for user, narrator in (("player1", False), ("narrator", True)):
+        async with web_client(bot_env) as client:
+            await logged_in(client, bot_env, user, narrator=narrator)
+            seen[user] = fighters(await (await client.get(f"/g/{bot_env.guild_id}/data")).json())
+    for user in seen:
+        assert seen[user]["Vin"]["flared"] == ["Pewter"], seen[user]["Vin"]
+    assert "flared" not in seen["player1"]["Thug"]
+    assert seen["narrator"]["Thug"]["flared"] == ["Pewter"]
+
+
 async def test_html_in_a_name_goes_out_as_json_text_only(bot_env: BotEnv) -> None:
     await bot_env.play(SCRIPT)
     async with web_client(bot_env) as client:

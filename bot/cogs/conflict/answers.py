@@ -12,6 +12,7 @@ from typing import Any, Literal
 import discord
 
 from bot import replies
+from bot.cogs.conflict.metal_offers import Offer
 from bot.cogs.conflict.turns import Turn
 from rules.conflict import Waiting
 from storage import MessageKind, NewMessage, OutboxMessage
@@ -51,9 +52,10 @@ class Prompt:
     deflect_with: tuple[int, ...] = ()
     """Dice a Steel or Iron burner may deflect a metal attack with (docs/rulings.md §9.3)."""
     deflect_metal: str = ""
-    burn_to_deflect: tuple[int, int, tuple[str, ...]] | None = None
-    """(round, defender, Steel or Iron unlit): a defender who could deflect this metal attack once
-    the metal burns gets its Burn buttons, and the prompt is asked again with the menu (§9.3)."""
+    burn_to_deflect: tuple[int, int, tuple[Offer, ...]] | None = None
+    """(round, defender, the Burn offers of Steel or Iron unlit): a defender who could deflect
+    this metal attack once the metal burns gets its Burn buttons, and the prompt is asked again
+    with the menu (§9.3)."""
 
     @property
     def key(self) -> str:

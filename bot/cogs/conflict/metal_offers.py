@@ -1,7 +1,9 @@
-"""What a turn's prompt offers an Allomancer to burn, flare or drink (docs/rulings.md §9.2).
+"""What a turn's prompt offers an Allomancer to burn, flare, drink, let down or stop
+(docs/rulings.md §9.2).
 
-The buttons build the same engine commands as ``/burn``, ``/burn flare:`` and ``/drink``; this
-module only says which to offer, read from the sheet, and how many fit on a message.
+The buttons build the same engine commands as ``/burn``, ``/burn flare:``, ``/drink``,
+``/burn flare:false`` and ``/burn burning:false``; this module only says which to offer, read
+from the sheet, and how many fit on a message.
 """
 
 from collections.abc import Sequence
@@ -15,7 +17,15 @@ from rules.character.names import canonical_metal
 from rules.errors import RulesError
 from rules.powers.burning import require_flarable
 
-MetalVerb = Literal["burn", "flare", "drink"]
+MetalVerb = Literal["burn", "flare", "drink", "unflare", "stop"]
+METAL_VERBS: dict[str, MetalVerb] = {
+    "burn": "burn",
+    "flare": "flare",
+    "drink": "drink",
+    "unflare": "unflare",
+    "stop": "stop",
+}
+"""A button's verb read back from its custom id (``bot.render.buttons.METAL``)."""
 Offer = tuple[MetalVerb, str, str]
 """(verb, what: a metal or a vial's place among the Props, the button's label)."""
 
@@ -24,8 +34,14 @@ ROWS, ROW_WIDTH = 5, 5
 
 
 def metal_offers(sheet: Character) -> tuple[Offer, ...]:
-    """A vial not yet drunk (each name once), then each Allomantic metal unlit to burn, or lit
-    and flarable to flare."""
+    """A vial not yet drunk (each name once), each Allomantic metal unlit to burn, each lit and
+    flarable to flare (with the charges left, when counted), then each flared to let down, then
+    each lit to stop.
+
+    The order is what gets cut when the message is full (:func:`room`): what changes this
+    round's dice comes first, then the flare let down, which saves a charge every round, and
+    last the stop, which in a Conflict saves nothing but Atium's (its one charge is paid for the
+    whole Conflict, docs/rulings.md §9.2); the rest are typed."""
     offers: list[Offer] = []
     names: set[str] = set()
     for index, prop in enumerate(sheet.props):
@@ -33,15 +49,26 @@ def metal_offers(sheet: Character) -> tuple[Offer, ...]:
             names.add(prop.name)
             offers.append(("drink", str(index), f"Drink {prop.name}"[:80]))
     lit, flared = sheet.allomancy.burning, sheet.allomancy.flared
-    for power in sheet.powers:
-        metal = canonical_metal(power.name) if power.type is PowerType.ALLOMANCY else None
-        if metal is None:
-            continue
+    metals = dict.fromkeys(
+        metal
+        for power in sheet.powers
+        if power.type is PowerType.ALLOMANCY and (metal := canonical_metal(power.name)) is not None
+    )
+    for metal in metals:
         if metal not in lit:
-            offers.append(("burn", metal, f"Burn {metal}"))
+            offers.append(("burn", metal, f"Burn {metal}{_left(sheet, metal)}"))
         elif metal not in flared and _flarable(sheet, metal):
-            offers.append(("flare", metal, f"Flare {metal}"))
+            offers.append(("flare", metal, f"Flare {metal}{_left(sheet, metal)}"))
+    offers += [("unflare", m, f"Stop flaring {m}") for m in metals if m in lit and m in flared]
+    offers += [("stop", m, f"Stop burning {m}") for m in metals if m in lit]
     return tuple(offers)
+
+
+def _left(sheet: Character, metal: str) -> str:
+    """ " (3 left)": the charges a burn or flare draws on, where the reserves are counted, so the
+    table sees them without ``/character show``; only a shown character gets the buttons
+    (docs/rulings.md §7.1, §9.2)."""
+    return f" ({sheet.allomancy.charges(metal)} left)" if sheet.allomancy.tracked else ""
 
 
 def _flarable(sheet: Character, metal: str) -> bool:

@@ -21,10 +21,11 @@ import discord
 from bot import replies
 from bot.client import Interaction
 from bot.cogs.conflict.answers import Reply
+from bot.cogs.conflict.metal_offers import metal_offers, room
 from bot.cogs.conflict.questions import MAX_DEFENCE
 from bot.cogs.conflict.turns import turn_of
 from bot.errors import BotError
-from bot.render.buttons import act_button, defend_button, deflect_select, stopped
+from bot.render.buttons import act_button, defend_button, deflect_select, metal_button, stopped
 from bot.render.common import plain
 from bot.render.conflict import FULL
 from rules.character import Character
@@ -39,8 +40,9 @@ def exact_choices(
     conflict_id: int, state: Conflict, sheets: Mapping[int, Character], who: int
 ) -> tuple[str, discord.ui.View | None]:
     """What hidden character ``who`` holds and the buttons its dice allow, for a Narrator's eyes
-    only: its defence's counts when it must defend, its pools when it must act; a refusal when
-    it must do neither now."""
+    only: its defence's counts when it must defend, its pools when it must act, and its metals
+    to burn, flare, drink or stop, as a shown Allomancer's turn offers them (docs/rulings.md
+    §9.2, §9.10), as many as fit; a refusal when it must do neither now."""
     items: list[discord.ui.Item[Any]] = []
     pending = state.pending
     if pending is not None and pending.awaiting is Awaiting.DEFENCE and pending.target == who:
@@ -58,6 +60,9 @@ def exact_choices(
             raise BotError(ANSWERED)
         items += [act_button(conflict_id, turn.round, who, dice) for dice in (*turn.act_with, 0)]
         text = f"holds {turn.held} Action Dice: act with how many?"
+    sheet = sheets.get(who)
+    offers = metal_offers(sheet)[: room(items)] if sheet is not None else ()
+    items += [metal_button(conflict_id, state.round, who, *offer) for offer in offers]
     return f"**{plain(state.participant(who).name)}** {text}", stopped(items)
 
 

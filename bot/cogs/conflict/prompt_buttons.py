@@ -75,8 +75,8 @@ def prompt_items(prompt: Prompt) -> Items:
     # One place is kept for the reply's Undo (``with_undo``).
     fits = max(0, room(items) - 1)
     if prompt.burn_to_deflect is not None:  # docs/rulings.md §9.3
-        round_number, who, metals = prompt.burn_to_deflect
-        burn = [metal_button(conflict, round_number, who, "burn", m, f"Burn {m}") for m in metals[:fits]]
+        round_number, who, burns = prompt.burn_to_deflect
+        burn = [metal_button(conflict, round_number, who, v, m, label) for v, m, label in burns[:fits]]
         return items + burn
     return items + metal_items(conflict, prompt.turn, fits)
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from bot.cogs.conflict.answers import NudgeMode, Prompt, Question, Reply, message
-from bot.cogs.conflict.metal_offers import metal_offers
+from bot.cogs.conflict.metal_offers import Offer, metal_offers
 from bot.cogs.conflict.prompt_buttons import prompt_items, prompt_view
 from bot.cogs.conflict.turns import turn_of
 from bot.render.common import plain
@@ -48,16 +48,16 @@ def reaction_traits(conflict: Conflict, sheets: Sheets, target: int) -> tuple[st
     return tuple(dict.fromkeys(t for t in (*named, *traits.extras) if t))[:MAX_OPTIONS]
 
 
-def deflect_burns(conflict: Conflict, sheets: Sheets) -> tuple[str, ...]:
+def deflect_burns(conflict: Conflict, sheets: Sheets) -> tuple[Offer, ...]:
     """The Steel or Iron a metal attack's target holds unlit and could burn to deflect it, as their
-    turn's prompt would offer it (docs/rulings.md §9.2, §9.3)."""
+    turn's prompt would offer it, its label and all (docs/rulings.md §9.2, §9.3)."""
     pending = conflict.pending
     if not metal_attack_waiting(conflict) or pending is None or pending.target is None:
         return ()
     sheet = sheets.get(pending.target)
     if sheet is None:
         return ()
-    return tuple(what for verb, what, _ in metal_offers(sheet) if verb == "burn" and what in PUSHERS)
+    return tuple(o for o in metal_offers(sheet) if o[0] == "burn" and o[1] in PUSHERS)
 
 
 def turn_changed(asked: Question, events: Sequence[Event], answering: int | None = None) -> bool:
@@ -104,7 +104,7 @@ def question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: Visibil
             text += f" Burning {offer[0].metal}, you may deflect it: pick the dice in the menu."
         burns = () if hidden_target or offer is not None else deflect_burns(conflict, sheets)
         if burns:
-            text += f" Burn {' or '.join(burns)} to deflect it."
+            text += f" Burn {' or '.join(what for _, what, _ in burns)} to deflect it."
         prompt = Prompt(
             conflict_id,
             pending.id,

@@ -238,9 +238,10 @@ def picked_push(
 
 @dataclass(frozen=True)
 class MetalClick:
-    """A turn prompt's Burn, Flare or Drink button: the commands ``/burn`` and ``/drink`` build,
-    for the character the prompt names; burning costs no action, so any round's click stands
-    (docs/rulings.md §9.1, §9.2). A vial is named by its place among the Props."""
+    """A turn prompt's Burn, Flare, Drink, Stop flaring or Stop burning button: the commands
+    ``/burn`` (``flare:``, ``burning:``) and ``/drink`` build, for the character the prompt names;
+    burning costs no action, so any round's click stands (docs/rulings.md §9.1, §9.2). A vial is
+    named by its place among the Props."""
 
     who: int
     verb: MetalVerb
@@ -256,7 +257,8 @@ class MetalClick:
                 f"Only {plain(mover.name)}'s player or a Narrator can burn {plain(mover.name)}'s metals."
             )
         if self.verb != "drink":
-            return Burn(participant=mover.id, metal=self.what, flared=self.verb == "flare")
+            burning, flared = self.verb != "stop", self.verb == "flare"
+            return Burn(participant=mover.id, metal=self.what, burning=burning, flared=flared)
         index = int(self.what)
         props = sheet.props if sheet is not None else ()
         if index >= len(props) or not isinstance(props[index].implement, Vial):

@@ -17,7 +17,7 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
-from bot.cogs.conflict.metal_offers import MetalVerb
+from bot.cogs.conflict.metal_offers import METAL_VERBS, MetalVerb
 from bot.cogs.conflict.move import Sheets
 from bot.cogs.conflict.turn_build import (
     ActClick,
@@ -255,7 +255,8 @@ class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=N
 
 
 class MetalButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=METAL):
-    """Burn, flare or drink, offered on an Allomancer's turn (docs/rulings.md §9.2)."""
+    """Burn, flare, drink, stop flaring or stop burning, offered on an Allomancer's turn
+    (docs/rulings.md §9.2)."""
 
     def __init__(self, conflict: int, round_number: int, who: int, verb: MetalVerb, what: str) -> None:
         super().__init__(metal_button(conflict, round_number, who, verb, what, verb.capitalize()))
@@ -265,9 +266,7 @@ class MetalButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=METAL
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> "MetalButton":
-        verb: MetalVerb = (
-            "burn" if match["verb"] == "burn" else "flare" if match["verb"] == "flare" else "drink"
-        )
+        verb = METAL_VERBS[match["verb"]]
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]), verb, match["what"])
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]

@@ -66,8 +66,10 @@ class Turn:
     """What an Allomancer may burn, flare or drink from the prompt; none for a hidden
     character, whose Powers are the Narrator's (docs/rulings.md §7.1, §9.2)."""
     allomancer: bool = False
-    """A shown character with an Allomantic Power: a burn, flare or drink asks the prompt again,
-    even when it leaves nothing more to offer (its old buttons would be stale)."""
+    """A character with an Allomantic Power, shown, or hidden and acting (its metals are on its
+    Narrator's private prompt, ``bot.cogs.conflict.narrator_prompt``): a burn, flare or drink
+    asks the prompt again, even when it leaves nothing more to offer (its old buttons would be
+    stale)."""
     pushes_with: str = ""
     """Steel or Iron, while a shown character burns it: the declare menus offer a push (or pull)
     at each target (docs/rulings.md §9.3, §9.10); lighting or putting it out asks again."""
@@ -110,10 +112,12 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibilit
     """The declare or act turn the Conflict waits for, or None (a defence, Nudges, nothing),
     with the metals its character may burn, flare or drink, and the one it pushes with."""
     turn = _turn_of(conflict, sheets, view)
-    if turn is None or not view.shows(turn.participant) or turn.participant not in sheets:
+    if turn is None or turn.participant not in sheets:
         return turn
     sheet = sheets[turn.participant]
     allomancer = any(p.type is PowerType.ALLOMANCY for p in sheet.powers)
+    if not view.shows(turn.participant):  # its metals are on its Narrator's private act prompt
+        return replace(turn, allomancer=allomancer and turn.step == "act")
     pushes_with = burning_pusher(sheet) or ""
     return replace(turn, metals=metal_offers(sheet), allomancer=allomancer, pushes_with=pushes_with)
 

@@ -58,7 +58,10 @@ function participant(p) {
   card.appendChild(head);
   const notes = [];
   if (p.surprised) notes.push("surprised");
-  if (p.burning && p.burning.length) notes.push("burning " + p.burning.join("+"));
+  const flared = p.flared || [];
+  const steady = (p.burning || []).filter((m) => !flared.includes(m));
+  if (steady.length) notes.push("burning " + steady.join("+"));
+  if (flared.length) notes.push("flaring " + flared.join("+"));
   if (p.drag) notes.push("Pewter drag");
   if (p.declared) notes.push(p.declared);
   if (notes.length) card.appendChild(el("div", "meta", notes.join(" · ")));

@@ -16,6 +16,8 @@ VIAL = {"name": "Steel vial", "implement": {"kind": "vial", "metals": ["Steel"],
 
 
 async def test_a_coinshot_burns_flares_and_drinks_from_the_turn_prompt(bot_env: BotEnv) -> None:
+    """The Burn and Flare buttons say the charges left, counted reserves being the table's to see
+    on a shown character (docs/rulings.md §9.2, §9.10)."""
     env = bot_env
     powers = [{"type": "allomancy", "name": m, "rating": 5} for m in ("Steel", "Pewter")]
     allomancy = {
@@ -41,21 +43,24 @@ async def test_a_coinshot_burns_flares_and_drinks_from_the_turn_prompt(bot_env: 
     )
     await env.bot.conflicts.idle()
     prompt = latest_ping(env, "player1")
-    assert {"Drink Steel vial", "Burn Steel", "Burn Pewter"} <= set(labels(prompt))
-    stranger = await env.harness.click("Burn Steel", message=prompt, user="player2")
+    assert {"Drink Steel vial", "Burn Steel (5 left)", "Burn Pewter (2 left)"} <= set(labels(prompt))
+    stranger = await env.harness.click("Burn Steel (5 left)", message=prompt, user="player2")
     assert refused(stranger) and "player or a Narrator" in stranger.content
-    burnt = await env.harness.click("Burn Steel", message=prompt, user="player1")
+    burnt = await env.harness.click("Burn Steel (5 left)", message=prompt, user="player1")
     assert not refused(burnt), burnt.content
     await env.bot.conflicts.idle()
     stored = await env.storage.characters.get_by_name(env.guild_id, "Kel")
     assert stored.character.allomancy.burning == ("Steel",)
     assert stored.character.allomancy.charges("Steel") == 4
     again = latest_ping(env, "player1")
-    assert "Flare Steel" in labels(again) and "Burn Steel" not in labels(again)
+    assert "Flare Steel (4 left)" in labels(again)
+    assert not [label for label in labels(again) if label.startswith("Burn Steel")]
     drunk = await env.harness.click("Drink Steel vial", message=again, user="player1")
     assert not refused(drunk), drunk.content
     await env.bot.conflicts.idle()
-    flared = await env.harness.click("Flare Steel", message=latest_ping(env, "player1"), user="player1")
+    drunk_prompt = latest_ping(env, "player1")
+    assert "Flare Steel (7 left)" in labels(drunk_prompt), "the reserve is read again after the drink"
+    flared = await env.harness.click("Flare Steel (7 left)", message=drunk_prompt, user="player1")
     assert not refused(flared), flared.content
     stored = await env.storage.characters.get_by_name(env.guild_id, "Kel")
     assert stored.character.allomancy.charges("Steel") == 7
@@ -81,3 +86,47 @@ async def test_a_hidden_villains_prompt_offers_no_metals(bot_env: BotEnv) -> Non
     [prompt] = [m for m in env.harness.fake.messages.values() if "**Thug** declares" in str(m.get("content"))]
     assert labels(prompt)
     assert not [label for label in labels(prompt) if label.startswith(("Burn", "Flare", "Drink"))]
+
+
+async def test_the_turn_prompt_lets_a_flare_down_and_stops_a_burn(bot_env: BotEnv) -> None:
+    """Saving charges takes no typing: Stop flaring and Stop burning make the moves of
+    ``/burn flare:false`` and ``/burn burning:false`` (docs/rulings.md §9.2, §9.10)."""
+    env = bot_env
+    powers = [{"type": "allomancy", "name": m, "rating": 5} for m in ("Steel", "Pewter")]
+    allomancy = {"burning": ["Steel", "Pewter"], "flared": ["Steel"]}
+    kel = make_character(
+        name="Kel",
+        kind=CharacterKind.HERO,
+        owner_id=env.user_id("player1"),
+        powers=powers,
+        allomancy=allomancy,
+        **STATS,
+    )
+    await env.storage.characters.create(env.guild_id, kel)
+    await env.play(
+        [
+            ("narrator", "/character create name:Thug template:thug"),
+            *gathering("player1", "Kel"),
+            ("narrator", "/declare who:Thug action:no-roll"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    prompt = latest_ping(env, "player1")
+    offered = [label for label in labels(prompt) if label.startswith(("Flare", "Stop"))]
+    assert offered == ["Flare Pewter", "Stop flaring Steel", "Stop burning Steel", "Stop burning Pewter"]
+    stranger = await env.harness.click("Stop burning Pewter", message=prompt, user="player2")
+    assert refused(stranger) and "player or a Narrator" in stranger.content
+    eased = await env.harness.click("Stop flaring Steel", message=prompt, user="player1")
+    assert not refused(eased), eased.content
+    await env.bot.conflicts.idle()
+    stored = await env.storage.characters.get_by_name(env.guild_id, "Kel")
+    assert stored.character.allomancy.flared == ()
+    assert stored.character.allomancy.burning == ("Steel", "Pewter")
+    again = latest_ping(env, "player1")
+    assert "Flare Steel" in labels(again) and "Stop flaring Steel" not in labels(again)
+    stopped = await env.harness.click("Stop burning Pewter", message=again, user="player1")
+    assert not refused(stopped), stopped.content
+    await env.bot.conflicts.idle()
+    stored = await env.storage.characters.get_by_name(env.guild_id, "Kel")
+    assert stored.character.allomancy.burning == ("Steel",)
+    assert "Burn Pewter" in labels(latest_ping(env, "player1"))

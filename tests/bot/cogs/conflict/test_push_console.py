@@ -21,7 +21,7 @@ SCRIPT = """!as player1
 /conflict begin
 /declare who:Thug action:no-roll
 !as player1
-!click Burn Steel
+!click Burn Steel (5 left)
 !select "Attack…" "Push a coin at Thug"
 !click Act with 3
 !as narrator

@@ -1,5 +1,5 @@
-"""A typed ``/burn`` asks the turn's prompt again as the Burn button does (docs/rulings.md §9.2),
-even when it leaves nothing more to burn or flare: the old prompt's buttons would be stale."""
+"""A typed ``/burn`` asks the turn's prompt again as the Burn button does (docs/rulings.md §9.2):
+the old prompt's buttons would be stale."""
 
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv, refused
@@ -12,7 +12,7 @@ STATS = {
 }
 
 
-async def test_typed_burns_ask_the_prompt_again_until_nothing_is_left(bot_env: BotEnv) -> None:
+async def test_typed_burns_ask_the_prompt_again_with_the_new_choices(bot_env: BotEnv) -> None:
     env = bot_env
     powers = [{"type": "allomancy", "name": "Pewter", "rating": 5}]
     kel = make_character(
@@ -28,9 +28,14 @@ async def test_typed_burns_ask_the_prompt_again_until_nothing_is_left(bot_env: B
     )
     await env.bot.conflicts.idle()
     assert "Burn Pewter" in labels(latest_ping(env, "player1"))
-    for line, offered in (("/burn metal:Pewter", "Flare Pewter"), ("/burn metal:Pewter flare:true", None)):
+    steps = (
+        ("/burn metal:Pewter", ["Flare Pewter", "Stop burning Pewter"]),
+        ("/burn metal:Pewter flare:true", ["Stop flaring Pewter", "Stop burning Pewter"]),
+        ("/burn metal:Pewter burning:false", ["Burn Pewter"]),
+    )
+    for line, offered in steps:
         typed = await env.slash(line, user="player1")
         assert not refused(typed), typed.content
         await env.bot.conflicts.idle()
         shown = [label for label in labels(latest_ping(env, "player1")) if "Pewter" in label]
-        assert shown == ([offered] if offered else []), shown
+        assert shown == offered, shown

@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.character import CharacterKind, make_character
 from storage import StoredCharacter
-from testbed.bot_env import BotEnv
+from testbed.bot_env import BotEnv, board_message
 from testbed.cards import card_field, card_text
 
 STATS: dict[str, Any] = {
@@ -79,3 +79,24 @@ async def test_a_hidden_villains_hold_is_the_narrators(bot_env: BotEnv) -> None:
     assert any("The soothing holds: +3 dice" in card_text(m) for m in private)
     hold = await hold_of(bot_env, "Obligator")
     assert hold is not None and hold.dice == 3
+
+
+async def test_a_held_emotion_shows_on_the_sheet_card_and_the_board(bot_env: BotEnv) -> None:
+    """The hold was saved but shown nowhere: the card's Powers say it, the board's row too, so
+    the table sees the dice it adds before the Charm roll (docs/rulings.md §9.3, §9.10)."""
+    env = bot_env
+    await soother(env, "Breeze")
+    env.bot.rng = Faces(5, 5, 2, 3, 4)
+    await env.slash("/roll stat:Brass character:Breeze difficulty:2", user="player1")
+    shown = await env.slash("/character show name:Breeze", user="player1")
+    assert shown.message is not None, shown.content
+    assert "Holding: Soothing (Brass), +3 dice on Charm and Influence rolls" in card_text(shown.message)
+    await env.play(
+        [
+            ("player1", "/character use name:Breeze"),
+            ("narrator", '/conflict start kind:social stakes:"The ball"'),
+            ("player1", "/conflict join"),
+        ]
+    )
+    await env.bot.conflicts.idle()
+    assert "holding Soothing +3" in str(await board_message(env))
