@@ -97,6 +97,11 @@ def about(conflict: Conflict) -> str:
     return f"A {conflict.type.value} Conflict. Stakes: {plain(conflict.stakes)}. In it: {within}."
 
 
+HIDDEN_TITLE = "The Narrator's move"
+HIDDEN_MOVE = "The Narrator made a move the table does not see."
+"""A public reply to a move whose every line is a hidden character's (docs/rulings.md §7.1)."""
+
+
 def events_embed(
     conflict: Conflict,
     events: Sequence[Event],
@@ -120,5 +125,8 @@ def events_embed(
     embed.add_field(name="Next", value=fit(step, FIELD_VALUE_LIMIT), inline=False)
     room = min(DESCRIPTION_LIMIT, limit - embed_units(embed))
     lines = event_lines(conflict, events, view, faces_in_use())
+    if not lines and view is not FULL and event_lines(conflict, events, FULL, faces_in_use()):
+        # All of it the Narrator's: the title and colour would tell what kind of move it was.
+        embed.title, embed.colour, lines = HIDDEN_TITLE, INFO, [HIDDEN_MOVE]
     embed.description = tail(lines, max(room, 1)) or about(conflict)
     return fit_embed(embed, limit)

@@ -72,3 +72,21 @@ async def test_a_hidden_villains_burn_on_its_act_turn_asks_the_private_prompt_ag
     for message in env.harness.fake.messages.values():
         if "Pewter" in str(message.get("content")) or any("Pewter" in label for label in labels(message)):
             assert int(message.get("flags") or 0) & EPHEMERAL, message.get("content")
+
+
+async def test_the_public_reply_to_a_hidden_burn_says_no_more_than_that_the_narrator_moved(
+    bot_env: BotEnv,
+) -> None:
+    """docs/rulings.md §7.1: a move whose every line is a secret Villain's leaves the table a
+    neutral reply (its title said "Metals"); the Narrator reads the move privately."""
+    env = bot_env
+    await make(env, "Kel", "player1", ["Steel"])
+    await thug(env, ["Iron"])
+    await env.play(gathering("player1", "Kel"))
+    burnt = await env.slash("/burn metal:Iron who:Thug", user="narrator")
+    public = [m for m in burnt.messages if not int(m.get("flags") or 0) & EPHEMERAL]
+    private = [m for m in burnt.messages if int(m.get("flags") or 0) & EPHEMERAL]
+    assert public and private, burnt.messages
+    shown = str(public)
+    assert "The Narrator's move" in shown and "Metals" not in shown and "Iron" not in shown, shown
+    assert "**Thug** burns Iron" in str(private)
