@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from rules.character.checked import make_character
-from rules.character.creation import Split
+from rules.character.creation import PowerTemplate, Split, template_implements
 from rules.character.model import Character
 from rules.character.names import BASIC_METALS, Attribute, CharacterKind, PowerType, Standing
 from rules.character.parts import Power, Prop
@@ -66,6 +66,12 @@ def _vial(metal: str) -> Prop:
     return Prop.model_validate({"name": f"{metal} vial", "implement": implement})
 
 
+def _metalmind(name: str, metal: str, charges: int) -> Prop:
+    """An average metalmind (a Prop's size, §9.8) holding ``charges`` of ``metal``."""
+    implement = {"kind": "metalmind", "metal": metal, "size": "average", "charges": charges}
+    return Prop.model_validate({"name": name, "implement": implement})
+
+
 def _held(metal: str, burning: bool = False) -> dict[str, Any]:
     """A Misting who has drunk a vial (3 counted charges), burning it already or not."""
     return {
@@ -73,6 +79,15 @@ def _held(metal: str, burning: bool = False) -> dict[str, Any]:
         "reserves": ({"metal": metal, "charges": 3},),
         "burning": (metal,) if burning else (),
     }
+
+
+MISTBORN_HELD: dict[str, Any] = {
+    "tracked": True,
+    "reserves": tuple({"metal": m, "charges": 1} for m in BASIC_METALS),
+}
+"""A Mistborn who has drunk a Mistborn's vial: 1 counted charge of each basic metal (§9.8)."""
+STEWARD_MEMORIES = 50
+"""What the steward's Copper bracers hold when made: half an average metalmind (our number)."""
 
 
 TEMPLATES: dict[Opposition, OppositionTemplate] = {
@@ -102,6 +117,8 @@ TEMPLATES: dict[Opposition, OppositionTemplate] = {
         attributes=(2, 4, 5),
         standings=(5, 6, 4),
         powers=(Power(type=PowerType.ALLOMANCY, name="Bronze", rating=4),),
+        props=(_vial("Bronze"),),
+        allomancy=_held("Bronze"),
         traits={
             "drive": "Keep the Lord Ruler's order",
             "profession": "Obligator",
@@ -116,7 +133,8 @@ TEMPLATES: dict[Opposition, OppositionTemplate] = {
         attributes=(6, 3, 5),
         standings=(6, 7, 6),
         powers=tuple(Power(type=PowerType.ALLOMANCY, name=metal, rating=6) for metal in BASIC_METALS),
-        props=(Prop(name="Obsidian axe", weapon=3),),
+        props=(Prop(name="Obsidian axe", weapon=3), *template_implements(PowerTemplate.MISTBORN)),
+        allomancy=MISTBORN_HELD,
         hemalurgy={"spikes": ({"metal": "Steel", "power": "Steel", "rating": 5},)},
         traits={
             "drive": "Purge the Mistings",
@@ -250,7 +268,7 @@ TEMPLATES[Opposition.STEWARD] = OppositionTemplate(
     attributes=(2, 4, 5),
     standings=(4, 5, 4),
     powers=tuple(Power(type=PowerType.FERUCHEMY, name=metal, rating=3) for metal in BASIC_METALS),
-    props=(Prop(name="Copper bracers"),),
+    props=(_metalmind("Copper bracers", "Copper", STEWARD_MEMORIES),),
     traits={"profession": "Steward", "personality": "Unfailingly courteous", "extras": ("Terris",)},
 )
 

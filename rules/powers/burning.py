@@ -32,9 +32,15 @@ def require_burnable(character: Character, name: str) -> str:
             f"{character.name} cannot burn {found}: the sheet has no Allomantic {found}. "
             "Add the Power with /edit power-add first."
         )
-    if not character.is_extra and resilience_current(character, Resilience.HEALTH) == 0:
+    if unconscious(character):
         raise RulesError(f"{character.name} is unconscious (0 Health): Allomancy needs a waking mind.")
     return found
+
+
+def unconscious(character: Character) -> bool:
+    """0 Health, counted with Pewter's boost while it burns: no burning and no storing, which
+    both need a waking mind (§9.2, §9.4). An Extra at 0 has left the scene, and is left alone."""
+    return not character.is_extra and resilience_current(character, Resilience.HEALTH) == 0
 
 
 def spend(character: Character, name: str, charges: int, why: Why) -> tuple[Changed, bool]:
@@ -121,34 +127,39 @@ def stop_burn(character: Character, name: str) -> Changed:
         "hold": hold,
     }
     character = _allomancy(character, allomancy.model_copy(update=update))
-    if found == "Pewter" and not character.is_extra and resilience_current(character, Resilience.HEALTH) == 0:
-        rest = stop_all(character)  # collapsed: unconscious, so nothing else burns (§9.2)
-        note = f"Pewter fades and {character.name} collapses: no Health left."
+    if found == "Pewter" and unconscious(character):
+        storing = bool(character.feruchemy.storing)
+        rest = stop_all(character)  # collapsed: unconscious, so nothing else burns or stores (§9.2)
+        stores = ", and storing stops" if storing else ""
+        note = f"Pewter fades and {character.name} collapses: no Health left{stores}."
         return Changed(character=rest.character, notes=(note, *rest.notes))
     return Changed(character=character)
 
 
 def stop_all(character: Character) -> Changed:
-    """Every burn ends: the character fell unconscious (§9.2)."""
+    """Every burn ends, and all storing: the character fell unconscious (§9.2, §9.4)."""
     notes: list[str] = []
     while character.allomancy.burning:
         stopped = stop_burn(character, character.allomancy.burning[0])
         character, notes = stopped.character, [*notes, *stopped.notes]
+    if character.feruchemy.storing:
+        character = character.model_copy(
+            update={"feruchemy": character.feruchemy.model_copy(update={"storing": ()})}
+        )
     return Changed(character=character, notes=tuple(notes))
 
 
 def knocked_out(character: Character) -> Changed:
-    """At 0 Health, counted with Pewter's boost while it burns, a character is unconscious and
-    every burn ends, Pewter's too (docs/rulings.md §9.2, §5.5): while Pewter holds Health above 0
-    they stay awake and burning. An Extra at 0 has left the scene and is left alone."""
-    if (
-        character.is_extra
-        or not character.allomancy.burning
-        or resilience_current(character, Resilience.HEALTH) > 0
-    ):
+    """At 0 Health, counted with Pewter's boost while it burns, a character is unconscious: every
+    burn ends, Pewter's too, and all storing (docs/rulings.md §9.2, §9.4, §5.5). While Pewter
+    holds Health above 0 they stay awake and burning. An Extra at 0 has left the scene and is
+    left alone."""
+    burning, storing = bool(character.allomancy.burning), bool(character.feruchemy.storing)
+    if not (burning or storing) or not unconscious(character):
         return Changed(character=character)
     stopped = stop_all(character)  # its only notes would be Pewter's collapse: this one says it
-    note = f"{character.name} is knocked out: every metal stops burning."
+    ended = [said for said, on in (("every metal stops burning", burning), ("storing stops", storing)) if on]
+    note = f"{character.name} is knocked out: {' and '.join(ended)}."
     return Changed(character=stopped.character, notes=(note,))
 
 

@@ -20,6 +20,7 @@ from rules.character.power_stats import sheet_powers
 from rules.character.stats import rating_for
 from rules.errors import RulesError
 from rules.outcome import MAX_OUTCOME
+from rules.powers.burning import unconscious
 from rules.powers.ledger import Changed, Move, Store, Why
 
 TAP_PER_RATING = 10
@@ -58,6 +59,14 @@ def require_feruchemist(character: Character, name: str) -> str:
     return found
 
 
+def require_awake(character: Character, name: str) -> str:
+    """The metal's proper name, if the character can store it now: a Feruchemist of it, awake."""
+    found = require_feruchemist(character, name)
+    if unconscious(character):
+        raise RulesError(f"{character.name} is unconscious (0 Health): storing needs a waking mind.")
+    return found
+
+
 def metalminds(character: Character, name: str) -> list[tuple[int, Prop, Metalmind]]:
     """The sheet's metalminds of ``name``, with their index among the Props."""
     found = []
@@ -85,8 +94,9 @@ def _feruchemy(character: Character, feruchemy: Feruchemy) -> Character:
 
 def start_storing(character: Character, name: str, rate: int | None = None) -> Character:
     """Start storing ``name`` at ``rate`` an hour (the most allowed when None), into a metalmind
-    of it with room; storing it already, change the rate (the hour under way is kept)."""
-    found = require_feruchemist(character, name)
+    of it with room; storing it already, change the rate (the hour under way is kept). Storing
+    needs a waking mind, as burning does (§9.4)."""
+    found = require_awake(character, name)
     cap = store_cap(character, found)
     if cap < 1:
         raise RulesError(f"{character.name} cannot store {found}: the stat it draws on is too low.")
@@ -137,7 +147,7 @@ def fill_metalmind(character: Character, name: str, charges: int, why: Why = Why
 
 def store_in_breather(character: Character, name: str, kind: str, rate: int | None = None) -> Changed:
     """A Breather spent storing: at most 10 hours' worth (Short) or 30 (Long) at once (§9.4)."""
-    found = require_feruchemist(character, name)
+    found = require_awake(character, name)
     cap = store_cap(character, found)
     chosen = cap if rate is None else rate
     if not 1 <= chosen <= cap:

@@ -5,6 +5,7 @@ the new sheet with a :class:`Move` for each store it touched, so the journal can
 charge went and a test can check that the moves add up to the difference.
 """
 
+from collections import Counter
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
@@ -90,16 +91,25 @@ def accounted(before: Character, changed: Changed) -> bool:
     return all(new.get(k, 0) - old.get(k, 0) == moved.get(k, 0) for k in keys)
 
 
-def _said(move: Move) -> str:
-    where = f"{move.prop}: " if move.prop else ""
-    if move.store is Store.VIAL:
-        return f"{move.prop} {move.why.value}"
-    return f"{where}{move.delta:+d} {move.metal} ({move.why.value})"
+def _said(group: list[Move]) -> str | None:
+    """One reason's moves of one store: a vial once, however many metals it held (a Mistborn's
+    vial is one vial), counted when several of one name moved; other stores by their sum."""
+    first = group[0]
+    if first.store is Store.VIAL:
+        vials = max(Counter(m.metal for m in group).values())
+        return f"{first.prop}{f' ×{vials}' if vials > 1 else ''} {first.why.value}"
+    total = sum(m.delta for m in group)
+    where = f"{first.prop}: " if first.prop else ""
+    return f"{where}{total:+d} {first.metal} ({first.why.value})" if total else None
 
 
 def moves_line(name: str, moves: tuple[Move, ...]) -> str | None:
     """The moves of charges in one line for the journal, "Vin: Steel vial drunk; +3 Steel
-    (drunk)", or None when nothing moved (§9.9)."""
-    if not moves:
-        return None
-    return f"{name}: " + "; ".join(dict.fromkeys(_said(m) for m in moves)) + "."
+    (drunk)", or None when nothing moved (§9.9). Moves of one store, metal, Prop and reason are
+    added up, never dropped as repeats: two metalminds of one name filled alike are both said."""
+    groups: dict[tuple[Store, str, str | None, Why], list[Move]] = {}
+    for move in moves:
+        metal = "" if move.store is Store.VIAL else move.metal
+        groups.setdefault((move.store, metal, move.prop, move.why), []).append(move)
+    parts = [said for group in groups.values() if (said := _said(group))]
+    return f"{name}: " + "; ".join(parts) + "." if parts else None

@@ -142,12 +142,12 @@ class SheetCommands(
         result = apply_damage(
             stored.character, resilience, taken, defeat_burden=defeat_burden, burning_pewter=pewter
         )
-        out = knocked_out(result.character)  # at 0 Health every burn ends (docs/rulings.md §9.2)
+        out = knocked_out(result.character)  # at 0 Health every burn and store ends (docs/rulings.md §9.2)
         result = result.model_copy(update={"character": out.character})
         await save(interaction, stored, result.character, told=True)
         embed = damage_embed(result)
         if out.notes:
-            embed.add_field(name="Allomancy", value=plain(" ".join(out.notes)), inline=False)
+            embed.add_field(name="Powers", value=plain(" ".join(out.notes)), inline=False)
         if soak is not None:
             embed.add_field(name="Stunt", value=f"{soak[0]}: {soak[1]} less damage.", inline=False)
         await tell_change(interaction, self.bot.storage, stored, result.character, embed)

@@ -1,10 +1,9 @@
 """``/power``: Allomancy and Feruchemy outside a Conflict (docs/rulings.md §9.2–§9.5, §9.8).
 
-A player burns, flares and stops their metals, drinks the vials their sheet carries, adds vials
-and metalminds, and stores; the Narrator moves time on (burns pay, stores fill, Pewter heals),
-sets a reserve, makes metal impure, poisons, sets Pewter drag and drives spikes. Inside a live
-Conflict a player's change goes through the Conflict (``bot.inputs.sheet_changes``). Every
-change answers with what is now in play.
+A player burns, flares and stops metals, drinks vials, carries vials and metalminds, and stores;
+the Narrator moves time on (burns pay, stores fill, Pewter heals), stores through a Breather, sets
+reserves, makes metal impure, poisons, sets Pewter drag and drives spikes. In a live Conflict a
+player's change goes through it (``bot.inputs.sheet_changes``). Each answers with what is in play.
 """
 
 from discord import app_commands
@@ -202,7 +201,7 @@ class PowerCommands(
         metal="The metal",
         rate="Charges an hour (default: the most you can)",
         stop="Stop storing it",
-        breather="Store through a Breather at once instead (10 or 30 hours' worth)",
+        breather="Narrators: store through a Breather at once instead (10 or 30 hours' worth)",
         name=NAME_TO_CHANGE,
     )
     @app_commands.autocomplete(metal=feruchemical_metals)
@@ -223,7 +222,8 @@ class PowerCommands(
             return Changed(character=start_storing(character, metal, rate))
 
         doing = "stops storing" if stop else f"stores through a {breather} Breather" if breather else "stores"
-        await apply(interaction, name, edit, lambda c: f"{c.name} {doing} {proper(metal)}.")
+        gate = "store through a Breather (theirs to call)" if breather else None
+        await apply(interaction, name, edit, lambda c: f"{c.name} {doing} {proper(metal)}.", narrator=gate)
 
     @app_commands.command(name="time", description="Narrators: move time on; burning metals pay, stores fill")
     @app_commands.describe(

@@ -3,12 +3,16 @@ and whatever the Narrator gives replaces the template's."""
 
 import pytest
 
-from rules.character import Attribute, CharacterKind, Standing, pewter_rating, resilience_max
+from rules.character import BASIC_METALS, Attribute, CharacterKind, Standing, pewter_rating, resilience_max
+from rules.character.allomancy import Vial
+from rules.character.feruchemy import Metalmind
 from rules.character.hemalurgy import Spike
 from rules.character.metals import Task
-from rules.character.opposition import TEMPLATES, Opposition, opposition_character
+from rules.character.opposition import STEWARD_MEMORIES, TEMPLATES, Opposition, opposition_character
 from rules.character.stats import rating_for, rating_parts
 from rules.errors import RulesError
+from rules.powers.burning import pay_for_conflict
+from rules.powers.feruchemy import TapUse, start_storing, tap, tap_effect
 from rules.powers.hemalurgy import ruin_notes, spike_dice
 
 
@@ -77,3 +81,33 @@ def test_a_mistings_template_carries_its_metal(template: Opposition, metal: str,
     assert misting.allomancy.tracked and misting.allomancy.charges(metal) == 3
     assert (metal in misting.allomancy.burning) is burning
     assert any(p.implement is not None and p.name == f"{metal} vial" for p in misting.props)
+
+
+def test_the_stewards_copper_bracers_are_a_metalmind_to_store_into_and_tap() -> None:
+    """§6.11, §9.4: the bracers hold memories, so the steward taps and stores Copper."""
+    steward = opposition_character(Opposition.STEWARD, name="Tindwyl", owner_id=3)
+    [bracers] = [p.implement for p in steward.props if p.name == "Copper bracers"]
+    assert isinstance(bracers, Metalmind) and (bracers.metal, bracers.charges) == ("Copper", STEWARD_MEMORIES)
+    tapped = tap(steward, tap_effect(steward, "Copper", 10, TapUse.EFFECT))
+    assert [(m.prop, m.delta) for m in tapped.moves] == [("Copper bracers", -10)]
+    assert start_storing(steward, "Copper").feruchemy.storing_of("Copper") is not None
+
+
+@pytest.mark.parametrize(
+    ("template", "vial", "held"),
+    [
+        (Opposition.OBLIGATOR, "Bronze vial", {"Bronze": 3}),
+        (Opposition.INQUISITOR, "Mistborn vial", dict.fromkeys(BASIC_METALS, 1)),
+    ],
+)
+def test_the_ministrys_allomancers_pay_for_their_metal(
+    template: Opposition, vial: str, held: dict[str, int]
+) -> None:
+    """§9.2, §9.8: reserves counted, as the Mistings' templates hold theirs, and a vial carried;
+    the Obligator a Seeker's one vial drunk, the Inquisitor a Mistborn's."""
+    made = opposition_character(template, name="Foe", owner_id=3)
+    assert made.allomancy.tracked and {r.metal: r.charges for r in made.allomancy.reserves} == held
+    assert any(isinstance(p.implement, Vial) and p.name == vial for p in made.props)
+    metal = next(iter(held))
+    paid = pay_for_conflict(made, metal)
+    assert paid.character.allomancy.charges(metal) == held[metal] - 1

@@ -2,6 +2,7 @@
 back unchanged (docs/rulings.md §6.12, §9.2)."""
 
 import json
+from pathlib import Path
 from typing import Any
 
 from rules.character import export_character
@@ -43,3 +44,14 @@ def test_charges_out_of_range_are_listed_back() -> None:
         "Charges of 'Tin' 'many': not a number of charges from 0 to 99",
         "Charges of 'Iron' '900': not a number of charges from 0 to 500",
     ]
+
+
+def test_the_rulings_list_kept_charges_as_mapped_not_listed_back() -> None:
+    """§6.12 says what the import does with a row's charges: mapped, as the tests above show,
+    and listed back only when they cannot be kept."""
+    rulings = (Path(__file__).parents[3] / "docs" / "rulings.md").read_text(encoding="utf-8")
+    section = rulings[rulings.index("**6.12 Sheets from Roll20.**") : rulings.index("**6.13")]
+    mapped = section[section.index("- Mapped:") : section.index("- Checked:")]
+    listed = section[section.index("- Listed back") : section.index("- Refused")]
+    assert "their charges" in mapped
+    assert "Power charges" not in " ".join(listed.split())

@@ -1,12 +1,16 @@
-"""At 0 Health a character is unconscious and every burn ends; Pewter's boost keeps them awake
-while it holds Health above 0, and Pewter's end at 0 fells them (docs/rulings.md §9.2, §5.5)."""
+"""At 0 Health a character is unconscious and every burn ends, and all storing; Pewter's boost
+keeps them awake while it holds Health above 0, and Pewter's end at 0 fells them (docs/rulings.md
+§9.2, §9.4, §5.5). An unconscious Keeper cannot start storing."""
 
 from typing import Any
 
 import pytest
 
 from rules.character import Resilience, resilience_current
+from rules.character.feruchemy import Feruchemy
+from rules.errors import RulesError
 from rules.powers.burning import knocked_out, stop_burn
+from rules.powers.feruchemy import start_storing, store_in_breather
 from tests.rules.powers.sheets import allomancer
 
 HEALTH = 8  # Physique 4 + Resources 4
@@ -50,3 +54,48 @@ def test_pewter_fading_at_zero_health_fells_them_and_ends_the_rest() -> None:
     faded = stop_burn(sheet, "Pewter")
     assert faded.character.allomancy.burning == () and faded.character.allomancy.hold is None
     assert faded.notes[0] == "Pewter fades and Vin collapses: no Health left."
+
+
+def _hurt(sheet: Any, damage: int) -> Any:
+    return sheet.model_copy(update={"damage": sheet.damage.model_copy(update={"health": damage})})
+
+
+def _storing_twinborn(burning: list[str]) -> Any:
+    """Vin, an Allomancer of Tin and Pewter who also stores Copper, burning ``burning``."""
+    sheet = allomancer("Tin", "Pewter", rating=3, allomancy={"burning": burning})
+    powers = [*(p.model_dump() for p in sheet.powers), {"type": "feruchemy", "name": "Copper", "rating": 3}]
+    mind = {"name": "Coppermind", "implement": {"kind": "metalmind", "metal": "Copper", "size": "average"}}
+    sheet = sheet.model_validate({**sheet.model_dump(), "powers": powers, "props": [mind]})
+    return start_storing(sheet, "Copper")
+
+
+@pytest.mark.parametrize(
+    ("burning", "note"),
+    [
+        ([], "Vin is knocked out: storing stops."),
+        (["Tin"], "Vin is knocked out: every metal stops burning and storing stops."),
+    ],
+)
+def test_storing_ends_at_zero_health_as_burning_does(burning: list[str], note: str) -> None:
+    """Storing needs a waking mind (§9.4): knocked out, a Keeper stops storing, burning or not."""
+    out = knocked_out(_hurt(_storing_twinborn(burning), HEALTH))
+    assert out.character.feruchemy.storing == () and out.character.allomancy.burning == ()
+    assert out.notes == (note,)
+    awake = knocked_out(_hurt(_storing_twinborn(burning), HEALTH - 1))
+    assert awake.character.feruchemy.storing_of("Copper") is not None and awake.notes == ()
+
+
+def test_pewter_fading_at_zero_health_ends_storing_too() -> None:
+    sheet = _hurt(_storing_twinborn(["Pewter"]), HEALTH)
+    faded = stop_burn(sheet, "Pewter")
+    assert faded.character.feruchemy.storing == ()
+    assert faded.notes[0] == "Pewter fades and Vin collapses: no Health left, and storing stops."
+
+
+@pytest.mark.parametrize(
+    "store", [lambda c: start_storing(c, "Copper"), lambda c: store_in_breather(c, "Copper", "long")]
+)
+def test_an_unconscious_keeper_cannot_store(store: Any) -> None:
+    sheet = _hurt(_storing_twinborn([]).model_copy(update={"feruchemy": Feruchemy()}), HEALTH)
+    with pytest.raises(RulesError, match=r"unconscious \(0 Health\): storing needs a waking mind"):
+        store(sheet)

@@ -4,7 +4,8 @@ command, the template's example numbers, and whatever the Narrator gives replace
 import pytest
 
 from rules.character import CharacterKind, Standing
-from testbed.bot_env import BotEnv
+from rules.character.feruchemy import Metalmind
+from testbed.bot_env import BotEnv, refused
 from testbed.cards import card_text
 from tests.bot.cogs.characters.test_character_manage import snapshot
 
@@ -82,3 +83,18 @@ async def test_a_template_discord_does_not_offer_is_refused(bot_env: BotEnv) -> 
     )
     assert reply.ephemeral and "'dragon' is not a template" in reply.content
     assert await snapshot(bot_env) == []
+
+
+async def test_a_templated_steward_taps_and_stores_copper(bot_env: BotEnv) -> None:
+    """The steward's Copper bracers are a Copper metalmind holding memories (§6.11, §9.4): a tap
+    spends from them, and storing Copper fills them."""
+    await bot_env.slash("/character create name:Tindwyl template:steward")
+    roll = await bot_env.slash("/roll stat:Wits character:Tindwyl tap:Copper tap_charges:10", user="narrator")
+    [narrators] = [m for m in roll.messages if int(m.get("flags") or 0) & 64]  # a hidden Villain's (§7.1)
+    assert "10 charges of Copper tapped." in card_text(narrators), roll.content
+    steward = (await bot_env.storage.characters.get_by_name(bot_env.guild_id, "Tindwyl")).character
+    [bracers] = [p.implement for p in steward.props if p.name == "Copper bracers"]
+    assert isinstance(bracers, Metalmind) and (bracers.metal, bracers.charges) == ("Copper", 40)
+    stored = await bot_env.slash("/power store metal:Copper name:Tindwyl", user="narrator")
+    assert not refused(stored), stored.content
+    assert "Storing: Copper 3 an hour" in str(stored.messages)

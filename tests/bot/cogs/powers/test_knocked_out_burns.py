@@ -1,6 +1,7 @@
-"""At 0 Health every burn ends (docs/rulings.md §9.2), through the real dispatch: a Conflict's
-blow that knocks a Tineye out puts out their Tin on the sheet and the board alike, and so does
-``/sheet damage``; Pewter's boost keeps its burner awake and burning."""
+"""At 0 Health every burn ends, and all storing (docs/rulings.md §9.2, §9.4), through the real
+dispatch: a Conflict's blow that knocks a Tineye out puts out their Tin on the sheet and the board
+alike and stops their storing, and so does ``/sheet damage``; Pewter's boost keeps its burner
+awake and burning."""
 
 import random
 from typing import Any
@@ -27,16 +28,28 @@ class Faces(random.Random):
 HEALTH = 7  # Physique 4 + Resources 3
 
 
-async def make_vin(env: BotEnv, burning: list[str], damage: int) -> None:
+async def make_vin(env: BotEnv, burning: list[str], damage: int, *, storing: bool = False) -> None:
+    """Vin, burning ``burning``; ``storing``: a Copper Ferring too, storing into her Coppermind."""
+    keeper: dict[str, Any] = {}
+    if storing:
+        mind = {"kind": "metalmind", "metal": "Copper", "size": "average"}
+        keeper = {
+            "props": [{"name": "Coppermind", "implement": mind}],
+            "feruchemy": {"storing": [{"metal": "Copper", "rate": 2}]},
+        }
     character = make_character(
         name="Vin",
         kind=CharacterKind.HERO,
         owner_id=env.user_id("player1"),
         attributes={"physique": 4, "charm": 3, "wits": 4},
         standings={"resources": 3, "influence": 3, "spirit": 3},
-        powers=[{"type": "allomancy", "name": m, "rating": 3} for m in ("Tin", "Pewter")],
+        powers=[
+            *({"type": "allomancy", "name": m, "rating": 3} for m in ("Tin", "Pewter")),
+            {"type": "feruchemy", "name": "Copper", "rating": 3},
+        ],
         allomancy={"burning": burning},
         damage={"health": damage},
+        **keeper,
     )
     stored = await env.storage.characters.create(env.guild_id, character)
     await env.storage.active.set(env.guild_id, env.user_id("player1"), stored.id)
@@ -44,6 +57,10 @@ async def make_vin(env: BotEnv, burning: list[str], damage: int) -> None:
 
 async def vin_burns(env: BotEnv) -> Any:
     return (await env.storage.characters.get_by_name(env.guild_id, "Vin")).character.allomancy.burning
+
+
+async def vin_stores(env: BotEnv) -> Any:
+    return (await env.storage.characters.get_by_name(env.guild_id, "Vin")).character.feruchemy.storing
 
 
 async def state(env: BotEnv) -> Conflict:
@@ -64,9 +81,24 @@ async def test_sheet_damage_to_zero_puts_every_metal_out(
     assert (await vin_burns(bot_env)) == (() if out else tuple(burning))
 
 
+async def test_sheet_damage_to_zero_ends_storing_and_an_unconscious_keeper_cannot_start(
+    bot_env: BotEnv,
+) -> None:
+    """Storing needs a waking mind as burning does (§9.4): a Keeper burning nothing stops storing
+    when knocked out, and is refused, privately, storing again until healed."""
+    await make_vin(bot_env, [], HEALTH - 1, storing=True)
+    hit = await bot_env.slash("/sheet damage amount:1 name:Vin", user="narrator")
+    assert "Vin is knocked out: storing stops." in str(hit.messages)
+    assert (await vin_stores(bot_env)) == ()
+    again = await bot_env.slash("/power store metal:Copper name:Vin", user="player1")
+    assert refused(again) and "unconscious (0 Health): storing needs a waking mind" in again.content
+    assert (await vin_stores(bot_env)) == ()
+
+
 async def test_a_blow_that_knocks_a_tineye_out_ends_the_burn(bot_env: BotEnv) -> None:
+    """The Conflict's blow ends her storing too (§9.4)."""
     env = bot_env
-    await make_vin(env, ["Tin"], HEALTH - 1)
+    await make_vin(env, ["Tin"], HEALTH - 1, storing=True)
     thug = make_character(
         name="Thug",
         kind=CharacterKind.VILLAIN,
@@ -99,7 +131,7 @@ async def test_a_blow_that_knocks_a_tineye_out_ends_the_burn(bot_env: BotEnv) ->
     defended = await env.slash("/defend dice:0", user="player1")
     assert not refused(defended), defended.content
     await env.bot.conflicts.idle()
-    assert "Vin is knocked out: every metal stops burning." in str(defended.messages)
-    assert (await vin_burns(env)) == ()
+    assert "Vin is knocked out: every metal stops burning and storing stops." in str(defended.messages)
+    assert (await vin_burns(env)) == () and (await vin_stores(env)) == ()
     [vin] = [p for p in (await state(env)).participants if p.name == "Vin"]
     assert vin.defeated and vin.burning == ()  # the board reads it so

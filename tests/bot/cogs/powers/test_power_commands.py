@@ -84,13 +84,19 @@ async def test_bad_input_is_refused_privately_and_changes_nothing(bot_env: BotEn
 
 
 async def test_a_keeper_stores_by_the_hour(bot_env: BotEnv) -> None:
+    """A player stores by the hour; storing through a Breather is the Narrator's, who calls
+    Breathers (docs/rulings.md §9.4, §5.12): a player asking is refused privately."""
     await make(bot_env, "Sazed", ("feruchemy", "Pewter", 3))
     await bot_env.slash("/power metalmind metal:Pewter size:Small name:Sazed", user="player1")
     stored = await bot_env.slash("/power store metal:Pewter name:Sazed", user="player1")
     assert "Storing: Pewter 3 an hour" in described(stored)
     hours = await bot_env.slash("/power time minutes:150 name:Sazed", user="narrator")
     assert "Pewtermind 6/25" in described(hours)
-    breather = await bot_env.slash("/power store metal:Pewter breather:Long name:Sazed", user="player1")
+    before = await sheet(bot_env, "Sazed")
+    own = await bot_env.slash("/power store metal:Pewter breather:Long name:Sazed", user="player1")
+    assert refused(own) and "Only a Narrator can store through a Breather" in own.content
+    assert await sheet(bot_env, "Sazed") == before
+    breather = await bot_env.slash("/power store metal:Pewter breather:Long name:Sazed", user="narrator")
     assert "Pewtermind 25/25" in described(breather)
     assert (await sheet(bot_env, "Sazed")).feruchemy.storing == ()
 
