@@ -257,11 +257,11 @@ def figure_pool(
     modifiers += atium_parts(conflict, work, actor, action)
     sheet = work.sheet(actor)
     task = dice.task or (tapped.task if tapped is not None else None)
-    modifiers += sheet_parts(sheet, find_stat(sheet, dice.stat), task, action=True)
+    modifiers += sheet_parts(sheet, find_stat(sheet, dice.stat), task, action=True, label=action.label)
     if action.target is not None and (metal := emotional_metal(sheet, dice.stat)) is not None:
         target = conflict.participant(action.target)
         if action.emotion is not None:
-            modifiers += emotion_attack_parts(sheet, action.emotion, action.label, target.size)
+            modifiers += emotion_attack_parts(sheet, action.emotion, target.size)
         if work.open_sheet(target):  # a hidden sheet's Copper or Stability is the Narrator's (§7.1)
             modifiers += shield_parts(work.sheet(target), metal)
     severities = []
