@@ -176,8 +176,18 @@ def check_action(
             raise RulesError("Armour only matters against an attack.")
     if action.difficulty is not None:
         check_difficulty(action.difficulty)
+    stirs = action.stirs if dice is None else _stirs(work.sheet(actor), action.kind, dice.stat)
     update = {"label": label, "resilience": resilience, "attack_kind": attack_kind, "emotion": emotion}
+    update["stirs"] = stirs
     return action.model_copy(update=update)
+
+
+def _stirs(sheet: Character, kind: ActionKind, stat: str) -> str | None:
+    """Zinc or Brass when a rolled action rolls the actor's own metal unflared: a rioting or
+    soothing (§9.3); flared, it is an attack instead."""
+    if kind is not ActionKind.ACTION or flared_emotion(sheet, stat) is not None:
+        return None
+    return emotional_metal(sheet, stat)
 
 
 def _emotional(
