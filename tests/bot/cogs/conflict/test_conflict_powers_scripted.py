@@ -4,10 +4,10 @@ Steel, and a Pewterarm who runs dry and collapses."""
 
 from rules.character import CharacterKind, Resilience
 from rules.character.stats import resilience_max
-from testbed.bot_env import BotEnv, refused
+from testbed.bot_env import BotEnv, board_message, refused
 from testbed.cards import card_text
-from tests.bot.cogs.powers.test_emotion_rolls import Faces
 from tests.bot.cogs.conflict.test_conflict_pushes import gathering, make, thug
+from tests.bot.cogs.powers.test_emotion_rolls import Faces
 
 
 async def test_a_coin_at_a_thug_on_flared_pewter_meets_his_flared_rating(bot_env: BotEnv) -> None:
@@ -76,3 +76,34 @@ async def test_an_inquisitors_steel_spike_adds_to_its_steel_past_10_as_free_nudg
     assert outside.message is not None, outside.content
     assert "**Pool:** 10 dice" in card_text(outside.message)
     assert "**Nudges:** 2" in card_text(outside.message)
+
+
+async def test_a_pewterarm_runs_dry_as_time_moves_on_and_collapses(bot_env: BotEnv) -> None:
+    """§9.2: a burn the Conflict paid for cannot run dry in it, but time the Narrator moves on
+    (`/power time`) drains Pewter like any other; its end leaves Health (8) under the 10 taken
+    while Pewter held it at 12, so Ham collapses and his Tin goes out with it. Only the
+    Conflict's own blows defeat a fighter in it: he stays in, burning nothing, for the Narrator
+    to take out."""
+    env = bot_env
+    reserves = [{"metal": "Pewter", "charges": 2}, {"metal": "Tin", "charges": 3}]
+    await make(env, "Ham", "player1", ["Pewter", "Tin"], allomancy={"reserves": reserves, "tracked": True})
+    await thug(env, [])
+    await env.play(
+        [
+            *gathering("player1", "Ham"),
+            ("player1", "/burn metal:Pewter"),
+            ("player1", "/burn metal:Tin"),
+            ("narrator", "/sheet damage amount:10 name:Ham"),
+        ]
+    )
+    lit = (await env.storage.characters.get_by_name(env.guild_id, "Ham")).character
+    assert set(lit.allomancy.burning) == {"Pewter", "Tin"} and lit.damage.get(Resilience.HEALTH) == 10
+    dry = await env.slash("/power time minutes:10 name:Ham", user="narrator")
+    assert not refused(dry), dry.content
+    said = str(dry.messages)
+    assert "Ham's Pewter runs out." in said and "Pewter fades and Ham collapses: no Health left." in said
+    ham = (await env.storage.characters.get_by_name(env.guild_id, "Ham")).character
+    assert ham.allomancy.burning == () and ham.allomancy.charges("Tin") == 1  # Tin had charge to spare
+    await env.bot.conflicts.idle()
+    row = next(r for r in card_text(await board_message(env)).splitlines() if r.startswith("**Ham**"))
+    assert "Health 0/8" in row and "burning" not in row and "defeated" not in row, row
