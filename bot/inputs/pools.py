@@ -55,6 +55,8 @@ class PoolRequest:
     tap: TapRequest | None = None
     subplot: Subplot | None = None
     """The subplot the roll serves, the Narrator's call (docs/rulings.md §10.2)."""
+    label: str = ""
+    """The roll's words, which may name a Focused Emotion (docs/rulings.md §9.7)."""
 
     @property
     def from_sheet(self) -> bool:
@@ -196,7 +198,7 @@ def _from_sheet(sheet: _Sheet, request: PoolRequest) -> FormedPool:
     if asked is not None and asked.use is TapUse.WITS:
         raise BotError("Tapping for Wits moves you in a Conflict's declaring order: tap it on /declare.")
     tapped = tap_effect(character, asked.metal, asked.charges, asked.use) if asked else None
-    powers = power_roll(character, ref, request.task, tapped, before=plain_pool.total)
+    powers = power_roll(character, ref, request.task, tapped, before=plain_pool.total, label=request.label)
     pool = plain_pool  # most rolls: no Power adds to it, and the pool is formed once
     if powers.modifiers or powers.boons:
         pool = _form(request, rating, ref.label, [*penalties, *powers.modifiers], powers.boons)

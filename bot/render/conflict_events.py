@@ -154,7 +154,7 @@ def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces, v: Visibility = FUL
         verdict = f"{does(c, e.target, 'holds')} off {attacker}"
     else:
         # Nobody resisted: a plain roll, read as any roll is (docs/rulings.md §3.5, §2.7).
-        return line + f" → {does(c, e.attacker, 'fails')}. {outcome_text(contest.acting)}."
+        return line + f" → {does(c, e.attacker, 'fails')}. {outcome_text(contest.acting)}." + _stirred(e, v)
     line += f" → {verdict}. {decision_text(contest.decided_by, attacker)}"
     tapped = ", ".join(b.label for b in contest.acting.pool.boons if b.outcome)
     if tapped and contest.winner is ContestSide.ACTING and v.shows(e.attacker):  # a tap's Outcome (§9.4)
@@ -165,9 +165,15 @@ def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces, v: Visibility = FUL
             or f" {does(c, e.target, 'is')} disarmed or knocked down, as {attacker} chooses."
         )
     line += deflection_text(c, e, v.shows(e.target) if e.target is not None else True)
+    line += _stirred(e, v)
     if e.awaiting_nudges:
         line += f" {does(c, e.attacker, 'has')} {plural(e.nudges, 'Nudge')} to spend."
     return line
+
+
+def _stirred(e: ev.Resolved, v: Visibility) -> str:
+    """A rioting or soothing's hold or Complications (§9.3); a hidden actor's are the Narrator's (§7.1)."""
+    return f" {e.stirred}" if e.stirred and v.shows(e.attacker) else ""
 
 
 def _nudges(c: Conflict, e: ev.NudgesSpent) -> str:

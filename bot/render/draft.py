@@ -80,6 +80,8 @@ def _powers(draft: HeroDraft) -> list[str]:
         return [f"{draft.powers.label}: {TRAITS_WITHOUT_POWERS} more Traits instead"]
     names = ", ".join(p.name for p in powers)  # "Misting: Tin", never "Tin Misting: Tin"
     stunt = f"; Stunt: {draft.powers.stunt}" if draft.powers.stunt else ""  # a Misting's (§9.7)
+    if draft.powers.blessing is not None:  # a kandra's (§9.6)
+        stunt = f"; Blessing of {draft.powers.blessing.label}"
     return [f"{draft.powers.template.label}: {names} at {powers[0].rating} ({powers[0].type.label}){stunt}"]
 
 

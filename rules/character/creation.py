@@ -52,6 +52,7 @@ class PowerTemplate(StrEnum):
     MISTBORN = "mistborn"
     MISTING = "misting"
     KEEPER = "keeper"
+    KANDRA = "kandra"
     NONE = "none"
 
     @property
@@ -62,6 +63,15 @@ class PowerTemplate(StrEnum):
 MISTBORN_RATING = 4
 MISTING_RATING = 5
 KEEPER_RATING = 3
+MIMICRY_RATING = 5
+"""A kandra starts with Mimicry 5 and one Blessing (docs/rulings.md §9.6)."""
+BLESSING_GIVES = {
+    "awareness": "+2 dice on the senses, +2 to declare by",
+    "potency": "+2 Physique (to 8)",
+    "presence": "+2 Wits (to 8)",
+    "stability": "+5 Willpower, beyond Brass",
+}
+"""What each Blessing gives, in a line (§9.6; the numbers are ``rules.character.power_stats``')."""
 TRAITS_WITHOUT_POWERS = 2
 """A Hero with no Powers takes this many more Traits instead (§6.10)."""
 MISTING_METALS = tuple(m for m in METALS if m not in ("Malatium", "Lerasium"))
@@ -89,7 +99,7 @@ def template_powers(
 ) -> tuple[Power, ...]:
     """The Powers of a template: every basic metal at 4 (Mistborn) or as Feruchemy at 3
     (Keeper), one metal at 5 (Misting of ``metal``, with its starting ``stunt`` when chosen,
-    §9.7), or nothing."""
+    §9.7), Mimicry at 5 (kandra, whose Blessing is the sheet's Hemalurgy, §9.6), or nothing."""
     if stunt is not None and template is not PowerTemplate.MISTING:
         raise RulesError("Only a Misting starts with a Stunt; others buy them with Advancements.")
     if template is PowerTemplate.MISTBORN:
@@ -103,6 +113,8 @@ def template_powers(
             raise RulesError(f"A Misting burns one of {', '.join(MISTING_METALS)}.{hint}")
         stunts = (check_misting_stunt(found, stunt),) if stunt is not None else ()
         return (Power(type=PowerType.ALLOMANCY, name=found, rating=MISTING_RATING, stunts=stunts),)
+    if template is PowerTemplate.KANDRA:
+        return (Power(type=PowerType.KANDRA, name="Mimicry", rating=MIMICRY_RATING),)
     return ()
 
 

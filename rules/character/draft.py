@@ -29,6 +29,7 @@ from rules.character.creation import (
     template_implements,
     template_powers,
 )
+from rules.character.hemalurgy import Blessing
 from rules.character.model import Character
 from rules.character.names import CharacterKind, canonical_metal
 from rules.character.parts import BuildLabels, Power, Prop, Traits
@@ -68,18 +69,22 @@ class Step(StrEnum):
 
 class PowerChoice(BaseModel):
     """A Power template, with the metal of a Misting and the one Stunt a Misting may start with
-    (optional, from the catalogue of its metal, docs/rulings.md §9.7)."""
+    (optional, from the catalogue of its metal, docs/rulings.md §9.7), or a kandra's one
+    Blessing (§9.6)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     template: PowerTemplate
     metal: str | None = None
     stunt: str | None = None
+    blessing: Blessing | None = None
 
     @model_validator(mode="after")
     def _metal(self) -> Self:
         if (self.template is PowerTemplate.MISTING) != (self.metal is not None):
             raise lim.problem("A Misting names one metal, and only a Misting does.")
+        if (self.template is PowerTemplate.KANDRA) != (self.blessing is not None):
+            raise lim.problem("A kandra starts with one Blessing, and only a kandra does.")
         if self.metal is not None and self.metal not in MISTING_METALS:
             raise lim.problem(f"A Misting burns one of {', '.join(MISTING_METALS)}.")
         if self.stunt is not None and (self.metal is None or self.stunt not in misting_stunts(self.metal)):
@@ -90,6 +95,8 @@ class PowerChoice(BaseModel):
     def label(self) -> str:
         if self.template is PowerTemplate.MISTING:
             return f"{self.metal} Misting"
+        if self.blessing is not None:
+            return f"Kandra, Blessing of {self.blessing.value.capitalize()}"
         return self.template.label
 
     @property
@@ -98,7 +105,10 @@ class PowerChoice(BaseModel):
 
 
 def power_choice(template: PowerTemplate, metal: str | None = None) -> PowerChoice:
-    """A checked :class:`PowerChoice`; the metal as typed in any case."""
+    """A checked :class:`PowerChoice`; the metal as typed in any case. For a kandra ``metal``
+    is the Blessing's name instead (the builder's one choice of a template's detail)."""
+    if template is PowerTemplate.KANDRA:
+        return validated(PowerChoice, {"template": template, "blessing": (metal or "").lower() or None})
     found = canonical_metal(metal) if metal is not None else None
     return validated(PowerChoice, {"template": template, "metal": found or metal})
 
@@ -342,6 +352,7 @@ def to_character(draft: HeroDraft) -> Character:
         destiny=draft.destiny,
         tragedy=draft.tragedy,
         powers=[p.model_dump() for p in (draft.powers.powers if draft.powers else ())],
+        hemalurgy={"blessings": (draft.powers.blessing,)} if draft.powers and draft.powers.blessing else {},
         props=[p.model_dump() for p in (*draft.props, *_implements(draft))][: lim.PROPS_MAX],
         build=draft.labels.model_dump() if draft.labels else None,
     )

@@ -23,7 +23,7 @@ from rules.conflict.commands import Defend, SpendNudges, Throw
 from rules.conflict.damage import apply_success
 from rules.conflict.events import DefenceGranted, Defended, Pile, Resolved
 from rules.conflict.figure import grant_pool
-from rules.conflict.metal_wins import DeflectionWon, deflection_won, moves_metal
+from rules.conflict.metal_wins import DeflectionWon, deflection_won, moves_metal, stirred
 from rules.conflict.reflect import reflect
 from rules.conflict.specs import ActionKind
 from rules.conflict.state import (
@@ -259,6 +259,7 @@ def settle_roll(
             deflected=pending.deflected if won is not None else "",
             caught=won is not None and won.caught,
             draws=won is not None and won.draws,
+            stirred=stirred(work, attacker, pending, acting, result),
         )
     )
     if awaiting:

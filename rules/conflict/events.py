@@ -226,6 +226,9 @@ class Resolved(BaseModel):
     """The deflector's own 2 Nudges caught the object (not sent back, §9.7)."""
     draws: bool = False
     """The deflector burns Iron and may draw the missed object in."""
+    stirred: str = ""
+    """What a rioting or soothing rolled as an action did: the emotion held, or what a failure's
+    Complications mean (§9.3); "" for any other action."""
 
 
 class NudgesSpent(BaseModel):

@@ -176,8 +176,18 @@ def check_action(
             raise RulesError("Armour only matters against an attack.")
     if action.difficulty is not None:
         check_difficulty(action.difficulty)
+    stirs = action.stirs if dice is None else _stirs(work.sheet(actor), action.kind, dice.stat)
     update = {"label": label, "resilience": resilience, "attack_kind": attack_kind, "emotion": emotion}
+    update["stirs"] = stirs
     return action.model_copy(update=update)
+
+
+def _stirs(sheet: Character, kind: ActionKind, stat: str) -> str | None:
+    """Zinc or Brass when a rolled action rolls the actor's own metal unflared: a rioting or
+    soothing (§9.3); flared, it is an attack instead."""
+    if kind is not ActionKind.ACTION or flared_emotion(sheet, stat) is not None:
+        return None
+    return emotional_metal(sheet, stat)
 
 
 def _emotional(
@@ -257,11 +267,11 @@ def figure_pool(
     modifiers += atium_parts(conflict, work, actor, action)
     sheet = work.sheet(actor)
     task = dice.task or (tapped.task if tapped is not None else None)
-    modifiers += sheet_parts(sheet, find_stat(sheet, dice.stat), task, action=True)
+    modifiers += sheet_parts(sheet, find_stat(sheet, dice.stat), task, action=True, label=action.label)
     if action.target is not None and (metal := emotional_metal(sheet, dice.stat)) is not None:
         target = conflict.participant(action.target)
         if action.emotion is not None:
-            modifiers += emotion_attack_parts(sheet, action.emotion, action.label, target.size)
+            modifiers += emotion_attack_parts(sheet, action.emotion, target.size)
         if work.open_sheet(target):  # a hidden sheet's Copper or Stability is the Narrator's (§7.1)
             modifiers += shield_parts(work.sheet(target), metal)
     severities = []

@@ -3,15 +3,19 @@
 Metal inside a body moves only on a Contest won by Outcome 5 or more: won by less, the action
 fails and the metal stays. A deflection that wins makes the attack miss; with 2 Nudges of the
 deflector's own it catches the object, unless Reflect Ranged Attack sends it back (the Stunt
-takes precedence, *we chose*); an Iron burner may draw a missed object in.
+takes precedence, *we chose*); an Iron burner may draw a missed object in. A rioting or
+soothing rolled as an action holds the emotion when it succeeds, as on ``/roll``.
 """
 
 from pydantic import BaseModel, ConfigDict
 
 from rules.conflict.reflect import reflects_back
-from rules.conflict.state import PendingAttack
+from rules.conflict.state import Participant, PendingAttack
+from rules.conflict.work import Work
 from rules.contest import ContestResult
+from rules.powers.metal_effects import emotion_roll
 from rules.powers.pushes import REFLECT_NUDGES, in_body_moves
+from rules.roll import Reading
 
 
 def moves_metal(pending: PendingAttack, result: ContestResult) -> bool:
@@ -43,3 +47,24 @@ def deflection_won(
     back = reflects_back(pending, result, reflects)
     caught = back < 0 and opposing.nudges >= REFLECT_NUDGES
     return DeflectionWon(back=back, caught=caught, draws=burns_iron and back < 0 and not caught)
+
+
+def stirred(
+    work: Work, actor: Participant, pending: PendingAttack, acting: Reading, result: ContestResult
+) -> str:
+    """A rioting or soothing rolled as an action does what it does on ``/roll`` (§9.3), by the
+    one rule (``emotion_roll``), read from the Contest: a success while the metal burns holds
+    the emotion on the actor's sheet, saved in the move's one write; a failure's Complications
+    are said. The line for the roll, "" for any other action."""
+    metal = pending.action.stirs
+    if metal is None:
+        return ""
+    success = result.acting_succeeds and not result.stalemate
+    done = emotion_roll(
+        work.sheet(actor), metal, acting.model_copy(update={"success": success, "outcome": result.outcome})
+    )
+    if done is None:
+        return ""
+    if done.character is not None:
+        work.save_sheet(actor.id, done.character)
+    return done.note

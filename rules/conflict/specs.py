@@ -153,7 +153,9 @@ class ActionSpec(BaseModel):
     by a Contest won with Outcome 5 or more. ``anchored``: the pusher braces between two very
     heavy objects, at 1 Health (docs/rulings.md §9.3). ``emotion`` is set by the
     engine, never typed: Zinc or Brass when the attack rolls that metal flared, a mental attack
-    resisted with Spirit (docs/rulings.md §9.3).
+    resisted with Spirit (docs/rulings.md §9.3). ``stirs``, also the engine's: Zinc or Brass
+    when a rolled action (not an attack) rolls that metal unflared, a rioting or soothing whose
+    success holds the emotion (§9.3).
     """
 
     model_config = FROZEN
@@ -174,3 +176,4 @@ class ActionSpec(BaseModel):
     inside: StrictBool = False
     anchored: StrictBool = False
     emotion: str | None = None
+    stirs: str | None = None

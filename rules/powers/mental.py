@@ -5,19 +5,16 @@ without knowing the metals.
 
 - Flared Zinc or Brass is a mental attack, the metal against Spirit, on Willpower; a group
   larger than the rating is reached only with Affect Crowd, at 2 dice fewer (up to 20 × the
-  rating); Focused Emotion adds 1 when its emotion is the one the action names.
+  rating (Focused Emotion, on any soothing or rioting, is ``rules.powers.rolls``').
 - Storing Zinc or Bronze costs its rate in the Wits one declares by, which spikes and
   Blessings raise (``declaring_wits``, §9.5, §9.6). (A held emotion's dice and storing Steel's
   Action Dice are ``rules.powers.rolls.sheet_parts``', shared with ``/roll``.)
 """
 
-import re
-
 from rules.character import Attribute, Character, PowerType, Resilience, Standing
 from rules.character.stats import find_stat, rating_for
-from rules.character.stunts import BY_KEY, catalogued, working
+from rules.character.stunts import working
 from rules.errors import RulesError
-from rules.naming import name_key
 from rules.powers.feruchemy import storing_declare_wits
 from rules.powers.hemalurgy import awareness_order
 from rules.powers.metal_effects import (
@@ -57,14 +54,11 @@ def shield_parts(target: Character, metal: str) -> list[Part]:
     return [("Copper cloud", -copper)] if copper else []
 
 
-def emotion_attack_parts(character: Character, metal: str, label: str, target_size: int) -> list[Part]:
-    """What a flared soothing or rioting adds to its dice: Focused Emotion's +1 when the action's
-    description names its emotion (*we chose*), and Affect Crowd's −2 against a group larger
-    than the rating; a group past the reach is refused (§9.3, §9.7)."""
+def emotion_attack_parts(character: Character, metal: str, target_size: int) -> list[Part]:
+    """What a flared soothing or rioting adds to its dice for its target: Affect Crowd's −2
+    against a group larger than the rating; a group past the reach is refused (§9.3, §9.7).
+    (Focused Emotion is any soothing's or rioting's, ``rules.powers.rolls.sheet_parts``.)"""
     parts: list[Part] = []
-    words = name_key(label)
-    if any(detail and name_key(detail) in words for detail in _focused_emotions(character, metal)):
-        parts.append(("Focused Emotion", 1))
     rating = lit_rating(character, metal)
     if target_size > rating:
         if not working(character, "Affect Crowd"):
@@ -79,22 +73,6 @@ def emotion_attack_parts(character: Character, metal: str, label: str, target_si
             )
         parts.append(("Affect Crowd", CROWD_DICE))
     return parts
-
-
-def _focused_emotions(character: Character, metal: str) -> list[str]:
-    """The emotions the sheet's Focused Emotion Stunts on ``metal`` name ("Focused Emotion:
-    fear", "Focused Emotion (grief)")."""
-    stunt = BY_KEY[name_key("Focused Emotion")]
-    found: list[str] = []
-    for power in character.powers:
-        if power.type is not PowerType.ALLOMANCY or power.name != metal:
-            continue
-        for text in power.stunts:
-            if catalogued(text) == stunt:
-                found.append(
-                    re.split(r"[:(]", text, maxsplit=1)[-1].strip(" )") if re.search(r"[:(]", text) else ""
-                )
-    return found
 
 
 def declaring_wits(character: Character) -> int:

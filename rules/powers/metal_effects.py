@@ -2,6 +2,8 @@
 commands and the Conflict engine call, each answering from the sheet's state.
 """
 
+import re
+
 from pydantic import BaseModel, ConfigDict
 
 from rules.burdens import Severity
@@ -12,8 +14,9 @@ from rules.character.parts import Burden
 from rules.character.power_gifts import make_savant
 from rules.character.power_stats import allomantic_rating
 from rules.character.stats import find_stat
-from rules.character.stunts import working
+from rules.character.stunts import BY_KEY, catalogued, working
 from rules.errors import RulesError
+from rules.naming import name_key
 from rules.roll import Reading
 
 __all__ = ["make_savant"]  # the Narrator's /power savant calls it from here; the rule is power_gifts'
@@ -77,39 +80,32 @@ def pewter_eased_dice(character: Character, burden: Burden) -> tuple[str, int] |
     return PEWTER_EASED, (lighter.dice if lighter is not None else 0) - burden.severity.dice
 
 
-class EmotionPool(BaseModel):
-    """A soothing (Brass) or rioting (Zinc): the rating rolled (+1 flared, +1 Focused Emotion),
-    dice off for a crowd, and how many people it reaches (§9.3, §9.7)."""
+def focused_emotion(character: Character, metal: str, label: str) -> list[tuple[str, int]]:
+    """Focused Emotion's +1 on a soothing or rioting whose words name the emotion the Stunt names
+    ("Focused Emotion: fear", a roll "stir their fear"), *we chose*, as the bot cannot tell an
+    emotion otherwise; only while the metal burns, as every catalogued Stunt (§9.7). The one
+    rule ``/roll`` and a Conflict's pools share (``rules.powers.rolls.sheet_parts``)."""
+    if metal not in EMOTION_METALS or metal not in character.allomancy.burning:
+        return []
+    words = name_key(label)
+    named = any(emotion and name_key(emotion) in words for emotion in _focused_emotions(character, metal))
+    return [("Focused Emotion", 1)] if named else []
 
-    model_config = ConfigDict(frozen=True)
 
-    metal: str
-    rating: int
-    parts: tuple[tuple[str, int], ...]
-    reach: int
-
-
-def emotion_pool(
-    character: Character, name: str, *, crowd: bool = False, focused: bool = False
-) -> EmotionPool:
-    found = name.strip().capitalize()
-    if found not in EMOTION_METALS:
-        raise RulesError("Only Zinc riots and Brass soothes.")
-    rating = lit_rating(character, found)
-    if not rating:
-        raise RulesError(
-            f"{character.name} must be burning {found} to {'riot' if found == 'Zinc' else 'soothe'}."
-        )
-    parts: list[tuple[str, int]] = []
-    if focused and working(character, "Focused Emotion"):
-        parts.append(("Focused Emotion", 1))
-    reach = rating
-    if crowd:
-        if not working(character, "Affect Crowd"):
-            raise RulesError(f"{character.name} reaches a crowd only with the Affect Crowd Stunt.")
-        parts.append(("Crowd", CROWD_DICE))
-        reach = CROWD_PER_RATING * rating
-    return EmotionPool(metal=found, rating=rating, parts=tuple(parts), reach=reach)
+def _focused_emotions(character: Character, metal: str) -> list[str]:
+    """The emotions the sheet's Focused Emotion Stunts on ``metal`` name ("Focused Emotion:
+    fear", "Focused Emotion (grief)")."""
+    stunt = BY_KEY[name_key("Focused Emotion")]
+    found: list[str] = []
+    for power in character.powers:
+        if power.type is not PowerType.ALLOMANCY or power.name != metal:
+            continue
+        for text in power.stunts:
+            if catalogued(text) == stunt:
+                found.append(
+                    re.split(r"[:(]", text, maxsplit=1)[-1].strip(" )") if re.search(r"[:(]", text) else ""
+                )
+    return found
 
 
 def emotion_hold(metal: str, reading: Reading) -> Hold | None:

@@ -21,6 +21,7 @@ from rules.powers.hemalurgy import spike_dice
 from rules.powers.metal_effects import (
     EMOTION_METALS,
     atium_dice,
+    focused_emotion,
     hold_dice,
     savant_nudges,
     savant_sense_dice,
@@ -85,12 +86,26 @@ def _emotion_dice(character: Character, ref: StatRef) -> list[Part]:
     return parts
 
 
-def sheet_parts(character: Character, ref: StatRef, task: Task | None, *, action: bool = False) -> list[Part]:
+def _soothing_dice(character: Character, ref: StatRef, label: str) -> list[Part]:
+    power = ref.power
+    if power is None or power.type is not PowerType.ALLOMANCY:
+        return []
+    return focused_emotion(character, power.name, label)
+
+
+def sheet_parts(
+    character: Character, ref: StatRef, task: Task | None, *, action: bool = False, label: str = ""
+) -> list[Part]:
     """What the sheet's Powers add to a roll of ``ref`` about ``task``, each named: Tin, Focused
     Sense, Prodigious Strength, spikes and Awareness, a Savant not burning, storing, a held
-    emotion and Tug/Push Emotion (§9.3–§9.7). ``action``: a Conflict action's dice (§9.10),
-    where storing Steel costs its rate on every action, not on speed rolls, so it counts once."""
-    return _task_dice(character, ref, task, action=action) + _emotion_dice(character, ref)
+    emotion, Tug/Push Emotion, and Focused Emotion on a roll of Zinc or Brass whose ``label``
+    names its emotion (§9.3–§9.7). ``action``: a Conflict action's dice (§9.10), where storing
+    Steel costs its rate on every action, not on speed rolls, so it counts once."""
+    return (
+        _task_dice(character, ref, task, action=action)
+        + _emotion_dice(character, ref)
+        + _soothing_dice(character, ref, label)
+    )
 
 
 def savant_boon(character: Character, ref: StatRef) -> tuple[Boon, ...]:
@@ -120,13 +135,15 @@ def power_roll(
     *,
     before: int = 0,
     electrum: int = 0,
+    label: str = "",
 ) -> PowerRoll:
     """What Powers do to a roll of ``ref`` about ``task`` (a tap names its own task when the roll
     names none). ``before`` is the pool's sum without the tap: tapped dice past 10 are lost, not
-    Nudges (§9.4). ``electrum``: an opponent's Electrum against Atium."""
+    Nudges (§9.4). ``electrum``: an opponent's Electrum against Atium. ``label``: the roll's
+    words, which may name a Focused Emotion (§9.7)."""
     if tap is not None and task is None:
         task = tap.task
-    parts = sheet_parts(character, ref, task)
+    parts = sheet_parts(character, ref, task, label=label)
     parts += split("Atium", atium_dice(character, electrum))
     boons: list[Boon] = list(savant_boon(character, ref))
     notes: list[str] = []

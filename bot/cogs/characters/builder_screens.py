@@ -20,7 +20,9 @@ from bot.render.draft import draft_embed, heading
 from rules.character import Attribute, BuildLabels, Emphasis, Standing
 from rules.character import limits as lim
 from rules.character.creation import (
+    BLESSING_GIVES,
     KEEPER_RATING,
+    MIMICRY_RATING,
     MISTBORN_RATING,
     MISTING_METALS,
     MISTING_RATING,
@@ -99,7 +101,8 @@ def split_value(split: Split) -> str:
 
 
 def power_value(choice: PowerChoice) -> str:
-    return f"misting-{choice.metal.lower()}" if choice.metal else choice.template.value
+    detail = choice.metal or (choice.blessing.value if choice.blessing else "")
+    return f"{choice.template.value}-{detail.lower()}" if detail else choice.template.value
 
 
 ALL_LABELS = [BuildLabels(attributes=a, standings=s, powers=p) for a, s, p in permutations(list(Emphasis))]
@@ -162,6 +165,10 @@ def power_options(draft: HeroDraft) -> list[discord.SelectOption]:
         *(
             (f"misting-{m.lower()}", f"Misting: {m}", f"{m} at {MISTING_RATING} (Allomancy)")
             for m in MISTING_METALS
+        ),
+        *(
+            (f"kandra-{b}", f"Kandra: {b.capitalize()}", f"Mimicry {MIMICRY_RATING}; {g}")
+            for b, g in BLESSING_GIVES.items()
         ),
         (PowerTemplate.NONE.value, "No Powers", f"{TRAITS_WITHOUT_POWERS} more Traits instead"),
     ]

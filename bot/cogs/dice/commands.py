@@ -114,6 +114,7 @@ class Asked:
             task=self.task,
             tap=self.tap,
             subplot=self.subplot,
+            label=self.label or "",
         )
 
     def over(self, saved: SavedRoll) -> SavedRoll:

@@ -232,6 +232,7 @@ async def throw_saved(
         task=declared.task,
         tap=declared.tap,
         subplot=declared.subplot,
+        label=label or "",
     )
     drawn = await throw(interaction, request, stored, saved.difficulty, label, secret=secret, applied=applied)
     await answer(interaction, drawn, secret=secret)

@@ -10,7 +10,8 @@ from rules.character.stats import find_stat
 from rules.character.stunts import catalogued, check_stunt, stunts_for, working
 from rules.errors import RulesError
 from rules.powers.burning import start_burn
-from rules.powers.metal_effects import atium_advantage, emotion_pool, stunt_soak
+from rules.powers.mental import emotion_attack_parts
+from rules.powers.metal_effects import atium_advantage, stunt_soak
 from rules.powers.pushes import ObjectSize, deflection, push_attack
 from rules.powers.rolls import power_roll
 from tests.rules.powers.sheets import allomancer
@@ -61,9 +62,35 @@ def test_atium_advantage_and_affect_crowd() -> None:
     seer = start_burn(_with_stunts("Atium", "Atium Advantage", reserves={"Atium": 2}), "Atium").character
     assert atium_advantage(seer) == -2
     soother = start_burn(_with_stunts("Brass", "Affect Crowd"), "Brass").character
-    crowd = emotion_pool(soother, "Brass", crowd=True)
-    assert crowd.reach == 100
-    assert ("Crowd", -2) in crowd.parts
+    assert emotion_attack_parts(soother, "Brass", 100) == [("Affect Crowd", -2)]
+    with pytest.raises(RulesError, match="reaches 100 people at most"):
+        emotion_attack_parts(soother, "Brass", 101)
+
+
+@pytest.mark.parametrize(
+    ("metal", "stunts", "stat", "label", "lit", "dice"),
+    [
+        ("Brass", ("Focused Emotion: fear",), "Brass", "Calm their fear", True, 1),
+        ("Brass", ("Focused Emotion (fear)",), "Brass", "ease the FEAR of the crowd", True, 1),
+        ("Zinc", ("Focused Emotion: rage",), "Zinc", "stir their rage", True, 1),
+        ("Zinc", ("Focused Emotion: rage",), "Zinc", "stir their grief", True, 0),
+        ("Zinc", ("Focused Emotion: rage",), "Zinc", "", True, 0),
+        ("Zinc", ("Focused Emotion: rage",), "Zinc", "stir their rage", False, 0),
+        ("Zinc", ("Focused Emotion",), "Zinc", "stir their rage", True, 0),
+        ("Zinc", ("Focused Emotion: rage",), "Charm", "stir their rage", True, 0),
+    ],
+)
+def test_focused_emotion_adds_a_die_to_a_soothing_or_rioting_naming_its_emotion(
+    metal: str, stunts: tuple[str, ...], stat: str, label: str, lit: bool, dice: int
+) -> None:
+    """§9.7: on any roll of Zinc or Brass, /roll's and a Conflict's alike (we chose: the words name
+    the emotion), only while the metal burns; another stat's roll, or a Stunt naming no
+    emotion, gets nothing."""
+    sheet = _with_stunts(metal, *stunts)
+    if lit:
+        sheet = start_burn(sheet, metal).character
+    rolled = power_roll(sheet, find_stat(sheet, stat), label=label)
+    assert dict(rolled.modifiers).get("Focused Emotion", 0) == dice
 
 
 @pytest.mark.parametrize(

@@ -100,3 +100,18 @@ async def test_a_held_emotion_shows_on_the_sheet_card_and_the_board(bot_env: Bot
     )
     await env.bot.conflicts.idle()
     assert "holding Soothing +3" in str(await board_message(env))
+
+
+async def test_focused_emotion_adds_its_die_when_the_roll_names_the_emotion(bot_env: BotEnv) -> None:
+    """§9.7: a /roll of Zinc whose label names the Stunt's emotion rolls 1 die more."""
+    kell = await soother(bot_env, "Kell", "Zinc")
+    power = kell.character.powers[0].model_copy(update={"stunts": ("Focused Emotion: rage",)})
+    await bot_env.storage.characters.update(
+        bot_env.guild_id, kell, kell.character.model_copy(update={"powers": (power,)})
+    )
+    named = await bot_env.slash("/roll stat:Zinc character:Kell label:Stir their rage", user="player1")
+    assert named.message is not None, named.content
+    assert "Focused Emotion 1" in card_field(named.message, "Pool")
+    other = await bot_env.slash("/roll stat:Zinc character:Kell label:Stir their grief", user="player1")
+    assert other.message is not None, other.content
+    assert "Focused Emotion" not in card_field(other.message, "Pool")
