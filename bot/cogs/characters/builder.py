@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot import replies
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder_changes import Change, Turn, chose, next_step, wrote
+from bot.cogs.characters.builder_forms import form
 from bot.cogs.characters.builder_screens import (
     BUTTON,
     CREATE,
@@ -31,7 +32,6 @@ from bot.cogs.characters.builder_screens import (
     MODAL,
     SELECT,
     button_id,
-    form,
     screen,
     select_id,
 )
