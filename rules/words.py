@@ -25,6 +25,11 @@ def count_of(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else plural_of(word)}"
 
 
+def one(word: str) -> str:
+    """ "a Steel spike", "an Iron spike": the article a word takes by its first letter's sound."""
+    return f"{'an' if word[:1].lower() in tuple('aeiou') else 'a'} {word}"
+
+
 VERBS = {"is": "are", "has": "have", "does": "do", "goes": "go", "was": "were"}
 
 

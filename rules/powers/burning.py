@@ -163,6 +163,16 @@ def knocked_out(character: Character) -> Changed:
     return Changed(character=stopped.character, notes=(note,))
 
 
+def then_knocked_out(changed: Changed) -> Changed:
+    """``changed``, and what 0 Health then ends: any Power's change may bring a sheet there (a
+    spike torn out, Gold's borrowed Health running out, Pewter's drag), and each must end the
+    burns and the storing as a blow does (docs/rulings.md §9.2, §9.4)."""
+    out = knocked_out(changed.character)
+    if out.character is changed.character:
+        return changed
+    return changed.model_copy(update={"character": out.character, "notes": (*changed.notes, *out.notes)})
+
+
 def pay_for_conflict(character: Character, name: str) -> Changed:
     """A burn in a Conflict costs 1 charge for the whole Conflict, paid when it starts (§9.2); the
     last charge still lasts the Conflict."""

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules.words import is_group, names_say, says
+from rules.words import is_group, names_say, one, says
 
 
 @pytest.mark.parametrize(
@@ -43,3 +43,17 @@ def test_a_name_and_its_verb_agree(name: str, singular: str, many: bool, said: s
 )
 def test_names_in_a_list_take_the_plural(names: list[str], many: bool, said: str) -> None:
     assert names_say(names, "acts", many) == said
+
+
+@pytest.mark.parametrize(
+    ("word", "said"),
+    [
+        ("Iron", "an Iron"),
+        ("Steel", "a Steel"),
+        ("Atium", "an Atium"),
+        ("Electrum", "an Electrum"),
+        ("", "a "),
+    ],
+)
+def test_a_word_takes_the_article_its_first_letter_asks(word: str, said: str) -> None:
+    assert one(word) == said

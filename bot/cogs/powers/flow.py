@@ -11,6 +11,7 @@ from bot.inputs.sheet_changes import load_to_change, save
 from bot.render.common import plain
 from bot.render.sheet import change_embed
 from rules.character import Character
+from rules.powers.burning import then_knocked_out
 from rules.powers.ledger import Changed
 from storage import StoredCharacter
 
@@ -26,11 +27,12 @@ async def apply(
     narrator: str | None = None,
 ) -> StoredCharacter:
     """Apply ``edit`` to the named (or active) sheet and answer with ``said`` (of the sheet
-    before) and the change's notes. ``narrator``: only a Narrator may do it (what they do)."""
+    before) and the change's notes; a change that leaves 0 Health ends the burns and storing.
+    ``narrator``: only a Narrator may do it (what they do)."""
     stored = await load_to_change(interaction, given, DOING, in_play=True)
     if narrator is not None:
         (await caller(interaction)).require_narrator(narrator)
-    changed = edit(stored.character)
+    changed = then_knocked_out(edit(stored.character))  # docs/rulings.md §9.2
     saved = await save(interaction, stored, changed.character, told=True, moves=changed.moves)
     text = "\n".join(plain(line) for line in (said(stored.character), *changed.notes))
     embed = change_embed(saved.character, text, sections=["metals"])

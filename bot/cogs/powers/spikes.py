@@ -16,6 +16,7 @@ from rules.character.hemalurgy import Spike
 from rules.character.metals import metal as find_metal
 from rules.powers.hemalurgy import drive_spike, figured_rating, remove_spike
 from rules.powers.ledger import Changed
+from rules.words import one
 from storage import StoredCharacter
 
 
@@ -43,7 +44,7 @@ async def spike_command(
             interaction,
             given,
             lambda c: _torn(c, found),
-            lambda c: f"{c.name} loses a {found} spike.",
+            lambda c: f"{c.name} loses {one(found)} spike.",
             narrator="drive spikes",
         )
         return

@@ -135,3 +135,17 @@ async def test_a_blow_that_knocks_a_tineye_out_ends_the_burn(bot_env: BotEnv) ->
     assert (await vin_burns(env)) == () and (await vin_stores(env)) == ()
     [vin] = [p for p in (await state(env)).participants if p.name == "Vin"]
     assert vin.defeated and vin.burning == ()  # the board reads it so
+
+
+async def test_a_spike_torn_out_to_zero_health_ends_every_burn_and_storing(bot_env: BotEnv) -> None:
+    """Any Power's change that leaves 0 Health knocks the sheet out as a blow does (§9.2, §9.5):
+    the spike's 5 Health took Vin from 5 to 0 and left her Tin lit and her Coppermind filling."""
+    env = bot_env
+    await make_vin(env, ["Tin"], HEALTH - 5, storing=True)
+    spiked = await env.slash("/power spike metal:Iron rating:3 name:Vin", user="narrator")
+    assert not refused(spiked), spiked.content
+    assert await vin_burns(env) == ("Tin",) and await vin_stores(env)
+    torn = await env.slash("/power spike metal:Iron remove:true name:Vin", user="narrator")
+    assert not refused(torn), torn.content
+    assert "Vin is knocked out: every metal stops burning and storing stops." in str(torn.embeds)
+    assert await vin_burns(env) == () and await vin_stores(env) == ()
