@@ -17,7 +17,7 @@ from rules.character.allomancy import POISON_AFTER, UNBURNT_MAX
 from rules.character.feruchemy import Storing
 from rules.character.metals import METAL_FACTS
 from rules.errors import RulesError
-from rules.powers.burning import ran_dry, spend
+from rules.powers.burning import ran_dry, spend, then_knocked_out
 from rules.powers.feruchemy import fill_metalmind
 from rules.powers.ledger import Changed, Move, Why
 from rules.powers.pewter import pewter_minutes, pewter_time
@@ -106,7 +106,8 @@ def _gold_for(character: Character, minutes: int) -> tuple[Character, list[str]]
 
 def move_time(character: Character, minutes: int) -> Changed:
     """``minutes`` pass for ``character``: burns pay, unburnt metal waits, stores fill, Gold fades,
-    Pewter's hours heal and lift its drag (``rules.powers.pewter``)."""
+    Pewter's hours heal and lift its drag (``rules.powers.pewter``); Gold's borrowed Health
+    fading to 0 knocks the sheet out (§9.2)."""
     if not 1 <= minutes <= MINUTES_MAX:
         raise RulesError(f"Move time on by 1 minute to {MINUTES_MAX // (24 * 60)} days.")
     burned = _burn_for(character, minutes)
@@ -115,9 +116,11 @@ def move_time(character: Character, minutes: int) -> Changed:
     stored = _store_for(character, minutes)
     character, gold = _gold_for(stored.character, minutes)
     character, pewter = pewter_time(character, minutes, pewter_burnt)
-    return Changed(
-        character=character,
-        moves=(*burned.moves, *stored.moves),
-        ended=burned.ended,
-        notes=(*burned.notes, *waiting, *stored.notes, *gold, *pewter),
+    return then_knocked_out(
+        Changed(
+            character=character,
+            moves=(*burned.moves, *stored.moves),
+            ended=burned.ended,
+            notes=(*burned.notes, *waiting, *stored.notes, *gold, *pewter),
+        )
     )

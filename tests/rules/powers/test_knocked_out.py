@@ -11,6 +11,7 @@ from rules.character.feruchemy import Feruchemy
 from rules.errors import RulesError
 from rules.powers.burning import knocked_out, stop_burn
 from rules.powers.feruchemy import start_storing, store_in_breather
+from rules.powers.time import move_time
 from tests.rules.powers.sheets import allomancer
 
 HEALTH = 8  # Physique 4 + Resources 4
@@ -99,3 +100,20 @@ def test_an_unconscious_keeper_cannot_store(store: Any) -> None:
     sheet = _hurt(_storing_twinborn([]).model_copy(update={"feruchemy": Feruchemy()}), HEALTH)
     with pytest.raises(RulesError, match=r"unconscious \(0 Health\): storing needs a waking mind"):
         store(sheet)
+
+
+def test_golds_borrowed_health_fading_to_zero_knocks_them_out() -> None:
+    """§9.2, §9.4: the Health tapped from Gold held Vin at 2; as time takes it back she has none,
+    and her Tin goes out with her."""
+    awake = allomancer(
+        "Tin", rating=3, allomancy={"burning": ["Tin"]}, feruchemy={"gold_health": 2, "gold_minutes": 10}
+    )
+    awake = _hurt(awake, HEALTH)
+    assert resilience_current(awake, Resilience.HEALTH) == 2
+    assert move_time(awake, 5).character.allomancy.burning == ("Tin",)
+    faded = move_time(awake, 10)
+    assert faded.character.allomancy.burning == ()
+    assert faded.notes[-2:] == (
+        "The Health Vin tapped from Gold fades.",
+        "Vin is knocked out: every metal stops burning.",
+    )
