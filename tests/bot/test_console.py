@@ -3,10 +3,7 @@
 import asyncio
 import io
 import logging
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,21 +14,7 @@ from rich.console import Console as RichConsole
 from bot.config import Settings
 from fake_discord.bot_console import console_logging, run_offline
 from fake_discord.terminal import PromptTerminal
-
-
-def run_console(script: str, db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MISTBORN_"))}
-    env["MISTBORN_DB_PATH"] = str(db)
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=db.parent,
-        env=env,
-        check=False,
-    )
+from testbed.console import run_console
 
 
 def test_console_runs_a_script_and_keeps_data_between_runs(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from the Narrator's list (§10.3)."""
 
 from pathlib import Path
 
-from tests.bot.test_console import run_console
+from testbed.console import run_console
 
 
 def test_the_console_carries_a_campaign_across_two_nights(tmp_path: Path) -> None:

@@ -2,11 +2,10 @@
 rolled by name and from the panel's buttons; the dice written as text even where the setting
 asks for the app's emojis, which the console never has (``fake_discord.bot_console``)."""
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+from testbed.console import played
 
 SCRIPT = (
     "!as player1\n"
@@ -21,20 +20,7 @@ SCRIPT = (
 
 
 def test_the_console_saves_rolls_and_rolls_them_from_the_panel_in_text(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MISTBORN_"))}
-    env |= {"MISTBORN_DB_PATH": str(tmp_path / "rolls.sqlite3"), "MISTBORN_DICE_EMOJIS": "true"}
-    result = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        input=SCRIPT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env=env,
-        check=False,
-    )
-    out = result.stdout
-    assert result.returncode == 0, out[-3000:] + result.stderr
+    out = played(SCRIPT, tmp_path, MISTBORN_DICE_EMOJIS="true")
     assert "Saved **Sneak** for Vin" in out and "1 saved roll of 20" in out
     assert "Vin's rolls" in out and "Sneak: Physique + 1 Trait, Difficulty 2" in out.replace("**", "")
     assert out.count("Vin: Quietly") >= 2 and "Vin: Wits" in out  # the panel's tap and /roll saved:

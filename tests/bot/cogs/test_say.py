@@ -10,7 +10,7 @@ from fake_discord.render import render_message
 from fake_discord.world import FakeChannel
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv, running_bot_env, table_world
-from tests.bot.test_console import run_console
+from testbed.console import run_console
 
 
 def spoken(env: BotEnv) -> list[JSON]:

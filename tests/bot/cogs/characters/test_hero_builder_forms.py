@@ -10,8 +10,8 @@ from fake_discord.records import InteractionRecord
 from rules.character.creation import PowerTemplate
 from rules.character.draft import HeroDraft, Step
 from testbed.bot_env import BotEnv
+from testbed.console import run_console
 from tests.bot.cogs.characters.builder_support import LABELS, STORY, TRAITS, Builder
-from tests.bot.test_console import run_console
 
 LABELS_VALUE = "strong.average.weak"
 

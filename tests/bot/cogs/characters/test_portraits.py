@@ -22,8 +22,8 @@ from fake_discord.payloads import JSON
 from rules.character import export_character, revise_character
 from testbed.bot_env import BotEnv
 from testbed.cards import card_text
+from testbed.console import run_console
 from tests.bot.cogs.characters.builder_support import make_hero
-from tests.bot.test_console import run_console
 
 THUMBNAIL, SECTION = 11, 9
 

@@ -3,7 +3,7 @@ the same ``/declare`` as on Discord (docs/rulings.md §9.4)."""
 
 from pathlib import Path
 
-from tests.bot.test_console import run_console
+from testbed.console import run_console
 
 SCRIPT = (
     "!as player1\n"

@@ -19,7 +19,7 @@ from storage.conflicts import NO_CONFLICT
 from storage.errors import StorageError
 from testbed.bot_env import DUEL, THUG_ATTACKS, BotEnv, refused
 from testbed.cards import card_text
-from tests.bot.test_console import run_console
+from testbed.console import run_console
 
 JSON = dict[str, Any]
 CALLBACK = r"/interactions/\d+/[^/]+/callback"

@@ -2,10 +2,9 @@
 console (``python -m bot`` with no token): the same dispatch as Discord (docs/rulings.md §9.3,
 §9.11)."""
 
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from testbed.console import played
 
 SCRIPT = """!as player1
 /character create name:Lurk physique:4 wits:5
@@ -42,20 +41,7 @@ SCRIPT = """!as player1
 
 
 def test_the_console_deflects_from_the_menu_and_moves_the_tables_time(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MISTBORN_"))}
-    env["MISTBORN_DB_PATH"] = str(tmp_path / "deflect.sqlite3")
-    result = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        input=SCRIPT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env=env,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
-    out = result.stdout
+    out = played(SCRIPT, tmp_path)
     assert "[Deflect with Iron…]" in out or "Deflect with Iron…" in out, out[-3000:]
     assert "deflecting with Iron" in out, out[-3000:]
     assert "20 minutes pass for the table" in out, out[-3000:]

@@ -1,10 +1,9 @@
 """Metal in a body and a tap of Zinc for the declaring order in the offline console (``python -m
 bot`` with no token): the same slash commands as Discord (docs/rulings.md §9.3, §9.4)."""
 
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from testbed.console import played
 
 SCRIPT = """!as player1
 /character create name:Kel physique:4 wits:1
@@ -36,20 +35,7 @@ SCRIPT = """!as player1
 
 
 def test_the_console_tears_metal_from_a_body_and_taps_zinc_for_the_order(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MISTBORN_"))}
-    env["MISTBORN_DB_PATH"] = str(tmp_path / "inside.sqlite3")
-    result = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        input=SCRIPT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env=env,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
-    out = result.stdout.replace("**", "")
+    out = played(SCRIPT, tmp_path).replace("**", "")
     for said in (
         "on metal in their body",
         "+3 Wits to declare by next round",

@@ -2,10 +2,9 @@
 alone: burn Steel, push a coin at the Thug, act; next round the push form, a medium object
 anchored (docs/rulings.md §9.3, §9.10) — the same dispatch as Discord."""
 
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from testbed.console import played
 
 SCRIPT = """!as player1
 /character create name:Kel physique:4 wits:5
@@ -35,20 +34,7 @@ SCRIPT = """!as player1
 
 
 def test_the_console_plays_a_coinshots_round_from_the_prompt(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MISTBORN_"))}
-    env["MISTBORN_DB_PATH"] = str(tmp_path / "push.sqlite3")
-    result = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        input=SCRIPT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env=env,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
-    out = result.stdout
+    out = played(SCRIPT, tmp_path)
     assert "error:" not in out, out[-3000:]
     assert "<select Attack…: Thug | Push a coin at Thug>" in out, out[-3000:]
     assert (

@@ -18,7 +18,7 @@ from fake_discord.validate import validate_command
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv, running_bot_env, table_world
 from testbed.cards import card_text, card_title, is_card
-from tests.bot.test_console import run_console
+from testbed.console import run_console
 from tests.bot.test_slow_database import locked_for
 
 ANYWHERE = ("roll", "read", "odds")

@@ -1,9 +1,8 @@
 """``/power`` and a tap on ``/roll`` in the offline console (``python -m bot`` with no token)."""
 
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from testbed.console import played
 
 
 def test_the_console_drives_burning_drinking_time_and_a_tap(tmp_path: Path) -> None:
@@ -22,20 +21,7 @@ def test_the_console_drives_burning_drinking_time_and_a_tap(tmp_path: Path) -> N
         "!as player1\n"
         "/roll stat:Physique tap:Pewter tap_charges:10 tap_for:nudges\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MISTBORN_"))}
-    env["MISTBORN_DB_PATH"] = str(tmp_path / "powers.sqlite3")
-    result = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env=env,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
-    out = result.stdout
+    out = played(script, tmp_path)
     assert "Kel drinks Steel vial." in out and "Reserves: Steel 3" in out
     assert "20 minutes pass for Kel." in out and "Reserves: Steel 2" in out
     assert "Pewter tapped: 2 free Nudges on a success." in out
