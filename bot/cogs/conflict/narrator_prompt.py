@@ -41,8 +41,9 @@ def exact_choices(
 ) -> tuple[str, discord.ui.View | None]:
     """What hidden character ``who`` holds and the buttons its dice allow, for a Narrator's eyes
     only: its defence's counts when it must defend, its pools when it must act, and its metals
-    to burn, flare, drink or stop, as a shown Allomancer's turn offers them (docs/rulings.md
-    §9.2, §9.10), as many as fit; a refusal when it must do neither now."""
+    to burn, flare, drink or stop (also when it must declare), as a shown Allomancer's turn
+    offers them (docs/rulings.md §9.2, §9.10), as many as fit; a refusal when it is not its turn
+    nor its defence now."""
     items: list[discord.ui.Item[Any]] = []
     pending = state.pending
     if pending is not None and pending.awaiting is Awaiting.DEFENCE and pending.target == who:
@@ -56,10 +57,13 @@ def exact_choices(
             text += f" Or deflect it with {deflecting.metal}."
     else:
         turn = turn_of(state, sheets, FULL)
-        if turn is None or turn.step != "act" or turn.participant != who:
+        if turn is None or turn.participant != who:
             raise BotError(ANSWERED)
-        items += [act_button(conflict_id, turn.round, who, dice) for dice in (*turn.act_with, 0)]
-        text = f"holds {turn.held} Action Dice: act with how many?"
+        if turn.step == "act":
+            items += [act_button(conflict_id, turn.round, who, dice) for dice in (*turn.act_with, 0)]
+            text = f"holds {turn.held} Action Dice: act with how many?"
+        else:
+            text = "is up to declare: burn, flare, drink or stop its metals here first (the board declares)."
     sheet = sheets.get(who)
     offers = metal_offers(sheet)[: room(items)] if sheet is not None else ()
     items += [metal_button(conflict_id, state.round, who, *offer) for offer in offers]

@@ -173,7 +173,9 @@ def _turn_question(conflict_id: int, conflict: Conflict, sheets: Sheets, view: V
         )
     sheet = sheets.get(turn.participant)
     # A hidden character's act buttons offer every size; the Narrator view tells the dice it holds.
-    hidden = turn.step == "act" and not view.shows(turn.participant)
+    # Its metals are on its Narrator's private prompt alone, to declare with as to act (§9.10).
+    burns = turn.step == "declare" and sheet is not None and bool(metal_offers(sheet))
+    hidden = (turn.step == "act" or burns) and not view.shows(turn.participant)
     prompt = Prompt(conflict_id, turn=turn, narrator_view=hidden, hidden=turn.participant if hidden else 0)
     return Question(prompt, text, () if sheet is None else (sheet.owner_id,))
 

@@ -66,7 +66,7 @@ class Turn:
     """What an Allomancer may burn, flare or drink from the prompt; none for a hidden
     character, whose Powers are the Narrator's (docs/rulings.md §7.1, §9.2)."""
     allomancer: bool = False
-    """A character with an Allomantic Power, shown, or hidden and acting (its metals are on its
+    """A character with an Allomantic Power, shown or hidden (a hidden one's metals are on its
     Narrator's private prompt, ``bot.cogs.conflict.narrator_prompt``): a burn, flare or drink
     asks the prompt again, even when it leaves nothing more to offer (its old buttons would be
     stale)."""
@@ -116,8 +116,8 @@ def turn_of(conflict: Conflict, sheets: Mapping[int, Character], view: Visibilit
         return turn
     sheet = sheets[turn.participant]
     allomancer = any(p.type is PowerType.ALLOMANCY for p in sheet.powers)
-    if not view.shows(turn.participant):  # its metals are on its Narrator's private act prompt
-        return replace(turn, allomancer=allomancer and turn.step == "act")
+    if not view.shows(turn.participant):  # its metals are on its Narrator's private prompt
+        return replace(turn, allomancer=allomancer)
     pushes_with = burning_pusher(sheet) or ""
     return replace(turn, metals=metal_offers(sheet), allomancer=allomancer, pushes_with=pushes_with)
 

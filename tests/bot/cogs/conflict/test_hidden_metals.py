@@ -90,3 +90,30 @@ async def test_the_public_reply_to_a_hidden_burn_says_no_more_than_that_the_narr
     shown = str(public)
     assert "The Narrator's move" in shown and "Metals" not in shown and "Iron" not in shown, shown
     assert "**Thug** burns Iron" in str(private)
+
+
+async def test_a_hidden_villain_lights_its_steel_from_the_private_prompt_before_it_declares(
+    bot_env: BotEnv,
+) -> None:
+    """§7.1, §9.10: the public declare prompt names no metal; the Narrator's private one offers
+    Burn Steel on the Thug's declare turn, as a Hero's prompt offers their metals, so nothing is
+    typed to light it."""
+    env = bot_env
+    await make(env, "Kel", "player1", ["Steel"])
+    await thug(env, ["Steel"])
+    await env.play(gathering("player1", "Kel"))
+    await env.bot.conflicts.idle()
+    public = [m for m in env.harness.fake.messages.values() if "**Thug** declares" in str(m.get("content"))]
+    assert public and not [label for label in labels(public[-1]) if "Steel" in label]
+    private = PromptFight(env).private_prompt("narrator", public[-1])
+    assert private is not None and "Burn Steel" in labels(private), private
+    assert "is up to declare" in str(private.get("content"))
+    await env.harness.click("Burn Steel", message=private, user="narrator")
+    await env.bot.conflicts.idle()
+    stored = await env.storage.characters.get_by_name(env.guild_id, "Thug")
+    assert stored.character.allomancy.burning == ("Steel",)
+    again = PromptFight(env).private_prompt("narrator", private)
+    assert again is not None and "Stop burning Steel" in labels(again), "asked again with the new choices"
+    for message in env.harness.fake.messages.values():
+        if "Steel" in str(message.get("content")) or any("Steel" in label for label in labels(message)):
+            assert int(message.get("flags") or 0) & EPHEMERAL or "Kel" in str(message.get("content"))
