@@ -6,6 +6,7 @@ Conflict the move just loaded, inside its transaction, like every builder in
 """
 
 import re
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -39,7 +40,7 @@ from rules.conflict import (
 )
 from rules.conflict.specs import DEFENCE_ATTRIBUTE
 from rules.errors import RulesError
-from rules.powers.pushes import PUSH_VERBS, ObjectSize
+from rules.powers.pushes import PUSH_VERBS, ObjectSize, pushing_metal
 from rules.words import verb
 
 TurnChoice = Literal["attack", "action", "defence", "noroll"]
@@ -207,14 +208,17 @@ class DeclareForm:
 
 
 def require_burning(name: str, sheet: Character | None, metal: str) -> None:
-    """A push needs Steel burning, a pull Iron (docs/rulings.md §9.3): a menu's entry offered
-    while it burned is refused, saying how, once it no longer does."""
-    if sheet is None or metal not in sheet.allomancy.burning:
-        verb = PUSH_VERBS.get(metal, "push")
-        raise RulesError(
-            f"{name} no longer burns {metal}, so cannot {verb}: burn it first (the prompt's Burn "
-            f"button, or `/burn metal:{metal}`), then {verb} again."
-        )
+    """A push needs Steel burning, a pull Iron (``rules.powers.pushes.pushing_metal``, docs/rulings.md
+    §9.3): a menu's entry offered while it burned is refused, saying how, once it no longer does."""
+    if sheet is not None:
+        with suppress(RulesError):
+            pushing_metal(sheet, metal)
+            return
+    verb = PUSH_VERBS.get(metal, "push")
+    raise RulesError(
+        f"{name} no longer burns {metal}, so cannot {verb}: burn it first (the prompt's Burn "
+        f"button, or `/burn metal:{metal}`), then {verb} again."
+    )
 
 
 PUSHED_BY = {verb: metal for metal, verb in PUSH_VERBS.items()}
