@@ -22,7 +22,14 @@ from bot.client import Interaction
 from bot.cogs.conflict.declare_build import ActionOptions
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.push_form import push_form
-from bot.cogs.conflict.turn_build import PUSHED_BY, DeclareForm, kind_stat, require_burning, turn_mover
+from bot.cogs.conflict.turn_build import (
+    OUT_OF_FIGHT,
+    PUSHED_BY,
+    DeclareForm,
+    kind_stat,
+    require_burning,
+    turn_mover,
+)
 from bot.errors import BotError, answers_errors
 from bot.inputs.circumstances import scene_circumstances
 from bot.inputs.forms import sent_form, typed_traits
@@ -174,7 +181,7 @@ class DeclareDetailSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         if (pushing := PUSH_PICK.fullmatch(choice)) is not None:
             aimed = state.find(int(pushing["target"]))
             if aimed is None or aimed.defeated:
-                raise RulesError("That target is out of the fight; choose another in the menu.")
+                raise RulesError(OUT_OF_FIGHT)
             require_burning(mover.name, sheets.get(mover.id), PUSHED_BY[pushing["verb"]])
             await replies.send_modal(interaction, push_form(turn, pushing["verb"], (aimed.id, aimed.name)))
             return

@@ -44,6 +44,7 @@ from rules.powers.pushes import PUSH_VERBS, ObjectSize, pushing_metal
 from rules.words import verb
 
 TurnChoice = Literal["attack", "action", "defence", "noroll"]
+OUT_OF_FIGHT = "That target is out of the fight; choose another in the menu."
 TURN_PASSED = "That turn has passed; the board shows who is up now."
 
 
@@ -193,7 +194,7 @@ class DeclareForm:
             return options.command_for(self.step, state, sheets, mover.id, caller)
         aimed = state.find(self.target)
         if aimed is None or aimed.defeated:
-            raise RulesError("That target is out of the fight; choose another in the menu.")
+            raise RulesError(OUT_OF_FIGHT)
         sheet = sheets.get(aimed.id)
         held = sheet.burdens if sheet is not None else ()
         named = ", ".join(held[i].name for i in self.burdens if i < len(held))
