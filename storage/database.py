@@ -244,9 +244,8 @@ class Database:
     def checkpointer(self) -> Checkpointer:
         return self._checkpointer
 
-    @asynccontextmanager
-    async def _held(self) -> AsyncIterator[None]:
-        """The writer, for this task alone until the block ends, in the order writes asked."""
+    async def _acquire(self) -> None:
+        """Take the writer for this task alone, in the order writes asked."""
         if self._closed:
             raise RuntimeError("The database is closed.")
         task = asyncio.current_task()
@@ -258,23 +257,28 @@ class Database:
         finally:
             self._waiting -= 1
         self._holder = task
+
+    def _release(self) -> None:
+        self._holder = None
+        self._lock.release()
+
+    @asynccontextmanager
+    async def _held(self) -> AsyncIterator[None]:
+        """The writer, for this task alone until the block ends, in the order writes asked."""
+        await self._acquire()
         try:
             yield
         finally:
-            self._holder = None
-            self._lock.release()
+            self._release()
 
-    @asynccontextmanager
-    async def writing(self) -> AsyncIterator[LoopConnection]:
+    def writing(self) -> "_Writing":
         """The writer for one repository call, outside any explicit transaction.
 
         Every repository write is one statement (or a savepoint of a few), followed at most by a
         read that explains a miss, and SQLite makes a lone statement atomic by itself, so it runs
         in autocommit. Writes that must stand or fall together go through :meth:`transaction`.
         """
-        with _said_plainly():
-            async with self._held():
-                yield self._writer
+        return _Writing(self)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[LoopConnection]:
@@ -296,6 +300,30 @@ class Database:
                 except BaseException as error:
                     await _roll_back(conn, error)
                     raise
+
+
+class _Writing:
+    """:meth:`Database.writing`: the writer held for one block, and an SQLite error that means
+    "cannot write now" raised as the player-facing error (as :func:`_said_plainly` does).
+
+    A class rather than a generator: every write of the bot takes it, and a generator-based
+    context manager costs several times as much to enter and leave (issue 40)."""
+
+    __slots__ = ("_db",)
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def __aenter__(self) -> LoopConnection:
+        await self._db._acquire()
+        return self._db._writer
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._db._release()
+        if isinstance(exc, sqlite3.Error) and (unavailable := _unavailable(exc)) is not None:
+            raise unavailable from exc
 
 
 async def _roll_back(conn: LoopConnection, cause: BaseException) -> None:
@@ -348,6 +376,21 @@ class TransactionSession:
     def lookup(self) -> LoopConnection:
         return self._conn
 
-    @asynccontextmanager
-    async def writing(self) -> AsyncIterator[LoopConnection]:
-        yield self._conn
+    def writing(self) -> "Given":
+        return Given(self._conn)
+
+
+class Given:
+    """The writer of an open transaction, as a repository's ``writing()`` block: nothing to take
+    or give back (a class: a generator-based context manager costs several times as much)."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: LoopConnection) -> None:
+        self._conn = conn
+
+    async def __aenter__(self) -> LoopConnection:
+        return self._conn
+
+    async def __aexit__(self, *_: object) -> None:
+        return None
