@@ -48,6 +48,10 @@ NO_CONFLICT = "There is no Conflict running in this channel; a Narrator starts o
 ENDED = "That Conflict has ended; a Narrator starts a new one with /conflict start."
 STALE = "Someone else changed this Conflict just now; try again."
 
+_UPDATE = (
+    "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?, undo = ?"
+    " WHERE guild_id = ? AND id = ? AND version = ?"
+)
 _SELECT = (
     "SELECT id, guild_id, channel_id, version, updated_at, document FROM conflicts"
     " WHERE guild_id = ? AND channel_id = ?"
@@ -252,11 +256,7 @@ class ConflictRepository:
         now = utc_now()
         if participants is None:
             async with self._session.writing() as conn:
-                if not await run_statement(conn, document_update(guild_id, stored, document, now, undo)):
-                    await self._explain_miss(conn, guild_id, stored.id)
-            return stored.model_copy(
-                update={"version": stored.version + 1, "updated_at": now, "document": document}
-            )
+                return await save_document(conn, guild_id, stored, document, now, undo)
         async with self._session.writing() as conn:
             # One wait for the database, not four: the index is rewritten right behind the
             # version check, and undone with it when the check finds someone was first.
@@ -307,6 +307,16 @@ class ConflictRepository:
         raise StaleWriteError(STALE)
 
 
+async def save_document(
+    conn: Connection, guild_id: int, stored: StoredConflict, document: str, now: datetime, undo: str | None
+) -> StoredConflict:
+    """On ``conn`` (the caller holds the writer): :meth:`ConflictRepository.save` with its
+    participants unchanged, made at ``now``; a move's save (``storage.moves``)."""
+    if not await execute(conn, _UPDATE, (document, to_text(now), undo, guild_id, stored.id, stored.version)):
+        await ConflictRepository._explain_miss(conn, guild_id, stored.id)
+    return stored.model_copy(update={"version": stored.version + 1, "updated_at": now, "document": document})
+
+
 def index_statements(
     guild_id: int, channel_id: int, participants: Collection[int]
 ) -> tuple[Statement, Statement]:
@@ -345,11 +355,7 @@ def document_update(
 ) -> Statement:
     """The new document, written only over the version ``stored`` was read at, with the record
     that takes the change back (``storage.conflict_undo``; None: nothing to take back)."""
-    return Statement(
-        "UPDATE conflicts SET document = ?, version = version + 1, updated_at = ?, undo = ?"
-        " WHERE guild_id = ? AND id = ? AND version = ?",
-        (document, to_text(now), undo, guild_id, stored.id, stored.version),
-    )
+    return Statement(_UPDATE, (document, to_text(now), undo, guild_id, stored.id, stored.version))
 
 
 def lock_statements(guild_id: int, channel_id: int, *, postgres: bool) -> tuple[Statement, ...]:

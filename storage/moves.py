@@ -31,15 +31,15 @@ from storage import sheet_format
 from storage.character_rows import StoredCharacter, taken
 from storage.characters import CharacterRepository, updated_sheets
 from storage.conflict_undo import UndoRecord, record_json
-from storage.conflicts import ENDED, STALE, ConflictRepository, StoredConflict
+from storage.conflicts import ENDED, STALE, ConflictRepository, StoredConflict, save_document
 from storage.database import TransactionSession
 from storage.dialect import raised_message
 from storage.errors import AlreadyHandledError, NotFoundError, StaleWriteError
 from storage.handled import ALREADY, HandledRepository
-from storage.journal import JournalRepository, entries_json
+from storage.journal import add_entries, entries_json
 from storage.loop_connection import LoopConnection
 from storage.name_keys import name_columns
-from storage.outbox import NewMessage, OutboxMessage, OutboxRepository, payload_text
+from storage.outbox import NewMessage, OutboxMessage, add_messages, payload_text
 from storage.places import Origin
 from storage.postgres import PgDatabase, PgTransactionSession, unavailable
 from storage.rolls import RollRecord, append_params
@@ -160,31 +160,35 @@ class MoveRepository:
         if isinstance(session, PgDatabase | PgTransactionSession):
             async with session.statement() as conn:
                 return await _on_postgres(conn, move)
+        now = utc_now()
         async with self._session.writing() as writer, savepoint(writer, "conflict_move"):
             assert isinstance(writer, LoopConnection)  # PostgreSQL's sessions returned above
+            # The statements go straight to the writer this block holds (a repository's own
+            # call would take it again, in a context manager of its own, for each of them).
             tx = TransactionSession(writer)
             if move.interaction_id is not None and not move.answers_interaction:
                 await HandledRepository(tx).claim(move.interaction_id)
             if move.rolls:  # ONE statement for all of them (the table's trigger counts each row)
                 params = [value for record in move.rolls for value in append_params(record)]
                 await execute(writer, _rolls_insert(len(move.rolls)), params)
-            sheets = await CharacterRepository(tx).update_many(move.guild_id, list(move.sheets))
-            conflicts = ConflictRepository(tx)
-            saved: StoredConflict | None = None
-            if move.document is None:
-                await conflicts.delete(move.guild_id, move.channel_id, move.stored)  # its undo with it
-            else:
-                saved = await conflicts.save(
-                    move.guild_id,
-                    move.stored,
-                    move.document,
-                    participants=move.participants if move.participants_changed else None,
-                    undo=None if move.undo is None else record_json(move.undo),
-                )
-            rows = await OutboxRepository(tx).add(
-                move.guild_id, move.channel_id, move.stored.id, move.messages
+            sheets = (
+                await CharacterRepository(tx).update_many(move.guild_id, move.sheets) if move.sheets else []
             )
-            await JournalRepository(tx).add(move.guild_id, move.origin, move.journal)
+            saved: StoredConflict | None = None
+            if move.document is None:  # its undo goes with the row
+                await ConflictRepository(tx).delete(move.guild_id, move.channel_id, move.stored)
+            else:
+                undo = None if move.undo is None else record_json(move.undo)
+                if move.participants_changed:
+                    saved = await ConflictRepository(tx).save(
+                        move.guild_id, move.stored, move.document, participants=move.participants, undo=undo
+                    )
+                else:
+                    saved = await save_document(writer, move.guild_id, move.stored, move.document, now, undo)
+            rows = await add_messages(
+                writer, move.guild_id, move.channel_id, move.stored.id, move.messages, now
+            )
+            await add_entries(writer, move.guild_id, move.origin, move.journal)
         return MoveWritten(saved, tuple(sheets), rows)
 
 

@@ -31,6 +31,7 @@ from storage.handled import ALREADY
 from storage.pruning import PRUNE_BATCH, prune_in_batches
 from storage.session import Session
 from storage.sql import (
+    Connection,
     IntegrityError,
     Row,
     execute,
@@ -131,6 +132,67 @@ def payload_text(payload: dict[str, Any]) -> str:
     return orjson.dumps(payload).decode()
 
 
+_QUEUED = OutboxMessage.model_construct(
+    kind=MessageKind.NOTICE,
+    payload={},
+    id=0,
+    guild_id=0,
+    channel_id=0,
+    conflict_id=None,
+    created_at=utc_now(),
+)
+"""What every queued row starts as: nothing attempted, delivered or failed yet. Each row is this
+with the rest of its fields replaced (``model_copy``: every field but those four, so nothing of
+it is shared; a third of ``model_construct``'s time, which walks every field's default)."""
+
+
+async def add_messages(
+    conn: Connection,
+    guild_id: int,
+    channel_id: int,
+    conflict_id: int | None,
+    messages: Sequence[NewMessage],
+    now: datetime,
+) -> tuple[OutboxMessage, ...]:
+    """Queue ``messages`` on ``conn`` (the caller holds the writer), in this order, in ONE
+    statement, made at ``now``; return them as stored.
+
+    An interaction is answered by one row at most (a unique index, migration 30): a message
+    answering one that already has its row raises :class:`AlreadyHandledError`, which is how
+    a Conflict move claims its interaction (``storage.moves``)."""
+    if not messages:
+        return ()
+    stamp = to_text(now)
+    params: list[object] = []
+    for message in messages:
+        payload = payload_text(message.payload)
+        params += [guild_id, channel_id, conflict_id, message.action_id, message.kind.value]
+        params += [payload, message.interaction_id, stamp, message.prompt_key]
+    sql = _ADD + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(messages)) + " RETURNING id"
+    try:
+        rows = await fetch_all(conn, sql, params)
+    except IntegrityError as error:  # kinds are checked already: the one answer each
+        if any(message.interaction_id is not None for message in messages):
+            raise AlreadyHandledError(ALREADY) from error
+        raise
+    # AUTOINCREMENT ids grow in insertion order; RETURNING's own order is not promised.
+    ids = sorted(int(row[0]) for row in rows)
+    # Built from the checked message as it is (no deep copy of its body, no checks again).
+    return tuple(
+        _QUEUED.model_copy(
+            update={
+                **vars(message),
+                "id": row_id,
+                "guild_id": guild_id,
+                "channel_id": channel_id,
+                "conflict_id": conflict_id,
+                "created_at": now,
+            }
+        )
+        for row_id, message in zip(ids, messages, strict=True)
+    )
+
+
 class OutboxRepository:
     """Queues, marks and finds the messages of Conflict moves."""
 
@@ -140,42 +202,12 @@ class OutboxRepository:
     async def add(
         self, guild_id: int, channel_id: int, conflict_id: int | None, messages: Sequence[NewMessage]
     ) -> tuple[OutboxMessage, ...]:
-        """Queue ``messages`` in this order, in ONE statement; return them as stored.
-
-        An interaction is answered by one row at most (a unique index, migration 30): a message
-        answering one that already has its row raises :class:`AlreadyHandledError`, which is how
-        a Conflict move claims its interaction (``storage.moves``)."""
+        """Queue ``messages`` in this order, in ONE statement; return them as stored
+        (:func:`add_messages`)."""
         if not messages:
             return ()
-        now = utc_now()
-        stamp = to_text(now)
-        params: list[object] = []
-        for message in messages:
-            payload = payload_text(message.payload)
-            params += [guild_id, channel_id, conflict_id, message.action_id, message.kind.value]
-            params += [payload, message.interaction_id, stamp, message.prompt_key]
-        sql = _ADD + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(messages)) + " RETURNING id"
         async with self._session.writing() as conn:
-            try:
-                rows = await fetch_all(conn, sql, params)
-            except IntegrityError as error:  # kinds are checked already: the one answer each
-                if any(message.interaction_id is not None for message in messages):
-                    raise AlreadyHandledError(ALREADY) from error
-                raise
-        # AUTOINCREMENT ids grow in insertion order; RETURNING's own order is not promised.
-        ids = sorted(int(row[0]) for row in rows)
-        # Built from the checked message as it is (no deep copy of its body, no checks again).
-        return tuple(
-            OutboxMessage.model_construct(
-                **dict(message),
-                id=row_id,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                conflict_id=conflict_id,
-                created_at=now,
-            )
-            for row_id, message in zip(ids, messages, strict=True)
-        )
+            return await add_messages(conn, guild_id, channel_id, conflict_id, messages, utc_now())
 
     async def delivered(self, row_id: int, message_id: int) -> bool:
         """Mark the row shown by Discord message ``message_id``; False if it was settled already."""

@@ -193,13 +193,14 @@ async def write_once(
     ended = transition.state.phase is Phase.ENDED
     document = None if ended else dump_conflict(transition.state)
     changed = sorted(transition.changed_sheets.items())
+    now = utc_now()  # the undo's and the journal's: what the move told is found from its record's time
     undo = None
     if mover is not None and document is not None:
         undo = UndoRecord(
             conflict_id=stored.id,
             version=stored.version + 1,
             mover_id=mover,
-            made_at=utc_now(),
+            made_at=now,
             what=what,
             document=stored.document,
             sheets=tuple(
@@ -220,7 +221,7 @@ async def write_once(
         rolls=tuple(rolls),
         messages=tuple(messages),
         journal=conflict_entries(
-            utc_now(), transition.state, transition.events, stored.id, applied.characters, applied.revealed
+            now, transition.state, transition.events, stored.id, applied.characters, applied.revealed
         ),
         interaction_id=interaction_id,
         said=said,
