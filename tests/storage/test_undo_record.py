@@ -1,0 +1,71 @@
+"""A move's record for an undo as its Conflict's row keeps it, and a sheet saved with its name
+kept (a Conflict move's damage), on both backends."""
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from rules.character import Character, CharacterKind, revise_character
+from storage import Storage
+from storage.conflict_undo import SheetBefore, UndoRecord, from_json, record_json
+
+RECORD = UndoRecord(
+    conflict_id=7,
+    version=12,
+    mover_id=42,
+    made_at=datetime(2026, 12, 2, 17, 0, 0, 123456, tzinfo=UTC),
+    what="Defended",
+    document='{"stakes":"Out of the \\"alley\\" — Luthadel","log":[]}',
+    sheets=(
+        SheetBefore(3, 5, '{"name":"Vin","notes":"a \\"quoted\\" line\\nand ‘more’"}'),
+        SheetBefore(9, 2, '{"name":"Thug"}'),
+    ),
+)
+
+
+def _written_before(record: UndoRecord) -> str:
+    """A record as moves wrote it before issue 40: its sheets an array inside a JSON string."""
+    sheets = json.dumps([{"id": s.id, "version": s.version, "document": s.document} for s in record.sheets])
+    return json.dumps(
+        {
+            "conflict_id": record.conflict_id,
+            "version": record.version,
+            "mover_id": record.mover_id,
+            "made_at": record.made_at.isoformat(timespec="microseconds"),
+            "what": record.what,
+            "document": record.document,
+            "sheets": sheets,
+        }
+    )
+
+
+NO_SHEET = UndoRecord(**{**vars(RECORD), "sheets": ()})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [(record_json(RECORD), RECORD), (_written_before(RECORD), RECORD), (record_json(NO_SHEET), NO_SHEET)],
+    ids=["as written now", "as written before", "no sheet changed"],
+)
+def test_an_undo_record_reads_back_exactly(text: str, expected: UndoRecord) -> None:
+    assert from_json(text) == expected
+
+
+def test_each_sheet_document_is_escaped_once() -> None:
+    stored = json.loads(record_json(RECORD))
+    assert [s["document"] for s in stored["sheets"]] == [s.document for s in RECORD.sheets]
+
+
+async def test_a_sheet_saved_with_its_name_kept_is_still_found_by_it(storage: Storage) -> None:
+    vin = await storage.characters.create(1, Character(name="Vin", kind=CharacterKind.HERO, owner_id=1))
+    wounded = revise_character(vin.character, notes="took a blow")
+    [saved] = await storage.characters.update_many(1, [(vin, wounded)])
+    assert (saved.version, saved.character) == (2, wounded)
+    assert await storage.characters.get_by_name(1, "vin") == saved
+    assert [s.name for s in await storage.characters.search(1, "vi", owner_id=1)] == ["Vin"]
+    assert [s.name for s in await storage.characters.list_by_guild(1, owner_id=1)] == ["Vin"]
+    renamed = revise_character(wounded, name="Valette")
+    [again] = await storage.characters.update_many(1, [(saved, renamed)])
+    assert await storage.characters.get_by_name(1, "valette") == again
+    assert await storage.characters.named(1, "vin") is None
