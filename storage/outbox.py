@@ -38,6 +38,7 @@ from storage.sql import (
     fetch_all,
     fetch_one,
     from_text,
+    insert,
     to_text,
     utc_now,
 )
@@ -125,6 +126,7 @@ _ADD = (
     "INSERT INTO outbox (guild_id, channel_id, conflict_id, action_id, kind, payload,"
     " interaction_id, created_at, prompt_key) VALUES "
 )
+_ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 def payload_text(payload: dict[str, Any]) -> str:
@@ -168,15 +170,17 @@ async def add_messages(
         payload = payload_text(message.payload)
         params += [guild_id, channel_id, conflict_id, message.action_id, message.kind.value]
         params += [payload, message.interaction_id, stamp, message.prompt_key]
-    sql = _ADD + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(messages)) + " RETURNING id"
     try:
-        rows = await fetch_all(conn, sql, params)
+        if len(messages) == 1:  # most moves: the new row's id as the insert reports it, no RETURNING
+            ids = [await insert(conn, _ADD + _ROW, params)]
+        else:
+            rows = await fetch_all(conn, _ADD + ", ".join([_ROW] * len(messages)) + " RETURNING id", params)
+            # AUTOINCREMENT ids grow in insertion order; RETURNING's own order is not promised.
+            ids = sorted(int(row[0]) for row in rows)
     except IntegrityError as error:  # kinds are checked already: the one answer each
         if any(message.interaction_id is not None for message in messages):
             raise AlreadyHandledError(ALREADY) from error
         raise
-    # AUTOINCREMENT ids grow in insertion order; RETURNING's own order is not promised.
-    ids = sorted(int(row[0]) for row in rows)
     # Built from the checked message as it is (no deep copy of its body, no checks again).
     return tuple(
         _QUEUED.model_copy(
