@@ -292,10 +292,13 @@ class CharacterRepository:
         async with self._session.writing() as conn:
             statement = update_many_statement(guild_id, changes, now, postgres=is_postgres(conn))
             try:
-                rows = await run_statement(conn, statement)
+                done = await run_statement(conn, statement)
             except IntegrityError as error:
                 raise taken(", ".join(character.name for _, character in changes)) from error
-            written = {int(row[0]) for row in rows}
+            if statement.returns == "count":  # one sheet: how many rows it wrote
+                written = {changes[0][0].id} if done else set()
+            else:
+                written = {int(row[0]) for row in done}
             for stored, _ in changes:
                 if stored.id not in written:
                     await self._explain_miss(conn, guild_id, stored)
