@@ -116,8 +116,9 @@ class Reply:
         """Whether a Narrator made the move: only theirs carries the private figures."""
         return self.private is not None
 
-    @property
+    @cached_property
     def mentions(self) -> discord.AllowedMentions:
+        """Whom the reply pings: made once for its outbox body and for sending it."""
         return replies.pinging(self.ping)
 
     @property

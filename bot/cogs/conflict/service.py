@@ -208,7 +208,7 @@ class ConflictFlow:
         def private() -> list[discord.Embed]:
             shown: list[discord.Embed] = []
             full = self._embeds(applied, title, FULL)
-            if [e.to_dict() for e in full] != [e.to_dict() for e in embeds]:
+            if full != embeds:
                 shown = [full[0].set_footer(text="The full figures, for the Narrator only."), *full[1:]]
             joined = {e.participant for e in applied.events if isinstance(e, Joined)}
             note = tie_note(conflict, joined)

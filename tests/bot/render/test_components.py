@@ -10,12 +10,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.cogs.conflict.answers import Prompt
+from bot.cogs.conflict.metal_offers import Offer
 from bot.cogs.conflict.prompt_buttons import prompt_components, prompt_items, with_undo
 from bot.cogs.conflict.turns import Turn
 from bot.render.buttons import stopped
 from bot.render.components import JSON, action_rows, button, item_of, option, room, select, view_of
 
-METALS = (
+METALS: tuple[Offer, ...] = (
     *(("burn", m, f"Burn {m} (3 left)") for m in ("Steel", "Iron", "Pewter", "Tin", "Zinc", "Brass")),
     ("drink", "Vial", "Drink a vial"),
     ("flare", "Steel", "Flare Steel"),
