@@ -133,5 +133,5 @@ def events_embed(
         embed.title, embed.colour, lines = HIDDEN_TITLE, INFO, [HIDDEN_MOVE]
     embed.description = tail(lines, max(room, 1)) or about(conflict)
     if head + units(embed.title or "") + units(embed.description) <= limit:
-        return embed  # what fit_embed would find: nothing to shave (the lines were cut to the room)
+        return embed  # fit_embed would find nothing to shave: the usual case, counted once
     return fit_embed(embed, limit)
