@@ -17,6 +17,8 @@ from rules.burdens import Severity
 from rules.character import Character, CharacterKind, Resilience, resilience_current, resilience_max
 from rules.conflict import Conflict, Participant
 
+RESILIENCES = tuple(Resilience)
+
 
 class PlainState(StrEnum):
     """What players see of a character whose sheet is secret (docs/rulings.md §7.1)."""
@@ -49,13 +51,16 @@ def plain_state(character: Character, *, burning_pewter: bool = False) -> PlainS
         if grave or left * 2 <= size:
             return PlainState.GRAVELY_WOUNDED
         return PlainState.WOUNDED if left < size or character.burdens else PlainState.UNHURT
-    now = {r: resilience_current(character, r, burning_pewter) for r in Resilience}
-    top = {r: resilience_max(character, r, burning_pewter) for r in Resilience}
-    if any(value == 0 for value in now.values()):
+    down = halved = hurt = False
+    for resilience in RESILIENCES:  # one pass: every public reply asks this of each hidden sheet
+        now = resilience_current(character, resilience, burning_pewter)
+        top = resilience_max(character, resilience, burning_pewter)
+        down, halved, hurt = down or now == 0, halved or now * 2 <= top, hurt or now < top
+    if down:
         return PlainState.DEFEATED
-    if grave or any(now[r] * 2 <= top[r] for r in Resilience):
+    if grave or halved:
         return PlainState.GRAVELY_WOUNDED
-    if character.burdens or any(now[r] < top[r] for r in Resilience):
+    if character.burdens or hurt:
         return PlainState.WOUNDED
     return PlainState.UNHURT
 

@@ -5,6 +5,11 @@ The look is drawn here, apart from what a click does (the ``DynamicItem``s of
 the board put the buttons on what they compose without calling up into the cog. A view drawn
 here is sent *stopped*: discord.py keeps nothing for it, and a click reaches the cog's
 ``DynamicItem`` by its custom id, before a restart or after.
+
+A prompt's buttons are drawn as the JSON of the message body (the ``*_component`` functions,
+``bot.render.components``): a move queues that body before anything is sent. The discord.py
+items of the same drawings (``defend_button`` and the rest, below them) serve the ``DynamicItem``s,
+the forms and the board's card.
 """
 
 import re
@@ -12,6 +17,7 @@ from typing import Any
 
 import discord
 
+from bot.render.components import JSON, as_button, as_select, button, option, select, select_item
 from rules.powers.pushes import PUSH_VERBS
 
 TURN = r"(?P<conflict>\d+):(?P<round>\d+):(?P<who>\d+)"
@@ -54,81 +60,68 @@ OPTION_MAX = 25
 
 Button = discord.ui.Button[Any]
 Select = discord.ui.Select[Any]
+PRIMARY, SECONDARY = discord.ButtonStyle.primary, discord.ButtonStyle.secondary
+SUCCESS = discord.ButtonStyle.success
 
 
-def defend_button(conflict: int, attack: int, dice: int, traits: int = 0) -> Button:
+def defend_component(conflict: int, attack: int, dice: int, traits: int = 0) -> JSON:
     label = "Don't defend" if dice == 0 else f"Defend with {dice}"
-    style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
     custom_id = f"mab:defend:{conflict}:{attack}:{dice}" + (f":{traits}" if traits else "")
-    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+    return button(label, SECONDARY if dice == 0 else PRIMARY, custom_id)
 
 
-def deflect_select(conflict: int, attack: int, dice: tuple[int, ...], metal: str, traits: int = 0) -> Select:
+def deflect_component(conflict: int, attack: int, dice: tuple[int, ...], metal: str, traits: int = 0) -> JSON:
     """Deflect a metal attack with Steel or Iron, committing N dice (docs/rulings.md §9.3): the
     same defence as ``/defend deflect:true``."""
-    options = [discord.SelectOption(label=f"Deflect with {n}", value=str(n)) for n in dice[:OPTION_MAX]]
-    return discord.ui.Select(
-        custom_id=f"mab:deflect:{conflict}:{attack}" + (f":{traits}" if traits else ""),
-        placeholder=f"Deflect with {metal}…",
-        options=options or [discord.SelectOption(label="Deflect with 2", value="2")],
+    options = [option(f"Deflect with {n}", str(n)) for n in dice[:OPTION_MAX]]
+    return select(
+        f"mab:deflect:{conflict}:{attack}" + (f":{traits}" if traits else ""),
+        f"Deflect with {metal}…",
+        options or [option("Deflect with 2", "2")],
     )
 
 
-def react_traits_select(conflict: int, attack: int, traits: tuple[str, ...] = ()) -> Select:
-    options = [discord.SelectOption(label=name[:100], value=str(i)) for i, name in enumerate(traits)]
-    return discord.ui.Select(
-        custom_id=f"mab:dtraits:{conflict}:{attack}",
-        placeholder="React with Traits (+1 die each)…",
-        min_values=1,
+def react_traits_component(conflict: int, attack: int, traits: tuple[str, ...] = ()) -> JSON:
+    options = [option(name[:100], str(i)) for i, name in enumerate(traits)]
+    return select(
+        f"mab:dtraits:{conflict}:{attack}",
+        "React with Traits (+1 die each)…",
+        options or [option("none", "0")],
         max_values=max(1, len(options)),
-        options=options or [discord.SelectOption(label="none", value="0")],
     )
 
 
-def nudge_button(conflict: int, attack: int, mode: str) -> Button:
-    style = discord.ButtonStyle.success if mode != "none" else discord.ButtonStyle.secondary
-    return discord.ui.Button(
-        label=NUDGE_LABELS[mode], style=style, custom_id=f"mab:nudges:{conflict}:{attack}:{mode}"
-    )
+def nudge_component(conflict: int, attack: int, mode: str) -> JSON:
+    style = SUCCESS if mode != "none" else SECONDARY
+    return button(NUDGE_LABELS[mode], style, f"mab:nudges:{conflict}:{attack}:{mode}")
 
 
-def nudge_split_button(conflict: int, attack: int) -> Button:
+def nudge_split_component(conflict: int, attack: int) -> JSON:
     """Opens the form splitting Nudges between damage, dice, next round and story (``/nudges``)."""
-    return discord.ui.Button(
-        label="Split Nudges…", style=discord.ButtonStyle.primary, custom_id=f"mab:nsplit:{conflict}:{attack}"
-    )
+    return button("Split Nudges…", PRIMARY, f"mab:nsplit:{conflict}:{attack}")
 
 
-def throw_button(conflict: int, attack: int, mode: str) -> Button:
+def throw_component(conflict: int, attack: int, mode: str) -> JSON:
     """The attacker's dice after the defence is set: typed from the table, or rolled by the bot."""
-    style = discord.ButtonStyle.primary if mode == "type" else discord.ButtonStyle.secondary
-    return discord.ui.Button(
-        label=THROW_LABELS[mode], style=style, custom_id=f"mab:throw:{conflict}:{attack}:{mode}"
-    )
+    style = PRIMARY if mode == "type" else SECONDARY
+    return button(THROW_LABELS[mode], style, f"mab:throw:{conflict}:{attack}:{mode}")
 
 
-def narrator_view_button(conflict: int) -> Button:
-    return discord.ui.Button(
-        label="Narrator view", style=discord.ButtonStyle.secondary, custom_id=f"mab:board:{conflict}"
-    )
+def narrator_view_component(conflict: int) -> JSON:
+    return button("Narrator view", SECONDARY, f"mab:board:{conflict}")
 
 
 def begin_button(conflict: int) -> Button:
-    return discord.ui.Button(
-        label="Begin round 1", style=discord.ButtonStyle.success, custom_id=f"mab:begin:{conflict}"
-    )
+    return discord.ui.Button(label="Begin round 1", style=SUCCESS, custom_id=f"mab:begin:{conflict}")
 
 
 def next_round_button(conflict: int) -> Button:
-    return discord.ui.Button(
-        label="Next round", style=discord.ButtonStyle.success, custom_id=f"mab:round:{conflict}"
-    )
+    return discord.ui.Button(label="Next round", style=SUCCESS, custom_id=f"mab:round:{conflict}")
 
 
-def hidden_dice_button(conflict: int, who: int) -> Button:
+def hidden_dice_component(conflict: int, who: int) -> JSON:
     """On a hidden character's prompt: its dice and exact choices, privately, for a Narrator."""
-    style, custom_id = discord.ButtonStyle.primary, f"mab:hdice:{conflict}:{who}"
-    return discord.ui.Button(label="Its dice (Narrator)", style=style, custom_id=custom_id)
+    return button("Its dice (Narrator)", PRIMARY, f"mab:hdice:{conflict}:{who}")
 
 
 def remove_select(conflict: int, fighters: tuple[tuple[int, str], ...]) -> Select:
@@ -158,127 +151,116 @@ def shares(targets: Targets, room: int, pushes_with: str) -> tuple[Targets, Targ
     return targets[: room - len(pushes)], pushes
 
 
-def push_options(pushes: Targets, pushes_with: str, detail: bool) -> list[discord.SelectOption]:
+def push_options(pushes: Targets, pushes_with: str, detail: bool) -> list[JSON]:
     """A Steel burner's "Push a coin at X" (a small loose object, at once), an Iron burner's
     "Pull…"; in the detail menu "Push at X…", opening the push form."""
     verb = PUSH_VERBS.get(pushes_with, "push")
     if detail:
-        return [
-            discord.SelectOption(
-                label=f"{verb.capitalize()} at {name[:80]}…",
-                value=f"{verb}:{pid}",
-                description="Object size, held or in the body, anchored, Traits, label",
-            )
-            for pid, name in pushes
-        ]
-    return [
-        discord.SelectOption(
-            label=f"{verb.capitalize()} a coin at {name[:80]}",
-            value=f"{verb}:{pid}",
-            description=f"{pushes_with} against their Physique, the coin +1 damage",
-        )
-        for pid, name in pushes
-    ]
+        about = "Object size, held or in the body, anchored, Traits, label"
+        return [option(f"{verb.capitalize()} at {n[:80]}…", f"{verb}:{pid}", about) for pid, n in pushes]
+    about = f"{pushes_with} against their Physique, the coin +1 damage"
+    return [option(f"{verb.capitalize()} a coin at {n[:80]}", f"{verb}:{pid}", about) for pid, n in pushes]
 
 
 def target_select(
     prefix: str, placeholder: str, turn: tuple[int, int, int], targets: Targets, pushes_with: str = ""
-) -> Select:
+) -> JSON:
     """A menu of targets whose custom id names the turn (Conflict, round, mover); a Steel or Iron
     burner's also pushes (or pulls) a coin at them."""
     conflict, round_number, who = turn
     attacks, pushes = shares(targets, OPTION_MAX, pushes_with)
-    options = [discord.SelectOption(label=name[:100], value=str(pid)) for pid, name in attacks]
-    return discord.ui.Select(
-        custom_id=f"{prefix}:{conflict}:{round_number}:{who}",
-        placeholder=placeholder,
-        options=[*options, *push_options(pushes, pushes_with, False)]
-        or [discord.SelectOption(label="nobody", value="0")],
+    options = [option(name[:100], str(pid)) for pid, name in attacks]
+    return select(
+        f"{prefix}:{conflict}:{round_number}:{who}",
+        placeholder,
+        [*options, *push_options(pushes, pushes_with, False)] or [option("nobody", "0")],
     )
 
 
-def declare_select(
+def declare_select_component(
     conflict: int, round_number: int, who: int, targets: Targets, pushes_with: str = ""
-) -> Select:
+) -> JSON:
     return target_select("mab:dsel", "Attack…", (conflict, round_number, who), targets, pushes_with)
 
 
-def declare_detail_select(
+def declare_detail_component(
     conflict: int, round_number: int, who: int, targets: Targets, pushes_with: str = ""
-) -> Select:
+) -> JSON:
     """The declarations again, each opening the declare form (Traits, Tool, Power, Burdens, label),
     and a Steel or Iron burner's push (or pull) at each target, opening the push form."""
     targeted, pushes = shares(targets, OPTION_MAX - len(CHOICE_LABELS), pushes_with)
-    attacks = [
-        discord.SelectOption(label=f"Attack {name}"[:100], value=f"attack:{pid}") for pid, name in targeted
-    ]
-    others = [discord.SelectOption(label=label, value=choice) for choice, label in CHOICE_LABELS.items()]
-    return discord.ui.Select(
-        custom_id=f"mab:ddet:{conflict}:{round_number}:{who}",
-        placeholder="Declare with Traits, Tool, Power, Burdens, label…",
-        options=[*attacks, *push_options(pushes, pushes_with, True), *others],
+    attacks = [option(f"Attack {name}"[:100], f"attack:{pid}") for pid, name in targeted]
+    others = [option(label, choice) for choice, label in CHOICE_LABELS.items()]
+    return select(
+        f"mab:ddet:{conflict}:{round_number}:{who}",
+        "Declare with Traits, Tool, Power, Burdens, label…",
+        [*attacks, *push_options(pushes, pushes_with, True), *others],
     )
 
 
-def declare_button(conflict: int, round_number: int, who: int, choice: str) -> Button:
-    return discord.ui.Button(
-        label=CHOICE_LABELS[choice],
-        style=discord.ButtonStyle.secondary,
-        custom_id=f"mab:decl:{conflict}:{round_number}:{who}:{choice}",
-    )
+def declare_component(conflict: int, round_number: int, who: int, choice: str) -> JSON:
+    return button(CHOICE_LABELS[choice], SECONDARY, f"mab:decl:{conflict}:{round_number}:{who}:{choice}")
 
 
-def metal_button(conflict: int, round_number: int, who: int, verb: str, what: str, label: str) -> Button:
+def metal_component(conflict: int, round_number: int, who: int, verb: str, what: str, label: str) -> JSON:
     """Burn, flare, drink, let a flare down or stop from a turn's prompt (docs/rulings.md §9.2)."""
-    style = discord.ButtonStyle.success if verb == "drink" else discord.ButtonStyle.secondary
-    custom_id = f"mab:metal:{conflict}:{round_number}:{who}:{verb}:{what}"
-    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+    style = SUCCESS if verb == "drink" else SECONDARY
+    return button(label, style, f"mab:metal:{conflict}:{round_number}:{who}:{verb}:{what}")
 
 
-def act_button(conflict: int, round_number: int, who: int, dice: int, burden: str = "") -> Button:
+def act_component(conflict: int, round_number: int, who: int, dice: int, burden: str = "") -> JSON:
     """Act with ``dice`` (0: not act); ``burden``: the defeat Burden chosen for the attack."""
     label = "Not act" if dice == 0 else f"Act with {dice}"
-    style = discord.ButtonStyle.secondary if dice == 0 else discord.ButtonStyle.primary
     custom_id = f"mab:act:{conflict}:{round_number}:{who}:{dice}" + (f":{burden}" if burden else "")
-    return discord.ui.Button(label=label, style=style, custom_id=custom_id)
+    return button(label, SECONDARY if dice == 0 else PRIMARY, custom_id)
 
 
-def defeat_burden_select(conflict: int, round_number: int, who: int) -> Select:
+def defeat_burden_component(conflict: int, round_number: int, who: int) -> JSON:
     """The Burden an attack leaves if it defeats its target, chosen before acting (``/act
     defeat_burden:``)."""
-    return discord.ui.Select(
-        custom_id=f"mab:dburden:{conflict}:{round_number}:{who}",
-        placeholder="If this defeats them: leave a Burden…",
-        options=[
-            discord.SelectOption(label="Grave Burden", value="grave"),
-            discord.SelectOption(label="Mortal Burden", value="mortal"),
-        ],
+    return select(
+        f"mab:dburden:{conflict}:{round_number}:{who}",
+        "If this defeats them: leave a Burden…",
+        [option("Grave Burden", "grave"), option("Mortal Burden", "mortal")],
     )
 
 
-def new_action_button(conflict: int, round_number: int, who: int) -> Button:
-    return discord.ui.Button(
-        label="New action…",
-        style=discord.ButtonStyle.secondary,
-        custom_id=f"mab:new:{conflict}:{round_number}:{who}",
-    )
+def new_action_component(conflict: int, round_number: int, who: int) -> JSON:
+    return button("New action…", SECONDARY, f"mab:new:{conflict}:{round_number}:{who}")
 
 
 def new_action_select(
     conflict: int, round_number: int, who: int, targets: Targets, pushes_with: str = ""
 ) -> Select:
     turn = (conflict, round_number, who)
-    return target_select("mab:nsel", "New action: attack…", turn, targets, pushes_with)
+    return select_item(target_select("mab:nsel", "New action: attack…", turn, targets, pushes_with))
 
 
 UNDO = r"mab:undo:(?P<conflict>\d+):(?P<version>\d+)"
 
 
-def undo_button(conflict: int, version: int) -> Button:
+def undo_component(conflict: int, version: int) -> JSON:
     """Take back the move that wrote ``version`` of the Conflict (docs/rulings.md §4.24)."""
-    return discord.ui.Button(
-        label="Undo", style=discord.ButtonStyle.secondary, custom_id=f"mab:undo:{conflict}:{version}"
-    )
+    return button("Undo", SECONDARY, f"mab:undo:{conflict}:{version}")
+
+
+# The discord.py items of the drawings above, for the ``DynamicItem``s, forms and cards.
+defend_button = as_button(defend_component)
+deflect_select = as_select(deflect_component)
+react_traits_select = as_select(react_traits_component)
+nudge_button = as_button(nudge_component)
+nudge_split_button = as_button(nudge_split_component)
+throw_button = as_button(throw_component)
+narrator_view_button = as_button(narrator_view_component)
+hidden_dice_button = as_button(hidden_dice_component)
+declare_select = as_select(declare_select_component)
+declare_detail_select = as_select(declare_detail_component)
+declare_button = as_button(declare_component)
+metal_button = as_button(metal_component)
+act_button = as_button(act_component)
+defeat_burden_select = as_select(defeat_burden_component)
+new_action_button = as_button(new_action_component)
+undo_button = as_button(undo_component)
 
 
 def stopped(items: list[discord.ui.Item[Any]]) -> discord.ui.View | None:

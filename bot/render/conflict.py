@@ -36,7 +36,7 @@ from bot.render.conflict_events import (
 )
 from bot.render.conflict_status import defence_prompt, status_embed, summary_embed
 from bot.render.dice import faces_in_use
-from bot.render.sheet import embed_units, fit_embed
+from bot.render.sheet import fit_embed
 from bot.render.visibility import FULL, Visibility
 from rules.conflict import Conflict, Event, Phase, Side, Waiting, waiting
 from rules.conflict.events import Resolved
@@ -97,6 +97,7 @@ def about(conflict: Conflict) -> str:
     return f"A {conflict.type.value} Conflict. Stakes: {plain(conflict.stakes)}. In it: {within}."
 
 
+NEXT = "Next"
 HIDDEN_TITLE = "The Narrator's move"
 HIDDEN_MOVE = "The Narrator made a move the table does not see."
 """A public reply to a move whose every line is a hidden character's (docs/rulings.md §7.1)."""
@@ -122,11 +123,15 @@ def events_embed(
     else:
         last = events[-1] if events else None
         step = next_step_line(conflict, last if isinstance(last, Waiting) else waiting(conflict), view=view)
-    embed.add_field(name="Next", value=fit(step, FIELD_VALUE_LIMIT), inline=False)
-    room = min(DESCRIPTION_LIMIT, limit - embed_units(embed))
+    value = fit(step, FIELD_VALUE_LIMIT)
+    embed.add_field(name=NEXT, value=value, inline=False)
+    head = units(NEXT) + units(value)  # the embed's units but its title and description
+    room = min(DESCRIPTION_LIMIT, limit - head - units(embed.title or ""))
     lines = event_lines(conflict, events, view, faces_in_use())
     if not lines and view is not FULL and event_lines(conflict, events, FULL, faces_in_use()):
         # All of it the Narrator's: the title and colour would tell what kind of move it was.
         embed.title, embed.colour, lines = HIDDEN_TITLE, INFO, [HIDDEN_MOVE]
     embed.description = tail(lines, max(room, 1)) or about(conflict)
+    if head + units(embed.title or "") + units(embed.description) <= limit:
+        return embed  # fit_embed would find nothing to shave: the usual case, counted once
     return fit_embed(embed, limit)

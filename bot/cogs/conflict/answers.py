@@ -14,12 +14,12 @@ import discord
 from bot import replies
 from bot.cogs.conflict.metal_offers import Offer
 from bot.cogs.conflict.turns import Turn
+from bot.render.components import JSON, action_rows, view_of
 from rules.conflict import Waiting
 from storage import MessageKind, NewMessage, OutboxMessage
 from storage.conflict_moves import Applied
 
 NudgeMode = Literal["damage", "beat", "none"]
-JSON = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,8 @@ class Reply:
     ping: tuple[int, ...] = ()
     prompt: Prompt | None = None
     applied: Applied | None = field(default=None, compare=False)
-    view: discord.ui.View | None = field(default=None, compare=False)
+    components: list[JSON] = field(default_factory=list, compare=False)
+    """The buttons, as the message body carries them (``bot.render.components``)."""
     private: Callable[[], list[discord.Embed]] | None = field(default=None, compare=False, repr=False)
     """Makes :attr:`private_embeds`: only when they are asked for, after the reply is sent."""
 
@@ -104,13 +105,20 @@ class Reply:
         """The full figures the public embeds hid, for the Narrator who made the move only."""
         return self.private() if self.private is not None else []
 
+    @cached_property
+    def view(self) -> discord.ui.View | None:
+        """The buttons as discord.py sends them, made only where the reply is sent: the outbox
+        row needs only their JSON (:meth:`payload`), and a click's reply is sent after its answer."""
+        return view_of(self.components)
+
     @property
     def by_narrator(self) -> bool:
         """Whether a Narrator made the move: only theirs carries the private figures."""
         return self.private is not None
 
-    @property
+    @cached_property
     def mentions(self) -> discord.AllowedMentions:
+        """Whom the reply pings: made once for its outbox body and for sending it."""
         return replies.pinging(self.ping)
 
     @property
@@ -124,7 +132,7 @@ class Reply:
         return {
             "content": self.content,
             "embeds": [embed.to_dict() for embed in self.embeds],
-            "components": self.view.to_components() if self.view is not None else [],
+            "components": action_rows(self.components),
             "allowed_mentions": self.mentions.to_dict(),
         }
 
@@ -143,7 +151,7 @@ def asked_before(asked: Question, before: Waiting | None) -> bool:
 
 def message(kind: MessageKind, reply: Reply, interaction_id: int | None) -> NewMessage:
     """The outbox row of a reply: its create-message body, and the question its buttons answer."""
-    asks = reply.prompt if reply.prompt is not None and reply.view is not None else None
+    asks = reply.prompt if reply.prompt is not None and reply.components else None
     action = asks.attack_id if asks is not None and asks.turn is None else None
     return NewMessage(
         kind=kind,

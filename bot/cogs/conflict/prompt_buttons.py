@@ -1,105 +1,103 @@
 """The buttons a prompt offers, drawn with the move that asks it (``bot.render.buttons`` has their
-look; the cog's ``DynamicItem``s answer the clicks)."""
+look; the cog's ``DynamicItem``s answer the clicks).
+
+They are drawn as the JSON of the message body (``bot.render.components``): the move queues that
+body in the outbox, and a discord.py view is made of it only where the reply is sent."""
 
 from typing import Any
 
 import discord
 
 from bot.cogs.conflict.answers import Prompt
-from bot.cogs.conflict.metal_offers import room
 from bot.cogs.conflict.turns import MIN_POOL, Turn
 from bot.render.buttons import (
-    act_button,
-    declare_button,
-    declare_detail_select,
-    declare_select,
-    defeat_burden_select,
-    defend_button,
-    deflect_select,
-    hidden_dice_button,
-    metal_button,
-    narrator_view_button,
-    new_action_button,
-    nudge_button,
-    nudge_split_button,
-    react_traits_select,
-    stopped,
-    throw_button,
-    undo_button,
+    act_component,
+    declare_component,
+    declare_detail_component,
+    declare_select_component,
+    defeat_burden_component,
+    defend_component,
+    deflect_component,
+    hidden_dice_component,
+    metal_component,
+    narrator_view_component,
+    new_action_component,
+    nudge_component,
+    nudge_split_component,
+    react_traits_component,
+    throw_component,
+    undo_component,
 )
+from bot.render.components import JSON, item_of, room
 
-Items = list[discord.ui.Item[Any]]
+Components = list[JSON]
 
 
-def turn_items(conflict_id: int, turn: Turn) -> Items:
+def turn_components(conflict_id: int, turn: Turn) -> Components:
     """A turn's buttons: the target menu (with a Steel or Iron burner's pushes) and the other
     declarations, or the pool sizes."""
     who, round_number, targets, pushes = turn.participant, turn.round, turn.targets, turn.pushes_with
     if turn.step == "declare":
-        menu: Items = [declare_select(conflict_id, round_number, who, targets, pushes)] if targets else []
+        menu = [declare_select_component(conflict_id, round_number, who, targets, pushes)] if targets else []
         choices = ("action", "defence", "noroll")
-        buttons = [declare_button(conflict_id, round_number, who, choice) for choice in choices]
-        return [*menu, *buttons, declare_detail_select(conflict_id, round_number, who, targets, pushes)]
-    items: Items = [act_button(conflict_id, round_number, who, dice) for dice in (*turn.act_with, 0)]
+        buttons = [declare_component(conflict_id, round_number, who, choice) for choice in choices]
+        return [*menu, *buttons, declare_detail_component(conflict_id, round_number, who, targets, pushes)]
+    drawn = [act_component(conflict_id, round_number, who, dice) for dice in (*turn.act_with, 0)]
     can_switch = not turn.switched and (turn.held is None or turn.held >= MIN_POOL)
     if can_switch and (turn.act_with or turn.target_down) and turn.targets:
-        items.append(new_action_button(conflict_id, round_number, who))
+        drawn.append(new_action_component(conflict_id, round_number, who))
     if turn.attacks and turn.act_with:
-        items.append(defeat_burden_select(conflict_id, round_number, who))
-    return items
+        drawn.append(defeat_burden_component(conflict_id, round_number, who))
+    return drawn
 
 
-def prompt_view(prompt: Prompt | None) -> discord.ui.View | None:
-    """The buttons of a prompt, or None when nothing waits for an answer."""
+def prompt_items(prompt: Prompt) -> list[discord.ui.Item[Any]]:
+    """A prompt's buttons as discord.py items, for the board's card (``questions.board_buttons``)."""
+    return [item_of(component) for component in prompt_components(prompt)]
+
+
+def prompt_components(prompt: Prompt | None) -> Components:
+    """A prompt's buttons, in the order it shows them (none when nothing waits for an answer)."""
     if prompt is None:
-        return None
-    return stopped(prompt_items(prompt))
-
-
-def prompt_items(prompt: Prompt) -> Items:
-    """A prompt's buttons, in the order it shows them."""
+        return []
     conflict, attack = prompt.conflict_id, prompt.attack_id
-    items: Items = turn_items(conflict, prompt.turn) if prompt.turn is not None else []
-    items += [defend_button(conflict, attack, dice) for dice in prompt.defend_with]
+    drawn = turn_components(conflict, prompt.turn) if prompt.turn is not None else []
+    drawn += [defend_component(conflict, attack, dice) for dice in prompt.defend_with]
     if prompt.deflect_with:
-        items.append(deflect_select(conflict, attack, prompt.deflect_with, prompt.deflect_metal))
+        drawn.append(deflect_component(conflict, attack, prompt.deflect_with, prompt.deflect_metal))
     if prompt.react_traits:
-        items.append(react_traits_select(conflict, attack, prompt.react_traits))
-    items += [throw_button(conflict, attack, mode) for mode in (("type", "bot") if prompt.throw else ())]
-    items += [nudge_button(conflict, attack, mode) for mode in prompt.nudge_modes]
-    items += [nudge_split_button(conflict, attack)] if prompt.nudge_modes else []
+        drawn.append(react_traits_component(conflict, attack, prompt.react_traits))
+    drawn += [throw_component(conflict, attack, mode) for mode in (("type", "bot") if prompt.throw else ())]
+    drawn += [nudge_component(conflict, attack, mode) for mode in prompt.nudge_modes]
+    drawn += [nudge_split_component(conflict, attack)] if prompt.nudge_modes else []
     if prompt.hidden:
-        items.append(hidden_dice_button(conflict, prompt.hidden))
+        drawn.append(hidden_dice_component(conflict, prompt.hidden))
     if prompt.narrator_view:
-        items.append(narrator_view_button(conflict))
+        drawn.append(narrator_view_component(conflict))
     # One place is kept for the reply's Undo (``with_undo``).
-    fits = max(0, room(items) - 1)
+    fits = max(0, room(drawn) - 1)
     if prompt.burn_to_deflect is not None:  # docs/rulings.md §9.3
         round_number, who, burns = prompt.burn_to_deflect
-        burn = [metal_button(conflict, round_number, who, v, m, label) for v, m, label in burns[:fits]]
-        return items + burn
-    return items + metal_items(conflict, prompt.turn, fits)
+        burn = [metal_component(conflict, round_number, who, v, m, label) for v, m, label in burns[:fits]]
+        return drawn + burn
+    return drawn + metal_components(conflict, prompt.turn, fits)
 
 
-def metal_items(conflict_id: int, turn: Turn | None, fits: int) -> Items:
+def metal_components(conflict_id: int, turn: Turn | None, fits: int) -> Components:
     """Burn, flare and drink for an Allomancer's turn, as many as fit on the message (the rest
     by ``/burn`` and ``/drink``)."""
     if turn is None:
         return []
     who, round_number = turn.participant, turn.round
     return [
-        metal_button(conflict_id, round_number, who, verb, what, label)
+        metal_component(conflict_id, round_number, who, verb, what, label)
         for verb, what, label in turn.metals[:fits]
     ]
 
 
-def with_undo(view: discord.ui.View | None, conflict_id: int, version: int) -> discord.ui.View | None:
-    """A move's reply's buttons and its **Undo** (docs/rulings.md §4.24), when a row is free.
-
-    ``view`` is the reply's own, drawn by this move (``prompt_view``): Undo joins it there."""
-    if view is None:
-        return stopped([undo_button(conflict_id, version)])
-    try:
-        return view.add_item(undo_button(conflict_id, version))
-    except ValueError:  # five rows full: the prompt's buttons matter more (nothing was added)
-        return view
+def with_undo(components: Components, conflict_id: int, version: int) -> Components:
+    """A move's reply's buttons and its **Undo** (docs/rulings.md §4.24), when a row has room
+    (five rows full: the prompt's buttons matter more)."""
+    if room(components) < 1:
+        return components
+    return [*components, undo_component(conflict_id, version)]

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from bot.cogs.conflict.answers import NudgeMode, Prompt, Question, Reply, message
 from bot.cogs.conflict.metal_offers import Offer, metal_offers
-from bot.cogs.conflict.prompt_buttons import prompt_items, prompt_view
+from bot.cogs.conflict.prompt_buttons import prompt_components, prompt_items
 from bot.cogs.conflict.turns import turn_of
 from bot.render.common import plain
 from bot.render.conflict import Visibility, defence_prompt
@@ -195,6 +195,6 @@ def asked_again(
         content=asked.content,
         ping=asked.ping,
         prompt=asked.prompt,
-        view=prompt_view(asked.prompt),
+        components=prompt_components(asked.prompt),
     )
     return message(MessageKind.PROMPT, reply, None)

@@ -34,7 +34,7 @@ from pydantic import ValidationError
 from bot.access import Caller, keep_caller
 from bot.cogs.conflict.answers import Reply, asked_before, closing_summary, message, own_thread_parent
 from bot.cogs.conflict.move import Move
-from bot.cogs.conflict.prompt_buttons import prompt_view, with_undo
+from bot.cogs.conflict.prompt_buttons import prompt_components, with_undo
 from bot.cogs.conflict.questions import question, turn_changed
 from bot.cogs.conflict.transaction import (
     ATTEMPTS,
@@ -130,9 +130,8 @@ class ConflictFlow:
                     guild_id, channel_id, prepared.applied, title=title, narrator=asking.narrator
                 )
                 if prepared.applied.stored is not None:  # the mover may take it back (§4.24)
-                    reply = replace(
-                        reply, view=with_undo(reply.view, fresh.stored.id, fresh.stored.version + 1)
-                    )
+                    undo = with_undo(reply.components, fresh.stored.id, fresh.stored.version + 1)
+                    reply = replace(reply, components=undo)
                 try:
                     applied = await write_once(
                         repos,
@@ -209,7 +208,7 @@ class ConflictFlow:
         def private() -> list[discord.Embed]:
             shown: list[discord.Embed] = []
             full = self._embeds(applied, title, FULL)
-            if [e.to_dict() for e in full] != [e.to_dict() for e in embeds]:
+            if full != embeds:
                 shown = [full[0].set_footer(text="The full figures, for the Narrator only."), *full[1:]]
             joined = {e.participant for e in applied.events if isinstance(e, Joined)}
             note = tie_note(conflict, joined)
@@ -243,5 +242,5 @@ class ConflictFlow:
             content="\n".join([*lines, asked.content]),
             ping=tuple(dict.fromkeys((*told, *asked.ping))),
             prompt=asked.prompt,
-            view=prompt_view(asked.prompt),
+            components=prompt_components(asked.prompt),
         )
