@@ -221,17 +221,41 @@ def summary_of(row: Row) -> CharacterSummary:
 
 def stored_character(row: Row) -> StoredCharacter:
     """A :class:`StoredCharacter` from a row of ``id, guild_id, version, updated_at, document,
-    revealed, format_version`` (a sheet in an older format is upgraded as it is read).
+    revealed, format_version`` (a sheet in an older format is upgraded as it is read)."""
+    return _stored(
+        row["id"],
+        row["guild_id"],
+        row["version"],
+        row["updated_at"],
+        row["document"],
+        bool(row["revealed"]),
+        row["format_version"],
+    )
+
+
+@lru_cache(maxsize=4096)
+def _stored(
+    character_id: int,
+    guild_id: int,
+    version: int,
+    updated_at: str,
+    document: str,
+    revealed: bool,
+    format_version: int,
+) -> StoredCharacter:
+    """Built once per distinct row: keyed by every column it is built from, so a row that
+    changed in any way is a new key and is never answered from an older one. A table rereads
+    the same few rows on every roll (issue 40: a stat roll's lookup), and the result is frozen.
 
     Built without validation: the sheet comes parsed and checked (:func:`parse_sheet`), and
     validating the wrapper would run the sheet's own checks again on every read."""
     return StoredCharacter.model_construct(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        version=row["version"],
-        updated_at=from_text(row["updated_at"]),
-        character=parse_sheet(current_document(row["document"], row["format_version"])),
-        revealed=bool(row["revealed"]),
+        id=character_id,
+        guild_id=guild_id,
+        version=version,
+        updated_at=from_text(updated_at),
+        character=parse_sheet(current_document(document, format_version)),
+        revealed=revealed,
     )
 
 

@@ -69,7 +69,9 @@ def card(
     head.append(f"### {title}")
     if lead:
         head.append(lead)
-    container = Card(discord.ui.TextDisplay("\n".join(head)), accent_colour=accent)
+    # The class itself, not the ``Card`` alias: calling a subscripted generic costs a call of
+    # typing's on every card, for nothing at run time.
+    container: Card = discord.ui.Container(discord.ui.TextDisplay("\n".join(head)), accent_colour=accent)
     for block in blocks:
         if block:
             container.add_item(discord.ui.Separator())
@@ -94,26 +96,37 @@ def button_rows(buttons: Sequence[discord.ui.Button[Layout]]) -> list[Row]:
 def card_view(*cards: Card, ping: str | None = None) -> Layout:
     """The message: ``ping`` (the line that notifies players, if any) above the ``cards``,
     its text clipped to :data:`TEXT_LIMIT`. Never times out: a card's buttons are handled by
-    their custom ids, whatever process or restart receives the click."""
+    their custom ids, whatever process or restart receives the click.
+
+    A card with nothing to click (a roll's, most answers) is stopped before it is sent: discord.py
+    keeps a view in its store to route clicks to it, and does so only for a view with buttons or
+    selects on every path but the first answer to an interaction, where it would walk and keep
+    this one too, for no click ever to reach it (issue 40: a roll's answer is timed)."""
     view = Layout(timeout=None)
     if ping:
         view.add_item(discord.ui.TextDisplay(ping))
     for item in cards:
         view.add_item(item)
-    keep_within_limits(view)
+    if not keep_within_limits(view):
+        view.stop()
     return view
 
 
-def keep_within_limits(view: Layout) -> None:
+def keep_within_limits(view: Layout) -> bool:
     """Clip the text displays, first to last, so all of them together keep to :data:`TEXT_LIMIT`:
-    the first (the ping, or the heading and verdict) whole, a later one cut with an ellipsis."""
-    texts = [item for item in view.walk_children() if isinstance(item, discord.ui.TextDisplay)]
+    the first (the ping, or the heading and verdict) whole, a later one cut with an ellipsis.
+    Return whether anything in the view can be clicked (read on the same walk)."""
     left = TEXT_LIMIT
-    for text in texts:
+    clickable = False
+    for item in view.walk_children():
+        if not isinstance(item, discord.ui.TextDisplay):
+            clickable = clickable or item.is_dispatchable()
+            continue
         room = max(left, 1)
-        if len(text.content) > room:
-            text.content = fit(text.content, room) if room > 1 else "…"
-        left -= len(text.content)
+        if len(item.content) > room:
+            item.content = fit(item.content, room) if room > 1 else "…"
+        left -= len(item.content)
+    return clickable
 
 
 def component_count(view: Layout) -> int:

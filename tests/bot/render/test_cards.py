@@ -69,6 +69,13 @@ def test_text_past_the_limit_is_clipped_and_the_heading_kept() -> None:
     assert validate_message(layout_body(view)) == []
 
 
+async def test_a_card_with_nothing_to_click_is_not_listened_for_and_one_with_buttons_is() -> None:
+    """discord.py keeps a view to route its clicks unless it is stopped; a roll's card has none."""
+    plain = card_view(card("Vin: Physique", accent=SUCCESS, lead="Success", blocks=["x"]))
+    assert plain.is_finished()
+    assert not request_message(widest_request()).is_finished()
+
+
 def widest_request() -> RollRequest:
     name = "\\*" * 32  # a name of Markdown, escaped to twice its length
     rollers = tuple(
