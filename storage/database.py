@@ -80,10 +80,12 @@ async def _connect(path: Path, *, read_only: bool) -> aiosqlite.Connection:
     return conn
 
 
-async def _connect_on_loop(path: Path, *, read_only: bool) -> LoopConnection:
+async def _connect_on_loop(
+    path: Path, *, read_only: bool, warm: LoopConnection | None = None
+) -> LoopConnection:
     """The writer, or the reader for lookups: answering on the loop's thread
     (``storage.loop_connection``). The writer never checkpoints (``storage.checkpoints``)."""
-    conn = await connect_on_loop(path)
+    conn = await connect_on_loop(path, warm)
     try:
         conn.row_factory = sqlite3.Row
         await conn.execute("PRAGMA foreign_keys = ON")
@@ -172,7 +174,7 @@ class Database:
         writer = await _connect_on_loop(path, read_only=False)
         opened: list[aiosqlite.Connection | LoopConnection] = []
         try:
-            lookup = await _connect_on_loop(path, read_only=True)
+            lookup = await _connect_on_loop(path, read_only=True, warm=writer)
             opened.append(lookup)
             pool = [await _connect(path, read_only=True) for _ in range(readers)]
             opened.extend(pool)
