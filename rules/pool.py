@@ -93,8 +93,20 @@ class Pool(BaseModel):
 
     @classmethod
     def of_dice(cls, dice: int, label: str = "Dice") -> "Pool":
-        """A pool of a bare dice count with nothing added, as for ``/roll dice:5``."""
-        return build_pool(dice, rating_label=label)
+        """A pool of a bare dice count with nothing added, as for ``/roll dice:5``: made once per
+        count and label (a frozen value, the same whoever rolls it; every Conflict roll and
+        defence is one), so only the first is checked and built."""
+        key = (dice, label)
+        made = _PLAIN.get(key)
+        if made is None:
+            if len(_PLAIN) >= _PLAIN_KEPT:
+                _PLAIN.clear()
+            made = _PLAIN[key] = build_pool(dice, rating_label=label)
+        return made
+
+
+_PLAIN: dict[tuple[int, str], Pool] = {}
+_PLAIN_KEPT = 256
 
 
 def _check_range(name: str, value: int, low: int, high: int) -> None:

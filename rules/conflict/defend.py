@@ -42,7 +42,7 @@ from rules.contest import ContestResult, decide
 from rules.errors import RulesError
 from rules.pool import MAX_DICE, MIN_DICE, Boon, Pool, build_pool
 from rules.powers.pushes import Deflection, deflection
-from rules.roll import Reading, read, roll_faces
+from rules.roll import Reading, read, roll
 
 
 def needs_grant(participant: Participant) -> bool:
@@ -198,11 +198,13 @@ def _reading(
 ) -> Reading:
     """A pile's roll: a tap's Nudges and Outcome (``boons``, §9.4) and dice off (Atium
     Advantage, §9.7) ride on the plain count."""
-    pool = Pool.of_dice(dice, label=label)
     if boons or modifiers:
         pool = build_pool(dice, rating_label=label, modifiers=list(modifiers), boons=boons)
-    thrown = tuple(faces) if faces is not None else roll_faces(pool.dice, work.generator())
-    return read(thrown, pool=pool, difficulty=difficulty, extra=extra)
+    else:
+        pool = Pool.of_dice(dice, label=label)
+    if faces is None:  # thrown here: 1-6 on each of the pool's dice, nothing to check
+        return roll(pool, work.generator(), difficulty=difficulty, extra=extra)
+    return read(tuple(faces), pool=pool, difficulty=difficulty, extra=extra)
 
 
 def settle_roll(

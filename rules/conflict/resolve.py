@@ -28,7 +28,7 @@ from rules.conflict.commands import Act, Pass, Switch
 from rules.conflict.defend import can_defend, settle_roll
 from rules.conflict.events import Acted, BeatActionNamed, Passed, Switched
 from rules.conflict.figure import WEAPON_MAX, check_action, check_target, figure_pool, kind_of, weapon_bonus
-from rules.conflict.order import beat_holder, current_turn
+from rules.conflict.order import beat_holder, current_turn, resolve_order
 from rules.conflict.pushing import anchor
 from rules.conflict.specs import ActionKind, ActionSpec
 from rules.conflict.state import Awaiting, Conflict, Declaration, Participant, PendingAttack, Phase, Status
@@ -330,8 +330,9 @@ def _beat_action(conflict: Conflict, work: Work, actor: Participant, command: Sw
 def pass_over_empty(conflict: Conflict, work: Work) -> Conflict:
     """Whoever's turn comes with no Action Dice at all is passed over at once: not acting is
     all that is left to them, and nothing would move over (docs/rulings.md §4.9)."""
-    while conflict.phase is Phase.RESOLVE and beat_holder(conflict) is None:
-        empty = [conflict.participant(pid) for pid in current_turn(conflict)]
+    while conflict.phase is Phase.RESOLVE and conflict.pending is None and beat_holder(conflict) is None:
+        order = resolve_order(conflict)  # current_turn's, the Beat's holder and the pending asked above
+        empty = [conflict.participant(pid) for pid in (order[0] if order else ())]
         empty = [p for p in empty if p.round.action_dice == 0]
         if not empty:
             return conflict

@@ -334,10 +334,13 @@ class Conflict(BaseModel):
         found = None if participant_id is None else self.find(participant_id)
         return found.does(singular) if found is not None else says(self.name_of(participant_id), singular)
 
-    def with_participant(self, participant: Participant) -> "Conflict":
-        """A copy with ``participant`` replacing the one with the same id."""
+    def with_participant(self, participant: Participant, entry: LogEntry | None = None) -> "Conflict":
+        """A copy with ``participant`` replacing the one with the same id (and ``entry`` logged,
+        in the same copy)."""
         replaced = tuple(participant if p.id == participant.id else p for p in self.participants)
-        return self.model_copy(update={"participants": replaced})
+        if entry is None:
+            return self.model_copy(update={"participants": replaced})
+        return self.model_copy(update={"participants": replaced, **self._logged(entry)})
 
     def with_sheets(self, sheets: Mapping[int, Character]) -> "Conflict":
         """A copy showing each participant as its sheet stands now: its current name (a rename
@@ -352,9 +355,12 @@ class Conflict(BaseModel):
         return self.model_copy(update={"participants": caught_up})
 
     def with_log(self, entry: LogEntry) -> "Conflict":
+        return self.model_copy(update=self._logged(entry))
+
+    def _logged(self, entry: LogEntry) -> dict[str, object]:
         log = (*self.log, entry)
         dropped = max(0, len(log) - MAX_LOG)
-        return self.model_copy(update={"log": log[dropped:], "log_dropped": self.log_dropped + dropped})
+        return {"log": log[dropped:], "log_dropped": self.log_dropped + dropped}
 
 
 def _as_sheet(participant: Participant, sheet: Character | None) -> Participant:
