@@ -237,12 +237,13 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
             extra=extra,
         )
     )
-    conflict = conflict.with_participant(actor.model_copy(update={"round": state}))
-    conflict = conflict.model_copy(update={"actions": pending.id})
+    moved = actor.model_copy(update={"round": state})
+    waits: dict[str, object] = {"pending": pending} if defendable else {}  # anchoring reads no pending
+    conflict = conflict.with_participant(moved, None, actions=pending.id, **waits)
     if action.anchored:
         conflict = anchor(conflict, work, actor.id)
     if defendable:
-        return conflict.model_copy(update={"pending": pending})
+        return conflict
     return settle_roll(conflict, work, pending, command.faces, 0, None)
 
 

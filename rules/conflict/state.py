@@ -334,13 +334,15 @@ class Conflict(BaseModel):
         found = None if participant_id is None else self.find(participant_id)
         return found.does(singular) if found is not None else says(self.name_of(participant_id), singular)
 
-    def with_participant(self, participant: Participant, entry: LogEntry | None = None) -> "Conflict":
-        """A copy with ``participant`` replacing the one with the same id (and ``entry`` logged,
-        in the same copy)."""
+    def with_participant(
+        self, participant: Participant, entry: LogEntry | None = None, **fields: object
+    ) -> "Conflict":
+        """A copy with ``participant`` replacing the one with the same id; ``entry`` logged and
+        other ``fields`` changed in the same copy (one copy of the state, not one per change)."""
         replaced = tuple(participant if p.id == participant.id else p for p in self.participants)
-        if entry is None:
-            return self.model_copy(update={"participants": replaced})
-        return self.model_copy(update={"participants": replaced, **self._logged(entry)})
+        if entry is not None:
+            fields.update(self._logged(entry))
+        return self.model_copy(update={"participants": replaced, **fields})
 
     def with_sheets(self, sheets: Mapping[int, Character]) -> "Conflict":
         """A copy showing each participant as its sheet stands now: its current name (a rename
