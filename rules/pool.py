@@ -183,6 +183,4 @@ def build_pool(
             parts.append(made(source=Source.MODIFIER, label=label, dice=dice))
     if len(boons) > MAX_MODIFIERS:
         raise RulesError(f"At most {MAX_MODIFIERS} Powers can grant Nudges or Outcome to one roll.")
-    return Pool(
-        contributions=tuple(parts), total=sum(p.dice for p in parts), boons=tuple(boons)
-    )
+    return Pool(contributions=tuple(parts), total=sum(p.dice for p in parts), boons=tuple(boons))

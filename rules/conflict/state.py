@@ -351,9 +351,9 @@ class Conflict(BaseModel):
         change made outside the Conflict's own moves (``/sheet damage`` knocking a burner out,
         ``/power stop``) counts from the next read of the Conflict, a move's or a board's, as
         every read passes through here. A participant whose sheet is missing keeps its copy."""
-        if all(_as_sheet(p, sheets.get(p.id)) is p for p in self.participants):
-            return self
         caught_up = tuple(_as_sheet(p, sheets.get(p.id)) for p in self.participants)
+        if all(new is old for new, old in zip(caught_up, self.participants, strict=True)):
+            return self
         return self.model_copy(update={"participants": caught_up})
 
     def with_log(self, entry: LogEntry) -> "Conflict":
@@ -370,8 +370,11 @@ def _as_sheet(participant: Participant, sheet: Character | None) -> Participant:
     when nothing differs, so an unchanged Conflict is not copied."""
     if sheet is None:
         return participant
-    burning = tuple(sorted(sheet.allomancy.burning))
-    flared = tuple(sorted(sheet.allomancy.flared))
+    now, was = sheet.allomancy, participant
+    if sheet.name == was.name and now.burning == was.burning and now.flared == was.flared:
+        return participant  # the usual read: nothing changed (equal to a sorted tuple, so sorted)
+    burning = tuple(sorted(now.burning))
+    flared = tuple(sorted(now.flared))
     if (sheet.name, burning, flared) == (participant.name, participant.burning, participant.flared):
         return participant
     return participant.model_copy(update={"name": sheet.name, "burning": burning, "flared": flared})
