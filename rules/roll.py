@@ -174,8 +174,9 @@ def _reading(faces: tuple[int, ...], pool: Pool, difficulty: int, extra: bool) -
 
 
 def roll_faces(dice: int, rng: random.Random) -> tuple[int, ...]:
-    """Throw ``dice`` six-sided dice with the given generator."""
-    return tuple(rng.randint(1, 6) for _ in range(dice))
+    """Throw ``dice`` six-sided dice with the given generator, one ``randint`` a die in order."""
+    randint = rng.randint
+    return tuple([randint(1, 6) for _ in range(dice)])
 
 
 def roll(
