@@ -196,11 +196,14 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
             }
         )
     else:
-        assert state.declaration is not None
+        declared = state.declaration
+        assert declared is not None
+        if action is not declared.action:
+            # A kind or Resilience called at the last moment is what was done (and shown).
+            declared = declared.model_copy(update={"action": action})
         state = state.model_copy(
             update={
-                # A kind or Resilience called at the last moment is what was done (and shown).
-                "declaration": state.declaration.model_copy(update={"action": action}),
+                "declaration": declared,
                 "action_dice": 0,
                 "defense_dice": state.defense_dice + held - command.pool,
                 "spent": state.spent + command.pool,
