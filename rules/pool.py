@@ -93,8 +93,20 @@ class Pool(BaseModel):
 
     @classmethod
     def of_dice(cls, dice: int, label: str = "Dice") -> "Pool":
-        """A pool of a bare dice count with nothing added, as for ``/roll dice:5``."""
-        return build_pool(dice, rating_label=label)
+        """A pool of a bare dice count with nothing added, as for ``/roll dice:5``: made once per
+        count and label (a frozen value, the same whoever rolls it; every Conflict roll and
+        defence is one), so only the first is checked and built."""
+        key = (dice, label)
+        made = _PLAIN.get(key)
+        if made is None:
+            if len(_PLAIN) >= _PLAIN_KEPT:
+                _PLAIN.clear()
+            made = _PLAIN[key] = build_pool(dice, rating_label=label)
+        return made
+
+
+_PLAIN: dict[tuple[int, str], Pool] = {}
+_PLAIN_KEPT = 256
 
 
 def _check_range(name: str, value: int, low: int, high: int) -> None:
@@ -148,9 +160,9 @@ def build_pool(
     if len(modifiers) > MAX_MODIFIERS:
         raise RulesError(f"At most {MAX_MODIFIERS} other modifiers can apply to one roll.")
 
-    # Built without validating again: every part is checked above (each model's own checks
-    # would repeat them on every roll).
-    made = Contribution.model_construct
+    # Every part is checked above; the models' own constructors check only plain types, which
+    # costs less than ``model_construct``'s Python loop over the fields.
+    made = Contribution
     parts = [made(source=Source.RATING, label=rating_label, dice=rating)]
     if traits_for:
         parts.append(made(source=Source.TRAIT, label=_plural(traits_for, "Trait"), dice=traits_for))
@@ -171,6 +183,4 @@ def build_pool(
             parts.append(made(source=Source.MODIFIER, label=label, dice=dice))
     if len(boons) > MAX_MODIFIERS:
         raise RulesError(f"At most {MAX_MODIFIERS} Powers can grant Nudges or Outcome to one roll.")
-    return Pool.model_construct(
-        contributions=tuple(parts), total=sum(p.dice for p in parts), boons=tuple(boons)
-    )
+    return Pool(contributions=tuple(parts), total=sum(p.dice for p in parts), boons=tuple(boons))

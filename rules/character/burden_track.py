@@ -5,6 +5,8 @@ Burden whose name contains it. Severity steps run Serious → Grave → Mortal; 
 Serious Burden down removes it.
 """
 
+from collections.abc import Sequence
+
 from rules.burdens import Severity
 from rules.character import limits as lim
 from rules.character.checked import validated
@@ -46,9 +48,10 @@ def find_burden(character: Character, name: str, none: str) -> Burden:
     return character.burdens[_index(character, name, none)]
 
 
-def unused_burden_name(character: Character, base: str) -> str:
-    """``base``, or ``base 2``, ``base 3``… whichever no Burden on the sheet has yet."""
-    taken = {name_key(b.name) for b in character.burdens}
+def unused_name(burdens: Sequence[Burden], base: str) -> str:
+    """``base``, or ``base 2``, ``base 3``… whichever none of ``burdens`` (a sheet's, with any
+    added by the same hit) has yet."""
+    taken = {name_key(b.name) for b in burdens}
     name, n = base, 1
     while name_key(name) in taken:
         n += 1

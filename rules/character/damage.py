@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from rules.burdens import Severity
 from rules.character import limits as lim
-from rules.character.burden_track import unused_burden_name
+from rules.character.burden_track import unused_name
 from rules.character.model import Character
 from rules.character.names import (
     RESILIENCE_DEFEAT,
@@ -89,18 +89,35 @@ def wound_severity(before: int, damage: int) -> Severity | None:
 
 
 def _add_burdens(
-    character: Character, wanted: list[tuple[str, Severity]]
-) -> tuple[Character, list[Burden], list[Burden]]:
+    burdens: tuple[Burden, ...], wanted: list[tuple[str, Severity]]
+) -> tuple[tuple[Burden, ...], list[Burden], list[Burden]]:
+    """A sheet's ``burdens`` with the wanted ones added while there is room, what was added and
+    what was skipped for want of room."""
     added: list[Burden] = []
     skipped: list[Burden] = []
     for base, severity in wanted:
-        burden = Burden(name=unused_burden_name(character, base), severity=severity)
-        if len(character.burdens) >= lim.BURDENS_MAX:
+        burden = _burden(unused_name(burdens, base), severity)
+        if len(burdens) >= lim.BURDENS_MAX:
             skipped.append(burden)
             continue
-        character = character.model_copy(update={"burdens": (*character.burdens, burden)})
+        burdens = (*burdens, burden)
         added.append(burden)
-    return character, added, skipped
+    return burdens, added, skipped
+
+
+_BURDENS: dict[tuple[str, Severity], Burden] = {}
+"""Wound and defeat Burdens already made, by name and severity: the few names a hit gives
+("Wounded (Health)", "Incapacitated", numbered when taken) are checked once, not on every hit
+(a Burden is frozen, and the same name and severity always check to the same Burden)."""
+
+
+def _burden(name: str, severity: Severity) -> Burden:
+    made = _BURDENS.get((name, severity))
+    if made is None:
+        if len(_BURDENS) >= 256:
+            _BURDENS.clear()
+        made = _BURDENS[(name, severity)] = Burden(name=name, severity=severity)
+    return made
 
 
 def _damage_extras(character: Character, resilience: Resilience, amount: int) -> DamageResult:
@@ -108,8 +125,10 @@ def _damage_extras(character: Character, resilience: Resilience, amount: int) ->
     lost = min(amount, before)
     after = before - lost
     defeated = before > 0 and after == 0
+    if lost:
+        character = character.model_copy(update={"members_down": character.members_down + lost})
     return DamageResult.model_construct(
-        character=character.model_copy(update={"members_down": character.members_down + lost}),
+        character=character,
         resilience=resilience,
         amount=amount,
         taken=lost,
@@ -134,7 +153,8 @@ def apply_damage(
     The Resilience never drops below 0. One wound per attack, judged on the value before the
     hit. Reaching 0 defeats the character, and ``defeat_burden`` (Grave or Mortal, or None)
     is then left too. ``burning_pewter`` raises Health by the Pewter rating for this hit (None:
-    as the sheet says it burns); the damage stays when the Pewter stops.
+    as the sheet says it burns); the damage stays when the Pewter stops. A hit that takes
+    nothing gives back the very sheet it was given, so a caller sees at once nothing changed.
     """
     resilience = parse_resilience(resilience)
     amount = check_amount(amount)
@@ -147,9 +167,6 @@ def apply_damage(
     before = resilience_current(character, resilience, burning_pewter)
     taken = min(amount, before)
     after = before - taken
-    damage = character.damage.with_value(resilience, character.damage.get(resilience) + taken)
-    changed = character.model_copy(update={"damage": damage})
-
     wound = wound_severity(before, taken)
     defeated = before > 0 and after == 0
     condition = RESILIENCE_DEFEAT[resilience] if defeated else None
@@ -158,9 +175,12 @@ def apply_damage(
         wanted.append((f"Wounded ({resilience.label})", wound))
     if condition is not None and chosen is not None:
         wanted.append((condition.label, chosen))
-    changed, added, skipped = _add_burdens(changed, wanted)
+    burdens, added, skipped = _add_burdens(character.burdens, wanted)
+    if taken or added:
+        damage = character.damage.with_value(resilience, character.damage.get(resilience) + taken)
+        character = character.model_copy(update={"damage": damage, "burdens": burdens})
     return DamageResult.model_construct(
-        character=changed,
+        character=character,
         resilience=resilience,
         amount=amount,
         taken=taken,

@@ -120,11 +120,14 @@ def apply_success(conflict: Conflict, work: Work, pending: PendingAttack, comman
                 unspent=0 if command.catch_beat else pending.nudges - asked,
             )
         )
-    conflict = conflict.model_copy(update={"pending": None})
+    if conflict.pending is not None:  # settle_roll has cleared it already
+        conflict = conflict.model_copy(update={"pending": None})
     if pending.action.kind is ActionKind.ATTACK and pending.target is not None:
         conflict = deal_damage(conflict, work, pending, command.damage, defeat_burden)
     if command.remove_dice and pending.target is not None:
         conflict = _remove_dice(conflict, work, conflict.participant(pending.target), command.remove_dice)
+    if not (command.next_round or command.catch_beat):
+        return conflict
     attacker = conflict.participant(pending.attacker)
     if command.next_round:
         attacker = attacker.model_copy(
@@ -169,7 +172,7 @@ def deal_damage(
     soaked = min(amount, soak[1]) if soak is not None else 0
     amount -= soaked
     result = apply_damage(sheet, resilience, amount, defeat_burden, burning_pewter=target.burning_pewter)
-    if result.character != sheet:
+    if result.character is not sheet:
         work.save_sheet(target.id, result.character)
     grace = result.defeated and target.in_order and not pending.extra and target.order_key == pending.step_key
     state = target.round.model_copy(update={"grace": True}) if grace else target.round
@@ -220,7 +223,7 @@ def deal_damage(
         defeated=result.defeated,
         members_lost=result.members_lost,
     )
-    conflict = conflict.with_participant(target).with_log(entry)
+    conflict = conflict.with_participant(target, entry)
     if result.defeated and resilience is Resilience.HEALTH:
         conflict = knocked_out_burns(conflict, work, target.id)  # unconscious: no burn goes on (§9.2)
     return conflict

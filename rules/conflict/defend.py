@@ -42,7 +42,7 @@ from rules.contest import ContestResult, decide
 from rules.errors import RulesError
 from rules.pool import MAX_DICE, MIN_DICE, Boon, Pool, build_pool
 from rules.powers.pushes import Deflection, deflection
-from rules.roll import Reading, read, roll_faces
+from rules.roll import Reading, read, roll
 
 
 def needs_grant(participant: Participant) -> bool:
@@ -143,7 +143,7 @@ def defend(conflict: Conflict, work: Work, command: Defend) -> Conflict:
             redirection=redirection,
         )
     )
-    conflict = conflict.with_participant(target.model_copy(update={"round": state}))
+    defended = target.model_copy(update={"round": state})
     rolled = min(MAX_DICE, command.dice + redirection)
     reflects = deflecting is not None and deflecting.reflects
     deflected = deflecting.metal if deflecting else ""
@@ -151,7 +151,9 @@ def defend(conflict: Conflict, work: Work, command: Defend) -> Conflict:
         # The attacker throws at the table now the defence is set (docs/rulings.md §7.2, §4.10).
         defence = {"defence_dice": rolled, "defence_faces": command.defence_faces, "reflects": reflects}
         thrown = pending.model_copy(update={"awaiting": Awaiting.ROLL, "deflected": deflected, **defence})
-        return conflict.model_copy(update={"pending": thrown})
+        return conflict.with_participant(defended, pending=thrown)
+    # Settled now: the attack leaves the state in the copy that records the defence.
+    conflict = conflict.with_participant(defended, pending=None)
     pending = pending.model_copy(update={"deflected": deflected}) if deflected else pending
     return settle_roll(
         conflict, work, pending, command.attack_faces, rolled, command.defence_faces, reflects=reflects
@@ -198,11 +200,13 @@ def _reading(
 ) -> Reading:
     """A pile's roll: a tap's Nudges and Outcome (``boons``, §9.4) and dice off (Atium
     Advantage, §9.7) ride on the plain count."""
-    pool = Pool.of_dice(dice, label=label)
     if boons or modifiers:
         pool = build_pool(dice, rating_label=label, modifiers=list(modifiers), boons=boons)
-    thrown = tuple(faces) if faces is not None else roll_faces(pool.dice, work.generator())
-    return read(thrown, pool=pool, difficulty=difficulty, extra=extra)
+    else:
+        pool = Pool.of_dice(dice, label=label)
+    if faces is None:  # thrown here: 1-6 on each of the pool's dice, nothing to check
+        return roll(pool, work.generator(), difficulty=difficulty, extra=extra)
+    return read(tuple(faces), pool=pool, difficulty=difficulty, extra=extra)
 
 
 def settle_roll(
@@ -273,7 +277,8 @@ def settle_roll(
             }
         )
         return conflict.model_copy(update={"pending": settled})
-    conflict = conflict.model_copy(update={"pending": None})
+    if conflict.pending is not None:  # a defence has cleared it already
+        conflict = conflict.model_copy(update={"pending": None})
     if result.stalemate:
         entry = LogEntry(
             kind=LogKind.STALEMATE,

@@ -63,7 +63,10 @@ def resolve_order(conflict: Conflict) -> tuple[tuple[int, ...], ...]:
     them). Within a step, ids follow the declaration order (display only: they act at the
     same time).
     """
-    waiting = sorted((p for p in conflict.participants if p.in_order), key=declaration_key)
+    due = [p for p in conflict.participants if p.in_order]
+    if len(due) < 2:  # most of a fight's moves: nobody or one still to act, nothing to sort
+        return ((due[0].id,),) if due else ()
+    waiting = sorted(due, key=declaration_key)
     steps: dict[tuple[bool, int], list[int]] = {}
     for participant in waiting:
         steps.setdefault(resolve_key(participant), []).append(participant.id)
@@ -132,5 +135,6 @@ def _waiting(conflict: Conflict) -> Waiting:
         if pending.awaiting is Awaiting.ROLL:
             return event(Step.ROLL, (pending.attacker,), pending.id)
         return event(Step.NUDGES, (pending.attacker,), pending.id)
-    turn = current_turn(conflict)
+    holder = beat_holder(conflict)  # current_turn, from the order worked out above
+    turn = (holder.id,) if holder is not None else order[0] if order else ()
     return event(Step.ACT, turn) if turn else event(Step.NEXT_ROUND)

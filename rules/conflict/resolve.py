@@ -28,7 +28,7 @@ from rules.conflict.commands import Act, Pass, Switch
 from rules.conflict.defend import can_defend, settle_roll
 from rules.conflict.events import Acted, BeatActionNamed, Passed, Switched
 from rules.conflict.figure import WEAPON_MAX, check_action, check_target, figure_pool, kind_of, weapon_bonus
-from rules.conflict.order import beat_holder, current_turn
+from rules.conflict.order import beat_holder, current_turn, resolve_order
 from rules.conflict.pushing import anchor
 from rules.conflict.specs import ActionKind, ActionSpec
 from rules.conflict.state import Awaiting, Conflict, Declaration, Participant, PendingAttack, Phase, Status
@@ -196,11 +196,14 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
             }
         )
     else:
-        assert state.declaration is not None
+        declared = state.declaration
+        assert declared is not None
+        if action is not declared.action:
+            # A kind or Resilience called at the last moment is what was done (and shown).
+            declared = declared.model_copy(update={"action": action})
         state = state.model_copy(
             update={
-                # A kind or Resilience called at the last moment is what was done (and shown).
-                "declaration": state.declaration.model_copy(update={"action": action}),
+                "declaration": declared,
                 "action_dice": 0,
                 "defense_dice": state.defense_dice + held - command.pool,
                 "spent": state.spent + command.pool,
@@ -237,12 +240,13 @@ def act(conflict: Conflict, work: Work, command: Act) -> Conflict:
             extra=extra,
         )
     )
-    conflict = conflict.with_participant(actor.model_copy(update={"round": state}))
-    conflict = conflict.model_copy(update={"actions": pending.id})
+    moved = actor.model_copy(update={"round": state})
+    waits: dict[str, object] = {"pending": pending} if defendable else {}  # anchoring reads no pending
+    conflict = conflict.with_participant(moved, None, actions=pending.id, **waits)
     if action.anchored:
         conflict = anchor(conflict, work, actor.id)
     if defendable:
-        return conflict.model_copy(update={"pending": pending})
+        return conflict
     return settle_roll(conflict, work, pending, command.faces, 0, None)
 
 
@@ -330,8 +334,9 @@ def _beat_action(conflict: Conflict, work: Work, actor: Participant, command: Sw
 def pass_over_empty(conflict: Conflict, work: Work) -> Conflict:
     """Whoever's turn comes with no Action Dice at all is passed over at once: not acting is
     all that is left to them, and nothing would move over (docs/rulings.md §4.9)."""
-    while conflict.phase is Phase.RESOLVE and beat_holder(conflict) is None:
-        empty = [conflict.participant(pid) for pid in current_turn(conflict)]
+    while conflict.phase is Phase.RESOLVE and conflict.pending is None and beat_holder(conflict) is None:
+        order = resolve_order(conflict)  # current_turn's, the Beat's holder and the pending asked above
+        empty = [conflict.participant(pid) for pid in (order[0] if order else ())]
         empty = [p for p in empty if p.round.action_dice == 0]
         if not empty:
             return conflict

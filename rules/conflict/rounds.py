@@ -85,7 +85,8 @@ def defeated_sides(conflict: Conflict) -> tuple[Side, ...]:
     """
     if conflict.phase is Phase.ENDED or conflict.pending is not None:
         return ()
-    if any(p.defeated and p.in_order for p in conflict.participants):
+    down = [p for p in conflict.participants if p.defeated]
+    if not down or any(p.in_order for p in down):  # most moves: nobody down, no side to look at
         return ()
     sides = []
     for side in Side:

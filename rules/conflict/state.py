@@ -334,10 +334,15 @@ class Conflict(BaseModel):
         found = None if participant_id is None else self.find(participant_id)
         return found.does(singular) if found is not None else says(self.name_of(participant_id), singular)
 
-    def with_participant(self, participant: Participant) -> "Conflict":
-        """A copy with ``participant`` replacing the one with the same id."""
+    def with_participant(
+        self, participant: Participant, entry: LogEntry | None = None, **fields: object
+    ) -> "Conflict":
+        """A copy with ``participant`` replacing the one with the same id; ``entry`` logged and
+        other ``fields`` changed in the same copy (one copy of the state, not one per change)."""
         replaced = tuple(participant if p.id == participant.id else p for p in self.participants)
-        return self.model_copy(update={"participants": replaced})
+        if entry is not None:
+            fields.update(self._logged(entry))
+        return self.model_copy(update={"participants": replaced, **fields})
 
     def with_sheets(self, sheets: Mapping[int, Character]) -> "Conflict":
         """A copy showing each participant as its sheet stands now: its current name (a rename
@@ -346,15 +351,18 @@ class Conflict(BaseModel):
         change made outside the Conflict's own moves (``/sheet damage`` knocking a burner out,
         ``/power stop``) counts from the next read of the Conflict, a move's or a board's, as
         every read passes through here. A participant whose sheet is missing keeps its copy."""
-        if all(_as_sheet(p, sheets.get(p.id)) is p for p in self.participants):
-            return self
         caught_up = tuple(_as_sheet(p, sheets.get(p.id)) for p in self.participants)
+        if all(new is old for new, old in zip(caught_up, self.participants, strict=True)):
+            return self
         return self.model_copy(update={"participants": caught_up})
 
     def with_log(self, entry: LogEntry) -> "Conflict":
+        return self.model_copy(update=self._logged(entry))
+
+    def _logged(self, entry: LogEntry) -> dict[str, object]:
         log = (*self.log, entry)
         dropped = max(0, len(log) - MAX_LOG)
-        return self.model_copy(update={"log": log[dropped:], "log_dropped": self.log_dropped + dropped})
+        return {"log": log[dropped:], "log_dropped": self.log_dropped + dropped}
 
 
 def _as_sheet(participant: Participant, sheet: Character | None) -> Participant:
@@ -362,8 +370,11 @@ def _as_sheet(participant: Participant, sheet: Character | None) -> Participant:
     when nothing differs, so an unchanged Conflict is not copied."""
     if sheet is None:
         return participant
-    burning = tuple(sorted(sheet.allomancy.burning))
-    flared = tuple(sorted(sheet.allomancy.flared))
+    now, was = sheet.allomancy, participant
+    if sheet.name == was.name and now.burning == was.burning and now.flared == was.flared:
+        return participant  # the usual read: nothing changed (equal to a sorted tuple, so sorted)
+    burning = tuple(sorted(now.burning))
+    flared = tuple(sorted(now.flared))
     if (sheet.name, burning, flared) == (participant.name, participant.burning, participant.flared):
         return participant
     return participant.model_copy(update={"name": sheet.name, "burning": burning, "flared": flared})
