@@ -9,7 +9,8 @@ row carries the results as columns:
   control character no name can hold and below every character one can, so ordering by the
   text orders as ``sorted(key=sort_key)`` would.
 
-Every write sets all three from :func:`name_columns`; :func:`rekey_characters` (migration 4)
+Every write that sets a name sets all three from :func:`name_columns` (a write that keeps the
+name, proved by its version check, leaves them as they were); :func:`rekey_characters` (migration 4)
 recomputes them for rows saved under the old storage rule, numbering names that now clash.
 """
 
