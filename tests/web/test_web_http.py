@@ -26,6 +26,16 @@ def fighters(data: JSON) -> dict[str, JSON]:
     return {p["name"]: p for side in conflict["sides"] for p in side["participants"]}
 
 
+async def fighters_seen(bot_env: BotEnv) -> dict[str, dict[str, JSON]]:
+    """The web view's fighters by name, as player1 and as the Narrator see them."""
+    seen = {}
+    for user, narrator in (("player1", False), ("narrator", True)):
+        async with web_client(bot_env) as client:
+            await logged_in(client, bot_env, user, narrator=narrator)
+            seen[user] = fighters(await (await client.get(f"/g/{bot_env.guild_id}/data")).json())
+    return seen
+
+
 async def test_a_link_is_swapped_once_for_a_strict_http_only_cookie_of_its_server(bot_env: BotEnv) -> None:
     await bot_env.play(SCRIPT)
     async with web_client(bot_env) as client:
@@ -157,11 +167,7 @@ async def test_what_a_hidden_villain_burns_and_its_drag_stay_the_narrators(bot_e
                 ("narrator", f"/power drag name:{name}"),
             ]
         )
-    seen = {}
-    for user, narrator in (("player1", False), ("narrator", True)):
-        async with web_client(bot_env) as client:
-            await logged_in(client, bot_env, user, narrator=narrator)
-            seen[user] = fighters(await (await client.get(f"/g/{bot_env.guild_id}/data")).json())
+    seen = await fighters_seen(bot_env)
     for user in seen:
         assert seen[user]["Vin"]["burning"] == ["Pewter"] and seen[user]["Vin"]["drag"]
     assert "burning" not in seen["player1"]["Thug"] and "drag" not in seen["player1"]["Thug"]
@@ -182,11 +188,7 @@ async def test_what_a_fighter_flares_is_shown_where_its_burns_are(bot_env: BotEn
                 ("narrator", f"/power flare metal:Pewter name:{name}"),
             ]
         )
-    seen = {}
-    for user, narrator in (("player1", False), ("narrator", True)):
-        async with web_client(bot_env) as client:
-            await logged_in(client, bot_env, user, narrator=narrator)
-            seen[user] = fighters(await (await client.get(f"/g/{bot_env.guild_id}/data")).json())
+    seen = await fighters_seen(bot_env)
     for user in seen:
         assert seen[user]["Vin"]["flared"] == ["Pewter"], seen[user]["Vin"]
     assert "flared" not in seen["player1"]["Thug"]

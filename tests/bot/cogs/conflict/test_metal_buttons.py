@@ -3,6 +3,7 @@ what ``/burn`` and ``/drink`` do (docs/rulings.md §9.2), for the character's pl
 
 from typing import Any
 
+from fake_discord.payloads import JSON
 from rules.character import CharacterKind, make_character
 from testbed.bot_env import BotEnv, refused
 from tests.bot.cogs.conflict.prompts import labels, latest_ping
@@ -15,22 +16,16 @@ STATS: dict[str, Any] = {
 VIAL = {"name": "Steel vial", "implement": {"kind": "vial", "metals": ["Steel"], "charges": 3}}
 
 
-async def test_a_coinshot_burns_flares_and_drinks_from_the_turn_prompt(bot_env: BotEnv) -> None:
-    """The Burn and Flare buttons say the charges left, counted reserves being the table's to see
-    on a shown character (docs/rulings.md §9.2, §9.10)."""
-    env = bot_env
-    powers = [{"type": "allomancy", "name": m, "rating": 5} for m in ("Steel", "Pewter")]
-    allomancy = {
-        "tracked": True,
-        "reserves": [{"metal": "Steel", "charges": 5}, {"metal": "Pewter", "charges": 2}],
-    }
+async def kels_turn(env: BotEnv, allomancy: dict[str, Any], props: list[Any] | None = None) -> JSON:
+    """Kel, player1's Coinshot with Steel and Pewter (``allomancy`` as given), facing a Thug who
+    declared nothing: the turn prompt pinging player1."""
     kel = make_character(
         name="Kel",
         kind=CharacterKind.HERO,
         owner_id=env.user_id("player1"),
-        powers=powers,
+        powers=[{"type": "allomancy", "name": m, "rating": 5} for m in ("Steel", "Pewter")],
         allomancy=allomancy,
-        props=[VIAL],
+        props=props or [],
         **STATS,
     )
     await env.storage.characters.create(env.guild_id, kel)
@@ -42,7 +37,18 @@ async def test_a_coinshot_burns_flares_and_drinks_from_the_turn_prompt(bot_env: 
         ]
     )
     await env.bot.conflicts.idle()
-    prompt = latest_ping(env, "player1")
+    return latest_ping(env, "player1")
+
+
+async def test_a_coinshot_burns_flares_and_drinks_from_the_turn_prompt(bot_env: BotEnv) -> None:
+    """The Burn and Flare buttons say the charges left, counted reserves being the table's to see
+    on a shown character (docs/rulings.md §9.2, §9.10)."""
+    env = bot_env
+    allomancy = {
+        "tracked": True,
+        "reserves": [{"metal": "Steel", "charges": 5}, {"metal": "Pewter", "charges": 2}],
+    }
+    prompt = await kels_turn(env, allomancy, props=[VIAL])
     assert {"Drink Steel vial", "Burn Steel (5 left)", "Burn Pewter (2 left)"} <= set(labels(prompt))
     stranger = await env.harness.click("Burn Steel (5 left)", message=prompt, user="player2")
     assert refused(stranger) and "player or a Narrator" in stranger.content
@@ -92,26 +98,7 @@ async def test_the_turn_prompt_lets_a_flare_down_and_stops_a_burn(bot_env: BotEn
     """Saving charges takes no typing: Stop flaring and Stop burning make the moves of
     ``/burn flare:false`` and ``/burn burning:false`` (docs/rulings.md §9.2, §9.10)."""
     env = bot_env
-    powers = [{"type": "allomancy", "name": m, "rating": 5} for m in ("Steel", "Pewter")]
-    allomancy = {"burning": ["Steel", "Pewter"], "flared": ["Steel"]}
-    kel = make_character(
-        name="Kel",
-        kind=CharacterKind.HERO,
-        owner_id=env.user_id("player1"),
-        powers=powers,
-        allomancy=allomancy,
-        **STATS,
-    )
-    await env.storage.characters.create(env.guild_id, kel)
-    await env.play(
-        [
-            ("narrator", "/character create name:Thug template:thug"),
-            *gathering("player1", "Kel"),
-            ("narrator", "/declare who:Thug action:no-roll"),
-        ]
-    )
-    await env.bot.conflicts.idle()
-    prompt = latest_ping(env, "player1")
+    prompt = await kels_turn(env, {"burning": ["Steel", "Pewter"], "flared": ["Steel"]})
     offered = [label for label in labels(prompt) if label.startswith(("Flare", "Stop"))]
     assert offered == ["Flare Pewter", "Stop flaring Steel", "Stop burning Steel", "Stop burning Pewter"]
     stranger = await env.harness.click("Stop burning Pewter", message=prompt, user="player2")
