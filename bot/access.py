@@ -90,7 +90,7 @@ class Caller:
         """Who may change, roll for or move ``character``: a Hero's owner or a Narrator; for
         anything else a Narrator now, whoever made it (docs/rulings.md §6.9)."""
         if character.kind is CharacterKind.HERO:
-            return self.narrator or character.owner_id == self.user_id
+            return self.narrator or owner_controls(self.user_id, character)
         return self.narrator
 
     def controls_participant(self, participant: Participant, sheet: Sheetlike | None) -> bool:
@@ -213,6 +213,13 @@ class Caller:
                 f"{inert(character.name)} {is_} one of the Narrator's characters: only a Narrator can "
                 "read its sheet."
             )
+
+
+def owner_controls(user_id: int, character: Sheetlike) -> bool:
+    """``user_id`` owns the Hero ``character``, so controls it whoever they are in the server
+    (docs/rulings.md §6.9): :meth:`Caller.controls` holds without judging their roles, so a roll
+    of one's own Hero asks nobody (``bot.cogs.dice.rolling.pool_for``)."""
+    return character.kind is CharacterKind.HERO and character.owner_id == user_id
 
 
 def member_role_ids(interaction: discord.Interaction[discord.Client]) -> frozenset[int]:

@@ -12,7 +12,7 @@ from storage.errors import NotFoundError
 from storage.scenes import SceneCircumstances, scene_of
 from storage.session import Session
 from storage.settings import GuildSettings, settings_of
-from storage.sql import IntegrityError, execute, fetch_all, fetch_one
+from storage.sql import IntegrityError, Row, execute, fetch_all, fetch_one
 
 SHEET = "c.id, c.guild_id, c.version, c.updated_at, c.document, c.revealed, c.format_version"
 AT_TABLE = (
@@ -35,8 +35,15 @@ class AtTable:
     they chose none), the server's settings (who is a Narrator) and the channel's Circumstances."""
 
     sheet: StoredCharacter | None
-    settings: GuildSettings
     scene: SceneCircumstances
+    row: Row | None = None
+    """The row read, whose settings :attr:`settings` parses when asked."""
+
+    @property
+    def settings(self) -> GuildSettings:
+        """The server's settings, parsed only when asked: a roll of the member's own Hero never
+        asks, for it needs no judgement of who is asking (``bot.inputs.characters.at_table``)."""
+        return settings_of(self.row)
 
 
 class ActiveCharacterRepository:
@@ -76,7 +83,7 @@ class ActiveCharacterRepository:
             self._session.lookup, AT_TABLE, (guild_id, user_id, guild_id, guild_id, channel_id)
         )
         sheet = stored_character(row) if row is not None and row["id"] is not None else None
-        return AtTable(sheet=sheet, settings=settings_of(row), scene=scene_of(row))
+        return AtTable(sheet=sheet, scene=scene_of(row), row=row)
 
     async def heroes(self, guild_id: int, limit: int = 25) -> list[StoredCharacter]:
         """Every member's active character in this server that is a Hero, by name (the table a

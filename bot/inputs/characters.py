@@ -14,7 +14,7 @@ nothing gets the closest readable name back ("Did you mean Vin?", ``rules.naming
 import discord
 from discord import app_commands
 
-from bot.access import caller_of, keep_caller
+from bot.access import caller_of, keep_caller, owner_controls
 from bot.client import Interaction, MistbornClient
 from bot.errors import BotError
 from bot.render.common import clip, plain
@@ -84,10 +84,15 @@ async def active_character(interaction: Interaction) -> StoredCharacter:
 async def at_table(interaction: Interaction, channel_id: int | None) -> AtTable:
     """The caller's active sheet (None if they chose none) and the Circumstances of
     ``channel_id``, read in ONE query with the server's settings, which decide who is asking
-    (``bot.access.keep_caller``): a stat roll needs all three."""
+    (``bot.access.keep_caller``): a stat roll needs all three. Who is asking is judged only
+    when it can matter: the owner of a Hero controls and reads it whoever they are
+    (``bot.access.owner_controls``, docs/rulings.md §6.9, §7.1), so their own Hero's roll,
+    the common one, judges no roles and parses no settings."""
     storage = interaction.client.storage
     found = await storage.active.at_table(guild_id_of(interaction), interaction.user.id, channel_id)
-    keep_caller(interaction, found.settings)
+    sheet = found.sheet
+    if sheet is None or not owner_controls(interaction.user.id, sheet.character):
+        keep_caller(interaction, found.settings)
     return found
 
 

@@ -16,6 +16,7 @@ from bot.client import Interaction
 from bot.errors import BotError
 from bot.inputs.characters import SUGGESTIONS, at_table, find_character
 from bot.render.common import clip, plain
+from bot.secrecy import is_secret
 from rules.character import METALS, Character, PowerType
 from rules.character.stats import rollable_names
 from rules.errors import RulesError
@@ -80,10 +81,10 @@ async def stored_in_option(interaction: Interaction, *options: str) -> StoredCha
                 return None
     try:
         stored = (await at_table(interaction, None)).sheet  # the sheet and who is asking, in one read
+        if stored is None or not is_secret(stored.character.kind, stored.revealed):
+            return stored  # a sheet anyone reads: no need to ask who is asking (§7.1)
         caller = await caller_of(interaction, interaction.client.storage)
     except (BotError, StorageError):
-        return None
-    if stored is None:
         return None
     return stored if caller.can_read(stored.character, stored.revealed) else None
 

@@ -19,6 +19,7 @@ and is logged as secret, as in a Conflict; the full card goes where a ``/gmroll`
 
 from dataclasses import dataclass
 
+from bot.access import owner_controls
 from bot.checks import caller
 from bot.client import Interaction
 from bot.errors import BotError
@@ -55,7 +56,8 @@ async def pool_for(
 
     Rolling for a sheet needs control of it when ``acting``; the resisting side of a Contest
     may be any sheet the caller may read (docs/rulings.md §7.1), as may the Hero whose Tragedy
-    helps bare dice rolled against them (§10.2).
+    helps bare dice rolled against them (§10.2). A member's own Hero is theirs to roll whoever
+    they are (§6.9), so rolling it reads no settings and judges no roles.
     """
     stored = None
     if not request.from_sheet and request.subplot is Subplot.TRAGEDY and character is not None:
@@ -63,11 +65,10 @@ async def pool_for(
         (await caller(interaction)).require_read(stored.character, stored.revealed)
     elif request.from_sheet:
         stored = await named_or_active(interaction, character)
-        who = await caller(interaction)
-        if acting:
-            who.require_control(stored.character, "roll for them")
-        else:
-            who.require_read(stored.character, stored.revealed)
+        if not acting:
+            (await caller(interaction)).require_read(stored.character, stored.revealed)
+        elif not owner_controls(interaction.user.id, stored.character):  # their own Hero: asks nobody
+            (await caller(interaction)).require_control(stored.character, "roll for them")
     return form_pool(request, stored)
 
 

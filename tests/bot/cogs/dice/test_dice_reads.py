@@ -116,3 +116,20 @@ async def test_a_secret_sheet_named_in_full_is_still_the_narrators(bot_env: BotE
     await bot_env.storage.settings.set(bot_env.guild_id, GuildSettings(narrator_role_ids=(keeper.id,)))
     shown = await bot_env.slash("/character show name:Thug", user="player2")
     assert shown.ephemeral and shown.message is not None and "Thug" in card_text(shown.message)
+
+
+async def test_rolling_ones_own_hero_by_name_reads_no_settings(vin: BotEnv, reads: list[str]) -> None:
+    """A Hero's owner rolls it whoever they are (docs/rulings.md §6.9): named, it is one read of
+    the sheet and one of the scene, and nobody's roles are judged; another player is still
+    refused, and a Narrator by role still rolls it."""
+    reads.clear()
+    mine = await vin.slash("/roll stat:Steel character:Vin", user="player1")
+    assert mine.message is not None and not mine.ephemeral
+    assert not [sql for sql in reads if "guild_settings" in sql]
+    refused = await vin.slash("/roll stat:Steel character:Vin", user="player2")
+    assert refused.ephemeral and "not yours" in refused.content
+    keeper = next(r for r in vin.world.guild.roles if r.name == "Keeper")
+    await vin.storage.settings.set(vin.guild_id, GuildSettings(narrator_role_ids=(keeper.id,)))
+    narrated = await vin.slash("/roll stat:Steel character:Vin", user="player2")
+    assert narrated.message is not None and not narrated.ephemeral
+    assert len(await vin.storage.rolls.recent(vin.guild_id)) == 2
