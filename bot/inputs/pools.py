@@ -11,6 +11,7 @@ sheet, a Tragedy to the bare dice rolled against its Hero.
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from bot.errors import BotError
 from rules.campaign.subplots import engaged_dice, with_subplot
@@ -40,9 +41,10 @@ class TapRequest:
         return {"metal": self.metal, "charges": self.charges, "use": self.use.value}
 
 
-@dataclass(frozen=True)
-class PoolRequest:
-    """What a roll command asked for, before any sheet is read."""
+class PoolRequest(NamedTuple):
+    """What a roll command asked for, before any sheet is read. A named tuple, immutable and
+    hashed as the pool caches' key like a frozen dataclass, for a fraction of the cost to make:
+    every roll makes one (issue 40)."""
 
     dice: int | None
     stat: str | None

@@ -20,7 +20,7 @@ the table its dice but not the ratings behind them, and is logged as secret, as 
 the full card goes where a ``/gmroll``'s does (``bot.hidden``, §7.1).
 """
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from discord import app_commands
 from discord.ext import commands
@@ -81,9 +81,9 @@ ROLL_DESCRIPTIONS = {
 SAVED_ALONE = "Give `saved` alone, or `dice` or `stat`: a saved roll already says what to roll."
 
 
-@dataclass(frozen=True)
-class Asked:
-    """What ``/roll`` or ``/gmroll`` was given; an option left out is None."""
+class Asked(NamedTuple):
+    """What ``/roll`` or ``/gmroll`` was given; an option left out is None. (A named tuple: as
+    immutable as a frozen dataclass, and several times cheaper to make, once every roll.)"""
 
     dice: int | None
     stat: str | None
