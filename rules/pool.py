@@ -79,12 +79,13 @@ class Pool(BaseModel):
     def free_nudges(self) -> int:
         """One free Nudge per die beyond 10, and each a Power grants, usable only if the roll
         succeeds."""
-        return max(0, self.total - MAX_DICE) + sum(b.nudges for b in self.boons)
+        beyond = max(0, self.total - MAX_DICE)
+        return beyond + sum(b.nudges for b in self.boons) if self.boons else beyond
 
     @property
     def outcome_bonus(self) -> int:
         """What Powers add to the Outcome of a success (a Feruchemical tap's, §9.4)."""
-        return sum(b.outcome for b in self.boons)
+        return sum(b.outcome for b in self.boons) if self.boons else 0
 
     @property
     def underflow(self) -> int:

@@ -11,7 +11,7 @@ from bot.access import caller_of
 from bot.client import Interaction
 from bot.render.common import plain
 from bot.served import channel_id_of, guild_id_of
-from storage.scenes import SceneCircumstances
+from storage.scenes import NO_CIRCUMSTANCES, SceneCircumstances
 
 DESCRIPTION = "Narrators: −1, 0 or +1 for this roll (default: the scene's, set with /scene circumstances)"
 
@@ -33,7 +33,13 @@ class Applied:
         return f"{self.net:+d} ({whose}{note})"
 
 
+NOTHING_SET = Applied()
+"""The scene's Circumstances where the Narrator set none: most channels, most rolls."""
+
+
 def scene_applied(scene: SceneCircumstances) -> Applied:
+    if scene is NO_CIRCUMSTANCES:
+        return NOTHING_SET
     return Applied(net=scene.net, note=scene.note, from_scene=True)
 
 

@@ -72,8 +72,10 @@ class PoolRequest(NamedTuple):
         return self.stat is not None
 
 
-@dataclass(frozen=True)
-class FormedPool:
+class FormedPool(NamedTuple):
+    """A request's pool as formed, with what it says about the roll; a named tuple, as
+    :class:`PoolRequest` is: a roll from a sheet makes one each time (issue 40)."""
+
     pool: Pool
     extra: bool
     title: str

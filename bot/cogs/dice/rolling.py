@@ -89,10 +89,12 @@ async def roll_inputs(
     stat and no dice, from the caller's active sheet, with the scene's Circumstances) reads the
     sheet, the scene and who is asking in ONE query (``at_table``); any other roll reads each
     as it needs."""
-    if stat_only and character is None and given is None and served_guild_id(interaction) is not None:
+    if served_guild_id(interaction) is None:
+        return await roll_circumstances(interaction, given), character
+    if stat_only and character is None and given is None:
         table = await at_table(interaction, channel_id_of(interaction))
         return scene_applied(table.scene), table.sheet
-    return await roll_circumstances(interaction, given), character
+    return await applied_circumstances(interaction, given), character
 
 
 async def throw(
@@ -108,9 +110,9 @@ async def throw(
     """Roll, log and spend; return how to draw the roll's card (a secret roll's is drawn
     twice: for the Narrator, and for the GM channel; a hidden roller's also for the table)."""
     client = interaction.client
-    if served_guild_id(interaction) is None:
+    guild_id = served_guild_id(interaction)
+    if guild_id is None:
         return throw_elsewhere(interaction, request, difficulty, label)
-    guild_id = guild_id_of(interaction)
     formed = await pool_for(interaction, request, character, acting=True)
     spent, moves = spent_by(formed)
     reading = roll(formed.pool, client.rng, difficulty=difficulty, extra=formed.extra)
