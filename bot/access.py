@@ -22,7 +22,7 @@ autocomplete and inside a Conflict's transaction. :func:`caller_of` reads the se
 and :func:`keep_caller` takes settings already read (with the sheet, in one query); both keep the
 answer on the interaction (``Interaction.extras``), so the second asking reads nothing. The
 :class:`Caller`'s rules are pure functions of plain data; reading a sheet anyone may read asks
-nobody (:func:`require_read_of`).
+nobody (:func:`require_read_of`), nor does rolling one's own Hero (:func:`owner_controls`).
 """
 
 from collections.abc import Collection
