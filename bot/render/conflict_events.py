@@ -138,10 +138,11 @@ def roll_text(name: str, reading: Reading, many: bool = False, faces: DiceFaces 
 
 def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces, v: Visibility = FULL) -> str:
     contest = e.contest
+    acting = contest.acting  # the best of the acting rolls, worked out anew at each asking
     attacker, target = who(c, e.attacker), who(c, e.target)
-    line = roll_text(attacker, contest.acting, is_group(c, e.attacker), faces)
-    if contest.acting.difficulty > 1:
-        line += f" against Difficulty {contest.acting.difficulty}"
+    line = roll_text(attacker, acting, is_group(c, e.attacker), faces)
+    if acting.difficulty > 1:
+        line += f" against Difficulty {acting.difficulty}"
     opposing = contest.opposing
     line += f"; {roll_text(target, opposing, is_group(c, e.target), faces)}" if opposing is not None else ""
     if contest.winner is ContestSide.ACTING and not e.success:  # metal in a body (docs/rulings.md §9.3)
@@ -154,9 +155,9 @@ def _resolved(c: Conflict, e: ev.Resolved, faces: DiceFaces, v: Visibility = FUL
         verdict = f"{does(c, e.target, 'holds')} off {attacker}"
     else:
         # Nobody resisted: a plain roll, read as any roll is (docs/rulings.md §3.5, §2.7).
-        return line + f" → {does(c, e.attacker, 'fails')}. {outcome_text(contest.acting)}." + _stirred(e, v)
+        return line + f" → {does(c, e.attacker, 'fails')}. {outcome_text(acting)}." + _stirred(e, v)
     line += f" → {verdict}. {decision_text(contest.decided_by, attacker)}"
-    tapped = ", ".join(b.label for b in contest.acting.pool.boons if b.outcome)
+    tapped = ", ".join(b.label for b in acting.pool.boons if b.outcome)
     if tapped and contest.winner is ContestSide.ACTING and v.shows(e.attacker):  # a tap's Outcome (§9.4)
         line += f" Outcome {contest.outcome:+d}, with what {tapped} gave."
     if e.wrested:  # docs/rulings.md §9.3

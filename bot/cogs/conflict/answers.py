@@ -4,7 +4,7 @@ Kept apart from the flow that runs the move (``bot.cogs.conflict.service``) so e
 flow composes these inside the move's transaction.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -118,7 +118,7 @@ class Reply:
 
     @cached_property
     def mentions(self) -> discord.AllowedMentions:
-        """Whom the reply pings: made once for its outbox body and for sending it."""
+        """Whom the reply pings, as it is sent (its outbox body has it as :func:`mentions_json`)."""
         return replies.pinging(self.ping)
 
     @property
@@ -133,8 +133,15 @@ class Reply:
             "content": self.content,
             "embeds": [embed.to_dict() for embed in self.embeds],
             "components": action_rows(self.components),
-            "allowed_mentions": self.mentions.to_dict(),
+            "allowed_mentions": mentions_json(self.ping),
         }
+
+
+def mentions_json(users: Sequence[int]) -> JSON:
+    """Whom a body pings, as ``replies.pinging(users).to_dict()`` writes it (each user once), made
+    without discord.py's object: the outbox row is made before the move is written, and a
+    click's reply, which needs the object, is sent only after the click's answer."""
+    return {"users": list(dict.fromkeys(users)), "parse": []}
 
 
 def asked_before(asked: Question, before: Waiting | None) -> bool:

@@ -32,7 +32,14 @@ import discord
 from pydantic import ValidationError
 
 from bot.access import Caller, keep_caller
-from bot.cogs.conflict.answers import Reply, asked_before, closing_summary, message, own_thread_parent
+from bot.cogs.conflict.answers import (
+    Question,
+    Reply,
+    asked_before,
+    closing_summary,
+    message,
+    own_thread_parent,
+)
 from bot.cogs.conflict.move import Move
 from bot.cogs.conflict.prompt_buttons import prompt_components, with_undo
 from bot.cogs.conflict.questions import question, turn_changed
@@ -57,6 +64,7 @@ from bot.secrecy import visibility_of
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.conflicts import ConflictWorkers
 from bot.workers.outbox import close_row
+from rules.character import Character
 from rules.conflict import Command, ConflictType, new_conflict
 from rules.conflict.events import ConflictEnded, Joined
 from rules.errors import RulesError
@@ -127,11 +135,8 @@ class ConflictFlow:
                 command = engine_command(move, fresh, asking)
                 prepared = await apply_command(repos, guild_id, fresh, command, rng)
                 reply = await self.compose(
-                    guild_id, channel_id, prepared.applied, title=title, narrator=asking.narrator
+                    guild_id, channel_id, prepared.applied, title=title, narrator=asking.narrator, undo=True
                 )
-                if prepared.applied.stored is not None:  # the mover may take it back (§4.24)
-                    undo = with_undo(reply.components, fresh.stored.id, fresh.stored.version + 1)
-                    reply = replace(reply, components=undo)
                 try:
                     applied = await write_once(
                         repos,
@@ -184,10 +189,23 @@ class ConflictFlow:
         return embeds + [summary_embed(e, limit=3500, view=view) for e in ended[:1]]
 
     async def compose(
-        self, guild_id: int, channel_id: int, applied: Applied, *, title: str, narrator: bool = False
+        self,
+        guild_id: int,
+        channel_id: int,
+        applied: Applied,
+        *,
+        title: str,
+        narrator: bool = False,
+        undo: bool = False,
     ) -> Reply:
         """The outcome, the closing summary if the Conflict ended, and the next prompt, as the
-        table may see them; ``narrator``: the mover also gets what that hid."""
+        table may see them; ``narrator``: the mover also gets what that hid; ``undo``: the mover
+        may take the move back (docs/rulings.md §4.24), so the reply carries **Undo** unless the
+        move ended the Conflict.
+
+        The reply is made once, from its parts, rather than made and then copied with each part
+        added: a move makes it inside its transaction, before it is written and answered, where
+        every copy was paid for by the answer's latency."""
         conflict = applied.conflict
         sheets = dict(applied.characters)
         revealed = set(applied.revealed)
@@ -216,31 +234,42 @@ class ConflictFlow:
                 shown.append(discord.Embed(title="Declaration ties", description=note, colour=INFO))
             return shown
 
-        reply = Reply(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            embeds=embeds,
-            applied=applied,
-            private=private if narrator else None,
-        )
         # Each line mentions only the player it concerns: a Burden's player is not told it is
         # the next player's turn, nor the next player of the Burden (docs/rulings.md §4.21).
         news = hero_news(applied.events, conflict, sheets)
-        told = tuple(n.user for n in news)
         lines = [f"<@{n.user}> {n.text}" for n in news]
-        if news:
-            reply = replace(reply, content="\n".join(lines), ping=told)
-        if applied.stored is None:
-            return reply
-        asked = question(applied.stored.id, conflict, sheets, view)
-        answering = conflict.pending.target if conflict.pending is not None else None
-        changed = turn_changed(asked, applied.events, answering) if asked is not None else False
-        if asked is None or (asked_before(asked, applied.before) and not changed):
-            return reply
-        return replace(
-            reply,
-            content="\n".join([*lines, asked.content]),
-            ping=tuple(dict.fromkeys((*told, *asked.ping))),
-            prompt=asked.prompt,
-            components=prompt_components(asked.prompt),
+        ping = tuple(n.user for n in news)
+        asked = self._asked(applied, sheets, view)
+        prompt, components = None, []
+        if asked is not None:
+            lines.append(asked.content)
+            ping = tuple(dict.fromkeys((*ping, *asked.ping)))
+            prompt, components = asked.prompt, prompt_components(asked.prompt)
+        if undo and applied.stored is not None:
+            components = with_undo(components, applied.stored.id, applied.stored.version)
+        return Reply(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            embeds=embeds,
+            content="\n".join(lines),
+            ping=ping,
+            prompt=prompt,
+            applied=applied,
+            components=components,
+            private=private if narrator else None,
         )
+
+    @staticmethod
+    def _asked(applied: Applied, sheets: dict[int, Character], view: Visibility) -> Question | None:
+        """The question the move leaves waiting, unless it was asked already: the same one
+        waiting before the move, and the move changed nothing it offers (docs/rulings.md §4.21)."""
+        if applied.stored is None:
+            return None
+        conflict = applied.conflict
+        asked = question(applied.stored.id, conflict, sheets, view)
+        if asked is None:
+            return None
+        answering = conflict.pending.target if conflict.pending is not None else None
+        if asked_before(asked, applied.before) and not turn_changed(asked, applied.events, answering):
+            return None
+        return asked

@@ -1,6 +1,6 @@
 """A reply's buttons drawn as JSON (``bot.render.components``) are the very body discord.py sends:
 the outbox queues that JSON, and the reply's view is made of it, so the two must agree to the
-key, in the rows discord.py would lay the items out in."""
+key, in the rows discord.py would lay the items out in; so must whom the body pings."""
 
 from typing import Any
 
@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.cogs.conflict.answers import Prompt
+from bot import replies
+from bot.cogs.conflict.answers import Prompt, mentions_json
 from bot.cogs.conflict.metal_offers import Offer
 from bot.cogs.conflict.prompt_buttons import prompt_components, prompt_items, with_undo
 from bot.cogs.conflict.turns import Turn
@@ -87,3 +88,9 @@ def test_rows_are_laid_out_as_discord_py_lays_them(menus: list[bool]) -> None:
         return
     assert action_rows(components) == view.to_components()
     assert room(components) == 25 - sum(5 if m else 1 for m in menus)
+
+
+@given(st.lists(st.integers(min_value=1, max_value=2**63 - 1), max_size=6).map(lambda ids: ids + ids[:1]))
+def test_the_outbox_body_pings_whom_the_sent_reply_pings(users: list[int]) -> None:
+    # In the same order too: the outbox stores the body as JSON text.
+    assert list(mentions_json(users).items()) == list(replies.pinging(users).to_dict().items())
