@@ -107,10 +107,7 @@ async def _wal(conn: aiosqlite.Connection | LoopConnection, path: Path) -> None:
     # In WAL mode NORMAL never corrupts and survives a process crash; it only risks
     # the last commits on power loss, and saves an fsync per commit.
     await conn.execute("PRAGMA synchronous = NORMAL")
-    # Some builds (Debian's) zero every freed page by default: a Conflict's save frees its
-    # row's old overflow pages (the document and its undo, ~10 for a long fight) and the zeroes
-    # went to the WAL as pages of their own, 20 frames a move where 12 hold what it wrote.
-    # FAST still zeroes what is deleted inside a page, which costs no write of its own.
+    # Debian's build zeroes each freed page (a WAL frame each); FAST zeroes only inside pages.
     await conn.execute("PRAGMA secure_delete = FAST")
 
 
