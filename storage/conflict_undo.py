@@ -8,14 +8,19 @@ and every sheet it changed as they were before, and the version the move wrote. 
 Conflict, the last move's, replaced by the next (a move nobody may take back writes NULL) and
 gone with the row when the Conflict ends; a record whose version is no longer the Conflict's
 (another change came, or it was taken back) is stale and refused.
+
+The document before is most often kept without its log (:attr:`UndoRecord.log_kept`): the move
+only added to the log, so the log the move wrote, cut back, is the one it had, and a long
+fight's log (most of its document) is not written twice by every move.
 """
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import orjson
 
+from rules.conflict import with_log_of
 from storage.session import Session
 from storage.sql import fetch_one, from_text, to_text
 
@@ -42,6 +47,10 @@ class UndoRecord:
     """The move's title, as the table saw it ("Acted", "Declared"…)."""
     document: str
     sheets: tuple[SheetBefore, ...]
+    log_kept: int | None = None
+    """When set, ``document`` is kept with its log emptied (``rules.conflict.without_log``): its
+    log is the first ``log_kept`` entries of the log in the document the move wrote, which is the
+    Conflict's own while the record holds; :meth:`UndoRepository.get` puts it back."""
 
 
 def record_json(record: UndoRecord) -> str:
@@ -49,7 +58,14 @@ def record_json(record: UndoRecord) -> str:
     since every move that may be taken back writes one holding the whole document as a string
     (``json`` took about 100 µs of a defence click escaping it; only :func:`from_json` reads it).
     The sheets are an array in it: written as a string of their own (as records before issue 40
-    were, and :func:`from_json` still reads), each sheet's document was escaped twice."""
+    were, and :func:`from_json` still reads), each sheet's document was escaped twice.
+    A document kept without its log goes under a key of its own, so a bot from before it cannot
+    take it for the whole document."""
+    document = (
+        {"document": record.document}
+        if record.log_kept is None
+        else {"document_without_log": record.document, "log_kept": record.log_kept}
+    )
     return orjson.dumps(
         {
             "conflict_id": record.conflict_id,
@@ -57,7 +73,7 @@ def record_json(record: UndoRecord) -> str:
             "mover_id": record.mover_id,
             "made_at": to_text(record.made_at),
             "what": record.what,
-            "document": record.document,
+            **document,
             "sheets": [{"id": s.id, "version": s.version, "document": s.document} for s in record.sheets],
         }
     ).decode()
@@ -69,18 +85,20 @@ def from_json(text: str) -> UndoRecord:
     if isinstance(listed, str):  # a record written before issue 40: the array as a string
         listed = json.loads(listed)
     sheets = tuple(SheetBefore(int(s["id"]), int(s["version"]), str(s["document"])) for s in listed)
+    kept = row.get("log_kept")
     return UndoRecord(
         conflict_id=int(row["conflict_id"]),
         version=int(row["version"]),
         mover_id=int(row["mover_id"]),
         made_at=from_text(str(row["made_at"])),
         what=str(row["what"]),
-        document=str(row["document"]),
+        document=str(row["document"] if kept is None else row["document_without_log"]),
         sheets=sheets,
+        log_kept=None if kept is None else int(kept),
     )
 
 
-_GET = "SELECT undo FROM conflicts WHERE id = ?"
+_GET = "SELECT undo, document, version FROM conflicts WHERE id = ?"
 
 
 class UndoRepository:
@@ -93,4 +111,8 @@ class UndoRepository:
         row = await fetch_one(self._session.reader, _GET, (conflict_id,))
         if row is None or row["undo"] is None:
             return None
-        return from_json(str(row["undo"]))
+        record = from_json(str(row["undo"]))
+        if record.log_kept is None or int(row["version"]) != record.version:
+            return record  # whole already, or stale (refused as such: the move is no longer the last)
+        whole = with_log_of(record.document, str(row["document"]), record.log_kept)
+        return replace(record, document=whole, log_kept=None)

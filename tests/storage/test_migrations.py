@@ -158,6 +158,7 @@ async def test_open_sets_wal_foreign_keys_and_busy_timeout(storage: Storage) -> 
         # lock is waited for on the connection's thread, checkpoints run in storage.checkpoints.
         assert await pragma(writer, "busy_timeout") == 0
         assert await pragma(writer, "wal_autocheckpoint") == 0
+        assert await pragma(writer, "secure_delete") == 2  # FAST: no page written only to zero it
     assert storage.sqlite.writer.wait_ms == 5000
     lookup = storage.sqlite.lookup
     assert await pragma(lookup, "busy_timeout") == 0

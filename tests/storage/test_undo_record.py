@@ -2,13 +2,16 @@
 kept (a Conflict move's damage), on both backends."""
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
 from rules.character import Character, CharacterKind, revise_character
+from rules.conflict import dump_conflict, without_log
 from storage import Storage
 from storage.conflict_undo import SheetBefore, UndoRecord, from_json, record_json
+from tests.rules.conflict.test_document import a_conflict, log_entry
 
 RECORD = UndoRecord(
     conflict_id=7,
@@ -41,12 +44,18 @@ def _written_before(record: UndoRecord) -> str:
 
 
 NO_SHEET = UndoRecord(**{**vars(RECORD), "sheets": ()})
+WITHOUT_LOG = UndoRecord(**{**vars(RECORD), "log_kept": 4})
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [(record_json(RECORD), RECORD), (_written_before(RECORD), RECORD), (record_json(NO_SHEET), NO_SHEET)],
-    ids=["as written now", "as written before", "no sheet changed"],
+    [
+        (record_json(RECORD), RECORD),
+        (_written_before(RECORD), RECORD),
+        (record_json(NO_SHEET), NO_SHEET),
+        (record_json(WITHOUT_LOG), WITHOUT_LOG),
+    ],
+    ids=["as written now", "as written before", "no sheet changed", "its document without the log"],
 )
 def test_an_undo_record_reads_back_exactly(text: str, expected: UndoRecord) -> None:
     assert from_json(text) == expected
@@ -69,3 +78,27 @@ async def test_a_sheet_saved_with_its_name_kept_is_still_found_by_it(storage: St
     [again] = await storage.characters.update_many(1, [(saved, renamed)])
     assert await storage.characters.get_by_name(1, "valette") == again
     assert await storage.characters.named(1, "vin") is None
+
+
+def test_a_document_without_its_log_is_never_read_as_the_whole_one() -> None:
+    """A bot from before it reads ``document``: it finds none, rather than a Conflict with no log."""
+    assert "document" not in json.loads(record_json(WITHOUT_LOG))
+
+
+async def test_a_record_kept_without_the_log_is_read_back_whole(storage: Storage) -> None:
+    before = a_conflict("The bridge", tuple(log_entry(n) for n in range(3)))
+    after = before.with_log(log_entry(9, name="Kelsier"))
+    document = dump_conflict(before)
+    stored = await storage.conflicts.create(1, 5, document)
+    cut = without_log(document, before, after)
+    assert cut is not None
+    record = replace(RECORD, conflict_id=stored.id, version=2, document=cut, sheets=(), log_kept=3)
+    saved = await storage.conflicts.save(
+        1, stored, dump_conflict(after), participants=None, undo=record_json(record)
+    )
+    assert await storage.undo.get(stored.id) == replace(record, document=document, log_kept=None)
+    # Once another change came, the record is stale as it is (and refused as such by its version).
+    await storage.conflicts.save(
+        1, saved, dump_conflict(after.with_log(log_entry(10))), participants=None, undo=record_json(record)
+    )
+    assert await storage.undo.get(stored.id) == record

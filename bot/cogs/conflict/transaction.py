@@ -53,6 +53,7 @@ from rules.conflict import (
     needed_sheets,
     new_conflict,
     waiting,
+    without_log,
 )
 from rules.errors import RulesError
 from storage.character_rows import StoredCharacter
@@ -196,19 +197,21 @@ async def write_once(
     now = utc_now()  # the undo's and the journal's: what the move told is found from its record's time
     undo = None
     if mover is not None and document is not None:
+        cut = without_log(stored.document, fresh.state, transition.state)
         undo = UndoRecord(
             conflict_id=stored.id,
             version=stored.version + 1,
             mover_id=mover,
             made_at=now,
             what=what,
-            document=stored.document,
+            document=cut or stored.document,
             sheets=tuple(
                 SheetBefore(
                     cid, prepared.rows[cid].version + 1, prepared.rows[cid].character.model_dump_json()
                 )
                 for cid, _ in changed
             ),
+            log_kept=None if cut is None else len(fresh.state.log),
         )
     write = MoveWrite(
         guild_id=stored.guild_id,

@@ -1,16 +1,17 @@
 """The stored document of a Conflict: ``dump_conflict`` writes exactly the model's JSON, though
-it remembers each log entry's text from the move that logged it (``rules.memo``)."""
+it remembers each log entry's text from the move that logged it (``rules.memo``); a move's undo
+keeps the document it was made from without its log, which the log it wrote gives back."""
 
 import pytest
 
 from rules.burdens import Severity
 from rules.character import Burden, CharacterKind, Resilience
-from rules.conflict import Conflict, ConflictType, dump_conflict, load_conflict
+from rules.conflict import Conflict, ConflictType, dump_conflict, load_conflict, with_log_of, without_log
 from rules.conflict.specs import Side
-from rules.conflict.state import LogEntry, LogKind, Participant
+from rules.conflict.state import MAX_LOG, LogEntry, LogKind, Participant
 
 
-def _entry(number: int, name: str = "Vin") -> LogEntry:
+def log_entry(number: int, name: str = "Vin") -> LogEntry:
     return LogEntry(
         kind=LogKind.DAMAGE,
         round=number,
@@ -26,7 +27,7 @@ def _entry(number: int, name: str = "Vin") -> LogEntry:
     )
 
 
-def _conflict(stakes: str, log: tuple[LogEntry, ...]) -> Conflict:
+def a_conflict(stakes: str, log: tuple[LogEntry, ...]) -> Conflict:
     vin = Participant(id=1, name="Vin", kind=CharacterKind.HERO, side=Side.HEROES, wits=4, joined=0, rank=0)
     return Conflict(
         channel_id=7, type=ConflictType.PHYSICAL, stakes=stakes, participants=(vin,), log=log, log_dropped=3
@@ -39,20 +40,54 @@ STAKES = ["The bridge", '","log_dropped":9,"x":"', "log_dropped", '\u00e9\u2019 
 @pytest.mark.parametrize("stakes", STAKES)
 @pytest.mark.parametrize("size", [0, 1, 5])
 def test_the_document_is_the_models_json_and_reads_back(stakes: str, size: int) -> None:
-    state = _conflict(stakes, tuple(_entry(n) for n in range(size)))
+    state = a_conflict(stakes, tuple(log_entry(n) for n in range(size)))
     assert dump_conflict(state) == state.model_dump_json()
     assert load_conflict(dump_conflict(state)) == state
 
 
 def test_a_log_grown_by_one_entry_is_written_with_it() -> None:
-    first = _conflict("The bridge", (_entry(1),))
+    first = a_conflict("The bridge", (log_entry(1),))
     dump_conflict(first)
-    grown = first.with_log(_entry(2, name="Kelsier"))
+    grown = first.with_log(log_entry(2, name="Kelsier"))
     assert dump_conflict(grown) == grown.model_dump_json()
     assert dump_conflict(first) == first.model_dump_json()
 
 
 def test_a_log_one_longer_but_not_grown_from_a_written_one_is_written_whole() -> None:
-    dump_conflict(_conflict("The bridge", (_entry(1),)))
-    other = _conflict("The bridge", (_entry(9, name="Marsh"), _entry(2)))
+    dump_conflict(a_conflict("The bridge", (log_entry(1),)))
+    other = a_conflict("The bridge", (log_entry(9, name="Marsh"), log_entry(2)))
     assert dump_conflict(other) == other.model_dump_json()
+
+
+@pytest.mark.parametrize("stakes", STAKES)
+@pytest.mark.parametrize(("size", "added"), [(1, 0), (1, 1), (5, 2)])
+def test_a_document_kept_without_its_log_is_whole_again_from_the_log_a_move_wrote(
+    stakes: str, size: int, added: int
+) -> None:
+    before = a_conflict(stakes, tuple(log_entry(n) for n in range(size)))
+    document = dump_conflict(before)
+    after = before
+    for n in range(added):
+        after = after.with_log(log_entry(100 + n, name="Kelsier"))
+    after = after.model_copy(update={"round": 3})
+    cut = without_log(document, before, after)
+    assert cut is not None and len(cut) < len(document)
+    assert load_conflict(cut) == before.model_copy(update={"log": ()})
+    assert with_log_of(cut, dump_conflict(after), size) == document
+
+
+def test_a_log_that_is_not_the_one_before_grown_is_never_cut() -> None:
+    before = a_conflict("The bridge", tuple(log_entry(n) for n in range(3)))
+    document = dump_conflict(before)
+    assert without_log(document, a_conflict("The bridge", ()), before) is None  # nothing to cut
+    rewritten = before.model_copy(update={"log": tuple(log_entry(n) for n in range(3))})
+    assert without_log(document, before, rewritten) is None  # the same entries, not these ones
+    dropped = before.model_copy(update={"log_dropped": before.log_dropped + 1})
+    assert without_log(document, before, dropped) is None  # an entry fell off at MAX_LOG
+    assert without_log(document.replace("Vin", "Kel"), before, before) is None  # not its document
+
+
+def test_a_full_log_that_drops_its_oldest_is_kept_whole() -> None:
+    before = a_conflict("The bridge", tuple(log_entry(n) for n in range(MAX_LOG)))
+    after = before.with_log(log_entry(MAX_LOG))
+    assert without_log(dump_conflict(before), before, after) is None

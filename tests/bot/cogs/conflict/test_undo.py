@@ -140,3 +140,30 @@ async def test_an_undone_blow_leaves_the_recap_and_the_journal(bot_env: BotEnv) 
     journal = journal_of(env, await env.slash("/session journal", user="narrator"))
     assert "Health damage" not in journal and "A move was taken back" in journal, journal
     assert not env.harness.violations
+
+
+async def test_a_move_after_a_blow_is_taken_back_with_the_log_as_it_was(bot_env: BotEnv) -> None:
+    """The move kept the document it was made from without its log (``storage.conflict_undo``):
+    taken back, the Conflict is exactly as it was, the blow before it still in its log."""
+    env = bot_env
+    for reply in await env.play(DUEL):
+        assert not refused(reply), reply.content
+    attack = await env.slash("/act dice:5 who:Thug")
+    assert not refused(attack) and attack.message is not None, attack.content
+    await env.bot.conflicts.idle()
+    landed = await env.harness.click("Don't defend", message=attack.message, user="player1")
+    assert not refused(landed), landed.content
+    await env.bot.conflicts.idle()
+    prompt = latest_ping(env, "player1")
+    dice = next(label for label in labels(prompt) if label.startswith("Act with"))
+    before = await snapshot(env)
+    assert '"log":[{' in before[0]  # the blow is in the log
+    acted = await env.harness.click(dice, message=prompt, user="player1")
+    assert not refused(acted), acted.content
+    kept = await fetch_one(env.storage.database.reader, "SELECT undo FROM conflicts")
+    assert kept is not None and '"document_without_log"' in kept["undo"]
+    undone = await env.harness.click("Undo", message=with_undo(acted), user="player1")
+    assert not refused(undone), undone.content
+    document, version, sheets = await snapshot(env)
+    assert (document, sheets, version) == (before[0], before[2], before[1] + 2)
+    assert not env.harness.violations
