@@ -114,19 +114,25 @@ async def journal_kinds(env: BotEnv) -> list[str]:
     return [str(row["kind"]) for row in rows]
 
 
+async def thug_hits_vin(env: BotEnv) -> InteractionRecord:
+    """The duel played, the Thug's attack, and Vin's "Don't defend": the blow lands."""
+    for reply in await env.play(DUEL):
+        assert not refused(reply), reply.content
+    attack = await env.slash("/act dice:5 who:Thug")
+    assert not refused(attack) and attack.message is not None, attack.content
+    await env.bot.conflicts.idle()
+    landed = await env.harness.click("Don't defend", message=attack.message, user="player1")
+    assert not refused(landed), landed.content
+    return landed
+
+
 async def test_an_undone_blow_leaves_the_recap_and_the_journal(bot_env: BotEnv) -> None:
     """What the undone move told the journal goes with it: the night's recap and journal read
     as if the blow never landed (docs/rulings.md §4.24)."""
     env = bot_env
     started = await env.slash('/session start title:"The Keep"', user="narrator")
     assert not refused(started), started.content
-    for reply in await env.play(DUEL):
-        assert not refused(reply), reply.content
-    attack = await env.slash("/act dice:5 who:Thug")
-    assert not refused(attack) and attack.message is not None, attack.content
-    await env.bot.conflicts.idle()
-    defended = await env.harness.click("Don't defend", message=attack.message, user="player1")
-    assert not refused(defended), defended.content
+    defended = await thug_hits_vin(env)
     assert "damage" in await journal_kinds(env)  # the blow landed on Vin
     undone = await env.harness.click("Undo", message=with_undo(defended), user="narrator")
     assert not refused(undone), undone.content
@@ -146,13 +152,7 @@ async def test_a_move_after_a_blow_is_taken_back_with_the_log_as_it_was(bot_env:
     """The move kept the document it was made from without its log (``storage.conflict_undo``):
     taken back, the Conflict is exactly as it was, the blow before it still in its log."""
     env = bot_env
-    for reply in await env.play(DUEL):
-        assert not refused(reply), reply.content
-    attack = await env.slash("/act dice:5 who:Thug")
-    assert not refused(attack) and attack.message is not None, attack.content
-    await env.bot.conflicts.idle()
-    landed = await env.harness.click("Don't defend", message=attack.message, user="player1")
-    assert not refused(landed), landed.content
+    await thug_hits_vin(env)
     await env.bot.conflicts.idle()
     prompt = latest_ping(env, "player1")
     dice = next(label for label in labels(prompt) if label.startswith("Act with"))
