@@ -4,10 +4,9 @@ A Conflict move's reply is queued in the outbox as its create-message body *befo
 (``bot.cogs.conflict.service``), so its buttons are needed as JSON first; a discord.py item costs
 several microseconds to build, a dict a fraction of that, and a prompt has up to a dozen. So the
 look (``bot.render.buttons``) is drawn here as dicts, laid out in rows as discord.py lays out a
-view's items (each in the first row with room, a menu alone in its row), and a discord.py view is
-made of them only where one is sent (:func:`view_of`, placing each item in the row the body
-shows, so what is sent and what the outbox holds are one body; tests/bot/render/test_components.py
-holds both equal to discord.py's own serialisation).
+view's items (each in the first row with room, a menu alone in its row), and sent as those very
+dicts (:func:`view_of`), so what is sent and what the outbox holds are one body;
+tests/bot/render/test_components.py holds it equal to discord.py's own serialisation of the items.
 """
 
 from collections.abc import Callable, Sequence
@@ -116,16 +115,30 @@ def select_item(component: JSON, row: int | None = None) -> Select:
     )
 
 
+class SentView(discord.ui.View):
+    """A view that is only sent: its body is the JSON drawn here, as is.
+
+    discord.py serialises every view it sends by calling its ``to_components``; this one returns
+    the action rows it was given instead of building a discord.py item per button only to have
+    each serialised back (about 100 µs of a Conflict prompt's answer, ``bench.dispatch_bench``).
+    It is sent stopped and has no items, so discord.py keeps nothing of it: a click reaches the
+    cog's ``DynamicItem`` by its custom id (docs/architecture.md, "discord.py hooks")."""
+
+    def __init__(self, rows: list[JSON]) -> None:
+        super().__init__(timeout=None)
+        self.rows = rows
+        self.stop()
+
+    def to_components(self) -> list[JSON]:
+        return self.rows
+
+
 def view_of(components: Sequence[JSON]) -> discord.ui.View | None:
-    """The view that sends ``components``, each item in the row :func:`action_rows` gives it, sent
-    stopped (discord.py keeps nothing; a click reaches the cog's ``DynamicItem``); None when empty."""
+    """The view that sends ``components``, laid out in the rows :func:`action_rows` gives them
+    (as discord.py lays out a view's items); None when empty."""
     if not components:
         return None
-    view = discord.ui.View(timeout=None)
-    for component, row in zip(components, _rows(components), strict=True):
-        view.add_item(item_of(component, row))
-    view.stop()
-    return view
+    return SentView(action_rows(components))
 
 
 def as_button(build: Callable[P, JSON]) -> Callable[P, Button]:
