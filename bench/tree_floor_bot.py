@@ -57,7 +57,7 @@ class TreeFloorBot(MistbornBot):
                 for parameter in command._params.values():
                     if parameter.autocomplete is not None:
                         parameter.autocomplete = _no_choices
-        items = list(self._connection._view_store._dynamic_items.values())
+        items = self.clicks.items
         self.remove_dynamic_items(*items)
         self.add_dynamic_items(*(_answering_item(item, logged) for item in items))
 

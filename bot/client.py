@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from bot import event_loop, metrics, replies
 from bot.admission import BUSY, Admission
+from bot.clicks import Clicks
 from bot.config import Settings
 from bot.errors import DM_REFUSAL, on_app_command_error
 from bot.health import HealthServer
@@ -164,6 +165,7 @@ class MistbornClient(commands.Bot):
         self.token_refused = False
         """Discord answered a call made with the bot's token 401 (``bot.rest_watch``): stopping."""
         self._stopping: asyncio.Task[None] | None = None
+        self.clicks = Clicks()
         self.conflicts = ConflictWorkers(
             self, storage, self.pacer, buttons=prompts.buttons, public_url=settings.web_public_url
         )
@@ -268,18 +270,28 @@ class MistbornClient(commands.Bot):
         miss Discord's deadline.
 
         Only a submitted form goes on to the cogs' ``on_interaction`` listeners (their forms'
-        custom ids are not known to discord.py, which keeps no modal after a restart); commands,
-        autocomplete and buttons reach their handlers through the tree and ``DynamicItem``, and
-        start no listener task (discord.py makes a task per listener per event: one for each
-        cog's, that returned at once for anything but a form).
+        custom ids are not known to discord.py, which keeps no modal after a restart); commands
+        and autocomplete reach their handlers through the tree, buttons and menus through
+        :attr:`clicks`, and start no listener task (discord.py makes a task per listener per
+        event: one for each cog's, that returned at once for anything but a form).
         """
         if event_name == "interaction":
             interaction: discord.Interaction[MistbornClient] = args[0]
             metrics.received(interaction)
             replies.guard(interaction)
+            self.clicks.dispatch(interaction)
             if interaction.type is not discord.InteractionType.modal_submit:
                 return
         super().dispatch(event_name, *args, **kwargs)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register the cogs' buttons and menus with :attr:`clicks`, which routes a click by its
+        custom id alone, instead of with discord.py, which rebuilds the clicked message's whole
+        view first (``bot.clicks``)."""
+        self.clicks.add(*items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        self.clicks.remove(*items)
 
     async def is_owner(self, user: discord.abc.User) -> bool:
         if self.settings.owner_ids:

@@ -221,6 +221,14 @@ def _card_alone(
         raise ValueError("a card (LayoutView) is sent alone, without content or embeds")
 
 
+def _sent_stopped(view: BaseView | None) -> None:
+    """Every view goes out stopped, so discord.py keeps nothing of it: a click reaches its
+    handler by its custom id alone (``bot.clicks``), and a view discord.py kept would run it a
+    second time (docs/architecture.md, "Clicks")."""
+    if isinstance(view, BaseView) and not view.is_finished():
+        view.stop()
+
+
 def _clip(content: str | None) -> str | None:
     if content is not None and len(content) > MESSAGE_LIMIT:
         return content[: MESSAGE_LIMIT - 1] + "…"
@@ -242,6 +250,7 @@ async def send(
     the message's id when Discord said it. A card (a ``LayoutView``) goes alone: a layout
     message has no content or embeds beside it."""
     _card_alone(view, content, embed, embeds)
+    _sent_stopped(view)
     answer = state(interaction)
     kwargs: dict[str, Any] = {"allowed_mentions": _unique(allowed_mentions or NO_PINGS)}
     if embed is not None:
@@ -297,6 +306,7 @@ async def edit(
     out, each stays as it was). A card (a ``LayoutView``) goes alone, and clears the content and
     embeds the message had: so an embed message becomes a card (Discord allows that way only)."""
     _card_alone(view, content, embed, embeds)
+    _sent_stopped(view)
     answer = state(interaction)
     kwargs: dict[str, Any] = {"view": view, "allowed_mentions": _unique(allowed_mentions or NO_PINGS)}
     if isinstance(view, discord.ui.LayoutView):

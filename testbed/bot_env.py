@@ -222,6 +222,9 @@ async def running_bot_env(
             env = BotEnv(harness, harness.bot, storage, world, db_path, sync_global, web_port, dice_emojis)
             yield env
             assert not harness.violations, harness.violations
+            # Every click goes to bot.clicks, once: discord.py must not have learnt a button of
+            # ours from a view sent unstopped, or it would run the click a second time.
+            assert not harness.bot._connection._view_store._dynamic_items, "a view was sent unstopped"
     finally:
         await (env.storage if env is not None else storage).close()
 

@@ -95,38 +95,30 @@ def button_rows(buttons: Sequence[discord.ui.Button[Layout]]) -> list[Row]:
 
 def card_view(*cards: Card, ping: str | None = None) -> Layout:
     """The message: ``ping`` (the line that notifies players, if any) above the ``cards``,
-    its text clipped to :data:`TEXT_LIMIT`. Never times out: a card's buttons are handled by
-    their custom ids, whatever process or restart receives the click.
-
-    A card with nothing to click (a roll's, most answers) is stopped before it is sent: discord.py
-    keeps a view in its store to route clicks to it, and does so only for a view with buttons or
-    selects on every path but the first answer to an interaction, where it would walk and keep
-    this one too, for no click ever to reach it (issue 40: a roll's answer is timed)."""
+    its text clipped to :data:`TEXT_LIMIT`. Sent stopped, so discord.py keeps nothing of it: a
+    card's buttons are handled by their custom ids (``bot.clicks``), whatever process or restart
+    receives the click."""
     view = Layout(timeout=None)
     if ping:
         view.add_item(discord.ui.TextDisplay(ping))
     for item in cards:
         view.add_item(item)
-    if not keep_within_limits(view):
-        view.stop()
+    keep_within_limits(view)
+    view.stop()
     return view
 
 
-def keep_within_limits(view: Layout) -> bool:
+def keep_within_limits(view: Layout) -> None:
     """Clip the text displays, first to last, so all of them together keep to :data:`TEXT_LIMIT`:
-    the first (the ping, or the heading and verdict) whole, a later one cut with an ellipsis.
-    Return whether anything in the view can be clicked (read on the same walk)."""
+    the first (the ping, or the heading and verdict) whole, a later one cut with an ellipsis."""
     left = TEXT_LIMIT
-    clickable = False
     for item in view.walk_children():
         if not isinstance(item, discord.ui.TextDisplay):
-            clickable = clickable or item.is_dispatchable()
             continue
         room = max(left, 1)
         if len(item.content) > room:
             item.content = fit(item.content, room) if room > 1 else "…"
         left -= len(item.content)
-    return clickable
 
 
 def component_count(view: Layout) -> int:

@@ -24,6 +24,7 @@ import discord
 
 from bot import replies
 from bot.checks import caller
+from bot.clicks import picked
 from bot.client import Interaction
 from bot.cogs.campaign.ledger import ledger_entry
 from bot.errors import BotError, answer_error
@@ -165,7 +166,7 @@ class ChooseAward(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CHOOS
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         try:
-            values = self.item.values
+            values = picked(interaction)
             await choose(interaction, self.session, self.hero, int(values[0]) if values else 0)
         except Exception as error:
             await answer_error(interaction, error)

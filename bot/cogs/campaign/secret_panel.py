@@ -21,6 +21,7 @@ import discord
 
 from bot import replies
 from bot.checks import caller
+from bot.clicks import picked
 from bot.client import Interaction
 from bot.cogs.campaign.secret_reveal import reveal_secret
 from bot.errors import BotError, answer_error
@@ -184,7 +185,7 @@ class PickSecret(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK):
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         try:
-            await pick(interaction, self.item.values)
+            await pick(interaction, picked(interaction))
         except Exception as error:
             await answer_error(interaction, error)
 
@@ -204,7 +205,7 @@ class ChooseWhom(discord.ui.DynamicItem[discord.ui.Select[Any]], template=WHOM):
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         try:
-            await aim(interaction, self.secret, self.item.values)
+            await aim(interaction, self.secret, picked(interaction))
         except Exception as error:
             await answer_error(interaction, error)
 

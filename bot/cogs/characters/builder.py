@@ -22,6 +22,7 @@ import discord
 from discord.ext import commands
 
 from bot import replies
+from bot.clicks import first_picked
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder_changes import Change, Turn, chose, next_step, wrote
 from bot.cogs.characters.builder_forms import form
@@ -335,7 +336,7 @@ class HeroSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
         return cls(int(match["draft"]), Step(match["step"]), match["part"], match["chunk"])
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        value = self.item.values[0] if self.item.values else ""
+        value = first_picked(interaction, "")
         await run(interaction, self.draft_id, self.step, chose(self.part, value, self.step))
 
 

@@ -20,6 +20,7 @@ import discord
 
 from bot import replies
 from bot.checks import caller
+from bot.clicks import first_picked, picked
 from bot.client import Interaction
 from bot.cogs.conflict.answer_build import DefenceOptions, NudgeClick, pending_target
 from bot.cogs.conflict.answers import NudgeMode
@@ -121,9 +122,9 @@ class DeflectSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEF
         return cls(int(match["conflict"]), int(match["attack"]), traits)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        picked = self.item.values[0] if self.item.values else ""
+        chosen = first_picked(interaction, "")
         options = DefenceOptions(
-            dice=int(picked) if picked.isdigit() else 0,
+            dice=int(chosen) if chosen.isdigit() else 0,
             attack_id=self.attack,
             traits=self.traits,
             deflect=True,
@@ -153,7 +154,7 @@ class ReactTraitsSelect(
 
     @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        count = len(self.item.values)
+        count = len(picked(interaction))
         found = await stored_board(
             interaction.client.storage, guild_id_of(interaction), channel_id_of(interaction)
         )

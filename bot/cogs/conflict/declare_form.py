@@ -18,6 +18,7 @@ import discord
 
 from bot import replies
 from bot.checks import caller
+from bot.clicks import first_picked
 from bot.client import Interaction
 from bot.cogs.conflict.declare_build import ActionOptions
 from bot.cogs.conflict.delivery import run
@@ -168,7 +169,7 @@ class DeclareDetailSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], templa
 
     @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        choice = self.item.values[0] if self.item.values else "action"
+        choice = first_picked(interaction, "action")
         found = await stored_board(
             interaction.client.storage, guild_id_of(interaction), channel_id_of(interaction)
         )

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.clicks import first_picked
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
 from bot.cogs.conflict.narrator_moves import RemoveParticipant
@@ -34,7 +35,7 @@ class RemoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REMO
         return cls(int(match["conflict"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        move = RemoveParticipant(participant=int(self.item.values[0]) if self.item.values else 0)
+        move = RemoveParticipant(participant=int(first_picked(interaction, "0")))
         await run_click(interaction, move, title="Participant leaves", conflict_id=self.conflict)
 
 

@@ -15,6 +15,7 @@ import discord
 
 from bot import replies
 from bot.checks import caller
+from bot.clicks import first_picked
 from bot.client import Interaction
 from bot.cogs.conflict.delivery import run_click
 from bot.cogs.conflict.metal_offers import METAL_VERBS, MetalVerb
@@ -74,11 +75,11 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEC
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        picked = self.item.values[0] if self.item.values else "0"
-        pushing = PUSH_PICK.fullmatch(picked)
+        chosen = first_picked(interaction, "0")
+        pushing = PUSH_PICK.fullmatch(chosen)
         circumstances = (await scene_circumstances(interaction)).net
         move: DeclareClick | DeclareForm = DeclareClick(
-            self.round, self.who, "attack", int(picked) if picked.isdigit() else 0, circumstances
+            self.round, self.who, "attack", int(chosen) if chosen.isdigit() else 0, circumstances
         )
         if pushing is not None:
             move = picked_push(self.round, self.who, pushing, circumstances)
@@ -153,7 +154,7 @@ class DefeatBurdenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], templat
 
     @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        burden = Severity(self.item.values[0]) if self.item.values else Severity.GRAVE
+        burden = Severity(first_picked(interaction, Severity.GRAVE.value))
         found = await stored_board(
             interaction.client.storage, guild_id_of(interaction), channel_id_of(interaction)
         )
@@ -243,11 +244,11 @@ class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=N
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        picked = self.item.values[0] if self.item.values else "0"
-        pushing = PUSH_PICK.fullmatch(picked)
+        chosen = first_picked(interaction, "0")
+        pushing = PUSH_PICK.fullmatch(chosen)
         circumstances = (await scene_circumstances(interaction)).net
         move: SwitchClick | DeclareForm = SwitchClick(
-            self.round, self.who, int(picked) if picked.isdigit() else 0, circumstances
+            self.round, self.who, int(chosen) if chosen.isdigit() else 0, circumstances
         )
         if pushing is not None:
             move = picked_push(self.round, self.who, pushing, circumstances, "switch")

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.clicks import picked
 from bot.client import Interaction
 from bot.cogs.requests import rolling
 from bot.cogs.requests.views import CHOICE, Choice, chose
@@ -59,7 +60,7 @@ class BuilderSelect(
         return cls(int(match["request"]), int(match["pos"]), match["part"], choice)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        choice = chose(self.choice, self.part, list(self.item.values))
+        choice = chose(self.choice, self.part, picked(interaction))
         await _answer(interaction, rolling.open_builder(interaction, self.request, self.position, choice))
 
 

@@ -1,0 +1,106 @@
+"""Clicks: a button or menu used on a message, handed to its ``DynamicItem`` by the custom id alone.
+
+Every button and menu the bot sends is a ``DynamicItem`` whose custom id carries what the click
+needs (which Conflict, which attack, how many dice), and every view is sent stopped, so
+discord.py keeps none of them (docs/architecture.md, "Clicks"). discord.py's own routing of a
+``DynamicItem`` first rebuilds the whole clicked message as a view, to find the clicked item in it
+and swap in the one the custom id makes; our handlers read nothing of that view, and the rebuild
+was the largest single cost of a click in the bot (about 0.1 ms of a defence click,
+``bench.dispatch_bench``). :class:`Clicks` routes by the custom id alone: the cogs register their
+items through ``MistbornClient.add_dynamic_items`` as before, and the client hands each click here.
+
+A menu's chosen values are read from the interaction (:func:`picked`), the one place they are.
+"""
+
+import asyncio
+import logging
+import re
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+Factory = type[discord.ui.DynamicItem[Any]]
+
+
+class Clicks:
+    """The registered ``DynamicItem`` classes, matched against a click's custom id in the order
+    they were added (tests/bot/test_custom_ids.py holds every prefix to one owner)."""
+
+    def __init__(self) -> None:
+        self._items: dict[Factory, re.Pattern[str]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def add(self, *items: Factory) -> None:
+        for item in items:
+            if not issubclass(item, discord.ui.DynamicItem):
+                raise TypeError(f"expected a DynamicItem class, not {item.__name__}")
+            # discord.py keeps a DynamicItem's template on its class only under this name.
+            self._items[item] = item.__discord_ui_compiled_template__
+
+    def remove(self, *items: Factory) -> None:
+        for item in items:
+            self._items.pop(item, None)
+
+    @property
+    def items(self) -> tuple[Factory, ...]:
+        return tuple(self._items)
+
+    def dispatch(self, interaction: discord.Interaction[Any]) -> None:
+        """Start the handler of a clicked button or picked menu option, if one is registered for
+        its custom id; anything else is left to discord.py (a form's submission, say)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        for item, template in self._items.items():
+            match = template.fullmatch(custom_id)
+            if match is not None:
+                clicked = _clicked(int(data.get("component_type", 0)), custom_id)
+                # Named as discord.py names a DynamicItem's task, which tools watching the loop
+                # (the loopback Discord's harness among them) know as a click's handler.
+                task = asyncio.get_running_loop().create_task(
+                    _click(item, interaction, match, clicked),
+                    name=f"discord-ui-dynamic-item-{item.__name__}-{custom_id}",
+                )
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+                return
+
+
+def _clicked(component_type: int, custom_id: str) -> discord.ui.Item[Any]:
+    """The clicked component as far as the click says it: its kind and custom id (what
+    ``from_custom_id`` is given; ours read everything from the custom id's match)."""
+    if component_type == discord.ComponentType.button.value:
+        return discord.ui.Button(custom_id=custom_id)
+    return discord.ui.Select(custom_id=custom_id)
+
+
+async def _click(
+    factory: Factory,
+    interaction: discord.Interaction[Any],
+    match: re.Match[str],
+    clicked: discord.ui.Item[Any],
+) -> None:
+    """What discord.py does with a matched ``DynamicItem``, less the message's rebuild: make the
+    item from the custom id, ask its ``interaction_check``, run its callback; anything they raise
+    is logged, as discord.py logs it (our handlers answer their own errors, ``bot.errors``)."""
+    try:
+        item = await factory.from_custom_id(interaction, clicked, match)
+        if await item.interaction_check(interaction):
+            await item.callback(interaction)
+    except Exception:
+        log.exception("Ignoring exception in the click %s on %r", match.string, factory)
+
+
+def picked(interaction: discord.Interaction[Any]) -> list[str]:
+    """The values chosen in the menu that was used (none for a button)."""
+    data: Any = interaction.data or {}
+    return [str(value) for value in data.get("values") or ()]
+
+
+def first_picked(interaction: discord.Interaction[Any], default: str) -> str:
+    """The one value chosen in a single-choice menu, or ``default`` when none came."""
+    values = picked(interaction)
+    return values[0] if values else default

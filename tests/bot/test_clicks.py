@@ -1,0 +1,126 @@
+"""A click reaches its ``DynamicItem`` by its custom id alone (``bot.clicks``): once, through the
+item's own check, with a menu's choice read from the click; a custom id no item owns is left
+alone, and a handler's crash is logged without stopping the bot. (Every bot test also checks
+that discord.py itself kept no button of ours to run a click twice: ``testbed/bot_env.py``.)"""
+
+import copy
+import logging
+import re
+from typing import Any
+
+import discord
+import pytest
+
+from bot.clicks import picked
+from fake_discord import payloads
+from fake_discord.records import InteractionRecord
+from testbed.bot_env import BotEnv
+
+JSON = dict[str, Any]
+SEEN: list[tuple[int, list[str]]] = []
+QUIET = {"type": 6}
+"""What ``bot.replies.guard`` answers, at Discord's deadline, a click nothing answered: a deferred
+update, which changes nothing the member sees."""
+
+
+class Tally(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:tally:(?P<n>\d+)"):
+    """Counts its clicks; refuses number 0, and number 13 crashes."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Tally {n}", custom_id=f"mab:tally:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "Tally":
+        return cls(int(match["n"]))
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if self.n == 0:
+            await interaction.response.send_message("Not this one.", ephemeral=True)
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.n == 13:
+            raise RuntimeError("unlucky")
+        SEEN.append((self.n, picked(interaction)))
+        await interaction.response.send_message(f"Tallied {self.n}.", ephemeral=True)
+
+
+@pytest.fixture
+async def tallied(bot_env: BotEnv) -> JSON:
+    """A message of the bot's with the Tally items on it, Tally registered as a cog would."""
+    SEEN.clear()
+    bot_env.bot.add_dynamic_items(Tally)
+    posted = await bot_env.slash("/roll dice:2")
+    assert posted.message is not None
+    message = copy.deepcopy(posted.message)
+    message["components"] = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 1, "label": f"Tally {n}", "custom_id": f"mab:tally:{n}"}
+                for n in (0, 7, 13)
+            ],
+        },
+        {
+            "type": 1,
+            "components": [
+                {
+                    "type": 3,
+                    "custom_id": "mab:tally:9",
+                    "options": [{"label": "a", "value": "a"}, {"label": "b", "value": "b"}],
+                    "min_values": 1,
+                    "max_values": 2,
+                }
+            ],
+        },
+    ]
+    return message
+
+
+async def click(
+    env: BotEnv, message: JSON, custom_id: str, values: list[str] | None = None
+) -> InteractionRecord:
+    component = next(
+        c for row in message["components"] for c in row["components"] if c["custom_id"] == custom_id
+    )
+    actor = env.harness.actor("player1")
+    return await env.harness.send(payloads.component_click(env.world, actor, message, component, values))
+
+
+async def test_a_click_runs_its_item_once(bot_env: BotEnv, tallied: JSON) -> None:
+    record = await click(bot_env, tallied, "mab:tally:7")
+    assert record.ephemeral and record.content == "Tallied 7."
+    assert SEEN == [(7, [])]
+
+
+async def test_a_menus_choice_reaches_the_handler(bot_env: BotEnv, tallied: JSON) -> None:
+    record = await click(bot_env, tallied, "mab:tally:9", ["b", "a"])
+    assert record.content == "Tallied 9."
+    assert SEEN == [(9, ["b", "a"])]
+
+
+async def test_an_item_that_refuses_the_click_never_runs_it(bot_env: BotEnv, tallied: JSON) -> None:
+    record = await click(bot_env, tallied, "mab:tally:0")
+    assert record.content == "Not this one."
+    assert SEEN == []
+
+
+async def test_a_crashing_handler_is_logged_and_the_next_click_still_runs(
+    bot_env: BotEnv, tallied: JSON, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.ERROR, logger="bot.clicks"):
+        crashed = await click(bot_env, tallied, "mab:tally:13")
+    assert crashed.response == QUIET  # only the guard's answer before the deadline
+    assert any("mab:tally:13" in r.getMessage() and r.exc_info for r in caplog.records)
+    assert (await click(bot_env, tallied, "mab:tally:7")).content == "Tallied 7."
+
+
+async def test_a_custom_id_no_item_owns_is_left_alone(bot_env: BotEnv, tallied: JSON) -> None:
+    bot_env.bot.remove_dynamic_items(Tally)
+    record = await click(bot_env, tallied, "mab:tally:7")
+    assert record.response == QUIET and not record.errors
+    assert SEEN == []
