@@ -40,15 +40,23 @@ TEXT_LIMIT = 4000
 COMPONENT_LIMIT = 40
 """Components in a message, counted with every child."""
 BUTTONS_PER_ROW = 5
+ACTION_ROW, TEXT, GALLERY, SEPARATOR, CONTAINER = 1, 10, 12, 14, 17
 
+JSON = dict[str, Any]
 Layout = discord.ui.LayoutView
-Row = discord.ui.ActionRow[discord.ui.LayoutView]
-Card = discord.ui.Container[discord.ui.LayoutView]
+Card = JSON
+"""A card: a container component, as the message body carries it."""
+Row = JSON
+"""An action row of buttons, as a card holds it."""
 
 
 def line(name: str, value: str) -> str:
     """``**Outcome:** +1 — Mild``: one fact on one line (a value's further lines follow below)."""
     return f"**{name}:** {value}"
+
+
+def text(content: str) -> JSON:
+    return {"type": TEXT, "content": content}
 
 
 def card(
@@ -64,66 +72,84 @@ def card(
 ) -> Card:
     """A card: ``byline`` (small print) and the ``title`` heading over the ``lead``, then each
     of ``blocks`` below a divider, the ``image`` (an attached file's name) and ``note`` (small
-    print), and ``rows`` of buttons at the bottom."""
+    print), and ``rows`` of buttons at the bottom.
+
+    Drawn as the JSON the message body carries, as discord.py would write the same items
+    (tests/bot/render/test_cards.py holds them equal): building discord.py's items only to have
+    each serialised back was most of a roll's card (``bench.dispatch_bench``)."""
     head = [f"-# {byline}"] if byline else []
     head.append(f"### {title}")
     if lead:
         head.append(lead)
-    # The class itself, not the ``Card`` alias: calling a subscripted generic costs a call of
-    # typing's on every card, for nothing at run time.
-    container: Card = discord.ui.Container(discord.ui.TextDisplay("\n".join(head)), accent_colour=accent)
+    parts = [text("\n".join(head))]
     for block in blocks:
         if block:
-            container.add_item(discord.ui.Separator())
-            container.add_item(discord.ui.TextDisplay(block))
+            parts += [{"type": SEPARATOR, "divider": True, "spacing": 1}, text(block)]
     if image is not None:
-        container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{image}")))
+        parts.append(
+            {"type": GALLERY, "items": [{"media": {"url": f"attachment://{image}"}, "spoiler": False}]}
+        )
     if note:
-        container.add_item(discord.ui.TextDisplay("\n".join(f"-# {part}" for part in note.splitlines())))
-    for row in rows:
-        container.add_item(row)
-    return container
+        parts.append(text("\n".join(f"-# {part}" for part in note.splitlines())))
+    parts.extend(rows)
+    return {"type": CONTAINER, "accent_color": accent.value, "spoiler": False, "components": parts}
 
 
-def button_rows(buttons: Sequence[discord.ui.Button[Layout]]) -> list[Row]:
+def button_rows(buttons: Sequence[discord.ui.Item[Any]]) -> list[Row]:
     """Buttons in rows of five, as a card holds them."""
+    drawn = [button.to_component_dict() for button in buttons]
     return [
-        discord.ui.ActionRow[Layout](*buttons[start : start + BUTTONS_PER_ROW])
-        for start in range(0, len(buttons), BUTTONS_PER_ROW)
+        {"type": ACTION_ROW, "components": drawn[start : start + BUTTONS_PER_ROW]}
+        for start in range(0, len(drawn), BUTTONS_PER_ROW)
     ]
 
 
-def card_view(*cards: Card, ping: str | None = None) -> Layout:
+class SentLayout(discord.ui.LayoutView):
+    """A layout message that is only sent: its body is the JSON drawn here, as is.
+
+    discord.py serialises every view it sends by calling its ``to_components`` (and sets the
+    layout flag where ``has_components_v2`` says so); this one returns the components it was
+    given. It is sent stopped and has no items, so discord.py keeps nothing of it: a card's
+    buttons are handled by their custom ids (``bot.clicks``), whatever process or restart
+    receives the click (docs/architecture.md, "discord.py hooks")."""
+
+    def __init__(self, components: list[JSON]) -> None:
+        super().__init__(timeout=None)
+        self.components = components
+        self.stop()
+
+    def to_components(self) -> list[JSON]:
+        return self.components
+
+    def has_components_v2(self) -> bool:
+        return True
+
+
+def card_view(*cards: Card, ping: str | None = None) -> SentLayout:
     """The message: ``ping`` (the line that notifies players, if any) above the ``cards``,
-    its text clipped to :data:`TEXT_LIMIT`. Sent stopped, so discord.py keeps nothing of it: a
-    card's buttons are handled by their custom ids (``bot.clicks``), whatever process or restart
-    receives the click."""
-    view = Layout(timeout=None)
-    if ping:
-        view.add_item(discord.ui.TextDisplay(ping))
-    for item in cards:
-        view.add_item(item)
-    keep_within_limits(view)
-    view.stop()
-    return view
+    its text clipped to :data:`TEXT_LIMIT`."""
+    components = [text(ping), *cards] if ping else list(cards)
+    keep_within_limits(components)
+    return SentLayout(components)
 
 
-def keep_within_limits(view: Layout) -> None:
+def keep_within_limits(components: list[JSON]) -> None:
     """Clip the text displays, first to last, so all of them together keep to :data:`TEXT_LIMIT`:
     the first (the ping, or the heading and verdict) whole, a later one cut with an ellipsis."""
     left = TEXT_LIMIT
-    for item in view.walk_children():
-        if not isinstance(item, discord.ui.TextDisplay):
+    for component in _walk(components):
+        if component["type"] != TEXT:
             continue
+        content: str = component["content"]
         room = max(left, 1)
-        if len(item.content) > room:
-            item.content = fit(item.content, room) if room > 1 else "…"
-        left -= len(item.content)
+        if len(content) > room:
+            content = component["content"] = fit(content, room) if room > 1 else "…"
+        left -= len(content)
 
 
 def component_count(view: Layout) -> int:
     """Components Discord counts in the message: every item, each child too."""
-    return sum(1 for _ in view.walk_children())
+    return sum(1 for _ in _walk(body_components(view)))
 
 
 def body_components(view: Layout) -> list[dict[str, Any]]:

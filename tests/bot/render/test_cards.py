@@ -2,10 +2,14 @@
 text kept within Discord's 4,000 characters, and the widest request (20 rollers, long names,
 every button) within 40 components, each held against the fake Discord's own checks."""
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import discord
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.cogs.requests.views import request_message
 from bot.render.cards import (
@@ -15,9 +19,11 @@ from bot.render.cards import (
     SUCCESS,
     TEXT_LIMIT,
     body_components,
+    button_rows,
     card,
     card_view,
     component_count,
+    custom_ids,
 )
 from fake_discord.layout import IS_COMPONENTS_V2, texts, walk
 from fake_discord.validate import validate_message
@@ -75,7 +81,75 @@ async def test_every_card_is_sent_stopped_with_its_buttons_or_without() -> None:
     plain = card_view(card("Vin: Physique", accent=SUCCESS, lead="Success", blocks=["x"]))
     with_buttons = request_message(widest_request())
     assert plain.is_finished() and with_buttons.is_finished()
-    assert any(item.is_dispatchable() for item in with_buttons.walk_children())
+    assert custom_ids(body_components(with_buttons))
+
+
+def discord_py_card(
+    title: str,
+    *,
+    accent: discord.Colour,
+    lead: str = "",
+    blocks: Sequence[str] = (),
+    byline: str | None = None,
+    note: str | None = None,
+    image: str | None = None,
+    buttons: Sequence[discord.ui.Button[Any]] = (),
+) -> discord.ui.Container[Any]:
+    """The same card made of discord.py's own items, as the bot drew it before cards were JSON."""
+    head = [f"-# {byline}"] if byline else []
+    head += [f"### {title}", *([lead] if lead else [])]
+    container: discord.ui.Container[Any] = discord.ui.Container(
+        discord.ui.TextDisplay("\n".join(head)), accent_colour=accent
+    )
+    for block in blocks:
+        if block:
+            container.add_item(discord.ui.Separator())
+            container.add_item(discord.ui.TextDisplay(block))
+    if image is not None:
+        container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{image}")))
+    if note:
+        container.add_item(discord.ui.TextDisplay("\n".join(f"-# {p}" for p in note.splitlines())))
+    for start in range(0, len(buttons), 5):
+        container.add_item(discord.ui.ActionRow(*buttons[start : start + 5]))
+    return container
+
+
+PRINTABLE = st.text(min_size=1, max_size=60)
+
+
+@given(
+    title=PRINTABLE,
+    accent=st.sampled_from(list(ACCENTS.values())),
+    lead=st.one_of(st.just(""), PRINTABLE),
+    blocks=st.lists(st.one_of(st.just(""), PRINTABLE), max_size=4),
+    byline=st.one_of(st.none(), PRINTABLE),
+    note=st.one_of(st.none(), PRINTABLE),
+    image=st.one_of(st.none(), st.just("chart.png")),
+    ping=st.one_of(st.none(), PRINTABLE),
+    buttons=st.integers(0, 7),
+)
+def test_a_card_is_the_body_discord_py_would_send_for_the_same_items(
+    title: str,
+    accent: discord.Colour,
+    lead: str,
+    blocks: list[str],
+    byline: str | None,
+    note: str | None,
+    image: str | None,
+    ping: str | None,
+    buttons: int,
+) -> None:
+    """A card is drawn as JSON (``bot.render.cards``): it must be, to the key, what discord.py
+    writes for the same items, the layout flag included."""
+    drawn = [discord.ui.Button[Any](label=f"B{i}", custom_id=f"mab:b:{i}") for i in range(buttons)]
+    given_ = dict(lead=lead, blocks=blocks, byline=byline, note=note, image=image)
+    sent = card_view(card(title, accent=accent, rows=button_rows(drawn), **given_), ping=ping)  # type: ignore[arg-type]
+    theirs = discord.ui.LayoutView()
+    if ping:
+        theirs.add_item(discord.ui.TextDisplay(ping))
+    theirs.add_item(discord_py_card(title, accent=accent, buttons=drawn, **given_))  # type: ignore[arg-type]
+    assert body_components(sent) == body_components(theirs)
+    assert sent.has_components_v2() and theirs.has_components_v2()
 
 
 def widest_request() -> RollRequest:
@@ -104,7 +178,7 @@ def test_the_widest_request_keeps_within_discords_limits() -> None:
     view = request_message(widest_request())
     assert component_count(view) <= COMPONENT_LIMIT
     assert validate_message(layout_body(view)) == []
-    labels = [c.label for c in view.walk_children() if isinstance(c, discord.ui.Button)]
+    labels = [c["label"] for c in walk(body_components(view)) if c.get("type") == 2]
     assert len(labels) == MAX_ROLLERS + 2 and labels[-2:] == ["Results (Narrators)", "Close"]
 
 
