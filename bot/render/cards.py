@@ -32,6 +32,7 @@ from bot.render.common import INFO as INFO
 from bot.render.common import NEUTRAL as NEUTRAL
 from bot.render.common import SUCCESS as SUCCESS
 from bot.render.common import fit
+from bot.render.components import SentOnly
 
 ACCENTS = {"success": SUCCESS, "failure": FAILURE, "neutral": NEUTRAL, "info": INFO}
 
@@ -104,22 +105,9 @@ def button_rows(buttons: Sequence[discord.ui.Item[Any]]) -> list[Row]:
     ]
 
 
-class SentLayout(discord.ui.LayoutView):
-    """A layout message that is only sent: its body is the JSON drawn here, as is.
-
-    discord.py serialises every view it sends by calling its ``to_components`` (and sets the
-    layout flag where ``has_components_v2`` says so); this one returns the components it was
-    given. It is sent stopped and has no items, so discord.py keeps nothing of it: a card's
-    buttons are handled by their custom ids (``bot.clicks``), whatever process or restart
-    receives the click (docs/architecture.md, "discord.py hooks")."""
-
-    def __init__(self, components: list[JSON]) -> None:
-        super().__init__(timeout=None)
-        self.components = components
-        self.stop()
-
-    def to_components(self) -> list[JSON]:
-        return self.components
+class SentLayout(SentOnly, discord.ui.LayoutView):
+    """A layout message drawn as JSON (``SentOnly``); discord.py otherwise reads the layout flag
+    off the items, and this view has none."""
 
     def has_components_v2(self) -> bool:
         return True

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ParamSpec
 
 import discord
+from discord.ui.view import BaseView
 
 JSON = dict[str, Any]
 P = ParamSpec("P")
@@ -115,22 +116,28 @@ def select_item(component: JSON, row: int | None = None) -> Select:
     )
 
 
-class SentView(discord.ui.View):
-    """A view that is only sent: its body is the JSON drawn here, as is.
+class SentOnly(BaseView):
+    """A view that is only sent: its body is the components it was given, as is.
 
     discord.py serialises every view it sends by calling its ``to_components``; this one returns
-    the action rows it was given instead of building a discord.py item per button only to have
-    each serialised back (about 100 µs of a Conflict prompt's answer, ``bench.dispatch_bench``).
-    It is sent stopped and has no items, so discord.py keeps nothing of it: a click reaches the
-    cog's ``DynamicItem`` by its custom id (docs/architecture.md, "discord.py hooks")."""
+    the JSON drawn for it, instead of a discord.py item built per button (or text) only to be
+    serialised back (about 100 µs of a Conflict prompt's answer, most of a roll's card,
+    ``bench.dispatch_bench``). It is sent stopped and has no items, so discord.py keeps nothing
+    of it: a click reaches the cog's ``DynamicItem`` by its custom id (docs/architecture.md,
+    "discord.py hooks"). Mixed into the view class it sends as (:class:`SentView` here, a card's
+    ``SentLayout`` in ``bot.render.cards``)."""
 
-    def __init__(self, rows: list[JSON]) -> None:
+    def __init__(self, components: list[JSON]) -> None:
         super().__init__(timeout=None)
-        self.rows = rows
+        self.components = components
         self.stop()
 
     def to_components(self) -> list[JSON]:
-        return self.rows
+        return self.components
+
+
+class SentView(SentOnly, discord.ui.View):
+    """A message's buttons and menus, in the action rows drawn for them."""
 
 
 def view_of(components: Sequence[JSON]) -> discord.ui.View | None:
