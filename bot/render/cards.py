@@ -32,7 +32,7 @@ from bot.render.common import INFO as INFO
 from bot.render.common import NEUTRAL as NEUTRAL
 from bot.render.common import SUCCESS as SUCCESS
 from bot.render.common import fit
-from bot.render.components import SentOnly
+from bot.render.components import JSON, SentOnly
 
 ACCENTS = {"success": SUCCESS, "failure": FAILURE, "neutral": NEUTRAL, "info": INFO}
 
@@ -43,7 +43,6 @@ COMPONENT_LIMIT = 40
 BUTTONS_PER_ROW = 5
 ACTION_ROW, TEXT, GALLERY, SEPARATOR, CONTAINER = 1, 10, 12, 14, 17
 
-JSON = dict[str, Any]
 Layout = discord.ui.LayoutView
 Card = JSON
 """A card: a container component, as the message body carries it."""

@@ -89,19 +89,19 @@ def _rows(components: Sequence[JSON]) -> list[int]:
     return laid[0]
 
 
-def item_of(component: JSON, row: int | None = None) -> discord.ui.Item[Any]:
+def item_of(component: JSON) -> discord.ui.Item[Any]:
     """The discord.py item that sends ``component`` (a button or a menu of text options)."""
     if component["type"] == SELECT:
-        return select_item(component, row)
-    return button_item(component, row)
+        return select_item(component)
+    return button_item(component)
 
 
-def button_item(component: JSON, row: int | None = None) -> Button:
+def button_item(component: JSON) -> Button:
     style = discord.ButtonStyle(component["style"])
-    return discord.ui.Button(label=component["label"], style=style, custom_id=component["custom_id"], row=row)
+    return discord.ui.Button(label=component["label"], style=style, custom_id=component["custom_id"])
 
 
-def select_item(component: JSON, row: int | None = None) -> Select:
+def select_item(component: JSON) -> Select:
     options = [
         discord.SelectOption(label=o["label"], value=o["value"], description=o.get("description"))
         for o in component["options"]
@@ -112,7 +112,6 @@ def select_item(component: JSON, row: int | None = None) -> Select:
         min_values=component["min_values"],
         max_values=component["max_values"],
         options=options,
-        row=row,
     )
 
 
