@@ -2,9 +2,10 @@
 
 An interaction that cannot be answered in time is worse than one refused in plain words: the
 user sees "did not respond" and may retry a move that was in fact saved. So before a command
-runs, the tree asks :meth:`Admission.overloaded`: the event loop is far behind (its timers fire
-late: everything queued before this interaction runs first) with many commands in progress, or
-too many writes wait for the database. Then the user gets :data:`BUSY` privately and nothing is
+or a click runs, the tree (``bot.client``) or the clicks' router (``bot.clicks``) asks
+:meth:`Admission.overloaded`: the event loop is far behind (its timers fire late: everything
+queued before this interaction runs first) with many interactions in progress, or too many
+writes wait for the database. Then the user gets :data:`BUSY` privately and nothing is
 changed; an autocomplete gets no suggestions, at once (``bot.client``), since an unanswered one
 fails in the member's client after 3 s just the same.
 
@@ -14,6 +15,7 @@ after a reconnect is old but finds an idle bot, and deserves a real answer.
 
 import asyncio
 import contextlib
+from collections.abc import Iterator
 
 from bot import metrics
 
@@ -32,6 +34,8 @@ class Admission:
 
     def __init__(self, max_waiting_writes: int) -> None:
         self.max_waiting_writes = max_waiting_writes
+        self.in_flight = 0
+        """Commands, autocompletes and clicks being handled right now."""
         self.lag = 0.0
         """The loop's recent lag in seconds, decaying by half each tick once it is on time."""
         self._task: asyncio.Task[None] | None = None
@@ -44,9 +48,18 @@ class Admission:
         if self._task is not None:
             self._task.cancel()
 
-    def overloaded(self, in_flight: int, waiting_writes: int) -> bool:
-        """Refuse while the loop is late with a backlog of commands, or writes pile up."""
-        late = self.lag > LAG_LIMIT and in_flight > BACKLOG
+    @contextlib.contextmanager
+    def serving(self) -> Iterator[None]:
+        """Count one interaction in flight while its handler runs (the tree's and the clicks')."""
+        self.in_flight += 1
+        try:
+            yield
+        finally:
+            self.in_flight -= 1
+
+    def overloaded(self, waiting_writes: int) -> bool:
+        """Refuse while the loop is late with a backlog of interactions, or writes pile up."""
+        late = self.lag > LAG_LIMIT and self.in_flight > BACKLOG
         refused = late or waiting_writes > self.max_waiting_writes
         if refused:
             metrics.OVERLOADED.inc()

@@ -9,26 +9,46 @@ was the largest single cost of a click in the bot (about 0.1 ms of a defence cli
 ``bench.dispatch_bench``). :class:`Clicks` routes by the custom id alone: the cogs register their
 items through ``MistbornClient.add_dynamic_items`` as before, and the client hands each click here.
 
-A menu's chosen values are read from the interaction (:func:`picked`), the one place they are.
+Being the one door every click comes through, the router also does for clicks what the command
+tree does for commands (``bot.client.MistbornTree``), so no handler repeats it: past capacity it
+answers :data:`~bot.admission.BUSY` privately and runs nothing (``bot.admission``); whatever a
+handler raises is answered as the tree answers a command's error (``bot.errors.answer_error``: a
+user's mistake privately in its own words, a bug with the apology and a log line); and once
+the click is answered, the interaction is released (``bot.replies.release``).
+
+A menu's chosen values are read from the interaction (:func:`picked`), the one place they are;
+a value the menu never offered (only a forged click sends one) is the user's error
+(:func:`picked_id`, :func:`picked_as`).
 """
 
 import asyncio
-import logging
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import discord
 
-log = logging.getLogger(__name__)
+from bot import replies
+from bot.admission import BUSY, Admission
+from bot.errors import BotError, answer_error
 
 Factory = type[discord.ui.DynamicItem[Any]]
+T = TypeVar("T")
+NOT_OFFERED = "Choose from the menu."
+"""The answer to a value no menu of ours offered: only a forged click sends one (Discord sends
+only a menu's own options)."""
+ID_DIGITS = 18
+"""The most digits a chosen id may have: every id fits a 64-bit integer, as the database keeps it."""
 
 
 class Clicks:
     """The registered ``DynamicItem`` classes, matched against a click's custom id in the order
     they were added (tests/bot/test_custom_ids.py holds every prefix to one owner)."""
 
-    def __init__(self) -> None:
+    def __init__(self, admission: Admission, waiting_writes: Callable[[], int]) -> None:
+        self.admission = admission
+        self.waiting_writes = waiting_writes
+        """How many writes wait for the database now (``storage.database``), which admission weighs."""
         self._items: dict[Factory, re.Pattern[str]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -61,12 +81,38 @@ class Clicks:
                 # Named as discord.py names a DynamicItem's task, which tools watching the loop
                 # (the loopback Discord's harness among them) know as a click's handler.
                 task = asyncio.get_running_loop().create_task(
-                    _click(item, interaction, match, clicked),
+                    self._click(item, interaction, match, clicked),
                     name=f"discord-ui-dynamic-item-{item.__name__}-{custom_id}",
                 )
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
                 return
+
+    async def _click(
+        self,
+        factory: Factory,
+        interaction: discord.Interaction[Any],
+        match: re.Match[str],
+        clicked: discord.ui.Item[Any],
+    ) -> None:
+        """What discord.py does with a matched ``DynamicItem``, less the message's rebuild (make
+        the item from the custom id, ask its ``interaction_check``, run its callback), with the
+        tree's admission, error answer and release around it (the module's doc)."""
+        with self.admission.serving():
+            try:
+                if self.admission.overloaded(self.waiting_writes()):
+                    await replies.send_private(interaction, BUSY)
+                    return
+                item = await factory.from_custom_id(interaction, clicked, match)
+                if await item.interaction_check(interaction):
+                    await item.callback(interaction)
+            except Exception as error:
+                await answer_error(interaction, error)
+            finally:
+                # Unanswered (an item that refused without a word), the deadline's silent
+                # deferral still answers it (``bot.replies.guard``), so it is not released.
+                if interaction.response.is_done():
+                    replies.release(interaction)
 
 
 def _clicked(component_type: int, custom_id: str) -> discord.ui.Item[Any]:
@@ -75,23 +121,6 @@ def _clicked(component_type: int, custom_id: str) -> discord.ui.Item[Any]:
     if component_type == discord.ComponentType.button.value:
         return discord.ui.Button(custom_id=custom_id)
     return discord.ui.Select(custom_id=custom_id)
-
-
-async def _click(
-    factory: Factory,
-    interaction: discord.Interaction[Any],
-    match: re.Match[str],
-    clicked: discord.ui.Item[Any],
-) -> None:
-    """What discord.py does with a matched ``DynamicItem``, less the message's rebuild: make the
-    item from the custom id, ask its ``interaction_check``, run its callback; anything they raise
-    is logged, as discord.py logs it (our handlers answer their own errors, ``bot.errors``)."""
-    try:
-        item = await factory.from_custom_id(interaction, clicked, match)
-        if await item.interaction_check(interaction):
-            await item.callback(interaction)
-    except Exception:
-        log.exception("Ignoring exception in the click %s on %r", match.string, factory)
 
 
 def picked(interaction: discord.Interaction[Any]) -> list[str]:
@@ -104,3 +133,21 @@ def first_picked(interaction: discord.Interaction[Any], default: str) -> str:
     """The one value chosen in a single-choice menu, or ``default`` when none came."""
     values = picked(interaction)
     return values[0] if values else default
+
+
+def picked_id(interaction: discord.Interaction[Any]) -> int:
+    """The one id chosen in a single-choice menu of ids; anything else was never offered."""
+    values = picked(interaction)
+    if len(values) != 1 or not (values[0].isascii() and values[0].isdigit()) or len(values[0]) > ID_DIGITS:
+        raise BotError(NOT_OFFERED)
+    return int(values[0])
+
+
+def picked_as(interaction: discord.Interaction[Any], parse: Callable[[str], T], default: str) -> T:
+    """The one value chosen in a single-choice menu (``default`` when none came), read by
+    ``parse`` (an enum's own constructor, say); a value it cannot read was never offered."""
+    chosen = first_picked(interaction, default)
+    try:
+        return parse(chosen)
+    except ValueError:
+        raise BotError(NOT_OFFERED) from None

@@ -50,26 +50,22 @@ CogFactory = Callable[["MistbornClient"], commands.Cog]
 class MistbornTree(app_commands.CommandTree["MistbornClient"]):
     """The command tree, refusing work at once when the bot is past capacity (``bot.admission``)."""
 
-    in_flight = 0
-    """Commands (and autocompletes) being run right now."""
-
     async def _call(self, interaction: discord.Interaction["MistbornClient"]) -> None:
         """discord.py's private dispatch, wrapped: no public hook runs after every command and
         autocomplete whatever its end, which the in-flight count, an autocomplete's timing and
         the interaction's release need (docs/architecture.md, "the one private discord.py API")."""
-        self.in_flight += 1
         started = time.monotonic()
         try:
-            await super()._call(interaction)
+            with interaction.client.admission.serving():
+                await super()._call(interaction)
         finally:
-            self.in_flight -= 1
             if interaction.type is discord.InteractionType.autocomplete:  # answered inside discord.py
                 metrics.answered(interaction, time.monotonic() - started)
             replies.release(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction["MistbornClient"], /) -> bool:
         client = interaction.client
-        if client.admission.overloaded(self.in_flight, client.storage.database.waiting):
+        if client.admission.overloaded(client.storage.database.waiting):
             await _refuse(interaction, BUSY)
             return False
         if not _served(interaction):
@@ -165,7 +161,8 @@ class MistbornClient(commands.Bot):
         self.token_refused = False
         """Discord answered a call made with the bot's token 401 (``bot.rest_watch``): stopping."""
         self._stopping: asyncio.Task[None] | None = None
-        self.clicks = Clicks()
+        self.admission = Admission(settings.max_waiting_writes)
+        self.clicks = Clicks(self.admission, lambda: storage.database.waiting)
         self.conflicts = ConflictWorkers(
             self, storage, self.pacer, buttons=prompts.buttons, public_url=settings.web_public_url
         )
@@ -174,7 +171,6 @@ class MistbornClient(commands.Bot):
         self.upkeep = Upkeep(
             storage, settings.roll_log_days, settings.session_quiet_hours, wake=self.conflicts.outbox.wake
         )
-        self.admission = Admission(settings.max_waiting_writes)
         self.portrait_reader = PortraitReader(per_minute=settings.portraits_per_minute)
         self.sync_global = sync_global
         self.freeze_gc = freeze_gc
@@ -190,7 +186,7 @@ class MistbornClient(commands.Bot):
                 host=settings.metrics_host,
                 port=settings.metrics_port,
                 lag=lambda: self.admission.lag,
-                in_flight=self._in_flight,
+                in_flight=lambda: self.admission.in_flight,
             )
         )
         self.tree.error(on_app_command_error)
@@ -229,10 +225,6 @@ class MistbornClient(commands.Bot):
         if self.sync_global:
             synced = await self.tree.sync()
             log.info("Synced %d commands globally", len(synced))
-
-    def _in_flight(self) -> int:
-        tree = self.tree
-        return tree.in_flight if isinstance(tree, MistbornTree) else 0
 
     @property
     def web_url(self) -> str | None:

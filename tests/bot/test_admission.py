@@ -8,22 +8,15 @@ stopped first so that the lag stays where the test put it.
 import pytest
 
 from bot.admission import BACKLOG, BUSY, LAG_LIMIT
-from bot.client import MistbornTree
 from testbed.bot_env import BotEnv
 from testbed.cards import is_card
-
-
-def tree_of(env: BotEnv) -> MistbornTree:
-    tree = env.bot.tree
-    assert isinstance(tree, MistbornTree)
-    return tree
 
 
 def overload(env: BotEnv, *, late: bool) -> None:
     admission = env.bot.admission
     admission.close()
     admission.lag = 2 * LAG_LIMIT if late else 0.0
-    tree_of(env).in_flight = BACKLOG + 1 if late else 0
+    admission.in_flight = BACKLOG + 1 if late else 0
 
 
 async def logged_rolls(env: BotEnv) -> int:
@@ -72,6 +65,6 @@ async def test_back_under_capacity_the_same_interactions_are_served(vin: BotEnv)
 async def test_a_lag_without_a_backlog_refuses_nobody(vin: BotEnv) -> None:
     """One hiccup of a quiet bot's loop (a start, a collection) must not turn its users away."""
     overload(vin, late=True)
-    tree_of(vin).in_flight = 0
+    vin.bot.admission.in_flight = 0
     roll = await vin.slash("/roll dice:5 difficulty:2", user="player1")
     assert is_card(roll.message) and not roll.ephemeral

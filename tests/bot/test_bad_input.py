@@ -31,7 +31,6 @@ import pytest
 from discord.app_commands import AppCommandError
 
 from bot.app import MistbornBot
-from bot.client import MistbornTree
 from bot.cogs.server_setup import ServerSetup
 from bot.errors import APOLOGY, BotError, user_message
 from fake_discord import payloads
@@ -147,9 +146,7 @@ class Probe:
         """Wait for the last command's handler to end (its answer reaches the fake first, and
         it marks the outbox row that answer showed after), then for background work (boards,
         and those marks), so snapshots compare settled states."""
-        tree = self.env.bot.tree
-        assert isinstance(tree, MistbornTree)
-        while tree.in_flight:
+        while self.env.bot.admission.in_flight:
             await asyncio.sleep(0.001)
         await self.env.bot.conflicts.idle()
 

@@ -1,6 +1,8 @@
 """A click reaches its ``DynamicItem`` by its custom id alone (``bot.clicks``): once, through the
 item's own check, with a menu's choice read from the click; a custom id no item owns is left
-alone, and a handler's crash is logged without stopping the bot. (Every bot test also checks
+alone. The router answers for every handler as the tree does for a command: a user's error
+privately in its own words, a value no menu offered as one, a crash with the apology (logged,
+the bot going on), and "busy" past capacity, running nothing. (Every bot test also checks
 that discord.py itself kept no button of ours to run a click twice: ``testbed/bot_env.py``.)"""
 
 import copy
@@ -11,7 +13,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.clicks import picked
+from bot.admission import BACKLOG, BUSY, LAG_LIMIT
+from bot.clicks import NOT_OFFERED, picked, picked_id
+from bot.errors import APOLOGY, BotError
 from fake_discord import payloads
 from fake_discord.records import InteractionRecord
 from testbed.bot_env import BotEnv
@@ -24,7 +28,8 @@ update, which changes nothing the member sees."""
 
 
 class Tally(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:tally:(?P<n>\d+)"):
-    """Counts its clicks; refuses number 0, and number 13 crashes."""
+    """Counts its clicks; refuses number 0, number 13 crashes, number 21 is the user's error, and
+    menu 5 reads an id."""
 
     def __init__(self, n: int) -> None:
         super().__init__(discord.ui.Button(label=f"Tally {n}", custom_id=f"mab:tally:{n}"))
@@ -45,7 +50,9 @@ class Tally(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:tally
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if self.n == 13:
             raise RuntimeError("unlucky")
-        SEEN.append((self.n, picked(interaction)))
+        if self.n == 21:
+            raise BotError("Not <@1> today.")
+        SEEN.append((self.n, [str(picked_id(interaction))] if self.n == 5 else picked(interaction)))
         await interaction.response.send_message(f"Tallied {self.n}.", ephemeral=True)
 
 
@@ -62,7 +69,7 @@ async def tallied(bot_env: BotEnv) -> JSON:
             "type": 1,
             "components": [
                 {"type": 2, "style": 1, "label": f"Tally {n}", "custom_id": f"mab:tally:{n}"}
-                for n in (0, 7, 13)
+                for n in (0, 7, 13, 21)
             ],
         },
         {
@@ -75,6 +82,12 @@ async def tallied(bot_env: BotEnv) -> JSON:
                     "min_values": 1,
                     "max_values": 2,
                 }
+            ],
+        },
+        {
+            "type": 1,
+            "components": [
+                {"type": 3, "custom_id": "mab:tally:5", "options": [{"label": "one", "value": "1"}]}
             ],
         },
     ]
@@ -109,14 +122,44 @@ async def test_an_item_that_refuses_the_click_never_runs_it(bot_env: BotEnv, tal
     assert SEEN == []
 
 
-async def test_a_crashing_handler_is_logged_and_the_next_click_still_runs(
+async def test_a_crashing_handler_gets_the_apology_is_logged_and_the_next_click_still_runs(
     bot_env: BotEnv, tallied: JSON, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.ERROR, logger="bot.clicks"):
+    with caplog.at_level(logging.ERROR, logger="bot.errors"):
         crashed = await click(bot_env, tallied, "mab:tally:13")
-    assert crashed.response == QUIET  # only the guard's answer before the deadline
+    assert crashed.ephemeral and crashed.content == APOLOGY
     assert any("mab:tally:13" in r.getMessage() and r.exc_info for r in caplog.records)
     assert (await click(bot_env, tallied, "mab:tally:7")).content == "Tallied 7."
+
+
+async def test_a_users_error_is_answered_privately_in_its_own_words(bot_env: BotEnv, tallied: JSON) -> None:
+    record = await click(bot_env, tallied, "mab:tally:21")
+    assert record.ephemeral and record.content == "Not <@1> today."
+    assert record.response is not None and record.response["data"]["allowed_mentions"] == {"parse": []}
+
+
+@pytest.mark.parametrize("forged", [["x"], ["1", "1"], [], ["²"], ["9" * 19]])
+async def test_a_value_the_menu_never_offered_is_refused_plainly(
+    bot_env: BotEnv, tallied: JSON, forged: list[str]
+) -> None:
+    record = await click(bot_env, tallied, "mab:tally:5", forged)
+    assert record.ephemeral and record.content == NOT_OFFERED
+    assert SEEN == []
+    assert (await click(bot_env, tallied, "mab:tally:5", ["1"])).content == "Tallied 5."
+    assert SEEN == [(5, ["1"])]
+
+
+async def test_past_capacity_a_click_is_told_busy_and_runs_nothing(bot_env: BotEnv, tallied: JSON) -> None:
+    admission = bot_env.bot.admission
+    admission.close()
+    admission.lag, admission.in_flight = 2 * LAG_LIMIT, BACKLOG + 1
+    busy = await click(bot_env, tallied, "mab:tally:7")
+    assert busy.ephemeral and busy.content == BUSY
+    assert busy.ack_latency is not None and busy.ack_latency < 1.0
+    assert SEEN == []
+    admission.lag, admission.in_flight = 0.0, 0
+    assert (await click(bot_env, tallied, "mab:tally:7")).content == "Tallied 7."
+    assert admission.in_flight == 0
 
 
 async def test_a_custom_id_no_item_owns_is_left_alone(bot_env: BotEnv, tallied: JSON) -> None:

@@ -3,7 +3,8 @@
 discord.py's interaction and the ``response`` it caches refer to each other; so did the guard's
 timer. Left so, every interaction waited for a garbage collection, and under load those swept
 thousands of objects at a time while the loop answered nothing. ``replies.release`` cuts the
-cycles once the handler has ended. These tests run commands and autocompletes through the real
+cycles once the handler has ended (the tree's for a command, ``bot.clicks``' for a click). These
+tests run commands, autocompletes and clicks through the real
 dispatch with the collector paused and keeping what it finds (``DEBUG_SAVEALL``), then look
 for interactions among what only a collection could have freed.
 """
@@ -17,7 +18,6 @@ from typing import Any
 import discord
 import pytest
 
-from bot.client import MistbornTree
 from testbed.bot_env import BotEnv
 from testbed.cards import is_card
 
@@ -41,16 +41,17 @@ def collector_paused() -> Iterator[list[object]]:
 
 async def settled(env: BotEnv) -> None:
     """Until no handler runs any more (the reply reaches the fake before its handler ends)."""
-    tree = env.bot.tree
-    assert isinstance(tree, MistbornTree)
     for _ in range(200):
-        if tree.in_flight == 0:
+        if env.bot.admission.in_flight == 0:
             break
         await asyncio.sleep(0.01)
     await asyncio.sleep(0.05)
 
 
-async def test_handled_commands_and_autocompletes_leave_no_interaction_to_the_collector(vin: BotEnv) -> None:
+async def test_handled_commands_autocompletes_and_clicks_leave_no_interaction_to_the_collector(
+    vin: BotEnv,
+) -> None:
+    await vin.slash("/rolls save name:Leap stat:Physique", user="player1")
     with collector_paused() as found:
         for _ in range(3):
             assert is_card((await vin.slash("/roll dice:5 difficulty:2", user="player1")).message)
@@ -58,6 +59,8 @@ async def test_handled_commands_and_autocompletes_leave_no_interaction_to_the_co
             shown = await vin.slash("/character show name:Vin", user="player2")
             assert is_card(shown.message)  # the sheet card
             assert (await vin.harness.autocomplete("/character show name:V", user="player2")).choices
+            panel = await vin.slash("/rolls panel", user="player1")
+            assert is_card((await vin.harness.click("Leap", message=panel.message, user="player1")).message)
         refused = await vin.slash("/character show name:Nobody", user="player2")
         assert refused.ephemeral
         await settled(vin)

@@ -24,10 +24,10 @@ import discord
 
 from bot import replies
 from bot.checks import caller
-from bot.clicks import picked
+from bot.clicks import picked_id
 from bot.client import Interaction
 from bot.cogs.campaign.ledger import ledger_entry
-from bot.errors import BotError, answer_error
+from bot.errors import BotError
 from bot.night_awards import MENU_MAX, amount_of, heroes_present, panel_text, send_panel
 from bot.reach import origin_of, table_reach
 from bot.render.common import plain
@@ -165,11 +165,7 @@ class ChooseAward(discord.ui.DynamicItem[discord.ui.Select[Any]], template=CHOOS
         return cls(int(match["session"]), int(match["hero"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            values = picked(interaction)
-            await choose(interaction, self.session, self.hero, int(values[0]) if values else 0)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await choose(interaction, self.session, self.hero, picked_id(interaction))
 
 
 class GiveAwards(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GIVE):
@@ -187,7 +183,4 @@ class GiveAwards(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GIVE):
         return cls(int(match["session"]), int(match["recap"]) if match["recap"] else None)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await give(interaction, self.session, self.recap)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await give(interaction, self.session, self.recap)

@@ -21,10 +21,10 @@ import discord
 
 from bot import replies
 from bot.checks import caller
-from bot.clicks import picked
+from bot.clicks import NOT_OFFERED, picked_id
 from bot.client import Interaction
 from bot.cogs.campaign.secret_reveal import reveal_secret
-from bot.errors import BotError, answer_error
+from bot.errors import BotError
 from bot.render.common import plain
 from bot.served import guild_id_of
 from rules.character import CharacterKind
@@ -44,7 +44,6 @@ DOING = "reveal a Secret"
 GONE = "That Secret is no longer kept here (it may have been deleted); `/secret list` shows them."
 TOLD_TABLE = "The table was told **{title}** already: everyone reads it. `/secret list` shows the rest."
 HERO_GONE = "That Hero is no longer in this server; choose again."
-NOT_OFFERED = "Choose from the menu."
 
 
 def pick_menu(
@@ -137,22 +136,14 @@ async def show_whom(interaction: Interaction, stored: StoredSecret, chosen: int)
     await replies.edit(interaction, content=content, view=view)
 
 
-def chosen_value(values: Sequence[str]) -> int:
-    """A menu's one value as an id; anything else (a forged click) refused plainly."""
-    if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 18:
-        raise BotError(NOT_OFFERED)
-    return int(values[0])
-
-
-async def pick(interaction: Interaction, values: Sequence[str]) -> None:
+async def pick(interaction: Interaction, secret_id: int) -> None:
     """The list's menu: the chosen Secret's second step, the table chosen at first."""
-    stored = await open_secret(interaction, chosen_value(values))
+    stored = await open_secret(interaction, secret_id)
     await show_whom(interaction, stored, TABLE)
 
 
-async def aim(interaction: Interaction, secret_id: int, values: Sequence[str]) -> None:
+async def aim(interaction: Interaction, secret_id: int, chosen: int) -> None:
     """The whom menu: the same step, its button now naming the choice."""
-    chosen = chosen_value(values)
     stored = await open_secret(interaction, secret_id)
     await show_whom(interaction, stored, chosen)
 
@@ -184,10 +175,7 @@ class PickSecret(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK):
         return cls()
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await pick(interaction, picked(interaction))
-        except Exception as error:
-            await answer_error(interaction, error)
+        await pick(interaction, picked_id(interaction))
 
 
 class ChooseWhom(discord.ui.DynamicItem[discord.ui.Select[Any]], template=WHOM):
@@ -204,10 +192,7 @@ class ChooseWhom(discord.ui.DynamicItem[discord.ui.Select[Any]], template=WHOM):
         return cls(int(match["secret"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await aim(interaction, self.secret, picked(interaction))
-        except Exception as error:
-            await answer_error(interaction, error)
+        await aim(interaction, self.secret, picked_id(interaction))
 
 
 class RevealSecret(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GO):
@@ -224,10 +209,7 @@ class RevealSecret(discord.ui.DynamicItem[discord.ui.Button[Any]], template=GO):
         return cls(int(match["secret"]), int(match["hero"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await go(interaction, self.secret, self.hero)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await go(interaction, self.secret, self.hero)
 
 
 PANEL_ITEMS = (PickSecret, ChooseWhom, RevealSecret)

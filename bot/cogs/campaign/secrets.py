@@ -24,7 +24,7 @@ from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.campaign.secret_panel import PANEL_ITEMS, pick_menu
 from bot.cogs.campaign.secret_reveal import READ_ID, reveal_secret, secret_text
-from bot.errors import BotError, answer_error
+from bot.errors import BotError
 from bot.inputs.characters import AnyCharacter
 from bot.inputs.choices import EnumChoice
 from bot.render.common import plain
@@ -239,7 +239,4 @@ class ReadSecret(discord.ui.DynamicItem[discord.ui.Button[Any]], template=READ):
         return cls(int(match["secret"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await read(interaction, self.secret)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await read(interaction, self.secret)

@@ -25,7 +25,7 @@ from bot.access import require_read_of
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.campaign.ledger import ledger_entry, save_ledger
-from bot.errors import BotError, answer_error
+from bot.errors import BotError
 from bot.inputs.characters import active_character, find_character
 from bot.reach import origin_of
 from bot.render.common import plain
@@ -217,7 +217,4 @@ class Decide(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:sp(?
         return cls(int(match["spend"]), match["how"] == "ok")
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await decide(interaction, self.spend_id, self.approve)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await decide(interaction, self.spend_id, self.approve)

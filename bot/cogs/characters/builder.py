@@ -138,7 +138,6 @@ async def run(
 # -- buttons -------------------------------------------------------------------------------
 
 
-@answers_errors
 async def write(interaction: Interaction, draft_id: int, step: Step) -> None:
     """Open a step's form; nothing changes until it is sent."""
     try:
@@ -148,7 +147,6 @@ async def write(interaction: Interaction, draft_id: int, step: Step) -> None:
         await gone(interaction, error)
 
 
-@answers_errors
 async def cancel(interaction: Interaction, draft_id: int) -> None:
     try:
         stored = await load(interaction, draft_id)
@@ -164,7 +162,6 @@ async def cancel(interaction: Interaction, draft_id: int) -> None:
         await gone(interaction, error)
 
 
-@answers_errors
 async def create(interaction: Interaction, draft_id: int) -> None:
     """Finish the draft into a Hero: the sheet, the member's active character if they have
     none, and the draft's removal, in one transaction; then the sheet in the channel."""

@@ -161,7 +161,6 @@ class EditAgain(discord.ui.DynamicItem[discord.ui.Button[Any]], template=AGAIN):
         picks = tuple(int(p) for p in match["picks"].split("-"))
         return cls(int(match["character"]), match["part"], int(match["version"]), picks, match["build"])
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         character_id, part, version, picks, build = self.args
         await open_again(interaction, character_id, part, version, build, picks)

@@ -93,7 +93,6 @@ class PortraitButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BU
     ) -> "PortraitButton":
         return cls(int(match["character"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         stored = await interaction.client.storage.characters.get(guild_id_of(interaction), self.character_id)
         (await caller(interaction)).require_control(stored.character, DOING)

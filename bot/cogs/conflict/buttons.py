@@ -24,11 +24,11 @@ from bot.clicks import first_picked, picked
 from bot.client import Interaction
 from bot.cogs.conflict.answer_build import DefenceOptions, NudgeClick, pending_target
 from bot.cogs.conflict.answers import NudgeMode
-from bot.cogs.conflict.delivery import run_click
+from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.mover_build import BeginRound
 from bot.cogs.conflict.narrator_moves import NextRoundMove
 from bot.cogs.conflict.turns import tie_note
-from bot.errors import BotError, NotAllowed, answers_errors
+from bot.errors import BotError, NotAllowed
 from bot.render.buttons import (
     BEGIN,
     DEFEND,
@@ -84,7 +84,7 @@ class DefendButton(
             waited=prompt_age(interaction, self.attack),
             grace=interaction.client.conflicts.grace.seconds,
         )
-        await run_click(interaction, options, title="Defence", conflict_id=self.conflict)
+        await run(interaction, options, title="Defence", conflict_id=self.conflict)
 
 
 def prompt_age(interaction: Interaction, attack: int) -> dict[int, float]:
@@ -131,7 +131,7 @@ class DeflectSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEF
             waited=prompt_age(interaction, self.attack),
             grace=interaction.client.conflicts.grace.seconds,
         )
-        await run_click(interaction, options, title="Defence", conflict_id=self.conflict)
+        await run(interaction, options, title="Defence", conflict_id=self.conflict)
 
 
 class ReactTraitsSelect(
@@ -152,7 +152,6 @@ class ReactTraitsSelect(
     ) -> "ReactTraitsSelect":
         return cls(int(match["conflict"]), int(match["attack"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         count = len(picked(interaction))
         found = await stored_board(
@@ -201,9 +200,7 @@ class NudgeButton(
         return cls(int(match["conflict"]), int(match["attack"]), mode)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await run_click(
-            interaction, NudgeClick(self.attack, self.mode), title="Nudges", conflict_id=self.conflict
-        )
+        await run(interaction, NudgeClick(self.attack, self.mode), title="Nudges", conflict_id=self.conflict)
 
 
 class NarratorViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=NARRATOR_VIEW):
@@ -219,7 +216,6 @@ class NarratorViewButton(discord.ui.DynamicItem[discord.ui.Button[Any]], templat
     ) -> "NarratorViewButton":
         return cls(int(match["conflict"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         (await caller(interaction)).require_narrator("see the Narrator's view of the Conflict")
         guild_id, channel_id = guild_id_of(interaction), channel_id_of(interaction)
@@ -251,7 +247,7 @@ class BeginButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BEGIN
         return cls(int(match["conflict"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await run_click(interaction, BeginRound(), title="Round 1", conflict_id=self.conflict)
+        await run(interaction, BeginRound(), title="Round 1", conflict_id=self.conflict)
 
 
 class NextRoundButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEXT_ROUND):
@@ -268,7 +264,7 @@ class NextRoundButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=N
         return cls(int(match["conflict"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await run_click(interaction, NextRoundMove(), title="Next round", conflict_id=self.conflict)
+        await run(interaction, NextRoundMove(), title="Next round", conflict_id=self.conflict)
 
 
 BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

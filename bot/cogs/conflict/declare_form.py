@@ -167,7 +167,6 @@ class DeclareDetailSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], templa
     ) -> "DeclareDetailSelect":
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         choice = first_picked(interaction, "action")
         found = await stored_board(

@@ -26,7 +26,7 @@ from bot.cogs.conflict.move import Move
 from bot.cogs.conflict.service import ConflictFlow
 from bot.cogs.conflict.threads import fights_in_threads
 from bot.crash import crash_point
-from bot.errors import BotError, answers_errors
+from bot.errors import BotError
 from bot.workers.refusals import CANNOT_POST
 from storage.conflicts import NO_CONFLICT
 from storage.errors import NotFoundError
@@ -120,7 +120,7 @@ async def answer(interaction: Interaction, reply: Reply) -> int | None:
 
 
 async def run(interaction: Interaction, move: Move, *, title: str, conflict_id: int | None = None) -> Reply:
-    """One move from a command: apply it, then send what the table must see."""
+    """One move from a command, a button or a form: apply it, then send what the table must see."""
     client = interaction.client
     try:
         reply = await ConflictFlow(client.conflicts).run(
@@ -132,9 +132,3 @@ async def run(interaction: Interaction, move: Move, *, title: str, conflict_id: 
         raise
     await send(interaction, reply)
     return reply
-
-
-@answers_errors
-async def run_click(interaction: Interaction, move: Move, *, title: str, conflict_id: int) -> None:
-    """One move from a button; buttons have no tree error handler, so errors are answered here."""
-    await run(interaction, move, title=title, conflict_id=conflict_id)

@@ -18,7 +18,7 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.narrator_prompt import exact_choices
-from bot.errors import BotError, answers_errors
+from bot.errors import BotError
 from bot.render.buttons import HIDDEN_DICE, hidden_dice_button
 from bot.served import channel_id_of, guild_id_of
 from bot.workers.board_state import stored_board
@@ -35,7 +35,6 @@ class HiddenDiceButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     ) -> "HiddenDiceButton":
         return cls(int(match["conflict"]), int(match["who"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         (await caller(interaction)).require_narrator("see a hidden character's dice")
         interaction.client.conflicts.narrators.note(channel_id_of(interaction), interaction)

@@ -74,7 +74,6 @@ class NudgeSplitButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     ) -> "NudgeSplitButton":
         return cls(int(match["conflict"]), int(match["attack"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         found = await stored_board(
             interaction.client.storage, guild_id_of(interaction), channel_id_of(interaction)

@@ -14,9 +14,9 @@ from typing import Any
 
 import discord
 
-from bot.clicks import first_picked
+from bot.clicks import picked_id
 from bot.client import Interaction
-from bot.cogs.conflict.delivery import run_click
+from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.narrator_moves import RemoveParticipant
 from bot.render.buttons import REMOVE, REMOVE_SELECT, remove_button, remove_select
 
@@ -35,8 +35,8 @@ class RemoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=REMO
         return cls(int(match["conflict"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        move = RemoveParticipant(participant=int(first_picked(interaction, "0")))
-        await run_click(interaction, move, title="Participant leaves", conflict_id=self.conflict)
+        move = RemoveParticipant(participant=picked_id(interaction))
+        await run(interaction, move, title="Participant leaves", conflict_id=self.conflict)
 
 
 class RemoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMOVE):
@@ -54,4 +54,4 @@ class RemoveButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMO
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         move = RemoveParticipant(participant=self.who)
-        await run_click(interaction, move, title="Participant leaves", conflict_id=self.conflict)
+        await run(interaction, move, title="Participant leaves", conflict_id=self.conflict)

@@ -17,7 +17,7 @@ from bot import replies
 from bot.checks import caller, table_dice
 from bot.client import Interaction
 from bot.cogs.conflict.answer_build import ThrowClick
-from bot.cogs.conflict.delivery import run, run_click
+from bot.cogs.conflict.delivery import run
 from bot.errors import BotError, NotAllowed, answers_errors
 from bot.inputs.faces import FACES_MAX_TEXT, parse_faces
 from bot.inputs.forms import sent_form
@@ -62,10 +62,9 @@ class ThrowButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=THROW
     ) -> "ThrowButton":
         return cls(int(match["conflict"]), int(match["attack"]), match["mode"])
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         if self.mode == "bot":
-            await run_click(interaction, ThrowClick(self.attack), title="Action", conflict_id=self.conflict)
+            await run(interaction, ThrowClick(self.attack), title="Action", conflict_id=self.conflict)
             return
         name, pool = await self._waiting(interaction)
         await replies.send_modal(interaction, faces_form(self.conflict, self.attack, name, pool))

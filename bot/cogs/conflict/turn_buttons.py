@@ -15,9 +15,9 @@ import discord
 
 from bot import replies
 from bot.checks import caller
-from bot.clicks import first_picked
+from bot.clicks import first_picked, picked_as
 from bot.client import Interaction
-from bot.cogs.conflict.delivery import run_click
+from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.metal_offers import METAL_VERBS, MetalVerb
 from bot.cogs.conflict.move import Sheets
 from bot.cogs.conflict.turn_build import (
@@ -31,7 +31,7 @@ from bot.cogs.conflict.turn_build import (
     turn_mover,
 )
 from bot.cogs.conflict.turns import turn_of
-from bot.errors import BotError, answers_errors
+from bot.errors import BotError
 from bot.inputs.circumstances import scene_circumstances
 from bot.render.buttons import (
     ACT,
@@ -83,7 +83,7 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEC
         )
         if pushing is not None:
             move = picked_push(self.round, self.who, pushing, circumstances)
-        await run_click(interaction, move, title="Declared", conflict_id=self.conflict)
+        await run(interaction, move, title="Declared", conflict_id=self.conflict)
 
 
 class DeclareButton(
@@ -111,7 +111,7 @@ class DeclareButton(
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         circumstances = (await scene_circumstances(interaction)).net
         move = DeclareClick(self.round, self.who, self.choice, circumstances=circumstances)
-        await run_click(interaction, move, title="Declared", conflict_id=self.conflict)
+        await run(interaction, move, title="Declared", conflict_id=self.conflict)
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACT):
@@ -135,7 +135,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACT):
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         title = "Holds back" if self.dice == 0 else "Action"
         move = ActClick(self.round, self.who, self.dice, self.burden)
-        await run_click(interaction, move, title=title, conflict_id=self.conflict)
+        await run(interaction, move, title=title, conflict_id=self.conflict)
 
 
 class DefeatBurdenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEFEAT_BURDEN):
@@ -152,9 +152,8 @@ class DefeatBurdenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], templat
     ) -> "DefeatBurdenSelect":
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        burden = Severity(first_picked(interaction, Severity.GRAVE.value))
+        burden = picked_as(interaction, Severity, Severity.GRAVE.value)
         found = await stored_board(
             interaction.client.storage, guild_id_of(interaction), channel_id_of(interaction)
         )
@@ -189,7 +188,6 @@ class NewActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=N
     ) -> "NewActionButton":
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         state, sheets = await self._check(interaction)
         mover = state.participant(self.who)
@@ -252,7 +250,7 @@ class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=N
         )
         if pushing is not None:
             move = picked_push(self.round, self.who, pushing, circumstances, "switch")
-        await run_click(interaction, move, title="New action", conflict_id=self.conflict)
+        await run(interaction, move, title="New action", conflict_id=self.conflict)
 
 
 class MetalButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=METAL):
@@ -271,7 +269,7 @@ class MetalButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=METAL
         return cls(int(match["conflict"]), int(match["round"]), int(match["who"]), verb, match["what"])
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await run_click(interaction, self.move, title="Metals", conflict_id=self.conflict)
+        await run(interaction, self.move, title="Metals", conflict_id=self.conflict)
 
 
 TURN_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -11,7 +11,6 @@ from bot.client import Interaction
 from bot.cogs.conflict.delivery import send
 from bot.cogs.conflict.service import ConflictFlow
 from bot.cogs.conflict.undo import take_back
-from bot.errors import answers_errors
 from bot.render.buttons import UNDO, undo_button
 
 
@@ -26,7 +25,6 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=UNDO):
     ) -> "UndoButton":
         return cls(int(match["conflict"]), int(match["version"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         flow = ConflictFlow(interaction.client.conflicts)
         await send(interaction, await take_back(flow, interaction, self.conflict, self.version))

@@ -18,7 +18,7 @@ import discord
 from bot import replies
 from bot.client import Interaction
 from bot.cogs.dice.rolling import throw_saved
-from bot.errors import BotError, answer_error
+from bot.errors import BotError
 from bot.hidden import is_hidden
 from bot.render.cards import Layout, button_rows, card_view
 from bot.render.common import clip
@@ -63,10 +63,7 @@ class SavedRollButton(
         return cls(int(match["character"]), int(match["roll"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await roll_from_panel(interaction, self.character, self.roll, None)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await roll_from_panel(interaction, self.character, self.roll, None)
 
 
 class AttributeButton(
@@ -86,10 +83,7 @@ class AttributeButton(
         return cls(int(match["character"]), Attribute(match["attribute"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await roll_from_panel(interaction, self.character, None, self.attribute)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await roll_from_panel(interaction, self.character, None, self.attribute)
 
 
 BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (SavedRollButton, AttributeButton)

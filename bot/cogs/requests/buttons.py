@@ -1,11 +1,10 @@
 """The request's ``DynamicItem``s: each reads its custom id back and hands over to ``rolling``.
 
-Components have no tree error handler, so each answers its own errors (privately, as every
-refusal is).
+Their errors are answered by the one router of clicks (``bot.clicks``), privately, as every
+refusal is.
 """
 
 import re
-from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -14,12 +13,6 @@ from bot.clicks import picked
 from bot.client import Interaction
 from bot.cogs.requests import rolling
 from bot.cogs.requests.views import CHOICE, Choice, chose
-from bot.errors import answers_errors
-
-
-@answers_errors
-async def _answer(interaction: Interaction, step: Awaitable[None]) -> None:
-    await step
 
 
 class RollButton(
@@ -38,7 +31,7 @@ class RollButton(
         return cls(int(match["request"]), int(match["pos"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await _answer(interaction, rolling.open_builder(interaction, self.request, self.position, Choice()))
+        await rolling.open_builder(interaction, self.request, self.position, Choice())
 
 
 class BuilderSelect(
@@ -61,7 +54,7 @@ class BuilderSelect(
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         choice = chose(self.choice, self.part, picked(interaction))
-        await _answer(interaction, rolling.open_builder(interaction, self.request, self.position, choice))
+        await rolling.open_builder(interaction, self.request, self.position, choice)
 
 
 class GoButton(
@@ -82,7 +75,7 @@ class GoButton(
         return cls(int(match["request"]), int(match["pos"]), choice)
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await _answer(interaction, rolling.roll_for(interaction, self.request, self.position, self.choice))
+        await rolling.roll_for(interaction, self.request, self.position, self.choice)
 
 
 class CloseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:rqx:(?P<request>\d+)"):
@@ -97,7 +90,7 @@ class CloseButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab
         return cls(int(match["request"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await _answer(interaction, rolling.close(interaction, self.request))
+        await rolling.close(interaction, self.request)
 
 
 class ResultsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:rqv:(?P<request>\d+)"):
@@ -112,7 +105,7 @@ class ResultsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"m
         return cls(int(match["request"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await _answer(interaction, rolling.results(interaction, self.request))
+        await rolling.results(interaction, self.request)
 
 
 BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -17,7 +17,7 @@ import discord
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
-from bot.errors import BotError, answers_errors
+from bot.errors import BotError
 from bot.hidden import tell_change
 from bot.inputs.sheet_changes import refresh_boards
 from bot.reach import origin_of
@@ -113,6 +113,5 @@ class TakeBreather(
     ) -> "TakeBreather":
         return cls(int(match["character"]), int(match["call"]) if match["call"] else None)
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         await take(interaction, self.character, self.call)

@@ -17,7 +17,7 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.sessions.schedule import schedule_button
-from bot.errors import BotError, answers_errors
+from bot.errors import BotError
 from bot.night_awards import offer
 from bot.render.common import plain
 from bot.render.recap import recap_card
@@ -100,7 +100,6 @@ class ConfirmEnd(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIR
     ) -> "ConfirmEnd":
         return cls(int(match["session"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         await end(interaction, confirmed=self.session)
 

@@ -22,7 +22,7 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.sessions.schedule import NO_PERMISSION, clip, create_next_event
-from bot.errors import BotError, answer_error
+from bot.errors import BotError
 from bot.inputs.times import parse_start, parse_zone
 from bot.render.cards import INFO, SUCCESS, Layout, button_rows, card, card_view
 from bot.render.common import plain
@@ -268,10 +268,7 @@ class PickTime(
         return cls(int(match["poll"]), int(match["place"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await pick(interaction, self.poll, self.place)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await pick(interaction, self.poll, self.place)
 
 
 class ClosePoll(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:pollend:(?P<poll>\d+)"):
@@ -288,10 +285,7 @@ class ClosePoll(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mab:p
         return cls(int(match["poll"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        try:
-            await close_now(interaction, self.poll)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await close_now(interaction, self.poll)
 
 
 async def close_now(interaction: Interaction, poll_id: int) -> None:

@@ -21,7 +21,7 @@ import discord
 from bot import replies
 from bot.checks import caller
 from bot.client import Interaction
-from bot.errors import BotError, answers_errors
+from bot.errors import BotError
 from bot.inputs.times import WHEN_MAX, parse_start
 from bot.served import guild_id_of
 from bot.text import inert
@@ -158,7 +158,6 @@ class ScheduleNext(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ma
     ) -> "ScheduleNext":
         return cls(int(match["session"]))
 
-    @answers_errors
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         (await caller(interaction)).require_narrator("schedule the next session")
         await replies.send_modal(interaction, schedule_form(self.session))

@@ -1,6 +1,8 @@
 """Every Conflict move from the prompt and the board (issue 43), through the real dispatch: the
 Narrator's Next round on the board once the round is over, and the moves players used to type."""
 
+from bot.clicks import NOT_OFFERED
+from fake_discord import payloads
 from fake_discord.records import InteractionRecord
 from rules.burdens import Severity
 from rules.conflict import ActionKind, Conflict, Phase
@@ -172,6 +174,13 @@ async def test_the_narrator_removes_a_fighter_from_the_narrator_view(bot_env: Bo
     await env.bot.conflicts.idle()
     full = await env.harness.click("Narrator view", message=await board_message(env), user="narrator")
     assert full.ephemeral and full.message is not None, full.content
+    menu = next(c for c in controls(full.message) if c.get("placeholder") == "Remove a fighter…")
+    narrator = env.harness.actor("narrator")
+    for value in ("Rat", "1" * 19):  # values no menu offers: only a forged click sends them
+        forged = payloads.component_click(env.world, narrator, full.message, menu, [value])
+        answered = await env.harness.send(forged)
+        assert refused(answered) and answered.content == NOT_OFFERED
+    assert "Rat" in [p.name for p in (await state(env)).participants]
     removed = await env.harness.select("Remove a fighter…", ["Rat"], message=full.message, user="narrator")
     assert "Rat" in str(removed.messages) and "Undo" in str(removed.messages), removed.messages
     assert "Rat" not in [p.name for p in (await state(env)).participants]
