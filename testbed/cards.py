@@ -10,6 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import discord
+from discord.components import _component_factory
+from discord.ui.view import _component_to_item
+
 from bot.render.rows import one_line
 from fake_discord.layout import IS_COMPONENTS_V2, texts, walk
 from testbed.bot_env import embeds_text
@@ -95,3 +99,17 @@ def card_lead(message: JSON) -> str:
             return text[found.end() :].strip("\n")
     embeds = message.get("embeds") or [{}]
     return str(embeds[0].get("description") or "")
+
+
+def as_discord_py_writes_it(components: list[JSON]) -> list[JSON]:
+    """``components`` read into discord.py's own items and serialised by discord.py again (its
+    path from a message's components to a view's items, as ``View.from_message`` takes): the
+    body a card drawn as JSON must equal (``bot.render.cards``), key for key, as it was sent when
+    discord.py's items drew it. (Private discord.py API, in tests only: a rename fails here.)"""
+    layout = discord.ui.LayoutView(timeout=None)
+    for component in components:
+        read = _component_factory(component)  # type: ignore[arg-type]
+        assert read is not None, component
+        layout.add_item(_component_to_item(read))
+    written: list[JSON] = layout.to_components()  # type: ignore[no-untyped-call]
+    return written

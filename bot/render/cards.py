@@ -41,7 +41,7 @@ TEXT_LIMIT = 4000
 COMPONENT_LIMIT = 40
 """Components in a message, counted with every child."""
 BUTTONS_PER_ROW = 5
-ACTION_ROW, TEXT, GALLERY, SEPARATOR, CONTAINER = 1, 10, 12, 14, 17
+ACTION_ROW, SECTION, TEXT, THUMBNAIL, GALLERY, SEPARATOR, CONTAINER = 1, 9, 10, 11, 12, 14, 17
 
 Layout = discord.ui.LayoutView
 Card = JSON
@@ -57,6 +57,22 @@ def line(name: str, value: str) -> str:
 
 def text(content: str) -> JSON:
     return {"type": TEXT, "content": content}
+
+
+def separator(*, visible: bool = True) -> JSON:
+    """A gap between parts of a card: a divider line, or (``visible=False``) space alone."""
+    return {"type": SEPARATOR, "divider": visible, "spacing": 1}
+
+
+def with_thumbnail(content: str, url: str, description: str | None = None) -> JSON:
+    """Text with a small picture beside it (a portrait), as a section with a thumbnail."""
+    thumbnail = {"type": THUMBNAIL, "spoiler": False, "media": {"url": url}, "description": description}
+    return {"type": SECTION, "components": [text(content)], "accessory": thumbnail}
+
+
+def container(accent: discord.Colour, parts: list[JSON]) -> JSON:
+    """A card's box: its ``parts`` inside, its accent bar ``accent``."""
+    return {"type": CONTAINER, "accent_color": accent.value, "spoiler": False, "components": parts}
 
 
 def card(
@@ -84,7 +100,7 @@ def card(
     parts = [text("\n".join(head))]
     for block in blocks:
         if block:
-            parts += [{"type": SEPARATOR, "divider": True, "spacing": 1}, text(block)]
+            parts += [separator(), text(block)]
     if image is not None:
         parts.append(
             {"type": GALLERY, "items": [{"media": {"url": f"attachment://{image}"}, "spoiler": False}]}
@@ -92,7 +108,7 @@ def card(
     if note:
         parts.append(text("\n".join(f"-# {part}" for part in note.splitlines())))
     parts.extend(rows)
-    return {"type": CONTAINER, "accent_color": accent.value, "spoiler": False, "components": parts}
+    return container(accent, parts)
 
 
 def button_rows(buttons: Sequence[discord.ui.Item[Any]]) -> list[Row]:

@@ -13,6 +13,11 @@ Narrator view).
 Discord allows 40 components and 4000 characters of text in such a message; what gives way
 first is decided in ``bot.render.card_plan`` (a 25-participant Conflict always fits), and
 names are shortened step by step as the embed board did, before anyone is cut to "…and N more".
+
+Like every card (``bot.render.cards``), the board is drawn as the JSON its message body carries,
+key for key as discord.py would serialise the same items (tests/bot/render/test_render_conflict_card.py
+holds them equal), and sent as that JSON (``SentLayout``): every move redraws the board, and
+building discord.py's items only to have each serialised back was most of its drawing.
 """
 
 from collections.abc import Mapping, Sequence
@@ -22,7 +27,9 @@ from typing import Any
 import discord
 
 from bot.render.card_plan import Entry, Plan, more_line, plan_card
+from bot.render.cards import ACTION_ROW, SentLayout, container, text, with_thumbnail
 from bot.render.common import fit, plain, units
+from bot.render.components import JSON
 from bot.render.conflict_status import (
     MARK,
     NAME_LIMITS,
@@ -82,9 +89,17 @@ def _grouped(items: Sequence[Item]) -> list[list[Item]]:
     return rows
 
 
-def button_rows(items: Sequence[Item]) -> list[discord.ui.ActionRow[Any]]:
-    """Action rows for ``items`` (see :func:`_grouped`)."""
-    return [discord.ui.ActionRow(*row) for row in _grouped(items)]
+def _item_rows(items: Sequence[Item]) -> list[JSON]:
+    """Action rows for ``items`` (see :func:`_grouped`), as the card holds them."""
+    return [
+        {"type": ACTION_ROW, "components": [item.to_component_dict() for item in row]}
+        for row in _grouped(items)
+    ]
+
+
+def _card(phase: Phase, parts: list[JSON]) -> SentLayout:
+    """The card: one container, its accent the phase's."""
+    return SentLayout([container(PHASE_ACCENT[phase], parts)])
 
 
 def rows_size(items: Sequence[Item]) -> int:
@@ -134,7 +149,7 @@ def footer_text(conflict: Conflict, view: Visibility) -> str:
 class Drawn:
     """A card and the plan it was drawn with (for tests and for choosing the name length)."""
 
-    view: discord.ui.LayoutView
+    view: SentLayout
     plan: Plan
 
 
@@ -195,42 +210,35 @@ def _plan(
     )
 
 
-def _build(planned: _Planned, buttons: CardButtons) -> discord.ui.LayoutView:
+def _build(planned: _Planned, buttons: CardButtons) -> SentLayout:
     """The card of ``planned``, drawn once the name length is chosen."""
     plan, people, up = planned.plan, planned.people, planned.up
-    container: discord.ui.Container[Any] = discord.ui.Container(accent_colour=PHASE_ACCENT[planned.phase])
-    container.add_item(discord.ui.TextDisplay(planned.header))
+    parts = [text(planned.header)]
     if planned.note:
-        container.add_item(discord.ui.TextDisplay(planned.note))
+        parts.append(text(planned.note))
     for number, side in enumerate(planned.sides):
-        container.add_item(discord.ui.TextDisplay(planned.headings[side]))
+        parts.append(text(planned.headings[side]))
         for i, p in enumerate(people):
             if p.side is not side or i not in plan.full:
                 continue
-            text = discord.ui.TextDisplay[Any](planned.fulls[i])
             url = planned.thumbnails[i]
             if i in plan.portraits and url is not None:
-                container.add_item(discord.ui.Section(text, accessory=discord.ui.Thumbnail(url)))
+                parts.append(with_thumbnail(planned.fulls[i], url))
             else:
-                container.add_item(text)
+                parts.append(text(planned.fulls[i]))
             if p.id == up:
-                for row in button_rows(buttons.turn):
-                    container.add_item(row)
+                parts += _item_rows(buttons.turn)
         lines = [planned.compacts[i] for i in plan.compact if people[i].side is side]
         if plan.more.get(number):
             lines.append(more_line(plan.more[number]))
         if lines:
-            container.add_item(discord.ui.TextDisplay("\n".join(lines)))
+            parts.append(text("\n".join(lines)))
     if up is None:
-        for row in button_rows(buttons.turn):
-            container.add_item(row)
-    container.add_item(discord.ui.TextDisplay(planned.footer))
-    for row in button_rows(buttons.bottom):
-        container.add_item(row)
-    layout = discord.ui.LayoutView(timeout=None)
-    layout.add_item(container)
-    layout.stop()  # discord.py keeps nothing: a click reaches the cog's DynamicItem by custom id
-    return layout
+        parts += _item_rows(buttons.turn)
+    parts.append(text(planned.footer))
+    parts += _item_rows(buttons.bottom)
+    # Sent stopped, as every view: a click reaches the cog's DynamicItem by custom id.
+    return _card(planned.phase, parts)
 
 
 def draw_board(
@@ -262,16 +270,11 @@ def board_card(
     buttons: CardButtons | None = None,
     portraits: Mapping[int, str] | None = None,
     note: str = "",
-) -> discord.ui.LayoutView:
+) -> SentLayout:
     """THE status board as a card (see the module): public, or a Narrator's with every number."""
     return draw_board(conflict, sheets, view, buttons, portraits, note).view
 
 
-def ended_card() -> discord.ui.LayoutView:
+def ended_card() -> SentLayout:
     """What a board becomes when its Conflict is over (the summary is posted on its own)."""
-    layout = discord.ui.LayoutView(timeout=None)
-    layout.add_item(
-        discord.ui.Container(discord.ui.TextDisplay(ENDED_TEXT), accent_colour=PHASE_ACCENT[Phase.ENDED])
-    )
-    layout.stop()
-    return layout
+    return _card(Phase.ENDED, [text(ENDED_TEXT)])

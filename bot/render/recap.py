@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.render.cards import body_components
+from bot.render.cards import SentLayout, body_components, button_rows, container, text
 from bot.render.dice import faces_in_use, with_faces
 from rules.character import CharacterKind
 from rules.journal import JournalEntry, Viewer, line_for, visible
@@ -116,18 +116,12 @@ def recap_body(blocks: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def recap_card(blocks: Sequence[str], button: discord.ui.Item[Any] | None = None) -> discord.ui.LayoutView:
-    """One layout message: a Container of TextDisplays (and the Narrator's button, if any)."""
-    view = discord.ui.LayoutView(timeout=None)
-    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
-        accent_colour=discord.Colour.dark_gold()
-    )
-    for block in blocks:
-        container.add_item(discord.ui.TextDisplay(block))
-    if button is not None:
-        container.add_item(discord.ui.ActionRow(button))
-    view.add_item(container)
-    return view
+def recap_card(blocks: Sequence[str], button: discord.ui.Item[Any] | None = None) -> SentLayout:
+    """One layout message: a container of text displays (and the Narrator's button, if any),
+    drawn as its JSON as every card is (``bot.render.cards``)."""
+    parts = [text(block) for block in blocks]
+    parts += button_rows([button]) if button is not None else []
+    return SentLayout([container(discord.Colour.dark_gold(), parts)])
 
 
 JOURNAL_FILE_MAX = 8 * 1024 * 1024

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.render.cards import SentLayout, container, separator, text, with_thumbnail
 from bot.render.common import NEUTRAL, fit, plain, units
 from bot.render.metals import metal_lines
 from bot.render.portraits import FILE_NAME
@@ -100,11 +101,12 @@ def sheet_card(
     portrait: bool = False,
     notes: Sequence[str] = (),
     extras: Sequence[Extra] = (),
-) -> discord.ui.LayoutView:
-    """The sheet as a layout message; ``portrait``: the reply attaches the portrait as
-    :data:`~bot.render.portraits.FILE_NAME`, shown as the heading's thumbnail. ``notes``: short
-    lines above the card (what was just done), ``extras``: boxes below it (build advice, what an
-    import left out), all already escaped."""
+) -> SentLayout:
+    """The sheet as a layout message, drawn as its JSON as every card is (``bot.render.cards``).
+    ``portrait``: the reply attaches the portrait as :data:`~bot.render.portraits.FILE_NAME`,
+    shown as the heading's thumbnail. ``notes``: short lines above the card (what was just
+    done), ``extras``: boxes below it (build advice, what an import left out), all already
+    escaped."""
     title = plain(character.name) + f" — {character.kind.label}"
     heading = fit(f"## {title}\n{_description(character)}", HEADING_LIMIT)
     footer = _footer(character)
@@ -115,30 +117,18 @@ def sheet_card(
         ["**" + name + "**\n" + "\n".join(lines) for name, lines in sheet_parts(character)],
         TEXT_LIMIT - fixed - 50,
     )
-    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
-        accent_colour=KIND_COLOURS[character.kind]
-    )
     if portrait:
-        thumbnail: discord.ui.Thumbnail[discord.ui.LayoutView] = discord.ui.Thumbnail(
-            f"attachment://{FILE_NAME}", description=fit(f"Portrait of {character.name}", 256)
-        )
-        container.add_item(discord.ui.Section(discord.ui.TextDisplay(heading), accessory=thumbnail))
+        description = fit(f"Portrait of {character.name}", 256)
+        parts = [with_thumbnail(heading, f"attachment://{FILE_NAME}", description)]
     else:
-        container.add_item(discord.ui.TextDisplay(heading))
-    container.add_item(discord.ui.Separator())
-    for block in blocks:
-        container.add_item(discord.ui.TextDisplay(block))
+        parts = [text(heading)]
+    parts += [separator(), *(text(block) for block in blocks)]
     if footer:
-        container.add_item(discord.ui.Separator(visible=False))
-        container.add_item(discord.ui.TextDisplay("-# " + footer.replace("\n", "\n-# ")))
-    view = discord.ui.LayoutView(timeout=None)
-    for note in top:
-        view.add_item(discord.ui.TextDisplay(note))
-    view.add_item(container)
-    for box in boxes:
-        view.add_item(discord.ui.Container(discord.ui.TextDisplay(box), accent_colour=NEUTRAL))
-    view.stop()
-    return view
+        parts += [separator(visible=False), text("-# " + footer.replace("\n", "\n-# "))]
+    shown = [text(note) for note in top]
+    shown.append(container(KIND_COLOURS[character.kind], parts))
+    shown += [container(NEUTRAL, [text(box)]) for box in boxes]
+    return SentLayout(shown)
 
 
 def portrait_file(image: bytes) -> discord.File:

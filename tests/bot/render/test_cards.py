@@ -25,12 +25,13 @@ from bot.render.cards import (
     component_count,
     custom_ids,
 )
+from bot.render.recap import recap_card
 from fake_discord.layout import IS_COMPONENTS_V2, texts, walk
 from fake_discord.validate import validate_message
 from rules.contest import Side
 from rules.request import MAX_ROLLERS, RequestKind, RequestSpec, Roller, RollRequest
 from testbed.bot_env import BotEnv
-from testbed.cards import card_text
+from testbed.cards import as_discord_py_writes_it, card_text
 from tests.bot.cogs.requests.test_requests import request_message as shown_request
 from tests.bot.cogs.requests.test_requests import roll, table
 
@@ -201,3 +202,14 @@ async def test_a_request_shown_before_cards_becomes_a_card_at_its_next_update(bo
     assert now["flags"] & IS_COMPONENTS_V2 and now["content"] == "" and now["embeds"] == []
     assert "**Vin**: Outcome" in card_text(now)
     assert env.harness.violations == []
+
+
+@given(
+    st.lists(st.text(min_size=1, max_size=60), min_size=1, max_size=6),
+    st.booleans(),
+)
+def test_a_recap_card_is_discord_pys_body(blocks: list[str], with_button: bool) -> None:
+    button = discord.ui.Button[Any](label="Schedule", custom_id="mab:x:1") if with_button else None
+    components: list[dict[str, Any]] = recap_card(blocks, button).to_components()
+    assert as_discord_py_writes_it(components) == components
+    assert texts(components) == blocks

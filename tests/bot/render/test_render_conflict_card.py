@@ -1,6 +1,7 @@
 """The board card stays within Discord's limits for every cast: 40 components and 4000
 characters of text per layout message, whoever is up keeps their buttons, and nobody is lost
-without being counted ("…and N more")."""
+without being counted ("…and N more"); and the JSON it is drawn as is discord.py's own
+serialisation of the same components, key for key."""
 
 import re
 from dataclasses import replace
@@ -14,13 +15,14 @@ from bot.cogs.conflict.prompt_buttons import prompt_items
 from bot.cogs.conflict.turns import turn_of
 from bot.render.buttons import board_items, defend_button, react_traits_select
 from bot.render.card_plan import MAX_COMPONENTS, MAX_TEXT, Entry, plan_card
-from bot.render.conflict_card import CardButtons, draw_board
+from bot.render.conflict_card import CardButtons, draw_board, ended_card
 from bot.render.rows import one_line
 from bot.render.visibility import FULL
 from bot.secrecy import visibility_of
 from bot.workers.board_state import between_rounds
 from rules.character import make_character
 from rules.conflict import MAX_PARTICIPANTS, Conflict, Phase
+from testbed.cards import as_discord_py_writes_it
 from tests.rules.conflict.builders import Table
 
 JSON = dict[str, Any]
@@ -100,6 +102,11 @@ def crowd(size: int, name_length: int, villains: bool) -> Table:
     return Table.start(sheets, begin=size > 0)
 
 
+def test_the_ended_board_is_discord_pys_body() -> None:
+    components: list[JSON] = ended_card().to_components()
+    assert as_discord_py_writes_it(components) == components
+
+
 def portraits(state: Conflict) -> dict[int, str]:
     """A portrait address for every participant, as ``bot.render.portraits.portrait_urls`` gives."""
     return {p.id: f"https://cdn.example/{p.id}.png" for p in state.participants}
@@ -134,7 +141,8 @@ def test_every_cast_fits_one_card(
     fighters = tuple((p.id, p.name) for p in state.participants) if between_rounds(state) else ()
     buttons = CardButtons(up, items, board_items(1, state.phase is Phase.GATHER, False, fighters))
     drawn = draw_board(state, sheets, view, buttons, portraits(state) if with_portraits else None)
-    components: list[JSON] = drawn.view.to_components()  # type: ignore[no-untyped-call]
+    components: list[JSON] = drawn.view.to_components()
+    assert as_discord_py_writes_it(components) == components
     count, text = counted(components)
     assert count <= MAX_COMPONENTS and text <= MAX_TEXT
     said = one_line("\n".join(texts(components)))
@@ -172,7 +180,7 @@ def test_twenty_fighters_fit_with_portraits_and_an_act_turn() -> None:
     drawn = draw_board(
         state, sheets, view, CardButtons(turn.participant, items, board_items(1)), portraits(state)
     )
-    components: list[JSON] = drawn.view.to_components()  # type: ignore[no-untyped-call]
+    components: list[JSON] = drawn.view.to_components()
     count, text = counted(components)
     assert count <= MAX_COMPONENTS and text <= MAX_TEXT
     assert len(drawn.plan.full) + len(drawn.plan.compact) == 20 and not drawn.plan.more
@@ -187,7 +195,7 @@ def test_a_hidden_villain_shows_no_portrait_on_the_public_card() -> None:
     assert any(not public.shows(p.id) for p in state.participants)
     for view, expected in ((public, {p.id for p in state.participants if public.shows(p.id)}), (FULL, None)):
         drawn = draw_board(state, sheets, view, None, portraits(state))
-        components: list[JSON] = drawn.view.to_components()  # type: ignore[no-untyped-call]
+        components: list[JSON] = drawn.view.to_components()
         urls = {c["media"]["url"] for c in _walk(components) if c.get("type") == 11}
         ids = expected if expected is not None else {p.id for p in state.participants}
         assert urls == {f"https://cdn.example/{pid}.png" for pid in ids}

@@ -14,7 +14,7 @@ from rules.character import Character, CharacterKind, make_character
 from rules.character import limits as lim
 from rules.character.text_budget import user_text_length
 from testbed.bot_env import BotEnv
-from testbed.cards import card_text
+from testbed.cards import as_discord_py_writes_it, card_text
 
 PATTERN = "*_~|`\\🔥"
 
@@ -137,8 +137,9 @@ def test_the_sheet_card_of_a_maximal_sheet_fits_every_kind() -> None:
     for kind in CharacterKind:
         extra: dict[str, Any] = {"destiny": "", "tragedy": "", "damage": {}, "size": 100, "members_down": 7}
         character = maximal(kind, **(extra if kind is CharacterKind.EXTRA else {}))
-        card = sheet_card(character, portrait=True, notes=["x" * 400])
-        components: list[JSON] = card.to_components()  # type: ignore[no-untyped-call]
+        card = sheet_card(character, portrait=True, notes=["x" * 400], extras=[("Advice", ["y" * 80])])
+        components: list[JSON] = card.to_components()
+        assert as_discord_py_writes_it(components) == components
         text = card_text({"components": components})
         assert components_in(components) <= 40 and units(text) <= 4000
         for section in ("Traits", "Destiny", "Burdens", "Powers", "Stunts", "Props", "Notes"):
