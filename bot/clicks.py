@@ -9,28 +9,24 @@ was the largest single cost of a click in the bot (about 0.1 ms of a defence cli
 ``bench.dispatch_bench``). :class:`Clicks` routes by the custom id alone: the cogs register their
 items through ``MistbornClient.add_dynamic_items`` as before, and the client hands each click here.
 
-Being the one door every click comes through, the router also does for clicks what the command
-tree does for commands (``bot.client.MistbornTree``), so no handler repeats it: past capacity it
-answers :data:`~bot.admission.BUSY` privately and runs nothing (``bot.admission``); whatever a
-handler raises is answered as the tree answers a command's error (``bot.errors.answer_error``: a
-user's mistake privately in its own words, a bug with the apology and a log line); and once
-the click is answered, the interaction is released (``bot.replies.release``).
+The handler runs through the door every click and form comes through (``bot.door``): past
+capacity the member is told "busy", whatever it raises is answered as a command's error is, and
+the answered interaction is released, as the command tree does for a command.
 
 A menu's chosen values are read from the interaction (:func:`picked`), the one place they are;
 a value the menu never offered (only a forged click sends one) is the user's error
 (:func:`picked_id`, :func:`picked_as`).
 """
 
-import asyncio
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 import discord
 
-from bot import replies
-from bot.admission import BUSY, Admission
-from bot.errors import BotError, answer_error
+from bot.door import Door
+from bot.errors import BotError
 
 Factory = type[discord.ui.DynamicItem[Any]]
 T = TypeVar("T")
@@ -45,12 +41,9 @@ class Clicks:
     """The registered ``DynamicItem`` classes, matched against a click's custom id in the order
     they were added (tests/bot/test_custom_ids.py holds every prefix to one owner)."""
 
-    def __init__(self, admission: Admission, waiting_writes: Callable[[], int]) -> None:
-        self.admission = admission
-        self.waiting_writes = waiting_writes
-        """How many writes wait for the database now (``storage.database``), which admission weighs."""
+    def __init__(self, door: Door) -> None:
+        self.door = door
         self._items: dict[Factory, re.Pattern[str]] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
 
     def add(self, *items: Factory) -> None:
         for item in items:
@@ -69,7 +62,7 @@ class Clicks:
 
     def dispatch(self, interaction: discord.Interaction[Any]) -> None:
         """Start the handler of a clicked button or picked menu option, if one is registered for
-        its custom id; anything else is left to discord.py (a form's submission, say)."""
+        its custom id (a form's submission is ``bot.forms``')."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
@@ -78,41 +71,25 @@ class Clicks:
             match = template.fullmatch(custom_id)
             if match is not None:
                 clicked = _clicked(int(data.get("component_type", 0)), custom_id)
-                # Named as discord.py names a DynamicItem's task, which tools watching the loop
-                # (the loopback Discord's harness among them) know as a click's handler.
-                task = asyncio.get_running_loop().create_task(
-                    self._click(item, interaction, match, clicked),
-                    name=f"discord-ui-dynamic-item-{item.__name__}-{custom_id}",
+                self.door.start(
+                    interaction,
+                    f"discord-ui-dynamic-item-{item.__name__}-{custom_id}",
+                    partial(_click, item, interaction, match, clicked),
                 )
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
                 return
 
-    async def _click(
-        self,
-        factory: Factory,
-        interaction: discord.Interaction[Any],
-        match: re.Match[str],
-        clicked: discord.ui.Item[Any],
-    ) -> None:
-        """What discord.py does with a matched ``DynamicItem``, less the message's rebuild (make
-        the item from the custom id, ask its ``interaction_check``, run its callback), with the
-        tree's admission, error answer and release around it (the module's doc)."""
-        with self.admission.serving():
-            try:
-                if self.admission.overloaded(self.waiting_writes()):
-                    await replies.send_private(interaction, BUSY)
-                    return
-                item = await factory.from_custom_id(interaction, clicked, match)
-                if await item.interaction_check(interaction):
-                    await item.callback(interaction)
-            except Exception as error:
-                await answer_error(interaction, error)
-            finally:
-                # Unanswered (an item that refused without a word), the deadline's silent
-                # deferral still answers it (``bot.replies.guard``), so it is not released.
-                if interaction.response.is_done():
-                    replies.release(interaction)
+
+async def _click(
+    factory: Factory,
+    interaction: discord.Interaction[Any],
+    match: re.Match[str],
+    clicked: discord.ui.Item[Any],
+) -> None:
+    """What discord.py does with a matched ``DynamicItem``, less the message's rebuild: make the
+    item from the custom id, ask its ``interaction_check``, run its callback."""
+    item = await factory.from_custom_id(interaction, clicked, match)
+    if await item.interaction_check(interaction):
+        await item.callback(interaction)
 
 
 def _clicked(component_type: int, custom_id: str) -> discord.ui.Item[Any]:

@@ -26,7 +26,9 @@ from bot import event_loop, metrics, replies
 from bot.admission import BUSY, Admission
 from bot.clicks import Clicks
 from bot.config import Settings
+from bot.door import Door
 from bot.errors import DM_REFUSAL, on_app_command_error
+from bot.forms import Forms
 from bot.health import HealthServer
 from bot.render.dice import PLAIN_FACES, use_faces
 from bot.render.portrait_reader import PortraitReader
@@ -162,7 +164,9 @@ class MistbornClient(commands.Bot):
         """Discord answered a call made with the bot's token 401 (``bot.rest_watch``): stopping."""
         self._stopping: asyncio.Task[None] | None = None
         self.admission = Admission(settings.max_waiting_writes)
-        self.clicks = Clicks(self.admission, lambda: storage.database.waiting)
+        door = Door(self.admission, lambda: storage.database.waiting)
+        self.clicks = Clicks(door)
+        self.forms = Forms(door)
         self.conflicts = ConflictWorkers(
             self, storage, self.pacer, buttons=prompts.buttons, public_url=settings.web_public_url
         )
@@ -261,19 +265,17 @@ class MistbornClient(commands.Bot):
         """Every command, button and form is counted and guarded here, as it arrives: none may
         miss Discord's deadline.
 
-        Only a submitted form goes on to the cogs' ``on_interaction`` listeners (their forms'
-        custom ids are not known to discord.py, which keeps no modal after a restart); commands
-        and autocomplete reach their handlers through the tree, buttons and menus through
-        :attr:`clicks`, and start no listener task (discord.py makes a task per listener per
-        event: one for each cog's, that returned at once for anything but a form).
+        Commands and autocomplete reach their handlers through the tree, buttons and menus
+        through :attr:`clicks`, submitted forms through :attr:`forms`; no interaction starts a
+        listener task (discord.py makes a task per listener per event).
         """
         if event_name == "interaction":
             interaction: discord.Interaction[MistbornClient] = args[0]
             metrics.received(interaction)
             replies.guard(interaction)
             self.clicks.dispatch(interaction)
-            if interaction.type is not discord.InteractionType.modal_submit:
-                return
+            self.forms.dispatch(interaction)
+            return
         super().dispatch(event_name, *args, **kwargs)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:

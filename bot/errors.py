@@ -1,17 +1,16 @@
 """Errors the bot shows to users, and the one place that turns any error into a reply.
 
 Three tiers, as in RoboDanny: the rules and storage raise their own user-facing errors, checks
-raise :class:`NotAllowed`, and :func:`on_app_command_error` (the tree's single ``on_error``)
-answers every one of them ephemerally. Anything else is a bug: it is logged with the command and
+raise :class:`NotAllowed`, and :func:`answer_error` answers every one of them ephemerally: for a
+command as the tree's single ``on_error`` (:func:`on_app_command_error`), for a click or a form
+through the door they come through (``bot.door``). Anything else is a bug: it is logged with the command and
 its options, and the user gets a short apology, never a traceback.
 """
 
 import asyncio
-import functools
 import logging
 import math
-from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -24,7 +23,6 @@ from rules.errors import RulesError
 from storage.errors import AlreadyHandledError, DatabaseBusyError, StorageError
 
 log = logging.getLogger(__name__)
-P = ParamSpec("P")
 
 DM_REFUSAL = (
     "This command works in a server the bot is in, not in direct messages or other servers: "
@@ -126,7 +124,7 @@ def root_cause(error: BaseException) -> BaseException:
 
 
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer any error privately; used by the tree and by buttons, which have no tree handler.
+    """Answer any error privately: the tree's handler for a command, the door's for a click or a form.
 
     An answer Discord refused because another session answered the interaction first is no
     error of ours: one INFO line, no reply (``bot.replies.answered_elsewhere``).
@@ -163,27 +161,6 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
             log_answered_elsewhere(interaction, failed)
         else:
             log.warning("Could not deliver an error reply for interaction %s", interaction.id, exc_info=True)
-
-
-def answers_errors(handler: Callable[P, Awaitable[None]]) -> Callable[P, Awaitable[None]]:
-    """``@answers_errors``: a button's, a menu's or a form's handler whose errors are answered as
-    the tree answers a command's (:func:`answer_error`): a user's error privately in its own words,
-    a bug with the apology and a log line.
-
-    discord.py gives clicks and forms no handler of the tree's (it only logs what their callbacks
-    raise), so each handler is wrapped here, once; the interaction is the handler's last
-    interaction argument (``callback(self, interaction)``, ``on_interaction(interaction)``).
-    """
-
-    @functools.wraps(handler)
-    async def handle(*args: P.args, **kwargs: P.kwargs) -> None:
-        try:
-            await handler(*args, **kwargs)
-        except Exception as error:
-            interaction = next(a for a in reversed(args) if isinstance(a, discord.Interaction))
-            await answer_error(interaction, error)
-
-    return handle
 
 
 def invalid_option(error: ValidationError) -> str:

@@ -27,9 +27,9 @@ from discord.ext import commands
 from bot import replies
 from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
-from bot.errors import BotError, NotAllowed, answers_errors
+from bot.errors import BotError, NotAllowed
+from bot.forms import SentForm
 from bot.inputs.characters import OwnCharacter, named_or_active
-from bot.inputs.forms import sent_form
 from bot.render.portraits import portrait_url
 from bot.served import guild_id_of
 from bot.text import inert
@@ -260,13 +260,15 @@ class Say(commands.Cog):
             return
         await speak(interaction, self.voices, speaker, text)
 
-    @commands.Cog.listener()
-    @answers_errors
-    async def on_interaction(self, interaction: Interaction) -> None:
+    async def cog_load(self) -> None:
+        self.bot.forms.add(FORM_ID, self.form_sent)
+
+    async def cog_unload(self) -> None:
+        self.bot.forms.remove(FORM_ID)
+
+    async def form_sent(self, interaction: Interaction, sent: SentForm) -> None:
         """A submitted form: the character is loaded and its control checked again, since the
         form may have stayed open while a Narrator gave the Hero to someone else."""
-        if (sent := sent_form(interaction, FORM_ID)) is None:
-            return
         found = sent.found
         stored = await self.bot.storage.characters.get(guild_id_of(interaction), int(found["character"]))
         speaker = await checked_speaker(interaction, stored)

@@ -68,3 +68,17 @@ async def test_a_lag_without_a_backlog_refuses_nobody(vin: BotEnv) -> None:
     vin.bot.admission.in_flight = 0
     roll = await vin.slash("/roll dice:5 difficulty:2", user="player1")
     assert is_card(roll.message) and not roll.ephemeral
+
+
+async def test_a_form_sent_past_capacity_is_told_busy_and_nothing_is_said(vin: BotEnv) -> None:
+    """Forms come through the same door as clicks (``bot.door``): refused at once, changing nothing."""
+    opened = await vin.slash("/say", user="player1")
+    assert opened.modal is not None
+    [field] = [c for row in opened.modal["components"] for c in row["components"]]
+    overload(vin, late=True)
+    busy = await vin.harness.submit({field["custom_id"]: "Ash falls."}, modal=opened.modal, user="player1")
+    assert busy.ephemeral and busy.content == BUSY
+    assert busy.ack_latency is not None and busy.ack_latency < 1.0
+    overload(vin, late=False)
+    said = await vin.harness.submit({field["custom_id"]: "Ash falls."}, modal=opened.modal, user="player1")
+    assert "Said as Vin." in said.content

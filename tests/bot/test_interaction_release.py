@@ -68,12 +68,12 @@ async def test_handled_commands_autocompletes_and_clicks_leave_no_interaction_to
     assert interactions == []
 
 
-async def test_only_a_form_starts_the_cogs_interaction_listeners(
+async def test_no_interaction_starts_a_listener_task_and_a_form_still_reaches_its_cog(
     vin: BotEnv, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """discord.py starts a task per ``on_interaction`` listener for every interaction; the cogs'
-    only handle forms, so commands and autocomplete skip them (and are still counted and guarded),
-    while a submitted form still reaches its cog."""
+    """discord.py starts a task per ``on_interaction`` listener for every interaction; commands
+    reach the tree, clicks ``bot.clicks`` and forms ``bot.forms``, so none is started, and a
+    submitted form (still counted, guarded and released) reaches the cog that opened it."""
     started: list[str] = []
     schedule = vin.bot._schedule_event
 
@@ -82,12 +82,14 @@ async def test_only_a_form_starts_the_cogs_interaction_listeners(
         return schedule(coro, event_name, *args, **kwargs)
 
     monkeypatch.setattr(vin.bot, "_schedule_event", spied)
-    assert is_card((await vin.slash("/roll dice:5", user="player1")).message)
-    assert (await vin.harness.autocomplete("/character show name:V", user="player2")).choices
-    opened = await vin.slash("/say", user="player1")
-    assert opened.modal is not None
+    with collector_paused() as found:
+        assert is_card((await vin.slash("/roll dice:5", user="player1")).message)
+        assert (await vin.harness.autocomplete("/character show name:V", user="player2")).choices
+        opened = await vin.slash("/say", user="player1")
+        assert opened.modal is not None
+        [field] = [c for row in opened.modal["components"] for c in row["components"]]
+        submitted = await vin.harness.submit({field["custom_id"]: "Ash falls."}, user="player1")
+        assert submitted.ephemeral and "Said as Vin." in submitted.content
+        await settled(vin)
     assert "on_interaction" not in started
-    [field] = [c for row in opened.modal["components"] for c in row["components"]]
-    submitted = await vin.harness.submit({field["custom_id"]: "Ash falls."}, user="player1")
-    assert submitted.ephemeral and "Said as Vin." in submitted.content
-    assert "on_interaction" in started
+    assert [item for item in found if isinstance(item, discord.Interaction)] == []

@@ -37,8 +37,8 @@ from bot.cogs.characters.builder_screens import (
     select_id,
 )
 from bot.cogs.characters.portrait import portrait_view
-from bot.errors import BotError, NotAllowed, answer_error, answers_errors
-from bot.inputs.forms import sent_form
+from bot.errors import BotError, NotAllowed, answer_error
+from bot.forms import SentForm
 from bot.render.common import plain
 from bot.render.sheet_card import sheet_card
 from bot.served import guild_id_of
@@ -101,7 +101,6 @@ async def gone(interaction: Interaction, error: NotFoundError) -> None:
         await answer_error(interaction, error)
 
 
-@answers_errors
 async def run(
     interaction: Interaction,
     draft_id: int,
@@ -346,12 +345,12 @@ class HeroBuilder(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(HeroButton, HeroSelect)
+        self.bot.forms.add(MODAL_ID, self.form_sent)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(HeroButton, HeroSelect)
+        self.bot.forms.remove(MODAL_ID)
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        if (sent := sent_form(interaction, MODAL_ID)) is None:
-            return
+    async def form_sent(self, interaction: Interaction, sent: SentForm) -> None:
+        """A sent step's form: its typing applied to the draft (``run``)."""
         await submitted(interaction, int(sent.found["draft"]), Step(sent.found["step"]), sent.values)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from bot.cogs.characters.builder_screens import FORM_STEPS, NO_STUNT
-from bot.inputs.forms import YES
+from bot.forms import YES
 from rules.character import BuildLabels, Emphasis
 from rules.character.creation import TRAITS_WITHOUT_POWERS, PowerTemplate, read_props
 from rules.character.draft import (

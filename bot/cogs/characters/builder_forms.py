@@ -7,7 +7,7 @@ Tragedy and Props. Each form is sent stopped and names its draft and step in its
 import discord
 
 from bot.cogs.characters.builder_screens import ALL_LABELS, labels_label, labels_value, modal_id
-from bot.inputs.forms import YES
+from bot.forms import YES
 from rules.character import limits as lim
 from rules.character.creation import (
     KEEPER_RATING,

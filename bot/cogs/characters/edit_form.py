@@ -16,17 +16,16 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import replies
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.builder_screens import labels_label
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change
 from bot.cogs.characters.edit_parts import EditBase
-from bot.errors import BotError, answer_error, answers_errors
+from bot.errors import BotError, answer_error
+from bot.forms import SentForm
 from bot.inputs.characters import OwnCharacter
 from bot.inputs.choices import WordChoice
-from bot.inputs.forms import sent_form
 from bot.render.common import plain
 from bot.served import guild_id_of
 from rules.character import Attribute, BuildLabels, Character, Emphasis, Standing, revise_character
@@ -171,9 +170,11 @@ class RatingsForm(EditBase):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(EditAgain)
+        self.bot.forms.add(FORM_ID, self.form_sent)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(EditAgain)
+        self.bot.forms.remove(FORM_ID)
 
     @app_commands.command(
         name="ratings", description="Set the three Attributes or Standings and the labels in a form"
@@ -188,11 +189,8 @@ class RatingsForm(EditBase):
         )
         await replies.send_modal(interaction, form)
 
-    @commands.Cog.listener()
-    @answers_errors
-    async def on_interaction(self, interaction: Interaction) -> None:
-        if (sent := sent_form(interaction, FORM_ID)) is None:
-            return
+    async def form_sent(self, interaction: Interaction, sent: SentForm) -> None:
+        """A sent ratings form, saved; refused, it is offered again with what was picked."""
         found = sent.found
         character_id, part, version = int(found["character"]), found["part"], int(found["version"])
         values = sent.values

@@ -24,6 +24,7 @@ from bot.checks import caller, cooldown
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_READ, load_to_change, load_to_read
 from bot.cogs.characters.create import MakeCommands
+from bot.cogs.characters.portrait import FORM_ID as PORTRAIT_FORM
 from bot.cogs.characters.portrait import PortraitButton, PortraitCommands, send_sheet
 from bot.cogs.characters.views import BUTTONS as DELETE_BUTTONS
 from bot.cogs.characters.views import DeleteView
@@ -70,10 +71,12 @@ class CharacterCommands(
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.menu)
         self.bot.add_dynamic_items(*DELETE_BUTTONS, PortraitButton)
+        self.bot.forms.add(PORTRAIT_FORM, self.portrait_submitted)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
         self.bot.remove_dynamic_items(*DELETE_BUTTONS, PortraitButton)
+        self.bot.forms.remove(PORTRAIT_FORM)
 
     async def view_sheet(self, interaction: Interaction, member: discord.Member) -> None:
         """User menu: the member's active character, privately (if the caller may read it)."""

@@ -27,9 +27,9 @@ from bot import replies
 from bot.checks import caller
 from bot.client import Interaction, MistbornClient
 from bot.cogs.characters.common import NAME_TO_CHANGE, load_to_change
-from bot.errors import BotError, answers_errors
+from bot.errors import BotError
+from bot.forms import SentForm
 from bot.inputs.characters import OwnCharacter
-from bot.inputs.forms import sent_form
 from bot.inputs.sheet_changes import refresh_boards
 from bot.render.common import plain
 from bot.render.portraits import MAX_UPLOAD_BYTES, MEDIA_TYPE
@@ -176,13 +176,9 @@ class PortraitCommands(commands.Cog):
         note = f"New portrait for **{plain(stored.name)}**."
         await send_sheet(interaction, stored, ephemeral=True, notes=(note,))
 
-    @commands.Cog.listener("on_interaction")
-    @answers_errors
-    async def portrait_submitted(self, interaction: Interaction) -> None:
+    async def portrait_submitted(self, interaction: Interaction, sent: SentForm) -> None:
         """A sent upload form: load → check control again (the form may have stayed open while a
         Narrator gave the Hero away) → decode → save once → the sheet card, privately."""
-        if (sent := sent_form(interaction, FORM_ID)) is None:
-            return
         found = sent.found
         stored = await self.bot.storage.characters.get(guild_id_of(interaction), int(found["character"]))
         (await caller(interaction)).require_control(stored.character, DOING)

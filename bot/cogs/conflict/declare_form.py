@@ -31,9 +31,10 @@ from bot.cogs.conflict.turn_build import (
     require_burning,
     turn_mover,
 )
-from bot.errors import BotError, answers_errors
+from bot.errors import BotError
+from bot.forms import SentForm
 from bot.inputs.circumstances import scene_circumstances
-from bot.inputs.forms import sent_form, typed_traits
+from bot.inputs.forms import typed_traits
 from bot.inputs.pools import typed_tap
 from bot.render.buttons import DECLARE_DETAIL, DECLARE_FORM, OPTION_MAX, PUSH_PICK, declare_detail_select
 from bot.served import channel_id_of, guild_id_of
@@ -198,11 +199,8 @@ def _task(text: str) -> Task | None:
         raise BotError("Task: pick one from the menu, or none.") from None
 
 
-@answers_errors
-async def on_declare_sent(interaction: Interaction) -> None:
+async def on_declare_sent(interaction: Interaction, sent: SentForm) -> None:
     """A sent declare form: the declaration ``/declare`` would make with those options."""
-    if (sent := sent_form(interaction, FORM_ID)) is None:
-        return
     found, values = sent.found, sent.values
     kind = KINDS[str(found["choice"])]
     tool = values.get("tool", "").strip()

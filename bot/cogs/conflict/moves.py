@@ -9,6 +9,8 @@ cog runs inside the move's transaction — and runs it through the one flow that
 buttons use too (``bot.cogs.conflict.delivery``).
 """
 
+import re
+
 from discord import app_commands
 from discord.ext import commands
 
@@ -17,16 +19,21 @@ from bot.client import Interaction, MistbornClient
 from bot.cogs.conflict.answer_build import DefenceOptions, NudgesMove
 from bot.cogs.conflict.buttons import BUTTONS
 from bot.cogs.conflict.declare_build import ActionOptions, TypedAction
+from bot.cogs.conflict.declare_form import FORM_ID as DECLARE_FORM
 from bot.cogs.conflict.declare_form import DeclareDetailSelect, on_declare_sent
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.hidden_dice import HiddenDiceButton
 from bot.cogs.conflict.mover_build import ActOptions, BurnMove, DrinkMove, PassMove
+from bot.cogs.conflict.nudge_form import FORM_ID as NUDGES_FORM
 from bot.cogs.conflict.nudge_form import NudgeSplitButton, on_nudges_sent
+from bot.cogs.conflict.push_form import FORM_ID as PUSH_FORM
 from bot.cogs.conflict.push_form import on_push_sent
 from bot.cogs.conflict.remove_buttons import RemoveButton, RemoveSelect
+from bot.cogs.conflict.table_dice import FORM_ID as FACES_FORM
 from bot.cogs.conflict.table_dice import ThrowButton, on_faces_sent
 from bot.cogs.conflict.turn_buttons import TURN_BUTTONS
 from bot.cogs.conflict.undo_button import UndoButton
+from bot.forms import FormHandler
 from bot.inputs.choices import (
     TASK,
     ActionChoice,
@@ -88,6 +95,14 @@ FORM_ITEMS = (
     UndoButton,
 )
 """Every button and menu of a prompt or board, registered while the cog is loaded."""
+FORMS: tuple[tuple[re.Pattern[str], FormHandler], ...] = (
+    (FACES_FORM, on_faces_sent),
+    (NUDGES_FORM, on_nudges_sent),
+    (DECLARE_FORM, on_declare_sent),
+    (PUSH_FORM, on_push_sent),
+)
+"""The forms of an attacker's table dice, of Nudges split, of a declaration and of a push or
+pull, with the handlers of their submissions (``bot.forms``)."""
 
 
 @app_commands.guild_only()
@@ -97,19 +112,13 @@ class ConflictMoves(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*FORM_ITEMS)
+        for form_id, handler in FORMS:
+            self.bot.forms.add(form_id, handler)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*FORM_ITEMS)
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        """The forms of an attacker's table dice (``bot.cogs.conflict.table_dice``), of Nudges
-        split (``bot.cogs.conflict.nudge_form``), of a declaration (``declare_form``) and of a push
-        or pull (``push_form``)."""
-        await on_faces_sent(interaction)
-        await on_nudges_sent(interaction)
-        await on_declare_sent(interaction)
-        await on_push_sent(interaction)
+        for form_id, _ in FORMS:
+            self.bot.forms.remove(form_id)
 
     @app_commands.command(
         name="burn", description="Start, flare or stop burning a metal (Pewter raises Physique)"

@@ -19,8 +19,8 @@ from bot.checks import caller
 from bot.client import Interaction
 from bot.cogs.conflict.answer_build import NudgesMove, nudging
 from bot.cogs.conflict.delivery import run
-from bot.errors import BotError, answers_errors
-from bot.inputs.forms import sent_form
+from bot.errors import BotError
+from bot.forms import SentForm
 from bot.render.buttons import NUDGE_FORM, NUDGE_SPLIT, nudge_split_button
 from bot.render.common import plain
 from bot.served import channel_id_of, guild_id_of
@@ -109,10 +109,7 @@ def spent(values: dict[str, str], attack_id: int) -> NudgesMove:
     )
 
 
-@answers_errors
-async def on_nudges_sent(interaction: Interaction) -> None:
+async def on_nudges_sent(interaction: Interaction, sent: SentForm) -> None:
     """A sent Nudges form: spent for its attack as ``/nudges`` spends them."""
-    if (sent := sent_form(interaction, FORM_ID)) is None:
-        return
     move = spent(sent.values, int(sent.found["attack"]))
     await run(interaction, move, title="Nudges", conflict_id=int(sent.found["conflict"]))

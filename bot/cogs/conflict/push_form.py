@@ -19,9 +19,10 @@ from bot.client import Interaction
 from bot.cogs.conflict.declare_build import ActionOptions
 from bot.cogs.conflict.delivery import run
 from bot.cogs.conflict.turn_build import PUSHED_BY, DeclareForm
-from bot.errors import BotError, answers_errors
+from bot.errors import BotError
+from bot.forms import YES, SentForm
 from bot.inputs.circumstances import scene_circumstances
-from bot.inputs.forms import YES, sent_form, typed_traits
+from bot.inputs.forms import typed_traits
 from bot.render.buttons import PUSH_FORM
 from rules.conflict import ActionKind
 from rules.conflict.specs import LABEL_MAX
@@ -106,12 +107,9 @@ def _size(text: str) -> ObjectSize:
         raise BotError("The object: pick small, medium or large.") from None
 
 
-@answers_errors
-async def on_push_sent(interaction: Interaction) -> None:
+async def on_push_sent(interaction: Interaction, sent: SentForm) -> None:
     """A sent push form: the declaration ``/declare stat:Steel push:… held:… inside:…
     anchored:…`` would make (docs/rulings.md §9.3)."""
-    if (sent := sent_form(interaction, FORM_ID)) is None:
-        return
     found, values = sent.found, sent.values
     where = values.get("where", "").strip() or "loose"
     if where not in PLACES:

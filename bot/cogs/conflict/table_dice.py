@@ -18,9 +18,9 @@ from bot.checks import caller, table_dice
 from bot.client import Interaction
 from bot.cogs.conflict.answer_build import ThrowClick
 from bot.cogs.conflict.delivery import run
-from bot.errors import BotError, NotAllowed, answers_errors
+from bot.errors import BotError, NotAllowed
+from bot.forms import SentForm
 from bot.inputs.faces import FACES_MAX_TEXT, parse_faces
-from bot.inputs.forms import sent_form
 from bot.render.buttons import THROW, THROW_FORM, throw_button
 from bot.render.common import plain
 from bot.served import channel_id_of, guild_id_of
@@ -91,11 +91,8 @@ class ThrowButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=THROW
         return attacker.name, pending.pool
 
 
-@answers_errors
-async def on_faces_sent(interaction: Interaction) -> None:
+async def on_faces_sent(interaction: Interaction, sent: SentForm) -> None:
     """A sent form of faces: parsed, checked and thrown as the typed ``/act faces:`` is."""
-    if (sent := sent_form(interaction, FORM_ID)) is None:
-        return
     faces = parse_faces(sent.values.get(FACES, ""))
     move = ThrowClick(int(sent.found["attack"]), faces, await table_dice(interaction))
     await run(interaction, move, title="Action", conflict_id=int(sent.found["conflict"]))

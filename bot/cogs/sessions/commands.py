@@ -27,8 +27,8 @@ from bot.cogs.sessions.ending import NO_SESSION, ConfirmEnd, live_fights
 from bot.cogs.sessions.ending import end as end_session
 from bot.cogs.sessions.polls import HOURS_MAX, ClosePoll, PickTime, PollWatch, post_poll
 from bot.cogs.sessions.schedule import FORM, ScheduleNext, schedule, schedule_button
-from bot.errors import BotError, answers_errors
-from bot.inputs.forms import sent_form
+from bot.errors import BotError
+from bot.forms import SentForm
 from bot.inputs.times import WHEN_MAX
 from bot.reach import reach_of, reads_channel
 from bot.render.common import plain
@@ -81,9 +81,11 @@ class SessionCommands(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ScheduleNext, ConfirmEnd, PickTime, ClosePoll)
+        self.bot.forms.add(FORM, self.form_sent)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ScheduleNext, ConfirmEnd, PickTime, ClosePoll)
+        self.bot.forms.remove(FORM)
         self.polls.close()
 
     @commands.Cog.listener()
@@ -91,12 +93,8 @@ class SessionCommands(
         """Look for polls that closed while the bot was away, then keep looking."""
         self.polls.start()
 
-    @commands.Cog.listener()
-    @answers_errors
-    async def on_interaction(self, interaction: Interaction) -> None:
+    async def form_sent(self, interaction: Interaction, sent: SentForm) -> None:
         """The next session's form, submitted (``bot.cogs.sessions.schedule``)."""
-        if (sent := sent_form(interaction, FORM)) is None:
-            return
         found = sent.found
         await schedule(interaction, int(found["session"]), sent.values)
 
