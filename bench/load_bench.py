@@ -17,7 +17,8 @@ Open loop: a generator sends INTERACTION_CREATE on a fixed schedule (interaction
 single-cell odds, the full odds table, sheets, autocomplete (character names and stats), and
 Conflict moves (``/act``, the defence click, next round, both declarations and a heal, cycling
 in ``--conflicts`` channels that each hold a live Conflict; a move is only sent once the same
-Conflict's previous move was acknowledged, else a roll goes instead).
+Conflict's previous move was answered, else a roll goes instead, and a move told "busy" is sent
+again).
 
 Latency is from the *scheduled* send time to the fake receiving the initial callback, so a
 generator that falls behind counts against the bot instead of hiding it. That is why this

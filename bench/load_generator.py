@@ -1,6 +1,7 @@
 """The open-loop load ``bench.load_bench`` offers: a weighted mix of commands from random
 servers, sent on a fixed schedule whether or not earlier ones were answered, and Conflict moves
-that each wait for the same Conflict's previous move to be acknowledged.
+that each wait for the same Conflict's previous move to be acknowledged (a move told "busy" is
+sent again, as its member would: the Conflict has not moved on).
 
 Apart from the bench's runner (``bench.load_bench``: seeding, the bot process, the report) and
 its results (``bench.load_results``).
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from bench.common import JSON, Duel, Payloads, defend_button
 from bench.load_results import ACK_WINDOW, GcWatch, ProcessClock, RateResult, Sent, outcome
+from bot.admission import BUSY
 from fake_discord.process import settle_remote
 from fake_discord.records import InteractionRecord, clock
 from fake_discord.server import FakeDiscord
@@ -90,6 +92,8 @@ class Load:
             return None
         state = self.rng.choice(ready)
         last, duel, steps = state.last, state.duel, self.duel_templates[id(state.duel)]
+        if last is not None and outcome_is_busy(last):
+            return self.p.fresh(last.payload)  # told "busy": the member tries the same move again
         if last is not None and (last.errors or last.ephemeral):
             state.refused += 1
             state.broken = state.refused >= MAX_REFUSED
@@ -190,3 +194,8 @@ def parse_mix(text: str) -> dict[str, int]:
             raise SystemExit(f"unknown mix entry {name!r}")
         mix[name.strip()] = int(weight)
     return mix
+
+
+def outcome_is_busy(record: InteractionRecord) -> bool:
+    """The bot said "busy, try again" (admission control, past capacity): nothing was changed."""
+    return record.ephemeral and record.content == BUSY and not record.errors
