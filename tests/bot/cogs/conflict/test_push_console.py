@@ -1,6 +1,8 @@
 """A Coinshot's round in the offline console (``python -m bot`` with no token), from the prompt
 alone: burn Steel, push a coin at the Thug, act; next round the push form, a medium object
-anchored (docs/rulings.md §9.3, §9.10) — the same dispatch as Discord."""
+anchored (docs/rulings.md §9.3, §9.10) — the same dispatch as Discord. The console throws real
+dice: a hit that leaves Nudges is spent with none (``/nudges``; refused, changing nothing, when
+the dice left none), so the round can end either way."""
 
 from pathlib import Path
 
@@ -25,6 +27,9 @@ SCRIPT = """!as player1
 !click Act with 3
 !as narrator
 !click Don't defend
+!as player1
+/nudges
+!as narrator
 !click Next round
 /declare who:Thug action:no-roll
 !as player1
