@@ -70,29 +70,25 @@ class Clicks:
         for item, template in self._items.items():
             match = template.fullmatch(custom_id)
             if match is not None:
-                clicked = _clicked(int(data.get("component_type", 0)), custom_id)
                 self.door.start(
                     interaction,
                     f"discord-ui-dynamic-item-{item.__name__}-{custom_id}",
-                    partial(_click, item, interaction, match, clicked),
+                    partial(_click, item, interaction, match),
                 )
                 return
 
 
-async def _click(
-    factory: Factory,
-    interaction: discord.Interaction[Any],
-    match: re.Match[str],
-    clicked: discord.ui.Item[Any],
-) -> None:
+async def _click(factory: Factory, interaction: discord.Interaction[Any], match: re.Match[str]) -> None:
     """What discord.py does with a matched ``DynamicItem``, less the message's rebuild: make the
     item from the custom id, ask its ``interaction_check``, run its callback."""
+    data: Any = interaction.data or {}
+    clicked = _clicked(data.get("component_type"), match.string)
     item = await factory.from_custom_id(interaction, clicked, match)
     if await item.interaction_check(interaction):
         await item.callback(interaction)
 
 
-def _clicked(component_type: int, custom_id: str) -> discord.ui.Item[Any]:
+def _clicked(component_type: object, custom_id: str) -> discord.ui.Item[Any]:
     """The clicked component as far as the click says it: its kind and custom id (what
     ``from_custom_id`` is given; ours read everything from the custom id's match)."""
     if component_type == discord.ComponentType.button.value:

@@ -63,11 +63,18 @@ class Forms:
         for form_id, handler in self._forms.items():
             found = form_id.fullmatch(custom_id)
             if found is not None:
-                parts = [c for c in data.get("components") or [] if isinstance(c, dict)]
-                sent = SentForm(found, form_values(parts))
                 name = f"discord-ui-modal-dispatch-{custom_id}"
-                self.door.start(interaction, name, partial(handler, interaction, sent))
+                self.door.start(interaction, name, partial(_submitted, handler, interaction, found, data))
                 return
+
+
+async def _submitted(
+    handler: FormHandler, interaction: discord.Interaction[Any], found: re.Match[str], data: dict[str, Any]
+) -> None:
+    """The form read (inside the door: what it holds is the member's input) and handed over."""
+    components = data.get("components")
+    parts = [c for c in components if isinstance(c, dict)] if isinstance(components, list) else []
+    await handler(interaction, SentForm(found, form_values(parts)))
 
 
 def form_values(components: list[dict[str, Any]]) -> dict[str, str]:

@@ -150,6 +150,12 @@ async def _defer(interaction: discord.Interaction[Any]) -> None:
             if interaction.type is discord.InteractionType.application_command:
                 await interaction.response.defer(thinking=True, ephemeral=private)
                 answer.thinking_shown = True
+            elif interaction.type is discord.InteractionType.modal_submit and interaction.message is None:
+                # A form a command opened has no message to update silently: Discord takes only
+                # "thinking…" for it, and every such form of ours answers privately.
+                private = True
+                await interaction.response.defer(thinking=True, ephemeral=True)
+                answer.thinking_shown = True
             else:
                 await interaction.response.defer()
             _first_answer(interaction, answer)
