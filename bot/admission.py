@@ -1,11 +1,11 @@
 """Admission control: past capacity, say "busy" at once rather than nothing three seconds later.
 
 An interaction that cannot be answered in time is worse than one refused in plain words: the
-user sees "did not respond" and may retry a move that was in fact saved. So before a command
-or a click runs, the tree (``bot.client``) or the clicks' router (``bot.clicks``) asks
-:meth:`Admission.overloaded`: the event loop is far behind (its timers fire late: everything
-queued before this interaction runs first) with many interactions in progress, or too many
-writes wait for the database. Then the user gets :data:`BUSY` privately and nothing is
+user sees "did not respond" and may retry a move that was in fact saved. So before a command, a
+click or a form runs, the tree (``bot.client``) or the door clicks and forms come through
+(``bot.door``) asks :meth:`Admission.overloaded`: the event loop is far behind (its timers fire
+late: everything queued before this interaction runs first) with many interactions in progress,
+or too many writes wait for the database. Then the user gets :data:`BUSY` privately and nothing is
 changed; an autocomplete gets no suggestions, at once (``bot.client``), since an unanswered one
 fails in the member's client after 3 s just the same.
 
@@ -35,7 +35,7 @@ class Admission:
     def __init__(self, max_waiting_writes: int) -> None:
         self.max_waiting_writes = max_waiting_writes
         self.in_flight = 0
-        """Commands, autocompletes and clicks being handled right now."""
+        """Commands, autocompletes, clicks and forms being handled right now."""
         self.lag = 0.0
         """The loop's recent lag in seconds, decaying by half each tick once it is on time."""
         self._task: asyncio.Task[None] | None = None
@@ -50,7 +50,7 @@ class Admission:
 
     @contextlib.contextmanager
     def serving(self) -> Iterator[None]:
-        """Count one interaction in flight while its handler runs (the tree's and the clicks')."""
+        """Count one interaction in flight while its handler runs (the tree's and the door's)."""
         self.in_flight += 1
         try:
             yield

@@ -9,7 +9,7 @@ once for them, so no handler repeats it.
   apology and a log line.
 * Once the interaction is answered, it is released (``bot.replies.release``), so reference
   counting frees it rather than the collector. One nothing answered (an item refusing without a
-  word) is left to the deadline's silent deferral (``bot.replies.guard``).
+  word) is left to the deadline's deferral (``bot.replies.guard``).
 
 Each handler runs in a task of its own, named as discord.py names the task of a ``DynamicItem``'s
 or a modal's callback, which tools watching the loop (the loopback Discord's harness among them)

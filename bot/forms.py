@@ -55,7 +55,7 @@ class Forms:
 
     def dispatch(self, interaction: discord.Interaction[Any]) -> None:
         """Start the handler of a submitted form, if one is registered for its custom id (a form
-        of a cog since unloaded gets the deadline's silent answer, ``bot.replies.guard``)."""
+        of a cog since unloaded gets the deadline's answer, ``bot.replies.guard``)."""
         if interaction.type is not discord.InteractionType.modal_submit:
             return
         data: dict[str, Any] = dict(interaction.data or {})

@@ -1,7 +1,7 @@
 """The request's ``DynamicItem``s: each reads its custom id back and hands over to ``rolling``.
 
-Their errors are answered by the one router of clicks (``bot.clicks``), privately, as every
-refusal is.
+Their errors are answered by the door every click comes through (``bot.door``), privately, as
+every refusal is.
 """
 
 import re
