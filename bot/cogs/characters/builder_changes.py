@@ -83,7 +83,7 @@ def labels_from(value: str) -> BuildLabels:
 
 def split_from(value: str) -> tuple[int, int, int]:
     parts = value.split("-")
-    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 2 for p in parts):
+    if len(parts) != 3 or not all(p.isdecimal() and len(p) <= 2 for p in parts):
         raise RulesError(NOT_A_CHOICE)
     return int(parts[0]), int(parts[1]), int(parts[2])
 

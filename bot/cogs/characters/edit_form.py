@@ -123,7 +123,7 @@ def picked(values: dict[str, str], part: str) -> tuple[int, ...]:
     found = []
     for which in names:
         text = values.get(which.value, "")
-        if not text.isdigit() or not low <= int(text) <= 10:
+        if not text.isdecimal() or not low <= int(text) <= 10:
             raise RulesError(NOT_A_CHOICE)
         found.append(int(text))
     return tuple(found)

@@ -124,7 +124,7 @@ class DeflectSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEF
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         chosen = first_picked(interaction, "")
         options = DefenceOptions(
-            dice=int(chosen) if chosen.isdigit() else 0,
+            dice=int(chosen) if chosen.isdecimal() else 0,
             attack_id=self.attack,
             traits=self.traits,
             deflect=True,

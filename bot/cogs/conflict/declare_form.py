@@ -214,7 +214,7 @@ async def on_declare_sent(interaction: Interaction, sent: SentForm) -> None:
         tap=typed_tap(values.get("tap", "")),
         task=_task(values.get("task", "")),
     )
-    burdens = tuple(int(i) for i in values.get("burdens", "").split() if i.isdigit())
+    burdens = tuple(int(i) for i in values.get("burdens", "").split() if i.isdecimal())
     target = int(found["target"]) if found["target"] else None
     move = DeclareForm(int(found["round"]), int(found["who"]), options, target, burdens)
     await run(interaction, move, title="Declared", conflict_id=int(found["conflict"]))

@@ -94,7 +94,7 @@ def spent(values: dict[str, str], attack_id: int) -> NudgesMove:
     counts: dict[str, int] = {}
     for key, label in SPENDS:
         text = values.get(key, "").strip() or "0"
-        if not text.isdigit():
+        if not text.isdecimal():
             raise BotError(f"{label.split(' (')[0]}: give a whole number of Nudges, not “{plain(text)}”.")
         counts[key] = int(text)
     chosen = values.get(BURDEN, "").strip()

@@ -79,7 +79,7 @@ class DeclareSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DEC
         pushing = PUSH_PICK.fullmatch(chosen)
         circumstances = (await scene_circumstances(interaction)).net
         move: DeclareClick | DeclareForm = DeclareClick(
-            self.round, self.who, "attack", int(chosen) if chosen.isdigit() else 0, circumstances
+            self.round, self.who, "attack", int(chosen) if chosen.isdecimal() else 0, circumstances
         )
         if pushing is not None:
             move = picked_push(self.round, self.who, pushing, circumstances)
@@ -246,7 +246,7 @@ class NewActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=N
         pushing = PUSH_PICK.fullmatch(chosen)
         circumstances = (await scene_circumstances(interaction)).net
         move: SwitchClick | DeclareForm = SwitchClick(
-            self.round, self.who, int(chosen) if chosen.isdigit() else 0, circumstances
+            self.round, self.who, int(chosen) if chosen.isdecimal() else 0, circumstances
         )
         if pushing is not None:
             move = picked_push(self.round, self.who, pushing, circumstances, "switch")

@@ -132,6 +132,6 @@ def builder_view(
 def chose(choice: Choice, part: str, values: list[str]) -> Choice:
     """The choice after a select: ``t`` the helping Traits, ``o`` the Tool, ``c`` Circumstances."""
     if part == "t":
-        return replace(choice, mask=sum(1 << int(v) for v in values if v.isdigit() and int(v) < 25))
+        return replace(choice, mask=sum(1 << int(v) for v in values if v.isdecimal() and int(v) < 25))
     net = int(values[0]) if values and values[0] in NETS.values() else 0
     return replace(choice, tool=net) if part == "o" else replace(choice, circumstances=net)
