@@ -56,13 +56,14 @@ class StatBlock(BaseModel, Generic[K]):
             raise TypeError(f"{cls.__name__}'s fields must be {[key.value for key in cls.KEYS]}.")
 
     def get(self, key: K) -> int:
-        """The rating for one member of the block's enum."""
-        value: int = getattr(self, key.value)
+        """The rating for one member of the block's enum (a ``StrEnum`` member is its field's
+        name as it stands, so no ``.value``: a Python-level property read on every rating)."""
+        value: int = getattr(self, key)
         return value
 
     def with_value(self, key: K, value: int) -> Self:
         """A copy with one rating changed; like ``model_copy``, it does not check the bounds."""
-        return self.model_copy(update={key.value: value})
+        return self.model_copy(update={str(key): value})
 
     @model_validator(mode="after")
     def _ranges(self) -> Self:

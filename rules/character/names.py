@@ -18,7 +18,7 @@ class Named(StrEnum):
 
     @property
     def label(self) -> str:
-        return self.value.capitalize()
+        return self.capitalize()  # the member is its value (a str), so no ``.value`` is read
 
 
 class CharacterKind(Named):
