@@ -286,7 +286,9 @@ def test_the_console_plays_the_narrators_private_prompt_and_rolling_rounds(tmp_p
     """Issue 43 in the offline console: a player's attack on a secret Villain leaves its
     Narrator a private prompt, shown to them (not the player) when they next type, and one
     click there defends; the Conflict's rounds roll on, and the board's menu then offers to
-    take a fighter out, a pick doing it."""
+    take a fighter out, a pick doing it. The console throws real dice: a hit that leaves Nudges
+    is spent with none (``/nudges``; refused, changing nothing, when the dice left none), so the
+    round rolls on either way."""
     script = (
         "!as player1\n/character create name:Vin physique:3 wits:3\n!as narrator\n"
         "/character create name:Straff kind:Villain physique:3 wits:2\n"
@@ -294,13 +296,15 @@ def test_the_console_plays_the_narrators_private_prompt_and_rolling_rounds(tmp_p
         "/conflict add character:Vin\n/conflict add character:Straff\n"
         "!click Begin round 1\n!click Full defence\n"
         "!as player1\n!select Attack… Straff\n!click Act with 3\n"
-        '!as narrator\n!click Defend with 3\n!select "Remove a fighter…" Vin\n'
+        "!as narrator\n!click Defend with 3\n!as player1\n/nudges\n"
+        '!as narrator\n!select "Remove a fighter…" Vin\n'
     )
     result = run_console(script, tmp_path / "private.sqlite3")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
-    player, narrator = result.stdout.split("(now acting as narrator)")[-2:]
+    player = result.stdout.split("(now acting as narrator)")[-3]
     assert "holds 3 Defense Dice" not in player
-    away, after = narrator.split("> !click Defend with 3")
+    away, after = result.stdout.split("> !click Defend with 3")
+    away = away.split("(now acting as narrator)")[-1]
     assert "while you were away" in away and "**Straff** holds 3 Defense Dice" in away
     assert "**Straff** defends with 3 dice" in after and "Round 2 begins" in after
     assert "**Vin** leaves the Conflict" in after or "Vin leaves" in after, after[-2000:]
