@@ -276,7 +276,7 @@ def typed_tap(text: str) -> TapRequest | None:
     if not words:
         return None
     use = TAP_USES.get(words[-1].lower()) if len(words) == 3 else None
-    if len(words) not in (2, 3) or not words[1].isdigit() or (len(words) == 3 and use is None):
+    if len(words) not in (2, 3) or not words[1].isdecimal() or (len(words) == 3 and use is None):
         raise BotError(
             "Tap: the metal and the charges, and what it buys if not its effect, e.g. `Steel 20 outcome`."
         )

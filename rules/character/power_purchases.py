@@ -33,6 +33,7 @@ from rules.character.purchase_table import (
     Target,
     Unlock,
     fixed,
+    listed_at,
 )
 from rules.character.spike_purchases import SPIKE_PURCHASE
 from rules.character.stunts import Stunt, catalogued, check_stunt, stunts_for
@@ -51,7 +52,7 @@ STUNT_TYPES = (PowerType.ALLOMANCY, PowerType.KANDRA, PowerType.HEMALURGY)
 
 
 def _index(character: Character, target: str) -> int:
-    index = int(target) if target.isdigit() else -1
+    index = listed_at(target)
     if not 0 <= index < len(character.powers):
         raise RulesError(NOT_NOW)
     return index
@@ -105,7 +106,7 @@ def stunt_words(text: str) -> str:
 def stunt_offers(character: Character, target: str) -> tuple[Stunt, ...]:
     """The catalogue's Stunts the Power ``target`` (its place on the sheet) may still take, for
     the spending menu: its metal's, an Allomantic Power's only, each while it may be taken again."""
-    index = int(target) if target.isdigit() else -1
+    index = listed_at(target)
     if not 0 <= index < len(character.powers):
         return ()
     power = character.powers[index]

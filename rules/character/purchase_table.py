@@ -55,6 +55,13 @@ class Purchase(BaseModel):
     rating: int | None = Field(default=None, ge=1, le=10)
 
 
+def listed_at(target: str) -> int:
+    """The position a target names in one of the sheet's lists (its Powers, its Burdens, its
+    extra Traits), or -1 when it names none: ``int`` reads only decimal digits ("²" passes
+    ``isdigit`` and not ``int``), and a target is typed text beside the menu's suggestions."""
+    return int(target) if target.isdecimal() else -1
+
+
 @dataclass(frozen=True)
 class Target:
     """Something a purchase may be made on, as a menu offers it: its value and its label."""

@@ -14,7 +14,7 @@ from rules.character.model import Character
 from rules.character.names import CharacterKind
 from rules.character.power_gifts import spike_words
 from rules.character.power_purchases import POWER_PURCHASES, stunt_words
-from rules.character.purchase_table import Purchase, PurchaseKind, PurchaseRule, Target, Unlock
+from rules.character.purchase_table import Purchase, PurchaseKind, PurchaseRule, Target, Unlock, listed_at
 from rules.character.sheet_purchases import EXTRA, SHEET_PURCHASES
 from rules.character.stunts import catalogued
 from rules.errors import RulesError
@@ -73,12 +73,12 @@ def buy(character: Character, purchase: Purchase, unlocks: frozenset[Unlock] = f
 
 
 def _power_label(character: Character, target: str) -> str:
-    index = int(target) if target.isdigit() else -1
+    index = listed_at(target)
     return character.powers[index].full_label if 0 <= index < len(character.powers) else "a Power"
 
 
 def _burden_name(character: Character, target: str) -> str:
-    index = int(target) if target.isdigit() else -1
+    index = listed_at(target)
     return character.burdens[index].name if 0 <= index < len(character.burdens) else "a Burden"
 
 

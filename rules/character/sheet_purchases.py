@@ -20,6 +20,7 @@ from rules.character.purchase_table import (
     Target,
     Unlock,
     fixed,
+    listed_at,
 )
 from rules.errors import RulesError
 from rules.naming import name_key
@@ -60,10 +61,10 @@ def _change_trait(character: Character, purchase: Purchase) -> Character:
 
 
 def _extra_index(target: str, count: int) -> int:
-    number = target.removeprefix(EXTRA)
-    if not target.startswith(EXTRA) or not number.isdigit() or int(number) >= count:
+    index = listed_at(target.removeprefix(EXTRA))
+    if not target.startswith(EXTRA) or not 0 <= index < count:
         raise RulesError(NOT_NOW)
-    return int(number)
+    return index
 
 
 def _new_trait_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Target]:
@@ -130,7 +131,7 @@ def _mortal_targets(character: Character, unlocks: frozenset[Unlock]) -> list[Ta
 
 
 def _ease_mortal(character: Character, purchase: Purchase) -> Character:
-    index = int(purchase.target) if purchase.target.isdigit() else -1
+    index = listed_at(purchase.target)
     if not 0 <= index < len(character.burdens) or character.burdens[index].severity is not Severity.MORTAL:
         raise RulesError(f"No Mortal Burden there to ease. {NOT_NOW}")
     burdens = list(character.burdens)

@@ -2,6 +2,7 @@
 checked again when made, approved by a Narrator unless the server trusts players (docs/rulings.md
 §10.1), through the real dispatch."""
 
+from bot.errors import APOLOGY
 from rules.burdens import Severity
 from rules.character import CharacterKind, make_character
 from rules.character.advancement import Advancements
@@ -218,3 +219,17 @@ async def test_a_bought_spikes_power_is_listed_takes_a_stunt_and_goes_with_the_s
     assert not torn.ephemeral, torn.content
     after = (await sheet(env)).character
     assert after.powers == () and after.hemalurgy.spikes == ()
+
+
+async def test_a_typed_target_int_cannot_read_is_refused_plainly(bot_env: BotEnv) -> None:
+    """``improvement`` is free text beside its suggestions: a target of digits ``int`` cannot read
+    ("²" passes ``isdigit``) is not on offer, said privately, and the sheet is unchanged."""
+    env = bot_env
+    await vin(env)
+    await env.slash("/setup players-spend setting:on", user="narrator")
+    await env.slash("/advancement allow name:Vin", user="narrator")
+    for improvement in ("ease_mortal|²", "ease_mortal|٣", "stunt|² words:Leap"):
+        refused = await env.slash(f"/advancement spend name:Vin improvement:{improvement}", user="player1")
+        assert refused.ephemeral and refused.content != APOLOGY, improvement
+        assert "not on offer for Vin now" in refused.content, refused.content
+    assert (await sheet(env)).character.advancements.held == 12
