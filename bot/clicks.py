@@ -111,9 +111,17 @@ def first_picked(interaction: discord.Interaction[Any], default: str) -> str:
 def picked_id(interaction: discord.Interaction[Any]) -> int:
     """The one id chosen in a single-choice menu of ids; anything else was never offered."""
     values = picked(interaction)
-    if len(values) != 1 or not (values[0].isascii() and values[0].isdigit()) or len(values[0]) > ID_DIGITS:
+    if len(values) != 1:
         raise BotError(NOT_OFFERED)
-    return int(values[0])
+    return offered_id(values[0])
+
+
+def offered_id(value: str) -> int:
+    """An id a menu offered, as its value (or part of it) carries it: ASCII digits that fit the
+    database; anything else was never offered."""
+    if not (value.isascii() and value.isdigit()) or len(value) > ID_DIGITS:
+        raise BotError(NOT_OFFERED)
+    return int(value)
 
 
 def picked_as(interaction: discord.Interaction[Any], parse: Callable[[str], T], default: str) -> T:

@@ -18,7 +18,7 @@ import discord
 
 from bot import replies
 from bot.checks import caller
-from bot.clicks import first_picked
+from bot.clicks import NOT_OFFERED, first_picked, offered_id
 from bot.client import Interaction
 from bot.cogs.conflict.declare_build import ActionOptions
 from bot.cogs.conflict.delivery import run
@@ -186,8 +186,10 @@ class DeclareDetailSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], templa
             require_burning(mover.name, sheets.get(mover.id), PUSHED_BY[pushing["verb"]])
             await replies.send_modal(interaction, push_form(turn, pushing["verb"], (aimed.id, aimed.name)))
             return
-        target = choice.partition(":")[2]
-        burdens = countable_burdens(state, sheets, int(target), who.narrator) if target else ()
+        kind, _, target = choice.partition(":")
+        if kind not in TITLES:
+            raise BotError(NOT_OFFERED)
+        burdens = countable_burdens(state, sheets, offered_id(target), who.narrator) if target else ()
         form = declare_form(turn, choice, sheets.get(mover.id), kind_stat(state), burdens)
         await replies.send_modal(interaction, form)
 

@@ -2,11 +2,13 @@
 a Keeper tapping Steel for Action Dice and then for the Outcome, an Atium burner going first
 with Atium's dice, and a Coinshot wresting a held sword braced on anchors."""
 
+from bot.clicks import NOT_OFFERED
+from fake_discord import payloads
 from rules.character import CharacterKind, Resilience, make_character
 from rules.character.feruchemy import Metalmind, MindSize
 from rules.journal import EntryKind
 from storage import StoredCharacter
-from testbed.bot_env import BotEnv, refused
+from testbed.bot_env import BotEnv, controls, refused
 from tests.bot.cogs.conflict.test_conflict_pushes import gathering, make, thug
 from tests.bot.cogs.conflict.test_prompt_moves import modal_fields, pinged_prompts
 
@@ -154,6 +156,9 @@ async def test_a_keepers_round_from_the_prompt_taps_in_the_declare_form(bot_env:
     wrong = await env.harness.submit({"tap": "Steel lots"}, user="player1")
     assert refused(wrong) and "Steel 20 outcome" in wrong.content
     await env.harness.select(detail, ["Attack Thug"], message=prompt, user="player1")
+    unreadable = await env.harness.submit({"tap": "Steel ²"}, user="player1")  # isdigit, not int
+    assert refused(unreadable) and "Steel 20 outcome" in unreadable.content, unreadable.content
+    await env.harness.select(detail, ["Attack Thug"], message=prompt, user="player1")
     sent = await env.harness.submit({"tap": "Steel 5"}, user="player1")
     assert not refused(sent), sent.content
     assert await steelmind(env) == MIND - 5
@@ -200,3 +205,21 @@ async def test_a_hidden_villains_tap_is_the_narrators_only(bot_env: BotEnv) -> N
     rolled = await env.slash("/defend dice:0", user="player1")
     assert not refused(rolled), rolled.content
     assert "tapped" not in str([m for m in rolled.messages if not int(m.get("flags") or 0) & 64])
+
+
+async def test_a_forged_pick_in_the_declare_menu_is_refused_plainly(bot_env: BotEnv) -> None:
+    """Discord sends only a menu's own values: any other (a target that is no id, an action the
+    menu never listed) came from a forged click, and is the user's error, said privately."""
+    env = bot_env
+    await sazed(env)
+    await thug(env, [])
+    await env.play([*gathering("player1", "Sazed"), ("narrator", "/declare who:Thug action:no-roll")])
+    await env.bot.conflicts.idle()
+    prompt = pinged_prompts(env, "player1")[-1]
+    menu = next(c for c in controls(prompt) if str(c.get("placeholder", "")).startswith("Declare with"))
+    player = env.harness.actor("player1")
+    for value in ("attack:x", "attack:²", "attack:" + "1" * 25, "dance"):
+        answered = await env.harness.send(payloads.component_click(env.world, player, prompt, menu, [value]))
+        assert refused(answered) and answered.content == NOT_OFFERED, (value, answered.content)
+    opened = await env.harness.select(menu["placeholder"], ["Attack Thug"], message=prompt, user="player1")
+    assert modal_fields(opened) == ["stat", "traits", "tool", "tap", "label"]
