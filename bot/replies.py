@@ -227,6 +227,14 @@ def _card_alone(
         raise ValueError("a card (LayoutView) is sent alone, without content or embeds")
 
 
+def _stays_a_card(interaction: discord.Interaction[Any], view: object) -> bool:
+    """Whether an edit of the used message would take a card's layout away: Discord refuses a
+    layout message text, embeds or no components, and it can never stop being one. Only a
+    forged click (a custom id of ours on a card that never carried it) asks that of a card."""
+    clicked = interaction.message
+    return clicked is not None and clicked.flags.components_v2 and not isinstance(view, discord.ui.LayoutView)
+
+
 def _sent_stopped(view: BaseView | None) -> None:
     """Every view goes out stopped, so discord.py keeps nothing of it: a click reaches its
     handler by its custom id alone (``bot.clicks``), and a view discord.py kept would run it a
@@ -310,9 +318,15 @@ async def edit(
     """Update the message a button or form was used on (the first response, or an edit of the
     original once deferred). ``view=None`` removes its buttons and ``embed=None`` its embed (left
     out, each stays as it was). A card (a ``LayoutView``) goes alone, and clears the content and
-    embeds the message had: so an embed message becomes a card (Discord allows that way only)."""
+    embeds the message had: so an embed message becomes a card (Discord allows that way only).
+    A card stays one (:func:`_stays_a_card`): what would have replaced it is said privately."""
     _card_alone(view, content, embed, embeds)
     _sent_stopped(view)
+    if _stays_a_card(interaction, view):
+        shown = embeds or ([embed] if embed else None)
+        if content or shown:
+            await send(interaction, content, embeds=shown, ephemeral=True, allowed_mentions=allowed_mentions)
+        return
     answer = state(interaction)
     kwargs: dict[str, Any] = {"view": view, "allowed_mentions": _unique(allowed_mentions or NO_PINGS)}
     if isinstance(view, discord.ui.LayoutView):
