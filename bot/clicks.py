@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.door import Door
+from bot.door import Door, check_numbers
 from bot.errors import BotError
 
 Factory = type[discord.ui.DynamicItem[Any]]
@@ -35,6 +35,7 @@ NOT_OFFERED = "Choose from the menu."
 only a menu's own options)."""
 ID_DIGITS = 18
 """The most digits a chosen id may have: every id fits a 64-bit integer, as the database keeps it."""
+
 
 
 class Clicks:
@@ -80,7 +81,9 @@ class Clicks:
 
 async def _click(factory: Factory, interaction: discord.Interaction[Any], match: re.Match[str]) -> None:
     """What discord.py does with a matched ``DynamicItem``, less the message's rebuild: make the
-    item from the custom id, ask its ``interaction_check``, run its callback."""
+    item from the custom id, ask its ``interaction_check``, run its callback. A number in the
+    custom id past what the database holds is refused first (``bot.door.check_numbers``)."""
+    check_numbers(match)
     data: Any = interaction.data or {}
     clicked = _clicked(data.get("component_type"), match.string)
     item = await factory.from_custom_id(interaction, clicked, match)

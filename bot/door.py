@@ -17,6 +17,7 @@ know as an interaction's handler.
 """
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -24,9 +25,22 @@ import discord
 
 from bot import replies
 from bot.admission import BUSY, Admission
-from bot.errors import answer_error
+from bot.errors import BotError, answer_error
 
 Handler = Callable[[], Awaitable[None]]
+NOT_OURS = "That button, menu or form is not one of mine."
+"""The answer to a custom id whose numbers no message of ours carries (only a forged click or
+form sends one)."""
+INTEGER_MAX = 2**63 - 1
+"""The largest number a custom id of ours carries: every id fits the database's 64-bit integers."""
+
+
+def check_numbers(found: re.Match[str]) -> None:
+    """Refuse a custom id one of whose numbers is past :data:`INTEGER_MAX`: its template took it
+    (``\\d+``), but no message of ours carries it, and the database could not look it up."""
+    numbers = [part for part in found.groupdict().values() if part and part.isdecimal()]
+    if any(len(number) > len(str(INTEGER_MAX)) or int(number) > INTEGER_MAX for number in numbers):
+        raise BotError(NOT_OURS)
 
 
 class Door:

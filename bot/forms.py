@@ -22,7 +22,7 @@ from typing import Any
 
 import discord
 
-from bot.door import Door
+from bot.door import Door, check_numbers
 
 YES = "yes"
 """A ticked checkbox, as :func:`form_values` reads it."""
@@ -53,6 +53,10 @@ class Forms:
     def remove(self, form_id: re.Pattern[str]) -> None:
         self._forms.pop(form_id, None)
 
+    @property
+    def ids(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(self._forms)
+
     def dispatch(self, interaction: discord.Interaction[Any]) -> None:
         """Start the handler of a submitted form, if one is registered for its custom id (a form
         of a cog since unloaded gets the deadline's answer, ``bot.replies.guard``)."""
@@ -72,6 +76,7 @@ async def _submitted(
     handler: FormHandler, interaction: discord.Interaction[Any], found: re.Match[str], data: dict[str, Any]
 ) -> None:
     """The form read (inside the door: what it holds is the member's input) and handed over."""
+    check_numbers(found)
     components = data.get("components")
     parts = [c for c in components if isinstance(c, dict)] if isinstance(components, list) else []
     await handler(interaction, SentForm(found, form_values(parts)))

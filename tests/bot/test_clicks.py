@@ -15,6 +15,7 @@ import pytest
 
 from bot.admission import BACKLOG, BUSY, LAG_LIMIT
 from bot.clicks import NOT_OFFERED, picked, picked_id
+from bot.door import INTEGER_MAX, NOT_OURS
 from bot.errors import APOLOGY, BotError
 from fake_discord import payloads
 from fake_discord.records import InteractionRecord
@@ -167,3 +168,33 @@ async def test_a_custom_id_no_item_owns_is_left_alone(bot_env: BotEnv, tallied: 
     record = await click(bot_env, tallied, "mab:tally:7")
     assert record.response == QUIET and not record.errors
     assert SEEN == []
+
+
+@pytest.mark.parametrize("number", [INTEGER_MAX + 1, 10**30])
+async def test_a_number_past_the_databases_is_not_one_of_ours(
+    bot_env: BotEnv, tallied: JSON, number: int
+) -> None:
+    """The template takes any digits, but no message of ours carries an id the database cannot
+    hold (looked up, it raised OverflowError, answered with the apology): refused plainly."""
+    forged = copy.deepcopy(tallied)
+    forged["components"][0]["components"][1]["custom_id"] = f"mab:tally:{number}"
+    record = await click(bot_env, forged, f"mab:tally:{number}")
+    assert record.ephemeral and record.content == NOT_OURS
+    assert SEEN == []
+    edge = copy.deepcopy(tallied)
+    edge["components"][0]["components"][1]["custom_id"] = f"mab:tally:{INTEGER_MAX}"
+    assert (await click(bot_env, edge, f"mab:tally:{INTEGER_MAX}")).content == f"Tallied {INTEGER_MAX}."
+
+
+async def test_a_panel_edit_asked_of_a_card_is_said_privately(bot_env: BotEnv) -> None:
+    """A Hero builder's button forged onto a card (a layout message): the builder would replace
+    its panel with "gone", but a card cannot become text (Discord refused the edit, and the
+    member got the apology), so it is said to the clicker alone and the card stays."""
+    rolled = await bot_env.slash("/roll dice:2")
+    assert rolled.message is not None
+    component = {"type": 2, "custom_id": "mab:hero:99:ratings:next"}
+    actor = bot_env.harness.actor("player1")
+    record = await bot_env.harness.send(
+        payloads.component_click(bot_env.world, actor, rolled.message, component)
+    )
+    assert record.ephemeral and "is gone" in record.content and not record.errors
