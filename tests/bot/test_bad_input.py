@@ -14,8 +14,9 @@ would refuse), send them through the fake Discord and check, for every interacti
 This module holds the shared tools (``Probe``; the seeded table and its ``repair`` are in
 ``seeded_table.py``) and shows that their checks catch what they claim to; every option of
 every command at and past its limits is in ``test_bad_input_limits.py``, the hypothesis run over
-every synced command in ``test_bad_input_fuzz.py``, hostile files in ``test_bad_input_import.py``
-and the cross-server, cross-user probes in ``test_probes.py``.
+every synced command in ``test_bad_input_fuzz.py``, over every registered button, menu and form
+in ``test_bad_input_clicks.py``, hostile files in ``test_bad_input_import.py`` and the
+cross-server, cross-user probes in ``test_probes.py``.
 """
 
 from __future__ import annotations
