@@ -37,7 +37,6 @@ ID_DIGITS = 18
 """The most digits a chosen id may have: every id fits a 64-bit integer, as the database keeps it."""
 
 
-
 class Clicks:
     """The registered ``DynamicItem`` classes, matched against a click's custom id in the order
     they were added (tests/bot/test_custom_ids.py holds every prefix to one owner)."""
