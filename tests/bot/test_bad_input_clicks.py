@@ -14,27 +14,19 @@ every message within Discord's limits, nothing logged as an error.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
-from hypothesis import HealthCheck, Phase, given, note, settings
+from hypothesis import given, note
 from hypothesis import strategies as st
 
 from fake_discord import payloads
-from testbed.bot_env import BotEnv
-from tests.bot.seeded_table import repair, seed_table
-from tests.bot.test_bad_input import JSON, LogCatcher, Probe
-from tests.bot.test_bad_input_fuzz import HOSTILE
+from tests.bot.seeded_table import repair
+from tests.bot.test_bad_input import JSON, Probe
+from tests.bot.test_bad_input_fuzz import HOSTILE, SETTINGS, table
+
+__all__ = ["table"]  # the fuzzers' fixture: one bot, the seeded table
 
 pytestmark = pytest.mark.slow
 
-SETTINGS = settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-    # The examples share one bot whose state moves on: a shrunk example would not replay the same.
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-)
 PER_EXAMPLE = 8
 """Clicks per example, then one ordinary command to show the bot is still up."""
 BUTTON, SELECT = 2, 3
@@ -53,15 +45,6 @@ its three sheets), else past what the database holds, or in another script's dig
 def custom_ids(template: str) -> st.SearchStrategy[str]:
     """Custom ids the template accepts, its numbers drawn as :data:`NUMBERS` says."""
     return st.from_regex(template.replace(r"\d+", NUMBERS), fullmatch=True)
-
-
-@pytest.fixture
-async def table(bot_env: BotEnv) -> AsyncIterator[Probe]:
-    """One bot for all the examples, with the seeded table and a message to click on."""
-    with LogCatcher() as logs:
-        probe = Probe(bot_env, log=logs)
-        probe.ids = await seed_table(bot_env)
-        yield probe
 
 
 async def a_message(probe: Probe) -> JSON:

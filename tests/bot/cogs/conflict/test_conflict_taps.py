@@ -8,7 +8,7 @@ from rules.character import CharacterKind, Resilience, make_character
 from rules.character.feruchemy import Metalmind, MindSize
 from rules.journal import EntryKind
 from storage import StoredCharacter
-from testbed.bot_env import BotEnv, controls, refused
+from testbed.bot_env import JSON, BotEnv, controls, refused
 from tests.bot.cogs.conflict.test_conflict_pushes import gathering, make, thug
 from tests.bot.cogs.conflict.test_prompt_moves import modal_fields, pinged_prompts
 
@@ -141,15 +141,20 @@ async def test_a_coinshot_wrests_a_held_sword_braced_on_anchors(bot_env: BotEnv)
     assert thug_sheet.character.damage.get(Resilience.HEALTH) == 0
 
 
-async def test_a_keepers_round_from_the_prompt_taps_in_the_declare_form(bot_env: BotEnv) -> None:
-    """The declare form offers a Keeper a tap (§9.4): the menu, the form and Act with 9 make the
-    round, three interactions, the Narrator's defence apart."""
-    env = bot_env
+async def keepers_turn(env: BotEnv) -> JSON:
+    """Sazed's turn to declare against a Thug who takes no roll: the prompt pinging his player."""
     await sazed(env)
     await thug(env, [])
     await env.play([*gathering("player1", "Sazed"), ("narrator", "/declare who:Thug action:no-roll")])
     await env.bot.conflicts.idle()
-    prompt = pinged_prompts(env, "player1")[-1]
+    return pinged_prompts(env, "player1")[-1]
+
+
+async def test_a_keepers_round_from_the_prompt_taps_in_the_declare_form(bot_env: BotEnv) -> None:
+    """The declare form offers a Keeper a tap (§9.4): the menu, the form and Act with 9 make the
+    round, three interactions, the Narrator's defence apart."""
+    env = bot_env
+    prompt = await keepers_turn(env)
     detail = "Declare with Traits, Tool, Power, Burdens, label…"
     opened = await env.harness.select(detail, ["Attack Thug"], message=prompt, user="player1")
     assert modal_fields(opened) == ["stat", "traits", "tool", "tap", "label"]
@@ -211,11 +216,7 @@ async def test_a_forged_pick_in_the_declare_menu_is_refused_plainly(bot_env: Bot
     """Discord sends only a menu's own values: any other (a target that is no id, an action the
     menu never listed) came from a forged click, and is the user's error, said privately."""
     env = bot_env
-    await sazed(env)
-    await thug(env, [])
-    await env.play([*gathering("player1", "Sazed"), ("narrator", "/declare who:Thug action:no-roll")])
-    await env.bot.conflicts.idle()
-    prompt = pinged_prompts(env, "player1")[-1]
+    prompt = await keepers_turn(env)
     menu = next(c for c in controls(prompt) if str(c.get("placeholder", "")).startswith("Declare with"))
     player = env.harness.actor("player1")
     for value in ("attack:x", "attack:²", "attack:" + "1" * 25, "dance"):
