@@ -30,6 +30,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bench.move_floor import ping_moved
 from bot.app import MistbornBot
 from bot.cogs.conflict.transaction import start_conflict
 from bot.config import Settings
@@ -123,9 +124,9 @@ async def ping_file(interaction: discord.Interaction) -> None:
 
 
 class BenchBot(MistbornBot):
-    """The product bot plus ``/ping`` (and the diagnostics ``/ping-embed``, ``/ping-file`` and
-    ``/ping-logged``),
-    added before the product's own sync so they are synced too.
+    """The product bot plus ``/ping`` (and the diagnostics ``/ping-embed``, ``/ping-file``,
+    ``/ping-logged`` and ``/ping-moved``, ``bench.move_floor``), added before the product's own
+    sync so they are synced too.
 
     Its background REST calls keep the global pace but not the pace per channel: a benchmark
     waits for each move's board edit before the next sample, and would otherwise spend most of
@@ -141,6 +142,7 @@ class BenchBot(MistbornBot):
         self.tree.add_command(ping_embed)
         self.tree.add_command(ping_file)
         self.tree.add_command(ping_logged)
+        self.tree.add_command(ping_moved)
         await super().setup_hook()
 
 

@@ -26,7 +26,9 @@ writes nothing (what sending a card costs); ``/ping-logged`` makes a roll's dura
 claim, the roll and its journal entry, committed) and answers a bare pong (what the guarantee
 that a roll is logged before its reply costs); ``/ping-file`` answers with an odds chart drawn
 beforehand (what an upload costs: discord.py's multipart body and the fake parsing it, which
-Discord does on its side).
+Discord does on its side); ``/ping-moved`` (``bench.move_floor``), sent in the duel's channel,
+makes a defence click's one read and one write and answers a bare pong (what a move's storage
+costs: what a move takes above it is its own Python, printed under the table).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ from storage import Storage
 ACT, DEFEND, PAIR = "conflict /act dice:5", "conflict defend click", "conflict /act + defend"
 GOALS = {"roll dice:5": 1.4, "roll stat:Physique": 1.4, "character show": 2.0, ACT: 2.5, DEFEND: 2.5}
 LOGGED = "ping after a roll's durable write"
+MOVED = "ping after a move's read and write"
 LOGGED_GOALS = {"roll dice:5": 1.2, "roll stat:Physique": 1.2, ACT: 1.75, DEFEND: 1.75}
 """Issue 40's goals, as ratios to ``/ping-logged``'s p50: what is above the write a roll must make."""
 
@@ -84,6 +87,8 @@ class Case:
     samples: list[float] = field(default_factory=list)
     first_drawing: bool = False
     """Empty the chart caches before each sample."""
+    channel: int = 0
+    """Which of the server's channels it is sent in (1: the duel's)."""
 
 
 CASES = [
@@ -91,6 +96,7 @@ CASES = [
     Case("ping, roll-sized embed", "player1", "/ping-embed"),
     Case("ping with a chart-sized file", "player1", "/ping-file"),
     Case("ping after a roll's durable write", "player1", "/ping-logged"),
+    Case(MOVED, "player1", "/ping-moved", channel=1),
     Case("roll dice:5", "player1", "/roll dice:5"),
     Case("roll stat:Physique", "player1", "/roll stat:Physique"),
     Case("odds roll dice:5 difficulty:3", "player1", "/odds roll dice:5 difficulty:3"),
@@ -108,9 +114,12 @@ class Bench:
         self.p = Payloads(harness.fake)
         self.duel = duel
         self.guild = harness.world.guild
-        self.cases = [Case(c.name, c.user, c.line, first_drawing=c.first_drawing) for c in CASES]
+        self.cases = [
+            Case(c.name, c.user, c.line, first_drawing=c.first_drawing, channel=c.channel) for c in CASES
+        ]
         for case in self.cases:
-            case.template = self.p.slash(case.line, self.p.actor(self.guild, case.user))
+            actor = self.p.actor(self.guild, case.user, self.guild.channels[case.channel])
+            case.template = self.p.slash(case.line, actor)
         self.conflict: dict[str, list[float]] = {ACT: [], DEFEND: [], PAIR: []}
         actor = self.p.actor(self.guild, "narrator", duel.channel)
         self.act_template = self.p.slash(duel.act_line, actor)
@@ -210,6 +219,9 @@ def report(bench: Bench, samples: int, took: float, load: str) -> None:
     print()
     columns = ["case", "n", "p50 ms", "p99 ms", "mean ms", "p50 / floor", "goal", "p50 / logged", "goal"]
     print(table(columns, rows))
+    moved = summary_ms(next(c for c in bench.cases if c.name == MOVED).samples)[0]
+    own = ", ".join(f"{name} +{summary_ms(bench.conflict[name])[0] - moved:.2f} ms" for name in (ACT, DEFEND))
+    print(f"\nabove a move's read and write (the {MOVED!r} row, {moved:.2f} ms): {own}")
     if bench.failures:
         print(f"\n{len(bench.failures)} failed interaction(s), first: {bench.failures[:3]}")
 
