@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import itertools
 import logging
 import os
@@ -26,18 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import discord
-from discord import app_commands
 from discord.ext import commands
 
-from bench.move_floor import ping_moved
+from bench.diagnostics import ping, ping_embed, ping_file, ping_logged, ping_moved
 from bot.app import MistbornBot
 from bot.cogs.conflict.transaction import start_conflict
 from bot.config import Settings
-from bot.records import roll_entry, roll_record
-from bot.render.cards import card_view
-from bot.render.charts import roll_chart
-from bot.render.dice import reading_card
 from fake_discord import payloads
 from fake_discord.backend import Limits
 from fake_discord.commandline import parse_slash
@@ -48,10 +41,7 @@ from fake_discord.server import FakeDiscord
 from fake_discord.world import FakeChannel, FakeGuild, FakeMember, World
 from rules.character import CharacterKind, make_character
 from rules.conflict import Join
-from rules.odds import odds
-from rules.roll import read
 from storage import Storage
-from storage.places import Origin
 
 JSON = dict[str, Any]
 
@@ -70,62 +60,9 @@ def machine() -> str:
     return f"{os.cpu_count()} CPUs, load average {load:.2f} at start"
 
 
-@app_commands.command(name="ping", description="Benchmark floor: answer pong, nothing else")
-async def ping(interaction: discord.Interaction) -> None:
-    await interaction.response.send_message("pong")
-
-
-_READING = read((3, 3, 6, 1, 5))
-
-
-@app_commands.command(
-    name="ping-embed", description="Diagnostic: pong as a roll's card, no dice, no database"
-)
-async def ping_embed(interaction: discord.Interaction) -> None:
-    """What answering with a roll's reply costs by itself (its card, as ``/roll`` sends it now),
-    without its work."""
-    card = reading_card(_READING, title="5 dice", roller="player1")
-    await interaction.response.send_message(view=card_view(card))
-
-
-@app_commands.command(
-    name="ping-logged", description="Diagnostic: pong after logging a roll durably, no dice, no card"
-)
-async def ping_logged(interaction: discord.Interaction) -> None:
-    """What the durable roll log costs by itself: the write a ``/roll`` makes before it answers
-    (the claim, the roll and its journal entry, committed), then a bare pong."""
-    await log_a_roll(interaction)
-    await interaction.response.send_message("pong")
-
-
-async def log_a_roll(interaction: discord.Interaction[Any]) -> None:
-    """The durable write a ``/roll`` makes before it answers: the interaction's claim, a roll and
-    its journal entry, committed (``RollLog.append_once``)."""
-    storage = interaction.client.storage
-    guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
-    origin = Origin(channel_id=channel_id, actor_id=interaction.user.id)
-    record = roll_record(guild_id, interaction.user.id, _READING, "5 dice", origin=origin)
-    user = interaction.user.id
-    told = [roll_entry(record.at, user, "player1", "5 dice", _READING, secret=False, character_id=None)]
-    await storage.rolls.append_once(record, interaction.id, (origin, told))
-
-
-_CHART = roll_chart(odds(5, 3)).png()
-
-
-@app_commands.command(
-    name="ping-file", description="Diagnostic: pong with an odds chart attached, drawn beforehand"
-)
-async def ping_file(interaction: discord.Interaction) -> None:
-    """What sending a file costs by itself on this path: discord.py's multipart upload and the fake
-    Discord parsing it (aiohttp), without the odds, the drawing or the worker thread."""
-    chart = discord.File(io.BytesIO(_CHART), filename="odds.png")
-    await interaction.response.send_message("pong", file=chart)
-
-
 class BenchBot(MistbornBot):
     """The product bot plus ``/ping`` (and the diagnostics ``/ping-embed``, ``/ping-file``,
-    ``/ping-logged`` and ``/ping-moved``, ``bench.move_floor``), added before the product's own
+    ``/ping-logged`` and ``/ping-moved``, ``bench.diagnostics``), added before the product's own
     sync so they are synced too.
 
     Its background REST calls keep the global pace but not the pace per channel: a benchmark

@@ -26,7 +26,7 @@ writes nothing (what sending a card costs); ``/ping-logged`` makes a roll's dura
 claim, the roll and its journal entry, committed) and answers a bare pong (what the guarantee
 that a roll is logged before its reply costs); ``/ping-file`` answers with an odds chart drawn
 beforehand (what an upload costs: discord.py's multipart body and the fake parsing it, which
-Discord does on its side); ``/ping-moved`` (``bench.move_floor``), sent in the duel's channel,
+Discord does on its side); ``/ping-moved`` (``bench.diagnostics``), sent in the duel's channel,
 makes a defence click's one read and one write and answers a bare pong (what a move's storage
 costs: what a move takes above it is its own Python, printed under the table).
 """

@@ -24,7 +24,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bench.common import log_a_roll
+from bench.diagnostics import log_a_roll
 from bench.floor_bot import EMBED
 from bot.app import MistbornBot
 from fake_discord import remote
