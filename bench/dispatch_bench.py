@@ -29,6 +29,9 @@ beforehand (what an upload costs: discord.py's multipart body and the fake parsi
 Discord does on its side); ``/ping-moved`` (``bench.diagnostics``), sent in the duel's channel,
 makes a defence click's one read and one write and answers a bare pong (what a move's storage
 costs: what a move takes above it is its own Python, printed under the table).
+
+``--long-fight`` starts the duel with its log full (500 lines, ``rules.conflict.state.MAX_LOG``),
+as a long evening's fight leaves it: from then on every move that logs drops the oldest line.
 """
 
 from __future__ import annotations
@@ -68,6 +71,9 @@ from bot.render.charts import forget_drawings
 from fake_discord.harness import Harness
 from fake_discord.records import InteractionRecord
 from fake_discord.world import many_guilds_world
+from rules.character import Resilience
+from rules.conflict import dump_conflict, load_conflict
+from rules.conflict.state import MAX_LOG, LogEntry, LogKind
 from storage import Storage
 
 ACT, DEFEND, PAIR = "conflict /act dice:5", "conflict defend click", "conflict /act + defend"
@@ -184,13 +190,41 @@ class Bench:
                 await self.one_case(case, True)
 
 
-async def prepare(harness: Harness, storage: Storage) -> Duel:
-    """Vin (player1's active Hero, a full sheet) and a Thug; their duel in the second channel."""
+async def prepare(harness: Harness, storage: Storage, *, long_fight: bool = False) -> Duel:
+    """Vin (player1's active Hero, a full sheet) and a Thug; their duel in the second channel.
+    ``long_fight``: the duel's log starts full, as a long evening's fight leaves it."""
     guild = harness.world.guild
     await seed_table(storage, guild)
     duel = Duel(guild, guild.channels[1], "")
     await start_duel(storage, duel)
+    if long_fight:
+        await fill_log(storage, duel)
     return duel
+
+
+async def fill_log(storage: Storage, duel: Duel) -> None:
+    """Give the duel's Conflict a log of :data:`MAX_LOG` damage lines (setup, not measured): each
+    move that logs then drops the oldest line, as every move of a long fight does."""
+    stored = await storage.conflicts.get(duel.guild.id, duel.channel.id)
+    assert stored is not None
+    state = load_conflict(stored.document)
+    vin, thug = (p.id for p in state.participants)
+    entries = tuple(
+        LogEntry(
+            kind=LogKind.DAMAGE,
+            round=1,
+            attacker=thug,
+            attacker_name="Thug",
+            target=vin,
+            target_name="Vin",
+            resilience=Resilience.HEALTH,
+            amount=n % 3,
+            taken=n % 3,
+        )
+        for n in range(MAX_LOG)
+    )
+    full = state.model_copy(update={"log": entries, "log_dropped": 40})
+    await storage.conflicts.save(duel.guild.id, stored, dump_conflict(full), participants=None)
 
 
 def report(bench: Bench, samples: int, took: float, load: str) -> None:
@@ -236,7 +270,7 @@ async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         db_path = Path(folder) / "dispatch.sqlite3"
         async with running(world, db_path, openapi=args.openapi) as (harness, storage):
-            bench = Bench(harness, await prepare(harness, storage))
+            bench = Bench(harness, await prepare(harness, storage, long_fight=args.long_fight))
             await bench.declare()
             rng = random.Random(args.seed)
             await bench.rounds(args.warmup, False, rng)
@@ -309,6 +343,11 @@ def main() -> None:
         "--openapi",
         action="store_true",
         help="have the fake hold every body against Discord's description (timed with the bot)",
+    )
+    parser.add_argument(
+        "--long-fight",
+        action="store_true",
+        help="start the duel with a full log (500 lines), as a long fight's moves find it",
     )
     parser.add_argument(
         "--profile",
