@@ -14,6 +14,8 @@ import json
 import random
 from collections import deque
 from collections.abc import Collection, Mapping
+from itertools import islice
+from operator import is_
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -205,11 +207,16 @@ def dump_conflict(conflict: Conflict) -> str:
 
 
 def _log_text(log: tuple[LogEntry, ...]) -> str:
-    """A log's JSON: a log written before with one entry more (``Conflict.with_log``) adds that
-    entry's text to the one already written, else each entry's is put together."""
+    """A log's JSON. A log is only ever grown by one entry (``Conflict.with_log``), and once it
+    holds :data:`MAX_LOG` its oldest entries fall off as the new one comes: a log written before
+    that this one grew from gives all but the new entry's text, cut from the front; else each
+    entry's is put together (what every move of a long fight paid, hundreds of entries a move)."""
     for before, text in tuple(_WRITTEN):  # a copy: safe to read beside another thread
-        if len(log) == len(before) + 1 and all(a is b for a, b in zip(before, log, strict=False)):
-            written = f"{text[:-1]}{',' if before else ''}{_entry_text(log[-1])}]"
+        gone = len(before) + 1 - len(log)
+        if 0 <= gone <= len(before) and all(map(is_, islice(before, gone, None), log)):
+            start = 1 + sum(len(_entry_text(entry)) + 1 for entry in before[:gone])
+            kept = text[start:-1] if start < len(text) else ""
+            written = f"[{kept}{',' if kept else ''}{_entry_text(log[-1])}]"
             break
     else:
         written = "[" + ",".join(_entry_text(entry) for entry in log) + "]"
@@ -237,7 +244,7 @@ def without_log(document: str, before: Conflict, after: Conflict) -> str | None:
     kept = before.log
     if not kept or after.log_dropped != before.log_dropped or len(after.log) < len(kept):
         return None
-    if not all(a is b for a, b in zip(kept, after.log, strict=False)):
+    if not all(map(is_, kept, after.log)):
         return None
     log = _LOG_TEXT.get(kept, None, lambda: _log_text(kept))
     end = document.rfind(_LOG_DROPPED)

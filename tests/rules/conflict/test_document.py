@@ -3,6 +3,8 @@ it remembers each log entry's text from the move that logged it (``rules.memo``)
 keeps the document it was made from without its log, which the log it wrote gives back."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.burdens import Severity
 from rules.character import Burden, CharacterKind, Resilience
@@ -91,3 +93,31 @@ def test_a_full_log_that_drops_its_oldest_is_kept_whole() -> None:
     before = a_conflict("The bridge", tuple(log_entry(n) for n in range(MAX_LOG)))
     after = before.with_log(log_entry(MAX_LOG))
     assert without_log(dump_conflict(before), before, after) is None
+
+
+def test_a_full_log_that_drops_its_oldest_is_written_as_the_model_writes_it() -> None:
+    state = a_conflict("The bridge", tuple(log_entry(n) for n in range(MAX_LOG)))
+    assert dump_conflict(state) == state.model_dump_json()
+    for n in range(3):
+        state = state.with_log(log_entry(MAX_LOG + n, name="Kelsier"))
+        assert len(state.log) == MAX_LOG
+        assert dump_conflict(state) == state.model_dump_json()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    start=st.integers(min_value=0, max_value=6),
+    steps=st.lists(st.tuples(st.integers(min_value=0, max_value=7), st.booleans()), max_size=8),
+)
+def test_a_log_grown_from_one_written_before_is_written_as_the_model_writes_it(
+    start: int, steps: list[tuple[int, bool]]
+) -> None:
+    """Each step adds one entry and drops ``gone`` of the oldest (a full log drops one), or, when
+    it says so, starts over from a log no move grew (which must be written whole)."""
+    log = tuple(log_entry(n) for n in range(start))
+    state = a_conflict("The bridge", log)
+    dump_conflict(state)
+    for number, (gone, fresh) in enumerate(steps, start=1000):
+        kept = tuple(log_entry(n) for n in range(gone)) if fresh else state.log[gone:]
+        state = state.model_copy(update={"log": (*kept, log_entry(number, name="Kelsier"))})
+        assert dump_conflict(state) == state.model_dump_json()
