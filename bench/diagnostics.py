@@ -116,9 +116,9 @@ async def ping_moved(interaction: discord.Interaction) -> None:
         mover_id=user_id,
         made_at=utc_now(),
         what="Defence",
-        document=cut or stored.document,
+        document=stored.document if cut is None else cut.document,
         sheets=(),
-        log_kept=None if cut is None else len(state.log),
+        log_kept=None if cut is None else cut.taken,
     )
     answer = NewMessage(kind=MessageKind.OUTCOME, payload={"content": "pong"}, interaction_id=interaction.id)
     written = await storage.moves.write(

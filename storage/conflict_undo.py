@@ -11,7 +11,8 @@ gone with the row when the Conflict ends; a record whose version is no longer th
 
 The document before is most often kept without its log (:attr:`UndoRecord.log_kept`): the move
 only added to the log, so the log the move wrote, cut back, is the one it had, and a long
-fight's log (most of its document) is not written twice by every move.
+fight's log (most of its document) is not written twice by every move. A full log's oldest
+entries, pushed out by the move's, are the only ones kept with it.
 """
 
 import json
@@ -48,8 +49,9 @@ class UndoRecord:
     document: str
     sheets: tuple[SheetBefore, ...]
     log_kept: int | None = None
-    """When set, ``document`` is kept with its log emptied (``rules.conflict.without_log``): its
-    log is the first ``log_kept`` entries of the log in the document the move wrote, which is the
+    """When set, ``document`` is kept without most of its log (``rules.conflict.without_log``):
+    its log is the entries it still holds (those the move pushed out of a full log, else none),
+    then the first ``log_kept`` entries of the log in the document the move wrote, which is the
     Conflict's own while the record holds; :meth:`UndoRepository.get` puts it back."""
 
 

@@ -29,6 +29,7 @@ from rules.conflict.commands import (
 )
 from rules.conflict.damage import beat_possible
 from rules.conflict.engine import (
+    CutLog,
     Transition,
     apply,
     available_defence,
@@ -80,6 +81,7 @@ __all__ = [
     "Command",
     "Conflict",
     "ConflictType",
+    "CutLog",
     "Declaration",
     "Declare",
     "Defend",

@@ -14,6 +14,7 @@ import json
 import random
 from collections import deque
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from itertools import islice
 from operator import is_
 
@@ -234,31 +235,48 @@ _WRITTEN: deque[tuple[tuple[LogEntry, ...], str]] = deque(maxlen=8)
 _LOG_KEY = ',"log":'
 
 
-def without_log(document: str, before: Conflict, after: Conflict) -> str | None:
-    """``document`` (holding ``before``) with its log emptied, when the log of ``after`` (the
-    state a move made from it) begins with every entry of it and dropped none: that log, cut to
-    ``len(before.log)`` entries, gives it back (:func:`with_log_of`). A move keeps the state it
-    was made from so it may be taken back (docs/rulings.md §4.24), and the log is most of a long
-    fight's document: kept whole, the move wrote it twice. None when the log cannot be cut (the
-    log was cut at :data:`MAX_LOG`, or the document does not hold it as this engine writes it)."""
+@dataclass(frozen=True)
+class CutLog:
+    """A document kept without the part of its log the move's own document holds."""
+
+    document: str
+    """The document with its log cut to the entries the move pushed out at :data:`MAX_LOG`
+    (none, unless it logged with its log full)."""
+    taken: int
+    """How many entries of the written log follow them (:func:`with_log_of`)."""
+
+
+def without_log(document: str, before: Conflict, after: Conflict) -> CutLog | None:
+    """``document`` (holding ``before``) without the entries of its log that the log of
+    ``after`` (the state a move made from it) still holds, as long as that log begins with them:
+    they come back from it (:func:`with_log_of`). A move keeps the state it was made from so it
+    may be taken back (docs/rulings.md §4.24), and the log is most of a long fight's document:
+    kept whole, the move wrote it twice. A full log pushes its oldest entries out as new ones
+    come (:data:`MAX_LOG`): those stay in the cut document, since only it still has them. None
+    when the log cannot be cut (nothing to cut, the new log did not grow from this one, or the
+    document does not hold it as this engine writes it)."""
     kept = before.log
-    if not kept or after.log_dropped != before.log_dropped or len(after.log) < len(kept):
+    gone = after.log_dropped - before.log_dropped
+    if not kept or not 0 <= gone < len(kept) or len(after.log) < len(kept) - gone:
         return None
-    if not all(map(is_, kept, after.log)):
+    if not all(map(is_, islice(kept, gone, None), after.log)):
         return None
     log = _LOG_TEXT.get(kept, None, lambda: _log_text(kept))
     end = document.rfind(_LOG_DROPPED)
     start = end - len(log)
     if end < 0 or document[start - len(_LOG_KEY) : start] != _LOG_KEY or document[start:end] != log:
         return None
-    return f"{document[:start]}[]{document[end:]}"
+    pushed_out = ",".join(_entry_text(entry) for entry in kept[:gone])
+    return CutLog(f"{document[:start]}[{pushed_out}]{document[end:]}", len(kept) - gone)
 
 
 def with_log_of(document: str, written: str, kept: int) -> str:
-    """The document :func:`without_log` cut, whole again: its log is the first ``kept`` entries
-    of the log in ``written``, the document the move wrote."""
-    log = load_conflict(written).log[:kept]
-    return dump_conflict(load_conflict(document).model_copy(update={"log": log}))
+    """The document :func:`without_log` cut, whole again: its log is the entries it still holds
+    (those the move pushed out, if any), then the first ``kept`` entries of the log in
+    ``written``, the document the move wrote."""
+    cut = load_conflict(document)
+    log = (*cut.log, *load_conflict(written).log[:kept])
+    return dump_conflict(cut.model_copy(update={"log": log}))
 
 
 UNREADABLE = "The stored Conflict could not be read; end it and start a new one."

@@ -9,6 +9,7 @@ import pytest
 
 from rules.character import Character, CharacterKind, revise_character
 from rules.conflict import dump_conflict, without_log
+from rules.conflict.state import MAX_LOG
 from storage import Storage
 from storage.conflict_undo import SheetBefore, UndoRecord, from_json, record_json
 from tests.rules.conflict.test_document import a_conflict, log_entry
@@ -85,14 +86,18 @@ def test_a_document_without_its_log_is_never_read_as_the_whole_one() -> None:
     assert "document" not in json.loads(record_json(WITHOUT_LOG))
 
 
-async def test_a_record_kept_without_the_log_is_read_back_whole(storage: Storage) -> None:
-    before = a_conflict("The bridge", tuple(log_entry(n) for n in range(3)))
+@pytest.mark.parametrize("size", [3, MAX_LOG])
+async def test_a_record_kept_without_the_log_is_read_back_whole(storage: Storage, size: int) -> None:
+    """``MAX_LOG``: the move's entry pushed the oldest out, which only the record still holds."""
+    before = a_conflict("The bridge", tuple(log_entry(n) for n in range(size)))
     after = before.with_log(log_entry(9, name="Kelsier"))
     document = dump_conflict(before)
     stored = await storage.conflicts.create(1, 5, document)
     cut = without_log(document, before, after)
     assert cut is not None
-    record = replace(RECORD, conflict_id=stored.id, version=2, document=cut, sheets=(), log_kept=3)
+    record = replace(
+        RECORD, conflict_id=stored.id, version=2, document=cut.document, sheets=(), log_kept=cut.taken
+    )
     saved = await storage.conflicts.save(
         1, stored, dump_conflict(after), participants=None, undo=record_json(record)
     )

@@ -204,14 +204,14 @@ async def write_once(
             mover_id=mover,
             made_at=now,
             what=what,
-            document=cut or stored.document,
+            document=stored.document if cut is None else cut.document,
             sheets=tuple(
                 SheetBefore(
                     cid, prepared.rows[cid].version + 1, prepared.rows[cid].character.model_dump_json()
                 )
                 for cid, _ in changed
             ),
-            log_kept=None if cut is None else len(fresh.state.log),
+            log_kept=None if cut is None else cut.taken,
         )
     write = MoveWrite(
         guild_id=stored.guild_id,

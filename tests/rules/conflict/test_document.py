@@ -73,9 +73,9 @@ def test_a_document_kept_without_its_log_is_whole_again_from_the_log_a_move_wrot
         after = after.with_log(log_entry(100 + n, name="Kelsier"))
     after = after.model_copy(update={"round": 3})
     cut = without_log(document, before, after)
-    assert cut is not None and len(cut) < len(document)
-    assert load_conflict(cut) == before.model_copy(update={"log": ()})
-    assert with_log_of(cut, dump_conflict(after), size) == document
+    assert cut is not None and len(cut.document) < len(document) and cut.taken == size
+    assert load_conflict(cut.document) == before.model_copy(update={"log": ()})
+    assert with_log_of(cut.document, dump_conflict(after), cut.taken) == document
 
 
 def test_a_log_that_is_not_the_one_before_grown_is_never_cut() -> None:
@@ -85,13 +85,26 @@ def test_a_log_that_is_not_the_one_before_grown_is_never_cut() -> None:
     rewritten = before.model_copy(update={"log": tuple(log_entry(n) for n in range(3))})
     assert without_log(document, before, rewritten) is None  # the same entries, not these ones
     dropped = before.model_copy(update={"log_dropped": before.log_dropped + 1})
-    assert without_log(document, before, dropped) is None  # an entry fell off at MAX_LOG
+    assert without_log(document, before, dropped) is None  # said to have dropped one, but did not
     assert without_log(document.replace("Vin", "Kel"), before, before) is None  # not its document
 
 
-def test_a_full_log_that_drops_its_oldest_is_kept_whole() -> None:
+@pytest.mark.parametrize("added", [1, 3])
+def test_a_full_log_that_drops_its_oldest_keeps_only_those_and_is_whole_again(added: int) -> None:
     before = a_conflict("The bridge", tuple(log_entry(n) for n in range(MAX_LOG)))
-    after = before.with_log(log_entry(MAX_LOG))
+    document = dump_conflict(before)
+    after = before
+    for n in range(added):
+        after = after.with_log(log_entry(MAX_LOG + n, name="Kelsier"))
+    cut = without_log(document, before, after)
+    assert cut is not None and cut.taken == MAX_LOG - added
+    assert load_conflict(cut.document).log == before.log[:added]
+    assert with_log_of(cut.document, dump_conflict(after), cut.taken) == document
+
+
+def test_a_log_whose_every_entry_was_pushed_out_is_kept_whole() -> None:
+    before = a_conflict("The bridge", tuple(log_entry(n) for n in range(2)))
+    after = before.model_copy(update={"log": (log_entry(7),), "log_dropped": before.log_dropped + 2})
     assert without_log(dump_conflict(before), before, after) is None
 
 

@@ -9,11 +9,14 @@ import pytest
 from bot.cogs.conflict import undo
 from fake_discord.payloads import JSON
 from fake_discord.records import InteractionRecord
+from rules.conflict import dump_conflict, load_conflict
+from rules.conflict.state import MAX_LOG, LogKind
 from storage.sql import fetch_all, fetch_one
 from testbed.bot_env import BotEnv, refused
 from tests.bot.cogs.conflict.prompts import FIGHT, labels, latest_ping
 from tests.bot.cogs.conflict.test_statement_budget import DUEL
 from tests.bot.cogs.sessions.test_sessions import card_text, journal_of
+from tests.rules.conflict.test_document import log_entry
 
 Snapshot = tuple[str, int, dict[int, str]]
 
@@ -163,6 +166,37 @@ async def test_a_move_after_a_blow_is_taken_back_with_the_log_as_it_was(bot_env:
     kept = await fetch_one(env.storage.database.reader, "SELECT undo FROM conflicts")
     assert kept is not None and '"document_without_log"' in kept["undo"]
     undone = await env.harness.click("Undo", message=with_undo(acted), user="player1")
+    assert not refused(undone), undone.content
+    document, version, sheets = await snapshot(env)
+    assert (document, sheets, version) == (before[0], before[2], before[1] + 2)
+    assert not env.harness.violations
+
+
+async def test_a_blow_in_a_long_fight_is_taken_back_with_the_line_its_log_pushed_out(bot_env: BotEnv) -> None:
+    """A full log drops its oldest line for the blow's: the record keeps that line alone, not the
+    whole log again, and taken back, the Conflict is exactly as it was (``storage.conflict_undo``)."""
+    env = bot_env
+    for reply in await env.play(DUEL):
+        assert not refused(reply), reply.content
+    stored = await env.storage.conflicts.get(env.guild_id, env.world.guild.channels[0].id)
+    assert stored is not None
+    state = load_conflict(stored.document)
+    full = tuple(log_entry(n) for n in range(MAX_LOG))
+    await env.storage.conflicts.save(
+        env.guild_id, stored, dump_conflict(state.model_copy(update={"log": full})), participants=None
+    )
+    attack = await env.slash("/act dice:5 who:Thug")
+    assert not refused(attack) and attack.message is not None, attack.content
+    await env.bot.conflicts.idle()
+    before = await snapshot(env)
+    landed = await env.harness.click("Don't defend", message=attack.message, user="player1")
+    assert not refused(landed), landed.content
+    kept = await fetch_one(env.storage.database.reader, "SELECT undo, document FROM conflicts")
+    assert kept is not None and '"document_without_log"' in kept["undo"]
+    assert len(kept["undo"]) < len(kept["document"]) / 4  # not the log again
+    after = load_conflict(str(kept["document"]))
+    assert len(after.log) == MAX_LOG and after.log[-1].kind is LogKind.DAMAGE
+    undone = await env.harness.click("Undo", message=with_undo(landed), user="player1")
     assert not refused(undone), undone.content
     document, version, sheets = await snapshot(env)
     assert (document, sheets, version) == (before[0], before[2], before[1] + 2)
