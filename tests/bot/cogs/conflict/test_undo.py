@@ -97,9 +97,7 @@ async def test_a_narrator_takes_back_a_defence_and_the_wounded_sheet_comes_back(
     env = bot_env
     for reply in await env.play(DUEL):
         assert not refused(reply), reply.content
-    attack = await env.slash("/act dice:5 who:Thug")
-    assert not refused(attack) and attack.message is not None, attack.content
-    await env.bot.conflicts.idle()
+    attack = await thug_attacks(env)
     before = await snapshot(env)
     defended = await env.harness.click("Don't defend", message=attack.message, user="player1")
     assert not refused(defended), defended.content
@@ -117,13 +115,19 @@ async def journal_kinds(env: BotEnv) -> list[str]:
     return [str(row["kind"]) for row in rows]
 
 
+async def thug_attacks(env: BotEnv) -> InteractionRecord:
+    """The Thug's attack on Vin, its defence prompt posted."""
+    attack = await env.slash("/act dice:5 who:Thug")
+    assert not refused(attack) and attack.message is not None, attack.content
+    await env.bot.conflicts.idle()
+    return attack
+
+
 async def thug_hits_vin(env: BotEnv) -> InteractionRecord:
     """The duel played, the Thug's attack, and Vin's "Don't defend": the blow lands."""
     for reply in await env.play(DUEL):
         assert not refused(reply), reply.content
-    attack = await env.slash("/act dice:5 who:Thug")
-    assert not refused(attack) and attack.message is not None, attack.content
-    await env.bot.conflicts.idle()
+    attack = await thug_attacks(env)
     landed = await env.harness.click("Don't defend", message=attack.message, user="player1")
     assert not refused(landed), landed.content
     return landed
@@ -185,9 +189,7 @@ async def test_a_blow_in_a_long_fight_is_taken_back_with_the_line_its_log_pushed
     await env.storage.conflicts.save(
         env.guild_id, stored, dump_conflict(state.model_copy(update={"log": full})), participants=None
     )
-    attack = await env.slash("/act dice:5 who:Thug")
-    assert not refused(attack) and attack.message is not None, attack.content
-    await env.bot.conflicts.idle()
+    attack = await thug_attacks(env)
     before = await snapshot(env)
     landed = await env.harness.click("Don't defend", message=attack.message, user="player1")
     assert not refused(landed), landed.content
