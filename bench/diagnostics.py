@@ -119,6 +119,7 @@ async def ping_moved(interaction: discord.Interaction) -> None:
         document=stored.document if cut is None else cut.document,
         sheets=(),
         log_kept=None if cut is None else cut.taken,
+        pushed_out=cut is not None and cut.pushed_out,
     )
     answer = NewMessage(kind=MessageKind.OUTCOME, payload={"content": "pong"}, interaction_id=interaction.id)
     written = await storage.moves.write(

@@ -25,6 +25,9 @@ from rules.conflict import with_log_of
 from storage.session import Session
 from storage.sql import fetch_one, from_text, to_text
 
+CUT_KEYS = {False: "document_without_log", True: "document_with_oldest_log"}
+"""Where a document kept without its log goes, by whether it still holds the oldest entries."""
+
 
 @dataclass(frozen=True)
 class SheetBefore:
@@ -53,6 +56,9 @@ class UndoRecord:
     its log is the entries it still holds (those the move pushed out of a full log, else none),
     then the first ``log_kept`` entries of the log in the document the move wrote, which is the
     Conflict's own while the record holds; :meth:`UndoRepository.get` puts it back."""
+    pushed_out: bool = False
+    """Whether ``document``, kept without its log, still holds the oldest entries of it (those
+    the move pushed out of a full log)."""
 
 
 def record_json(record: UndoRecord) -> str:
@@ -62,11 +68,13 @@ def record_json(record: UndoRecord) -> str:
     The sheets are an array in it: written as a string of their own (as records before issue 40
     were, and :func:`from_json` still reads), each sheet's document was escaped twice.
     A document kept without its log goes under a key of its own, so a bot from before it cannot
-    take it for the whole document."""
+    take it for the whole document; one still holding a full log's oldest entries under another,
+    so a bot from before that cannot restore a log without them."""
+    key = CUT_KEYS[record.pushed_out]
     document = (
         {"document": record.document}
         if record.log_kept is None
-        else {"document_without_log": record.document, "log_kept": record.log_kept}
+        else {key: record.document, "log_kept": record.log_kept}
     )
     return orjson.dumps(
         {
@@ -88,15 +96,17 @@ def from_json(text: str) -> UndoRecord:
         listed = json.loads(listed)
     sheets = tuple(SheetBefore(int(s["id"]), int(s["version"]), str(s["document"])) for s in listed)
     kept = row.get("log_kept")
+    pushed_out = CUT_KEYS[True] in row
     return UndoRecord(
         conflict_id=int(row["conflict_id"]),
         version=int(row["version"]),
         mover_id=int(row["mover_id"]),
         made_at=from_text(str(row["made_at"])),
         what=str(row["what"]),
-        document=str(row["document"] if kept is None else row["document_without_log"]),
+        document=str(row["document"] if kept is None else row[CUT_KEYS[pushed_out]]),
         sheets=sheets,
         log_kept=None if kept is None else int(kept),
+        pushed_out=pushed_out,
     )
 
 
@@ -117,4 +127,4 @@ class UndoRepository:
         if record.log_kept is None or int(row["version"]) != record.version:
             return record  # whole already, or stale (refused as such: the move is no longer the last)
         whole = with_log_of(record.document, str(row["document"]), record.log_kept)
-        return replace(record, document=whole, log_kept=None)
+        return replace(record, document=whole, log_kept=None, pushed_out=False)

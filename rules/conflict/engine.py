@@ -244,6 +244,8 @@ class CutLog:
     (none, unless it logged with its log full)."""
     taken: int
     """How many entries of the written log follow them (:func:`with_log_of`)."""
+    pushed_out: bool
+    """Whether the cut document still holds some entries (those the move pushed out)."""
 
 
 def without_log(document: str, before: Conflict, after: Conflict) -> CutLog | None:
@@ -267,7 +269,7 @@ def without_log(document: str, before: Conflict, after: Conflict) -> CutLog | No
     if end < 0 or document[start - len(_LOG_KEY) : start] != _LOG_KEY or document[start:end] != log:
         return None
     pushed_out = ",".join(_entry_text(entry) for entry in kept[:gone])
-    return CutLog(f"{document[:start]}[{pushed_out}]{document[end:]}", len(kept) - gone)
+    return CutLog(f"{document[:start]}[{pushed_out}]{document[end:]}", len(kept) - gone, gone > 0)
 
 
 def with_log_of(document: str, written: str, kept: int) -> str:

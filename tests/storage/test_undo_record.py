@@ -82,8 +82,11 @@ async def test_a_sheet_saved_with_its_name_kept_is_still_found_by_it(storage: St
 
 
 def test_a_document_without_its_log_is_never_read_as_the_whole_one() -> None:
-    """A bot from before it reads ``document``: it finds none, rather than a Conflict with no log."""
+    """A bot from before it reads ``document``: it finds none, rather than a Conflict with no log;
+    nor does one from before a full log's oldest entries were kept find ``document_without_log``."""
     assert "document" not in json.loads(record_json(WITHOUT_LOG))
+    holding = json.loads(record_json(replace(WITHOUT_LOG, pushed_out=True)))
+    assert "document" not in holding and "document_without_log" not in holding
 
 
 @pytest.mark.parametrize("size", [3, MAX_LOG])
@@ -96,12 +99,22 @@ async def test_a_record_kept_without_the_log_is_read_back_whole(storage: Storage
     cut = without_log(document, before, after)
     assert cut is not None
     record = replace(
-        RECORD, conflict_id=stored.id, version=2, document=cut.document, sheets=(), log_kept=cut.taken
+        RECORD,
+        conflict_id=stored.id,
+        version=2,
+        document=cut.document,
+        sheets=(),
+        log_kept=cut.taken,
+        pushed_out=cut.pushed_out,
     )
+    assert cut.pushed_out is (size == MAX_LOG)
+    assert from_json(record_json(record)) == record
     saved = await storage.conflicts.save(
         1, stored, dump_conflict(after), participants=None, undo=record_json(record)
     )
-    assert await storage.undo.get(stored.id) == replace(record, document=document, log_kept=None)
+    assert await storage.undo.get(stored.id) == replace(
+        record, document=document, log_kept=None, pushed_out=False
+    )
     # Once another change came, the record is stale as it is (and refused as such by its version).
     await storage.conflicts.save(
         1, saved, dump_conflict(after.with_log(log_entry(10))), participants=None, undo=record_json(record)

@@ -212,6 +212,7 @@ async def write_once(
                 for cid, _ in changed
             ),
             log_kept=None if cut is None else cut.taken,
+            pushed_out=cut is not None and cut.pushed_out,
         )
     write = MoveWrite(
         guild_id=stored.guild_id,
