@@ -216,7 +216,7 @@ def _log_text(log: tuple[LogEntry, ...]) -> str:
         gone = len(before) + 1 - len(log)
         if 0 <= gone <= len(before) and all(map(is_, islice(before, gone, None), log)):
             start = 1 + sum(len(_entry_text(entry)) + 1 for entry in before[:gone])
-            kept = text[start:-1] if start < len(text) else ""
+            kept = text[start:-1]
             written = f"[{kept}{',' if kept else ''}{_entry_text(log[-1])}]"
             break
     else:
@@ -268,8 +268,8 @@ def without_log(document: str, before: Conflict, after: Conflict) -> CutLog | No
     start = end - len(log)
     if end < 0 or document[start - len(_LOG_KEY) : start] != _LOG_KEY or document[start:end] != log:
         return None
-    pushed_out = ",".join(_entry_text(entry) for entry in kept[:gone])
-    return CutLog(f"{document[:start]}[{pushed_out}]{document[end:]}", len(kept) - gone, gone > 0)
+    oldest = ",".join(_entry_text(entry) for entry in kept[:gone])
+    return CutLog(f"{document[:start]}[{oldest}]{document[end:]}", len(kept) - gone, gone > 0)
 
 
 def with_log_of(document: str, written: str, kept: int) -> str:
