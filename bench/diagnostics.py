@@ -30,12 +30,11 @@ from bot.records import roll_entry, roll_record
 from bot.render.cards import card_view
 from bot.render.charts import roll_chart
 from bot.render.dice import reading_card
-from rules.conflict import without_log
 from rules.odds import odds
 from rules.roll import read
 from storage import MessageKind, NewMessage
 from storage.conflict_documents import load_stored
-from storage.conflict_undo import UndoRecord
+from storage.conflict_undo import UndoRecord, kept_without_log
 from storage.moves import MoveWrite
 from storage.places import Origin
 from storage.sql import utc_now
@@ -109,18 +108,16 @@ async def ping_moved(interaction: discord.Interaction) -> None:
     origin = Origin(channel_id=channel_id, actor_id=user_id)
     rolls = tuple(roll_record(guild_id, user_id, _READING, "5 dice", origin=origin) for _ in range(2))
     state = load_stored(stored)
-    cut = without_log(stored.document, state, state)
-    undo = UndoRecord(
+    whole = UndoRecord(
         conflict_id=stored.id,
         version=stored.version + 1,
         mover_id=user_id,
         made_at=utc_now(),
         what="Defence",
-        document=stored.document if cut is None else cut.document,
+        document=stored.document,
         sheets=(),
-        log_kept=None if cut is None else cut.taken,
-        pushed_out=cut is not None and cut.pushed_out,
     )
+    undo = kept_without_log(whole, state, state)
     answer = NewMessage(kind=MessageKind.OUTCOME, payload={"content": "pong"}, interaction_id=interaction.id)
     written = await storage.moves.write(
         MoveWrite(

@@ -21,7 +21,7 @@ from datetime import datetime
 
 import orjson
 
-from rules.conflict import with_log_of
+from rules.conflict import Conflict, with_log_of, without_log
 from storage.session import Session
 from storage.sql import fetch_one, from_text, to_text
 
@@ -59,6 +59,16 @@ class UndoRecord:
     pushed_out: bool = False
     """Whether ``document``, kept without its log, still holds the oldest entries of it (those
     the move pushed out of a full log)."""
+
+
+def kept_without_log(record: UndoRecord, before: Conflict, after: Conflict) -> UndoRecord:
+    """``record``, holding the whole document from before the move (``before`` parsed), kept
+    without the part of its log that ``after``, the state the move wrote, still holds
+    (``rules.conflict.without_log``); as it is when that log cannot be cut."""
+    cut = without_log(record.document, before, after)
+    if cut is None:
+        return record
+    return replace(record, document=cut.document, log_kept=cut.taken, pushed_out=cut.pushed_out)
 
 
 def record_json(record: UndoRecord) -> str:

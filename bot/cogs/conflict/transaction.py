@@ -53,13 +53,12 @@ from rules.conflict import (
     needed_sheets,
     new_conflict,
     waiting,
-    without_log,
 )
 from rules.errors import RulesError
 from storage.character_rows import StoredCharacter
 from storage.conflict_documents import DOCUMENTS, load_stored
 from storage.conflict_moves import Applied, Loaded, load_locked
-from storage.conflict_undo import SheetBefore, UndoRecord
+from storage.conflict_undo import SheetBefore, UndoRecord, kept_without_log
 from storage.conflicts import NO_CONFLICT, StoredConflict
 from storage.errors import NotFoundError, StaleWriteError
 from storage.moves import MoveWrite
@@ -197,23 +196,21 @@ async def write_once(
     now = utc_now()  # the undo's and the journal's: what the move told is found from its record's time
     undo = None
     if mover is not None and document is not None:
-        cut = without_log(stored.document, fresh.state, transition.state)
-        undo = UndoRecord(
+        whole = UndoRecord(
             conflict_id=stored.id,
             version=stored.version + 1,
             mover_id=mover,
             made_at=now,
             what=what,
-            document=stored.document if cut is None else cut.document,
+            document=stored.document,
             sheets=tuple(
                 SheetBefore(
                     cid, prepared.rows[cid].version + 1, prepared.rows[cid].character.model_dump_json()
                 )
                 for cid, _ in changed
             ),
-            log_kept=None if cut is None else cut.taken,
-            pushed_out=cut is not None and cut.pushed_out,
         )
+        undo = kept_without_log(whole, fresh.state, transition.state)
     write = MoveWrite(
         guild_id=stored.guild_id,
         channel_id=stored.channel_id,
