@@ -23,17 +23,9 @@ MEMBER = 1
 """An overwrite's type for one member."""
 
 
-def _place(world: World, channel_id: int) -> tuple[FakeGuild, FakeChannel] | None:
-    for guild in world.guilds:
-        for channel in guild.channels:
-            if channel.id == channel_id:
-                return guild, channel
-    return None
-
-
 def closed(fake: Backend, channel_id: int, *, posting: bool = False) -> web.StreamResponse | None:
     """Discord's 403 when the bot may not see the channel (or, ``posting``, not post in it)."""
-    found = _place(fake.world, channel_id)
+    found = fake.world.place_of(channel_id)
     if found is None:
         return None
     guild, channel = found
@@ -50,7 +42,7 @@ def closed(fake: Backend, channel_id: int, *, posting: bool = False) -> web.Stre
 def deny_bot(world: World, channel_id: int, permissions: int = VIEW_CHANNEL) -> tuple[FakeGuild, FakeChannel]:
     """The bot's own overwrite in the channel denies exactly ``permissions`` (0: it has none),
     as a moderator sets it; nobody is told (a world made before the bot connects)."""
-    found = _place(world, channel_id)
+    found = world.place_of(channel_id)
     assert found is not None, f"no channel {channel_id}"
     channel = found[1]
     channel.overwrites = [o for o in channel.overwrites if not (o.type == MEMBER and o.id == world.bot.id)]

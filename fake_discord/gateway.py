@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from aiohttp import WSMsgType, web
 
 JSON = dict[str, Any]
@@ -144,7 +145,7 @@ class Gateway:
         self, session: ShardSession, event: str, data: JSON, sockets: list[web.WebSocketResponse]
     ) -> None:
         session.sequence += 1
-        frame = json.dumps({"op": 0, "t": event, "s": session.sequence, "d": data})
+        frame = orjson.dumps({"op": 0, "t": event, "s": session.sequence, "d": data}).decode()
         if session.session_id is not None:
             session.replay.append((session.sequence, frame))
         for ws in sockets:

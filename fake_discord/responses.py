@@ -6,11 +6,11 @@ Shared by the endpoints of ``fake_discord.routes`` and ``fake_discord.channel_ro
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from aiohttp import web
 
 from fake_discord.backend import Backend, Upload
@@ -24,7 +24,7 @@ JSON = dict[str, Any]
 def reply(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """JSON with Content-Type exactly `application/json`: discord.py ignores bodies labelled otherwise."""
     return web.Response(
-        body=json.dumps(data).encode(),
+        body=orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS),
         status=status,
         headers={"Content-Type": "application/json"} | (headers or {}),
     )
@@ -69,14 +69,14 @@ def spec_problems(request: web.Request) -> list[str]:
 async def _parse_body(request: web.Request) -> tuple[Any, list[Upload]]:
     if request.content_type.startswith("multipart/"):
         form = await request.post()
-        payload = json.loads(str(form.get("payload_json") or "{}"))
+        payload = orjson.loads(str(form.get("payload_json") or "{}"))
         uploads: list[tuple[int, Upload]] = []
         for name, part in form.items():
             if (found := re.fullmatch(r"files\[(\d+)\]", name)) and isinstance(part, web.FileField):
                 uploads.append((int(found[1]), (part.filename, part.file.read(), part.content_type)))
         return payload, [upload for _, upload in sorted(uploads)]
-    text = await request.text()
-    return (json.loads(text) if text else {}), []
+    raw = await request.read()
+    return (orjson.loads(raw) if raw else {}), []
 
 
 def check_message(

@@ -181,7 +181,7 @@ class FakeDiscord:
             elsewhere.id if elsewhere is not None and elsewhere.channel(channel_id) else None
         )
         if guild_id is None:
-            guild_id = next((g.id for g in self.world.guilds if g.channel(channel_id)), None)
+            guild_id = place[0].id if (place := self.world.place_of(channel_id)) is not None else None
         message_id = self.world.ids.next()
         message = message_json(
             self.world,
@@ -242,9 +242,7 @@ class FakeDiscord:
         )
 
     def has_channel(self, channel_id: int) -> bool:
-        return channel_id in self.dm_channels.values() or any(
-            g.channel(channel_id) for g in self.world.guilds
-        )
+        return channel_id in self.dm_channels.values() or self.world.place_of(channel_id) is not None
 
     async def delete_channel(self, channel_id: int) -> None:
         """Delete a guild channel and its messages, as a moderator would (CHANNEL_DELETE is sent,

@@ -38,13 +38,6 @@ ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 ARCHIVED = (400, 50083, "Thread is archived")
 
 
-def _place(fake: Backend, channel_id: int) -> tuple[FakeGuild, FakeChannel] | None:
-    for guild in fake.world.guilds:
-        if (channel := guild.channel(channel_id)) is not None:
-            return guild, channel
-    return None
-
-
 def _bot_may(fake: Backend, guild: FakeGuild, permission: int) -> bool:
     bot = guild.member(fake.world.bot.id)
     return bot is not None and bool(guild.permissions_of(bot) & permission)
@@ -89,7 +82,7 @@ async def create_thread(
     fake: Backend, request: web.Request, route: str, channel: str, message_id: str | None = None
 ) -> web.StreamResponse:
     """A public thread in a text channel (``message_id``: from that message, whose id it takes)."""
-    found = _place(fake, int(channel))
+    found = fake.world.place_of(int(channel))
     if found is None:
         return error(404, 10003, "Unknown Channel")
     guild, parent = found
@@ -109,7 +102,7 @@ async def create_thread(
 
 async def edit_channel(fake: Backend, request: web.Request, route: str, channel: str) -> web.StreamResponse:
     """PATCH a thread: archive, lock, rename it (a text channel: its name and topic only)."""
-    found = _place(fake, int(channel))
+    found = fake.world.place_of(int(channel))
     if found is None:
         return error(404, 10003, "Unknown Channel")
     guild, place = found
@@ -145,7 +138,7 @@ async def edit_channel(fake: Backend, request: web.Request, route: str, channel:
 async def delete_channel(fake: Backend, request: web.Request, route: str, channel: str) -> web.StreamResponse:
     """DELETE a channel, as Discord does: a thread needs Manage Threads (even the bot's own), any
     other channel Manage Channels; the answer is the channel as it was."""
-    found = _place(fake, int(channel))
+    found = fake.world.place_of(int(channel))
     if found is None:
         return error(404, 10003, "Unknown Channel")
     guild, place = found
@@ -159,7 +152,7 @@ async def delete_channel(fake: Backend, request: web.Request, route: str, channe
 
 def refused_post(fake: Backend, channel_id: int) -> web.StreamResponse | None:
     """Discord's answer to the bot posting in a thread it may not post in, or None if it may."""
-    found = _place(fake, channel_id)
+    found = fake.world.place_of(channel_id)
     if found is None or found[1].type not in THREAD_TYPES:
         return None
     guild, thread = found
@@ -172,7 +165,7 @@ def refused_post(fake: Backend, channel_id: int) -> web.StreamResponse | None:
 
 def refused_edit(fake: Backend, channel_id: int) -> web.StreamResponse | None:
     """An archived thread's messages cannot be edited until something reopens it."""
-    found = _place(fake, channel_id)
+    found = fake.world.place_of(channel_id)
     if found is None or found[1].type not in THREAD_TYPES or not found[1].archived:
         return None
     return error(*ARCHIVED)
@@ -180,7 +173,7 @@ def refused_edit(fake: Backend, channel_id: int) -> web.StreamResponse | None:
 
 async def posted_in(fake: Backend, channel_id: int) -> None:
     """A message went into ``channel_id``: an archived thread there opens again (Discord's way)."""
-    found = _place(fake, channel_id)
+    found = fake.world.place_of(channel_id)
     if found is None or found[1].type not in THREAD_TYPES or not found[1].archived:
         return
     guild, thread = found
@@ -190,7 +183,7 @@ async def posted_in(fake: Backend, channel_id: int) -> None:
 
 async def archive_by_hand(fake: Backend, thread_id: int, *, locked: bool = False) -> None:
     """A moderator archives (and, ``locked``, locks) a thread in Discord's client."""
-    found = _place(fake, thread_id)
+    found = fake.world.place_of(thread_id)
     assert found is not None and found[1].type in THREAD_TYPES, f"no thread {thread_id}"
     guild, thread = found
     thread.archived, thread.locked = True, locked or thread.locked

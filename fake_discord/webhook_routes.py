@@ -21,19 +21,12 @@ from aiohttp import web
 from fake_discord.backend import Backend
 from fake_discord.permissions import MANAGE_WEBHOOKS
 from fake_discord.responses import check_message, error, invalid_form, read_body, reply, spec_problems
-from fake_discord.world import THREAD_TYPES, FakeChannel, FakeGuild
+from fake_discord.world import THREAD_TYPES
 from fake_discord.world_json import user_json
 
 JSON = dict[str, Any]
 MAX_PER_CHANNEL = 15
 FORBIDDEN_NAMES = ("clyde", "discord")
-
-
-def _place(fake: Backend, channel_id: int) -> tuple[FakeGuild, FakeChannel] | None:
-    for guild in fake.world.guilds:
-        if (channel := guild.channel(channel_id)) is not None:
-            return guild, channel
-    return None
 
 
 def _bad_name(name: str) -> list[str]:
@@ -45,7 +38,7 @@ async def channel_webhooks(
     fake: Backend, request: web.Request, route: str, channel: str
 ) -> web.StreamResponse:
     """GET lists the channel's webhooks; POST makes one (``name``, 1-80 characters)."""
-    found = _place(fake, int(channel))
+    found = fake.world.place_of(int(channel))
     if found is None:
         return error(404, 10003, "Unknown Channel")
     guild, place = found
@@ -88,7 +81,7 @@ async def execute_webhook(
         return error(401, 50027, "Invalid Webhook Token")
     channel_id = int(hook["channel_id"])
     if thread := request.query.get("thread_id"):
-        found = _place(fake, int(thread)) if thread.isdigit() else None
+        found = fake.world.place_of(int(thread)) if thread.isdigit() else None
         if found is None or found[1].parent_id != channel_id:
             return error(400, 10003, "Unknown Channel")
         channel_id = int(thread)

@@ -116,7 +116,11 @@ class FakeGuild:
         return None
 
     def channel(self, key: str | int) -> FakeChannel | None:
-        wanted = _strip_mention(str(key), "<#", "#")
+        """Find a channel by id, `<#id>`, `#name` or name (case-insensitive); an int is an id,
+        compared as one (the load bench looks up a channel per message in 100 servers)."""
+        if isinstance(key, int):
+            return next((channel for channel in self.channels if channel.id == key), None)
+        wanted = _strip_mention(key, "<#", "#")
         for channel in self.channels:
             if wanted == str(channel.id) or wanted.lower() == channel.name.lower():
                 return channel
@@ -167,6 +171,7 @@ class World:
     """A server the bot is not in (no GUILD_CREATE, no REST access): ``places.server_without_bot``."""
     private: dict[tuple[str, int], FakeChannel] = field(default_factory=dict)
     """DM and group DM channels by (place, user id): ``places.private_channel``."""
+    _places: dict[int, tuple[FakeGuild, FakeChannel]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def guild(self) -> FakeGuild:
@@ -174,6 +179,24 @@ class World:
 
     def guild_by_id(self, guild_id: int) -> FakeGuild | None:
         return next((g for g in self.guilds if g.id == guild_id), None)
+
+    def place_of(self, channel_id: int) -> tuple[FakeGuild, FakeChannel] | None:
+        """The server that holds a channel, and the channel; None when none does.
+
+        Remembered per channel and checked on each use (both still there), since servers and
+        channels come and go: the load bench asks for every message it stores, across 100 servers.
+        """
+        known = self._places.get(channel_id)
+        if known is not None:
+            guild, channel = known
+            if any(c is channel for c in guild.channels) and any(g is guild for g in self.guilds):
+                return known
+        for guild in self.guilds:
+            if (found := guild.channel(channel_id)) is not None:
+                self._places[channel_id] = (guild, found)
+                return guild, found
+        self._places.pop(channel_id, None)
+        return None
 
     def add_member(
         self, name: str, *, roles: tuple[str, ...] = (), guild: FakeGuild | None = None
