@@ -12,10 +12,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import random
+import time
 from dataclasses import dataclass
 
 from bench.common import JSON, Duel, Payloads, defend_button
-from bench.load_results import ACK_WINDOW, GcWatch, ProcessClock, RateResult, Sent, outcome
+from bench.load_results import ACK_WINDOW, GcWatch, ProcessClock, RateResult, Sent, StealClock, outcome
 from bot.admission import BUSY
 from fake_discord.process import settle_remote
 from fake_discord.records import InteractionRecord, clock
@@ -33,6 +34,7 @@ COMPLETIONS = [("player2", "/character show name:V"), ("player1", "/roll stat:Ph
 ACT, CLICK, NEXT_ROUND, DECLARE = 0, 1, 2, 3
 """Indexes into a duel's moves: /act, the defence click, then Duel.steps (next round, declares, heal)."""
 MAX_REFUSED = 3
+STEAL = StealClock()
 
 
 @dataclass
@@ -138,6 +140,7 @@ class Load:
         total = int(rate * seconds)
         start = clock() + 0.01
         cpu_before = bot.seconds() if bot else 0.0
+        harness_before, steal_before = time.process_time(), STEAL.ticks()
         with GcWatch(hold=True) as watch:  # no pause here may count against the bot
             for i in range(total):
                 due = start + i / rate
@@ -156,6 +159,8 @@ class Load:
             ):
                 await asyncio.sleep(0.05)
         result.gc_full, result.gc_max = watch.full, watch.longest
+        result.harness_cpu = time.process_time() - harness_before
+        result.steal = STEAL.share_since(steal_before)
         if bot is not None:
             result.bot_cpu = bot.seconds() - cpu_before
         if result.sent:  # followups and board edits drain before the next rate

@@ -71,6 +71,25 @@ class ProcessClock:
         return (int(fields[11]) + int(fields[12])) / self.tick  # utime + stime
 
 
+class StealClock:
+    """The machine's CPU ticks, all and stolen, from ``/proc/stat`` (the first line, all CPUs)."""
+
+    PATH = Path("/proc/stat")
+
+    def ticks(self) -> tuple[int, int]:
+        try:
+            fields = [int(f) for f in self.PATH.read_text().split("\n", 1)[0].split()[1:]]
+        except (OSError, ValueError):
+            return 0, 0
+        return sum(fields[:8]), fields[7] if len(fields) > 7 else 0  # through steal; guests are in user
+
+    def share_since(self, before: tuple[int, int]) -> float:
+        """The stolen share of the ticks since ``before`` (nan when unknown)."""
+        total, stolen = self.ticks()
+        spent = total - before[0]
+        return (stolen - before[1]) / spent if spent > 0 else float("nan")
+
+
 def log_levels(text: str) -> Counter[str]:
     """WARNING / ERROR / CRITICAL lines in the bot's log (its tracebacks are not printed here)."""
     return Counter(level for line in text.splitlines() for level in LEVELS if f" {level} " in line)
@@ -101,6 +120,12 @@ class RateResult:
     gc_max: float = 0.0
     bot_cpu: float = float("nan")
     """CPU seconds the bot's process used while this rate was sent (nan when unknown)."""
+    steal: float = float("nan")
+    """The share of the machine's CPU time its hypervisor gave to others meanwhile (``/proc/stat``'s
+    steal): on a shared host, what a run's tail may owe to it rather than to the bot."""
+    harness_cpu: float = float("nan")
+    """CPU seconds the generator's own process used meanwhile (with the fake Discord in it, where
+    a saturated core shows as lag and as latency that is not the bot's)."""
 
 
 def outcome(sent: Sent) -> str:
@@ -148,6 +173,12 @@ def cpu_cell(result: RateResult) -> str:
     """The bot's CPU ms per interaction sent, and its share of one core over the rate's seconds."""
     per = 1000 * result.bot_cpu / max(1, len(result.outcomes))
     return f"{per:.2f} / {100 * result.bot_cpu / result.seconds:.0f}%"
+
+
+def harness_cell(result: RateResult) -> str:
+    """The generator's process's CPU share of one core over the rate's seconds, and the share of
+    the machine's time its hypervisor stole meanwhile."""
+    return f"{100 * result.harness_cpu / result.seconds:.0f}% / {100 * result.steal:.0f}%"
 
 
 def held_without(result: RateResult, kind: str) -> bool:
