@@ -74,11 +74,12 @@ class ProcessClock:
 class StealClock:
     """The machine's CPU ticks, all and stolen, from ``/proc/stat`` (the first line, all CPUs)."""
 
-    PATH = Path("/proc/stat")
+    def __init__(self, path: Path = Path("/proc/stat")) -> None:
+        self.path = path
 
     def ticks(self) -> tuple[int, int]:
         try:
-            fields = [int(f) for f in self.PATH.read_text().split("\n", 1)[0].split()[1:]]
+            fields = [int(f) for f in self.path.read_text().split("\n", 1)[0].split()[1:]]
         except (OSError, ValueError):
             return 0, 0
         return sum(fields[:8]), fields[7] if len(fields) > 7 else 0  # through steal; guests are in user
