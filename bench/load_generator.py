@@ -16,11 +16,12 @@ import time
 from dataclasses import dataclass
 
 from bench.common import JSON, Duel, Payloads, defend_button
-from bench.load_results import ACK_WINDOW, GcWatch, ProcessClock, RateResult, Sent, StealClock, outcome
+from bench.load_results import ACK_WINDOW, GcWatch, ProcessClock, RateResult, Sent, outcome
 from bot.admission import BUSY
 from fake_discord.process import settle_remote
 from fake_discord.records import InteractionRecord, clock
 from fake_discord.server import FakeDiscord
+from testbed.host import StealClock
 
 DEFAULT_MIX = "roll=30,stat=15,odds=8,table=1,sheet=14,complete=22,conflict=10"
 LINES = {

@@ -71,26 +71,6 @@ class ProcessClock:
         return (int(fields[11]) + int(fields[12])) / self.tick  # utime + stime
 
 
-class StealClock:
-    """The machine's CPU ticks, all and stolen, from ``/proc/stat`` (the first line, all CPUs)."""
-
-    def __init__(self, path: Path = Path("/proc/stat")) -> None:
-        self.path = path
-
-    def ticks(self) -> tuple[int, int]:
-        try:
-            fields = [int(f) for f in self.path.read_text().split("\n", 1)[0].split()[1:]]
-        except (OSError, ValueError):
-            return 0, 0
-        return sum(fields[:8]), fields[7] if len(fields) > 7 else 0  # through steal; guests are in user
-
-    def share_since(self, before: tuple[int, int]) -> float:
-        """The stolen share of the ticks since ``before`` (nan when unknown)."""
-        total, stolen = self.ticks()
-        spent = total - before[0]
-        return (stolen - before[1]) / spent if spent > 0 else float("nan")
-
-
 def log_levels(text: str) -> Counter[str]:
     """WARNING / ERROR / CRITICAL lines in the bot's log (its tracebacks are not printed here)."""
     return Counter(level for line in text.splitlines() for level in LEVELS if f" {level} " in line)

@@ -1,10 +1,10 @@
-"""The load bench's reading of the host: how much of the machine's time its hypervisor stole
-during a rate (``bench.load_results.StealClock``), from ``/proc/stat``'s first line."""
+"""The reading of the host a benchmark ran on: how much of the machine's time its hypervisor stole
+during a rate (``testbed.host.StealClock``), from ``/proc/stat``'s first line."""
 
 import math
 from pathlib import Path
 
-from bench.load_results import StealClock
+from testbed.host import StealClock
 
 
 def stat_line(user: int, system: int, idle: int, steal: int) -> str:
