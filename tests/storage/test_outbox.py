@@ -9,7 +9,7 @@ from bot.cogs.conflict.transaction import run_transition, start_conflict
 from rules.character import Character, CharacterKind
 from rules.conflict import Command, Conflict, End, Join
 from storage import MessageKind, NewMessage, Storage
-from storage.conflict_documents import DOCUMENTS
+from storage.conflict_documents import DOCUMENTS, load_stored
 from storage.errors import NotFoundError
 from storage.sql import utc_now
 
@@ -122,8 +122,23 @@ async def test_a_move_queues_its_messages_in_its_own_transaction(storage: Storag
 async def test_a_stored_document_is_parsed_once(storage: Storage) -> None:
     document = '{"schema_version": 2, "channel_id": 10, "type": "physical", "stakes": "x"}'
     stored = await storage.conflicts.create(GUILD, CHANNEL, document)
-    first = DOCUMENTS.load(stored.document)
-    assert DOCUMENTS.load(stored.document) is first
+    first = load_stored(stored)
+    assert load_stored(stored) is first
+
+
+async def test_only_a_channels_newest_document_is_kept(storage: Storage) -> None:
+    """A hit is always the text's own state; a channel's older document is parsed anew."""
+    older = '{"schema_version": 2, "channel_id": 10, "type": "physical", "stakes": "x"}'
+    newer = older.replace('"x"', '"y"')
+    stored = await storage.conflicts.create(GUILD, CHANNEL, older)
+    first = load_stored(stored)
+    saved = await storage.conflicts.save(GUILD, stored, newer)
+    assert load_stored(saved).stakes == "y"
+    assert load_stored(saved) is load_stored(saved)
+    again = load_stored(stored)  # the older text: parsed again, the same state by value
+    assert again == first and again is not first
+    elsewhere = DOCUMENTS.load(11, older.replace('"channel_id": 10', '"channel_id": 11'))
+    assert elsewhere.channel_id == 11 and load_stored(stored) is again
 
 
 async def test_boards_know_which_conflict_and_version_they_show(storage: Storage) -> None:
