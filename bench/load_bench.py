@@ -154,8 +154,8 @@ async def run(args: argparse.Namespace) -> None:
         logged = log_levels(log_path.read_text(errors="replace"))
     rows, held = [], []
     for result in results:
-        row, ok = summarize(result)
-        rows.append([*row[:12], harness_cell(result), *row[12:]])
+        row, ok = summarize(result, beside_cpu=(harness_cell(result),))
+        rows.append(row)
         if ok:
             held.append(result.rate)
     print(

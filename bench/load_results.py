@@ -124,7 +124,8 @@ def outcome(sent: Sent) -> str:
     return "ok"
 
 
-def summarize(result: RateResult) -> tuple[list[str], bool]:
+def summarize(result: RateResult, *, beside_cpu: tuple[str, ...] = ()) -> tuple[list[str], bool]:
+    """The rate's row of the table (``beside_cpu``: more cells after the bot's CPU), and whether it held."""
     outcomes = Counter(o for _, o, _ in result.outcomes)
     latencies = [t for _, o, t in result.outcomes if o == "ok" and t is not None]
     p50 = 1000 * percentile(latencies, 50)
@@ -144,6 +145,7 @@ def summarize(result: RateResult) -> tuple[list[str], bool]:
         f"{1000 * max(latencies, default=float('nan')):.1f}",
         f"{1000 * result.lag:.1f}",
         cpu_cell(result),
+        *beside_cpu,
         f"{result.gc_full} / {1000 * result.gc_max:.0f}",
         "yes" if held else "no",
     ]

@@ -145,7 +145,9 @@ class Gateway:
         self, session: ShardSession, event: str, data: JSON, sockets: list[web.WebSocketResponse]
     ) -> None:
         session.sequence += 1
-        frame = orjson.dumps({"op": 0, "t": event, "s": session.sequence, "d": data}).decode()
+        frame = orjson.dumps(
+            {"op": 0, "t": event, "s": session.sequence, "d": data}, option=orjson.OPT_NON_STR_KEYS
+        ).decode()
         if session.session_id is not None:
             session.replay.append((session.sequence, frame))
         for ws in sockets:

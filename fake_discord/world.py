@@ -171,7 +171,9 @@ class World:
     """A server the bot is not in (no GUILD_CREATE, no REST access): ``places.server_without_bot``."""
     private: dict[tuple[str, int], FakeChannel] = field(default_factory=dict)
     """DM and group DM channels by (place, user id): ``places.private_channel``."""
-    _places: dict[int, tuple[FakeGuild, FakeChannel]] = field(default_factory=dict, repr=False, compare=False)
+    _places: dict[int, tuple[FakeGuild, FakeChannel]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def guild(self) -> FakeGuild:
