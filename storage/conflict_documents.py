@@ -16,8 +16,8 @@ class Documents:
     over channels).
 
     One per channel: once a move saves a newer document, nothing reads the older one again (every
-    read takes the row as it is now), so keeping it only held memory, a long fight's 100 KB a
-    move, and gave every full collection of the heap its objects to walk. A hit is checked against
+    read takes the row as it is now), so keeping it only held memory: a long fight's 100 KB a
+    move (docs/benchmarks.md, "A long fight"). A hit is checked against
     the document's text, so it is always right: the same text is the same state, and the states
     are frozen, so sharing one is safe (as ``storage.characters`` shares parsed sheets).
     """
